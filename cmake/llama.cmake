@@ -1,0 +1,84 @@
+# llama.cpp, the inference engine: pinned to release v0.4.0
+# (commit 80fb11ac73e66d89eae2c6a91d8a77428fa733ed).
+#
+# RIGBENCH_LLAMA=system   use an installed llama.cpp (find_package(llama)); refuse one whose API differs
+# RIGBENCH_LLAMA=bundled  add third_party/llama.cpp (cloned by scripts/setup) as a subproject
+# RIGBENCH_LLAMA=auto     system if CMake finds one, otherwise bundled
+#
+# Defines the target rigbench::llama (libllama + ggml) and the cache entries
+# RIGBENCH_LLAMA_SOURCE (system|bundled) and RIGBENCH_LLAMA_COMMIT.
+
+set(RIGBENCH_LLAMA_PINNED_COMMIT 80fb11ac73e66d89eae2c6a91d8a77428fa733ed)
+set(_bundled_dir ${CMAKE_SOURCE_DIR}/third_party/llama.cpp)
+
+if(RIGBENCH_LLAMA STREQUAL "system" OR RIGBENCH_LLAMA STREQUAL "auto")
+  find_package(llama CONFIG QUIET)
+endif()
+
+if(llama_FOUND)
+  include(CheckCXXSourceCompiles)
+  set(CMAKE_REQUIRED_LIBRARIES llama)
+  check_cxx_source_compiles([[
+    #include <llama.h>
+    int main() {
+      llama_model_params p = llama_model_default_params();
+      p.load_mode = LLAMA_LOAD_MODE_NONE;
+      p.no_alloc = true;
+      llama_context_params c = llama_context_default_params();
+      c.flash_attn_type = LLAMA_FLASH_ATTN_TYPE_AUTO;
+      return (int) c.n_ctx;
+    }]] RIGBENCH_SYSTEM_LLAMA_API_OK)
+  unset(CMAKE_REQUIRED_LIBRARIES)
+  if(NOT RIGBENCH_SYSTEM_LLAMA_API_OK)
+    message(FATAL_ERROR "rigbench: the installed llama.cpp (${llama_DIR}, version ${llama_VERSION}) "
+      "has an API that differs from release v0.4.0; configure with -DRIGBENCH_LLAMA=bundled "
+      "after scripts/setup to use the pinned sources instead")
+  endif()
+  set(RIGBENCH_LLAMA_SOURCE system CACHE INTERNAL "")
+  set(RIGBENCH_LLAMA_COMMIT "${LLAMA_BUILD_COMMIT}" CACHE INTERNAL "")
+  add_library(rigbench_llama INTERFACE)
+  target_link_libraries(rigbench_llama INTERFACE llama)
+  find_path(RIGBENCH_LLAMA_EXT_DIR llama-ext.h)
+  if(RIGBENCH_LLAMA_EXT_DIR)
+    target_include_directories(rigbench_llama INTERFACE ${RIGBENCH_LLAMA_EXT_DIR})
+    target_compile_definitions(rigbench_llama INTERFACE RIGBENCH_HAVE_MEMORY_BREAKDOWN=1)
+  endif()
+elseif(RIGBENCH_LLAMA STREQUAL "system")
+  message(FATAL_ERROR "rigbench: RIGBENCH_LLAMA=system but no installed llama.cpp was found "
+    "(set CMAKE_PREFIX_PATH to its prefix, or use -DRIGBENCH_LLAMA=bundled)")
+else()
+  if(NOT EXISTS ${_bundled_dir}/CMakeLists.txt)
+    message(FATAL_ERROR "rigbench: ${_bundled_dir} is missing; run scripts/setup, which clones "
+      "llama.cpp v0.4.0 there from the npm package node-llama-cpp@3.21.1")
+  endif()
+  # Only libllama and ggml, statically linked, unless the peers are wanted.
+  set(BUILD_SHARED_LIBS OFF CACHE BOOL "" FORCE)
+  set(GGML_NATIVE ON CACHE BOOL "")
+  # Their warnings are not ours to fix (GCC 12 floods -Wmaybe-uninitialized in AVX-512 intrinsics).
+  set(GGML_ALL_WARNINGS OFF CACHE BOOL "" FORCE)
+  set(LLAMA_ALL_WARNINGS OFF CACHE BOOL "" FORCE)
+  set(LLAMA_BUILD_TESTS OFF CACHE BOOL "" FORCE)
+  set(LLAMA_BUILD_EXAMPLES OFF CACHE BOOL "" FORCE)
+  set(LLAMA_BUILD_SERVER ${RIGBENCH_BUILD_PEERS} CACHE BOOL "" FORCE)
+  set(LLAMA_BUILD_TOOLS ${RIGBENCH_BUILD_PEERS} CACHE BOOL "" FORCE)
+  set(LLAMA_BUILD_COMMON ${RIGBENCH_BUILD_PEERS} CACHE BOOL "" FORCE)
+  set(LLAMA_BUILD_APP OFF CACHE BOOL "" FORCE)
+  set(LLAMA_BUILD_UI OFF CACHE BOOL "" FORCE)
+  set(LLAMA_USE_PREBUILT_UI OFF CACHE BOOL "" FORCE)
+  set(LLAMA_OPENSSL OFF CACHE BOOL "" FORCE)
+  set(LLAMA_BUILD_COMMIT ${RIGBENCH_LLAMA_PINNED_COMMIT} CACHE STRING "" FORCE)
+  add_subdirectory(${_bundled_dir} ${CMAKE_BINARY_DIR}/llama.cpp EXCLUDE_FROM_ALL)
+  set(RIGBENCH_LLAMA_SOURCE bundled CACHE INTERNAL "")
+  set(RIGBENCH_LLAMA_COMMIT ${RIGBENCH_LLAMA_PINNED_COMMIT} CACHE INTERNAL "")
+  add_library(rigbench_llama INTERFACE)
+  target_link_libraries(rigbench_llama INTERFACE llama ggml)
+  # llama-ext.h (memory breakdown per buffer type) is a staging header in src/.
+  target_include_directories(rigbench_llama SYSTEM INTERFACE ${_bundled_dir}/src ${_bundled_dir}/include)
+  target_compile_definitions(rigbench_llama INTERFACE RIGBENCH_HAVE_MEMORY_BREAKDOWN=1)
+  if(RIGBENCH_BUILD_PEERS)
+    # Build the peers as part of the default target when asked for.
+    add_custom_target(rigbench_peers ALL DEPENDS llama-bench llama-server)
+  endif()
+endif()
+add_library(rigbench::llama ALIAS rigbench_llama)
+message(STATUS "rigbench: llama.cpp from ${RIGBENCH_LLAMA_SOURCE} (commit ${RIGBENCH_LLAMA_COMMIT})")

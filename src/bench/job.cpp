@@ -1,0 +1,61 @@
+#include "bench/job.h"
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <random>
+
+#include "hw/machine.h"
+
+namespace rigbench::bench {
+
+std::string new_record_id() {
+  std::random_device rd;
+  char buf[33];
+  std::snprintf(buf, sizeof buf, "%08x%08x%08x%08x", rd(), rd(), rd(), rd());
+  return buf;
+}
+
+std::string utc_now_iso8601() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+Status run_plan(const std::vector<TestCase>& plan, const std::map<std::string, ModelInfo>& models,
+                const JobContext& context, Runner& runner, const RecordSink& sink) {
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    const TestCase& tc = plan[i];
+    RunRecord rec;
+    rec.record_id = new_record_id();
+    rec.test_time = utc_now_iso8601();
+    rec.machine = context.machine;
+    rec.build = context.build;
+    rec.model = models.at(tc.model_path);
+    rec.params = tc.params;
+    rec.tags = context.tags;
+
+    auto outcome = runner.run(tc);
+    if (!outcome) return std::unexpected(outcome.error());
+    rec.results = std::move(outcome->results);
+    rec.memory.buffers = std::move(outcome->memory);
+    rec.memory.peak_rss_bytes = hw::peak_rss_bytes();
+    rec.devices_used = std::move(outcome->devices_used);
+    rec.interrupted = outcome->interrupted;
+
+    const bool has_samples = rec.results.pp || rec.results.tg;
+    if (has_samples) {
+      if (Status s = sink(rec); !s) return s;
+    }
+    if (outcome->interrupted) {
+      return fail(ErrorCode::kInterrupted, "interrupted: " + std::to_string(i + (has_samples ? 1 : 0)) + " of " +
+                                               std::to_string(plan.size()) + " runs kept");
+    }
+  }
+  return {};
+}
+
+}  // namespace rigbench::bench

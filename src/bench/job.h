@@ -1,0 +1,42 @@
+// rigbench: the `bench` use case: runs a plan and turns each run into a RunRecord.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "bench/plan.h"
+#include "bench/runner.h"
+#include "core/record.h"
+#include "core/status.h"
+
+namespace rigbench::bench {
+
+// What every record of a job shares.
+struct JobContext {
+  MachineInfo machine;
+  BuildInfo build;
+  std::vector<std::string> tags;
+};
+
+// Receives each finished record (printing and storing happen there). An error stops the job.
+using RecordSink = std::function<Status(const RunRecord&)>;
+
+// Runs `plan` in order. `models` maps each plan model path to its inspected ModelInfo.
+// For each run, the record gets a fresh record_id, test_time (UTC, run start), the run's
+// results, llama.cpp's memory breakdown and the process peak RSS, and goes to `sink`.
+// A run cut short by the cancel flag still goes to the sink when it has at least one
+// sample, and then the job returns kInterrupted ("interrupted: N of M runs finished").
+// Other errors (load, decode, sink) stop the job and are returned; earlier records were
+// already handed on.
+Status run_plan(const std::vector<TestCase>& plan, const std::map<std::string, ModelInfo>& models,
+                const JobContext& context, Runner& runner, const RecordSink& sink);
+
+// 32 random hex digits (std::random_device): a record's identity.
+std::string new_record_id();
+
+// The current UTC time as ISO 8601 with seconds, e.g. "2026-11-29T14:08:04Z".
+std::string utc_now_iso8601();
+
+}  // namespace rigbench::bench

@@ -1,0 +1,114 @@
+#include "bench/runner.h"
+
+#include <chrono>
+#include <thread>
+
+namespace rigbench::bench {
+
+namespace {
+
+int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+ThroughputResult make_throughput(int n_tokens, std::vector<int64_t> samples_ns) {
+  ThroughputResult r;
+  r.n_tokens = n_tokens;
+  r.samples_ns = std::move(samples_ns);
+  r.samples_tps = tokens_per_second(r.samples_ns, n_tokens);
+  r.tps = summarize(r.samples_tps);
+  return r;
+}
+
+LatencyResult make_latency(std::vector<int64_t> samples_ns) {
+  LatencyResult r;
+  r.samples_ns = std::move(samples_ns);
+  r.ms = summarize(to_milliseconds(r.samples_ns));
+  return r;
+}
+
+Runner::Runner(engine::Engine& engine, const std::atomic<bool>& cancel,
+               std::function<void(const std::string&)> progress)
+    : engine_(engine), cancel_(cancel), progress_(std::move(progress)) {}
+
+void Runner::say(const std::string& line) const {
+  if (progress_) progress_(line);
+}
+
+Status Runner::prefill_depth(int n_depth, bool first) {
+  if (n_depth <= 0) return {};
+  if (!first) return engine_.restore_state();
+  if (Status s = engine_.prompt(n_depth); !s) return s;
+  return engine_.save_state();
+}
+
+Result<RunOutcome> Runner::run(const TestCase& tc) {
+  const BenchParams& p = tc.params;
+  if (Status s = engine_.load({tc.model_path, p.n_gpu_layers}); !s) return std::unexpected(s.error());
+  engine::ContextSpec cs{p.n_ctx, p.n_batch, p.n_ubatch, p.n_threads, p.flash_attn, p.type_k, p.type_v};
+  if (Status s = engine_.open_context(cs); !s) return std::unexpected(s.error());
+
+  RunOutcome out;
+  std::vector<int64_t> pp_ns, tg_ns, ttft_ns;
+
+  // An interruption surfaces as a kInterrupted error from any step; it ends the run and
+  // keeps the samples already taken.
+  auto body = [&]() -> Status {
+    for (double left = p.delay_s; left > 0 && !cancel_.load(); left -= 0.1) {
+      std::this_thread::sleep_for(std::chrono::duration<double>(std::min(left, 0.1)));
+    }
+    for (int w = 0; w < p.warmup && !cancel_.load(); ++w) {
+      say("warmup " + std::to_string(w + 1) + "/" + std::to_string(p.warmup));
+      if (p.n_prompt > 0) {
+        engine_.clear();
+        if (Status s = engine_.prompt(p.n_prompt); !s) return s;
+      }
+      if (p.n_gen > 0) {
+        engine_.clear();
+        if (Status s = engine_.generate(1); !s) return s;
+      }
+    }
+    for (int i = 0; i < p.repetitions && !cancel_.load(); ++i) {
+      say("repetition " + std::to_string(i + 1) + "/" + std::to_string(p.repetitions));
+      if (p.n_prompt > 0) {
+        engine_.clear();
+        if (Status s = prefill_depth(p.n_depth, i == 0); !s) return s;
+        const int64_t t0 = now_ns();
+        if (Status s = engine_.prompt(p.n_prompt); !s) return s;
+        const int64_t t1 = now_ns();
+        if (Status s = engine_.sample(); !s) return s;
+        const int64_t t2 = now_ns();
+        pp_ns.push_back(t1 - t0);
+        ttft_ns.push_back(t2 - t0);
+      }
+      if (p.n_gen > 0) {
+        engine_.clear();
+        // The depth state exists once the pp half ran (it is made here when -p 0).
+        if (Status s = prefill_depth(p.n_depth, i == 0 && p.n_prompt == 0); !s) return s;
+        const int64_t t0 = now_ns();
+        if (Status s = engine_.generate(p.n_gen); !s) return s;
+        tg_ns.push_back(now_ns() - t0);
+      }
+    }
+    return {};
+  };
+
+  if (Status s = body(); !s) {
+    if (s.error().code != ErrorCode::kInterrupted) return std::unexpected(s.error());
+    out.interrupted = true;
+  }
+  if (cancel_.load()) out.interrupted = true;
+
+  if (!pp_ns.empty()) out.results.pp = make_throughput(p.n_prompt, std::move(pp_ns));
+  if (!tg_ns.empty()) out.results.tg = make_throughput(p.n_gen, std::move(tg_ns));
+  if (!ttft_ns.empty()) out.results.ttft = make_latency(std::move(ttft_ns));
+  out.memory = engine_.memory();
+  out.devices_used = engine_.devices_used();
+  return out;
+}
+
+}  // namespace rigbench::bench

@@ -1,0 +1,57 @@
+// rigbench: runs one benchmark case through an Engine and times it the way llama-bench
+// does (reference.md §2), keeping pp, tg and TTFT apart.
+//
+// Per run: load the model (kept when unchanged), create a context of n_ctx =
+// n_depth + n_prompt + n_gen, sleep delay_s, then `warmup` times {clear, pp of n_prompt;
+// clear, tg of 1}, then per repetition:
+//   pp:   clear KV; depth prefill (first repetition) or restore (later ones), not timed;
+//         t0; prompt(n_prompt) (synchronized); t1; greedy sample of the first token; t2.
+//         pp sample = t1 - t0; TTFT sample = t2 - t0.
+//   tg:   clear KV; depth restore, not timed; t0; generate(n_gen); t1. tg sample = t1 - t0.
+// Times come from std::chrono::steady_clock, in ns.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <string>
+
+#include "bench/plan.h"
+#include "core/record.h"
+#include "core/status.h"
+#include "engine/engine.h"
+
+namespace rigbench::bench {
+
+struct RunOutcome {
+  Results results;                        // pp/tg/ttft present when their test ran >= 1 sample
+  std::vector<BufferMemory> memory;       // llama.cpp's breakdown for the run's context
+  std::vector<std::string> devices_used;
+  bool interrupted = false;               // cancel was set; results hold the finished samples
+};
+
+class Runner {
+ public:
+  // `progress` (may be empty) receives one short line per phase, for a terminal.
+  Runner(engine::Engine& engine, const std::atomic<bool>& cancel,
+         std::function<void(const std::string&)> progress = {});
+
+  // Runs `tc`. Errors: those of Engine::load/open_context (kInvalidInput, kRuntime);
+  // kRuntime when a decode fails. Cancellation is not an error: see RunOutcome::interrupted.
+  Result<RunOutcome> run(const TestCase& tc);
+
+ private:
+  Status prefill_depth(int n_depth, bool first);
+  void say(const std::string& line) const;
+
+  engine::Engine& engine_;
+  const std::atomic<bool>& cancel_;
+  std::function<void(const std::string&)> progress_;
+};
+
+// Builds a ThroughputResult from raw samples (statistics over per-sample tokens/s).
+ThroughputResult make_throughput(int n_tokens, std::vector<int64_t> samples_ns);
+
+// Builds a LatencyResult from raw samples (statistics in ms).
+LatencyResult make_latency(std::vector<int64_t> samples_ns);
+
+}  // namespace rigbench::bench

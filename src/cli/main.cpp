@@ -1,0 +1,51 @@
+// rigbench: entry point. Reads like a table of contents: declare the subcommands, parse,
+// run the one chosen, print the final error line, return the exit code.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cli/args.h"
+#include "cli/bench_command.h"
+#include "cli/build_info.h"
+
+namespace {
+
+int report(const rigbench::Status& status) {
+  if (status) return 0;
+  std::fprintf(stderr, "rigbench: %s%s\n",
+               status.error().code == rigbench::ErrorCode::kInterrupted ? "" : "error: ",
+               status.error().message.c_str());
+  return rigbench::exit_code(status.error().code);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace rigbench;
+  CLI::App app{"rigbench: will it fit, how fast, what does it cost - measured the same way on every machine"};
+  app.set_version_flag("--version", std::string(RIGBENCH_VERSION) + " (llama.cpp " + cli::build_info().llama_cpp_commit + ")");
+  app.require_subcommand(1);
+
+  cli::BenchOptions bench_opts;
+  CLI::App* bench = cli::add_bench_command(app, bench_opts);
+
+  const std::vector<std::string> args = cli::expand_llama_bench_aliases(std::vector<std::string>(argv, argv + argc));
+  std::vector<char*> cargs;
+  for (const auto& a : args) cargs.push_back(const_cast<char*>(a.c_str()));
+  try {
+    app.parse(static_cast<int>(cargs.size()), cargs.data());
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "rigbench: error: %s (see --help)\n", e.what());
+    return 2;
+  }
+
+  if (bench->parsed()) return report(cli::run_bench_command(bench_opts));
+  return 2;
+}

@@ -1,0 +1,128 @@
+// rigbench: RunRecord, the one record type that flows end to end: the same value is printed
+// (report/), stored (store/), exported and imported. Field names match the JSON keys of
+// `-o json`/`-o jsonl` (store/record_json.h); units are in the names.
+//
+// A record is one benchmark run: one model and one combination of every knob, with its
+// pp, tg and TTFT results measured over the same repetitions.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/stats.h"
+
+namespace rigbench {
+
+// Version of the record layout; bumped when a field changes meaning or is removed.
+inline constexpr int kRecordSchemaVersion = 1;
+
+// A compute device as ggml enumerates it.
+struct DeviceInfo {
+  std::string name;         // ggml device name, e.g. "CPU", "CUDA0"
+  std::string description;  // ggml device description, e.g. the CPU or GPU model
+  std::string type;         // "gpu", "igpu" or "accel"
+  uint64_t memory_total_bytes = 0;  // bytes, ggml_backend_dev_memory
+  uint64_t memory_free_bytes = 0;   // bytes, ggml_backend_dev_memory at detection time
+};
+
+struct MachineInfo {
+  std::string hostname;     // uname nodename
+  std::string cpu;          // /proc/cpuinfo "model name" (first CPU)
+  int cores = 0;            // physical cores, from /sys/devices/system/cpu topology
+  int threads = 0;          // logical CPUs online
+  uint64_t ram_bytes = 0;   // bytes, /proc/meminfo MemTotal
+  std::string os;           // /etc/os-release PRETTY_NAME
+  std::string kernel;       // uname sysname + release
+  std::vector<std::string> backends;  // ggml backends compiled in (registry names)
+  std::vector<DeviceInfo> gpus;       // ggml devices other than the CPU (GPUs, accelerators)
+};
+
+struct BuildInfo {
+  std::string rigbench_version;   // CMake project version
+  std::string llama_cpp_commit;   // commit of the llama.cpp sources built against
+  std::string llama_cpp_source;   // "bundled" (third_party/llama.cpp) or "system"
+  std::string build_type;         // CMAKE_BUILD_TYPE of rigbench
+};
+
+struct ModelInfo {
+  std::string path;          // as given on the command line (or the embedded default's path)
+  std::string name;          // GGUF general.name, else the file name without .gguf
+  std::string arch;          // GGUF general.architecture
+  uint64_t n_params = 0;     // sum of the elements of every tensor, from GGUF tensor info
+  uint64_t size_bytes = 0;   // bytes, file size on disk
+  std::string file_type;     // GGUF general.file_type as llama.cpp names it (e.g. "Q4_K_M")
+  std::string fingerprint;   // "xxh64:<16 hex>", see model::fingerprint()
+  bool synthetic = false;    // true for a file rigbench generated with random weights
+};
+
+// Every knob of one run. Values are those actually used (defaults resolved).
+struct BenchParams {
+  int n_prompt = 512;        // tokens in the timed prompt (pp); 0 = no pp test
+  int n_gen = 128;           // tokens generated in the timed tg test; 0 = no tg test
+  int n_depth = 0;           // tokens already in the KV cache before each timed test
+  int n_batch = 2048;        // logical batch size (llama_decode call size)
+  int n_ubatch = 512;        // physical batch size
+  int n_threads = 0;         // threads for both pp and tg
+  int n_gpu_layers = -1;     // layers offloaded; -1 = all
+  std::string flash_attn = "auto";  // "auto", "on" or "off"
+  std::string type_k = "f16";       // KV cache K type, ggml type name
+  std::string type_v = "f16";       // KV cache V type, ggml type name
+  int n_ctx = 0;             // context size created: n_depth + n_prompt + n_gen
+  int repetitions = 5;       // repetitions asked for (results hold those finished)
+  int warmup = 1;            // warmup passes before the repetitions (one pp + one 1-token tg each)
+  double delay_s = 0;        // seconds slept before the run (cool-down)
+};
+
+// Throughput of one test (pp or tg) over the repetitions.
+struct ThroughputResult {
+  int n_tokens = 0;                 // tokens per sample
+  std::vector<int64_t> samples_ns;  // ns per sample, steady clock around the timed region
+  std::vector<double> samples_tps;  // tokens/s per sample = 1e9 * n_tokens / samples_ns
+  Summary tps;                      // statistics of samples_tps
+};
+
+// Time to first token: prompt processed and the first token sampled (greedy, from the
+// logits of the last prompt token), per repetition.
+struct LatencyResult {
+  std::vector<int64_t> samples_ns;  // ns per sample
+  Summary ms;                       // statistics in milliseconds
+};
+
+struct Results {
+  std::optional<ThroughputResult> pp;
+  std::optional<ThroughputResult> tg;
+  std::optional<LatencyResult> ttft;
+};
+
+// Memory that llama.cpp allocated, per buffer type, from llama_get_memory_breakdown().
+struct BufferMemory {
+  std::string device;        // ggml device of the buffer type ("CPU", "CUDA0", ...)
+  std::string buffer_type;   // ggml buffer type name ("CPU", "CPU_REPACK", "CUDA0_Host", ...)
+  uint64_t model_bytes = 0;    // bytes, weights
+  uint64_t context_bytes = 0;  // bytes, KV cache and recurrent state
+  uint64_t compute_bytes = 0;  // bytes, compute (scheduler) buffers
+};
+
+struct MemoryInfo {
+  std::vector<BufferMemory> buffers;
+  uint64_t peak_rss_bytes = 0;  // bytes, process peak resident set (getrusage ru_maxrss) after the run
+};
+
+struct RunRecord {
+  int schema_version = kRecordSchemaVersion;
+  std::string record_id;     // 32 hex digits, random; identity for deduplication on import
+  std::string test_time;     // UTC, ISO 8601 with seconds ("2026-11-29T14:08:04Z"), run start
+  MachineInfo machine;
+  BuildInfo build;
+  ModelInfo model;
+  BenchParams params;
+  std::vector<std::string> devices_used;  // ggml devices holding the model's layers
+  Results results;
+  MemoryInfo memory;
+  bool interrupted = false;  // true when SIGINT cut the run short (results hold finished samples)
+  std::vector<std::string> tags;  // --tag values
+};
+
+}  // namespace rigbench

@@ -1,0 +1,50 @@
+#include "core/stats.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace rigbench {
+
+Summary summarize(std::span<const double> samples) {
+  Summary s;
+  s.n = samples.size();
+  if (s.n == 0) return s;
+
+  double sum = 0;
+  for (double x : samples) sum += x;
+  s.mean = sum / static_cast<double>(s.n);
+
+  if (s.n >= 2) {
+    double sq = 0;
+    for (double x : samples) sq += (x - s.mean) * (x - s.mean);
+    s.stddev = std::sqrt(sq / static_cast<double>(s.n - 1));
+  }
+
+  std::vector<double> sorted(samples.begin(), samples.end());
+  std::sort(sorted.begin(), sorted.end());
+  s.min = sorted.front();
+  s.max = sorted.back();
+  const std::size_t mid = s.n / 2;
+  s.median = (s.n % 2 == 1) ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2.0;
+  return s;
+}
+
+std::vector<double> tokens_per_second(std::span<const int64_t> samples_ns, int64_t n_tokens) {
+  std::vector<double> out;
+  out.reserve(samples_ns.size());
+  for (int64_t ns : samples_ns) {
+    out.push_back(ns > 0 ? 1e9 * static_cast<double>(n_tokens) / static_cast<double>(ns)
+                         : std::numeric_limits<double>::infinity());
+  }
+  return out;
+}
+
+std::vector<double> to_milliseconds(std::span<const int64_t> samples_ns) {
+  std::vector<double> out;
+  out.reserve(samples_ns.size());
+  for (int64_t ns : samples_ns) out.push_back(static_cast<double>(ns) / 1e6);
+  return out;
+}
+
+}  // namespace rigbench

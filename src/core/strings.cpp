@@ -1,0 +1,73 @@
+#include "core/strings.h"
+
+#include <array>
+#include <cctype>
+#include <cstdio>
+
+namespace rigbench {
+
+std::vector<std::string> split(std::string_view s, char sep) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t pos = s.find(sep, start);
+    if (pos == std::string_view::npos) {
+      out.emplace_back(s.substr(start));
+      return out;
+    }
+    out.emplace_back(s.substr(start, pos - start));
+    start = pos + 1;
+  }
+}
+
+std::string join(const std::vector<std::string>& parts, std::string_view sep) {
+  std::string out;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (i) out += sep;
+    out += parts[i];
+  }
+  return out;
+}
+
+std::string trim(std::string_view s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+std::string to_lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string format_bytes(uint64_t bytes) {
+  static constexpr std::array<const char*, 5> kUnits = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(bytes);
+  std::size_t u = 0;
+  while (v >= 1024.0 && u + 1 < kUnits.size()) {
+    v /= 1024.0;
+    ++u;
+  }
+  char buf[32];
+  if (u == 0) std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
+  else std::snprintf(buf, sizeof buf, "%.2f %s", v, kUnits[u]);
+  return buf;
+}
+
+std::string format_count(uint64_t n) {
+  static constexpr std::array<const char*, 5> kUnits = {"", "K", "M", "B", "T"};
+  double v = static_cast<double>(n);
+  std::size_t u = 0;
+  while (v >= 1000.0 && u + 1 < kUnits.size()) {
+    v /= 1000.0;
+    ++u;
+  }
+  char buf[32];
+  if (u == 0) std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(n));
+  else std::snprintf(buf, sizeof buf, "%.2f %s", v, kUnits[u]);
+  return buf;
+}
+
+}  // namespace rigbench

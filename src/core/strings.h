@@ -1,0 +1,29 @@
+// rigbench: small string helpers shared by the layers. No I/O.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rigbench {
+
+// Splits `s` on `sep`; keeps empty fields ("a,,b" -> {"a", "", "b"}).
+std::vector<std::string> split(std::string_view s, char sep);
+
+// Joins with `sep`.
+std::string join(const std::vector<std::string>& parts, std::string_view sep);
+
+// Removes leading and trailing ASCII whitespace.
+std::string trim(std::string_view s);
+
+// Lower-cases ASCII letters.
+std::string to_lower(std::string_view s);
+
+// A byte count for people: "1.13 MiB", "3.80 GiB" (binary units, two decimals).
+std::string format_bytes(uint64_t bytes);
+
+// A parameter count for people: "260.0 K", "8.03 B".
+std::string format_count(uint64_t n);
+
+}  // namespace rigbench

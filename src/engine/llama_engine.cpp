@@ -1,0 +1,352 @@
+#include "engine/llama_engine.h"
+
+#include <ggml-backend.h>
+#include <ggml-cpu.h>
+#include <ggml.h>
+#include <llama.h>
+#ifdef RIGBENCH_HAVE_MEMORY_BREAKDOWN
+#include <llama-ext.h>
+#endif
+
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <mutex>
+#include <random>
+
+#include "core/strings.h"
+
+#ifndef RIGBENCH_LLAMA_COMMIT
+#define RIGBENCH_LLAMA_COMMIT "unknown"
+#endif
+
+namespace rigbench::engine {
+
+namespace {
+
+// llama.cpp's log, captured: the last error lines explain a failed load.
+struct LogCapture {
+  std::mutex mu;
+  std::deque<std::string> errors;
+  std::string partial;
+  bool echo = false;
+};
+
+LogCapture& log_capture() {
+  static LogCapture capture;
+  return capture;
+}
+
+void on_llama_log(ggml_log_level level, const char* text, void*) {
+  LogCapture& c = log_capture();
+  if (c.echo) std::fputs(text, stderr);
+  if (level != GGML_LOG_LEVEL_ERROR && level != GGML_LOG_LEVEL_CONT) return;
+  std::lock_guard<std::mutex> lock(c.mu);
+  if (level == GGML_LOG_LEVEL_CONT && c.partial.empty()) return;
+  c.partial += text;
+  if (!c.partial.empty() && c.partial.back() == '\n') {
+    c.errors.push_back(trim(c.partial));
+    c.partial.clear();
+    if (c.errors.size() > 8) c.errors.pop_front();
+  }
+}
+
+void clear_errors() {
+  std::lock_guard<std::mutex> lock(log_capture().mu);
+  log_capture().errors.clear();
+}
+
+// llama.cpp's last error line without its function-name prefixes, e.g.
+// "error loading model architecture: unknown model architecture: 'nonesuch'".
+std::string last_error(const std::string& fallback) {
+  std::lock_guard<std::mutex> lock(log_capture().mu);
+  for (auto it = log_capture().errors.rbegin(); it != log_capture().errors.rend(); ++it) {
+    std::string line = *it;
+    const auto pos = line.find("error loading model: ");
+    if (pos != std::string::npos) return line.substr(pos + 21);
+    if (!line.empty()) return line;
+  }
+  return fallback;
+}
+
+bool parse_cache_type(const std::string& name, ggml_type& out) {
+  for (int t = 0; t < GGML_TYPE_COUNT; ++t) {
+    const char* n = ggml_type_name(static_cast<ggml_type>(t));
+    if (n && to_lower(n) == to_lower(name)) {
+      out = static_cast<ggml_type>(t);
+      return true;
+    }
+  }
+  return false;
+}
+
+llama_flash_attn_type parse_flash_attn(const std::string& v) {
+  if (v == "on") return LLAMA_FLASH_ATTN_TYPE_ENABLED;
+  if (v == "off") return LLAMA_FLASH_ATTN_TYPE_DISABLED;
+  return LLAMA_FLASH_ATTN_TYPE_AUTO;
+}
+
+bool abort_requested(void* data) {
+  return data != nullptr && static_cast<const std::atomic<bool>*>(data)->load(std::memory_order_relaxed);
+}
+
+class LlamaEngine final : public Engine {
+ public:
+  explicit LlamaEngine(const std::atomic<bool>* cancel) : cancel_(cancel), rng_(1234) {}
+
+  ~LlamaEngine() override {
+    free_context();
+    if (model_) llama_model_free(model_);
+  }
+
+  Status load(const ModelSpec& spec) override {
+    free_context();
+    if (model_ && spec == loaded_) return {};
+    if (model_) {
+      llama_model_free(model_);
+      model_ = nullptr;
+    }
+    llama_model_params mp = llama_model_default_params();
+    mp.n_gpu_layers = spec.n_gpu_layers < 0 ? 999 : spec.n_gpu_layers;
+    clear_errors();
+    model_ = llama_model_load_from_file(spec.path.c_str(), mp);
+    if (!model_) {
+      return fail(ErrorCode::kInvalidInput,
+                  "model '" + spec.path + "': llama.cpp cannot load it: " + last_error("load failed"));
+    }
+    loaded_ = spec;
+    return {};
+  }
+
+  Status open_context(const ContextSpec& spec) override {
+    free_context();
+    if (!model_) return fail(ErrorCode::kRuntime, "no model loaded");
+    llama_context_params cp = llama_context_default_params();
+    cp.n_ctx = static_cast<uint32_t>(spec.n_ctx);
+    cp.n_batch = static_cast<uint32_t>(spec.n_batch);
+    cp.n_ubatch = static_cast<uint32_t>(spec.n_ubatch);
+    cp.n_threads = spec.n_threads;
+    cp.n_threads_batch = spec.n_threads;
+    cp.flash_attn_type = parse_flash_attn(spec.flash_attn);
+    cp.swa_full = false;
+    if (!parse_cache_type(spec.type_k, cp.type_k) || !parse_cache_type(spec.type_v, cp.type_v)) {
+      return fail(ErrorCode::kUsage, "unknown KV cache type '" + spec.type_k + "'/'" + spec.type_v + "'");
+    }
+    cp.abort_callback = &abort_requested;
+    cp.abort_callback_data = const_cast<std::atomic<bool>*>(cancel_);
+    clear_errors();
+    ctx_ = llama_init_from_model(model_, cp);
+    if (!ctx_) {
+      return fail(ErrorCode::kRuntime, "model '" + loaded_.path + "': cannot create a context (n_ctx " +
+                                           std::to_string(spec.n_ctx) + "): " + last_error("llama_init_from_model failed"));
+    }
+    // One threadpool for the context, as llama-bench attaches one; without it ggml would
+    // create and join threads on every graph, which slows tg.
+    ggml_threadpool_params tpp = ggml_threadpool_params_default(spec.n_threads);
+    tpp.poll = 50;
+    threadpool_ = ggml_threadpool_new(&tpp);
+    if (!threadpool_) return fail(ErrorCode::kRuntime, "cannot create a threadpool of " + std::to_string(spec.n_threads) + " threads");
+    llama_attach_threadpool(ctx_, threadpool_, nullptr);
+    n_threads_ = spec.n_threads;
+    n_batch_ = spec.n_batch;
+    state_.clear();
+    return {};
+  }
+
+  void clear() override { llama_memory_clear(llama_get_memory(ctx_), false); }
+
+  Status prompt(int n_tokens) override {
+    llama_set_n_threads(ctx_, n_threads_, n_threads_);
+    const llama_vocab* vocab = llama_model_get_vocab(model_);
+    const int32_t n_vocab = llama_vocab_n_tokens(vocab);
+    std::vector<llama_token> tokens(static_cast<size_t>(n_batch_));
+    int done = 0;
+    while (done < n_tokens) {
+      const int n = std::min(n_tokens - done, n_batch_);
+      tokens[0] = (done == 0 && llama_vocab_get_add_bos(vocab)) ? llama_vocab_bos(vocab) : random_token(n_vocab);
+      for (int i = 1; i < n; ++i) tokens[static_cast<size_t>(i)] = random_token(n_vocab);
+      if (Status s = decode(tokens.data(), n, "prompt"); !s) return s;
+      done += n;
+    }
+    llama_synchronize(ctx_);
+    return {};
+  }
+
+  Status generate(int n_tokens) override {
+    llama_set_n_threads(ctx_, n_threads_, n_threads_);
+    const llama_vocab* vocab = llama_model_get_vocab(model_);
+    const int32_t n_vocab = llama_vocab_n_tokens(vocab);
+    llama_token token = llama_vocab_get_add_bos(vocab) ? llama_vocab_bos(vocab) : random_token(n_vocab);
+    for (int i = 0; i < n_tokens; ++i) {
+      if (Status s = decode(&token, 1, "generation"); !s) return s;
+      llama_synchronize(ctx_);
+      token = random_token(n_vocab);
+    }
+    return {};
+  }
+
+  Status sample() override {
+    if (!sampler_) sampler_ = llama_sampler_init_greedy();
+    const llama_token t = llama_sampler_sample(sampler_, ctx_, -1);
+    if (t < 0) return fail(ErrorCode::kRuntime, "sampling the first token failed");
+    return {};
+  }
+
+  Status save_state() override {
+    state_.resize(llama_state_seq_get_size(ctx_, 0));
+    if (llama_state_seq_get_data(ctx_, state_.data(), state_.size(), 0) == 0) {
+      return fail(ErrorCode::kRuntime, "saving the depth state failed");
+    }
+    return {};
+  }
+
+  Status restore_state() override {
+    if (state_.empty() || llama_state_seq_set_data(ctx_, state_.data(), state_.size(), 0) == 0) {
+      return fail(ErrorCode::kRuntime, "restoring the depth state failed");
+    }
+    return {};
+  }
+
+  std::vector<BufferMemory> memory() const override {
+    std::vector<BufferMemory> out;
+#ifdef RIGBENCH_HAVE_MEMORY_BREAKDOWN
+    if (!ctx_) return out;
+    for (const auto& [buft, mb] : llama_get_memory_breakdown(ctx_)) {
+      BufferMemory m;
+      m.buffer_type = ggml_backend_buft_name(buft);
+      ggml_backend_dev_t dev = ggml_backend_buft_get_device(buft);
+      m.device = dev ? ggml_backend_dev_name(dev) : "CPU";  // host buffers (e.g. CPU_Mapped) have no device
+      m.model_bytes = mb.model;
+      m.context_bytes = mb.context;
+      m.compute_bytes = mb.compute;
+      out.push_back(m);
+    }
+#endif
+    return out;
+  }
+
+  std::vector<std::string> devices_used() const override {
+    std::vector<std::string> out;
+#ifdef RIGBENCH_HAVE_MEMORY_BREAKDOWN
+    if (model_ && loaded_.n_gpu_layers != 0) {
+      for (int i = 0; i < llama_model_n_devices(model_); ++i) {
+        out.emplace_back(ggml_backend_dev_name(llama_model_get_device(model_, i)));
+      }
+    }
+#endif
+    if (out.empty()) out.emplace_back("CPU");
+    return out;
+  }
+
+ private:
+  llama_token random_token(int32_t n_vocab) {
+    return static_cast<llama_token>(std::uniform_int_distribution<int32_t>(0, n_vocab - 1)(rng_));
+  }
+
+  Status decode(llama_token* tokens, int n, const char* what) {
+    const int32_t rc = llama_decode(ctx_, llama_batch_get_one(tokens, n));
+    if (rc == 0) return {};
+    if (rc == 2 || abort_requested(const_cast<std::atomic<bool>*>(cancel_))) {
+      return fail(ErrorCode::kInterrupted, "interrupted");
+    }
+    return fail(ErrorCode::kRuntime, std::string("llama_decode failed during ") + what + " (code " + std::to_string(rc) + ")");
+  }
+
+  void free_context() {
+    if (sampler_) {
+      llama_sampler_free(sampler_);
+      sampler_ = nullptr;
+    }
+    if (ctx_) {
+      llama_free(ctx_);
+      ctx_ = nullptr;
+    }
+    if (threadpool_) {
+      ggml_threadpool_free(threadpool_);
+      threadpool_ = nullptr;
+    }
+  }
+
+  const std::atomic<bool>* cancel_;
+  std::mt19937 rng_;
+  llama_model* model_ = nullptr;
+  ModelSpec loaded_;
+  llama_context* ctx_ = nullptr;
+  ggml_threadpool* threadpool_ = nullptr;
+  llama_sampler* sampler_ = nullptr;
+  int n_threads_ = 1;
+  int n_batch_ = 2048;
+  std::vector<uint8_t> state_;
+};
+
+const char* device_type_name(enum ggml_backend_dev_type t) {
+  switch (t) {
+    case GGML_BACKEND_DEVICE_TYPE_GPU: return "gpu";
+    case GGML_BACKEND_DEVICE_TYPE_IGPU: return "igpu";
+    default: return "accel";
+  }
+}
+
+}  // namespace
+
+void init_llama() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    const char* env = std::getenv("RIGBENCH_LLAMA_LOG");
+    log_capture().echo = env != nullptr && std::string(env) == "1";
+    llama_log_set(&on_llama_log, nullptr);
+    ggml_backend_load_all();
+    llama_backend_init();
+  });
+}
+
+std::unique_ptr<Engine> make_llama_engine(const std::atomic<bool>* cancel) {
+  init_llama();
+  return std::make_unique<LlamaEngine>(cancel);
+}
+
+Status check_loadable(const std::string& path) {
+  init_llama();
+  llama_model_params mp = llama_model_default_params();
+  mp.vocab_only = true;
+  clear_errors();
+  llama_model* m = llama_model_load_from_file(path.c_str(), mp);
+  if (!m) return fail(ErrorCode::kInvalidInput, "model '" + path + "': llama.cpp cannot load it: " + last_error("load failed"));
+  llama_model_free(m);
+  return {};
+}
+
+void describe_backends(MachineInfo& machine) {
+  init_llama();
+  machine.backends.clear();
+  for (size_t i = 0; i < ggml_backend_reg_count(); ++i) {
+    machine.backends.emplace_back(ggml_backend_reg_name(ggml_backend_reg_get(i)));
+  }
+  machine.gpus.clear();
+  for (size_t i = 0; i < ggml_backend_dev_count(); ++i) {
+    ggml_backend_dev_t dev = ggml_backend_dev_get(i);
+    if (ggml_backend_dev_type(dev) == GGML_BACKEND_DEVICE_TYPE_CPU) continue;
+    DeviceInfo d;
+    d.name = ggml_backend_dev_name(dev);
+    d.description = ggml_backend_dev_description(dev);
+    d.type = device_type_name(ggml_backend_dev_type(dev));
+    size_t free = 0, total = 0;
+    ggml_backend_dev_memory(dev, &free, &total);
+    d.memory_total_bytes = total;
+    d.memory_free_bytes = free;
+    machine.gpus.push_back(d);
+  }
+}
+
+const std::vector<std::string>& kv_cache_types() {
+  static const std::vector<std::string> kTypes = {"f32", "f16", "bf16", "q8_0", "q4_0", "q4_1", "iq4_nl", "q5_0", "q5_1"};
+  return kTypes;
+}
+
+std::string llama_commit() {
+  const std::string configured = RIGBENCH_LLAMA_COMMIT;
+  if (!configured.empty() && configured != "unknown") return configured;  // full hash when known
+  return ggml_commit();
+}
+
+}  // namespace rigbench::engine

@@ -1,0 +1,30 @@
+// rigbench: describes this machine from the OS (Linux /proc and /sys; uname elsewhere).
+// GPUs and ggml backends are described by the engine (engine/llama_backends.h), which
+// knows what was compiled in.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/record.h"
+
+namespace rigbench::hw {
+
+// Fills hostname, cpu, cores, threads, ram_bytes, os, kernel of a MachineInfo.
+// Never fails: a field that cannot be read stays empty or 0.
+//   cpu        /proc/cpuinfo "model name" (or "Hardware"/"Processor" on ARM)
+//   cores      distinct (physical_package_id, core_id) pairs under
+//              /sys/devices/system/cpu/cpu*/topology; falls back to `threads`
+//   threads    std::thread::hardware_concurrency()
+//   ram_bytes  /proc/meminfo MemTotal
+//   os         /etc/os-release PRETTY_NAME
+//   kernel     uname sysname + " " + release
+MachineInfo detect_machine();
+
+// Threads llama-bench uses by default: the physical core count (at least 1).
+int default_threads();
+
+// Peak resident set size of this process so far, bytes (getrusage ru_maxrss).
+uint64_t peak_rss_bytes();
+
+}  // namespace rigbench::hw

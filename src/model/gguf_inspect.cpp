@@ -1,0 +1,161 @@
+#include "model/gguf_inspect.h"
+
+#include <gguf.h>
+#include <ggml.h>
+#include <xxhash.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "model/file_type.h"
+
+namespace rigbench::model {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string quoted(const std::string& path) { return "model '" + path + "'"; }
+
+struct GgufFree {
+  void operator()(gguf_context* ctx) const { gguf_free(ctx); }
+};
+
+std::string string_value(const gguf_context* ctx, const char* key) {
+  const int64_t id = gguf_find_key(ctx, key);
+  if (id < 0 || gguf_get_kv_type(ctx, id) != GGUF_TYPE_STRING) return {};
+  return gguf_get_val_str(ctx, id);
+}
+
+}  // namespace
+
+Result<std::string> fingerprint(const std::string& path) {
+  constexpr uint64_t kWholeLimit = 64ull << 20;
+  constexpr uint64_t kHead = 16ull << 20;
+  constexpr uint64_t kChunk = 256ull << 10;
+  constexpr int kChunks = 32;
+
+  std::ifstream in(path, std::ios::binary);
+  std::error_code ec;
+  const uint64_t size = fs::file_size(path, ec);
+  if (!in || ec) return fail(ErrorCode::kNotFound, quoted(path) + ": cannot read the file");
+
+  std::unique_ptr<XXH64_state_t, decltype(&XXH64_freeState)> state(XXH64_createState(),
+                                                                   &XXH64_freeState);
+  XXH64_reset(state.get(), 0);
+  std::vector<char> buf(1 << 20);
+  auto hash_range = [&](uint64_t offset, uint64_t length) -> bool {
+    in.clear();
+    in.seekg(static_cast<std::streamoff>(offset));
+    while (length > 0) {
+      const auto n = static_cast<std::streamsize>(std::min<uint64_t>(length, buf.size()));
+      in.read(buf.data(), n);
+      if (in.gcount() != n) return false;
+      XXH64_update(state.get(), buf.data(), static_cast<size_t>(n));
+      length -= static_cast<uint64_t>(n);
+    }
+    return true;
+  };
+
+  bool ok = true;
+  if (size <= kWholeLimit) {
+    ok = hash_range(0, size);
+  } else {
+    XXH64_update(state.get(), &size, sizeof size);
+    ok = hash_range(0, kHead);
+    const uint64_t rest = size - kHead;
+    for (int i = 0; ok && i < kChunks; ++i) {
+      const uint64_t offset = kHead + (rest - kChunk) * static_cast<uint64_t>(i) / (kChunks - 1);
+      ok = hash_range(offset, kChunk);
+    }
+  }
+  if (!ok) return fail(ErrorCode::kInvalidInput, quoted(path) + ": read failed while fingerprinting");
+
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(XXH64_digest(state.get())));
+  return std::string("xxh64:") + hex;
+}
+
+Result<ModelInfo> inspect(const std::string& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return fail(ErrorCode::kNotFound, quoted(path) + ": no such file");
+  if (fs::is_directory(path, ec)) return fail(ErrorCode::kInvalidInput, quoted(path) + ": is a directory, not a GGUF file");
+  const uint64_t size = fs::file_size(path, ec);
+  if (ec) return fail(ErrorCode::kNotFound, quoted(path) + ": cannot stat: " + ec.message());
+
+  {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return fail(ErrorCode::kNotFound, quoted(path) + ": cannot open the file");
+    std::array<char, 4> magic{};
+    in.read(magic.data(), magic.size());
+    if (in.gcount() != 4 || std::string(magic.data(), 4) != GGUF_MAGIC) {
+      return fail(ErrorCode::kInvalidInput, quoted(path) + ": not a GGUF file (no GGUF magic at the start)");
+    }
+  }
+
+  ggml_context* meta = nullptr;
+  gguf_init_params params{/*no_alloc=*/true, /*ctx=*/&meta};
+  std::unique_ptr<gguf_context, GgufFree> ctx(gguf_init_from_file(path.c_str(), params));
+  std::unique_ptr<ggml_context, decltype(&ggml_free)> meta_owner(meta, &ggml_free);
+  if (!ctx) {
+    return fail(ErrorCode::kInvalidInput,
+                quoted(path) + ": corrupt or truncated GGUF (its metadata or tensor infos cannot be read)");
+  }
+
+  ModelInfo info;
+  info.path = path;
+  info.size_bytes = size;
+  info.arch = string_value(ctx.get(), "general.architecture");
+  if (info.arch.empty()) return fail(ErrorCode::kInvalidInput, quoted(path) + ": GGUF has no general.architecture key");
+  info.name = string_value(ctx.get(), "general.name");
+  if (info.name.empty()) info.name = fs::path(path).stem().string();
+
+  // Tensor data must lie inside the file; a cut-off download fails here, not mid-load.
+  const uint64_t data_offset = gguf_get_data_offset(ctx.get());
+  uint64_t data_end = data_offset;
+  std::map<std::string, uint64_t> bytes_by_type;
+  for (int64_t i = 0; i < gguf_get_n_tensors(ctx.get()); ++i) {
+    const uint64_t nbytes = gguf_get_tensor_size(ctx.get(), i);
+    data_end = std::max<uint64_t>(data_end, data_offset + gguf_get_tensor_offset(ctx.get(), i) + nbytes);
+    bytes_by_type[ggml_type_name(gguf_get_tensor_type(ctx.get(), i))] += nbytes;
+    const int64_t* ne = gguf_get_tensor_ne(ctx.get(), i);
+    uint64_t n = 1;
+    for (int d = 0; d < GGML_MAX_DIMS; ++d) n *= static_cast<uint64_t>(ne[d]);
+    info.n_params += n;
+  }
+  if (data_end > size) {
+    return fail(ErrorCode::kInvalidInput,
+                quoted(path) + ": truncated GGUF (tensor data needs " + std::to_string(data_end) +
+                    " bytes, the file has " + std::to_string(size) + ")");
+  }
+
+  const int64_t ft = gguf_find_key(ctx.get(), "general.file_type");
+  if (ft >= 0 && gguf_get_kv_type(ctx.get(), ft) == GGUF_TYPE_UINT32) {
+    const uint32_t v = gguf_get_val_u32(ctx.get(), ft);
+    info.file_type = file_type_name(v).value_or("ftype " + std::to_string(v));
+  } else {
+    uint64_t best = 0;
+    for (const auto& [type, bytes] : bytes_by_type) {
+      if (bytes > best) {
+        best = bytes;
+        info.file_type = type;
+      }
+    }
+    for (char& c : info.file_type) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  }
+
+  const int64_t syn = gguf_find_key(ctx.get(), "rigbench.synthetic");
+  info.synthetic = syn >= 0 && gguf_get_kv_type(ctx.get(), syn) == GGUF_TYPE_BOOL && gguf_get_val_bool(ctx.get(), syn);
+
+  auto fp = fingerprint(path);
+  if (!fp) return std::unexpected(fp.error());
+  info.fingerprint = *fp;
+  return info;
+}
+
+}  // namespace rigbench::model

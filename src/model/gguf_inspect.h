@@ -1,0 +1,35 @@
+// rigbench: what a GGUF file says about its model, read through ggml's gguf API from the
+// metadata and tensor infos alone (the weights are never read, except by fingerprint()).
+#pragma once
+
+#include <string>
+
+#include "core/record.h"
+#include "core/status.h"
+
+namespace rigbench::model {
+
+// Inspects the GGUF file at `path` and fills every ModelInfo field:
+//   name        GGUF general.name, else the file name without ".gguf"
+//   arch        GGUF general.architecture
+//   n_params    sum of ggml_nelements over the tensor infos
+//   size_bytes  file size (stat)
+//   file_type   GGUF general.file_type named as llama.cpp names it; when absent, the type of
+//               the tensors holding most bytes (e.g. "F32")
+//   fingerprint see fingerprint()
+//   synthetic   GGUF key "rigbench.synthetic" is true
+// Errors (each message names the file):
+//   kNotFound      the file does not exist or cannot be opened
+//   kInvalidInput  not a GGUF file (bad magic); unreadable metadata (corrupt);
+//                  truncated (tensor data extends past the end of the file);
+//                  no general.architecture key
+Result<ModelInfo> inspect(const std::string& path);
+
+// A fingerprint of the file's contents, "xxh64:<16 hex digits>": XXH64 of the whole file
+// when it is at most 64 MiB; for larger files, of the size, the first 16 MiB (the GGUF
+// header with all metadata and tensor infos, and the first tensors) and 32 chunks of
+// 256 KiB spread evenly over the rest, so that a 40 GB file is fingerprinted in well
+// under a second. Errors: kNotFound when the file cannot be read.
+Result<std::string> fingerprint(const std::string& path);
+
+}  // namespace rigbench::model

@@ -1,0 +1,25 @@
+// rigbench: every tabular metric of a RunRecord, declared once. The markdown table and CSV
+// read this one table, so a new column is one entry here.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/record.h"
+
+namespace rigbench::report {
+
+struct Column {
+  std::string key;     // snake_case with unit suffix; the CSV header
+  std::string header;  // markdown header
+  bool in_table;       // shown in the markdown table (CSV has every column)
+  // The value as CSV writes it: plain numbers (full precision), "" when absent.
+  std::function<std::string(const RunRecord&)> raw;
+  // The value as the markdown table shows it; empty function = raw.
+  std::function<std::string(const RunRecord&)> pretty;
+};
+
+const std::vector<Column>& columns();
+
+}  // namespace rigbench::report

@@ -1,0 +1,32 @@
+// rigbench: printers of records, one per output format. Each gets finished records and an
+// injected stream, writes each record as it comes (flushing), and leaves well-formed output
+// when end() is called after any number of records (an interrupted run included).
+// Printers never touch hardware or the store.
+#pragma once
+
+#include <memory>
+#include <ostream>
+#include <string>
+
+#include "core/record.h"
+#include "core/status.h"
+
+namespace rigbench::report {
+
+enum class OutputFormat { kMarkdown, kCsv, kJson, kJsonl };
+
+// "md", "csv", "json", "jsonl". Errors: kUsage naming the value.
+Result<OutputFormat> parse_output_format(const std::string& name);
+
+class Printer {
+ public:
+  virtual ~Printer() = default;
+  virtual void begin() = 0;
+  virtual void add(const RunRecord& rec) = 0;
+  virtual void end() = 0;
+};
+
+// The printer for `format`, writing to `out` (which must outlive it).
+std::unique_ptr<Printer> make_printer(OutputFormat format, std::ostream& out);
+
+}  // namespace rigbench::report

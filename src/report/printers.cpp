@@ -1,0 +1,135 @@
+// The four printers: markdown table, CSV, JSON array, JSON lines.
+#include <string>
+#include <vector>
+
+#include "report/columns.h"
+#include "report/printer.h"
+#include "store/record_json.h"
+
+namespace rigbench::report {
+
+namespace {
+
+// Markdown cell: pipes escaped, line breaks flattened (model names are untrusted metadata).
+std::string md_cell(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n' || c == '\r') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
+// RFC 4180 field: quoted when it holds a comma, quote or line break.
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+class MarkdownPrinter final : public Printer {
+ public:
+  explicit MarkdownPrinter(std::ostream& out) : out_(out) {}
+  void begin() override {
+    std::string head = "|", rule = "|";
+    for (const auto& c : columns()) {
+      if (!c.in_table) continue;
+      head += " " + c.header + " |";
+      rule += std::string(c.header.size() + 2, '-') + "|";
+    }
+    out_ << head << "\n" << rule << "\n" << std::flush;
+  }
+  void add(const RunRecord& rec) override {
+    std::string row = "|";
+    for (const auto& c : columns()) {
+      if (!c.in_table) continue;
+      row += " " + md_cell(c.pretty ? c.pretty(rec) : c.raw(rec)) + " |";
+    }
+    out_ << row << "\n" << std::flush;
+    if (!rec.build.llama_cpp_commit.empty()) commit_ = rec.build.llama_cpp_commit;
+  }
+  void end() override {
+    if (!commit_.empty()) out_ << "\nllama.cpp build: " << commit_ << "\n";
+    out_ << std::flush;
+  }
+
+ private:
+  std::ostream& out_;
+  std::string commit_;
+};
+
+class CsvPrinter final : public Printer {
+ public:
+  explicit CsvPrinter(std::ostream& out) : out_(out) {}
+  void begin() override {
+    std::vector<std::string> keys;
+    for (const auto& c : columns()) keys.push_back(c.key);
+    write(keys);
+  }
+  void add(const RunRecord& rec) override {
+    std::vector<std::string> values;
+    for (const auto& c : columns()) values.push_back(c.raw(rec));
+    write(values);
+  }
+  void end() override { out_ << std::flush; }
+
+ private:
+  void write(const std::vector<std::string>& fields) {
+    for (std::size_t i = 0; i < fields.size(); ++i) out_ << (i ? "," : "") << csv_field(fields[i]);
+    out_ << "\n" << std::flush;
+  }
+  std::ostream& out_;
+};
+
+class JsonPrinter final : public Printer {
+ public:
+  explicit JsonPrinter(std::ostream& out) : out_(out) {}
+  void begin() override { out_ << "[" << std::flush; }
+  void add(const RunRecord& rec) override {
+    out_ << (first_ ? "\n" : ",\n") << store::to_json(rec).dump(2) << std::flush;
+    first_ = false;
+  }
+  void end() override { out_ << (first_ ? "]\n" : "\n]\n") << std::flush; }
+
+ private:
+  std::ostream& out_;
+  bool first_ = true;
+};
+
+class JsonlPrinter final : public Printer {
+ public:
+  explicit JsonlPrinter(std::ostream& out) : out_(out) {}
+  void begin() override {}
+  void add(const RunRecord& rec) override { out_ << store::to_json(rec).dump() << "\n" << std::flush; }
+  void end() override { out_ << std::flush; }
+
+ private:
+  std::ostream& out_;
+};
+
+}  // namespace
+
+Result<OutputFormat> parse_output_format(const std::string& name) {
+  if (name == "md") return OutputFormat::kMarkdown;
+  if (name == "csv") return OutputFormat::kCsv;
+  if (name == "json") return OutputFormat::kJson;
+  if (name == "jsonl") return OutputFormat::kJsonl;
+  return fail(ErrorCode::kUsage, "-o/--output '" + name + "': unknown format (md, csv, json, jsonl)");
+}
+
+std::unique_ptr<Printer> make_printer(OutputFormat format, std::ostream& out) {
+  switch (format) {
+    case OutputFormat::kCsv: return std::make_unique<CsvPrinter>(out);
+    case OutputFormat::kJson: return std::make_unique<JsonPrinter>(out);
+    case OutputFormat::kJsonl: return std::make_unique<JsonlPrinter>(out);
+    case OutputFormat::kMarkdown: break;
+  }
+  return std::make_unique<MarkdownPrinter>(out);
+}
+
+}  // namespace rigbench::report

@@ -1,0 +1,157 @@
+#include "store/record_json.h"
+
+namespace rigbench::store {
+
+using json = Json;
+
+namespace {
+
+json throughput_json(const ThroughputResult& r) {
+  return {{"n_tokens", r.n_tokens},         {"n_samples", r.tps.n},
+          {"samples_ns", r.samples_ns},     {"samples_tps", r.samples_tps},
+          {"avg_tps", r.tps.mean},          {"stddev_tps", r.tps.stddev},
+          {"median_tps", r.tps.median},     {"min_tps", r.tps.min},
+          {"max_tps", r.tps.max}};
+}
+
+json latency_json(const LatencyResult& r) {
+  return {{"n_samples", r.ms.n},       {"samples_ns", r.samples_ns}, {"avg_ms", r.ms.mean},
+          {"stddev_ms", r.ms.stddev},  {"median_ms", r.ms.median},   {"min_ms", r.ms.min},
+          {"max_ms", r.ms.max}};
+}
+
+json device_json(const DeviceInfo& d) {
+  return {{"name", d.name}, {"description", d.description}, {"type", d.type},
+          {"memory_total_bytes", d.memory_total_bytes}, {"memory_free_bytes", d.memory_free_bytes}};
+}
+
+// Statistics are recomputed from the raw samples, so an imported record cannot carry
+// figures that disagree with its samples.
+ThroughputResult throughput_from(const json& j) {
+  ThroughputResult r;
+  r.n_tokens = j.at("n_tokens").get<int>();
+  r.samples_ns = j.at("samples_ns").get<std::vector<int64_t>>();
+  r.samples_tps = tokens_per_second(r.samples_ns, r.n_tokens);
+  r.tps = summarize(r.samples_tps);
+  return r;
+}
+
+LatencyResult latency_from(const json& j) {
+  LatencyResult r;
+  r.samples_ns = j.at("samples_ns").get<std::vector<int64_t>>();
+  r.ms = summarize(to_milliseconds(r.samples_ns));
+  return r;
+}
+
+}  // namespace
+
+json to_json(const RunRecord& rec) {
+  json gpus = json::array();
+  for (const auto& d : rec.machine.gpus) gpus.push_back(device_json(d));
+  json buffers = json::array();
+  for (const auto& b : rec.memory.buffers) {
+    buffers.push_back({{"device", b.device}, {"buffer_type", b.buffer_type}, {"model_bytes", b.model_bytes},
+                       {"context_bytes", b.context_bytes}, {"compute_bytes", b.compute_bytes}});
+  }
+  json results = json::object();
+  if (rec.results.pp) results["pp"] = throughput_json(*rec.results.pp);
+  if (rec.results.tg) results["tg"] = throughput_json(*rec.results.tg);
+  if (rec.results.ttft) results["ttft"] = latency_json(*rec.results.ttft);
+
+  const auto& m = rec.machine;
+  const auto& p = rec.params;
+  return {
+      {"schema_version", rec.schema_version},
+      {"record_id", rec.record_id},
+      {"test_time", rec.test_time},
+      {"machine", {{"hostname", m.hostname}, {"cpu", m.cpu}, {"cores", m.cores}, {"threads", m.threads},
+                   {"ram_bytes", m.ram_bytes}, {"os", m.os}, {"kernel", m.kernel},
+                   {"backends", m.backends}, {"gpus", gpus}}},
+      {"build", {{"rigbench_version", rec.build.rigbench_version},
+                 {"llama_cpp_commit", rec.build.llama_cpp_commit},
+                 {"llama_cpp_source", rec.build.llama_cpp_source},
+                 {"build_type", rec.build.build_type}}},
+      {"model", {{"path", rec.model.path}, {"name", rec.model.name}, {"arch", rec.model.arch},
+                 {"n_params", rec.model.n_params}, {"size_bytes", rec.model.size_bytes},
+                 {"file_type", rec.model.file_type}, {"fingerprint", rec.model.fingerprint},
+                 {"synthetic", rec.model.synthetic}}},
+      {"params", {{"n_prompt", p.n_prompt}, {"n_gen", p.n_gen}, {"n_depth", p.n_depth},
+                  {"n_batch", p.n_batch}, {"n_ubatch", p.n_ubatch}, {"n_threads", p.n_threads},
+                  {"n_gpu_layers", p.n_gpu_layers}, {"flash_attn", p.flash_attn},
+                  {"type_k", p.type_k}, {"type_v", p.type_v}, {"n_ctx", p.n_ctx},
+                  {"repetitions", p.repetitions}, {"warmup", p.warmup}, {"delay_s", p.delay_s}}},
+      {"devices_used", rec.devices_used},
+      {"results", results},
+      {"memory", {{"buffers", buffers}, {"peak_rss_bytes", rec.memory.peak_rss_bytes}}},
+      {"interrupted", rec.interrupted},
+      {"tags", rec.tags},
+  };
+}
+
+Result<RunRecord> from_json(const json& j) {
+  try {
+    RunRecord rec;
+    rec.schema_version = j.at("schema_version").get<int>();
+    rec.record_id = j.at("record_id").get<std::string>();
+    rec.test_time = j.at("test_time").get<std::string>();
+    const json& m = j.at("machine");
+    rec.machine.hostname = m.value("hostname", "");
+    rec.machine.cpu = m.at("cpu").get<std::string>();
+    rec.machine.cores = m.value("cores", 0);
+    rec.machine.threads = m.value("threads", 0);
+    rec.machine.ram_bytes = m.value("ram_bytes", uint64_t{0});
+    rec.machine.os = m.value("os", "");
+    rec.machine.kernel = m.value("kernel", "");
+    rec.machine.backends = m.value("backends", std::vector<std::string>{});
+    for (const auto& d : m.value("gpus", json::array())) {
+      rec.machine.gpus.push_back({d.at("name").get<std::string>(), d.value("description", ""), d.value("type", ""),
+                                  d.value("memory_total_bytes", uint64_t{0}), d.value("memory_free_bytes", uint64_t{0})});
+    }
+    const json& b = j.at("build");
+    rec.build = {b.value("rigbench_version", ""), b.value("llama_cpp_commit", ""), b.value("llama_cpp_source", ""),
+                 b.value("build_type", "")};
+    const json& mo = j.at("model");
+    rec.model.path = mo.value("path", "");
+    rec.model.name = mo.at("name").get<std::string>();
+    rec.model.arch = mo.value("arch", "");
+    rec.model.n_params = mo.value("n_params", uint64_t{0});
+    rec.model.size_bytes = mo.value("size_bytes", uint64_t{0});
+    rec.model.file_type = mo.value("file_type", "");
+    rec.model.fingerprint = mo.value("fingerprint", "");
+    rec.model.synthetic = mo.value("synthetic", false);
+    const json& p = j.at("params");
+    auto& rp = rec.params;
+    rp.n_prompt = p.at("n_prompt").get<int>();
+    rp.n_gen = p.at("n_gen").get<int>();
+    rp.n_depth = p.value("n_depth", 0);
+    rp.n_batch = p.value("n_batch", 2048);
+    rp.n_ubatch = p.value("n_ubatch", 512);
+    rp.n_threads = p.value("n_threads", 0);
+    rp.n_gpu_layers = p.value("n_gpu_layers", -1);
+    rp.flash_attn = p.value("flash_attn", "auto");
+    rp.type_k = p.value("type_k", "f16");
+    rp.type_v = p.value("type_v", "f16");
+    rp.n_ctx = p.value("n_ctx", 0);
+    rp.repetitions = p.value("repetitions", 0);
+    rp.warmup = p.value("warmup", 0);
+    rp.delay_s = p.value("delay_s", 0.0);
+    rec.devices_used = j.value("devices_used", std::vector<std::string>{});
+    const json& r = j.at("results");
+    if (r.contains("pp")) rec.results.pp = throughput_from(r.at("pp"));
+    if (r.contains("tg")) rec.results.tg = throughput_from(r.at("tg"));
+    if (r.contains("ttft")) rec.results.ttft = latency_from(r.at("ttft"));
+    const json& mem = j.value("memory", json::object());
+    for (const auto& bj : mem.value("buffers", json::array())) {
+      rec.memory.buffers.push_back({bj.value("device", ""), bj.value("buffer_type", ""), bj.value("model_bytes", uint64_t{0}),
+                                    bj.value("context_bytes", uint64_t{0}), bj.value("compute_bytes", uint64_t{0})});
+    }
+    rec.memory.peak_rss_bytes = mem.value("peak_rss_bytes", uint64_t{0});
+    rec.interrupted = j.value("interrupted", false);
+    rec.tags = j.value("tags", std::vector<std::string>{});
+    return rec;
+  } catch (const json::exception& e) {
+    return fail(ErrorCode::kInvalidInput, std::string("record JSON: ") + e.what());
+  }
+}
+
+}  // namespace rigbench::store

@@ -1,0 +1,235 @@
+#include "store/sqlite_store.h"
+
+#include <sqlite3.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "store/record_json.h"
+
+namespace rigbench::store {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Each entry migrates from version i to i+1.
+constexpr const char* kMigrations[] = {
+    R"sql(
+CREATE TABLE runs (
+  id                INTEGER PRIMARY KEY,
+  record_id         TEXT NOT NULL UNIQUE,
+  test_time         TEXT NOT NULL,
+  machine_hostname  TEXT,
+  machine_cpu       TEXT,
+  machine_os        TEXT,
+  rigbench_version  TEXT,
+  llama_cpp_commit  TEXT,
+  model_name        TEXT NOT NULL,
+  model_arch        TEXT,
+  model_file_type   TEXT,
+  model_fingerprint TEXT,
+  model_synthetic   INTEGER NOT NULL,
+  n_prompt          INTEGER NOT NULL,
+  n_gen             INTEGER NOT NULL,
+  n_depth           INTEGER NOT NULL,
+  n_batch           INTEGER NOT NULL,
+  n_ubatch          INTEGER NOT NULL,
+  n_threads         INTEGER NOT NULL,
+  n_gpu_layers      INTEGER NOT NULL,
+  flash_attn        TEXT NOT NULL,
+  type_k            TEXT NOT NULL,
+  type_v            TEXT NOT NULL,
+  pp_avg_tps        REAL,
+  tg_avg_tps        REAL,
+  ttft_avg_ms       REAL,
+  peak_rss_bytes    INTEGER,
+  interrupted       INTEGER NOT NULL,
+  record_json       TEXT NOT NULL
+);
+CREATE INDEX runs_model ON runs(model_fingerprint, test_time);
+CREATE TABLE samples (
+  run_id      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  test        TEXT NOT NULL CHECK (test IN ('pp', 'tg', 'ttft')),
+  idx         INTEGER NOT NULL,
+  duration_ns INTEGER NOT NULL,
+  PRIMARY KEY (run_id, test, idx)
+);
+)sql",
+};
+constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
+static_assert(kMigrationCount == kSchemaVersion);
+
+// A prepared statement, finalized on scope exit.
+class Stmt {
+ public:
+  Stmt(sqlite3* db, const char* sql) { rc_ = sqlite3_prepare_v2(db, sql, -1, &s_, nullptr); }
+  ~Stmt() { sqlite3_finalize(s_); }
+  bool ok() const { return rc_ == SQLITE_OK; }
+  sqlite3_stmt* get() const { return s_; }
+  void bind(int i, const std::string& v) { sqlite3_bind_text(s_, i, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT); }
+  void bind(int i, int64_t v) { sqlite3_bind_int64(s_, i, v); }
+  void bind(int i, double v) { sqlite3_bind_double(s_, i, v); }
+  void bind_null(int i) { sqlite3_bind_null(s_, i); }
+
+ private:
+  sqlite3_stmt* s_ = nullptr;
+  int rc_ = SQLITE_ERROR;
+};
+
+}  // namespace
+
+Result<std::string> default_db_path() {
+  const char* xdg = std::getenv("XDG_DATA_HOME");
+  if (xdg && *xdg) return (fs::path(xdg) / "rigbench" / "results.db").string();
+  const char* home = std::getenv("HOME");
+  if (home && *home) return (fs::path(home) / ".local" / "share" / "rigbench" / "results.db").string();
+  return fail(ErrorCode::kRuntime, "database: neither XDG_DATA_HOME nor HOME is set; use --db PATH or --no-db");
+}
+
+Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path) {
+  const std::string where = "database '" + path + "'";
+  std::error_code ec;
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty()) fs::create_directories(parent, ec);
+  if (ec) return fail(ErrorCode::kRuntime, where + ": cannot create directory: " + ec.message());
+
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
+    std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close(db);
+    return fail(ErrorCode::kRuntime, where + ": " + msg);
+  }
+  sqlite3_busy_timeout(db, 5000);
+  std::unique_ptr<SqliteStore> store(new SqliteStore(db, path));
+  for (const char* pragma : {"PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON", "PRAGMA synchronous=NORMAL"}) {
+    if (Status s = store->exec(pragma); !s) return fail(ErrorCode::kRuntime, where + ": " + s.error().message);
+  }
+  if (Status s = store->migrate(); !s) return fail(ErrorCode::kRuntime, where + ": " + s.error().message);
+  return store;
+}
+
+SqliteStore::~SqliteStore() { sqlite3_close(db_); }
+
+Status SqliteStore::exec(const char* sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string msg = err ? err : sqlite3_errmsg(db_);
+    sqlite3_free(err);
+    return fail(ErrorCode::kRuntime, msg);
+  }
+  return {};
+}
+
+int SqliteStore::schema_version() const {
+  Stmt st(db_, "PRAGMA user_version");
+  return (st.ok() && sqlite3_step(st.get()) == SQLITE_ROW) ? sqlite3_column_int(st.get(), 0) : -1;
+}
+
+Status SqliteStore::migrate() {
+  if (Status s = exec("BEGIN IMMEDIATE"); !s) return s;
+  const int version = schema_version();
+  if (version < 0 || version > kSchemaVersion) {
+    (void)exec("ROLLBACK");
+    return fail(ErrorCode::kRuntime, "schema version " + std::to_string(version) +
+                                         " is newer than this rigbench knows (" + std::to_string(kSchemaVersion) + ")");
+  }
+  for (int v = version; v < kSchemaVersion; ++v) {
+    if (Status s = exec(kMigrations[v]); !s) {
+      (void)exec("ROLLBACK");
+      return s;
+    }
+  }
+  const std::string set_version = "PRAGMA user_version=" + std::to_string(kSchemaVersion);
+  if (Status s = exec(set_version.c_str()); !s) {
+    (void)exec("ROLLBACK");
+    return s;
+  }
+  return exec("COMMIT");
+}
+
+Status SqliteStore::save(const RunRecord& rec) {
+  if (Status s = exec("BEGIN IMMEDIATE"); !s) return s;
+  auto rollback = [&](const std::string& what) -> Status {
+    std::string msg = what + ": " + sqlite3_errmsg(db_);
+    (void)exec("ROLLBACK");
+    return fail(ErrorCode::kRuntime, "database '" + path_ + "': " + msg);
+  };
+
+  Stmt ins(db_, R"sql(
+INSERT INTO runs (record_id, test_time, machine_hostname, machine_cpu, machine_os, rigbench_version,
+  llama_cpp_commit, model_name, model_arch, model_file_type, model_fingerprint, model_synthetic,
+  n_prompt, n_gen, n_depth, n_batch, n_ubatch, n_threads, n_gpu_layers, flash_attn, type_k, type_v,
+  pp_avg_tps, tg_avg_tps, ttft_avg_ms, peak_rss_bytes, interrupted, record_json)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,
+  ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)
+ON CONFLICT(record_id) DO NOTHING)sql");
+  if (!ins.ok()) return rollback("prepare insert");
+  const auto& p = rec.params;
+  int i = 1;
+  ins.bind(i++, rec.record_id);
+  ins.bind(i++, rec.test_time);
+  ins.bind(i++, rec.machine.hostname);
+  ins.bind(i++, rec.machine.cpu);
+  ins.bind(i++, rec.machine.os);
+  ins.bind(i++, rec.build.rigbench_version);
+  ins.bind(i++, rec.build.llama_cpp_commit);
+  ins.bind(i++, rec.model.name);
+  ins.bind(i++, rec.model.arch);
+  ins.bind(i++, rec.model.file_type);
+  ins.bind(i++, rec.model.fingerprint);
+  ins.bind(i++, int64_t{rec.model.synthetic});
+  for (int v : {p.n_prompt, p.n_gen, p.n_depth, p.n_batch, p.n_ubatch, p.n_threads, p.n_gpu_layers}) {
+    ins.bind(i++, int64_t{v});
+  }
+  ins.bind(i++, p.flash_attn);
+  ins.bind(i++, p.type_k);
+  ins.bind(i++, p.type_v);
+  if (rec.results.pp) ins.bind(i++, rec.results.pp->tps.mean); else ins.bind_null(i++);
+  if (rec.results.tg) ins.bind(i++, rec.results.tg->tps.mean); else ins.bind_null(i++);
+  if (rec.results.ttft) ins.bind(i++, rec.results.ttft->ms.mean); else ins.bind_null(i++);
+  ins.bind(i++, static_cast<int64_t>(rec.memory.peak_rss_bytes));
+  ins.bind(i++, int64_t{rec.interrupted});
+  ins.bind(i++, to_json(rec).dump());
+  if (sqlite3_step(ins.get()) != SQLITE_DONE) return rollback("insert run");
+  if (sqlite3_changes(db_) == 0) return exec("COMMIT");  // already stored
+
+  const int64_t run_id = sqlite3_last_insert_rowid(db_);
+  Stmt smp(db_, "INSERT INTO samples (run_id, test, idx, duration_ns) VALUES (?1, ?2, ?3, ?4)");
+  if (!smp.ok()) return rollback("prepare samples");
+  auto add_samples = [&](const char* test, const std::vector<int64_t>& ns) -> bool {
+    for (std::size_t k = 0; k < ns.size(); ++k) {
+      sqlite3_reset(smp.get());
+      smp.bind(1, run_id);
+      smp.bind(2, std::string(test));
+      smp.bind(3, static_cast<int64_t>(k));
+      smp.bind(4, ns[k]);
+      if (sqlite3_step(smp.get()) != SQLITE_DONE) return false;
+    }
+    return true;
+  };
+  if (rec.results.pp && !add_samples("pp", rec.results.pp->samples_ns)) return rollback("insert samples");
+  if (rec.results.tg && !add_samples("tg", rec.results.tg->samples_ns)) return rollback("insert samples");
+  if (rec.results.ttft && !add_samples("ttft", rec.results.ttft->samples_ns)) return rollback("insert samples");
+  if (Status s = exec("COMMIT"); !s) return rollback("commit");
+  return {};
+}
+
+Result<std::vector<RunRecord>> SqliteStore::load_all() const {
+  Stmt st(db_, "SELECT record_json FROM runs ORDER BY id");
+  if (!st.ok()) return fail(ErrorCode::kRuntime, "database '" + path_ + "': " + sqlite3_errmsg(db_));
+  std::vector<RunRecord> out;
+  int rc;
+  while ((rc = sqlite3_step(st.get())) == SQLITE_ROW) {
+    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(st.get(), 0));
+    const auto j = Json::parse(text ? text : "", nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded()) return fail(ErrorCode::kInvalidInput, "database '" + path_ + "': a record's JSON does not parse");
+    auto rec = from_json(j);
+    if (!rec) return std::unexpected(rec.error());
+    out.push_back(std::move(*rec));
+  }
+  if (rc != SQLITE_DONE) return fail(ErrorCode::kRuntime, "database '" + path_ + "': " + sqlite3_errmsg(db_));
+  return out;
+}
+
+}  // namespace rigbench::store

@@ -1,0 +1,64 @@
+// rigbench: the results database, a SQLite file.
+//
+// Layout (schema version in PRAGMA user_version, forward migrations in sqlite_store.cpp):
+//   runs     one row per record: identity, time, machine, model, every knob, headline
+//            figures (avg pp/tg tokens/s, avg TTFT ms) for queries, and the full record JSON
+//   samples  one row per raw sample: (run_id, test 'pp'|'tg'|'ttft', idx, duration_ns)
+// WAL journal; one transaction per record; parameterized statements only.
+//
+// Thread safety: one Store per thread. Several processes may write the same file (SQLite
+// locking, 5 s busy timeout).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/record.h"
+#include "core/status.h"
+
+struct sqlite3;
+
+namespace rigbench::store {
+
+// The schema version this build writes.
+inline constexpr int kSchemaVersion = 1;
+
+// Default database path: $XDG_DATA_HOME/rigbench/results.db, else
+// $HOME/.local/share/rigbench/results.db. Errors: kRuntime when neither variable is set.
+Result<std::string> default_db_path();
+
+class SqliteStore {
+ public:
+  // Opens (creating the file and its directory if needed) and migrates to kSchemaVersion.
+  // Errors: kRuntime naming the path (cannot create, not a database, newer schema than
+  // this build knows, locked for more than 5 s).
+  static Result<std::unique_ptr<SqliteStore>> open(const std::string& path);
+  ~SqliteStore();
+  SqliteStore(const SqliteStore&) = delete;
+  SqliteStore& operator=(const SqliteStore&) = delete;
+
+  // Saves one record and its samples in one transaction: all or nothing. A record whose
+  // record_id is already stored is left as it is (returns success; importing twice
+  // changes nothing). Errors: kRuntime with SQLite's message.
+  Status save(const RunRecord& rec);
+
+  // Every stored record, oldest first. Errors: kRuntime; kInvalidInput for a row whose
+  // JSON does not parse.
+  Result<std::vector<RunRecord>> load_all() const;
+
+  // The schema version of the open file (PRAGMA user_version).
+  int schema_version() const;
+
+  const std::string& path() const { return path_; }
+
+ private:
+  SqliteStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+  Status migrate();
+  Status exec(const char* sql);
+
+  sqlite3* db_;
+  std::string path_;
+};
+
+}  // namespace rigbench::store
