@@ -27,6 +27,8 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& opts) {
 }
 
 Status run_bench_command(BenchOptions& opts) {
+  engine::init_llama();  // before any GGUF is read, so ggml's log is captured, not printed
+
   // 1. Options.
   if (Status s = validate(opts, hw::default_threads(), default_model_path()); !s) return s;
   const auto format = report::parse_output_format(opts.output);

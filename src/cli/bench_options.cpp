@@ -1,6 +1,7 @@
 #include "cli/bench_options.h"
 
 #include <algorithm>
+#include <charconv>
 
 #include "core/strings.h"
 #include "engine/llama_engine.h"
@@ -8,23 +9,42 @@
 
 namespace rigbench::cli {
 
+namespace {
+
+// An integer in [lo, hi], with a message that names the value when it is not one.
+CLI::Validator int_in(long lo, long hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& s) -> std::string {
+        long v = 0;
+        const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+        if (ec != std::errc() || end != s.data() + s.size()) return "'" + s + "' is not an integer";
+        if (v < lo || v > hi) return "'" + s + "' is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+        return {};
+      },
+      "INT in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+}
+
+constexpr long kMaxTokens = 1L << 24;
+
+}  // namespace
+
 void add_bench_options(CLI::App& cmd, BenchOptions& o) {
   auto& p = o.plan;
   cmd.add_option("models", p.models, "GGUF model files (default: the embedded model)");
   cmd.add_option("-p,--n-prompt", p.n_prompt, "prompt tokens of the pp test, comma-separated list; 0 = no pp")
-      ->delimiter(',')->check(CLI::NonNegativeNumber)->capture_default_str();
+      ->delimiter(',')->check(int_in(0, kMaxTokens))->capture_default_str();
   cmd.add_option("-n,--n-gen", p.n_gen, "generated tokens of the tg test, list; 0 = no tg")
-      ->delimiter(',')->check(CLI::NonNegativeNumber)->capture_default_str();
+      ->delimiter(',')->check(int_in(0, kMaxTokens))->capture_default_str();
   cmd.add_option("-d,--n-depth", p.n_depth, "tokens already in the KV cache before each test, list")
-      ->delimiter(',')->check(CLI::NonNegativeNumber)->capture_default_str();
+      ->delimiter(',')->check(int_in(0, kMaxTokens))->capture_default_str();
   cmd.add_option("-r,--repetitions", p.repetitions, "timed repetitions per run")
-      ->check(CLI::Range(1, 1000000))->capture_default_str();
+      ->check(int_in(1, 1000000))->capture_default_str();
   cmd.add_option("--warmup", p.warmup, "warmup passes (one pp and one 1-token tg each) before timing")
-      ->check(CLI::Range(0, 1000))->capture_default_str();
+      ->check(int_in(0, 1000))->capture_default_str();
   cmd.add_option("-t,--threads", p.n_threads, "threads, list (default: physical cores)")
-      ->delimiter(',')->check(CLI::Range(1, 1024));
+      ->delimiter(',')->check(int_in(1, 1024));
   cmd.add_option("--n-gpu-layers", p.n_gpu_layers, "-ngl: layers offloaded to GPUs, list; -1 = all")
-      ->delimiter(',')->check(CLI::Range(-1, 100000))->capture_default_str();
+      ->delimiter(',')->check(int_in(-1, 100000))->capture_default_str();
   cmd.add_option("--flash-attn", p.flash_attn, "-fa: flash attention, list of auto|on|off|1|0")
       ->delimiter(',')->capture_default_str();
   cmd.add_option("--cache-type-k", p.type_k, "-ctk: KV cache K type, list (f16, q8_0, q4_0, ...)")
@@ -32,15 +52,20 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
   cmd.add_option("--cache-type-v", p.type_v, "-ctv: KV cache V type, list (needs -fa on unless f16/f32)")
       ->delimiter(',')->capture_default_str();
   cmd.add_option("-b,--batch-size", p.n_batch, "logical batch size, list")
-      ->delimiter(',')->check(CLI::Range(1, 1 << 20))->capture_default_str();
+      ->delimiter(',')->check(int_in(1, kMaxTokens))->capture_default_str();
   cmd.add_option("--ubatch-size", p.n_ubatch, "-ub: physical batch size, list")
-      ->delimiter(',')->check(CLI::Range(1, 1 << 20))->capture_default_str();
+      ->delimiter(',')->check(int_in(1, kMaxTokens))->capture_default_str();
   cmd.add_option("--delay", p.delay_s, "seconds to sleep before each run (cool-down)")
       ->check(CLI::Range(0.0, 86400.0))->capture_default_str();
   cmd.add_option("-o,--output", o.output, "output format: md, csv, json, jsonl")->capture_default_str();
   cmd.add_option("--db", o.db_path, "results database (default: $XDG_DATA_HOME/rigbench/results.db)");
   cmd.add_flag("--no-db", o.no_db, "do not store the results");
   cmd.add_option("--tag", o.tags, "text kept with every record (repeatable)");
+  // A list flag takes one value per occurrence (comma-separated, or the flag repeated, as
+  // llama-bench), so `-p 64 model.gguf` leaves the model to the positional.
+  for (CLI::Option* opt : cmd.get_options()) {
+    if (!opt->get_positional()) opt->allow_extra_args(false);
+  }
 }
 
 Status validate(BenchOptions& o, int default_threads, const std::string& default_model) {

@@ -60,13 +60,13 @@ void clear_errors() {
 // "error loading model architecture: unknown model architecture: 'nonesuch'".
 std::string last_error(const std::string& fallback) {
   std::lock_guard<std::mutex> lock(log_capture().mu);
-  for (auto it = log_capture().errors.rbegin(); it != log_capture().errors.rend(); ++it) {
-    std::string line = *it;
-    const auto pos = line.find("error loading model: ");
-    if (pos != std::string::npos) return line.substr(pos + 21);
-    if (!line.empty()) return line;
+  const auto& errors = log_capture().errors;
+  static const std::string kMarker = "error loading model: ";
+  for (auto it = errors.rbegin(); it != errors.rend(); ++it) {
+    const auto pos = it->find(kMarker);
+    if (pos != std::string::npos) return it->substr(pos + kMarker.size());
   }
-  return fallback;
+  return errors.empty() ? fallback : errors.back();
 }
 
 bool parse_cache_type(const std::string& name, ggml_type& out) {

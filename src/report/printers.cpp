@@ -52,15 +52,25 @@ class MarkdownPrinter final : public Printer {
     }
     out_ << row << "\n" << std::flush;
     if (!rec.build.llama_cpp_commit.empty()) commit_ = rec.build.llama_cpp_commit;
+    ++n_rows_;
+    if (rec.interrupted) {
+      const std::size_t done = rec.results.pp ? rec.results.pp->tps.n : rec.results.tg ? rec.results.tg->tps.n : 0;
+      notes_.push_back("row " + std::to_string(n_rows_) + " was interrupted after " + std::to_string(done) + " of " +
+                       std::to_string(rec.params.repetitions) + " repetitions");
+    }
+    if (rec.model.synthetic) notes_.push_back("row " + std::to_string(n_rows_) + ": synthetic model (random weights)");
   }
   void end() override {
     if (!commit_.empty()) out_ << "\nllama.cpp build: " << commit_ << "\n";
+    for (const auto& note : notes_) out_ << "note: " << note << "\n";
     out_ << std::flush;
   }
 
  private:
   std::ostream& out_;
   std::string commit_;
+  int n_rows_ = 0;
+  std::vector<std::string> notes_;
 };
 
 class CsvPrinter final : public Printer {

@@ -1,0 +1,221 @@
+// End-to-end tests of the real `rigbench` binary on the shipped model: real llama.cpp, a
+// real SQLite file in a temp dir, real signals.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/strings.h"
+#include "support/gguf_fixtures.h"
+#include "support/subprocess.h"
+#include "support/temp_dir.h"
+
+namespace rigbench {
+namespace {
+
+using testing::ProcessResult;
+using testing::run_process;
+using testing::TempDir;
+
+// Small, fast runs: the shipped model is tiny.
+std::vector<std::string> bench_args(std::vector<std::string> extra) {
+  std::vector<std::string> args = {RIGBENCH_BIN, "bench", "-p", "32", "-n", "8", "-r", "2", "-t", "1"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+// The first column of the first row as text; "" when the database or row is missing.
+std::string query_text(const std::string& db_path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  std::string v;
+  if (sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+      const auto* text = sqlite3_column_text(st, 0);
+      if (text) v = reinterpret_cast<const char*>(text);
+    }
+    sqlite3_finalize(st);
+  }
+  sqlite3_close(db);
+  return v;
+}
+
+// The first column as an integer; -1 when the database or row is missing.
+int64_t query_int(const std::string& db_path, const std::string& sql) {
+  const std::string v = query_text(db_path, sql);
+  return v.empty() ? -1 : std::stoll(v);
+}
+
+void expect_record_fields(const nlohmann::json& r) {
+  for (const char* key : {"schema_version", "record_id", "test_time", "machine", "build", "model", "params",
+                          "results", "memory", "devices_used", "tags"}) {
+    EXPECT_TRUE(r.contains(key)) << key;
+  }
+  EXPECT_EQ(r["model"]["arch"], "llama");
+  EXPECT_EQ(r["model"]["size_bytes"], 1185376);
+  EXPECT_EQ(r["params"]["n_prompt"], 32);
+  EXPECT_EQ(r["params"]["n_gen"], 8);
+  EXPECT_EQ(r["params"]["n_threads"], 1);
+  EXPECT_EQ(r["results"]["pp"]["samples_ns"].size(), 2u);
+  EXPECT_EQ(r["results"]["tg"]["samples_ns"].size(), 2u);
+  EXPECT_GT(r["results"]["pp"]["avg_tps"].get<double>(), 0);
+  EXPECT_GT(r["results"]["tg"]["avg_tps"].get<double>(), 0);
+  EXPECT_GT(r["results"]["ttft"]["avg_ms"].get<double>(), 0);
+  EXPECT_GT(r["memory"]["peak_rss_bytes"].get<uint64_t>(), 0u);
+  EXPECT_EQ(r["build"]["llama_cpp_commit"], "80fb11ac73e66d89eae2c6a91d8a77428fa733ed");
+  EXPECT_FALSE(r["machine"]["cpu"].get<std::string>().empty());
+  EXPECT_EQ(r["test_time"].get<std::string>().size(), 20u);
+}
+
+TEST(BenchE2E, DefaultRunUsesTheEmbeddedModelAndPrintsATable) {
+  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", "--no-db", "-r", "1", "-p", "64", "-n", "16"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("| model |"), std::string::npos);
+  EXPECT_NE(r.out.find("| pp64 |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| tg16 |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("TTFT ms"), std::string::npos);
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(BenchE2E, JsonParsesAndCarriesTheFields) {
+  const ProcessResult r = run_process(bench_args({"--no-db", "-o", "json"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j.size(), 1u);
+  expect_record_fields(j[0]);
+}
+
+TEST(BenchE2E, JsonlHasOneRecordPerRunOfTheCartesianProduct) {
+  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", "-n", "8", "-r", "1", "-t", "1", "--no-db", "-o", "jsonl",
+                                       "-p", "16,32", "-d", "0,64"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto lines = split(trim(r.out), '\n');
+  ASSERT_EQ(lines.size(), 4u);
+  const auto last = nlohmann::json::parse(lines[3]);
+  EXPECT_EQ(last["params"]["n_depth"], 64);
+  EXPECT_EQ(last["params"]["n_prompt"], 32);
+  EXPECT_EQ(last["params"]["n_ctx"], 64 + 32 + 8);
+}
+
+TEST(BenchE2E, CsvHasHeaderAndRow) {
+  const ProcessResult r = run_process(bench_args({"--no-db", "-o", "csv"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto lines = split(trim(r.out), '\n');
+  ASSERT_EQ(lines.size(), 2u);
+  const auto header = split(lines[0], ',');
+  const auto row = split(lines[1], ',');
+  ASSERT_EQ(header.size(), row.size());
+  auto at = [&](const std::string& key) {
+    for (std::size_t i = 0; i < header.size(); ++i) if (header[i] == key) return row[i];
+    return std::string("<missing " + key + ">");
+  };
+  EXPECT_EQ(at("n_prompt"), "32");
+  EXPECT_EQ(at("model_size_bytes"), "1185376");
+  EXPECT_GT(std::stod(at("pp_avg_tps")), 0);
+  EXPECT_GT(std::stod(at("tg_avg_tps")), 0);
+  EXPECT_GT(std::stod(at("ttft_avg_ms")), 0);
+}
+
+TEST(BenchE2E, DatabaseHoldsTheRecordAndItsSamples) {
+  TempDir dir;
+  const std::string db = dir.file("results.db");
+  const ProcessResult r = run_process(bench_args({"--db", db, "-o", "json", "--tag", "e2e"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto printed = nlohmann::json::parse(r.out)[0];
+  EXPECT_EQ(query_int(db, "PRAGMA user_version"), 1);
+  EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM runs WHERE record_id = '" + printed["record_id"].get<std::string>() + "'"), 1);
+  EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM samples"), 6);
+  EXPECT_EQ(query_int(db, "SELECT n_prompt FROM runs"), 32);
+}
+
+TEST(BenchE2E, DefaultDatabaseIsUnderXdgDataHome) {
+  TempDir dir;
+  setenv("XDG_DATA_HOME", dir.path().c_str(), 1);
+  const ProcessResult r = run_process(bench_args({"-o", "json"}));
+  unsetenv("XDG_DATA_HOME");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(query_int(dir.file("rigbench/results.db"), "SELECT COUNT(*) FROM runs"), 1);
+}
+
+struct BadInput {
+  std::string name;
+  std::vector<std::string> args;  // after "bench"
+  int exit_code;
+  std::string message;  // expected within the one stderr line
+};
+
+void PrintTo(const BadInput& b, std::ostream* os) { *os << b.name; }
+
+class BenchBadInput : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(BenchBadInput, OneLineErrorExitCodeAndNothingStored) {
+  TempDir dir;
+  testing::write_file(dir.file("text.gguf"), "not a model\n");
+  testing::write_truncated(RIGBENCH_TEST_MODEL, dir.file("cut.gguf"), 600000);
+  testing::write_gguf_with_key(RIGBENCH_TEST_MODEL, dir.file("arch.gguf"), "general.architecture", "nonesuch");
+  std::vector<std::string> args = {RIGBENCH_BIN, "bench", "--db", dir.file("r.db")};
+  for (auto a : GetParam().args) {
+    if (a.rfind("@", 0) == 0) a = dir.file(a.substr(1));
+    args.push_back(a);
+  }
+  const ProcessResult r = run_process(args);
+  EXPECT_EQ(r.exit_code, GetParam().exit_code) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("rigbench: error: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(GetParam().message), std::string::npos) << r.err;
+  // Nothing written: no runs in the database (it may not even exist).
+  const int64_t runs = query_int(dir.file("r.db"), "SELECT COUNT(*) FROM runs");
+  EXPECT_TRUE(runs == -1 || runs == 0) << runs;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    E2E, BenchBadInput,
+    ::testing::Values(
+        BadInput{"MissingFile", {"@missing.gguf"}, 1, "missing.gguf': no such file"},
+        BadInput{"NotGguf", {"@text.gguf"}, 1, "text.gguf': not a GGUF file"},
+        BadInput{"Truncated", {"@cut.gguf"}, 1, "cut.gguf': truncated GGUF"},
+        BadInput{"UnknownArchitecture", {"@arch.gguf"}, 1, "unknown model architecture: 'nonesuch'"},
+        BadInput{"GoodThenBadModel", {RIGBENCH_TEST_MODEL, "@text.gguf"}, 1, "not a GGUF file"},
+        BadInput{"ZeroRepetitions", {"-r", "0"}, 2, "--repetitions: '0' is out of range"},
+        BadInput{"NegativePrompt", {"-p", "64,-1"}, 2, "--n-prompt: '-1' is out of range"},
+        BadInput{"NotANumber", {"-n", "lots"}, 2, "--n-gen: 'lots' is not an integer"},
+        BadInput{"UnknownCacheType", {"-ctk", "q9_9"}, 2, "-ctk/--cache-type-k 'q9_9': unknown KV cache type"},
+        BadInput{"BadFlashAttn", {"-fa", "sometimes"}, 2, "-fa/--flash-attn 'sometimes'"},
+        BadInput{"UnknownFormat", {"-o", "xml"}, 2, "-o/--output 'xml'"},
+        BadInput{"UnknownFlag", {"--frobnicate"}, 2, "--frobnicate"}),
+    [](const ::testing::TestParamInfo<BadInput>& info) { return info.param.name; });
+
+TEST(BenchE2E, SigintKeepsFinishedRepetitionsAndExits130) {
+  TempDir dir;
+  const std::string db = dir.file("r.db");
+  // Far more repetitions than can finish before the signal.
+  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", "-p", "64", "-n", "16", "-r", "1000000", "-t", "1",
+                                       "--db", db, "-o", "json"},
+                                      /*sigint_after_s=*/3.0);
+  EXPECT_EQ(r.exit_code, 130) << r.err;
+  EXPECT_NE(r.err.find("interrupted"), std::string::npos) << r.err;
+  const auto j = nlohmann::json::parse(r.out);  // the array is closed
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_TRUE(j[0]["interrupted"].get<bool>());
+  const auto n_pp = j[0]["results"]["pp"]["samples_ns"].size();
+  EXPECT_GT(n_pp, 0u);
+  EXPECT_LT(n_pp, 1000000u);
+  EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM runs WHERE interrupted = 1"), 1);
+  EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM samples WHERE test = 'pp'"), static_cast<int64_t>(n_pp));
+  EXPECT_EQ(query_text(db, "PRAGMA integrity_check"), "ok");
+}
+
+TEST(BenchE2E, HelpAndVersionExitZero) {
+  const ProcessResult help = run_process({RIGBENCH_BIN, "bench", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("--n-prompt"), std::string::npos);
+  const ProcessResult version = run_process({RIGBENCH_BIN, "--version"});
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_NE(version.out.find("0.1.0"), std::string::npos);
+  const ProcessResult none = run_process({RIGBENCH_BIN});
+  EXPECT_EQ(none.exit_code, 2);
+}
+
+}  // namespace
+}  // namespace rigbench

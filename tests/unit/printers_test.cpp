@@ -1,0 +1,63 @@
+#include "report/printer.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/strings.h"
+#include "report/columns.h"
+#include "support/sample_record.h"
+
+namespace rigbench::report {
+namespace {
+
+std::string print(OutputFormat f, int n_records) {
+  std::ostringstream out;
+  auto p = make_printer(f, out);
+  p->begin();
+  for (int i = 0; i < n_records; ++i) p->add(testing::sample_record());
+  p->end();
+  return out.str();
+}
+
+TEST(JsonPrinter, WritesAParseableArray) {
+  EXPECT_EQ(nlohmann::json::parse(print(OutputFormat::kJson, 0)).size(), 0u);
+  const auto j = nlohmann::json::parse(print(OutputFormat::kJson, 2));
+  ASSERT_EQ(j.size(), 2u);
+  EXPECT_DOUBLE_EQ(j[1]["results"]["tg"]["avg_tps"].get<double>(), 96.0);
+}
+
+TEST(JsonlPrinter, WritesOneRecordPerLine) {
+  const auto lines = split(print(OutputFormat::kJsonl, 3), '\n');
+  ASSERT_EQ(lines.size(), 4u);  // 3 lines + the empty field after the last newline
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(nlohmann::json::parse(lines[i])["params"]["n_gen"], 128);
+}
+
+TEST(CsvPrinter, QuotesFieldsAndHasEveryColumn) {
+  const auto lines = split(print(OutputFormat::kCsv, 1), '\n');
+  ASSERT_GE(lines.size(), 2u);
+  EXPECT_EQ(lines[0].rfind("model_name,", 0), 0u);
+  EXPECT_EQ(split(lines[0], ',').size(), columns().size());
+  // RFC 4180: the comma and quotes in the model name are quoted and doubled.
+  EXPECT_EQ(lines[1].rfind("\"Model, \"\"quoted\"\" | piped\",F32,1185376,292800,", 0), 0u) << lines[1];
+  EXPECT_NE(lines[1].find(",768,"), std::string::npos);  // pp_avg_tps
+}
+
+TEST(MarkdownPrinter, EscapesPipesAndShowsMeanAndStddev) {
+  const std::string md = print(OutputFormat::kMarkdown, 1);
+  EXPECT_NE(md.find("| model | type | size | params |"), std::string::npos);
+  EXPECT_NE(md.find("Model, \"quoted\" \\| piped"), std::string::npos);
+  EXPECT_NE(md.find("| 768.00 ± 362.04 |"), std::string::npos) << md;  // pp: mean ± sample stddev
+  EXPECT_NE(md.find("| 750.50 ± 353.55 |"), std::string::npos) << md;  // TTFT ms
+  EXPECT_NE(md.find("llama.cpp build: 80fb11ac"), std::string::npos);
+}
+
+TEST(OutputFormat, UnknownNameIsUsageError) {
+  auto f = parse_output_format("xml");
+  ASSERT_FALSE(f);
+  EXPECT_EQ(f.error().code, ErrorCode::kUsage);
+}
+
+}  // namespace
+}  // namespace rigbench::report

@@ -1,0 +1,52 @@
+#include "store/record_json.h"
+
+#include <gtest/gtest.h>
+
+#include "support/sample_record.h"
+
+namespace rigbench::store {
+namespace {
+
+TEST(RecordJson, CarriesFieldsWithUnitsInNames) {
+  const Json j = to_json(testing::sample_record());
+  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["model"]["size_bytes"], 1185376);
+  EXPECT_EQ(j["model"]["n_params"], 292800);
+  EXPECT_EQ(j["params"]["n_prompt"], 512);
+  EXPECT_DOUBLE_EQ(j["results"]["pp"]["avg_tps"].get<double>(), 768.0);
+  EXPECT_DOUBLE_EQ(j["results"]["tg"]["median_tps"].get<double>(), 96.0);
+  EXPECT_DOUBLE_EQ(j["results"]["ttft"]["avg_ms"].get<double>(), 750.5);
+  EXPECT_EQ(j["results"]["pp"]["samples_ns"].size(), 2u);
+  EXPECT_EQ(j["memory"]["buffers"][0]["context_bytes"], 163840);
+  EXPECT_EQ(j["machine"]["gpus"][0]["name"], "CUDA0");
+}
+
+TEST(RecordJson, RoundTripsEveryField) {
+  const RunRecord a = testing::sample_record();
+  auto b = from_json(to_json(a));
+  ASSERT_TRUE(b) << b.error().message;
+  EXPECT_EQ(to_json(*b), to_json(a));
+  EXPECT_EQ(b->model.name, a.model.name);
+  EXPECT_EQ(b->results.tg->samples_ns, a.results.tg->samples_ns);
+  EXPECT_DOUBLE_EQ(b->results.tg->tps.mean, 96.0);
+}
+
+TEST(RecordJson, StatisticsAreRecomputedFromSamples) {
+  Json j = to_json(testing::sample_record());
+  j["results"]["pp"]["avg_tps"] = 1e9;  // a figure that disagrees with the samples
+  auto r = from_json(j);
+  ASSERT_TRUE(r);
+  EXPECT_DOUBLE_EQ(r->results.pp->tps.mean, 768.0);
+}
+
+TEST(RecordJson, MissingKeyIsInvalidInput) {
+  Json j = to_json(testing::sample_record());
+  j["params"].erase("n_gen");
+  auto r = from_json(j);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);
+  EXPECT_NE(r.error().message.find("n_gen"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rigbench::store

@@ -1,0 +1,97 @@
+// The bench runner with the real llama.cpp engine on the shipped model.
+#include "bench/runner.h"
+
+#include <gtest/gtest.h>
+
+#include "engine/llama_engine.h"
+#include "hw/machine.h"
+#include "support/gguf_fixtures.h"
+#include "support/temp_dir.h"
+
+namespace rigbench::bench {
+namespace {
+
+TestCase small_case(int n_depth = 0) {
+  TestCase tc;
+  tc.model_path = RIGBENCH_TEST_MODEL;
+  tc.params.n_prompt = 32;
+  tc.params.n_gen = 8;
+  tc.params.n_depth = n_depth;
+  tc.params.n_ctx = n_depth + 40;
+  tc.params.n_threads = 1;
+  tc.params.repetitions = 3;
+  return tc;
+}
+
+TEST(Runner, MeasuresPpTgAndTtftPerRepetition) {
+  std::atomic<bool> cancel{false};
+  auto engine = engine::make_llama_engine(&cancel);
+  Runner runner(*engine, cancel);
+  auto out = runner.run(small_case());
+  ASSERT_TRUE(out) << out.error().message;
+  EXPECT_FALSE(out->interrupted);
+  ASSERT_TRUE(out->results.pp && out->results.tg && out->results.ttft);
+  EXPECT_EQ(out->results.pp->samples_ns.size(), 3u);
+  EXPECT_EQ(out->results.tg->samples_ns.size(), 3u);
+  EXPECT_EQ(out->results.pp->n_tokens, 32);
+  EXPECT_EQ(out->results.tg->n_tokens, 8);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_GT(out->results.pp->samples_ns[i], 0);
+    // TTFT spans the prompt and the sampling of the first token.
+    EXPECT_GE(out->results.ttft->samples_ns[i], out->results.pp->samples_ns[i]);
+  }
+  EXPECT_GT(out->results.tg->tps.mean, 0);
+  uint64_t context = 0, model = 0;
+  for (const auto& b : out->memory) {
+    context += b.context_bytes;
+    model += b.model_bytes;
+  }
+  EXPECT_EQ(model, 1171200u);  // F32 weights as llama.cpp allocates them (reference.md §4)
+  // KV: 5 layers x (K + V) x 4 KV heads x 8 dims x f16 x n_ctx padded to 256.
+  EXPECT_EQ(context, 5u * 2 * 32 * 2 * 256);
+  EXPECT_EQ(out->devices_used, (std::vector<std::string>{"CPU"}));
+}
+
+TEST(Runner, RunsAtDepth) {
+  std::atomic<bool> cancel{false};
+  auto engine = engine::make_llama_engine(&cancel);
+  Runner runner(*engine, cancel);
+  auto out = runner.run(small_case(100));
+  ASSERT_TRUE(out) << out.error().message;
+  EXPECT_EQ(out->results.tg->samples_ns.size(), 3u);
+}
+
+TEST(Runner, CancelledBeforeStartKeepsNothingAndSaysInterrupted) {
+  std::atomic<bool> cancel{true};
+  auto engine = engine::make_llama_engine(&cancel);
+  Runner runner(*engine, cancel);
+  auto out = runner.run(small_case());
+  ASSERT_TRUE(out);
+  EXPECT_TRUE(out->interrupted);
+  EXPECT_FALSE(out->results.pp);
+  EXPECT_FALSE(out->results.tg);
+}
+
+TEST(Engine, UnknownArchitectureIsRefusedWithLlamaCppsReason) {
+  testing::TempDir dir;
+  testing::write_gguf_with_key(RIGBENCH_TEST_MODEL, dir.file("x.gguf"), "general.architecture", "nonesuch");
+  auto s = engine::check_loadable(dir.file("x.gguf"));
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().code, ErrorCode::kInvalidInput);
+  EXPECT_NE(s.error().message.find("unknown model architecture: 'nonesuch'"), std::string::npos) << s.error().message;
+}
+
+TEST(Machine, DescribesThisMachine) {
+  MachineInfo m = hw::detect_machine();
+  engine::describe_backends(m);
+  EXPECT_GE(m.threads, 1);
+  EXPECT_GE(m.cores, 1);
+  EXPECT_LE(m.cores, m.threads);
+  EXPECT_GT(m.ram_bytes, 0u);
+  EXPECT_FALSE(m.kernel.empty());
+  EXPECT_NE(std::find(m.backends.begin(), m.backends.end(), "CPU"), m.backends.end());
+  EXPECT_EQ(hw::default_threads(), m.cores);
+}
+
+}  // namespace
+}  // namespace rigbench::bench

@@ -1,0 +1,65 @@
+#include "core/stats.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace rigbench {
+namespace {
+
+TEST(Summarize, EmptyGivesZeroCount) {
+  const Summary s = summarize({});
+  EXPECT_EQ(s.n, 0u);
+  EXPECT_EQ(s.mean, 0);
+  EXPECT_EQ(s.stddev, 0);
+}
+
+TEST(Summarize, OneSampleHasZeroStddev) {
+  const std::vector<double> v = {5};
+  const Summary s = summarize(v);
+  EXPECT_EQ(s.n, 1u);
+  EXPECT_DOUBLE_EQ(s.mean, 5);
+  EXPECT_DOUBLE_EQ(s.stddev, 0);
+  EXPECT_DOUBLE_EQ(s.median, 5);
+  EXPECT_DOUBLE_EQ(s.min, 5);
+  EXPECT_DOUBLE_EQ(s.max, 5);
+}
+
+TEST(Summarize, EvenCountUsesSampleStddevAndMiddleMean) {
+  const std::vector<double> v = {4, 1, 3, 2};
+  const Summary s = summarize(v);
+  EXPECT_DOUBLE_EQ(s.mean, 2.5);
+  EXPECT_NEAR(s.stddev, 1.2909944487358056, 1e-12);  // sqrt(5/3), n-1 denominator
+  EXPECT_DOUBLE_EQ(s.median, 2.5);
+  EXPECT_DOUBLE_EQ(s.min, 1);
+  EXPECT_DOUBLE_EQ(s.max, 4);
+}
+
+TEST(Summarize, OddCountMedianIsMiddle) {
+  const std::vector<double> v = {3, 10, 1};
+  EXPECT_DOUBLE_EQ(summarize(v).median, 3);
+}
+
+// llama-bench's one-pass formula loses this to cancellation; the two-pass one does not.
+TEST(Summarize, LargeValuesKeepSmallSpread) {
+  const std::vector<double> v = {1e12 + 1, 1e12 + 2, 1e12 + 3};
+  EXPECT_NEAR(summarize(v).stddev, 1.0, 1e-6);
+}
+
+TEST(TokensPerSecond, IsTokensOverSeconds) {
+  const std::vector<int64_t> ns = {1'000'000'000, 500'000'000};
+  const auto tps = tokens_per_second(ns, 128);
+  ASSERT_EQ(tps.size(), 2u);
+  EXPECT_DOUBLE_EQ(tps[0], 128);
+  EXPECT_DOUBLE_EQ(tps[1], 256);
+}
+
+TEST(ToMilliseconds, DividesByAMillion) {
+  const std::vector<int64_t> ns = {1'500'000, 250'000};
+  const auto ms = to_milliseconds(ns);
+  EXPECT_DOUBLE_EQ(ms[0], 1.5);
+  EXPECT_DOUBLE_EQ(ms[1], 0.25);
+}
+
+}  // namespace
+}  // namespace rigbench
