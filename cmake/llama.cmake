@@ -75,10 +75,8 @@ else()
   # llama-ext.h (memory breakdown per buffer type) is a staging header in src/.
   target_include_directories(rigbench_llama SYSTEM INTERFACE ${_bundled_dir}/src ${_bundled_dir}/include)
   target_compile_definitions(rigbench_llama INTERFACE RIGBENCH_HAVE_MEMORY_BREAKDOWN=1)
-  if(RIGBENCH_BUILD_PEERS)
-    # Build the peers as part of the default target when asked for.
-    add_custom_target(rigbench_peers ALL DEPENDS llama-bench llama-server)
-  endif()
+  # With RIGBENCH_BUILD_PEERS the llama-bench and llama-server targets exist (not part of
+  # the default build): bench scripts build the one they need by name.
 endif()
 add_library(rigbench::llama ALIAS rigbench_llama)
 message(STATUS "rigbench: llama.cpp from ${RIGBENCH_LLAMA_SOURCE} (commit ${RIGBENCH_LLAMA_COMMIT})")
