@@ -35,13 +35,14 @@ if(llama_FOUND)
       "after scripts/setup to use the pinned sources instead")
   endif()
   set(RIGBENCH_LLAMA_SOURCE system CACHE INTERNAL "")
+  set(RIGBENCH_LLAMA_VOCAB_DIR "" CACHE INTERNAL "")  # synthetic models then get generated vocabularies
   set(RIGBENCH_LLAMA_COMMIT "${LLAMA_BUILD_COMMIT}" CACHE INTERNAL "")
   add_library(rigbench_llama INTERFACE)
   target_link_libraries(rigbench_llama INTERFACE llama)
   find_path(RIGBENCH_LLAMA_EXT_DIR llama-ext.h)
   if(RIGBENCH_LLAMA_EXT_DIR)
     target_include_directories(rigbench_llama INTERFACE ${RIGBENCH_LLAMA_EXT_DIR})
-    target_compile_definitions(rigbench_llama INTERFACE RIGBENCH_HAVE_MEMORY_BREAKDOWN=1)
+    target_compile_definitions(rigbench_llama INTERFACE RIGBENCH_HAVE_LLAMA_EXT=1)
   endif()
 elseif(RIGBENCH_LLAMA STREQUAL "system")
   message(FATAL_ERROR "rigbench: RIGBENCH_LLAMA=system but no installed llama.cpp was found "
@@ -54,6 +55,18 @@ else()
   # Only libllama and ggml, statically linked, unless the peers are wanted.
   set(BUILD_SHARED_LIBS OFF CACHE BOOL "" FORCE)
   set(GGML_NATIVE ON CACHE BOOL "")
+  # ggml's AMX matmul (compiled in by -march=native on CPUs that report AMX) crashes with a
+  # segfault in ggml_backend_amx_mul_mat on quantized models on our machines (llama-bench
+  # too); keep it out unless asked for. The AVX-512/AVX2 kernels run instead.
+  option(RIGBENCH_GGML_AMX "Let ggml use Intel AMX when -march=native offers it" OFF)
+  if(NOT RIGBENCH_GGML_AMX AND CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
+    include(CheckCCompilerFlag)
+    check_c_compiler_flag("-mno-amx-tile" RIGBENCH_HAVE_MNO_AMX)
+    if(RIGBENCH_HAVE_MNO_AMX)
+      string(APPEND CMAKE_C_FLAGS " -mno-amx-tile -mno-amx-int8 -mno-amx-bf16")
+      string(APPEND CMAKE_CXX_FLAGS " -mno-amx-tile -mno-amx-int8 -mno-amx-bf16")
+    endif()
+  endif()
   # Their warnings are not ours to fix (GCC 12 floods -Wmaybe-uninitialized in AVX-512 intrinsics).
   set(GGML_ALL_WARNINGS OFF CACHE BOOL "" FORCE)
   set(LLAMA_ALL_WARNINGS OFF CACHE BOOL "" FORCE)
@@ -69,12 +82,13 @@ else()
   set(LLAMA_BUILD_COMMIT ${RIGBENCH_LLAMA_PINNED_COMMIT} CACHE STRING "" FORCE)
   add_subdirectory(${_bundled_dir} ${CMAKE_BINARY_DIR}/llama.cpp EXCLUDE_FROM_ALL)
   set(RIGBENCH_LLAMA_SOURCE bundled CACHE INTERNAL "")
+  set(RIGBENCH_LLAMA_VOCAB_DIR ${_bundled_dir}/models CACHE INTERNAL "")
   set(RIGBENCH_LLAMA_COMMIT ${RIGBENCH_LLAMA_PINNED_COMMIT} CACHE INTERNAL "")
   add_library(rigbench_llama INTERFACE)
   target_link_libraries(rigbench_llama INTERFACE llama ggml)
   # llama-ext.h (memory breakdown per buffer type) is a staging header in src/.
   target_include_directories(rigbench_llama SYSTEM INTERFACE ${_bundled_dir}/src ${_bundled_dir}/include)
-  target_compile_definitions(rigbench_llama INTERFACE RIGBENCH_HAVE_MEMORY_BREAKDOWN=1)
+  target_compile_definitions(rigbench_llama INTERFACE RIGBENCH_HAVE_LLAMA_EXT=1)
   # With RIGBENCH_BUILD_PEERS the llama-bench and llama-server targets exist (not part of
   # the default build): bench scripts build the one they need by name.
 endif()

@@ -8,6 +8,7 @@
 #include "cli/args.h"
 #include "cli/bench_command.h"
 #include "cli/build_info.h"
+#include "cli/synth_command.h"
 
 namespace {
 
@@ -29,6 +30,10 @@ int main(int argc, char** argv) {
 
   cli::BenchOptions bench_opts;
   CLI::App* bench = cli::add_bench_command(app, bench_opts);
+  cli::SynthOptions synth_opts;
+  CLI::App* synth = cli::add_synth_command(app, synth_opts);
+  cli::PresetsOptions presets_opts;
+  CLI::App* presets = cli::add_presets_command(app, presets_opts);
 
   const std::vector<std::string> args = cli::expand_llama_bench_aliases(std::vector<std::string>(argv, argv + argc));
   std::vector<char*> cargs;
@@ -47,5 +52,7 @@ int main(int argc, char** argv) {
   }
 
   if (bench->parsed()) return report(cli::run_bench_command(bench_opts));
+  if (synth->parsed()) return report(cli::run_synth_command(synth_opts));
+  if (presets->parsed()) return report(cli::run_presets_command(presets_opts));
   return 2;
 }

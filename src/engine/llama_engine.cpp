@@ -4,7 +4,7 @@
 #include <ggml-cpu.h>
 #include <ggml.h>
 #include <llama.h>
-#ifdef RIGBENCH_HAVE_MEMORY_BREAKDOWN
+#ifdef RIGBENCH_HAVE_LLAMA_EXT
 #include <llama-ext.h>
 #endif
 
@@ -209,7 +209,7 @@ class LlamaEngine final : public Engine {
 
   std::vector<BufferMemory> memory() const override {
     std::vector<BufferMemory> out;
-#ifdef RIGBENCH_HAVE_MEMORY_BREAKDOWN
+#ifdef RIGBENCH_HAVE_LLAMA_EXT
     if (!ctx_) return out;
     for (const auto& [buft, mb] : llama_get_memory_breakdown(ctx_)) {
       BufferMemory m;
@@ -227,7 +227,7 @@ class LlamaEngine final : public Engine {
 
   std::vector<std::string> devices_used() const override {
     std::vector<std::string> out;
-#ifdef RIGBENCH_HAVE_MEMORY_BREAKDOWN
+#ifdef RIGBENCH_HAVE_LLAMA_EXT
     if (model_ && loaded_.n_gpu_layers != 0) {
       for (int i = 0; i < llama_model_n_devices(model_); ++i) {
         out.emplace_back(ggml_backend_dev_name(llama_model_get_device(model_, i)));

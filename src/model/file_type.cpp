@@ -2,6 +2,9 @@
 
 #include <cstdint>
 #include <utility>
+#include <vector>
+
+#include "core/strings.h"
 
 namespace rigbench::model {
 
@@ -24,6 +27,19 @@ std::optional<std::string> file_type_name(uint32_t file_type) {
     if (value == file_type) return std::string(name);
   }
   return std::nullopt;
+}
+
+std::optional<uint32_t> file_type_from_name(const std::string& name) {
+  for (const auto& [value, n] : kFileTypes) {
+    if (to_lower(n) == to_lower(name)) return value;
+  }
+  return std::nullopt;
+}
+
+std::string file_type_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : kFileTypes) names.emplace_back(entry.second);
+  return join(names, ", ");
 }
 
 }  // namespace rigbench::model

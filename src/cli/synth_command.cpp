@@ -1,0 +1,104 @@
+#include "cli/synth_command.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/synthesis.h"
+#include "core/strings.h"
+#include "model/preset.h"
+#include "model/tensor_layout.h"
+
+namespace rigbench::cli {
+
+namespace {
+
+uint64_t count_params(const model::Preset& p) {
+  uint64_t n = 0;
+  for (const auto& t : model::tensor_layout(p)) n += t.n_elements();
+  return n;
+}
+
+std::string features(const model::Preset& p) {
+  std::vector<std::string> f;
+  if (p.arch == "bert") f.push_back("embeddings");
+  if (p.n_head_kv && p.n_head_kv < p.n_head && !p.is_mla()) f.push_back("GQA " + std::to_string(p.n_head / p.n_head_kv) + ":1");
+  if (p.n_swa) f.push_back("SWA " + std::to_string(p.n_swa));
+  if (p.n_expert) f.push_back("MoE " + std::to_string(p.n_expert_used) + "/" + std::to_string(p.n_expert));
+  if (p.is_mla()) f.push_back("MLA");
+  return join(f, ", ");
+}
+
+}  // namespace
+
+CLI::App* add_synth_command(CLI::App& app, SynthOptions& o) {
+  CLI::App* cmd = app.add_subcommand("synth", "Write a synthetic GGUF: a real model's tensors and metadata, random weights");
+  auto* preset = cmd->add_option("--preset", o.preset, "preset name (see `rigbench presets`)");
+  auto* config = cmd->add_option("--config", o.config, "a Hugging Face config.json instead of a preset");
+  preset->excludes(config);
+  cmd->add_option("--quant", o.quant, "llama.cpp file type: F32, F16, Q8_0, Q4_0, Q4_K_M, Q5_K_M, Q6_K, Q3_K_S, ...")
+      ->capture_default_str();
+  cmd->add_option("-o,--output", o.output, "the GGUF file to write")->required();
+  cmd->add_flag("--header-only", o.header_only, "write metadata and tensor infos; leave the data as a sparse hole");
+  cmd->add_option("--format", o.format, "summary format: md or json")->check(CLI::IsMember({"md", "json"}))->capture_default_str();
+  return cmd;
+}
+
+CLI::App* add_presets_command(CLI::App& app, PresetsOptions& o) {
+  CLI::App* cmd = app.add_subcommand("presets", "List the model presets (architecture shapes of real models)");
+  cmd->add_option("-o,--output", o.output, "md or json")->check(CLI::IsMember({"md", "json"}))->capture_default_str();
+  return cmd;
+}
+
+Status run_synth_command(const SynthOptions& o) {
+  if (o.preset.empty() == o.config.empty()) return fail(ErrorCode::kUsage, "synth: give --preset NAME or --config FILE");
+  auto preset = o.config.empty()
+                    ? model::find_preset(o.preset)
+                    : model::preset_from_hf_config(o.config, std::filesystem::path(o.output).stem().string());
+  if (!preset) return std::unexpected(preset.error());
+  const auto t0 = std::chrono::steady_clock::now();
+  auto written = synthesize(*preset, o.quant, o.output, o.header_only);
+  if (!written) return std::unexpected(written.error());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (o.format == "json") {
+    nlohmann::ordered_json j = {{"path", o.output},           {"preset", preset->name},
+                                {"arch", preset->arch},       {"file_type", o.quant},
+                                {"size_bytes", written->size_bytes}, {"tensor_bytes", written->tensor_bytes},
+                                {"n_params", count_params(*preset)}, {"header_only", o.header_only},
+                                {"tokenizer", written->tokenizer}, {"synthetic", true},
+                                {"elapsed_s", seconds}};
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::printf("wrote %s: synthetic %s (%s) %s, %s (%llu bytes)%s, %s params, tokenizer %s, %.1f s\n", o.output.c_str(),
+                preset->name.c_str(), preset->arch.c_str(), o.quant.c_str(), format_bytes(written->size_bytes).c_str(),
+                static_cast<unsigned long long>(written->size_bytes), o.header_only ? " header-only (sparse)" : "",
+                format_count(count_params(*preset)).c_str(), written->tokenizer.c_str(), seconds);
+  }
+  return {};
+}
+
+Status run_presets_command(const PresetsOptions& o) {
+  if (o.output == "json") {
+    nlohmann::ordered_json all = nlohmann::ordered_json::array();
+    for (const auto& p : model::presets()) {
+      all.push_back({{"name", p.name}, {"arch", p.arch}, {"n_params", count_params(p)}, {"n_layer", p.n_layer},
+                     {"n_embd", p.n_embd}, {"n_head", p.n_head}, {"n_head_kv", p.n_head_kv}, {"n_ff", p.n_ff},
+                     {"n_vocab", p.n_vocab}, {"n_ctx_train", p.n_ctx_train}, {"features", features(p)},
+                     {"source", p.source}});
+    }
+    std::cout << all.dump(2) << "\n";
+    return {};
+  }
+  std::printf("| preset | arch | params | layers | n_embd | heads (kv) | n_ctx_train | features | source |\n");
+  std::printf("|--------|------|--------|--------|--------|------------|-------------|----------|--------|\n");
+  for (const auto& p : model::presets()) {
+    std::printf("| %s | %s | %s | %u | %u | %u (%u) | %u | %s | %s |\n", p.name.c_str(), p.arch.c_str(),
+                format_count(count_params(p)).c_str(), p.n_layer, p.n_embd, p.n_head, p.n_head_kv, p.n_ctx_train,
+                features(p).c_str(), p.source.c_str());
+  }
+  return {};
+}
+
+}  // namespace rigbench::cli

@@ -1,0 +1,59 @@
+#include "cli/synthesis.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "engine/llama_quant.h"
+#include "model/file_type.h"
+#include "model/tensor_layout.h"
+
+namespace rigbench::cli {
+
+namespace fs = std::filesystem;
+
+std::string vocab_dir() {
+  const char* env = std::getenv("RIGBENCH_VOCAB_DIR");
+  return env && *env ? env : RIGBENCH_VOCAB_DIR;
+}
+
+Result<model::SynthResult> synthesize(const model::Preset& preset, const std::string& quant, const std::string& path,
+                                      bool header_only) {
+  const auto file_type = model::file_type_from_name(quant);
+  if (!file_type) {
+    return fail(ErrorCode::kUsage, "--quant '" + quant + "': unknown type (" + model::file_type_names() + ")");
+  }
+  model::SynthSpec spec;
+  spec.preset = preset;
+  spec.tensors = model::tensor_layout(preset);
+  auto types = engine::quant_types(preset, spec.tensors, *file_type);
+  if (!types) return std::unexpected(types.error());
+  spec.types = std::move(*types);
+  spec.file_type = *file_type;
+  spec.output_path = path;
+  spec.header_only = header_only;
+  spec.vocab_dir = vocab_dir();
+  return model::write_synthetic(spec);
+}
+
+Result<std::string> default_bench_model() {
+  constexpr const char* kPreset = "SmolLM2-135M";
+  constexpr const char* kQuant = "Q8_0";
+  fs::path dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) dir = fs::path(xdg) / "rigbench" / "models";
+  else if (const char* home = std::getenv("HOME"); home && *home) dir = fs::path(home) / ".cache" / "rigbench" / "models";
+  else return fail(ErrorCode::kRuntime, "default model: neither XDG_CACHE_HOME nor HOME is set; name a model file");
+  const fs::path path = dir / (std::string(kPreset) + "-" + kQuant + ".synthetic.gguf");
+  std::error_code ec;
+  if (fs::exists(path, ec)) return path.string();
+  fs::create_directories(dir, ec);
+  if (ec) return fail(ErrorCode::kRuntime, "default model: cannot create '" + dir.string() + "': " + ec.message());
+  std::fprintf(stderr, "rigbench: writing the default model (synthetic %s %s) to %s\n", kPreset, kQuant, path.c_str());
+  auto preset = model::find_preset(kPreset);
+  if (!preset) return std::unexpected(preset.error());
+  auto written = synthesize(*preset, kQuant, path.string(), /*header_only=*/false);
+  if (!written) return std::unexpected(written.error());
+  return path.string();
+}
+
+}  // namespace rigbench::cli

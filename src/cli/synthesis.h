@@ -1,0 +1,28 @@
+// rigbench: making a synthetic model file from a preset: the layout (model/), the tensor
+// types llama.cpp's quantizer would choose (engine/), and the writer (model/).
+#pragma once
+
+#include <string>
+
+#include "core/status.h"
+#include "model/preset.h"
+#include "model/synth_writer.h"
+
+namespace rigbench::cli {
+
+// Writes `preset` at file type `quant` (a llama.cpp name such as "Q4_K_M") to `path`.
+// Errors: kUsage for an unknown type name (listing the known ones); those of
+// model::write_synthetic.
+Result<model::SynthResult> synthesize(const model::Preset& preset, const std::string& quant, const std::string& path,
+                                      bool header_only);
+
+// The embedded default of `rigbench bench`: a synthetic SmolLM2-135M at Q8_0 in the cache
+// ($XDG_CACHE_HOME/rigbench/models, else ~/.cache/rigbench/models), written on first use.
+// Errors: those of synthesize(), or kRuntime when no cache folder can be made.
+Result<std::string> default_bench_model();
+
+// Folder holding llama.cpp's vocab-only GGUFs: $RIGBENCH_VOCAB_DIR, else the bundled
+// llama.cpp's models/ folder.
+std::string vocab_dir();
+
+}  // namespace rigbench::cli

@@ -1,0 +1,43 @@
+// rigbench: writes a synthetic GGUF (vLLM's "dummy weights"): the tensors, types and
+// metadata of a real model, filled with random values, so that llama.cpp loads and runs it at
+// the real model's speed and memory.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "model/preset.h"
+#include "model/tensor_layout.h"
+
+namespace rigbench::model {
+
+struct SynthSpec {
+  Preset preset;
+  std::vector<TensorSpec> tensors;
+  std::vector<int> types;        // ggml_type per tensor (same order as `tensors`)
+  uint32_t file_type = 0;        // GGUF general.file_type (llama.cpp ftype)
+  std::string output_path;
+  bool header_only = false;      // metadata and tensor infos; tensor data left as a sparse hole
+  std::string vocab_dir;         // folder holding llama.cpp's ggml-vocab-*.gguf ("" = generate)
+  uint64_t seed = 42;
+};
+
+struct SynthResult {
+  uint64_t size_bytes = 0;       // logical file size
+  uint64_t tensor_bytes = 0;     // bytes of tensor data
+  std::string tokenizer;         // "copied from <file>" or "generated (<n> tokens)"
+};
+
+// Writes spec.output_path through a temporary file in the same folder, renamed at the end:
+// on any error no partial file is left. Weights: Gaussian values with standard deviation
+// 1/sqrt(row length), quantized with ggml_quantize_chunk into a small pool of rows per
+// (type, row length) that fills the tensors row by row (values do not change a dense
+// model's speed; the scale keeps activations finite). Norm weights are 1, biases 0.
+// The file is marked with rigbench.synthetic = true.
+// Errors: kInvalidInput (a type that needs an importance matrix, sizes that do not match);
+// kRuntime naming the path (cannot create, no space left on the device).
+Result<SynthResult> write_synthetic(const SynthSpec& spec);
+
+}  // namespace rigbench::model
