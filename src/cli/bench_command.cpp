@@ -9,7 +9,9 @@
 
 #include "bench/job.h"
 #include "bench/runner.h"
+#include "bench/warnings.h"
 #include "cli/build_info.h"
+#include "cli/synthesis.h"
 #include "cli/interrupt.h"
 #include "engine/llama_engine.h"
 #include "hw/machine.h"
@@ -18,6 +20,25 @@
 #include "store/sqlite_store.h"
 
 namespace rigbench::cli {
+
+namespace {
+
+// The markdown table shows a knob's column when the run sets it off its default or varies it
+// (as llama-bench does), and the file column when several models run.
+report::PrinterOptions table_options(const bench::PlanSpec& p) {
+  const bench::PlanSpec d;
+  report::PrinterOptions o;
+  if (p.n_gpu_layers != d.n_gpu_layers) o.shown_knobs.insert("n_gpu_layers");
+  if (p.flash_attn != d.flash_attn) o.shown_knobs.insert("flash_attn");
+  if (p.type_k != d.type_k) o.shown_knobs.insert("type_k");
+  if (p.type_v != d.type_v) o.shown_knobs.insert("type_v");
+  if (p.n_batch != d.n_batch) o.shown_knobs.insert("n_batch");
+  if (p.n_ubatch != d.n_ubatch) o.shown_knobs.insert("n_ubatch");
+  if (p.models.size() > 1) o.shown_knobs.insert("model_file");
+  return o;
+}
+
+}  // namespace
 
 CLI::App* add_bench_command(CLI::App& app, BenchOptions& opts) {
   CLI::App* cmd = app.add_subcommand(
@@ -29,8 +50,13 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& opts) {
 Status run_bench_command(BenchOptions& opts) {
   engine::init_llama();  // before any GGUF is read, so ggml's log is captured, not printed
 
-  // 1. Options.
-  if (Status s = validate(opts, hw::default_threads(), default_model_path()); !s) return s;
+  // 1. Options; without a model, the embedded default (written to the cache on first use).
+  if (Status s = validate(opts, hw::default_threads()); !s) return s;
+  if (opts.plan.models.empty()) {
+    auto path = default_bench_model();
+    if (!path) return std::unexpected(path.error());
+    opts.plan.models = {*path};
+  }
   const auto format = report::parse_output_format(opts.output);
 
   // 2. Every model is checked before anything runs, so bad input measures and stores nothing.
@@ -64,6 +90,11 @@ Status run_bench_command(BenchOptions& opts) {
   context.build = build_info();
   context.tags = opts.tags;
 
+  const std::vector<bench::TestCase> plan = bench::expand(opts.plan);
+  for (const auto& w : bench::plan_warnings(plan, models, context.machine, context.build.build_type)) {
+    std::fprintf(stderr, "rigbench: warning: %s%s%s\n", w.cause.c_str(), w.remedy.empty() ? "" : "; ", w.remedy.c_str());
+  }
+
   const std::atomic<bool>& cancel = install_interrupt_flag();
   auto engine = engine::make_llama_engine(&cancel);
   const bool show_progress = isatty(STDERR_FILENO) != 0;
@@ -71,9 +102,9 @@ Status run_bench_command(BenchOptions& opts) {
     if (show_progress) std::fprintf(stderr, "\rrigbench: %-40s", line.c_str());
   });
 
-  auto printer = report::make_printer(*format, std::cout);
+  auto printer = report::make_printer(*format, std::cout, table_options(opts.plan));
   printer->begin();
-  Status status = bench::run_plan(bench::expand(opts.plan), models, context, runner,
+  Status status = bench::run_plan(plan, models, context, runner,
                                   [&](const RunRecord& rec) -> Status {
                                     if (db) {
                                       if (Status s = db->save(rec); !s) return s;

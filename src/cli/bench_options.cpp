@@ -30,7 +30,7 @@ constexpr long kMaxTokens = 1L << 24;
 
 void add_bench_options(CLI::App& cmd, BenchOptions& o) {
   auto& p = o.plan;
-  cmd.add_option("models", p.models, "GGUF model files (default: the embedded model)");
+  cmd.add_option("models", p.models, "GGUF model files (default: a synthetic Llama-3.2-1B Q4_K_M, written once to the cache)");
   cmd.add_option("-p,--n-prompt", p.n_prompt, "prompt tokens of the pp test, comma-separated list; 0 = no pp")
       ->delimiter(',')->check(int_in(0, kMaxTokens))->capture_default_str();
   cmd.add_option("-n,--n-gen", p.n_gen, "generated tokens of the tg test, list; 0 = no tg")
@@ -38,9 +38,9 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
   cmd.add_option("-d,--n-depth", p.n_depth, "tokens already in the KV cache before each test, list")
       ->delimiter(',')->check(int_in(0, kMaxTokens))->capture_default_str();
   cmd.add_option("-r,--repetitions", p.repetitions, "timed repetitions per run")
-      ->check(int_in(1, 1000000))->capture_default_str();
+      ->check(int_in(1, 1000000))->capture_default_str()->take_last();
   cmd.add_option("--warmup", p.warmup, "warmup passes (one pp and one 1-token tg each) before timing")
-      ->check(int_in(0, 1000))->capture_default_str();
+      ->check(int_in(0, 1000))->capture_default_str()->take_last();
   cmd.add_option("-t,--threads", p.n_threads, "threads, list (default: physical cores)")
       ->delimiter(',')->check(int_in(1, 1024));
   cmd.add_option("--n-gpu-layers", p.n_gpu_layers, "-ngl: layers offloaded to GPUs, list; -1 = all")
@@ -56,9 +56,9 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
   cmd.add_option("--ubatch-size", p.n_ubatch, "-ub: physical batch size, list")
       ->delimiter(',')->check(int_in(1, kMaxTokens))->capture_default_str();
   cmd.add_option("--delay", p.delay_s, "seconds to sleep before each run (cool-down)")
-      ->check(CLI::Range(0.0, 86400.0))->capture_default_str();
-  cmd.add_option("-o,--output", o.output, "output format: md, csv, json, jsonl")->capture_default_str();
-  cmd.add_option("--db", o.db_path, "results database (default: $XDG_DATA_HOME/rigbench/results.db)");
+      ->check(CLI::Range(0.0, 86400.0))->capture_default_str()->take_last();
+  cmd.add_option("-o,--output", o.output, "output format: md, csv, json, jsonl")->capture_default_str()->take_last();
+  cmd.add_option("--db", o.db_path, "results database (default: $XDG_DATA_HOME/rigbench/results.db)")->take_last();
   cmd.add_flag("--no-db", o.no_db, "do not store the results");
   cmd.add_option("--tag", o.tags, "text kept with every record (repeatable)");
   // A list flag takes one value per occurrence (comma-separated, or the flag repeated, as
@@ -68,14 +68,14 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
   }
 }
 
-Status validate(BenchOptions& o, int default_threads, const std::string& default_model) {
+Status validate(BenchOptions& o, int default_threads) {
   auto& p = o.plan;
   for (auto& fa : p.flash_attn) {
     const std::string v = to_lower(trim(fa));
     if (v == "1" || v == "on" || v == "true") fa = "on";
     else if (v == "0" || v == "off" || v == "false") fa = "off";
     else if (v == "auto" || v == "-1") fa = "auto";
-    else return fail(ErrorCode::kUsage, "-fa/--flash-attn '" + fa + "': expected auto, on or off");
+    else return fail(ErrorCode::kUsage, "-fa/--flash-attn '" + fa + "': expected auto, on (1) or off (0)");
   }
   const auto& types = engine::kv_cache_types();
   for (auto* list : {&p.type_k, &p.type_v}) {
@@ -94,7 +94,6 @@ Status validate(BenchOptions& o, int default_threads, const std::string& default
     return fail(ErrorCode::kUsage, "-p/-n: both are 0, nothing to measure");
   }
   if (p.n_threads.empty()) p.n_threads = {default_threads};
-  if (p.models.empty()) p.models = {default_model};
   return {};
 }
 

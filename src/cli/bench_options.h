@@ -24,8 +24,8 @@ void add_bench_options(CLI::App& cmd, BenchOptions& opts);
 
 // Checks and completes parsed options: -fa values normalized to auto|on|off; -ctk/-ctv
 // known cache types; -o a known format; --db and --no-db not both; empty -t filled with
-// `default_threads`; no model given -> `default_model`.
+// `default_threads`. Models are left as given (empty = the caller's default).
 // Errors: kUsage naming the flag and the bad value.
-Status validate(BenchOptions& opts, int default_threads, const std::string& default_model);
+Status validate(BenchOptions& opts, int default_threads);
 
 }  // namespace rigbench::cli

@@ -13,6 +13,4 @@ BuildInfo build_info() {
   return b;
 }
 
-std::string default_model_path() { return RIGBENCH_DEFAULT_MODEL; }
-
 }  // namespace rigbench::cli

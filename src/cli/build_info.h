@@ -1,4 +1,4 @@
-// rigbench: what this binary was built from, and where its embedded default model lives.
+// rigbench: what this binary was built from.
 #pragma once
 
 #include <string>
@@ -9,8 +9,5 @@ namespace rigbench::cli {
 
 // rigbench version, llama.cpp commit and source, build type (from CMake at configure time).
 BuildInfo build_info();
-
-// The embedded default model (models/stories260K.gguf of the source tree).
-std::string default_model_path();
 
 }  // namespace rigbench::cli

@@ -8,15 +8,17 @@
 #include "cli/args.h"
 #include "cli/bench_command.h"
 #include "cli/build_info.h"
+#include "cli/interrupt.h"
 #include "cli/synth_command.h"
 
 namespace {
 
 int report(const rigbench::Status& status) {
   if (status) return 0;
-  std::fprintf(stderr, "rigbench: %s%s\n",
-               status.error().code == rigbench::ErrorCode::kInterrupted ? "" : "error: ",
-               status.error().message.c_str());
+  const bool interrupted = status.error().code == rigbench::ErrorCode::kInterrupted;
+  std::fprintf(stderr, "rigbench: %s%s\n", interrupted ? "" : "error: ", status.error().message.c_str());
+  // Interrupted: 128 + the signal, as a shell reports it (130 for Ctrl-C, 143 for SIGTERM).
+  if (interrupted && rigbench::cli::interrupt_signal() != 0) return 128 + rigbench::cli::interrupt_signal();
   return rigbench::exit_code(status.error().code);
 }
 

@@ -16,7 +16,7 @@ namespace rigbench::cli {
 Result<model::SynthResult> synthesize(const model::Preset& preset, const std::string& quant, const std::string& path,
                                       bool header_only);
 
-// The embedded default of `rigbench bench`: a synthetic SmolLM2-135M at Q8_0 in the cache
+// The embedded default of `rigbench bench`: a synthetic Llama-3.2-1B at Q4_K_M in the cache
 // ($XDG_CACHE_HOME/rigbench/models, else ~/.cache/rigbench/models), written on first use.
 // Errors: those of synthesize(), or kRuntime when no cache folder can be made.
 Result<std::string> default_bench_model();

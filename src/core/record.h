@@ -54,6 +54,7 @@ struct ModelInfo {
   uint64_t size_bytes = 0;   // bytes, file size on disk
   std::string file_type;     // GGUF general.file_type as llama.cpp names it (e.g. "Q4_K_M")
   std::string fingerprint;   // "xxh64:<16 hex>", see model::fingerprint()
+  uint32_t n_ctx_train = 0;  // GGUF <arch>.context_length (0 when absent)
   bool synthetic = false;    // true for a file rigbench generated with random weights
 };
 

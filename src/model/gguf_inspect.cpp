@@ -149,6 +149,9 @@ Result<ModelInfo> inspect(const std::string& path) {
     for (char& c : info.file_type) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   }
 
+  const int64_t ctx_len = gguf_find_key(ctx.get(), (info.arch + ".context_length").c_str());
+  if (ctx_len >= 0 && gguf_get_kv_type(ctx.get(), ctx_len) == GGUF_TYPE_UINT32) info.n_ctx_train = gguf_get_val_u32(ctx.get(), ctx_len);
+
   const int64_t syn = gguf_find_key(ctx.get(), "rigbench.synthetic");
   info.synthetic = syn >= 0 && gguf_get_kv_type(ctx.get(), syn) == GGUF_TYPE_BOOL && gguf_get_val_bool(ctx.get(), syn);
 

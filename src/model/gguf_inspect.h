@@ -17,6 +17,7 @@ namespace rigbench::model {
 //   file_type   GGUF general.file_type named as llama.cpp names it; when absent, the type of
 //               the tensors holding most bytes (e.g. "F32")
 //   fingerprint see fingerprint()
+//   n_ctx_train GGUF <arch>.context_length
 //   synthetic   GGUF key "rigbench.synthetic" is true
 // Errors (each message names the file):
 //   kNotFound      the file does not exist or cannot be opened

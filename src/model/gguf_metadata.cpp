@@ -133,7 +133,7 @@ void copy_tokenizer(gguf_context* dst, const gguf_context* src, uint32_t n_vocab
 
 void set_model_metadata(gguf_context* ctx, const Preset& p, uint32_t file_type) {
   gguf_set_val_str(ctx, "general.architecture", p.arch.c_str());
-  gguf_set_val_str(ctx, "general.name", (p.name + " (synthetic)").c_str());
+  gguf_set_val_str(ctx, "general.name", p.name.c_str());
   gguf_set_val_u32(ctx, "general.file_type", file_type);
   gguf_set_val_u32(ctx, "general.quantization_version", 2);
   gguf_set_val_bool(ctx, "rigbench.synthetic", true);

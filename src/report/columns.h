@@ -10,11 +10,19 @@
 
 namespace rigbench::report {
 
+// Whether the markdown table shows a column (CSV has every column).
+enum class InTable {
+  kAlways,
+  kIfAsked,  // a knob: shown when the run varies it or sets it off its default
+  kNever,
+};
+
 struct Column {
   std::string key;     // snake_case with unit suffix; the CSV header
   std::string header;  // markdown header
-  bool in_table;       // shown in the markdown table (CSV has every column)
-  // The value as CSV writes it: plain numbers (full precision), "" when absent.
+  InTable in_table;
+  // The value as CSV writes it: plain numbers (shortest form that reads back exactly), ""
+  // when absent.
   std::function<std::string(const RunRecord&)> raw;
   // The value as the markdown table shows it; empty function = raw.
   std::function<std::string(const RunRecord&)> pretty;

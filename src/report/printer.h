@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <ostream>
+#include <set>
 #include <string>
 
 #include "core/record.h"
@@ -26,7 +27,14 @@ class Printer {
   virtual void end() = 0;
 };
 
-// The printer for `format`, writing to `out` (which must outlive it).
-std::unique_ptr<Printer> make_printer(OutputFormat format, std::ostream& out);
+struct PrinterOptions {
+  // Keys of InTable::kIfAsked columns the markdown table shows (e.g. "flash_attn").
+  std::set<std::string> shown_knobs;
+};
+
+// The printer for `format`, writing to `out` (which must outlive it). The markdown and CSV
+// printers write their header with the first record, so a run that fails before any record
+// prints nothing; JSON prints "[]".
+std::unique_ptr<Printer> make_printer(OutputFormat format, std::ostream& out, PrinterOptions options = {});
 
 }  // namespace rigbench::report

@@ -34,20 +34,13 @@ std::string csv_field(const std::string& s) {
 
 class MarkdownPrinter final : public Printer {
  public:
-  explicit MarkdownPrinter(std::ostream& out) : out_(out) {}
-  void begin() override {
-    std::string head = "|", rule = "|";
-    for (const auto& c : columns()) {
-      if (!c.in_table) continue;
-      head += " " + c.header + " |";
-      rule += std::string(c.header.size() + 2, '-') + "|";
-    }
-    out_ << head << "\n" << rule << "\n" << std::flush;
-  }
+  MarkdownPrinter(std::ostream& out, PrinterOptions options) : out_(out), options_(std::move(options)) {}
+  void begin() override {}
   void add(const RunRecord& rec) override {
+    if (n_rows_ == 0) header();
     std::string row = "|";
     for (const auto& c : columns()) {
-      if (!c.in_table) continue;
+      if (!shown(c)) continue;
       row += " " + md_cell(c.pretty ? c.pretty(rec) : c.raw(rec)) + " |";
     }
     out_ << row << "\n" << std::flush;
@@ -67,7 +60,21 @@ class MarkdownPrinter final : public Printer {
   }
 
  private:
+  bool shown(const Column& c) const {
+    return c.in_table == InTable::kAlways || (c.in_table == InTable::kIfAsked && options_.shown_knobs.count(c.key));
+  }
+  void header() {
+    std::string head = "|", rule = "|";
+    for (const auto& c : columns()) {
+      if (!shown(c)) continue;
+      head += " " + c.header + " |";
+      rule += std::string(c.header.size() + 2, '-') + "|";
+    }
+    out_ << head << "\n" << rule << "\n";
+  }
+
   std::ostream& out_;
+  PrinterOptions options_;
   std::string commit_;
   int n_rows_ = 0;
   std::vector<std::string> notes_;
@@ -76,12 +83,14 @@ class MarkdownPrinter final : public Printer {
 class CsvPrinter final : public Printer {
  public:
   explicit CsvPrinter(std::ostream& out) : out_(out) {}
-  void begin() override {
-    std::vector<std::string> keys;
-    for (const auto& c : columns()) keys.push_back(c.key);
-    write(keys);
-  }
+  void begin() override {}
   void add(const RunRecord& rec) override {
+    if (!header_written_) {
+      std::vector<std::string> keys;
+      for (const auto& c : columns()) keys.push_back(c.key);
+      write(keys);
+      header_written_ = true;
+    }
     std::vector<std::string> values;
     for (const auto& c : columns()) values.push_back(c.raw(rec));
     write(values);
@@ -94,17 +103,18 @@ class CsvPrinter final : public Printer {
     out_ << "\n" << std::flush;
   }
   std::ostream& out_;
+  bool header_written_ = false;
 };
 
 class JsonPrinter final : public Printer {
  public:
   explicit JsonPrinter(std::ostream& out) : out_(out) {}
-  void begin() override { out_ << "[" << std::flush; }
+  void begin() override {}
   void add(const RunRecord& rec) override {
-    out_ << (first_ ? "\n" : ",\n") << store::to_json(rec).dump(2) << std::flush;
+    out_ << (first_ ? "[\n" : ",\n") << store::to_json(rec).dump(2) << std::flush;
     first_ = false;
   }
-  void end() override { out_ << (first_ ? "]\n" : "\n]\n") << std::flush; }
+  void end() override { out_ << (first_ ? "[]\n" : "\n]\n") << std::flush; }
 
  private:
   std::ostream& out_;
@@ -132,14 +142,14 @@ Result<OutputFormat> parse_output_format(const std::string& name) {
   return fail(ErrorCode::kUsage, "-o/--output '" + name + "': unknown format (md, csv, json, jsonl)");
 }
 
-std::unique_ptr<Printer> make_printer(OutputFormat format, std::ostream& out) {
+std::unique_ptr<Printer> make_printer(OutputFormat format, std::ostream& out, PrinterOptions options) {
   switch (format) {
     case OutputFormat::kCsv: return std::make_unique<CsvPrinter>(out);
     case OutputFormat::kJson: return std::make_unique<JsonPrinter>(out);
     case OutputFormat::kJsonl: return std::make_unique<JsonlPrinter>(out);
     case OutputFormat::kMarkdown: break;
   }
-  return std::make_unique<MarkdownPrinter>(out);
+  return std::make_unique<MarkdownPrinter>(out, std::move(options));
 }
 
 }  // namespace rigbench::report

@@ -74,7 +74,7 @@ json to_json(const RunRecord& rec) {
       {"model", {{"path", rec.model.path}, {"name", rec.model.name}, {"arch", rec.model.arch},
                  {"n_params", rec.model.n_params}, {"size_bytes", rec.model.size_bytes},
                  {"file_type", rec.model.file_type}, {"fingerprint", rec.model.fingerprint},
-                 {"synthetic", rec.model.synthetic}}},
+                 {"n_ctx_train", rec.model.n_ctx_train}, {"synthetic", rec.model.synthetic}}},
       {"params", {{"n_prompt", p.n_prompt}, {"n_gen", p.n_gen}, {"n_depth", p.n_depth},
                   {"n_batch", p.n_batch}, {"n_ubatch", p.n_ubatch}, {"n_threads", p.n_threads},
                   {"n_gpu_layers", p.n_gpu_layers}, {"flash_attn", p.flash_attn},
@@ -118,6 +118,7 @@ Result<RunRecord> from_json(const json& j) {
     rec.model.size_bytes = mo.value("size_bytes", uint64_t{0});
     rec.model.file_type = mo.value("file_type", "");
     rec.model.fingerprint = mo.value("fingerprint", "");
+    rec.model.n_ctx_train = mo.value("n_ctx_train", 0u);
     rec.model.synthetic = mo.value("synthetic", false);
     const json& p = j.at("params");
     auto& rp = rec.params;

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "core/strings.h"
 #include "store/record_json.h"
 
 namespace rigbench::store {
@@ -26,6 +27,7 @@ CREATE TABLE runs (
   rigbench_version  TEXT,
   llama_cpp_commit  TEXT,
   model_name        TEXT NOT NULL,
+  model_path        TEXT,
   model_arch        TEXT,
   model_file_type   TEXT,
   model_fingerprint TEXT,
@@ -45,6 +47,7 @@ CREATE TABLE runs (
   ttft_avg_ms       REAL,
   peak_rss_bytes    INTEGER,
   interrupted       INTEGER NOT NULL,
+  tags              TEXT,
   record_json       TEXT NOT NULL
 );
 CREATE INDEX runs_model ON runs(model_fingerprint, test_time);
@@ -158,11 +161,11 @@ Status SqliteStore::save(const RunRecord& rec) {
 
   Stmt ins(db_, R"sql(
 INSERT INTO runs (record_id, test_time, machine_hostname, machine_cpu, machine_os, rigbench_version,
-  llama_cpp_commit, model_name, model_arch, model_file_type, model_fingerprint, model_synthetic,
+  llama_cpp_commit, model_name, model_path, model_arch, model_file_type, model_fingerprint, model_synthetic,
   n_prompt, n_gen, n_depth, n_batch, n_ubatch, n_threads, n_gpu_layers, flash_attn, type_k, type_v,
-  pp_avg_tps, tg_avg_tps, ttft_avg_ms, peak_rss_bytes, interrupted, record_json)
+  pp_avg_tps, tg_avg_tps, ttft_avg_ms, peak_rss_bytes, interrupted, tags, record_json)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,
-  ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)
+  ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30)
 ON CONFLICT(record_id) DO NOTHING)sql");
   if (!ins.ok()) return rollback("prepare insert");
   const auto& p = rec.params;
@@ -175,6 +178,7 @@ ON CONFLICT(record_id) DO NOTHING)sql");
   ins.bind(i++, rec.build.rigbench_version);
   ins.bind(i++, rec.build.llama_cpp_commit);
   ins.bind(i++, rec.model.name);
+  ins.bind(i++, rec.model.path);
   ins.bind(i++, rec.model.arch);
   ins.bind(i++, rec.model.file_type);
   ins.bind(i++, rec.model.fingerprint);
@@ -190,6 +194,7 @@ ON CONFLICT(record_id) DO NOTHING)sql");
   if (rec.results.ttft) ins.bind(i++, rec.results.ttft->ms.mean); else ins.bind_null(i++);
   ins.bind(i++, static_cast<int64_t>(rec.memory.peak_rss_bytes));
   ins.bind(i++, int64_t{rec.interrupted});
+  ins.bind(i++, join(rec.tags, ";"));
   ins.bind(i++, to_json(rec).dump());
   if (sqlite3_step(ins.get()) != SQLITE_DONE) return rollback("insert run");
   if (sqlite3_changes(db_) == 0) return exec("COMMIT");  // already stored

@@ -1,6 +1,7 @@
 // End-to-end tests of the real `rigbench` binary on the shipped model: real llama.cpp, a
 // real SQLite file in a temp dir, real signals.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sqlite3.h>
 
 #include <nlohmann/json.hpp>
@@ -17,9 +18,9 @@ using testing::ProcessResult;
 using testing::run_process;
 using testing::TempDir;
 
-// Small, fast runs: the shipped model is tiny.
+// Small, fast runs on the shipped model (real weights, tiny).
 std::vector<std::string> bench_args(std::vector<std::string> extra) {
-  std::vector<std::string> args = {RIGBENCH_BIN, "bench", "-p", "32", "-n", "8", "-r", "2", "-t", "1"};
+  std::vector<std::string> args = {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "32", "-n", "8", "-r", "2", "-t", "1"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }
@@ -67,14 +68,58 @@ void expect_record_fields(const nlohmann::json& r) {
   EXPECT_EQ(r["test_time"].get<std::string>().size(), 20u);
 }
 
-TEST(BenchE2E, DefaultRunUsesTheEmbeddedModelAndPrintsATable) {
-  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", "--no-db", "-r", "1", "-p", "64", "-n", "16"});
+// The default model is a synthetic Llama-3.2-1B Q4_K_M, written to the cache on first use.
+TEST(BenchE2E, DefaultRunWritesTheSyntheticDefaultOnceAndLabelsIt) {
+  TempDir cache;
+  setenv("XDG_CACHE_HOME", cache.path().c_str(), 1);
+  const ProcessResult first = run_process({RIGBENCH_BIN, "bench", "--no-db", "-r", "1", "-p", "32", "-n", "4", "-o", "json"});
+  const ProcessResult second = run_process({RIGBENCH_BIN, "bench", "--no-db", "-r", "1", "-p", "32", "-n", "4"});
+  unsetenv("XDG_CACHE_HOME");
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_NE(first.err.find("writing the default model"), std::string::npos) << first.err;
+  const auto j = nlohmann::json::parse(first.out)[0];
+  EXPECT_EQ(j["model"]["name"], "Llama-3.2-1B");
+  EXPECT_EQ(j["model"]["file_type"], "Q4_K_M");
+  EXPECT_TRUE(j["model"]["synthetic"].get<bool>());
+  // The published Llama-3.2-1B shape (1,235,814,400 with tied embeddings) and rope_freqs' 32 factors.
+  EXPECT_EQ(j["model"]["n_params"], 1235814432);
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_EQ(second.err.find("writing the default model"), std::string::npos) << second.err;
+  EXPECT_NE(second.err.find("is synthetic"), std::string::npos);
+  EXPECT_NE(second.out.find("| Llama-3.2-1B (synthetic) | Q4_K_M |"), std::string::npos) << second.out;
+  EXPECT_NE(second.out.find("| pp32 |"), std::string::npos) << second.out;
+  EXPECT_NE(second.out.find("note: row 1: synthetic model"), std::string::npos);
+}
+
+TEST(BenchE2E, TableShowsKnobsThatAreSetAndTheFileWhenSeveralModelsRun) {
+  TempDir dir;
+  testing::write_file(dir.file("copy.gguf"), testing::read_file(RIGBENCH_TEST_MODEL));
+  const ProcessResult r = run_process(bench_args({"--no-db", "-r", "1", "-fa", "1,0", dir.file("copy.gguf")}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("| model |"), std::string::npos);
-  EXPECT_NE(r.out.find("| pp64 |"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("| tg16 |"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("TTFT ms"), std::string::npos);
-  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("| file |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| fa |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| copy.gguf |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| stories260K.gguf |"), std::string::npos) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 2 + 4 + 2);  // header, 2 models x 2 fa, build line
+  const ProcessResult plain = run_process(bench_args({"--no-db", "-r", "1"}));
+  EXPECT_EQ(plain.out.find("| fa |"), std::string::npos);
+  EXPECT_EQ(plain.out.find("| file |"), std::string::npos);
+}
+
+TEST(BenchE2E, WarnsAboutAContextBeyondTraining) {
+  const ProcessResult w = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "--no-db", "-r", "1", "-p", "2048",
+                                       "-n", "8", "-t", "1", "--warmup", "0"});
+  ASSERT_EQ(w.exit_code, 0) << w.err;
+  EXPECT_NE(w.err.find("warning: n_ctx 2056 (depth + prompt + generation) exceeds the 2048 tokens"), std::string::npos)
+      << w.err;
+}
+
+TEST(BenchE2E, ContextFailurePrintsNoTableAndExitsOne) {
+  // The shipped model's 8-dim heads cannot hold a q8_0 cache (blocks of 32).
+  const ProcessResult r = run_process(bench_args({"--no-db", "-fa", "1", "-ctk", "q8_0", "-ctv", "q8_0"}));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("cannot create a context"), std::string::npos) << r.err;
 }
 
 TEST(BenchE2E, JsonParsesAndCarriesTheFields) {
@@ -86,7 +131,7 @@ TEST(BenchE2E, JsonParsesAndCarriesTheFields) {
 }
 
 TEST(BenchE2E, JsonlHasOneRecordPerRunOfTheCartesianProduct) {
-  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", "-n", "8", "-r", "1", "-t", "1", "--no-db", "-o", "jsonl",
+  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-n", "8", "-r", "1", "-t", "1", "--no-db", "-o", "jsonl",
                                        "-p", "16,32", "-d", "0,64"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto lines = split(trim(r.out), '\n');
@@ -190,9 +235,9 @@ TEST(BenchE2E, SigintKeepsFinishedRepetitionsAndExits130) {
   TempDir dir;
   const std::string db = dir.file("r.db");
   // Far more repetitions than can finish before the signal.
-  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", "-p", "64", "-n", "16", "-r", "1000000", "-t", "1",
-                                       "--db", db, "-o", "json"},
-                                      /*sigint_after_s=*/3.0);
+  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "64", "-n", "16", "-r", "1000000",
+                                       "-t", "1", "--db", db, "-o", "json"},
+                                      /*signal_after_s=*/3.0, SIGINT);
   EXPECT_EQ(r.exit_code, 130) << r.err;
   EXPECT_NE(r.err.find("interrupted"), std::string::npos) << r.err;
   const auto j = nlohmann::json::parse(r.out);  // the array is closed
@@ -204,6 +249,18 @@ TEST(BenchE2E, SigintKeepsFinishedRepetitionsAndExits130) {
   EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM runs WHERE interrupted = 1"), 1);
   EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM samples WHERE test = 'pp'"), static_cast<int64_t>(n_pp));
   EXPECT_EQ(query_text(db, "PRAGMA integrity_check"), "ok");
+}
+
+TEST(BenchE2E, SigtermKeepsFinishedRepetitionsAndExits143) {
+  TempDir dir;
+  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "64", "-n", "16", "-r", "1000000",
+                                       "-t", "1", "--db", dir.file("r.db"), "-o", "jsonl"},
+                                      /*signal_after_s=*/2.0, SIGTERM);
+  EXPECT_EQ(r.exit_code, 143) << r.err;
+  const auto j = nlohmann::json::parse(trim(r.out));
+  EXPECT_TRUE(j["interrupted"].get<bool>());
+  EXPECT_GT(j["results"]["tg"]["samples_ns"].size(), 0u);
+  EXPECT_EQ(query_int(dir.file("r.db"), "SELECT COUNT(*) FROM runs WHERE interrupted = 1"), 1);
 }
 
 TEST(BenchE2E, HelpAndVersionExitZero) {

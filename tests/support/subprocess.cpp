@@ -16,7 +16,7 @@ extern char** environ;
 
 namespace rigbench::testing {
 
-ProcessResult run_process(const std::vector<std::string>& argv, double sigint_after_s) {
+ProcessResult run_process(const std::vector<std::string>& argv, double signal_after_s, int sig) {
   TempDir dir;
   const std::string out_path = dir.file("stdout"), err_path = dir.file("stderr");
   posix_spawn_file_actions_t fa;
@@ -31,9 +31,9 @@ ProcessResult run_process(const std::vector<std::string>& argv, double sigint_af
   const int rc = posix_spawn(&pid, args[0], &fa, nullptr, args.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) throw std::runtime_error("posix_spawn failed for " + argv[0]);
-  if (sigint_after_s > 0) {
-    std::this_thread::sleep_for(std::chrono::duration<double>(sigint_after_s));
-    kill(pid, SIGINT);
+  if (signal_after_s > 0) {
+    std::this_thread::sleep_for(std::chrono::duration<double>(signal_after_s));
+    kill(pid, sig);
   }
   int status = 0;
   waitpid(pid, &status, 0);

@@ -13,7 +13,7 @@ struct ProcessResult {
 };
 
 // Runs `argv` (argv[0] is the program path) with stdin closed; waits for it.
-// `sigint_after_s` > 0 sends SIGINT after that many seconds (to test interruption).
-ProcessResult run_process(const std::vector<std::string>& argv, double sigint_after_s = 0);
+// `signal_after_s` > 0 sends `sig` after that many seconds (to test interruption).
+ProcessResult run_process(const std::vector<std::string>& argv, double signal_after_s = 0, int sig = 2);
 
 }  // namespace rigbench::testing

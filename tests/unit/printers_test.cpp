@@ -40,7 +40,7 @@ TEST(CsvPrinter, QuotesFieldsAndHasEveryColumn) {
   EXPECT_EQ(lines[0].rfind("model_name,", 0), 0u);
   EXPECT_EQ(split(lines[0], ',').size(), columns().size());
   // RFC 4180: the comma and quotes in the model name are quoted and doubled.
-  EXPECT_EQ(lines[1].rfind("\"Model, \"\"quoted\"\" | piped\",F32,1185376,292800,", 0), 0u) << lines[1];
+  EXPECT_EQ(lines[1].rfind("\"Model, \"\"quoted\"\" | piped\",m.gguf,F32,1185376,292800,", 0), 0u) << lines[1];
   EXPECT_NE(lines[1].find(",768,"), std::string::npos);  // pp_avg_tps
 }
 
@@ -51,6 +51,43 @@ TEST(MarkdownPrinter, EscapesPipesAndShowsMeanAndStddev) {
   EXPECT_NE(md.find("| 768.00 ± 362.04 |"), std::string::npos) << md;  // pp: mean ± sample stddev
   EXPECT_NE(md.find("| 750.50 ± 353.55 |"), std::string::npos) << md;  // TTFT ms
   EXPECT_NE(md.find("llama.cpp build: 80fb11ac"), std::string::npos);
+}
+
+TEST(MarkdownPrinter, PrintsNothingWithoutRecordsAndKnobsOnlyWhenAsked) {
+  EXPECT_EQ(print(OutputFormat::kMarkdown, 0), "");
+  EXPECT_EQ(print(OutputFormat::kCsv, 0), "");
+  EXPECT_EQ(print(OutputFormat::kMarkdown, 1).find("| fa |"), std::string::npos);
+  std::ostringstream out;
+  auto p = make_printer(OutputFormat::kMarkdown, out, PrinterOptions{{"flash_attn", "type_k"}});
+  p->begin();
+  p->add(testing::sample_record());
+  p->end();
+  EXPECT_NE(out.str().find("| fa | type_k |"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("| auto | f16 |"), std::string::npos) << out.str();
+}
+
+TEST(MarkdownPrinter, NotesAnInterruptedRow) {
+  RunRecord r = testing::sample_record();
+  r.interrupted = true;
+  r.params.repetitions = 100;
+  std::ostringstream out;
+  auto p = make_printer(OutputFormat::kMarkdown, out);
+  p->begin();
+  p->add(r);
+  p->end();
+  EXPECT_NE(out.str().find("note: row 1 was interrupted after 2 of 100 repetitions"), std::string::npos) << out.str();
+}
+
+TEST(CsvPrinter, NumbersAreShortestExactForms) {
+  RunRecord r = testing::sample_record();
+  r.results.tg = bench::make_throughput(128, {3'000'000'000});  // 42.666... t/s
+  std::ostringstream out;
+  auto p = make_printer(OutputFormat::kCsv, out);
+  p->begin();
+  p->add(r);
+  p->end();
+  EXPECT_NE(out.str().find(",42.666666666666664,"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find(",768,"), std::string::npos);
 }
 
 TEST(OutputFormat, UnknownNameIsUsageError) {

@@ -1,0 +1,39 @@
+#include "bench/warnings.h"
+
+#include <algorithm>
+
+namespace rigbench::bench {
+
+std::vector<Warning> plan_warnings(const std::vector<TestCase>& plan, const std::map<std::string, ModelInfo>& models,
+                                   const MachineInfo& machine, const std::string& build_type) {
+  std::vector<Warning> out;
+  auto add = [&](Warning w) {
+    const bool seen = std::any_of(out.begin(), out.end(), [&](const Warning& x) { return x.cause == w.cause; });
+    if (!seen) out.push_back(std::move(w));
+  };
+  if (build_type != "Release" && build_type != "RelWithDebInfo") {
+    add({"this is a " + build_type + " build: its figures are not comparable with a Release build",
+         "build with scripts/setup (Release)"});
+  }
+  for (const auto& tc : plan) {
+    const ModelInfo& m = models.at(tc.model_path);
+    if (machine.threads > 0 && tc.params.n_threads > machine.threads) {
+      add({"-t " + std::to_string(tc.params.n_threads) + " exceeds the " + std::to_string(machine.threads) +
+               " logical CPUs: threads contend and tg collapses",
+           "use -t " + std::to_string(machine.cores) + " (the physical cores) or fewer"});
+    }
+    if (m.n_ctx_train > 0 && tc.params.n_ctx > static_cast<int>(m.n_ctx_train)) {
+      add({"n_ctx " + std::to_string(tc.params.n_ctx) + " (depth + prompt + generation) exceeds the " +
+               std::to_string(m.n_ctx_train) + " tokens model '" + m.name + "' was trained for",
+           "lower -d, -p or -n"});
+    }
+    if (m.synthetic) {
+      add({"model '" + m.name + "' is synthetic (random weights): its speed and memory are the real model's, its "
+           "outputs are not",
+           ""});
+    }
+  }
+  return out;
+}
+
+}  // namespace rigbench::bench

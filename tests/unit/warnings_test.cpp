@@ -1,0 +1,51 @@
+#include "bench/warnings.h"
+
+#include <gtest/gtest.h>
+
+namespace rigbench::bench {
+namespace {
+
+struct Fixture {
+  std::vector<TestCase> plan;
+  std::map<std::string, ModelInfo> models;
+  MachineInfo machine;
+  Fixture(int threads, int n_ctx, bool synthetic) {
+    TestCase tc;
+    tc.model_path = "m.gguf";
+    tc.params.n_threads = threads;
+    tc.params.n_ctx = n_ctx;
+    plan = {tc, tc};  // the same warning twice is said once
+    ModelInfo m;
+    m.name = "M";
+    m.n_ctx_train = 2048;
+    m.synthetic = synthetic;
+    models["m.gguf"] = m;
+    machine.cores = 2;
+    machine.threads = 4;
+  }
+};
+
+TEST(PlanWarnings, NoneForASoundPlan) {
+  Fixture f(2, 640, false);
+  EXPECT_TRUE(plan_warnings(f.plan, f.models, f.machine, "Release").empty());
+}
+
+TEST(PlanWarnings, ThreadsBeyondLogicalCpusNameTheRemedy) {
+  Fixture f(8, 640, false);
+  const auto w = plan_warnings(f.plan, f.models, f.machine, "Release");
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].cause, "-t 8 exceeds the 4 logical CPUs: threads contend and tg collapses");
+  EXPECT_EQ(w[0].remedy, "use -t 2 (the physical cores) or fewer");
+}
+
+TEST(PlanWarnings, ContextBeyondTrainingSyntheticModelAndDebugBuild) {
+  Fixture f(2, 4096, true);
+  const auto w = plan_warnings(f.plan, f.models, f.machine, "Debug");
+  ASSERT_EQ(w.size(), 3u);
+  EXPECT_NE(w[0].cause.find("Debug build"), std::string::npos);
+  EXPECT_EQ(w[1].cause, "n_ctx 4096 (depth + prompt + generation) exceeds the 2048 tokens model 'M' was trained for");
+  EXPECT_NE(w[2].cause.find("synthetic"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rigbench::bench
