@@ -316,6 +316,19 @@ Status check_loadable(const std::string& path) {
   return {};
 }
 
+Status check_tensors(const std::string& path) {
+  init_llama();
+  llama_model_params mp = llama_model_default_params();
+  mp.no_alloc = true;
+  mp.load_mode = LLAMA_LOAD_MODE_NONE;  // with mmap, no_alloc asserts (reference.md §4)
+  mp.n_gpu_layers = 0;
+  clear_errors();
+  llama_model* m = llama_model_load_from_file(path.c_str(), mp);
+  if (!m) return fail(ErrorCode::kInvalidInput, "model '" + path + "': llama.cpp cannot load it: " + last_error("load failed"));
+  llama_model_free(m);
+  return {};
+}
+
 void describe_backends(MachineInfo& machine) {
   init_llama();
   machine.backends.clear();

@@ -24,6 +24,11 @@ std::unique_ptr<Engine> make_llama_engine(const std::atomic<bool>* cancel);
 // load: no weights read). Errors: kInvalidInput with llama.cpp's reason, naming the file.
 Status check_loadable(const std::string& path);
 
+// Loads the model as llama.cpp would for inference, but with no_alloc (simulated
+// allocation, no weights read): every tensor llama.cpp expects must be present with its
+// shape. Works on a header-only file. Errors: kInvalidInput with llama.cpp's reason.
+Status check_tensors(const std::string& path);
+
 // Fills machine.backends (ggml backend registry names) and machine.gpus (every ggml device
 // but the CPU, with memory from ggml_backend_dev_memory).
 void describe_backends(MachineInfo& machine);
