@@ -8,6 +8,7 @@
 #include "cli/args.h"
 #include "cli/bench_command.h"
 #include "cli/build_info.h"
+#include "cli/fit_command.h"
 #include "cli/interrupt.h"
 #include "cli/synth_command.h"
 
@@ -36,6 +37,12 @@ int main(int argc, char** argv) {
   CLI::App* synth = cli::add_synth_command(app, synth_opts);
   cli::PresetsOptions presets_opts;
   CLI::App* presets = cli::add_presets_command(app, presets_opts);
+  cli::FitOptions fit_opts;
+  CLI::App* fit = cli::add_fit_command(app, fit_opts);
+  cli::HwOptions hw_opts;
+  CLI::App* hw = cli::add_hw_command(app, hw_opts);
+  cli::DevicesOptions devices_opts;
+  CLI::App* devices = cli::add_devices_command(app, devices_opts);
 
   const std::vector<std::string> args = cli::expand_llama_bench_aliases(std::vector<std::string>(argv, argv + argc));
   std::vector<char*> cargs;
@@ -56,5 +63,8 @@ int main(int argc, char** argv) {
   if (bench->parsed()) return report(cli::run_bench_command(bench_opts));
   if (synth->parsed()) return report(cli::run_synth_command(synth_opts));
   if (presets->parsed()) return report(cli::run_presets_command(presets_opts));
+  if (fit->parsed()) return report(cli::run_fit_command(fit_opts));
+  if (hw->parsed()) return report(cli::run_hw_command(hw_opts));
+  if (devices->parsed()) return report(cli::run_devices_command(devices_opts));
   return 2;
 }

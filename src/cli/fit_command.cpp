@@ -1,0 +1,147 @@
+#include "cli/fit_command.h"
+
+#include <charconv>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/synthesis.h"
+#include "cli/targets.h"
+#include "core/strings.h"
+#include "engine/llama_engine.h"
+#include "hw/bandwidth.h"
+#include "hw/catalog.h"
+#include "hw/machine.h"
+#include "model/model_shape.h"
+#include "model/preset.h"
+#include "report/fit_printer.h"
+
+namespace rigbench::cli {
+
+namespace fs = std::filesystem;
+
+CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
+  CLI::App* cmd = app.add_subcommand("fit", "Will a model fit a device, at what context, and how fast could tg be (from GGUF metadata only)");
+  cmd->add_option("model", o.model, "GGUF model file (a header-only file works)");
+  cmd->add_option("--preset", o.preset, "a preset instead of a file (see `rigbench presets`)");
+  cmd->add_option("--quant", o.quant, "file type with --preset")->capture_default_str();
+  cmd->add_option("-c,--ctx-size", o.ctx_size, "context size; 0 = n_ctx_train, capped as llama.cpp's --fit does")
+      ->check(CLI::Range(0, 1 << 24))->capture_default_str();
+  cmd->add_option("--n-gpu-layers", o.n_gpu_layers, "-ngl: layers offloaded: N, auto (the most that fit) or -1 (all)")->capture_default_str();
+  cmd->add_option("--flash-attn", o.flash_attn, "-fa: auto, on or off")->check(CLI::IsMember({"auto", "on", "off", "1", "0"}))->capture_default_str();
+  cmd->add_option("--cache-type-k", o.type_k, "-ctk: KV cache K type")->capture_default_str();
+  cmd->add_option("--cache-type-v", o.type_v, "-ctv: KV cache V type")->capture_default_str();
+  cmd->add_option("-b,--batch-size", o.n_batch, "logical batch size")->check(CLI::Range(1, 1 << 20))->capture_default_str();
+  cmd->add_option("--ubatch-size", o.n_ubatch, "-ub: physical batch size")->check(CLI::Range(1, 1 << 20))->capture_default_str();
+  cmd->add_flag("--no-kv-offload", o.no_kv_offload, "keep the KV cache in host RAM");
+  cmd->add_option("--parallel", o.parallel, "parallel sequences")->check(CLI::Range(1, 256))->capture_default_str();
+  cmd->add_option("--device", o.device, "auto (this machine), all (every catalog device) or a catalog name")->capture_default_str();
+  cmd->add_option("--depth", o.depth, "KV cells read per generated token in the tg bound")->check(CLI::Range(0, 1 << 24))->capture_default_str();
+  cmd->add_option("--host-ram", o.host_ram_gib, "GiB of host RAM beside a catalog GPU (default: this machine's RAM)")->check(CLI::Range(0.0, 1e6));
+  cmd->add_option("-o,--output", o.output, "md or json")->check(CLI::IsMember({"md", "json"}))->capture_default_str();
+  return cmd;
+}
+
+namespace {
+
+Result<int> parse_ngl(const std::string& v) {
+  if (v == "auto") return -2;
+  int n = 0;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (ec != std::errc() || end != v.data() + v.size() || n < -1) {
+    return fail(ErrorCode::kUsage, "-ngl/--n-gpu-layers '" + v + "': expected a number of layers, -1 (all) or auto");
+  }
+  return n;
+}
+
+// The model's shape: from the file, or from a preset written header-only to a temp file.
+Result<model::ModelShape> load_shape(const FitOptions& o, std::string& path) {
+  if (o.model.empty() == o.preset.empty()) return fail(ErrorCode::kUsage, "fit: give a MODEL.gguf or --preset NAME");
+  if (!o.model.empty()) {
+    path = o.model;
+    return model::read_shape(o.model);
+  }
+  auto preset = model::find_preset(o.preset);
+  if (!preset) return std::unexpected(preset.error());
+  const fs::path tmp = fs::temp_directory_path() / ("rigbench-fit-" + std::to_string(::getpid()) + ".gguf");
+  auto written = synthesize(*preset, o.quant, tmp.string(), /*header_only=*/true);
+  if (!written) return std::unexpected(written.error());
+  auto shape = model::read_shape(tmp.string());
+  std::error_code ec;
+  fs::remove(tmp, ec);
+  path = "preset " + preset->name + " " + o.quant;
+  return shape;
+}
+
+}  // namespace
+
+Status run_fit_command(const FitOptions& o) {
+  engine::init_llama();
+  auto ngl = parse_ngl(o.n_gpu_layers);
+  if (!ngl) return std::unexpected(ngl.error());
+  for (const auto* t : {&o.type_k, &o.type_v}) {
+    const auto& types = engine::kv_cache_types();
+    if (std::find(types.begin(), types.end(), to_lower(*t)) == types.end()) {
+      return fail(ErrorCode::kUsage, "-ctk/-ctv '" + *t + "': unknown KV cache type (" + join(types, ", ") + ")");
+    }
+  }
+  std::string path;
+  auto shape = load_shape(o, path);
+  if (!shape) return std::unexpected(shape.error());
+
+  fit::ContextParams ctx;
+  ctx.n_ctx = o.ctx_size;
+  ctx.n_batch = o.n_batch;
+  ctx.n_ubatch = o.n_ubatch;
+  ctx.n_seq = o.parallel;
+  ctx.type_k = to_lower(o.type_k);
+  ctx.type_v = to_lower(o.type_v);
+  ctx.flash_attn = o.flash_attn != "off" && o.flash_attn != "0";
+  ctx.offload_kqv = !o.no_kv_offload;
+
+  MachineInfo machine = hw::detect_machine();
+  engine::describe_backends(machine);
+  std::vector<fit::Target> targets;
+  report::FitReport rep;
+  const bool catalog_wanted = o.device != "auto";
+  const double host_bw = host_bandwidth_gbps(machine);  // measured once, then cached
+  if (!catalog_wanted) {
+    targets.push_back(this_machine(machine, host_bw));
+  } else {
+    auto catalog = hw::load_catalog(hw::catalog_path());
+    if (!catalog) return std::unexpected(catalog.error());
+    const uint64_t host_ram = o.host_ram_gib > 0 ? static_cast<uint64_t>(o.host_ram_gib * (1ull << 30)) : machine.ram_bytes;
+    std::vector<hw::CatalogDevice> chosen;
+    if (o.device == "all") {
+      chosen = *catalog;
+    } else {
+      auto d = hw::find_device(*catalog, o.device);
+      if (!d) return std::unexpected(d.error());
+      chosen = {*d};
+    }
+    for (const auto& d : chosen) {
+      targets.push_back(catalog_target(d, host_ram, host_bw));
+      rep.usd_per_gib.push_back(d.usd_per_gib().value_or(-1.0));
+    }
+    char bw[32];
+    std::snprintf(bw, sizeof bw, "%.1f", host_bw);
+    rep.notes.push_back("catalog GPUs sit beside " + std::to_string(host_ram >> 30) + " GiB of host RAM (--host-ram) read at " + bw +
+                        " GB/s (this machine's, measured): the tg bound of a partial offload counts that side too");
+  }
+  for (const auto& t : targets) {
+    rep.results.push_back(o.ctx_size > 0 ? fit::plan_fit(*shape, t, ctx, *ngl, o.depth)
+                                         : fit::plan_fit_default_context(*shape, t, ctx, *ngl, o.depth));
+  }
+  rep.model = shape->name;
+  rep.model_path = path;
+  rep.weights_bytes = shape->tensor_bytes;
+  rep.notes.push_back("tg bound = bandwidth / bytes read per token (weights on each device, MoE experts scaled by used/total, "
+                      "KV at --depth " + std::to_string(o.depth) + "): an upper bound, not a measurement");
+  rep.notes.push_back("overhead = runtime memory llama.cpp does not reserve (CUDA/ROCm 400 MiB, Vulkan 256 MiB, Metal 64 MiB, CPU 0)");
+  if (o.output == "json") report::print_fit_json(rep, std::cout);
+  else report::print_fit_markdown(rep, std::cout);
+  return {};
+}
+
+}  // namespace rigbench::cli

@@ -1,0 +1,46 @@
+// rigbench: `rigbench fit` (will it fit, and how fast could it be), `rigbench hw` (this
+// machine) and `rigbench devices` (the catalog).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "core/status.h"
+
+namespace rigbench::cli {
+
+struct FitOptions {
+  std::string model;              // MODEL.gguf (header-only files work)
+  std::string preset;             // --preset NAME instead of a file
+  std::string quant = "Q4_K_M";   // --quant TYPE with --preset
+  int ctx_size = 0;               // -c: tokens; 0 = n_ctx_train, capped as llama.cpp's --fit does
+  std::string n_gpu_layers = "auto";  // -ngl N | auto | -1 (all)
+  std::string flash_attn = "auto";    // -fa: auto (= on) | on | off
+  std::string type_k = "f16", type_v = "f16";
+  int n_batch = 2048, n_ubatch = 512;
+  bool no_kv_offload = false;
+  int parallel = 1;               // --parallel: sequences
+  std::string device = "auto";    // auto | all | a catalog name
+  int depth = 0;                  // --depth: KV cells read per token in the tg bound
+  double host_ram_gib = 0;        // --host-ram: RAM beside a catalog GPU (0 = this machine's)
+  std::string output = "md";      // md | json
+};
+
+struct HwOptions {
+  bool bandwidth = false;         // --bandwidth: run the probe
+  std::string output = "md";
+};
+
+struct DevicesOptions {
+  std::string output = "md";
+};
+
+CLI::App* add_fit_command(CLI::App& app, FitOptions& o);
+CLI::App* add_hw_command(CLI::App& app, HwOptions& o);
+CLI::App* add_devices_command(CLI::App& app, DevicesOptions& o);
+
+Status run_fit_command(const FitOptions& o);
+Status run_hw_command(const HwOptions& o);
+Status run_devices_command(const DevicesOptions& o);
+
+}  // namespace rigbench::cli

@@ -1,0 +1,47 @@
+#include "engine/llama_simulate.h"
+
+#include <llama.h>
+
+#include <memory>
+
+#include "engine/llama_support.h"
+
+namespace rigbench::engine {
+
+Result<Simulation> simulate_memory(const SimulationSpec& spec) {
+  init_llama();
+  llama_model_params mp = llama_model_default_params();
+  mp.no_alloc = true;
+  mp.load_mode = LLAMA_LOAD_MODE_NONE;  // with mmap, no_alloc asserts
+  mp.n_gpu_layers = spec.n_gpu_layers < 0 ? 999 : spec.n_gpu_layers;
+  clear_errors();
+  std::unique_ptr<llama_model, decltype(&llama_model_free)> model(llama_model_load_from_file(spec.path.c_str(), mp),
+                                                                  &llama_model_free);
+  if (!model) {
+    return fail(ErrorCode::kInvalidInput, "model '" + spec.path + "': llama.cpp cannot load it: " + last_error("load failed"));
+  }
+  llama_context_params cp = llama_context_default_params();
+  cp.n_ctx = static_cast<uint32_t>(spec.n_ctx);
+  cp.n_batch = static_cast<uint32_t>(spec.n_batch);
+  cp.n_ubatch = static_cast<uint32_t>(spec.n_ubatch);
+  cp.n_seq_max = static_cast<uint32_t>(spec.n_seq);
+  cp.flash_attn_type = parse_flash_attn(spec.flash_attn);
+  cp.offload_kqv = spec.offload_kqv;
+  cp.swa_full = false;
+  cp.n_threads = cp.n_threads_batch = 1;
+  if (!parse_cache_type(spec.type_k, cp.type_k) || !parse_cache_type(spec.type_v, cp.type_v)) {
+    return fail(ErrorCode::kUsage, "unknown KV cache type '" + spec.type_k + "'/'" + spec.type_v + "'");
+  }
+  clear_errors();
+  std::unique_ptr<llama_context, decltype(&llama_free)> ctx(llama_init_from_model(model.get(), cp), &llama_free);
+  if (!ctx) {
+    return fail(ErrorCode::kRuntime, "model '" + spec.path + "': cannot create a context (n_ctx " + std::to_string(spec.n_ctx) +
+                                         "): " + last_error("llama_init_from_model failed"));
+  }
+  Simulation out;
+  out.buffers = memory_breakdown(ctx.get());
+  out.n_ctx = static_cast<int>(llama_n_ctx(ctx.get()));
+  return out;
+}
+
+}  // namespace rigbench::engine

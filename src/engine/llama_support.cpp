@@ -1,0 +1,115 @@
+#include "engine/llama_support.h"
+
+#include <ggml-backend.h>
+#include <ggml.h>
+#ifdef RIGBENCH_HAVE_LLAMA_EXT
+#include <llama-ext.h>
+#endif
+
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <mutex>
+
+#include "core/strings.h"
+
+namespace rigbench::engine {
+
+namespace {
+
+// llama.cpp's log, captured: the last error lines explain a failed load.
+struct LogCapture {
+  std::mutex mu;
+  std::deque<std::string> errors;
+  std::string partial;
+  bool echo = false;
+};
+
+LogCapture& log_capture() {
+  static LogCapture capture;
+  return capture;
+}
+
+void on_llama_log(ggml_log_level level, const char* text, void*) {
+  LogCapture& c = log_capture();
+  if (c.echo) std::fputs(text, stderr);
+  if (level != GGML_LOG_LEVEL_ERROR && level != GGML_LOG_LEVEL_CONT) return;
+  std::lock_guard<std::mutex> lock(c.mu);
+  if (level == GGML_LOG_LEVEL_CONT && c.partial.empty()) return;
+  c.partial += text;
+  if (!c.partial.empty() && c.partial.back() == '\n') {
+    c.errors.push_back(trim(c.partial));
+    c.partial.clear();
+    if (c.errors.size() > 8) c.errors.pop_front();
+  }
+}
+
+}  // namespace
+
+void clear_errors() {
+  std::lock_guard<std::mutex> lock(log_capture().mu);
+  log_capture().errors.clear();
+}
+
+// llama.cpp's last error line without its function-name prefixes, e.g.
+// "error loading model architecture: unknown model architecture: 'nonesuch'".
+std::string last_error(const std::string& fallback) {
+  std::lock_guard<std::mutex> lock(log_capture().mu);
+  const auto& errors = log_capture().errors;
+  static const std::string kMarker = "error loading model: ";
+  for (auto it = errors.rbegin(); it != errors.rend(); ++it) {
+    const auto pos = it->find(kMarker);
+    if (pos != std::string::npos) return it->substr(pos + kMarker.size());
+  }
+  return errors.empty() ? fallback : errors.back();
+}
+
+bool parse_cache_type(const std::string& name, ggml_type& out) {
+  for (int t = 0; t < GGML_TYPE_COUNT; ++t) {
+    const char* n = ggml_type_name(static_cast<ggml_type>(t));
+    if (n && to_lower(n) == to_lower(name)) {
+      out = static_cast<ggml_type>(t);
+      return true;
+    }
+  }
+  return false;
+}
+
+llama_flash_attn_type parse_flash_attn(const std::string& v) {
+  if (v == "on") return LLAMA_FLASH_ATTN_TYPE_ENABLED;
+  if (v == "off") return LLAMA_FLASH_ATTN_TYPE_DISABLED;
+  return LLAMA_FLASH_ATTN_TYPE_AUTO;
+}
+
+void init_llama() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    const char* env = std::getenv("RIGBENCH_LLAMA_LOG");
+    log_capture().echo = env != nullptr && std::string(env) == "1";
+    llama_log_set(&on_llama_log, nullptr);
+    ggml_backend_load_all();
+    llama_backend_init();
+  });
+}
+
+std::vector<BufferMemory> memory_breakdown(const llama_context* ctx) {
+  std::vector<BufferMemory> out;
+#ifdef RIGBENCH_HAVE_LLAMA_EXT
+  if (!ctx) return out;
+  for (const auto& [buft, mb] : llama_get_memory_breakdown(ctx)) {
+    BufferMemory m;
+    m.buffer_type = ggml_backend_buft_name(buft);
+    ggml_backend_dev_t dev = ggml_backend_buft_get_device(buft);
+    m.device = dev ? ggml_backend_dev_name(dev) : "CPU";  // host buffers (e.g. CPU_Mapped) have no device
+    m.model_bytes = mb.model;
+    m.context_bytes = mb.context;
+    m.compute_bytes = mb.compute;
+    out.push_back(m);
+  }
+#else
+  (void)ctx;
+#endif
+  return out;
+}
+
+}  // namespace rigbench::engine

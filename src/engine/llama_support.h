@@ -1,0 +1,36 @@
+// rigbench: what the llama.cpp adapters share: one-time initialization, llama.cpp's log
+// captured (its last error explains a failed load), name parsing, the memory breakdown.
+// Internal to engine/: only engine/llama* files include it.
+#pragma once
+
+#include <ggml.h>
+#include <llama.h>
+
+#include <string>
+#include <vector>
+
+#include "core/record.h"
+
+namespace rigbench::engine {
+
+// Initializes llama.cpp once per process (see llama_engine.h).
+void init_llama();
+
+// Forgets captured error lines (call before a llama.cpp call whose failure you explain).
+void clear_errors();
+
+// llama.cpp's last error line without its function-name prefixes, e.g.
+// "error loading model architecture: unknown model architecture: 'nonesuch'"; `fallback`
+// when llama.cpp logged no error.
+std::string last_error(const std::string& fallback);
+
+// A ggml type from its name ("q8_0", case-insensitive); false when unknown.
+bool parse_cache_type(const std::string& name, ggml_type& out);
+
+// "on" / "off" / anything else = auto.
+llama_flash_attn_type parse_flash_attn(const std::string& v);
+
+// llama.cpp's memory per buffer type for `ctx` (empty without llama-ext.h).
+std::vector<BufferMemory> memory_breakdown(const llama_context* ctx);
+
+}  // namespace rigbench::engine

@@ -1,0 +1,146 @@
+// fit's analytic memory model against llama.cpp's own simulated allocation (no_alloc) on
+// this machine's backend (CPU): every component within 2 % or 32 MiB, whichever is larger.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "cli/synthesis.h"
+#include "engine/llama_simulate.h"
+#include "fit/memory_model.h"
+#include "model/model_shape.h"
+#include "model/preset.h"
+#include "support/temp_dir.h"
+
+namespace rigbench {
+namespace {
+
+struct Case {
+  std::string model;  // preset name, or "stories260K" for the shipped model
+  int n_ctx;
+  bool flash_attn;
+};
+void PrintTo(const Case& c, std::ostream* os) { *os << c.model << " n_ctx " << c.n_ctx << (c.flash_attn ? " fa" : ""); }
+
+void expect_close(const char* what, uint64_t estimate, uint64_t actual) {
+  const double tolerance = std::max(0.02 * static_cast<double>(actual), 32.0 * 1024 * 1024);
+  EXPECT_NEAR(static_cast<double>(estimate), static_cast<double>(actual), tolerance)
+      << what << ": estimate " << estimate << " vs llama.cpp " << actual;
+}
+
+class FitVsLlamaCpp : public ::testing::TestWithParam<Case> {
+ protected:
+  static std::filesystem::path dir() {
+    static testing::TempDir* d = new testing::TempDir();  // header-only files, shared by the cases
+    return d->path();
+  }
+};
+
+TEST_P(FitVsLlamaCpp, EveryComponentWithin2PercentOr32MiB) {
+  const Case& c = GetParam();
+  std::string path = RIGBENCH_TEST_MODEL;
+  if (c.model != "stories260K") {
+    path = (dir() / (c.model + ".gguf")).string();
+    if (!std::filesystem::exists(path)) ASSERT_TRUE(cli::synthesize(*model::find_preset(c.model), "Q4_K_M", path, true));
+  }
+  auto shape = model::read_shape(path);
+  ASSERT_TRUE(shape) << shape.error().message;
+  fit::ContextParams ctx;
+  ctx.n_ctx = c.n_ctx;
+  ctx.flash_attn = c.flash_attn;
+  const fit::MemorySplit est = fit::estimate_memory(*shape, ctx, 0, "cpu");
+
+  engine::SimulationSpec sim;
+  sim.path = path;
+  sim.n_ctx = c.n_ctx;
+  sim.flash_attn = c.flash_attn ? "on" : "off";
+  auto real = engine::simulate_memory(sim);
+  ASSERT_TRUE(real) << real.error().message;
+  uint64_t model = 0, context = 0, compute = 0;
+  for (const auto& b : real->buffers) {
+    model += b.model_bytes;
+    context += b.context_bytes;
+    compute += b.compute_bytes;
+  }
+  EXPECT_EQ(est.kv_size, real->n_ctx);
+  expect_close("weights", est.host.weights, model);
+  expect_close("kv", est.host.kv, context);
+  expect_close("compute", est.host.compute, compute);
+  expect_close("total", est.host.weights + est.host.kv + est.host.compute, model + context + compute);
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  for (const char* m : {"stories260K", "SmolLM2-135M", "Llama-3.2-1B", "Llama-3.1-8B", "Phi-3-mini-4k", "Qwen2.5-7B",
+                        "Gemma-2-9B", "Mixtral-8x7B", "DeepSeek-V3", "bge-small-en-v1.5"}) {
+    for (int n_ctx : {512, 4096, 32768}) {
+      for (bool fa : {true, false}) out.push_back({m, n_ctx, fa});
+    }
+  }
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Presets, FitVsLlamaCpp, ::testing::ValuesIn(cases()),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           std::string s = info.param.model + "_ctx" + std::to_string(info.param.n_ctx) +
+                                           (info.param.flash_attn ? "_fa" : "_nofa");
+                           for (char& ch : s) if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return s;
+                         });
+
+TEST(FitMemoryModel, KvCacheFollowsLlamaCppRules) {
+  model::ModelShape s;
+  s.arch = "llama";
+  s.n_layer = 2;
+  s.n_embd = 4096;
+  s.n_head = {32, 32};
+  s.n_head_kv = {8, 8};
+  s.n_ff = {14336, 14336};
+  s.head_k = s.head_v = 128;
+  s.n_vocab = 1000;
+  fit::ContextParams c;
+  c.n_ctx = 1000;  // padded to 1024
+  auto m = fit::estimate_memory(s, c, 0, "cpu");
+  EXPECT_EQ(m.kv_size, 1024);
+  EXPECT_EQ(m.host.kv, 2u * 2 * (8 * 128) * 1024 * 2);  // layers x (K+V) x dims x cells x f16
+  c.type_k = c.type_v = "q8_0";                          // 34 bytes per 32 values
+  m = fit::estimate_memory(s, c, 0, "cpu");
+  EXPECT_EQ(m.host.kv, 2u * 2 * (8 * 128 / 32 * 34) * 1024);
+  // Sliding window: every other layer holds PAD(min(kv, n_swa + n_ubatch), 256) cells.
+  s.n_swa = 256;
+  s.swa_period = 2;
+  c.type_k = c.type_v = "f16";
+  m = fit::estimate_memory(s, c, 0, "cpu");
+  EXPECT_EQ(m.host.kv, 2u * (8 * 128) * 2 * (1024 + 768));
+  EXPECT_EQ(m.host.output, 1000u * 4);
+}
+
+TEST(FitMemoryModel, OffloadPutsTheLastLayersAndOutputOnTheDevice) {
+  model::ModelShape s;
+  s.arch = "llama";
+  s.n_layer = 4;
+  s.n_embd = 64;
+  s.n_head.assign(4, 4);
+  s.n_head_kv.assign(4, 4);
+  s.n_ff.assign(4, 128);
+  s.head_k = s.head_v = 16;
+  s.n_vocab = 100;
+  s.tensors = {{"token_embd.weight", 1000, -1}, {"output.weight", 2000, -1}, {"output_norm.weight", 10, -1}};
+  for (int il = 0; il < 4; ++il) s.tensors.push_back({"blk." + std::to_string(il) + ".ffn_up.weight", 100, il});
+  fit::ContextParams c;
+  c.n_ctx = 256;
+  auto one = fit::estimate_memory(s, c, 1, "cuda");  // -ngl 1: only the output layer
+  EXPECT_EQ(one.device.weights, 2010u);
+  EXPECT_EQ(one.host.weights, 1400u);
+  EXPECT_EQ(one.device.kv, 0u);
+  auto three = fit::estimate_memory(s, c, 3, "cuda");  // output + blocks 2 and 3
+  EXPECT_EQ(three.device.weights, 2210u);
+  EXPECT_GT(three.device.kv, 0u);
+  EXPECT_EQ(three.device.kv * 2, three.host.kv * 2);  // 2 of 4 layers each
+  auto all = fit::estimate_memory(s, c, -1, "cuda");
+  EXPECT_EQ(all.n_gpu_layers, 5);
+  EXPECT_EQ(all.host.weights, 1000u);  // token_embd stays on the host
+  EXPECT_EQ(all.device.overhead, 400ull << 20);
+}
+
+}  // namespace
+}  // namespace rigbench
