@@ -1,0 +1,138 @@
+// End-to-end tests of `rigbench fit`, `hw` and `devices` on real files.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/gguf_fixtures.h"
+#include "support/subprocess.h"
+#include "support/temp_dir.h"
+
+namespace rigbench {
+namespace {
+
+using testing::ProcessResult;
+using testing::run_process;
+using testing::TempDir;
+
+nlohmann::json fit_json(const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {RIGBENCH_BIN, "fit", "-o", "json"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const ProcessResult r = run_process(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return nlohmann::json::parse(r.out);
+}
+
+TEST(FitE2E, JsonCarriesEveryFieldPerDevice) {
+  const auto j = fit_json({RIGBENCH_TEST_MODEL, "-c", "4096"});
+  ASSERT_EQ(j["devices"].size(), 1u);
+  const auto& d = j["devices"][0];
+  for (const char* key : {"name", "capacity_bytes", "weights_bytes", "kv_bytes", "compute_bytes", "output_bytes",
+                          "overhead_bytes", "total_bytes", "n_gpu_layers", "verdict", "margin_bytes", "tg_bound_tps"}) {
+    EXPECT_TRUE(d.contains(key)) << key;
+  }
+  EXPECT_EQ(d["verdict"], "fits");
+  EXPECT_EQ(d["weights_bytes"], 1171200);     // the shipped model's tensors
+  EXPECT_EQ(d["kv_bytes"], 2621440);          // reference.md §4: 5 layers x 2 x 32 dims x 4096 x f16
+  EXPECT_EQ(d["output_bytes"], 512 * 4);      // n_vocab x 1 sequence x f32
+  EXPECT_FALSE(d["tg_bound_is_measurement"].get<bool>());
+  EXPECT_GT(d["tg_bound_tps"].get<double>(), 0);
+}
+
+// The published observations (reference.md §1): a 70B model fits a 512 GB Mac Studio, not a
+// 32 GB RTX 5090 (where only part of it goes), and each device's cost per GiB.
+TEST(FitE2E, SeventyBFitsTheMacStudioNotTheRtx5090) {
+  const auto j = fit_json({"--preset", "Llama-3.1-70B", "--quant", "Q4_K_M", "--device", "all", "-c", "8192",
+                           "--host-ram", "64"});
+  std::map<std::string, nlohmann::json> by_name;
+  for (const auto& d : j["devices"]) by_name[d["name"]] = d;
+  ASSERT_TRUE(by_name.count("RTX 5090") && by_name.count("M3 Ultra 512GB (Mac Studio)"));
+  EXPECT_EQ(by_name["M3 Ultra 512GB (Mac Studio)"]["verdict"], "fits");
+  EXPECT_EQ(by_name["RTX 5090"]["verdict"], "partial");
+  EXPECT_LT(by_name["RTX 5090"]["n_gpu_layers"].get<int>(), 81);
+  EXPECT_NEAR(by_name["RTX 5090"]["usd_per_gib"].get<double>(), 62.47, 0.01);
+  EXPECT_NEAR(by_name["M3 Ultra 512GB (Mac Studio)"]["usd_per_gib"].get<double>(), 18.55, 0.01);
+  // Apple is judged against the working-set limit, not installed RAM.
+  EXPECT_LT(by_name["M2 Pro 16GB"]["capacity_bytes"].get<uint64_t>(), 16ull << 30);
+}
+
+TEST(FitE2E, DefaultContextIsTrainedContextCappedToFit) {
+  // 128k tokens of f16 KV (16 GiB) and 4.6 GiB of weights fit a 24 GiB card, not an 11 GiB one.
+  const auto big = fit_json({"--preset", "Llama-3.1-8B", "--device", "RTX 3090"});
+  EXPECT_EQ(big["devices"][0]["n_ctx"], 131072);
+  EXPECT_EQ(big["devices"][0]["verdict"], "fits");
+  const auto j = fit_json({"--preset", "Llama-3.1-8B", "--device", "RTX 2080 Ti"});
+  const auto& d = j["devices"][0];
+  EXPECT_EQ(d["verdict"], "fits");
+  EXPECT_LT(d["n_ctx"].get<int>(), 131072);  // 128k of KV does not fit 24 GiB
+  EXPECT_GE(d["n_ctx"].get<int>(), 4096);
+  EXPECT_NE(d["note"].get<std::string>().find("capped"), std::string::npos);
+}
+
+TEST(FitE2E, HeaderOnly671BModel) {
+  TempDir dir;
+  const std::string path = dir.file("dsv3.gguf");
+  ASSERT_EQ(run_process({RIGBENCH_BIN, "synth", "--preset", "DeepSeek-V3", "--header-only", "-o", path}).exit_code, 0);
+  const auto j = fit_json({path, "--device", "H200 SXM", "-c", "4096", "-ngl", "-1"});
+  const auto& d = j["devices"][0];
+  EXPECT_EQ(d["verdict"], "no");  // ~377 GiB of weights
+  EXPECT_GT(d["weights_bytes"].get<uint64_t>(), 370ull << 30);  // all but token_embd
+  EXPECT_LT(d["margin_bytes"].get<int64_t>(), 0);
+  EXPECT_EQ(d["kv_bytes"], 61u * 576 * 4096 * 2);  // MLA: one 576-wide K row per cell, no V
+}
+
+struct BadFit {
+  std::string name;
+  std::vector<std::string> args;
+  int exit_code;
+  std::string message;
+};
+void PrintTo(const BadFit& b, std::ostream* os) { *os << b.name; }
+class FitBadInput : public ::testing::TestWithParam<BadFit> {};
+
+TEST_P(FitBadInput, OneLineErrorNoCrash) {
+  TempDir dir;
+  testing::write_truncated(RIGBENCH_TEST_MODEL, dir.file("cut.gguf"), 2000);
+  testing::write_file(dir.file("text.gguf"), "hello");
+  testing::write_gguf_with_key(RIGBENCH_TEST_MODEL, dir.file("arch.gguf"), "general.architecture", "nonesuch");
+  std::vector<std::string> args = {RIGBENCH_BIN, "fit"};
+  for (auto a : GetParam().args) args.push_back(a.rfind("@", 0) == 0 ? dir.file(a.substr(1)) : a);
+  const ProcessResult r = run_process(args);
+  EXPECT_EQ(r.exit_code, GetParam().exit_code) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(GetParam().message), std::string::npos) << r.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    E2E, FitBadInput,
+    ::testing::Values(BadFit{"Missing", {"@none.gguf"}, 1, "no such file"},
+                      BadFit{"NotGguf", {"@text.gguf"}, 1, "not a GGUF file"},
+                      BadFit{"CorruptMetadata", {"@cut.gguf"}, 1, "metadata cannot be read"},
+                      BadFit{"UnknownArchitecture", {"@arch.gguf"}, 1, "nonesuch.block_count is 0"},
+                      BadFit{"UnknownDevice", {RIGBENCH_TEST_MODEL, "--device", "Voodoo 5"}, 2, "--device 'Voodoo 5'"},
+                      BadFit{"BadNgl", {RIGBENCH_TEST_MODEL, "-ngl", "many"}, 2, "-ngl/--n-gpu-layers 'many'"},
+                      BadFit{"NoModel", {}, 2, "give a MODEL.gguf or --preset"}),
+    [](const ::testing::TestParamInfo<BadFit>& info) { return info.param.name; });
+
+TEST(HwE2E, DescribesThisMachineAndMeasuresBandwidth) {
+  const ProcessResult r = run_process({RIGBENCH_BIN, "hw", "--bandwidth", "-o", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_GT(j["ram_bytes"].get<uint64_t>(), 0u);
+  EXPECT_GT(j["bandwidth"]["read_gbps"].get<double>(), 0.1);
+  EXPECT_FALSE(j["bandwidth"]["method"].get<std::string>().empty());
+}
+
+TEST(DevicesE2E, EveryCatalogFigureHasASource) {
+  const ProcessResult r = run_process({RIGBENCH_BIN, "devices", "-o", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_GE(j.size(), 15u);
+  for (const auto& d : j) {
+    for (const char* figure : {"memory", "bandwidth", "price"}) {
+      EXPECT_TRUE(d["sources"].contains(figure)) << d["name"] << " " << figure;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace rigbench
