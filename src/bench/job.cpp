@@ -26,7 +26,7 @@ std::string utc_now_iso8601() {
 }
 
 Status run_plan(const std::vector<TestCase>& plan, const std::map<std::string, ModelInfo>& models,
-                const JobContext& context, Runner& runner, const RecordSink& sink) {
+                const JobContext& context, Runner& runner, const RecordSink& sink, const std::vector<Roofline>& rooflines) {
   for (std::size_t i = 0; i < plan.size(); ++i) {
     const TestCase& tc = plan[i];
     RunRecord rec;
@@ -37,6 +37,7 @@ Status run_plan(const std::vector<TestCase>& plan, const std::map<std::string, M
     rec.model = models.at(tc.model_path);
     rec.params = tc.params;
     rec.tags = context.tags;
+    if (i < rooflines.size()) rec.roofline = rooflines[i];
 
     auto outcome = runner.run(tc);
     if (!outcome) return std::unexpected(outcome.error());

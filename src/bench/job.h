@@ -30,8 +30,10 @@ using RecordSink = std::function<Status(const RunRecord&)>;
 // sample, and then the job returns kInterrupted ("interrupted: N of M runs finished").
 // Other errors (load, decode, sink) stop the job and are returned; earlier records were
 // already handed on.
+// `rooflines` (empty, or one per plan entry) go into the records.
 Status run_plan(const std::vector<TestCase>& plan, const std::map<std::string, ModelInfo>& models,
-                const JobContext& context, Runner& runner, const RecordSink& sink);
+                const JobContext& context, Runner& runner, const RecordSink& sink,
+                const std::vector<Roofline>& rooflines = {});
 
 // 32 random hex digits (std::random_device): a record's identity.
 std::string new_record_id();

@@ -9,7 +9,10 @@
 
 #include "bench/job.h"
 #include "bench/runner.h"
+#include "bench/preflight.h"
 #include "bench/warnings.h"
+#include "cli/targets.h"
+#include "model/model_shape.h"
 #include "cli/build_info.h"
 #include "cli/synthesis.h"
 #include "cli/interrupt.h"
@@ -61,12 +64,16 @@ Status run_bench_command(BenchOptions& opts) {
 
   // 2. Every model is checked before anything runs, so bad input measures and stores nothing.
   std::map<std::string, ModelInfo> models;
+  std::map<std::string, model::ModelShape> shapes;
   for (const auto& path : opts.plan.models) {
     if (models.count(path)) continue;
     auto info = model::inspect(path);
     if (!info) return std::unexpected(info.error());
     if (Status s = engine::check_loadable(path); !s) return s;
+    auto shape = model::read_shape(path);
+    if (!shape) return std::unexpected(shape.error());
     models.emplace(path, std::move(*info));
+    shapes.emplace(path, std::move(*shape));
   }
 
   // 3. The database, opened before the first run so that a bad --db fails early.
@@ -91,6 +98,10 @@ Status run_bench_command(BenchOptions& opts) {
   context.tags = opts.tags;
 
   const std::vector<bench::TestCase> plan = bench::expand(opts.plan);
+  // fit's plan on this machine: refuse what will not fit; the tg bound for each run.
+  const fit::Target target = this_machine(context.machine, host_bandwidth_gbps(context.machine));
+  auto rooflines = bench::preflight(plan, shapes, target, opts.force);
+  if (!rooflines) return std::unexpected(rooflines.error());
   for (const auto& w : bench::plan_warnings(plan, models, context.machine, context.build.build_type)) {
     std::fprintf(stderr, "rigbench: warning: %s%s%s\n", w.cause.c_str(), w.remedy.empty() ? "" : "; ", w.remedy.c_str());
   }
@@ -111,7 +122,8 @@ Status run_bench_command(BenchOptions& opts) {
                                     }
                                     printer->add(rec);
                                     return {};
-                                  });
+                                  },
+                                  *rooflines);
   if (show_progress) std::fprintf(stderr, "\r%-50s\r", "");
   printer->end();
   return status;

@@ -61,6 +61,7 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
   cmd.add_option("--db", o.db_path, "results database (default: $XDG_DATA_HOME/rigbench/results.db)")->take_last();
   cmd.add_flag("--no-db", o.no_db, "do not store the results");
   cmd.add_option("--tag", o.tags, "text kept with every record (repeatable)");
+  cmd.add_flag("--force", o.force, "run even when the memory plan says the model will not fit this machine");
   // A list flag takes one value per occurrence (comma-separated, or the flag repeated, as
   // llama-bench), so `-p 64 model.gguf` leaves the model to the positional.
   for (CLI::Option* opt : cmd.get_options()) {

@@ -17,6 +17,7 @@ struct BenchOptions {
   std::string db_path;                // --db: SQLite file; empty = the default path
   bool no_db = false;                 // --no-db: store nothing
   std::vector<std::string> tags;      // --tag: free text kept with every record
+  bool force = false;                 // --force: run even when fit says it will not fit
 };
 
 // Declares the flags of `bench` on `cmd`, bound to `opts`.

@@ -111,6 +111,15 @@ struct MemoryInfo {
   uint64_t peak_rss_bytes = 0;  // bytes, process peak resident set (getrusage ru_maxrss) after the run
 };
 
+// The roofline bound on tg for this run on this machine (fit/planner.h): labelled a bound,
+// never a measurement.
+struct Roofline {
+  double tg_bound_tps = 0;       // tokens/s <= bandwidth / bytes per token; 0 = unknown
+  double bandwidth_gbps = 0;     // GB/s, this machine's measured read bandwidth (hw probe)
+  uint64_t bytes_per_token = 0;  // bytes read per generated token at n_depth
+  uint64_t estimate_bytes = 0;   // fit's estimate of the run's memory (weights, KV, compute, output)
+};
+
 struct RunRecord {
   int schema_version = kRecordSchemaVersion;
   std::string record_id;     // 32 hex digits, random; identity for deduplication on import
@@ -122,6 +131,7 @@ struct RunRecord {
   std::vector<std::string> devices_used;  // ggml devices holding the model's layers
   Results results;
   MemoryInfo memory;
+  Roofline roofline;
   bool interrupted = false;  // true when SIGINT cut the run short (results hold finished samples)
   std::vector<std::string> tags;  // --tag values
 };

@@ -74,6 +74,13 @@ std::vector<Column> make_columns() {
           [](const RunRecord& r) { return r.params.n_gen ? "tg" + str(r.params.n_gen) : std::string("-"); }),
       col("tg_avg_tps", "tg t/s", kAlways, [](const RunRecord& r) { return r.results.tg ? full(r.results.tg->tps.mean) : ""; },
           [](const RunRecord& r) { return rate(r.results.tg); }),
+      col("tg_bound_tps", "tg bound", kAlways, [](const RunRecord& r) { return r.roofline.tg_bound_tps > 0 ? full(r.roofline.tg_bound_tps) : ""; },
+          [](const RunRecord& r) { return r.roofline.tg_bound_tps > 0 ? "<= " + num(r.roofline.tg_bound_tps, 1) : std::string("-"); }),
+      col("tg_fraction_of_bound", "tg/bound", kAlways,
+          [](const RunRecord& r) { return r.results.tg && r.roofline.tg_bound_tps > 0 ? full(r.results.tg->tps.mean / r.roofline.tg_bound_tps) : ""; },
+          [](const RunRecord& r) {
+            return r.results.tg && r.roofline.tg_bound_tps > 0 ? num(100.0 * r.results.tg->tps.mean / r.roofline.tg_bound_tps, 0) + " %" : std::string("-");
+          }),
       col("tg_stddev_tps", "tg sd", kNever, [](const RunRecord& r) { return r.results.tg ? full(r.results.tg->tps.stddev) : ""; }),
       col("tg_median_tps", "tg median", kNever, [](const RunRecord& r) { return r.results.tg ? full(r.results.tg->tps.median) : ""; }),
       col("ttft_avg_ms", "TTFT ms", kAlways, [](const RunRecord& r) { return r.results.ttft ? full(r.results.ttft->ms.mean) : ""; },

@@ -83,6 +83,9 @@ json to_json(const RunRecord& rec) {
       {"devices_used", rec.devices_used},
       {"results", results},
       {"memory", {{"buffers", buffers}, {"peak_rss_bytes", rec.memory.peak_rss_bytes}}},
+      {"roofline", {{"tg_bound_tps", rec.roofline.tg_bound_tps}, {"bandwidth_gbps", rec.roofline.bandwidth_gbps},
+                    {"bytes_per_token", rec.roofline.bytes_per_token}, {"estimate_bytes", rec.roofline.estimate_bytes},
+                    {"is_measurement", false}}},
       {"interrupted", rec.interrupted},
       {"tags", rec.tags},
   };
@@ -147,6 +150,11 @@ Result<RunRecord> from_json(const json& j) {
                                     bj.value("context_bytes", uint64_t{0}), bj.value("compute_bytes", uint64_t{0})});
     }
     rec.memory.peak_rss_bytes = mem.value("peak_rss_bytes", uint64_t{0});
+    const json& roof = j.value("roofline", json::object());
+    rec.roofline.tg_bound_tps = roof.value("tg_bound_tps", 0.0);
+    rec.roofline.bandwidth_gbps = roof.value("bandwidth_gbps", 0.0);
+    rec.roofline.bytes_per_token = roof.value("bytes_per_token", uint64_t{0});
+    rec.roofline.estimate_bytes = roof.value("estimate_bytes", uint64_t{0});
     rec.interrupted = j.value("interrupted", false);
     rec.tags = j.value("tags", std::vector<std::string>{});
     return rec;

@@ -80,6 +80,29 @@ TEST(FitE2E, HeaderOnly671BModel) {
   EXPECT_EQ(d["kv_bytes"], 61u * 576 * 4096 * 2);  // MLA: one 576-wide K row per cell, no V
 }
 
+// bench plans before it loads: a 70B model (header-only here) is refused on this machine with
+// the numbers, and nothing is stored.
+TEST(FitE2E, BenchRefusesAModelThatWillNotFit) {
+  TempDir dir;
+  const std::string path = dir.file("70b.gguf");
+  ASSERT_EQ(run_process({RIGBENCH_BIN, "synth", "--preset", "Llama-3.1-70B", "--header-only", "-o", path}).exit_code, 0);
+  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", path, "-p", "16", "-n", "4", "-r", "1", "--db", dir.file("r.db")});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("will not fit this machine: needs "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--force"), std::string::npos);
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(FitE2E, BenchShowsTheBoundBesideMeasuredTg) {
+  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "8", "-r", "1", "--no-db",
+                                       "-o", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out)[0];
+  EXPECT_GT(j["roofline"]["tg_bound_tps"].get<double>(), 0);
+  EXPECT_FALSE(j["roofline"]["is_measurement"].get<bool>());
+  EXPECT_EQ(j["roofline"]["bytes_per_token"], 1171200 - 512 * 64 * 4);  // every weight but token_embd
+}
+
 struct BadFit {
   std::string name;
   std::vector<std::string> args;

@@ -1,0 +1,48 @@
+#include "bench/preflight.h"
+
+#include <cstdio>
+
+namespace rigbench::bench {
+
+namespace {
+
+std::string gib(uint64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(bytes) / static_cast<double>(1ull << 30));
+  return buf;
+}
+
+}  // namespace
+
+Result<std::vector<Roofline>> preflight(const std::vector<TestCase>& plan, const std::map<std::string, model::ModelShape>& shapes,
+                                        const fit::Target& target, bool force) {
+  std::vector<Roofline> out;
+  for (const auto& tc : plan) {
+    const model::ModelShape& shape = shapes.at(tc.model_path);
+    fit::ContextParams ctx;
+    ctx.n_ctx = tc.params.n_ctx;
+    ctx.n_batch = tc.params.n_batch;
+    ctx.n_ubatch = tc.params.n_ubatch;
+    ctx.type_k = tc.params.type_k;
+    ctx.type_v = tc.params.type_v;
+    ctx.flash_attn = tc.params.flash_attn != "off";
+    const fit::FitResult f = fit::plan_fit(shape, target, ctx, tc.params.n_gpu_layers, tc.params.n_depth);
+    Roofline r;
+    r.estimate_bytes = f.device.total() + f.host.total();
+    r.bandwidth_gbps = target.bandwidth_gbps;
+    r.bytes_per_token = fit::bytes_per_token(shape, ctx, tc.params.n_depth);
+    r.tg_bound_tps = f.tg_bound_tps;
+    if (f.verdict == fit::Verdict::kNo && !force) {
+      const fit::Components& c = f.device;
+      return fail(ErrorCode::kRuntime,
+                  "model '" + tc.model_path + "' at n_ctx " + std::to_string(tc.params.n_ctx) + " will not fit this machine: needs " +
+                      gib(f.device.total() + f.host.total()) + " GiB (weights " + gib(c.weights) + ", KV " + gib(c.kv) +
+                      ", compute " + gib(c.compute) + ", output " + gib(c.output) + "), " + gib(target.capacity_bytes) +
+                      " GiB available; --force runs it anyway");
+    }
+    out.push_back(r);
+  }
+  return out;
+}
+
+}  // namespace rigbench::bench
