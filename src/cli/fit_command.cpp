@@ -1,5 +1,7 @@
 #include "cli/fit_command.h"
 
+#include <unistd.h>
+
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
@@ -10,6 +12,7 @@
 #include "cli/targets.h"
 #include "core/strings.h"
 #include "engine/llama_engine.h"
+#include "engine/llama_simulate.h"
 #include "hw/bandwidth.h"
 #include "hw/catalog.h"
 #include "hw/machine.h"
@@ -40,10 +43,55 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
   cmd->add_option("--depth", o.depth, "KV cells read per generated token in the tg bound")->check(CLI::Range(0, 1 << 24))->capture_default_str();
   cmd->add_option("--host-ram", o.host_ram_gib, "GiB of host RAM beside a catalog GPU (default: this machine's RAM)")->check(CLI::Range(0.0, 1e6));
   cmd->add_option("-o,--output", o.output, "md or json")->check(CLI::IsMember({"md", "json"}))->capture_default_str();
+  cmd->add_flag("--check", o.check, "also load the model in llama.cpp with no_alloc (simulated allocation, no weights read) "
+                                   "and print its memory breakdown beside the estimate (this machine's backend)");
   return cmd;
 }
 
 namespace {
+
+// llama.cpp's own breakdown for the plan's context, beside fit's estimate for the host.
+Status print_check(const std::string& path, const fit::ContextParams& ctx, const fit::FitResult& f, const std::string& format) {
+  engine::SimulationSpec sim;
+  sim.path = path;
+  sim.n_ctx = f.n_ctx;
+  sim.n_batch = ctx.n_batch;
+  sim.n_ubatch = ctx.n_ubatch;
+  sim.n_seq = ctx.n_seq;
+  sim.type_k = ctx.type_k;
+  sim.type_v = ctx.type_v;
+  sim.flash_attn = ctx.flash_attn ? "on" : "off";
+  sim.offload_kqv = ctx.offload_kqv;
+  auto real = engine::simulate_memory(sim);
+  if (!real) return std::unexpected(real.error());
+  uint64_t model = 0, context = 0, compute = 0;
+  for (const auto& b : real->buffers) {
+    model += b.model_bytes;
+    context += b.context_bytes;
+    compute += b.compute_bytes;
+  }
+  const fit::Components e{f.device.weights + f.host.weights, f.device.kv + f.host.kv, f.device.compute + f.host.compute, 0, 0};
+  if (format == "json") {
+    nlohmann::ordered_json j = {{"n_ctx", real->n_ctx},
+                                {"estimate", {{"weights_bytes", e.weights}, {"kv_bytes", e.kv}, {"compute_bytes", e.compute},
+                                              {"total_bytes", e.weights + e.kv + e.compute}}},
+                                {"llama_cpp", {{"weights_bytes", model}, {"kv_bytes", context}, {"compute_bytes", compute},
+                                               {"total_bytes", model + context + compute}}}};
+    std::cout << j.dump(2) << "\n";
+    return {};
+  }
+  auto row = [](const char* what, uint64_t est, uint64_t real_bytes) {
+    const double diff = real_bytes ? 100.0 * (static_cast<double>(est) - static_cast<double>(real_bytes)) / static_cast<double>(real_bytes) : 0;
+    std::printf("| %s | %.2f | %.2f | %+.2f %% |\n", what, est / 1048576.0, real_bytes / 1048576.0, diff);
+  };
+  std::printf("\nllama.cpp's own plan (no_alloc simulation, n_ctx %d):\n\n| component | estimate MiB | llama.cpp MiB | difference |\n|---|---|---|---|\n",
+              real->n_ctx);
+  row("weights", e.weights, model);
+  row("KV cache", e.kv, context);
+  row("compute", e.compute, compute);
+  row("total", e.weights + e.kv + e.compute, model + context + compute);
+  return {};
+}
 
 Result<int> parse_ngl(const std::string& v) {
   if (v == "auto") return -2;
@@ -55,8 +103,18 @@ Result<int> parse_ngl(const std::string& v) {
   return n;
 }
 
-// The model's shape: from the file, or from a preset written header-only to a temp file.
-Result<model::ModelShape> load_shape(const FitOptions& o, std::string& path) {
+// Removes a temporary file at scope exit.
+struct TempFile {
+  std::string path;
+  ~TempFile() {
+    std::error_code ec;
+    if (!path.empty()) fs::remove(path, ec);
+  }
+};
+
+// The model's shape: from the file, or from a preset written header-only to `tmp` (whose
+// path then names the model for --check).
+Result<model::ModelShape> load_shape(const FitOptions& o, std::string& path, TempFile& tmp) {
   if (o.model.empty() == o.preset.empty()) return fail(ErrorCode::kUsage, "fit: give a MODEL.gguf or --preset NAME");
   if (!o.model.empty()) {
     path = o.model;
@@ -64,14 +122,11 @@ Result<model::ModelShape> load_shape(const FitOptions& o, std::string& path) {
   }
   auto preset = model::find_preset(o.preset);
   if (!preset) return std::unexpected(preset.error());
-  const fs::path tmp = fs::temp_directory_path() / ("rigbench-fit-" + std::to_string(::getpid()) + ".gguf");
-  auto written = synthesize(*preset, o.quant, tmp.string(), /*header_only=*/true);
+  tmp.path = (fs::temp_directory_path() / ("rigbench-fit-" + std::to_string(::getpid()) + ".gguf")).string();
+  auto written = synthesize(*preset, o.quant, tmp.path, /*header_only=*/true);
   if (!written) return std::unexpected(written.error());
-  auto shape = model::read_shape(tmp.string());
-  std::error_code ec;
-  fs::remove(tmp, ec);
-  path = "preset " + preset->name + " " + o.quant;
-  return shape;
+  path = tmp.path;
+  return model::read_shape(tmp.path);
 }
 
 }  // namespace
@@ -86,8 +141,10 @@ Status run_fit_command(const FitOptions& o) {
       return fail(ErrorCode::kUsage, "-ctk/-ctv '" + *t + "': unknown KV cache type (" + join(types, ", ") + ")");
     }
   }
+  if (o.check && o.device != "auto") return fail(ErrorCode::kUsage, "--check compares on this machine: use it with --device auto");
   std::string path;
-  auto shape = load_shape(o, path);
+  TempFile tmp;
+  auto shape = load_shape(o, path, tmp);
   if (!shape) return std::unexpected(shape.error());
 
   fit::ContextParams ctx;
@@ -134,13 +191,16 @@ Status run_fit_command(const FitOptions& o) {
                                          : fit::plan_fit_default_context(*shape, t, ctx, *ngl, o.depth));
   }
   rep.model = shape->name;
-  rep.model_path = path;
+  rep.model_path = o.model.empty() ? "preset " + o.preset + " " + o.quant : o.model;
   rep.weights_bytes = shape->tensor_bytes;
   rep.notes.push_back("tg bound = bandwidth / bytes read per token (weights on each device, MoE experts scaled by used/total, "
                       "KV at --depth " + std::to_string(o.depth) + "): an upper bound, not a measurement");
   rep.notes.push_back("overhead = runtime memory llama.cpp does not reserve (CUDA/ROCm 400 MiB, Vulkan 256 MiB, Metal 64 MiB, CPU 0)");
+  // --check compares on this machine's backend; with -o json it prints the comparison alone.
+  if (o.check && o.output == "json") return print_check(path, ctx, rep.results.front(), "json");
   if (o.output == "json") report::print_fit_json(rep, std::cout);
   else report::print_fit_markdown(rep, std::cout);
+  if (o.check) return print_check(path, ctx, rep.results.front(), o.output);
   return {};
 }
 

@@ -24,6 +24,7 @@ struct FitOptions {
   int depth = 0;                  // --depth: KV cells read per token in the tg bound
   double host_ram_gib = 0;        // --host-ram: RAM beside a catalog GPU (0 = this machine's)
   std::string output = "md";      // md | json
+  bool check = false;             // --check: also ask llama.cpp's own no_alloc simulation (this machine's backend)
 };
 
 struct HwOptions {
