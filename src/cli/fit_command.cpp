@@ -195,7 +195,8 @@ Status run_fit_command(const FitOptions& o) {
   rep.weights_bytes = shape->tensor_bytes;
   rep.notes.push_back("tg bound = bandwidth / bytes read per token (weights on each device, MoE experts scaled by used/total, "
                       "KV at --depth " + std::to_string(o.depth) + "): an upper bound, not a measurement");
-  rep.notes.push_back("overhead = runtime memory llama.cpp does not reserve (CUDA/ROCm 400 MiB, Vulkan 256 MiB, Metal 64 MiB, CPU 0)");
+  rep.notes.push_back("overhead = runtime memory outside llama.cpp's reservation: CUDA/ROCm 400 MiB, Vulkan 256 MiB, Metal 64 MiB; "
+                      "on the CPU, the interleaved copies llama.cpp makes of Q4_0/Q4_K/IQ4_NL/MXFP4 matrices (CPU_REPACK, x86 AVX2)");
   // --check compares on this machine's backend; with -o json it prints the comparison alone.
   if (o.check && o.output == "json") return print_check(path, ctx, rep.results.front(), "json");
   if (o.output == "json") report::print_fit_json(rep, std::cout);

@@ -73,6 +73,16 @@ uint64_t backend_overhead_bytes(const std::string& backend) {
   return 0;
 }
 
+uint64_t repack_bytes(const model::ModelShape& s) {
+  uint64_t bytes = 0;
+  for (const auto& t : s.tensors) {
+    const std::string type = to_lower(t.type);
+    const bool repackable = type == "q4_0" || type == "q4_k" || type == "iq4_nl" || type == "mxfp4";
+    if (repackable && t.n_rows % 8 == 0 && t.name.rfind("token_embd", 0) != 0) bytes += t.bytes;
+  }
+  return bytes;
+}
+
 MemorySplit estimate_memory(const model::ModelShape& s, const ContextParams& c, int n_gpu_layers, const std::string& backend) {
   MemorySplit m;
   const int n_layer = static_cast<int>(s.n_layer);
@@ -115,6 +125,7 @@ MemorySplit estimate_memory(const model::ModelShape& s, const ContextParams& c, 
     if (ngl < n_layer + 1 || !output_on_device) m.host.compute = compute_bytes(s, c, n_kv, !output_on_device);
   } else {
     m.host.compute = compute_bytes(s, c, n_kv, true);
+    m.host.overhead = repack_bytes(s);
   }
 
   // Output (logits) buffer, on the host.

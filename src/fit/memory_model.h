@@ -22,7 +22,10 @@
 //            (tests/unit/fit_memory_model_test.cpp, bench/fit_accuracy)
 //   output   host logits buffer: n_vocab x n_seq x 4 (+ n_embd x n_seq x 4 for embeddings)
 //   overhead per backend, not reserved by llama.cpp (CUDA context, cuBLAS workspace): a stated
-//            figure per backend, see backend_overhead_bytes()
+//            figure per backend, see backend_overhead_bytes(); on the CPU, llama.cpp's repacked
+//            copies (CPU_REPACK: Q4_0, Q4_K, IQ4_NL and MXFP4 matrices whose row count is a
+//            multiple of 8 get an interleaved copy on x86 CPUs with AVX2, while the mapped
+//            originals stay resident), see repack_bytes()
 #pragma once
 
 #include <cstdint>
@@ -68,5 +71,9 @@ MemorySplit estimate_memory(const model::ModelShape& shape, const ContextParams&
 // cuda 400 MiB (context ~300 MiB + cuBLAS workspace, reference.md §4), rocm 400 MiB,
 // vulkan 256 MiB, metal 64 MiB, cpu 0.
 uint64_t backend_overhead_bytes(const std::string& backend);
+
+// Bytes of the interleaved copies llama.cpp's CPU backend makes of the weights it multiplies
+// on the host (x86 with AVX2; see above). The input embeddings are looked up, not repacked.
+uint64_t repack_bytes(const model::ModelShape& shape);
 
 }  // namespace rigbench::fit

@@ -114,6 +114,8 @@ Result<ModelShape> read_shape(const std::string& path) {
     t.name = gguf_get_tensor_name(ctx.get(), i);
     t.bytes = gguf_get_tensor_size(ctx.get(), i);
     std::sscanf(t.name.c_str(), "blk.%d.", &t.layer);
+    t.type = ggml_type_name(gguf_get_tensor_type(ctx.get(), i));
+    t.n_rows = gguf_get_tensor_ne(ctx.get(), i)[1];
     if (t.name.find("attn_qkv") != std::string::npos) s.fused_qkv = true;
     s.tensor_bytes += t.bytes;
     s.tensors.push_back(std::move(t));

@@ -14,6 +14,8 @@ struct TensorInfo {
   std::string name;
   uint64_t bytes = 0;  // bytes, from GGUF tensor info (ggml type row size x rows)
   int layer = -1;      // block index from "blk.N.", -1 for token_embd, output, output_norm, ...
+  std::string type;    // ggml type name ("q4_K", "f32", ...)
+  int64_t n_rows = 1;  // ne[1]: rows of a matrix (1 for a vector)
 };
 
 struct ModelShape {
