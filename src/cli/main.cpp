@@ -8,6 +8,7 @@
 #include "cli/args.h"
 #include "cli/bench_command.h"
 #include "cli/build_info.h"
+#include "cli/cost_command.h"
 #include "cli/fit_command.h"
 #include "cli/interrupt.h"
 #include "cli/synth_command.h"
@@ -43,6 +44,8 @@ int main(int argc, char** argv) {
   CLI::App* hw = cli::add_hw_command(app, hw_opts);
   cli::DevicesOptions devices_opts;
   CLI::App* devices = cli::add_devices_command(app, devices_opts);
+  cli::CostOptions cost_opts;
+  CLI::App* cost = cli::add_cost_command(app, cost_opts);
 
   const std::vector<std::string> args = cli::expand_llama_bench_aliases(std::vector<std::string>(argv, argv + argc));
   std::vector<char*> cargs;
@@ -66,5 +69,6 @@ int main(int argc, char** argv) {
   if (fit->parsed()) return report(cli::run_fit_command(fit_opts));
   if (hw->parsed()) return report(cli::run_hw_command(hw_opts));
   if (devices->parsed()) return report(cli::run_devices_command(devices_opts));
+  if (cost->parsed()) return report(cli::run_cost_command(cost_opts));
   return 2;
 }

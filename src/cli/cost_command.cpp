@@ -1,0 +1,180 @@
+#include "cli/cost_command.h"
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "core/strings.h"
+#include "cost/tariff.h"
+
+namespace rigbench::cli {
+
+namespace {
+
+bool given(double v) { return !std::isnan(v); }
+
+std::string num(double v, const char* format = "%.4g") {
+  if (std::isnan(v)) return "-";
+  if (std::isinf(v)) return "never";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+// A range check that names the flag: "--utilization 1.5: must be in (0, 1]".
+Status check(const char* flag, double v, bool ok, const char* rule) {
+  if (!given(v) || (std::isfinite(v) && ok)) return {};
+  return fail(ErrorCode::kUsage, std::string(flag) + " " + num(v, "%g") + ": must be " + rule);
+}
+
+// JSON number, or null for a figure that is missing (NaN) or never reached (inf).
+nlohmann::ordered_json jnum(double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); }
+
+void print_json(const cost::CostReport& r) {
+  const auto& in = r.inputs;
+  const std::string per = "_" + to_lower(in.currency) + "_per_mtok";
+  nlohmann::ordered_json j;
+  j["currency"] = in.currency;
+  j["inputs"] = {{"tokens_per_s", jnum(in.tokens_per_s)},     {"active_power_w", jnum(in.active_power_w)},
+                 {"idle_power_w", jnum(in.idle_power_w)},     {"power_method", in.power_method},
+                 {"psu_efficiency", in.psu_efficiency},       {"rest_w", in.rest_w},
+                 {"price_per_kwh", jnum(in.price_per_kwh)},   {"price_source", in.price_source},
+                 {"utilization", jnum(in.utilization)},       {"api" + per, jnum(in.api_price_per_mtok)}};
+  if (in.has_hardware) {
+    j["inputs"]["hardware_price"] = in.hardware.price;
+    j["inputs"]["residual_value"] = in.hardware.residual;
+    j["inputs"]["upkeep"] = in.hardware.upkeep;
+    j["inputs"]["lifetime_s"] = in.hardware.lifetime_s;
+  }
+  j["wall_active_w"] = jnum(r.wall_active_w);
+  j["wall_idle_w"] = jnum(r.wall_idle_w);
+  j["energy"] = {{"gross_j_per_token", jnum(r.gross.j)},
+                 {"marginal_j_per_token", jnum(r.marginal.j)},
+                 {"at_utilization_j_per_token", jnum(r.at_utilization.j)}};
+  j["electricity"] = {{"gross" + per, jnum(r.gross.cost_per_mtok)},
+                      {"marginal" + per, jnum(r.marginal.cost_per_mtok)},
+                      {"at_utilization" + per, jnum(r.at_utilization.cost_per_mtok)}};
+  j["hardware" + per] = jnum(r.hardware_per_mtok);
+  j["total" + per] = jnum(r.total_per_mtok);
+  j["break_even_utilization"] = jnum(r.break_even_utilization);
+  j["break_even_never"] = std::isinf(r.break_even_utilization);
+  j["price_per_memory_gb"] = jnum(r.price_per_memory_gb);
+  j["notes"] = r.notes;
+  std::cout << j.dump(2) << "\n";
+}
+
+void print_markdown(const cost::CostReport& r) {
+  const auto& in = r.inputs;
+  const std::string cur = in.currency;
+  const std::string u = num(in.utilization, "%g");
+  std::printf("| figure | J/token | %s/Mtok |\n|---|---:|---:|\n", cur.c_str());
+  auto row = [](const std::string& name, double j, double c) {
+    std::printf("| %s | %s | %s |\n", name.c_str(), num(j).c_str(), num(c).c_str());
+  };
+  row("electricity, gross", r.gross.j, r.gross.cost_per_mtok);
+  row("electricity, marginal (above idle)", r.marginal.j, r.marginal.cost_per_mtok);
+  row("electricity, at utilization " + u, r.at_utilization.j, r.at_utilization.cost_per_mtok);
+  if (in.has_hardware) row("hardware, at utilization " + u, NAN, r.hardware_per_mtok);
+  if (given(r.total_per_mtok)) row("total, at utilization " + u, NAN, r.total_per_mtok);
+  if (given(in.api_price_per_mtok)) row("API price", NAN, in.api_price_per_mtok);
+  std::printf("\n");
+  if (given(in.api_price_per_mtok)) {
+    const double b = r.break_even_utilization;
+    if (std::isinf(b)) std::printf("break-even: never (the marginal electricity alone costs the API price or more)\n");
+    else if (given(b)) std::printf("break-even utilization: %s (%s %%)%s\n", num(b, "%.3g").c_str(), num(100 * b, "%.3g").c_str(),
+                                   b > 1 ? ": above 1, the API is cheaper even at full use" : "");
+  }
+  if (given(r.price_per_memory_gb)) std::printf("hardware price per GB of memory: %s %s\n", num(r.price_per_memory_gb).c_str(), cur.c_str());
+  std::printf("inputs: %s tokens/s; %s W active, %s W idle at the wall (power %s)", num(in.tokens_per_s, "%g").c_str(),
+              num(r.wall_active_w, "%g").c_str(), num(r.wall_idle_w, "%g").c_str(), in.power_method.c_str());
+  if (given(in.price_per_kwh)) std::printf("; %s %s/kWh (%s)", num(in.price_per_kwh, "%.4g").c_str(), cur.c_str(), in.price_source.c_str());
+  std::printf("\n");
+  for (const auto& n : r.notes) std::printf("note: %s\n", n.c_str());
+}
+
+}  // namespace
+
+CLI::App* add_cost_command(CLI::App& app, CostOptions& o) {
+  CLI::App* cmd = app.add_subcommand("cost", "Energy per token and cost per million output tokens, from given figures");
+  cmd->add_option("--tps", o.tps, "output tokens per second while generating (tg)")->required();
+  cmd->add_option("--watts", o.watts, "average power while generating, W (components; see --psu-efficiency)");
+  cmd->add_option("--idle-watts", o.idle_watts, "idle power with the model loaded, W");
+  auto* price = cmd->add_option("--price", o.price, "electricity price per kWh");
+  auto* tariff = cmd->add_option("--tariff", o.tariff, "time-of-use tariff, e.g. day=0.30@07-23,night=0.18 (hour-weighted mean)");
+  price->excludes(tariff);
+  cmd->add_option("--currency", o.currency, "currency of the prices")->capture_default_str();
+  cmd->add_option("--psu-efficiency", o.psu_efficiency, "power supply efficiency (0, 1]: wall = watts / efficiency + rest")
+      ->capture_default_str();
+  cmd->add_option("--rest-watts", o.rest_watts, "W no meter sees (fans, disks, board), added at the wall")->capture_default_str();
+  cmd->add_option("--utilization", o.utilization, "share of the time the machine generates, (0, 1]");
+  cmd->add_option("--hardware-price", o.hardware_price, "purchase price of the machine");
+  cmd->add_option("--residual-value", o.residual_value, "resale value at the end of its life")->capture_default_str();
+  cmd->add_option("--upkeep", o.upkeep, "repairs and other costs over its life (not electricity)")->capture_default_str();
+  cmd->add_option("--lifetime-years", o.lifetime_years, "years the hardware is written off over");
+  cmd->add_option("--api-price", o.api_price, "a cloud API's price per million output tokens (break-even)");
+  cmd->add_option("--memory-gb", o.memory_gb, "memory of the machine for models, GB (hardware price per GB)");
+  cmd->add_option("-o,--output", o.output, "md or json")->check(CLI::IsMember({"md", "json"}))->capture_default_str();
+  return cmd;
+}
+
+Result<cost::CostInputs> cost_inputs(const CostOptions& o) {
+  for (const Status& s : {check("--tps", o.tps, o.tps > 0, "> 0"), check("--watts", o.watts, o.watts >= 0, ">= 0"),
+                          check("--idle-watts", o.idle_watts, o.idle_watts >= 0, ">= 0"),
+                          check("--price", o.price, o.price >= 0, ">= 0"),
+                          check("--psu-efficiency", o.psu_efficiency, o.psu_efficiency > 0 && o.psu_efficiency <= 1, "in (0, 1]"),
+                          check("--rest-watts", o.rest_watts, o.rest_watts >= 0, ">= 0"),
+                          check("--utilization", o.utilization, o.utilization > 0 && o.utilization <= 1, "in (0, 1]"),
+                          check("--hardware-price", o.hardware_price, o.hardware_price >= 0, ">= 0"),
+                          check("--residual-value", o.residual_value, o.residual_value >= 0, ">= 0"),
+                          check("--upkeep", o.upkeep, o.upkeep >= 0, ">= 0"),
+                          check("--lifetime-years", o.lifetime_years, o.lifetime_years > 0, "> 0"),
+                          check("--api-price", o.api_price, o.api_price >= 0, ">= 0"),
+                          check("--memory-gb", o.memory_gb, o.memory_gb > 0, "> 0")}) {
+    if (!s) return std::unexpected(s.error());
+  }
+  if (!given(o.tps)) return fail(ErrorCode::kUsage, "cost: --tps is required");
+  if (given(o.hardware_price) != given(o.lifetime_years)) {
+    return fail(ErrorCode::kUsage, "cost: --hardware-price and --lifetime-years go together");
+  }
+  if (o.currency.empty() || o.currency.size() > 8 ||
+      o.currency.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") != std::string::npos) {
+    return fail(ErrorCode::kUsage, "--currency '" + o.currency + "': expected 1 to 8 letters, e.g. EUR");
+  }
+  cost::CostInputs in;
+  in.tokens_per_s = o.tps;
+  in.active_power_w = o.watts;
+  in.idle_power_w = o.idle_watts;
+  in.power_method = "estimated";  // stated by the user, not measured
+  in.psu_efficiency = o.psu_efficiency;
+  in.rest_w = o.rest_watts;
+  in.currency = o.currency;
+  in.utilization = o.utilization;
+  in.api_price_per_mtok = o.api_price;
+  in.memory_gb = o.memory_gb;
+  if (given(o.price)) {
+    in.price_per_kwh = o.price;
+    in.price_source = "--price";
+  } else if (!o.tariff.empty()) {
+    auto tariff = cost::parse_tariff(o.tariff);
+    if (!tariff) return fail(ErrorCode::kUsage, "--tariff: " + tariff.error().message);
+    in.price_per_kwh = tariff->mean_price_per_kwh;
+    in.price_source = "hour-weighted mean of tariff " + o.tariff;
+  }
+  if (given(o.hardware_price)) {
+    in.has_hardware = true;
+    in.hardware = {o.hardware_price, o.residual_value, o.upkeep, o.lifetime_years * cost::kSecondsPerYear};
+  }
+  return in;
+}
+
+Status run_cost_command(const CostOptions& opts) {
+  auto inputs = cost_inputs(opts);
+  if (!inputs) return std::unexpected(inputs.error());
+  const cost::CostReport report = cost::estimate_cost(*inputs);
+  if (opts.output == "json") print_json(report);
+  else print_markdown(report);
+  return {};
+}
+
+}  // namespace rigbench::cli

@@ -1,0 +1,44 @@
+// rigbench: `rigbench cost`, cost per million output tokens from figures given on the
+// command line (a machine rigbench cannot run on, or figures measured elsewhere). Computing
+// from a stored run (`--run ID`) will fill the same cost::CostInputs from the record.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "core/status.h"
+#include "cost/estimate.h"
+
+namespace rigbench::cli {
+
+// Each numeric flag left NaN was not given.
+struct CostOptions {
+  double tps = cost::kNaN;             // --tps: output tokens/s while generating (required)
+  double watts = cost::kNaN;           // --watts: average power while generating, W
+  double idle_watts = cost::kNaN;      // --idle-watts: idle power with the model loaded, W
+  double price = cost::kNaN;           // --price: electricity per kWh
+  std::string tariff;                  // --tariff: time-of-use, e.g. day=0.30@07-23,night=0.18
+  std::string currency = "EUR";        // --currency: name of the price's currency
+  double psu_efficiency = 1.0;         // --psu-efficiency: wall = watts / efficiency + rest
+  double rest_watts = 0;               // --rest-watts: W no meter sees, added at the wall
+  double utilization = cost::kNaN;     // --utilization: share of the time spent generating, (0, 1]
+  double hardware_price = cost::kNaN;  // --hardware-price: purchase price of the machine
+  double residual_value = 0;           // --residual-value: resale value at the end of its life
+  double upkeep = 0;                   // --upkeep: repairs and other costs over its life
+  double lifetime_years = cost::kNaN;  // --lifetime-years: years the hardware is written off over
+  double api_price = cost::kNaN;       // --api-price: a cloud API's price per million output tokens
+  double memory_gb = cost::kNaN;       // --memory-gb: the machine's memory for models, for price per GB
+  std::string output = "md";           // -o: md | json
+};
+
+// Declares the subcommand and its flags on `app`; `opts` receives the parsed values.
+CLI::App* add_cost_command(CLI::App& app, CostOptions& opts);
+
+// Checks the options and turns them into cost inputs (tariff parsed, years to seconds).
+// Errors: kUsage naming the flag and the bad value.
+Result<cost::CostInputs> cost_inputs(const CostOptions& opts);
+
+// Validates, computes (cost::estimate_cost) and prints the report to stdout.
+Status run_cost_command(const CostOptions& opts);
+
+}  // namespace rigbench::cli

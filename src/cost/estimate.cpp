@@ -1,0 +1,78 @@
+#include "cost/estimate.h"
+
+#include <cmath>
+
+#include "cost/energy.h"
+#include "cost/tariff.h"
+
+namespace rigbench::cost {
+
+namespace {
+
+bool given(double v) { return !std::isnan(v); }
+
+}  // namespace
+
+CostReport estimate_cost(const CostInputs& in) {
+  CostReport r;
+  r.inputs = in;
+  const double rate = in.tokens_per_s;
+  const double eff = in.psu_efficiency > 0 ? in.psu_efficiency : 1.0;
+  if (given(in.active_power_w)) r.wall_active_w = wall_power_w(in.active_power_w, eff, in.rest_w);
+  if (given(in.idle_power_w)) r.wall_idle_w = wall_power_w(in.idle_power_w, eff, in.rest_w);
+  const bool priced = given(in.price_per_kwh);
+  const bool utilized = given(in.utilization);
+
+  // Over any T seconds, E = P·T and N = r·T: the formulas are evaluated with T = 1 s.
+  if (given(r.wall_active_w)) {
+    r.gross.j = gross_j_per_token(r.wall_active_w, rate);
+    if (given(r.wall_idle_w)) {
+      r.marginal.j = marginal_j_per_token(r.wall_active_w, r.wall_idle_w, 1.0, rate);
+      if (utilized) r.at_utilization.j = j_per_token_at_utilization(r.gross.j, r.wall_idle_w, in.utilization, rate);
+      else r.notes.push_back("energy at a utilization: give --utilization");
+    } else {
+      r.notes.push_back("marginal energy and energy at a utilization: give --idle-watts");
+    }
+  } else {
+    r.notes.push_back("energy per token: give --watts");
+  }
+  if (priced) {
+    for (PerToken* p : {&r.gross, &r.marginal, &r.at_utilization}) {
+      if (given(p->j)) p->cost_per_mtok = electricity_cost_per_mtok(p->j, in.price_per_kwh);
+    }
+  } else if (given(r.gross.j)) {
+    r.notes.push_back("electricity cost: give --price or --tariff");
+  }
+
+  if (in.has_hardware && utilized) {
+    r.hardware_per_mtok = hardware_cost_per_mtok(in.hardware, in.utilization, rate);
+  } else if (in.has_hardware) {
+    r.notes.push_back("hardware cost per Mtok: give --utilization");
+  }
+  // Total at u: electricity at u where known, plus hardware where given.
+  if (utilized && (given(r.at_utilization.cost_per_mtok) || given(r.hardware_per_mtok))) {
+    const bool electricity_known = given(r.at_utilization.cost_per_mtok);
+    r.total_per_mtok = (electricity_known ? r.at_utilization.cost_per_mtok : 0.0) +
+                       (given(r.hardware_per_mtok) ? r.hardware_per_mtok : 0.0);
+    if (!electricity_known) r.notes.push_back("total leaves out electricity (give --watts, --idle-watts and --price)");
+    if (!given(r.hardware_per_mtok)) r.notes.push_back("total leaves out hardware (give --hardware-price and --lifetime-years)");
+  }
+
+  if (given(in.api_price_per_mtok)) {
+    if (given(r.wall_active_w) && given(r.wall_idle_w) && priced) {
+      const HardwareCost hw = in.has_hardware ? in.hardware : HardwareCost{};
+      r.break_even_utilization =
+          break_even_utilization(r.wall_active_w, r.wall_idle_w, in.price_per_kwh, hw, in.api_price_per_mtok, rate);
+      if (!in.has_hardware) r.notes.push_back("break-even counts electricity only (no --hardware-price)");
+    } else if (in.has_hardware) {
+      r.break_even_utilization = break_even_utilization(0, 0, 0, in.hardware, in.api_price_per_mtok, rate);
+      r.notes.push_back("break-even counts hardware only (no --watts, --idle-watts and --price)");
+    } else {
+      r.notes.push_back("break-even utilization: give --watts, --idle-watts and --price, or --hardware-price");
+    }
+  }
+  if (given(in.memory_gb) && in.has_hardware) r.price_per_memory_gb = price_per_memory_gb(in.hardware.price, in.memory_gb);
+  return r;
+}
+
+}  // namespace rigbench::cost

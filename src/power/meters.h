@@ -1,0 +1,49 @@
+// rigbench: every meter rigbench knows, opened or explained. One list serves `rigbench hw`
+// (each meter available or not, why not, and the fix) and `rigbench bench --energy auto`
+// (the meters to hand to the Sampler).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "power/amdgpu.h"
+#include "power/meter.h"
+#include "power/rapl.h"
+
+namespace rigbench::power {
+
+// Where to look and what the user asked for. Defaults are the real machine's paths.
+struct MeterConfig {
+  std::string powercap_root = kDefaultPowercapRoot;  // RAPL (sysfs; tests point it at a fake tree)
+  std::string hwmon_root = kDefaultHwmonRoot;        // amdgpu hwmon
+  std::string nvml_library;   // "" = $RIGBENCH_NVML_LIBRARY, else libnvidia-ml.so.1
+  std::string power_log;      // --power-log FILE: CSV timestamp,watts of a wall meter ("" = none)
+  double watts = 0;           // --watts W: a constant the user states (0 = none)
+  double estimate_tdp_w = 0;  // --estimate-power: TDP for the TDP × utilization model (0 = off)
+  std::string proc_root = "/proc";  // for the utilization model
+};
+
+// One meter kind on this machine.
+struct MeterStatus {
+  std::string kind;                  // "rapl", "nvml", "amdgpu", "apple", "external", "constant", "estimate"
+  bool available = false;
+  std::vector<std::string> domains;  // what it reports, when available
+  std::string detail;                // available: its sources and notes; otherwise the reason
+  std::string fix;                   // what would make it available ("" when nothing, or not wanted)
+};
+
+struct OpenedMeters {
+  std::vector<std::unique_ptr<Meter>> meters;  // the available ones, in the order of `status`
+  std::vector<MeterStatus> status;             // every kind, available or not
+};
+
+// Opens every meter kind in a fixed order: rapl, nvml, amdgpu, apple, external, constant,
+// estimate. The last three open only when asked for in `config`. Never fails: a kind that
+// cannot open is listed with its reason. Not thread-safe (NVML initialization).
+OpenedMeters open_meters(const MeterConfig& config);
+
+// The status list alone (the meters are opened to check them, then closed): `rigbench hw`.
+std::vector<MeterStatus> list_meters(const MeterConfig& config);
+
+}  // namespace rigbench::power

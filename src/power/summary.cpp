@@ -1,0 +1,259 @@
+#include "power/summary.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/stats.h"
+
+namespace rigbench::power {
+
+namespace {
+
+using Series = double DomainReading::*;  // &DomainReading::counter_j or &DomainReading::integrated_j
+
+std::string fmt(const char* format, double a, double b = 0, double c = 0) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, format, a, b, c);
+  return buf;
+}
+
+double seconds(int64_t ns) { return static_cast<double>(ns) * 1e-9; }
+
+// The cumulative figure `s` of domain `d` at steady time `t`, interpolated linearly between
+// the nearest reads with a value on each side; NaN when `t` is not inside them.
+double value_at(const std::vector<Tick>& ticks, std::size_t d, Series s, int64_t t) {
+  const auto it = std::lower_bound(ticks.begin(), ticks.end(), t,
+                                   [](const Tick& a, int64_t v) { return a.time.steady_ns < v; });
+  std::ptrdiff_t after = it - ticks.begin();
+  std::ptrdiff_t before = after;
+  if (after < static_cast<std::ptrdiff_t>(ticks.size()) && ticks[after].time.steady_ns == t &&
+      std::isfinite(ticks[after].readings[d].*s)) {
+    return ticks[after].readings[d].*s;
+  }
+  --before;
+  while (before >= 0 && !std::isfinite(ticks[before].readings[d].*s)) --before;
+  while (after < static_cast<std::ptrdiff_t>(ticks.size()) && !std::isfinite(ticks[after].readings[d].*s)) ++after;
+  if (before < 0 || after >= static_cast<std::ptrdiff_t>(ticks.size())) return kNaN;
+  const Tick& a = ticks[before];
+  const Tick& b = ticks[after];
+  const double va = a.readings[d].*s, vb = b.readings[d].*s;
+  const double frac = static_cast<double>(t - a.time.steady_ns) / static_cast<double>(b.time.steady_ns - a.time.steady_ns);
+  return va + frac * (vb - va);
+}
+
+bool has_any(const std::vector<Tick>& ticks, std::size_t d, Series s) {
+  return std::any_of(ticks.begin(), ticks.end(), [&](const Tick& t) { return std::isfinite(t.readings[d].*s); });
+}
+
+// A counter gap flagged in a read whose preceding interval overlaps [start, end].
+bool gap_within(const std::vector<Tick>& ticks, std::size_t d, int64_t start, int64_t end) {
+  for (std::size_t i = 1; i < ticks.size(); ++i) {
+    if (ticks[i].readings[d].counter_gap && ticks[i].time.steady_ns > start && ticks[i - 1].time.steady_ns < end) return true;
+  }
+  return false;
+}
+
+// Why the counter of domain `d` cannot be trusted, or "" when it passes (see summary.h).
+std::string counter_problem(const std::vector<Tick>& ticks, std::size_t d) {
+  const auto& c = [&](std::size_t i) -> const DomainReading& { return ticks[i].readings[d]; };
+  double prev = kNaN;
+  for (std::size_t i = 0; i < ticks.size(); ++i) {
+    const double v = c(i).counter_j;
+    if (!std::isfinite(v)) continue;
+    if (std::isfinite(prev) && v < prev - 1e-9 && !c(i).counter_gap) {
+      return fmt("counter went backwards (%.3f J to %.3f J)", prev, v);
+    }
+    prev = v;
+  }
+  // Frozen: a run of equal values spanning kFrozenMinSpanS while power says the device works.
+  std::size_t run = ticks.size();
+  double power_sum = 0;
+  int power_n = 0;
+  for (std::size_t i = 0; i < ticks.size(); ++i) {
+    const double v = c(i).counter_j;
+    if (!std::isfinite(v)) continue;
+    if (run == ticks.size() || v != c(run).counter_j) {
+      run = i;
+      power_sum = 0;
+      power_n = 0;
+    }
+    if (std::isfinite(c(i).power_w)) {
+      power_sum += c(i).power_w;
+      ++power_n;
+    }
+    const double span = seconds(ticks[i].time.steady_ns - ticks[run].time.steady_ns);
+    if (span >= kFrozenMinSpanS && power_n > 0 && power_sum / power_n > kFrozenMinPowerW) {
+      return fmt("counter did not change for %.1f s while power read %.1f W on average: frozen", span, power_sum / power_n);
+    }
+  }
+  // Mis-scaled: counter energy against integrated power over the whole recording.
+  std::size_t first = ticks.size(), last = ticks.size();
+  for (std::size_t i = 0; i < ticks.size(); ++i) {
+    if (std::isfinite(c(i).counter_j) && std::isfinite(c(i).integrated_j)) {
+      if (first == ticks.size()) first = i;
+      last = i;
+    }
+  }
+  if (first < last && seconds(ticks[last].time.steady_ns - ticks[first].time.steady_ns) >= kPlausibleMinSpanS) {
+    const double counted = c(last).counter_j - c(first).counter_j;
+    const double integrated = c(last).integrated_j - c(first).integrated_j;
+    if (integrated > 0 && (counted < integrated / kPlausibleMaxRatio || counted > integrated * kPlausibleMaxRatio)) {
+      return fmt("counter gave %.3f J where power x time gave %.3f J: implausible", counted, integrated);
+    }
+  }
+  return "";
+}
+
+struct Choice {
+  Series series = nullptr;
+  Method method = Method::kUnavailable;
+  std::string note;
+};
+
+Choice choose(const DomainInfo& info, const std::vector<Tick>& ticks, std::size_t d) {
+  const bool counter = has_any(ticks, d, &DomainReading::counter_j);
+  const bool integrated = has_any(ticks, d, &DomainReading::integrated_j);
+  if (counter) {
+    const std::string problem = counter_problem(ticks, d);
+    if (problem.empty()) return {&DomainReading::counter_j, Method::kCounter, ""};
+    if (integrated) return {&DomainReading::integrated_j, info.integrated_method, problem + "; integrated power used instead"};
+    return {nullptr, Method::kUnavailable, problem + "; no power samples to integrate instead"};
+  }
+  if (integrated) return {&DomainReading::integrated_j, info.integrated_method, ""};
+  std::string why = "no reading";
+  for (const auto& t : ticks) {
+    if (!t.readings[d].error.empty()) {
+      why = t.readings[d].error;
+      break;
+    }
+  }
+  return {nullptr, Method::kUnavailable, why};
+}
+
+double median(std::vector<double> v) { return rigbench::summarize(v).median; }
+
+IdleBaseline idle_baseline(const DomainInfo& info, const Choice& choice, const std::vector<Tick>& ticks, std::size_t d,
+                           const std::vector<PhaseWindow>& idle) {
+  IdleBaseline b;
+  b.domain = info.name;
+  auto inside = [&](int64_t t) {
+    return std::any_of(idle.begin(), idle.end(), [&](const PhaseWindow& w) { return t >= w.start_ns && t <= w.end_ns; });
+  };
+  std::vector<double> samples;
+  for (const auto& t : ticks) {
+    if (inside(t.time.steady_ns) && std::isfinite(t.readings[d].power_w)) samples.push_back(t.readings[d].power_w);
+  }
+  if (!samples.empty()) {
+    b.method = info.integrated_method;
+  } else if (choice.series) {
+    // Power between successive reads, both inside the same idle window, from the chosen figure.
+    for (const auto& w : idle) {
+      const Tick* prev = nullptr;
+      for (const auto& t : ticks) {
+        if (t.time.steady_ns < w.start_ns || t.time.steady_ns > w.end_ns || !std::isfinite(t.readings[d].*choice.series)) continue;
+        if (prev && !t.readings[d].counter_gap) {
+          samples.push_back((t.readings[d].*choice.series - prev->readings[d].*choice.series) /
+                            seconds(t.time.steady_ns - prev->time.steady_ns));
+        }
+        prev = &t;
+      }
+    }
+    b.method = choice.method;
+  }
+  if (samples.empty()) {
+    b.method = Method::kUnavailable;
+    b.note = choice.series ? "no reading inside the idle window" : choice.note;
+    return b;
+  }
+  b.power_w = median(samples);
+  b.n_samples = samples.size();
+  return b;
+}
+
+DomainEnergy phase_energy(const DomainInfo& info, const Choice& choice, const std::vector<Tick>& ticks, std::size_t d,
+                          const std::vector<const PhaseWindow*>& windows, double duration_s) {
+  DomainEnergy e;
+  e.domain = info.name;
+  e.duration_s = duration_s;
+  e.note = choice.note;
+  if (!choice.series) return e;
+  const bool has_gap = std::any_of(ticks.begin(), ticks.end(), [&](const Tick& t) { return t.readings[d].counter_gap; });
+  double sum = 0;
+  double shortest_s = INFINITY;
+  for (const PhaseWindow* w : windows) {
+    if (choice.method == Method::kCounter && has_gap && gap_within(ticks, d, w->start_ns, w->end_ns)) {
+      e.note = "the counter jumped back during the window and its range is unknown";
+      return e;
+    }
+    const double v0 = value_at(ticks, d, choice.series, w->start_ns);
+    const double v1 = value_at(ticks, d, choice.series, w->end_ns);
+    if (!std::isfinite(v0) || !std::isfinite(v1)) {
+      e.note = "no reading on both sides of the window";
+      return e;
+    }
+    sum += v1 - v0;
+    shortest_s = std::min(shortest_s, seconds(w->end_ns - w->start_ns));
+  }
+  e.method = choice.method;
+  e.energy_j = sum;
+  e.power_w = duration_s > 0 ? sum / duration_s : kNaN;
+  if (info.update_interval_s > 0 && shortest_s < 10 * info.update_interval_s) {
+    if (!e.note.empty()) e.note += "; ";
+    e.note += fmt("windows as short as %.3f s against a source updated every %.3f s: coarse", shortest_s,
+                  info.update_interval_s);
+  }
+  return e;
+}
+
+}  // namespace
+
+const PhaseEnergy* EnergyReport::phase(std::string_view name) const {
+  for (const auto& p : phases) if (p.phase == name) return &p;
+  return nullptr;
+}
+
+EnergyReport summarize(const std::vector<DomainInfo>& domains, const std::vector<Tick>& ticks,
+                       const std::vector<PhaseWindow>& windows) {
+  EnergyReport r;
+  r.domains = domains;
+  if (ticks.size() >= 2) {
+    const double span = seconds(ticks.back().time.steady_ns - ticks.front().time.steady_ns);
+    if (span > 0) r.sample_rate_hz = static_cast<double>(ticks.size() - 1) / span;
+  }
+  std::vector<Choice> choices;
+  for (std::size_t d = 0; d < domains.size(); ++d) {
+    choices.push_back(choose(domains[d], ticks, d));
+    r.methods.push_back(choices.back().method);
+    if (!choices.back().note.empty()) r.notes.push_back(domains[d].name + ": " + choices.back().note);
+  }
+
+  std::vector<std::string> names;
+  for (const auto& w : windows) {
+    if (std::find(names.begin(), names.end(), w.phase) == names.end()) names.push_back(w.phase);
+  }
+  for (const auto& name : names) {
+    PhaseEnergy p;
+    p.phase = name;
+    std::vector<const PhaseWindow*> own;
+    for (const auto& w : windows) {
+      if (w.phase != name) continue;
+      own.push_back(&w);
+      p.duration_s += seconds(w.end_ns - w.start_ns);
+    }
+    p.n_windows = static_cast<int>(own.size());
+    for (std::size_t d = 0; d < domains.size(); ++d) {
+      p.domains.push_back(phase_energy(domains[d], choices[d], ticks, d, own, p.duration_s));
+    }
+    r.phases.push_back(std::move(p));
+  }
+
+  std::vector<PhaseWindow> idle;
+  for (const auto& w : windows) if (w.phase == kIdlePhase) idle.push_back(w);
+  if (!idle.empty()) {
+    for (std::size_t d = 0; d < domains.size(); ++d) r.idle.push_back(idle_baseline(domains[d], choices[d], ticks, d, idle));
+  }
+  return r;
+}
+
+}  // namespace rigbench::power

@@ -1,0 +1,92 @@
+// rigbench: from meter readings to energy per phase and per domain. Pure functions over
+// recorded readings (no clock, no I/O), so every rule here is tested with chosen numbers.
+//
+// Per domain, one method is chosen for the whole recording:
+//   counter      when the domain has a counter that passes the checks below;
+//   integrated   (or estimated, for stated models) when it has no counter, or its counter
+//                failed a check and power samples exist;
+//   unavailable  otherwise, with the reason.
+// Counter checks, where power samples exist to check against: frozen (no change for
+// kFrozenMinSpanS or more while power averaged above kFrozenMinPowerW), backwards (a decrease
+// that the meter did not flag as a gap), mis-scaled (over kPlausibleMinSpanS or more, counter
+// energy and integrated power disagree by more than a factor kPlausibleMaxRatio).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "power/meter.h"
+
+namespace rigbench::power {
+
+// The phase name of the idle baseline (model loaded, nothing running).
+inline constexpr const char* kIdlePhase = "idle";
+
+inline constexpr double kFrozenMinSpanS = 1.0;      // NVML's counter moves about every 0.1 s
+inline constexpr double kFrozenMinPowerW = 1.0;
+inline constexpr double kPlausibleMinSpanS = 2.0;
+inline constexpr double kPlausibleMaxRatio = 2.0;
+
+// One read of every domain (all meters, in the Sampler's domain order).
+struct Tick {
+  TimePoint time;
+  std::vector<DomainReading> readings;  // one per domain
+};
+
+// One interval during which a phase ran, steady-clock ns. A phase may have many windows
+// (one per repetition).
+struct PhaseWindow {
+  std::string phase;
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+};
+
+// One domain's energy over one phase (all its windows together).
+struct DomainEnergy {
+  std::string domain;
+  Method method = Method::kUnavailable;
+  double energy_j = kNaN;   // joules; NaN when unavailable
+  double duration_s = 0;    // seconds the phase's windows cover
+  double power_w = kNaN;    // average watts = energy_j / duration_s
+  std::string note;         // why unavailable, why the counter was set aside, or coarse resolution
+};
+
+struct PhaseEnergy {
+  std::string phase;        // "idle", "pp", "tg", ...
+  double duration_s = 0;    // seconds, sum over windows
+  int n_windows = 0;
+  std::vector<DomainEnergy> domains;  // one per domain, in domain order
+};
+
+// Idle power of one domain: the median over the idle window(s) of its power samples, or of
+// counter differences between successive reads where it has no power samples.
+struct IdleBaseline {
+  std::string domain;
+  Method method = Method::kUnavailable;
+  double power_w = kNaN;
+  std::size_t n_samples = 0;
+  std::string note;
+};
+
+struct EnergyReport {
+  std::vector<DomainInfo> domains;
+  std::vector<Method> methods;        // the method chosen per domain, in domain order
+  std::vector<PhaseEnergy> phases;    // in order of first appearance
+  std::vector<IdleBaseline> idle;     // one per domain when an idle phase ran; else empty
+  std::vector<std::string> notes;     // per-domain choices worth telling ("nvml:gpu0: counter frozen ...")
+  double sample_rate_hz = 0;          // reads per second over the recording
+
+  // The phase named `name`, or nullptr.
+  const PhaseEnergy* phase(std::string_view name) const;
+};
+
+// Summarizes `ticks` (time order, each with one reading per domain of `domains`) over
+// `windows`. A window is measured by interpolating each cumulative figure linearly at its ends
+// between the nearest reads; a window not covered by reads on both sides, or spanning a
+// counter gap, is unavailable for that domain.
+EnergyReport summarize(const std::vector<DomainInfo>& domains, const std::vector<Tick>& ticks,
+                       const std::vector<PhaseWindow>& windows);
+
+}  // namespace rigbench::power

@@ -1,0 +1,60 @@
+// End-to-end tests of `rigbench cost` on the real binary: figures given on the command line,
+// the cost worked out by hand.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/subprocess.h"
+
+namespace rigbench {
+namespace {
+
+using testing::ProcessResult;
+using testing::run_process;
+
+TEST(CostE2E, JsonCarriesTheHandComputedCosts) {
+  const ProcessResult r = run_process({RIGBENCH_BIN, "cost", "--tps", "40", "--watts", "350", "--idle-watts", "100",
+                                       "--price", "0.30", "--utilization", "0.5", "--hardware-price", "2000",
+                                       "--lifetime-years", "3", "--api-price", "2", "-o", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["currency"], "EUR");
+  // gross: 350 W / 40 tokens/s = 8.75 J/token; 8.75 × 0.30 / 3.6 = 0.729167 EUR/Mtok
+  EXPECT_DOUBLE_EQ(j["energy"]["gross_j_per_token"].get<double>(), 8.75);
+  EXPECT_NEAR(j["electricity"]["gross_eur_per_mtok"].get<double>(), 0.729167, 1e-6);
+  // at u = 0.5: 8.75 + 100 × 0.5 / (0.5 × 40) = 11.25 J/token; × 0.30 / 3.6 = 0.9375
+  EXPECT_NEAR(j["electricity"]["at_utilization_eur_per_mtok"].get<double>(), 0.9375, 1e-12);
+  // hardware: 2000 × 10^6 / (3 × 31,557,600 s × 0.5 × 40) = 1.056270; total 0.9375 + 1.056270
+  EXPECT_NEAR(j["hardware_eur_per_mtok"].get<double>(), 1.056270, 1e-6);
+  EXPECT_NEAR(j["total_eur_per_mtok"].get<double>(), 1.993770, 1e-6);
+  EXPECT_NEAR(j["break_even_utilization"].get<double>(), 0.497894, 1e-6);
+  EXPECT_EQ(j["inputs"]["power_method"], "estimated");
+}
+
+TEST(CostE2E, MarkdownWithATariffAndAnotherCurrency) {
+  const ProcessResult r = run_process({RIGBENCH_BIN, "cost", "--tps", "40", "--watts", "350", "--tariff",
+                                       "day=0.30@07-23,night=0.18", "--currency", "USD"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // Mean price (0.30 × 16 + 0.18 × 8) / 24 = 0.26; 8.75 J/token × 0.26 / 3.6 = 0.631944
+  EXPECT_NE(r.out.find("| figure | J/token | USD/Mtok |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| electricity, gross | 8.75 | 0.6319 |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("0.26 USD/kWh (hour-weighted mean of tariff day=0.30@07-23,night=0.18)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("note: marginal energy and energy at a utilization: give --idle-watts"), std::string::npos) << r.out;
+}
+
+TEST(CostE2E, BadFiguresExitTwoNamingTheFlag) {
+  const ProcessResult u = run_process({RIGBENCH_BIN, "cost", "--tps", "40", "--utilization", "1.5"});
+  EXPECT_EQ(u.exit_code, 2);
+  EXPECT_NE(u.err.find("--utilization 1.5: must be in (0, 1]"), std::string::npos) << u.err;
+  const ProcessResult t = run_process({RIGBENCH_BIN, "cost", "--tps", "40", "--tariff", "day=0.30@07-23"});
+  EXPECT_EQ(t.exit_code, 2);
+  EXPECT_NE(t.err.find("--tariff: tariff 'day=0.30@07-23': hour 0"), std::string::npos) << t.err;
+  const ProcessResult both = run_process({RIGBENCH_BIN, "cost", "--tps", "40", "--price", "0.3", "--tariff", "a=1"});
+  EXPECT_EQ(both.exit_code, 2);
+  const ProcessResult none = run_process({RIGBENCH_BIN, "cost"});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("--tps"), std::string::npos) << none.err;
+}
+
+}  // namespace
+}  // namespace rigbench

@@ -1,0 +1,130 @@
+// A fake NVML (libnvidia-ml.so) for tests: a shared library exporting the NVML symbols that
+// rigbench loads, so the real dlopen path runs against GPUs this machine does not have.
+// Selected with RIGBENCH_NVML_LIBRARY=<path of this library>. Its GPUs are described by a
+// state file named by RIGBENCH_FAKE_NVML_STATE, read again at every call, so a test changes
+// the counter or the power between reads by rewriting it. Lines `key=value`:
+//   init=ok | driver_not_loaded | version_mismatch
+//   count=N
+//   gpuI.name=TEXT
+//   gpuI.energy_mj=N | unsupported       (nvmlDeviceGetTotalEnergyConsumption)
+//   gpuI.power_instant_mw=N | unsupported  (field NVML_FI_DEV_POWER_INSTANT, unsigned int mW)
+//   gpuI.power_usage_mw=N | unsupported  (nvmlDeviceGetPowerUsage)
+// A missing key reads as "unsupported" (count: 0).
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include "power/nvml_api.h"
+
+namespace {
+
+constexpr nvmlReturn_t kSuccess = 0;
+constexpr nvmlReturn_t kInvalidArgument = 2;
+constexpr nvmlReturn_t kNotSupported = 3;
+constexpr nvmlReturn_t kDriverNotLoaded = 9;
+constexpr nvmlReturn_t kVersionMismatch = 18;
+
+struct nvmlDevice_st* const kDevices = reinterpret_cast<struct nvmlDevice_st*>(0x1000);  // handle i = kDevices + i
+
+std::map<std::string, std::string> state() {
+  std::map<std::string, std::string> kv;
+  const char* path = std::getenv("RIGBENCH_FAKE_NVML_STATE");
+  if (!path) return kv;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto eq = line.find('=');
+    if (eq != std::string::npos) kv[line.substr(0, eq)] = line.substr(eq + 1);
+  }
+  return kv;
+}
+
+long device_index(nvmlDevice_t dev) { return reinterpret_cast<char*>(dev) - reinterpret_cast<char*>(kDevices); }
+
+// Sets `out` to gpu<i>.<key>; false when unsupported or absent.
+bool gpu_value(nvmlDevice_t dev, const char* key, unsigned long long& out) {
+  const auto kv = state();
+  const auto it = kv.find("gpu" + std::to_string(device_index(dev)) + "." + key);
+  if (it == kv.end() || it->second == "unsupported") return false;
+  out = std::strtoull(it->second.c_str(), nullptr, 10);
+  return true;
+}
+
+}  // namespace
+
+extern "C" {
+
+__attribute__((visibility("default"))) nvmlReturn_t nvmlInit_v2() {
+  const auto kv = state();
+  const auto it = kv.find("init");
+  if (it == kv.end() || it->second == "ok") return kSuccess;
+  return it->second == "version_mismatch" ? kVersionMismatch : kDriverNotLoaded;
+}
+
+__attribute__((visibility("default"))) nvmlReturn_t nvmlShutdown() { return kSuccess; }
+
+__attribute__((visibility("default"))) const char* nvmlErrorString(nvmlReturn_t rc) {
+  switch (rc) {
+    case kSuccess: return "Success";
+    case kInvalidArgument: return "Invalid Argument";
+    case kNotSupported: return "Not Supported";
+    case kDriverNotLoaded: return "Driver Not Loaded";
+    case kVersionMismatch: return "RM has detected an NVML/RM version mismatch.";
+  }
+  return "Unknown Error";
+}
+
+__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int* count) {
+  const auto kv = state();
+  const auto it = kv.find("count");
+  *count = it == kv.end() ? 0 : static_cast<unsigned>(std::strtoul(it->second.c_str(), nullptr, 10));
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t* dev) {
+  unsigned count = 0;
+  nvmlDeviceGetCount_v2(&count);
+  if (index >= count) return kInvalidArgument;
+  *dev = reinterpret_cast<nvmlDevice_t>(reinterpret_cast<char*>(kDevices) + index);
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t dev, char* name, unsigned int length) {
+  const auto kv = state();
+  const auto it = kv.find("gpu" + std::to_string(device_index(dev)) + ".name");
+  std::snprintf(name, length, "%s", it == kv.end() ? "Fake GPU" : it->second.c_str());
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t dev,
+                                                                                        unsigned long long* energy_mj) {
+  return gpu_value(dev, "energy_mj", *energy_mj) ? kSuccess : kNotSupported;
+}
+
+__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t dev, unsigned int* power_mw) {
+  unsigned long long v = 0;
+  if (!gpu_value(dev, "power_usage_mw", v)) return kNotSupported;
+  *power_mw = static_cast<unsigned>(v);
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t dev, int count,
+                                                                             nvmlFieldValue_t* values) {
+  for (int i = 0; i < count; ++i) {
+    nvmlFieldValue_t& v = values[i];
+    unsigned long long mw = 0;
+    if (v.fieldId == rigbench::power::nvml::kFieldPowerInstant && gpu_value(dev, "power_instant_mw", mw)) {
+      v.nvmlReturn = kSuccess;
+      v.valueType = NVML_VALUE_TYPE_UNSIGNED_INT;
+      v.value.uiVal = static_cast<unsigned>(mw);
+    } else {
+      v.nvmlReturn = kNotSupported;
+    }
+  }
+  return kSuccess;
+}
+
+}  // extern "C"

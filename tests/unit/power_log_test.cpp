@@ -1,0 +1,96 @@
+// External power: a wall meter's CSV log (a real file in a temp dir) and a constant stated
+// with --watts. Each test holds the joules of the window it asks for.
+#include <gtest/gtest.h>
+
+#include "fakes/drive.h"
+#include "power/power_log.h"
+#include "power/stated.h"
+#include "support/temp_dir.h"
+
+namespace rigbench::power {
+namespace {
+
+using testing::energy;
+using testing::ns;
+using testing::TempDir;
+using testing::window;
+
+// Reads an after-the-fact meter at Unix times `unix_s` (steady = the same instants).
+std::vector<Tick> read_at(Meter& m, const std::vector<double>& unix_s) {
+  std::vector<Tick> ticks;
+  for (double t : unix_s) ticks.push_back({{ns(t), ns(t)}, m.read({ns(t), ns(t)})});
+  return ticks;
+}
+
+TEST(PowerLogFile, IntegratesTheLogOverTheWindowWithInterpolatedEnds) {
+  TempDir dir;
+  testing::write_file(dir.file("plug.csv"),
+                      "timestamp,watts\n"
+                      "1795961280,100\n"
+                      "1795961290,200\n"
+                      "2026-11-29T14:08:20Z,200\n");  // = 1795961300
+  auto meter = open_power_log(dir.file("plug.csv"));
+  ASSERT_TRUE(meter) << meter.error().reason;
+  EXPECT_TRUE((*meter)->reads_after_the_fact());
+  EXPECT_TRUE((*meter)->domains()[0].whole_system);
+  const auto ticks = read_at(**meter, {1795961285, 1795961295});
+  const auto r = summarize((*meter)->domains(), ticks, {window("tg", 1795961285, 1795961295)});
+  // 85→90 s: power 150 W at 85 s (interpolated) to 200 W: (150 + 200)/2 × 5 = 875 J;
+  // 90→95 s: 200 W flat: 1000 J. Total 1875 J.
+  EXPECT_EQ(energy(r, "tg", 0).method, Method::kIntegrated);
+  EXPECT_NEAR(energy(r, "tg", 0).energy_j, 1875.0, 1e-6);
+}
+
+TEST(PowerLogFile, AWindowOutsideTheLogIsUnavailable) {
+  TempDir dir;
+  testing::write_file(dir.file("plug.csv"), "10,100\n20,100\n");
+  auto meter = open_power_log(dir.file("plug.csv"));
+  ASSERT_TRUE(meter) << meter.error().reason;
+  const auto ticks = read_at(**meter, {15, 25});
+  const auto r = summarize((*meter)->domains(), ticks, {window("tg", 15, 25)});
+  EXPECT_EQ(energy(r, "tg", 0).method, Method::kUnavailable);
+}
+
+TEST(PowerLogFile, ParseErrorsNameTheFileAndLine) {
+  auto zone = parse_power_log("2026-11-29T14:08:20,5\n2026-11-29T14:08:21Z,5\n", "p.csv");
+  ASSERT_FALSE(zone);
+  EXPECT_NE(zone.error().message.find("'p.csv' line 1"), std::string::npos) << zone.error().message;
+  auto watts = parse_power_log("1,5\n2,five\n", "p.csv");
+  ASSERT_FALSE(watts);
+  EXPECT_NE(watts.error().message.find("line 2: watts 'five'"), std::string::npos) << watts.error().message;
+  auto offset = parse_power_log("2026-11-29T15:08:20.5+01:00,5\n1795961301,5\n", "p.csv");
+  ASSERT_TRUE(offset) << offset.error().message;
+  EXPECT_EQ((*offset)[0].unix_ns, 1795961300500000000);
+}
+
+TEST(PowerConstantStated, EnergyIsWattsTimesTimeLabelledEstimated) {
+  auto meter = make_constant_meter(65);
+  const auto ticks = testing::drive(*meter, {0, 2.5});
+  const auto r = summarize(meter->domains(), ticks, {window("tg", 0.5, 2.5), window(kIdlePhase, 0, 0.5)});
+  EXPECT_EQ(energy(r, "tg", 0).method, Method::kEstimated);
+  EXPECT_NEAR(energy(r, "tg", 0).energy_j, 130.0, 1e-9);  // 65 W × 2 s
+  ASSERT_EQ(r.idle.size(), 1u);
+  EXPECT_DOUBLE_EQ(r.idle[0].power_w, 65.0);
+}
+
+TEST(PowerEstimateFakeProcStat, TdpTimesUtilizationIsLabelledEstimated) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path() / "proc");
+  const std::string stat = dir.file("proc/stat");
+  // user nice system idle iowait irq softirq steal
+  testing::write_file(stat, "cpu  100 0 0 900 0 0 0 0\ncpu0 100 0 0 900 0 0 0 0\n");
+  auto meter = open_utilization_estimate(80, dir.file("proc"));
+  ASSERT_TRUE(meter) << meter.error().reason;
+  const auto ticks = testing::drive(**meter, {0, 1, 2}, [&](std::size_t i) {
+    // 0→1 s: 50 busy of 100 jiffies (u = 0.5); 1→2 s: 25 of 100 (u = 0.25).
+    if (i == 1) testing::write_file(stat, "cpu  150 0 0 950 0 0 0 0\n");
+    if (i == 2) testing::write_file(stat, "cpu  175 0 0 1025 0 0 0 0\n");
+  });
+  const auto r = summarize((*meter)->domains(), ticks, {window("tg", 0, 2)});
+  EXPECT_EQ(energy(r, "tg", 0).method, Method::kEstimated);
+  EXPECT_NEAR(energy(r, "tg", 0).energy_j, 80 * 0.5 * 1 + 80 * 0.25 * 1, 1e-9);  // 40 J + 20 J
+  EXPECT_NE((*meter)->domains()[0].source.find("TDP 80 W x CPU utilization"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rigbench::power

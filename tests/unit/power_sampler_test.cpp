@@ -1,0 +1,76 @@
+// The Sampler's thread with real meters: a constant (stated) meter and NVML's instantaneous
+// power through the fake library. Timing-independent expectations: with constant power the
+// joules equal watts × the measured seconds whatever the read times.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "fakes/fake_nvml_state.h"
+#include "power/nvml_meter.h"
+#include "power/sampler.h"
+#include "power/stated.h"
+
+namespace rigbench::power {
+namespace {
+
+void sleep_s(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
+
+TEST(SamplerConstantMeter, PhasesGetWattsTimesTheirSecondsAndAnIdleBaseline) {
+  std::vector<std::unique_ptr<Meter>> meters;
+  meters.push_back(make_constant_meter(65));
+  Sampler sampler(std::move(meters));
+  ASSERT_TRUE(sampler.start());
+  sampler.mark(kIdlePhase);
+  sleep_s(0.1);
+  sampler.mark("pp");
+  sleep_s(0.05);
+  sampler.mark("");
+  sampler.mark("tg");
+  sleep_s(0.1);
+  const EnergyReport r = sampler.stop();
+  ASSERT_EQ(r.phases.size(), 3u);
+  for (const auto& p : r.phases) {
+    ASSERT_EQ(p.domains.size(), 1u);
+    EXPECT_EQ(p.domains[0].method, Method::kEstimated) << p.phase;
+    EXPECT_GT(p.duration_s, 0.04) << p.phase;
+    EXPECT_NEAR(p.domains[0].energy_j, 65 * p.duration_s, 1e-6) << p.phase;
+  }
+  ASSERT_EQ(r.idle.size(), 1u);
+  EXPECT_DOUBLE_EQ(r.idle[0].power_w, 65);
+}
+
+TEST(SamplerFakeNvml, IntegratedPowerIsSampledAtTenHertzOrMore) {
+  testing::FakeNvml nvml;
+  nvml.set("count", 1);
+  nvml.set("gpu0.energy_mj", "unsupported");
+  nvml.set("gpu0.power_instant_mw", 120000);
+  auto meter = open_nvml();
+  ASSERT_TRUE(meter) << meter.error().reason;
+  std::vector<std::unique_ptr<Meter>> meters;
+  meters.push_back(std::move(*meter));
+  Sampler sampler(std::move(meters));
+  EXPECT_LE(sampler.period_s(), 0.1);
+  ASSERT_TRUE(sampler.start());
+  sampler.mark("tg");
+  sleep_s(0.6);
+  const EnergyReport r = sampler.stop();
+  EXPECT_GE(r.sample_rate_hz, 10.0);
+  const PhaseEnergy* tg = r.phase("tg");
+  ASSERT_NE(tg, nullptr);
+  EXPECT_EQ(tg->domains[0].method, Method::kIntegrated);
+  EXPECT_NEAR(tg->domains[0].energy_j, 120 * tg->duration_s, 1e-6);  // constant 120 W
+}
+
+TEST(SamplerNoMeter, StillMarksPhasesWithNoDomains) {
+  Sampler sampler({});
+  ASSERT_TRUE(sampler.start());
+  EXPECT_FALSE(sampler.start());  // twice is an error
+  sampler.mark("tg");
+  const EnergyReport r = sampler.stop();
+  ASSERT_EQ(r.phases.size(), 1u);
+  EXPECT_TRUE(r.phases[0].domains.empty());
+}
+
+}  // namespace
+}  // namespace rigbench::power
