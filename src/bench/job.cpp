@@ -39,6 +39,17 @@ Status run_plan(const std::vector<TestCase>& plan, const std::map<std::string, M
     rec.tags = context.tags;
     if (i < rooflines.size()) rec.roofline = rooflines[i];
 
+    // Energy: a sampler per run (meters reopened each time), phases marked by the runner.
+    std::unique_ptr<EnergySession> session;
+    std::vector<power::MeterStatus> meter_status;
+    if (context.energy) session = EnergySession::open(context.energy->meters, &meter_status);
+    if (session) {
+      if (Status s = session->start(); !s) return s;
+      runner.set_phase_marker([&session](const std::string& phase) { session->mark(phase); }, context.energy->idle_s);
+    } else {
+      runner.set_phase_marker({}, 0);
+    }
+
     auto outcome = runner.run(tc);
     if (!outcome) return std::unexpected(outcome.error());
     rec.results = std::move(outcome->results);
@@ -46,6 +57,9 @@ Status run_plan(const std::vector<TestCase>& plan, const std::map<std::string, M
     rec.memory.peak_rss_bytes = hw::peak_rss_bytes();
     rec.devices_used = std::move(outcome->devices_used);
     rec.interrupted = outcome->interrupted;
+    if (session) rec.energy = session->finish(rec.results, context.energy->idle_s);
+    else if (context.energy) rec.energy = unavailable_energy(meter_status);
+    if (context.energy && context.energy->pricing) rec.cost = price_run(rec.energy, rec.results, *context.energy->pricing);
 
     const bool has_samples = rec.results.pp || rec.results.tg;
     if (has_samples) {

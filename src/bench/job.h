@@ -3,9 +3,11 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "bench/energy.h"
 #include "bench/plan.h"
 #include "bench/runner.h"
 #include "core/record.h"
@@ -13,11 +15,19 @@
 
 namespace rigbench::bench {
 
+// Energy measurement for a job (`--energy auto`).
+struct EnergyConfig {
+  power::MeterConfig meters;                 // where to look, what the user stated
+  double idle_s = 2;                         // idle window per run, model loaded
+  std::optional<cost::CostInputs> pricing;   // prices etc. when --price or --tariff was given
+};
+
 // What every record of a job shares.
 struct JobContext {
   MachineInfo machine;
   BuildInfo build;
   std::vector<std::string> tags;
+  std::optional<EnergyConfig> energy;        // nullopt = --energy off
 };
 
 // Receives each finished record (printing and storing happen there). An error stops the job.
@@ -25,7 +35,9 @@ using RecordSink = std::function<Status(const RunRecord&)>;
 
 // Runs `plan` in order. `models` maps each plan model path to its inspected ModelInfo.
 // For each run, the record gets a fresh record_id, test_time (UTC, run start), the run's
-// results, llama.cpp's memory breakdown and the process peak RSS, and goes to `sink`.
+// results, llama.cpp's memory breakdown, the process peak RSS and, with context.energy, the
+// energy of its phases (a sampler per run, an idle window first) and their cost; it then
+// goes to `sink`.
 // A run cut short by the cancel flag still goes to the sink when it has at least one
 // sample, and then the job returns kInterrupted ("interrupted: N of M runs finished").
 // Other errors (load, decode, sink) stop the job and are returned; earlier records were

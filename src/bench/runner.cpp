@@ -58,8 +58,17 @@ Result<RunOutcome> Runner::run(const TestCase& tc) {
   // An interruption surfaces as a kInterrupted error from any step; it ends the run and
   // keeps the samples already taken.
   auto body = [&]() -> Status {
-    for (double left = p.delay_s; left > 0 && !cancel_.load(); left -= 0.1) {
-      std::this_thread::sleep_for(std::chrono::duration<double>(std::min(left, 0.1)));
+    auto sleep_s = [&](double seconds) {
+      for (double left = seconds; left > 0 && !cancel_.load(); left -= 0.1) {
+        std::this_thread::sleep_for(std::chrono::duration<double>(std::min(left, 0.1)));
+      }
+    };
+    sleep_s(p.delay_s);
+    if (marker_ && idle_s_ > 0) {  // idle baseline: the model loaded, nothing running
+      say("idle baseline");
+      mark("idle");
+      sleep_s(idle_s_);
+      mark("");
     }
     for (int w = 0; w < p.warmup && !cancel_.load(); ++w) {
       say("warmup " + std::to_string(w + 1) + "/" + std::to_string(p.warmup));
@@ -77,9 +86,11 @@ Result<RunOutcome> Runner::run(const TestCase& tc) {
       if (p.n_prompt > 0) {
         engine_.clear();
         if (Status s = prefill_depth(p.n_depth, i == 0); !s) return s;
+        mark("pp");
         const int64_t t0 = now_ns();
         if (Status s = engine_.prompt(p.n_prompt); !s) return s;
         const int64_t t1 = now_ns();
+        mark("");
         if (Status s = engine_.sample(); !s) return s;
         const int64_t t2 = now_ns();
         pp_ns.push_back(t1 - t0);
@@ -89,9 +100,11 @@ Result<RunOutcome> Runner::run(const TestCase& tc) {
         engine_.clear();
         // The depth state exists once the pp half ran (it is made here when -p 0).
         if (Status s = prefill_depth(p.n_depth, i == 0 && p.n_prompt == 0); !s) return s;
+        mark("tg");
         const int64_t t0 = now_ns();
         if (Status s = engine_.generate(p.n_gen); !s) return s;
         tg_ns.push_back(now_ns() - t0);
+        mark("");
       }
     }
     return {};

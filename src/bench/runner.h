@@ -29,11 +29,22 @@ struct RunOutcome {
   bool interrupted = false;               // cancel was set; results hold the finished samples
 };
 
+// Receives phase boundaries for an energy sampler: "idle", "pp", "tg", and "" between them.
+using PhaseMarker = std::function<void(const std::string&)>;
+
 class Runner {
  public:
   // `progress` (may be empty) receives one short line per phase, for a terminal.
   Runner(engine::Engine& engine, const std::atomic<bool>& cancel,
          std::function<void(const std::string&)> progress = {});
+
+  // For the next run(s): mark phases through `marker` (empty = none) and, once the model is
+  // loaded and the context created, hold an idle window of `idle_s` seconds (marked "idle")
+  // for the idle baseline. The marks bracket only the timed regions.
+  void set_phase_marker(PhaseMarker marker, double idle_s) {
+    marker_ = std::move(marker);
+    idle_s_ = idle_s;
+  }
 
   // Runs `tc`. Errors: those of Engine::load/open_context (kInvalidInput, kRuntime);
   // kRuntime when a decode fails. Cancellation is not an error: see RunOutcome::interrupted.
@@ -43,9 +54,15 @@ class Runner {
   Status prefill_depth(int n_depth, bool first);
   void say(const std::string& line) const;
 
+  void mark(const std::string& phase) const {
+    if (marker_) marker_(phase);
+  }
+
   engine::Engine& engine_;
   const std::atomic<bool>& cancel_;
   std::function<void(const std::string&)> progress_;
+  PhaseMarker marker_;
+  double idle_s_ = 0;
 };
 
 // Builds a ThroughputResult from raw samples (statistics over per-sample tokens/s).

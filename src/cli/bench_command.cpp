@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -13,6 +15,7 @@
 #include "bench/warnings.h"
 #include "cli/targets.h"
 #include "model/model_shape.h"
+#include "power/meters.h"
 #include "cli/build_info.h"
 #include "cli/synthesis.h"
 #include "cli/interrupt.h"
@@ -28,9 +31,17 @@ namespace {
 
 // The markdown table shows a knob's column when the run sets it off its default or varies it
 // (as llama-bench does), and the file column when several models run.
-report::PrinterOptions table_options(const bench::PlanSpec& p) {
+report::PrinterOptions table_options(const BenchOptions& opts, bool energy_readable) {
+  const bench::PlanSpec& p = opts.plan;
   const bench::PlanSpec d;
   report::PrinterOptions o;
+  if (energy_readable) {
+    for (const char* k : {"energy_method", "idle_power_w", "tg_power_w", "tg_j_per_token"}) o.shown_knobs.insert(k);
+    if (std::isfinite(opts.cost.price) || !opts.cost.tariff.empty()) {
+      o.shown_knobs.insert("cost_gross_per_mtok");
+      if (std::isfinite(opts.cost.utilization)) o.shown_knobs.insert("cost_total_per_mtok");
+    }
+  }
   if (p.n_gpu_layers != d.n_gpu_layers) o.shown_knobs.insert("n_gpu_layers");
   if (p.flash_attn != d.flash_attn) o.shown_knobs.insert("flash_attn");
   if (p.type_k != d.type_k) o.shown_knobs.insert("type_k");
@@ -96,6 +107,32 @@ Status run_bench_command(BenchOptions& opts) {
   engine::describe_backends(context.machine);
   context.build = build_info();
   context.tags = opts.tags;
+  bool energy_readable = false;
+  if (opts.energy == "auto") {
+    bench::EnergyConfig energy;
+    energy.meters.watts = opts.watts;
+    energy.meters.power_log = opts.power_log;
+    energy.meters.estimate_tdp_w = opts.estimate_tdp_w;
+    energy.idle_s = opts.idle_s;
+    auto pricing = cost_inputs(opts.cost, /*require_tps=*/false);
+    if (!pricing) return std::unexpected(pricing.error());
+    if (std::isfinite(pricing->price_per_kwh)) energy.pricing = *pricing;
+    // Say plainly, once, when nothing can be measured and why; speed is measured regardless.
+    const auto status = power::list_meters(energy.meters);
+    energy_readable = std::any_of(status.begin(), status.end(), [](const power::MeterStatus& m) { return m.available; });
+    if (!energy_readable) {
+      std::string why;
+      for (const auto& m : status) {
+        if (m.detail.empty()) continue;
+        why += (why.empty() ? "" : "; ") + m.kind + ": " + m.detail + (m.fix.empty() ? "" : " (fix: " + m.fix + ")");
+      }
+      std::fprintf(stderr, "rigbench: energy: no meter available (%s); speed is still measured; --watts W states a figure\n",
+                   why.c_str());
+    }
+    context.energy = std::move(energy);
+  } else if (std::isfinite(opts.cost.price) || !opts.cost.tariff.empty()) {
+    return fail(ErrorCode::kUsage, "--price/--tariff need --energy auto (cost comes from measured energy)");
+  }
 
   const std::vector<bench::TestCase> plan = bench::expand(opts.plan);
   // fit's plan on this machine: refuse what will not fit; the tg bound for each run.
@@ -113,7 +150,7 @@ Status run_bench_command(BenchOptions& opts) {
     if (show_progress) std::fprintf(stderr, "\rrigbench: %-40s", line.c_str());
   });
 
-  auto printer = report::make_printer(*format, std::cout, table_options(opts.plan));
+  auto printer = report::make_printer(*format, std::cout, table_options(opts, energy_readable));
   printer->begin();
   Status status = bench::run_plan(plan, models, context, runner,
                                   [&](const RunRecord& rec) -> Status {

@@ -62,6 +62,16 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
   cmd.add_flag("--no-db", o.no_db, "do not store the results");
   cmd.add_option("--tag", o.tags, "text kept with every record (repeatable)");
   cmd.add_flag("--force", o.force, "run even when the memory plan says the model will not fit this machine");
+  cmd.add_option("--energy", o.energy, "measure energy with the meters found: auto or off")
+      ->check(CLI::IsMember({"auto", "off"}))->capture_default_str()->take_last();
+  cmd.add_option("--idle", o.idle_s, "seconds of idle baseline per run, model loaded (median power)")
+      ->check(CLI::Range(0.0, 3600.0))->capture_default_str()->take_last();
+  cmd.add_option("--watts", o.watts, "a constant power you state, W (when no meter can read it)")
+      ->check(CLI::Range(0.0, 100000.0))->take_last();
+  cmd.add_option("--power-log", o.power_log, "CSV log (timestamp,watts) of a wall meter or smart plug covering the run");
+  cmd.add_option("--estimate-power", o.estimate_tdp_w, "estimate power as TDP x CPU utilization, with this TDP in W (labelled estimated)")
+      ->check(CLI::Range(1.0, 10000.0));
+  add_price_flags(cmd, o.cost);
   // A list flag takes one value per occurrence (comma-separated, or the flag repeated, as
   // llama-bench), so `-p 64 model.gguf` leaves the model to the positional.
   for (CLI::Option* opt : cmd.get_options()) {

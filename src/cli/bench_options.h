@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bench/plan.h"
+#include "cli/cost_command.h"
 #include "core/status.h"
 
 namespace rigbench::cli {
@@ -18,6 +19,12 @@ struct BenchOptions {
   bool no_db = false;                 // --no-db: store nothing
   std::vector<std::string> tags;      // --tag: free text kept with every record
   bool force = false;                 // --force: run even when fit says it will not fit
+  std::string energy = "auto";        // --energy auto|off: measure energy with the meters found
+  double idle_s = 2;                  // --idle: seconds of idle baseline per run (model loaded)
+  double watts = 0;                   // --watts: a constant power the user states (W), as a meter
+  std::string power_log;              // --power-log: CSV timestamp,watts of a wall meter
+  double estimate_tdp_w = 0;          // --estimate-power TDP: TDP x CPU utilization, asked for explicitly
+  CostOptions cost;                   // --price/--tariff/--currency/... (see cost_command.h)
 };
 
 // Declares the flags of `bench` on `cmd`, bound to `opts`.

@@ -95,30 +95,34 @@ void print_markdown(const cost::CostReport& r) {
 
 }  // namespace
 
+void add_price_flags(CLI::App& cmd, CostOptions& o) {
+  auto* price = cmd.add_option("--price", o.price, "electricity price per kWh");
+  auto* tariff = cmd.add_option("--tariff", o.tariff, "time-of-use tariff, e.g. day=0.30@07-23,night=0.18 (hour-weighted mean)");
+  price->excludes(tariff);
+  cmd.add_option("--currency", o.currency, "currency of the prices")->capture_default_str();
+  cmd.add_option("--psu-efficiency", o.psu_efficiency, "power supply efficiency (0, 1]: wall = watts / efficiency + rest")
+      ->capture_default_str();
+  cmd.add_option("--rest-watts", o.rest_watts, "W no meter sees (fans, disks, board), added at the wall")->capture_default_str();
+  cmd.add_option("--utilization", o.utilization, "share of the time the machine generates, (0, 1]");
+  cmd.add_option("--hardware-price", o.hardware_price, "purchase price of the machine");
+  cmd.add_option("--residual-value", o.residual_value, "resale value at the end of its life")->capture_default_str();
+  cmd.add_option("--upkeep", o.upkeep, "repairs and other costs over its life (not electricity)")->capture_default_str();
+  cmd.add_option("--lifetime-years", o.lifetime_years, "years the hardware is written off over");
+  cmd.add_option("--api-price", o.api_price, "a cloud API's price per million output tokens (break-even)");
+  cmd.add_option("--memory-gb", o.memory_gb, "memory of the machine for models, GB (hardware price per GB)");
+}
+
 CLI::App* add_cost_command(CLI::App& app, CostOptions& o) {
   CLI::App* cmd = app.add_subcommand("cost", "Energy per token and cost per million output tokens, from given figures");
   cmd->add_option("--tps", o.tps, "output tokens per second while generating (tg)")->required();
   cmd->add_option("--watts", o.watts, "average power while generating, W (components; see --psu-efficiency)");
   cmd->add_option("--idle-watts", o.idle_watts, "idle power with the model loaded, W");
-  auto* price = cmd->add_option("--price", o.price, "electricity price per kWh");
-  auto* tariff = cmd->add_option("--tariff", o.tariff, "time-of-use tariff, e.g. day=0.30@07-23,night=0.18 (hour-weighted mean)");
-  price->excludes(tariff);
-  cmd->add_option("--currency", o.currency, "currency of the prices")->capture_default_str();
-  cmd->add_option("--psu-efficiency", o.psu_efficiency, "power supply efficiency (0, 1]: wall = watts / efficiency + rest")
-      ->capture_default_str();
-  cmd->add_option("--rest-watts", o.rest_watts, "W no meter sees (fans, disks, board), added at the wall")->capture_default_str();
-  cmd->add_option("--utilization", o.utilization, "share of the time the machine generates, (0, 1]");
-  cmd->add_option("--hardware-price", o.hardware_price, "purchase price of the machine");
-  cmd->add_option("--residual-value", o.residual_value, "resale value at the end of its life")->capture_default_str();
-  cmd->add_option("--upkeep", o.upkeep, "repairs and other costs over its life (not electricity)")->capture_default_str();
-  cmd->add_option("--lifetime-years", o.lifetime_years, "years the hardware is written off over");
-  cmd->add_option("--api-price", o.api_price, "a cloud API's price per million output tokens (break-even)");
-  cmd->add_option("--memory-gb", o.memory_gb, "memory of the machine for models, GB (hardware price per GB)");
+  add_price_flags(*cmd, o);
   cmd->add_option("-o,--output", o.output, "md or json")->check(CLI::IsMember({"md", "json"}))->capture_default_str();
   return cmd;
 }
 
-Result<cost::CostInputs> cost_inputs(const CostOptions& o) {
+Result<cost::CostInputs> cost_inputs(const CostOptions& o, bool require_tps) {
   for (const Status& s : {check("--tps", o.tps, o.tps > 0, "> 0"), check("--watts", o.watts, o.watts >= 0, ">= 0"),
                           check("--idle-watts", o.idle_watts, o.idle_watts >= 0, ">= 0"),
                           check("--price", o.price, o.price >= 0, ">= 0"),
@@ -133,7 +137,7 @@ Result<cost::CostInputs> cost_inputs(const CostOptions& o) {
                           check("--memory-gb", o.memory_gb, o.memory_gb > 0, "> 0")}) {
     if (!s) return std::unexpected(s.error());
   }
-  if (!given(o.tps)) return fail(ErrorCode::kUsage, "cost: --tps is required");
+  if (require_tps && !given(o.tps)) return fail(ErrorCode::kUsage, "cost: --tps is required");
   if (given(o.hardware_price) != given(o.lifetime_years)) {
     return fail(ErrorCode::kUsage, "cost: --hardware-price and --lifetime-years go together");
   }

@@ -34,9 +34,14 @@ struct CostOptions {
 // Declares the subcommand and its flags on `app`; `opts` receives the parsed values.
 CLI::App* add_cost_command(CLI::App& app, CostOptions& opts);
 
+// The price, tariff, wall-power, utilization and hardware flags, shared by `cost` and
+// `bench` (which measures tps and watts itself).
+void add_price_flags(CLI::App& cmd, CostOptions& opts);
+
 // Checks the options and turns them into cost inputs (tariff parsed, years to seconds).
-// Errors: kUsage naming the flag and the bad value.
-Result<cost::CostInputs> cost_inputs(const CostOptions& opts);
+// `require_tps`: --tps must be given (the `cost` command). Errors: kUsage naming the flag and
+// the bad value.
+Result<cost::CostInputs> cost_inputs(const CostOptions& opts, bool require_tps = true);
 
 // Validates, computes (cost::estimate_cost) and prints the report to stdout.
 Status run_cost_command(const CostOptions& opts);

@@ -10,6 +10,7 @@
 #include "hw/bandwidth.h"
 #include "hw/catalog.h"
 #include "hw/machine.h"
+#include "power/meters.h"
 
 namespace rigbench::cli {
 
@@ -31,6 +32,7 @@ Status run_hw_command(const HwOptions& o) {
   MachineInfo m = hw::detect_machine();
   engine::describe_backends(m);
   const uint64_t available = hw::available_ram_bytes();
+  const std::vector<power::MeterStatus> meters = power::list_meters(power::MeterConfig{});
   hw::BandwidthResult bw;
   if (o.bandwidth) {
     bw = hw::measure_bandwidth(m.cores);
@@ -45,6 +47,11 @@ Status run_hw_command(const HwOptions& o) {
     nlohmann::ordered_json j = {{"hostname", m.hostname}, {"cpu", m.cpu}, {"cores", m.cores}, {"threads", m.threads},
                                 {"ram_bytes", m.ram_bytes}, {"ram_available_bytes", available}, {"os", m.os},
                                 {"kernel", m.kernel}, {"backends", m.backends}, {"gpus", gpus}};
+    nlohmann::ordered_json mj = nlohmann::ordered_json::array();
+    for (const auto& mt : meters) {
+      mj.push_back({{"kind", mt.kind}, {"available", mt.available}, {"domains", mt.domains}, {"detail", mt.detail}, {"fix", mt.fix}});
+    }
+    j["meters"] = mj;
     if (o.bandwidth) {
       j["bandwidth"] = {{"read_gbps", bw.read_gbps}, {"triad_gbps", bw.triad_gbps}, {"threads", bw.threads},
                         {"array_bytes", bw.array_bytes}, {"method", bw.method}};
@@ -60,6 +67,10 @@ Status run_hw_command(const HwOptions& o) {
   for (const auto& g : m.gpus) {
     std::printf("gpu:      %s (%s): %s total, %s free\n", g.name.c_str(), g.description.c_str(),
                 format_bytes(g.memory_total_bytes).c_str(), format_bytes(g.memory_free_bytes).c_str());
+  }
+  for (const auto& mt : meters) {
+    std::printf("meter:    %-9s %s: %s%s%s\n", mt.kind.c_str(), mt.available ? "available" : "not available", mt.detail.c_str(),
+                mt.fix.empty() ? "" : "; fix: ", mt.fix.c_str());
   }
   if (o.bandwidth) {
     std::printf("memory bandwidth: read %.1f GB/s, triad %.1f GB/s\n  (%s)\n", bw.read_gbps, bw.triad_gbps, bw.method.c_str());

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -120,6 +121,42 @@ struct Roofline {
   uint64_t estimate_bytes = 0;   // fit's estimate of the run's memory (weights, KV, compute, output)
 };
 
+inline constexpr double kUnmeasured = std::numeric_limits<double>::quiet_NaN();  // JSON null
+
+// Energy of one timed phase (pp or tg) over all repetitions, summed over the domains that
+// could be read.
+struct PhaseEnergyInfo {
+  double duration_s = 0;              // seconds inside the phase, all repetitions
+  double energy_j = kUnmeasured;      // joules
+  double power_w = kUnmeasured;       // average watts = energy_j / duration_s
+  double j_per_token = kUnmeasured;   // joules per token of the phase (pp: prompt, tg: generated)
+};
+
+// Energy while the run measured (`--energy auto`); every figure carries how it was obtained.
+struct EnergyInfo {
+  std::string method = "unavailable";  // counter | integrated | estimated | stated | unavailable (several: joined by '+')
+  std::vector<std::string> meters;     // meter kinds read ("rapl", "nvml", "constant", ...)
+  std::vector<std::string> domains;    // domains summed ("rapl:package-0", "nvml:gpu0", ...)
+  double idle_power_w = kUnmeasured;   // W, median over the idle window with the model loaded
+  double idle_s = 0;                   // seconds of the idle window
+  double sample_rate_hz = 0;           // meter reads per second
+  std::optional<PhaseEnergyInfo> pp, tg;
+  std::vector<std::string> notes;      // why a domain is missing, what was not counted
+};
+
+// Electricity (and hardware) per million generated tokens, from tg's energy (cost/estimate.h).
+struct CostInfo {
+  std::string currency;                       // e.g. "EUR"
+  double price_per_kwh = kUnmeasured;         // flat price or the tariff's hour-weighted mean
+  double gross_per_mtok = kUnmeasured;        // e = E/N
+  double marginal_per_mtok = kUnmeasured;     // e = (E - P_idle T)/N
+  double utilization = kUnmeasured;           // --utilization
+  double at_utilization_per_mtok = kUnmeasured;  // gross + idle share at that utilization
+  double hardware_per_mtok = kUnmeasured;     // amortization at that utilization
+  double total_per_mtok = kUnmeasured;        // electricity at utilization + hardware
+  std::vector<std::string> notes;
+};
+
 struct RunRecord {
   int schema_version = kRecordSchemaVersion;
   std::string record_id;     // 32 hex digits, random; identity for deduplication on import
@@ -132,6 +169,8 @@ struct RunRecord {
   Results results;
   MemoryInfo memory;
   Roofline roofline;
+  EnergyInfo energy;
+  std::optional<CostInfo> cost;  // present when a price (or tariff) was given
   bool interrupted = false;  // true when SIGINT cut the run short (results hold finished samples)
   std::vector<std::string> tags;  // --tag values
 };

@@ -1,6 +1,7 @@
 #include "report/columns.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 
@@ -23,6 +24,10 @@ std::string full(double v) {
 }
 template <typename T>
 std::string str(T v) { return std::to_string(v); }
+
+// A figure that may be unmeasured (NaN): "" in CSV, "-" in the table.
+std::string opt(double v) { return std::isfinite(v) ? full(v) : std::string(); }
+std::string opt_pretty(double v, int decimals) { return std::isfinite(v) ? num(v, decimals) : std::string("-"); }
 
 std::string mib(uint64_t bytes) { return num(static_cast<double>(bytes) / (1024.0 * 1024.0), 2); }
 
@@ -86,6 +91,21 @@ std::vector<Column> make_columns() {
       col("ttft_avg_ms", "TTFT ms", kAlways, [](const RunRecord& r) { return r.results.ttft ? full(r.results.ttft->ms.mean) : ""; },
           [](const RunRecord& r) { return r.results.ttft ? num(r.results.ttft->ms.mean, 2) + " ± " + num(r.results.ttft->ms.stddev, 2) : "-"; }),
       col("ttft_stddev_ms", "TTFT sd", kNever, [](const RunRecord& r) { return r.results.ttft ? full(r.results.ttft->ms.stddev) : ""; }),
+      col("energy_method", "energy", kIfAsked, [](const RunRecord& r) { return r.energy.method; }),
+      col("idle_power_w", "idle W", kIfAsked, [](const RunRecord& r) { return opt(r.energy.idle_power_w); },
+          [](const RunRecord& r) { return opt_pretty(r.energy.idle_power_w, 1); }),
+      col("tg_power_w", "tg W", kIfAsked, [](const RunRecord& r) { return r.energy.tg ? opt(r.energy.tg->power_w) : ""; },
+          [](const RunRecord& r) { return r.energy.tg ? opt_pretty(r.energy.tg->power_w, 1) : std::string("-"); }),
+      col("pp_j_per_token", "pp J/token", kIfAsked, [](const RunRecord& r) { return r.energy.pp ? opt(r.energy.pp->j_per_token) : ""; },
+          [](const RunRecord& r) { return r.energy.pp ? opt_pretty(r.energy.pp->j_per_token, 4) : std::string("-"); }),
+      col("tg_j_per_token", "tg J/token", kIfAsked, [](const RunRecord& r) { return r.energy.tg ? opt(r.energy.tg->j_per_token) : ""; },
+          [](const RunRecord& r) { return r.energy.tg ? opt_pretty(r.energy.tg->j_per_token, 4) : std::string("-"); }),
+      col("cost_currency", "currency", kNever, [](const RunRecord& r) { return r.cost ? r.cost->currency : std::string(); }),
+      col("cost_gross_per_mtok", "cost/Mtok", kIfAsked, [](const RunRecord& r) { return r.cost ? opt(r.cost->gross_per_mtok) : ""; },
+          [](const RunRecord& r) { return r.cost ? opt_pretty(r.cost->gross_per_mtok, 4) + " " + r.cost->currency : std::string("-"); }),
+      col("cost_marginal_per_mtok", "marginal/Mtok", kNever, [](const RunRecord& r) { return r.cost ? opt(r.cost->marginal_per_mtok) : ""; }),
+      col("cost_total_per_mtok", "total/Mtok", kIfAsked, [](const RunRecord& r) { return r.cost ? opt(r.cost->total_per_mtok) : ""; },
+          [](const RunRecord& r) { return r.cost ? opt_pretty(r.cost->total_per_mtok, 4) : std::string("-"); }),
       col("model_bytes", "model MiB", kAlways, [](const RunRecord& r) { return str(sum_buffers(r, &BufferMemory::model_bytes)); },
           [](const RunRecord& r) { return mib(sum_buffers(r, &BufferMemory::model_bytes)); }),
       col("context_bytes", "KV MiB", kAlways, [](const RunRecord& r) { return str(sum_buffers(r, &BufferMemory::context_bytes)); },

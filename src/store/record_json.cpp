@@ -1,5 +1,9 @@
 #include "store/record_json.h"
 
+#include <cmath>
+
+#include "core/strings.h"
+
 namespace rigbench::store {
 
 using json = Json;
@@ -23,6 +27,78 @@ json latency_json(const LatencyResult& r) {
 json device_json(const DeviceInfo& d) {
   return {{"name", d.name}, {"description", d.description}, {"type", d.type},
           {"memory_total_bytes", d.memory_total_bytes}, {"memory_free_bytes", d.memory_free_bytes}};
+}
+
+// NaN (not measured) is JSON null and back.
+json num(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+double num_from(const json& j, const char* key) {
+  return j.contains(key) && j[key].is_number() ? j[key].get<double>() : kUnmeasured;
+}
+
+json phase_energy_json(const PhaseEnergyInfo& p) {
+  return {{"duration_s", p.duration_s}, {"energy_j", num(p.energy_j)}, {"power_w", num(p.power_w)},
+          {"j_per_token", num(p.j_per_token)}};
+}
+
+PhaseEnergyInfo phase_energy_from(const json& j) {
+  PhaseEnergyInfo p;
+  p.duration_s = j.value("duration_s", 0.0);
+  p.energy_j = num_from(j, "energy_j");
+  p.power_w = num_from(j, "power_w");
+  p.j_per_token = num_from(j, "j_per_token");
+  return p;
+}
+
+json energy_json(const EnergyInfo& e) {
+  json j = {{"method", e.method}, {"meters", e.meters}, {"domains", e.domains}, {"idle_power_w", num(e.idle_power_w)},
+            {"idle_s", e.idle_s}, {"sample_rate_hz", e.sample_rate_hz}};
+  if (e.pp) j["pp"] = phase_energy_json(*e.pp);
+  if (e.tg) j["tg"] = phase_energy_json(*e.tg);
+  j["notes"] = e.notes;
+  return j;
+}
+
+EnergyInfo energy_from(const json& j) {
+  EnergyInfo e;
+  e.method = j.value("method", "unavailable");
+  e.meters = j.value("meters", std::vector<std::string>{});
+  e.domains = j.value("domains", std::vector<std::string>{});
+  e.idle_power_w = num_from(j, "idle_power_w");
+  e.idle_s = j.value("idle_s", 0.0);
+  e.sample_rate_hz = j.value("sample_rate_hz", 0.0);
+  if (j.contains("pp")) e.pp = phase_energy_from(j["pp"]);
+  if (j.contains("tg")) e.tg = phase_energy_from(j["tg"]);
+  e.notes = j.value("notes", std::vector<std::string>{});
+  return e;
+}
+
+// Cost keys name the currency, as the design's `_eur_per_mtok` does.
+json cost_json(const CostInfo& c) {
+  const std::string cur = "_" + to_lower(c.currency) + "_per_mtok";
+  return {{"currency", c.currency},
+          {"price_per_kwh", num(c.price_per_kwh)},
+          {"gross" + cur, num(c.gross_per_mtok)},
+          {"marginal" + cur, num(c.marginal_per_mtok)},
+          {"utilization", num(c.utilization)},
+          {"at_utilization" + cur, num(c.at_utilization_per_mtok)},
+          {"hardware" + cur, num(c.hardware_per_mtok)},
+          {"total" + cur, num(c.total_per_mtok)},
+          {"notes", c.notes}};
+}
+
+CostInfo cost_from(const json& j) {
+  CostInfo c;
+  c.currency = j.value("currency", "EUR");
+  const std::string cur = "_" + to_lower(c.currency) + "_per_mtok";
+  c.price_per_kwh = num_from(j, "price_per_kwh");
+  c.gross_per_mtok = num_from(j, ("gross" + cur).c_str());
+  c.marginal_per_mtok = num_from(j, ("marginal" + cur).c_str());
+  c.utilization = num_from(j, "utilization");
+  c.at_utilization_per_mtok = num_from(j, ("at_utilization" + cur).c_str());
+  c.hardware_per_mtok = num_from(j, ("hardware" + cur).c_str());
+  c.total_per_mtok = num_from(j, ("total" + cur).c_str());
+  c.notes = j.value("notes", std::vector<std::string>{});
+  return c;
 }
 
 // Statistics are recomputed from the raw samples, so an imported record cannot carry
@@ -86,6 +162,8 @@ json to_json(const RunRecord& rec) {
       {"roofline", {{"tg_bound_tps", rec.roofline.tg_bound_tps}, {"bandwidth_gbps", rec.roofline.bandwidth_gbps},
                     {"bytes_per_token", rec.roofline.bytes_per_token}, {"estimate_bytes", rec.roofline.estimate_bytes},
                     {"is_measurement", false}}},
+      {"energy", energy_json(rec.energy)},
+      {"cost", rec.cost ? cost_json(*rec.cost) : json(nullptr)},
       {"interrupted", rec.interrupted},
       {"tags", rec.tags},
   };
@@ -155,6 +233,8 @@ Result<RunRecord> from_json(const json& j) {
     rec.roofline.bandwidth_gbps = roof.value("bandwidth_gbps", 0.0);
     rec.roofline.bytes_per_token = roof.value("bytes_per_token", uint64_t{0});
     rec.roofline.estimate_bytes = roof.value("estimate_bytes", uint64_t{0});
+    if (j.contains("energy") && j["energy"].is_object()) rec.energy = energy_from(j["energy"]);
+    if (j.contains("cost") && j["cost"].is_object()) rec.cost = cost_from(j["cost"]);
     rec.interrupted = j.value("interrupted", false);
     rec.tags = j.value("tags", std::vector<std::string>{});
     return rec;

@@ -1,0 +1,120 @@
+#include "bench/energy.h"
+
+#include <cmath>
+#include <set>
+
+#include "core/strings.h"
+
+namespace rigbench::bench {
+
+namespace {
+
+// Energy of one phase: a whole-system domain alone if one was read, else the sum of the
+// component domains read.
+PhaseEnergyInfo phase_info(const power::PhaseEnergy& p, const std::vector<power::DomainInfo>& domains, double tokens) {
+  PhaseEnergyInfo out;
+  out.duration_s = p.duration_s;
+  double whole = NAN, parts = 0;
+  bool any_part = false;
+  for (std::size_t i = 0; i < p.domains.size() && i < domains.size(); ++i) {
+    const double e = p.domains[i].energy_j;
+    if (!std::isfinite(e)) continue;
+    if (domains[i].whole_system) whole = std::isfinite(whole) ? whole : e;
+    else {
+      parts += e;
+      any_part = true;
+    }
+  }
+  out.energy_j = std::isfinite(whole) ? whole : (any_part ? parts : kUnmeasured);
+  if (std::isfinite(out.energy_j) && p.duration_s > 0) out.power_w = out.energy_j / p.duration_s;
+  if (std::isfinite(out.energy_j) && tokens > 0) out.j_per_token = out.energy_j / tokens;
+  return out;
+}
+
+double tokens_of(const std::optional<ThroughputResult>& t) {
+  return t ? static_cast<double>(t->n_tokens) * static_cast<double>(t->samples_ns.size()) : 0;
+}
+
+}  // namespace
+
+EnergySession::EnergySession(power::OpenedMeters meters) {
+  for (const auto& m : meters.meters) kinds_.emplace_back(m->kind());
+  sampler_ = std::make_unique<power::Sampler>(std::move(meters.meters));
+}
+
+std::unique_ptr<EnergySession> EnergySession::open(const power::MeterConfig& config, std::vector<power::MeterStatus>* status) {
+  power::OpenedMeters opened = power::open_meters(config);
+  if (status) *status = opened.status;
+  if (opened.meters.empty()) return nullptr;
+  return std::unique_ptr<EnergySession>(new EnergySession(std::move(opened)));
+}
+
+Status EnergySession::start() { return sampler_->start(); }
+
+void EnergySession::mark(const std::string& phase) { sampler_->mark(phase); }
+
+EnergyInfo EnergySession::finish(const Results& results, double idle_s) {
+  const power::EnergyReport r = sampler_->stop();
+  EnergyInfo e;
+  std::set<std::string> methods;
+  for (std::size_t i = 0; i < r.domains.size(); ++i) {
+    e.domains.push_back(r.domains[i].name);
+    if (i < r.methods.size() && r.methods[i] != power::Method::kUnavailable) {
+      std::string m(power::method_name(r.methods[i]));
+      if (r.domains[i].whole_system && r.methods[i] == power::Method::kEstimated && r.domains[i].name.rfind("stated:", 0) == 0) m = "stated";
+      methods.insert(m);
+    }
+  }
+  e.method = methods.empty() ? "unavailable" : join(std::vector<std::string>(methods.begin(), methods.end()), "+");
+  e.meters = kinds_;
+  e.idle_s = idle_s;
+  e.sample_rate_hz = r.sample_rate_hz;
+  double idle = 0;
+  bool any_idle = false, whole_idle = false;
+  for (std::size_t i = 0; i < r.idle.size() && i < r.domains.size(); ++i) {
+    if (!std::isfinite(r.idle[i].power_w)) continue;
+    if (r.domains[i].whole_system) {
+      idle = r.idle[i].power_w;
+      whole_idle = any_idle = true;
+    } else if (!whole_idle) {
+      idle += r.idle[i].power_w;
+      any_idle = true;
+    }
+  }
+  if (any_idle) e.idle_power_w = idle;
+  if (const auto* p = r.phase("pp")) e.pp = phase_info(*p, r.domains, tokens_of(results.pp));
+  if (const auto* p = r.phase("tg")) e.tg = phase_info(*p, r.domains, tokens_of(results.tg));
+  e.notes = r.notes;
+  return e;
+}
+
+EnergyInfo unavailable_energy(const std::vector<power::MeterStatus>& status) {
+  EnergyInfo e;
+  for (const auto& s : status) {
+    if (s.available || s.detail.empty()) continue;
+    e.notes.push_back(s.kind + ": " + s.detail + (s.fix.empty() ? "" : " (fix: " + s.fix + ")"));
+  }
+  return e;
+}
+
+std::optional<CostInfo> price_run(const EnergyInfo& energy, const Results& results, cost::CostInputs in) {
+  if (!std::isfinite(in.price_per_kwh) || !energy.tg || !std::isfinite(energy.tg->power_w) || !results.tg) return std::nullopt;
+  in.tokens_per_s = results.tg->tps.mean;
+  in.active_power_w = energy.tg->power_w;
+  in.idle_power_w = energy.idle_power_w;
+  in.power_method = energy.method;
+  const cost::CostReport r = cost::estimate_cost(in);
+  CostInfo c;
+  c.currency = in.currency;
+  c.price_per_kwh = in.price_per_kwh;
+  c.gross_per_mtok = r.gross.cost_per_mtok;
+  c.marginal_per_mtok = r.marginal.cost_per_mtok;
+  c.utilization = in.utilization;
+  c.at_utilization_per_mtok = r.at_utilization.cost_per_mtok;
+  c.hardware_per_mtok = r.hardware_per_mtok;
+  c.total_per_mtok = r.total_per_mtok;
+  c.notes = r.notes;
+  return c;
+}
+
+}  // namespace rigbench::bench

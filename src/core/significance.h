@@ -1,0 +1,42 @@
+// rigbench: significance tests on repeated samples. Pure functions, no I/O.
+//
+// Used to tell a real slowdown from noise when the same machine runs the same model under
+// two builds (report/regressions.h): Welch's unequal-variances t-test on the per-sample
+// tokens/s (or ms) of each build. Welch, not Student: two builds need not share a variance.
+// Method: B. L. Welch, "The generalization of Student's problem when several different
+// population variances are involved", Biometrika 34 (1947); the p-value is the Student t
+// distribution with the Welch–Satterthwaite degrees of freedom, through the regularized
+// incomplete beta function (continued fraction, modified Lentz).
+#pragma once
+
+#include <optional>
+#include <span>
+
+namespace rigbench {
+
+// The outcome of Welch's t-test of sample a against sample b.
+struct WelchTest {
+  double mean_a = 0, mean_b = 0;  // arithmetic means, in the samples' unit
+  double t = 0;   // (mean_a - mean_b) / sqrt(var_a/n_a + var_b/n_b); +-inf when both variances are 0
+  double df = 0;  // Welch–Satterthwaite degrees of freedom; n_a + n_b - 2 when both variances are 0
+  double p_less = 1;       // one-sided p-value for H1: mean of a's population < mean of b's
+  double p_greater = 1;    // one-sided p-value for H1: mean of a's population > mean of b's
+  double p_two_sided = 1;  // two-sided p-value for H1: the means differ
+};
+
+// Welch's t-test. nullopt when either sample has fewer than 2 values (no variance to
+// estimate). Both variances 0 (identical repeated values): t is +-inf and the p-values 0 or
+// 1 when the means differ, t = 0 and every p-value 1 when they are equal. Sample variances
+// are two-pass with the n-1 denominator, as summarize() computes them.
+std::optional<WelchTest> welch_t_test(std::span<const double> a, std::span<const double> b);
+
+// P(T <= t) for Student's t distribution with `df` > 0 degrees of freedom (df need not be
+// an integer). t = -inf gives 0, +inf gives 1; NaN in gives NaN.
+double student_t_cdf(double t, double df);
+
+// The regularized incomplete beta function I_x(a, b) for a, b > 0 and x in [0, 1]:
+// 0 at x = 0, 1 at x = 1; NaN outside the domain. Absolute error below 1e-12 for the
+// arguments the t-test uses.
+double regularized_incomplete_beta(double a, double b, double x);
+
+}  // namespace rigbench

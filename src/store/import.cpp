@@ -1,0 +1,233 @@
+#include "store/import.h"
+
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unordered_set>
+
+#include "core/strings.h"
+#include "store/llama_bench_record.h"
+#include "store/llama_bench_rows.h"
+#include "store/record_json.h"
+
+namespace rigbench::store {
+
+namespace {
+
+enum class Kind { kRigbench, kLlamaBench, kUnknown };
+
+Kind kind_of(const Json& obj) {
+  if (!obj.is_object()) return Kind::kUnknown;
+  if (obj.contains("record_id") && obj.contains("schema_version")) return Kind::kRigbench;
+  if (obj.contains("n_prompt") && (obj.contains("avg_ns") || obj.contains("samples_ns"))) return Kind::kLlamaBench;
+  return Kind::kUnknown;
+}
+
+// nlohmann's message without its "[json.exception.parse_error.101] " prefix.
+std::string json_message(const std::exception& e) {
+  std::string m = e.what();
+  const auto close = m.find("] ");
+  return m.starts_with("[json.exception") && close != std::string::npos ? m.substr(close + 2) : m;
+}
+
+Result<std::string> read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  if (!in && !in.eof()) return fail(ErrorCode::kInvalidInput, "cannot read the file");
+  std::string text = ss.str();
+  if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);  // UTF-8 byte order mark
+  return text;
+}
+
+// Adds the records of llama-bench rows (or the reasons they were skipped) to `batch`.
+Status add_llama_bench_rows(const std::vector<LlamaBenchRow>& rows, const ImportOptions& options, ImportBatch& batch) {
+  for (const LlamaBenchRow& row : rows) {
+    auto mapped = map_llama_bench_row(row, options.llama_bench_hostname);
+    if (!mapped) return std::unexpected(mapped.error());
+    if (mapped->record) {
+      batch.records.push_back(std::move(*mapped->record));
+    } else {
+      batch.skipped.push_back(mapped->skipped_because);
+    }
+  }
+  return {};
+}
+
+// The objects of a JSON array or of JSON lines, each with its line (jsonl) or element
+// number (json), and whether they are rigbench records or llama-bench rows.
+Status add_json_objects(const std::vector<std::pair<Json, int>>& objects, bool lines, const ImportOptions& options,
+                        ImportBatch& batch) {
+  if (objects.empty()) return {};
+  const Kind kind = kind_of(objects.front().first);
+  const char* unit = lines ? "line " : "element ";
+  std::vector<LlamaBenchRow> rows;
+  for (const auto& [obj, n] : objects) {
+    const std::string where = unit + std::to_string(n) + ": ";
+    if (kind == Kind::kUnknown || kind_of(obj) != kind) {
+      return fail(ErrorCode::kInvalidInput, where + "neither a rigbench record nor a llama-bench row (or a mix of both)");
+    }
+    if (kind == Kind::kRigbench) {
+      auto rec = from_json(obj);
+      if (!rec) return fail(ErrorCode::kInvalidInput, where + rec.error().message);
+      batch.records.push_back(std::move(*rec));
+    } else {
+      auto row = llama_bench_row_from_json(obj, n);
+      if (!row) return std::unexpected(row.error());
+      rows.push_back(std::move(*row));
+    }
+  }
+  if (kind == Kind::kLlamaBench) {
+    batch.format = lines ? ImportFormat::kLlamaBenchJsonl : ImportFormat::kLlamaBenchJson;
+    return add_llama_bench_rows(rows, options, batch);
+  }
+  batch.format = lines ? ImportFormat::kRigbenchJsonl : ImportFormat::kRigbenchJson;
+  return {};
+}
+
+Status read_json_array(const std::string& text, const ImportOptions& options, ImportBatch& batch) {
+  Json array;
+  try {
+    array = Json::parse(text);
+  } catch (const std::exception& e) {
+    return fail(ErrorCode::kInvalidInput, "not JSON: " + json_message(e));
+  }
+  if (!array.is_array()) return fail(ErrorCode::kInvalidInput, "not a JSON array");
+  std::vector<std::pair<Json, int>> objects;
+  int n = 0;
+  for (auto& element : array) objects.emplace_back(std::move(element), ++n);
+  batch.format = ImportFormat::kRigbenchJson;
+  return add_json_objects(objects, false, options, batch);
+}
+
+Status read_json_lines(const std::string& text, const ImportOptions& options, ImportBatch& batch) {
+  std::vector<std::pair<Json, int>> objects;
+  int n = 0;
+  for (const std::string& line : split(text, '\n')) {
+    ++n;
+    if (trim(line).empty()) continue;
+    try {
+      objects.emplace_back(Json::parse(line), n);
+    } catch (const std::exception& e) {
+      return fail(ErrorCode::kInvalidInput, "line " + std::to_string(n) + ": not JSON: " + json_message(e));
+    }
+  }
+  return add_json_objects(objects, true, options, batch);
+}
+
+Status read_sqlite(const std::string& path, const ImportOptions& options, ImportBatch& batch) {
+  if (sqlite_has_table(path, "runs")) {
+    batch.format = ImportFormat::kRigbenchDb;
+    auto db = SqliteStore::open(path);
+    if (!db) return std::unexpected(db.error());
+    auto records = (*db)->load_all();
+    if (!records) return std::unexpected(records.error());
+    batch.records = std::move(*records);
+    return {};
+  }
+  if (sqlite_has_table(path, "llama_bench")) {
+    batch.format = ImportFormat::kLlamaBenchDb;
+    auto rows = read_llama_bench_sqlite(path);
+    if (!rows) return std::unexpected(rows.error());
+    return add_llama_bench_rows(*rows, options, batch);
+  }
+  return fail(ErrorCode::kInvalidInput,
+              "an SQLite file with neither rigbench's table (runs) nor llama-bench's (llama_bench)");
+}
+
+Status read_text_format(const std::string& text, const ImportOptions& options, ImportBatch& batch) {
+  const std::string start = trim(text.substr(0, 64));
+  if (start.starts_with("[")) return read_json_array(text, options, batch);
+  if (start.starts_with("{")) return read_json_lines(text, options, batch);
+  const std::string head = to_lower(start);
+  if ((head.starts_with("create table") || head.starts_with("insert into")) && text.find("llama_bench") != std::string::npos) {
+    batch.format = ImportFormat::kLlamaBenchSql;
+    auto rows = parse_llama_bench_sql(text);
+    if (!rows) return std::unexpected(rows.error());
+    return add_llama_bench_rows(*rows, options, batch);
+  }
+  const std::vector<std::string> header = split(trim(text.substr(0, text.find('\n'))), ',');
+  auto has = [&header](const char* name) { return std::find(header.begin(), header.end(), name) != header.end(); };
+  if (has("build_commit") && has("n_prompt") && has("avg_ts")) {
+    batch.format = ImportFormat::kLlamaBenchCsv;
+    auto rows = parse_llama_bench_csv(text);
+    if (!rows) return std::unexpected(rows.error());
+    return add_llama_bench_rows(*rows, options, batch);
+  }
+  if (has("model_name") && has("pp_avg_tps")) {
+    return fail(ErrorCode::kInvalidInput, "rigbench CSV holds no raw samples; export jsonl instead (rigbench export)");
+  }
+  return fail(ErrorCode::kInvalidInput,
+              "unknown format (expected rigbench jsonl, json or database; llama-bench json, jsonl, csv or sql)");
+}
+
+// record_ids already in the database at `path`, read through a second, read-only connection.
+Result<std::unordered_set<std::string>> stored_record_ids(const std::string& path) {
+  sqlite3* db = nullptr;
+  std::unordered_set<std::string> ids;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close(db);
+    return fail(ErrorCode::kRuntime, "database '" + path + "': " + msg);
+  }
+  sqlite3_stmt* st = nullptr;
+  int rc = sqlite3_prepare_v2(db, "SELECT record_id FROM runs", -1, &st, nullptr);
+  while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    ids.insert(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
+  }
+  std::string msg = rc == SQLITE_DONE ? "" : sqlite3_errmsg(db);
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  if (!msg.empty()) return fail(ErrorCode::kRuntime, "database '" + path + "': " + msg);
+  return ids;
+}
+
+}  // namespace
+
+std::string format_name(ImportFormat format) {
+  switch (format) {
+    case ImportFormat::kRigbenchJsonl: return "rigbench jsonl";
+    case ImportFormat::kRigbenchJson: return "rigbench json";
+    case ImportFormat::kRigbenchDb: return "rigbench database";
+    case ImportFormat::kLlamaBenchJson: return "llama-bench json";
+    case ImportFormat::kLlamaBenchJsonl: return "llama-bench jsonl";
+    case ImportFormat::kLlamaBenchCsv: return "llama-bench csv";
+    case ImportFormat::kLlamaBenchSql: return "llama-bench sql";
+    case ImportFormat::kLlamaBenchDb: return "llama-bench SQLite";
+  }
+  return "?";
+}
+
+Result<ImportBatch> read_import_file(const std::string& path, const ImportOptions& options) {
+  const std::string where = "import '" + path + "': ";
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return fail(ErrorCode::kNotFound, where + "no such file");
+  if (std::filesystem::is_directory(path, ec)) return fail(ErrorCode::kInvalidInput, where + "a directory, not a file");
+  ImportBatch batch;
+  batch.path = path;
+  auto text = read_text(path);
+  if (!text) return fail(text.error().code, where + text.error().message);
+  const Status s = text->starts_with(std::string_view("SQLite format 3\0", 16)) ? read_sqlite(path, options, batch)
+                                                                                 : read_text_format(*text, options, batch);
+  if (!s) return fail(s.error().code, where + s.error().message);
+  return batch;
+}
+
+Result<ImportCounts> save_batch(SqliteStore& db, const ImportBatch& batch) {
+  auto ids = stored_record_ids(db.path());
+  if (!ids) return std::unexpected(ids.error());
+  ImportCounts counts;
+  for (const RunRecord& rec : batch.records) {
+    if (!ids->insert(rec.record_id).second) {
+      ++counts.already_stored;
+      continue;
+    }
+    if (Status s = db.save(rec); !s) return std::unexpected(s.error());
+    ++counts.added;
+  }
+  return counts;
+}
+
+}  // namespace rigbench::store

@@ -1,0 +1,64 @@
+// rigbench: importing result files into the results database (`rigbench import`).
+//
+// Formats, told apart by content (never by file name):
+//   rigbench jsonl    one record per line, as `rigbench bench -o jsonl` and `rigbench export` print
+//   rigbench json     an array of records, as `rigbench bench -o json` prints
+//   rigbench db       a rigbench SQLite results database (opened with SqliteStore, load_all)
+//   llama-bench json, jsonl, csv, sql, and an SQLite file holding llama-bench's sql output
+//                     (store/llama_bench_rows.h, mapped by store/llama_bench_record.h)
+// A file is read whole and checked before anything is saved: a bad file saves nothing.
+// Records merge by record_id (SqliteStore::save keeps the stored one), so importing a file
+// twice, or the same llama-bench run in two of its formats, changes nothing.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "core/record.h"
+#include "core/status.h"
+#include "store/sqlite_store.h"
+
+namespace rigbench::store {
+
+enum class ImportFormat {
+  kRigbenchJsonl,
+  kRigbenchJson,
+  kRigbenchDb,
+  kLlamaBenchJson,
+  kLlamaBenchJsonl,
+  kLlamaBenchCsv,
+  kLlamaBenchSql,
+  kLlamaBenchDb,
+};
+
+// "rigbench jsonl", "llama-bench csv", ...
+std::string format_name(ImportFormat format);
+
+// What one file holds.
+struct ImportBatch {
+  std::string path;
+  ImportFormat format = ImportFormat::kRigbenchJsonl;
+  std::vector<RunRecord> records;    // in file order
+  std::vector<std::string> skipped;  // one line per row that maps to no record, with the reason
+};
+
+struct ImportOptions {
+  // machine.hostname of records from llama-bench output, which names no host ("" = none).
+  std::string llama_bench_hostname;
+};
+
+// Reads the file at `path`, detecting its format. Errors: kNotFound when it does not exist;
+// kInvalidInput naming the file and the line or key that is wrong (unknown format, a line
+// that is not JSON, a record missing a key, a rigbench CSV, which holds no raw samples).
+Result<ImportBatch> read_import_file(const std::string& path, const ImportOptions& options = {});
+
+struct ImportCounts {
+  std::size_t added = 0;           // records that were new to the database
+  std::size_t already_stored = 0;  // records whose record_id was there already (left as they were)
+};
+
+// Saves every record of `batch` into `db`, one transaction each. Errors: SqliteStore's.
+Result<ImportCounts> save_batch(SqliteStore& db, const ImportBatch& batch);
+
+}  // namespace rigbench::store

@@ -1,0 +1,221 @@
+#include "store/llama_bench_record.h"
+
+#include <xxhash.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <utility>
+
+#include "core/stats.h"
+#include "core/strings.h"
+
+namespace rigbench::store {
+
+namespace {
+
+// llama.cpp v0.4.0's file type descriptions (llama_ftype_name, src/llama-model-loader.cpp)
+// and the short names GGUF tools and rigbench use (model/file_type.cpp).
+constexpr std::pair<const char*, const char*> kFileTypeNames[] = {
+    {"all F32", "F32"},
+    {"F16", "F16"},
+    {"BF16", "BF16"},
+    {"Q1_0", "Q1_0"},
+    {"Q2_0", "Q2_0"},
+    {"Q4_0", "Q4_0"},
+    {"Q4_1", "Q4_1"},
+    {"Q5_0", "Q5_0"},
+    {"Q5_1", "Q5_1"},
+    {"Q8_0", "Q8_0"},
+    {"MXFP4 MoE", "MXFP4_MOE"},
+    {"NVFP4", "NVFP4"},
+    {"Q2_K - Medium", "Q2_K"},
+    {"Q2_K - Small", "Q2_K_S"},
+    {"Q3_K - Small", "Q3_K_S"},
+    {"Q3_K - Medium", "Q3_K_M"},
+    {"Q3_K - Large", "Q3_K_L"},
+    {"Q4_K - Small", "Q4_K_S"},
+    {"Q4_K - Medium", "Q4_K_M"},
+    {"Q5_K - Small", "Q5_K_S"},
+    {"Q5_K - Medium", "Q5_K_M"},
+    {"Q6_K", "Q6_K"},
+    {"TQ1_0 - 1.69 bpw ternary", "TQ1_0"},
+    {"TQ2_0 - 2.06 bpw ternary", "TQ2_0"},
+    {"IQ2_XXS - 2.0625 bpw", "IQ2_XXS"},
+    {"IQ2_XS - 2.3125 bpw", "IQ2_XS"},
+    {"IQ2_S - 2.5 bpw", "IQ2_S"},
+    {"IQ2_M - 2.7 bpw", "IQ2_M"},
+    {"IQ3_XS - 3.3 bpw", "IQ3_XS"},
+    {"IQ3_XXS - 3.0625 bpw", "IQ3_XXS"},
+    {"IQ1_S - 1.5625 bpw", "IQ1_S"},
+    {"IQ1_M - 1.75 bpw", "IQ1_M"},
+    {"IQ4_NL - 4.5 bpw", "IQ4_NL"},
+    {"IQ4_XS - 4.25 bpw", "IQ4_XS"},
+    {"IQ3_S - 3.4375 bpw", "IQ3_S"},
+    {"IQ3_S mix - 3.66 bpw", "IQ3_M"},
+};
+
+// The fields a row is read through, with the row's line for messages.
+class Fields {
+ public:
+  explicit Fields(const LlamaBenchRow& row) : row_(row) {}
+
+  std::string text(const std::string& key, const std::string& fallback = "") const {
+    auto it = row_.fields.find(key);
+    return it == row_.fields.end() ? fallback : it->second;
+  }
+  bool has(const std::string& key) const { return row_.fields.count(key) > 0; }
+
+  template <typename T>
+  Result<T> number(const std::string& key, std::optional<T> fallback = std::nullopt) const {
+    auto it = row_.fields.find(key);
+    if (it == row_.fields.end() || it->second.empty()) {
+      if (fallback) return *fallback;
+      return fail(ErrorCode::kInvalidInput, where() + "no " + key);
+    }
+    const std::string& s = it->second;
+    T v{};
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size()) {
+      return fail(ErrorCode::kInvalidInput, where() + key + " '" + s + "' is not a number");
+    }
+    return v;
+  }
+
+  std::string where() const { return "line " + std::to_string(row_.line) + ": "; }
+
+ private:
+  const LlamaBenchRow& row_;
+};
+
+std::string flash_attn_name(const std::string& v) {
+  if (v == "-1" || v == "auto") return "auto";
+  if (v == "1" || v == "true" || v == "on") return "on";
+  return "off";
+}
+
+std::vector<DeviceInfo> gpus_of(const std::string& gpu_info) {
+  std::vector<DeviceInfo> gpus;
+  if (trim(gpu_info).empty()) return gpus;
+  for (const std::string& part : split(gpu_info, ',')) {
+    DeviceInfo d;
+    d.description = trim(part);
+    d.name = "GPU" + std::to_string(gpus.size());  // llama-bench prints descriptions only
+    d.type = "gpu";
+    gpus.push_back(std::move(d));
+  }
+  return gpus;
+}
+
+ThroughputResult throughput(int n_tokens, std::vector<int64_t> samples_ns) {
+  ThroughputResult r;
+  r.n_tokens = n_tokens;
+  r.samples_ns = std::move(samples_ns);
+  r.samples_tps = tokens_per_second(r.samples_ns, n_tokens);
+  r.tps = summarize(r.samples_tps);
+  return r;
+}
+
+}  // namespace
+
+std::string file_type_from_model_type(const std::string& model_type) {
+  // "<arch> <size> <file type>"; the file type may hold spaces and a "(guessed) " prefix.
+  std::size_t first = model_type.find(' ');
+  std::size_t second = first == std::string::npos ? std::string::npos : model_type.find(' ', first + 1);
+  std::string ftype = second == std::string::npos ? "" : model_type.substr(second + 1);
+  constexpr std::string_view kGuessed = "(guessed) ";
+  if (ftype.starts_with(kGuessed)) ftype = ftype.substr(kGuessed.size());
+  for (const auto& [description, name] : kFileTypeNames) {
+    if (ftype == description) return name;
+  }
+  return ftype;
+}
+
+std::string llama_bench_record_id(const LlamaBenchRow& row) {
+  std::string canonical;
+  for (const auto& [key, value] : row.fields) {  // std::map: field-name order
+    if (key == "avg_ts" || key == "stddev_ts") continue;
+    canonical += key;
+    canonical += '\x1f';
+    canonical += value;
+    canonical += '\x1e';
+  }
+  const XXH128_hash_t h = XXH3_128bits(canonical.data(), canonical.size());
+  char hex[33];
+  std::snprintf(hex, sizeof hex, "%016llx%016llx", static_cast<unsigned long long>(h.high64),
+                static_cast<unsigned long long>(h.low64));
+  return hex;
+}
+
+Result<MappedRow> map_llama_bench_row(const LlamaBenchRow& row, const std::string& hostname) {
+  const Fields f(row);
+  auto n_prompt = f.number<int>("n_prompt");
+  auto n_gen = f.number<int>("n_gen");
+  if (!n_prompt) return std::unexpected(n_prompt.error());
+  if (!n_gen) return std::unexpected(n_gen.error());
+  if (*n_prompt > 0 && *n_gen > 0) return MappedRow{std::nullopt, f.where() + "pp+tg test (-pg) mixes prompt and generation in one rate; skipped"};
+  if (*n_prompt <= 0 && *n_gen <= 0) return MappedRow{std::nullopt, f.where() + "neither n_prompt nor n_gen is set; skipped"};
+  if (!f.has("model_filename")) return fail(ErrorCode::kInvalidInput, f.where() + "no model_filename");
+
+  RunRecord rec;
+  rec.record_id = llama_bench_record_id(row);
+  rec.test_time = f.text("test_time");
+  rec.machine.hostname = hostname;
+  rec.machine.cpu = f.text("cpu_info");
+  rec.machine.gpus = gpus_of(f.text("gpu_info"));
+  for (const std::string& b : split(f.text("backends"), ',')) {
+    if (!trim(b).empty()) rec.machine.backends.push_back(trim(b));
+  }
+  rec.build.llama_cpp_commit = f.text("build_commit");
+
+  rec.model.path = f.text("model_filename");
+  std::filesystem::path file(rec.model.path);
+  rec.model.name = file.extension() == ".gguf" ? file.stem().string() : file.filename().string();
+  const std::string model_type = f.text("model_type");
+  rec.model.arch = model_type.substr(0, model_type.find(' '));
+  rec.model.file_type = file_type_from_model_type(model_type);
+  auto size = f.number<uint64_t>("model_size", uint64_t{0});
+  auto n_params = f.number<uint64_t>("model_n_params", uint64_t{0});
+  if (!size) return std::unexpected(size.error());
+  if (!n_params) return std::unexpected(n_params.error());
+  rec.model.size_bytes = *size;
+  rec.model.n_params = *n_params;
+
+  BenchParams& p = rec.params;
+  const BenchParams defaults;
+  for (auto [key, field, fallback] : {std::tuple{"n_batch", &p.n_batch, defaults.n_batch},
+                                      std::tuple{"n_ubatch", &p.n_ubatch, defaults.n_ubatch},
+                                      std::tuple{"n_threads", &p.n_threads, 0},
+                                      std::tuple{"n_gpu_layers", &p.n_gpu_layers, defaults.n_gpu_layers},
+                                      std::tuple{"n_depth", &p.n_depth, 0}}) {
+    auto v = f.number<int>(key, fallback);
+    if (!v) return std::unexpected(v.error());
+    *field = *v;
+  }
+  p.n_prompt = *n_prompt;
+  p.n_gen = *n_gen;
+  p.n_ctx = p.n_depth + p.n_prompt + p.n_gen;
+  p.flash_attn = flash_attn_name(f.text("flash_attn", "-1"));
+  p.type_k = f.text("type_k", defaults.type_k);
+  p.type_v = f.text("type_v", defaults.type_v);
+
+  const int n_tokens = *n_prompt > 0 ? *n_prompt : *n_gen;
+  std::vector<int64_t> samples;
+  if (row.samples_ns) {
+    samples = *row.samples_ns;
+  } else {
+    auto avg_ts = f.number<double>("avg_ts");
+    if (!avg_ts) return std::unexpected(avg_ts.error());
+    if (!(*avg_ts > 0) || !std::isfinite(*avg_ts)) return fail(ErrorCode::kInvalidInput, f.where() + "avg_ts is not positive");
+    samples = {std::llround(1e9 * n_tokens / *avg_ts)};
+    rec.tags.push_back(kSummaryOnlyTag);
+  }
+  if (samples.empty()) return MappedRow{std::nullopt, f.where() + "no samples; skipped"};
+  p.repetitions = static_cast<int>(samples.size());
+  (*n_prompt > 0 ? rec.results.pp : rec.results.tg) = throughput(n_tokens, std::move(samples));
+  rec.tags.insert(rec.tags.begin(), kLlamaBenchTag);
+  return MappedRow{std::move(rec), ""};
+}
+
+}  // namespace rigbench::store

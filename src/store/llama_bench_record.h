@@ -1,0 +1,56 @@
+// rigbench: one llama-bench row (store/llama_bench_rows.h) as a RunRecord.
+//
+// llama-bench runs pp and tg as separate tests, one row each: a row with n_prompt > 0 and
+// n_gen = 0 becomes a record holding results.pp, n_gen > 0 and n_prompt = 0 results.tg.
+// A pp+tg row (-pg) mixes the two phases into one rate, which rigbench never does: it is
+// skipped, with the reason. Field mapping (llama-bench -> record):
+//   build_commit -> build.llama_cpp_commit      cpu_info -> machine.cpu
+//   gpu_info ("A, B") -> machine.gpus[].description   backends ("CUDA,BLAS") -> machine.backends
+//   model_filename -> model.path, and model.name = the file name without .gguf
+//   model_type ("llama 8B Q4_K - Medium") -> model.arch (first word), model.file_type ("Q4_K_M")
+//   model_size -> model.size_bytes (llama.cpp's tensor bytes, a little under the file size)
+//   model_n_params -> model.n_params
+//   n_batch, n_ubatch, n_threads, n_gpu_layers, type_k, type_v, n_prompt, n_gen, n_depth -> params
+//   flash_attn (-1/0/1, or a boolean in older builds) -> params.flash_attn (auto/off/on)
+//   test_time -> test_time; samples_ns -> results.pp|tg.samples_ns, statistics recomputed
+// llama-bench names no host: machine.hostname is empty unless the importer is given one.
+// Every record is tagged kLlamaBenchTag. csv and sql rows hold no raw samples: their
+// record holds one sample reconstructed from avg_ts (ns = 1e9 * n_tokens / avg_ts, so the
+// record's mean t/s is the file's avg_ts) and is tagged kSummaryOnlyTag; the spread is lost.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "core/record.h"
+#include "core/status.h"
+#include "store/llama_bench_rows.h"
+
+namespace rigbench::store {
+
+// Tag of every record imported from llama-bench output.
+inline constexpr const char* kLlamaBenchTag = "source:llama-bench";
+// Tag of a record from a llama-bench format without raw samples (csv, sql).
+inline constexpr const char* kSummaryOnlyTag = "llama-bench:summary-only";
+
+struct MappedRow {
+  std::optional<RunRecord> record;  // nullopt when the row is skipped
+  std::string skipped_because;      // why, when skipped (e.g. "pp+tg test (-pg) mixes the phases")
+};
+
+// Maps one row. `hostname` (may be empty) becomes machine.hostname. Errors: kInvalidInput
+// naming the row's line and the field that is missing or not a number.
+Result<MappedRow> map_llama_bench_row(const LlamaBenchRow& row, const std::string& hostname = "");
+
+// The record identity of a row: 32 hex digits, XXH3-128 of its fields except the
+// floating-point ones (avg_ts, stddev_ts) and the samples, in field-name order. The same
+// run gives the same id from its json, jsonl, csv or sql output, so importing it again, in
+// any of them, changes nothing.
+std::string llama_bench_record_id(const LlamaBenchRow& row);
+
+// rigbench's file type name ("Q4_K_M") for the file type part of llama.cpp's model
+// description ("llama 8B Q4_K - Medium", "llama ?B (guessed) all F32"); the text after the
+// second word as it is when llama.cpp v0.4.0 names no such type.
+std::string file_type_from_model_type(const std::string& model_type);
+
+}  // namespace rigbench::store
