@@ -2,17 +2,9 @@
 
 #include <cstdio>
 
+#include "core/strings.h"
+
 namespace rigbench::bench {
-
-namespace {
-
-std::string gib(uint64_t bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(bytes) / static_cast<double>(1ull << 30));
-  return buf;
-}
-
-}  // namespace
 
 Result<std::vector<Roofline>> preflight(const std::vector<TestCase>& plan, const std::map<std::string, model::ModelShape>& shapes,
                                         const fit::Target& target, bool force) {
@@ -36,8 +28,8 @@ Result<std::vector<Roofline>> preflight(const std::vector<TestCase>& plan, const
       const fit::Components& c = f.device;
       return fail(ErrorCode::kRuntime,
                   "model '" + tc.model_path + "' at n_ctx " + std::to_string(tc.params.n_ctx) + " will not fit this machine: needs " +
-                      gib(f.device.total() + f.host.total()) + " GiB (weights " + gib(c.weights) + ", KV " + gib(c.kv) +
-                      ", compute " + gib(c.compute) + ", output " + gib(c.output) + "), " + gib(target.capacity_bytes) +
+                      format_gib(f.device.total() + f.host.total()) + " GiB (weights " + format_gib(c.weights) + ", KV " + format_gib(c.kv) +
+                      ", compute " + format_gib(c.compute) + ", output " + format_gib(c.output) + "), " + format_gib(target.capacity_bytes) +
                       " GiB available; --force runs it anyway");
     }
     out.push_back(r);

@@ -7,6 +7,7 @@
 
 #include "core/strings.h"
 #include "hw/bandwidth.h"
+#include "hw/machine.h"
 
 namespace rigbench::cli {
 

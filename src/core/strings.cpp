@@ -56,6 +56,12 @@ std::string format_bytes(uint64_t bytes) {
   return buf;
 }
 
+std::string format_gib(int64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(bytes) / static_cast<double>(1ull << 30));
+  return buf;
+}
+
 std::string format_count(uint64_t n) {
   static constexpr std::array<const char*, 5> kUnits = {"", "K", "M", "B", "T"};
   double v = static_cast<double>(n);

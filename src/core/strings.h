@@ -23,6 +23,9 @@ std::string to_lower(std::string_view s);
 // A byte count for people: "1.13 MiB", "3.80 GiB" (binary units, two decimals).
 std::string format_bytes(uint64_t bytes);
 
+// Bytes as GiB with two decimals, no unit ("4.58"); negative values keep their sign.
+std::string format_gib(int64_t bytes);
+
 // A parameter count for people: "260.0 K", "8.03 B".
 std::string format_count(uint64_t n);
 

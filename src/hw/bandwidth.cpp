@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <fstream>
 #include <memory>
 #include <new>
 #include <thread>
@@ -77,16 +76,6 @@ BandwidthResult measure_bandwidth(int threads, std::size_t array_bytes) {
              " MiB arrays with " + std::to_string(r.threads) + " threads (steady clock); read = sum of one array, "
              "triad = a = b + s*c counted as 3 arrays (STREAM convention, write-allocate traffic not counted)";
   return r;
-}
-
-uint64_t available_ram_bytes() {
-  std::ifstream in("/proc/meminfo");
-  std::string key, unit;
-  uint64_t value = 0;
-  while (in >> key >> value >> unit) {
-    if (key == "MemAvailable:") return value * 1024;
-  }
-  return 0;
 }
 
 }  // namespace rigbench::hw

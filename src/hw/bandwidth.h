@@ -2,6 +2,8 @@
 // machine's real bandwidth rather than a datasheet figure.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace rigbench::hw {
@@ -19,8 +21,5 @@ struct BandwidthResult {
 // (default 256 MiB each; the triad needs three). Takes about a second. Never fails: with no
 // memory to allocate, returns zeros and says so in `method`.
 BandwidthResult measure_bandwidth(int threads = 0, std::size_t array_bytes = 256u << 20);
-
-// Available RAM now, bytes (/proc/meminfo MemAvailable; 0 when unknown).
-uint64_t available_ram_bytes();
 
 }  // namespace rigbench::hw

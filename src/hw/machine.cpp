@@ -41,16 +41,6 @@ std::string cpuinfo_value(std::initializer_list<const char*> keys) {
   return {};
 }
 
-uint64_t meminfo_total_bytes() {
-  std::ifstream in("/proc/meminfo");
-  std::string key, unit;
-  uint64_t value = 0;
-  while (in >> key >> value >> unit) {
-    if (key == "MemTotal:") return value * 1024;
-  }
-  return 0;
-}
-
 std::string os_pretty_name() {
   std::ifstream in("/etc/os-release");
   std::string line;
@@ -91,10 +81,22 @@ MachineInfo detect_machine() {
   m.threads = static_cast<int>(std::thread::hardware_concurrency());
   m.cores = physical_cores();
   if (m.cores == 0) m.cores = m.threads;
-  m.ram_bytes = meminfo_total_bytes();
+  m.ram_bytes = meminfo_bytes("MemTotal");
   m.os = os_pretty_name();
   return m;
 }
+
+uint64_t meminfo_bytes(const std::string& field) {
+  std::ifstream in("/proc/meminfo");
+  std::string key, unit;
+  uint64_t value = 0;
+  while (in >> key >> value >> unit) {
+    if (key == field + ":") return value * 1024;
+  }
+  return 0;
+}
+
+uint64_t available_ram_bytes() { return meminfo_bytes("MemAvailable"); }
 
 int default_threads() {
   const int cores = physical_cores();

@@ -21,6 +21,12 @@ namespace rigbench::hw {
 //   kernel     uname sysname + " " + release
 MachineInfo detect_machine();
 
+// A /proc/meminfo field ("MemTotal", "MemAvailable"), bytes; 0 when unknown.
+uint64_t meminfo_bytes(const std::string& field);
+
+// Available RAM now, bytes (/proc/meminfo MemAvailable; 0 when unknown).
+uint64_t available_ram_bytes();
+
 // Threads llama-bench uses by default: the physical core count (at least 1).
 int default_threads();
 

@@ -9,17 +9,11 @@ namespace rigbench::report {
 
 namespace {
 
-std::string gib(int64_t bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(bytes) / static_cast<double>(1ull << 30));
-  return buf;
-}
-
 std::string verdict_text(const fit::FitResult& f) {
   switch (f.verdict) {
     case fit::Verdict::kFits: return "fits";
     case fit::Verdict::kPartial:
-      return "partial: " + std::to_string(f.n_gpu_layers) + " layers on the device, " + gib(static_cast<int64_t>(f.host.total())) +
+      return "partial: " + std::to_string(f.n_gpu_layers) + " layers on the device, " + format_gib(static_cast<int64_t>(f.host.total())) +
              " GiB in RAM";
     case fit::Verdict::kNo: break;
   }
@@ -62,7 +56,7 @@ void print_fit_json(const FitReport& r, std::ostream& out) {
 }
 
 void print_fit_markdown(const FitReport& r, std::ostream& out) {
-  out << "model: " << r.model << " (" << gib(static_cast<int64_t>(r.weights_bytes)) << " GiB of weights)\n\n";
+  out << "model: " << r.model << " (" << format_gib(static_cast<int64_t>(r.weights_bytes)) << " GiB of weights)\n\n";
   const bool priced = !r.usd_per_gib.empty();
   out << "| device | capacity GiB | n_ctx | weights | KV | compute | output | overhead | total GiB | verdict | margin GiB | max n_ctx | tg bound t/s |"
       << (priced ? " USD/GiB |" : "") << "\n";
@@ -71,11 +65,11 @@ void print_fit_markdown(const FitReport& r, std::ostream& out) {
     const auto& f = r.results[i];
     char bound[32];
     std::snprintf(bound, sizeof bound, "<= %.1f", f.tg_bound_tps);
-    out << "| " << f.target.name << " | " << gib(static_cast<int64_t>(f.target.capacity_bytes)) << " | " << f.n_ctx << " | "
-        << gib(static_cast<int64_t>(f.device.weights)) << " | " << gib(static_cast<int64_t>(f.device.kv)) << " | "
-        << gib(static_cast<int64_t>(f.device.compute)) << " | " << gib(static_cast<int64_t>(f.device.output)) << " | "
-        << gib(static_cast<int64_t>(f.device.overhead)) << " | " << gib(static_cast<int64_t>(f.device.total())) << " | "
-        << verdict_text(f) << " | " << gib(f.margin_bytes) << " | " << f.max_ctx << " | " << bound << " |";
+    out << "| " << f.target.name << " | " << format_gib(static_cast<int64_t>(f.target.capacity_bytes)) << " | " << f.n_ctx << " | "
+        << format_gib(static_cast<int64_t>(f.device.weights)) << " | " << format_gib(static_cast<int64_t>(f.device.kv)) << " | "
+        << format_gib(static_cast<int64_t>(f.device.compute)) << " | " << format_gib(static_cast<int64_t>(f.device.output)) << " | "
+        << format_gib(static_cast<int64_t>(f.device.overhead)) << " | " << format_gib(static_cast<int64_t>(f.device.total())) << " | "
+        << verdict_text(f) << " | " << format_gib(f.margin_bytes) << " | " << f.max_ctx << " | " << bound << " |";
     if (priced) {
       if (r.usd_per_gib[i] >= 0) {
         char usd[32];

@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -207,10 +208,16 @@ Result<ImportBatch> read_import_file(const std::string& path, const ImportOption
   if (std::filesystem::is_directory(path, ec)) return fail(ErrorCode::kInvalidInput, where + "a directory, not a file");
   ImportBatch batch;
   batch.path = path;
-  auto text = read_text(path);
-  if (!text) return fail(text.error().code, where + text.error().message);
-  const Status s = text->starts_with(std::string_view("SQLite format 3\0", 16)) ? read_sqlite(path, options, batch)
-                                                                                 : read_text_format(*text, options, batch);
+  char magic[16] = {};
+  std::ifstream(path, std::ios::binary).read(magic, sizeof magic);
+  Status s;
+  if (std::string_view(magic, sizeof magic) == std::string_view("SQLite format 3\0", 16)) {
+    s = read_sqlite(path, options, batch);
+  } else {
+    auto text = read_text(path);
+    if (!text) return fail(text.error().code, where + text.error().message);
+    s = read_text_format(*text, options, batch);
+  }
   if (!s) return fail(s.error().code, where + s.error().message);
   return batch;
 }

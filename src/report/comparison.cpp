@@ -1,0 +1,303 @@
+#include "report/comparison.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <optional>
+#include <tuple>
+
+#include "core/strings.h"
+#include "store/llama_bench_record.h"
+
+namespace rigbench::report {
+
+namespace {
+
+// The metrics, in row order (all_metrics() lists the same). A record contributes the values
+// of each metric it holds (metric_values()). Energy per token and cost per Mtok belong here
+// once RunRecord carries them (the header's seams): an entry here and in all_metrics(), and
+// a case in metric_values().
+struct MetricDef {
+  Metric metric;
+  MetricInfo info;
+};
+constexpr MetricDef kMetrics[] = {
+    {Metric::kPp, {"pp_tps", "t/s", true, true}},
+    {Metric::kTg, {"tg_tps", "t/s", true, true}},
+    {Metric::kTtft, {"ttft_ms", "ms", false, true}},
+    {Metric::kMemory, {"memory_bytes", "bytes", false, false}},
+};
+
+// Identity keys to labels that are unique: a label two keys share gets " (2)", " (3)", ...
+// in key order.
+class Labels {
+ public:
+  void add(const Identity& id) { labels_.emplace(id.key, id.label); }
+  void finish() {
+    std::map<std::string, int> seen;
+    for (auto& [key, label] : labels_) {
+      const int n = ++seen[label];
+      if (n > 1) label += " (" + std::to_string(n) + ")";
+    }
+  }
+  const std::string& of(const std::string& key) const { return labels_.at(key); }
+  std::vector<std::string> sorted() const {
+    std::vector<std::string> v;
+    for (const auto& [key, label] : labels_) v.push_back(label);
+    std::sort(v.begin(), v.end());
+    return v;
+  }
+
+ private:
+  std::map<std::string, std::string> labels_;
+};
+
+struct RowKey {
+  std::string model, machine, build;
+  int metric = 0, n = 0, depth = 0;
+  std::string test;
+  auto operator<=>(const RowKey&) const = default;
+};
+
+// Per column: configuration -> pooled samples.
+using ColumnSamples = std::map<std::string, std::vector<double>>;
+
+Cell make_cell(const ColumnSamples& configs, const MetricInfo& info) {
+  Cell cell;
+  if (configs.empty()) return cell;
+  const std::pair<const std::string, std::vector<double>>* best = nullptr;
+  double best_mean = 0;
+  for (const auto& entry : configs) {
+    const double mean = summarize(entry.second).mean;
+    if (!best || (info.higher_is_better ? mean > best_mean : mean < best_mean)) {
+      best = &entry;
+      best_mean = mean;
+    }
+  }
+  cell.state = CellState::kMeasured;
+  cell.config = best->first;
+  cell.samples = best->second;
+  cell.summary = summarize(cell.samples);
+  cell.n_configs = configs.size();
+  return cell;
+}
+
+void rank(Row& row, const MetricInfo& info) {
+  if (!info.ranked) return;
+  std::vector<int> measured;
+  int refused = 0;
+  for (int i = 0; i < static_cast<int>(row.cells.size()); ++i) {
+    if (row.cells[i].state == CellState::kMeasured) measured.push_back(i);
+    if (row.cells[i].state == CellState::kWontFit) ++refused;
+  }
+  if (measured.empty()) return;
+  if (measured.size() == 1 && refused == 0) {
+    row.verdict = "single result";
+    return;
+  }
+  auto mean = [&row](int i) { return row.cells[i].summary.mean; };
+  std::stable_sort(measured.begin(), measured.end(),
+                   [&](int a, int b) { return info.higher_is_better ? mean(a) > mean(b) : mean(a) < mean(b); });
+  if (measured.size() >= 2) {
+    const Summary& a = row.cells[measured[0]].summary;
+    const Summary& b = row.cells[measured[1]].summary;
+    // [mean - sd, mean + sd] intervals overlap.
+    if (std::fabs(a.mean - b.mean) <= a.stddev + b.stddev) {
+      row.verdict = "no clear winner";
+      return;
+    }
+  }
+  row.winner = measured[0];
+}
+
+void set_ratios(Row& row, const MetricInfo& info, std::size_t baseline) {
+  if (!info.ranked || row.cells[baseline].state != CellState::kMeasured) return;
+  const double base = row.cells[baseline].summary.mean;
+  for (Cell& c : row.cells) {
+    if (c.state != CellState::kMeasured) continue;
+    c.ratio = info.higher_is_better ? c.summary.mean / base : base / c.summary.mean;
+  }
+}
+
+Result<std::size_t> find_baseline(const std::vector<std::string>& columns, const std::string& wanted, CompareBy by) {
+  if (wanted.empty()) return 0;
+  const std::string w = to_lower(wanted);
+  std::vector<std::size_t> partial;
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    const std::string c = to_lower(columns[i]);
+    if (c == w) return i;
+    if (c.find(w) != std::string::npos) partial.push_back(i);
+  }
+  if (partial.size() == 1) return partial.front();
+  return fail(ErrorCode::kUsage, "--baseline '" + wanted + "': " + (partial.empty() ? "no " : "several ") +
+                                     compare_by_name(by) + "s match (" + join(columns, ", ") + ")");
+}
+
+std::string test_label(Metric metric, int n, int depth) {
+  std::string s;
+  switch (metric) {
+    case Metric::kPp: s = "pp" + std::to_string(n); break;
+    case Metric::kTg: s = "tg" + std::to_string(n); break;
+    case Metric::kTtft: s = "ttft pp" + std::to_string(n); break;
+    case Metric::kMemory: return "n_ctx " + std::to_string(n);
+  }
+  return depth > 0 ? s + " @ d" + std::to_string(depth) : s;
+}
+
+MetricValues values(std::vector<double> samples, Metric metric, int n, int depth) {
+  return MetricValues{std::move(samples), n, depth, test_label(metric, n, depth)};
+}
+
+}  // namespace
+
+std::span<const Metric> all_metrics() {
+  static constexpr Metric kAll[] = {Metric::kPp, Metric::kTg, Metric::kTtft, Metric::kMemory};
+  return kAll;
+}
+
+std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric) {
+  const Results& r = rec.results;
+  switch (metric) {
+    case Metric::kPp:
+      if (r.pp && !r.pp->samples_tps.empty()) return values(r.pp->samples_tps, metric, r.pp->n_tokens, rec.params.n_depth);
+      break;
+    case Metric::kTg:
+      if (r.tg && !r.tg->samples_tps.empty()) return values(r.tg->samples_tps, metric, r.tg->n_tokens, rec.params.n_depth);
+      break;
+    case Metric::kTtft:
+      if (r.ttft && !r.ttft->samples_ns.empty()) {
+        return values(to_milliseconds(r.ttft->samples_ns), metric, rec.params.n_prompt, rec.params.n_depth);
+      }
+      break;
+    case Metric::kMemory: {
+      if (rec.memory.buffers.empty()) break;
+      uint64_t total = 0;
+      for (const auto& b : rec.memory.buffers) total += b.model_bytes + b.context_bytes + b.compute_bytes;
+      return values({static_cast<double>(total)}, metric, rec.params.n_ctx, 0);
+    }
+  }
+  return std::nullopt;
+}
+
+std::string knobs_label(const RunRecord& rec) {
+  const BenchParams& p = rec.params;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "t=%d ngl=%d fa=%s ctk=%s ctv=%s b=%d ub=%d", p.n_threads, p.n_gpu_layers,
+                p.flash_attn.c_str(), p.type_k.c_str(), p.type_v.c_str(), p.n_batch, p.n_ubatch);
+  return buf;
+}
+
+Result<CompareBy> parse_compare_by(const std::string& name) {
+  if (name == "machine") return CompareBy::kMachine;
+  if (name == "model") return CompareBy::kModel;
+  if (name == "build") return CompareBy::kBuild;
+  return fail(ErrorCode::kUsage, "--by '" + name + "': unknown (machine, model, build)");
+}
+
+std::string compare_by_name(CompareBy by) {
+  switch (by) {
+    case CompareBy::kMachine: return "machine";
+    case CompareBy::kModel: return "model";
+    case CompareBy::kBuild: return "build";
+  }
+  return "?";
+}
+
+Identity machine_identity(const RunRecord& rec) {
+  const MachineInfo& m = rec.machine;
+  std::vector<std::string> gpus;
+  for (const DeviceInfo& d : m.gpus) gpus.push_back(d.description.empty() ? d.name : d.description);
+  Identity id;
+  id.key = m.hostname + '\x1f' + m.cpu + '\x1f' + join(gpus, "\x1e");
+  if (!m.hostname.empty()) {
+    id.label = m.hostname;
+  } else {
+    id.label = m.cpu.empty() ? std::string("unknown machine") : m.cpu;
+    for (const std::string& g : gpus) id.label += " + " + g;
+  }
+  return id;
+}
+
+Identity model_identity(const RunRecord& rec) {
+  const ModelInfo& m = rec.model;
+  Identity id;
+  id.key = m.name + '\x1f' + m.file_type + '\x1f' + (m.synthetic ? "1" : "0");
+  id.label = m.file_type.empty() ? m.name : m.name + " " + m.file_type;
+  if (m.synthetic) id.label += " (synthetic)";
+  return id;
+}
+
+Identity build_identity(const RunRecord& rec) {
+  const bool llama_bench = std::find(rec.tags.begin(), rec.tags.end(), store::kLlamaBenchTag) != rec.tags.end();
+  const std::string tool = llama_bench ? "llama-bench" : "rigbench " + rec.build.rigbench_version;
+  const std::string commit = rec.build.llama_cpp_commit.empty() ? "?" : rec.build.llama_cpp_commit.substr(0, 8);
+  return Identity{tool + '\x1f' + commit, tool + " / llama.cpp " + commit};
+}
+
+const MetricInfo& metric_info(Metric metric) {
+  for (const MetricDef& d : kMetrics) {
+    if (d.metric == metric) return d.info;
+  }
+  return kMetrics[0].info;
+}
+
+Result<Comparison> compare(std::span<const RunRecord> records, const CompareOptions& options) {
+  if (records.empty()) return fail(ErrorCode::kInvalidInput, "no records to compare");
+  Labels machines, models, builds;
+  for (const RunRecord& rec : records) {
+    machines.add(machine_identity(rec));
+    models.add(model_identity(rec));
+    builds.add(build_identity(rec));
+  }
+  machines.finish();
+  models.finish();
+  builds.finish();
+
+  Comparison cmp;
+  cmp.by = options.by;
+  const Labels& column_labels = options.by == CompareBy::kMachine ? machines : options.by == CompareBy::kModel ? models : builds;
+  cmp.columns = column_labels.sorted();
+  std::map<std::string, std::size_t> column_of;
+  for (std::size_t i = 0; i < cmp.columns.size(); ++i) column_of[cmp.columns[i]] = i;
+  auto baseline = find_baseline(cmp.columns, options.baseline, options.by);
+  if (!baseline) return std::unexpected(baseline.error());
+  cmp.baseline = *baseline;
+
+  std::map<RowKey, std::vector<ColumnSamples>> table;
+  for (const RunRecord& rec : records) {
+    const std::string& machine = machines.of(machine_identity(rec).key);
+    const std::string& model = models.of(model_identity(rec).key);
+    const std::string& build = builds.of(build_identity(rec).key);
+    const std::string& column = options.by == CompareBy::kMachine ? machine : options.by == CompareBy::kModel ? model : build;
+    const std::size_t col = column_of.at(column);
+    const std::string config = options.by == CompareBy::kBuild ? knobs_label(rec) : knobs_label(rec) + " build=" + build;
+    for (const MetricDef& def : kMetrics) {
+      auto c = metric_values(rec, def.metric);
+      if (!c) continue;
+      RowKey key{options.by == CompareBy::kModel ? "" : model, options.by == CompareBy::kMachine ? "" : machine,
+                 options.by == CompareBy::kBuild ? "" : build, static_cast<int>(def.metric), c->n, c->depth, c->test};
+      auto& cells = table[key];
+      if (cells.empty()) cells.resize(cmp.columns.size());
+      auto& samples = cells[col][config];
+      samples.insert(samples.end(), c->samples.begin(), c->samples.end());
+    }
+  }
+
+  for (const auto& [key, columns] : table) {
+    Row row;
+    row.machine = key.machine;
+    row.model = key.model;
+    row.build = key.build;
+    row.metric = static_cast<Metric>(key.metric);
+    row.test = key.test;
+    const MetricInfo& info = metric_info(row.metric);
+    for (const ColumnSamples& configs : columns) row.cells.push_back(make_cell(configs, info));
+    rank(row, info);
+    set_ratios(row, info, cmp.baseline);
+    cmp.rows.push_back(std::move(row));
+  }
+  return cmp;
+}
+
+}  // namespace rigbench::report

@@ -1,0 +1,124 @@
+// rigbench: records side by side, the table behind `rigbench compare` and the HTML report.
+//
+// Every record is seen along three identities: the machine it ran on, the model, and the
+// build (the tool and llama.cpp commit). One of them gives the columns (`--by`); the other
+// two, with the test, give the rows. A row holds one metric of one test: pp512 t/s, tg128
+// t/s, TTFT of pp512 in ms (each " @ d<N>" at a depth), or the memory llama.cpp allocated
+// at an n_ctx. A cell pools the per-sample values of every record of that row and column
+// that ran the same knobs (threads, ngl, fa, KV types, batch sizes, build); when several
+// configurations ran, the cell shows the best (highest mean t/s, lowest mean ms or bytes)
+// and says which, so each machine is compared at its best.
+//
+// The winner of a row is the column with the best mean, unless the spreads (mean ± sample
+// standard deviation) of the best and the runner-up overlap: then "no clear winner". A
+// column whose run was refused for memory counts as a loser ("won't fit"); a column with
+// no run does not count. Ratios are against the baseline column (the first one unless
+// chosen), oriented so that > 1 is better than the baseline (t/s: cell / baseline; ms:
+// baseline / cell). Memory rows have no winner and no ratio: less memory is not better.
+//
+// Seams: a refused run (CellState::kWontFit) has no record yet: rigbench bench refuses
+// before running and stores nothing; when refusals are stored, compare() marks their cells.
+// Energy per token and cost per Mtok join as metrics (an entry in Metric and kMetrics in
+// comparison.cpp, and their getter) once records carry them.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/record.h"
+#include "core/stats.h"
+#include "core/status.h"
+
+namespace rigbench::report {
+
+enum class CompareBy { kMachine, kModel, kBuild };
+
+// "machine", "model", "build". Errors: kUsage naming --by and the value.
+Result<CompareBy> parse_compare_by(const std::string& name);
+std::string compare_by_name(CompareBy by);
+
+// What a record is compared along: `key` tells identities apart, `label` is for people.
+struct Identity {
+  std::string key;
+  std::string label;
+};
+// Machine: hostname, CPU and GPU descriptions; labelled by hostname, else "CPU + GPUs".
+Identity machine_identity(const RunRecord& rec);
+// Model: name, file type and whether synthetic; labelled "name file_type" [" (synthetic)"].
+Identity model_identity(const RunRecord& rec);
+// Build: the tool (rigbench and its version, or llama-bench for imported rows) and the
+// llama.cpp commit's first 8 hex digits; labelled "rigbench 0.1.0 / llama.cpp 80fb11ac".
+Identity build_identity(const RunRecord& rec);
+
+enum class Metric { kPp, kTg, kTtft, kMemory };
+
+struct MetricInfo {
+  const char* key;        // "pp_tps", "tg_tps", "ttft_ms", "memory_bytes"
+  const char* unit;       // "t/s", "ms", "bytes"
+  bool higher_is_better;  // t/s: true; ms, bytes: false
+  bool ranked;            // whether rows of the metric have a winner and ratios
+};
+const MetricInfo& metric_info(Metric metric);
+
+// Every metric, in row order.
+std::span<const Metric> all_metrics();
+
+// What one record gives a metric: its per-sample values and the test they measure.
+struct MetricValues {
+  std::vector<double> samples;  // t/s per repetition (pp, tg), ms per repetition (TTFT), or one total of bytes (memory)
+  int n = 0;                    // tokens of the test (pp, tg, TTFT's prompt), or n_ctx (memory)
+  int depth = 0;                // n_depth (0 for memory, whose n_ctx includes it)
+  std::string test;             // "pp512", "tg128 @ d4096", "ttft pp512", "n_ctx 640"
+};
+// nullopt when the record holds no value of `metric` (a test that did not run, no memory breakdown).
+std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric);
+
+// The knobs of a record's run, e.g. "t=8 ngl=99 fa=on ctk=f16 ctv=f16 b=2048 ub=512".
+std::string knobs_label(const RunRecord& rec);
+
+enum class CellState {
+  kMissing,   // no record of this row in this column
+  kMeasured,  // samples below
+  kWontFit,   // the run was refused for memory (seam: no such record is stored yet)
+};
+
+struct Cell {
+  CellState state = CellState::kMissing;
+  std::vector<double> samples;  // per-sample t/s, ms, or bytes per record, of the configuration shown
+  Summary summary;              // statistics of `samples`
+  std::string config;           // that configuration's knobs, e.g. "t=8 ngl=99 fa=on ctk=f16 ctv=f16 b=2048 ub=512"
+  std::size_t n_configs = 0;    // configurations run in this cell (the best one is shown)
+  double ratio = std::nan("");  // against the baseline column, > 1 = better; NaN when not ranked or absent
+};
+
+struct Row {
+  // Labels of the two identities that are not the columns ("" for the column identity).
+  std::string machine, model, build;
+  Metric metric = Metric::kPp;
+  std::string test;  // "pp512", "tg128 @ d4096", "ttft pp512", "n_ctx 640"
+  std::vector<Cell> cells;  // one per Comparison::columns
+  int winner = -1;          // index of the winning column; -1 when there is none
+  std::string verdict;      // "" (a winner, or nothing ranked), "no clear winner", "single result"
+};
+
+struct Comparison {
+  CompareBy by = CompareBy::kMachine;
+  std::vector<std::string> columns;  // labels of the column identity, sorted, unique
+  std::size_t baseline = 0;          // index into columns
+  std::vector<Row> rows;             // sorted by the row labels, then metric, then test
+};
+
+struct CompareOptions {
+  CompareBy by = CompareBy::kMachine;  // --by
+  std::string baseline;                // --baseline: a column label (case-insensitive), or a unique part of one; "" = first
+};
+
+// The comparison of `records`. Errors: kUsage when --baseline matches no column or several
+// (naming them); kInvalidInput when there are no records.
+Result<Comparison> compare(std::span<const RunRecord> records, const CompareOptions& options);
+
+}  // namespace rigbench::report

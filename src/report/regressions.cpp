@@ -1,0 +1,93 @@
+#include "report/regressions.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace rigbench::report {
+
+namespace {
+
+struct GroupKey {
+  std::string machine, model;          // labels, for order and display
+  std::string machine_key, model_key;  // identities (two machines may share a label)
+  int metric = 0, n = 0, depth = 0;
+  std::string test, config;
+  auto operator<=>(const GroupKey&) const = default;
+};
+
+struct BuildSamples {
+  std::string label;
+  std::string first_time;  // earliest test_time (ISO 8601 UTC sorts as text)
+  std::vector<double> samples;
+};
+
+Regression test_pair(const GroupKey& key, const BuildSamples& from, const BuildSamples& to, double alpha) {
+  const MetricInfo& info = metric_info(static_cast<Metric>(key.metric));
+  Regression r;
+  r.machine = key.machine;
+  r.model = key.model;
+  r.metric = static_cast<Metric>(key.metric);
+  r.test = key.test;
+  r.config = key.config;
+  r.from_build = from.label;
+  r.to_build = to.label;
+  r.from = summarize(from.samples);
+  r.to = summarize(to.samples);
+  r.change = r.from.mean != 0 ? r.to.mean / r.from.mean - 1 : 0;
+  const auto w = welch_t_test(to.samples, from.samples);
+  if (!w) return r;  // kTooFewSamples
+  // Slower: fewer t/s, or more ms.
+  r.p_slower = info.higher_is_better ? w->p_less : w->p_greater;
+  r.p_faster = info.higher_is_better ? w->p_greater : w->p_less;
+  r.verdict = r.p_slower < alpha ? Change::kSlower : r.p_faster < alpha ? Change::kFaster : Change::kWithinNoise;
+  return r;
+}
+
+}  // namespace
+
+std::string change_name(Change change) {
+  switch (change) {
+    case Change::kSlower: return "slower";
+    case Change::kFaster: return "faster";
+    case Change::kWithinNoise: return "within noise";
+    case Change::kTooFewSamples: return "too few samples";
+  }
+  return "?";
+}
+
+std::vector<Regression> find_regressions(std::span<const RunRecord> records, double alpha) {
+  // Group -> build key -> samples.
+  std::map<GroupKey, std::map<std::string, BuildSamples>> groups;
+  for (const RunRecord& rec : records) {
+    const Identity build = build_identity(rec);
+    for (Metric metric : all_metrics()) {
+      if (!metric_info(metric).ranked) continue;
+      auto v = metric_values(rec, metric);
+      if (!v) continue;
+      const Identity machine = machine_identity(rec), model = model_identity(rec);
+      GroupKey key{machine.label, model.label, machine.key, model.key, static_cast<int>(metric), v->n, v->depth, v->test,
+                   knobs_label(rec)};
+      BuildSamples& b = groups[key][build.key];
+      if (b.label.empty()) {
+        b.label = build.label;
+        b.first_time = rec.test_time;
+      }
+      b.first_time = std::min(b.first_time, rec.test_time);
+      b.samples.insert(b.samples.end(), v->samples.begin(), v->samples.end());
+    }
+  }
+  std::vector<Regression> out;
+  for (const auto& [key, builds] : groups) {
+    if (builds.size() < 2) continue;
+    std::vector<const BuildSamples*> ordered;
+    for (const auto& [build_key, samples] : builds) ordered.push_back(&samples);
+    std::stable_sort(ordered.begin(), ordered.end(), [](const BuildSamples* a, const BuildSamples* b) {
+      return std::tie(a->first_time, a->label) < std::tie(b->first_time, b->label);
+    });
+    for (std::size_t i = 1; i < ordered.size(); ++i) out.push_back(test_pair(key, *ordered[i - 1], *ordered[i], alpha));
+  }
+  return out;
+}
+
+}  // namespace rigbench::report
