@@ -2,11 +2,13 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "core/strings.h"
 #include "cost/tariff.h"
+#include "store/sqlite_store.h"
 
 namespace rigbench::cli {
 
@@ -114,7 +116,10 @@ void add_price_flags(CLI::App& cmd, CostOptions& o) {
 
 CLI::App* add_cost_command(CLI::App& app, CostOptions& o) {
   CLI::App* cmd = app.add_subcommand("cost", "Energy per token and cost per million output tokens, from given figures");
-  cmd->add_option("--tps", o.tps, "output tokens per second while generating (tg)")->required();
+  cmd->add_option("--run", o.run, "a stored run: its record_id (or a unique prefix) or 'latest'; its tg speed and "
+                                   "measured watts are used unless --tps/--watts/--idle-watts are given");
+  cmd->add_option("--db", o.db_path, "the database holding --run (default: $XDG_DATA_HOME/rigbench/results.db)");
+  cmd->add_option("--tps", o.tps, "output tokens per second while generating (tg); required without --run");
   cmd->add_option("--watts", o.watts, "average power while generating, W (components; see --psu-efficiency)");
   cmd->add_option("--idle-watts", o.idle_watts, "idle power with the model loaded, W");
   add_price_flags(*cmd, o);
@@ -172,7 +177,45 @@ Result<cost::CostInputs> cost_inputs(const CostOptions& o, bool require_tps) {
   return in;
 }
 
-Status run_cost_command(const CostOptions& opts) {
+namespace {
+
+// Fills tps and watts the user did not give from a stored run's measurements.
+Status fill_from_run(CostOptions& o) {
+  std::string path = o.db_path;
+  if (path.empty()) {
+    auto p = store::default_db_path();
+    if (!p) return std::unexpected(p.error());
+    path = *p;
+  }
+  if (!std::filesystem::exists(path)) return fail(ErrorCode::kNotFound, "database '" + path + "': no such file");
+  auto db = store::SqliteStore::open(path);
+  if (!db) return std::unexpected(db.error());
+  auto all = (*db)->load_all();
+  if (!all) return std::unexpected(all.error());
+  const RunRecord* found = nullptr;
+  int matches = 0;
+  for (const auto& r : *all) {
+    if (o.run == "latest" || r.record_id.rfind(o.run, 0) == 0) {
+      found = &r;
+      ++matches;
+    }
+  }
+  if (!found) return fail(ErrorCode::kNotFound, "--run '" + o.run + "': no such run in '" + path + "'");
+  if (o.run != "latest" && matches > 1) return fail(ErrorCode::kUsage, "--run '" + o.run + "': matches " + std::to_string(matches) + " runs");
+  if (!found->results.tg) return fail(ErrorCode::kInvalidInput, "--run '" + o.run + "': the run has no tg result");
+  if (!given(o.tps)) o.tps = found->results.tg->tps.mean;
+  if (!given(o.watts) && found->energy.tg) o.watts = found->energy.tg->power_w;
+  if (!given(o.idle_watts)) o.idle_watts = found->energy.idle_power_w;
+  return {};
+}
+
+}  // namespace
+
+Status run_cost_command(const CostOptions& options) {
+  CostOptions opts = options;
+  if (!opts.run.empty()) {
+    if (Status s = fill_from_run(opts); !s) return s;
+  }
   auto inputs = cost_inputs(opts);
   if (!inputs) return std::unexpected(inputs.error());
   const cost::CostReport report = cost::estimate_cost(*inputs);

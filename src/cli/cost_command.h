@@ -13,7 +13,9 @@ namespace rigbench::cli {
 
 // Each numeric flag left NaN was not given.
 struct CostOptions {
-  double tps = cost::kNaN;             // --tps: output tokens/s while generating (required)
+  std::string run;                     // --run ID: a stored run (record_id or a unique prefix; "latest")
+  std::string db_path;                 // --db: the database holding --run (default path)
+  double tps = cost::kNaN;             // --tps: output tokens/s while generating (required without --run)
   double watts = cost::kNaN;           // --watts: average power while generating, W
   double idle_watts = cost::kNaN;      // --idle-watts: idle power with the model loaded, W
   double price = cost::kNaN;           // --price: electricity per kWh

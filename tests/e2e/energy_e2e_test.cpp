@@ -1,6 +1,8 @@
 // End-to-end: energy and cost in `rigbench bench` on this VM (no RAPL, no GPU).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "support/subprocess.h"
@@ -59,6 +61,28 @@ TEST(EnergyE2E, TariffIsTheHourWeightedMean) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out)[0];
   EXPECT_NEAR(j["cost"]["price_per_kwh"].get<double>(), 0.26, 1e-12);
+}
+
+// `rigbench cost --run` prices a stored run from its own measurements: (W / tg t/s) x price / 3.6.
+TEST(EnergyE2E, CostFromAStoredRun) {
+  testing::TempDir dir;
+  const std::string db = dir.file("r.db");
+  std::vector<std::string> a = args({"--watts", "80"});
+  a.erase(std::find(a.begin(), a.end(), "--no-db"));
+  a.push_back("--db");
+  a.push_back(db);
+  const ProcessResult b = run_process(a);
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  const auto rec = nlohmann::json::parse(b.out)[0];
+  const ProcessResult c = run_process({RIGBENCH_BIN, "cost", "--run", rec["record_id"].get<std::string>().substr(0, 8), "--db", db,
+                                       "--price", "0.25", "-o", "json"});
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  const auto j = nlohmann::json::parse(c.out);
+  const double tps = rec["results"]["tg"]["avg_tps"].get<double>();
+  EXPECT_NEAR(j["electricity"]["gross_eur_per_mtok"].get<double>(), 80.0 / tps * 0.25 / 3.6, 1e-9) << c.out;
+  const ProcessResult missing = run_process({RIGBENCH_BIN, "cost", "--run", "ffffffff", "--db", db, "--price", "0.25"});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("--run 'ffffffff': no such run"), std::string::npos) << missing.err;
 }
 
 }  // namespace
