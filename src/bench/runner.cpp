@@ -1,6 +1,8 @@
 #include "bench/runner.h"
 
 #include <chrono>
+
+#include "core/results.h"
 #include <thread>
 
 namespace rigbench::bench {
@@ -14,22 +16,6 @@ int64_t now_ns() {
 }
 
 }  // namespace
-
-ThroughputResult make_throughput(int n_tokens, std::vector<int64_t> samples_ns) {
-  ThroughputResult r;
-  r.n_tokens = n_tokens;
-  r.samples_ns = std::move(samples_ns);
-  r.samples_tps = tokens_per_second(r.samples_ns, n_tokens);
-  r.tps = summarize(r.samples_tps);
-  return r;
-}
-
-LatencyResult make_latency(std::vector<int64_t> samples_ns) {
-  LatencyResult r;
-  r.samples_ns = std::move(samples_ns);
-  r.ms = summarize(to_milliseconds(r.samples_ns));
-  return r;
-}
 
 Runner::Runner(engine::Engine& engine, const std::atomic<bool>& cancel,
                std::function<void(const std::string&)> progress)

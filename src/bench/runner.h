@@ -65,10 +65,4 @@ class Runner {
   double idle_s_ = 0;
 };
 
-// Builds a ThroughputResult from raw samples (statistics over per-sample tokens/s).
-ThroughputResult make_throughput(int n_tokens, std::vector<int64_t> samples_ns);
-
-// Builds a LatencyResult from raw samples (statistics in ms).
-LatencyResult make_latency(std::vector<int64_t> samples_ns);
-
 }  // namespace rigbench::bench

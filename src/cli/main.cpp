@@ -8,9 +8,13 @@
 #include "cli/args.h"
 #include "cli/bench_command.h"
 #include "cli/build_info.h"
+#include "cli/compare_command.h"
 #include "cli/cost_command.h"
+#include "cli/export_command.h"
 #include "cli/fit_command.h"
+#include "cli/import_command.h"
 #include "cli/interrupt.h"
+#include "cli/report_command.h"
 #include "cli/synth_command.h"
 
 namespace {
@@ -46,6 +50,14 @@ int main(int argc, char** argv) {
   CLI::App* devices = cli::add_devices_command(app, devices_opts);
   cli::CostOptions cost_opts;
   CLI::App* cost = cli::add_cost_command(app, cost_opts);
+  cli::ImportOptions import_opts;
+  CLI::App* import_cmd = cli::add_import_command(app, import_opts);
+  cli::ExportOptions export_opts;
+  CLI::App* export_cmd = cli::add_export_command(app, export_opts);
+  cli::CompareOptions compare_opts;
+  CLI::App* compare = cli::add_compare_command(app, compare_opts);
+  cli::ReportOptions report_opts;
+  CLI::App* report_cmd = cli::add_report_command(app, report_opts);
 
   const std::vector<std::string> args = cli::expand_llama_bench_aliases(std::vector<std::string>(argv, argv + argc));
   std::vector<char*> cargs;
@@ -70,5 +82,9 @@ int main(int argc, char** argv) {
   if (hw->parsed()) return report(cli::run_hw_command(hw_opts));
   if (devices->parsed()) return report(cli::run_devices_command(devices_opts));
   if (cost->parsed()) return report(cli::run_cost_command(cost_opts));
+  if (import_cmd->parsed()) return report(cli::run_import_command(import_opts));
+  if (export_cmd->parsed()) return report(cli::run_export_command(export_opts));
+  if (compare->parsed()) return report(cli::run_compare_command(compare_opts));
+  if (report_cmd->parsed()) return report(cli::run_report_command(report_opts));
   return 2;
 }

@@ -14,6 +14,10 @@
 
 namespace rigbench {
 
+// The significance level rigbench tests at unless told otherwise (`--alpha`): a slowdown
+// is flagged when a difference at least that large would arise by chance under 5 % of the time.
+inline constexpr double kDefaultAlpha = 0.05;
+
 // The outcome of Welch's t-test of sample a against sample b.
 struct WelchTest {
   double mean_a = 0, mean_b = 0;  // arithmetic means, in the samples' unit

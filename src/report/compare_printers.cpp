@@ -98,30 +98,31 @@ void print_markdown(const Comparison& cmp, const std::vector<Regression>& regres
   out << "Compared by " << compare_by_name(cmp.by) << "; baseline: " << md_escape(cmp.columns[cmp.baseline])
       << ". Cells: mean ± standard deviation over samples; ×ratio to the baseline (> 1 is better). A winner's mean ± sd"
          " does not overlap the runner-up's.\n\n";
-  std::string head = "|", rule = "|";
+  out << "|";
+  std::string rule = "|";
   for (const auto& [name, field] : label_columns(cmp.by)) {
-    head += " " + name + " |";
+    out << " " << name << " |";
     rule += "---|";
   }
-  head += " test |";
+  out << " test |";
   rule += "---|";
   for (std::size_t i = 0; i < cmp.columns.size(); ++i) {
-    head += " " + md_escape(cmp.columns[i]) + (i == cmp.baseline ? " (baseline)" : "") + " |";
+    out << " " << md_escape(cmp.columns[i]) << (i == cmp.baseline ? " (baseline)" : "") << " |";
     rule += "---:|";
   }
-  out << head << " winner |\n" << rule << "---|\n";
+  out << " winner |\n" << rule << "---|\n";
   for (const Row& row : cmp.rows) {
-    std::string line = "|";
-    for (const auto& [name, field] : label_columns(cmp.by)) line += " " + md_escape(row.*field) + " |";
-    line += " " + test_with_unit(row) + " |";
+    out << "|";
+    for (const auto& [name, field] : label_columns(cmp.by)) out << " " << md_escape(row.*field) << " |";
+    out << " " << test_with_unit(row) << " |";
     for (std::size_t i = 0; i < row.cells.size(); ++i) {
       const Cell& c = row.cells[i];
-      std::string text = cell_text(row.metric, c);
-      if (static_cast<int>(i) == row.winner) text = "**" + text + "**";
-      if (i != cmp.baseline && !std::isnan(c.ratio)) text += " " + ratio_text(c.ratio);
-      line += " " + text + " |";
+      const char* strong = static_cast<int>(i) == row.winner ? "**" : "";
+      out << " " << strong << cell_text(row.metric, c) << strong;
+      if (i != cmp.baseline && !std::isnan(c.ratio)) out << " " << ratio_text(c.ratio);
+      out << " |";
     }
-    out << line << " " << md_escape(winner_text(cmp, row)) << " |\n";
+    out << " " << md_escape(winner_text(cmp, row)) << " |\n";
   }
   out << "\nRegressions (same machine, model and knobs across builds; Welch's t-test on per-sample values, one-sided,"
          " alpha "
@@ -194,6 +195,15 @@ std::string cell_text(Metric metric, const Cell& cell) {
     case CellState::kMeasured: break;
   }
   if (metric == Metric::kMemory) return format_bytes(static_cast<uint64_t>(cell.summary.mean));
+  if (!metric_info(metric).per_repetition) {  // J/token, cost: small numbers, 4 significant digits
+    char buf[64];
+    if (cell.summary.n > 1) {
+      std::snprintf(buf, sizeof buf, "%.4g ± %.2g", cell.summary.mean, cell.summary.stddev);
+    } else {
+      std::snprintf(buf, sizeof buf, "%.4g", cell.summary.mean);
+    }
+    return buf;
+  }
   return fixed(cell.summary.mean, 2) + " ± " + fixed(cell.summary.stddev, 2);
 }
 
@@ -216,7 +226,7 @@ void print_comparison(const Comparison& cmp, const std::vector<Regression>& regr
       for (const Regression& r : regressions) regs.push_back(regression_json(r));
       Json doc = {{"by", compare_by_name(cmp.by)}, {"baseline", cmp.columns[cmp.baseline]}, {"alpha", alpha},
                   {"columns", cmp.columns},        {"rows", rows},                           {"regressions", regs}};
-      out << doc.dump(2) << "\n" << std::flush;
+      out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << "\n" << std::flush;
       return;
     }
     case CompareFormat::kJsonl: {
@@ -225,13 +235,13 @@ void print_comparison(const Comparison& cmp, const std::vector<Regression>& regr
           Json j = {{"kind", "cell"}};
           j.update(row_json(cmp, row));
           j.update(cell_json(cmp, i, row.cells[i]));
-          out << j.dump() << "\n";
+          out << j.dump(-1, ' ', false, Json::error_handler_t::replace) << "\n";
         }
       }
       for (const Regression& r : regressions) {
         Json j = {{"kind", "regression"}};
         j.update(regression_json(r));
-        out << j.dump() << "\n";
+        out << j.dump(-1, ' ', false, Json::error_handler_t::replace) << "\n";
       }
       out << std::flush;
       return;

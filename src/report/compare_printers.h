@@ -21,7 +21,8 @@ enum class CompareFormat { kMarkdown, kCsv, kJson, kJsonl };
 // "md", "csv", "json", "jsonl". Errors: kUsage naming -o and the value.
 Result<CompareFormat> parse_compare_format(const std::string& name);
 
-// A cell for people: "1234.56 ± 12.30" (t/s, ms), "1.13 MiB" (memory), "won't fit", "-".
+// A cell for people: "1234.56 ± 12.30" (t/s, ms), "0.005013" (J/token, cost: 4 significant
+// digits), "1.13 MiB" (memory), "won't fit", "-".
 std::string cell_text(Metric metric, const Cell& cell);
 
 // A ratio for people: "×1.52"; "" for NaN.

@@ -1,11 +1,9 @@
 #include "report/comparison.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
-#include <functional>
 #include <map>
-#include <optional>
-#include <tuple>
 
 #include "core/strings.h"
 #include "store/llama_bench_record.h"
@@ -15,18 +13,18 @@ namespace rigbench::report {
 namespace {
 
 // The metrics, in row order (all_metrics() lists the same). A record contributes the values
-// of each metric it holds (metric_values()). Energy per token and cost per Mtok belong here
-// once RunRecord carries them (the header's seams): an entry here and in all_metrics(), and
-// a case in metric_values().
+// of each metric it holds (metric_values()).
 struct MetricDef {
   Metric metric;
   MetricInfo info;
 };
 constexpr MetricDef kMetrics[] = {
-    {Metric::kPp, {"pp_tps", "t/s", true, true}},
-    {Metric::kTg, {"tg_tps", "t/s", true, true}},
-    {Metric::kTtft, {"ttft_ms", "ms", false, true}},
-    {Metric::kMemory, {"memory_bytes", "bytes", false, false}},
+    {Metric::kPp, {"pp_tps", "t/s", true, true, true}},
+    {Metric::kTg, {"tg_tps", "t/s", true, true, true}},
+    {Metric::kTtft, {"ttft_ms", "ms", false, true, true}},
+    {Metric::kTgEnergy, {"tg_j_per_token", "J/token", false, true, false}},
+    {Metric::kCost, {"cost_per_mtok", "per Mtok", false, true, false}},
+    {Metric::kMemory, {"memory_bytes", "bytes", false, false, false}},
 };
 
 // Identity keys to labels that are unique: a label two keys share gets " (2)", " (3)", ...
@@ -134,25 +132,37 @@ Result<std::size_t> find_baseline(const std::vector<std::string>& columns, const
                                      compare_by_name(by) + "s match (" + join(columns, ", ") + ")");
 }
 
-std::string test_label(Metric metric, int n, int depth) {
+// `suffix` follows the test: " in EUR" for cost, " (stated)" for energy that was not measured.
+std::string test_label(Metric metric, int n, int depth, const std::string& suffix) {
   std::string s;
   switch (metric) {
     case Metric::kPp: s = "pp" + std::to_string(n); break;
-    case Metric::kTg: s = "tg" + std::to_string(n); break;
+    case Metric::kTg:
+    case Metric::kTgEnergy:
+    case Metric::kCost: s = "tg" + std::to_string(n); break;
     case Metric::kTtft: s = "ttft pp" + std::to_string(n); break;
     case Metric::kMemory: return "n_ctx " + std::to_string(n);
   }
-  return depth > 0 ? s + " @ d" + std::to_string(depth) : s;
+  return (depth > 0 ? s + " @ d" + std::to_string(depth) : s) + suffix;
 }
 
-MetricValues values(std::vector<double> samples, Metric metric, int n, int depth) {
-  return MetricValues{std::move(samples), n, depth, test_label(metric, n, depth)};
+MetricValues values(std::vector<double> samples, Metric metric, int n, int depth, const std::string& suffix = "") {
+  return MetricValues{std::move(samples), n, depth, test_label(metric, n, depth, suffix)};
+}
+
+// " (stated)", " (estimated)", ...: energy that no meter read; "" for counter or integrated.
+std::string unmeasured_suffix(const EnergyInfo& e) {
+  for (const std::string& method : split(e.method, '+')) {
+    if (method != "counter" && method != "integrated") return " (" + e.method + ")";
+  }
+  return "";
 }
 
 }  // namespace
 
 std::span<const Metric> all_metrics() {
-  static constexpr Metric kAll[] = {Metric::kPp, Metric::kTg, Metric::kTtft, Metric::kMemory};
+  static constexpr Metric kAll[] = {Metric::kPp, Metric::kTg, Metric::kTtft, Metric::kTgEnergy, Metric::kCost,
+                                    Metric::kMemory};
   return kAll;
 }
 
@@ -168,6 +178,18 @@ std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric) {
     case Metric::kTtft:
       if (r.ttft && !r.ttft->samples_ns.empty()) {
         return values(to_milliseconds(r.ttft->samples_ns), metric, rec.params.n_prompt, rec.params.n_depth);
+      }
+      break;
+    case Metric::kTgEnergy:
+      if (r.tg && rec.energy.tg && std::isfinite(rec.energy.tg->j_per_token)) {
+        return values({rec.energy.tg->j_per_token}, metric, r.tg->n_tokens, rec.params.n_depth,
+                      unmeasured_suffix(rec.energy));
+      }
+      break;
+    case Metric::kCost:
+      if (r.tg && rec.cost && std::isfinite(rec.cost->gross_per_mtok)) {
+        return values({rec.cost->gross_per_mtok}, metric, r.tg->n_tokens, rec.params.n_depth,
+                      " in " + rec.cost->currency + unmeasured_suffix(rec.energy));
       }
       break;
     case Metric::kMemory: {

@@ -3,23 +3,26 @@
 // Every record is seen along three identities: the machine it ran on, the model, and the
 // build (the tool and llama.cpp commit). One of them gives the columns (`--by`); the other
 // two, with the test, give the rows. A row holds one metric of one test: pp512 t/s, tg128
-// t/s, TTFT of pp512 in ms (each " @ d<N>" at a depth), or the memory llama.cpp allocated
-// at an n_ctx. A cell pools the per-sample values of every record of that row and column
-// that ran the same knobs (threads, ngl, fa, KV types, batch sizes, build); when several
-// configurations ran, the cell shows the best (highest mean t/s, lowest mean ms or bytes)
-// and says which, so each machine is compared at its best.
+// t/s, TTFT of pp512 in ms (each " @ d<N>" at a depth), J per generated token, electricity
+// cost per million generated tokens, or the memory llama.cpp allocated at an n_ctx. Energy
+// rows hold the tg phase's joules per token (RunRecord::energy.tg), cost rows the gross
+// electricity cost (RunRecord::cost), one value per run and only where a run measured them;
+// a figure that was stated (--watts) or estimated rather than read from a meter gets its
+// own row ("tg128 (stated)"), so it never ranks against a measurement. A cell pools the
+// values of every record of that row and column that ran the same knobs (threads, ngl, fa,
+// KV types, batch sizes, build); when several configurations ran, the cell shows the best
+// (highest mean t/s, lowest mean ms, J, cost or bytes) and says which, so each machine is
+// compared at its best.
 //
 // The winner of a row is the column with the best mean, unless the spreads (mean ± sample
 // standard deviation) of the best and the runner-up overlap: then "no clear winner". A
 // column whose run was refused for memory counts as a loser ("won't fit"); a column with
 // no run does not count. Ratios are against the baseline column (the first one unless
-// chosen), oriented so that > 1 is better than the baseline (t/s: cell / baseline; ms:
-// baseline / cell). Memory rows have no winner and no ratio: less memory is not better.
+// chosen), oriented so that > 1 is better than the baseline (t/s: cell / baseline; ms, J,
+// cost: baseline / cell). Memory rows have no winner and no ratio: less memory is not better.
 //
-// Seams: a refused run (CellState::kWontFit) has no record yet: rigbench bench refuses
+// Seam: a refused run (CellState::kWontFit) has no record yet: rigbench bench refuses
 // before running and stores nothing; when refusals are stored, compare() marks their cells.
-// Energy per token and cost per Mtok join as metrics (an entry in Metric and kMetrics in
-// comparison.cpp, and their getter) once records carry them.
 #pragma once
 
 #include <cmath>
@@ -54,13 +57,14 @@ Identity model_identity(const RunRecord& rec);
 // llama.cpp commit's first 8 hex digits; labelled "rigbench 0.1.0 / llama.cpp 80fb11ac".
 Identity build_identity(const RunRecord& rec);
 
-enum class Metric { kPp, kTg, kTtft, kMemory };
+enum class Metric { kPp, kTg, kTtft, kTgEnergy, kCost, kMemory };
 
 struct MetricInfo {
-  const char* key;        // "pp_tps", "tg_tps", "ttft_ms", "memory_bytes"
-  const char* unit;       // "t/s", "ms", "bytes"
-  bool higher_is_better;  // t/s: true; ms, bytes: false
+  const char* key;        // "pp_tps", "tg_tps", "ttft_ms", "tg_j_per_token", "cost_per_mtok", "memory_bytes"
+  const char* unit;       // "t/s", "ms", "J/token", "per Mtok", "bytes"
+  bool higher_is_better;  // t/s: true; ms, J, cost, bytes: false
   bool ranked;            // whether rows of the metric have a winner and ratios
+  bool per_repetition;    // one value per repetition (pp, tg, TTFT), else one per run
 };
 const MetricInfo& metric_info(Metric metric);
 
@@ -69,10 +73,12 @@ std::span<const Metric> all_metrics();
 
 // What one record gives a metric: its per-sample values and the test they measure.
 struct MetricValues {
-  std::vector<double> samples;  // t/s per repetition (pp, tg), ms per repetition (TTFT), or one total of bytes (memory)
-  int n = 0;                    // tokens of the test (pp, tg, TTFT's prompt), or n_ctx (memory)
+  // t/s per repetition (pp, tg), ms per repetition (TTFT); one value per run: J per tg
+  // token, cost per Mtok, bytes allocated (memory)
+  std::vector<double> samples;
+  int n = 0;                    // tokens of the test (pp, tg, TTFT's prompt; tg for energy and cost), or n_ctx (memory)
   int depth = 0;                // n_depth (0 for memory, whose n_ctx includes it)
-  std::string test;             // "pp512", "tg128 @ d4096", "ttft pp512", "n_ctx 640"
+  std::string test;             // "pp512", "tg128 @ d4096", "ttft pp512", "tg128 in EUR", "tg128 (stated)", "n_ctx 640"
 };
 // nullopt when the record holds no value of `metric` (a test that did not run, no memory breakdown).
 std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric);
@@ -88,7 +94,7 @@ enum class CellState {
 
 struct Cell {
   CellState state = CellState::kMissing;
-  std::vector<double> samples;  // per-sample t/s, ms, or bytes per record, of the configuration shown
+  std::vector<double> samples;  // the values (MetricValues::samples) of the configuration shown
   Summary summary;              // statistics of `samples`
   std::string config;           // that configuration's knobs, e.g. "t=8 ngl=99 fa=on ctk=f16 ctv=f16 b=2048 ub=512"
   std::size_t n_configs = 0;    // configurations run in this cell (the best one is shown)
@@ -99,7 +105,7 @@ struct Row {
   // Labels of the two identities that are not the columns ("" for the column identity).
   std::string machine, model, build;
   Metric metric = Metric::kPp;
-  std::string test;  // "pp512", "tg128 @ d4096", "ttft pp512", "n_ctx 640"
+  std::string test;  // as MetricValues::test
   std::vector<Cell> cells;  // one per Comparison::columns
   int winner = -1;          // index of the winning column; -1 when there is none
   std::string verdict;      // "" (a winner, or nothing ranked), "no clear winner", "single result"

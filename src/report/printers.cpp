@@ -3,34 +3,13 @@
 #include <vector>
 
 #include "report/columns.h"
+#include "report/escape.h"
 #include "report/printer.h"
 #include "store/record_json.h"
 
 namespace rigbench::report {
 
 namespace {
-
-// Markdown cell: pipes escaped, line breaks flattened (model names are untrusted metadata).
-std::string md_cell(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n' || c == '\r') out += ' ';
-    else out += c;
-  }
-  return out;
-}
-
-// RFC 4180 field: quoted when it holds a comma, quote or line break.
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
 
 class MarkdownPrinter final : public Printer {
  public:
@@ -41,7 +20,7 @@ class MarkdownPrinter final : public Printer {
     std::string row = "|";
     for (const auto& c : columns()) {
       if (!shown(c)) continue;
-      row += " " + md_cell(c.pretty ? c.pretty(rec) : c.raw(rec)) + " |";
+      row += " " + md_escape(c.pretty ? c.pretty(rec) : c.raw(rec)) + " |";
     }
     out_ << row << "\n" << std::flush;
     if (!rec.build.llama_cpp_commit.empty()) commit_ = rec.build.llama_cpp_commit;
@@ -99,7 +78,7 @@ class CsvPrinter final : public Printer {
 
  private:
   void write(const std::vector<std::string>& fields) {
-    for (std::size_t i = 0; i < fields.size(); ++i) out_ << (i ? "," : "") << csv_field(fields[i]);
+    for (std::size_t i = 0; i < fields.size(); ++i) out_ << (i ? "," : "") << csv_escape(fields[i]);
     out_ << "\n" << std::flush;
   }
   std::ostream& out_;

@@ -62,7 +62,7 @@ std::vector<Regression> find_regressions(std::span<const RunRecord> records, dou
   for (const RunRecord& rec : records) {
     const Identity build = build_identity(rec);
     for (Metric metric : all_metrics()) {
-      if (!metric_info(metric).ranked) continue;
+      if (!metric_info(metric).per_repetition) continue;  // a test needs samples, not one figure per run
       auto v = metric_values(rec, metric);
       if (!v) continue;
       const Identity machine = machine_identity(rec), model = model_identity(rec);

@@ -1,7 +1,8 @@
 // rigbench: regressions, the same machine and model across builds (llama.cpp commits or
 // rigbench versions, report/comparison.h's build identity), tested for significance.
 //
-// Records are grouped by machine, model, test (pp/tg/TTFT, tokens, depth) and knobs; within
+// Records are grouped by machine, model, test (pp/tg/TTFT, tokens, depth: the metrics with
+// a value per repetition, so not energy or cost) and knobs; within
 // a group, builds are ordered by their first record's test_time, and each build is tested
 // against the one before it: Welch's t-test (core/significance.h) of the later build's
 // per-sample values against the earlier build's, one-sided in each direction. "slower" when
@@ -21,9 +22,6 @@
 #include "report/comparison.h"
 
 namespace rigbench::report {
-
-// The default significance level of --alpha.
-inline constexpr double kDefaultAlpha = 0.05;
 
 enum class Change { kSlower, kFaster, kWithinNoise, kTooFewSamples };
 

@@ -35,9 +35,9 @@ std::string json_message(const std::exception& e) {
 
 Result<std::string> read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
+  if (!in) return fail(ErrorCode::kInvalidInput, "cannot read the file");
   std::stringstream ss;
   ss << in.rdbuf();
-  if (!in && !in.eof()) return fail(ErrorCode::kInvalidInput, "cannot read the file");
   std::string text = ss.str();
   if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);  // UTF-8 byte order mark
   return text;
@@ -139,6 +139,7 @@ Status read_sqlite(const std::string& path, const ImportOptions& options, Import
 }
 
 Status read_text_format(const std::string& text, const ImportOptions& options, ImportBatch& batch) {
+  if (trim(text).empty()) return {};  // nothing to import (e.g. an export of an empty database)
   const std::string start = trim(text.substr(0, 64));
   if (start.starts_with("[")) return read_json_array(text, options, batch);
   if (start.starts_with("{")) return read_json_lines(text, options, batch);
@@ -175,8 +176,8 @@ Result<std::unordered_set<std::string>> stored_record_ids(const std::string& pat
   }
   sqlite3_stmt* st = nullptr;
   int rc = sqlite3_prepare_v2(db, "SELECT record_id FROM runs", -1, &st, nullptr);
-  while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-    ids.insert(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
+  if (rc == SQLITE_OK) {
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) ids.insert(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
   }
   std::string msg = rc == SQLITE_DONE ? "" : sqlite3_errmsg(db);
   sqlite3_finalize(st);

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <utility>
 
+#include "core/results.h"
 #include "core/stats.h"
 #include "core/strings.h"
 
@@ -108,15 +109,6 @@ std::vector<DeviceInfo> gpus_of(const std::string& gpu_info) {
   return gpus;
 }
 
-ThroughputResult throughput(int n_tokens, std::vector<int64_t> samples_ns) {
-  ThroughputResult r;
-  r.n_tokens = n_tokens;
-  r.samples_ns = std::move(samples_ns);
-  r.samples_tps = tokens_per_second(r.samples_ns, n_tokens);
-  r.tps = summarize(r.samples_tps);
-  return r;
-}
-
 }  // namespace
 
 std::string file_type_from_model_type(const std::string& model_type) {
@@ -213,7 +205,7 @@ Result<MappedRow> map_llama_bench_row(const LlamaBenchRow& row, const std::strin
   }
   if (samples.empty()) return MappedRow{std::nullopt, f.where() + "no samples; skipped"};
   p.repetitions = static_cast<int>(samples.size());
-  (*n_prompt > 0 ? rec.results.pp : rec.results.tg) = throughput(n_tokens, std::move(samples));
+  (*n_prompt > 0 ? rec.results.pp : rec.results.tg) = make_throughput(n_tokens, std::move(samples));
   rec.tags.insert(rec.tags.begin(), kLlamaBenchTag);
   return MappedRow{std::move(rec), ""};
 }

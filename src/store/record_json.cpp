@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/results.h"
 #include "core/strings.h"
 
 namespace rigbench::store {
@@ -104,20 +105,10 @@ CostInfo cost_from(const json& j) {
 // Statistics are recomputed from the raw samples, so an imported record cannot carry
 // figures that disagree with its samples.
 ThroughputResult throughput_from(const json& j) {
-  ThroughputResult r;
-  r.n_tokens = j.at("n_tokens").get<int>();
-  r.samples_ns = j.at("samples_ns").get<std::vector<int64_t>>();
-  r.samples_tps = tokens_per_second(r.samples_ns, r.n_tokens);
-  r.tps = summarize(r.samples_tps);
-  return r;
+  return make_throughput(j.at("n_tokens").get<int>(), j.at("samples_ns").get<std::vector<int64_t>>());
 }
 
-LatencyResult latency_from(const json& j) {
-  LatencyResult r;
-  r.samples_ns = j.at("samples_ns").get<std::vector<int64_t>>();
-  r.ms = summarize(to_milliseconds(r.samples_ns));
-  return r;
-}
+LatencyResult latency_from(const json& j) { return make_latency(j.at("samples_ns").get<std::vector<int64_t>>()); }
 
 }  // namespace
 

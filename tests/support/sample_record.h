@@ -1,6 +1,7 @@
 // Test support: a fully populated RunRecord with known values.
 #pragma once
 
+#include "core/results.h"
 #include "bench/runner.h"
 #include "core/record.h"
 
@@ -19,9 +20,9 @@ inline RunRecord sample_record(const std::string& record_id = "0123456789abcdef0
   r.params.n_threads = 8;
   r.params.n_ctx = 640;
   r.devices_used = {"CPU"};
-  r.results.pp = bench::make_throughput(512, {1'000'000'000, 500'000'000});    // 512 and 1024 t/s
-  r.results.tg = bench::make_throughput(128, {2'000'000'000, 1'000'000'000});  // 64 and 128 t/s
-  r.results.ttft = bench::make_latency({1'000'500'000, 500'500'000});          // 1000.5 and 500.5 ms
+  r.results.pp = make_throughput(512, {1'000'000'000, 500'000'000});    // 512 and 1024 t/s
+  r.results.tg = make_throughput(128, {2'000'000'000, 1'000'000'000});  // 64 and 128 t/s
+  r.results.ttft = make_latency({1'000'500'000, 500'500'000});          // 1000.5 and 500.5 ms
   r.memory.buffers = {{"CPU", "CPU", 1171200, 163840, 290240}};
   r.memory.peak_rss_bytes = 13221888;
   r.tags = {"night"};

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/results.h"
 #include "core/strings.h"
 #include "report/columns.h"
 #include "support/sample_record.h"
@@ -80,7 +81,7 @@ TEST(MarkdownPrinter, NotesAnInterruptedRow) {
 
 TEST(CsvPrinter, NumbersAreShortestExactForms) {
   RunRecord r = testing::sample_record();
-  r.results.tg = bench::make_throughput(128, {3'000'000'000});  // 42.666... t/s
+  r.results.tg = make_throughput(128, {3'000'000'000});  // 42.666... t/s
   std::ostringstream out;
   auto p = make_printer(OutputFormat::kCsv, out);
   p->begin();

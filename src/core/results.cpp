@@ -1,0 +1,21 @@
+#include "core/results.h"
+
+namespace rigbench {
+
+ThroughputResult make_throughput(int n_tokens, std::vector<int64_t> samples_ns) {
+  ThroughputResult r;
+  r.n_tokens = n_tokens;
+  r.samples_ns = std::move(samples_ns);
+  r.samples_tps = tokens_per_second(r.samples_ns, n_tokens);
+  r.tps = summarize(r.samples_tps);
+  return r;
+}
+
+LatencyResult make_latency(std::vector<int64_t> samples_ns) {
+  LatencyResult r;
+  r.samples_ns = std::move(samples_ns);
+  r.ms = summarize(to_milliseconds(r.samples_ns));
+  return r;
+}
+
+}  // namespace rigbench

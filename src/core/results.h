@@ -1,0 +1,18 @@
+// rigbench: results built from raw samples. Pure functions, no I/O: every producer of a
+// record (the runner, JSON import, llama-bench import) makes its statistics the same way.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/record.h"
+
+namespace rigbench {
+
+// A throughput result: per-sample tokens/s = 1e9 * n_tokens / samples_ns, and their statistics.
+ThroughputResult make_throughput(int n_tokens, std::vector<int64_t> samples_ns);
+
+// A latency result: statistics of the samples in milliseconds.
+LatencyResult make_latency(std::vector<int64_t> samples_ns);
+
+}  // namespace rigbench

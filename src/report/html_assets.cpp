@@ -1,0 +1,46 @@
+#include "report/html_assets.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace rigbench::report {
+
+namespace {
+
+std::string report_data_dir() {
+  const char* env = std::getenv("RIGBENCH_DATA_DIR");
+  return std::string(env && *env ? env : RIGBENCH_DATA_DIR) + "/report";
+}
+
+Result<std::string> read(const std::string& path, const char* what, const char* remedy) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail(ErrorCode::kRuntime, std::string("report: ") + what + " '" + path + "': cannot read" + remedy);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+std::string chart_js_path() {
+  const char* env = std::getenv("RIGBENCH_CHART_JS");
+  return env && *env ? env : RIGBENCH_CHART_JS;
+}
+
+Result<ReportAssets> load_report_assets() {
+  ReportAssets a;
+  auto page = read(report_data_dir() + "/template.html", "template", "");
+  if (!page) return std::unexpected(page.error());
+  auto glue = read(report_data_dir() + "/report.js", "chart glue", "");
+  if (!glue) return std::unexpected(glue.error());
+  auto chart = read(chart_js_path(), "charting library",
+                    " (scripts/setup installs Chart.js with npm; RIGBENCH_CHART_JS names another copy)");
+  if (!chart) return std::unexpected(chart.error());
+  a.page_template = std::move(*page);
+  a.glue_js = std::move(*glue);
+  a.chart_js = std::move(*chart);
+  return a;
+}
+
+}  // namespace rigbench::report

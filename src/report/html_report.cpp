@@ -1,0 +1,280 @@
+#include "report/html_report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "core/strings.h"
+#include "report/compare_printers.h"
+#include "report/comparison.h"
+#include "report/escape.h"
+#include "report/memory_usage.h"
+
+namespace rigbench::report {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// A table cell: plain text, escaped when the table is written.
+struct Td {
+  std::string text;
+  bool strong = false;  // the row's winner
+  bool num = false;     // right-aligned
+};
+using Tr = std::vector<Td>;
+
+std::string table_html(const std::vector<std::string>& head, const std::vector<Tr>& rows) {
+  std::string h = "<table><thead><tr>";
+  for (const std::string& c : head) h += "<th>" + html_escape(c) + "</th>";
+  h += "</tr></thead><tbody>\n";
+  for (const Tr& r : rows) {
+    h += "<tr>";
+    for (const Td& c : r) {
+      h += c.num ? "<td class=\"num\">" : "<td>";
+      h += c.strong ? "<strong>" + html_escape(c.text) + "</strong>" : html_escape(c.text);
+      h += "</td>";
+    }
+    h += "</tr>\n";
+  }
+  return h + "</tbody></table>";
+}
+
+// A section; with a chart, the canvas and the table side by side.
+std::string section_html(const std::string& id, const std::string& title, const std::string& note,
+                         const std::string& chart_id, const std::string& table) {
+  std::string h = "<section id=\"" + id + "\"><h2>" + html_escape(title) + "</h2>";
+  if (!note.empty()) h += "<p class=\"note\">" + html_escape(note) + "</p>";
+  if (chart_id.empty()) return h + "<div class=\"table\">" + table + "</div></section>\n";
+  return h + "<div class=\"pair\"><div class=\"chart\"><canvas id=\"" + chart_id + "\" role=\"img\" aria-label=\"" +
+         html_escape(title) + "\"></canvas></div><div class=\"table\">" + table + "</div></div></section>\n";
+}
+
+std::string percent(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, v < 0.01 ? "%.4f %%" : "%.2f %%", v);
+  return buf;
+}
+
+// `y_max` > 0: the value axis reaches at least that far (100 for shares of a capacity).
+Json chart_spec(const std::string& id, const std::string& title, const std::string& y_title, const std::string& unit,
+                bool stacked, const Json& labels, const Json& datasets, double y_max = 0) {
+  return {{"id", id},           {"title", title},   {"y_title", y_title},   {"unit", unit},
+          {"stacked", stacked}, {"labels", labels}, {"datasets", datasets}, {"y_max", y_max > 0 ? Json(y_max) : Json(nullptr)}};
+}
+
+struct MetricSection {
+  Metric metric;
+  const char* id;
+  const char* title;
+  const char* y_title;
+  const char* note;
+};
+constexpr MetricSection kMetricSections[] = {
+    {Metric::kTg, "tg", "Token generation (tg)", "tokens/s",
+     "Mean tokens/s per model and test, one bar per machine; higher is better."},
+    {Metric::kPp, "pp", "Prompt processing (pp)", "tokens/s",
+     "Mean tokens/s per model and test, one bar per machine; higher is better."},
+    {Metric::kTtft, "ttft", "Time to first token (TTFT)", "ms",
+     "Mean ms from the start of the prompt to the first token sampled; lower is better."},
+    {Metric::kTgEnergy, "energy", "Energy per generated token", "J/token",
+     "Joules per token of the tg phase, per run; lower is better. Figures stated with --watts or estimated are "
+     "shown apart from measured ones."},
+    {Metric::kCost, "cost", "Electricity per million generated tokens", "cost per Mtok",
+     "Gross electricity cost per million generated tokens at the price each run was given; lower is better."},
+};
+
+// A metric's chart and table from the by-machine comparison; "" when no row has it.
+std::string metric_section(const Comparison& cmp, const MetricSection& s, Json& charts) {
+  std::vector<std::string> head = {"model", "test"};
+  for (std::size_t i = 0; i < cmp.columns.size(); ++i) head.push_back(cmp.columns[i] + (i == cmp.baseline ? " (baseline)" : ""));
+  head.push_back("winner");
+  std::vector<Tr> rows;
+  Json labels = Json::array();
+  std::vector<Json> data(cmp.columns.size(), Json::array());
+  for (const Row& row : cmp.rows) {
+    if (row.metric != s.metric) continue;
+    labels.push_back(row.model + " · " + row.test);
+    Tr tr = {{row.model}, {row.test}};
+    for (std::size_t i = 0; i < row.cells.size(); ++i) {
+      const Cell& c = row.cells[i];
+      data[i].push_back(c.state == CellState::kMeasured ? Json(c.summary.mean) : Json(nullptr));
+      std::string text = cell_text(row.metric, c);
+      if (i != cmp.baseline && !std::isnan(c.ratio)) text.append(" ").append(ratio_text(c.ratio));
+      tr.push_back({text, static_cast<int>(i) == row.winner, true});
+    }
+    tr.push_back({row.winner >= 0 ? cmp.columns[row.winner] : row.verdict});
+    rows.push_back(std::move(tr));
+  }
+  if (rows.empty()) return "";
+  Json datasets = Json::array();
+  for (std::size_t i = 0; i < cmp.columns.size(); ++i) datasets.push_back({{"label", cmp.columns[i]}, {"data", data[i]}});
+  const std::string chart_id = std::string("chart-") + s.id;
+  charts.push_back(chart_spec(chart_id, s.title, s.y_title, metric_info(s.metric).unit, false, labels, datasets));
+  std::string note = std::string(s.note) + " Cells: mean ± sd, ×ratio to the baseline (> 1 is better).";
+  return section_html(s.id, s.title, note, chart_id, table_html(head, rows));
+}
+
+std::string memory_section(std::span<const RunRecord> records, Json& charts) {
+  const std::vector<DeviceMemory> mem = memory_by_device(records);
+  if (mem.empty()) return "";
+  Json labels = Json::array(), weights = Json::array(), kv = Json::array(), compute = Json::array();
+  std::vector<Tr> rows;
+  for (const DeviceMemory& d : mem) {
+    labels.push_back(d.model + " · " + d.machine + " · " + d.device);
+    const double cap = static_cast<double>(d.capacity_bytes);
+    auto share = [cap](uint64_t b) { return cap > 0 ? Json(100.0 * static_cast<double>(b) / cap) : Json(nullptr); };
+    weights.push_back(share(d.weights_bytes));
+    kv.push_back(share(d.kv_bytes));
+    compute.push_back(share(d.compute_bytes));
+    rows.push_back({{d.model},
+                    {d.machine},
+                    {d.device},
+                    {std::to_string(d.n_ctx), false, true},
+                    {format_bytes(d.weights_bytes), false, true},
+                    {format_bytes(d.kv_bytes), false, true},
+                    {format_bytes(d.compute_bytes), false, true},
+                    {format_bytes(d.total_bytes()), false, true},
+                    {cap > 0 ? format_bytes(d.capacity_bytes) : "unknown", false, true},
+                    {cap > 0 ? percent(100.0 * static_cast<double>(d.total_bytes()) / cap) : "-", false, true}});
+  }
+  Json datasets = Json::array({{{"label", "weights"}, {"data", weights}},
+                               {{"label", "KV cache"}, {"data", kv}},
+                               {{"label", "compute"}, {"data", compute}}});
+  charts.push_back(
+      chart_spec("chart-memory", "Memory fit per device", "% of the device's memory", "%", true, labels, datasets, 100));
+  return section_html("memory", "Memory fit per device",
+                      "What llama.cpp allocated on each device (weights, KV cache, compute buffers), stacked as a share "
+                      "of the device's memory (RAM for the CPU); the largest stored run per model, machine and device.",
+                      "chart-memory",
+                      table_html({"model", "machine", "device", "n_ctx", "weights", "KV", "compute", "total", "capacity",
+                                  "used"},
+                                 rows));
+}
+
+std::string machines_section(std::span<const RunRecord> records) {
+  std::map<std::string, std::pair<const RunRecord*, int>> machines;  // label -> first record, count
+  for (const RunRecord& rec : records) {
+    auto& entry = machines[machine_identity(rec).label + '\x1f' + machine_identity(rec).key];
+    if (!entry.first) entry.first = &rec;
+    ++entry.second;
+  }
+  std::vector<Tr> rows;
+  for (const auto& [key, entry] : machines) {
+    const MachineInfo& m = entry.first->machine;
+    std::vector<std::string> gpus;
+    for (const DeviceInfo& d : m.gpus) {
+      gpus.push_back((d.description.empty() ? d.name : d.description) +
+                     (d.memory_total_bytes ? " (" + format_bytes(d.memory_total_bytes) + ")" : ""));
+    }
+    rows.push_back({{machine_identity(*entry.first).label},
+                    {m.cpu},
+                    {m.cores ? std::to_string(m.cores) + " / " + std::to_string(m.threads) : "-", false, true},
+                    {m.ram_bytes ? format_bytes(m.ram_bytes) : "-", false, true},
+                    {gpus.empty() ? "-" : join(gpus, ", ")},
+                    {m.os.empty() ? "-" : m.os},
+                    {join(m.backends, ", ")},
+                    {std::to_string(entry.second), false, true}});
+  }
+  return section_html("machines", "Machines", "", "",
+                      table_html({"machine", "CPU", "cores / threads", "RAM", "GPUs", "OS", "backends", "records"}, rows));
+}
+
+std::string regressions_section(const std::vector<Regression>& regs, double alpha) {
+  char note[200];
+  std::snprintf(note, sizeof note,
+                "Same machine, model and knobs across builds; Welch's t-test on the per-sample values, one-sided, "
+                "alpha %g.",
+                alpha);
+  if (regs.empty()) {
+    return section_html("regressions", "Regressions", std::string(note) + " None to test: no machine ran the same model "
+                                                                          "and knobs under two builds.", "", "");
+  }
+  std::vector<Tr> rows;
+  for (const Regression& r : regs) {
+    char change[32], p[32];
+    std::snprintf(change, sizeof change, "%+.1f %%", 100 * r.change);
+    std::snprintf(p, sizeof p, "%.4f", r.p_slower);
+    rows.push_back({{r.machine},
+                    {r.model},
+                    {r.test + " " + metric_info(r.metric).unit},
+                    {r.from_build},
+                    {r.to_build},
+                    {change, false, true},
+                    {r.verdict == Change::kTooFewSamples ? "-" : p, false, true},
+                    {change_name(r.verdict), r.verdict == Change::kSlower}});
+  }
+  return section_html("regressions", "Regressions", note, "",
+                      table_html({"machine", "model", "test", "from", "to", "change", "p (slower)", "verdict"}, rows));
+}
+
+// Replaces each {{name}} of `page` once, in one pass, so no inserted text is read again.
+Result<std::string> fill(const std::string& page, const std::map<std::string, std::string>& values) {
+  std::string out;
+  std::set<std::string> used;
+  std::size_t pos = 0;
+  for (std::size_t open; (open = page.find("{{", pos)) != std::string::npos;) {
+    const std::size_t close = page.find("}}", open);
+    if (close == std::string::npos) break;
+    const std::string name = page.substr(open + 2, close - open - 2);
+    auto it = values.find(name);
+    if (it == values.end()) return fail(ErrorCode::kInvalidInput, "report template: unknown placeholder {{" + name + "}}");
+    out.append(page, pos, open - pos);
+    out += it->second;
+    used.insert(name);
+    pos = close + 2;
+  }
+  out.append(page, pos, std::string::npos);
+  for (const auto& [name, value] : values) {
+    if (!used.count(name)) return fail(ErrorCode::kInvalidInput, "report template: no {{" + name + "}} placeholder");
+  }
+  return out;
+}
+
+// Script text that cannot end its <script> element early.
+std::string script_safe(std::string js) {
+  for (std::size_t at = 0; (at = js.find("</", at)) != std::string::npos; at += 3) {
+    if (to_lower(js.substr(at + 2, 6)) == "script") js.replace(at, 2, "<\\/");
+  }
+  return js;
+}
+
+}  // namespace
+
+Result<std::string> render_html_report(std::span<const RunRecord> records, const ReportAssets& assets,
+                                       const HtmlReportOptions& options) {
+  auto cmp = compare(records, CompareOptions{});
+  if (!cmp) return std::unexpected(cmp.error());
+  const std::vector<Regression> regs = find_regressions(records, options.alpha);
+
+  Json charts = Json::array();
+  std::string body = machines_section(records);
+  for (const MetricSection& s : kMetricSections) body += metric_section(*cmp, s, charts);
+  body += memory_section(records, charts);
+  body += regressions_section(regs, options.alpha);
+  std::string absent;
+  for (const char* id : {"energy", "cost"}) {
+    if (body.find(std::string("<section id=\"") + id + "\">") == std::string::npos) absent += std::string(id) + ", ";
+  }
+  body += "<p class=\"note\">Not shown: " + (absent.empty() ? std::string() : absent + "where no stored run measured it; ") +
+          "power over time (records keep the energy of each phase, not the meter's readings).</p>\n";
+
+  std::set<std::string> models;
+  for (const RunRecord& rec : records) models.insert(model_identity(rec).key);
+  auto count = [](std::size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
+  std::string generated = count(records.size(), "record") + ", " + count(cmp->columns.size(), "machine") + ", " +
+                          count(models.size(), "model");
+  if (!options.generated_at.empty()) generated += "; generated " + options.generated_at;
+
+  const Json data = {{"schema_version", 1}, {"charts", charts}};
+  return fill(assets.page_template, {{"title", html_escape(options.title)},
+                                     {"generated", html_escape(generated)},
+                                     {"body", body},
+                                     {"data", json_for_script(data.dump(-1, ' ', false, Json::error_handler_t::replace))},
+                                     {"chart_js", script_safe(assets.chart_js)},
+                                     {"glue_js", script_safe(assets.glue_js)}});
+}
+
+}  // namespace rigbench::report

@@ -1,0 +1,53 @@
+// rigbench: the HTML report (`rigbench report -o FILE.html`), one self-contained file that
+// opens offline and makes no network request: the charting library (Chart.js, from the
+// npm registry, installed by scripts/setup) and the glue that draws the charts are inlined,
+// a Content-Security-Policy forbids every fetch, and the figures travel as a JSON block.
+//
+// Sections, each only where the records hold its figures, each chart with its table beside
+// it (the tables are plain HTML, readable without scripts):
+//   machines        what each machine is (CPU, RAM, GPUs, OS, backends)
+//   tg, pp          grouped bars of mean tokens/s per model and test, one bar per machine
+//   TTFT            grouped bars of mean ms, likewise
+//   energy, cost    grouped bars of J per generated token and electricity cost per million
+//                   generated tokens, where runs measured them (report/comparison.h)
+//   memory fit      weights / KV / compute per model, machine and device, stacked as a
+//                   share of the device's capacity (the axis ends at 100 %)
+//   regressions     report/regressions.h, as a table
+// Power over time is not drawn: records keep each phase's energy, not the meter's readings.
+// The report says which of these it leaves out.
+//
+// All text (model names come from GGUF metadata, machine names from other machines' files)
+// is escaped: HTML text through html_escape, the JSON block through json_for_script, and the
+// charts draw labels on a canvas, never as markup.
+#pragma once
+
+#include <span>
+#include <string>
+
+#include "core/record.h"
+#include "core/status.h"
+#include "report/regressions.h"
+
+namespace rigbench::report {
+
+struct ReportAssets {
+  // The page, with the placeholders {{title}}, {{generated}}, {{body}}, {{data}},
+  // {{chart_js}} and {{glue_js}}, each present at least once and replaced in one pass
+  // (data/report/template.html).
+  std::string page_template;
+  std::string glue_js;   // draws the charts described by the JSON data block (data/report/report.js)
+  std::string chart_js;  // the charting library's UMD build, defining the global Chart
+};
+
+struct HtmlReportOptions {
+  std::string title = "rigbench report";  // --title; escaped
+  std::string generated_at;               // UTC ISO 8601 time shown in the header ("" = none)
+  double alpha = kDefaultAlpha;           // significance level of the regressions
+};
+
+// The report of `records`. Errors: kInvalidInput when there are no records or the template
+// lacks a placeholder (naming it).
+Result<std::string> render_html_report(std::span<const RunRecord> records, const ReportAssets& assets,
+                                       const HtmlReportOptions& options);
+
+}  // namespace rigbench::report

@@ -1,0 +1,50 @@
+#include "report/memory_usage.h"
+
+#include <map>
+#include <tuple>
+
+#include "report/comparison.h"
+
+namespace rigbench::report {
+
+namespace {
+
+uint64_t capacity_of(const MachineInfo& m, const std::string& device) {
+  if (device == "CPU") return m.ram_bytes;
+  for (const DeviceInfo& d : m.gpus) {
+    if (d.name == device) return d.memory_total_bytes;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::vector<DeviceMemory> memory_by_device(std::span<const RunRecord> records) {
+  // (model label, machine label, device, model key, machine key) -> worst case.
+  std::map<std::tuple<std::string, std::string, std::string, std::string, std::string>, DeviceMemory> worst;
+  for (const RunRecord& rec : records) {
+    if (rec.memory.buffers.empty()) continue;
+    const Identity model = model_identity(rec), machine = machine_identity(rec);
+    std::map<std::string, DeviceMemory> per_device;
+    for (const BufferMemory& b : rec.memory.buffers) {
+      DeviceMemory& d = per_device[b.device];
+      d.weights_bytes += b.model_bytes;
+      d.kv_bytes += b.context_bytes;
+      d.compute_bytes += b.compute_bytes;
+    }
+    for (auto& [device, d] : per_device) {
+      d.model = model.label;
+      d.machine = machine.label;
+      d.device = device;
+      d.n_ctx = rec.params.n_ctx;
+      d.capacity_bytes = capacity_of(rec.machine, device);
+      auto [it, inserted] = worst.try_emplace({model.label, machine.label, device, model.key, machine.key}, d);
+      if (!inserted && d.total_bytes() > it->second.total_bytes()) it->second = d;
+    }
+  }
+  std::vector<DeviceMemory> out;
+  for (auto& [key, d] : worst) out.push_back(std::move(d));
+  return out;
+}
+
+}  // namespace rigbench::report

@@ -1,0 +1,143 @@
+// End-to-end: llama-bench built from the same llama.cpp sources runs on the shipped model,
+// `rigbench import` reads its output, and the imported numbers are the file's: raw samples
+// (json, jsonl), mean and spread of tokens/s, the model, the build. Needs the llama-bench
+// target (configure with -DRIGBENCH_BUILD_PEERS=ON) or $RIGBENCH_LLAMA_BENCH.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "core/strings.h"
+#include "support/subprocess.h"
+#include "support/temp_dir.h"
+
+namespace rigbench {
+namespace {
+
+using nlohmann::json;
+using testing::ProcessResult;
+using testing::run_process;
+using testing::TempDir;
+
+std::string llama_bench() {
+  if (const char* env = std::getenv("RIGBENCH_LLAMA_BENCH"); env && *env) return env;
+#ifdef RIGBENCH_LLAMA_BENCH
+  return RIGBENCH_LLAMA_BENCH;
+#else
+  return "";
+#endif
+}
+
+// llama-bench's output of a small run on the shipped model.
+std::string run_llama_bench(const std::string& format) {
+  const ProcessResult r = run_process({llama_bench(), "-m", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "4", "-r", "3", "-t",
+                                       "1", "-o", format});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return r.out;
+}
+
+std::vector<json> exported(const std::string& db) {
+  const ProcessResult r = run_process({RIGBENCH_BIN, "export", "--db", db});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::vector<json> out;
+  for (const std::string& line : split(trim(r.out), '\n')) out.push_back(json::parse(line));
+  return out;
+}
+
+class LlamaBenchImportE2E : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (llama_bench().empty() || !std::filesystem::exists(llama_bench())) {
+      GTEST_SKIP() << "llama-bench is not built: configure with -DRIGBENCH_BUILD_PEERS=ON or set RIGBENCH_LLAMA_BENCH";
+    }
+  }
+};
+
+TEST_F(LlamaBenchImportE2E, JsonlNumbersMatchTheFile) {
+  TempDir dir;
+  const std::string text = run_llama_bench("jsonl");
+  testing::write_file(dir.file("lb.jsonl"), text);
+  std::vector<json> rows;
+  for (const std::string& line : split(trim(text), '\n')) rows.push_back(json::parse(line));
+  ASSERT_EQ(rows.size(), 2u);  // pp16, tg4
+
+  const std::vector<std::string> import = {RIGBENCH_BIN, "import", "--db", dir.file("x.db"), "--hostname", "rig-lb",
+                                           dir.file("lb.jsonl"), "-o", "json"};
+  const ProcessResult first = run_process(import);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(json::parse(first.out)[0]["format"], "llama-bench jsonl");
+  EXPECT_EQ(json::parse(first.out)[0]["added"], 2);
+  const ProcessResult again = run_process(import);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(json::parse(again.out)[0]["already_stored"], 2);
+
+  const std::vector<json> records = exported(dir.file("x.db"));
+  ASSERT_EQ(records.size(), 2u);
+  for (const json& row : rows) {
+    const bool pp = row["n_prompt"].get<int>() > 0;
+    const json* rec = nullptr;
+    for (const json& r : records) {
+      if (r["params"]["n_prompt"] == row["n_prompt"] && r["params"]["n_gen"] == row["n_gen"]) rec = &r;
+    }
+    ASSERT_NE(rec, nullptr) << row.dump();
+    const json& result = (*rec)["results"][pp ? "pp" : "tg"];
+    EXPECT_FALSE((*rec)["results"].contains(pp ? "tg" : "pp"));
+    EXPECT_EQ(result["samples_ns"], row["samples_ns"]);
+    EXPECT_EQ(result["n_tokens"], pp ? row["n_prompt"] : row["n_gen"]);
+    // llama-bench prints avg_ts and stddev_ts with 6 decimals; per-sample t/s with 1.
+    EXPECT_NEAR(result["avg_tps"].get<double>(), row["avg_ts"].get<double>(), 1e-6 + 1e-9 * row["avg_ts"].get<double>());
+    EXPECT_NEAR(result["stddev_tps"].get<double>(), row["stddev_ts"].get<double>(), 1e-6 + 1e-9 * row["avg_ts"].get<double>());
+    for (std::size_t i = 0; i < row["samples_ts"].size(); ++i) {
+      EXPECT_NEAR(result["samples_tps"][i].get<double>(), row["samples_ts"][i].get<double>(), 0.051);
+    }
+    EXPECT_EQ((*rec)["test_time"], row["test_time"]);
+    EXPECT_EQ((*rec)["build"]["llama_cpp_commit"], row["build_commit"]);
+    EXPECT_EQ((*rec)["machine"]["hostname"], "rig-lb");
+    EXPECT_EQ((*rec)["machine"]["cpu"], row["cpu_info"]);
+    EXPECT_EQ((*rec)["model"]["path"], RIGBENCH_TEST_MODEL);
+    EXPECT_EQ((*rec)["model"]["name"], "stories260K");
+    EXPECT_EQ((*rec)["model"]["file_type"], "F32");
+    EXPECT_EQ((*rec)["model"]["n_params"], row["model_n_params"]);
+    EXPECT_EQ((*rec)["model"]["size_bytes"], row["model_size"]);
+    EXPECT_EQ((*rec)["params"]["n_threads"], 1);
+    EXPECT_EQ((*rec)["params"]["repetitions"], 3);
+    EXPECT_EQ((*rec)["tags"], json({"source:llama-bench"}));
+  }
+
+  // compare shows the import, labelled as llama-bench's build.
+  const ProcessResult cmp = run_process({RIGBENCH_BIN, "compare", "--db", dir.file("x.db"), "--by", "build", "-o", "json"});
+  ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
+  EXPECT_EQ(json::parse(cmp.out)["columns"], json({"llama-bench / llama.cpp 80fb11ac"}));
+}
+
+TEST_F(LlamaBenchImportE2E, CsvAndSqlKeepTheMeans) {
+  TempDir dir;
+  for (const std::string format : {"csv", "sql"}) {
+    const std::string text = run_llama_bench(format);
+    testing::write_file(dir.file("lb." + format), text);
+    const ProcessResult r = run_process({RIGBENCH_BIN, "import", "--db", dir.file(format + ".db"), dir.file("lb." + format)});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find(" | llama-bench " + format + " | 2 | 2 | 0 | 0 |"), std::string::npos) << r.out;
+    // The file's avg_ts, by the text between the last two commas (csv) or quotes (sql) of each row.
+    std::vector<double> file_means;
+    for (const std::string& line : split(trim(text), '\n')) {
+      if (!(line.starts_with("\"") || line.starts_with("INSERT"))) continue;
+      const std::vector<std::string> parts = split(line, ',');
+      file_means.push_back(std::stod(trim(parts[parts.size() - 2]).substr(1)));
+    }
+    ASSERT_EQ(file_means.size(), 2u) << text;
+    const std::vector<json> records = exported(dir.file(format + ".db"));
+    ASSERT_EQ(records.size(), 2u);
+    for (std::size_t i = 0; i < 2; ++i) {
+      const json& results = records[i]["results"];
+      const json& t = results.contains("pp") ? results["pp"] : results["tg"];
+      EXPECT_EQ(t["n_samples"], 1);  // no raw samples in csv or sql
+      EXPECT_NEAR(t["avg_tps"].get<double>(), file_means[i], 1e-5 * file_means[i]) << format;  // ns rounded
+      EXPECT_EQ(records[i]["tags"], json({"source:llama-bench", "llama-bench:summary-only"}));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace rigbench

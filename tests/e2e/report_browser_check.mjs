@@ -1,0 +1,57 @@
+// Loads a rigbench HTML report in real headless Chromium (Debian's /usr/bin/chromium, driven
+// by playwright-core from the npm folder scripts/setup fills) and prints one JSON object of
+// what happened, for tests/e2e/report_browser_e2e_test.cpp to judge:
+//   console_errors   console messages of type error or warning, and uncaught page errors
+//   requests         every request other than the report file itself (any is a failure)
+//   dialogs          alert/confirm/prompt dialogs opened (a script injected through a name)
+//   charts           per canvas: id, size, and how many of its pixels are painted
+//   injected_scripts <script> elements whose text mentions alert (none expected)
+//   texts            document.body.innerText (so a test can find a name shown as text)
+//   screenshot       the PNG written (full page)
+// Usage: node report_browser_check.mjs NPM_DIR CHROMIUM REPORT.html SCREENSHOT.png
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import fs from 'node:fs';
+import os from 'node:os';
+
+const [npmDir, chromiumPath, reportPath, screenshotPath] = process.argv.slice(2);
+const require = createRequire(path.join(path.resolve(npmDir), 'package.json'));
+const { chromium } = require('playwright-core');
+
+const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'rigbench-chromium-'));
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: chromiumPath,
+  headless: true,
+  viewport: { width: 1400, height: 900 },
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+         '--disable-component-update', '--disable-sync'],
+});
+const result = { console_errors: [], requests: [], dialogs: [], charts: [], injected_scripts: 0, texts: '', screenshot: '' };
+try {
+  const page = context.pages()[0] ?? await context.newPage();
+  const reportUrl = pathToFileURL(path.resolve(reportPath)).href;
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') result.console_errors.push(m.text()); });
+  page.on('pageerror', (e) => result.console_errors.push('uncaught: ' + e.message));
+  page.on('dialog', async (d) => { result.dialogs.push(d.type() + ': ' + d.message()); await d.dismiss(); });
+  context.on('request', (r) => { if (r.url() !== reportUrl) result.requests.push(r.url()); });
+  await page.goto(reportUrl, { waitUntil: 'load' });
+  await page.waitForTimeout(300);  // let the charts' resize observers settle
+  result.charts = await page.evaluate(() => Array.from(document.querySelectorAll('canvas')).map((c) => {
+    const ctx = c.getContext('2d');
+    const pixels = ctx.getImageData(0, 0, c.width, c.height).data;
+    let painted = 0;
+    for (let i = 3; i < pixels.length; i += 4) if (pixels[i] !== 0) painted++;
+    return { id: c.id, width: c.width, height: c.height, painted };
+  }));
+  result.injected_scripts = await page.evaluate(
+    () => Array.from(document.scripts).filter((s) => s.type !== 'application/json' && /alert\(/.test(s.text) &&
+                                                      s.text.length < 1000).length);
+  result.texts = await page.evaluate(() => document.body.innerText);
+  await page.screenshot({ path: screenshotPath, fullPage: true });
+  result.screenshot = screenshotPath;
+} finally {
+  await context.close();
+  fs.rmSync(profile, { recursive: true, force: true });
+}
+process.stdout.write(JSON.stringify(result) + '\n');

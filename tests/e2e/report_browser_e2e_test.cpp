@@ -1,0 +1,141 @@
+// End-to-end: `rigbench report` on records of two machines (real runs of the shipped model
+// with stated power and a price, one renamed `<script>alert(1)</script>`), loaded in real headless Chromium (Debian's
+// chromium; scripts/test installs it) by e2e/report_browser_check.mjs through playwright-core
+// (scripts/setup installs it with npm): no console error, no network request, no dialog,
+// every chart painted, a screenshot, and the hostile name shown as text. The report and
+// its screenshot are left in the test's working directory (report_browser_e2e.{html,png}).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "core/strings.h"
+#include "support/subprocess.h"
+#include "support/temp_dir.h"
+
+namespace rigbench {
+namespace {
+
+using nlohmann::json;
+using testing::ProcessResult;
+using testing::run_process;
+using testing::TempDir;
+
+constexpr const char* kHostileName = "<script>alert(1)</script>";
+
+std::string from_env(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+
+std::string node_path() {
+  for (const char* p : {"/usr/bin/node", "/usr/local/bin/node"}) {
+    if (std::filesystem::exists(p)) return p;
+  }
+  return "";
+}
+
+// Two machines' records, one model renamed to a script, imported into `db`.
+void make_database(const TempDir& dir, const std::string& db) {
+  // A stated 50 W and a price give every record energy and cost figures (labelled stated).
+  const ProcessResult bench = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "32", "-n", "8", "-r", "2",
+                                           "-t", "1", "--no-db", "-o", "jsonl", "--watts", "50", "--price", "0.30",
+                                           "--idle", "0"});
+  ASSERT_EQ(bench.exit_code, 0) << bench.err;
+  json rec = json::parse(trim(bench.out));
+  std::string text;
+  for (const std::string host : {"rig-a", "rig-b"}) {
+    rec["machine"]["hostname"] = host;
+    rec["record_id"] = rec["record_id"].get<std::string>().substr(0, 31) + (host == "rig-a" ? "a" : "b");
+    text += rec.dump() + "\n";
+  }
+  rec["model"]["name"] = kHostileName;
+  rec["record_id"] = rec["record_id"].get<std::string>().substr(0, 31) + "c";
+  text += rec.dump() + "\n";
+  testing::write_file(dir.file("runs.jsonl"), text);
+  const ProcessResult imp = run_process({RIGBENCH_BIN, "import", "--db", db, dir.file("runs.jsonl")});
+  ASSERT_EQ(imp.exit_code, 0) << imp.err;
+}
+
+TEST(ReportBrowserE2E, LoadsOfflineDrawsEveryChartAndKeepsNamesAsText) {
+  const std::string chromium = from_env("RIGBENCH_CHROMIUM", "/usr/bin/chromium");
+  const std::string node = from_env("RIGBENCH_NODE", node_path());
+  ASSERT_TRUE(std::filesystem::exists(chromium)) << chromium << " is missing: scripts/test installs Debian's chromium";
+  ASSERT_FALSE(node.empty()) << "node is missing: scripts/setup installs nodejs";
+  ASSERT_TRUE(std::filesystem::exists(std::string(RIGBENCH_NPM_DIR) + "/node_modules/playwright-core"))
+      << "playwright-core is missing from " << RIGBENCH_NPM_DIR << ": run scripts/setup";
+
+  TempDir dir;
+  make_database(dir, dir.file("r.db"));
+  if (HasFatalFailure()) return;
+  const std::string html_path = std::filesystem::absolute("report_browser_e2e.html").string();
+  const std::string png_path = std::filesystem::absolute("report_browser_e2e.png").string();
+  std::filesystem::remove(png_path);
+  const ProcessResult report = run_process({RIGBENCH_BIN, "report", "--db", dir.file("r.db"), "-o", html_path, "--title",
+                                            "<img src=x onerror=alert(2)>"});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_EQ(report.out, html_path + "\n");
+  const std::string html = testing::read_file(html_path);
+  EXPECT_EQ(html.find(kHostileName), std::string::npos);
+  EXPECT_EQ(html.find("<img src=x"), std::string::npos);
+
+  const ProcessResult check = run_process({node, RIGBENCH_BROWSER_CHECK, RIGBENCH_NPM_DIR, chromium, html_path, png_path});
+  ASSERT_EQ(check.exit_code, 0) << check.err << check.out;
+  const json r = json::parse(check.out);
+  EXPECT_EQ(r["console_errors"], json::array()) << r["console_errors"].dump();
+  EXPECT_EQ(r["requests"], json::array()) << r["requests"].dump();
+  EXPECT_EQ(r["dialogs"], json::array()) << r["dialogs"].dump();
+  EXPECT_EQ(r["injected_scripts"], 0);
+  std::vector<std::string> ids;
+  for (const json& c : r["charts"]) {
+    ids.push_back(c["id"]);
+    EXPECT_GT(c["width"].get<int>(), 100) << c.dump();
+    EXPECT_GT(c["painted"].get<int>(), 1000) << c.dump();  // axes, labels and bars drawn
+  }
+  EXPECT_EQ(ids, (std::vector<std::string>{"chart-tg", "chart-pp", "chart-ttft", "chart-energy", "chart-cost",
+                                            "chart-memory"}));
+  const std::string texts = r["texts"];
+  EXPECT_NE(texts.find(std::string(kHostileName) + " F32"), std::string::npos);
+  EXPECT_NE(texts.find("<img src=x onerror=alert(2)>"), std::string::npos);
+  const std::string png = testing::read_file(png_path);
+  ASSERT_GT(png.size(), 10000u);
+  EXPECT_EQ(png.substr(0, 8), "\x89PNG\r\n\x1a\n");
+}
+
+// The check itself sees what it is there to see: a page that fetches, logs an error and
+// opens a dialog is reported with all three.
+TEST(ReportBrowserE2E, TheCheckSeesRequestsErrorsAndDialogs) {
+  const std::string chromium = from_env("RIGBENCH_CHROMIUM", "/usr/bin/chromium");
+  const std::string node = from_env("RIGBENCH_NODE", node_path());
+  ASSERT_TRUE(std::filesystem::exists(chromium) && !node.empty()) << "chromium or node is missing";
+  TempDir dir;
+  testing::write_file(dir.file("bad.html"),
+                      "<!DOCTYPE html><html><body><img src=\"http://rigbench.invalid/x.png\">"
+                      "<script>console.error('boom'); alert(3);</script></body></html>");
+  const ProcessResult check =
+      run_process({node, RIGBENCH_BROWSER_CHECK, RIGBENCH_NPM_DIR, chromium, dir.file("bad.html"), dir.file("bad.png")});
+  ASSERT_EQ(check.exit_code, 0) << check.err << check.out;
+  const json r = json::parse(check.out);
+  EXPECT_EQ(r["requests"], json({"http://rigbench.invalid/x.png"})) << r.dump();
+  EXPECT_NE(r["console_errors"].dump().find("boom"), std::string::npos) << r.dump();
+  EXPECT_EQ(r["dialogs"], json({"alert: 3"})) << r.dump();
+}
+
+TEST(ReportBrowserE2E, MissingDatabaseOrLibraryFailsWithOneLine) {
+  TempDir dir;
+  const ProcessResult no_db = run_process({RIGBENCH_BIN, "report", "--db", dir.file("none.db"), "-o", dir.file("r.html")});
+  EXPECT_EQ(no_db.exit_code, 1);
+  EXPECT_EQ(std::count(no_db.err.begin(), no_db.err.end(), '\n'), 1) << no_db.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("r.html")));
+  make_database(dir, dir.file("r.db"));
+  setenv("RIGBENCH_CHART_JS", dir.file("none.js").c_str(), 1);
+  const ProcessResult no_lib = run_process({RIGBENCH_BIN, "report", "--db", dir.file("r.db"), "-o", dir.file("r.html")});
+  unsetenv("RIGBENCH_CHART_JS");
+  EXPECT_EQ(no_lib.exit_code, 1);
+  EXPECT_NE(no_lib.err.find("charting library '" + dir.file("none.js") + "': cannot read"), std::string::npos) << no_lib.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("r.html")));
+}
+
+}  // namespace
+}  // namespace rigbench

@@ -1,0 +1,336 @@
+// compare: grouping by machine/model/build, winners, "no clear winner", ratios against the
+// baseline, the printers; regressions across builds with Welch's t-test.
+#include "core/results.h"
+#include "report/comparison.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "report/compare_printers.h"
+#include "report/regressions.h"
+#include "support/sample_record.h"
+
+namespace rigbench::report {
+namespace {
+
+constexpr const char* kCommitA = "aaaaaaaa11111111";
+constexpr const char* kCommitB = "bbbbbbbb22222222";
+
+// A record of `model` on `host`: pp of 512 and tg of 128 tokens from the given durations.
+RunRecord run(const std::string& id, const std::string& host, const std::string& model, std::vector<int64_t> pp_ns,
+              std::vector<int64_t> tg_ns, const std::string& commit = kCommitA, const std::string& time = "2026-11-29T10:00:00Z") {
+  RunRecord r = testing::sample_record(id);
+  r.machine.hostname = host;
+  r.model.name = model;
+  r.build.llama_cpp_commit = commit;
+  r.test_time = time;
+  r.results.pp = make_throughput(512, std::move(pp_ns));
+  r.results.tg = make_throughput(128, std::move(tg_ns));
+  return r;
+}
+
+const Row& find_row(const Comparison& cmp, const std::string& label, const std::string& test) {
+  for (const Row& r : cmp.rows) {
+    if ((r.model == label || r.machine == label) && r.test == test) return r;
+  }
+  ADD_FAILURE() << "no row " << label << " " << test;
+  static const Row none;
+  return none;
+}
+
+// box-b runs "alpha" twice as fast as box-a; box-c overlaps box-a; "beta" ran on box-a only.
+std::vector<RunRecord> three_machines() {
+  return {
+      run("1", "box-a", "alpha", {1'000'000'000, 1'010'000'000}, {1'000'000'000, 1'010'000'000}),
+      run("2", "box-b", "alpha", {500'000'000, 505'000'000}, {500'000'000, 505'000'000}),
+      run("3", "box-c", "alpha", {1'005'000'000, 1'020'000'000}, {2'000'000'000, 2'020'000'000}),
+      run("4", "box-a", "beta", {1'000'000'000, 1'000'000'000}, {1'000'000'000, 1'000'000'000}),
+  };
+}
+
+TEST(Compare, ByMachineWinnersRatiosAndOverlap) {
+  const auto records = three_machines();
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp) << cmp.error().message;
+  EXPECT_EQ(cmp->columns, (std::vector<std::string>{"box-a", "box-b", "box-c"}));
+  EXPECT_EQ(cmp->baseline, 0u);
+  const Row& tg = find_row(*cmp, "alpha F32", "tg128");
+  EXPECT_EQ(tg.winner, 1);  // box-b
+  EXPECT_EQ(tg.verdict, "");
+  EXPECT_NEAR(tg.cells[1].ratio, 2.0, 1e-9);
+  EXPECT_NEAR(tg.cells[2].ratio, 0.5, 1e-9);
+  EXPECT_DOUBLE_EQ(tg.cells[0].ratio, 1.0);
+  EXPECT_EQ(tg.cells[0].summary.n, 2u);
+  // pp: box-a and box-c overlap, but box-b is clear of both.
+  EXPECT_EQ(find_row(*cmp, "alpha F32", "pp512").winner, 1);
+  // beta ran on one machine only.
+  const Row& beta = find_row(*cmp, "beta F32", "tg128");
+  EXPECT_EQ(beta.winner, -1);
+  EXPECT_EQ(beta.verdict, "single result");
+  EXPECT_EQ(beta.cells[1].state, CellState::kMissing);
+}
+
+TEST(Compare, OverlappingSpreadsHaveNoClearWinner) {
+  const std::vector<RunRecord> records = {
+      run("1", "box-a", "alpha", {1'000'000'000, 1'100'000'000}, {1'000'000'000, 1'000'000'000}),
+      run("2", "box-c", "alpha", {1'050'000'000, 1'150'000'000}, {1'000'000'000, 1'000'000'000}),
+  };
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp);
+  const Row& pp = find_row(*cmp, "alpha F32", "pp512");
+  EXPECT_EQ(pp.winner, -1);
+  EXPECT_EQ(pp.verdict, "no clear winner");
+  // Equal samples with no spread: the intervals touch, still no winner.
+  EXPECT_EQ(find_row(*cmp, "alpha F32", "tg128").verdict, "no clear winner");
+}
+
+TEST(Compare, TtftIsBetterWhenLowerAndMemoryIsNotRanked) {
+  auto records = three_machines();
+  records[0].results.ttft = make_latency({200'000'000, 201'000'000});
+  records[1].results.ttft = make_latency({100'000'000, 101'000'000});
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp);
+  const Row& ttft = find_row(*cmp, "alpha F32", "ttft pp512");
+  EXPECT_EQ(ttft.winner, 1);
+  EXPECT_NEAR(ttft.cells[1].ratio, 200.5 / 100.5, 1e-9);  // baseline ms / cell ms
+  const Row& mem = find_row(*cmp, "alpha F32", "n_ctx 640");
+  EXPECT_EQ(mem.metric, Metric::kMemory);
+  EXPECT_EQ(mem.winner, -1);
+  EXPECT_EQ(mem.verdict, "");
+  EXPECT_TRUE(std::isnan(mem.cells[0].ratio));
+  EXPECT_DOUBLE_EQ(mem.cells[0].summary.mean, 1171200 + 163840 + 290240);
+}
+
+// J/token and cost per run, lower is better; a stated figure never ranks against a measured one.
+TEST(Compare, EnergyAndCostWhereMeasured) {
+  auto records = three_machines();
+  auto measure = [](RunRecord& r, const char* method, double j_per_token, double eur_per_mtok) {
+    r.energy.method = method;
+    r.energy.tg = PhaseEnergyInfo{1.0, 128 * j_per_token, 128 * j_per_token, j_per_token};
+    r.cost = CostInfo{};
+    r.cost->currency = "EUR";
+    r.cost->gross_per_mtok = eur_per_mtok;
+  };
+  measure(records[0], "counter", 0.02, 0.5);
+  measure(records[1], "counter+integrated", 0.01, 0.25);
+  measure(records[2], "stated", 0.005, 0.125);
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp);
+  EXPECT_EQ(find_row(*cmp, "alpha F32", "tg128").metric, Metric::kTg);  // t/s first, then J/token
+  const Row* j = nullptr;
+  const Row* cost = nullptr;
+  for (const Row& r : cmp->rows) {
+    if (r.model == "alpha F32" && r.metric == Metric::kTgEnergy && r.test == "tg128") j = &r;
+    if (r.model == "alpha F32" && r.metric == Metric::kCost && r.test == "tg128 in EUR") cost = &r;
+  }
+  ASSERT_TRUE(j && cost);
+  EXPECT_EQ(j->winner, 1);
+  EXPECT_NEAR(j->cells[1].ratio, 2.0, 1e-12);  // baseline J / cell J
+  EXPECT_EQ(j->cells[2].state, CellState::kMissing);
+  EXPECT_EQ(cost->winner, 1);
+  EXPECT_NEAR(cost->cells[1].ratio, 2.0, 1e-12);
+  const Row& stated = find_row(*cmp, "alpha F32", "tg128 (stated)");
+  EXPECT_EQ(stated.metric, Metric::kTgEnergy);
+  EXPECT_EQ(stated.verdict, "single result");
+  EXPECT_EQ(find_row(*cmp, "alpha F32", "tg128 in EUR (stated)").cells[2].summary.mean, 0.125);
+  std::ostringstream md;
+  print_comparison(*cmp, {}, 0.05, CompareFormat::kMarkdown, md);
+  EXPECT_NE(md.str().find("| alpha F32 | tg128 J/token | 0.02 | **0.01** ×2.00 | - | box-b |"), std::string::npos) << md.str();
+  EXPECT_NE(md.str().find("| alpha F32 | tg128 in EUR per Mtok | 0.5 | **0.25** ×2.00 | - | box-b |"), std::string::npos);
+  // One figure per run: never tested for regressions.
+  records[1].build.llama_cpp_commit = kCommitB;
+  records[1].machine.hostname = "box-a";
+  for (const Regression& r : find_regressions(records, 0.05)) {
+    EXPECT_NE(r.metric, Metric::kTgEnergy);
+    EXPECT_NE(r.metric, Metric::kCost);
+  }
+}
+
+TEST(Compare, Baseline) {
+  const auto records = three_machines();
+  auto b = compare(records, {CompareBy::kMachine, "BOX-B"});
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->baseline, 1u);
+  EXPECT_NEAR(find_row(*b, "alpha F32", "tg128").cells[0].ratio, 0.5, 1e-9);
+  auto partial = compare(records, {CompareBy::kMachine, "-c"});
+  ASSERT_TRUE(partial);
+  EXPECT_EQ(partial->baseline, 2u);
+  auto ambiguous = compare(records, {CompareBy::kMachine, "box"});
+  ASSERT_FALSE(ambiguous);
+  EXPECT_EQ(ambiguous.error().code, ErrorCode::kUsage);
+  EXPECT_EQ(ambiguous.error().message, "--baseline 'box': several machines match (box-a, box-b, box-c)");
+  auto none = compare(records, {CompareBy::kMachine, "zzz"});
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().message, "--baseline 'zzz': no machines match (box-a, box-b, box-c)");
+}
+
+TEST(Compare, ByModelAndByBuild) {
+  auto records = three_machines();
+  records[1].build.llama_cpp_commit = kCommitB;
+  auto by_model = compare(records, {CompareBy::kModel, ""});
+  ASSERT_TRUE(by_model);
+  EXPECT_EQ(by_model->columns, (std::vector<std::string>{"alpha F32", "beta F32"}));
+  const Row& a_tg = find_row(*by_model, "box-a", "tg128");
+  ASSERT_EQ(a_tg.cells.size(), 2u);
+  EXPECT_EQ(a_tg.cells[1].state, CellState::kMeasured);
+  auto by_build = compare(records, {CompareBy::kBuild, ""});
+  ASSERT_TRUE(by_build);
+  EXPECT_EQ(by_build->columns,
+            (std::vector<std::string>{"rigbench 0.1.0 / llama.cpp aaaaaaaa", "rigbench 0.1.0 / llama.cpp bbbbbbbb"}));
+}
+
+TEST(Compare, SameConfigurationsPoolAndTheBestConfigurationIsShown) {
+  auto records = three_machines();
+  RunRecord again = records[0];  // box-a, alpha, same knobs: pooled
+  again.record_id = "1b";
+  again.results.tg = make_throughput(128, {1'005'000'000});
+  RunRecord more_threads = records[0];  // box-a, alpha, 16 threads: faster, shown
+  more_threads.record_id = "1c";
+  more_threads.params.n_threads = 16;
+  more_threads.results.tg = make_throughput(128, {400'000'000, 410'000'000});
+  records.push_back(again);
+  records.push_back(more_threads);
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp);
+  const Cell& a = find_row(*cmp, "alpha F32", "tg128").cells[0];
+  EXPECT_EQ(a.n_configs, 2u);
+  EXPECT_EQ(a.summary.n, 2u);
+  EXPECT_NE(a.config.find("t=16"), std::string::npos) << a.config;
+  records.pop_back();
+  auto pooled = compare(records, {});
+  EXPECT_EQ(find_row(*pooled, "alpha F32", "tg128").cells[0].summary.n, 3u);
+}
+
+TEST(Compare, LabelsStayDistinctAndNoRecordsIsAnError) {
+  auto records = three_machines();
+  records[2].machine.hostname = "box-a";  // same name, another CPU
+  records[2].machine.cpu = "Other CPU";
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp);
+  EXPECT_EQ(cmp->columns, (std::vector<std::string>{"box-a", "box-a (2)", "box-b"}));
+  EXPECT_FALSE(compare(std::vector<RunRecord>{}, {}));
+}
+
+TEST(ComparePrinters, MarkdownMarksWinnerRatiosAndWontFit) {
+  auto cmp = compare(three_machines(), {});
+  ASSERT_TRUE(cmp);
+  // The seam for refused runs: a cell the planner refused is printed as such.
+  for (Row& r : cmp->rows) {
+    if (r.model == "beta F32") r.cells[2].state = CellState::kWontFit;
+  }
+  std::ostringstream out;
+  print_comparison(*cmp, {}, 0.05, CompareFormat::kMarkdown, out);
+  const std::string md = out.str();
+  EXPECT_NE(md.find("| model | test | box-a (baseline) | box-b | box-c | winner |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| alpha F32 | tg128 t/s | 127.37 ± 0.90 | **254.73 ± 1.79** ×2.00 | 63.68 ± 0.45 ×0.50 | box-b |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| beta F32 | tg128 t/s | 128.00 ± 0.00 | - | won't fit | single result |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| alpha F32 | memory n_ctx 640 | 1.55 MiB | 1.55 MiB | 1.55 MiB |  |"), std::string::npos) << md;
+  EXPECT_NE(md.find("alpha 0.05): none to test"), std::string::npos) << md;
+}
+
+TEST(ComparePrinters, CsvAndJson) {
+  auto cmp = compare(three_machines(), {});
+  ASSERT_TRUE(cmp);
+  std::ostringstream csv;
+  print_comparison(*cmp, {}, 0.05, CompareFormat::kCsv, csv);
+  EXPECT_TRUE(csv.str().starts_with(
+      "model,metric,unit,test,machine,baseline,state,n,mean,stddev,median,min,max,ratio,winner,verdict,config\n"))
+      << csv.str();
+  EXPECT_NE(csv.str().find("alpha F32,tg_tps,t/s,tg128,box-b,false,measured,2,"), std::string::npos);
+  std::ostringstream json;
+  print_comparison(*cmp, {}, 0.05, CompareFormat::kJson, json);
+  const auto j = nlohmann::json::parse(json.str());
+  EXPECT_EQ(j["by"], "machine");
+  EXPECT_EQ(j["baseline"], "box-a");
+  EXPECT_EQ(j["columns"].size(), 3u);
+  bool found = false;
+  for (const auto& row : j["rows"]) {
+    if (row["model"] == "alpha F32" && row["test"] == "tg128") {
+      found = true;
+      EXPECT_EQ(row["winner"], "box-b");
+      EXPECT_NEAR(row["cells"][1]["ratio"].get<double>(), 2.0, 1e-9);
+      EXPECT_EQ(row["cells"][1]["n"], 2);
+    }
+  }
+  EXPECT_TRUE(found);
+  std::ostringstream jsonl;
+  print_comparison(*cmp, {}, 0.05, CompareFormat::kJsonl, jsonl);
+  const auto first = nlohmann::json::parse(jsonl.str().substr(0, jsonl.str().find('\n')));
+  EXPECT_EQ(first["kind"], "cell");
+  EXPECT_FALSE(parse_compare_format("xml"));
+  EXPECT_FALSE(parse_compare_by("gpu"));
+}
+
+// tg of 105 tokens in 105, 35, 21 and 15 s: exactly 1, 3, 5 and 7 tokens/s.
+RunRecord tg_run(const std::string& id, const std::string& commit, const std::string& time, std::vector<int64_t> ns) {
+  RunRecord r = run(id, "box-a", "alpha", {1'000'000'000, 1'000'000'000}, {});
+  r.build.llama_cpp_commit = commit;
+  r.test_time = time;
+  r.results.tg = make_throughput(105, std::move(ns));
+  return r;
+}
+
+TEST(Regressions, WelchAcrossBuildsHandComputed) {
+  // Before: {5, 7} t/s; after: {1, 3} t/s. Welch: t = -2 sqrt(2), df = 2, one-sided
+  // p = 1/2 - sqrt(0.2) = 0.0527864 (core/significance's hand-computed case).
+  const std::vector<RunRecord> records = {
+      tg_run("new", kCommitB, "2026-11-29T12:00:00Z", {105'000'000'000, 35'000'000'000}),
+      tg_run("old", kCommitA, "2026-11-29T10:00:00Z", {21'000'000'000, 15'000'000'000}),
+  };
+  auto regs = find_regressions(records, 0.05);
+  const Regression* tg = nullptr;
+  for (const Regression& r : regs) {
+    if (r.metric == Metric::kTg) tg = &r;
+  }
+  ASSERT_NE(tg, nullptr);
+  EXPECT_EQ(tg->from_build, "rigbench 0.1.0 / llama.cpp aaaaaaaa");  // the earlier one
+  EXPECT_EQ(tg->to_build, "rigbench 0.1.0 / llama.cpp bbbbbbbb");
+  EXPECT_DOUBLE_EQ(tg->from.mean, 6);
+  EXPECT_DOUBLE_EQ(tg->to.mean, 2);
+  EXPECT_NEAR(tg->change, -2.0 / 3.0, 1e-12);
+  EXPECT_NEAR(tg->p_slower, 0.5 - std::sqrt(0.2), 1e-12);
+  EXPECT_EQ(tg->verdict, Change::kWithinNoise);  // 0.0528 is not below 0.05
+  auto at_10 = find_regressions(records, 0.10);
+  for (const Regression& r : at_10) {
+    if (r.metric == Metric::kTg) {
+      EXPECT_EQ(r.verdict, Change::kSlower);
+    }
+    if (r.metric == Metric::kPp) {
+      EXPECT_EQ(r.verdict, Change::kWithinNoise);  // identical samples
+    }
+  }
+  std::ostringstream md;
+  print_comparison(*compare(records, {}), at_10, 0.10, CompareFormat::kMarkdown, md);
+  EXPECT_NE(md.str().find("| box-a | alpha F32 | tg105 t/s | rigbench 0.1.0 / llama.cpp aaaaaaaa | rigbench 0.1.0 / "
+                          "llama.cpp bbbbbbbb | 6.00 | 2.00 | -66.7 % | 0.0528 | slower |"),
+            std::string::npos)
+      << md.str();
+}
+
+TEST(Regressions, FasterTtftDirectionAndTooFewSamples) {
+  std::vector<RunRecord> records = {
+      tg_run("old", kCommitA, "2026-11-29T10:00:00Z", {21'000'000'000}),
+      tg_run("new", kCommitB, "2026-11-29T12:00:00Z", {15'000'000'000}),
+  };
+  records[0].results.ttft = make_latency({100'000'000, 101'000'000, 99'000'000});
+  records[1].results.ttft = make_latency({150'000'000, 151'000'000, 149'000'000});
+  for (const Regression& r : find_regressions(records, 0.05)) {
+    if (r.metric == Metric::kTg) {
+      EXPECT_EQ(r.verdict, Change::kTooFewSamples);
+    }
+    if (r.metric == Metric::kTtft) {
+      EXPECT_EQ(r.verdict, Change::kSlower);  // more ms is slower
+      EXPECT_NEAR(r.change, 0.5, 1e-12);
+    }
+  }
+  // Different machines are never compared across builds.
+  records[1].machine.hostname = "box-b";
+  EXPECT_TRUE(find_regressions(records, 0.05).empty());
+}
+
+}  // namespace
+}  // namespace rigbench::report

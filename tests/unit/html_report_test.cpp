@@ -1,0 +1,176 @@
+// The HTML report's text: escaping (model names are untrusted), the data block, sections
+// only where figures exist, the template's placeholders, the inlined files. Its behaviour
+// in a browser is tested by tests/e2e/report_browser_e2e_test.cpp in headless Chromium.
+#include "report/html_report.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "report/escape.h"
+#include "report/html_assets.h"
+#include "report/memory_usage.h"
+#include "support/sample_record.h"
+
+namespace rigbench::report {
+namespace {
+
+const ReportAssets kAssets{
+    "<title>{{title}}</title><h1>{{title}}</h1><p>{{generated}}</p>{{body}}"
+    "<script type=\"application/json\" id=\"rigbench-data\">{{data}}</script><script>{{chart_js}}</script>"
+    "<script>{{glue_js}}</script>",
+    "/* glue */", "/* chart library */"};
+
+std::vector<RunRecord> records_with_name(const std::string& name) {
+  RunRecord a = testing::sample_record("a");
+  a.model.name = name;
+  a.machine.hostname = "<b>host</b>";
+  RunRecord b = testing::sample_record("b");
+  b.machine.hostname = "rig-b";
+  return {a, b};
+}
+
+std::string data_block(const std::string& html) {
+  const std::string open = "<script type=\"application/json\" id=\"rigbench-data\">";
+  const std::size_t start = html.find(open) + open.size();
+  return html.substr(start, html.find("</script>", start) - start);
+}
+
+TEST(Escape, Html) {
+  EXPECT_EQ(html_escape("<a href=\"x\">Tom & Jerry's</a>"), "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;");
+  EXPECT_EQ(json_for_script(R"({"n":"</script><!--&"})"), R"({"n":"\u003c/script\u003e\u003c!--\u0026"})");
+  EXPECT_EQ(md_escape("a|b\nc"), "a\\|b c");
+  EXPECT_EQ(csv_escape("a,\"b\""), "\"a,\"\"b\"\"\"");
+  EXPECT_EQ(csv_escape("plain"), "plain");
+}
+
+TEST(HtmlReport, ModelNamesStayText) {
+  const std::string evil = "<script>alert(1)</script>";
+  auto html = render_html_report(records_with_name(evil), kAssets, {});
+  ASSERT_TRUE(html) << html.error().message;
+  EXPECT_EQ(html->find(evil), std::string::npos);
+  EXPECT_EQ(html->find("<b>host</b>"), std::string::npos);
+  EXPECT_NE(html->find("&lt;script&gt;alert(1)&lt;/script&gt; F32"), std::string::npos);
+  EXPECT_NE(html->find("&lt;b&gt;host&lt;/b&gt;"), std::string::npos);
+  // The data block still parses to the name itself.
+  const auto data = nlohmann::json::parse(data_block(*html));
+  bool found = false;
+  for (const auto& chart : data["charts"]) {
+    for (const auto& label : chart["labels"]) found = found || label.get<std::string>().starts_with(evil + " F32");
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(HtmlReport, TitleIsEscapedAndEverySectionWithFiguresIsThere) {
+  HtmlReportOptions options;
+  options.title = "Rigs & <friends>";
+  options.generated_at = "2026-11-29T14:08:04Z";
+  auto html = render_html_report(records_with_name("m"), kAssets, options);
+  ASSERT_TRUE(html) << html.error().message;
+  EXPECT_NE(html->find("<title>Rigs &amp; &lt;friends&gt;</title>"), std::string::npos);
+  EXPECT_NE(html->find("<p>2 records, 2 machines, 2 models; generated 2026-11-29T14:08:04Z</p>"), std::string::npos);
+  for (const char* id : {"machines", "tg", "pp", "ttft", "memory", "regressions"}) {
+    EXPECT_NE(html->find(std::string("<section id=\"") + id + "\">"), std::string::npos) << id;
+  }
+  const auto data = nlohmann::json::parse(data_block(*html));
+  ASSERT_EQ(data["charts"].size(), 4u);
+  EXPECT_EQ(data["charts"][0]["id"], "chart-tg");
+  EXPECT_EQ(data["charts"][0]["datasets"].size(), 2u);  // one per machine
+  EXPECT_EQ(data["charts"][3]["id"], "chart-memory");
+  EXPECT_EQ(data["charts"][3]["y_max"], 100);
+  for (const auto& chart : data["charts"]) {
+    EXPECT_NE(html->find("<canvas id=\"" + chart["id"].get<std::string>() + "\""), std::string::npos);
+  }
+  EXPECT_NE(html->find("/* chart library */"), std::string::npos);
+  EXPECT_NE(html->find("/* glue */"), std::string::npos);
+}
+
+TEST(HtmlReport, SectionsOnlyWhereFiguresExist) {
+  RunRecord r = testing::sample_record("only-tg");
+  r.results.pp.reset();
+  r.results.ttft.reset();
+  r.memory.buffers.clear();
+  auto html = render_html_report(std::vector<RunRecord>{r}, kAssets, {});
+  ASSERT_TRUE(html);
+  EXPECT_NE(html->find("<section id=\"tg\">"), std::string::npos);
+  for (const char* id : {"pp", "ttft", "memory"}) {
+    EXPECT_EQ(html->find(std::string("<section id=\"") + id + "\">"), std::string::npos) << id;
+  }
+  EXPECT_EQ(nlohmann::json::parse(data_block(*html))["charts"].size(), 1u);
+}
+
+TEST(HtmlReport, EnergyAndCostOnlyWhereMeasured) {
+  auto records = records_with_name("m");
+  auto plain = render_html_report(records, kAssets, {});
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->find("<section id=\"energy\">"), std::string::npos);
+  EXPECT_NE(plain->find("Not shown: energy, cost, where no stored run measured it; power over time"), std::string::npos);
+  records[0].energy.method = "counter";
+  records[0].energy.tg = PhaseEnergyInfo{1.0, 2.0, 2.0, 0.0156};
+  records[0].cost = CostInfo{};
+  records[0].cost->currency = "EUR";
+  records[0].cost->gross_per_mtok = 0.0013;
+  auto html = render_html_report(records, kAssets, {});
+  ASSERT_TRUE(html);
+  EXPECT_NE(html->find("<section id=\"energy\">"), std::string::npos);
+  EXPECT_NE(html->find("<section id=\"cost\">"), std::string::npos);
+  EXPECT_NE(html->find("<td class=\"num\">0.0156</td>"), std::string::npos);
+  EXPECT_NE(html->find("Not shown: power over time"), std::string::npos);
+  EXPECT_EQ(nlohmann::json::parse(data_block(*html))["charts"].size(), 6u);
+}
+
+TEST(HtmlReport, TemplateAndScriptGuards) {
+  ReportAssets missing = kAssets;
+  missing.page_template = "<html>{{title}}{{body}}{{data}}{{chart_js}}{{glue_js}}</html>";
+  auto no_generated = render_html_report(records_with_name("m"), missing, {});
+  ASSERT_FALSE(no_generated);
+  EXPECT_EQ(no_generated.error().message, "report template: no {{generated}} placeholder");
+  ReportAssets unknown = kAssets;
+  unknown.page_template += "{{nonesuch}}";
+  EXPECT_FALSE(render_html_report(records_with_name("m"), unknown, {}));
+  ReportAssets closing = kAssets;
+  closing.chart_js = "var s = '</SCRIPT>';";
+  auto html = render_html_report(records_with_name("m"), closing, {});
+  ASSERT_TRUE(html);
+  EXPECT_NE(html->find("var s = '<\\/SCRIPT>';"), std::string::npos);
+  EXPECT_FALSE(render_html_report(std::vector<RunRecord>{}, kAssets, {}));
+}
+
+TEST(HtmlReport, RealAssetsLoad) {
+  auto assets = load_report_assets();
+  ASSERT_TRUE(assets) << assets.error().message;
+  EXPECT_NE(assets->chart_js.find("Chart.js v4"), std::string::npos);
+  EXPECT_NE(assets->page_template.find("Content-Security-Policy"), std::string::npos);
+  auto html = render_html_report(records_with_name("m"), *assets, {});
+  ASSERT_TRUE(html) << html.error().message;
+  for (const char* name : {"{{title}}", "{{generated}}", "{{body}}", "{{data}}", "{{chart_js}}", "{{glue_js}}"}) {
+    EXPECT_EQ(html->find(name), std::string::npos) << name;
+  }
+  setenv("RIGBENCH_CHART_JS", "/nonexistent/chart.js", 1);
+  auto missing = load_report_assets();
+  unsetenv("RIGBENCH_CHART_JS");
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().message.find("'/nonexistent/chart.js': cannot read (scripts/setup installs Chart.js"),
+            std::string::npos)
+      << missing.error().message;
+}
+
+TEST(MemoryUsage, PerDeviceAgainstCapacity) {
+  RunRecord r = testing::sample_record("gpu");
+  r.memory.buffers = {{"CPU", "CPU", 100, 0, 10}, {"CUDA0", "CUDA0", 1000, 200, 50}, {"CUDA0", "CUDA0_Host", 0, 0, 5}};
+  RunRecord smaller = r;
+  smaller.record_id = "small";
+  smaller.memory.buffers = {{"CUDA0", "CUDA0", 1000, 100, 50}};
+  const auto mem = memory_by_device(std::vector<RunRecord>{smaller, r});
+  ASSERT_EQ(mem.size(), 2u);
+  EXPECT_EQ(mem[0].device, "CPU");
+  EXPECT_EQ(mem[0].capacity_bytes, 32ull << 30);  // the machine's RAM
+  EXPECT_EQ(mem[1].device, "CUDA0");
+  EXPECT_EQ(mem[1].weights_bytes, 1000u);
+  EXPECT_EQ(mem[1].kv_bytes, 200u);  // the larger run
+  EXPECT_EQ(mem[1].compute_bytes, 55u);
+  EXPECT_EQ(mem[1].capacity_bytes, 24ull << 30);  // the GPU's memory
+}
+
+}  // namespace
+}  // namespace rigbench::report

@@ -1,0 +1,168 @@
+// Import: formats told apart by content, every error naming the file and line, and records
+// merged by identity (importing twice changes nothing); reading databases for compare/export.
+#include "store/import.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <filesystem>
+
+#include "store/llama_bench_record.h"
+#include "store/record_json.h"
+#include "store/record_sources.h"
+#include "support/sample_record.h"
+#include "support/temp_dir.h"
+
+namespace rigbench::store {
+namespace {
+
+using testing::sample_record;
+using testing::TempDir;
+using testing::write_file;
+
+std::string jsonl(const std::vector<RunRecord>& records) {
+  std::string text;
+  for (const RunRecord& r : records) text += to_json(r).dump() + "\n";
+  return text;
+}
+
+constexpr const char* kLlamaBenchTgJsonl =
+    R"({"build_commit": "80fb11ac", "cpu_info": "Test CPU", "gpu_info": "", "backends": "CPU", "model_filename": "m.gguf", "model_type": "llama 1B Q4_0", "model_size": 100, "model_n_params": 10, "n_threads": 4, "n_prompt": 0, "n_gen": 128, "n_depth": 0, "test_time": "2026-01-01T00:00:00Z", "avg_ns": 1500000000, "stddev_ns": 0, "avg_ts": 85.3, "stddev_ts": 1.0, "samples_ns": [ 1000000000, 2000000000 ],"samples_ts": [ 128.0, 64.0 ]})";
+
+TEST(Import, RigbenchJsonlAndJson) {
+  TempDir dir;
+  write_file(dir.file("a.jsonl"), jsonl({sample_record("a1"), sample_record("a2")}));
+  auto batch = read_import_file(dir.file("a.jsonl"));
+  ASSERT_TRUE(batch) << batch.error().message;
+  EXPECT_EQ(batch->format, ImportFormat::kRigbenchJsonl);
+  ASSERT_EQ(batch->records.size(), 2u);
+  EXPECT_EQ(batch->records[1].record_id, "a2");
+  EXPECT_EQ(batch->records[0].model.name, sample_record().model.name);
+
+  write_file(dir.file("a.json"), "\xEF\xBB\xBF[" + to_json(sample_record("j1")).dump(2) + "]");
+  auto array = read_import_file(dir.file("a.json"));
+  ASSERT_TRUE(array) << array.error().message;
+  EXPECT_EQ(array->format, ImportFormat::kRigbenchJson);
+  EXPECT_EQ(array->records.size(), 1u);
+}
+
+TEST(Import, LlamaBenchJsonlWithHostname) {
+  TempDir dir;
+  write_file(dir.file("lb.jsonl"), std::string(kLlamaBenchTgJsonl) + "\n");
+  auto batch = read_import_file(dir.file("lb.jsonl"), ImportOptions{"rig-b"});
+  ASSERT_TRUE(batch) << batch.error().message;
+  EXPECT_EQ(batch->format, ImportFormat::kLlamaBenchJsonl);
+  ASSERT_EQ(batch->records.size(), 1u);
+  const RunRecord& r = batch->records[0];
+  EXPECT_EQ(r.machine.hostname, "rig-b");
+  EXPECT_EQ(r.model.file_type, "Q4_0");
+  ASSERT_TRUE(r.results.tg);
+  EXPECT_DOUBLE_EQ(r.results.tg->tps.mean, 96);  // (128 + 64) / 2
+}
+
+TEST(Import, ErrorsNameTheFileAndLine) {
+  TempDir dir;
+  struct Case {
+    std::string name, text, message;
+  };
+  const std::vector<Case> cases = {
+      {"bad.jsonl", jsonl({sample_record("x")}) + "{not json\n", "line 2: not JSON"},
+      {"mixed.jsonl", jsonl({sample_record("x")}) + kLlamaBenchTgJsonl + "\n", "line 2: neither a rigbench record"},
+      {"nokey.jsonl", R"({"schema_version": 1, "record_id": "x"})" "\n", "line 1: "},
+      {"rig.csv", "model_name,model_file_type,pp_avg_tps\nm,F32,1\n", "rigbench CSV holds no raw samples"},
+      {"what.txt", "hello\n", "unknown format"},
+      {"array.json", "[1, 2]", "element 1: neither"},
+  };
+  for (const Case& c : cases) {
+    write_file(dir.file(c.name), c.text);
+    auto batch = read_import_file(dir.file(c.name));
+    ASSERT_FALSE(batch) << c.name;
+    EXPECT_EQ(batch.error().code, ErrorCode::kInvalidInput) << c.name;
+    EXPECT_TRUE(batch.error().message.starts_with("import '" + dir.file(c.name) + "': ")) << batch.error().message;
+    EXPECT_NE(batch.error().message.find(c.message), std::string::npos) << batch.error().message;
+  }
+  auto missing = read_import_file(dir.file("none.jsonl"));
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().code, ErrorCode::kNotFound);
+}
+
+TEST(Import, EmptyFileHasNoRecords) {
+  TempDir dir;
+  write_file(dir.file("empty.jsonl"), "\n\n");
+  auto batch = read_import_file(dir.file("empty.jsonl"));
+  ASSERT_TRUE(batch) << batch.error().message;
+  EXPECT_TRUE(batch->records.empty());
+}
+
+TEST(Import, SavingTwiceChangesNothing) {
+  TempDir dir;
+  write_file(dir.file("a.jsonl"), jsonl({sample_record("a1"), sample_record("a2"), sample_record("a1")}));
+  auto db = SqliteStore::open(dir.file("target.db"));
+  ASSERT_TRUE(db);
+  auto batch = read_import_file(dir.file("a.jsonl"));
+  ASSERT_TRUE(batch);
+  auto first = save_batch(**db, *batch);
+  ASSERT_TRUE(first) << first.error().message;
+  EXPECT_EQ(first->added, 2u);
+  EXPECT_EQ(first->already_stored, 1u);  // the repeated line
+  auto second = save_batch(**db, *batch);
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->added, 0u);
+  EXPECT_EQ(second->already_stored, 3u);
+  EXPECT_EQ((*db)->load_all()->size(), 2u);
+}
+
+TEST(Import, AnotherMachinesDatabase) {
+  TempDir dir;
+  {
+    auto other = SqliteStore::open(dir.file("other.db"));
+    ASSERT_TRUE(other);
+    RunRecord r = sample_record("o1");
+    r.machine.hostname = "other";
+    ASSERT_TRUE((*other)->save(r));
+  }
+  auto batch = read_import_file(dir.file("other.db"));
+  ASSERT_TRUE(batch) << batch.error().message;
+  EXPECT_EQ(batch->format, ImportFormat::kRigbenchDb);
+  ASSERT_EQ(batch->records.size(), 1u);
+  EXPECT_EQ(batch->records[0].machine.hostname, "other");
+  EXPECT_EQ(batch->records[0].results.pp->samples_ns, sample_record().results.pp->samples_ns);
+}
+
+TEST(Import, SqliteFileWithoutKnownTables) {
+  TempDir dir;
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(dir.file("x.db").c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "CREATE TABLE photos (id INTEGER)", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  auto batch = read_import_file(dir.file("x.db"));
+  ASSERT_FALSE(batch);
+  EXPECT_NE(batch.error().message.find("neither rigbench's table (runs) nor llama-bench's"), std::string::npos)
+      << batch.error().message;
+}
+
+TEST(RecordSources, MissingDatabaseIsNotCreated) {
+  TempDir dir;
+  auto records = load_records({dir.file("none.db")});
+  ASSERT_FALSE(records);
+  EXPECT_EQ(records.error().code, ErrorCode::kNotFound);
+  EXPECT_FALSE(std::filesystem::exists(dir.file("none.db")));
+}
+
+TEST(RecordSources, SeveralDatabasesMergeByIdentity) {
+  TempDir dir;
+  for (const char* name : {"a.db", "b.db"}) {
+    auto db = SqliteStore::open(dir.file(name));
+    ASSERT_TRUE(db);
+    ASSERT_TRUE((*db)->save(sample_record("shared")));
+    ASSERT_TRUE((*db)->save(sample_record(std::string("only-") + name)));
+  }
+  auto records = load_records({dir.file("a.db"), dir.file("b.db")});
+  ASSERT_TRUE(records) << records.error().message;
+  ASSERT_EQ(records->size(), 3u);
+  EXPECT_EQ((*records)[0].record_id, "shared");
+  EXPECT_EQ((*records)[2].record_id, "only-b.db");
+}
+
+}  // namespace
+}  // namespace rigbench::store

@@ -1,0 +1,243 @@
+// llama-bench output read into rows (csv, json, sql) and mapped to RunRecords. Fixtures are
+// llama-bench v0.4.0's own output on the shipped model (jsonl below), and csv/sql written
+// from it the way llama-bench's csv_printer and sql_printer write them.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "core/strings.h"
+#include "store/llama_bench_record.h"
+#include "store/llama_bench_rows.h"
+#include "support/temp_dir.h"
+
+namespace rigbench::store {
+namespace {
+
+// llama-bench -m models/stories260K.gguf -p 16 -n 4 -r 2 -t 1 -o jsonl (the pp row).
+constexpr const char* kPpJsonl =
+    R"({"build_commit": "80fb11ac73e66d89eae2c6a91d8a77428fa733ed", "build_number": 1, "cpu_info": "Intel(R) Xeon(R) Processor", "gpu_info": "", "backends": "CPU", "model_filename": "/work/main/models/stories260K.gguf", "model_type": "llama ?B (guessed) all F32", "model_size": 1171200, "model_n_params": 292800, "n_batch": 2048, "n_ubatch": 512, "n_threads": 1, "cpu_mask": "0x0", "cpu_strict": false, "poll": 50, "type_k": "f16", "type_v": "f16", "n_gpu_layers": -1, "n_cpu_moe": 0, "split_mode": "layer", "main_gpu": 0, "no_kv_offload": false, "flash_attn": -1, "devices": "auto", "tensor_split": "0.00", "tensor_buft_overrides": "none", "load_mode": "auto", "lazy_mode": "auto", "embeddings": false, "no_op_offload": 0, "no_host": false, "fit_target": 0, "fit_min_ctx": 0, "n_prompt": 16, "n_gen": 0, "n_depth": 0, "test_time": "2026-11-29T15:09:41Z", "avg_ns": 828074, "stddev_ns": 26420, "avg_ts": 19331.784324, "stddev_ts": 616.795445, "samples_ns": [ 846756, 809392 ],"samples_ts": [ 18895.6, 19767.9 ]})";
+
+LlamaBenchRow pp_row() {
+  auto row = llama_bench_row_from_json(Json::parse(kPpJsonl), 1);
+  EXPECT_TRUE(row) << row.error().message;
+  return *row;
+}
+
+// The row as llama-bench's csv_printer writes it: a header, then every value quoted.
+std::string as_csv(const LlamaBenchRow& row) {
+  std::vector<std::string> keys, values;
+  for (const auto& [k, v] : row.fields) {
+    keys.push_back(k);
+    values.push_back("\"" + v + "\"");
+  }
+  return join(keys, ",") + "\n" + join(values, ",") + "\n";
+}
+
+// The row as llama-bench's sql_printer writes it: CREATE TABLE, then INSERT with quoted values.
+std::string as_sql(const LlamaBenchRow& row) {
+  std::vector<std::string> keys, values, columns;
+  for (const auto& [k, v] : row.fields) {
+    keys.push_back(k);
+    values.push_back("'" + v + "'");
+    columns.push_back("  " + k + (k == "avg_ts" || k == "stddev_ts" ? " REAL" : k.starts_with("n_") ? " INTEGER" : " TEXT"));
+  }
+  return "CREATE TABLE IF NOT EXISTS llama_bench (\n" + join(columns, ",\n") + "\n);\n\nINSERT INTO llama_bench (" +
+         join(keys, ", ") + ") VALUES (" + join(values, ", ") + ");\n";
+}
+
+TEST(LlamaBenchRows, JsonValuesReadAsCsvPrintsThem) {
+  const LlamaBenchRow row = pp_row();
+  EXPECT_EQ(row.fields.at("cpu_strict"), "0");  // false
+  EXPECT_EQ(row.fields.at("n_gpu_layers"), "-1");
+  EXPECT_EQ(row.fields.at("model_size"), "1171200");
+  EXPECT_EQ(row.fields.at("model_type"), "llama ?B (guessed) all F32");
+  EXPECT_EQ(row.fields.count("samples_ts"), 0u);
+  ASSERT_TRUE(row.samples_ns);
+  EXPECT_EQ(*row.samples_ns, (std::vector<int64_t>{846756, 809392}));
+}
+
+TEST(LlamaBenchRows, JsonRejectsBadSamples) {
+  auto j = Json::parse(kPpJsonl);
+  j["samples_ns"] = Json::array({100, -5});
+  auto row = llama_bench_row_from_json(j, 7);
+  ASSERT_FALSE(row);
+  EXPECT_NE(row.error().message.find("line 7"), std::string::npos) << row.error().message;
+  EXPECT_FALSE(llama_bench_row_from_json(Json::array(), 1));
+}
+
+TEST(LlamaBenchRows, CsvQuotingCommasQuotesAndLineBreaks) {
+  auto rows = parse_llama_bench_csv("a,b,c\r\n\"x, y\",\"say \"\"hi\"\"\",\"two\nlines\"\r\n\n1,,3\n");
+  ASSERT_TRUE(rows) << rows.error().message;
+  ASSERT_EQ(rows->size(), 2u);
+  EXPECT_EQ((*rows)[0].fields.at("a"), "x, y");
+  EXPECT_EQ((*rows)[0].fields.at("b"), "say \"hi\"");
+  EXPECT_EQ((*rows)[0].fields.at("c"), "two\nlines");
+  EXPECT_EQ((*rows)[0].line, 2);
+  EXPECT_EQ((*rows)[1].fields.at("b"), "");
+  EXPECT_EQ((*rows)[1].line, 5);
+}
+
+TEST(LlamaBenchRows, CsvErrorsNameTheLine) {
+  auto short_row = parse_llama_bench_csv("a,b,c\n1,2,3\n1,2\n");
+  ASSERT_FALSE(short_row);
+  EXPECT_EQ(short_row.error().message, "line 3: 2 fields, the header has 3");
+  auto open_quote = parse_llama_bench_csv("a,b\n1,\"2\n");
+  ASSERT_FALSE(open_quote);
+  EXPECT_EQ(open_quote.error().message, "line 2: unterminated quote");
+}
+
+TEST(LlamaBenchRows, SqlRunsInMemoryAndReadsBack) {
+  const LlamaBenchRow row = pp_row();
+  auto rows = parse_llama_bench_sql(as_sql(row) + as_sql(row));  // llama-bench appends; IF NOT EXISTS
+  ASSERT_TRUE(rows) << rows.error().message;
+  ASSERT_EQ(rows->size(), 2u);
+  EXPECT_EQ((*rows)[0].fields.at("model_filename"), row.fields.at("model_filename"));
+  EXPECT_EQ((*rows)[0].fields.at("n_prompt"), "16");
+  EXPECT_EQ((*rows)[0].fields.at("avg_ts"), "19331.784324");
+  EXPECT_FALSE((*rows)[0].samples_ns);
+}
+
+TEST(LlamaBenchRows, SqlMayOnlyCreateAndFillLlamaBench) {
+  testing::TempDir dir;
+  const std::string attached = dir.file("attached.db");
+  const std::string create = "CREATE TABLE llama_bench (n_prompt INTEGER);\n";
+  for (const std::string& evil : {
+           create + "ATTACH DATABASE '" + attached + "' AS x; CREATE TABLE x.t (a);",
+           create + "CREATE TABLE other (a);",
+           create + "INSERT INTO llama_bench VALUES ((SELECT 1));",
+           create + "INSERT INTO llama_bench VALUES (randomblob(10));",
+           create + "PRAGMA journal_mode = WAL;",
+           create + "DROP TABLE llama_bench;",
+           create + "CREATE TRIGGER t AFTER INSERT ON llama_bench BEGIN SELECT 1; END;",
+       }) {
+    auto rows = parse_llama_bench_sql(evil);
+    EXPECT_FALSE(rows) << evil;
+    if (!rows) {
+      EXPECT_TRUE(rows.error().message.starts_with("SQL: ")) << rows.error().message;
+    }
+  }
+  EXPECT_FALSE(std::filesystem::exists(attached));
+  auto no_table = parse_llama_bench_sql("CREATE TABLE IF NOT EXISTS llama_bench (n_prompt INTEGER);");
+  ASSERT_TRUE(no_table);
+  EXPECT_TRUE(no_table->empty());
+  auto syntax = parse_llama_bench_sql("INSERT INTO llama_bench VALUES ('it's');");
+  EXPECT_FALSE(syntax);
+}
+
+TEST(LlamaBenchRecord, PpRowKeepsSamplesAndFields) {
+  auto mapped = map_llama_bench_row(pp_row(), "rig-a");
+  ASSERT_TRUE(mapped) << mapped.error().message;
+  ASSERT_TRUE(mapped->record);
+  const RunRecord& r = *mapped->record;
+  ASSERT_TRUE(r.results.pp);
+  EXPECT_FALSE(r.results.tg);
+  EXPECT_FALSE(r.results.ttft);
+  EXPECT_EQ(r.results.pp->n_tokens, 16);
+  EXPECT_EQ(r.results.pp->samples_ns, (std::vector<int64_t>{846756, 809392}));
+  // Mean of per-sample rates, as llama-bench's avg_ts (printed with 6 decimals).
+  EXPECT_NEAR(r.results.pp->tps.mean, 19331.784324, 1e-6);
+  EXPECT_NEAR(r.results.pp->tps.stddev, 616.795445, 1e-6);
+  EXPECT_EQ(r.machine.hostname, "rig-a");
+  EXPECT_EQ(r.machine.cpu, "Intel(R) Xeon(R) Processor");
+  EXPECT_TRUE(r.machine.gpus.empty());
+  EXPECT_EQ(r.machine.backends, (std::vector<std::string>{"CPU"}));
+  EXPECT_EQ(r.build.llama_cpp_commit, "80fb11ac73e66d89eae2c6a91d8a77428fa733ed");
+  EXPECT_EQ(r.model.name, "stories260K");
+  EXPECT_EQ(r.model.path, "/work/main/models/stories260K.gguf");
+  EXPECT_EQ(r.model.arch, "llama");
+  EXPECT_EQ(r.model.file_type, "F32");
+  EXPECT_EQ(r.model.size_bytes, 1171200u);
+  EXPECT_EQ(r.model.n_params, 292800u);
+  EXPECT_EQ(r.params.n_prompt, 16);
+  EXPECT_EQ(r.params.n_gen, 0);
+  EXPECT_EQ(r.params.n_ctx, 16);
+  EXPECT_EQ(r.params.n_threads, 1);
+  EXPECT_EQ(r.params.n_gpu_layers, -1);
+  EXPECT_EQ(r.params.flash_attn, "auto");
+  EXPECT_EQ(r.params.repetitions, 2);
+  EXPECT_EQ(r.test_time, "2026-11-29T15:09:41Z");
+  EXPECT_EQ(r.tags, (std::vector<std::string>{kLlamaBenchTag}));
+  EXPECT_EQ(r.record_id.size(), 32u);
+}
+
+TEST(LlamaBenchRecord, TgRowAndGpus) {
+  LlamaBenchRow row = pp_row();
+  row.fields["n_prompt"] = "0";
+  row.fields["n_gen"] = "4";
+  row.fields["gpu_info"] = "NVIDIA GeForce RTX 3090, NVIDIA GeForce RTX 2080 Ti";
+  row.fields["flash_attn"] = "1";
+  auto mapped = map_llama_bench_row(row);
+  ASSERT_TRUE(mapped && mapped->record);
+  const RunRecord& r = *mapped->record;
+  ASSERT_TRUE(r.results.tg);
+  EXPECT_FALSE(r.results.pp);
+  EXPECT_EQ(r.results.tg->n_tokens, 4);
+  EXPECT_EQ(r.params.flash_attn, "on");
+  ASSERT_EQ(r.machine.gpus.size(), 2u);
+  EXPECT_EQ(r.machine.gpus[1].description, "NVIDIA GeForce RTX 2080 Ti");
+  EXPECT_EQ(r.machine.hostname, "");
+}
+
+TEST(LlamaBenchRecord, PpTgRowIsSkippedWithTheReason) {
+  LlamaBenchRow row = pp_row();
+  row.fields["n_gen"] = "4";
+  auto mapped = map_llama_bench_row(row);
+  ASSERT_TRUE(mapped);
+  EXPECT_FALSE(mapped->record);
+  EXPECT_NE(mapped->skipped_because.find("pp+tg"), std::string::npos);
+}
+
+TEST(LlamaBenchRecord, MissingOrBadFieldsNameTheLine) {
+  LlamaBenchRow row = pp_row();
+  row.fields.erase("n_prompt");
+  auto missing = map_llama_bench_row(row);
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().message, "line 1: no n_prompt");
+  row = pp_row();
+  row.fields["n_threads"] = "four";
+  auto bad = map_llama_bench_row(row);
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message, "line 1: n_threads 'four' is not a number");
+}
+
+TEST(LlamaBenchRecord, CsvAndSqlRowsHoldOneSampleFromAvgTs) {
+  auto rows = parse_llama_bench_csv(as_csv(pp_row()));
+  ASSERT_TRUE(rows && rows->size() == 1);
+  auto mapped = map_llama_bench_row(rows->front());
+  ASSERT_TRUE(mapped && mapped->record);
+  const ThroughputResult& pp = *mapped->record->results.pp;
+  ASSERT_EQ(pp.samples_ns.size(), 1u);
+  EXPECT_EQ(pp.samples_ns[0], 827653);  // round(1e9 * 16 / 19331.784324)
+  EXPECT_NEAR(pp.tps.mean, 19331.784324, 0.05);
+  EXPECT_EQ(mapped->record->tags, (std::vector<std::string>{kLlamaBenchTag, kSummaryOnlyTag}));
+}
+
+TEST(LlamaBenchRecord, OneRunHasOneIdentityInEveryFormat) {
+  const LlamaBenchRow json_row = pp_row();
+  auto csv_rows = parse_llama_bench_csv(as_csv(json_row));
+  auto sql_rows = parse_llama_bench_sql(as_sql(json_row));
+  ASSERT_TRUE(csv_rows && sql_rows);
+  const std::string id = llama_bench_record_id(json_row);
+  EXPECT_EQ(llama_bench_record_id(csv_rows->front()), id);
+  EXPECT_EQ(llama_bench_record_id(sql_rows->front()), id);
+  LlamaBenchRow other = json_row;
+  other.fields["test_time"] = "2026-11-29T15:09:42Z";
+  EXPECT_NE(llama_bench_record_id(other), id);
+  other = json_row;
+  other.fields["avg_ts"] = "1.0";  // floating-point text is not part of the identity
+  EXPECT_EQ(llama_bench_record_id(other), id);
+}
+
+TEST(LlamaBenchRecord, FileTypeNames) {
+  EXPECT_EQ(file_type_from_model_type("llama ?B (guessed) all F32"), "F32");
+  EXPECT_EQ(file_type_from_model_type("llama 8B Q4_K - Medium"), "Q4_K_M");
+  EXPECT_EQ(file_type_from_model_type("llama 8B Q2_K - Medium"), "Q2_K");
+  EXPECT_EQ(file_type_from_model_type("qwen2 7B Q8_0"), "Q8_0");
+  EXPECT_EQ(file_type_from_model_type("llama 70B IQ3_S mix - 3.66 bpw"), "IQ3_M");
+  EXPECT_EQ(file_type_from_model_type("gpt-oss 20B MXFP4 MoE"), "MXFP4_MOE");
+  EXPECT_EQ(file_type_from_model_type("llama 8B something new"), "something new");
+  EXPECT_EQ(file_type_from_model_type("llama"), "");
+}
+
+}  // namespace
+}  // namespace rigbench::store
