@@ -1,4 +1,5 @@
 // `rigbench hw` and `rigbench devices`.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -9,6 +10,7 @@
 #include "engine/llama_engine.h"
 #include "hw/bandwidth.h"
 #include "hw/catalog.h"
+#include "hw/gpus_sysfs.h"
 #include "hw/machine.h"
 #include "power/meters.h"
 
@@ -31,6 +33,11 @@ Status run_hw_command(const HwOptions& o) {
   engine::init_llama();
   MachineInfo m = hw::detect_machine();
   engine::describe_backends(m);
+  // AMD GPUs the driver describes, when this build's backends do not see them already.
+  for (auto& g : hw::amd_gpus()) {
+    const bool seen = std::any_of(m.gpus.begin(), m.gpus.end(), [&](const DeviceInfo& d) { return d.description == g.description; });
+    if (!seen) m.gpus.push_back(std::move(g));
+  }
   const uint64_t available = hw::available_ram_bytes();
   const std::vector<power::MeterStatus> meters = power::list_meters(power::MeterConfig{});
   hw::BandwidthResult bw;
@@ -63,7 +70,7 @@ Status run_hw_command(const HwOptions& o) {
   std::printf("ram:      %s total, %s available\n", format_bytes(m.ram_bytes).c_str(), format_bytes(available).c_str());
   std::printf("os:       %s, %s\n", m.os.c_str(), m.kernel.c_str());
   std::printf("backends: %s\n", join(m.backends, ", ").c_str());
-  if (m.gpus.empty()) std::printf("gpus:     none that ggml sees\n");
+  if (m.gpus.empty()) std::printf("gpus:     none (ggml backends and the amdgpu driver see none)\n");
   for (const auto& g : m.gpus) {
     std::printf("gpu:      %s (%s): %s total, %s free\n", g.name.c_str(), g.description.c_str(),
                 format_bytes(g.memory_total_bytes).c_str(), format_bytes(g.memory_free_bytes).c_str());
