@@ -25,6 +25,21 @@ std::string utc_now_iso8601() {
   return buf;
 }
 
+RunRecord refused_record(const TestCase& tc, const ModelInfo& model, const JobContext& context, const Roofline& roofline,
+                         const std::string& why) {
+  RunRecord rec;
+  rec.record_id = new_record_id();
+  rec.test_time = utc_now_iso8601();
+  rec.machine = context.machine;
+  rec.build = context.build;
+  rec.model = model;
+  rec.params = tc.params;
+  rec.tags = context.tags;
+  rec.roofline = roofline;
+  rec.refused = why;
+  return rec;
+}
+
 Status run_plan(const std::vector<TestCase>& plan, const std::map<std::string, ModelInfo>& models,
                 const JobContext& context, Runner& runner, const RecordSink& sink, const std::vector<Roofline>& rooflines) {
   for (std::size_t i = 0; i < plan.size(); ++i) {

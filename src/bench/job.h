@@ -47,6 +47,11 @@ Status run_plan(const std::vector<TestCase>& plan, const std::map<std::string, M
                 const JobContext& context, Runner& runner, const RecordSink& sink,
                 const std::vector<Roofline>& rooflines = {});
 
+// The record of a run that was not attempted (`why`, e.g. fit's refusal): its model,
+// machine, knobs and roofline, no results; compare shows it as "won't fit".
+RunRecord refused_record(const TestCase& tc, const ModelInfo& model, const JobContext& context, const Roofline& roofline,
+                         const std::string& why);
+
 // 32 random hex digits (std::random_device): a record's identity.
 std::string new_record_id();
 

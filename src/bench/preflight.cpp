@@ -6,9 +6,16 @@
 
 namespace rigbench::bench {
 
-Result<std::vector<Roofline>> preflight(const std::vector<TestCase>& plan, const std::map<std::string, model::ModelShape>& shapes,
-                                        const fit::Target& target, bool force) {
-  std::vector<Roofline> out;
+bool Preflight::any_refused() const {
+  for (const auto& r : refusals) {
+    if (!r.empty()) return true;
+  }
+  return false;
+}
+
+Preflight preflight(const std::vector<TestCase>& plan, const std::map<std::string, model::ModelShape>& shapes,
+                    const fit::Target& target, bool force) {
+  Preflight out;
   for (const auto& tc : plan) {
     const model::ModelShape& shape = shapes.at(tc.model_path);
     fit::ContextParams ctx;
@@ -24,15 +31,17 @@ Result<std::vector<Roofline>> preflight(const std::vector<TestCase>& plan, const
     r.bandwidth_gbps = target.bandwidth_gbps;
     r.bytes_per_token = fit::bytes_per_token(shape, ctx, tc.params.n_depth);
     r.tg_bound_tps = f.tg_bound_tps;
+    std::string refusal;
     if (f.verdict == fit::Verdict::kNo && !force) {
       const fit::Components& c = f.device;
-      return fail(ErrorCode::kRuntime,
-                  "model '" + tc.model_path + "' at n_ctx " + std::to_string(tc.params.n_ctx) + " will not fit this machine: needs " +
-                      format_gib(f.device.total() + f.host.total()) + " GiB (weights " + format_gib(c.weights) + ", KV " + format_gib(c.kv) +
-                      ", compute " + format_gib(c.compute) + ", output " + format_gib(c.output) + "), " + format_gib(target.capacity_bytes) +
-                      " GiB available; --force runs it anyway");
+      refusal = "model '" + tc.model_path + "' at n_ctx " + std::to_string(tc.params.n_ctx) +
+                " will not fit this machine: needs " + format_gib(f.device.total() + f.host.total()) + " GiB (weights " +
+                format_gib(c.weights) + ", KV " + format_gib(c.kv) + ", compute " + format_gib(c.compute) + ", output " +
+                format_gib(c.output) + ", overhead " + format_gib(c.overhead) + "), " + format_gib(target.capacity_bytes) +
+                " GiB available; --force runs it anyway";
     }
-    out.push_back(r);
+    out.rooflines.push_back(r);
+    out.refusals.push_back(std::move(refusal));
   }
   return out;
 }

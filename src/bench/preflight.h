@@ -15,11 +15,17 @@
 
 namespace rigbench::bench {
 
-// One Roofline per plan entry, same order. `shapes` maps each model path to its shape.
-// Errors (unless `force`): kRuntime for the first run whose plan does not fit `target`,
-// with the numbers: "model 'x' at n_ctx N will not fit this machine: needs A GiB (weights,
-// KV, compute, output), B GiB available; --force runs it anyway".
-Result<std::vector<Roofline>> preflight(const std::vector<TestCase>& plan, const std::map<std::string, model::ModelShape>& shapes,
-                                        const fit::Target& target, bool force);
+struct Preflight {
+  std::vector<Roofline> rooflines;   // one per plan entry, same order
+  std::vector<std::string> refusals; // one per plan entry: "" when it fits (or --force), else why
+                                     // not, with the numbers: "model 'x' at n_ctx N will not fit
+                                     // this machine: needs A GiB (weights, KV, compute, output, overhead),
+                                     // B GiB available; --force runs it anyway"
+  bool any_refused() const;
+};
+
+// fit's plan for every entry of `plan` on `target`. `shapes` maps model paths to shapes.
+Preflight preflight(const std::vector<TestCase>& plan, const std::map<std::string, model::ModelShape>& shapes,
+                    const fit::Target& target, bool force);
 
 }  // namespace rigbench::bench

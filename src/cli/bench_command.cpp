@@ -137,8 +137,21 @@ Status run_bench_command(BenchOptions& opts) {
   const std::vector<bench::TestCase> plan = bench::expand(opts.plan);
   // fit's plan on this machine: refuse what will not fit; the tg bound for each run.
   const fit::Target target = this_machine(context.machine, host_bandwidth_gbps(context.machine));
-  auto rooflines = bench::preflight(plan, shapes, target, opts.force);
-  if (!rooflines) return std::unexpected(rooflines.error());
+  const bench::Preflight preflight = bench::preflight(plan, shapes, target, opts.force);
+  if (preflight.any_refused()) {
+    // Nothing runs; each refusal is stored (compare shows "won't fit") and the first is the error.
+    std::string first;
+    for (std::size_t i = 0; i < plan.size(); ++i) {
+      if (preflight.refusals[i].empty()) continue;
+      if (first.empty()) first = preflight.refusals[i];
+      if (db) {
+        const RunRecord rec = bench::refused_record(plan[i], models.at(plan[i].model_path), context, preflight.rooflines[i],
+                                                    preflight.refusals[i]);
+        if (Status s = db->save(rec); !s) return s;
+      }
+    }
+    return fail(ErrorCode::kRuntime, first);
+  }
   for (const auto& w : bench::plan_warnings(plan, models, context.machine, context.build.build_type)) {
     std::fprintf(stderr, "rigbench: warning: %s%s%s\n", w.cause.c_str(), w.remedy.empty() ? "" : "; ", w.remedy.c_str());
   }
@@ -160,7 +173,7 @@ Status run_bench_command(BenchOptions& opts) {
                                     printer->add(rec);
                                     return {};
                                   },
-                                  *rooflines);
+                                  preflight.rooflines);
   if (show_progress) std::fprintf(stderr, "\r%-50s\r", "");
   printer->end();
   return status;

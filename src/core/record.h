@@ -172,6 +172,7 @@ struct RunRecord {
   EnergyInfo energy;
   std::optional<CostInfo> cost;  // present when a price (or tariff) was given
   bool interrupted = false;  // true when SIGINT cut the run short (results hold finished samples)
+  std::string refused;       // why the run was not attempted ("will not fit this machine: ..."); "" = it ran
   std::vector<std::string> tags;  // --tag values
 };
 

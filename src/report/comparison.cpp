@@ -61,12 +61,20 @@ struct RowKey {
 // Per column: configuration -> pooled samples.
 using ColumnSamples = std::map<std::string, std::vector<double>>;
 
+// The configuration key of a run that was refused for memory (no samples).
+constexpr const char* kRefusedConfig = "\x01refused";
+
 Cell make_cell(const ColumnSamples& configs, const MetricInfo& info) {
   Cell cell;
   if (configs.empty()) return cell;
+  if (configs.size() == 1 && configs.count(kRefusedConfig)) {
+    cell.state = CellState::kWontFit;  // refused, and nothing else of this column ran it
+    return cell;
+  }
   const std::pair<const std::string, std::vector<double>>* best = nullptr;
   double best_mean = 0;
   for (const auto& entry : configs) {
+    if (entry.first == kRefusedConfig) continue;
     const double mean = summarize(entry.second).mean;
     if (!best || (info.higher_is_better ? mean > best_mean : mean < best_mean)) {
       best = &entry;
@@ -296,12 +304,17 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
     const std::string config = options.by == CompareBy::kBuild ? knobs_label(rec) : knobs_label(rec) + " build=" + build;
     for (const MetricDef& def : kMetrics) {
       auto c = metric_values(rec, def.metric);
+      if (!rec.refused.empty() && (def.metric == Metric::kPp || def.metric == Metric::kTg)) {
+        // A refused run has no samples: its pp and tg rows say "won't fit" for this column.
+        const int n = def.metric == Metric::kPp ? rec.params.n_prompt : rec.params.n_gen;
+        if (n > 0) c = MetricValues{{}, n, rec.params.n_depth, test_label(def.metric, n, rec.params.n_depth, "")};
+      }
       if (!c) continue;
       RowKey key{options.by == CompareBy::kModel ? "" : model, options.by == CompareBy::kMachine ? "" : machine,
                  options.by == CompareBy::kBuild ? "" : build, static_cast<int>(def.metric), c->n, c->depth, c->test};
       auto& cells = table[key];
       if (cells.empty()) cells.resize(cmp.columns.size());
-      auto& samples = cells[col][config];
+      auto& samples = cells[col][rec.refused.empty() ? config : std::string(kRefusedConfig)];
       samples.insert(samples.end(), c->samples.begin(), c->samples.end());
     }
   }

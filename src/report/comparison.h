@@ -21,8 +21,8 @@
 // chosen), oriented so that > 1 is better than the baseline (t/s: cell / baseline; ms, J,
 // cost: baseline / cell). Memory rows have no winner and no ratio: less memory is not better.
 //
-// Seam: a refused run (CellState::kWontFit) has no record yet: rigbench bench refuses
-// before running and stores nothing; when refusals are stored, compare() marks their cells.
+// A refused run (RunRecord::refused, stored by `rigbench bench` when fit says the model will
+// not fit the machine) marks its pp and tg cells "won't fit" unless the column also ran them.
 #pragma once
 
 #include <cmath>
@@ -89,7 +89,7 @@ std::string knobs_label(const RunRecord& rec);
 enum class CellState {
   kMissing,   // no record of this row in this column
   kMeasured,  // samples below
-  kWontFit,   // the run was refused for memory (seam: no such record is stored yet)
+  kWontFit,   // the run was refused for memory (RunRecord::refused)
 };
 
 struct Cell {

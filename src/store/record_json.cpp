@@ -156,6 +156,7 @@ json to_json(const RunRecord& rec) {
       {"energy", energy_json(rec.energy)},
       {"cost", rec.cost ? cost_json(*rec.cost) : json(nullptr)},
       {"interrupted", rec.interrupted},
+      {"refused", rec.refused.empty() ? json(nullptr) : json(rec.refused)},
       {"tags", rec.tags},
   };
 }
@@ -227,6 +228,7 @@ Result<RunRecord> from_json(const json& j) {
     if (j.contains("energy") && j["energy"].is_object()) rec.energy = energy_from(j["energy"]);
     if (j.contains("cost") && j["cost"].is_object()) rec.cost = cost_from(j["cost"]);
     rec.interrupted = j.value("interrupted", false);
+    if (j.contains("refused") && j["refused"].is_string()) rec.refused = j["refused"].get<std::string>();
     rec.tags = j.value("tags", std::vector<std::string>{});
     return rec;
   } catch (const json::exception& e) {

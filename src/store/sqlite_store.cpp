@@ -48,6 +48,7 @@ CREATE TABLE runs (
   ttft_avg_ms       REAL,
   peak_rss_bytes    INTEGER,
   interrupted       INTEGER NOT NULL,
+  refused           TEXT,
   energy_method     TEXT,
   tg_j_per_token    REAL,
   cost_currency     TEXT,
@@ -168,10 +169,10 @@ Status SqliteStore::save(const RunRecord& rec) {
 INSERT INTO runs (record_id, test_time, machine_hostname, machine_cpu, machine_os, rigbench_version,
   llama_cpp_commit, model_name, model_path, model_arch, model_file_type, model_fingerprint, model_synthetic,
   n_prompt, n_gen, n_depth, n_batch, n_ubatch, n_threads, n_gpu_layers, flash_attn, type_k, type_v,
-  pp_avg_tps, tg_avg_tps, ttft_avg_ms, peak_rss_bytes, interrupted, energy_method, tg_j_per_token,
+  pp_avg_tps, tg_avg_tps, ttft_avg_ms, peak_rss_bytes, interrupted, refused, energy_method, tg_j_per_token,
   cost_currency, cost_gross_per_mtok, tags, record_json)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,
-  ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34)
+  ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35)
 ON CONFLICT(record_id) DO NOTHING)sql");
   if (!ins.ok()) return rollback("prepare insert");
   const auto& p = rec.params;
@@ -200,6 +201,7 @@ ON CONFLICT(record_id) DO NOTHING)sql");
   if (rec.results.ttft) ins.bind(i++, rec.results.ttft->ms.mean); else ins.bind_null(i++);
   ins.bind(i++, static_cast<int64_t>(rec.memory.peak_rss_bytes));
   ins.bind(i++, int64_t{rec.interrupted});
+  if (rec.refused.empty()) ins.bind_null(i++); else ins.bind(i++, rec.refused);
   ins.bind(i++, rec.energy.method);
   if (rec.energy.tg && std::isfinite(rec.energy.tg->j_per_token)) ins.bind(i++, rec.energy.tg->j_per_token); else ins.bind_null(i++);
   if (rec.cost) ins.bind(i++, rec.cost->currency); else ins.bind_null(i++);

@@ -91,6 +91,15 @@ TEST(FitE2E, BenchRefusesAModelThatWillNotFit) {
   EXPECT_NE(r.err.find("will not fit this machine: needs "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("--force"), std::string::npos);
   EXPECT_EQ(r.out, "");
+  // The refusal is a result too: stored, and compare says "won't fit".
+  const ProcessResult cmp = run_process({RIGBENCH_BIN, "compare", "--db", dir.file("r.db")});
+  EXPECT_EQ(cmp.exit_code, 0) << cmp.err;
+  EXPECT_NE(cmp.out.find("won't fit"), std::string::npos) << cmp.out;
+  const ProcessResult exported = run_process({RIGBENCH_BIN, "export", "--db", dir.file("r.db")});
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  const auto rec = nlohmann::json::parse(exported.out.substr(0, exported.out.find('\n')));
+  EXPECT_NE(rec["refused"].get<std::string>().find("will not fit this machine"), std::string::npos);
+  EXPECT_TRUE(rec["results"].empty());
 }
 
 TEST(FitE2E, BenchShowsTheBoundBesideMeasuredTg) {
