@@ -195,8 +195,12 @@ Status run_fit_command(const FitOptions& o) {
   rep.weights_bytes = shape->tensor_bytes;
   rep.notes.push_back("tg bound = bandwidth / bytes read per token (weights on each device, MoE experts scaled by used/total, "
                       "KV at --depth " + std::to_string(o.depth) + "): an upper bound, not a measurement");
-  rep.notes.push_back("overhead = runtime memory outside llama.cpp's reservation: CUDA/ROCm 400 MiB, Vulkan 256 MiB, Metal 64 MiB; "
-                      "on the CPU, the interleaved copies llama.cpp makes of Q4_0/Q4_K/IQ4_NL/MXFP4 matrices (CPU_REPACK, x86 AVX2)");
+  rep.notes.push_back("overhead = runtime memory outside llama.cpp's reservation: CUDA/ROCm 400 MiB, Vulkan 256 MiB, Metal 64 MiB");
+  if (const uint64_t repack = fit::repack_bytes(*shape); repack > 0) {
+    rep.notes.push_back("on a CPU with AVX2, llama.cpp keeps an interleaved copy of " + format_gib(static_cast<int64_t>(repack)) +
+                        " GiB of these weights (CPU_REPACK); the mapped originals become reclaimable page cache, so the process "
+                        "RSS may show both until memory is needed");
+  }
   // --check compares on this machine's backend; with -o json it prints the comparison alone.
   if (o.check && o.output == "json") return print_check(path, ctx, rep.results.front(), "json");
   if (o.output == "json") report::print_fit_json(rep, std::cout);

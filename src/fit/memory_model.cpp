@@ -125,7 +125,6 @@ MemorySplit estimate_memory(const model::ModelShape& s, const ContextParams& c, 
     if (ngl < n_layer + 1 || !output_on_device) m.host.compute = compute_bytes(s, c, n_kv, !output_on_device);
   } else {
     m.host.compute = compute_bytes(s, c, n_kv, true);
-    m.host.overhead = repack_bytes(s);
   }
 
   // Output (logits) buffer, on the host.

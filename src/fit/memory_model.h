@@ -22,10 +22,11 @@
 //            (tests/unit/fit_memory_model_test.cpp, bench/fit_accuracy)
 //   output   host logits buffer: n_vocab x n_seq x 4 (+ n_embd x n_seq x 4 for embeddings)
 //   overhead per backend, not reserved by llama.cpp (CUDA context, cuBLAS workspace): a stated
-//            figure per backend, see backend_overhead_bytes(); on the CPU, llama.cpp's repacked
-//            copies (CPU_REPACK: Q4_0, Q4_K, IQ4_NL and MXFP4 matrices whose row count is a
-//            multiple of 8 get an interleaved copy on x86 CPUs with AVX2, while the mapped
-//            originals stay resident), see repack_bytes()
+//            figure per backend, see backend_overhead_bytes(). On the CPU, llama.cpp also
+//            keeps interleaved copies (CPU_REPACK: Q4_0, Q4_K, IQ4_NL and MXFP4 matrices whose
+//            row count is a multiple of 8, on x86 CPUs with AVX2); the mapped originals of those
+//            tensors become page cache the OS can reclaim, so they are not counted twice here
+//            (its breakdown and the process RSS do show both): see repack_bytes()
 #pragma once
 
 #include <cstdint>
