@@ -76,7 +76,7 @@ void print_markdown(const cost::CostReport& r) {
   };
   row("electricity, gross", r.gross.j, r.gross.cost_per_mtok);
   row("electricity, marginal (above idle)", r.marginal.j, r.marginal.cost_per_mtok);
-  row("electricity, at utilization " + u, r.at_utilization.j, r.at_utilization.cost_per_mtok);
+  if (given(in.utilization)) row("electricity, at utilization " + u, r.at_utilization.j, r.at_utilization.cost_per_mtok);
   if (in.has_hardware) row("hardware, at utilization " + u, NAN, r.hardware_per_mtok);
   if (given(r.total_per_mtok)) row("total, at utilization " + u, NAN, r.total_per_mtok);
   if (given(in.api_price_per_mtok)) row("API price", NAN, in.api_price_per_mtok);
@@ -154,7 +154,7 @@ Result<cost::CostInputs> cost_inputs(const CostOptions& o, bool require_tps) {
   in.tokens_per_s = o.tps;
   in.active_power_w = o.watts;
   in.idle_power_w = o.idle_watts;
-  in.power_method = "estimated";  // stated by the user, not measured
+  in.power_method = o.power_method;
   in.psu_efficiency = o.psu_efficiency;
   in.rest_w = o.rest_watts;
   in.currency = o.currency;
@@ -204,7 +204,10 @@ Status fill_from_run(CostOptions& o) {
   if (o.run != "latest" && matches > 1) return fail(ErrorCode::kUsage, "--run '" + o.run + "': matches " + std::to_string(matches) + " runs");
   if (!found->results.tg) return fail(ErrorCode::kInvalidInput, "--run '" + o.run + "': the run has no tg result");
   if (!given(o.tps)) o.tps = found->results.tg->tps.mean;
-  if (!given(o.watts) && found->energy.tg) o.watts = found->energy.tg->power_w;
+  if (!given(o.watts) && found->energy.tg) {
+    o.watts = found->energy.tg->power_w;
+    o.power_method = found->energy.method;
+  }
   if (!given(o.idle_watts)) o.idle_watts = found->energy.idle_power_w;
   return {};
 }

@@ -18,6 +18,7 @@ struct CostOptions {
   double tps = cost::kNaN;             // --tps: output tokens/s while generating (required without --run)
   double watts = cost::kNaN;           // --watts: average power while generating, W
   double idle_watts = cost::kNaN;      // --idle-watts: idle power with the model loaded, W
+  std::string power_method = "stated"; // how the watts were obtained: stated (given here), or a stored run's method
   double price = cost::kNaN;           // --price: electricity per kWh
   std::string tariff;                  // --tariff: time-of-use, e.g. day=0.30@07-23,night=0.18
   std::string currency = "EUR";        // --currency: name of the price's currency

@@ -190,12 +190,13 @@ Status run_fit_command(const FitOptions& o) {
     rep.results.push_back(o.ctx_size > 0 ? fit::plan_fit(*shape, t, ctx, *ngl, o.depth)
                                          : fit::plan_fit_default_context(*shape, t, ctx, *ngl, o.depth));
   }
-  rep.model = shape->name;
+  rep.model = o.preset.empty() ? shape->name : shape->name + " " + o.quant;
   rep.model_path = o.model.empty() ? "preset " + o.preset + " " + o.quant : o.model;
   rep.weights_bytes = shape->tensor_bytes;
   rep.notes.push_back("tg bound = bandwidth / bytes read per token (weights on each device, MoE experts scaled by used/total, "
                       "KV at --depth " + std::to_string(o.depth) + "): an upper bound, not a measurement");
   rep.notes.push_back("overhead = runtime memory outside llama.cpp's reservation: CUDA/ROCm 400 MiB, Vulkan 256 MiB, Metal 64 MiB");
+  if (catalog_wanted) rep.notes.push_back("a discrete GPU's weights exclude the input embeddings (token_embd), which llama.cpp keeps in host RAM");
   if (const uint64_t repack = fit::repack_bytes(*shape); repack > 0) {
     rep.notes.push_back("on a CPU with AVX2, llama.cpp keeps an interleaved copy of " + format_gib(static_cast<int64_t>(repack)) +
                         " GiB of these weights (CPU_REPACK); the mapped originals become reclaimable page cache, so the process "

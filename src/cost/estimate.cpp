@@ -27,7 +27,10 @@ CostReport estimate_cost(const CostInputs& in) {
   if (given(r.wall_active_w)) {
     r.gross.j = gross_j_per_token(r.wall_active_w, rate);
     if (given(r.wall_idle_w)) {
-      r.marginal.j = marginal_j_per_token(r.wall_active_w, r.wall_idle_w, 1.0, rate);
+      // Powers equal to a nanowatt per watt are the same figure (a stated constant comes back
+      // from integration with rounding noise): their difference is 0, not 1e-13.
+      const double idle_w = std::fabs(r.wall_active_w - r.wall_idle_w) <= 1e-9 * std::fabs(r.wall_active_w) ? r.wall_active_w : r.wall_idle_w;
+      r.marginal.j = marginal_j_per_token(r.wall_active_w, idle_w, 1.0, rate);
       if (utilized) r.at_utilization.j = j_per_token_at_utilization(r.gross.j, r.wall_idle_w, in.utilization, rate);
       else r.notes.push_back("energy at a utilization: give --utilization");
     } else {

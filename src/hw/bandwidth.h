@@ -9,7 +9,7 @@
 namespace rigbench::hw {
 
 struct BandwidthResult {
-  double read_gbps = 0;   // GB/s (1e9 bytes/s): sum over an array of `array_bytes`, best of `repetitions`
+  double read_gbps = 0;   // GB/s (1e9 bytes/s): XOR over an array of `array_bytes`, best of `repetitions`
   double triad_gbps = 0;  // GB/s: a[i] = b[i] + s * c[i], counted as 3 x array bytes (STREAM's convention)
   int threads = 0;
   std::size_t array_bytes = 0;  // per array, far above the caches

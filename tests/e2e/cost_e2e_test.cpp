@@ -28,7 +28,7 @@ TEST(CostE2E, JsonCarriesTheHandComputedCosts) {
   EXPECT_NEAR(j["hardware_eur_per_mtok"].get<double>(), 1.056270, 1e-6);
   EXPECT_NEAR(j["total_eur_per_mtok"].get<double>(), 1.993770, 1e-6);
   EXPECT_NEAR(j["break_even_utilization"].get<double>(), 0.497894, 1e-6);
-  EXPECT_EQ(j["inputs"]["power_method"], "estimated");
+  EXPECT_EQ(j["inputs"]["power_method"], "stated");  // watts given on the command line
 }
 
 TEST(CostE2E, MarkdownWithATariffAndAnotherCurrency) {
