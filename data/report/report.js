@@ -2,6 +2,7 @@
 // Chart.js (inlined before this script). Spec per chart (src/report/html_report.cpp):
 //   {id, title, y_title, unit, stacked, y_max: number|null, labels: [text],
 //    datasets: [{label, data: [number|null]}]}
+// or, with type "line": {..., type: "line", x_title, datasets: [{label, data: [{x, y}]}]}.
 // Labels and titles are drawn on the canvas as text, never inserted as markup.
 (function () {
   'use strict';
@@ -17,12 +18,17 @@
   function draw(spec) {
     var canvas = document.getElementById(spec.id);
     if (!canvas) return;
+    var line = spec.type === 'line';
     var datasets = spec.datasets.map(function (d, i) {
-      return { label: d.label, data: d.data, backgroundColor: palette[i % palette.length], borderWidth: 0 };
+      var color = palette[i % palette.length];
+      return line ? { label: d.label, data: d.data, borderColor: color, backgroundColor: color, borderWidth: 1.5, pointRadius: 0 }
+                  : { label: d.label, data: d.data, backgroundColor: color, borderWidth: 0 };
     });
+    var x = line ? { type: 'linear', title: { display: true, text: spec.x_title } }
+                 : { stacked: spec.stacked, ticks: { autoSkip: true, maxRotation: 60 } };
     new Chart(canvas, {
-      type: 'bar',
-      data: { labels: spec.labels, datasets: datasets },
+      type: line ? 'line' : 'bar',
+      data: line ? { datasets: datasets } : { labels: spec.labels, datasets: datasets },
       options: {
         animation: false,
         responsive: true,
@@ -32,12 +38,15 @@
           legend: { position: 'bottom' },
           tooltip: {
             callbacks: {
-              label: function (ctx) { return ctx.dataset.label + ': ' + format(ctx.raw) + ' ' + spec.unit; }
+              label: function (ctx) {
+                var v = line ? ctx.raw.y : ctx.raw;
+                return ctx.dataset.label + ': ' + format(v) + ' ' + spec.unit;
+              }
             }
           }
         },
         scales: {
-          x: { stacked: spec.stacked, ticks: { autoSkip: true, maxRotation: 60 } },
+          x: x,
           y: {
             stacked: spec.stacked, beginAtZero: true, suggestedMax: spec.y_max === null ? undefined : spec.y_max,
             title: { display: true, text: spec.y_title }

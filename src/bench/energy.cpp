@@ -84,6 +84,18 @@ EnergyInfo EnergySession::finish(const Results& results, double idle_s) {
   if (any_idle) e.idle_power_w = idle;
   if (const auto* p = r.phase("pp")) e.pp = phase_info(*p, r.domains, tokens_of(results.pp));
   if (const auto* p = r.phase("tg")) e.tg = phase_info(*p, r.domains, tokens_of(results.tg));
+  // At most kTracePoints points: consecutive points averaged in groups.
+  constexpr std::size_t kTracePoints = 240;
+  const std::size_t group = (r.trace.size() + kTracePoints - 1) / kTracePoints;
+  for (std::size_t i = 0; group > 0 && i < r.trace.size(); i += group) {
+    double t = 0, w = 0;
+    std::size_t n = 0;
+    for (std::size_t k = i; k < std::min(i + group, r.trace.size()); ++k, ++n) {
+      t += r.trace[k].t_s;
+      w += r.trace[k].power_w;
+    }
+    e.power_trace.emplace_back(t / static_cast<double>(n), w / static_cast<double>(n));
+  }
   e.notes = r.notes;
   return e;
 }

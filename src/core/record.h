@@ -10,6 +10,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/stats.h"
@@ -141,6 +142,9 @@ struct EnergyInfo {
   double idle_s = 0;                   // seconds of the idle window
   double sample_rate_hz = 0;           // meter reads per second
   std::optional<PhaseEnergyInfo> pp, tg;
+  // Power over the run (idle window, warmup, repetitions), at most 240 points:
+  // (seconds since the sampler started, watts).
+  std::vector<std::pair<double, double>> power_trace;
   std::vector<std::string> notes;      // why a domain is missing, what was not counted
 };
 

@@ -114,7 +114,9 @@ EnergyReport Sampler::stop() {
     std::lock_guard lock(mu_);
     windows = windows_;
   }
-  return summarize(domains_, ticks_, windows);
+  EnergyReport report = summarize(domains_, ticks_, windows);
+  report.trace = power_trace(domains_, ticks_);
+  return report;
 }
 
 }  // namespace rigbench::power

@@ -256,4 +256,37 @@ EnergyReport summarize(const std::vector<DomainInfo>& domains, const std::vector
   return r;
 }
 
+std::vector<PowerPoint> power_trace(const std::vector<DomainInfo>& domains, const std::vector<Tick>& ticks) {
+  std::vector<PowerPoint> out;
+  if (ticks.size() < 2) return out;
+  const int64_t t0 = ticks.front().time.steady_ns;
+  for (std::size_t i = 1; i < ticks.size(); ++i) {
+    const Tick& a = ticks[i - 1];
+    const Tick& b = ticks[i];
+    const double dt = static_cast<double>(b.time.steady_ns - a.time.steady_ns) / 1e9;
+    if (dt <= 0) continue;
+    double whole = kNaN, parts = 0;
+    bool any_part = false;
+    for (std::size_t d = 0; d < domains.size() && d < a.readings.size() && d < b.readings.size(); ++d) {
+      const DomainReading& ra = a.readings[d];
+      const DomainReading& rb = b.readings[d];
+      double de = kNaN;
+      if (std::isfinite(ra.counter_j) && std::isfinite(rb.counter_j) && !rb.counter_gap) de = rb.counter_j - ra.counter_j;
+      else if (std::isfinite(ra.integrated_j) && std::isfinite(rb.integrated_j)) de = rb.integrated_j - ra.integrated_j;
+      if (!std::isfinite(de) || de < 0) continue;
+      if (domains[d].whole_system) {
+        if (!std::isfinite(whole)) whole = de / dt;
+      } else {
+        parts += de / dt;
+        any_part = true;
+      }
+    }
+    const double w = std::isfinite(whole) ? whole : (any_part ? parts : kNaN);
+    if (std::isfinite(w)) {
+      out.push_back({static_cast<double>((a.time.steady_ns + b.time.steady_ns) / 2 - t0) / 1e9, w});
+    }
+  }
+  return out;
+}
+
 }  // namespace rigbench::power

@@ -70,6 +70,14 @@ struct IdleBaseline {
   std::string note;
 };
 
+// Power at one moment of the recording: seconds since the first read, and watts over the
+// interval between two successive reads (a whole-system figure alone when one was read, else
+// the sum of the component domains read).
+struct PowerPoint {
+  double t_s = 0;
+  double power_w = kNaN;
+};
+
 struct EnergyReport {
   std::vector<DomainInfo> domains;
   std::vector<Method> methods;        // the method chosen per domain, in domain order
@@ -77,6 +85,7 @@ struct EnergyReport {
   std::vector<IdleBaseline> idle;     // one per domain when an idle phase ran; else empty
   std::vector<std::string> notes;     // per-domain choices worth telling ("nvml:gpu0: counter frozen ...")
   double sample_rate_hz = 0;          // reads per second over the recording
+  std::vector<PowerPoint> trace;      // power over time, one point per pair of successive reads
 
   // The phase named `name`, or nullptr.
   const PhaseEnergy* phase(std::string_view name) const;
@@ -88,5 +97,10 @@ struct EnergyReport {
 // counter gap, is unavailable for that domain.
 EnergyReport summarize(const std::vector<DomainInfo>& domains, const std::vector<Tick>& ticks,
                        const std::vector<PhaseWindow>& windows);
+
+// Power over time from `ticks`: between each two successive reads, the energy each domain
+// gained (its counter, else its integrated figure; a counter gap leaves that domain out of
+// the interval) over the seconds between them, placed at the interval's middle.
+std::vector<PowerPoint> power_trace(const std::vector<DomainInfo>& domains, const std::vector<Tick>& ticks);
 
 }  // namespace rigbench::power

@@ -1,6 +1,7 @@
 #include "report/html_report.h"
 
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -154,6 +155,41 @@ std::string memory_section(std::span<const RunRecord> records, Json& charts) {
                                  rows));
 }
 
+// Power over time of each run that sampled a meter (or a stated figure): a line per run.
+std::string power_section(std::span<const RunRecord> records, Json& charts) {
+  Json datasets = Json::array();
+  std::vector<Tr> rows;
+  for (const RunRecord& rec : records) {
+    const auto& trace = rec.energy.power_trace;
+    if (trace.empty()) continue;
+    Json points = Json::array();
+    double sum = 0, peak = 0;
+    for (const auto& [t, w] : trace) {
+      points.push_back({{"x", t}, {"y", w}});
+      sum += w;
+      peak = std::max(peak, w);
+    }
+    const std::string label = model_identity(rec).label + " · " + machine_identity(rec).label + " · " + rec.test_time;
+    datasets.push_back({{"label", label}, {"data", points}});
+    char avg[32], max[32], span[32];
+    std::snprintf(avg, sizeof avg, "%.1f", sum / static_cast<double>(trace.size()));
+    std::snprintf(max, sizeof max, "%.1f", peak);
+    std::snprintf(span, sizeof span, "%.2f", trace.back().first);
+    rows.push_back({{model_identity(rec).label}, {machine_identity(rec).label}, {rec.test_time}, {rec.energy.method},
+                    {std::to_string(trace.size()), false, true}, {span, false, true}, {avg, false, true}, {max, false, true}});
+  }
+  if (rows.empty()) return "";
+  Json spec = chart_spec("chart-power", "Power over time", "W", "W", false, Json::array(), datasets);
+  spec["type"] = "line";
+  spec["x_title"] = "seconds since the run's sampler started (idle window, warmup, repetitions)";
+  charts.push_back(std::move(spec));
+  return section_html("power", "Power over time",
+                      "Watts between successive meter reads during each run that measured energy, from its idle baseline "
+                      "through the repetitions (at most 240 points per run; the method says how the watts were obtained).",
+                      "chart-power",
+                      table_html({"model", "machine", "run", "method", "points", "seconds", "average W", "peak W"}, rows));
+}
+
 std::string machines_section(std::span<const RunRecord> records) {
   std::map<std::string, std::pair<const RunRecord*, int>> machines;  // label -> first record, count
   for (const RunRecord& rec : records) {
@@ -253,13 +289,13 @@ Result<std::string> render_html_report(std::span<const RunRecord> records, const
   std::string body = machines_section(records);
   for (const MetricSection& s : kMetricSections) body += metric_section(*cmp, s, charts);
   body += memory_section(records, charts);
+  body += power_section(records, charts);
   body += regressions_section(regs, options.alpha);
   std::string absent;
-  for (const char* id : {"energy", "cost"}) {
-    if (body.find(std::string("<section id=\"") + id + "\">") == std::string::npos) absent += std::string(id) + ", ";
+  for (const char* id : {"energy", "cost", "power"}) {
+    if (body.find(std::string("<section id=\"") + id + "\">") == std::string::npos) absent += (absent.empty() ? "" : ", ") + std::string(id);
   }
-  body += "<p class=\"note\">Not shown: " + (absent.empty() ? std::string() : absent + "where no stored run measured it; ") +
-          "power over time (records keep the energy of each phase, not the meter's readings).</p>\n";
+  if (!absent.empty()) body += "<p class=\"note\">Not shown: " + absent + ", where no stored run measured it.</p>\n";
 
   std::set<std::string> models;
   for (const RunRecord& rec : records) models.insert(model_identity(rec).key);

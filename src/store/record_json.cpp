@@ -55,6 +55,9 @@ json energy_json(const EnergyInfo& e) {
             {"idle_s", e.idle_s}, {"sample_rate_hz", e.sample_rate_hz}};
   if (e.pp) j["pp"] = phase_energy_json(*e.pp);
   if (e.tg) j["tg"] = phase_energy_json(*e.tg);
+  json trace = json::array();
+  for (const auto& [t, w] : e.power_trace) trace.push_back(json::array({t, w}));
+  j["power_trace"] = trace;
   j["notes"] = e.notes;
   return j;
 }
@@ -69,6 +72,9 @@ EnergyInfo energy_from(const json& j) {
   e.sample_rate_hz = j.value("sample_rate_hz", 0.0);
   if (j.contains("pp")) e.pp = phase_energy_from(j["pp"]);
   if (j.contains("tg")) e.tg = phase_energy_from(j["tg"]);
+  for (const auto& p : j.value("power_trace", json::array())) {
+    if (p.is_array() && p.size() == 2 && p[0].is_number() && p[1].is_number()) e.power_trace.emplace_back(p[0].get<double>(), p[1].get<double>());
+  }
   e.notes = j.value("notes", std::vector<std::string>{});
   return e;
 }

@@ -47,6 +47,8 @@ TEST(EnergyE2E, StatedWattsGiveJoulesPerTokenAndCost) {
   const double tps = j["results"]["tg"]["avg_tps"].get<double>();
   EXPECT_NEAR(j["cost"]["gross_eur_per_mtok"].get<double>(), 65.0 / tps * 0.30 / 3.6, 1e-12);
   EXPECT_NEAR(j["cost"]["marginal_eur_per_mtok"].get<double>(), 0.0, 1e-9);  // idle = active
+  ASSERT_FALSE(j["energy"]["power_trace"].empty());  // power over time, read by the sampler
+  for (const auto& p : j["energy"]["power_trace"]) EXPECT_NEAR(p[1].get<double>(), 65.0, 1e-6);
 }
 
 TEST(EnergyE2E, PriceWithoutEnergyIsAUsageError) {

@@ -94,7 +94,7 @@ TEST(ReportBrowserE2E, LoadsOfflineDrawsEveryChartAndKeepsNamesAsText) {
     EXPECT_GT(c["painted"].get<int>(), 1000) << c.dump();  // axes, labels and bars drawn
   }
   EXPECT_EQ(ids, (std::vector<std::string>{"chart-tg", "chart-pp", "chart-ttft", "chart-energy", "chart-cost",
-                                            "chart-memory"}));
+                                            "chart-memory", "chart-power"}));
   const std::string texts = r["texts"];
   EXPECT_NE(texts.find(std::string(kHostileName) + " F32"), std::string::npos);
   EXPECT_NE(texts.find("<img src=x onerror=alert(2)>"), std::string::npos);

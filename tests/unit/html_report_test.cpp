@@ -104,7 +104,7 @@ TEST(HtmlReport, EnergyAndCostOnlyWhereMeasured) {
   auto plain = render_html_report(records, kAssets, {});
   ASSERT_TRUE(plain);
   EXPECT_EQ(plain->find("<section id=\"energy\">"), std::string::npos);
-  EXPECT_NE(plain->find("Not shown: energy, cost, where no stored run measured it; power over time"), std::string::npos);
+  EXPECT_NE(plain->find("Not shown: energy, cost, power, where no stored run measured it."), std::string::npos);
   records[0].energy.method = "counter";
   records[0].energy.tg = PhaseEnergyInfo{1.0, 2.0, 2.0, 0.0156};
   records[0].cost = CostInfo{};
@@ -115,8 +115,19 @@ TEST(HtmlReport, EnergyAndCostOnlyWhereMeasured) {
   EXPECT_NE(html->find("<section id=\"energy\">"), std::string::npos);
   EXPECT_NE(html->find("<section id=\"cost\">"), std::string::npos);
   EXPECT_NE(html->find("<td class=\"num\">0.0156</td>"), std::string::npos);
-  EXPECT_NE(html->find("Not shown: power over time"), std::string::npos);
+  EXPECT_NE(html->find("Not shown: power, where no stored run measured it."), std::string::npos);
   EXPECT_EQ(nlohmann::json::parse(data_block(*html))["charts"].size(), 6u);
+  // With the sampler's readings, power over time is drawn too (a line per run).
+  records[0].energy.power_trace = {{0.5, 40.0}, {1.0, 80.0}};
+  html = render_html_report(records, kAssets, {});
+  ASSERT_TRUE(html);
+  EXPECT_NE(html->find("<section id=\"power\">"), std::string::npos);
+  EXPECT_EQ(html->find("Not shown"), std::string::npos);
+  const auto charts = nlohmann::json::parse(data_block(*html))["charts"];
+  ASSERT_EQ(charts.size(), 7u);
+  EXPECT_EQ(charts[6]["type"], "line");
+  EXPECT_EQ(charts[6]["datasets"][0]["data"][1]["y"], 80.0);
+  EXPECT_NE(html->find("<td class=\"num\">60.0</td>"), std::string::npos);  // average W
 }
 
 TEST(HtmlReport, TemplateAndScriptGuards) {

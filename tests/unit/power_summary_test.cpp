@@ -99,3 +99,38 @@ TEST(PowerSummary, ADomainThatNeverReadIsUnavailableWithItsError) {
 
 }  // namespace
 }  // namespace rigbench::power
+
+namespace rigbench::power {
+namespace {
+
+// Power over time from hand-made reads: a counter domain and a sampled one, then a
+// whole-system figure that replaces the components.
+TEST(PowerTrace, WattsBetweenSuccessiveReads) {
+  std::vector<DomainInfo> domains(2);
+  domains[0].name = "rapl:package-0";
+  domains[1].name = "nvml:gpu0";
+  auto tick = [](int64_t ms, double counter_j, double integrated_j) {
+    Tick t;
+    t.time.steady_ns = ms * 1'000'000;
+    DomainReading a, b;
+    a.counter_j = counter_j;
+    b.integrated_j = integrated_j;
+    t.readings = {a, b};
+    return t;
+  };
+  // 0.5 s apart: package +10 J (20 W), GPU +50 J (100 W); then package +5 J (10 W), GPU +25 J (50 W).
+  const std::vector<Tick> ticks = {tick(0, 100, 0), tick(500, 110, 50), tick(1000, 115, 75)};
+  const auto trace = power_trace(domains, ticks);
+  ASSERT_EQ(trace.size(), 2u);
+  EXPECT_DOUBLE_EQ(trace[0].t_s, 0.25);
+  EXPECT_DOUBLE_EQ(trace[0].power_w, 120.0);
+  EXPECT_DOUBLE_EQ(trace[1].t_s, 0.75);
+  EXPECT_DOUBLE_EQ(trace[1].power_w, 60.0);
+  domains[1].whole_system = true;  // a wall meter: used alone
+  const auto wall = power_trace(domains, ticks);
+  EXPECT_DOUBLE_EQ(wall[0].power_w, 100.0);
+  EXPECT_DOUBLE_EQ(wall[1].power_w, 50.0);
+}
+
+}  // namespace
+}  // namespace rigbench::power
