@@ -48,7 +48,9 @@ TEST(EnergyE2E, StatedWattsGiveJoulesPerTokenAndCost) {
   EXPECT_NEAR(j["cost"]["gross_eur_per_mtok"].get<double>(), 65.0 / tps * 0.30 / 3.6, 1e-12);
   EXPECT_NEAR(j["cost"]["marginal_eur_per_mtok"].get<double>(), 0.0, 1e-9);  // idle = active
   ASSERT_FALSE(j["energy"]["power_trace"].empty());  // power over time, read by the sampler
-  for (const auto& p : j["energy"]["power_trace"]) EXPECT_NEAR(p[1].get<double>(), 65.0, 1e-6);
+  // A stated figure is integrated on the wall clock, the trace's intervals are steady-clock:
+  // over intervals of a few ms the two clocks differ by parts per 10^5.
+  for (const auto& p : j["energy"]["power_trace"]) EXPECT_NEAR(p[1].get<double>(), 65.0, 0.01);
 }
 
 TEST(EnergyE2E, PriceWithoutEnergyIsAUsageError) {
