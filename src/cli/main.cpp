@@ -2,6 +2,7 @@
 // run the one chosen, print the final error line, return the exit code.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,28 +37,34 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string(RIGBENCH_VERSION) + " (llama.cpp " + cli::build_info().llama_cpp_commit + ")");
   app.require_subcommand(1);
 
+  // Each subcommand: its options, declared on `app`, and how it runs once parsed.
+  struct Command {
+    CLI::App* app;
+    std::function<Status()> run;
+  };
+  std::vector<Command> commands;
   cli::BenchOptions bench_opts;
-  CLI::App* bench = cli::add_bench_command(app, bench_opts);
+  commands.push_back({cli::add_bench_command(app, bench_opts), [&] { return cli::run_bench_command(bench_opts); }});
   cli::SynthOptions synth_opts;
-  CLI::App* synth = cli::add_synth_command(app, synth_opts);
+  commands.push_back({cli::add_synth_command(app, synth_opts), [&] { return cli::run_synth_command(synth_opts); }});
   cli::PresetsOptions presets_opts;
-  CLI::App* presets = cli::add_presets_command(app, presets_opts);
+  commands.push_back({cli::add_presets_command(app, presets_opts), [&] { return cli::run_presets_command(presets_opts); }});
   cli::FitOptions fit_opts;
-  CLI::App* fit = cli::add_fit_command(app, fit_opts);
+  commands.push_back({cli::add_fit_command(app, fit_opts), [&] { return cli::run_fit_command(fit_opts); }});
   cli::HwOptions hw_opts;
-  CLI::App* hw = cli::add_hw_command(app, hw_opts);
+  commands.push_back({cli::add_hw_command(app, hw_opts), [&] { return cli::run_hw_command(hw_opts); }});
   cli::DevicesOptions devices_opts;
-  CLI::App* devices = cli::add_devices_command(app, devices_opts);
+  commands.push_back({cli::add_devices_command(app, devices_opts), [&] { return cli::run_devices_command(devices_opts); }});
   cli::CostOptions cost_opts;
-  CLI::App* cost = cli::add_cost_command(app, cost_opts);
+  commands.push_back({cli::add_cost_command(app, cost_opts), [&] { return cli::run_cost_command(cost_opts); }});
   cli::ImportOptions import_opts;
-  CLI::App* import_cmd = cli::add_import_command(app, import_opts);
+  commands.push_back({cli::add_import_command(app, import_opts), [&] { return cli::run_import_command(import_opts); }});
   cli::ExportOptions export_opts;
-  CLI::App* export_cmd = cli::add_export_command(app, export_opts);
+  commands.push_back({cli::add_export_command(app, export_opts), [&] { return cli::run_export_command(export_opts); }});
   cli::CompareOptions compare_opts;
-  CLI::App* compare = cli::add_compare_command(app, compare_opts);
+  commands.push_back({cli::add_compare_command(app, compare_opts), [&] { return cli::run_compare_command(compare_opts); }});
   cli::ReportOptions report_opts;
-  CLI::App* report_cmd = cli::add_report_command(app, report_opts);
+  commands.push_back({cli::add_report_command(app, report_opts), [&] { return cli::run_report_command(report_opts); }});
 
   const std::vector<std::string> args = cli::expand_llama_bench_aliases(std::vector<std::string>(argv, argv + argc));
   std::vector<char*> cargs;
@@ -75,16 +82,8 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  if (bench->parsed()) return report(cli::run_bench_command(bench_opts));
-  if (synth->parsed()) return report(cli::run_synth_command(synth_opts));
-  if (presets->parsed()) return report(cli::run_presets_command(presets_opts));
-  if (fit->parsed()) return report(cli::run_fit_command(fit_opts));
-  if (hw->parsed()) return report(cli::run_hw_command(hw_opts));
-  if (devices->parsed()) return report(cli::run_devices_command(devices_opts));
-  if (cost->parsed()) return report(cli::run_cost_command(cost_opts));
-  if (import_cmd->parsed()) return report(cli::run_import_command(import_opts));
-  if (export_cmd->parsed()) return report(cli::run_export_command(export_opts));
-  if (compare->parsed()) return report(cli::run_compare_command(compare_opts));
-  if (report_cmd->parsed()) return report(cli::run_report_command(report_opts));
+  for (const Command& c : commands) {
+    if (c.app->parsed()) return report(c.run());
+  }
   return 2;
 }
