@@ -7,7 +7,7 @@ namespace rigbench::cli {
 std::vector<std::string> expand_llama_bench_aliases(const std::vector<std::string>& args) {
   static const std::pair<const char*, const char*> kAliases[] = {
       {"-ngl", "--n-gpu-layers"}, {"-fa", "--flash-attn"},   {"-ctk", "--cache-type-k"},
-      {"-ctv", "--cache-type-v"}, {"-ub", "--ubatch-size"},
+      {"-ctv", "--cache-type-v"}, {"-ub", "--ubatch-size"}, {"-ts", "--tensor-split"},
   };
   std::vector<std::string> out;
   out.reserve(args.size());

@@ -40,6 +40,9 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
   cmd->add_flag("--no-kv-offload", o.no_kv_offload, "keep the KV cache in host RAM");
   cmd->add_option("--parallel", o.parallel, "parallel sequences")->check(CLI::Range(1, 256))->capture_default_str();
   cmd->add_option("--device", o.device, "auto (this machine), all (every catalog device) or a catalog name")->capture_default_str();
+  cmd->add_option("--count", o.count, "that many of the --device (several GPUs; layers split as -ts says)")
+      ->check(CLI::Range(1, 16))->capture_default_str();
+  cmd->add_option("--tensor-split", o.tensor_split, "-ts: share of the offloaded layers per device, e.g. 3,1 (default: equal)");
   cmd->add_option("--depth", o.depth, "KV cells read per generated token in the tg bound")->check(CLI::Range(0, 1 << 24))->capture_default_str();
   cmd->add_option("--host-ram", o.host_ram_gib, "GiB of host RAM beside a catalog GPU (default: this machine's RAM)")->check(CLI::Range(0.0, 1e6));
   cmd->add_option("-o,--output", o.output, "md or json")->check(CLI::IsMember({"md", "json"}))->capture_default_str();
@@ -49,6 +52,13 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
 }
 
 namespace {
+
+// "3,1" -> {"3", "1"}.
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  for (auto& p : split(s, ',')) out.push_back(trim(p));
+  return out;
+}
 
 // llama.cpp's own breakdown for the plan's context, beside fit's estimate for the host.
 Status print_check(const std::string& path, const fit::ContextParams& ctx, const fit::FitResult& f, const std::string& format) {
@@ -142,6 +152,23 @@ Status run_fit_command(const FitOptions& o) {
     }
   }
   if (o.check && o.device != "auto") return fail(ErrorCode::kUsage, "--check compares on this machine: use it with --device auto");
+  std::vector<double> split;
+  for (const auto& part : o.tensor_split.empty() ? std::vector<std::string>{} : split_list(o.tensor_split)) {
+    double v = -1;
+    const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+    if (ec != std::errc() || end != part.data() + part.size() || v < 0) {
+      return fail(ErrorCode::kUsage, "-ts/--tensor-split '" + o.tensor_split + "': expected non-negative numbers, e.g. 3,1");
+    }
+    split.push_back(v);
+  }
+  const bool multi = o.count > 1 || !split.empty();
+  if (multi && (o.device == "auto" || o.device == "all")) {
+    return fail(ErrorCode::kUsage, "--count/-ts: name one catalog --device to split over");
+  }
+  if (!split.empty() && static_cast<int>(split.size()) != o.count) {
+    return fail(ErrorCode::kUsage, "-ts/--tensor-split '" + o.tensor_split + "': " + std::to_string(split.size()) +
+                                       " shares for --count " + std::to_string(o.count));
+  }
   std::string path;
   TempFile tmp;
   auto shape = load_shape(o, path, tmp);
@@ -187,6 +214,16 @@ Status run_fit_command(const FitOptions& o) {
                         " GB/s (this machine's, measured): the tg bound of a partial offload counts that side too");
   }
   for (const auto& t : targets) {
+    if (multi) {
+      ctx.n_ctx = o.ctx_size > 0 ? o.ctx_size : static_cast<int>(std::max<uint32_t>(shape->n_ctx_train, 256));
+      const double price = rep.usd_per_gib.empty() ? -1.0 : rep.usd_per_gib.front();
+      rep.usd_per_gib.clear();
+      for (auto& r : fit::plan_fit_split(*shape, t, ctx, *ngl, o.depth, o.count, split)) {
+        rep.results.push_back(std::move(r));
+        rep.usd_per_gib.push_back(price);
+      }
+      continue;
+    }
     rep.results.push_back(o.ctx_size > 0 ? fit::plan_fit(*shape, t, ctx, *ngl, o.depth)
                                          : fit::plan_fit_default_context(*shape, t, ctx, *ngl, o.depth));
   }

@@ -21,6 +21,8 @@ struct FitOptions {
   bool no_kv_offload = false;
   int parallel = 1;               // --parallel: sequences
   std::string device = "auto";    // auto | all | a catalog name
+  int count = 1;                  // --count: that many of the catalog device (multi-GPU)
+  std::string tensor_split;       // -ts: share of the offloaded layers per device, e.g. "3,1"
   int depth = 0;                  // --depth: KV cells read per token in the tg bound
   double host_ram_gib = 0;        // --host-ram: RAM beside a catalog GPU (0 = this machine's)
   std::string output = "md";      // md | json

@@ -132,4 +132,58 @@ MemorySplit estimate_memory(const model::ModelShape& s, const ContextParams& c, 
   return m;
 }
 
+std::vector<Components> estimate_split(const model::ModelShape& s, const ContextParams& c, int n_gpu_layers,
+                                       const std::string& backend, std::vector<double> split, Components& host) {
+  const int n_layer = static_cast<int>(s.n_layer);
+  const std::size_t n_dev = std::max<std::size_t>(split.size(), 1);
+  double total = 0;
+  for (double v : split) total += std::max(0.0, v);
+  if (split.empty() || total <= 0) split.assign(n_dev, 1.0), total = static_cast<double>(n_dev);
+  std::vector<double> cumulative(n_dev);
+  double sum = 0;
+  for (std::size_t i = 0; i < n_dev; ++i) cumulative[i] = (sum += std::max(0.0, split[i])) / total;
+
+  const int ngl = n_gpu_layers < 0 ? n_layer + 1 : std::min(n_gpu_layers, n_layer + 1);
+  const int i_gpu_start = n_layer + 1 - ngl;
+  // The device of layer il (n_layer = the output layer), or -1 for the host.
+  auto device_of = [&](int il) -> int {
+    if (ngl <= 0 || il < i_gpu_start) return -1;
+    const double at = static_cast<double>(il - i_gpu_start) / static_cast<double>(ngl);
+    const auto it = std::upper_bound(cumulative.begin(), cumulative.end(), at);
+    return static_cast<int>(std::min<std::ptrdiff_t>(it - cumulative.begin(), static_cast<std::ptrdiff_t>(n_dev) - 1));
+  };
+
+  std::vector<Components> dev(n_dev);
+  host = Components{};
+  for (const auto& t : s.tensors) {
+    const bool input = t.layer < 0 && (t.name.rfind("token_embd", 0) == 0 || t.name.rfind("position_embd", 0) == 0 ||
+                                       t.name.rfind("token_types", 0) == 0);
+    const int d = input ? -1 : device_of(t.layer >= 0 ? t.layer : n_layer);
+    (d < 0 ? host : dev[static_cast<std::size_t>(d)]).weights += t.bytes;
+  }
+  const uint64_t kv_size = static_cast<uint64_t>(padded_context(c.n_ctx, c.n_seq));
+  const uint64_t swa_size = s.n_swa ? std::min<uint64_t>(kv_size, pad(static_cast<uint64_t>(s.n_swa) * static_cast<uint64_t>(c.n_seq) +
+                                                                      static_cast<uint64_t>(c.n_ubatch)))
+                                    : kv_size;
+  const ggml_type tk = cache_type(c.type_k), tv = cache_type(c.type_v);
+  std::vector<bool> has_layers(n_dev, false);
+  for (uint32_t il = 0; il < s.n_layer; ++il) {
+    const int d = device_of(static_cast<int>(il));
+    const uint64_t bytes = layer_kv_bytes(s, il, s.is_swa(il) ? swa_size : kv_size, tk, tv);
+    if (d >= 0) has_layers[static_cast<std::size_t>(d)] = true;
+    (d >= 0 && c.offload_kqv ? dev[static_cast<std::size_t>(d)] : host).kv += bytes;
+  }
+  const uint64_t n_kv = s.causal ? kv_size : static_cast<uint64_t>(std::min(c.n_ctx, c.n_ubatch));
+  const int out_dev = device_of(n_layer);
+  for (std::size_t d = 0; d < n_dev; ++d) {
+    const bool holds_output = out_dev == static_cast<int>(d);
+    if (!has_layers[d] && !holds_output) continue;
+    dev[d].compute = compute_bytes(s, c, n_kv, holds_output);
+    dev[d].overhead = backend_overhead_bytes(backend);
+  }
+  if (ngl < n_layer + 1 || out_dev < 0) host.compute = compute_bytes(s, c, n_kv, out_dev < 0);
+  host.output = static_cast<uint64_t>(s.causal ? s.n_vocab : s.n_embd) * static_cast<uint64_t>(c.n_seq) * 4;
+  return dev;
+}
+
 }  // namespace rigbench::fit

@@ -31,6 +31,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "model/model_shape.h"
 
@@ -67,6 +68,15 @@ int padded_context(int n_ctx, int n_seq);
 // host). Unknown cache type names count as f16.
 MemorySplit estimate_memory(const model::ModelShape& shape, const ContextParams& ctx, int n_gpu_layers,
                             const std::string& backend);
+
+// As estimate_memory, with the offloaded layers split over several devices of `backend` in
+// the proportions `split` (llama.cpp's -ts: layer il goes to the device whose share of the
+// cumulative split covers (il - first offloaded layer) / offloaded layers; the output layer
+// is the last one counted). Each device gets its layers' weights and KV, a compute buffer
+// (with the output phase where the output layer is) and the backend's overhead. `host`
+// receives what stays on the host. An empty or all-zero split is an equal split.
+std::vector<Components> estimate_split(const model::ModelShape& shape, const ContextParams& ctx, int n_gpu_layers,
+                                       const std::string& backend, std::vector<double> split, Components& host);
 
 // Runtime memory a backend needs beyond llama.cpp's own buffers, bytes (stated figures):
 // cuda 400 MiB (context ~300 MiB + cuBLAS workspace, reference.md §4), rocm 400 MiB,

@@ -137,4 +137,76 @@ FitResult plan_fit_default_context(const model::ModelShape& s, const Target& t, 
   return r;
 }
 
+std::vector<FitResult> plan_fit_split(const model::ModelShape& s, const Target& t, const ContextParams& c, int n_gpu_layers,
+                                      int depth, int count, const std::vector<double>& split) {
+  const int n = std::max(count, 1);
+  std::vector<double> shares = split;
+  if (shares.empty()) shares.assign(static_cast<std::size_t>(n), 1.0);
+  auto evaluate_split = [&](const ContextParams& ctx, int ngl) {
+    Components host;
+    const std::vector<Components> dev = estimate_split(s, ctx, ngl, t.backend, shares, host);
+    std::vector<FitResult> out;
+    bool all_room = host.total() <= t.host_ram_bytes;
+    for (std::size_t i = 0; i < dev.size(); ++i) {
+      FitResult r;
+      r.target = t;
+      r.target.name = t.name + " #" + std::to_string(i + 1);
+      r.device = dev[i];
+      r.host = host;
+      r.n_ctx = ctx.n_ctx;
+      r.n_gpu_layers = ngl < 0 ? static_cast<int>(s.n_layer) + 1 : std::min(ngl, static_cast<int>(s.n_layer) + 1);
+      r.margin_bytes = static_cast<int64_t>(t.capacity_bytes) - static_cast<int64_t>(dev[i].total());
+      if (r.margin_bytes < 0) all_room = false;
+      out.push_back(std::move(r));
+    }
+    const bool whole = !out.empty() && out.front().n_gpu_layers == static_cast<int>(s.n_layer) + 1;
+    for (auto& r : out) r.verdict = !all_room ? Verdict::kNo : (whole ? Verdict::kFits : Verdict::kPartial);
+    return out;
+  };
+  auto devices_have_room = [](const std::vector<FitResult>& rs) {
+    return std::all_of(rs.begin(), rs.end(), [](const FitResult& r) { return r.margin_bytes >= 0; });
+  };
+  int ngl = n_gpu_layers;
+  if (n_gpu_layers == -2) {
+    int lo = 0, hi = static_cast<int>(s.n_layer) + 1;
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) / 2;
+      if (devices_have_room(evaluate_split(c, mid))) lo = mid;
+      else hi = mid - 1;
+    }
+    ngl = lo;
+  }
+  std::vector<FitResult> results = evaluate_split(c, ngl);
+  // The largest context every device holds whole.
+  int lo = 0, hi = static_cast<int>(std::max<uint32_t>(s.n_ctx_train, 256)) / 256;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    ContextParams cm = c;
+    cm.n_ctx = mid * 256;
+    const auto rs = evaluate_split(cm, -1);
+    if (!rs.empty() && rs.front().verdict == Verdict::kFits) lo = mid;
+    else hi = mid - 1;
+  }
+  // tg bound: the layers run one device after another, each reading its share of the bytes.
+  const double all = static_cast<double>(bytes_per_token(s, c, depth));
+  double weights = 0;
+  for (const auto& r : results) weights += static_cast<double>(r.device.weights);
+  uint64_t input = 0;
+  for (const auto& tensor : s.tensors) {
+    if (is_input(tensor)) input += tensor.bytes;
+  }
+  const double host_read = results.empty() ? 0 : static_cast<double>(results.front().host.weights > input ? results.front().host.weights - input : 0);
+  weights += host_read;
+  double seconds = 0;
+  for (const auto& r : results) {
+    if (weights > 0 && t.bandwidth_gbps > 0) seconds += all * static_cast<double>(r.device.weights) / weights / (t.bandwidth_gbps * 1e9);
+  }
+  if (host_read > 0 && weights > 0) seconds += all * host_read / weights / (std::max(t.host_bandwidth_gbps, 1e-9) * 1e9);
+  for (auto& r : results) {
+    r.max_ctx = lo * 256;
+    r.tg_bound_tps = seconds > 0 ? 1.0 / seconds : 0;
+  }
+  return results;
+}
+
 }  // namespace rigbench::fit

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "fit/memory_model.h"
 #include "model/model_shape.h"
@@ -51,6 +52,15 @@ FitResult plan_fit(const model::ModelShape& shape, const Target& target, const C
 // the note says so.
 FitResult plan_fit_default_context(const model::ModelShape& shape, const Target& target, ContextParams ctx,
                                    int n_gpu_layers, int depth);
+
+// Plans `shape` over `count` devices like `target` (each with target.capacity_bytes) with the
+// offloaded layers split in the proportions `split` (-ts; empty = equal). One result per
+// device, named "<target> #<i>"; every result carries the same host part. Verdict: fits when
+// every device has room for everything offloaded (and the host for the rest), partial when
+// some layers stay on the host, else no. n_gpu_layers -2 = auto: the most layers for which
+// every device has room. The tg bound adds each device's share of the bytes at its bandwidth.
+std::vector<FitResult> plan_fit_split(const model::ModelShape& shape, const Target& target, const ContextParams& ctx,
+                                      int n_gpu_layers, int depth, int count, const std::vector<double>& split);
 
 // Bytes read from memory per generated token at `depth` cells of context: every weight but
 // the input embeddings once (MoE expert tensors scaled by used / total experts), and the KV

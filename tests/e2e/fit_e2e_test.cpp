@@ -55,6 +55,31 @@ TEST(FitE2E, SeventyBFitsTheMacStudioNotTheRtx5090) {
   EXPECT_LT(by_name["M2 Pro 16GB"]["capacity_bytes"].get<uint64_t>(), 16ull << 30);
 }
 
+// -ts: a 70B model at 8192 tokens fits two 24 GiB cards split evenly, not split 3:1, and
+// no single card. Layers go to the cards in order; the output layer with the last.
+TEST(FitE2E, TensorSplitOverTwoGpus) {
+  const std::vector<std::string> base = {"--preset", "Llama-3.1-70B", "-c", "8192", "--device", "RTX 3090", "--count", "2"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = base;
+    a.insert(a.end(), extra.begin(), extra.end());
+    return fit_json(a)["devices"];
+  };
+  const auto even = with({});
+  ASSERT_EQ(even.size(), 2u);
+  EXPECT_EQ(even[0]["name"], "RTX 3090 #1");
+  EXPECT_EQ(even[0]["verdict"], "fits");
+  EXPECT_EQ(even[1]["verdict"], "fits");
+  EXPECT_NEAR(even[0]["weights_bytes"].get<double>(), even[1]["weights_bytes"].get<double>(), 0.02 * (20.0 * (1ull << 30)));
+  const auto skewed = with({"-ts", "3,1", "-ngl", "-1"});
+  EXPECT_EQ(skewed[0]["verdict"], "no");
+  EXPECT_LT(skewed[0]["margin_bytes"].get<int64_t>(), 0);
+  EXPECT_GT(skewed[0]["weights_bytes"].get<uint64_t>(), 2 * skewed[1]["weights_bytes"].get<uint64_t>());
+  const ProcessResult bad = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--device", "RTX 3090", "--count", "2",
+                                         "-ts", "1,1,1"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("3 shares for --count 2"), std::string::npos) << bad.err;
+}
+
 TEST(FitE2E, DefaultContextIsTrainedContextCappedToFit) {
   // 128k tokens of f16 KV (16 GiB) and 4.6 GiB of weights fit a 24 GiB card, not an 11 GiB one.
   const auto big = fit_json({"--preset", "Llama-3.1-8B", "--device", "RTX 3090"});
