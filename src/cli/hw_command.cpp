@@ -13,6 +13,7 @@
 #include "hw/gpus_sysfs.h"
 #include "hw/machine.h"
 #include "power/meters.h"
+#include "power/nvml_meter.h"
 
 namespace rigbench::cli {
 
@@ -33,8 +34,11 @@ Status run_hw_command(const HwOptions& o) {
   engine::init_llama();
   MachineInfo m = hw::detect_machine();
   engine::describe_backends(m);
-  // AMD GPUs the driver describes, when this build's backends do not see them already.
-  for (auto& g : hw::amd_gpus()) {
+  // NVIDIA GPUs through NVML (loaded at run time) and AMD GPUs the driver describes, when this
+  // build's backends do not see them already.
+  std::vector<DeviceInfo> found = power::list_nvml_gpus();
+  for (auto& g : hw::amd_gpus()) found.push_back(std::move(g));
+  for (auto& g : found) {
     const bool seen = std::any_of(m.gpus.begin(), m.gpus.end(), [&](const DeviceInfo& d) { return d.description == g.description; });
     if (!seen) m.gpus.push_back(std::move(g));
   }
@@ -70,7 +74,7 @@ Status run_hw_command(const HwOptions& o) {
   std::printf("ram:      %s total, %s available\n", format_bytes(m.ram_bytes).c_str(), format_bytes(available).c_str());
   std::printf("os:       %s, %s\n", m.os.c_str(), m.kernel.c_str());
   std::printf("backends: %s\n", join(m.backends, ", ").c_str());
-  if (m.gpus.empty()) std::printf("gpus:     none (ggml backends and the amdgpu driver see none)\n");
+  if (m.gpus.empty()) std::printf("gpus:     none (ggml backends, NVML and the amdgpu driver see none)\n");
   for (const auto& g : m.gpus) {
     std::printf("gpu:      %s (%s): %s total, %s free\n", g.name.c_str(), g.description.c_str(),
                 format_bytes(g.memory_total_bytes).c_str(), format_bytes(g.memory_free_bytes).c_str());

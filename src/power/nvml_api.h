@@ -45,6 +45,13 @@ typedef struct nvmlFieldValue_st {
   nvmlValue_t value;
 } nvmlFieldValue_t;
 
+// nvmlDeviceGetMemoryInfo: bytes of the device's framebuffer memory.
+typedef struct nvmlMemory_st {
+  unsigned long long total;
+  unsigned long long free;
+  unsigned long long used;
+} nvmlMemory_t;
+
 }  // extern "C"
 
 static_assert(sizeof(nvmlFieldValue_t) == 40, "nvmlFieldValue_t must match nvml.h");
@@ -71,5 +78,6 @@ using DeviceGetTotalEnergyConsumptionFn = nvmlReturn_t (*)(nvmlDevice_t, unsigne
 using DeviceGetFieldValuesFn = nvmlReturn_t (*)(nvmlDevice_t, int, nvmlFieldValue_t*);  // nvmlDeviceGetFieldValues
 // nvmlDeviceGetPowerUsage: milliwatts, a ~1 s average on recent GPUs: never integrated.
 using DeviceGetPowerUsageFn = nvmlReturn_t (*)(nvmlDevice_t, unsigned int*);
+using DeviceGetMemoryInfoFn = nvmlReturn_t (*)(nvmlDevice_t, nvmlMemory_t*);  // nvmlDeviceGetMemoryInfo
 
 }  // namespace rigbench::power::nvml

@@ -24,6 +24,7 @@ struct NvmlApi {
   nvml::DeviceGetTotalEnergyConsumptionFn get_energy = nullptr;
   nvml::DeviceGetFieldValuesFn get_fields = nullptr;
   nvml::DeviceGetPowerUsageFn get_power_usage = nullptr;
+  nvml::DeviceGetMemoryInfoFn get_memory = nullptr;
 
   std::string error(nvmlReturn_t rc) const {
     const char* s = error_string ? error_string(rc) : nullptr;
@@ -138,7 +139,10 @@ std::string nvml_library_path() {
   return env && *env ? std::string(env) : std::string(kDefaultNvmlLibrary);
 }
 
-MeterOpen open_nvml(const std::string& library_arg) {
+namespace {
+
+// Loads NVML from `library` ("" = the default) and initializes it.
+std::expected<NvmlApi, Unavailable> load_nvml(const std::string& library_arg) {
   const std::string library = library_arg.empty() ? nvml_library_path() : library_arg;
   void* lib = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
@@ -157,6 +161,7 @@ MeterOpen open_nvml(const std::string& library_arg) {
   lookup(lib, "nvmlDeviceGetTotalEnergyConsumption", api.get_energy);
   lookup(lib, "nvmlDeviceGetFieldValues", api.get_fields);
   lookup(lib, "nvmlDeviceGetPowerUsage", api.get_power_usage);
+  lookup(lib, "nvmlDeviceGetMemoryInfo", api.get_memory);
   if (!api.init || !api.get_count || !api.get_handle) {
     return std::unexpected(Unavailable{"NVML: " + library + " lacks nvmlInit_v2 / nvmlDeviceGetCount_v2 (driver too old)",
                                        "update the NVIDIA driver"});
@@ -168,6 +173,43 @@ MeterOpen open_nvml(const std::string& library_arg) {
     else if (rc == nvml::kErrorNoPermission) fix = "run with access to /dev/nvidia*";
     return std::unexpected(Unavailable{"NVML: nvmlInit failed: " + api.error(rc), fix});
   }
+  return api;
+}
+
+}  // namespace
+
+std::vector<DeviceInfo> list_nvml_gpus(const std::string& library) {
+  std::vector<DeviceInfo> out;
+  auto loaded = load_nvml(library);
+  if (!loaded) return out;
+  const NvmlApi& api = *loaded;
+  unsigned count = 0;
+  if (api.get_count(&count) == nvml::kSuccess) {
+    for (unsigned i = 0; i < count; ++i) {
+      nvmlDevice_t dev = nullptr;
+      if (api.get_handle(i, &dev) != nvml::kSuccess) continue;
+      DeviceInfo d;
+      d.name = "nvml:gpu" + std::to_string(i);
+      char name_buf[96] = "NVIDIA GPU";
+      if (api.get_name) api.get_name(dev, name_buf, sizeof name_buf);
+      d.description = name_buf;
+      d.type = "gpu";
+      nvmlMemory_t mem{};
+      if (api.get_memory && api.get_memory(dev, &mem) == nvml::kSuccess) {
+        d.memory_total_bytes = mem.total;
+        d.memory_free_bytes = mem.free;
+      }
+      out.push_back(std::move(d));
+    }
+  }
+  if (api.shutdown) api.shutdown();
+  return out;
+}
+
+MeterOpen open_nvml(const std::string& library_arg) {
+  auto loaded = load_nvml(library_arg);
+  if (!loaded) return std::unexpected(loaded.error());
+  NvmlApi api = *loaded;
   auto fail_after_init = [&](Unavailable u) {
     if (api.shutdown) api.shutdown();
     return std::unexpected(std::move(u));

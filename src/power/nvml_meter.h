@@ -11,6 +11,10 @@
 //   instantaneous field is missing it is read as power_w only (frozen check, idle median).
 #pragma once
 
+#include <vector>
+
+#include "core/record.h"
+
 #include <string>
 
 #include "power/meter.h"
@@ -33,5 +37,10 @@ std::string nvml_library_path();
 // Domains: "nvml:gpuN" (N: NVML index). The library stays loaded for the process's lifetime;
 // the meter calls nvmlShutdown when destroyed.
 MeterOpen open_nvml(const std::string& library = "");
+
+// Every NVIDIA GPU NVML sees (loaded at run time, so a CPU-only build lists them too): name
+// "nvml:gpuN", description the GPU's name, memory total and free bytes from
+// nvmlDeviceGetMemoryInfo. Empty when NVML cannot be loaded or initialized.
+std::vector<DeviceInfo> list_nvml_gpus(const std::string& library = "");
 
 }  // namespace rigbench::power

@@ -99,6 +99,17 @@ __attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetName(nvmlDevice
   return kSuccess;
 }
 
+// gpu<i>.memory_total_bytes and gpu<i>.memory_used_bytes.
+__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t dev, nvmlMemory_t* memory) {
+  unsigned long long total = 0, used = 0;
+  if (!gpu_value(dev, "memory_total_bytes", total)) return kNotSupported;
+  gpu_value(dev, "memory_used_bytes", used);
+  memory->total = total;
+  memory->used = used;
+  memory->free = total - used;
+  return kSuccess;
+}
+
 __attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t dev,
                                                                                         unsigned long long* energy_mj) {
   return gpu_value(dev, "energy_mj", *energy_mj) ? kSuccess : kNotSupported;

@@ -126,5 +126,25 @@ TEST(NvmlMissingLibrary, NoDriverIsUnavailableWithTheFix) {
   EXPECT_NE(meter.error().fix.find("RIGBENCH_NVML_LIBRARY"), std::string::npos);
 }
 
+// `rigbench hw` lists NVIDIA GPUs through NVML even in a CPU-only build.
+TEST(NvmlFakeLibrary, ListsGpusWithTheirMemory) {
+  testing::FakeNvml nvml;
+  nvml.set("count", 2);
+  nvml.set("gpu0.name", "NVIDIA GeForce RTX 3090");
+  nvml.set("gpu0.memory_total_bytes", 25769803776ull);  // 24 GiB
+  nvml.set("gpu0.memory_used_bytes", 1073741824ull);    // 1 GiB
+  nvml.set("gpu1.name", "NVIDIA GeForce RTX 4090");
+  nvml.set("gpu1.memory_total_bytes", "unsupported");
+  const auto gpus = list_nvml_gpus();
+  ASSERT_EQ(gpus.size(), 2u);
+  EXPECT_EQ(gpus[0].name, "nvml:gpu0");
+  EXPECT_EQ(gpus[0].description, "NVIDIA GeForce RTX 3090");
+  EXPECT_EQ(gpus[0].memory_total_bytes, 25769803776ull);
+  EXPECT_EQ(gpus[0].memory_free_bytes, 25769803776ull - 1073741824ull);
+  EXPECT_EQ(gpus[1].memory_total_bytes, 0u);  // memory info not supported: listed without it
+}
+
+TEST(NvmlMissingLibrary, ListsNoGpus) { EXPECT_TRUE(list_nvml_gpus("/nonexistent/libnvidia-ml.so.1").empty()); }
+
 }  // namespace
 }  // namespace rigbench::power
