@@ -2,10 +2,10 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <set>
 
 #include "core/strings.h"
+#include "power/sysfs.h"
 
 namespace rigbench::hw {
 
@@ -13,21 +13,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string first_line(const fs::path& p) {
-  std::ifstream in(p);
-  std::string line;
-  std::getline(in, line);
-  return trim(line);
-}
+// One-line sysfs attribute, "" when unreadable.
+std::string first_line(const fs::path& p) { return power::read_attribute(p.string()).value_or(""); }
 
-uint64_t number(const fs::path& p) {
-  const std::string s = first_line(p);
-  try {
-    return s.empty() ? 0 : std::stoull(s, nullptr, 0);
-  } catch (...) {
-    return 0;
-  }
-}
+// Decimal sysfs number, 0 when unreadable or not a number.
+uint64_t number(const fs::path& p) { return power::read_u64_attribute(p.string()).value_or(0); }
 
 }  // namespace
 

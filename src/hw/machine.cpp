@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "core/strings.h"
+#include "power/sysfs.h"
 
 namespace rigbench::hw {
 
@@ -19,12 +20,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_first_line(const fs::path& p) {
-  std::ifstream in(p);
-  std::string line;
-  std::getline(in, line);
-  return trim(line);
-}
+// One-line sysfs attribute, "" when unreadable.
+std::string read_first_line(const fs::path& p) { return power::read_attribute(p.string()).value_or(""); }
 
 // Value of the first "key : value" line whose key is one of `keys`.
 std::string cpuinfo_value(std::initializer_list<const char*> keys) {
