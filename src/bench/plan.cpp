@@ -6,6 +6,7 @@ std::vector<TestCase> expand(const PlanSpec& spec) {
   std::vector<TestCase> out;
   for (const auto& model : spec.models)
   for (int ngl : spec.n_gpu_layers)
+  for (const auto& lm : spec.load_mode)
   for (int nb : spec.n_batch)
   for (int nub : spec.n_ubatch)
   for (const auto& tk : spec.type_k)
@@ -26,6 +27,7 @@ std::vector<TestCase> expand(const PlanSpec& spec) {
     p.n_ubatch = nub;
     p.n_threads = nt;
     p.n_gpu_layers = ngl;
+    p.load_mode = lm;
     p.flash_attn = fa;
     p.type_k = tk;
     p.type_v = tv;

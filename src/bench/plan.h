@@ -20,6 +20,7 @@ struct PlanSpec {
   std::vector<int> n_ubatch = {512};        // -ub
   std::vector<int> n_threads = {};          // -t; empty = physical cores (filled by the caller)
   std::vector<int> n_gpu_layers = {-1};     // -ngl; -1 = all layers
+  std::vector<std::string> load_mode = {"auto"};   // -lm: auto|none|mmap|mlock|mmap+mlock|dio
   std::vector<std::string> flash_attn = {"auto"};  // -fa: auto|on|off
   std::vector<std::string> type_k = {"f16"};       // -ctk
   std::vector<std::string> type_v = {"f16"};       // -ctv
@@ -34,9 +35,9 @@ struct TestCase {
   BenchParams params;  // n_ctx = n_depth + n_prompt + n_gen
 };
 
-// Expands the spec into runs. Order: model, then n_gpu_layers (so a model is loaded once
-// per value), then the other knobs, n_prompt and n_gen innermost. A pair with both
-// n_prompt and n_gen equal to 0 is skipped.
+// Expands the spec into runs. Order: model, then the model-load knobs n_gpu_layers and
+// load_mode (so a model is loaded once per pair of values), then the other knobs, n_prompt
+// and n_gen innermost. A pair with both n_prompt and n_gen equal to 0 is skipped.
 std::vector<TestCase> expand(const PlanSpec& spec);
 
 }  // namespace rigbench::bench

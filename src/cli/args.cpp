@@ -8,6 +8,7 @@ std::vector<std::string> expand_llama_bench_aliases(const std::vector<std::strin
   static const std::pair<const char*, const char*> kAliases[] = {
       {"-ngl", "--n-gpu-layers"}, {"-fa", "--flash-attn"},   {"-ctk", "--cache-type-k"},
       {"-ctv", "--cache-type-v"}, {"-ub", "--ubatch-size"}, {"-ts", "--tensor-split"},
+      {"-lm", "--load-mode"},
   };
   std::vector<std::string> out;
   out.reserve(args.size());

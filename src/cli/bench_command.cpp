@@ -43,6 +43,7 @@ report::PrinterOptions table_options(const BenchOptions& opts, bool energy_reada
     }
   }
   if (p.n_gpu_layers != d.n_gpu_layers) o.shown_knobs.insert("n_gpu_layers");
+  if (p.load_mode != d.load_mode) o.shown_knobs.insert("load_mode");
   if (p.flash_attn != d.flash_attn) o.shown_knobs.insert("flash_attn");
   if (p.type_k != d.type_k) o.shown_knobs.insert("type_k");
   if (p.type_v != d.type_v) o.shown_knobs.insert("type_v");

@@ -45,6 +45,9 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
       ->delimiter(',')->check(int_in(1, 1024));
   cmd.add_option("--n-gpu-layers", p.n_gpu_layers, "-ngl: layers offloaded to GPUs, list; -1 = all")
       ->delimiter(',')->check(int_in(-1, 100000))->capture_default_str();
+  cmd.add_option("--load-mode", p.load_mode,
+                 "-lm: how llama.cpp loads the weights, list of auto|none|mmap|mlock|mmap+mlock|dio (none: read into fresh memory)")
+      ->delimiter(',')->capture_default_str();
   cmd.add_option("--flash-attn", p.flash_attn, "-fa: flash attention, list of auto|on|off|1|0")
       ->delimiter(',')->capture_default_str();
   cmd.add_option("--cache-type-k", p.type_k, "-ctk: KV cache K type, list (f16, q8_0, q4_0, ...)")
@@ -87,6 +90,14 @@ Status validate(BenchOptions& o, int default_threads) {
     else if (v == "0" || v == "off" || v == "false") fa = "off";
     else if (v == "auto" || v == "-1") fa = "auto";
     else return fail(ErrorCode::kUsage, "-fa/--flash-attn '" + fa + "': expected auto, on (1) or off (0)");
+  }
+  const auto& modes = engine::load_modes();
+  for (auto& lm : p.load_mode) {
+    const std::string v = to_lower(trim(lm));
+    if (std::find(modes.begin(), modes.end(), v) == modes.end()) {
+      return fail(ErrorCode::kUsage, "-lm/--load-mode '" + lm + "': expected one of " + join(modes, ", "));
+    }
+    lm = v;
   }
   const auto& types = engine::kv_cache_types();
   for (auto* list : {&p.type_k, &p.type_v}) {

@@ -30,9 +30,10 @@ struct BenchOptions {
 // Declares the flags of `bench` on `cmd`, bound to `opts`.
 void add_bench_options(CLI::App& cmd, BenchOptions& opts);
 
-// Checks and completes parsed options: -fa values normalized to auto|on|off; -ctk/-ctv
-// known cache types; -o a known format; --db and --no-db not both; empty -t filled with
-// `default_threads`. Models are left as given (empty = the caller's default).
+// Checks and completes parsed options: -fa values normalized to auto|on|off; -lm values
+// llama.cpp's load mode names (lower-cased); -ctk/-ctv known cache types; -o a known
+// format; --db and --no-db not both; empty -t filled with `default_threads`. Models are
+// left as given (empty = the caller's default).
 // Errors: kUsage naming the flag and the bad value.
 Status validate(BenchOptions& opts, int default_threads);
 

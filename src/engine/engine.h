@@ -18,6 +18,7 @@ namespace rigbench::engine {
 struct ModelSpec {
   std::string path;
   int n_gpu_layers = -1;  // layers offloaded to GPUs; -1 = all
+  std::string load_mode = "auto";  // llama.cpp's load mode name (see load_modes()): auto, none, mmap, ...
   bool operator==(const ModelSpec&) const = default;
 };
 
@@ -37,7 +38,8 @@ class Engine {
   virtual ~Engine() = default;
 
   // Loads the model, or keeps the loaded one when `spec` equals the last. Frees any context.
-  // Errors: kInvalidInput with llama.cpp's own reason (e.g. unknown architecture).
+  // Errors: kInvalidInput with llama.cpp's own reason (e.g. unknown architecture); kUsage
+  // for a load mode llama.cpp does not name.
   virtual Status load(const ModelSpec& spec) = 0;
 
   // Creates a fresh context on the loaded model (the previous one is freed).

@@ -42,6 +42,9 @@ class LlamaEngine final : public Engine {
     }
     llama_model_params mp = llama_model_default_params();
     mp.n_gpu_layers = spec.n_gpu_layers < 0 ? 999 : spec.n_gpu_layers;
+    if (!parse_load_mode(spec.load_mode, mp.load_mode)) {
+      return fail(ErrorCode::kUsage, "model '" + spec.path + "': unknown load mode '" + spec.load_mode + "'");
+    }
     clear_errors();
     model_ = llama_model_load_from_file(spec.path.c_str(), mp);
     if (!model_) {
@@ -261,6 +264,18 @@ void describe_backends(MachineInfo& machine) {
 const std::vector<std::string>& kv_cache_types() {
   static const std::vector<std::string> kTypes = {"f32", "f16", "bf16", "q8_0", "q4_0", "q4_1", "iq4_nl", "q5_0", "q5_1"};
   return kTypes;
+}
+
+const std::vector<std::string>& load_modes() {
+  static const std::vector<std::string> kModes = [] {
+    std::vector<std::string> names;
+    for (llama_load_mode m : {LLAMA_LOAD_MODE_AUTO, LLAMA_LOAD_MODE_NONE, LLAMA_LOAD_MODE_MMAP, LLAMA_LOAD_MODE_MLOCK,
+                              LLAMA_LOAD_MODE_MMAP_MLOCK, LLAMA_LOAD_MODE_DIRECT_IO}) {
+      names.emplace_back(llama_load_mode_name(m));
+    }
+    return names;
+  }();
+  return kModes;
 }
 
 std::string llama_commit() {

@@ -36,6 +36,10 @@ void describe_backends(MachineInfo& machine);
 // KV cache types accepted for -ctk/-ctv (ggml type names, llama-bench's list).
 const std::vector<std::string>& kv_cache_types();
 
+// Load modes accepted for -lm, in llama.h's enum order: llama_load_mode_name of each
+// llama_load_mode ("auto", "none", "mmap", "mlock", "mmap+mlock", "dio").
+const std::vector<std::string>& load_modes();
+
 // The llama.cpp commit the binary was built against: the full hash known at configure time,
 // else ggml_commit() (short).
 std::string llama_commit();

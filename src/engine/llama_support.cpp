@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <deque>
 #include <mutex>
+#include <stdexcept>
 
 #include "core/strings.h"
 
@@ -79,6 +80,15 @@ llama_flash_attn_type parse_flash_attn(const std::string& v) {
   if (v == "on") return LLAMA_FLASH_ATTN_TYPE_ENABLED;
   if (v == "off") return LLAMA_FLASH_ATTN_TYPE_DISABLED;
   return LLAMA_FLASH_ATTN_TYPE_AUTO;
+}
+
+bool parse_load_mode(const std::string& name, llama_load_mode& out) {
+  try {
+    out = llama_load_mode_from_str(name.c_str());  // throws std::invalid_argument when unknown
+    return true;
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
 }
 
 void init_llama() {

@@ -30,6 +30,10 @@ bool parse_cache_type(const std::string& name, ggml_type& out);
 // "on" / "off" / anything else = auto.
 llama_flash_attn_type parse_flash_attn(const std::string& v);
 
+// A load mode from llama.cpp's name ("auto", "none", "mmap", "mlock", "mmap+mlock", "dio"),
+// through llama_load_mode_from_str; false when llama.cpp names no such mode.
+bool parse_load_mode(const std::string& name, llama_load_mode& out);
+
 // llama.cpp's memory per buffer type for `ctx` (empty without llama-ext.h).
 std::vector<BufferMemory> memory_breakdown(const llama_context* ctx);
 

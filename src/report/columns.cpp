@@ -63,6 +63,7 @@ std::vector<Column> make_columns() {
       col("backends", "backend", kAlways, [](const RunRecord& r) { return join(r.devices_used, ","); }),
       col("n_threads", "threads", kAlways, [](const RunRecord& r) { return str(r.params.n_threads); }),
       col("n_gpu_layers", "ngl", kIfAsked, [](const RunRecord& r) { return str(r.params.n_gpu_layers); }),
+      col("load_mode", "lm", kIfAsked, [](const RunRecord& r) { return r.params.load_mode; }),
       col("flash_attn", "fa", kIfAsked, [](const RunRecord& r) { return r.params.flash_attn; }),
       col("type_k", "type_k", kIfAsked, [](const RunRecord& r) { return r.params.type_k; }),
       col("type_v", "type_v", kIfAsked, [](const RunRecord& r) { return r.params.type_v; }),

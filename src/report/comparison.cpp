@@ -213,8 +213,8 @@ std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric) {
 std::string knobs_label(const RunRecord& rec) {
   const BenchParams& p = rec.params;
   char buf[160];
-  std::snprintf(buf, sizeof buf, "t=%d ngl=%d fa=%s ctk=%s ctv=%s b=%d ub=%d", p.n_threads, p.n_gpu_layers,
-                p.flash_attn.c_str(), p.type_k.c_str(), p.type_v.c_str(), p.n_batch, p.n_ubatch);
+  std::snprintf(buf, sizeof buf, "t=%d ngl=%d lm=%s fa=%s ctk=%s ctv=%s b=%d ub=%d", p.n_threads, p.n_gpu_layers,
+                p.load_mode.c_str(), p.flash_attn.c_str(), p.type_k.c_str(), p.type_v.c_str(), p.n_batch, p.n_ubatch);
   return buf;
 }
 

@@ -83,7 +83,7 @@ struct MetricValues {
 // nullopt when the record holds no value of `metric` (a test that did not run, no memory breakdown).
 std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric);
 
-// The knobs of a record's run, e.g. "t=8 ngl=99 fa=on ctk=f16 ctv=f16 b=2048 ub=512".
+// The knobs of a record's run, e.g. "t=8 ngl=99 lm=auto fa=on ctk=f16 ctv=f16 b=2048 ub=512".
 std::string knobs_label(const RunRecord& rec);
 
 enum class CellState {
@@ -96,7 +96,7 @@ struct Cell {
   CellState state = CellState::kMissing;
   std::vector<double> samples;  // the values (MetricValues::samples) of the configuration shown
   Summary summary;              // statistics of `samples`
-  std::string config;           // that configuration's knobs, e.g. "t=8 ngl=99 fa=on ctk=f16 ctv=f16 b=2048 ub=512"
+  std::string config;           // that configuration's knobs, e.g. "t=8 ngl=99 lm=auto fa=on ctk=f16 ctv=f16 b=2048 ub=512"
   std::size_t n_configs = 0;    // configurations run in this cell (the best one is shown)
   double ratio = std::nan("");  // against the baseline column, > 1 = better; NaN when not ranked or absent
 };

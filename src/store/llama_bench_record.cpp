@@ -188,6 +188,7 @@ Result<MappedRow> map_llama_bench_row(const LlamaBenchRow& row, const std::strin
   p.n_prompt = *n_prompt;
   p.n_gen = *n_gen;
   p.n_ctx = p.n_depth + p.n_prompt + p.n_gen;
+  p.load_mode = f.text("load_mode", defaults.load_mode);  // llama_load_mode_name; absent in older builds
   p.flash_attn = flash_attn_name(f.text("flash_attn", "-1"));
   p.type_k = f.text("type_k", defaults.type_k);
   p.type_v = f.text("type_v", defaults.type_v);

@@ -150,7 +150,7 @@ json to_json(const RunRecord& rec) {
                  {"n_ctx_train", rec.model.n_ctx_train}, {"synthetic", rec.model.synthetic}}},
       {"params", {{"n_prompt", p.n_prompt}, {"n_gen", p.n_gen}, {"n_depth", p.n_depth},
                   {"n_batch", p.n_batch}, {"n_ubatch", p.n_ubatch}, {"n_threads", p.n_threads},
-                  {"n_gpu_layers", p.n_gpu_layers}, {"flash_attn", p.flash_attn},
+                  {"n_gpu_layers", p.n_gpu_layers}, {"load_mode", p.load_mode}, {"flash_attn", p.flash_attn},
                   {"type_k", p.type_k}, {"type_v", p.type_v}, {"n_ctx", p.n_ctx},
                   {"repetitions", p.repetitions}, {"warmup", p.warmup}, {"delay_s", p.delay_s}}},
       {"devices_used", rec.devices_used},
@@ -208,6 +208,7 @@ Result<RunRecord> from_json(const json& j) {
     rp.n_ubatch = p.value("n_ubatch", 512);
     rp.n_threads = p.value("n_threads", 0);
     rp.n_gpu_layers = p.value("n_gpu_layers", -1);
+    rp.load_mode = p.value("load_mode", "auto");  // absent before load_mode was recorded: llama.cpp's default
     rp.flash_attn = p.value("flash_attn", "auto");
     rp.type_k = p.value("type_k", "f16");
     rp.type_v = p.value("type_v", "f16");

@@ -15,7 +15,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Each entry migrates from version i to i+1.
+// Each entry migrates from version i to i+1. Version 1: the first schema; 2: runs.load_mode
+// (rows stored before it read 'auto', llama.cpp's default, which those runs used).
 constexpr const char* kMigrations[] = {
     R"sql(
 CREATE TABLE runs (
@@ -64,6 +65,9 @@ CREATE TABLE samples (
   duration_ns INTEGER NOT NULL,
   PRIMARY KEY (run_id, test, idx)
 );
+)sql",
+    R"sql(
+ALTER TABLE runs ADD COLUMN load_mode TEXT NOT NULL DEFAULT 'auto';
 )sql",
 };
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
@@ -168,11 +172,11 @@ Status SqliteStore::save(const RunRecord& rec) {
   Stmt ins(db_, R"sql(
 INSERT INTO runs (record_id, test_time, machine_hostname, machine_cpu, machine_os, rigbench_version,
   llama_cpp_commit, model_name, model_path, model_arch, model_file_type, model_fingerprint, model_synthetic,
-  n_prompt, n_gen, n_depth, n_batch, n_ubatch, n_threads, n_gpu_layers, flash_attn, type_k, type_v,
+  n_prompt, n_gen, n_depth, n_batch, n_ubatch, n_threads, n_gpu_layers, load_mode, flash_attn, type_k, type_v,
   pp_avg_tps, tg_avg_tps, ttft_avg_ms, peak_rss_bytes, interrupted, refused, energy_method, tg_j_per_token,
   cost_currency, cost_gross_per_mtok, tags, record_json)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,
-  ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35)
+  ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36)
 ON CONFLICT(record_id) DO NOTHING)sql");
   if (!ins.ok()) return rollback("prepare insert");
   const auto& p = rec.params;
@@ -193,6 +197,7 @@ ON CONFLICT(record_id) DO NOTHING)sql");
   for (int v : {p.n_prompt, p.n_gen, p.n_depth, p.n_batch, p.n_ubatch, p.n_threads, p.n_gpu_layers}) {
     ins.bind(i++, int64_t{v});
   }
+  ins.bind(i++, p.load_mode);
   ins.bind(i++, p.flash_attn);
   ins.bind(i++, p.type_k);
   ins.bind(i++, p.type_v);

@@ -22,7 +22,7 @@ struct sqlite3;
 namespace rigbench::store {
 
 // The schema version this build writes.
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 // Default database path: $XDG_DATA_HOME/rigbench/results.db, else
 // $HOME/.local/share/rigbench/results.db. Errors: kRuntime when neither variable is set.

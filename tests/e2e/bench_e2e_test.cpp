@@ -106,6 +106,47 @@ TEST(BenchE2E, TableShowsKnobsThatAreSetAndTheFileWhenSeveralModelsRun) {
   EXPECT_EQ(plain.out.find("| file |"), std::string::npos);
 }
 
+// Model bytes llama.cpp placed in buffers of type `buffer_type` ("CPU_Mapped": the mmapped file).
+uint64_t model_bytes_in(const nlohmann::json& record, const std::string& buffer_type) {
+  uint64_t total = 0;
+  for (const auto& b : record["memory"]["buffers"]) {
+    if (b["buffer_type"] == buffer_type) total += b["model_bytes"].get<uint64_t>();
+  }
+  return total;
+}
+
+TEST(BenchE2E, LoadModeNoneReadsTheWeightsIntoMemoryAndIsReported) {
+  const ProcessResult none = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "4", "-r", "1",
+                                          "-lm", "none", "--no-db", "-o", "json"});
+  ASSERT_EQ(none.exit_code, 0) << none.err;
+  const auto j = nlohmann::json::parse(none.out);
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["params"]["load_mode"], "none");
+  EXPECT_EQ(j[0]["params"]["n_prompt"], 16);
+  EXPECT_EQ(j[0]["params"]["n_gen"], 4);
+  EXPECT_EQ(j[0]["results"]["tg"]["samples_ns"].size(), 1u);
+  EXPECT_GT(j[0]["results"]["tg"]["avg_tps"].get<double>(), 0);
+  // llama.cpp really loaded without mmap: no weights in a CPU_Mapped buffer (with mmap, all of them).
+  EXPECT_EQ(model_bytes_in(j[0], "CPU_Mapped"), 0u) << j[0]["memory"].dump();
+  const ProcessResult mmap = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "4", "-r", "1",
+                                          "-t", "1", "-lm", "mmap", "--no-db", "-o", "json"});
+  ASSERT_EQ(mmap.exit_code, 0) << mmap.err;
+  const auto m = nlohmann::json::parse(mmap.out)[0];
+  EXPECT_EQ(m["params"]["load_mode"], "mmap");
+  EXPECT_GT(model_bytes_in(m, "CPU_Mapped"), 0u) << m["memory"].dump();
+}
+
+TEST(BenchE2E, TableShowsTheLoadModeColumnWhenSet) {
+  const ProcessResult r = run_process(bench_args({"--no-db", "-r", "1", "-lm", "none,mmap"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("| threads | lm |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| 1 | none |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| 1 | mmap |"), std::string::npos) << r.out;
+  const ProcessResult plain = run_process(bench_args({"--no-db", "-r", "1"}));
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_EQ(plain.out.find("| lm |"), std::string::npos) << plain.out;
+}
+
 TEST(BenchE2E, WarnsAboutAContextBeyondTraining) {
   const ProcessResult w = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "--no-db", "-r", "1", "-p", "2048",
                                        "-n", "8", "-t", "1", "--warmup", "0"});
@@ -167,10 +208,11 @@ TEST(BenchE2E, DatabaseHoldsTheRecordAndItsSamples) {
   const ProcessResult r = run_process(bench_args({"--db", db, "-o", "json", "--tag", "e2e"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto printed = nlohmann::json::parse(r.out)[0];
-  EXPECT_EQ(query_int(db, "PRAGMA user_version"), 1);
+  EXPECT_EQ(query_int(db, "PRAGMA user_version"), 2);
   EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM runs WHERE record_id = '" + printed["record_id"].get<std::string>() + "'"), 1);
   EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM samples"), 6);
   EXPECT_EQ(query_int(db, "SELECT n_prompt FROM runs"), 32);
+  EXPECT_EQ(query_text(db, "SELECT load_mode FROM runs"), "auto");
 }
 
 TEST(BenchE2E, DefaultDatabaseIsUnderXdgDataHome) {
@@ -227,6 +269,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"NotANumber", {"-n", "lots"}, 2, "--n-gen: 'lots' is not an integer"},
         BadInput{"UnknownCacheType", {"-ctk", "q9_9"}, 2, "-ctk/--cache-type-k 'q9_9': unknown KV cache type"},
         BadInput{"BadFlashAttn", {"-fa", "sometimes"}, 2, "-fa/--flash-attn 'sometimes'"},
+        BadInput{"BadLoadMode", {"-lm", "bogus"}, 2, "-lm/--load-mode 'bogus': expected one of auto, none, mmap"},
         BadInput{"UnknownFormat", {"-o", "xml"}, 2, "-o/--output 'xml'"},
         BadInput{"UnknownFlag", {"--frobnicate"}, 2, "--frobnicate"}),
     [](const ::testing::TestParamInfo<BadInput>& info) { return info.param.name; });

@@ -29,10 +29,12 @@ std::string llama_bench() {
 #endif
 }
 
-// llama-bench's output of a small run on the shipped model.
-std::string run_llama_bench(const std::string& format) {
-  const ProcessResult r = run_process({llama_bench(), "-m", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "4", "-r", "3", "-t",
-                                       "1", "-o", format});
+// llama-bench's output of a small run on the shipped model; `extra` flags appended.
+std::string run_llama_bench(const std::string& format, std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {llama_bench(), "-m", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "4", "-r", "3", "-t",
+                                   "1", "-o", format};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const ProcessResult r = run_process(args);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return r.out;
 }
@@ -101,6 +103,8 @@ TEST_F(LlamaBenchImportE2E, JsonlNumbersMatchTheFile) {
     EXPECT_EQ((*rec)["model"]["n_params"], row["model_n_params"]);
     EXPECT_EQ((*rec)["model"]["size_bytes"], row["model_size"]);
     EXPECT_EQ((*rec)["params"]["n_threads"], 1);
+    EXPECT_EQ((*rec)["params"]["load_mode"], "auto");  // llama-bench's default, as its row says
+    EXPECT_EQ((*rec)["params"]["load_mode"], row["load_mode"]);
     EXPECT_EQ((*rec)["params"]["repetitions"], 3);
     EXPECT_EQ((*rec)["tags"], json({"source:llama-bench"}));
   }
@@ -109,6 +113,16 @@ TEST_F(LlamaBenchImportE2E, JsonlNumbersMatchTheFile) {
   const ProcessResult cmp = run_process({RIGBENCH_BIN, "compare", "--db", dir.file("x.db"), "--by", "build", "-o", "json"});
   ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
   EXPECT_EQ(json::parse(cmp.out)["columns"], json({"llama-bench / llama.cpp 80fb11ac"}));
+}
+
+TEST_F(LlamaBenchImportE2E, LoadModeComesFromEachRow) {
+  TempDir dir;
+  testing::write_file(dir.file("lm.jsonl"), run_llama_bench("jsonl", {"-lm", "none,mmap", "-r", "1"}));
+  const ProcessResult r = run_process({RIGBENCH_BIN, "import", "--db", dir.file("x.db"), dir.file("lm.jsonl")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> modes;  // (pp, tg) per load mode, in llama-bench's order
+  for (const json& rec : exported(dir.file("x.db"))) modes.push_back(rec["params"]["load_mode"].get<std::string>());
+  EXPECT_EQ(modes, (std::vector<std::string>{"none", "none", "mmap", "mmap"}));
 }
 
 TEST_F(LlamaBenchImportE2E, CsvAndSqlKeepTheMeans) {

@@ -23,9 +23,10 @@ BenchOptions parse(std::vector<std::string> args) {
 
 TEST(ExpandAliases, RewritesLlamaBenchSpellingsOnly) {
   const auto out = expand_llama_bench_aliases({"rigbench", "-ngl", "99", "-fa", "1", "-ctk", "q8_0", "-ctv=q8_0",
-                                               "-ub", "256", "-n", "4", "-nglx"});
+                                               "-ub", "256", "-lm", "none", "-lm=mmap", "-n", "4", "-nglx", "-lmx"});
   EXPECT_EQ(out, (std::vector<std::string>{"rigbench", "--n-gpu-layers", "99", "--flash-attn", "1", "--cache-type-k",
-                                           "q8_0", "--cache-type-v=q8_0", "--ubatch-size", "256", "-n", "4", "-nglx"}));
+                                           "q8_0", "--cache-type-v=q8_0", "--ubatch-size", "256", "--load-mode", "none",
+                                           "--load-mode=mmap", "-n", "4", "-nglx", "-lmx"}));
 }
 
 TEST(BenchOptions, DefaultsAreLlamaBenchs) {
@@ -37,6 +38,7 @@ TEST(BenchOptions, DefaultsAreLlamaBenchs) {
   EXPECT_EQ(o.plan.warmup, 1);
   EXPECT_EQ(o.plan.n_batch, (std::vector<int>{2048}));
   EXPECT_EQ(o.plan.n_ubatch, (std::vector<int>{512}));
+  EXPECT_EQ(o.plan.load_mode, (std::vector<std::string>{"auto"}));
   EXPECT_EQ(o.output, "md");
   ASSERT_TRUE(validate(o, 6));
   EXPECT_EQ(o.plan.n_threads, (std::vector<int>{6}));
@@ -61,6 +63,12 @@ TEST(BenchOptions, ListsAndAliasesParse) {
   EXPECT_EQ(o.plan.n_threads, (std::vector<int>{3}));
 }
 
+TEST(BenchOptions, LoadModeIsAListOfLlamaCppNames) {
+  BenchOptions o = parse({"bench", "-lm", "none,mmap", "--load-mode", "MLOCK", "-lm", "mmap+mlock,dio,auto"});
+  ASSERT_TRUE(validate(o, 1));
+  EXPECT_EQ(o.plan.load_mode, (std::vector<std::string>{"none", "mmap", "mlock", "mmap+mlock", "dio", "auto"}));
+}
+
 TEST(BenchOptions, OutOfRangeValuesAreParseErrors) {
   EXPECT_THROW(parse({"bench", "-r", "0"}), CLI::ParseError);
   EXPECT_THROW(parse({"bench", "-p", "-5"}), CLI::ParseError);
@@ -81,6 +89,12 @@ TEST(BenchOptions, ValidationNamesTheFlag) {
   s = validate(o, 1);
   ASSERT_FALSE(s);
   EXPECT_NE(s.error().message.find("-fa"), std::string::npos);
+
+  o = parse({"bench", "-lm", "none,bogus"});
+  s = validate(o, 1);
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().code, ErrorCode::kUsage);
+  EXPECT_EQ(s.error().message, "-lm/--load-mode 'bogus': expected one of auto, none, mmap, mlock, mmap+mlock, dio");
 
   o = parse({"bench", "-o", "xml"});
   s = validate(o, 1);

@@ -203,6 +203,22 @@ TEST(Compare, SameConfigurationsPoolAndTheBestConfigurationIsShown) {
   EXPECT_EQ(find_row(*pooled, "alpha F32", "tg128").cells[0].summary.n, 3u);
 }
 
+TEST(Compare, LoadModeIsPartOfTheConfiguration) {
+  EXPECT_EQ(knobs_label(testing::sample_record()), "t=8 ngl=-1 lm=auto fa=auto ctk=f16 ctv=f16 b=2048 ub=512");
+  auto records = three_machines();
+  RunRecord no_mmap = records[0];  // box-a, alpha, -lm none: another configuration, faster, shown
+  no_mmap.record_id = "1d";
+  no_mmap.params.load_mode = "none";
+  no_mmap.results.tg = make_throughput(128, {900'000'000, 910'000'000});
+  records.push_back(no_mmap);
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp);
+  const Cell& a = find_row(*cmp, "alpha F32", "tg128").cells[0];
+  EXPECT_EQ(a.n_configs, 2u);  // not pooled with the mmap-default run
+  EXPECT_EQ(a.summary.n, 2u);
+  EXPECT_NE(a.config.find("lm=none"), std::string::npos) << a.config;
+}
+
 TEST(Compare, LabelsStayDistinctAndNoRecordsIsAnError) {
   auto records = three_machines();
   records[2].machine.hostname = "box-a";  // same name, another CPU

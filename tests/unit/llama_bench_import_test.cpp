@@ -154,6 +154,7 @@ TEST(LlamaBenchRecord, PpRowKeepsSamplesAndFields) {
   EXPECT_EQ(r.params.n_threads, 1);
   EXPECT_EQ(r.params.n_gpu_layers, -1);
   EXPECT_EQ(r.params.flash_attn, "auto");
+  EXPECT_EQ(r.params.load_mode, "auto");
   EXPECT_EQ(r.params.repetitions, 2);
   EXPECT_EQ(r.test_time, "2026-11-29T15:09:41Z");
   EXPECT_EQ(r.tags, (std::vector<std::string>{kLlamaBenchTag}));
@@ -176,6 +177,22 @@ TEST(LlamaBenchRecord, TgRowAndGpus) {
   ASSERT_EQ(r.machine.gpus.size(), 2u);
   EXPECT_EQ(r.machine.gpus[1].description, "NVIDIA GeForce RTX 2080 Ti");
   EXPECT_EQ(r.machine.hostname, "");
+}
+
+TEST(LlamaBenchRecord, LoadModeIsImportedAndAutoWhenAbsent) {
+  LlamaBenchRow row = pp_row();
+  row.fields["load_mode"] = "mmap+mlock";
+  auto mapped = map_llama_bench_row(row);
+  ASSERT_TRUE(mapped && mapped->record);
+  EXPECT_EQ(mapped->record->params.load_mode, "mmap+mlock");
+  row.fields["load_mode"] = "none";
+  mapped = map_llama_bench_row(row);
+  ASSERT_TRUE(mapped && mapped->record);
+  EXPECT_EQ(mapped->record->params.load_mode, "none");
+  row.fields.erase("load_mode");  // llama-bench builds before --load-mode
+  mapped = map_llama_bench_row(row);
+  ASSERT_TRUE(mapped && mapped->record);
+  EXPECT_EQ(mapped->record->params.load_mode, "auto");
 }
 
 TEST(LlamaBenchRecord, PpTgRowIsSkippedWithTheReason) {

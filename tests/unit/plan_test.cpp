@@ -38,6 +38,34 @@ TEST(Expand, ContextHoldsDepthPromptAndGeneration) {
   EXPECT_EQ(plan[0].params.repetitions, 5);
 }
 
+TEST(Expand, LoadModeIsAModelLoadKnobNextToGpuLayers) {
+  PlanSpec spec;
+  spec.models = {"m"};
+  spec.n_gpu_layers = {0, 99};
+  spec.load_mode = {"none", "mmap"};
+  spec.flash_attn = {"on", "off"};
+  spec.n_threads = {1};
+  const auto plan = expand(spec);
+  ASSERT_EQ(plan.size(), 8u);  // 2 ngl x 2 load modes x 2 fa
+  // Each (n_gpu_layers, load_mode) pair holds its runs together, so the model loads 4 times.
+  const std::vector<std::pair<int, std::string>> loads = {{0, "none"}, {0, "none"}, {0, "mmap"}, {0, "mmap"},
+                                                          {99, "none"}, {99, "none"}, {99, "mmap"}, {99, "mmap"}};
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    EXPECT_EQ(plan[i].params.n_gpu_layers, loads[i].first) << i;
+    EXPECT_EQ(plan[i].params.load_mode, loads[i].second) << i;
+    EXPECT_EQ(plan[i].params.flash_attn, i % 2 == 0 ? "on" : "off") << i;
+  }
+}
+
+TEST(Expand, LoadModeDefaultsToAuto) {
+  PlanSpec spec;
+  spec.models = {"m"};
+  spec.n_threads = {1};
+  const auto plan = expand(spec);
+  ASSERT_EQ(plan.size(), 1u);
+  EXPECT_EQ(plan[0].params.load_mode, "auto");
+}
+
 TEST(Expand, SkipsRunsWithNothingToMeasure) {
   PlanSpec spec;
   spec.models = {"m"};

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -65,6 +66,38 @@ TEST(MarkdownPrinter, PrintsNothingWithoutRecordsAndKnobsOnlyWhenAsked) {
   p->end();
   EXPECT_NE(out.str().find("| fa | type_k |"), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("| auto | f16 |"), std::string::npos) << out.str();
+}
+
+TEST(Printers, LoadModeColumnInCsvAlwaysAndInTheTableWhenAsked) {
+  RunRecord rec = testing::sample_record();
+  rec.params.load_mode = "none";
+  std::ostringstream csv;
+  auto c = make_printer(OutputFormat::kCsv, csv);
+  c->begin();
+  c->add(rec);
+  c->end();
+  const auto lines = split(csv.str(), '\n');
+  ASSERT_GE(lines.size(), 2u);
+  const auto header = split(lines[0], ',');
+  const auto it = std::find(header.begin(), header.end(), "load_mode");
+  ASSERT_NE(it, header.end()) << lines[0];
+  EXPECT_EQ(*(it - 1), "n_gpu_layers");
+  EXPECT_EQ(*(it + 1), "flash_attn");
+  EXPECT_NE(lines[1].find(",-1,none,auto,"), std::string::npos) << lines[1];  // ngl, lm, fa
+
+  std::ostringstream plain;
+  auto p = make_printer(OutputFormat::kMarkdown, plain);
+  p->begin();
+  p->add(rec);
+  p->end();
+  EXPECT_EQ(plain.str().find("| lm |"), std::string::npos) << plain.str();
+  std::ostringstream asked;
+  auto q = make_printer(OutputFormat::kMarkdown, asked, PrinterOptions{{"load_mode"}});
+  q->begin();
+  q->add(rec);
+  q->end();
+  EXPECT_NE(asked.str().find("| threads | lm |"), std::string::npos) << asked.str();
+  EXPECT_NE(asked.str().find("| 8 | none |"), std::string::npos) << asked.str();
 }
 
 TEST(MarkdownPrinter, NotesAnInterruptedRow) {

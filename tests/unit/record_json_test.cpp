@@ -31,6 +31,26 @@ TEST(RecordJson, RoundTripsEveryField) {
   EXPECT_DOUBLE_EQ(b->results.tg->tps.mean, 96.0);
 }
 
+TEST(RecordJson, RoundTripKeepsLoadMode) {
+  RunRecord a = testing::sample_record();
+  a.params.load_mode = "mmap+mlock";
+  const Json j = to_json(a);
+  EXPECT_EQ(j["params"]["load_mode"], "mmap+mlock");
+  auto b = from_json(j);
+  ASSERT_TRUE(b) << b.error().message;
+  EXPECT_EQ(b->params.load_mode, "mmap+mlock");
+}
+
+TEST(RecordJson, RecordWithoutLoadModeReadsAuto) {
+  Json j = to_json(testing::sample_record());
+  j["params"]["load_mode"] = "none";
+  ASSERT_EQ(from_json(j)->params.load_mode, "none");
+  j["params"].erase("load_mode");  // as written before load_mode was recorded
+  auto r = from_json(j);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->params.load_mode, "auto");
+}
+
 TEST(RecordJson, StatisticsAreRecomputedFromSamples) {
   Json j = to_json(testing::sample_record());
   j["results"]["pp"]["avg_tps"] = 1e9;  // a figure that disagrees with the samples
