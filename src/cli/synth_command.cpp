@@ -42,6 +42,7 @@ CLI::App* add_synth_command(CLI::App& app, SynthOptions& o) {
       ->capture_default_str();
   cmd->add_option("-o,--output", o.output, "the GGUF file to write")->required();
   cmd->add_flag("--header-only", o.header_only, "write metadata and tensor infos; leave the data as a sparse hole");
+  cmd->add_option("--seed", o.seed, "seed of the random values (sizes and shapes do not depend on it)")->capture_default_str();
   cmd->add_option("--format", o.format, "summary format: md or json")->check(CLI::IsMember({"md", "json"}))->capture_default_str();
   return cmd;
 }
@@ -59,7 +60,7 @@ Status run_synth_command(const SynthOptions& o) {
                     : model::preset_from_hf_config(o.config, std::filesystem::path(o.output).stem().string());
   if (!preset) return std::unexpected(preset.error());
   const auto t0 = std::chrono::steady_clock::now();
-  auto written = synthesize(*preset, o.quant, o.output, o.header_only);
+  auto written = synthesize(*preset, o.quant, o.output, o.header_only, o.seed);
   if (!written) return std::unexpected(written.error());
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (o.format == "json") {

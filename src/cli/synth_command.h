@@ -2,6 +2,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <string>
 
 #include "core/status.h"
@@ -14,6 +15,7 @@ struct SynthOptions {
   std::string quant = "Q4_K_M"; // --quant TYPE: llama.cpp file type name
   std::string output;           // -o FILE.gguf (required)
   bool header_only = false;     // --header-only: tensor data left as a sparse hole
+  uint64_t seed = 42;           // --seed N: seed of the random values
   std::string format = "md";    // --format md|json: how the summary is printed
 };
 

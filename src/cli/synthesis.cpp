@@ -6,6 +6,7 @@
 
 #include "engine/llama_quant.h"
 #include "model/file_type.h"
+#include "model/synth_values.h"
 #include "model/tensor_layout.h"
 
 namespace rigbench::cli {
@@ -18,7 +19,7 @@ std::string vocab_dir() {
 }
 
 Result<model::SynthResult> synthesize(const model::Preset& preset, const std::string& quant, const std::string& path,
-                                      bool header_only) {
+                                      bool header_only, uint64_t seed) {
   const auto file_type = model::file_type_from_name(quant);
   if (!file_type) {
     return fail(ErrorCode::kUsage, "--quant '" + quant + "': unknown type (" + model::file_type_names() + ")");
@@ -32,6 +33,7 @@ Result<model::SynthResult> synthesize(const model::Preset& preset, const std::st
   spec.file_type = *file_type;
   spec.output_path = path;
   spec.header_only = header_only;
+  spec.seed = seed;
   spec.vocab_dir = vocab_dir();
   return model::write_synthetic(spec);
 }
@@ -44,7 +46,9 @@ Result<std::string> default_bench_model() {
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) dir = fs::path(xdg) / "rigbench" / "models";
   else if (const char* home = std::getenv("HOME"); home && *home) dir = fs::path(home) / ".cache" / "rigbench" / "models";
   else return fail(ErrorCode::kRuntime, "default model: neither XDG_CACHE_HOME nor HOME is set; name a model file");
-  const fs::path path = dir / (std::string(kPreset) + "-" + kQuant + ".synthetic.gguf");
+  // The values version in the name: a file from an older recipe is not reused.
+  const fs::path path = dir / (std::string(kPreset) + "-" + kQuant + ".synthetic-v" +
+                               std::to_string(model::kValuesVersion) + ".gguf");
   std::error_code ec;
   if (fs::exists(path, ec)) return path.string();
   fs::create_directories(dir, ec);

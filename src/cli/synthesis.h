@@ -2,6 +2,7 @@
 // types llama.cpp's quantizer would choose (engine/), and the writer (model/).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "core/status.h"
@@ -10,11 +11,12 @@
 
 namespace rigbench::cli {
 
-// Writes `preset` at file type `quant` (a llama.cpp name such as "Q4_K_M") to `path`.
+// Writes `preset` at file type `quant` (a llama.cpp name such as "Q4_K_M") to `path`, its
+// random values drawn from `seed`.
 // Errors: kUsage for an unknown type name (listing the known ones); those of
 // model::write_synthetic.
 Result<model::SynthResult> synthesize(const model::Preset& preset, const std::string& quant, const std::string& path,
-                                      bool header_only);
+                                      bool header_only, uint64_t seed = model::SynthSpec{}.seed);
 
 // The embedded default of `rigbench bench`: a synthetic Llama-3.2-1B at Q4_K_M in the cache
 // ($XDG_CACHE_HOME/rigbench/models, else ~/.cache/rigbench/models), written on first use.

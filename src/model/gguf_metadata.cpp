@@ -8,6 +8,8 @@
 #include <memory>
 #include <vector>
 
+#include "model/synth_values.h"
+
 namespace rigbench::model {
 
 namespace {
@@ -139,6 +141,7 @@ void set_model_metadata(gguf_context* ctx, const Preset& p, uint32_t file_type) 
   gguf_set_val_bool(ctx, "rigbench.synthetic", true);
   gguf_set_val_str(ctx, "rigbench.preset", p.name.c_str());
   gguf_set_val_str(ctx, "rigbench.source", p.source.c_str());
+  gguf_set_val_u32(ctx, "rigbench.values", kValuesVersion);
 
   const Keys k{ctx, p.arch};
   k.u32("vocab_size", p.n_vocab);

@@ -15,6 +15,7 @@
 #include <random>
 
 #include "model/gguf_metadata.h"
+#include "model/synth_values.h"
 
 namespace rigbench::model {
 
@@ -22,7 +23,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int kPoolRows = 16;            // distinct random rows per (type, row length)
+constexpr int kPoolRows = 64;            // distinct random rows per (type, row length, recipe)
 constexpr size_t kWriteBuffer = 8u << 20;  // bytes per write() call
 
 // A file descriptor that writes fully or says why not.
@@ -61,26 +62,21 @@ class Output {
   int fd_ = -1;
 };
 
-// Pools of quantized random rows, one per (type, row length).
+// Pools of quantized rows, one per (type, row length, recipe).
 class RowPool {
  public:
   explicit RowPool(uint64_t seed) : rng_(seed) {}
 
-  // kPoolRows consecutive rows of `type`, each `n_per_row` values.
-  Result<const std::vector<uint8_t>*> rows(ggml_type type, int64_t n_per_row, TensorSpec::Fill fill) {
-    const auto key = std::make_tuple(static_cast<int>(type), n_per_row, static_cast<int>(fill));
+  // kPoolRows consecutive rows of `type`, each `n_per_row` values made by `recipe`.
+  Result<const std::vector<uint8_t>*> rows(ggml_type type, int64_t n_per_row, const RowRecipe& recipe) {
+    const auto key = std::make_tuple(static_cast<int>(type), n_per_row, recipe.key());
     auto it = pools_.find(key);
     if (it != pools_.end()) return &it->second;
     if (ggml_quantize_requires_imatrix(type)) {
       return fail(ErrorCode::kInvalidInput, std::string("type ") + ggml_type_name(type) + " needs an importance matrix");
     }
     std::vector<float> values(static_cast<size_t>(n_per_row * kPoolRows));
-    if (fill == TensorSpec::Fill::kWeight) {
-      std::normal_distribution<float> dist(0.0f, 1.0f / std::sqrt(static_cast<float>(n_per_row)));
-      for (float& v : values) v = dist(rng_);
-    } else {
-      std::fill(values.begin(), values.end(), fill == TensorSpec::Fill::kOnes ? 1.0f : 0.0f);
-    }
+    fill_rows(recipe, n_per_row, kPoolRows, rng_, values.data());
     std::vector<uint8_t> out(ggml_row_size(type, n_per_row) * kPoolRows);
     ggml_quantize_chunk(type, values.data(), out.data(), 0, kPoolRows, n_per_row, nullptr);
     return &pools_.emplace(key, std::move(out)).first->second;
@@ -88,19 +84,19 @@ class RowPool {
 
  private:
   std::mt19937_64 rng_;
-  std::map<std::tuple<int, int64_t, int>, std::vector<uint8_t>> pools_;
+  std::map<std::tuple<int, int64_t, decltype(RowRecipe{}.key())>, std::vector<uint8_t>> pools_;
 };
 
-// Writes one tensor's data: rows picked from the pool by a cheap generator.
-Status write_tensor(Output& out, RowPool& pool, const TensorSpec& t, ggml_type type, std::vector<uint8_t>& buf,
-                    uint64_t& state) {
+// Writes one tensor's data: each row picked by a cheap generator from its recipe's pool.
+Status write_tensor(Output& out, RowPool& pool, const TensorSpec& t, const ValueShape& shape, ggml_type type,
+                    std::vector<uint8_t>& buf, uint64_t& state) {
   const int64_t n_per_row = t.ne[0];
   const uint64_t n_rows = t.n_elements() / static_cast<uint64_t>(n_per_row);
   const size_t row_size = ggml_row_size(type, n_per_row);
-  auto rows = pool.rows(type, n_per_row, t.fill);
-  if (!rows) return std::unexpected(rows.error());
   buf.clear();
   for (uint64_t r = 0; r < n_rows; ++r) {
+    auto rows = pool.rows(type, n_per_row, row_recipe(t, shape, r));
+    if (!rows) return std::unexpected(rows.error());
     state ^= state << 13;
     state ^= state >> 7;
     state ^= state << 17;
@@ -170,6 +166,7 @@ Result<SynthResult> write_synthetic(const SynthSpec& spec) {
     }
   } else {
     RowPool pool(spec.seed);
+    const ValueShape shape = value_shape(spec.preset);
     std::vector<uint8_t> buf;
     buf.reserve(kWriteBuffer + (1u << 20));
     uint64_t state = spec.seed | 1;
@@ -180,7 +177,7 @@ Result<SynthResult> write_synthetic(const SynthSpec& spec) {
         const std::vector<uint8_t> zeros(at - written, 0);
         if (Status s = out.write(zeros.data(), zeros.size()); !s) return fail_clean(s.error());
       }
-      if (Status s = write_tensor(out, pool, spec.tensors[i], static_cast<ggml_type>(spec.types[i]), buf, state); !s) {
+      if (Status s = write_tensor(out, pool, spec.tensors[i], shape, static_cast<ggml_type>(spec.types[i]), buf, state); !s) {
         return fail_clean(s.error());
       }
       written = at + gguf_get_tensor_size(ctx.get(), static_cast<int64_t>(i));

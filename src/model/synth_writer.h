@@ -31,11 +31,10 @@ struct SynthResult {
 };
 
 // Writes spec.output_path through a temporary file in the same folder, renamed at the end:
-// on any error no partial file is left. Weights: Gaussian values with standard deviation
-// 1/sqrt(row length), quantized with ggml_quantize_chunk into a small pool of rows per
-// (type, row length) that fills the tensors row by row (values do not change a dense
-// model's speed; the scale keeps activations finite). Norm weights are 1, biases 0.
-// The file is marked with rigbench.synthetic = true.
+// on any error no partial file is left. Values follow synth_values.h (random weights shaped
+// so that attention behaves as a trained model's), quantized with ggml_quantize_chunk into a
+// small pool of rows per (type, row length, recipe) that fills the tensors row by row.
+// The file is marked with rigbench.synthetic = true and rigbench.values = kValuesVersion.
 // Errors: kInvalidInput (a type that needs an importance matrix, sizes that do not match);
 // kRuntime naming the path (cannot create, no space left on the device).
 Result<SynthResult> write_synthetic(const SynthSpec& spec);

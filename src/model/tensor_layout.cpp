@@ -9,24 +9,19 @@ using Fill = TensorSpec::Fill;
 class Layout {
  public:
   void add(const std::string& name, std::initializer_list<int64_t> ne, Fill fill = Fill::kWeight) {
-    TensorSpec t;
-    t.name = name;
-    int d = 0;
-    for (int64_t v : ne) t.ne[static_cast<size_t>(d++)] = v;
-    t.n_dims = d;
-    t.fill = fill;
-    tensors.push_back(std::move(t));
+    tensors.push_back(tensor_spec(name, ne, fill, layer));
   }
   void norm(const std::string& name, int64_t n) { add(name, {n}, Fill::kOnes); }
   void bias(const std::string& name, int64_t n) { add(name, {n}, Fill::kZeros); }
   std::vector<TensorSpec> tensors;
+  int32_t layer = -1;  // block of the tensors added next
 };
 
 std::string blk(uint32_t i, const char* what) { return "blk." + std::to_string(i) + "." + what; }
 
 // token_embd, then output_norm and (unless tied) output.
 void add_embeddings(Layout& l, const Preset& p) {
-  l.add("token_embd.weight", {p.n_embd, p.n_vocab});
+  l.add("token_embd.weight", {p.n_embd, p.n_vocab}, Fill::kEmbedding);
   l.norm("output_norm.weight", p.n_embd);
   if (!p.tied_embeddings) l.add("output.weight", {p.n_embd, p.n_vocab});
 }
@@ -36,12 +31,13 @@ void add_decoder_blocks(Layout& l, const Preset& p) {
   const int64_t e = p.n_embd, hk = p.head_k();
   const int64_t q = hk * p.n_head, kv = hk * p.n_head_kv;
   for (uint32_t i = 0; i < p.n_layer; ++i) {
-    l.norm(blk(i, "attn_norm.weight"), e);
+    l.layer = static_cast<int32_t>(i);
+    l.add(blk(i, "attn_norm.weight"), {e}, Fill::kAttnNorm);
     if (p.fused_qkv) {
-      l.add(blk(i, "attn_qkv.weight"), {e, q + 2 * kv});
+      l.add(blk(i, "attn_qkv.weight"), {e, q + 2 * kv}, Fill::kQueryKey);
     } else {
-      l.add(blk(i, "attn_q.weight"), {e, q});
-      l.add(blk(i, "attn_k.weight"), {e, kv});
+      l.add(blk(i, "attn_q.weight"), {e, q}, Fill::kQueryKey);
+      l.add(blk(i, "attn_k.weight"), {e, kv}, Fill::kQueryKey);
       l.add(blk(i, "attn_v.weight"), {e, kv});
     }
     if (p.qkv_bias) {
@@ -49,20 +45,20 @@ void add_decoder_blocks(Layout& l, const Preset& p) {
       l.bias(blk(i, "attn_k.bias"), kv);
       l.bias(blk(i, "attn_v.bias"), kv);
     }
-    l.add(blk(i, "attn_output.weight"), {q, e});
+    l.add(blk(i, "attn_output.weight"), {q, e}, Fill::kResidualWrite);
     if (p.arch == "gemma2") l.norm(blk(i, "post_attention_norm.weight"), e);
     l.norm(blk(i, "ffn_norm.weight"), e);
     if (p.n_expert > 0) {
       l.add(blk(i, "ffn_gate_inp.weight"), {e, p.n_expert});
       l.add(blk(i, "ffn_gate_exps.weight"), {e, p.n_ff, p.n_expert});
-      l.add(blk(i, "ffn_down_exps.weight"), {p.n_ff, e, p.n_expert});
+      l.add(blk(i, "ffn_down_exps.weight"), {p.n_ff, e, p.n_expert}, Fill::kResidualWrite);
       l.add(blk(i, "ffn_up_exps.weight"), {e, p.n_ff, p.n_expert});
     } else if (p.arch == "phi3") {
-      l.add(blk(i, "ffn_down.weight"), {p.n_ff, e});
+      l.add(blk(i, "ffn_down.weight"), {p.n_ff, e}, Fill::kResidualWrite);
       l.add(blk(i, "ffn_up.weight"), {e, 2 * static_cast<int64_t>(p.n_ff)});  // gate and up fused
     } else {
       l.add(blk(i, "ffn_gate.weight"), {e, p.n_ff});
-      l.add(blk(i, "ffn_down.weight"), {p.n_ff, e});
+      l.add(blk(i, "ffn_down.weight"), {p.n_ff, e}, Fill::kResidualWrite);
       l.add(blk(i, "ffn_up.weight"), {e, p.n_ff});
     }
     if (p.arch == "gemma2") l.norm(blk(i, "post_ffw_norm.weight"), e);
@@ -73,33 +69,34 @@ void add_deepseek2_blocks(Layout& l, const Preset& p) {
   const int64_t e = p.n_embd, h = p.n_head;
   const int64_t k_mla = p.qk_nope_dim + p.qk_rope_dim;
   for (uint32_t i = 0; i < p.n_layer; ++i) {
-    l.norm(blk(i, "attn_norm.weight"), e);
+    l.layer = static_cast<int32_t>(i);
+    l.add(blk(i, "attn_norm.weight"), {e}, Fill::kAttnNorm);
     if (p.q_lora_rank > 0) {
       l.norm(blk(i, "attn_q_a_norm.weight"), p.q_lora_rank);
       l.add(blk(i, "attn_q_a.weight"), {e, p.q_lora_rank});
-      l.add(blk(i, "attn_q_b.weight"), {p.q_lora_rank, h * k_mla});
+      l.add(blk(i, "attn_q_b.weight"), {p.q_lora_rank, h * k_mla}, Fill::kQueryKey);
     } else {
-      l.add(blk(i, "attn_q.weight"), {e, h * k_mla});
+      l.add(blk(i, "attn_q.weight"), {e, h * k_mla}, Fill::kQueryKey);
     }
     l.norm(blk(i, "attn_kv_a_norm.weight"), p.kv_lora_rank);
-    l.add(blk(i, "attn_kv_a_mqa.weight"), {e, p.kv_lora_rank + p.qk_rope_dim});
-    l.add(blk(i, "attn_k_b.weight"), {p.qk_nope_dim, p.kv_lora_rank, h});
+    l.add(blk(i, "attn_kv_a_mqa.weight"), {e, p.kv_lora_rank + p.qk_rope_dim}, Fill::kQueryKey);
+    l.add(blk(i, "attn_k_b.weight"), {p.qk_nope_dim, p.kv_lora_rank, h}, Fill::kQueryKey);
     l.add(blk(i, "attn_v_b.weight"), {p.kv_lora_rank, p.v_head_dim, h});
-    l.add(blk(i, "attn_output.weight"), {h * p.v_head_dim, e});
+    l.add(blk(i, "attn_output.weight"), {h * p.v_head_dim, e}, Fill::kResidualWrite);
     l.norm(blk(i, "ffn_norm.weight"), e);
     if (i < p.n_layer_dense_lead) {
       l.add(blk(i, "ffn_gate.weight"), {e, p.n_ff});
-      l.add(blk(i, "ffn_down.weight"), {p.n_ff, e});
+      l.add(blk(i, "ffn_down.weight"), {p.n_ff, e}, Fill::kResidualWrite);
       l.add(blk(i, "ffn_up.weight"), {e, p.n_ff});
     } else {
       const int64_t shexp = static_cast<int64_t>(p.n_ff_exp) * p.n_expert_shared;
       l.add(blk(i, "ffn_gate_inp.weight"), {e, p.n_expert});
       l.bias(blk(i, "exp_probs_b.bias"), p.n_expert);
       l.add(blk(i, "ffn_gate_exps.weight"), {e, p.n_ff_exp, p.n_expert});
-      l.add(blk(i, "ffn_down_exps.weight"), {p.n_ff_exp, e, p.n_expert});
+      l.add(blk(i, "ffn_down_exps.weight"), {p.n_ff_exp, e, p.n_expert}, Fill::kResidualWrite);
       l.add(blk(i, "ffn_up_exps.weight"), {e, p.n_ff_exp, p.n_expert});
       l.add(blk(i, "ffn_gate_shexp.weight"), {e, shexp});
-      l.add(blk(i, "ffn_down_shexp.weight"), {shexp, e});
+      l.add(blk(i, "ffn_down_shexp.weight"), {shexp, e}, Fill::kResidualWrite);
       l.add(blk(i, "ffn_up_shexp.weight"), {e, shexp});
     }
   }
@@ -107,23 +104,24 @@ void add_deepseek2_blocks(Layout& l, const Preset& p) {
 
 void add_bert(Layout& l, const Preset& p) {
   const int64_t e = p.n_embd;
-  l.add("token_embd.weight", {e, p.n_vocab});
+  l.add("token_embd.weight", {e, p.n_vocab}, Fill::kEmbedding);
   l.add("token_types.weight", {e, p.n_token_types});
   l.add("position_embd.weight", {e, p.n_ctx_train});
   l.norm("token_embd_norm.weight", e);
   l.bias("token_embd_norm.bias", e);
   for (uint32_t i = 0; i < p.n_layer; ++i) {
+    l.layer = static_cast<int32_t>(i);
     for (const char* w : {"attn_q", "attn_k", "attn_v"}) {
-      l.add(blk(i, (std::string(w) + ".weight").c_str()), {e, e});
+      l.add(blk(i, (std::string(w) + ".weight").c_str()), {e, e}, std::string(w) == "attn_v" ? Fill::kWeight : Fill::kQueryKey);
       l.bias(blk(i, (std::string(w) + ".bias").c_str()), e);
     }
-    l.add(blk(i, "attn_output.weight"), {e, e});
+    l.add(blk(i, "attn_output.weight"), {e, e}, Fill::kResidualWrite);
     l.bias(blk(i, "attn_output.bias"), e);
     l.norm(blk(i, "attn_output_norm.weight"), e);
     l.bias(blk(i, "attn_output_norm.bias"), e);
     l.add(blk(i, "ffn_up.weight"), {e, p.n_ff});
     l.bias(blk(i, "ffn_up.bias"), p.n_ff);
-    l.add(blk(i, "ffn_down.weight"), {p.n_ff, e});
+    l.add(blk(i, "ffn_down.weight"), {p.n_ff, e}, Fill::kResidualWrite);
     l.bias(blk(i, "ffn_down.bias"), e);
     l.norm(blk(i, "layer_output_norm.weight"), e);
     l.bias(blk(i, "layer_output_norm.bias"), e);
@@ -131,6 +129,18 @@ void add_bert(Layout& l, const Preset& p) {
 }
 
 }  // namespace
+
+TensorSpec tensor_spec(const std::string& name, std::initializer_list<int64_t> ne, TensorSpec::Fill fill,
+                       int32_t layer) {
+  TensorSpec t;
+  t.name = name;
+  int d = 0;
+  for (int64_t v : ne) t.ne[static_cast<size_t>(d++)] = v;
+  t.n_dims = d;
+  t.fill = fill;
+  t.layer = layer;
+  return t;
+}
 
 std::vector<TensorSpec> tensor_layout(const Preset& p) {
   Layout l;

@@ -1,9 +1,11 @@
-// Synthetic weights keep the model numerically sane: reduced-size copies of each
-// architecture (2 layers, n_embd 256) run through real llama.cpp and give finite, varied
-// logits (embeddings for BERT).
+// Synthetic weights keep the model numerically sane: reduced-width copies of each
+// architecture (n_embd 256, up to 32 layers, so the depth-dependent norm weights of
+// synth_values.h are exercised) run through real llama.cpp and give finite, varied logits
+// (embeddings for BERT).
 #include <gtest/gtest.h>
 #include <llama.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -17,7 +19,7 @@ namespace rigbench {
 namespace {
 
 model::Preset shrink(model::Preset p) {
-  p.n_layer = 2;
+  p.n_layer = std::min(p.n_layer, 32u);
   p.n_embd = 256;
   p.n_ff = 512;
   const uint32_t ratio = p.n_head / std::max(1u, p.n_head_kv);
