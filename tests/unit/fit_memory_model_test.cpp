@@ -40,7 +40,9 @@ TEST_P(FitVsLlamaCpp, EveryComponentWithin2PercentOr32MiB) {
   std::string path = RIGBENCH_TEST_MODEL;
   if (c.model != "stories260K") {
     path = (dir() / (c.model + ".gguf")).string();
-    if (!std::filesystem::exists(path)) ASSERT_TRUE(cli::synthesize(*model::find_preset(c.model), "Q4_K_M", path, true));
+    if (!std::filesystem::exists(path)) {
+      ASSERT_TRUE(cli::synthesize(*model::find_preset(c.model), "Q4_K_M", path, true));
+    }
   }
   auto shape = model::read_shape(path);
   ASSERT_TRUE(shape) << shape.error().message;
@@ -153,8 +155,13 @@ TEST(FitMemoryModel, OffloadPutsTheLastLayersAndOutputOnTheDevice) {
   s.n_ff.assign(4, 128);
   s.head_k = s.head_v = 16;
   s.n_vocab = 100;
-  s.tensors = {{"token_embd.weight", 1000, -1}, {"output.weight", 2000, -1}, {"output_norm.weight", 10, -1}};
-  for (int il = 0; il < 4; ++il) s.tensors.push_back({"blk." + std::to_string(il) + ".ffn_up.weight", 100, il});
+  auto tensor = [](std::string name, uint64_t bytes, int layer) {
+    model::TensorInfo t;
+    t.name = std::move(name), t.bytes = bytes, t.layer = layer;
+    return t;
+  };
+  s.tensors = {tensor("token_embd.weight", 1000, -1), tensor("output.weight", 2000, -1), tensor("output_norm.weight", 10, -1)};
+  for (int il = 0; il < 4; ++il) s.tensors.push_back(tensor("blk." + std::to_string(il) + ".ffn_up.weight", 100, il));
   fit::ContextParams c;
   c.n_ctx = 256;
   auto one = fit::estimate_memory(s, c, 1, "cuda");  // -ngl 1: only the output layer
