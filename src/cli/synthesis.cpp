@@ -53,6 +53,15 @@ Result<std::string> default_bench_model() {
   if (fs::exists(path, ec)) return path.string();
   fs::create_directories(dir, ec);
   if (ec) return fail(ErrorCode::kRuntime, "default model: cannot create '" + dir.string() + "': " + ec.message());
+  // Files of older recipes (another values version, or none in the name) are replaced.
+  const std::string stem = std::string(kPreset) + "-" + kQuant + ".synthetic";
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(stem, 0) == 0 && entry.path().extension() == ".gguf" && entry.path() != path) {
+      std::error_code rm;
+      if (fs::remove(entry.path(), rm)) std::fprintf(stderr, "rigbench: removed %s (an older recipe's default model)\n", entry.path().c_str());
+    }
+  }
   std::fprintf(stderr, "rigbench: writing the default model (synthetic %s %s) to %s\n", kPreset, kQuant, path.c_str());
   auto preset = model::find_preset(kPreset);
   if (!preset) return std::unexpected(preset.error());

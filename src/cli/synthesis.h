@@ -19,7 +19,8 @@ Result<model::SynthResult> synthesize(const model::Preset& preset, const std::st
                                       bool header_only, uint64_t seed = model::SynthSpec{}.seed);
 
 // The embedded default of `rigbench bench`: a synthetic Llama-3.2-1B at Q4_K_M in the cache
-// ($XDG_CACHE_HOME/rigbench/models, else ~/.cache/rigbench/models), written on first use.
+// ($XDG_CACHE_HOME/rigbench/models, else ~/.cache/rigbench/models), written on first use and
+// named with the values version (model::kValuesVersion); older versions' files there are removed.
 // Errors: those of synthesize(), or kRuntime when no cache folder can be made.
 Result<std::string> default_bench_model();
 
