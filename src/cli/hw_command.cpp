@@ -47,7 +47,7 @@ Status run_hw_command(const HwOptions& o) {
   hw::BandwidthResult bw;
   if (o.bandwidth) {
     bw = hw::measure_bandwidth(m.cores);
-    (void)host_bandwidth_gbps(m, /*measure=*/false);  // keep the cached figure fit uses in step
+    (void)record_bandwidth(m, bw);  // the tg bound of fit and bench uses the best figure measured
   }
   if (o.output == "json") {
     nlohmann::ordered_json gpus = nlohmann::ordered_json::array();

@@ -1,5 +1,6 @@
 #include "cli/targets.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -31,21 +32,38 @@ std::string backend_of(const std::string& device_name) {
 
 }  // namespace
 
-double host_bandwidth_gbps(const MachineInfo& machine, bool measure) {
-  const fs::path file = cache_file();
-  const std::string key = machine.cpu + " / " + std::to_string(machine.cores) + " threads";
-  if (!measure && !file.empty()) {
-    std::ifstream in(file);
-    const auto j = nlohmann::json::parse(in, nullptr, false);
-    if (!j.is_discarded() && j.is_object() && j.value("key", "") == key) return j.value("read_gbps", 0.0);
-  }
+namespace {
+
+std::string bandwidth_key(const MachineInfo& machine) {
+  return machine.cpu + " / " + std::to_string(machine.cores) + " threads";
+}
+
+// The cached read bandwidth for this machine, GB/s; 0 when none is cached for its key.
+double cached_bandwidth(const fs::path& file, const std::string& key) {
+  if (file.empty()) return 0;
+  std::ifstream in(file);
+  const auto j = nlohmann::json::parse(in, nullptr, false);
+  if (!j.is_discarded() && j.is_object() && j.value("key", "") == key) return j.value("read_gbps", 0.0);
+  return 0;
+}
+
+}  // namespace
+
+double host_bandwidth_gbps(const MachineInfo& machine) {
+  if (const double cached = cached_bandwidth(cache_file(), bandwidth_key(machine)); cached > 0) return cached;
   const hw::BandwidthResult r = hw::measure_bandwidth(machine.cores, 128u << 20);
-  if (!file.empty() && r.read_gbps > 0) {
-    std::error_code ec;
-    fs::create_directories(file.parent_path(), ec);
-    std::ofstream(file) << nlohmann::json{{"key", key}, {"read_gbps", r.read_gbps}, {"triad_gbps", r.triad_gbps},
-                                          {"method", r.method}}.dump(2);
-  }
+  return record_bandwidth(machine, r);
+}
+
+double record_bandwidth(const MachineInfo& machine, const hw::BandwidthResult& r) {
+  const fs::path file = cache_file();
+  const std::string key = bandwidth_key(machine);
+  const double cached = cached_bandwidth(file, key);
+  if (file.empty() || r.read_gbps <= cached) return std::max(cached, r.read_gbps);
+  std::error_code ec;
+  fs::create_directories(file.parent_path(), ec);
+  std::ofstream(file) << nlohmann::json{{"key", key}, {"read_gbps", r.read_gbps}, {"triad_gbps", r.triad_gbps},
+                                        {"method", r.method}}.dump(2);
   return r.read_gbps;
 }
 

@@ -4,14 +4,20 @@
 
 #include "core/record.h"
 #include "fit/planner.h"
+#include "hw/bandwidth.h"
 #include "hw/catalog.h"
 
 namespace rigbench::cli {
 
-// This machine's memory bandwidth, GB/s (read probe): measured once and cached in
-// $XDG_CACHE_HOME/rigbench/bandwidth.json (keyed by CPU and threads); `measure` forces a
-// new measurement. 0 when it cannot be measured.
-double host_bandwidth_gbps(const MachineInfo& machine, bool measure = false);
+// This machine's memory bandwidth, GB/s (read probe): the figure cached in
+// $XDG_CACHE_HOME/rigbench/bandwidth.json (keyed by CPU and threads), else measured now and
+// cached. 0 when it cannot be measured.
+double host_bandwidth_gbps(const MachineInfo& machine);
+
+// Caches `r` as this machine's bandwidth when it beats the cached figure (a probe on a busy
+// machine reads low, and the tg bound is a ceiling: the best measurement stands). Returns
+// the figure cached now, GB/s.
+double record_bandwidth(const MachineInfo& machine, const hw::BandwidthResult& r);
 
 // This machine as a fit target: its first GPU when ggml sees one (free memory as capacity),
 // else the CPU with the RAM available now.

@@ -1,4 +1,5 @@
 // The four printers: markdown table, CSV, JSON array, JSON lines.
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,19 @@
 namespace rigbench::report {
 
 namespace {
+
+// When a run's mean tg beats its roofline bound by more than 5 % (noise), the bandwidth behind
+// the bound was measured low (a probe on a busy machine): says so and how to measure again.
+std::string bound_exceeded_note(const RunRecord& rec) {
+  const double bound = rec.roofline.tg_bound_tps;
+  if (!rec.results.tg || bound <= 0 || rec.results.tg->tps.mean <= 1.05 * bound) return "";
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "tg %.2f t/s is above its bound %.1f t/s: the bound's bandwidth (%.1f GB/s) was measured low; "
+                "`rigbench hw --bandwidth` on an idle machine measures it again",
+                rec.results.tg->tps.mean, bound, rec.roofline.bandwidth_gbps);
+  return buf;
+}
 
 class MarkdownPrinter final : public Printer {
  public:
@@ -31,6 +45,7 @@ class MarkdownPrinter final : public Printer {
                        std::to_string(rec.params.repetitions) + " repetitions");
     }
     if (rec.model.synthetic) notes_.push_back("row " + std::to_string(n_rows_) + ": synthetic model (random weights)");
+    if (const std::string note = bound_exceeded_note(rec); !note.empty()) notes_.push_back("row " + std::to_string(n_rows_) + ": " + note);
   }
   void end() override {
     if (!commit_.empty()) out_ << "\nllama.cpp build: " << commit_ << "\n";

@@ -112,6 +112,27 @@ TEST(MarkdownPrinter, NotesAnInterruptedRow) {
   EXPECT_NE(out.str().find("note: row 1 was interrupted after 2 of 100 repetitions"), std::string::npos) << out.str();
 }
 
+// A tg above its roofline bound means the bandwidth behind the bound was measured low.
+TEST(MarkdownPrinter, NotesTgAboveItsBoundAndNotTgBelowIt) {
+  RunRecord above = testing::sample_record();  // tg mean 96 t/s
+  above.roofline.tg_bound_tps = 80.0;
+  above.roofline.bandwidth_gbps = 8.5;
+  RunRecord below = testing::sample_record();
+  below.roofline.tg_bound_tps = 93.0;  // within 5 %: noise, no note
+  below.roofline.bandwidth_gbps = 20.0;
+  std::ostringstream out;
+  auto p = make_printer(OutputFormat::kMarkdown, out);
+  p->begin();
+  p->add(above);
+  p->add(below);
+  p->end();
+  EXPECT_NE(out.str().find("note: row 1: tg 96.00 t/s is above its bound 80.0 t/s: the bound's bandwidth (8.5 GB/s) "
+                           "was measured low; `rigbench hw --bandwidth` on an idle machine measures it again"),
+            std::string::npos)
+      << out.str();
+  EXPECT_EQ(out.str().find("note: row 2: tg"), std::string::npos) << out.str();
+}
+
 TEST(CsvPrinter, NumbersAreShortestExactForms) {
   RunRecord r = testing::sample_record();
   r.results.tg = make_throughput(128, {3'000'000'000});  // 42.666... t/s
