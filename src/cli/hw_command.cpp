@@ -47,7 +47,7 @@ Status run_hw_command(const HwOptions& o) {
   hw::BandwidthResult bw;
   if (o.bandwidth) {
     bw = hw::measure_bandwidth(m.cores);
-    (void)record_bandwidth(m, bw);  // the tg bound of fit and bench uses the best figure measured
+    store_bandwidth(m, bw);  // the tg bound of fit and bench uses this deliberate measurement
   }
   if (o.output == "json") {
     nlohmann::ordered_json gpus = nlohmann::ordered_json::array();

@@ -42,7 +42,11 @@ CLI::App* add_synth_command(CLI::App& app, SynthOptions& o) {
       ->capture_default_str();
   cmd->add_option("-o,--output", o.output, "the GGUF file to write")->required();
   cmd->add_flag("--header-only", o.header_only, "write metadata and tensor infos; leave the data as a sparse hole");
-  cmd->add_option("--seed", o.seed, "seed of the random values (sizes and shapes do not depend on it)")->capture_default_str();
+  cmd->add_option("--seed", o.seed, "seed of the random values, >= 0 (sizes and shapes do not depend on it)")
+      ->check(CLI::Validator(
+          [](std::string& v) { return v.find('-') == std::string::npos ? std::string() : "'" + v + "': expected 0 or more"; },
+          "N >= 0"))
+      ->capture_default_str();
   cmd->add_option("--format", o.format, "summary format: md or json")->check(CLI::IsMember({"md", "json"}))->capture_default_str();
   return cmd;
 }
@@ -68,14 +72,15 @@ Status run_synth_command(const SynthOptions& o) {
                                 {"arch", preset->arch},       {"file_type", o.quant},
                                 {"size_bytes", written->size_bytes}, {"tensor_bytes", written->tensor_bytes},
                                 {"n_params", count_params(*preset)}, {"header_only", o.header_only},
-                                {"tokenizer", written->tokenizer}, {"synthetic", true},
+                                {"tokenizer", written->tokenizer}, {"synthetic", true}, {"seed", o.seed},
                                 {"elapsed_s", seconds}};
     std::cout << j.dump(2) << "\n";
   } else {
-    std::printf("wrote %s: synthetic %s (%s) %s, %s (%llu bytes)%s, %s params, tokenizer %s, %.1f s\n", o.output.c_str(),
-                preset->name.c_str(), preset->arch.c_str(), o.quant.c_str(), format_bytes(written->size_bytes).c_str(),
-                static_cast<unsigned long long>(written->size_bytes), o.header_only ? " header-only (sparse)" : "",
-                format_count(count_params(*preset)).c_str(), written->tokenizer.c_str(), seconds);
+    std::printf("wrote %s: synthetic %s (%s) %s, %s (%llu bytes)%s, %s params, tokenizer %s, seed %llu, %.1f s\n",
+                o.output.c_str(), preset->name.c_str(), preset->arch.c_str(), o.quant.c_str(),
+                format_bytes(written->size_bytes).c_str(), static_cast<unsigned long long>(written->size_bytes),
+                o.header_only ? " header-only (sparse)" : "", format_count(count_params(*preset)).c_str(),
+                written->tokenizer.c_str(), static_cast<unsigned long long>(o.seed), seconds);
   }
   return {};
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/status.h"
+#include "model/synth_writer.h"
 
 namespace rigbench::cli {
 
@@ -15,7 +16,7 @@ struct SynthOptions {
   std::string quant = "Q4_K_M"; // --quant TYPE: llama.cpp file type name
   std::string output;           // -o FILE.gguf (required)
   bool header_only = false;     // --header-only: tensor data left as a sparse hole
-  uint64_t seed = 42;           // --seed N: seed of the random values
+  uint64_t seed = model::SynthSpec{}.seed;  // --seed N: seed of the random values
   std::string format = "md";    // --format md|json: how the summary is printed
 };
 

@@ -53,20 +53,23 @@ Result<std::string> default_bench_model() {
   if (fs::exists(path, ec)) return path.string();
   fs::create_directories(dir, ec);
   if (ec) return fail(ErrorCode::kRuntime, "default model: cannot create '" + dir.string() + "': " + ec.message());
-  // Files of older recipes (another values version, or none in the name) are replaced.
-  const std::string stem = std::string(kPreset) + "-" + kQuant + ".synthetic";
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.rfind(stem, 0) == 0 && entry.path().extension() == ".gguf" && entry.path() != path) {
-      std::error_code rm;
-      if (fs::remove(entry.path(), rm)) std::fprintf(stderr, "rigbench: removed %s (an older recipe's default model)\n", entry.path().c_str());
-    }
-  }
   std::fprintf(stderr, "rigbench: writing the default model (synthetic %s %s) to %s\n", kPreset, kQuant, path.c_str());
   auto preset = model::find_preset(kPreset);
   if (!preset) return std::unexpected(preset.error());
   auto written = synthesize(*preset, kQuant, path.string(), /*header_only=*/false);
   if (!written) return std::unexpected(written.error());
+  // Now that it is written, files of older recipes go: "<stem>.gguf" (version 1) and
+  // "<stem>-vN.gguf" with N below this one. Newer versions' files (another build's) stay.
+  const std::string stem = std::string(kPreset) + "-" + kQuant + ".synthetic";
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(stem, 0) != 0 || entry.path().extension() != ".gguf") continue;
+    const std::string version = name.substr(stem.size(), name.size() - stem.size() - 5);  // "" or "-vN"
+    const int n = version.empty() ? 1 : (version.rfind("-v", 0) == 0 ? std::atoi(version.c_str() + 2) : 0);
+    if (n < 1 || n >= static_cast<int>(model::kValuesVersion)) continue;
+    std::error_code rm;
+    if (fs::remove(entry.path(), rm)) std::fprintf(stderr, "rigbench: removed %s (an older recipe's default model)\n", entry.path().c_str());
+  }
   return path.string();
 }
 

@@ -1,6 +1,5 @@
 #include "cli/targets.h"
 
-#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -52,19 +51,25 @@ double cached_bandwidth(const fs::path& file, const std::string& key) {
 double host_bandwidth_gbps(const MachineInfo& machine) {
   if (const double cached = cached_bandwidth(cache_file(), bandwidth_key(machine)); cached > 0) return cached;
   const hw::BandwidthResult r = hw::measure_bandwidth(machine.cores, 128u << 20);
-  return record_bandwidth(machine, r);
+  store_bandwidth(machine, r);
+  return r.read_gbps;
 }
 
-double record_bandwidth(const MachineInfo& machine, const hw::BandwidthResult& r) {
+void store_bandwidth(const MachineInfo& machine, const hw::BandwidthResult& r) {
   const fs::path file = cache_file();
-  const std::string key = bandwidth_key(machine);
-  const double cached = cached_bandwidth(file, key);
-  if (file.empty() || r.read_gbps <= cached) return std::max(cached, r.read_gbps);
+  if (file.empty() || r.read_gbps <= 0) return;
   std::error_code ec;
   fs::create_directories(file.parent_path(), ec);
-  std::ofstream(file) << nlohmann::json{{"key", key}, {"read_gbps", r.read_gbps}, {"triad_gbps", r.triad_gbps},
-                                        {"method", r.method}}.dump(2);
-  return r.read_gbps;
+  // Written beside and renamed, so a concurrent reader sees the old figure or the new one.
+  const fs::path tmp = file.string() + ".partial";
+  {
+    std::ofstream out(tmp);
+    out << nlohmann::json{{"key", bandwidth_key(machine)}, {"read_gbps", r.read_gbps}, {"triad_gbps", r.triad_gbps},
+                          {"method", r.method}}.dump(2);
+    if (!out) return (void)fs::remove(tmp, ec);
+  }
+  fs::rename(tmp, file, ec);
+  if (ec) fs::remove(tmp, ec);
 }
 
 fit::Target this_machine(const MachineInfo& machine, double host_bw) {

@@ -10,14 +10,14 @@
 namespace rigbench::cli {
 
 // This machine's memory bandwidth, GB/s (read probe): the figure cached in
-// $XDG_CACHE_HOME/rigbench/bandwidth.json (keyed by CPU and threads), else measured now and
-// cached. 0 when it cannot be measured.
+// $XDG_CACHE_HOME/rigbench/bandwidth.json (keyed by CPU and threads), else measured now (a
+// 128 MiB probe) and cached. 0 when it cannot be measured.
 double host_bandwidth_gbps(const MachineInfo& machine);
 
-// Caches `r` as this machine's bandwidth when it beats the cached figure (a probe on a busy
-// machine reads low, and the tg bound is a ceiling: the best measurement stands). Returns
-// the figure cached now, GB/s.
-double record_bandwidth(const MachineInfo& machine, const hw::BandwidthResult& r);
+// Caches `r` as this machine's bandwidth (what `rigbench hw --bandwidth` measured), replacing
+// the figure: a first-use probe on a busy machine reads low. The file is written beside and
+// renamed; a failure to write leaves the old figure and is not an error.
+void store_bandwidth(const MachineInfo& machine, const hw::BandwidthResult& r);
 
 // This machine as a fit target: its first GPU when ggml sees one (free memory as capacity),
 // else the CPU with the RAM available now.

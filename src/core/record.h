@@ -69,7 +69,7 @@ struct BenchParams {
   int n_ubatch = 512;        // physical batch size
   int n_threads = 0;         // threads for both pp and tg
   int n_gpu_layers = -1;     // layers offloaded; -1 = all
-  std::string load_mode = "auto";   // how llama.cpp loaded the weights: auto, none, mmap, mlock, mmap+mlock, dio
+  std::string load_mode = "auto";   // load mode asked for (-lm): auto, none, mmap, mlock, mmap+mlock, dio; auto is llama.cpp's choice
   std::string flash_attn = "auto";  // "auto", "on" or "off"
   std::string type_k = "f16";       // KV cache K type, ggml type name
   std::string type_v = "f16";       // KV cache V type, ggml type name

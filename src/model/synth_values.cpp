@@ -133,7 +133,7 @@ void fill_rows(const RowRecipe& r, int64_t n_per_row, int n_rows, std::mt19937_6
     } else {
       for (int64_t j = 0; j < n_per_row; ++j) row[j] = r.constant;
     }
-    if (r.channel >= 0) row[r.channel] = r.channel_value;
+    if (r.channel >= 0 && r.channel < n_per_row) row[r.channel] = r.channel_value;
   }
 }
 

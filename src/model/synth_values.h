@@ -25,7 +25,8 @@
 // The constants are calibrated against the one trained model we ship (bench/synth_fidelity);
 // sizes, shapes and types do not depend on them. MLA (DeepSeek) and BERT get the wider
 // query/key weights only: their queries do not read the residual stream directly, or they
-// have no RoPE.
+// have no RoPE. Gemma 2 gets the recipe as it is, though its post-norms grow the residual
+// faster than assumed and its logit soft-cap (50) flattens the strongest positional layers.
 #pragma once
 
 #include <array>
@@ -54,7 +55,7 @@ struct ValueShape {
   std::array<int64_t, 2> rope_rows{-1, -1};
 };
 
-// The shape of `p`'s values: rope_row from its RoPE base and pairing (adjacent dims for llama
+// The shape of `p`'s values: rope_rows from its RoPE base and pairing (adjacent dims for llama
 // and deepseek2, halves for qwen2, phi3 and gemma2).
 ValueShape value_shape(const Preset& p);
 
@@ -72,7 +73,8 @@ struct RowRecipe {
 // The recipe of row `row` (0-based over all rows, row length ne[0]) of tensor `t`.
 RowRecipe row_recipe(const TensorSpec& t, const ValueShape& s, uint64_t row);
 
-// Fills `n_rows` rows of `n_per_row` values at `out` following `r`, drawing from `rng`.
+// Fills `n_rows` rows of `n_per_row` values at `out` following `r`, drawing from `rng`; a
+// channel outside the row is ignored.
 void fill_rows(const RowRecipe& r, int64_t n_per_row, int n_rows, std::mt19937_64& rng, float* out);
 
 }  // namespace rigbench::model

@@ -122,6 +122,7 @@ Result<SynthResult> write_synthetic(const SynthSpec& spec) {
   SynthResult result;
   std::unique_ptr<gguf_context, decltype(&gguf_free)> ctx(gguf_init_empty(), &gguf_free);
   set_model_metadata(ctx.get(), spec.preset, spec.file_type);
+  gguf_set_val_u64(ctx.get(), "rigbench.seed", spec.seed);
   result.tokenizer = set_tokenizer(ctx.get(), spec.preset, spec.vocab_dir);
 
   // Tensor infos: gguf computes each tensor's offset from its type and shape.

@@ -34,7 +34,8 @@ struct SynthResult {
 // on any error no partial file is left. Values follow synth_values.h (random weights shaped
 // so that attention behaves as a trained model's), quantized with ggml_quantize_chunk into a
 // small pool of rows per (type, row length, recipe) that fills the tensors row by row.
-// The file is marked with rigbench.synthetic = true and rigbench.values = kValuesVersion.
+// The file is marked with rigbench.synthetic = true, rigbench.values = kValuesVersion and
+// rigbench.seed = spec.seed.
 // Errors: kInvalidInput (a type that needs an importance matrix, sizes that do not match);
 // kRuntime naming the path (cannot create, no space left on the device).
 Result<SynthResult> write_synthetic(const SynthSpec& spec);

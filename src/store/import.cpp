@@ -121,7 +121,7 @@ Status read_json_lines(const std::string& text, const ImportOptions& options, Im
 Status read_sqlite(const std::string& path, const ImportOptions& options, ImportBatch& batch) {
   if (sqlite_has_table(path, "runs")) {
     batch.format = ImportFormat::kRigbenchDb;
-    auto db = SqliteStore::open(path);
+    auto db = SqliteStore::open_readonly(path);
     if (!db) return std::unexpected(db.error());
     auto records = (*db)->load_all();
     if (!records) return std::unexpected(records.error());

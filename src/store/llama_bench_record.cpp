@@ -96,6 +96,17 @@ std::string flash_attn_name(const std::string& v) {
   return "off";
 }
 
+bool is_true(const std::string& v) { return v == "1" || v == "true"; }
+
+// load_mode when the row has it; else older builds' use_direct_io / use_mmap flags (direct
+// I/O -> "dio", mmap off -> "none", mmap on -> "mmap"); else `fallback`.
+std::string load_mode_of(const Fields& f, const std::string& fallback) {
+  if (f.has("load_mode")) return f.text("load_mode");
+  if (f.has("use_direct_io") && is_true(f.text("use_direct_io"))) return "dio";
+  if (f.has("use_mmap")) return is_true(f.text("use_mmap")) ? "mmap" : "none";
+  return fallback;
+}
+
 std::vector<DeviceInfo> gpus_of(const std::string& gpu_info) {
   std::vector<DeviceInfo> gpus;
   if (trim(gpu_info).empty()) return gpus;
@@ -188,7 +199,7 @@ Result<MappedRow> map_llama_bench_row(const LlamaBenchRow& row, const std::strin
   p.n_prompt = *n_prompt;
   p.n_gen = *n_gen;
   p.n_ctx = p.n_depth + p.n_prompt + p.n_gen;
-  p.load_mode = f.text("load_mode", defaults.load_mode);  // llama_load_mode_name; absent in older builds
+  p.load_mode = load_mode_of(f, defaults.load_mode);
   p.flash_attn = flash_attn_name(f.text("flash_attn", "-1"));
   p.type_k = f.text("type_k", defaults.type_k);
   p.type_v = f.text("type_v", defaults.type_v);

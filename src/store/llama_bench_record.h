@@ -12,7 +12,8 @@
 //   model_n_params -> model.n_params
 //   n_batch, n_ubatch, n_threads, n_gpu_layers, type_k, type_v, n_prompt, n_gen, n_depth -> params
 //   flash_attn (-1/0/1, or a boolean in older builds) -> params.flash_attn (auto/off/on)
-//   load_mode ("auto", "none", "mmap", ...; absent in older builds: "auto") -> params.load_mode
+//   load_mode ("auto", "none", "mmap", ...) -> params.load_mode; older builds: use_direct_io
+//     true -> "dio", else use_mmap true/false -> "mmap"/"none"; neither -> "auto"
 //   test_time -> test_time; samples_ns -> results.pp|tg.samples_ns, statistics recomputed
 // llama-bench names no host: machine.hostname is empty unless the importer is given one.
 // Every record is tagged kLlamaBenchTag. csv and sql rows hold no raw samples: their

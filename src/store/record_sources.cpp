@@ -21,7 +21,7 @@ Result<std::vector<RunRecord>> load_records(const std::vector<std::string>& db_p
     if (!std::filesystem::is_regular_file(path, ec)) {
       return fail(ErrorCode::kNotFound, "database '" + path + "': no such file (run rigbench bench or rigbench import first, or give --db PATH)");
     }
-    auto db = SqliteStore::open(path);
+    auto db = SqliteStore::open_readonly(path);
     if (!db) return std::unexpected(db.error());
     auto loaded = (*db)->load_all();
     if (!loaded) return std::unexpected(loaded.error());

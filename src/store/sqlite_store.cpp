@@ -122,6 +122,25 @@ Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path) 
   return store;
 }
 
+Result<std::unique_ptr<SqliteStore>> SqliteStore::open_readonly(const std::string& path) {
+  const std::string where = "database '" + path + "'";
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close(db);
+    return fail(ErrorCode::kRuntime, where + ": " + msg);
+  }
+  sqlite3_busy_timeout(db, 5000);
+  std::unique_ptr<SqliteStore> store(new SqliteStore(db, path));
+  const int version = store->schema_version();
+  if (version < 1 || version > kSchemaVersion) {
+    return fail(ErrorCode::kRuntime, where + ": schema version " + std::to_string(version) +
+                                         (version < 1 ? " is not a rigbench database's"
+                                                      : " is newer than this rigbench knows (" + std::to_string(kSchemaVersion) + ")"));
+  }
+  return store;
+}
+
 SqliteStore::~SqliteStore() { sqlite3_close(db_); }
 
 Status SqliteStore::exec(const char* sql) {

@@ -34,6 +34,12 @@ class SqliteStore {
   // Errors: kRuntime naming the path (cannot create, not a database, newer schema than
   // this build knows, locked for more than 5 s).
   static Result<std::unique_ptr<SqliteStore>> open(const std::string& path);
+
+  // Opens an existing database to read (import, compare, report): the file is not changed,
+  // not migrated, not switched to WAL, so another machine's older rigbench can still use it.
+  // Any schema version up to kSchemaVersion reads (records are read from their JSON). save()
+  // fails on it. Errors: kRuntime naming the path (cannot open, not a database, newer schema).
+  static Result<std::unique_ptr<SqliteStore>> open_readonly(const std::string& path);
   ~SqliteStore();
   SqliteStore(const SqliteStore&) = delete;
   SqliteStore& operator=(const SqliteStore&) = delete;

@@ -70,12 +70,13 @@ void expect_record_fields(const nlohmann::json& r) {
 }
 
 // The default model is a synthetic Llama-3.2-1B Q4_K_M, written to the cache on first use;
-// the file of an older values recipe (the unversioned name) is replaced.
+// the file of an older values recipe (the unversioned name) is replaced, a newer one kept.
 TEST(BenchE2E, DefaultRunWritesTheSyntheticDefaultOnceAndLabelsIt) {
   TempDir cache;
   const std::filesystem::path models = std::filesystem::path(cache.path()) / "rigbench" / "models";
   std::filesystem::create_directories(models);
   testing::write_file((models / "Llama-3.2-1B-Q4_K_M.synthetic.gguf").string(), "an older recipe's file");
+  testing::write_file((models / "Llama-3.2-1B-Q4_K_M.synthetic-v9.gguf").string(), "a newer build's file");
   setenv("XDG_CACHE_HOME", cache.path().c_str(), 1);
   const ProcessResult first = run_process({RIGBENCH_BIN, "bench", "--no-db", "-r", "1", "-p", "32", "-n", "4", "-o", "json"});
   const ProcessResult second = run_process({RIGBENCH_BIN, "bench", "--no-db", "-r", "1", "-p", "32", "-n", "4"});
@@ -85,6 +86,7 @@ TEST(BenchE2E, DefaultRunWritesTheSyntheticDefaultOnceAndLabelsIt) {
   EXPECT_NE(first.err.find("an older recipe's default model"), std::string::npos) << first.err;
   EXPECT_FALSE(std::filesystem::exists(models / "Llama-3.2-1B-Q4_K_M.synthetic.gguf"));
   EXPECT_TRUE(std::filesystem::exists(models / "Llama-3.2-1B-Q4_K_M.synthetic-v2.gguf"));
+  EXPECT_TRUE(std::filesystem::exists(models / "Llama-3.2-1B-Q4_K_M.synthetic-v9.gguf"));
   const auto j = nlohmann::json::parse(first.out)[0];
   EXPECT_EQ(j["model"]["name"], "Llama-3.2-1B");
   EXPECT_EQ(j["model"]["file_type"], "Q4_K_M");

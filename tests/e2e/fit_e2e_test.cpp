@@ -1,6 +1,8 @@
-// End-to-end tests of `rigbench fit`, `hw` and `devices` on real files.
+// End-to-end tests of `rigbench fit`, `hw`, `devices` and synth's flags on real files.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "support/gguf_fixtures.h"
@@ -170,13 +172,30 @@ INSTANTIATE_TEST_SUITE_P(
                       BadFit{"NoModel", {}, 2, "give a MODEL.gguf or --preset"}),
     [](const ::testing::TestParamInfo<BadFit>& info) { return info.param.name; });
 
+// hw --bandwidth also replaces the cached figure behind fit's and bench's tg bound (a
+// temporary cache here, so the tests' busy probe does not land in the user's).
 TEST(HwE2E, DescribesThisMachineAndMeasuresBandwidth) {
+  TempDir cache;
+  setenv("XDG_CACHE_HOME", cache.path().c_str(), 1);
   const ProcessResult r = run_process({RIGBENCH_BIN, "hw", "--bandwidth", "-o", "json"});
+  unsetenv("XDG_CACHE_HOME");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_GT(j["ram_bytes"].get<uint64_t>(), 0u);
   EXPECT_GT(j["bandwidth"]["read_gbps"].get<double>(), 0.1);
   EXPECT_FALSE(j["bandwidth"]["method"].get<std::string>().empty());
+  const auto cached = nlohmann::json::parse(testing::read_file(cache.file("rigbench/bandwidth.json")));
+  EXPECT_DOUBLE_EQ(cached["read_gbps"].get<double>(), j["bandwidth"]["read_gbps"].get<double>());
+}
+
+TEST(SynthE2E, NegativeSeedIsAUsageErrorAndWritesNothing) {
+  TempDir dir;
+  const ProcessResult r = run_process({RIGBENCH_BIN, "synth", "--preset", "SmolLM2-135M", "--header-only", "--seed", "-1",
+                                       "-o", dir.file("x.gguf")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--seed: '-1': expected 0 or more"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("x.gguf")));
 }
 
 TEST(DevicesE2E, EveryCatalogFigureHasASource) {

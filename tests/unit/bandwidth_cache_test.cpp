@@ -1,10 +1,13 @@
-// The cached host bandwidth behind the tg bound: the best measurement stands, per machine.
+// The cached host bandwidth behind the tg bound: measured on first use, replaced by what
+// `rigbench hw --bandwidth` measures, per machine.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
 
 #include "cli/targets.h"
 #include "support/temp_dir.h"
@@ -14,13 +17,20 @@ namespace {
 
 class BandwidthCache : public ::testing::Test {
  protected:
-  void SetUp() override { setenv("XDG_CACHE_HOME", dir_.path().c_str(), 1); }
-  void TearDown() override { unsetenv("XDG_CACHE_HOME"); }
-  double cached_read_gbps() const {
+  void SetUp() override {
+    if (const char* old = std::getenv("XDG_CACHE_HOME")) saved_ = old;
+    setenv("XDG_CACHE_HOME", dir_.path().c_str(), 1);
+  }
+  void TearDown() override {
+    if (saved_) setenv("XDG_CACHE_HOME", saved_->c_str(), 1);
+    else unsetenv("XDG_CACHE_HOME");
+  }
+  nlohmann::json cached() const {
     std::ifstream in(std::filesystem::path(dir_.path()) / "rigbench" / "bandwidth.json");
-    return nlohmann::json::parse(in).value("read_gbps", 0.0);
+    return nlohmann::json::parse(in);
   }
   testing::TempDir dir_;
+  std::optional<std::string> saved_;
 };
 
 hw::BandwidthResult probe(double read_gbps) {
@@ -31,26 +41,30 @@ hw::BandwidthResult probe(double read_gbps) {
   return r;
 }
 
-TEST_F(BandwidthCache, BestMeasurementStandsAndIsWhatTheBoundUses) {
+TEST_F(BandwidthCache, HwMeasurementReplacesTheFigureTheBoundUses) {
   MachineInfo m;
   m.cpu = "Test CPU";
   m.cores = 2;
-  EXPECT_DOUBLE_EQ(record_bandwidth(m, probe(20.0)), 20.0);
-  EXPECT_DOUBLE_EQ(record_bandwidth(m, probe(8.5)), 20.0);  // a probe on a busy machine reads low
-  EXPECT_DOUBLE_EQ(cached_read_gbps(), 20.0);
-  EXPECT_DOUBLE_EQ(host_bandwidth_gbps(m), 20.0);  // cached: no new probe
-  EXPECT_DOUBLE_EQ(record_bandwidth(m, probe(27.0)), 27.0);
-  EXPECT_DOUBLE_EQ(host_bandwidth_gbps(m), 27.0);
+  store_bandwidth(m, probe(8.5));  // a probe on a busy machine
+  EXPECT_DOUBLE_EQ(host_bandwidth_gbps(m), 8.5);  // cached: no new probe
+  store_bandwidth(m, probe(20.0));
+  EXPECT_DOUBLE_EQ(host_bandwidth_gbps(m), 20.0);
+  EXPECT_DOUBLE_EQ(cached()["triad_gbps"].get<double>(), 30.0);
+  EXPECT_EQ(cached()["key"], "Test CPU / 2 threads");
+  EXPECT_FALSE(std::filesystem::exists(std::filesystem::path(dir_.path()) / "rigbench" / "bandwidth.json.partial"));
+  store_bandwidth(m, probe(0.0));  // a failed probe keeps the figure
+  EXPECT_DOUBLE_EQ(host_bandwidth_gbps(m), 20.0);
 }
 
-TEST_F(BandwidthCache, AnotherMachineReplacesTheFigure) {
+TEST_F(BandwidthCache, AnotherMachineHasItsOwnFigure) {
   MachineInfo a, b;
   a.cpu = b.cpu = "Test CPU";
   a.cores = 2;
   b.cores = 8;
-  EXPECT_DOUBLE_EQ(record_bandwidth(a, probe(20.0)), 20.0);
-  EXPECT_DOUBLE_EQ(record_bandwidth(b, probe(9.0)), 9.0);  // different key: not compared with a's
-  EXPECT_DOUBLE_EQ(cached_read_gbps(), 9.0);
+  store_bandwidth(a, probe(20.0));
+  store_bandwidth(b, probe(9.0));
+  EXPECT_EQ(cached()["key"], "Test CPU / 8 threads");
+  EXPECT_DOUBLE_EQ(host_bandwidth_gbps(b), 9.0);
 }
 
 }  // namespace

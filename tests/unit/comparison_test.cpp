@@ -214,7 +214,7 @@ TEST(Compare, LoadModeIsPartOfTheConfiguration) {
   auto cmp = compare(records, {});
   ASSERT_TRUE(cmp);
   const Cell& a = find_row(*cmp, "alpha F32", "tg128").cells[0];
-  EXPECT_EQ(a.n_configs, 2u);  // not pooled with the mmap-default run
+  EXPECT_EQ(a.n_configs, 2u);  // not pooled with the default (auto) run
   EXPECT_EQ(a.summary.n, 2u);
   EXPECT_NE(a.config.find("lm=none"), std::string::npos) << a.config;
 }

@@ -3,6 +3,8 @@
 // from it the way llama-bench's csv_printer and sql_printer write them.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include <filesystem>
 
 #include "core/strings.h"
@@ -193,6 +195,25 @@ TEST(LlamaBenchRecord, LoadModeIsImportedAndAutoWhenAbsent) {
   mapped = map_llama_bench_row(row);
   ASSERT_TRUE(mapped && mapped->record);
   EXPECT_EQ(mapped->record->params.load_mode, "auto");
+}
+
+// Older llama-bench rows say how weights loaded with use_mmap and use_direct_io.
+TEST(LlamaBenchRecord, OlderRowsMapUseMmapAndUseDirectIo) {
+  LlamaBenchRow row = pp_row();
+  row.fields.erase("load_mode");
+  const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
+      {"0", "0", "none"}, {"1", "0", "mmap"}, {"true", "false", "mmap"}, {"0", "1", "dio"}, {"1", "true", "dio"}};
+  for (const auto& [mmap, dio, expected] : cases) {
+    row.fields["use_mmap"] = mmap;
+    row.fields["use_direct_io"] = dio;
+    auto mapped = map_llama_bench_row(row);
+    ASSERT_TRUE(mapped && mapped->record);
+    EXPECT_EQ(mapped->record->params.load_mode, expected) << "use_mmap=" << mmap << " use_direct_io=" << dio;
+  }
+  row.fields["load_mode"] = "mlock";  // a newer row's load_mode wins
+  auto mapped = map_llama_bench_row(row);
+  ASSERT_TRUE(mapped && mapped->record);
+  EXPECT_EQ(mapped->record->params.load_mode, "mlock");
 }
 
 TEST(LlamaBenchRecord, PpTgRowIsSkippedWithTheReason) {

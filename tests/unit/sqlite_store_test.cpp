@@ -201,6 +201,27 @@ TEST(SqliteStore, UpgradesAVersion1DatabaseInPlaceAndOldRowsReadLoadModeAuto) {
   EXPECT_EQ(count_rows(path, "SELECT COUNT(*) FROM runs"), 2);
 }
 
+// import, compare and report read other machines' files: reading changes nothing in them.
+TEST(SqliteStore, ReadOnlyOpenReadsAVersion1DatabaseAndLeavesItAsItWas) {
+  testing::TempDir dir;
+  const std::string path = dir.file("v1.db");
+  ASSERT_NO_FATAL_FAILURE(write_version_1_database(path));
+  const std::string journal = query_text(path, "PRAGMA journal_mode");
+  auto store = SqliteStore::open_readonly(path);
+  ASSERT_TRUE(store) << store.error().message;
+  auto all = (*store)->load_all();
+  ASSERT_TRUE(all) << all.error().message;
+  ASSERT_EQ(all->size(), 1u);
+  EXPECT_EQ((*all)[0].record_id, "old");
+  EXPECT_DOUBLE_EQ((*all)[0].results.tg->tps.mean, 96.0);
+  EXPECT_FALSE((*store)->save(testing::sample_record("new")));  // read-only
+  store->reset();
+  EXPECT_EQ(count_rows(path, "PRAGMA user_version"), 1);
+  EXPECT_EQ(query_text(path, "PRAGMA journal_mode"), journal);
+  EXPECT_NE(journal, "wal");
+  EXPECT_EQ(count_rows(path, "SELECT COUNT(*) FROM runs"), 1);
+}
+
 TEST(SqliteStore, RefusesAFileThatIsNotADatabase) {
   testing::TempDir dir;
   testing::write_file(dir.file("x.db"), std::string(4096, 'x'));

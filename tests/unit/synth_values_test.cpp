@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <random>
 #include <set>
@@ -198,6 +200,35 @@ TEST(SynthValues, WrittenFileHoldsTheRecipe) {
   for (double v : log_rms) var += (v - mean) * (v - mean) / (log_rms.size() - 1);
   EXPECT_NEAR(mean, std::log(1.9 / std::sqrt(576.0)), 0.2);
   EXPECT_NEAR(std::sqrt(var), 0.6, 0.15);
+}
+
+// --seed: the same seed writes the same bytes; another seed the same tensors (sizes, offsets)
+// with other values; the seed is in the file.
+TEST(SynthValues, SeedDecidesTheValuesAndIsRecorded) {
+  testing::TempDir dir;
+  model::Preset p = preset("SmolLM2-135M");
+  p.n_layer = 1;
+  const std::string a = dir.file("a.gguf"), b = dir.file("b.gguf"), c = dir.file("c.gguf");
+  ASSERT_TRUE(cli::synthesize(p, "Q4_0", a, /*header_only=*/false, 7));
+  ASSERT_TRUE(cli::synthesize(p, "Q4_0", b, /*header_only=*/false, 7));
+  ASSERT_TRUE(cli::synthesize(p, "Q4_0", c, /*header_only=*/false, 8));
+  auto bytes = [](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string fa = bytes(a), fb = bytes(b), fc = bytes(c);
+  EXPECT_EQ(fa, fb);
+  ASSERT_EQ(fa.size(), fc.size());
+  EXPECT_NE(fa, fc);
+  gguf_init_params gp{/*no_alloc=*/true, nullptr};
+  std::unique_ptr<gguf_context, decltype(&gguf_free)> ga(gguf_init_from_file(a.c_str(), gp), &gguf_free);
+  std::unique_ptr<gguf_context, decltype(&gguf_free)> gc(gguf_init_from_file(c.c_str(), gp), &gguf_free);
+  ASSERT_TRUE(ga && gc);
+  EXPECT_EQ(gguf_get_data_offset(ga.get()), gguf_get_data_offset(gc.get()));
+  const int64_t key = gguf_find_key(ga.get(), "rigbench.seed");
+  ASSERT_GE(key, 0);
+  EXPECT_EQ(gguf_get_val_u64(ga.get(), key), 7u);
+  EXPECT_EQ(gguf_get_val_u64(gc.get(), gguf_find_key(gc.get(), "rigbench.seed")), 8u);
 }
 
 }  // namespace
