@@ -58,6 +58,10 @@ struct ModelInfo {
   std::string fingerprint;   // "xxh64:<16 hex>", see model::fingerprint()
   uint32_t n_ctx_train = 0;  // GGUF <arch>.context_length (0 when absent)
   bool synthetic = false;    // true for a file rigbench generated with random weights
+  // For synthetic files: the values recipe (GGUF rigbench.values; absent = 1, files before it)
+  // and the seed (rigbench.seed; absent = 42, the only seed before --seed). 0 otherwise.
+  uint32_t synthetic_values = 0;
+  uint64_t synthetic_seed = 0;
 };
 
 // Every knob of one run. Values are those actually used (defaults resolved).

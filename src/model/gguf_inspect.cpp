@@ -154,6 +154,12 @@ Result<ModelInfo> inspect(const std::string& path) {
 
   const int64_t syn = gguf_find_key(ctx.get(), "rigbench.synthetic");
   info.synthetic = syn >= 0 && gguf_get_kv_type(ctx.get(), syn) == GGUF_TYPE_BOOL && gguf_get_val_bool(ctx.get(), syn);
+  if (info.synthetic) {
+    const int64_t values = gguf_find_key(ctx.get(), "rigbench.values");
+    const int64_t seed = gguf_find_key(ctx.get(), "rigbench.seed");
+    info.synthetic_values = values >= 0 && gguf_get_kv_type(ctx.get(), values) == GGUF_TYPE_UINT32 ? gguf_get_val_u32(ctx.get(), values) : 1;
+    info.synthetic_seed = seed >= 0 && gguf_get_kv_type(ctx.get(), seed) == GGUF_TYPE_UINT64 ? gguf_get_val_u64(ctx.get(), seed) : 42;
+  }
 
   auto fp = fingerprint(path);
   if (!fp) return std::unexpected(fp.error());

@@ -19,6 +19,8 @@ namespace rigbench::model {
 //   fingerprint see fingerprint()
 //   n_ctx_train GGUF <arch>.context_length
 //   synthetic   GGUF key "rigbench.synthetic" is true
+//   synthetic_values, synthetic_seed  GGUF rigbench.values and rigbench.seed of a synthetic
+//               file (absent: 1 and 42, as files written before those keys were)
 // Errors (each message names the file):
 //   kNotFound      the file does not exist or cannot be opened
 //   kInvalidInput  not a GGUF file (bad magic); unreadable metadata (corrupt);

@@ -252,9 +252,12 @@ Identity machine_identity(const RunRecord& rec) {
 Identity model_identity(const RunRecord& rec) {
   const ModelInfo& m = rec.model;
   Identity id;
-  id.key = m.name + '\x1f' + m.file_type + '\x1f' + (m.synthetic ? "1" : "0");
+  // Synthetic files of another values recipe or seed run at another speed: not pooled.
+  const std::string synthetic =
+      m.synthetic ? "synthetic v" + std::to_string(m.synthetic_values) + ", seed " + std::to_string(m.synthetic_seed) : "";
+  id.key = m.name + '\x1f' + m.file_type + '\x1f' + synthetic;
   id.label = m.file_type.empty() ? m.name : m.name + " " + m.file_type;
-  if (m.synthetic) id.label += " (synthetic)";
+  if (m.synthetic) id.label += " (" + synthetic + ")";
   return id;
 }
 

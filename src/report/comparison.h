@@ -51,7 +51,8 @@ struct Identity {
 };
 // Machine: hostname, CPU and GPU descriptions; labelled by hostname, else "CPU + GPUs".
 Identity machine_identity(const RunRecord& rec);
-// Model: name, file type and whether synthetic; labelled "name file_type" [" (synthetic)"].
+// Model: name, file type and, for a synthetic file, its values recipe and seed; labelled
+// "name file_type" [" (synthetic vN, seed S)"].
 Identity model_identity(const RunRecord& rec);
 // Build: the tool (rigbench and its version, or llama-bench for imported rows) and the
 // llama.cpp commit's first 8 hex digits; labelled "rigbench 0.1.0 / llama.cpp 80fb11ac".

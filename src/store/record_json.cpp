@@ -147,7 +147,8 @@ json to_json(const RunRecord& rec) {
       {"model", {{"path", rec.model.path}, {"name", rec.model.name}, {"arch", rec.model.arch},
                  {"n_params", rec.model.n_params}, {"size_bytes", rec.model.size_bytes},
                  {"file_type", rec.model.file_type}, {"fingerprint", rec.model.fingerprint},
-                 {"n_ctx_train", rec.model.n_ctx_train}, {"synthetic", rec.model.synthetic}}},
+                 {"n_ctx_train", rec.model.n_ctx_train}, {"synthetic", rec.model.synthetic},
+                 {"synthetic_values", rec.model.synthetic_values}, {"synthetic_seed", rec.model.synthetic_seed}}},
       {"params", {{"n_prompt", p.n_prompt}, {"n_gen", p.n_gen}, {"n_depth", p.n_depth},
                   {"n_batch", p.n_batch}, {"n_ubatch", p.n_ubatch}, {"n_threads", p.n_threads},
                   {"n_gpu_layers", p.n_gpu_layers}, {"load_mode", p.load_mode}, {"flash_attn", p.flash_attn},
@@ -199,6 +200,9 @@ Result<RunRecord> from_json(const json& j) {
     rec.model.fingerprint = mo.value("fingerprint", "");
     rec.model.n_ctx_train = mo.value("n_ctx_train", 0u);
     rec.model.synthetic = mo.value("synthetic", false);
+    // Records from before these fields: synthetic files then were recipe 1, seed 42.
+    rec.model.synthetic_values = mo.value("synthetic_values", rec.model.synthetic ? 1u : 0u);
+    rec.model.synthetic_seed = mo.value("synthetic_seed", rec.model.synthetic ? uint64_t{42} : uint64_t{0});
     const json& p = j.at("params");
     auto& rp = rec.params;
     rp.n_prompt = p.at("n_prompt").get<int>();

@@ -109,7 +109,7 @@ TEST(ImportCompareE2E, ThreeMachinesMergeAndEachModelHasItsWinner) {
   const json cmp = json::parse(cmp_run.out);
   EXPECT_EQ(cmp["columns"], json({"rig-a", "rig-b", "rig-c"}));
   EXPECT_EQ(cmp["baseline"], "rig-a");
-  const std::string shipped_label = shipped + " F32", synthetic_label = synthetic + " Q8_0 (synthetic)";
+  const std::string shipped_label = shipped + " F32", synthetic_label = synthetic + " Q8_0 (synthetic v2, seed 42)";
   for (const char* test : {"pp64", "tg32", "ttft pp64"}) {
     const json& s = row_of(cmp, shipped_label, test);
     EXPECT_EQ(s["winner"], "rig-b") << test << ": " << s.dump();

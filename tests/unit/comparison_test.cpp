@@ -219,6 +219,21 @@ TEST(Compare, LoadModeIsPartOfTheConfiguration) {
   EXPECT_NE(a.config.find("lm=none"), std::string::npos) << a.config;
 }
 
+// Synthetic copies of one model with another values recipe or seed run at another speed.
+TEST(Compare, SyntheticRecipeAndSeedSeparateModels) {
+  auto records = three_machines();
+  for (RunRecord& r : records) r.model.synthetic = true, r.model.synthetic_values = 2, r.model.synthetic_seed = 42;
+  RunRecord other_seed = records[0];
+  other_seed.record_id = "1s";
+  other_seed.model.synthetic_seed = 7;
+  records.push_back(other_seed);
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp);
+  EXPECT_EQ(find_row(*cmp, "alpha F32 (synthetic v2, seed 42)", "tg128").cells[0].summary.n, 2u);
+  EXPECT_EQ(find_row(*cmp, "alpha F32 (synthetic v2, seed 7)", "tg128").cells[0].summary.n, 2u);
+  EXPECT_NE(model_identity(records[0]).key, model_identity(other_seed).key);
+}
+
 TEST(Compare, LabelsStayDistinctAndNoRecordsIsAnError) {
   auto records = three_machines();
   records[2].machine.hostname = "box-a";  // same name, another CPU

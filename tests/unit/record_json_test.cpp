@@ -51,6 +51,26 @@ TEST(RecordJson, RecordWithoutLoadModeReadsAuto) {
   EXPECT_EQ(r->params.load_mode, "auto");
 }
 
+TEST(RecordJson, SyntheticRecipeAndSeedRoundTripAndOldRecordsReadRecipe1Seed42) {
+  RunRecord a = testing::sample_record();
+  a.model.synthetic = true;
+  a.model.synthetic_values = 2;
+  a.model.synthetic_seed = 7;
+  Json j = to_json(a);
+  EXPECT_EQ(j["model"]["synthetic_values"], 2);
+  EXPECT_EQ(j["model"]["synthetic_seed"], 7);
+  auto b = from_json(j);
+  ASSERT_TRUE(b) << b.error().message;
+  EXPECT_EQ(b->model.synthetic_values, 2u);
+  EXPECT_EQ(b->model.synthetic_seed, 7u);
+  j["model"].erase("synthetic_values");  // a record from before the fields
+  j["model"].erase("synthetic_seed");
+  auto old = from_json(j);
+  ASSERT_TRUE(old) << old.error().message;
+  EXPECT_EQ(old->model.synthetic_values, 1u);
+  EXPECT_EQ(old->model.synthetic_seed, 42u);
+}
+
 TEST(RecordJson, StatisticsAreRecomputedFromSamples) {
   Json j = to_json(testing::sample_record());
   j["results"]["pp"]["avg_tps"] = 1e9;  // a figure that disagrees with the samples

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli/synthesis.h"
+#include "model/gguf_inspect.h"
 #include "model/preset.h"
 #include "model/synth_values.h"
 #include "model/tensor_layout.h"
@@ -229,6 +230,11 @@ TEST(SynthValues, SeedDecidesTheValuesAndIsRecorded) {
   ASSERT_GE(key, 0);
   EXPECT_EQ(gguf_get_val_u64(ga.get(), key), 7u);
   EXPECT_EQ(gguf_get_val_u64(gc.get(), gguf_find_key(gc.get(), "rigbench.seed")), 8u);
+  auto info = model::inspect(a);  // what bench records
+  ASSERT_TRUE(info) << info.error().message;
+  EXPECT_TRUE(info->synthetic);
+  EXPECT_EQ(info->synthetic_values, model::kValuesVersion);
+  EXPECT_EQ(info->synthetic_seed, 7u);
 }
 
 }  // namespace
