@@ -29,10 +29,6 @@ std::string backend_of(const std::string& device_name) {
   return "gpu";
 }
 
-}  // namespace
-
-namespace {
-
 std::string bandwidth_key(const MachineInfo& machine) {
   return machine.cpu + " / " + std::to_string(machine.cores) + " threads";
 }

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 
 #include "model/gguf_metadata.h"
@@ -94,14 +95,22 @@ Status write_tensor(Output& out, RowPool& pool, const TensorSpec& t, const Value
   const uint64_t n_rows = t.n_elements() / static_cast<uint64_t>(n_per_row);
   const size_t row_size = ggml_row_size(type, n_per_row);
   buf.clear();
+  // Most rows of a tensor share one recipe: look its pool up only when the recipe changes.
+  std::optional<decltype(RowRecipe{}.key())> last_key;
+  const std::vector<uint8_t>* pool_rows = nullptr;
   for (uint64_t r = 0; r < n_rows; ++r) {
-    auto rows = pool.rows(type, n_per_row, row_recipe(t, shape, r));
-    if (!rows) return std::unexpected(rows.error());
+    const RowRecipe recipe = row_recipe(t, shape, r);
+    if (!last_key || *last_key != recipe.key()) {
+      auto rows = pool.rows(type, n_per_row, recipe);
+      if (!rows) return std::unexpected(rows.error());
+      pool_rows = *rows;
+      last_key = recipe.key();
+    }
     state ^= state << 13;
     state ^= state >> 7;
     state ^= state << 17;
     const size_t pick = static_cast<size_t>(state % kPoolRows);
-    const uint8_t* src = (*rows)->data() + pick * row_size;
+    const uint8_t* src = pool_rows->data() + pick * row_size;
     buf.insert(buf.end(), src, src + row_size);
     if (buf.size() >= kWriteBuffer) {
       if (Status s = out.write(buf.data(), buf.size()); !s) return s;

@@ -90,6 +90,12 @@ class Stmt {
   int rc_ = SQLITE_ERROR;
 };
 
+// The error for a file at schema `version`, above what this build knows.
+std::string newer_schema(int version) {
+  return "schema version " + std::to_string(version) + " is newer than this rigbench knows (" +
+         std::to_string(kSchemaVersion) + ")";
+}
+
 }  // namespace
 
 Result<std::string> default_db_path() {
@@ -107,38 +113,33 @@ Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path) 
   if (!parent.empty()) fs::create_directories(parent, ec);
   if (ec) return fail(ErrorCode::kRuntime, where + ": cannot create directory: " + ec.message());
 
-  sqlite3* db = nullptr;
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
-    std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
-    sqlite3_close(db);
-    return fail(ErrorCode::kRuntime, where + ": " + msg);
-  }
-  sqlite3_busy_timeout(db, 5000);
-  std::unique_ptr<SqliteStore> store(new SqliteStore(db, path));
+  auto store = connect(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  if (!store) return store;
   for (const char* pragma : {"PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON", "PRAGMA synchronous=NORMAL"}) {
-    if (Status s = store->exec(pragma); !s) return fail(ErrorCode::kRuntime, where + ": " + s.error().message);
+    if (Status s = (*store)->exec(pragma); !s) return fail(ErrorCode::kRuntime, where + ": " + s.error().message);
   }
-  if (Status s = store->migrate(); !s) return fail(ErrorCode::kRuntime, where + ": " + s.error().message);
+  if (Status s = (*store)->migrate(); !s) return fail(ErrorCode::kRuntime, where + ": " + s.error().message);
   return store;
 }
 
 Result<std::unique_ptr<SqliteStore>> SqliteStore::open_readonly(const std::string& path) {
-  const std::string where = "database '" + path + "'";
+  auto store = connect(path, SQLITE_OPEN_READONLY);
+  if (!store) return store;
+  const int version = (*store)->schema_version();
+  if (version < 1) return fail(ErrorCode::kRuntime, "database '" + path + "': schema version " + std::to_string(version) + " is not a rigbench database's");
+  if (version > kSchemaVersion) return fail(ErrorCode::kRuntime, "database '" + path + "': " + newer_schema(version));
+  return store;
+}
+
+Result<std::unique_ptr<SqliteStore>> SqliteStore::connect(const std::string& path, int flags) {
   sqlite3* db = nullptr;
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+  if (sqlite3_open_v2(path.c_str(), &db, flags, nullptr) != SQLITE_OK) {
     std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
     sqlite3_close(db);
-    return fail(ErrorCode::kRuntime, where + ": " + msg);
+    return fail(ErrorCode::kRuntime, "database '" + path + "': " + msg);
   }
   sqlite3_busy_timeout(db, 5000);
-  std::unique_ptr<SqliteStore> store(new SqliteStore(db, path));
-  const int version = store->schema_version();
-  if (version < 1 || version > kSchemaVersion) {
-    return fail(ErrorCode::kRuntime, where + ": schema version " + std::to_string(version) +
-                                         (version < 1 ? " is not a rigbench database's"
-                                                      : " is newer than this rigbench knows (" + std::to_string(kSchemaVersion) + ")"));
-  }
-  return store;
+  return std::unique_ptr<SqliteStore>(new SqliteStore(db, path));
 }
 
 SqliteStore::~SqliteStore() { sqlite3_close(db_); }
@@ -163,8 +164,7 @@ Status SqliteStore::migrate() {
   const int version = schema_version();
   if (version < 0 || version > kSchemaVersion) {
     (void)exec("ROLLBACK");
-    return fail(ErrorCode::kRuntime, "schema version " + std::to_string(version) +
-                                         " is newer than this rigbench knows (" + std::to_string(kSchemaVersion) + ")");
+    return fail(ErrorCode::kRuntime, newer_schema(version));
   }
   for (int v = version; v < kSchemaVersion; ++v) {
     if (Status s = exec(kMigrations[v]); !s) {

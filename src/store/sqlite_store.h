@@ -60,6 +60,8 @@ class SqliteStore {
 
  private:
   SqliteStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+  // Opens `path` with sqlite3_open_v2 `flags` and a 5 s busy timeout.
+  static Result<std::unique_ptr<SqliteStore>> connect(const std::string& path, int flags);
   Status migrate();
   Status exec(const char* sql);
 
