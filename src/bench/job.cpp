@@ -25,8 +25,10 @@ std::string utc_now_iso8601() {
   return buf;
 }
 
-RunRecord refused_record(const TestCase& tc, const ModelInfo& model, const JobContext& context, const Roofline& roofline,
-                         const std::string& why) {
+namespace {
+
+// What every record of the job shares, for the run `tc`.
+RunRecord base_record(const TestCase& tc, const ModelInfo& model, const JobContext& context) {
   RunRecord rec;
   rec.record_id = new_record_id();
   rec.test_time = utc_now_iso8601();
@@ -35,38 +37,61 @@ RunRecord refused_record(const TestCase& tc, const ModelInfo& model, const JobCo
   rec.model = model;
   rec.params = tc.params;
   rec.tags = context.tags;
+  return rec;
+}
+
+}  // namespace
+
+RunRecord refused_record(const TestCase& tc, const ModelInfo& model, const JobContext& context, const Roofline& roofline,
+                         const std::string& why) {
+  RunRecord rec = base_record(tc, model, context);
   rec.roofline = roofline;
   rec.refused = why;
   return rec;
 }
 
-Status run_plan(const std::vector<TestCase>& plan, const std::map<std::string, ModelInfo>& models,
-                const JobContext& context, Runner& runner, const RecordSink& sink, const std::vector<Roofline>& rooflines) {
+Result<JobSummary> run_plan(const std::vector<TestCase>& plan, const std::map<std::string, ModelInfo>& models,
+                            const JobContext& context, Runner& runner, const RecordSink& sink,
+                            const std::vector<Roofline>& rooflines, const std::vector<std::string>& refusals) {
+  JobSummary summary;
+  summary.total = static_cast<int>(plan.size());
+  auto problem = [&summary](const std::string& what) {
+    if (summary.first_problem.empty()) summary.first_problem = what;
+  };
   for (std::size_t i = 0; i < plan.size(); ++i) {
     const TestCase& tc = plan[i];
-    RunRecord rec;
-    rec.record_id = new_record_id();
-    rec.test_time = utc_now_iso8601();
-    rec.machine = context.machine;
-    rec.build = context.build;
-    rec.model = models.at(tc.model_path);
-    rec.params = tc.params;
-    rec.tags = context.tags;
-    if (i < rooflines.size()) rec.roofline = rooflines[i];
+    const Roofline roofline = i < rooflines.size() ? rooflines[i] : Roofline{};
+    if (i < refusals.size() && !refusals[i].empty()) {
+      if (Status s = sink(refused_record(tc, models.at(tc.model_path), context, roofline, refusals[i])); !s) {
+        return std::unexpected(s.error());
+      }
+      ++summary.refused;
+      problem(refusals[i]);
+      continue;
+    }
+    RunRecord rec = base_record(tc, models.at(tc.model_path), context);
+    rec.roofline = roofline;
 
     // Energy: a sampler per run (meters reopened each time), phases marked by the runner.
     std::unique_ptr<EnergySession> session;
     std::vector<power::MeterStatus> meter_status;
     if (context.energy) session = EnergySession::open(context.energy->meters, &meter_status);
     if (session) {
-      if (Status s = session->start(); !s) return s;
+      if (Status s = session->start(); !s) return std::unexpected(s.error());
       runner.set_phase_marker([&session](const std::string& phase) { session->mark(phase); }, context.energy->idle_s);
     } else {
       runner.set_phase_marker({}, 0);
     }
 
     auto outcome = runner.run(tc);
-    if (!outcome) return std::unexpected(outcome.error());
+    if (!outcome) {
+      rec.failed = outcome.error().message;
+      rec.memory.peak_rss_bytes = hw::peak_rss_bytes();
+      if (Status s = sink(rec); !s) return std::unexpected(s.error());
+      ++summary.failed;
+      problem(rec.failed);
+      continue;
+    }
     rec.results = std::move(outcome->results);
     rec.memory.buffers = std::move(outcome->memory);
     rec.memory.peak_rss_bytes = hw::peak_rss_bytes();
@@ -78,14 +103,21 @@ Status run_plan(const std::vector<TestCase>& plan, const std::map<std::string, M
 
     const bool has_samples = rec.results.pp || rec.results.tg;
     if (has_samples) {
-      if (Status s = sink(rec); !s) return s;
+      if (Status s = sink(rec); !s) return std::unexpected(s.error());
     }
     if (outcome->interrupted) {
-      return fail(ErrorCode::kInterrupted, "interrupted: " + std::to_string(i + (has_samples ? 1 : 0)) + " of " +
-                                               std::to_string(plan.size()) + " runs kept");
+      summary.interrupted = true;
+      if (has_samples) ++summary.ok;
+      break;
     }
+    ++summary.ok;
   }
-  return {};
+  return summary;
+}
+
+Result<JobSummary> run_job(const Job& job, Runner& runner, const RecordSink& sink) {
+  const Preflight pre = preflight(job.plan, job.shapes, job.target, job.force);
+  return run_plan(job.plan, job.models, job.context, runner, sink, pre.rooflines, pre.refusals);
 }
 
 }  // namespace rigbench::bench

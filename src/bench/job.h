@@ -9,6 +9,7 @@
 
 #include "bench/energy.h"
 #include "bench/plan.h"
+#include "bench/preflight.h"
 #include "bench/runner.h"
 #include "core/record.h"
 #include "core/status.h"
@@ -30,22 +31,50 @@ struct JobContext {
   std::optional<EnergyConfig> energy;        // nullopt = --energy off
 };
 
-// Receives each finished record (printing and storing happen there). An error stops the job.
+// Receives each record, whatever its status (printing and storing happen there). An error
+// from the sink (e.g. the database cannot be written) stops the job.
 using RecordSink = std::function<Status(const RunRecord&)>;
 
+// How a job went: runs by status (core/record.h run_status).
+struct JobSummary {
+  int total = 0;        // runs in the plan
+  int ok = 0;
+  int refused = 0;      // not attempted: fit says they will not fit (`refusals`)
+  int failed = 0;       // an error after the run started (load, context, decode)
+  bool interrupted = false;  // Ctrl-C: the run in progress was kept (if it had samples), the rest not run
+  std::string first_problem;  // the first refusal's or failure's message, "" when none
+};
+
 // Runs `plan` in order. `models` maps each plan model path to its inspected ModelInfo.
-// For each run, the record gets a fresh record_id, test_time (UTC, run start), the run's
-// results, llama.cpp's memory breakdown, the process peak RSS and, with context.energy, the
-// energy of its phases (a sampler per run, an idle window first) and their cost; it then
-// goes to `sink`.
-// A run cut short by the cancel flag still goes to the sink when it has at least one
-// sample, and then the job returns kInterrupted ("interrupted: N of M runs finished").
-// Other errors (load, decode, sink) stop the job and are returned; earlier records were
-// already handed on.
-// `rooflines` (empty, or one per plan entry) go into the records.
-Status run_plan(const std::vector<TestCase>& plan, const std::map<std::string, ModelInfo>& models,
-                const JobContext& context, Runner& runner, const RecordSink& sink,
-                const std::vector<Roofline>& rooflines = {});
+// Every run becomes a record handed to `sink`:
+// - a run with a non-empty `refusals[i]` is not attempted: a refused record (no results);
+// - otherwise the record gets a fresh record_id, test_time (UTC, run start), the run's
+//   results, llama.cpp's memory breakdown, the process peak RSS and, with context.energy,
+//   the energy of its phases (a sampler per run, an idle window first) and their cost;
+// - a run whose load, context or decode fails becomes a failed record (`failed` = the
+//   error), and the job goes on with the next run (as Google Benchmark's SkipWithError and
+//   llama-bench's failed-test count);
+// - a run cut short by the cancel flag goes to the sink when it has at least one sample,
+//   and the job stops there (summary.interrupted).
+// Only a sink error stops the job with an error. `rooflines` and `refusals` are empty or one
+// per plan entry.
+Result<JobSummary> run_plan(const std::vector<TestCase>& plan, const std::map<std::string, ModelInfo>& models,
+                            const JobContext& context, Runner& runner, const RecordSink& sink,
+                            const std::vector<Roofline>& rooflines = {}, const std::vector<std::string>& refusals = {});
+
+// A whole `rigbench bench` job: the plan, its models, and this machine as fit sees it.
+struct Job {
+  std::vector<TestCase> plan;
+  std::map<std::string, ModelInfo> models;           // plan model path -> inspected model
+  std::map<std::string, model::ModelShape> shapes;   // plan model path -> shape, for fit
+  fit::Target target;  // this machine: preflight refuses a run that will not fit, bounds tg
+  bool force = false;  // --force: refuse nothing
+  JobContext context;
+};
+
+// Runs `job`: fit's plan for each run first (bench/preflight.h), then run_plan with its
+// refusals and tg bounds. Errors as run_plan.
+Result<JobSummary> run_job(const Job& job, Runner& runner, const RecordSink& sink);
 
 // The record of a run that was not attempted (`why`, e.g. fit's refusal): its model,
 // machine, knobs and roofline, no results; compare shows it as "won't fit".

@@ -1,41 +1,66 @@
 #include "bench/plan.h"
 
+#include <algorithm>
+
+#include "core/knobs.h"
+
 namespace rigbench::bench {
+
+std::vector<std::string> PlanSpec::values(const std::string& key) const {
+  const auto it = knobs.find(key);
+  if (it != knobs.end() && !it->second.empty()) return it->second;
+  const Knob* k = find_knob(key);
+  return {k ? knob_default(*k) : std::string()};
+}
+
+bool PlanSpec::varies(const std::string& key) const {
+  const Knob* k = find_knob(key);
+  const auto v = values(key);
+  return k && (v.size() > 1 || v.front() != knob_default(*k));
+}
+
+namespace {
+
+// Every combination of the knobs from index `i` on, innermost last, each with the tests.
+void expand_knobs(const PlanSpec& spec, const std::string& model, std::size_t i, BenchParams& p,
+                  std::vector<TestCase>& out) {
+  const auto& all = knobs();
+  if (i < all.size()) {
+    for (const std::string& v : spec.values(all[i].key)) {
+      if (!set_knob(all[i], p, v)) continue;  // values were validated by the caller
+      expand_knobs(spec, model, i + 1, p, out);
+    }
+    return;
+  }
+  const int asked_ctx = p.n_ctx;
+  auto add = [&](int np, int ng) {
+    TestCase tc{model, p};
+    tc.params.n_prompt = np;
+    tc.params.n_gen = ng;
+    tc.params.n_ctx = std::max(asked_ctx, p.n_depth + np + ng);
+    tc.params.repetitions = spec.repetitions;
+    tc.params.warmup = spec.warmup;
+    tc.params.delay_s = spec.delay_s;
+    out.push_back(std::move(tc));
+  };
+  for (int np : spec.n_prompt) {
+    if (np > 0) add(np, 0);
+  }
+  for (int ng : spec.n_gen) {
+    if (ng > 0) add(0, ng);
+  }
+  for (const auto& [np, ng] : spec.n_pg) {
+    if (np > 0 || ng > 0) add(np, ng);
+  }
+}
+
+}  // namespace
 
 std::vector<TestCase> expand(const PlanSpec& spec) {
   std::vector<TestCase> out;
-  for (const auto& model : spec.models)
-  for (int ngl : spec.n_gpu_layers)
-  for (const auto& lm : spec.load_mode)
-  for (int nb : spec.n_batch)
-  for (int nub : spec.n_ubatch)
-  for (const auto& tk : spec.type_k)
-  for (const auto& tv : spec.type_v)
-  for (const auto& fa : spec.flash_attn)
-  for (int nt : spec.n_threads)
-  for (int nd : spec.n_depth)
-  for (int np : spec.n_prompt)
-  for (int ng : spec.n_gen) {
-    if (np == 0 && ng == 0) continue;
-    TestCase tc;
-    tc.model_path = model;
-    BenchParams& p = tc.params;
-    p.n_prompt = np;
-    p.n_gen = ng;
-    p.n_depth = nd;
-    p.n_batch = nb;
-    p.n_ubatch = nub;
-    p.n_threads = nt;
-    p.n_gpu_layers = ngl;
-    p.load_mode = lm;
-    p.flash_attn = fa;
-    p.type_k = tk;
-    p.type_v = tv;
-    p.n_ctx = nd + np + ng;
-    p.repetitions = spec.repetitions;
-    p.warmup = spec.warmup;
-    p.delay_s = spec.delay_s;
-    out.push_back(std::move(tc));
+  for (const auto& model : spec.models) {
+    BenchParams p;
+    expand_knobs(spec, model, 0, p, out);
   }
   return out;
 }

@@ -1,43 +1,47 @@
-// rigbench: a benchmark plan, the cartesian product of every list flag, as llama-bench
-// forms it (but one run carries pp, tg and TTFT for one n_prompt/n_gen pair).
+// rigbench: a benchmark plan, as llama-bench forms it: the cartesian product of every knob's
+// list (core/knobs.h), and for each combination one pp test per -p value, one tg test per -n
+// value and one pp+tg test per -pg pair.
 #pragma once
 
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/record.h"
 
 namespace rigbench::bench {
 
-// What `rigbench bench` was asked for. Each list holds one or more values; the plan is
-// their cartesian product. Defaults are llama-bench's.
+// What `rigbench bench` was asked for. Defaults are llama-bench's.
 struct PlanSpec {
   std::vector<std::string> models;          // GGUF paths, in order
-  std::vector<int> n_prompt = {512};        // -p: prompt tokens; 0 = no pp test
-  std::vector<int> n_gen = {128};           // -n: generated tokens; 0 = no tg test
-  std::vector<int> n_depth = {0};           // -d: tokens in the KV cache before each test
-  std::vector<int> n_batch = {2048};        // -b
-  std::vector<int> n_ubatch = {512};        // -ub
-  std::vector<int> n_threads = {};          // -t; empty = physical cores (filled by the caller)
-  std::vector<int> n_gpu_layers = {-1};     // -ngl; -1 = all layers
-  std::vector<std::string> load_mode = {"auto"};   // -lm: auto|none|mmap|mlock|mmap+mlock|dio
-  std::vector<std::string> flash_attn = {"auto"};  // -fa: auto|on|off
-  std::vector<std::string> type_k = {"f16"};       // -ctk
-  std::vector<std::string> type_v = {"f16"};       // -ctv
+  std::vector<int> n_prompt = {512};        // -p: one pp test (with TTFT) per value; 0 = none
+  std::vector<int> n_gen = {128};           // -n: one tg test per value; 0 = none
+  std::vector<std::pair<int, int>> n_pg;    // -pg: one test per (n_prompt, n_gen) pair, both measured
+  // Each knob's values by knob key (core/knobs.h), canonical text ("4", "on", "q8_0"); a knob
+  // absent here runs at its default. n_threads absent = the caller's default threads.
+  std::map<std::string, std::vector<std::string>> knobs;
   int repetitions = 5;                      // -r
   int warmup = 1;                           // --warmup
   double delay_s = 0;                       // --delay: seconds of cool-down before each run
+
+  // The values of knob `key`: knobs[key], or its default alone.
+  std::vector<std::string> values(const std::string& key) const;
+  // True when the knob's list is not just its default (the table then shows its column).
+  bool varies(const std::string& key) const;
 };
 
 // One run of the plan.
 struct TestCase {
   std::string model_path;
-  BenchParams params;  // n_ctx = n_depth + n_prompt + n_gen
+  // n_ctx = the -c value, or n_depth + n_prompt + n_gen when it is 0 (or smaller: validate
+  // refuses that up front).
+  BenchParams params;
 };
 
-// Expands the spec into runs. Order: model, then the model-load knobs n_gpu_layers and
-// load_mode (so a model is loaded once per pair of values), then the other knobs, n_prompt
-// and n_gen innermost. A pair with both n_prompt and n_gen equal to 0 is skipped.
+// Expands the spec into runs. Order: model, then the knobs in core/knobs.h's order (the
+// model-load knobs n_gpu_layers and load_mode first, so a model is loaded once per pair),
+// then the tests: every pp, every tg, every pp+tg pair.
 std::vector<TestCase> expand(const PlanSpec& spec);
 
 }  // namespace rigbench::bench

@@ -34,9 +34,8 @@ Status Runner::prefill_depth(int n_depth, bool first) {
 
 Result<RunOutcome> Runner::run(const TestCase& tc) {
   const BenchParams& p = tc.params;
-  if (Status s = engine_.load({tc.model_path, p.n_gpu_layers, p.load_mode}); !s) return std::unexpected(s.error());
-  engine::ContextSpec cs{p.n_ctx, p.n_batch, p.n_ubatch, p.n_threads, p.flash_attn, p.type_k, p.type_v};
-  if (Status s = engine_.open_context(cs); !s) return std::unexpected(s.error());
+  if (Status s = engine_.load(tc.model_path, p); !s) return std::unexpected(s.error());
+  if (Status s = engine_.open_context(p); !s) return std::unexpected(s.error());
 
   RunOutcome out;
   std::vector<int64_t> pp_ns, tg_ns, ttft_ns;

@@ -11,8 +11,8 @@
 
 #include "bench/job.h"
 #include "bench/runner.h"
-#include "bench/preflight.h"
 #include "bench/warnings.h"
+#include "core/knobs.h"
 #include "cli/targets.h"
 #include "model/model_shape.h"
 #include "power/meters.h"
@@ -33,7 +33,6 @@ namespace {
 // (as llama-bench does), and the file column when several models run.
 report::PrinterOptions table_options(const BenchOptions& opts, bool energy_readable) {
   const bench::PlanSpec& p = opts.plan;
-  const bench::PlanSpec d;
   report::PrinterOptions o;
   if (energy_readable) {
     for (const char* k : {"energy_method", "idle_power_w", "tg_power_w", "tg_j_per_token"}) o.shown_knobs.insert(k);
@@ -42,13 +41,9 @@ report::PrinterOptions table_options(const BenchOptions& opts, bool energy_reada
       if (std::isfinite(opts.cost.utilization)) o.shown_knobs.insert("cost_total_per_mtok");
     }
   }
-  if (p.n_gpu_layers != d.n_gpu_layers) o.shown_knobs.insert("n_gpu_layers");
-  if (p.load_mode != d.load_mode) o.shown_knobs.insert("load_mode");
-  if (p.flash_attn != d.flash_attn) o.shown_knobs.insert("flash_attn");
-  if (p.type_k != d.type_k) o.shown_knobs.insert("type_k");
-  if (p.type_v != d.type_v) o.shown_knobs.insert("type_v");
-  if (p.n_batch != d.n_batch) o.shown_knobs.insert("n_batch");
-  if (p.n_ubatch != d.n_ubatch) o.shown_knobs.insert("n_ubatch");
+  for (const Knob& k : knobs()) {
+    if (p.varies(k.key)) o.shown_knobs.insert(k.key);
+  }
   if (p.models.size() > 1) o.shown_knobs.insert("model_file");
   return o;
 }
@@ -63,6 +58,7 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& opts) {
 }
 
 Status run_bench_command(BenchOptions& opts) {
+  if (opts.verbose) setenv("RIGBENCH_LLAMA_LOG", "1", 1);
   engine::init_llama();  // before any GGUF is read, so ggml's log is captured, not printed
 
   // 1. Options; without a model, the embedded default (written to the cache on first use).
@@ -74,18 +70,17 @@ Status run_bench_command(BenchOptions& opts) {
   }
   const auto format = report::parse_output_format(opts.output);
 
-  // 2. Every model is checked before anything runs, so bad input measures and stores nothing.
-  std::map<std::string, ModelInfo> models;
-  std::map<std::string, model::ModelShape> shapes;
+  // 2. Every model is checked before anything runs, so a bad file measures and stores nothing.
+  bench::Job job;
   for (const auto& path : opts.plan.models) {
-    if (models.count(path)) continue;
+    if (job.models.count(path)) continue;
     auto info = model::inspect(path);
     if (!info) return std::unexpected(info.error());
     if (Status s = engine::check_loadable(path); !s) return s;
     auto shape = model::read_shape(path);
     if (!shape) return std::unexpected(shape.error());
-    models.emplace(path, std::move(*info));
-    shapes.emplace(path, std::move(*shape));
+    job.models.emplace(path, std::move(*info));
+    job.shapes.emplace(path, std::move(*shape));
   }
 
   // 3. The database, opened before the first run so that a bad --db fails early.
@@ -102,12 +97,11 @@ Status run_bench_command(BenchOptions& opts) {
     db = std::move(*opened);
   }
 
-  // 4. Adapters and the use case.
-  bench::JobContext context;
-  context.machine = hw::detect_machine();
-  engine::describe_backends(context.machine);
-  context.build = build_info();
-  context.tags = opts.tags;
+  // 4. Adapters: this machine, the build, the meters.
+  job.context.machine = hw::detect_machine();
+  engine::describe_backends(job.context.machine);
+  job.context.build = build_info();
+  job.context.tags = opts.tags;
   bool energy_readable = false;
   if (opts.energy == "auto") {
     bench::EnergyConfig energy;
@@ -130,54 +124,60 @@ Status run_bench_command(BenchOptions& opts) {
       std::fprintf(stderr, "rigbench: energy: no meter available (%s); speed is still measured; --watts W states a figure\n",
                    why.c_str());
     }
-    context.energy = std::move(energy);
+    job.context.energy = std::move(energy);
   } else if (std::isfinite(opts.cost.price) || !opts.cost.tariff.empty()) {
     return fail(ErrorCode::kUsage, "--price/--tariff need --energy auto (cost comes from measured energy)");
   }
 
-  const std::vector<bench::TestCase> plan = bench::expand(opts.plan);
-  // fit's plan on this machine: refuse what will not fit; the tg bound for each run.
-  const fit::Target target = this_machine(context.machine, host_bandwidth_gbps(context.machine));
-  const bench::Preflight preflight = bench::preflight(plan, shapes, target, opts.force);
-  if (preflight.any_refused()) {
-    // Nothing runs; each refusal is stored (compare shows "won't fit") and the first is the error.
-    std::string first;
-    for (std::size_t i = 0; i < plan.size(); ++i) {
-      if (preflight.refusals[i].empty()) continue;
-      if (first.empty()) first = preflight.refusals[i];
-      if (db) {
-        const RunRecord rec = bench::refused_record(plan[i], models.at(plan[i].model_path), context, preflight.rooflines[i],
-                                                    preflight.refusals[i]);
-        if (Status s = db->save(rec); !s) return s;
-      }
-    }
-    return fail(ErrorCode::kRuntime, first);
-  }
-  for (const auto& w : bench::plan_warnings(plan, models, context.machine, context.build.build_type)) {
+  job.plan = bench::expand(opts.plan);
+  job.target = this_machine(job.context.machine, host_bandwidth_gbps(job.context.machine));
+  job.force = opts.force;
+  for (const auto& w : bench::plan_warnings(job.plan, job.models, job.context.machine, job.context.build.build_type)) {
     std::fprintf(stderr, "rigbench: warning: %s%s%s\n", w.cause.c_str(), w.remedy.empty() ? "" : "; ", w.remedy.c_str());
   }
 
+  // 5. The use case: every run becomes a record (ok, refused, failed, interrupted), stored and
+  // printed as it comes; the exit code is set at the end.
   const std::atomic<bool>& cancel = install_interrupt_flag();
   auto engine = engine::make_llama_engine(&cancel);
-  const bool show_progress = isatty(STDERR_FILENO) != 0;
-  bench::Runner runner(*engine, cancel, [show_progress](const std::string& line) {
-    if (show_progress) std::fprintf(stderr, "\rrigbench: %-40s", line.c_str());
+  const bool show_progress = opts.progress || isatty(STDERR_FILENO) != 0;
+  const bool rewrite_line = isatty(STDERR_FILENO) != 0;
+  bench::Runner runner(*engine, cancel, [show_progress, rewrite_line](const std::string& line) {
+    if (!show_progress) return;
+    if (rewrite_line) std::fprintf(stderr, "\r\033[Krigbench: %s", line.c_str());
+    else std::fprintf(stderr, "rigbench: %s\n", line.c_str());
   });
 
   auto printer = report::make_printer(*format, std::cout, table_options(opts, energy_readable));
   printer->begin();
-  Status status = bench::run_plan(plan, models, context, runner,
-                                  [&](const RunRecord& rec) -> Status {
-                                    if (db) {
-                                      if (Status s = db->save(rec); !s) return s;
-                                    }
-                                    printer->add(rec);
-                                    return {};
-                                  },
-                                  preflight.rooflines);
-  if (show_progress) std::fprintf(stderr, "\r%-50s\r", "");
+  int stored = 0;
+  const auto summary = bench::run_job(job, runner, [&](const RunRecord& rec) -> Status {
+    if (db) {
+      if (Status s = db->save(rec); !s) return s;
+      ++stored;
+    }
+    if (rewrite_line) std::fprintf(stderr, "\r\033[K");
+    printer->add(rec);
+    return {};
+  });
+  if (rewrite_line) std::fprintf(stderr, "\r\033[K");
   printer->end();
-  return status;
+  if (db && stored > 0) {
+    std::fprintf(stderr, "rigbench: %d record%s stored in %s\n", stored, stored == 1 ? "" : "s", db->path().c_str());
+  }
+  if (!summary) return std::unexpected(summary.error());
+  const int kept = summary->ok;
+  if (summary->interrupted) {
+    return fail(ErrorCode::kInterrupted,
+                "interrupted: " + std::to_string(kept) + " of " + std::to_string(summary->total) + " runs kept");
+  }
+  const int bad = summary->refused + summary->failed;
+  if (bad > 0) {
+    return fail(ErrorCode::kRuntime, std::to_string(bad) + " of " + std::to_string(summary->total) + " tests did not run (" +
+                                         std::to_string(summary->refused) + " refused, " + std::to_string(summary->failed) +
+                                         " failed; stored): " + summary->first_problem);
+  }
+  return {};
 }
 
 }  // namespace rigbench::cli

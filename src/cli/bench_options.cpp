@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "core/knobs.h"
 #include "core/strings.h"
-#include "engine/llama_engine.h"
 #include "report/printer.h"
 
 namespace rigbench::cli {
@@ -26,48 +26,45 @@ CLI::Validator int_in(long lo, long hi) {
 
 constexpr long kMaxTokens = 1L << 24;
 
+bool quantized_cache(const std::string& type) { return type != "f16" && type != "f32" && type != "bf16"; }
+
 }  // namespace
 
 void add_bench_options(CLI::App& cmd, BenchOptions& o) {
   auto& p = o.plan;
   cmd.add_option("models", p.models, "GGUF model files (default: a synthetic Llama-3.2-1B Q4_K_M, written once to the cache)");
-  cmd.add_option("-p,--n-prompt", p.n_prompt, "prompt tokens of the pp test, comma-separated list; 0 = no pp")
+  cmd.add_option("-m,--model", o.model_flags, "a GGUF model file, as llama-bench takes it (repeatable; same as the positional)");
+  cmd.add_option("-p,--n-prompt", p.n_prompt, "prompt tokens: one pp test (with TTFT) per value, list; 0 = none")
       ->delimiter(',')->check(int_in(0, kMaxTokens))->capture_default_str();
-  cmd.add_option("-n,--n-gen", p.n_gen, "generated tokens of the tg test, list; 0 = no tg")
+  cmd.add_option("-n,--n-gen", p.n_gen, "generated tokens: one tg test per value, list; 0 = none")
       ->delimiter(',')->check(int_in(0, kMaxTokens))->capture_default_str();
-  cmd.add_option("-d,--n-depth", p.n_depth, "tokens already in the KV cache before each test, list")
-      ->delimiter(',')->check(int_in(0, kMaxTokens))->capture_default_str();
-  cmd.add_option("-r,--repetitions", p.repetitions, "timed repetitions per run")
+  cmd.add_option("--pg", o.pg, "-pg PP,TG: one test of a PP-token prompt then TG generated tokens, pp, TTFT and tg "
+                               "measured apart (repeatable)");
+  for (const Knob& k : knobs()) {
+    const std::string help = (k.llama_alias.empty() ? "" : k.llama_alias + ": ") + k.help + ", list" +
+                             (k.choices.empty() ? "" : " of " + join(k.choices, "|"));
+    CLI::Option* opt = cmd.add_option(k.flags, p.knobs[k.key], help)->delimiter(',');
+    if (k.key != "n_threads") opt->default_str(knob_default(k));
+  }
+  cmd.add_option("--mmap", o.mmap, "-mmp 0|1: llama-bench's older spelling of -lm none|mmap, list")->delimiter(',');
+  cmd.add_option("-r,--repetitions", p.repetitions, "timed repetitions per test")
       ->check(int_in(1, 1000000))->capture_default_str()->take_last();
   cmd.add_option("--warmup", p.warmup, "warmup passes (one pp and one 1-token tg each) before timing")
       ->check(int_in(0, 1000))->capture_default_str()->take_last();
-  cmd.add_option("-t,--threads", p.n_threads, "threads, list (default: physical cores)")
-      ->delimiter(',')->check(int_in(1, 1024));
-  cmd.add_option("--n-gpu-layers", p.n_gpu_layers, "-ngl: layers offloaded to GPUs, list; -1 = all")
-      ->delimiter(',')->check(int_in(-1, 100000))->capture_default_str();
-  cmd.add_option("--load-mode", p.load_mode,
-                 "-lm: how llama.cpp loads the weights, list of auto|none|mmap|mlock|mmap+mlock|dio (none: read into fresh memory)")
-      ->delimiter(',')->capture_default_str();
-  cmd.add_option("--flash-attn", p.flash_attn, "-fa: flash attention, list of auto|on|off|1|0")
-      ->delimiter(',')->capture_default_str();
-  cmd.add_option("--cache-type-k", p.type_k, "-ctk: KV cache K type, list (f16, q8_0, q4_0, ...)")
-      ->delimiter(',')->capture_default_str();
-  cmd.add_option("--cache-type-v", p.type_v, "-ctv: KV cache V type, list (needs -fa on unless f16/f32)")
-      ->delimiter(',')->capture_default_str();
-  cmd.add_option("-b,--batch-size", p.n_batch, "logical batch size, list")
-      ->delimiter(',')->check(int_in(1, kMaxTokens))->capture_default_str();
-  cmd.add_option("--ubatch-size", p.n_ubatch, "-ub: physical batch size, list")
-      ->delimiter(',')->check(int_in(1, kMaxTokens))->capture_default_str();
-  cmd.add_option("--delay", p.delay_s, "seconds to sleep before each run (cool-down)")
+  cmd.add_flag("--no-warmup", o.no_warmup, "no warmup pass (as --warmup 0)");
+  cmd.add_option("--delay", p.delay_s, "seconds to sleep before each test (cool-down)")
       ->check(CLI::Range(0.0, 86400.0))->capture_default_str()->take_last();
-  cmd.add_option("-o,--output", o.output, "output format: md, csv, json, jsonl")->capture_default_str()->take_last();
+  cmd.add_option("-o,--output", o.output, "output format: md, csv, json, jsonl or sql")->capture_default_str()->take_last();
+  cmd.add_flag("--wide", o.wide, "every column in the md table (memory, bound, file)");
   cmd.add_option("--db", o.db_path, "results database (default: $XDG_DATA_HOME/rigbench/results.db)")->take_last();
   cmd.add_flag("--no-db", o.no_db, "do not store the results");
   cmd.add_option("--tag", o.tags, "text kept with every record (repeatable)");
   cmd.add_flag("--force", o.force, "run even when the memory plan says the model will not fit this machine");
+  cmd.add_flag("--progress", o.progress, "progress lines on stderr even when it is not a terminal");
+  cmd.add_flag("-v,--verbose", o.verbose, "show llama.cpp's own log on stderr");
   cmd.add_option("--energy", o.energy, "measure energy with the meters found: auto or off")
       ->check(CLI::IsMember({"auto", "off"}))->capture_default_str()->take_last();
-  cmd.add_option("--idle", o.idle_s, "seconds of idle baseline per run, model loaded (median power)")
+  cmd.add_option("--idle-seconds", o.idle_s, "seconds of idle baseline per test, model loaded (median power)")
       ->check(CLI::Range(0.0, 3600.0))->capture_default_str()->take_last();
   cmd.add_option("--watts", o.watts, "a constant power you state, W (when no meter can read it)")
       ->check(CLI::Range(0.0, 100000.0))->take_last();
@@ -80,42 +77,85 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
   for (CLI::Option* opt : cmd.get_options()) {
     if (!opt->get_positional()) opt->allow_extra_args(false);
   }
+  cmd.footer(
+      "Tests: one pp test per -p value (with TTFT), one tg test per -n value, one per -pg pair; each over the\n"
+      "cartesian product of the knob lists. Lists: comma-separated or the flag repeated.\n"
+      "Exit codes: 0 every test ran; 1 a test failed or was refused (the others still ran and were stored),\n"
+      "or a bad model file; 2 a bad flag or value; 130 interrupted (finished repetitions are kept).\n"
+      "Examples:\n"
+      "  rigbench bench model.gguf -p 512 -n 128 -t 4,8\n"
+      "  rigbench bench -m a.gguf -m b.gguf -pg 512,128 -fa on,off -o json");
 }
 
 Status validate(BenchOptions& o, int default_threads) {
   auto& p = o.plan;
-  for (auto& fa : p.flash_attn) {
-    const std::string v = to_lower(trim(fa));
-    if (v == "1" || v == "on" || v == "true") fa = "on";
-    else if (v == "0" || v == "off" || v == "false") fa = "off";
-    else if (v == "auto" || v == "-1") fa = "auto";
-    else return fail(ErrorCode::kUsage, "-fa/--flash-attn '" + fa + "': expected auto, on (1) or off (0)");
-  }
-  const auto& modes = engine::load_modes();
-  for (auto& lm : p.load_mode) {
-    const std::string v = to_lower(trim(lm));
-    if (std::find(modes.begin(), modes.end(), v) == modes.end()) {
-      return fail(ErrorCode::kUsage, "-lm/--load-mode '" + lm + "': expected one of " + join(modes, ", "));
+  p.models.insert(p.models.end(), o.model_flags.begin(), o.model_flags.end());
+  o.model_flags.clear();
+  if (!o.mmap.empty()) {
+    auto& lm = p.knobs["load_mode"];
+    for (const std::string& v : o.mmap) {
+      const std::string t = trim(v);
+      if (t == "0") lm.push_back("none");
+      else if (t == "1") lm.push_back("mmap");
+      else return fail(ErrorCode::kUsage, "-mmp/--mmap '" + v + "': expected 0 or 1 (better: -lm none|mmap)");
     }
-    lm = v;
+    o.mmap.clear();
   }
-  const auto& types = engine::kv_cache_types();
-  for (auto* list : {&p.type_k, &p.type_v}) {
-    for (auto& t : *list) {
-      t = to_lower(trim(t));
-      if (std::find(types.begin(), types.end(), t) == types.end()) {
-        return fail(ErrorCode::kUsage, std::string(list == &p.type_k ? "-ctk/--cache-type-k" : "-ctv/--cache-type-v") +
-                                           " '" + t + "': unknown KV cache type (" + join(types, ", ") + ")");
-      }
+  if (o.no_warmup) p.warmup = 0;
+  for (const Knob& k : knobs()) {
+    auto it = p.knobs.find(k.key);
+    if (it == p.knobs.end()) continue;
+    for (std::string& v : it->second) {
+      auto canonical = normalize_knob(k, v);
+      if (!canonical) return std::unexpected(canonical.error());
+      v = *canonical;
     }
+    if (it->second.empty()) p.knobs.erase(it);
+  }
+  p.n_pg.clear();
+  for (const std::string& pair : o.pg) {
+    const auto parts = split(pair, ',');
+    int np = -1, ng = -1;
+    if (parts.size() == 2) {
+      const std::string a = trim(parts[0]), b = trim(parts[1]);
+      auto [e1, c1] = std::from_chars(a.data(), a.data() + a.size(), np);
+      auto [e2, c2] = std::from_chars(b.data(), b.data() + b.size(), ng);
+      if (c1 != std::errc() || e1 != a.data() + a.size() || c2 != std::errc() || e2 != b.data() + b.size()) np = ng = -1;
+    }
+    if (np < 0 || ng < 0 || np > kMaxTokens || ng > kMaxTokens || (np == 0 && ng == 0)) {
+      return fail(ErrorCode::kUsage, "-pg '" + pair + "': expected PP,TG, two token counts (e.g. -pg 512,128)");
+    }
+    p.n_pg.emplace_back(np, ng);
   }
   if (auto f = report::parse_output_format(o.output); !f) return std::unexpected(f.error());
   if (o.no_db && !o.db_path.empty()) return fail(ErrorCode::kUsage, "--db and --no-db: give one, not both");
-  if (std::all_of(p.n_prompt.begin(), p.n_prompt.end(), [](int v) { return v == 0; }) &&
-      std::all_of(p.n_gen.begin(), p.n_gen.end(), [](int v) { return v == 0; })) {
-    return fail(ErrorCode::kUsage, "-p/-n: both are 0, nothing to measure");
+  const bool any_pp = std::any_of(p.n_prompt.begin(), p.n_prompt.end(), [](int v) { return v > 0; });
+  const bool any_tg = std::any_of(p.n_gen.begin(), p.n_gen.end(), [](int v) { return v > 0; });
+  if (!any_pp && !any_tg && p.n_pg.empty()) return fail(ErrorCode::kUsage, "-p/-n: both are 0, nothing to measure");
+  // Combinations llama.cpp would refuse at the first run, refused before any runs.
+  for (const std::string& tv : p.values("type_v")) {
+    for (const std::string& fa : p.values("flash_attn")) {
+      if (fa == "off" && quantized_cache(tv)) {
+        return fail(ErrorCode::kUsage, "-ctv " + tv + " with -fa off: llama.cpp needs flash attention for a quantized V "
+                                       "cache (use -fa on or auto, or -ctv f16)");
+      }
+    }
   }
-  if (p.n_threads.empty()) p.n_threads = {default_threads};
+  int most_tokens = 0;
+  for (int np : p.n_prompt) most_tokens = std::max(most_tokens, np);
+  for (int ng : p.n_gen) most_tokens = std::max(most_tokens, ng);
+  for (const auto& [np, ng] : p.n_pg) most_tokens = std::max(most_tokens, np + ng);
+  int deepest = 0;
+  for (const std::string& d : p.values("n_depth")) deepest = std::max(deepest, std::stoi(d));
+  for (const std::string& c : p.values("n_ctx")) {
+    const int ctx = std::stoi(c);
+    if (ctx > 0 && ctx < deepest + most_tokens) {
+      return fail(ErrorCode::kUsage, "-c/--ctx-size " + c + ": smaller than a test needs (n_depth " + std::to_string(deepest) +
+                                         " + " + std::to_string(most_tokens) + " tokens); give at least " +
+                                         std::to_string(deepest + most_tokens) + " or 0");
+    }
+  }
+  if (p.knobs["n_threads"].empty()) p.knobs["n_threads"] = {std::to_string(default_threads)};
   return {};
 }
 

@@ -64,7 +64,9 @@ struct ModelInfo {
   uint64_t synthetic_seed = 0;
 };
 
-// Every knob of one run. Values are those actually used (defaults resolved).
+// Every setting of one run. Values are those actually used (defaults resolved). The knobs
+// among them (what the user chooses per run: threads, batch sizes, KV types, ...) are
+// declared, with their flags, keys and accepted values, in core/knobs.h.
 struct BenchParams {
   int n_prompt = 512;        // tokens in the timed prompt (pp); 0 = no pp test
   int n_gen = 128;           // tokens generated in the timed tg test; 0 = no tg test
@@ -77,7 +79,8 @@ struct BenchParams {
   std::string flash_attn = "auto";  // "auto", "on" or "off"
   std::string type_k = "f16";       // KV cache K type, ggml type name
   std::string type_v = "f16";       // KV cache V type, ggml type name
-  int n_ctx = 0;             // context size created: n_depth + n_prompt + n_gen
+  int poll = 50;             // ggml threadpool polling level, 0-100 (llama-bench --poll)
+  int n_ctx = 0;             // context size created (-c; 0 asked = n_depth + n_prompt + n_gen)
   int repetitions = 5;       // repetitions asked for (results hold those finished)
   int warmup = 1;            // warmup passes before the repetitions (one pp + one 1-token tg each)
   double delay_s = 0;        // seconds slept before the run (cool-down)
@@ -182,7 +185,17 @@ struct RunRecord {
   std::optional<CostInfo> cost;  // present when a price (or tariff) was given
   bool interrupted = false;  // true when SIGINT cut the run short (results hold finished samples)
   std::string refused;       // why the run was not attempted ("will not fit this machine: ..."); "" = it ran
+  std::string failed;        // why the run failed once started (load, context, decode error); "" = it did not
   std::vector<std::string> tags;  // --tag values
 };
+
+// How a run ended, derived from the record: "refused" (not attempted), "failed" (an error
+// after it started; results hold what finished), "interrupted" (Ctrl-C) or "ok".
+inline const char* run_status(const RunRecord& r) {
+  if (!r.refused.empty()) return "refused";
+  if (!r.failed.empty()) return "failed";
+  if (r.interrupted) return "interrupted";
+  return "ok";
+}
 
 }  // namespace rigbench

@@ -14,37 +14,22 @@
 
 namespace rigbench::engine {
 
-// What the model is loaded with; a change reloads it.
-struct ModelSpec {
-  std::string path;
-  int n_gpu_layers = -1;  // layers offloaded to GPUs; -1 = all
-  std::string load_mode = "auto";  // llama.cpp's load mode name (see load_modes()): auto, none, mmap, ...
-  bool operator==(const ModelSpec&) const = default;
-};
-
-// What a context is created with.
-struct ContextSpec {
-  int n_ctx = 0;      // KV cache size in tokens
-  int n_batch = 2048;
-  int n_ubatch = 512;
-  int n_threads = 1;  // threads for pp and tg (one ggml threadpool, as llama-bench)
-  std::string flash_attn = "auto";  // "auto", "on", "off"
-  std::string type_k = "f16";       // ggml type name of the K cache
-  std::string type_v = "f16";       // ggml type name of the V cache
-};
-
 class Engine {
  public:
   virtual ~Engine() = default;
 
-  // Loads the model, or keeps the loaded one when `spec` equals the last. Frees any context.
+  // Loads the model at `path` with the model-load knobs of `params` (core/knobs.h:
+  // n_gpu_layers, load_mode), or keeps the loaded one when the path and those knobs are the
+  // last ones'. Frees any context.
   // Errors: kInvalidInput with llama.cpp's own reason (e.g. unknown architecture); kUsage
   // for a load mode llama.cpp does not name.
-  virtual Status load(const ModelSpec& spec) = 0;
+  virtual Status load(const std::string& path, const BenchParams& params) = 0;
 
-  // Creates a fresh context on the loaded model (the previous one is freed).
+  // Creates a fresh context on the loaded model (the previous one is freed) with the
+  // context knobs of `params`: n_ctx, n_batch, n_ubatch, n_threads, poll, flash_attn,
+  // type_k, type_v.
   // Errors: kRuntime (e.g. out of memory, a cache type the backend rejects).
-  virtual Status open_context(const ContextSpec& spec) = 0;
+  virtual Status open_context(const BenchParams& params) = 0;
 
   // Empties the KV cache (and recurrent state) of the context.
   virtual void clear() = 0;

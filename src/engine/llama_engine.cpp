@@ -10,6 +10,7 @@
 
 #include <random>
 
+#include "core/knobs.h"
 #include "engine/llama_support.h"
 
 #ifndef RIGBENCH_LLAMA_COMMIT
@@ -33,9 +34,9 @@ class LlamaEngine final : public Engine {
     if (model_) llama_model_free(model_);
   }
 
-  Status load(const ModelSpec& spec) override {
+  Status load(const std::string& path, const BenchParams& spec) override {
     free_context();
-    if (model_ && spec == loaded_) return {};
+    if (model_ && path == loaded_path_ && same_model_load(spec, loaded_)) return {};
     if (model_) {
       llama_model_free(model_);
       model_ = nullptr;
@@ -43,19 +44,20 @@ class LlamaEngine final : public Engine {
     llama_model_params mp = llama_model_default_params();
     mp.n_gpu_layers = spec.n_gpu_layers < 0 ? 999 : spec.n_gpu_layers;
     if (!parse_load_mode(spec.load_mode, mp.load_mode)) {
-      return fail(ErrorCode::kUsage, "model '" + spec.path + "': unknown load mode '" + spec.load_mode + "'");
+      return fail(ErrorCode::kUsage, "model '" + path + "': unknown load mode '" + spec.load_mode + "'");
     }
     clear_errors();
-    model_ = llama_model_load_from_file(spec.path.c_str(), mp);
+    model_ = llama_model_load_from_file(path.c_str(), mp);
     if (!model_) {
       return fail(ErrorCode::kInvalidInput,
-                  "model '" + spec.path + "': llama.cpp cannot load it: " + last_error("load failed"));
+                  "model '" + path + "': llama.cpp cannot load it: " + last_error("load failed"));
     }
     loaded_ = spec;
+    loaded_path_ = path;
     return {};
   }
 
-  Status open_context(const ContextSpec& spec) override {
+  Status open_context(const BenchParams& spec) override {
     free_context();
     if (!model_) return fail(ErrorCode::kRuntime, "no model loaded");
     llama_context_params cp = llama_context_default_params();
@@ -74,13 +76,13 @@ class LlamaEngine final : public Engine {
     clear_errors();
     ctx_ = llama_init_from_model(model_, cp);
     if (!ctx_) {
-      return fail(ErrorCode::kRuntime, "model '" + loaded_.path + "': cannot create a context (n_ctx " +
+      return fail(ErrorCode::kRuntime, "model '" + loaded_path_ + "': cannot create a context (n_ctx " +
                                            std::to_string(spec.n_ctx) + "): " + last_error("llama_init_from_model failed"));
     }
     // One threadpool for the context, as llama-bench attaches one; without it ggml would
     // create and join threads on every graph, which slows tg.
     ggml_threadpool_params tpp = ggml_threadpool_params_default(spec.n_threads);
-    tpp.poll = 50;
+    tpp.poll = spec.poll;
     threadpool_ = ggml_threadpool_new(&tpp);
     if (!threadpool_) return fail(ErrorCode::kRuntime, "cannot create a threadpool of " + std::to_string(spec.n_threads) + " threads");
     llama_attach_threadpool(ctx_, threadpool_, nullptr);
@@ -191,7 +193,8 @@ class LlamaEngine final : public Engine {
   const std::atomic<bool>* cancel_;
   std::mt19937 rng_;
   llama_model* model_ = nullptr;
-  ModelSpec loaded_;
+  BenchParams loaded_;      // the model-load knobs of the loaded model
+  std::string loaded_path_;
   llama_context* ctx_ = nullptr;
   ggml_threadpool* threadpool_ = nullptr;
   llama_sampler* sampler_ = nullptr;
@@ -261,10 +264,7 @@ void describe_backends(MachineInfo& machine) {
   }
 }
 
-const std::vector<std::string>& kv_cache_types() {
-  static const std::vector<std::string> kTypes = {"f32", "f16", "bf16", "q8_0", "q4_0", "q4_1", "iq4_nl", "q5_0", "q5_1"};
-  return kTypes;
-}
+const std::vector<std::string>& kv_cache_types() { return kv_cache_type_names(); }
 
 const std::vector<std::string>& load_modes() {
   static const std::vector<std::string> kModes = [] {

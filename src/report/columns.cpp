@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "core/knobs.h"
 #include "core/strings.h"
 
 namespace rigbench::report {
@@ -49,8 +50,18 @@ Column col(const char* key, const char* header, InTable in_table, Get raw, Get p
   return Column{key, header, in_table, std::move(raw), std::move(pretty)};
 }
 
+// A column per knob (core/knobs.h), in the knobs' order.
+std::vector<Column> knob_columns() {
+  std::vector<Column> out;
+  for (const Knob& k : knobs()) {
+    out.push_back(col(k.key.c_str(), k.header.c_str(), k.always_shown ? kAlways : kIfAsked,
+                      [&k](const RunRecord& r) { return knob_text(k, r.params); }));
+  }
+  return out;
+}
+
 std::vector<Column> make_columns() {
-  return {
+  std::vector<Column> head = {
       col("model_name", "model", kAlways, [](const RunRecord& r) { return r.model.name; },
           [](const RunRecord& r) { return r.model.synthetic ? r.model.name + " (synthetic)" : r.model.name; }),
       col("model_file", "file", kIfAsked, [](const RunRecord& r) { return std::filesystem::path(r.model.path).filename().string(); }),
@@ -61,15 +72,9 @@ std::vector<Column> make_columns() {
           [](const RunRecord& r) { return format_count(r.model.n_params); }),
       col("model_synthetic", "synthetic", kNever, [](const RunRecord& r) { return std::string(r.model.synthetic ? "true" : "false"); }),
       col("backends", "backend", kAlways, [](const RunRecord& r) { return join(r.devices_used, ","); }),
-      col("n_threads", "threads", kAlways, [](const RunRecord& r) { return str(r.params.n_threads); }),
-      col("n_gpu_layers", "ngl", kIfAsked, [](const RunRecord& r) { return str(r.params.n_gpu_layers); }),
-      col("load_mode", "lm", kIfAsked, [](const RunRecord& r) { return r.params.load_mode; }),
-      col("flash_attn", "fa", kIfAsked, [](const RunRecord& r) { return r.params.flash_attn; }),
-      col("type_k", "type_k", kIfAsked, [](const RunRecord& r) { return r.params.type_k; }),
-      col("type_v", "type_v", kIfAsked, [](const RunRecord& r) { return r.params.type_v; }),
-      col("n_batch", "n_batch", kIfAsked, [](const RunRecord& r) { return str(r.params.n_batch); }),
-      col("n_ubatch", "n_ubatch", kIfAsked, [](const RunRecord& r) { return str(r.params.n_ubatch); }),
-      col("n_depth", "depth", kAlways, [](const RunRecord& r) { return str(r.params.n_depth); }),
+  };
+  for (Column& c : knob_columns()) head.push_back(std::move(c));
+  std::vector<Column> tail = {
       col("n_prompt", "pp", kAlways, [](const RunRecord& r) { return str(r.params.n_prompt); },
           [](const RunRecord& r) { return r.params.n_prompt ? "pp" + str(r.params.n_prompt) : std::string("-"); }),
       col("pp_avg_tps", "pp t/s", kAlways, [](const RunRecord& r) { return r.results.pp ? full(r.results.pp->tps.mean) : ""; },
@@ -117,7 +122,10 @@ std::vector<Column> make_columns() {
           [](const RunRecord& r) { return mib(r.memory.peak_rss_bytes); }),
       col("repetitions", "reps", kNever, [](const RunRecord& r) { return str(r.params.repetitions); }),
       col("n_samples", "samples", kNever, [](const RunRecord& r) { return str(r.results.pp ? r.results.pp->tps.n : r.results.tg ? r.results.tg->tps.n : 0); }),
+      col("status", "status", kNever, [](const RunRecord& r) { return std::string(run_status(r)); }),
       col("interrupted", "interrupted", kNever, [](const RunRecord& r) { return std::string(r.interrupted ? "true" : "false"); }),
+      col("refused", "refused", kNever, [](const RunRecord& r) { return r.refused; }),
+      col("failed", "failed", kNever, [](const RunRecord& r) { return r.failed; }),
       col("model_fingerprint", "fingerprint", kNever, [](const RunRecord& r) { return r.model.fingerprint; }),
       col("tags", "tags", kNever, [](const RunRecord& r) { return join(r.tags, ";"); }),
       col("cpu", "cpu", kNever, [](const RunRecord& r) { return r.machine.cpu; }),
@@ -126,12 +134,130 @@ std::vector<Column> make_columns() {
       col("rigbench_version", "rigbench", kNever, [](const RunRecord& r) { return r.build.rigbench_version; }),
       col("record_id", "record", kNever, [](const RunRecord& r) { return r.record_id; }),
   };
+  for (Column& c : tail) head.push_back(std::move(c));
+  return head;
 }
 
 }  // namespace
 
 const std::vector<Column>& columns() {
   static const std::vector<Column> kColumns = make_columns();
+  return kColumns;
+}
+
+std::vector<Phase> row_phases(const RunRecord& rec) {
+  std::vector<Phase> out;
+  const bool ran = run_status(rec) == std::string("ok") || run_status(rec) == std::string("interrupted");
+  if (ran ? rec.results.pp.has_value() : rec.params.n_prompt > 0) out.push_back(Phase::kPp);
+  if (ran ? rec.results.tg.has_value() : rec.params.n_gen > 0) out.push_back(Phase::kTg);
+  return out;
+}
+
+namespace {
+
+using Cell = std::function<std::string(const RunRecord&, Phase)>;
+
+TestColumn tcol(const char* key, const char* header, InTable in_table, bool wide_only, Cell cell) {
+  return TestColumn{key, header, in_table, wide_only, std::move(cell)};
+}
+
+const std::optional<ThroughputResult>& phase_result(const RunRecord& r, Phase ph) {
+  return ph == Phase::kPp ? r.results.pp : r.results.tg;
+}
+const std::optional<PhaseEnergyInfo>& phase_energy(const RunRecord& r, Phase ph) {
+  return ph == Phase::kPp ? r.energy.pp : r.energy.tg;
+}
+
+// "pp512", "tg128", "pp512 @ d4096" (llama-bench's test names).
+std::string test_name(const RunRecord& r, Phase ph) {
+  std::string name = ph == Phase::kPp ? "pp" + str(r.params.n_prompt) : "tg" + str(r.params.n_gen);
+  if (r.params.n_depth > 0) name += " @ d" + str(r.params.n_depth);
+  return name;
+}
+
+std::vector<TestColumn> make_test_columns() {
+  std::vector<TestColumn> out = {
+      tcol("model_name", "model", kAlways, false,
+           [](const RunRecord& r, Phase) {
+             std::string name = r.model.name + (r.model.file_type.empty() ? "" : " " + r.model.file_type);
+             return r.model.synthetic ? name + " (synthetic)" : name;
+           }),
+      tcol("model_file", "file", kIfAsked, false,
+           [](const RunRecord& r, Phase) { return std::filesystem::path(r.model.path).filename().string(); }),
+      tcol("model_size_bytes", "size", kAlways, false, [](const RunRecord& r, Phase) { return format_bytes(r.model.size_bytes); }),
+      tcol("model_n_params", "params", kAlways, true, [](const RunRecord& r, Phase) { return format_count(r.model.n_params); }),
+      tcol("backends", "backend", kAlways, false,
+           [](const RunRecord& r, Phase) { return r.devices_used.empty() ? std::string("-") : join(r.devices_used, ","); }),
+  };
+  for (const Knob& k : knobs()) {
+    if (k.key == "n_depth") continue;  // in the test's name, as llama-bench shows it
+    out.push_back(tcol(k.key.c_str(), k.header.c_str(), k.always_shown ? kAlways : kIfAsked, false,
+                       [&k](const RunRecord& r, Phase) { return knob_text(k, r.params); }));
+  }
+  std::vector<TestColumn> tail = {
+      tcol("test", "test", kAlways, false, test_name),
+      tcol("avg_tps", "t/s", kAlways, false,
+           [](const RunRecord& r, Phase ph) {
+             if (!r.refused.empty()) return std::string("refused");
+             if (!r.failed.empty()) return std::string("failed");
+             return rate(phase_result(r, ph));
+           }),
+      tcol("ttft_avg_ms", "TTFT ms", kAlways, false,
+           [](const RunRecord& r, Phase ph) {
+             return ph == Phase::kPp && r.results.ttft ? num(r.results.ttft->ms.mean, 2) : std::string("-");
+           }),
+      tcol("ttft_stddev_ms", "TTFT sd", kAlways, true,
+           [](const RunRecord& r, Phase ph) {
+             return ph == Phase::kPp && r.results.ttft ? num(r.results.ttft->ms.stddev, 2) : std::string("-");
+           }),
+      tcol("tg_bound_tps", "tg bound", kAlways, false,
+           [](const RunRecord& r, Phase ph) {
+             return ph == Phase::kTg && r.roofline.tg_bound_tps > 0 ? "<= " + num(r.roofline.tg_bound_tps, 1) : std::string("-");
+           }),
+      tcol("tg_fraction_of_bound", "of bound", kAlways, true,
+           [](const RunRecord& r, Phase ph) {
+             return ph == Phase::kTg && r.results.tg && r.roofline.tg_bound_tps > 0
+                        ? num(100.0 * r.results.tg->tps.mean / r.roofline.tg_bound_tps, 0) + " %"
+                        : std::string("-");
+           }),
+      tcol("energy_method", "energy", kIfAsked, true, [](const RunRecord& r, Phase) { return r.energy.method; }),
+      tcol("idle_power_w", "idle W", kIfAsked, true,
+           [](const RunRecord& r, Phase) { return opt_pretty(r.energy.idle_power_w, 1); }),
+      tcol("tg_power_w", "W", kIfAsked, false,
+           [](const RunRecord& r, Phase ph) {
+             const auto& e = phase_energy(r, ph);
+             return e ? opt_pretty(e->power_w, 1) : std::string("-");
+           }),
+      tcol("tg_j_per_token", "J/tok", kIfAsked, false,
+           [](const RunRecord& r, Phase ph) {
+             const auto& e = phase_energy(r, ph);
+             return e ? opt_pretty(e->j_per_token, 4) : std::string("-");
+           }),
+      tcol("cost_gross_per_mtok", "cost/Mtok", kIfAsked, false,
+           [](const RunRecord& r, Phase ph) {
+             return ph == Phase::kTg && r.cost ? opt_pretty(r.cost->gross_per_mtok, 4) + " " + r.cost->currency
+                                               : std::string("-");
+           }),
+      tcol("cost_total_per_mtok", "total/Mtok", kIfAsked, false,
+           [](const RunRecord& r, Phase ph) {
+             return ph == Phase::kTg && r.cost ? opt_pretty(r.cost->total_per_mtok, 4) : std::string("-");
+           }),
+      tcol("model_bytes", "model MiB", kAlways, true,
+           [](const RunRecord& r, Phase) { return mib(sum_buffers(r, &BufferMemory::model_bytes)); }),
+      tcol("context_bytes", "KV MiB", kAlways, true,
+           [](const RunRecord& r, Phase) { return mib(sum_buffers(r, &BufferMemory::context_bytes)); }),
+      tcol("compute_bytes", "compute MiB", kAlways, true,
+           [](const RunRecord& r, Phase) { return mib(sum_buffers(r, &BufferMemory::compute_bytes)); }),
+      tcol("peak_rss_bytes", "peak RSS MiB", kAlways, true, [](const RunRecord& r, Phase) { return mib(r.memory.peak_rss_bytes); }),
+  };
+  for (TestColumn& c : tail) out.push_back(std::move(c));
+  return out;
+}
+
+}  // namespace
+
+const std::vector<TestColumn>& test_columns() {
+  static const std::vector<TestColumn> kColumns = make_test_columns();
   return kColumns;
 }
 

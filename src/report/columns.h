@@ -30,4 +30,23 @@ struct Column {
 
 const std::vector<Column>& columns();
 
+// The tests a record holds, as the markdown table shows them, one row each (llama-bench's
+// rows): pp (with TTFT) and tg.
+enum class Phase { kPp, kTg };
+
+// The phases a record has rows for: those measured, or, for a refused or failed run, those
+// it was to measure.
+std::vector<Phase> row_phases(const RunRecord& rec);
+
+// A column of the markdown table, whose rows are (record, phase).
+struct TestColumn {
+  std::string key;     // the CSV column it stands for, or the shown_knobs key that asks for it
+  std::string header;  // with its unit
+  InTable in_table;
+  bool wide_only = false;  // shown only in the wide view (--wide)
+  std::function<std::string(const RunRecord&, Phase)> cell;
+};
+
+const std::vector<TestColumn>& test_columns();
+
 }  // namespace rigbench::report

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 
+#include "core/knobs.h"
 #include "core/strings.h"
 #include "store/llama_bench_record.h"
 
@@ -211,11 +212,12 @@ std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric) {
 }
 
 std::string knobs_label(const RunRecord& rec) {
-  const BenchParams& p = rec.params;
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "t=%d ngl=%d lm=%s fa=%s ctk=%s ctv=%s b=%d ub=%d", p.n_threads, p.n_gpu_layers,
-                p.load_mode.c_str(), p.flash_attn.c_str(), p.type_k.c_str(), p.type_v.c_str(), p.n_batch, p.n_ubatch);
-  return buf;
+  std::string label;
+  for (const Knob& k : knobs()) {
+    if (!k.compare_key) continue;
+    label += (label.empty() ? "" : " ") + k.header + "=" + knob_text(k, rec.params);
+  }
+  return label;
 }
 
 Result<CompareBy> parse_compare_by(const std::string& name) {

@@ -84,7 +84,8 @@ struct MetricValues {
 // nullopt when the record holds no value of `metric` (a test that did not run, no memory breakdown).
 std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric);
 
-// The knobs of a record's run, e.g. "t=8 ngl=99 lm=auto fa=on ctk=f16 ctv=f16 b=2048 ub=512".
+// Every compare-key knob of a record's run (core/knobs.h), by its table header, e.g.
+// "ngl=99 lm=auto n_batch=2048 n_ubatch=512 type_k=f16 type_v=f16 fa=on poll=50 threads=8 n_depth=0".
 std::string knobs_label(const RunRecord& rec);
 
 enum class CellState {

@@ -30,6 +30,9 @@ class Printer {
 struct PrinterOptions {
   // Keys of InTable::kIfAsked columns the markdown table shows (e.g. "flash_attn").
   std::set<std::string> shown_knobs;
+  // The markdown table's wide view: every column, also those kept to -o csv/json by
+  // default (params, file, memory, tg against its bound).
+  bool wide = false;
 };
 
 // The printer for `format`, writing to `out` (which must outlive it). The markdown and CSV

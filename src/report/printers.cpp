@@ -26,41 +26,52 @@ std::string bound_exceeded_note(const RunRecord& rec) {
   return buf;
 }
 
+// One row per test of each record (llama-bench's layout), columns from test_columns(); the
+// notes after the table say what a row's cells cannot (why a run was refused or failed, an
+// interruption, a tg above its bound).
 class MarkdownPrinter final : public Printer {
  public:
   MarkdownPrinter(std::ostream& out, PrinterOptions options) : out_(out), options_(std::move(options)) {}
   void begin() override {}
   void add(const RunRecord& rec) override {
-    if (n_rows_ == 0) header();
-    std::string row = "|";
-    for (const auto& c : columns()) {
-      if (!shown(c)) continue;
-      row += " " + md_escape(c.pretty ? c.pretty(rec) : c.raw(rec)) + " |";
+    for (const Phase ph : row_phases(rec)) {
+      if (n_rows_ == 0) header();
+      std::string row = "|";
+      for (const auto& c : test_columns()) {
+        if (shown(c)) row += " " + md_escape(c.cell(rec, ph)) + " |";
+      }
+      out_ << row << "\n" << std::flush;
+      ++n_rows_;
+      const std::string at = "row " + std::to_string(n_rows_) + ": ";
+      if (!rec.refused.empty()) notes_.push_back(at + "refused: " + rec.refused);
+      if (!rec.failed.empty()) notes_.push_back(at + "failed: " + rec.failed);
+      if (rec.interrupted) {
+        const auto& res = ph == Phase::kPp ? rec.results.pp : rec.results.tg;
+        notes_.push_back(at + "interrupted after " + std::to_string(res ? res->tps.n : 0) + " of " +
+                         std::to_string(rec.params.repetitions) + " repetitions");
+      }
+      if (ph == Phase::kTg) {
+        if (const std::string note = bound_exceeded_note(rec); !note.empty()) notes_.push_back(at + note);
+      }
     }
-    out_ << row << "\n" << std::flush;
     if (!rec.build.llama_cpp_commit.empty()) commit_ = rec.build.llama_cpp_commit;
-    ++n_rows_;
-    if (rec.interrupted) {
-      const std::size_t done = rec.results.pp ? rec.results.pp->tps.n : rec.results.tg ? rec.results.tg->tps.n : 0;
-      notes_.push_back("row " + std::to_string(n_rows_) + " was interrupted after " + std::to_string(done) + " of " +
-                       std::to_string(rec.params.repetitions) + " repetitions");
-    }
-    if (rec.model.synthetic) notes_.push_back("row " + std::to_string(n_rows_) + ": synthetic model (random weights)");
-    if (const std::string note = bound_exceeded_note(rec); !note.empty()) notes_.push_back("row " + std::to_string(n_rows_) + ": " + note);
+    if (rec.model.synthetic) synthetic_ = true;
   }
   void end() override {
     if (!commit_.empty()) out_ << "\nllama.cpp build: " << commit_ << "\n";
+    if (synthetic_) out_ << "note: (synthetic): random weights in a real model's shape (rigbench synth); speed as the real model's, not its output\n";
     for (const auto& note : notes_) out_ << "note: " << note << "\n";
     out_ << std::flush;
   }
 
  private:
-  bool shown(const Column& c) const {
+  bool shown(const TestColumn& c) const {
+    if (c.wide_only && !options_.wide) return false;
     return c.in_table == InTable::kAlways || (c.in_table == InTable::kIfAsked && options_.shown_knobs.count(c.key));
   }
   void header() {
     std::string head = "|", rule = "|";
-    for (const auto& c : columns()) {
+    for (const auto& c : test_columns()) {
       if (!shown(c)) continue;
       head += " " + c.header + " |";
       rule += std::string(c.header.size() + 2, '-') + "|";
@@ -71,6 +82,7 @@ class MarkdownPrinter final : public Printer {
   std::ostream& out_;
   PrinterOptions options_;
   std::string commit_;
+  bool synthetic_ = false;
   int n_rows_ = 0;
   std::vector<std::string> notes_;
 };

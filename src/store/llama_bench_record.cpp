@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <utility>
 
+#include "core/knobs.h"
 #include "core/results.h"
 #include "core/stats.h"
 #include "core/strings.h"
@@ -89,12 +90,6 @@ class Fields {
  private:
   const LlamaBenchRow& row_;
 };
-
-std::string flash_attn_name(const std::string& v) {
-  if (v == "-1" || v == "auto") return "auto";
-  if (v == "1" || v == "true" || v == "on") return "on";
-  return "off";
-}
 
 bool is_true(const std::string& v) { return v == "1" || v == "true"; }
 
@@ -185,24 +180,24 @@ Result<MappedRow> map_llama_bench_row(const LlamaBenchRow& row, const std::strin
   rec.model.size_bytes = *size;
   rec.model.n_params = *n_params;
 
+  // Every knob llama-bench records (core/knobs.h), normalized as the CLI normalizes it
+  // (flash_attn -1/0/1 or a boolean in older builds -> auto/off/on).
   BenchParams& p = rec.params;
-  const BenchParams defaults;
-  for (auto [key, field, fallback] : {std::tuple{"n_batch", &p.n_batch, defaults.n_batch},
-                                      std::tuple{"n_ubatch", &p.n_ubatch, defaults.n_ubatch},
-                                      std::tuple{"n_threads", &p.n_threads, 0},
-                                      std::tuple{"n_gpu_layers", &p.n_gpu_layers, defaults.n_gpu_layers},
-                                      std::tuple{"n_depth", &p.n_depth, 0}}) {
-    auto v = f.number<int>(key, fallback);
-    if (!v) return std::unexpected(v.error());
-    *field = *v;
+  for (const Knob& k : knobs()) {
+    if (k.llama_bench_key.empty() || !f.has(k.llama_bench_key)) continue;
+    const std::string value = f.text(k.llama_bench_key);
+    auto canonical = normalize_knob(k, value);
+    if (!canonical) {
+      const std::string& why = canonical.error().message;
+      return fail(ErrorCode::kInvalidInput,
+                  f.where() + k.llama_bench_key + " '" + value + "': " + why.substr(why.find("': ") + 3));
+    }
+    (void)set_knob(k, p, *canonical);
   }
+  p.load_mode = load_mode_of(f, p.load_mode);  // older builds: use_direct_io / use_mmap
   p.n_prompt = *n_prompt;
   p.n_gen = *n_gen;
   p.n_ctx = p.n_depth + p.n_prompt + p.n_gen;
-  p.load_mode = load_mode_of(f, defaults.load_mode);
-  p.flash_attn = flash_attn_name(f.text("flash_attn", "-1"));
-  p.type_k = f.text("type_k", defaults.type_k);
-  p.type_v = f.text("type_v", defaults.type_v);
 
   const int n_tokens = *n_prompt > 0 ? *n_prompt : *n_gen;
   std::vector<int64_t> samples;

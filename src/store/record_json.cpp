@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/knobs.h"
 #include "core/results.h"
 #include "core/strings.h"
 
@@ -116,6 +117,36 @@ ThroughputResult throughput_from(const json& j) {
 
 LatencyResult latency_from(const json& j) { return make_latency(j.at("samples_ns").get<std::vector<int64_t>>()); }
 
+// The run's settings: the tests' token counts, every knob (core/knobs.h) under its key, and
+// the repetition settings.
+json params_json(const BenchParams& p) {
+  json out = {{"n_prompt", p.n_prompt}, {"n_gen", p.n_gen}};
+  for (const Knob& k : knobs()) {
+    if (k.type == Knob::Type::kInt) out[k.key] = p.*k.int_field;
+    else out[k.key] = p.*k.text_field;
+  }
+  out["repetitions"] = p.repetitions;
+  out["warmup"] = p.warmup;
+  out["delay_s"] = p.delay_s;
+  return out;
+}
+
+// A knob absent from the JSON (a record from before it existed) keeps BenchParams' default,
+// which is what those runs used.
+Status params_from(const json& j, BenchParams& p) {
+  p.n_prompt = j.at("n_prompt").get<int>();
+  p.n_gen = j.at("n_gen").get<int>();
+  for (const Knob& k : knobs()) {
+    if (!j.contains(k.key) || j[k.key].is_null()) continue;
+    if (k.type == Knob::Type::kInt) p.*k.int_field = j[k.key].get<int>();
+    else p.*k.text_field = j[k.key].get<std::string>();
+  }
+  p.repetitions = j.value("repetitions", 0);
+  p.warmup = j.value("warmup", 0);
+  p.delay_s = j.value("delay_s", 0.0);
+  return {};
+}
+
 }  // namespace
 
 json to_json(const RunRecord& rec) {
@@ -149,11 +180,7 @@ json to_json(const RunRecord& rec) {
                  {"file_type", rec.model.file_type}, {"fingerprint", rec.model.fingerprint},
                  {"n_ctx_train", rec.model.n_ctx_train}, {"synthetic", rec.model.synthetic},
                  {"synthetic_values", rec.model.synthetic_values}, {"synthetic_seed", rec.model.synthetic_seed}}},
-      {"params", {{"n_prompt", p.n_prompt}, {"n_gen", p.n_gen}, {"n_depth", p.n_depth},
-                  {"n_batch", p.n_batch}, {"n_ubatch", p.n_ubatch}, {"n_threads", p.n_threads},
-                  {"n_gpu_layers", p.n_gpu_layers}, {"load_mode", p.load_mode}, {"flash_attn", p.flash_attn},
-                  {"type_k", p.type_k}, {"type_v", p.type_v}, {"n_ctx", p.n_ctx},
-                  {"repetitions", p.repetitions}, {"warmup", p.warmup}, {"delay_s", p.delay_s}}},
+      {"params", params_json(p)},
       {"devices_used", rec.devices_used},
       {"results", results},
       {"memory", {{"buffers", buffers}, {"peak_rss_bytes", rec.memory.peak_rss_bytes}}},
@@ -162,8 +189,10 @@ json to_json(const RunRecord& rec) {
                     {"is_measurement", false}}},
       {"energy", energy_json(rec.energy)},
       {"cost", rec.cost ? cost_json(*rec.cost) : json(nullptr)},
+      {"status", run_status(rec)},
       {"interrupted", rec.interrupted},
       {"refused", rec.refused.empty() ? json(nullptr) : json(rec.refused)},
+      {"failed", rec.failed.empty() ? json(nullptr) : json(rec.failed)},
       {"tags", rec.tags},
   };
 }
@@ -205,21 +234,7 @@ Result<RunRecord> from_json(const json& j) {
     rec.model.synthetic_seed = mo.value("synthetic_seed", rec.model.synthetic ? uint64_t{42} : uint64_t{0});
     const json& p = j.at("params");
     auto& rp = rec.params;
-    rp.n_prompt = p.at("n_prompt").get<int>();
-    rp.n_gen = p.at("n_gen").get<int>();
-    rp.n_depth = p.value("n_depth", 0);
-    rp.n_batch = p.value("n_batch", 2048);
-    rp.n_ubatch = p.value("n_ubatch", 512);
-    rp.n_threads = p.value("n_threads", 0);
-    rp.n_gpu_layers = p.value("n_gpu_layers", -1);
-    rp.load_mode = p.value("load_mode", "auto");  // absent before load_mode was recorded: llama.cpp's default
-    rp.flash_attn = p.value("flash_attn", "auto");
-    rp.type_k = p.value("type_k", "f16");
-    rp.type_v = p.value("type_v", "f16");
-    rp.n_ctx = p.value("n_ctx", 0);
-    rp.repetitions = p.value("repetitions", 0);
-    rp.warmup = p.value("warmup", 0);
-    rp.delay_s = p.value("delay_s", 0.0);
+    if (Status st = params_from(p, rp); !st) return std::unexpected(st.error());
     rec.devices_used = j.value("devices_used", std::vector<std::string>{});
     const json& r = j.at("results");
     if (r.contains("pp")) rec.results.pp = throughput_from(r.at("pp"));
@@ -240,6 +255,7 @@ Result<RunRecord> from_json(const json& j) {
     if (j.contains("cost") && j["cost"].is_object()) rec.cost = cost_from(j["cost"]);
     rec.interrupted = j.value("interrupted", false);
     if (j.contains("refused") && j["refused"].is_string()) rec.refused = j["refused"].get<std::string>();
+    if (j.contains("failed") && j["failed"].is_string()) rec.failed = j["failed"].get<std::string>();
     rec.tags = j.value("tags", std::vector<std::string>{});
     return rec;
   } catch (const json::exception& e) {

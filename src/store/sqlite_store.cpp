@@ -5,7 +5,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <set>
 
+#include "core/knobs.h"
 #include "core/strings.h"
 #include "store/record_json.h"
 
@@ -16,7 +18,10 @@ namespace fs = std::filesystem;
 namespace {
 
 // Each entry migrates from version i to i+1. Version 1: the first schema; 2: runs.load_mode
-// (rows stored before it read 'auto', llama.cpp's default, which those runs used).
+// (rows stored before it read 'auto', llama.cpp's default, which those runs used); 3:
+// runs.status (ok, refused, failed, interrupted) and runs.failed (the error of a failed run).
+// Beyond these, every knob of core/knobs.h has a column of its key, added when missing (at
+// the knob's default, which runs stored before it used): a new knob needs no migration.
 constexpr const char* kMigrations[] = {
     R"sql(
 CREATE TABLE runs (
@@ -68,6 +73,12 @@ CREATE TABLE samples (
 )sql",
     R"sql(
 ALTER TABLE runs ADD COLUMN load_mode TEXT NOT NULL DEFAULT 'auto';
+)sql",
+    R"sql(
+ALTER TABLE runs ADD COLUMN status TEXT NOT NULL DEFAULT 'ok';
+ALTER TABLE runs ADD COLUMN failed TEXT;
+UPDATE runs SET status = 'refused' WHERE refused IS NOT NULL;
+UPDATE runs SET status = 'interrupted' WHERE refused IS NULL AND interrupted = 1;
 )sql",
 };
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
@@ -154,6 +165,24 @@ Status SqliteStore::exec(const char* sql) {
   return {};
 }
 
+Status SqliteStore::add_knob_columns() {
+  std::set<std::string> have;
+  Stmt info(db_, "PRAGMA table_info(runs)");
+  if (!info.ok()) return fail(ErrorCode::kRuntime, sqlite3_errmsg(db_));
+  while (sqlite3_step(info.get()) == SQLITE_ROW) {
+    have.insert(reinterpret_cast<const char*>(sqlite3_column_text(info.get(), 1)));
+  }
+  for (const Knob& k : knobs()) {
+    if (have.count(k.key)) continue;
+    const bool is_int = k.type == Knob::Type::kInt;
+    const std::string def = knob_default(k);
+    const std::string sql = "ALTER TABLE runs ADD COLUMN " + k.key + (is_int ? " INTEGER" : " TEXT") +
+                            " NOT NULL DEFAULT " + (is_int ? def : "'" + def + "'");
+    if (Status s = exec(sql.c_str()); !s) return s;
+  }
+  return {};
+}
+
 int SqliteStore::schema_version() const {
   Stmt st(db_, "PRAGMA user_version");
   return (st.ok() && sqlite3_step(st.get()) == SQLITE_ROW) ? sqlite3_column_int(st.get(), 0) : -1;
@@ -172,6 +201,10 @@ Status SqliteStore::migrate() {
       return s;
     }
   }
+  if (Status s = add_knob_columns(); !s) {
+    (void)exec("ROLLBACK");
+    return s;
+  }
   const std::string set_version = "PRAGMA user_version=" + std::to_string(kSchemaVersion);
   if (Status s = exec(set_version.c_str()); !s) {
     (void)exec("ROLLBACK");
@@ -188,15 +221,23 @@ Status SqliteStore::save(const RunRecord& rec) {
     return fail(ErrorCode::kRuntime, "database '" + path_ + "': " + msg);
   };
 
-  Stmt ins(db_, R"sql(
-INSERT INTO runs (record_id, test_time, machine_hostname, machine_cpu, machine_os, rigbench_version,
-  llama_cpp_commit, model_name, model_path, model_arch, model_file_type, model_fingerprint, model_synthetic,
-  n_prompt, n_gen, n_depth, n_batch, n_ubatch, n_threads, n_gpu_layers, load_mode, flash_attn, type_k, type_v,
-  pp_avg_tps, tg_avg_tps, ttft_avg_ms, peak_rss_bytes, interrupted, refused, energy_method, tg_j_per_token,
-  cost_currency, cost_gross_per_mtok, tags, record_json)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,
-  ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36)
-ON CONFLICT(record_id) DO NOTHING)sql");
+  // The headline columns, then one per knob (core/knobs.h), then the record itself.
+  static const std::string kInsert = [] {
+    std::string cols = "record_id, test_time, machine_hostname, machine_cpu, machine_os, rigbench_version, "
+                       "llama_cpp_commit, model_name, model_path, model_arch, model_file_type, model_fingerprint, "
+                       "model_synthetic, n_prompt, n_gen, pp_avg_tps, tg_avg_tps, ttft_avg_ms, peak_rss_bytes, "
+                       "interrupted, refused, failed, status, energy_method, tg_j_per_token, cost_currency, "
+                       "cost_gross_per_mtok, tags, record_json";
+    int n = 29;
+    for (const Knob& k : knobs()) {
+      cols += ", " + k.key;
+      ++n;
+    }
+    std::string marks;
+    for (int i = 1; i <= n; ++i) marks += (i > 1 ? ", ?" : "?") + std::to_string(i);
+    return "INSERT INTO runs (" + cols + ") VALUES (" + marks + ") ON CONFLICT(record_id) DO NOTHING";
+  }();
+  Stmt ins(db_, kInsert.c_str());
   if (!ins.ok()) return rollback("prepare insert");
   const auto& p = rec.params;
   int i = 1;
@@ -213,25 +254,26 @@ ON CONFLICT(record_id) DO NOTHING)sql");
   ins.bind(i++, rec.model.file_type);
   ins.bind(i++, rec.model.fingerprint);
   ins.bind(i++, int64_t{rec.model.synthetic});
-  for (int v : {p.n_prompt, p.n_gen, p.n_depth, p.n_batch, p.n_ubatch, p.n_threads, p.n_gpu_layers}) {
-    ins.bind(i++, int64_t{v});
-  }
-  ins.bind(i++, p.load_mode);
-  ins.bind(i++, p.flash_attn);
-  ins.bind(i++, p.type_k);
-  ins.bind(i++, p.type_v);
+  ins.bind(i++, int64_t{p.n_prompt});
+  ins.bind(i++, int64_t{p.n_gen});
   if (rec.results.pp) ins.bind(i++, rec.results.pp->tps.mean); else ins.bind_null(i++);
   if (rec.results.tg) ins.bind(i++, rec.results.tg->tps.mean); else ins.bind_null(i++);
   if (rec.results.ttft) ins.bind(i++, rec.results.ttft->ms.mean); else ins.bind_null(i++);
   ins.bind(i++, static_cast<int64_t>(rec.memory.peak_rss_bytes));
   ins.bind(i++, int64_t{rec.interrupted});
   if (rec.refused.empty()) ins.bind_null(i++); else ins.bind(i++, rec.refused);
+  if (rec.failed.empty()) ins.bind_null(i++); else ins.bind(i++, rec.failed);
+  ins.bind(i++, std::string(run_status(rec)));
   ins.bind(i++, rec.energy.method);
   if (rec.energy.tg && std::isfinite(rec.energy.tg->j_per_token)) ins.bind(i++, rec.energy.tg->j_per_token); else ins.bind_null(i++);
   if (rec.cost) ins.bind(i++, rec.cost->currency); else ins.bind_null(i++);
   if (rec.cost && std::isfinite(rec.cost->gross_per_mtok)) ins.bind(i++, rec.cost->gross_per_mtok); else ins.bind_null(i++);
   ins.bind(i++, join(rec.tags, ";"));
   ins.bind(i++, to_json(rec).dump());
+  for (const Knob& k : knobs()) {
+    if (k.type == Knob::Type::kInt) ins.bind(i++, int64_t{p.*k.int_field});
+    else ins.bind(i++, p.*k.text_field);
+  }
   if (sqlite3_step(ins.get()) != SQLITE_DONE) return rollback("insert run");
   if (sqlite3_changes(db_) == 0) return exec("COMMIT");  // already stored
 

@@ -22,7 +22,7 @@ struct sqlite3;
 namespace rigbench::store {
 
 // The schema version this build writes.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 // Default database path: $XDG_DATA_HOME/rigbench/results.db, else
 // $HOME/.local/share/rigbench/results.db. Errors: kRuntime when neither variable is set.
@@ -63,6 +63,7 @@ class SqliteStore {
   // Opens `path` with sqlite3_open_v2 `flags` and a 5 s busy timeout.
   static Result<std::unique_ptr<SqliteStore>> connect(const std::string& path, int flags);
   Status migrate();
+  Status add_knob_columns();  // a column per knob of core/knobs.h that the table lacks
   Status exec(const char* sql);
 
   sqlite3* db_;

@@ -48,7 +48,8 @@ int64_t query_int(const std::string& db_path, const std::string& sql) {
   return v.empty() ? -1 : std::stoll(v);
 }
 
-void expect_record_fields(const nlohmann::json& r) {
+// A pp test's record (pp and TTFT) and a tg test's record (tg), from bench_args.
+void expect_record_fields(const nlohmann::json& r, const nlohmann::json& tg) {
   for (const char* key : {"schema_version", "record_id", "test_time", "machine", "build", "model", "params",
                           "results", "memory", "devices_used", "tags"}) {
     EXPECT_TRUE(r.contains(key)) << key;
@@ -56,13 +57,19 @@ void expect_record_fields(const nlohmann::json& r) {
   EXPECT_EQ(r["model"]["arch"], "llama");
   EXPECT_EQ(r["model"]["size_bytes"], 1185376);
   EXPECT_EQ(r["params"]["n_prompt"], 32);
-  EXPECT_EQ(r["params"]["n_gen"], 8);
+  EXPECT_EQ(r["params"]["n_gen"], 0);
   EXPECT_EQ(r["params"]["n_threads"], 1);
+  EXPECT_EQ(r["params"]["poll"], 50);
+  EXPECT_EQ(r["status"], "ok");
   EXPECT_EQ(r["results"]["pp"]["samples_ns"].size(), 2u);
-  EXPECT_EQ(r["results"]["tg"]["samples_ns"].size(), 2u);
+  EXPECT_FALSE(r["results"].contains("tg"));
   EXPECT_GT(r["results"]["pp"]["avg_tps"].get<double>(), 0);
-  EXPECT_GT(r["results"]["tg"]["avg_tps"].get<double>(), 0);
   EXPECT_GT(r["results"]["ttft"]["avg_ms"].get<double>(), 0);
+  EXPECT_EQ(tg["params"]["n_prompt"], 0);
+  EXPECT_EQ(tg["params"]["n_gen"], 8);
+  EXPECT_EQ(tg["results"]["tg"]["samples_ns"].size(), 2u);
+  EXPECT_GT(tg["results"]["tg"]["avg_tps"].get<double>(), 0);
+  EXPECT_FALSE(tg["results"].contains("pp"));
   EXPECT_GT(r["memory"]["peak_rss_bytes"].get<uint64_t>(), 0u);
   EXPECT_EQ(r["build"]["llama_cpp_commit"], "80fb11ac73e66d89eae2c6a91d8a77428fa733ed");
   EXPECT_FALSE(r["machine"]["cpu"].get<std::string>().empty());
@@ -96,9 +103,11 @@ TEST(BenchE2E, DefaultRunWritesTheSyntheticDefaultOnceAndLabelsIt) {
   ASSERT_EQ(second.exit_code, 0) << second.err;
   EXPECT_EQ(second.err.find("writing the default model"), std::string::npos) << second.err;
   EXPECT_NE(second.err.find("is synthetic"), std::string::npos);
-  EXPECT_NE(second.out.find("| Llama-3.2-1B (synthetic) | Q4_K_M |"), std::string::npos) << second.out;
+  EXPECT_NE(second.out.find("| Llama-3.2-1B Q4_K_M (synthetic) |"), std::string::npos) << second.out;
   EXPECT_NE(second.out.find("| pp32 |"), std::string::npos) << second.out;
-  EXPECT_NE(second.out.find("note: row 1: synthetic model"), std::string::npos);
+  EXPECT_NE(second.out.find("| tg4 |"), std::string::npos) << second.out;
+  EXPECT_NE(second.out.find("note: (synthetic): random weights"), std::string::npos);
+  for (const auto& line : split(second.out, '\n')) EXPECT_LE(line.size(), 120u) << line;
 }
 
 TEST(BenchE2E, TableShowsKnobsThatAreSetAndTheFileWhenSeveralModelsRun) {
@@ -110,7 +119,10 @@ TEST(BenchE2E, TableShowsKnobsThatAreSetAndTheFileWhenSeveralModelsRun) {
   EXPECT_NE(r.out.find("| fa |"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("| copy.gguf |"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("| stories260K.gguf |"), std::string::npos) << r.out;
-  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 2 + 4 + 2);  // header, 2 models x 2 fa, build line
+  const auto lines = split(r.out, '\n');
+  // header and rule, then 2 models x 2 fa x (pp32, tg8)
+  EXPECT_EQ(std::count_if(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("|", 0) == 0; }), 2 + 8)
+      << r.out;
   const ProcessResult plain = run_process(bench_args({"--no-db", "-r", "1"}));
   EXPECT_EQ(plain.out.find("| fa |"), std::string::npos);
   EXPECT_EQ(plain.out.find("| file |"), std::string::npos);
@@ -130,12 +142,12 @@ TEST(BenchE2E, LoadModeNoneReadsTheWeightsIntoMemoryAndIsReported) {
                                           "-lm", "none", "--no-db", "-o", "json"});
   ASSERT_EQ(none.exit_code, 0) << none.err;
   const auto j = nlohmann::json::parse(none.out);
-  ASSERT_EQ(j.size(), 1u);
+  ASSERT_EQ(j.size(), 2u);  // pp16, tg4
   EXPECT_EQ(j[0]["params"]["load_mode"], "none");
   EXPECT_EQ(j[0]["params"]["n_prompt"], 16);
-  EXPECT_EQ(j[0]["params"]["n_gen"], 4);
-  EXPECT_EQ(j[0]["results"]["tg"]["samples_ns"].size(), 1u);
-  EXPECT_GT(j[0]["results"]["tg"]["avg_tps"].get<double>(), 0);
+  EXPECT_EQ(j[1]["params"]["n_gen"], 4);
+  EXPECT_EQ(j[1]["results"]["tg"]["samples_ns"].size(), 1u);
+  EXPECT_GT(j[1]["results"]["tg"]["avg_tps"].get<double>(), 0);
   // llama.cpp really loaded without mmap: no weights in a CPU_Mapped buffer (with mmap, all of them).
   EXPECT_EQ(model_bytes_in(j[0], "CPU_Mapped"), 0u) << j[0]["memory"].dump();
   const ProcessResult mmap = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "4", "-r", "1",
@@ -149,36 +161,51 @@ TEST(BenchE2E, LoadModeNoneReadsTheWeightsIntoMemoryAndIsReported) {
 TEST(BenchE2E, TableShowsTheLoadModeColumnWhenSet) {
   const ProcessResult r = run_process(bench_args({"--no-db", "-r", "1", "-lm", "none,mmap"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("| threads | lm |"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("| 1 | none |"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("| 1 | mmap |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| lm | threads |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| none | 1 |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| mmap | 1 |"), std::string::npos) << r.out;
   const ProcessResult plain = run_process(bench_args({"--no-db", "-r", "1"}));
   ASSERT_EQ(plain.exit_code, 0) << plain.err;
   EXPECT_EQ(plain.out.find("| lm |"), std::string::npos) << plain.out;
 }
 
 TEST(BenchE2E, WarnsAboutAContextBeyondTraining) {
-  const ProcessResult w = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "--no-db", "-r", "1", "-p", "2048",
-                                       "-n", "8", "-t", "1", "--warmup", "0"});
+  const ProcessResult w = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "--no-db", "-r", "1", "-p", "0",
+                                       "-n", "0", "-pg", "2048,8", "-t", "1", "--warmup", "0"});
   ASSERT_EQ(w.exit_code, 0) << w.err;
   EXPECT_NE(w.err.find("warning: n_ctx 2056 (depth + prompt + generation) exceeds the 2048 tokens"), std::string::npos)
       << w.err;
 }
 
-TEST(BenchE2E, ContextFailurePrintsNoTableAndExitsOne) {
-  // The shipped model's 8-dim heads cannot hold a q8_0 cache (blocks of 32).
-  const ProcessResult r = run_process(bench_args({"--no-db", "-fa", "1", "-ctk", "q8_0", "-ctv", "q8_0"}));
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.out, "");
-  EXPECT_NE(r.err.find("cannot create a context"), std::string::npos) << r.err;
+// A run that fails is a result: its row says so, the note why, the other runs still run, and
+// the exit code (1) is set at the end.
+TEST(BenchE2E, AFailedRunIsARowAndTheOthersStillRun) {
+  TempDir dir;
+  // The shipped model's 8-dim heads cannot hold a q8_0 cache (blocks of 32); f16 can.
+  const ProcessResult r = run_process(bench_args({"--db", dir.file("r.db"), "-fa", "1", "-ctk", "q8_0,f16", "-ctv", "f16"}));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const auto lines = split(trim(r.out), '\n');
+  ASSERT_GE(lines.size(), 6u) << r.out;
+  EXPECT_NE(lines[2].find("| q8_0 | on | 1 | pp32 | failed |"), std::string::npos) << r.out;
+  EXPECT_NE(lines[3].find("| q8_0 | on | 1 | tg8 | failed |"), std::string::npos) << r.out;
+  EXPECT_NE(lines[4].find("| f16 | on | 1 | pp32 | "), std::string::npos) << r.out;
+  EXPECT_EQ(lines[4].find("failed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("note: row 1: failed: model '"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cannot create a context"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("rigbench: error: 2 of 4 tests did not run (0 refused, 2 failed; stored): model '"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(query_int(dir.file("r.db"), "SELECT COUNT(*) FROM runs WHERE status = 'failed'"), 2);
+  EXPECT_EQ(query_int(dir.file("r.db"), "SELECT COUNT(*) FROM runs WHERE status = 'ok'"), 2);
+  EXPECT_NE(query_text(dir.file("r.db"), "SELECT failed FROM runs WHERE status = 'failed'").find("cannot create a context"),
+            std::string::npos);
 }
 
 TEST(BenchE2E, JsonParsesAndCarriesTheFields) {
   const ProcessResult r = run_process(bench_args({"--no-db", "-o", "json"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  ASSERT_EQ(j.size(), 1u);
-  expect_record_fields(j[0]);
+  ASSERT_EQ(j.size(), 2u);  // pp32 (with TTFT), tg8
+  expect_record_fields(j[0], j[1]);
 }
 
 TEST(BenchE2E, JsonlHasOneRecordPerRunOfTheCartesianProduct) {
@@ -186,30 +213,38 @@ TEST(BenchE2E, JsonlHasOneRecordPerRunOfTheCartesianProduct) {
                                        "-p", "16,32", "-d", "0,64"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto lines = split(trim(r.out), '\n');
-  ASSERT_EQ(lines.size(), 4u);
-  const auto last = nlohmann::json::parse(lines[3]);
-  EXPECT_EQ(last["params"]["n_depth"], 64);
-  EXPECT_EQ(last["params"]["n_prompt"], 32);
-  EXPECT_EQ(last["params"]["n_ctx"], 64 + 32 + 8);
+  ASSERT_EQ(lines.size(), 6u);  // per depth: pp16, pp32, tg8
+  const auto pp = nlohmann::json::parse(lines[4]);
+  EXPECT_EQ(pp["params"]["n_depth"], 64);
+  EXPECT_EQ(pp["params"]["n_prompt"], 32);
+  EXPECT_EQ(pp["params"]["n_gen"], 0);
+  EXPECT_EQ(pp["params"]["n_ctx"], 64 + 32);
+  const auto tg = nlohmann::json::parse(lines[5]);
+  EXPECT_EQ(tg["params"]["n_prompt"], 0);
+  EXPECT_EQ(tg["params"]["n_ctx"], 64 + 8);
 }
 
 TEST(BenchE2E, CsvHasHeaderAndRow) {
   const ProcessResult r = run_process(bench_args({"--no-db", "-o", "csv"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto lines = split(trim(r.out), '\n');
-  ASSERT_EQ(lines.size(), 2u);
+  ASSERT_EQ(lines.size(), 3u);  // header, pp32, tg8
   const auto header = split(lines[0], ',');
-  const auto row = split(lines[1], ',');
-  ASSERT_EQ(header.size(), row.size());
-  auto at = [&](const std::string& key) {
+  const auto pp = split(lines[1], ',');
+  const auto tg = split(lines[2], ',');
+  ASSERT_EQ(header.size(), pp.size());
+  ASSERT_EQ(header.size(), tg.size());
+  auto at = [&](const std::vector<std::string>& row, const std::string& key) {
     for (std::size_t i = 0; i < header.size(); ++i) if (header[i] == key) return row[i];
     return std::string("<missing " + key + ">");
   };
-  EXPECT_EQ(at("n_prompt"), "32");
-  EXPECT_EQ(at("model_size_bytes"), "1185376");
-  EXPECT_GT(std::stod(at("pp_avg_tps")), 0);
-  EXPECT_GT(std::stod(at("tg_avg_tps")), 0);
-  EXPECT_GT(std::stod(at("ttft_avg_ms")), 0);
+  EXPECT_EQ(at(pp, "n_prompt"), "32");
+  EXPECT_EQ(at(pp, "model_size_bytes"), "1185376");
+  EXPECT_GT(std::stod(at(pp, "pp_avg_tps")), 0);
+  EXPECT_GT(std::stod(at(pp, "ttft_avg_ms")), 0);
+  EXPECT_EQ(at(pp, "tg_avg_tps"), "");
+  EXPECT_GT(std::stod(at(tg, "tg_avg_tps")), 0);
+  EXPECT_EQ(at(tg, "status"), "ok");
 }
 
 TEST(BenchE2E, DatabaseHoldsTheRecordAndItsSamples) {
@@ -218,9 +253,10 @@ TEST(BenchE2E, DatabaseHoldsTheRecordAndItsSamples) {
   const ProcessResult r = run_process(bench_args({"--db", db, "-o", "json", "--tag", "e2e"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto printed = nlohmann::json::parse(r.out)[0];
-  EXPECT_EQ(query_int(db, "PRAGMA user_version"), 2);
+  EXPECT_EQ(query_int(db, "PRAGMA user_version"), 3);
   EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM runs WHERE record_id = '" + printed["record_id"].get<std::string>() + "'"), 1);
-  EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM samples"), 6);
+  EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM runs"), 2);
+  EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM samples"), 6);  // pp 2 + TTFT 2, tg 2
   EXPECT_EQ(query_int(db, "SELECT n_prompt FROM runs"), 32);
   EXPECT_EQ(query_text(db, "SELECT load_mode FROM runs"), "auto");
 }
@@ -231,7 +267,8 @@ TEST(BenchE2E, DefaultDatabaseIsUnderXdgDataHome) {
   const ProcessResult r = run_process(bench_args({"-o", "json"}));
   unsetenv("XDG_DATA_HOME");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(query_int(dir.file("rigbench/results.db"), "SELECT COUNT(*) FROM runs"), 1);
+  EXPECT_EQ(query_int(dir.file("rigbench/results.db"), "SELECT COUNT(*) FROM runs"), 2);
+  EXPECT_NE(r.err.find("rigbench: 2 records stored in " + dir.file("rigbench/results.db")), std::string::npos) << r.err;
 }
 
 struct BadInput {
@@ -277,7 +314,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"ZeroRepetitions", {"-r", "0"}, 2, "--repetitions: '0' is out of range"},
         BadInput{"NegativePrompt", {"-p", "64,-1"}, 2, "--n-prompt: '-1' is out of range"},
         BadInput{"NotANumber", {"-n", "lots"}, 2, "--n-gen: 'lots' is not an integer"},
-        BadInput{"UnknownCacheType", {"-ctk", "q9_9"}, 2, "-ctk/--cache-type-k 'q9_9': unknown KV cache type"},
+        BadInput{"UnknownCacheType", {"-ctk", "q9_9"}, 2, "-ctk/--cache-type-k 'q9_9': expected one of f32, f16"},
         BadInput{"BadFlashAttn", {"-fa", "sometimes"}, 2, "-fa/--flash-attn 'sometimes'"},
         BadInput{"BadLoadMode", {"-lm", "bogus"}, 2, "-lm/--load-mode 'bogus': expected one of auto, none, mmap"},
         BadInput{"UnknownFormat", {"-o", "xml"}, 2, "-o/--output 'xml'"},
@@ -312,7 +349,8 @@ TEST(BenchE2E, SigtermKeepsFinishedRepetitionsAndExits143) {
   EXPECT_EQ(r.exit_code, 143) << r.err;
   const auto j = nlohmann::json::parse(trim(r.out));
   EXPECT_TRUE(j["interrupted"].get<bool>());
-  EXPECT_GT(j["results"]["tg"]["samples_ns"].size(), 0u);
+  EXPECT_EQ(j["status"], "interrupted");
+  EXPECT_GT(j["results"]["pp"]["samples_ns"].size(), 0u);  // the first test, pp64, was running
   EXPECT_EQ(query_int(dir.file("r.db"), "SELECT COUNT(*) FROM runs WHERE interrupted = 1"), 1);
 }
 

@@ -197,14 +197,15 @@ TEST(Compare, SameConfigurationsPoolAndTheBestConfigurationIsShown) {
   const Cell& a = find_row(*cmp, "alpha F32", "tg128").cells[0];
   EXPECT_EQ(a.n_configs, 2u);
   EXPECT_EQ(a.summary.n, 2u);
-  EXPECT_NE(a.config.find("t=16"), std::string::npos) << a.config;
+  EXPECT_NE(a.config.find("threads=16"), std::string::npos) << a.config;
   records.pop_back();
   auto pooled = compare(records, {});
   EXPECT_EQ(find_row(*pooled, "alpha F32", "tg128").cells[0].summary.n, 3u);
 }
 
 TEST(Compare, LoadModeIsPartOfTheConfiguration) {
-  EXPECT_EQ(knobs_label(testing::sample_record()), "t=8 ngl=-1 lm=auto fa=auto ctk=f16 ctv=f16 b=2048 ub=512");
+  EXPECT_EQ(knobs_label(testing::sample_record()),
+            "ngl=-1 lm=auto n_batch=2048 n_ubatch=512 type_k=f16 type_v=f16 fa=auto poll=50 threads=8 n_depth=0");
   auto records = three_machines();
   RunRecord no_mmap = records[0];  // box-a, alpha, -lm none: another configuration, faster, shown
   no_mmap.record_id = "1d";

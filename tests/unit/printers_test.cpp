@@ -46,13 +46,52 @@ TEST(CsvPrinter, QuotesFieldsAndHasEveryColumn) {
   EXPECT_NE(lines[1].find(",768,"), std::string::npos);  // pp_avg_tps
 }
 
-TEST(MarkdownPrinter, EscapesPipesAndShowsMeanAndStddev) {
+TEST(MarkdownPrinter, OneRowPerTestLikeLlamaBenchWithMeanAndStddev) {
   const std::string md = print(OutputFormat::kMarkdown, 1);
-  EXPECT_NE(md.find("| model | type | size | params |"), std::string::npos);
-  EXPECT_NE(md.find("Model, \"quoted\" \\| piped"), std::string::npos);
-  EXPECT_NE(md.find("| 768.00 ± 362.04 |"), std::string::npos) << md;  // pp: mean ± sample stddev
-  EXPECT_NE(md.find("| 750.50 ± 353.55 |"), std::string::npos) << md;  // TTFT ms
+  const auto lines = split(md, '\n');
+  ASSERT_GE(lines.size(), 4u) << md;
+  EXPECT_EQ(lines[0], "| model | size | backend | threads | test | t/s | TTFT ms | tg bound |");
+  // The record holds pp512 (with TTFT) and tg128: a row each; pipes in names escaped.
+  EXPECT_EQ(lines[2], "| Model, \"quoted\" \\| piped F32 | 1.13 MiB | CPU | 8 | pp512 | 768.00 ± 362.04 | 750.50 | - |");
+  EXPECT_EQ(lines[3], "| Model, \"quoted\" \\| piped F32 | 1.13 MiB | CPU | 8 | tg128 | 96.00 ± 45.25 | - | - |");
   EXPECT_NE(md.find("llama.cpp build: 80fb11ac"), std::string::npos);
+  for (const auto& line : lines) EXPECT_LE(line.size(), 120u) << line;
+}
+
+TEST(MarkdownPrinter, WideShowsMemoryParamsAndTtftSpread) {
+  std::ostringstream out;
+  auto p = make_printer(OutputFormat::kMarkdown, out, PrinterOptions{{}, /*wide=*/true});
+  p->begin();
+  p->add(testing::sample_record());
+  p->end();
+  EXPECT_NE(out.str().find("| model | size | params | backend | threads | test | t/s | TTFT ms | TTFT sd | tg bound | "
+                           "of bound | model MiB | KV MiB | compute MiB | peak RSS MiB |"),
+            std::string::npos)
+      << out.str();
+  EXPECT_NE(out.str().find("| 750.50 | 353.55 |"), std::string::npos) << out.str();
+}
+
+TEST(MarkdownPrinter, RefusedAndFailedRunsAreRowsWithTheirReasonInTheNotes) {
+  RunRecord refused = testing::sample_record();
+  refused.results = {};
+  refused.refused = "model 'm.gguf' at n_ctx 640 will not fit this machine";
+  RunRecord failed = testing::sample_record();
+  failed.results = {};
+  failed.params.n_prompt = 0;  // a tg test
+  failed.failed = "model 'm.gguf': llama_decode failed";
+  std::ostringstream out;
+  auto p = make_printer(OutputFormat::kMarkdown, out);
+  p->begin();
+  p->add(refused);
+  p->add(failed);
+  p->end();
+  const auto lines = split(out.str(), '\n');
+  ASSERT_GE(lines.size(), 5u) << out.str();
+  EXPECT_NE(lines[2].find("| pp512 | refused | - | - |"), std::string::npos) << out.str();
+  EXPECT_NE(lines[3].find("| tg128 | refused | - | - |"), std::string::npos) << out.str();
+  EXPECT_NE(lines[4].find("| tg128 | failed | - | - |"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("note: row 1: refused: model 'm.gguf' at n_ctx 640 will not fit this machine"), std::string::npos);
+  EXPECT_NE(out.str().find("note: row 3: failed: model 'm.gguf': llama_decode failed"), std::string::npos);
 }
 
 TEST(MarkdownPrinter, PrintsNothingWithoutRecordsAndKnobsOnlyWhenAsked) {
@@ -64,8 +103,8 @@ TEST(MarkdownPrinter, PrintsNothingWithoutRecordsAndKnobsOnlyWhenAsked) {
   p->begin();
   p->add(testing::sample_record());
   p->end();
-  EXPECT_NE(out.str().find("| fa | type_k |"), std::string::npos) << out.str();
-  EXPECT_NE(out.str().find("| auto | f16 |"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("| type_k | fa |"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("| f16 | auto |"), std::string::npos) << out.str();
 }
 
 TEST(Printers, LoadModeColumnInCsvAlwaysAndInTheTableWhenAsked) {
@@ -82,8 +121,8 @@ TEST(Printers, LoadModeColumnInCsvAlwaysAndInTheTableWhenAsked) {
   const auto it = std::find(header.begin(), header.end(), "load_mode");
   ASSERT_NE(it, header.end()) << lines[0];
   EXPECT_EQ(*(it - 1), "n_gpu_layers");
-  EXPECT_EQ(*(it + 1), "flash_attn");
-  EXPECT_NE(lines[1].find(",-1,none,auto,"), std::string::npos) << lines[1];  // ngl, lm, fa
+  EXPECT_EQ(*(it + 1), "n_batch");
+  EXPECT_NE(lines[1].find(",-1,none,2048,"), std::string::npos) << lines[1];  // ngl, lm, n_batch
 
   std::ostringstream plain;
   auto p = make_printer(OutputFormat::kMarkdown, plain);
@@ -96,8 +135,8 @@ TEST(Printers, LoadModeColumnInCsvAlwaysAndInTheTableWhenAsked) {
   q->begin();
   q->add(rec);
   q->end();
-  EXPECT_NE(asked.str().find("| threads | lm |"), std::string::npos) << asked.str();
-  EXPECT_NE(asked.str().find("| 8 | none |"), std::string::npos) << asked.str();
+  EXPECT_NE(asked.str().find("| backend | lm | threads |"), std::string::npos) << asked.str();
+  EXPECT_NE(asked.str().find("| CPU | none | 8 |"), std::string::npos) << asked.str();
 }
 
 TEST(MarkdownPrinter, NotesAnInterruptedRow) {
@@ -109,7 +148,7 @@ TEST(MarkdownPrinter, NotesAnInterruptedRow) {
   p->begin();
   p->add(r);
   p->end();
-  EXPECT_NE(out.str().find("note: row 1 was interrupted after 2 of 100 repetitions"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("note: row 1: interrupted after 2 of 100 repetitions"), std::string::npos) << out.str();
 }
 
 // A tg above its roofline bound means the bandwidth behind the bound was measured low.
@@ -126,12 +165,12 @@ TEST(MarkdownPrinter, NotesTgAboveItsBoundAndNotTgBelowIt) {
   p->add(above);
   p->add(below);
   p->end();
-  EXPECT_NE(out.str().find("note: row 1: tg 96.00 t/s is above its bound 80.0 t/s: the bound's bandwidth (8.5 GB/s) "
+  EXPECT_NE(out.str().find("note: row 2: tg 96.00 t/s is above its bound 80.0 t/s: the bound's bandwidth (8.5 GB/s) "
                            "was measured low, or the weights sit in cache; `rigbench hw --bandwidth` on an idle "
                            "machine measures it again"),
             std::string::npos)
       << out.str();
-  EXPECT_EQ(out.str().find("note: row 2: tg"), std::string::npos) << out.str();
+  EXPECT_EQ(out.str().find("note: row 4: tg"), std::string::npos) << out.str();
 }
 
 TEST(CsvPrinter, NumbersAreShortestExactForms) {

@@ -174,12 +174,15 @@ TEST(SqliteStore, UpgradesAVersion1DatabaseInPlaceAndOldRowsReadLoadModeAuto) {
 
   auto store = SqliteStore::open(path);
   ASSERT_TRUE(store) << store.error().message;
-  EXPECT_EQ((*store)->schema_version(), 2);
-  EXPECT_EQ(count_rows(path, "PRAGMA user_version"), 2);
-  // The old row and its sample are kept; the new column reads llama.cpp's default.
+  EXPECT_EQ((*store)->schema_version(), 3);
+  EXPECT_EQ(count_rows(path, "PRAGMA user_version"), 3);
+  // The old row and its sample are kept; the new columns read what those runs used: load
+  // mode and poll llama.cpp's defaults, status "ok".
   EXPECT_EQ(count_rows(path, "SELECT COUNT(*) FROM runs"), 1);
   EXPECT_EQ(count_rows(path, "SELECT COUNT(*) FROM samples"), 1);
   EXPECT_EQ(query_text(path, "SELECT load_mode FROM runs WHERE record_id = 'old'"), "auto");
+  EXPECT_EQ(count_rows(path, "SELECT poll FROM runs WHERE record_id = 'old'"), 50);
+  EXPECT_EQ(query_text(path, "SELECT status FROM runs WHERE record_id = 'old'"), "ok");
   auto all = (*store)->load_all();
   ASSERT_TRUE(all) << all.error().message;
   ASSERT_EQ(all->size(), 1u);
@@ -190,14 +193,19 @@ TEST(SqliteStore, UpgradesAVersion1DatabaseInPlaceAndOldRowsReadLoadModeAuto) {
   // New records go in beside it with their own load mode.
   RunRecord rec = testing::sample_record("new");
   rec.params.load_mode = "mmap";
+  rec.params.poll = 0;
+  rec.failed = "model 'm.gguf': llama_decode failed";
   ASSERT_TRUE((*store)->save(rec));
   EXPECT_EQ(query_text(path, "SELECT load_mode FROM runs WHERE record_id = 'new'"), "mmap");
+  EXPECT_EQ(count_rows(path, "SELECT poll FROM runs WHERE record_id = 'new'"), 0);
+  EXPECT_EQ(query_text(path, "SELECT status FROM runs WHERE record_id = 'new'"), "failed");
+  EXPECT_EQ(query_text(path, "SELECT failed FROM runs WHERE record_id = 'new'"), "model 'm.gguf': llama_decode failed");
   EXPECT_EQ(count_rows(path, "SELECT COUNT(*) FROM runs"), 2);
   store->reset();
   // Opening again migrates nothing more.
   auto again = SqliteStore::open(path);
   ASSERT_TRUE(again);
-  EXPECT_EQ((*again)->schema_version(), 2);
+  EXPECT_EQ((*again)->schema_version(), 3);
   EXPECT_EQ(count_rows(path, "SELECT COUNT(*) FROM runs"), 2);
 }
 

@@ -1,0 +1,173 @@
+#include "core/knobs.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "core/strings.h"
+
+namespace rigbench {
+
+namespace {
+
+Knob int_knob(std::string key, std::string flags, std::string alias, std::string header, std::string help,
+              int BenchParams::*field, long min, long max) {
+  Knob k;
+  k.key = std::move(key);
+  k.flags = std::move(flags);
+  k.llama_alias = std::move(alias);
+  k.header = std::move(header);
+  k.help = std::move(help);
+  k.type = Knob::Type::kInt;
+  k.int_field = field;
+  k.min = min;
+  k.max = max;
+  k.llama_bench_key = k.key;
+  return k;
+}
+
+Knob text_knob(std::string key, std::string flags, std::string alias, std::string header, std::string help,
+               std::string BenchParams::*field, std::vector<std::string> choices,
+               std::vector<std::pair<std::string, std::string>> synonyms = {}) {
+  Knob k;
+  k.key = std::move(key);
+  k.flags = std::move(flags);
+  k.llama_alias = std::move(alias);
+  k.header = std::move(header);
+  k.help = std::move(help);
+  k.type = Knob::Type::kText;
+  k.text_field = field;
+  k.choices = std::move(choices);
+  k.synonyms = std::move(synonyms);
+  k.llama_bench_key = k.key;
+  return k;
+}
+
+constexpr long kMaxTokens = 1L << 24;
+
+std::vector<Knob> make_knobs() {
+  std::vector<Knob> all;
+  Knob ngl = int_knob("n_gpu_layers", "--n-gpu-layers", "-ngl", "ngl", "layers offloaded to GPUs; -1 = all",
+                      &BenchParams::n_gpu_layers, -1, 100000);
+  ngl.reloads_model = true;
+  ngl.fit_shared = true;
+  all.push_back(ngl);
+  Knob lm = text_knob("load_mode", "--load-mode", "-lm", "lm",
+                      "how llama.cpp loads the weights (none: read into fresh memory)", &BenchParams::load_mode,
+                      load_mode_names());
+  lm.reloads_model = true;
+  all.push_back(lm);
+  Knob nb = int_knob("n_batch", "-b,--batch-size", "", "n_batch", "logical batch size", &BenchParams::n_batch, 1, kMaxTokens);
+  nb.fit_shared = true;
+  all.push_back(nb);
+  Knob nub = int_knob("n_ubatch", "--ubatch-size", "-ub", "n_ubatch", "physical batch size", &BenchParams::n_ubatch, 1,
+                      kMaxTokens);
+  nub.fit_shared = true;
+  all.push_back(nub);
+  Knob tk = text_knob("type_k", "--cache-type-k", "-ctk", "type_k", "KV cache K type", &BenchParams::type_k,
+                      kv_cache_type_names());
+  tk.fit_shared = true;
+  all.push_back(tk);
+  Knob tv = text_knob("type_v", "--cache-type-v", "-ctv", "type_v", "KV cache V type (a quantized V needs -fa on)",
+                      &BenchParams::type_v, kv_cache_type_names());
+  tv.fit_shared = true;
+  all.push_back(tv);
+  Knob fa = text_knob("flash_attn", "--flash-attn", "-fa", "fa", "flash attention: auto, on (1) or off (0)",
+                      &BenchParams::flash_attn, {"auto", "on", "off"},
+                      {{"1", "on"}, {"true", "on"}, {"0", "off"}, {"false", "off"}, {"-1", "auto"}});
+  fa.fit_shared = true;
+  all.push_back(fa);
+  all.push_back(int_knob("poll", "--poll", "", "poll", "how busily threads wait for work, 0-100 (ggml threadpool)",
+                         &BenchParams::poll, 0, 100));
+  Knob nt = int_knob("n_threads", "-t,--threads", "", "threads", "threads (default: physical cores)",
+                     &BenchParams::n_threads, 1, 1024);
+  nt.always_shown = true;
+  all.push_back(nt);
+  all.push_back(int_knob("n_depth", "-d,--n-depth", "", "n_depth", "tokens already in the KV cache before each test",
+                         &BenchParams::n_depth, 0, kMaxTokens));
+  Knob ctx = int_knob("n_ctx", "-c,--ctx-size", "", "n_ctx",
+                      "context size; 0 = what each test needs (n_depth + n_prompt + n_gen)", &BenchParams::n_ctx, 0,
+                      kMaxTokens);
+  ctx.compare_key = false;  // memory, not speed: the KV cells a test reads are n_depth + its tokens
+  ctx.llama_bench_key = "";
+  ctx.fit_shared = true;
+  all.push_back(ctx);
+  return all;
+}
+
+}  // namespace
+
+const std::vector<std::string>& kv_cache_type_names() {
+  static const std::vector<std::string> kTypes = {"f32", "f16", "bf16", "q8_0", "q4_0", "q4_1", "iq4_nl", "q5_0", "q5_1"};
+  return kTypes;
+}
+
+const std::vector<std::string>& load_mode_names() {
+  static const std::vector<std::string> kModes = {"auto", "none", "mmap", "mlock", "mmap+mlock", "dio"};
+  return kModes;
+}
+
+const std::vector<Knob>& knobs() {
+  static const std::vector<Knob> kKnobs = make_knobs();
+  return kKnobs;
+}
+
+const Knob* find_knob(const std::string& key) {
+  for (const Knob& k : knobs()) {
+    if (k.key == key) return &k;
+  }
+  return nullptr;
+}
+
+std::string knob_text(const Knob& k, const BenchParams& p) {
+  return k.type == Knob::Type::kInt ? std::to_string(p.*k.int_field) : p.*k.text_field;
+}
+
+std::string knob_default(const Knob& k) { return knob_text(k, BenchParams{}); }
+
+std::string knob_flag_name(const Knob& k) {
+  std::string names = k.flags;
+  std::replace(names.begin(), names.end(), ',', '/');
+  return k.llama_alias.empty() ? names : k.llama_alias + "/" + names;
+}
+
+Result<std::string> normalize_knob(const Knob& k, const std::string& value) {
+  const std::string v = to_lower(trim(value));
+  if (k.type == Knob::Type::kInt) {
+    long n = 0;
+    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (v.empty() || ec != std::errc() || end != v.data() + v.size()) {
+      return fail(ErrorCode::kUsage, knob_flag_name(k) + " '" + value + "': not an integer");
+    }
+    if (n < k.min || n > k.max) {
+      return fail(ErrorCode::kUsage, knob_flag_name(k) + " '" + value + "': out of range [" + std::to_string(k.min) +
+                                         ", " + std::to_string(k.max) + "]");
+    }
+    return std::to_string(n);
+  }
+  std::string canonical = v;
+  for (const auto& [from, to] : k.synonyms) {
+    if (v == from) canonical = to;
+  }
+  if (!k.choices.empty() && std::find(k.choices.begin(), k.choices.end(), canonical) == k.choices.end()) {
+    return fail(ErrorCode::kUsage, knob_flag_name(k) + " '" + value + "': expected one of " + join(k.choices, ", "));
+  }
+  if (canonical.empty()) return fail(ErrorCode::kUsage, knob_flag_name(k) + ": empty value");
+  return canonical;
+}
+
+Status set_knob(const Knob& k, BenchParams& p, const std::string& value) {
+  auto v = normalize_knob(k, value);
+  if (!v) return std::unexpected(v.error());
+  if (k.type == Knob::Type::kInt) p.*k.int_field = std::stoi(*v);
+  else p.*k.text_field = *v;
+  return {};
+}
+
+bool same_model_load(const BenchParams& a, const BenchParams& b) {
+  for (const Knob& k : knobs()) {
+    if (k.reloads_model && knob_text(k, a) != knob_text(k, b)) return false;
+  }
+  return true;
+}
+
+}  // namespace rigbench

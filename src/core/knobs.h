@@ -1,0 +1,80 @@
+// rigbench: the run knobs, declared once. A knob is one setting of a benchmark run that the
+// user chooses (-t, -ngl, -fa, ...), a field of BenchParams. Its entry here gives everything
+// the rest of rigbench needs: the flag and its llama-bench spelling, the help, the type and
+// the values it accepts, the JSON key / CSV column / SQL column (all `key`), the table
+// header, whether changing it reloads the model, whether compare keeps runs apart by it, and
+// the field llama-bench writes it under. The CLI (cli/bench_options), the plan (bench/plan),
+// the record codec (store/record_json), the store (store/sqlite_store), the llama-bench
+// import (store/llama_bench_record), the printers (report/columns) and compare's key
+// (report/comparison) iterate this table; a new knob is a BenchParams field, one entry in
+// knobs.cpp and the engine code that applies it.
+//
+// Defaults are read from BenchParams{} (as llama.cpp's common/arg.cpp reads them from its
+// params struct), so they cannot drift.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/record.h"
+#include "core/status.h"
+
+namespace rigbench {
+
+struct Knob {
+  enum class Type { kInt, kText };
+
+  std::string key;          // BenchParams field name; JSON key under "params"; CSV and SQL column
+  std::string flags;        // CLI11 names, e.g. "-b,--batch-size"
+  std::string llama_alias;  // llama-bench's one-dash spelling that CLI11 cannot take ("-ub"); "" if none
+  std::string header;       // markdown column header, e.g. "n_ubatch"
+  std::string help;         // one line for --help
+  Type type = Type::kInt;
+  int BenchParams::*int_field = nullptr;          // kInt
+  std::string BenchParams::*text_field = nullptr; // kText
+  long min = 0, max = 0;                          // kInt: accepted range, inclusive
+  // kText: the canonical values; a value is lower-cased and trimmed, then mapped through
+  // `synonyms` ("1" -> "on"), then must be one of these.
+  std::vector<std::string> choices;
+  std::vector<std::pair<std::string, std::string>> synonyms;
+  bool reloads_model = false;  // a change reloads the model (n_gpu_layers, load_mode)
+  bool always_shown = false;   // the markdown table shows it even at its default (threads)
+  bool compare_key = true;     // compare and regressions keep runs that differ in it apart
+  bool fit_shared = false;     // `rigbench fit` takes the same flag (one value)
+  std::string llama_bench_key; // field of llama-bench's output rows; "" = llama-bench has none
+};
+
+// Every knob, in the plan's nesting order (outermost first).
+const std::vector<Knob>& knobs();
+
+// The knob whose key is `key`, or nullptr.
+const Knob* find_knob(const std::string& key);
+
+// The knob's value in `p` as text: decimal for kInt, the canonical value for kText.
+std::string knob_text(const Knob& k, const BenchParams& p);
+
+// The knob's value in BenchParams{} (its default), as text.
+std::string knob_default(const Knob& k);
+
+// The flag names for messages: "-b/--batch-size", or "-ub/--ubatch-size" with the alias.
+std::string knob_flag_name(const Knob& k);
+
+// Checks and normalizes `value` for `k` (integer in range; text lower-cased, synonyms mapped,
+// one of the choices) and returns the canonical text.
+// Errors: kUsage naming the flag, the value and what is accepted.
+Result<std::string> normalize_knob(const Knob& k, const std::string& value);
+
+// Sets the knob in `p` from `value` (normalized as normalize_knob). Errors as normalize_knob.
+Status set_knob(const Knob& k, BenchParams& p, const std::string& value);
+
+// True when every knob marked reloads_model has the same value in `a` and `b`.
+bool same_model_load(const BenchParams& a, const BenchParams& b);
+
+// KV cache types llama.cpp accepts for -ctk/-ctv (common/arg.cpp's kv_cache_types).
+const std::vector<std::string>& kv_cache_type_names();
+
+// llama.cpp's load mode names, in llama.h's enum order (checked against llama_load_mode_name
+// by the engine's test).
+const std::vector<std::string>& load_mode_names();
+
+}  // namespace rigbench

@@ -1,0 +1,159 @@
+// The bench use case (bench/job.h) driven through a fake engine (no llama.cpp): every run
+// becomes a record, whatever its status, and the job goes on after a failure.
+#include "bench/job.h"
+
+#include <gtest/gtest.h>
+
+#include "bench/runner.h"
+#include "engine/engine.h"
+
+namespace rigbench::bench {
+namespace {
+
+// An engine that takes no time and no memory: loads fail for paths in `broken`; decode
+// calls count; every context's settings are kept.
+class FakeEngine final : public engine::Engine {
+ public:
+  std::set<std::string> broken;
+  std::vector<BenchParams> contexts;
+  int loads = 0;
+
+  Status load(const std::string& path, const BenchParams&) override {
+    ++loads;
+    if (broken.count(path)) return fail(ErrorCode::kInvalidInput, "model '" + path + "': llama.cpp cannot load it: fake");
+    return {};
+  }
+  Status open_context(const BenchParams& p) override {
+    contexts.push_back(p);
+    return {};
+  }
+  void clear() override {}
+  Status prompt(int) override { return {}; }
+  Status generate(int) override { return {}; }
+  Status sample() override { return {}; }
+  Status save_state() override { return {}; }
+  Status restore_state() override { return {}; }
+  std::vector<BufferMemory> memory() const override { return {}; }
+  std::vector<std::string> devices_used() const override { return {"CPU"}; }
+};
+
+struct Collected {
+  std::vector<RunRecord> records;
+  RecordSink sink() {
+    return [this](const RunRecord& r) -> Status {
+      records.push_back(r);
+      return {};
+    };
+  }
+};
+
+std::vector<TestCase> plan_for(std::vector<std::string> models, std::map<std::string, std::vector<std::string>> knobs = {}) {
+  PlanSpec spec;
+  spec.models = std::move(models);
+  spec.n_prompt = {16};
+  spec.n_gen = {4};
+  spec.repetitions = 2;
+  spec.warmup = 0;
+  spec.knobs = std::move(knobs);
+  spec.knobs["n_threads"] = {"1"};
+  return expand(spec);
+}
+
+std::map<std::string, ModelInfo> infos(const std::vector<std::string>& paths) {
+  std::map<std::string, ModelInfo> out;
+  for (const auto& p : paths) out[p].name = p;
+  return out;
+}
+
+TEST(RunPlanWithFakeEngine, AFailedRunIsARecordAndTheOthersStillRun) {
+  FakeEngine engine;
+  engine.broken = {"bad.gguf"};
+  std::atomic<bool> cancel{false};
+  Runner runner(engine, cancel);
+  const auto plan = plan_for({"bad.gguf", "good.gguf"});
+  ASSERT_EQ(plan.size(), 4u);  // pp16 and tg4 for each model
+  Collected got;
+  auto summary = run_plan(plan, infos({"bad.gguf", "good.gguf"}), JobContext{}, runner, got.sink());
+  ASSERT_TRUE(summary) << summary.error().message;
+  EXPECT_EQ(summary->total, 4);
+  EXPECT_EQ(summary->failed, 2);
+  EXPECT_EQ(summary->ok, 2);
+  EXPECT_EQ(summary->refused, 0);
+  EXPECT_FALSE(summary->interrupted);
+  EXPECT_EQ(summary->first_problem, "model 'bad.gguf': llama.cpp cannot load it: fake");
+  ASSERT_EQ(got.records.size(), 4u);
+  EXPECT_STREQ(run_status(got.records[0]), "failed");
+  EXPECT_EQ(got.records[0].failed, "model 'bad.gguf': llama.cpp cannot load it: fake");
+  EXPECT_FALSE(got.records[0].results.pp);
+  EXPECT_STREQ(run_status(got.records[2]), "ok");
+  ASSERT_TRUE(got.records[2].results.pp);
+  EXPECT_EQ(got.records[2].results.pp->samples_ns.size(), 2u);
+  EXPECT_FALSE(got.records[2].results.tg);  // a pp test measures pp (and TTFT) only
+  ASSERT_TRUE(got.records[3].results.tg);
+  EXPECT_FALSE(got.records[3].results.pp);
+}
+
+TEST(RunPlanWithFakeEngine, RefusedRunsAreRecordsAndAreNotAttempted) {
+  FakeEngine engine;
+  std::atomic<bool> cancel{false};
+  Runner runner(engine, cancel);
+  const auto plan = plan_for({"m.gguf"});
+  Collected got;
+  Roofline bound;
+  bound.tg_bound_tps = 12.5;
+  auto summary = run_plan(plan, infos({"m.gguf"}), JobContext{}, runner, got.sink(), {bound, bound},
+                          {"model 'm.gguf' at n_ctx 20 will not fit this machine", ""});
+  ASSERT_TRUE(summary);
+  EXPECT_EQ(summary->refused, 1);
+  EXPECT_EQ(summary->ok, 1);
+  ASSERT_EQ(got.records.size(), 2u);
+  EXPECT_STREQ(run_status(got.records[0]), "refused");
+  EXPECT_DOUBLE_EQ(got.records[0].roofline.tg_bound_tps, 12.5);
+  EXPECT_EQ(engine.contexts.size(), 1u);  // only the second run opened a context
+}
+
+TEST(RunPlanWithFakeEngine, EveryKnobReachesTheEngine) {
+  FakeEngine engine;
+  std::atomic<bool> cancel{false};
+  Runner runner(engine, cancel);
+  const auto plan = plan_for({"m.gguf"}, {{"poll", {"0", "100"}}, {"n_ubatch", {"64"}}, {"n_ctx", {"4096"}}});
+  Collected got;
+  ASSERT_TRUE(run_plan(plan, infos({"m.gguf"}), JobContext{}, runner, got.sink()));
+  ASSERT_EQ(engine.contexts.size(), 4u);
+  EXPECT_EQ(engine.contexts[0].poll, 0);
+  EXPECT_EQ(engine.contexts[3].poll, 100);
+  EXPECT_EQ(engine.contexts[0].n_ubatch, 64);
+  EXPECT_EQ(engine.contexts[0].n_ctx, 4096);
+  EXPECT_EQ(got.records[3].params.poll, 100);
+}
+
+TEST(RunPlanWithFakeEngine, ASinkErrorStopsTheJob) {
+  FakeEngine engine;
+  std::atomic<bool> cancel{false};
+  Runner runner(engine, cancel);
+  const auto plan = plan_for({"m.gguf"});
+  int calls = 0;
+  auto summary = run_plan(plan, infos({"m.gguf"}), JobContext{}, runner, [&](const RunRecord&) -> Status {
+    ++calls;
+    return fail(ErrorCode::kRuntime, "database 'x': disk full");
+  });
+  ASSERT_FALSE(summary);
+  EXPECT_EQ(summary.error().message, "database 'x': disk full");
+  EXPECT_EQ(calls, 1);
+}
+
+TEST(RunPlanWithFakeEngine, AnInterruptionKeepsNothingWithoutSamplesAndStops) {
+  FakeEngine engine;
+  std::atomic<bool> cancel{true};
+  Runner runner(engine, cancel);
+  const auto plan = plan_for({"m.gguf"});
+  Collected got;
+  auto summary = run_plan(plan, infos({"m.gguf"}), JobContext{}, runner, got.sink());
+  ASSERT_TRUE(summary);
+  EXPECT_TRUE(summary->interrupted);
+  EXPECT_EQ(summary->ok, 0);
+  EXPECT_TRUE(got.records.empty());
+}
+
+}  // namespace
+}  // namespace rigbench::bench
