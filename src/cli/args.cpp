@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "core/knobs.h"
+#include "core/strings.h"
 
 namespace rigbench::cli {
 
@@ -36,6 +37,51 @@ std::vector<std::string> expand_llama_bench_aliases(const std::vector<std::strin
     out.push_back(std::move(token));
   }
   return out;
+}
+
+Status check_unsupported_llama_bench_flags(const std::vector<std::string>& args) {
+  struct Unsupported {
+    const char* names;  // llama-bench's spellings, '/'-separated
+    const char* instead;
+  };
+  static const Unsupported kUnsupported[] = {
+      {"-dio/--direct-io", "use -lm dio (or -lm none|mmap)"},
+      {"-nkvo/--no-kv-offload", "not measured yet; `rigbench fit --no-kv-offload` plans it"},
+      {"-ncmoe/--n-cpu-moe", "not measured yet; MoE placement is not a knob of rigbench bench"},
+      {"-ot/--override-tensor", "not measured yet; tensor overrides are not a knob of rigbench bench"},
+      {"-sm/--split-mode", "not measured yet; a CPU-only build has one device"},
+      {"-mg/--main-gpu", "not measured yet; a CPU-only build has one device"},
+      {"-dev/--device", "not measured yet; `rigbench hw` lists this machine's devices"},
+      {"-rpc/--rpc", "not measured yet (RPC backends are planned)"},
+      {"-embd/--embeddings", "not measured yet (embedding models are planned)"},
+      {"-C/--cpu-mask", "not taken; pin the process with taskset instead"},
+      {"--cpu-strict", "not taken; pin the process with taskset instead"},
+      {"--numa", "not taken; run under numactl instead"},
+      {"--prio", "not taken; run under nice/chrt instead"},
+      {"-oe/--output-err", "not taken; -o picks the format of standard output"},
+      {"--list-devices", "use `rigbench hw`"},
+      {"-hf/-hfr/--hf-repo", "not taken; rigbench downloads nothing: give a local GGUF file"},
+      {"-hff/--hf-file", "not taken; rigbench downloads nothing: give a local GGUF file"},
+      {"-hft/--hf-token", "not taken; rigbench downloads nothing: give a local GGUF file"},
+      {"--offline", "not needed; rigbench downloads nothing"},
+      {"-nopo/--no-op-offload", "not taken"},
+      {"--no-host", "not taken"},
+      {"-lzm/--lazy-mode", "not taken"},
+      {"-fitt/--fit-target", "rigbench plans memory itself: see `rigbench fit`"},
+      {"-fitc/--fit-ctx", "rigbench plans memory itself: see `rigbench fit`"},
+  };
+  if (args.size() < 2 || args[1] != "bench") return {};
+  for (std::size_t i = 2; i < args.size(); ++i) {
+    const std::string flag = args[i].substr(0, args[i].find('='));
+    for (const Unsupported& u : kUnsupported) {
+      for (const std::string& name : split(u.names, '/')) {
+        if (flag == name) {
+          return fail(ErrorCode::kUsage, "bench: llama-bench's " + std::string(u.names) + " is not taken here; " + u.instead);
+        }
+      }
+    }
+  }
+  return {};
 }
 
 }  // namespace rigbench::cli

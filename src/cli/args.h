@@ -4,11 +4,19 @@
 #include <string>
 #include <vector>
 
+#include "core/status.h"
+
 namespace rigbench::cli {
 
 // llama-bench spells some flags with one dash and several letters (-ngl, -fa, -ctk, -ctv,
 // -ub, -lm), which CLI11 would read as bundled single-letter flags. This rewrites exactly
 // those tokens to their long names (-ngl -> --n-gpu-layers, ...); every other token is kept.
 std::vector<std::string> expand_llama_bench_aliases(const std::vector<std::string>& args);
+
+// llama-bench flags that `rigbench bench` does not take (yet): for the first one in `args`
+// (after "rigbench bench"), a kUsage error that names it and says what to use instead, e.g.
+// "bench: llama-bench's -dio/--direct-io is not taken here; use -lm dio". Other
+// subcommands' arguments are not looked at.
+Status check_unsupported_llama_bench_flags(const std::vector<std::string>& args);
 
 }  // namespace rigbench::cli

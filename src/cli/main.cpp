@@ -66,7 +66,9 @@ int main(int argc, char** argv) {
   cli::ReportOptions report_opts;
   commands.push_back({cli::add_report_command(app, report_opts), [&] { return cli::run_report_command(report_opts); }});
 
-  const std::vector<std::string> args = cli::expand_llama_bench_aliases(std::vector<std::string>(argv, argv + argc));
+  const std::vector<std::string> raw(argv, argv + argc);
+  if (Status s = cli::check_unsupported_llama_bench_flags(raw); !s) return report(s);
+  const std::vector<std::string> args = cli::expand_llama_bench_aliases(raw);
   std::vector<char*> cargs;
   for (const auto& a : args) cargs.push_back(const_cast<char*>(a.c_str()));
   try {

@@ -318,7 +318,14 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"BadFlashAttn", {"-fa", "sometimes"}, 2, "-fa/--flash-attn 'sometimes'"},
         BadInput{"BadLoadMode", {"-lm", "bogus"}, 2, "-lm/--load-mode 'bogus': expected one of auto, none, mmap"},
         BadInput{"UnknownFormat", {"-o", "xml"}, 2, "-o/--output 'xml'"},
-        BadInput{"UnknownFlag", {"--frobnicate"}, 2, "--frobnicate"}),
+        BadInput{"UnknownFlag", {"--frobnicate"}, 2, "--frobnicate"},
+        BadInput{"LlamaBenchDirectIo", {"-dio", "1"}, 2, "bench: llama-bench's -dio/--direct-io is not taken here; use -lm dio"},
+        BadInput{"LlamaBenchListDevices", {"--list-devices"}, 2, "--list-devices is not taken here; use `rigbench hw`"},
+        BadInput{"QuantizedVWithoutFlashAttn", {"-ctv", "q8_0", "-fa", "on,off"}, 2,
+                 "-ctv q8_0 with -fa off: llama.cpp needs flash attention for a quantized V cache"},
+        BadInput{"ContextTooSmall", {"-c", "16"}, 2, "-c/--ctx-size 16: smaller than a test needs"},
+        BadInput{"BadPg", {"-pg", "64"}, 2, "-pg '64': expected PP,TG"},
+        BadInput{"PollOutOfRange", {"--poll", "200"}, 2, "--poll '200': out of range [0, 100]"}),
     [](const ::testing::TestParamInfo<BadInput>& info) { return info.param.name; });
 
 TEST(BenchE2E, SigintKeepsFinishedRepetitionsAndExits130) {

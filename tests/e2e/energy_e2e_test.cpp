@@ -16,7 +16,7 @@ using testing::run_process;
 
 std::vector<std::string> args(std::vector<std::string> extra) {
   std::vector<std::string> a = {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "64", "-n", "32", "-r", "2", "-t", "1",
-                                "--no-db", "--idle", "0.3", "-o", "json"};
+                                "--no-db", "--idle-seconds", "0.3", "-o", "json"};
   a.insert(a.end(), extra.begin(), extra.end());
   return a;
 }
@@ -26,7 +26,7 @@ TEST(EnergyE2E, NoMeterIsSaidPlainlyAndSpeedIsStillReported) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("energy: no meter available (rapl: "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("--watts W states a figure"), std::string::npos);
-  const auto j = nlohmann::json::parse(r.out)[0];
+  const auto j = nlohmann::json::parse(r.out).back();  // the tg32 test's record
   EXPECT_EQ(j["energy"]["method"], "unavailable");
   EXPECT_FALSE(j["energy"]["notes"].empty());
   EXPECT_TRUE(j["cost"].is_null());
@@ -38,7 +38,7 @@ TEST(EnergyE2E, NoMeterIsSaidPlainlyAndSpeedIsStillReported) {
 TEST(EnergyE2E, StatedWattsGiveJoulesPerTokenAndCost) {
   const ProcessResult r = run_process(args({"--watts", "65", "--price", "0.30", "--currency", "EUR"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto j = nlohmann::json::parse(r.out)[0];
+  const auto j = nlohmann::json::parse(r.out).back();  // the tg32 test's record
   EXPECT_EQ(j["energy"]["method"], "stated");
   EXPECT_NEAR(j["energy"]["idle_power_w"].get<double>(), 65.0, 1e-6);
   const auto& tg = j["energy"]["tg"];
@@ -63,7 +63,7 @@ TEST(EnergyE2E, TariffIsTheHourWeightedMean) {
   // 16 h at 0.30 and 8 h at 0.18: (16 x 0.30 + 8 x 0.18) / 24 = 0.26 per kWh.
   const ProcessResult r = run_process(args({"--watts", "100", "--tariff", "day=0.30@07-23,night=0.18"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto j = nlohmann::json::parse(r.out)[0];
+  const auto j = nlohmann::json::parse(r.out).back();  // the tg32 test's record
   EXPECT_NEAR(j["cost"]["price_per_kwh"].get<double>(), 0.26, 1e-12);
 }
 
@@ -77,7 +77,7 @@ TEST(EnergyE2E, CostFromAStoredRun) {
   a.push_back(db);
   const ProcessResult b = run_process(a);
   ASSERT_EQ(b.exit_code, 0) << b.err;
-  const auto rec = nlohmann::json::parse(b.out)[0];
+  const auto rec = nlohmann::json::parse(b.out).back();  // the tg test's record
   const ProcessResult c = run_process({RIGBENCH_BIN, "cost", "--run", rec["record_id"].get<std::string>().substr(0, 8), "--db", db,
                                        "--price", "0.25", "-o", "json"});
   ASSERT_EQ(c.exit_code, 0) << c.err;

@@ -64,9 +64,9 @@ TEST(ImportCompareE2E, ThreeMachinesMergeAndEachModelHasItsWinner) {
       run_process({RIGBENCH_BIN, "synth", "--config", dir.file("tiny.json"), "--quant", "Q8_0", "-o", dir.file("tiny.gguf")});
   ASSERT_EQ(synth.exit_code, 0) << synth.err;
 
-  // Real runs of both models on this machine, exported as jsonl.
-  const ProcessResult bench = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, dir.file("tiny.gguf"), "-p", "64",
-                                           "-n", "32", "-r", "3", "-t", "1", "--db", dir.file("here.db")});
+  // Real runs of both models on this machine (one pp+tg test each), exported as jsonl.
+  const ProcessResult bench = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, dir.file("tiny.gguf"), "-p", "0",
+                                           "-n", "0", "-pg", "64,32", "-r", "3", "-t", "1", "--db", dir.file("here.db")});
   ASSERT_EQ(bench.exit_code, 0) << bench.err;
   const ProcessResult exported = run_process({RIGBENCH_BIN, "export", "--db", dir.file("here.db")});
   ASSERT_EQ(exported.exit_code, 0) << exported.err;

@@ -39,9 +39,9 @@ std::string node_path() {
 // Two machines' records, one model renamed to a script, imported into `db`.
 void make_database(const TempDir& dir, const std::string& db) {
   // A stated 50 W and a price give every record energy and cost figures (labelled stated).
-  const ProcessResult bench = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "32", "-n", "8", "-r", "2",
+  const ProcessResult bench = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "0", "-n", "0", "-pg", "32,8", "-r", "2",
                                            "-t", "1", "--no-db", "-o", "jsonl", "--watts", "50", "--price", "0.30",
-                                           "--idle", "0"});
+                                           "--idle-seconds", "0"});
   ASSERT_EQ(bench.exit_code, 0) << bench.err;
   json rec = json::parse(trim(bench.out));
   std::string text;

@@ -43,7 +43,7 @@ TEST(SynthE2E, WrittenModelsRunAndResultsAreLabelledSynthetic) {
     ASSERT_EQ(w.exit_code, 0) << w.err;
     const auto summary = nlohmann::json::parse(w.out);
     EXPECT_EQ(summary["size_bytes"].get<uint64_t>(), std::filesystem::file_size(path));
-    const ProcessResult b = run_process({RIGBENCH_BIN, "bench", path, "-p", "32", "-n", "4", "-r", "1", "-t", "1",
+    const ProcessResult b = run_process({RIGBENCH_BIN, "bench", path, "-p", "0", "-n", "0", "-pg", "32,4", "-r", "1", "-t", "1",
                                          "--db", dir.file("r.db"), "-o", "json"});
     ASSERT_EQ(b.exit_code, 0) << b.err;
     const auto rec = nlohmann::json::parse(b.out)[0];
