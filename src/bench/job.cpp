@@ -5,7 +5,10 @@
 #include <ctime>
 #include <random>
 
+#include "engine/llama_engine.h"
 #include "hw/machine.h"
+#include "model/gguf_inspect.h"
+#include "model/model_shape.h"
 
 namespace rigbench::bench {
 
@@ -113,6 +116,20 @@ Result<JobSummary> run_plan(const std::vector<TestCase>& plan, const std::map<st
     ++summary.ok;
   }
   return summary;
+}
+
+Status inspect_models(const std::vector<std::string>& paths, Job& job) {
+  for (const auto& path : paths) {
+    if (job.models.count(path)) continue;
+    auto info = model::inspect(path);
+    if (!info) return std::unexpected(info.error());
+    if (Status s = engine::check_loadable(path); !s) return s;
+    auto shape = model::read_shape(path);
+    if (!shape) return std::unexpected(shape.error());
+    job.models.emplace(path, std::move(*info));
+    job.shapes.emplace(path, std::move(*shape));
+  }
+  return {};
 }
 
 Result<JobSummary> run_job(const Job& job, Runner& runner, const RecordSink& sink) {

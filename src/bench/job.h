@@ -72,6 +72,12 @@ struct Job {
   JobContext context;
 };
 
+// Reads every model of `paths` into job.models and job.shapes (GGUF metadata, llama.cpp's
+// own check that it can load the architecture), before anything runs, so that a bad file
+// measures and stores nothing. Errors: the first bad file's (kNotFound, kInvalidInput), one
+// line naming it.
+Status inspect_models(const std::vector<std::string>& paths, Job& job);
+
 // Runs `job`: fit's plan for each run first (bench/preflight.h), then run_plan with its
 // refusals and tg bounds. Errors as run_plan.
 Result<JobSummary> run_job(const Job& job, Runner& runner, const RecordSink& sink);

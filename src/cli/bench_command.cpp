@@ -5,23 +5,21 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
-#include <map>
 #include <memory>
 
 #include "bench/job.h"
 #include "bench/runner.h"
 #include "bench/warnings.h"
-#include "core/knobs.h"
-#include "cli/targets.h"
-#include "model/model_shape.h"
-#include "power/meters.h"
 #include "cli/build_info.h"
-#include "cli/synthesis.h"
 #include "cli/interrupt.h"
+#include "cli/synthesis.h"
+#include "cli/targets.h"
+#include "core/knobs.h"
 #include "engine/llama_engine.h"
 #include "hw/machine.h"
-#include "model/gguf_inspect.h"
+#include "power/meters.h"
 #include "report/printer.h"
 #include "store/sqlite_store.h"
 
@@ -72,16 +70,7 @@ Status run_bench_command(BenchOptions& opts) {
 
   // 2. Every model is checked before anything runs, so a bad file measures and stores nothing.
   bench::Job job;
-  for (const auto& path : opts.plan.models) {
-    if (job.models.count(path)) continue;
-    auto info = model::inspect(path);
-    if (!info) return std::unexpected(info.error());
-    if (Status s = engine::check_loadable(path); !s) return s;
-    auto shape = model::read_shape(path);
-    if (!shape) return std::unexpected(shape.error());
-    job.models.emplace(path, std::move(*info));
-    job.shapes.emplace(path, std::move(*shape));
-  }
+  if (Status s = bench::inspect_models(opts.plan.models, job); !s) return s;
 
   // 3. The database, opened before the first run so that a bad --db fails early.
   std::unique_ptr<store::SqliteStore> db;
