@@ -99,6 +99,7 @@ Result<JobSummary> run_plan(const std::vector<TestCase>& plan, const std::map<st
     rec.memory.buffers = std::move(outcome->memory);
     rec.memory.peak_rss_bytes = hw::peak_rss_bytes();
     rec.devices_used = std::move(outcome->devices_used);
+    rec.params = outcome->params;  // what ran: llama.cpp clamps n_ubatch to n_batch
     rec.interrupted = outcome->interrupted;
     if (session) rec.energy = session->finish(rec.results, context.energy->idle_s);
     else if (context.energy) rec.energy = unavailable_energy(meter_status);

@@ -38,6 +38,8 @@ Result<RunOutcome> Runner::run(const TestCase& tc) {
   if (Status s = engine_.open_context(p); !s) return std::unexpected(s.error());
 
   RunOutcome out;
+  out.params = p;
+  engine_.settings_used(out.params);
   std::vector<int64_t> pp_ns, tg_ns, ttft_ns;
 
   // An interruption surfaces as a kInterrupted error from any step; it ends the run and

@@ -26,6 +26,7 @@ struct RunOutcome {
   Results results;                        // pp/tg/ttft present when their test ran >= 1 sample
   std::vector<BufferMemory> memory;       // llama.cpp's breakdown for the run's context
   std::vector<std::string> devices_used;
+  BenchParams params;                     // the run's settings as llama.cpp applied them (Engine::settings_used)
   bool interrupted = false;               // cancel was set; results hold the finished samples
 };
 

@@ -54,6 +54,10 @@ class Engine {
   // llama_get_memory_breakdown).
   virtual std::vector<BufferMemory> memory() const = 0;
 
+  // Writes into `params` the settings the current context really has where llama.cpp
+  // changes what was asked: n_batch and n_ubatch (llama.cpp clamps n_ubatch to n_batch).
+  virtual void settings_used(BenchParams& params) const = 0;
+
   // ggml devices holding the model's layers ("CPU" when none is offloaded).
   virtual std::vector<std::string> devices_used() const = 0;
 };

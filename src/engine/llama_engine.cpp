@@ -92,6 +92,12 @@ class LlamaEngine final : public Engine {
     return {};
   }
 
+  void settings_used(BenchParams& params) const override {
+    if (!ctx_) return;
+    params.n_batch = static_cast<int>(llama_n_batch(ctx_));
+    params.n_ubatch = static_cast<int>(llama_n_ubatch(ctx_));
+  }
+
   void clear() override { llama_memory_clear(llama_get_memory(ctx_), false); }
 
   Status prompt(int n_tokens) override {

@@ -34,6 +34,7 @@ class FakeEngine final : public engine::Engine {
   Status save_state() override { return {}; }
   Status restore_state() override { return {}; }
   std::vector<BufferMemory> memory() const override { return {}; }
+  void settings_used(BenchParams& p) const override { p.n_ubatch = std::min(p.n_ubatch, p.n_batch); }
   std::vector<std::string> devices_used() const override { return {"CPU"}; }
 };
 
@@ -125,6 +126,20 @@ TEST(RunPlanWithFakeEngine, EveryKnobReachesTheEngine) {
   EXPECT_EQ(engine.contexts[0].n_ubatch, 64);
   EXPECT_EQ(engine.contexts[0].n_ctx, 4096);
   EXPECT_EQ(got.records[3].params.poll, 100);
+}
+
+// #11: n_ubatch was stored as asked (512) when llama.cpp ran 32; the record holds what ran.
+TEST(RunPlanWithFakeEngine, TheRecordHoldsTheSettingsThatRan) {
+  FakeEngine engine;
+  std::atomic<bool> cancel{false};
+  Runner runner(engine, cancel);
+  const auto plan = plan_for({"m.gguf"}, {{"n_batch", {"32"}}, {"n_ubatch", {"512"}}});
+  Collected got;
+  ASSERT_TRUE(run_plan(plan, infos({"m.gguf"}), JobContext{}, runner, got.sink()));
+  ASSERT_EQ(got.records.size(), 2u);
+  EXPECT_EQ(engine.contexts[0].n_ubatch, 512);  // asked
+  EXPECT_EQ(got.records[0].params.n_ubatch, 32);  // ran
+  EXPECT_EQ(got.records[0].params.n_batch, 32);
 }
 
 TEST(RunPlanWithFakeEngine, ASinkErrorStopsTheJob) {

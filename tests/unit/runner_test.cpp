@@ -52,6 +52,20 @@ TEST(Runner, MeasuresPpTgAndTtftPerRepetition) {
   EXPECT_EQ(out->devices_used, (std::vector<std::string>{"CPU"}));
 }
 
+// llama.cpp clamps n_ubatch to n_batch: the outcome holds what ran (512 asked, 32 ran).
+TEST(Runner, OutcomeHoldsTheBatchSizesLlamaCppUsed) {
+  std::atomic<bool> cancel{false};
+  auto engine = engine::make_llama_engine(&cancel);
+  Runner runner(*engine, cancel);
+  TestCase tc = small_case();
+  tc.params.n_batch = 32;
+  tc.params.n_ubatch = 512;
+  auto out = runner.run(tc);
+  ASSERT_TRUE(out) << out.error().message;
+  EXPECT_EQ(out->params.n_batch, 32);
+  EXPECT_EQ(out->params.n_ubatch, 32);
+}
+
 TEST(Runner, RunsAtDepth) {
   std::atomic<bool> cancel{false};
   auto engine = engine::make_llama_engine(&cancel);
