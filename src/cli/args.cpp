@@ -55,7 +55,6 @@ Status check_unsupported_llama_bench_flags(const std::vector<std::string>& args)
       {"-rpc/--rpc", "not measured yet (RPC backends are planned)"},
       {"-embd/--embeddings", "not measured yet (embedding models are planned)"},
       {"-C/--cpu-mask", "not taken; pin the process with taskset instead"},
-      {"--cpu-strict", "not taken; pin the process with taskset instead"},
       {"--numa", "not taken; run under numactl instead"},
       {"--prio", "not taken; run under nice/chrt instead"},
       {"-oe/--output-err", "not taken; -o picks the format of standard output"},

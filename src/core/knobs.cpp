@@ -78,6 +78,8 @@ std::vector<Knob> make_knobs() {
   all.push_back(fa);
   all.push_back(int_knob("poll", "--poll", "", "poll", "how busily threads wait for work, 0-100 (ggml threadpool)",
                          &BenchParams::poll, 0, 100));
+  all.push_back(int_knob("cpu_strict", "--cpu-strict", "", "cpu_strict", "1 = pin each thread to its own CPU, 0 = let the OS place them",
+                         &BenchParams::cpu_strict, 0, 1));
   Knob nt = int_knob("n_threads", "-t,--threads", "", "threads", "threads (default: physical cores)",
                      &BenchParams::n_threads, 1, 1024);
   nt.always_shown = true;

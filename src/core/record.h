@@ -80,6 +80,7 @@ struct BenchParams {
   std::string type_k = "f16";       // KV cache K type, ggml type name
   std::string type_v = "f16";       // KV cache V type, ggml type name
   int poll = 50;             // ggml threadpool polling level, 0-100 (llama-bench --poll)
+  int cpu_strict = 0;        // 1 = pin each ggml thread to its own CPU (llama-bench --cpu-strict)
   int n_ctx = 0;             // context size created (-c; 0 asked = n_depth + n_prompt + n_gen)
   int repetitions = 5;       // repetitions asked for (results hold those finished)
   int warmup = 1;            // warmup passes before the repetitions (one pp + one 1-token tg each)

@@ -55,7 +55,10 @@ class Engine {
   virtual std::vector<BufferMemory> memory() const = 0;
 
   // Writes into `params` the settings the current context really has where llama.cpp
-  // changes what was asked: n_batch and n_ubatch (llama.cpp clamps n_ubatch to n_batch).
+  // changes what was asked in a way that changes the computation: n_ubatch above n_batch runs
+  // as n_batch. (llama.cpp also caps both at n_ctx; a test never holds more tokens than
+  // n_ctx, so that cap changes nothing and the asked sizes stay, comparable with
+  // llama-bench's records, which keep them as asked.)
   virtual void settings_used(BenchParams& params) const = 0;
 
   // ggml devices holding the model's layers ("CPU" when none is offloaded).

@@ -83,6 +83,7 @@ class LlamaEngine final : public Engine {
     // create and join threads on every graph, which slows tg.
     ggml_threadpool_params tpp = ggml_threadpool_params_default(spec.n_threads);
     tpp.poll = spec.poll;
+    tpp.strict_cpu = spec.cpu_strict != 0;
     threadpool_ = ggml_threadpool_new(&tpp);
     if (!threadpool_) return fail(ErrorCode::kRuntime, "cannot create a threadpool of " + std::to_string(spec.n_threads) + " threads");
     llama_attach_threadpool(ctx_, threadpool_, nullptr);
@@ -94,8 +95,8 @@ class LlamaEngine final : public Engine {
 
   void settings_used(BenchParams& params) const override {
     if (!ctx_) return;
-    params.n_batch = static_cast<int>(llama_n_batch(ctx_));
-    params.n_ubatch = static_cast<int>(llama_n_ubatch(ctx_));
+    // llama.cpp: n_batch = min(n_ctx, asked n_batch); n_ubatch = min(n_batch, asked n_ubatch).
+    if (params.n_ubatch > params.n_batch) params.n_ubatch = params.n_batch;
   }
 
   void clear() override { llama_memory_clear(llama_get_memory(ctx_), false); }

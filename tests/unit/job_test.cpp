@@ -117,7 +117,7 @@ TEST(RunPlanWithFakeEngine, EveryKnobReachesTheEngine) {
   FakeEngine engine;
   std::atomic<bool> cancel{false};
   Runner runner(engine, cancel);
-  const auto plan = plan_for({"m.gguf"}, {{"poll", {"0", "100"}}, {"n_ubatch", {"64"}}, {"n_ctx", {"4096"}}});
+  const auto plan = plan_for({"m.gguf"}, {{"poll", {"0", "100"}}, {"n_ubatch", {"64"}}, {"n_ctx", {"4096"}}, {"cpu_strict", {"1"}}});
   Collected got;
   ASSERT_TRUE(run_plan(plan, infos({"m.gguf"}), JobContext{}, runner, got.sink()));
   ASSERT_EQ(engine.contexts.size(), 4u);
@@ -125,6 +125,7 @@ TEST(RunPlanWithFakeEngine, EveryKnobReachesTheEngine) {
   EXPECT_EQ(engine.contexts[3].poll, 100);
   EXPECT_EQ(engine.contexts[0].n_ubatch, 64);
   EXPECT_EQ(engine.contexts[0].n_ctx, 4096);
+  EXPECT_EQ(engine.contexts[0].cpu_strict, 1);
   EXPECT_EQ(got.records[3].params.poll, 100);
 }
 
