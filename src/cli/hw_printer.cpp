@@ -131,7 +131,7 @@ json to_json(const HwReport& r) {
   }
   json meters = json::array();
   for (const auto& mt : r.meters) {
-    meters.push_back({{"kind", mt.kind}, {"available", mt.available}, {"domains", mt.domains}, {"detail", mt.detail}, {"fix", mt.fix}});
+    meters.push_back({{"kind", mt.kind}, {"available", mt.available}, {"asked", mt.asked}, {"domains", mt.domains}, {"detail", mt.detail}, {"fix", mt.fix}});
   }
   json j = {{"hostname", m.hostname}, {"cpu", m.cpu}, {"cores", m.cores}, {"threads", m.threads},
             {"ram_bytes", m.ram_bytes}, {"ram_available_bytes", r.ram_available_bytes}, {"os", m.os},
@@ -222,7 +222,7 @@ void print_md(const HwReport& r, std::ostream& out) {
   out << "\n";
   MdTable meters{{"meter", "available", "detail"}, {false, false, false}, 2, {}};
   for (const auto& mt : r.meters) {
-    meters.rows.push_back({mt.kind, mt.available ? "yes" : "no", or_dash(mt.detail)});
+    meters.rows.push_back({mt.kind, mt.available ? "yes" : mt.asked ? "no" : "not asked", or_dash(mt.detail)});
     if (!mt.fix.empty()) meters.rows.push_back({"", "", "fix: " + mt.fix});
   }
   print_md_table(meters, out);

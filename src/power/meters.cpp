@@ -28,7 +28,7 @@ void add(OpenedMeters& out, const std::string& kind, MeterOpen opened) {
 }
 
 void add_not_asked(OpenedMeters& out, const std::string& kind, const std::string& reason, const std::string& fix) {
-  out.status.push_back({kind, false, {}, reason, fix});
+  out.status.push_back({kind, false, {}, reason, fix, /*asked=*/false});
 }
 
 #ifdef __APPLE__
@@ -37,11 +37,6 @@ MeterOpen open_apple() {
                                      "run `sudo powermetrics --samplers cpu_power,gpu_power -i 200` yourself"});
 }
 #endif
-
-// The meters read from hardware on this OS, the ones whose absence no_meter_line names.
-bool hardware_kind(const std::string& kind) {
-  return kind == "rapl" || kind == "nvml" || kind == "amdgpu" || kind == "apple";
-}
 
 }  // namespace
 
@@ -70,7 +65,7 @@ std::vector<MeterStatus> list_meters(const MeterConfig& config) { return open_me
 std::string no_meter_line(const std::vector<MeterStatus>& status) {
   std::string kinds;
   for (const auto& m : status) {
-    if (!m.available && hardware_kind(m.kind)) kinds += (kinds.empty() ? "" : ", ") + m.kind;
+    if (!m.available && m.asked) kinds += (kinds.empty() ? "" : ", ") + m.kind;  // looked for, or asked for
   }
   const std::string head = "rigbench: energy: no meter available";
   const std::string tail = "; speed is still measured; details: rigbench hw";

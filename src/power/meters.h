@@ -32,6 +32,8 @@ struct MeterStatus {
   std::vector<std::string> domains;  // what it reports, when available
   std::string detail;                // available: its sources and notes; otherwise the reason
   std::string fix;                   // what would make it available ("" when nothing, or not wanted)
+  bool asked = true;                 // false for a meter opened only when asked for (--power-log, --watts,
+                                     // --estimate-power) and not asked for; hardware meters are always looked for
 };
 
 struct OpenedMeters {
@@ -52,7 +54,8 @@ inline constexpr std::size_t kNoMeterLineMax = 120;  // characters
 
 // What `rigbench bench` prints (stderr) when no meter in `status` is available: one line of at
 // most kNoMeterLineMax characters saying what is missing (the hardware meters of this OS that
-// were looked for), that speed is still measured, and where the details are (`rigbench hw`):
+// were looked for, and any meter asked for that failed), that speed is still measured, and
+// where the details are (`rigbench hw`):
 //   rigbench: energy: no meter available (rapl, nvml, amdgpu); speed is still measured; details: rigbench hw
 std::string no_meter_line(const std::vector<MeterStatus>& status);
 

@@ -63,6 +63,9 @@ TEST(PowerMetersFakeSysfs, NoMeterIsOneShortLinePointingToHw) {
   EXPECT_EQ(line, "rigbench: energy: no meter available (rapl, nvml, amdgpu); speed is still measured; details: rigbench hw");
   EXPECT_LE(line.size(), kNoMeterLineMax);
   EXPECT_EQ(line.find('\n'), std::string::npos);
+  c.power_log = empty.root().string() + "/no-such-log.csv";  // asked for, and failed: named too
+  EXPECT_EQ(no_meter_line(list_meters(c)),
+            "rigbench: energy: no meter available (rapl, nvml, amdgpu, external); speed is still measured; details: rigbench hw");
 }
 
 }  // namespace
