@@ -88,7 +88,7 @@ TEST(HwE2E, BenchRecordsTheGpusHwLists) {
   const ProcessResult hw = run_process({RIGBENCH_BIN, "hw", "-o", "json"});
   const ProcessResult table = run_process({RIGBENCH_BIN, "hw"});
   const ProcessResult bench = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "4", "-r", "1",
-                                           "-t", "1", "--no-db", "--idle", "0", "-o", "json"});
+                                           "-t", "1", "--no-db", "--idle-seconds", "0", "-o", "json"});
   unsetenv("RIGBENCH_DRM_ROOT");
   ASSERT_EQ(hw.exit_code, 0) << hw.err;
   ASSERT_EQ(bench.exit_code, 0) << bench.err;
