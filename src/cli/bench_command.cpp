@@ -15,9 +15,10 @@
 #include "cli/build_info.h"
 #include "cli/interrupt.h"
 #include "cli/synthesis.h"
-#include "cli/targets.h"
 #include "core/knobs.h"
 #include "engine/llama_engine.h"
+#include "fit/targets.h"
+#include "hw/bandwidth.h"
 #include "hw/machine.h"
 #include "power/meters.h"
 #include "report/printer.h"
@@ -87,8 +88,7 @@ Status run_bench_command(BenchOptions& opts) {
   }
 
   // 4. Adapters: this machine, the build, the meters.
-  job.context.machine = hw::detect_machine();
-  engine::describe_backends(job.context.machine);
+  job.context.machine = machine_info();
   job.context.build = build_info();
   job.context.tags = opts.tags;
   bool energy_readable = false;
@@ -104,22 +104,14 @@ Status run_bench_command(BenchOptions& opts) {
     // Say plainly, once, when nothing can be measured and why; speed is measured regardless.
     const auto status = power::list_meters(energy.meters);
     energy_readable = std::any_of(status.begin(), status.end(), [](const power::MeterStatus& m) { return m.available; });
-    if (!energy_readable) {
-      std::string why;
-      for (const auto& m : status) {
-        if (m.detail.empty()) continue;
-        why += (why.empty() ? "" : "; ") + m.kind + ": " + m.detail + (m.fix.empty() ? "" : " (fix: " + m.fix + ")");
-      }
-      std::fprintf(stderr, "rigbench: energy: no meter available (%s); speed is still measured; --watts W states a figure\n",
-                   why.c_str());
-    }
+    if (!energy_readable) std::fprintf(stderr, "%s\n", power::no_meter_line(status).c_str());
     job.context.energy = std::move(energy);
   } else if (std::isfinite(opts.cost.price) || !opts.cost.tariff.empty()) {
     return fail(ErrorCode::kUsage, "--price/--tariff need --energy auto (cost comes from measured energy)");
   }
 
   job.plan = bench::expand(opts.plan);
-  job.target = this_machine(job.context.machine, host_bandwidth_gbps(job.context.machine));
+  job.target = fit::this_machine(job.context.machine, hw::host_bandwidth_gbps(job.context.machine));
   job.force = opts.force;
   for (const auto& w : bench::plan_warnings(job.plan, job.models, job.context.machine, job.context.build.build_type)) {
     std::fprintf(stderr, "rigbench: warning: %s%s%s\n", w.cause.c_str(), w.remedy.empty() ? "" : "; ", w.remedy.c_str());

@@ -1,6 +1,7 @@
 #include "cli/build_info.h"
 
-#include "engine/llama_engine.h"
+#include "engine/llama_build.h"
+#include "hw/describe.h"
 
 namespace rigbench::cli {
 
@@ -12,5 +13,7 @@ BuildInfo build_info() {
   b.build_type = RIGBENCH_BUILD_TYPE;
   return b;
 }
+
+MachineInfo machine_info() { return hw::describe({engine::ggml_backends(), engine::ggml_devices()}); }
 
 }  // namespace rigbench::cli

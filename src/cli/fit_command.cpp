@@ -8,11 +8,12 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "cli/build_info.h"
 #include "cli/synthesis.h"
-#include "cli/targets.h"
 #include "core/strings.h"
 #include "engine/llama_engine.h"
 #include "engine/llama_simulate.h"
+#include "fit/targets.h"
 #include "hw/bandwidth.h"
 #include "hw/catalog.h"
 #include "hw/machine.h"
@@ -184,14 +185,13 @@ Status run_fit_command(const FitOptions& o) {
   ctx.flash_attn = o.flash_attn != "off" && o.flash_attn != "0";
   ctx.offload_kqv = !o.no_kv_offload;
 
-  MachineInfo machine = hw::detect_machine();
-  engine::describe_backends(machine);
+  const MachineInfo machine = machine_info();
   std::vector<fit::Target> targets;
   report::FitReport rep;
   const bool catalog_wanted = o.device != "auto";
-  const double host_bw = host_bandwidth_gbps(machine);  // measured once, then cached
+  const double host_bw = hw::host_bandwidth_gbps(machine);  // measured once, then cached
   if (!catalog_wanted) {
-    targets.push_back(this_machine(machine, host_bw));
+    targets.push_back(fit::this_machine(machine, host_bw));
   } else {
     auto catalog = hw::load_catalog(hw::catalog_path());
     if (!catalog) return std::unexpected(catalog.error());
@@ -205,7 +205,7 @@ Status run_fit_command(const FitOptions& o) {
       chosen = {*d};
     }
     for (const auto& d : chosen) {
-      targets.push_back(catalog_target(d, host_ram, host_bw));
+      targets.push_back(fit::catalog_target(d, host_ram, host_bw));
       rep.usd_per_gib.push_back(d.usd_per_gib().value_or(-1.0));
     }
     char bw[32];

@@ -4,23 +4,28 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "cli/build_info.h"
 #include "cli/fit_command.h"
-#include "cli/targets.h"
-#include "core/strings.h"
-#include "engine/llama_engine.h"
+#include "cli/hw_printer.h"
 #include "hw/bandwidth.h"
 #include "hw/catalog.h"
-#include "hw/gpus_sysfs.h"
 #include "hw/machine.h"
 #include "power/meters.h"
-#include "power/nvml_meter.h"
 
 namespace rigbench::cli {
 
 CLI::App* add_hw_command(CLI::App& app, HwOptions& o) {
-  CLI::App* cmd = app.add_subcommand("hw", "This machine: CPU, RAM, OS, GPUs, ggml backends, memory bandwidth");
-  cmd->add_flag("--bandwidth", o.bandwidth, "measure memory bandwidth (read and triad, about a second)");
-  cmd->add_option("-o,--output", o.output, "md or json")->check(CLI::IsMember({"md", "json"}))->capture_default_str();
+  CLI::App* cmd = app.add_subcommand("hw", "This machine: CPU, RAM, OS, GPUs, ggml backends, energy meters, memory bandwidth");
+  cmd->add_flag("--bandwidth", o.bandwidth, "measure memory bandwidth (read and triad, about a second); replaces the cached "
+                                            "figure behind fit's and bench's tg bound");
+  cmd->add_option("-o,--output", o.output, "md (tables within 120 columns), csv (section,name,key,value) or json")
+      ->capture_default_str();
+  cmd->footer(
+      "\nExamples:\n"
+      "  rigbench hw                    this machine, its GPUs and energy meters (each meter's reason and fix)\n"
+      "  rigbench hw --bandwidth        also measure memory bandwidth\n"
+      "  rigbench hw -o json            every field, keys with units (_bytes, _gbps)\n"
+      "\nExit codes: 0 success, 2 a bad flag or value.");
   return cmd;
 }
 
@@ -31,61 +36,17 @@ CLI::App* add_devices_command(CLI::App& app, DevicesOptions& o) {
 }
 
 Status run_hw_command(const HwOptions& o) {
-  engine::init_llama();
-  MachineInfo m = hw::detect_machine();
-  engine::describe_backends(m);
-  // NVIDIA GPUs through NVML (loaded at run time) and AMD GPUs the driver describes, when this
-  // build's backends do not see them already.
-  std::vector<DeviceInfo> found = power::list_nvml_gpus();
-  for (auto& g : hw::amd_gpus()) found.push_back(std::move(g));
-  for (auto& g : found) {
-    const bool seen = std::any_of(m.gpus.begin(), m.gpus.end(), [&](const DeviceInfo& d) { return d.description == g.description; });
-    if (!seen) m.gpus.push_back(std::move(g));
-  }
-  const uint64_t available = hw::available_ram_bytes();
-  const std::vector<power::MeterStatus> meters = power::list_meters(power::MeterConfig{});
-  hw::BandwidthResult bw;
+  const auto format = parse_hw_format(o.output);
+  if (!format) return std::unexpected(format.error());
+  HwReport r;
+  r.machine = machine_info();  // the same description bench puts in its records
+  r.ram_available_bytes = hw::available_ram_bytes();
+  r.meters = power::list_meters(power::MeterConfig{});
   if (o.bandwidth) {
-    bw = hw::measure_bandwidth(m.cores);
-    store_bandwidth(m, bw);  // the tg bound of fit and bench uses this deliberate measurement
+    r.bandwidth = hw::measure_bandwidth(r.machine.cores);
+    hw::store_bandwidth(r.machine, *r.bandwidth);  // the tg bound of fit and bench uses this deliberate measurement
   }
-  if (o.output == "json") {
-    nlohmann::ordered_json gpus = nlohmann::ordered_json::array();
-    for (const auto& g : m.gpus) {
-      gpus.push_back({{"name", g.name}, {"description", g.description}, {"type", g.type},
-                      {"memory_total_bytes", g.memory_total_bytes}, {"memory_free_bytes", g.memory_free_bytes}});
-    }
-    nlohmann::ordered_json j = {{"hostname", m.hostname}, {"cpu", m.cpu}, {"cores", m.cores}, {"threads", m.threads},
-                                {"ram_bytes", m.ram_bytes}, {"ram_available_bytes", available}, {"os", m.os},
-                                {"kernel", m.kernel}, {"backends", m.backends}, {"gpus", gpus}};
-    nlohmann::ordered_json mj = nlohmann::ordered_json::array();
-    for (const auto& mt : meters) {
-      mj.push_back({{"kind", mt.kind}, {"available", mt.available}, {"domains", mt.domains}, {"detail", mt.detail}, {"fix", mt.fix}});
-    }
-    j["meters"] = mj;
-    if (o.bandwidth) {
-      j["bandwidth"] = {{"read_gbps", bw.read_gbps}, {"triad_gbps", bw.triad_gbps}, {"threads", bw.threads},
-                        {"array_bytes", bw.array_bytes}, {"method", bw.method}};
-    }
-    std::cout << j.dump(2) << "\n";
-    return {};
-  }
-  std::printf("cpu:      %s (%d cores, %d threads)\n", m.cpu.c_str(), m.cores, m.threads);
-  std::printf("ram:      %s total, %s available\n", format_bytes(m.ram_bytes).c_str(), format_bytes(available).c_str());
-  std::printf("os:       %s, %s\n", m.os.c_str(), m.kernel.c_str());
-  std::printf("backends: %s\n", join(m.backends, ", ").c_str());
-  if (m.gpus.empty()) std::printf("gpus:     none (ggml backends, NVML and the amdgpu driver see none)\n");
-  for (const auto& g : m.gpus) {
-    std::printf("gpu:      %s (%s): %s total, %s free\n", g.name.c_str(), g.description.c_str(),
-                format_bytes(g.memory_total_bytes).c_str(), format_bytes(g.memory_free_bytes).c_str());
-  }
-  for (const auto& mt : meters) {
-    std::printf("meter:    %-9s %s: %s%s%s\n", mt.kind.c_str(), mt.available ? "available" : "not available", mt.detail.c_str(),
-                mt.fix.empty() ? "" : "; fix: ", mt.fix.c_str());
-  }
-  if (o.bandwidth) {
-    std::printf("memory bandwidth: read %.1f GB/s, triad %.1f GB/s\n  (%s)\n", bw.read_gbps, bw.triad_gbps, bw.method.c_str());
-  }
+  print_hw(r, *format, std::cout);
   return {};
 }
 

@@ -20,10 +20,10 @@ namespace rigbench {
 // Version of the record layout; bumped when a field changes meaning or is removed.
 inline constexpr int kRecordSchemaVersion = 1;
 
-// A compute device as ggml enumerates it.
+// A compute device as ggml enumerates it, or a GPU as its driver lists it (hw/describe.h).
 struct DeviceInfo {
-  std::string name;         // ggml device name, e.g. "CPU", "CUDA0"
-  std::string description;  // ggml device description, e.g. the CPU or GPU model
+  std::string name;         // ggml device name, e.g. "CPU", "CUDA0"; or "nvml:gpu0", "amdgpu:card0"
+  std::string description;  // the GPU's model, e.g. "NVIDIA H200" (the driver's name when one lists it)
   std::string type;         // "gpu", "igpu" or "accel"
   uint64_t memory_total_bytes = 0;  // bytes, ggml_backend_dev_memory
   uint64_t memory_free_bytes = 0;   // bytes, ggml_backend_dev_memory at detection time
@@ -38,7 +38,9 @@ struct MachineInfo {
   std::string os;           // /etc/os-release PRETTY_NAME
   std::string kernel;       // uname sysname + release
   std::vector<std::string> backends;  // ggml backends compiled in (registry names)
-  std::vector<DeviceInfo> gpus;       // ggml devices other than the CPU (GPUs, accelerators)
+  std::vector<DeviceInfo> gpus;       // ggml devices other than the CPU (GPUs, accelerators), then the GPUs
+                                      // a driver lists that ggml does not see ("nvml:gpuN", "amdgpu:cardN");
+                                      // hw/describe.h
 };
 
 struct BuildInfo {

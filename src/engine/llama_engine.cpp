@@ -13,10 +13,6 @@
 #include "core/knobs.h"
 #include "engine/llama_support.h"
 
-#ifndef RIGBENCH_LLAMA_COMMIT
-#define RIGBENCH_LLAMA_COMMIT "unknown"
-#endif
-
 namespace rigbench::engine {
 
 namespace {
@@ -210,14 +206,6 @@ class LlamaEngine final : public Engine {
   std::vector<uint8_t> state_;
 };
 
-const char* device_type_name(enum ggml_backend_dev_type t) {
-  switch (t) {
-    case GGML_BACKEND_DEVICE_TYPE_GPU: return "gpu";
-    case GGML_BACKEND_DEVICE_TYPE_IGPU: return "igpu";
-    default: return "accel";
-  }
-}
-
 }  // namespace
 
 std::unique_ptr<Engine> make_llama_engine(const std::atomic<bool>* cancel) {
@@ -249,28 +237,6 @@ Status check_tensors(const std::string& path) {
   return {};
 }
 
-void describe_backends(MachineInfo& machine) {
-  init_llama();
-  machine.backends.clear();
-  for (size_t i = 0; i < ggml_backend_reg_count(); ++i) {
-    machine.backends.emplace_back(ggml_backend_reg_name(ggml_backend_reg_get(i)));
-  }
-  machine.gpus.clear();
-  for (size_t i = 0; i < ggml_backend_dev_count(); ++i) {
-    ggml_backend_dev_t dev = ggml_backend_dev_get(i);
-    if (ggml_backend_dev_type(dev) == GGML_BACKEND_DEVICE_TYPE_CPU) continue;
-    DeviceInfo d;
-    d.name = ggml_backend_dev_name(dev);
-    d.description = ggml_backend_dev_description(dev);
-    d.type = device_type_name(ggml_backend_dev_type(dev));
-    size_t free = 0, total = 0;
-    ggml_backend_dev_memory(dev, &free, &total);
-    d.memory_total_bytes = total;
-    d.memory_free_bytes = free;
-    machine.gpus.push_back(d);
-  }
-}
-
 const std::vector<std::string>& kv_cache_types() { return kv_cache_type_names(); }
 
 const std::vector<std::string>& load_modes() {
@@ -283,12 +249,6 @@ const std::vector<std::string>& load_modes() {
     return names;
   }();
   return kModes;
-}
-
-std::string llama_commit() {
-  const std::string configured = RIGBENCH_LLAMA_COMMIT;
-  if (!configured.empty() && configured != "unknown") return configured;  // full hash when known
-  return ggml_commit();
 }
 
 }  // namespace rigbench::engine

@@ -1,5 +1,6 @@
-// rigbench: the in-process llama.cpp engine (libllama + ggml), and what the build knows
-// about llama.cpp: backends, devices, cache types, commit.
+// rigbench: the in-process llama.cpp engine (libllama + ggml), the checks that llama.cpp can
+// load a model, and the values the engine accepts (cache types, load modes). What the build
+// is and sees (commit, backends, devices) is in engine/llama_build.h.
 #pragma once
 
 #include <atomic>
@@ -29,19 +30,11 @@ Status check_loadable(const std::string& path);
 // shape. Works on a header-only file. Errors: kInvalidInput with llama.cpp's reason.
 Status check_tensors(const std::string& path);
 
-// Fills machine.backends (ggml backend registry names) and machine.gpus (every ggml device
-// but the CPU, with memory from ggml_backend_dev_memory).
-void describe_backends(MachineInfo& machine);
-
 // KV cache types accepted for -ctk/-ctv (ggml type names, llama-bench's list).
 const std::vector<std::string>& kv_cache_types();
 
 // Load modes accepted for -lm, in llama.h's enum order: llama_load_mode_name of each
 // llama_load_mode ("auto", "none", "mmap", "mlock", "mmap+mlock", "dio").
 const std::vector<std::string>& load_modes();
-
-// The llama.cpp commit the binary was built against: the full hash known at configure time,
-// else ggml_commit() (short).
-std::string llama_commit();
 
 }  // namespace rigbench::engine

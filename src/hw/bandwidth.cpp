@@ -1,16 +1,24 @@
 #include "hw/bandwidth.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <new>
+#include <nlohmann/json.hpp>
 #include <thread>
 #include <vector>
 
 #include "hw/machine.h"
 
 namespace rigbench::hw {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -28,6 +36,25 @@ double timed_parallel(int threads, std::size_t n, Fn fn) {
   }
   for (auto& th : pool) th.join();
   return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+fs::path cache_file() {
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "rigbench" / "bandwidth.json";
+  if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".cache" / "rigbench" / "bandwidth.json";
+  return {};
+}
+
+std::string bandwidth_key(const MachineInfo& machine) {
+  return machine.cpu + " / " + std::to_string(machine.cores) + " threads";
+}
+
+// The cached read bandwidth for this machine, GB/s; 0 when none is cached for its key.
+double cached_bandwidth(const fs::path& file, const std::string& key) {
+  if (file.empty()) return 0;
+  std::ifstream in(file);
+  const auto j = nlohmann::json::parse(in, nullptr, false);
+  if (!j.is_discarded() && j.is_object() && j.value("key", "") == key) return j.value("read_gbps", 0.0);
+  return 0;
 }
 
 }  // namespace
@@ -72,6 +99,31 @@ BandwidthResult measure_bandwidth(int threads, std::size_t array_bytes) {
              " MiB arrays with " + std::to_string(r.threads) + " threads (steady clock); read = XOR over one array, "
              "triad = a = b + s*c counted as 3 arrays (STREAM convention, write-allocate traffic not counted)";
   return r;
+}
+
+double host_bandwidth_gbps(const MachineInfo& machine) {
+  if (const double cached = cached_bandwidth(cache_file(), bandwidth_key(machine)); cached > 0) return cached;
+  const BandwidthResult r = measure_bandwidth(machine.cores, 128u << 20);
+  store_bandwidth(machine, r);
+  return r.read_gbps;
+}
+
+void store_bandwidth(const MachineInfo& machine, const BandwidthResult& r) {
+  const fs::path file = cache_file();
+  if (file.empty() || r.read_gbps <= 0) return;
+  std::error_code ec;
+  fs::create_directories(file.parent_path(), ec);
+  // Written beside (a name of this process's own) and renamed, so a concurrent reader sees the
+  // old figure or the new one, never a half-written file.
+  const fs::path tmp = file.string() + "." + std::to_string(getpid()) + ".partial";
+  {
+    std::ofstream out(tmp);
+    out << nlohmann::json{{"key", bandwidth_key(machine)}, {"read_gbps", r.read_gbps}, {"triad_gbps", r.triad_gbps},
+                          {"method", r.method}}.dump(2);
+    if (!out) return (void)fs::remove(tmp, ec);
+  }
+  fs::rename(tmp, file, ec);
+  if (ec) fs::remove(tmp, ec);
 }
 
 }  // namespace rigbench::hw

@@ -1,10 +1,12 @@
 // rigbench: a short memory-bandwidth probe (STREAM-like), so that the tg bound uses this
-// machine's real bandwidth rather than a datasheet figure.
+// machine's real bandwidth rather than a datasheet figure, and the cache of that figure.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
+
+#include "core/record.h"
 
 namespace rigbench::hw {
 
@@ -21,5 +23,16 @@ struct BandwidthResult {
 // (default 256 MiB each; the triad needs three). Takes about a second. Never fails: with no
 // memory to allocate, returns zeros and says so in `method`.
 BandwidthResult measure_bandwidth(int threads = 0, std::size_t array_bytes = 256u << 20);
+
+// This machine's memory bandwidth, GB/s (read probe): the figure cached in
+// $XDG_CACHE_HOME/rigbench/bandwidth.json (keyed by CPU and threads), else measured now (a
+// 128 MiB probe) and cached. 0 when it cannot be measured.
+double host_bandwidth_gbps(const MachineInfo& machine);
+
+// Caches `r` as this machine's bandwidth (what `rigbench hw --bandwidth` measured), replacing
+// the figure: a first-use probe on a busy machine reads low. The file is written beside and
+// renamed; a failed probe (0 GB/s) or a failure to write leaves the old figure and is not an
+// error.
+void store_bandwidth(const MachineInfo& machine, const BandwidthResult& r);
 
 }  // namespace rigbench::hw

@@ -1,6 +1,6 @@
 // rigbench: AMD GPUs as the amdgpu driver describes them in sysfs (no ROCm needed):
 // /sys/class/drm/card<N>/device/{vendor, device, mem_info_vram_total, mem_info_vram_used,
-// product_name}. What `rigbench hw` lists beside the devices ggml sees.
+// product_name}. hw::describe lists them beside the devices ggml sees.
 #pragma once
 
 #include <string>

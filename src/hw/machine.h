@@ -1,6 +1,5 @@
-// rigbench: describes this machine from the OS (Linux /proc and /sys; uname elsewhere).
-// GPUs and ggml backends are described by the engine (engine/llama_backends.h), which
-// knows what was compiled in.
+// rigbench: this machine as the OS describes it (Linux /proc and /sys; uname elsewhere).
+// The whole description, with the GPUs and ggml's backends, is hw::describe (hw/describe.h).
 #pragma once
 
 #include <cstdint>

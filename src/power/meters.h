@@ -3,6 +3,7 @@
 // (the meters to hand to the Sampler).
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,11 +27,13 @@ struct MeterConfig {
 
 // One meter kind on this machine.
 struct MeterStatus {
-  std::string kind;                  // "rapl", "nvml", "amdgpu", "apple", "external", "constant", "estimate"
+  std::string kind;                  // "rapl", "nvml", "amdgpu" (Linux), "apple" (macOS), "external", "constant", "estimate"
   bool available = false;
   std::vector<std::string> domains;  // what it reports, when available
   std::string detail;                // available: its sources and notes; otherwise the reason
   std::string fix;                   // what would make it available ("" when nothing, or not wanted)
+  bool asked = true;                 // false for a meter opened only when asked for (--power-log, --watts,
+                                     // --estimate-power) and not asked for; hardware meters are always looked for
 };
 
 struct OpenedMeters {
@@ -38,12 +41,22 @@ struct OpenedMeters {
   std::vector<MeterStatus> status;             // every kind, available or not
 };
 
-// Opens every meter kind in a fixed order: rapl, nvml, amdgpu, apple, external, constant,
-// estimate. The last three open only when asked for in `config`. Never fails: a kind that
+// Opens every meter kind that can exist on this OS, in a fixed order: rapl, nvml, amdgpu on
+// Linux (apple on macOS), then external, constant, estimate, which open only when asked for
+// in `config`. Never fails: a kind that
 // cannot open is listed with its reason. Not thread-safe (NVML initialization).
 OpenedMeters open_meters(const MeterConfig& config);
 
 // The status list alone (the meters are opened to check them, then closed): `rigbench hw`.
 std::vector<MeterStatus> list_meters(const MeterConfig& config);
+
+inline constexpr std::size_t kNoMeterLineMax = 120;  // characters
+
+// What `rigbench bench` prints (stderr) when no meter in `status` is available: one line of at
+// most kNoMeterLineMax characters saying what is missing (the hardware meters of this OS that
+// were looked for, and any meter asked for that failed), that speed is still measured, and
+// where the details are (`rigbench hw`):
+//   rigbench: energy: no meter available (rapl, nvml, amdgpu); speed is still measured; details: rigbench hw
+std::string no_meter_line(const std::vector<MeterStatus>& status);
 
 }  // namespace rigbench::power

@@ -146,8 +146,10 @@ std::expected<NvmlApi, Unavailable> load_nvml(const std::string& library_arg) {
   const std::string library = library_arg.empty() ? nvml_library_path() : library_arg;
   void* lib = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
-    const char* why = dlerror();
-    return std::unexpected(Unavailable{"NVML: cannot load " + library + " (" + (why ? why : "not found") + "): no NVIDIA driver",
+    const char* err = dlerror();
+    const std::string why = err ? err : "";
+    const bool not_found = why.empty() || why.find("No such file") != std::string::npos;
+    return std::unexpected(Unavailable{"no NVIDIA driver: " + (not_found ? library + " not found" : "cannot load " + why),
                                        std::string("install the NVIDIA driver, or set ") + kNvmlLibraryEnv +
                                            " to the path of libnvidia-ml.so.1"});
   }

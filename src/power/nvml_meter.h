@@ -38,7 +38,8 @@ std::string nvml_library_path();
 // the meter calls nvmlShutdown when destroyed.
 MeterOpen open_nvml(const std::string& library = "");
 
-// Every NVIDIA GPU NVML sees (loaded at run time, so a CPU-only build lists them too): name
+// Every NVIDIA GPU NVML sees (loaded at run time, so a CPU-only build lists them too; hw::describe
+// puts them in the machine description): name
 // "nvml:gpuN", description the GPU's name, memory total and free bytes from
 // nvmlDeviceGetMemoryInfo. Empty when NVML cannot be loaded or initialized.
 std::vector<DeviceInfo> list_nvml_gpus(const std::string& library = "");

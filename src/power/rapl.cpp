@@ -120,9 +120,11 @@ std::string rapl_permission_fix() {
 MeterOpen open_rapl(const std::string& root) {
   auto entries = list_directory(root);
   if (!entries) {
+    const bool missing = entries.error() == ENOENT;
     return std::unexpected(Unavailable{
-        root + ": " + errno_text(entries.error()) + " (no RAPL powercap interface: a virtual machine, a CPU without RAPL, or not Linux)",
-        entries.error() == ENOENT ? "none inside most VMs; on bare-metal Linux load the driver: sudo modprobe intel_rapl_msr" : ""});
+        "no RAPL powercap interface (" + (missing ? "no " + root : root + ": " + errno_text(entries.error())) +
+            "): a VM or a CPU without RAPL",
+        missing ? "none inside most VMs; on bare-metal Linux load the driver: sudo modprobe intel_rapl_msr" : ""});
   }
 
   std::vector<Zone> zones;
@@ -137,7 +139,7 @@ MeterOpen open_rapl(const std::string& root) {
     zones.push_back(*z);
   }
   if (zones.empty()) {
-    return std::unexpected(Unavailable{root + ": no intel-rapl zone (no RAPL: a virtual machine or a CPU without it)",
+    return std::unexpected(Unavailable{"no RAPL zone under " + root + ": a VM or a CPU without RAPL",
                                        "none inside most VMs; on bare-metal Linux: sudo modprobe intel_rapl_msr"});
   }
 

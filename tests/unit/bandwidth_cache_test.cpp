@@ -9,10 +9,10 @@
 #include <optional>
 #include <string>
 
-#include "cli/targets.h"
+#include "hw/bandwidth.h"
 #include "support/temp_dir.h"
 
-namespace rigbench::cli {
+namespace rigbench::hw {
 namespace {
 
 class BandwidthCache : public ::testing::Test {
@@ -33,8 +33,8 @@ class BandwidthCache : public ::testing::Test {
   std::optional<std::string> saved_;
 };
 
-hw::BandwidthResult probe(double read_gbps) {
-  hw::BandwidthResult r;
+BandwidthResult probe(double read_gbps) {
+  BandwidthResult r;
   r.read_gbps = read_gbps;
   r.triad_gbps = 1.5 * read_gbps;
   r.method = "test";
@@ -68,4 +68,4 @@ TEST_F(BandwidthCache, AnotherMachineHasItsOwnFigure) {
 }
 
 }  // namespace
-}  // namespace rigbench::cli
+}  // namespace rigbench::hw

@@ -27,7 +27,8 @@ TEST(PowerMetersFakeSysfs, ThisVmListsEveryKindUnavailableWithReasons) {
     EXPECT_FALSE(s.available) << s.kind;
     EXPECT_FALSE(s.detail.empty()) << s.kind;
   }
-  EXPECT_EQ(kinds, (std::vector<std::string>{"rapl", "nvml", "amdgpu", "apple", "external", "constant", "estimate"}));
+  // Only meters that can exist on this OS: no Apple powermetrics on Linux.
+  EXPECT_EQ(kinds, (std::vector<std::string>{"rapl", "nvml", "amdgpu", "external", "constant", "estimate"}));
   EXPECT_NE(find(m, "rapl")->detail.find("no RAPL"), std::string::npos);
   EXPECT_NE(find(m, "nvml")->detail.find("no NVIDIA driver"), std::string::npos);
   EXPECT_NE(find(m, "estimate")->detail.find("never used silently"), std::string::npos);
@@ -49,6 +50,22 @@ TEST(PowerMetersFakeSysfs, RaplAndStatedWattsOpenWhenPresent) {
   EXPECT_TRUE(find(m, "rapl")->available);
   EXPECT_EQ(find(m, "rapl")->domains, std::vector<std::string>{"rapl:package-0"});
   EXPECT_TRUE(find(m, "constant")->available);
+}
+
+// What bench prints when nothing can be read: one short line, not every reason.
+TEST(PowerMetersFakeSysfs, NoMeterIsOneShortLinePointingToHw) {
+  testing::FakeSysfs empty;
+  MeterConfig c;
+  c.powercap_root = empty.class_dir();
+  c.hwmon_root = empty.class_dir();
+  c.nvml_library = "/nonexistent/libnvidia-ml.so.1";
+  const std::string line = no_meter_line(list_meters(c));
+  EXPECT_EQ(line, "rigbench: energy: no meter available (rapl, nvml, amdgpu); speed is still measured; details: rigbench hw");
+  EXPECT_LE(line.size(), kNoMeterLineMax);
+  EXPECT_EQ(line.find('\n'), std::string::npos);
+  c.power_log = empty.root().string() + "/no-such-log.csv";  // asked for, and failed: named too
+  EXPECT_EQ(no_meter_line(list_meters(c)),
+            "rigbench: energy: no meter available (rapl, nvml, amdgpu, external); speed is still measured; details: rigbench hw");
 }
 
 }  // namespace

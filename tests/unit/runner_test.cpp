@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/llama_build.h"
 #include "engine/llama_engine.h"
+#include "hw/describe.h"
 #include "hw/machine.h"
 #include "support/gguf_fixtures.h"
 #include "support/temp_dir.h"
@@ -96,8 +98,7 @@ TEST(Engine, UnknownArchitectureIsRefusedWithLlamaCppsReason) {
 }
 
 TEST(Machine, DescribesThisMachine) {
-  MachineInfo m = hw::detect_machine();
-  engine::describe_backends(m);
+  const MachineInfo m = hw::describe({engine::ggml_backends(), engine::ggml_devices()});
   EXPECT_GE(m.threads, 1);
   EXPECT_GE(m.cores, 1);
   EXPECT_LE(m.cores, m.threads);

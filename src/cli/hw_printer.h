@@ -1,0 +1,37 @@
+// rigbench: what `rigbench hw` prints: this machine (hw::describe), its energy meters and,
+// when measured, its memory bandwidth, as md (the terminal view: tables no wider than 120
+// columns, one line per meter and its fix on the next), csv (one row per value:
+// section,name,key,value, keys as in json) or json. One model, built once, in three formats.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "core/record.h"
+#include "core/status.h"
+#include "hw/bandwidth.h"
+#include "power/meters.h"
+
+namespace rigbench::cli {
+
+inline constexpr std::size_t kHwTableWidth = 120;  // columns of the md view, at most
+
+struct HwReport {
+  MachineInfo machine;                       // hw::describe
+  uint64_t ram_available_bytes = 0;          // bytes, MemAvailable now
+  std::vector<power::MeterStatus> meters;    // power::list_meters
+  std::optional<hw::BandwidthResult> bandwidth;  // --bandwidth
+};
+
+enum class HwFormat { kMarkdown, kCsv, kJson };
+
+// "md", "csv", "json". Errors: kUsage listing the formats; for a value that looks like a file
+// name, also that -o is a format and hw writes to standard output.
+Result<HwFormat> parse_hw_format(const std::string& name);
+
+void print_hw(const HwReport& r, HwFormat format, std::ostream& out);
+
+}  // namespace rigbench::cli

@@ -1,0 +1,27 @@
+// rigbench: what this build of llama.cpp is and sees: its commit, the ggml backends compiled
+// in and the devices they enumerate. The machine description (hw/describe.h) puts these
+// beside the OS's and the drivers' view; hw never links the engine, so the caller (cli)
+// passes them in.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/record.h"
+
+namespace rigbench::engine {
+
+// ggml backend registry names, in registration order (e.g. "CPU", "CUDA"). Initializes
+// llama.cpp first.
+std::vector<std::string> ggml_backends();
+
+// Every ggml device but the CPU, in ggml's order: name (e.g. "CUDA0"), description (the
+// GPU's model), type "gpu", "igpu" or "accel", memory total and free bytes from
+// ggml_backend_dev_memory. Initializes llama.cpp first.
+std::vector<DeviceInfo> ggml_devices();
+
+// The llama.cpp commit the binary was built against: the full hash known at configure time,
+// else ggml_commit() (short).
+std::string llama_commit();
+
+}  // namespace rigbench::engine
