@@ -85,7 +85,7 @@ struct MetricValues {
 std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric);
 
 // Every compare-key knob of a record's run (core/knobs.h), by its table header, e.g.
-// "ngl=99 lm=auto n_batch=2048 n_ubatch=512 type_k=f16 type_v=f16 fa=on poll=50 threads=8 n_depth=0".
+// "ngl=99 lm=auto n_batch=2048 n_ubatch=512 type_k=f16 type_v=f16 fa=on poll=50 cpu_strict=0 threads=8 n_depth=0".
 std::string knobs_label(const RunRecord& rec);
 
 enum class CellState {

@@ -205,7 +205,7 @@ TEST(Compare, SameConfigurationsPoolAndTheBestConfigurationIsShown) {
 
 TEST(Compare, LoadModeIsPartOfTheConfiguration) {
   EXPECT_EQ(knobs_label(testing::sample_record()),
-            "ngl=-1 lm=auto n_batch=2048 n_ubatch=512 type_k=f16 type_v=f16 fa=auto poll=50 threads=8 n_depth=0");
+            "ngl=-1 lm=auto n_batch=2048 n_ubatch=512 type_k=f16 type_v=f16 fa=auto poll=50 cpu_strict=0 threads=8 n_depth=0");
   auto records = three_machines();
   RunRecord no_mmap = records[0];  // box-a, alpha, -lm none: another configuration, faster, shown
   no_mmap.record_id = "1d";
