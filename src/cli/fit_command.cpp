@@ -8,7 +8,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/synthesis.h"
+#include "synth/synthesis.h"
 #include "cli/targets.h"
 #include "core/strings.h"
 #include "engine/llama_engine.h"
@@ -133,7 +133,7 @@ Result<model::ModelShape> load_shape(const FitOptions& o, std::string& path, Tem
   auto preset = model::find_preset(o.preset);
   if (!preset) return std::unexpected(preset.error());
   tmp.path = (fs::temp_directory_path() / ("rigbench-fit-" + std::to_string(::getpid()) + ".gguf")).string();
-  auto written = synthesize(*preset, o.quant, tmp.path, /*header_only=*/true);
+  auto written = synth::synthesize(*preset, o.quant, tmp.path, /*header_only=*/true);
   if (!written) return std::unexpected(written.error());
   path = tmp.path;
   return model::read_shape(tmp.path);
