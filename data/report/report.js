@@ -1,6 +1,6 @@
 // rigbench report glue: draws each chart that the JSON block #rigbench-data describes with
 // Chart.js (inlined before this script). Spec per chart (src/report/html_report.cpp):
-//   {id, title, y_title, unit, stacked, y_max: number|null, scale: "linear"|"log", labels: [text],
+//   {id, title, y_title, unit, stacked, y_max: number|null, scale: "linear"|"log", y_min (log only), labels: [text],
 //    datasets: [{label, data: [number|null]}]}
 // or, with type "line": {..., type: "line", x_title, datasets: [{label, dashed, data: [{x, y}]}]}
 // (dashed: a stated or estimated constant, drawn dashed so it never reads as a measurement).
@@ -50,7 +50,7 @@
         scales: {
           x: x,
           y: spec.scale === 'log'
-            ? { type: 'logarithmic', title: { display: true, text: spec.y_title } }
+            ? { type: 'logarithmic', min: spec.y_min, title: { display: true, text: spec.y_title } }
             : { stacked: spec.stacked, beginAtZero: true, suggestedMax: spec.y_max === null ? undefined : spec.y_max,
                 title: { display: true, text: spec.y_title } }
         }

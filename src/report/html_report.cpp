@@ -71,6 +71,17 @@ Json chart_spec(const std::string& id, const std::string& title, const std::stri
 // axis, so that a 1B model's 20 t/s stays visible beside a 260K model's 7000 t/s.
 constexpr double kLogAxisSpread = 20;
 
+// The smallest positive value of a chart's bars (infinity when none).
+double smallest(const std::vector<Json>& data) {
+  double lo = INFINITY;
+  for (const Json& series : data) {
+    for (const Json& v : series) {
+      if (v.is_number() && v.get<double>() > 0) lo = std::min(lo, v.get<double>());
+    }
+  }
+  return lo;
+}
+
 // The spread (largest / smallest positive value) of a chart's bars; 1 when fewer than two.
 double spread(const std::vector<Json>& data) {
   double lo = INFINITY, hi = 0;
@@ -148,6 +159,9 @@ std::string metric_section(const Comparison& cmp, const MetricSection& s, const 
   if (ratio > kLogAxisSpread) {
     spec["scale"] = "log";
     spec["y_title"] = y_title + " (log scale)";
+    // The axis starts a power of ten at least 3 times below the smallest bar, so that bar
+    // is never a sliver (Chart.js would start at the power of ten just below it).
+    spec["y_min"] = std::pow(10.0, std::floor(std::log10(smallest(data) / 3)));
     char buf[160];
     std::snprintf(buf, sizeof buf, " Log axis: the largest bar is %.0f times the smallest, so each step up is ten times more.",
                   ratio);

@@ -143,6 +143,7 @@ TEST(HtmlReport, WideSpreadOfBarsUsesALogAxisAndSaysSo) {
   EXPECT_EQ(charts[0]["id"], "chart-tg");
   EXPECT_EQ(charts[0]["scale"], "log");
   EXPECT_EQ(charts[0]["y_title"], "tokens/s (log scale)");
+  EXPECT_DOUBLE_EQ(charts[0]["y_min"].get<double>(), 0.1);  // a power of ten at least 3 times below 1 t/s
   EXPECT_NE(html->find("Log axis: the largest bar is 96 times the smallest"), std::string::npos);
   EXPECT_EQ(charts[1]["id"], "chart-pp");
   EXPECT_EQ(charts[1]["scale"], "linear");  // 768 t/s each: nothing to spread
