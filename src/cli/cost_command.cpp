@@ -218,7 +218,10 @@ Result<PricedRun> fill_from_run(CostOptions& o) {
     o.watts = found->energy.tg->power_w;
     o.power_method = found->energy.method;
   }
-  if (!given(o.idle_watts)) o.idle_watts = found->energy.idle_power_w;
+  if (!given(o.idle_watts) && given(found->energy.idle_power_w)) {
+    o.idle_watts = found->energy.idle_power_w;
+    if (!found->energy.tg) o.power_method = found->energy.method;  // the run's, never a default "stated"
+  }
   PricedRun run;
   run.record_id = found->record_id;
   run.model = found->model.name + (found->model.file_type.empty() ? "" : " " + found->model.file_type) +
