@@ -79,9 +79,9 @@ std::vector<std::string> entries(const std::string& dir) {
   return names;
 }
 
-// One real run of the shipped model, as a jsonl record.
+// One real run of the shipped model (a tg test only: one record), as a jsonl record.
 json one_record() {
-  const ProcessResult b = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "4", "-r", "1", "-t",
+  const ProcessResult b = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "0", "-n", "4", "-r", "1", "-t",
                                        "1", "--no-db", "--energy", "off", "-o", "jsonl"});
   EXPECT_EQ(b.exit_code, 0) << b.err;
   return json::parse(trim(b.out));
@@ -278,7 +278,7 @@ TEST(FilesE2E, InterruptedDefaultModelWriteLeavesNothingInTheCache) {
 
 TEST(FilesE2E, CostRunSaysWhichRunAndNeverStatedWithoutPower) {
   TempDir dir;
-  const ProcessResult b = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "4", "-r", "1", "-t",
+  const ProcessResult b = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "0", "-n", "4", "-r", "1", "-t",
                                        "1", "--db", dir.file("r.db"), "--energy", "off", "-o", "json"});
   ASSERT_EQ(b.exit_code, 0) << b.err;
   const json rec = json::parse(b.out)[0];

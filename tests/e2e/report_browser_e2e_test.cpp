@@ -43,23 +43,28 @@ void make_database(const TempDir& dir, const std::string& db) {
                                            "-t", "1", "--no-db", "-o", "jsonl", "--watts", "50", "--price", "0.30",
                                            "--idle-seconds", "0"});
   ASSERT_EQ(bench.exit_code, 0) << bench.err;
-  json rec = json::parse(trim(bench.out));
+  // One record per test (pp, tg), each copied as below.
   std::string text;
-  for (const std::string host : {"rig-a", "rig-b"}) {
-    rec["machine"]["hostname"] = host;
-    rec["record_id"] = rec["record_id"].get<std::string>().substr(0, 31) + (host == "rig-a" ? "a" : "b");
+  for (const std::string& line : split(trim(bench.out), '\n')) {
+    json rec = json::parse(line);
+    const std::string id = rec["record_id"].get<std::string>().substr(0, 31);
+    for (const std::string host : {"rig-a", "rig-b"}) {
+      rec["machine"]["hostname"] = host;
+      rec["record_id"] = id + (host == "rig-a" ? "a" : "b");
+      text += rec.dump() + "\n";
+    }
+    rec["model"]["name"] = kHostileName;
+    rec["record_id"] = id + "c";
+    text += rec.dump() + "\n";
+    // A model 300 times slower (as a 1B model beside the 260K one): its bars must stay visible.
+    rec["model"]["name"] = "Slow-1B model with a long name that used to wrap over five lines";
+    rec["record_id"] = id + "d";
+    for (const char* test : {"pp", "tg", "ttft"}) {
+      if (!rec["results"].contains(test)) continue;
+      for (auto& ns : rec["results"][test]["samples_ns"]) ns = ns.get<int64_t>() * 300;
+    }
     text += rec.dump() + "\n";
   }
-  rec["model"]["name"] = kHostileName;
-  rec["record_id"] = rec["record_id"].get<std::string>().substr(0, 31) + "c";
-  text += rec.dump() + "\n";
-  // A model 300 times slower (as a 1B model beside the 260K one): its bars must stay visible.
-  rec["model"]["name"] = "Slow-1B model with a long name that used to wrap over five lines";
-  rec["record_id"] = rec["record_id"].get<std::string>().substr(0, 31) + "d";
-  for (const char* test : {"pp", "tg", "ttft"}) {
-    for (auto& ns : rec["results"][test]["samples_ns"]) ns = ns.get<int64_t>() * 300;
-  }
-  text += rec.dump() + "\n";
   testing::write_file(dir.file("runs.jsonl"), text);
   const ProcessResult imp = run_process({RIGBENCH_BIN, "import", "--db", db, dir.file("runs.jsonl")});
   ASSERT_EQ(imp.exit_code, 0) << imp.err;
@@ -110,7 +115,8 @@ TEST(ReportBrowserE2E, LoadsOfflineDrawsEveryChartAndKeepsNamesAsText) {
     EXPECT_GT(c["min_bar_px"].get<double>(), 20) << c.dump();
   }
   // A stated power (--watts 50) is drawn dashed, never as a measured trace.
-  EXPECT_EQ(r["charts"][6]["dashed"], json({true, true, true, true})) << r["charts"][6].dump();
+  ASSERT_GE(r["charts"][6]["dashed"].size(), 4u) << r["charts"][6].dump();
+  for (const json& d : r["charts"][6]["dashed"]) EXPECT_TRUE(d.get<bool>()) << r["charts"][6].dump();
   for (const json& label : r["charts"][6]["labels"]) EXPECT_TRUE(label.get<std::string>().ends_with(" (stated)")) << label;
   // Tables at a 1400 px viewport: names on one line, a wide table scrolls inside its box,
   // the page itself is not wider than the window.
