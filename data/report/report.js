@@ -1,8 +1,9 @@
 // rigbench report glue: draws each chart that the JSON block #rigbench-data describes with
 // Chart.js (inlined before this script). Spec per chart (src/report/html_report.cpp):
-//   {id, title, y_title, unit, stacked, y_max: number|null, labels: [text],
+//   {id, title, y_title, unit, stacked, y_max: number|null, scale: "linear"|"log", y_min (log only), labels: [text],
 //    datasets: [{label, data: [number|null]}]}
-// or, with type "line": {..., type: "line", x_title, datasets: [{label, data: [{x, y}]}]}.
+// or, with type "line": {..., type: "line", x_title, datasets: [{label, dashed, data: [{x, y}]}]}
+// (dashed: a stated or estimated constant, drawn dashed so it never reads as a measurement).
 // Labels and titles are drawn on the canvas as text, never inserted as markup.
 (function () {
   'use strict';
@@ -21,7 +22,8 @@
     var line = spec.type === 'line';
     var datasets = spec.datasets.map(function (d, i) {
       var color = palette[i % palette.length];
-      return line ? { label: d.label, data: d.data, borderColor: color, backgroundColor: color, borderWidth: 1.5, pointRadius: 0 }
+      return line ? { label: d.label, data: d.data, borderColor: color, backgroundColor: color, pointRadius: 0,
+                      borderWidth: d.dashed ? 2 : 1.5, borderDash: d.dashed ? [8, 5] : [] }
                   : { label: d.label, data: d.data, backgroundColor: color, borderWidth: 0 };
     });
     var x = line ? { type: 'linear', title: { display: true, text: spec.x_title } }
@@ -47,10 +49,10 @@
         },
         scales: {
           x: x,
-          y: {
-            stacked: spec.stacked, beginAtZero: true, suggestedMax: spec.y_max === null ? undefined : spec.y_max,
-            title: { display: true, text: spec.y_title }
-          }
+          y: spec.scale === 'log'
+            ? { type: 'logarithmic', min: spec.y_min, title: { display: true, text: spec.y_title } }
+            : { stacked: spec.stacked, beginAtZero: true, suggestedMax: spec.y_max === null ? undefined : spec.y_max,
+                title: { display: true, text: spec.y_title } }
         }
       }
     });

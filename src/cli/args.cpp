@@ -1,5 +1,6 @@
 #include "cli/args.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "core/knobs.h"
@@ -81,6 +82,25 @@ Status check_unsupported_llama_bench_flags(const std::vector<std::string>& args)
     }
   }
   return {};
+}
+
+std::string output_format_error(const std::string& value, const std::vector<std::string>& formats) {
+  if (std::find(formats.begin(), formats.end(), value) != formats.end()) return "";
+  std::string msg = "'" + value + "' is not an output format (" + join(formats, ", ") + ")";
+  if (value == "-" || value.find_first_of("./") != std::string::npos) msg += "; to write a file use --output-file";
+  return msg;
+}
+
+void add_record_filter_flags(CLI::App& cmd, store::RecordFilter& f) {
+  cmd.add_option("--model", f.models, "only records whose model (name, file type or file name) contains TEXT; repeatable, any may match")
+      ->option_text("TEXT");
+  cmd.add_option("--machine", f.machines, "only records whose machine (hostname, CPU or GPU) contains TEXT; repeatable")
+      ->option_text("TEXT");
+  cmd.add_option("--tag", f.tags, "only records with a tag containing TEXT (bench --tag); repeatable")->option_text("TEXT");
+}
+
+CLI::Validator output_format(const std::vector<std::string>& formats) {
+  return CLI::Validator([formats](std::string& v) { return output_format_error(v, formats); }, join(formats, "|"));
 }
 
 }  // namespace rigbench::cli

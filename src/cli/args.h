@@ -1,10 +1,12 @@
 // rigbench: command-line spellings that CLI11 cannot take as they are.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
 
 #include "core/status.h"
+#include "store/record_sources.h"
 
 namespace rigbench::cli {
 
@@ -18,5 +20,17 @@ std::vector<std::string> expand_llama_bench_aliases(const std::vector<std::strin
 // "bench: llama-bench's -dio/--direct-io is not taken here; use -lm dio". Other
 // subcommands' arguments are not looked at.
 Status check_unsupported_llama_bench_flags(const std::vector<std::string>& args);
+
+// A check for `-o, --output FORMAT` (always a format, never a path): accepts one of
+// `formats`; otherwise one line listing them, and, when the value looks like a file name
+// (has a '.' or a '/', or is "-"), "to write a file use --output-file".
+CLI::Validator output_format(const std::vector<std::string>& formats);
+
+// The message of output_format() for `value` ("" when it is one of `formats`).
+std::string output_format_error(const std::string& value, const std::vector<std::string>& formats);
+
+// The readers' selection flags (compare, report, export): --model, --machine, --tag, each
+// repeatable, a case-insensitive substring (store::select_records).
+void add_record_filter_flags(CLI::App& cmd, store::RecordFilter& filter);
 
 }  // namespace rigbench::cli

@@ -14,7 +14,6 @@
 #include "bench/warnings.h"
 #include "cli/build_info.h"
 #include "cli/interrupt.h"
-#include "cli/synthesis.h"
 #include "core/knobs.h"
 #include "engine/llama_engine.h"
 #include "fit/targets.h"
@@ -23,6 +22,7 @@
 #include "power/meters.h"
 #include "report/printer.h"
 #include "store/sqlite_store.h"
+#include "synth/synthesis.h"
 
 namespace rigbench::cli {
 
@@ -63,7 +63,10 @@ Status run_bench_command(BenchOptions& opts) {
   // 1. Options; without a model, the embedded default (written to the cache on first use).
   if (Status s = validate(opts, hw::default_threads()); !s) return s;
   if (opts.plan.models.empty()) {
-    auto path = default_bench_model();
+    // Ctrl-C during its first write leaves no partial file in the cache (exit 130).
+    auto path = synth::default_bench_model(&install_interrupt_flag(), [](const std::string& line) {
+      std::fprintf(stderr, "rigbench: %s\n", line.c_str());
+    });
     if (!path) return std::unexpected(path.error());
     opts.plan.models = {*path};
   }
@@ -82,7 +85,7 @@ Status run_bench_command(BenchOptions& opts) {
       if (!p) return std::unexpected(p.error());
       path = *p;
     }
-    auto opened = store::SqliteStore::open(path);
+    auto opened = store::SqliteStore::open(path, "use --db PATH or --no-db");
     if (!opened) return std::unexpected(opened.error());
     db = std::move(*opened);
   }

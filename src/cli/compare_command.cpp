@@ -4,6 +4,7 @@
 
 #include "report/compare_printers.h"
 #include "report/comparison.h"
+#include "cli/args.h"
 #include "store/record_sources.h"
 
 namespace rigbench::cli {
@@ -14,6 +15,7 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& o) {
   cmd->add_option("--by", o.by, "what the columns are: machine, model or build")->capture_default_str();
   cmd->add_option("--baseline", o.baseline, "the column ratios are against (a name or a unique part of one; default: the first)");
   cmd->add_option("--db", o.db_paths, "database to read (repeatable; default: $XDG_DATA_HOME/rigbench/results.db)");
+  add_record_filter_flags(*cmd, o.filter);
   cmd->add_option("--alpha", o.alpha, "significance level of the regression test (Welch's t-test, one-sided)")
       ->check(CLI::Range(1e-9, 0.5))->capture_default_str();
   cmd->add_option("-o,--output", o.output, "md, csv, json or jsonl")->capture_default_str();
@@ -25,7 +27,7 @@ Status run_compare_command(const CompareOptions& o) {
   if (!by) return std::unexpected(by.error());
   auto format = report::parse_compare_format(o.output);
   if (!format) return std::unexpected(format.error());
-  auto records = store::load_records(o.db_paths);
+  auto records = store::load_records(o.db_paths, o.filter);
   if (!records) return std::unexpected(records.error());
   auto cmp = report::compare(*records, report::CompareOptions{*by, o.baseline});
   if (!cmp) return std::unexpected(cmp.error());

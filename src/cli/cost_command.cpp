@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "core/strings.h"
@@ -33,10 +34,10 @@ Status check(const char* flag, double v, bool ok, const char* rule) {
 // JSON number, or null for a figure that is missing (NaN) or never reached (inf).
 nlohmann::ordered_json jnum(double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); }
 
-void print_json(const cost::CostReport& r) {
+// `j` may already hold what comes first (the priced run).
+void print_json(const cost::CostReport& r, nlohmann::ordered_json j) {
   const auto& in = r.inputs;
   const std::string per = "_" + to_lower(in.currency) + "_per_mtok";
-  nlohmann::ordered_json j;
   j["currency"] = in.currency;
   j["inputs"] = {{"tokens_per_s", jnum(in.tokens_per_s)},     {"active_power_w", jnum(in.active_power_w)},
                  {"idle_power_w", jnum(in.idle_power_w)},     {"power_method", in.power_method},
@@ -88,8 +89,12 @@ void print_markdown(const cost::CostReport& r) {
                                    b > 1 ? ": above 1, the API is cheaper even at full use" : "");
   }
   if (given(r.price_per_memory_gb)) std::printf("hardware price per GB of memory: %s %s\n", num(r.price_per_memory_gb).c_str(), cur.c_str());
-  std::printf("inputs: %s tokens/s; %s W active, %s W idle at the wall (power %s)", num(in.tokens_per_s, "%g").c_str(),
-              num(r.wall_active_w, "%g").c_str(), num(r.wall_idle_w, "%g").c_str(), in.power_method.c_str());
+  if (given(in.active_power_w) || given(in.idle_power_w)) {
+    std::printf("inputs: %s tokens/s; %s W active, %s W idle at the wall (power %s)", num(in.tokens_per_s, "%g").c_str(),
+                num(r.wall_active_w, "%g").c_str(), num(r.wall_idle_w, "%g").c_str(), in.power_method.c_str());
+  } else {
+    std::printf("inputs: %s tokens/s; no power given or measured", num(in.tokens_per_s, "%g").c_str());
+  }
   if (given(in.price_per_kwh)) std::printf("; %s %s/kWh (%s)", num(in.price_per_kwh, "%.4g").c_str(), cur.c_str(), in.price_source.c_str());
   std::printf("\n");
   for (const auto& n : r.notes) std::printf("note: %s\n", n.c_str());
@@ -154,7 +159,7 @@ Result<cost::CostInputs> cost_inputs(const CostOptions& o, bool require_tps) {
   in.tokens_per_s = o.tps;
   in.active_power_w = o.watts;
   in.idle_power_w = o.idle_watts;
-  in.power_method = o.power_method;
+  in.power_method = given(o.watts) || given(o.idle_watts) ? o.power_method : "none";  // never "stated" for no figure
   in.psu_efficiency = o.psu_efficiency;
   in.rest_w = o.rest_watts;
   in.currency = o.currency;
@@ -179,8 +184,13 @@ Result<cost::CostInputs> cost_inputs(const CostOptions& o, bool require_tps) {
 
 namespace {
 
+// The stored run that was priced, said in the output: which record, model, machine and time.
+struct PricedRun {
+  std::string record_id, model, machine, test_time;
+};
+
 // Fills tps and watts the user did not give from a stored run's measurements.
-Status fill_from_run(CostOptions& o) {
+Result<PricedRun> fill_from_run(CostOptions& o) {
   std::string path = o.db_path;
   if (path.empty()) {
     auto p = store::default_db_path();
@@ -188,7 +198,7 @@ Status fill_from_run(CostOptions& o) {
     path = *p;
   }
   if (!std::filesystem::exists(path)) return fail(ErrorCode::kNotFound, "database '" + path + "': no such file");
-  auto db = store::SqliteStore::open(path);
+  auto db = store::SqliteStore::open_readonly(path);  // reading only: the file is not changed
   if (!db) return std::unexpected(db.error());
   auto all = (*db)->load_all();
   if (!all) return std::unexpected(all.error());
@@ -208,22 +218,44 @@ Status fill_from_run(CostOptions& o) {
     o.watts = found->energy.tg->power_w;
     o.power_method = found->energy.method;
   }
-  if (!given(o.idle_watts)) o.idle_watts = found->energy.idle_power_w;
-  return {};
+  if (!given(o.idle_watts) && given(found->energy.idle_power_w)) {
+    o.idle_watts = found->energy.idle_power_w;
+    if (!found->energy.tg) o.power_method = found->energy.method;  // the run's, never a default "stated"
+  }
+  PricedRun run;
+  run.record_id = found->record_id;
+  run.model = found->model.name + (found->model.file_type.empty() ? "" : " " + found->model.file_type) +
+              (found->model.synthetic ? " (synthetic)" : "");
+  const MachineInfo& m = found->machine;
+  run.machine = !m.hostname.empty() ? m.hostname : m.cpu;
+  run.test_time = found->test_time;
+  return run;
 }
 
 }  // namespace
 
 Status run_cost_command(const CostOptions& options) {
   CostOptions opts = options;
+  std::optional<PricedRun> run;
   if (!opts.run.empty()) {
-    if (Status s = fill_from_run(opts); !s) return s;
+    auto priced = fill_from_run(opts);
+    if (!priced) return std::unexpected(priced.error());
+    run = std::move(*priced);
   }
   auto inputs = cost_inputs(opts);
   if (!inputs) return std::unexpected(inputs.error());
   const cost::CostReport report = cost::estimate_cost(*inputs);
-  if (opts.output == "json") print_json(report);
-  else print_markdown(report);
+  if (opts.output == "json") {
+    nlohmann::ordered_json j;
+    if (run) j["run"] = {{"record_id", run->record_id}, {"model", run->model}, {"machine", run->machine}, {"test_time", run->test_time}};
+    print_json(report, j);
+  } else {
+    if (run) {
+      std::printf("run %s: %s on %s, tested %s\n\n", run->record_id.c_str(), run->model.c_str(), run->machine.c_str(),
+                  run->test_time.c_str());
+    }
+    print_markdown(report);
+  }
   return {};
 }
 

@@ -7,11 +7,13 @@
 #include <vector>
 
 #include "core/status.h"
+#include "store/record_sources.h"
 
 namespace rigbench::cli {
 
 struct ExportOptions {
   std::vector<std::string> db_paths;  // --db (repeatable): databases read ("" = the default database)
+  store::RecordFilter filter;         // --model, --machine, --tag: which records (store::select_records)
   std::string output = "jsonl";       // -o: jsonl (what import reads back) | json | csv | md
 };
 

@@ -9,7 +9,6 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/build_info.h"
-#include "cli/synthesis.h"
 #include "core/strings.h"
 #include "engine/llama_engine.h"
 #include "engine/llama_simulate.h"
@@ -20,6 +19,7 @@
 #include "model/model_shape.h"
 #include "model/preset.h"
 #include "report/fit_printer.h"
+#include "synth/synthesis.h"
 
 namespace rigbench::cli {
 
@@ -134,7 +134,7 @@ Result<model::ModelShape> load_shape(const FitOptions& o, std::string& path, Tem
   auto preset = model::find_preset(o.preset);
   if (!preset) return std::unexpected(preset.error());
   tmp.path = (fs::temp_directory_path() / ("rigbench-fit-" + std::to_string(::getpid()) + ".gguf")).string();
-  auto written = synthesize(*preset, o.quant, tmp.path, /*header_only=*/true);
+  auto written = synth::synthesize(*preset, o.quant, tmp.path, /*header_only=*/true);
   if (!written) return std::unexpected(written.error());
   path = tmp.path;
   return model::read_shape(tmp.path);

@@ -1,4 +1,4 @@
-// rigbench: `rigbench report -o FILE.html`, the self-contained HTML report with charts
+// rigbench: `rigbench report [--output-file FILE.html]`, the self-contained HTML report with charts
 // (report/html_report.h).
 #pragma once
 
@@ -8,12 +8,15 @@
 
 #include "core/status.h"
 #include "core/significance.h"
+#include "store/record_sources.h"
 
 namespace rigbench::cli {
 
 struct ReportOptions {
   std::vector<std::string> db_paths;       // --db (repeatable): databases read ("" = the default database)
-  std::string output = "rigbench-report.html";  // -o: the HTML file written (replaced whole)
+  std::string output_file = "rigbench-report.html";  // --output-file: the HTML file written (replaced whole); "-" = stdout
+  std::string output = "html";             // -o: the format (html, the only one)
+  store::RecordFilter filter;              // --model, --machine, --tag
   std::string title = "rigbench report";   // --title: the page's title
   double alpha = kDefaultAlpha;    // --alpha: significance level of the regressions
 };
@@ -21,10 +24,11 @@ struct ReportOptions {
 // Declares the subcommand and its flags on `app`; `opts` receives the parsed values.
 CLI::App* add_report_command(CLI::App& app, ReportOptions& opts);
 
-// Loads the records and the report's files (report/html_assets.h), renders the report and
-// writes it beside the target, renamed at the end (an error leaves no partial file); prints
-// the path. Errors: store::load_records's; load_report_assets's; kRuntime when the file
-// cannot be written.
+// Checks that --output-file can be written (core/writable.h), loads the selected records and
+// the report's files (report/html_assets.h), renders the report and writes it beside the
+// target, renamed at the end (an error leaves no partial file), and prints the path; with
+// "-", writes the page to stdout. Errors: store::load_records's; load_report_assets's;
+// kRuntime naming --output-file and why it cannot be written.
 Status run_report_command(const ReportOptions& opts);
 
 }  // namespace rigbench::cli

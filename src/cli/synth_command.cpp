@@ -1,15 +1,15 @@
 #include "cli/synth_command.h"
 
-#include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/synthesis.h"
+#include "cli/args.h"
+#include "cli/interrupt.h"
 #include "core/strings.h"
 #include "model/preset.h"
 #include "model/tensor_layout.h"
+#include "synth/synthesis.h"
 
 namespace rigbench::cli {
 
@@ -40,14 +40,22 @@ CLI::App* add_synth_command(CLI::App& app, SynthOptions& o) {
   preset->excludes(config);
   cmd->add_option("--quant", o.quant, "llama.cpp file type: F32, F16, Q8_0, Q4_0, Q4_K_M, Q5_K_M, Q6_K, Q3_K_S, ...")
       ->capture_default_str();
-  cmd->add_option("-o,--output", o.output, "the GGUF file to write")->required();
+  cmd->add_option("--output-file", o.output_file, "the GGUF file to write (written beside it, renamed at the end)")->required();
   cmd->add_flag("--header-only", o.header_only, "write metadata and tensor infos; leave the data as a sparse hole");
   cmd->add_option("--seed", o.seed, "seed of the random values, >= 0 (sizes and shapes do not depend on it)")
       ->check(CLI::Validator(
           [](std::string& v) { return v.find('-') == std::string::npos ? std::string() : "'" + v + "': expected 0 or more"; },
           "N >= 0"))
       ->capture_default_str();
-  cmd->add_option("--format", o.format, "summary format: md or json")->check(CLI::IsMember({"md", "json"}))->capture_default_str();
+  cmd->add_option("-o,--output", o.output, "format of the summary printed: md or json")
+      ->check(output_format({"md", "json"}))
+      ->capture_default_str();
+  cmd->footer(
+      "Examples:\n"
+      "  rigbench synth --preset Llama-3.1-8B --quant Q4_K_M --output-file llama8b.gguf\n"
+      "  rigbench synth --preset DeepSeek-V3 --header-only --output-file dsv3.gguf -o json\n"
+      "Exit codes: 0 written; 1 the file cannot be written or the config is bad; 2 a bad flag or value;\n"
+      "130/143 interrupted (Ctrl-C/SIGTERM; the partial file is removed).\n");
   return cmd;
 }
 
@@ -58,17 +66,20 @@ CLI::App* add_presets_command(CLI::App& app, PresetsOptions& o) {
 }
 
 Status run_synth_command(const SynthOptions& o) {
-  if (o.preset.empty() == o.config.empty()) return fail(ErrorCode::kUsage, "synth: give --preset NAME or --config FILE");
-  auto preset = o.config.empty()
-                    ? model::find_preset(o.preset)
-                    : model::preset_from_hf_config(o.config, std::filesystem::path(o.output).stem().string());
-  if (!preset) return std::unexpected(preset.error());
-  const auto t0 = std::chrono::steady_clock::now();
-  auto written = synthesize(*preset, o.quant, o.output, o.header_only, o.seed);
-  if (!written) return std::unexpected(written.error());
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (o.format == "json") {
-    nlohmann::ordered_json j = {{"path", o.output},           {"preset", preset->name},
+  synth::SynthRequest request;
+  request.preset = o.preset;
+  request.config = o.config;
+  request.quant = o.quant;
+  request.output_path = o.output_file;
+  request.header_only = o.header_only;
+  request.seed = o.seed;
+  auto outcome = synth::run_synth(request, &install_interrupt_flag());
+  if (!outcome) return std::unexpected(outcome.error());
+  const model::Preset* preset = &outcome->preset;
+  const model::SynthResult* written = &outcome->written;
+  const double seconds = outcome->seconds;
+  if (o.output == "json") {
+    nlohmann::ordered_json j = {{"path", o.output_file},           {"preset", preset->name},
                                 {"arch", preset->arch},       {"file_type", o.quant},
                                 {"size_bytes", written->size_bytes}, {"tensor_bytes", written->tensor_bytes},
                                 {"n_params", count_params(*preset)}, {"header_only", o.header_only},
@@ -77,7 +88,7 @@ Status run_synth_command(const SynthOptions& o) {
     std::cout << j.dump(2) << "\n";
   } else {
     std::printf("wrote %s: synthetic %s (%s) %s, %s (%llu bytes)%s, %s params, tokenizer %s, seed %llu, %.1f s\n",
-                o.output.c_str(), preset->name.c_str(), preset->arch.c_str(), o.quant.c_str(),
+                o.output_file.c_str(), preset->name.c_str(), preset->arch.c_str(), o.quant.c_str(),
                 format_bytes(written->size_bytes).c_str(), static_cast<unsigned long long>(written->size_bytes),
                 o.header_only ? " header-only (sparse)" : "", format_count(count_params(*preset)).c_str(),
                 written->tokenizer.c_str(), static_cast<unsigned long long>(o.seed), seconds);

@@ -90,7 +90,7 @@ class RowPool {
 
 // Writes one tensor's data: each row picked by a cheap generator from its recipe's pool.
 Status write_tensor(Output& out, RowPool& pool, const TensorSpec& t, const ValueShape& shape, ggml_type type,
-                    std::vector<uint8_t>& buf, uint64_t& state) {
+                    std::vector<uint8_t>& buf, uint64_t& state, const std::atomic<bool>* cancel) {
   const int64_t n_per_row = t.ne[0];
   const uint64_t n_rows = t.n_elements() / static_cast<uint64_t>(n_per_row);
   const size_t row_size = ggml_row_size(type, n_per_row);
@@ -113,6 +113,7 @@ Status write_tensor(Output& out, RowPool& pool, const TensorSpec& t, const Value
     const uint8_t* src = pool_rows->data() + pick * row_size;
     buf.insert(buf.end(), src, src + row_size);
     if (buf.size() >= kWriteBuffer) {
+      if (cancel && cancel->load()) return fail(ErrorCode::kInterrupted, "interrupted");
       if (Status s = out.write(buf.data(), buf.size()); !s) return s;
       buf.clear();
     }
@@ -163,6 +164,9 @@ Result<SynthResult> write_synthetic(const SynthSpec& spec) {
   auto fail_clean = [&](const Error& e) -> Result<SynthResult> {
     std::error_code ec;
     fs::remove(tmp, ec);
+    if (e.code == ErrorCode::kInterrupted) {
+      return fail(ErrorCode::kInterrupted, "interrupted: '" + spec.output_path + "' not written (partial file removed)");
+    }
     return std::unexpected(e);
   };
   Output out(tmp);
@@ -182,12 +186,13 @@ Result<SynthResult> write_synthetic(const SynthSpec& spec) {
     uint64_t state = spec.seed | 1;
     uint64_t written = meta_size;
     for (size_t i = 0; i < n; ++i) {
+      if (spec.cancel && spec.cancel->load()) return fail_clean(Error{ErrorCode::kInterrupted, "interrupted"});
       const uint64_t at = meta_size + gguf_get_tensor_offset(ctx.get(), static_cast<int64_t>(i));
       if (at > written) {  // alignment padding
         const std::vector<uint8_t> zeros(at - written, 0);
         if (Status s = out.write(zeros.data(), zeros.size()); !s) return fail_clean(s.error());
       }
-      if (Status s = write_tensor(out, pool, spec.tensors[i], shape, static_cast<ggml_type>(spec.types[i]), buf, state); !s) {
+      if (Status s = write_tensor(out, pool, spec.tensors[i], shape, static_cast<ggml_type>(spec.types[i]), buf, state, spec.cancel); !s) {
         return fail_clean(s.error());
       }
       written = at + gguf_get_tensor_size(ctx.get(), static_cast<int64_t>(i));

@@ -3,6 +3,7 @@
 // the real model's speed and memory.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@ struct SynthSpec {
   bool header_only = false;      // metadata and tensor infos; tensor data left as a sparse hole
   std::string vocab_dir;         // folder holding llama.cpp's ggml-vocab-*.gguf ("" = generate)
   uint64_t seed = 42;
+  const std::atomic<bool>* cancel = nullptr;  // set (by SIGINT) = stop, remove the partial file
 };
 
 struct SynthResult {
@@ -36,8 +38,10 @@ struct SynthResult {
 // small pool of rows per (type, row length, recipe) that fills the tensors row by row.
 // The file is marked with rigbench.synthetic = true, rigbench.values = kValuesVersion and
 // rigbench.seed = spec.seed.
+// `spec.cancel`, when set, is checked before each write (every 8 MiB at most): the partial
+// file is removed and the call returns kInterrupted.
 // Errors: kInvalidInput (a type that needs an importance matrix, sizes that do not match);
-// kRuntime naming the path (cannot create, no space left on the device).
+// kRuntime naming the path (cannot create, no space left on the device); kInterrupted.
 Result<SynthResult> write_synthetic(const SynthSpec& spec);
 
 }  // namespace rigbench::model

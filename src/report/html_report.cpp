@@ -63,7 +63,38 @@ std::string percent(double v) {
 Json chart_spec(const std::string& id, const std::string& title, const std::string& y_title, const std::string& unit,
                 bool stacked, const Json& labels, const Json& datasets, double y_max = 0) {
   return {{"id", id},           {"title", title},   {"y_title", y_title},   {"unit", unit},
-          {"stacked", stacked}, {"labels", labels}, {"datasets", datasets}, {"y_max", y_max > 0 ? Json(y_max) : Json(nullptr)}};
+          {"stacked", stacked}, {"labels", labels}, {"datasets", datasets}, {"y_max", y_max > 0 ? Json(y_max) : Json(nullptr)},
+          {"scale", "linear"}};
+}
+
+// Bars whose largest value is more than this many times the smallest are drawn on a log
+// axis, so that a 1B model's 20 t/s stays visible beside a 260K model's 7000 t/s.
+constexpr double kLogAxisSpread = 20;
+
+// The smallest positive value of a chart's bars (infinity when none).
+double smallest(const std::vector<Json>& data) {
+  double lo = INFINITY;
+  for (const Json& series : data) {
+    for (const Json& v : series) {
+      if (v.is_number() && v.get<double>() > 0) lo = std::min(lo, v.get<double>());
+    }
+  }
+  return lo;
+}
+
+// The spread (largest / smallest positive value) of a chart's bars; 1 when fewer than two.
+double spread(const std::vector<Json>& data) {
+  double lo = INFINITY, hi = 0;
+  for (const Json& series : data) {
+    for (const Json& v : series) {
+      if (!v.is_number()) continue;
+      const double x = v.get<double>();
+      if (x <= 0) continue;
+      lo = std::min(lo, x);
+      hi = std::max(hi, x);
+    }
+  }
+  return hi > 0 && std::isfinite(lo) ? hi / lo : 1;
 }
 
 struct MetricSection {
@@ -83,12 +114,13 @@ constexpr MetricSection kMetricSections[] = {
     {Metric::kTgEnergy, "energy", "Energy per generated token", "J/token",
      "Joules per token of the tg phase, per run; lower is better. Figures stated with --watts or estimated are "
      "shown apart from measured ones."},
-    {Metric::kCost, "cost", "Electricity per million generated tokens", "cost per Mtok",
+    {Metric::kCost, "cost", "Electricity per million generated tokens", "per Mtok",
      "Gross electricity cost per million generated tokens at the price each run was given; lower is better."},
 };
 
 // A metric's chart and table from the by-machine comparison; "" when no row has it.
-std::string metric_section(const Comparison& cmp, const MetricSection& s, Json& charts) {
+std::string metric_section(const Comparison& cmp, const MetricSection& s, const std::set<std::string>& currencies,
+                           Json& charts) {
   std::vector<std::string> head = {"model", "test"};
   for (std::size_t i = 0; i < cmp.columns.size(); ++i) head.push_back(cmp.columns[i] + (i == cmp.baseline ? " (baseline)" : ""));
   head.push_back("winner");
@@ -113,8 +145,29 @@ std::string metric_section(const Comparison& cmp, const MetricSection& s, Json& 
   Json datasets = Json::array();
   for (std::size_t i = 0; i < cmp.columns.size(); ++i) datasets.push_back({{"label", cmp.columns[i]}, {"data", data[i]}});
   const std::string chart_id = std::string("chart-") + s.id;
-  charts.push_back(chart_spec(chart_id, s.title, s.y_title, metric_info(s.metric).unit, false, labels, datasets));
+  std::string y_title = s.y_title, unit = metric_info(s.metric).unit;
+  if (s.metric == Metric::kCost) {
+    // The axis names the currency ("EUR per Mtok"); several currencies are never mixed on one axis.
+    const std::string named = currencies.size() == 1 ? *currencies.begin() : join({currencies.begin(), currencies.end()}, " or ");
+    y_title = (currencies.empty() ? std::string("cost") : named) + " per Mtok" +
+              (currencies.size() > 1 ? " (each bar in its row's currency)" : "");
+    unit = (currencies.size() == 1 ? named + " " : std::string()) + "per Mtok";
+  }
+  Json spec = chart_spec(chart_id, s.title, y_title, unit, false, labels, datasets);
   std::string note = std::string(s.note) + " Cells: mean ± sd, ×ratio to the baseline (> 1 is better).";
+  const double ratio = spread(data);
+  if (ratio > kLogAxisSpread) {
+    spec["scale"] = "log";
+    spec["y_title"] = y_title + " (log scale)";
+    // The axis starts a power of ten at least 3 times below the smallest bar, so that bar
+    // is never a sliver (Chart.js would start at the power of ten just below it).
+    spec["y_min"] = std::pow(10.0, std::floor(std::log10(smallest(data) / 3)));
+    char buf[160];
+    std::snprintf(buf, sizeof buf, " Log axis: the largest bar is %.0f times the smallest, so each step up is ten times more.",
+                  ratio);
+    note += buf;
+  }
+  charts.push_back(std::move(spec));
   return section_html(s.id, s.title, note, chart_id, table_html(head, rows));
 }
 
@@ -169,8 +222,12 @@ std::string power_section(std::span<const RunRecord> records, Json& charts) {
       sum += w;
       peak = std::max(peak, w);
     }
-    const std::string label = model_identity(rec).label + " · " + machine_identity(rec).label + " · " + rec.test_time;
-    datasets.push_back({{"label", label}, {"data", points}});
+    // A figure given (--watts) or estimated is a constant, not a reading: drawn dashed and
+    // labelled so, never like a measured trace.
+    const bool not_measured = rec.energy.method == "stated" || rec.energy.method == "estimated";
+    const std::string label = model_identity(rec).label + " · " + machine_identity(rec).label + " · " + rec.test_time +
+                              (not_measured ? " (" + rec.energy.method + ")" : "");
+    datasets.push_back({{"label", label}, {"data", points}, {"dashed", not_measured}});
     char avg[32], max[32], span[32];
     std::snprintf(avg, sizeof avg, "%.1f", sum / static_cast<double>(trace.size()));
     std::snprintf(max, sizeof max, "%.1f", peak);
@@ -185,7 +242,8 @@ std::string power_section(std::span<const RunRecord> records, Json& charts) {
   charts.push_back(std::move(spec));
   return section_html("power", "Power over time",
                       "Watts between successive meter reads during each run that measured energy, from its idle baseline "
-                      "through the repetitions (at most 240 points per run; the method says how the watts were obtained).",
+                      "through the repetitions (at most 240 points per run; the method says how the watts were obtained). "
+                      "Dashed lines are a power stated with --watts or estimated from a TDP: a constant, not a reading.",
                       "chart-power",
                       table_html({"model", "machine", "run", "method", "points", "seconds", "average W", "peak W"}, rows));
 }
@@ -246,6 +304,26 @@ std::string regressions_section(const std::vector<Regression>& regs, double alph
                       table_html({"machine", "model", "test", "from", "to", "change", "p (slower)", "verdict"}, rows));
 }
 
+// What "(synthetic vN, seed S)" after a model's name means, once at the end of the page,
+// with the recipes and seeds that occur; "" when no model is synthetic.
+std::string synthetic_footnote(std::span<const RunRecord> records) {
+  std::set<std::string> seen;
+  for (const RunRecord& rec : records) {
+    const std::string label = model_identity(rec).label;
+    const std::size_t at = label.find(" (synthetic");
+    if (at != std::string::npos) seen.insert(label.substr(at + 2, label.size() - at - 3));
+  }
+  if (seen.empty()) return "";
+  return "<section id=\"synthetic-note\"><h2>Note: synthetic models</h2><p class=\"note\">" +
+         html_escape("A model labelled (" + *seen.begin() + ") is a synthetic file written by `rigbench synth`: the real "
+                     "model's tensors, types and metadata with random values, so its speed and memory are the real "
+                     "model's and its text is noise. vN is the version of the values recipe (the GGUF key "
+                     "rigbench.values): files of different recipes are compared apart. seed S is the seed its random "
+                     "values were drawn from (rigbench synth --seed). Labels in this report: " +
+                     join({seen.begin(), seen.end()}, "; ") + ".") +
+         "</p></section>\n";
+}
+
 // Replaces each {{name}} of `page` once, in one pass, so no inserted text is read again.
 Result<std::string> fill(const std::string& page, const std::map<std::string, std::string>& values) {
   std::string out;
@@ -287,7 +365,11 @@ Result<std::string> render_html_report(std::span<const RunRecord> records, const
 
   Json charts = Json::array();
   std::string body = machines_section(records);
-  for (const MetricSection& s : kMetricSections) body += metric_section(*cmp, s, charts);
+  std::set<std::string> currencies;
+  for (const RunRecord& rec : records) {
+    if (rec.cost && !rec.cost->currency.empty()) currencies.insert(rec.cost->currency);
+  }
+  for (const MetricSection& s : kMetricSections) body += metric_section(*cmp, s, currencies, charts);
   body += memory_section(records, charts);
   body += power_section(records, charts);
   body += regressions_section(regs, options.alpha);
@@ -296,6 +378,7 @@ Result<std::string> render_html_report(std::span<const RunRecord> records, const
     if (body.find(std::string("<section id=\"") + id + "\">") == std::string::npos) absent += (absent.empty() ? "" : ", ") + std::string(id);
   }
   if (!absent.empty()) body += "<p class=\"note\">Not shown: " + absent + ", where no stored run measured it.</p>\n";
+  body += synthetic_footnote(records);
 
   std::set<std::string> models;
   for (const RunRecord& rec : records) models.insert(model_identity(rec).key);
@@ -303,6 +386,9 @@ Result<std::string> render_html_report(std::span<const RunRecord> records, const
   std::string generated = count(records.size(), "record") + ", " + count(cmp->columns.size(), "machine") + ", " +
                           count(models.size(), "model");
   if (!options.generated_at.empty()) generated += "; generated " + options.generated_at;
+  if (body.find("<section id=\"synthetic-note\">") != std::string::npos) {
+    generated += ". Models marked \"(synthetic vN, seed S)\" are synthetic files: see the note at the end";
+  }
 
   const Json data = {{"schema_version", 1}, {"charts", charts}};
   return fill(assets.page_template, {{"title", html_escape(options.title)},

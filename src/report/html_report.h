@@ -1,4 +1,4 @@
-// rigbench: the HTML report (`rigbench report -o FILE.html`), one self-contained file that
+// rigbench: the HTML report (`rigbench report --output-file FILE.html`), one self-contained file that
 // opens offline and makes no network request: the charting library (Chart.js, from the
 // npm registry, installed by scripts/setup) and the glue that draws the charts are inlined,
 // a Content-Security-Policy forbids every fetch, and the figures travel as a JSON block.
@@ -13,8 +13,12 @@
 //   memory fit      weights / KV / compute per model, machine and device, stacked as a
 //                   share of the device's capacity (the axis ends at 100 %)
 //   regressions     report/regressions.h, as a table
-// Power over time is not drawn: records keep each phase's energy, not the meter's readings.
-// The report says which of these it leaves out.
+//   power           power over time per run (the sampler's readings kept in the record); a
+//                   stated or estimated constant is drawn dashed and labelled so
+//   synthetic note  what "(synthetic vN, seed S)" after a model name means, where one occurs
+// A bar chart whose largest bar is more than 20 times its smallest uses a log axis (said in
+// its note and axis title). Tables keep names on one line and scroll sideways when wide.
+// The report says which sections it leaves out.
 //
 // All text (model names come from GGUF metadata, machine names from other machines' files)
 // is escaped: HTML text through html_escape, the JSON block through json_for_script, and the

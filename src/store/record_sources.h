@@ -1,5 +1,6 @@
 // rigbench: the records that `compare`, `report` and `export` read, from one or more
-// results databases (`--db PATH`, repeatable; the default database when none is given).
+// results databases (`--db PATH`, repeatable; the default database when none is given),
+// and the one selection they share (`--model`, `--machine`, `--tag`).
 #pragma once
 
 #include <string>
@@ -10,10 +11,26 @@
 
 namespace rigbench::store {
 
+// Which records to keep. Each value is a case-insensitive substring; the values of one flag
+// are alternatives (any may match), the flags together must all match. Empty = all.
+struct RecordFilter {
+  std::vector<std::string> models;    // --model: model name, file type, file name
+  std::vector<std::string> machines;  // --machine: hostname, CPU, GPU names and descriptions
+  std::vector<std::string> tags;      // --tag: a tag given to `bench --tag` (or set by import)
+  bool empty() const { return models.empty() && machines.empty() && tags.empty(); }
+};
+
+// The records of `records` that `filter` selects, in their order.
+// Errors: kUsage naming the flag and value that matches no record at all ("--model 'x':
+// matches no stored record (models: a, b)"), or, when each matches something but not
+// together, naming them all.
+Result<std::vector<RunRecord>> select_records(std::vector<RunRecord> records, const RecordFilter& filter);
+
 // Every record of each database in `db_paths` (the default database, default_db_path(),
 // when empty), database by database, oldest first within each; a record_id seen before is
-// dropped (the first copy kept). Reading never creates a database. Errors: kNotFound
-// naming a path that does not exist; SqliteStore's errors (kRuntime, kInvalidInput).
-Result<std::vector<RunRecord>> load_records(const std::vector<std::string>& db_paths);
+// dropped (the first copy kept); then select_records(filter). Reading never creates a
+// database. Errors: kNotFound naming a path that does not exist; SqliteStore's errors
+// (kRuntime, kInvalidInput); select_records's.
+Result<std::vector<RunRecord>> load_records(const std::vector<std::string>& db_paths, const RecordFilter& filter = {});
 
 }  // namespace rigbench::store

@@ -9,6 +9,7 @@
 
 #include "core/knobs.h"
 #include "core/strings.h"
+#include "core/writable.h"
 #include "store/record_json.h"
 
 namespace rigbench::store {
@@ -117,12 +118,12 @@ Result<std::string> default_db_path() {
   return fail(ErrorCode::kRuntime, "database: neither XDG_DATA_HOME nor HOME is set; use --db PATH or --no-db");
 }
 
-Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path) {
+Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path, const std::string& hint) {
   const std::string where = "database '" + path + "'";
-  std::error_code ec;
-  const fs::path parent = fs::path(path).parent_path();
-  if (!parent.empty()) fs::create_directories(parent, ec);
-  if (ec) return fail(ErrorCode::kRuntime, where + ": cannot create directory: " + ec.message());
+  // WAL needs the folder writable too (the -wal and -shm files), even for an existing file.
+  if (Status s = check_writable("database", path, hint, WriteMode::kInPlace, /*create_parent=*/true); !s) {
+    return std::unexpected(s.error());
+  }
 
   auto store = connect(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   if (!store) return store;

@@ -31,9 +31,11 @@ Result<std::string> default_db_path();
 class SqliteStore {
  public:
   // Opens (creating the file and its directory if needed) and migrates to kSchemaVersion.
-  // Errors: kRuntime naming the path (cannot create, not a database, newer schema than
-  // this build knows, locked for more than 5 s).
-  static Result<std::unique_ptr<SqliteStore>> open(const std::string& path);
+  // First checks that the folder (and an existing file) can be written (core/writable.h):
+  // "database 'P': permission denied: cannot create files in DIR; <hint>".
+  // Errors: kRuntime naming the path (cannot create, with errno's reason and `hint`; not a
+  // database; newer schema than this build knows; locked for more than 5 s).
+  static Result<std::unique_ptr<SqliteStore>> open(const std::string& path, const std::string& hint = "use --db PATH");
 
   // Opens an existing database to read (import, compare, report): the file is not changed,
   // not migrated, not switched to WAL, so another machine's older rigbench can still use it.

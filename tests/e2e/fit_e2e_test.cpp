@@ -98,7 +98,7 @@ TEST(FitE2E, DefaultContextIsTrainedContextCappedToFit) {
 TEST(FitE2E, HeaderOnly671BModel) {
   TempDir dir;
   const std::string path = dir.file("dsv3.gguf");
-  ASSERT_EQ(run_process({RIGBENCH_BIN, "synth", "--preset", "DeepSeek-V3", "--header-only", "-o", path}).exit_code, 0);
+  ASSERT_EQ(run_process({RIGBENCH_BIN, "synth", "--preset", "DeepSeek-V3", "--header-only", "--output-file", path}).exit_code, 0);
   const auto j = fit_json({path, "--device", "H200 SXM", "-c", "4096", "-ngl", "-1"});
   const auto& d = j["devices"][0];
   EXPECT_EQ(d["verdict"], "no");  // ~377 GiB of weights
@@ -112,7 +112,7 @@ TEST(FitE2E, HeaderOnly671BModel) {
 TEST(FitE2E, BenchRefusesAModelThatWillNotFit) {
   TempDir dir;
   const std::string path = dir.file("70b.gguf");
-  ASSERT_EQ(run_process({RIGBENCH_BIN, "synth", "--preset", "Llama-3.1-70B", "--header-only", "-o", path}).exit_code, 0);
+  ASSERT_EQ(run_process({RIGBENCH_BIN, "synth", "--preset", "Llama-3.1-70B", "--header-only", "--output-file", path}).exit_code, 0);
   const ProcessResult r = run_process({RIGBENCH_BIN, "bench", path, "-p", "16", "-n", "4", "-r", "1", "--db", dir.file("r.db")});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("will not fit this machine: needs "), std::string::npos) << r.err;
@@ -193,7 +193,7 @@ TEST(HwE2E, DescribesThisMachineAndMeasuresBandwidth) {
 TEST(SynthE2E, NegativeSeedIsAUsageErrorAndWritesNothing) {
   TempDir dir;
   const ProcessResult r = run_process({RIGBENCH_BIN, "synth", "--preset", "SmolLM2-135M", "--header-only", "--seed", "-1",
-                                       "-o", dir.file("x.gguf")});
+                                       "--output-file", dir.file("x.gguf")});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--seed: '-1': expected 0 or more"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;

@@ -61,7 +61,7 @@ TEST(ImportCompareE2E, ThreeMachinesMergeAndEachModelHasItsWinner) {
   TempDir dir;
   testing::write_file(dir.file("tiny.json"), kTinyConfig);
   const ProcessResult synth =
-      run_process({RIGBENCH_BIN, "synth", "--config", dir.file("tiny.json"), "--quant", "Q8_0", "-o", dir.file("tiny.gguf")});
+      run_process({RIGBENCH_BIN, "synth", "--config", dir.file("tiny.json"), "--quant", "Q8_0", "--output-file", dir.file("tiny.gguf")});
   ASSERT_EQ(synth.exit_code, 0) << synth.err;
 
   // Real runs of both models on this machine (one pp+tg test each), exported as jsonl.

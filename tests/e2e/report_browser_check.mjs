@@ -4,7 +4,13 @@
 //   console_errors   console messages of type error or warning, and uncaught page errors
 //   requests         every request other than the report file itself (any is a failure)
 //   dialogs          alert/confirm/prompt dialogs opened (a script injected through a name)
-//   charts           per canvas: id, size, and how many of its pixels are painted
+//   charts           per canvas: id, size, how many of its pixels are painted, the y scale's
+//                    type (linear, logarithmic), the smallest drawn bar's height in pixels
+//                    (bar charts), the y axis title, and per dataset its label and whether
+//                    its line is dashed
+//   tables           per table box: its overflow-x, scroll and client width, and the tallest
+//                    cell in pixels (a name wrapped over lines makes it tall)
+//   page_width       the document's scroll width (wider than the viewport = clipped page)
 //   injected_scripts <script> elements whose text mentions alert (none expected)
 //   texts            document.body.innerText (so a test can find a name shown as text)
 //   screenshot       the PNG written (full page)
@@ -27,7 +33,8 @@ const context = await chromium.launchPersistentContext(profile, {
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
          '--disable-component-update', '--disable-sync'],
 });
-const result = { console_errors: [], requests: [], dialogs: [], charts: [], injected_scripts: 0, texts: '', screenshot: '' };
+const result = { console_errors: [], requests: [], dialogs: [], charts: [], tables: [], page_width: 0, injected_scripts: 0,
+                 texts: '', screenshot: '' };
 try {
   const page = context.pages()[0] ?? await context.newPage();
   const reportUrl = pathToFileURL(path.resolve(reportPath)).href;
@@ -42,8 +49,32 @@ try {
     const pixels = ctx.getImageData(0, 0, c.width, c.height).data;
     let painted = 0;
     for (let i = 3; i < pixels.length; i += 4) if (pixels[i] !== 0) painted++;
-    return { id: c.id, width: c.width, height: c.height, painted };
+    const chart = window.Chart ? window.Chart.getChart(c) : undefined;
+    let minBar = null;
+    const dashed = [];
+    if (chart) {
+      chart.data.datasets.forEach((d, i) => {
+        dashed.push(Array.isArray(d.borderDash) && d.borderDash.length > 0);
+        if (chart.config.type !== 'bar') return;
+        chart.getDatasetMeta(i).data.forEach((el, j) => {
+          const v = d.data[j];
+          if (v === null || v === undefined) return;
+          const h = Math.abs(el.base - el.y);
+          if (minBar === null || h < minBar) minBar = h;
+        });
+      });
+    }
+    return { id: c.id, width: c.width, height: c.height, painted, scale: chart ? chart.scales.y.type : '',
+             y_title: chart ? chart.options.scales.y.title.text : '', labels: chart ? chart.data.datasets.map((d) => d.label) : [],
+             min_bar_px: minBar, dashed };
   }));
+  result.tables = await page.evaluate(() => Array.from(document.querySelectorAll('div.table')).map((t) => {
+    let tallest = 0;
+    t.querySelectorAll('td, th').forEach((c) => { tallest = Math.max(tallest, c.getBoundingClientRect().height); });
+    return { overflow_x: getComputedStyle(t).overflowX, scroll_width: t.scrollWidth, client_width: t.clientWidth,
+             tallest_cell_px: tallest };
+  }));
+  result.page_width = await page.evaluate(() => document.documentElement.scrollWidth);
   result.injected_scripts = await page.evaluate(
     () => Array.from(document.scripts).filter((s) => s.type !== 'application/json' && /alert\(/.test(s.text) &&
                                                       s.text.length < 1000).length);

@@ -43,16 +43,28 @@ void make_database(const TempDir& dir, const std::string& db) {
                                            "-t", "1", "--no-db", "-o", "jsonl", "--watts", "50", "--price", "0.30",
                                            "--idle-seconds", "0"});
   ASSERT_EQ(bench.exit_code, 0) << bench.err;
-  json rec = json::parse(trim(bench.out));
+  // One record per test (pp, tg), each copied as below.
   std::string text;
-  for (const std::string host : {"rig-a", "rig-b"}) {
-    rec["machine"]["hostname"] = host;
-    rec["record_id"] = rec["record_id"].get<std::string>().substr(0, 31) + (host == "rig-a" ? "a" : "b");
+  for (const std::string& line : split(trim(bench.out), '\n')) {
+    json rec = json::parse(line);
+    const std::string id = rec["record_id"].get<std::string>().substr(0, 31);
+    for (const std::string host : {"rig-a", "rig-b"}) {
+      rec["machine"]["hostname"] = host;
+      rec["record_id"] = id + (host == "rig-a" ? "a" : "b");
+      text += rec.dump() + "\n";
+    }
+    rec["model"]["name"] = kHostileName;
+    rec["record_id"] = id + "c";
+    text += rec.dump() + "\n";
+    // A model 300 times slower (as a 1B model beside the 260K one): its bars must stay visible.
+    rec["model"]["name"] = "Slow-1B model with a long name that used to wrap over five lines";
+    rec["record_id"] = id + "d";
+    for (const char* test : {"pp", "tg", "ttft"}) {
+      if (!rec["results"].contains(test)) continue;
+      for (auto& ns : rec["results"][test]["samples_ns"]) ns = ns.get<int64_t>() * 300;
+    }
     text += rec.dump() + "\n";
   }
-  rec["model"]["name"] = kHostileName;
-  rec["record_id"] = rec["record_id"].get<std::string>().substr(0, 31) + "c";
-  text += rec.dump() + "\n";
   testing::write_file(dir.file("runs.jsonl"), text);
   const ProcessResult imp = run_process({RIGBENCH_BIN, "import", "--db", db, dir.file("runs.jsonl")});
   ASSERT_EQ(imp.exit_code, 0) << imp.err;
@@ -72,7 +84,7 @@ TEST(ReportBrowserE2E, LoadsOfflineDrawsEveryChartAndKeepsNamesAsText) {
   const std::string html_path = std::filesystem::absolute("report_browser_e2e.html").string();
   const std::string png_path = std::filesystem::absolute("report_browser_e2e.png").string();
   std::filesystem::remove(png_path);
-  const ProcessResult report = run_process({RIGBENCH_BIN, "report", "--db", dir.file("r.db"), "-o", html_path, "--title",
+  const ProcessResult report = run_process({RIGBENCH_BIN, "report", "--db", dir.file("r.db"), "--output-file", html_path, "--title",
                                             "<img src=x onerror=alert(2)>"});
   ASSERT_EQ(report.exit_code, 0) << report.err;
   EXPECT_EQ(report.out, html_path + "\n");
@@ -95,6 +107,26 @@ TEST(ReportBrowserE2E, LoadsOfflineDrawsEveryChartAndKeepsNamesAsText) {
   }
   EXPECT_EQ(ids, (std::vector<std::string>{"chart-tg", "chart-pp", "chart-ttft", "chart-energy", "chart-cost",
                                             "chart-memory", "chart-power"}));
+  // Speeds 300 times apart: a log axis, on which the slow model's bars are plainly visible.
+  for (const json& c : r["charts"]) {
+    const std::string id = c["id"];
+    if (id != "chart-tg" && id != "chart-pp" && id != "chart-ttft") continue;
+    EXPECT_EQ(c["scale"], "logarithmic") << c.dump();
+    EXPECT_GT(c["min_bar_px"].get<double>(), 20) << c.dump();
+  }
+  // A stated power (--watts 50) is drawn dashed, never as a measured trace.
+  ASSERT_GE(r["charts"][6]["dashed"].size(), 4u) << r["charts"][6].dump();
+  for (const json& d : r["charts"][6]["dashed"]) EXPECT_TRUE(d.get<bool>()) << r["charts"][6].dump();
+  for (const json& label : r["charts"][6]["labels"]) EXPECT_TRUE(label.get<std::string>().ends_with(" (stated)")) << label;
+  // Tables at a 1400 px viewport: names on one line, a wide table scrolls inside its box,
+  // the page itself is not wider than the window.
+  for (const json& t : r["tables"]) {
+    EXPECT_LT(t["tallest_cell_px"].get<double>(), 40) << t.dump();
+    const std::string overflow = t["overflow_x"];
+    EXPECT_TRUE(overflow == "auto" || overflow == "scroll") << t.dump();
+  }
+  EXPECT_LE(r["page_width"].get<int>(), 1400);
+  EXPECT_EQ(r["charts"][4]["y_title"], "EUR per Mtok");  // the cost axis names the currency
   const std::string texts = r["texts"];
   EXPECT_NE(texts.find(std::string(kHostileName) + " F32"), std::string::npos);
   EXPECT_NE(texts.find("<img src=x onerror=alert(2)>"), std::string::npos);
@@ -124,13 +156,13 @@ TEST(ReportBrowserE2E, TheCheckSeesRequestsErrorsAndDialogs) {
 
 TEST(ReportBrowserE2E, MissingDatabaseOrLibraryFailsWithOneLine) {
   TempDir dir;
-  const ProcessResult no_db = run_process({RIGBENCH_BIN, "report", "--db", dir.file("none.db"), "-o", dir.file("r.html")});
+  const ProcessResult no_db = run_process({RIGBENCH_BIN, "report", "--db", dir.file("none.db"), "--output-file", dir.file("r.html")});
   EXPECT_EQ(no_db.exit_code, 1);
   EXPECT_EQ(std::count(no_db.err.begin(), no_db.err.end(), '\n'), 1) << no_db.err;
   EXPECT_FALSE(std::filesystem::exists(dir.file("r.html")));
   make_database(dir, dir.file("r.db"));
   setenv("RIGBENCH_CHART_JS", dir.file("none.js").c_str(), 1);
-  const ProcessResult no_lib = run_process({RIGBENCH_BIN, "report", "--db", dir.file("r.db"), "-o", dir.file("r.html")});
+  const ProcessResult no_lib = run_process({RIGBENCH_BIN, "report", "--db", dir.file("r.db"), "--output-file", dir.file("r.html")});
   unsetenv("RIGBENCH_CHART_JS");
   EXPECT_EQ(no_lib.exit_code, 1);
   EXPECT_NE(no_lib.err.find("charting library '" + dir.file("none.js") + "': cannot read"), std::string::npos) << no_lib.err;

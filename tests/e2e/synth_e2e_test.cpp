@@ -38,8 +38,8 @@ TEST(SynthE2E, WrittenModelsRunAndResultsAreLabelledSynthetic) {
   for (const char* preset : {"SmolLM2-135M", "bge-small-en-v1.5"}) {
     SCOPED_TRACE(preset);
     const std::string path = dir.file(std::string(preset) + ".gguf");
-    const ProcessResult w = run_process({RIGBENCH_BIN, "synth", "--preset", preset, "--quant", "Q4_K_M", "-o", path,
-                                         "--format", "json"});
+    const ProcessResult w = run_process({RIGBENCH_BIN, "synth", "--preset", preset, "--quant", "Q4_K_M", "--output-file", path,
+                                         "-o", "json"});
     ASSERT_EQ(w.exit_code, 0) << w.err;
     const auto summary = nlohmann::json::parse(w.out);
     EXPECT_EQ(summary["size_bytes"].get<uint64_t>(), std::filesystem::file_size(path));
@@ -61,7 +61,7 @@ TEST(SynthE2E, HeaderOnlyFileIsSparse) {
   TempDir dir;
   const std::string path = dir.file("70b.gguf");
   const ProcessResult r = run_process({RIGBENCH_BIN, "synth", "--preset", "Llama-3.1-70B", "--quant", "Q4_K_M",
-                                       "--header-only", "-o", path});
+                                       "--header-only", "--output-file", path});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("header-only"), std::string::npos);
   EXPECT_GT(std::filesystem::file_size(path), 42'000'000'000u);  // the published file is 42,520,398,400 bytes
@@ -75,7 +75,7 @@ TEST(SynthE2E, FullDiskLeavesNoPartialFile) {
   const std::string path = dir.file("x.gguf");
   // The file-size limit stands in for a full disk: writes fail with EFBIG past 4 MiB.
   const ProcessResult r = run_process({"/bin/sh", "-c", std::string("trap '' XFSZ; ulimit -f 4096; exec ") + RIGBENCH_BIN +
-                                                            " synth --preset SmolLM2-135M --quant Q8_0 -o " + path});
+                                                            " synth --preset SmolLM2-135M --quant Q8_0 --output-file " + path});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_NE(r.err.find("write failed"), std::string::npos) << r.err;
@@ -106,13 +106,13 @@ TEST_P(SynthBadInput, OneLineErrorAndNoFile) {
 
 INSTANTIATE_TEST_SUITE_P(
     E2E, SynthBadInput,
-    ::testing::Values(BadSynth{"UnknownPreset", {"--preset", "Llama-9", "-o", "@x.gguf"}, 2, "--preset 'Llama-9'"},
-                      BadSynth{"UnknownType", {"--preset", "SmolLM2-135M", "--quant", "Q4_K_XL", "-o", "@x.gguf"}, 2,
+    ::testing::Values(BadSynth{"UnknownPreset", {"--preset", "Llama-9", "--output-file", "@x.gguf"}, 2, "--preset 'Llama-9'"},
+                      BadSynth{"UnknownType", {"--preset", "SmolLM2-135M", "--quant", "Q4_K_XL", "--output-file", "@x.gguf"}, 2,
                                "--quant 'Q4_K_XL': unknown type"},
-                      BadSynth{"UnwritableOutput", {"--preset", "SmolLM2-135M", "-o", "/nonexistent/dir/x.gguf"}, 1,
-                               "cannot create"},
-                      BadSynth{"MissingConfig", {"--config", "@none.json", "-o", "@x.gguf"}, 1, "none.json"},
-                      BadSynth{"NoOutput", {"--preset", "SmolLM2-135M"}, 2, "--output"}),
+                      BadSynth{"UnwritableOutput", {"--preset", "SmolLM2-135M", "--output-file", "/nonexistent/dir/x.gguf"}, 1,
+                               "--output-file '/nonexistent/dir/x.gguf': no such directory: /nonexistent/dir"},
+                      BadSynth{"MissingConfig", {"--config", "@none.json", "--output-file", "@x.gguf"}, 1, "none.json"},
+                      BadSynth{"NoOutput", {"--preset", "SmolLM2-135M"}, 2, "--output-file is required"}),
     [](const ::testing::TestParamInfo<BadSynth>& info) { return info.param.name; });
 
 }  // namespace

@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "cli/synthesis.h"
+#include "synth/synthesis.h"
 #include "engine/llama_simulate.h"
 #include "fit/memory_model.h"
 #include "model/model_shape.h"
@@ -41,7 +41,7 @@ TEST_P(FitVsLlamaCpp, EveryComponentWithin2PercentOr32MiB) {
   if (c.model != "stories260K") {
     path = (dir() / (c.model + ".gguf")).string();
     if (!std::filesystem::exists(path)) {
-      ASSERT_TRUE(cli::synthesize(*model::find_preset(c.model), "Q4_K_M", path, true));
+      ASSERT_TRUE(synth::synthesize(*model::find_preset(c.model), "Q4_K_M", path, true));
     }
   }
   auto shape = model::read_shape(path);
@@ -99,7 +99,7 @@ INSTANTIATE_TEST_SUITE_P(Presets, FitVsLlamaCpp, ::testing::ValuesIn(cases()),
 TEST(FitMemoryModel, DeepSeekWithoutFlashAttentionAtSmallContextErrsHigh) {
   testing::TempDir dir;
   const std::string path = dir.file("dsv3.gguf");
-  ASSERT_TRUE(cli::synthesize(*model::find_preset("DeepSeek-V3"), "Q4_K_M", path, true));
+  ASSERT_TRUE(synth::synthesize(*model::find_preset("DeepSeek-V3"), "Q4_K_M", path, true));
   auto shape = model::read_shape(path);
   ASSERT_TRUE(shape);
   fit::ContextParams ctx;

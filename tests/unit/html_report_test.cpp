@@ -130,6 +130,80 @@ TEST(HtmlReport, EnergyAndCostOnlyWhereMeasured) {
   EXPECT_NE(html->find("<td class=\"num\">60.0</td>"), std::string::npos);  // average W
 }
 
+// Issue 10 item 13: a 1B model's bars beside a 260K model's 7000 t/s stay visible (log axis).
+TEST(HtmlReport, WideSpreadOfBarsUsesALogAxisAndSaysSo) {
+  auto records = records_with_name("tiny");
+  RunRecord big = testing::sample_record("c");
+  big.model.name = "big";
+  big.results.tg = make_throughput(128, {128'000'000'000});  // 1 t/s beside tiny's 64 and 128
+  records.push_back(big);
+  auto html = render_html_report(records, kAssets, {});
+  ASSERT_TRUE(html);
+  const auto charts = nlohmann::json::parse(data_block(*html))["charts"];
+  EXPECT_EQ(charts[0]["id"], "chart-tg");
+  EXPECT_EQ(charts[0]["scale"], "log");
+  EXPECT_EQ(charts[0]["y_title"], "tokens/s (log scale)");
+  EXPECT_DOUBLE_EQ(charts[0]["y_min"].get<double>(), 0.1);  // a power of ten at least 3 times below 1 t/s
+  EXPECT_NE(html->find("Log axis: the largest bar is 96 times the smallest"), std::string::npos);
+  EXPECT_EQ(charts[1]["id"], "chart-pp");
+  EXPECT_EQ(charts[1]["scale"], "linear");  // 768 t/s each: nothing to spread
+}
+
+TEST(HtmlReport, CostAxisNamesTheCurrency) {
+  auto records = records_with_name("m");
+  for (RunRecord& r : records) {
+    r.energy.method = "counter";
+    r.energy.tg = PhaseEnergyInfo{1.0, 2.0, 2.0, 0.0156};
+    r.cost = CostInfo{};
+    r.cost->currency = "EUR";
+    r.cost->gross_per_mtok = 0.0013;
+  }
+  auto html = render_html_report(records, kAssets, {});
+  ASSERT_TRUE(html);
+  bool seen = false;
+  const auto data = nlohmann::json::parse(data_block(*html));
+  for (const auto& chart : data["charts"]) {
+    if (chart["id"] != "chart-cost") continue;
+    seen = true;
+    EXPECT_EQ(chart["y_title"], "EUR per Mtok");
+    EXPECT_EQ(chart["unit"], "EUR per Mtok");
+  }
+  EXPECT_TRUE(seen);
+}
+
+TEST(HtmlReport, StatedPowerIsDashedAndLabelledStated) {
+  auto records = records_with_name("m");
+  records[0].energy.method = "integrated";
+  records[0].energy.power_trace = {{0.5, 40.0}, {1.0, 80.0}};
+  records[1].energy.method = "stated";
+  records[1].energy.power_trace = {{0.5, 50.0}, {1.0, 50.0}};
+  auto html = render_html_report(records, kAssets, {});
+  ASSERT_TRUE(html);
+  const auto charts = nlohmann::json::parse(data_block(*html))["charts"];
+  const auto& power = charts.back();
+  ASSERT_EQ(power["id"], "chart-power");
+  EXPECT_FALSE(power["datasets"][0]["dashed"].get<bool>());
+  EXPECT_TRUE(power["datasets"][1]["dashed"].get<bool>());
+  EXPECT_TRUE(power["datasets"][1]["label"].get<std::string>().ends_with(" (stated)"));
+  EXPECT_NE(html->find("Dashed lines are a power stated with --watts"), std::string::npos);
+}
+
+TEST(HtmlReport, SyntheticLabelIsExplainedInAFootnote) {
+  auto plain = render_html_report(records_with_name("m"), kAssets, {});
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->find("synthetic-note"), std::string::npos);
+  auto records = records_with_name("Llama-3.2-1B");
+  records[0].model.synthetic = true;
+  records[0].model.synthetic_values = 2;
+  records[0].model.synthetic_seed = 42;
+  auto html = render_html_report(records, kAssets, {});
+  ASSERT_TRUE(html);
+  EXPECT_NE(html->find("<section id=\"synthetic-note\">"), std::string::npos);
+  EXPECT_NE(html->find("A model labelled (synthetic v2, seed 42) is a synthetic file written by `rigbench synth`"),
+            std::string::npos);
+  EXPECT_NE(html->find("see the note at the end"), std::string::npos);
+}
+
 TEST(HtmlReport, TemplateAndScriptGuards) {
   ReportAssets missing = kAssets;
   missing.page_template = "<html>{{title}}{{body}}{{data}}{{chart_js}}{{glue_js}}</html>";

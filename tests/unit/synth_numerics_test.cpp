@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "cli/synthesis.h"
+#include "synth/synthesis.h"
 #include "engine/llama_engine.h"
 #include "model/preset.h"
 #include "support/temp_dir.h"
@@ -41,7 +41,7 @@ TEST_P(SynthNumerics, LogitsAreFiniteAndVaried) {
   testing::TempDir dir;
   const model::Preset p = shrink(*model::find_preset(GetParam()));
   const std::string path = dir.file("m.gguf");
-  auto written = cli::synthesize(p, "Q4_K_M", path, /*header_only=*/false);
+  auto written = synth::synthesize(p, "Q4_K_M", path, /*header_only=*/false);
   ASSERT_TRUE(written) << written.error().message;
 
   llama_model_params mp = llama_model_default_params();

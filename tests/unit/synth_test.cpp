@@ -7,7 +7,7 @@
 #include <map>
 #include <sstream>
 
-#include "cli/synthesis.h"
+#include "synth/synthesis.h"
 #include "core/strings.h"
 #include "engine/llama_engine.h"
 #include "engine/llama_quant.h"
@@ -27,7 +27,7 @@ TEST(Synth, LlamaCppLoadsEveryPresetHeaderOnly) {
   for (const auto& p : model::presets()) {
     SCOPED_TRACE(p.name);
     const std::string path = dir.file(p.name + ".gguf");
-    auto written = cli::synthesize(p, "Q4_K_M", path, /*header_only=*/true);
+    auto written = synth::synthesize(p, "Q4_K_M", path, /*header_only=*/true);
     ASSERT_TRUE(written) << written.error().message;
     struct stat st{};
     ASSERT_EQ(stat(path.c_str(), &st), 0);
@@ -70,7 +70,7 @@ TEST(Synth, SizesMatchPublishedFiles) {
     SCOPED_TRACE(line);
     auto preset = model::find_preset(f[0]);
     ASSERT_TRUE(preset);
-    auto written = cli::synthesize(*preset, f[1], dir.file("x.gguf"), /*header_only=*/true);
+    auto written = synth::synthesize(*preset, f[1], dir.file("x.gguf"), /*header_only=*/true);
     ASSERT_TRUE(written) << written.error().message;
     const double published = std::stod(f[2]);
     EXPECT_NEAR(static_cast<double>(written->size_bytes) / published, 1.0, 0.01);
@@ -159,7 +159,7 @@ TEST(Synth, UnknownPresetAndTypeAreUsageErrors) {
   EXPECT_EQ(p.error().code, ErrorCode::kUsage);
   EXPECT_NE(p.error().message.find("Llama-3.1-8B"), std::string::npos);  // lists the known ones
   testing::TempDir dir;
-  auto w = cli::synthesize(*model::find_preset("SmolLM2-135M"), "Q4_K_XL", dir.file("x.gguf"), true);
+  auto w = synth::synthesize(*model::find_preset("SmolLM2-135M"), "Q4_K_XL", dir.file("x.gguf"), true);
   ASSERT_FALSE(w);
   EXPECT_EQ(w.error().code, ErrorCode::kUsage);
   EXPECT_FALSE(std::filesystem::exists(dir.file("x.gguf")));

@@ -12,7 +12,7 @@
 #include <set>
 #include <vector>
 
-#include "cli/synthesis.h"
+#include "synth/synthesis.h"
 #include "model/gguf_inspect.h"
 #include "model/preset.h"
 #include "model/synth_values.h"
@@ -146,7 +146,7 @@ TEST(SynthValues, WrittenFileHoldsTheRecipe) {
   model::Preset p = preset("SmolLM2-135M");  // llama, 576 wide, 9 heads of 64, 3 KV heads
   p.n_layer = 2;
   const std::string path = dir.file("m.gguf");
-  auto written = cli::synthesize(p, "F32", path, /*header_only=*/false);
+  auto written = synth::synthesize(p, "F32", path, /*header_only=*/false);
   ASSERT_TRUE(written) << written.error().message;
   const int64_t e = p.n_embd;
   {
@@ -210,9 +210,9 @@ TEST(SynthValues, SeedDecidesTheValuesAndIsRecorded) {
   model::Preset p = preset("SmolLM2-135M");
   p.n_layer = 1;
   const std::string a = dir.file("a.gguf"), b = dir.file("b.gguf"), c = dir.file("c.gguf");
-  ASSERT_TRUE(cli::synthesize(p, "Q4_0", a, /*header_only=*/false, 7));
-  ASSERT_TRUE(cli::synthesize(p, "Q4_0", b, /*header_only=*/false, 7));
-  ASSERT_TRUE(cli::synthesize(p, "Q4_0", c, /*header_only=*/false, 8));
+  ASSERT_TRUE(synth::synthesize(p, "Q4_0", a, /*header_only=*/false, 7));
+  ASSERT_TRUE(synth::synthesize(p, "Q4_0", b, /*header_only=*/false, 7));
+  ASSERT_TRUE(synth::synthesize(p, "Q4_0", c, /*header_only=*/false, 8));
   auto bytes = [](const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), {});

@@ -1,15 +1,16 @@
-#include "cli/synthesis.h"
+#include "synth/synthesis.h"
 
-#include <cstdio>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 
+#include "core/writable.h"
 #include "engine/llama_quant.h"
 #include "model/file_type.h"
 #include "model/synth_values.h"
 #include "model/tensor_layout.h"
 
-namespace rigbench::cli {
+namespace rigbench::synth {
 
 namespace fs = std::filesystem;
 
@@ -19,7 +20,7 @@ std::string vocab_dir() {
 }
 
 Result<model::SynthResult> synthesize(const model::Preset& preset, const std::string& quant, const std::string& path,
-                                      bool header_only, uint64_t seed) {
+                                      bool header_only, uint64_t seed, const std::atomic<bool>* cancel) {
   const auto file_type = model::file_type_from_name(quant);
   if (!file_type) {
     return fail(ErrorCode::kUsage, "--quant '" + quant + "': unknown type (" + model::file_type_names() + ")");
@@ -35,10 +36,30 @@ Result<model::SynthResult> synthesize(const model::Preset& preset, const std::st
   spec.header_only = header_only;
   spec.seed = seed;
   spec.vocab_dir = vocab_dir();
+  spec.cancel = cancel;
   return model::write_synthetic(spec);
 }
 
-Result<std::string> default_bench_model() {
+Result<SynthOutcome> run_synth(const SynthRequest& r, const std::atomic<bool>* cancel) {
+  if (r.preset.empty() == r.config.empty()) return fail(ErrorCode::kUsage, "synth: give --preset NAME or --config FILE");
+  if (Status s = check_writable("--output-file", r.output_path, "name the .gguf file to write"); !s) {
+    return std::unexpected(s.error());
+  }
+  auto preset = r.config.empty() ? model::find_preset(r.preset)
+                                 : model::preset_from_hf_config(r.config, fs::path(r.output_path).stem().string());
+  if (!preset) return std::unexpected(preset.error());
+  const auto t0 = std::chrono::steady_clock::now();
+  auto written = synthesize(*preset, r.quant, r.output_path, r.header_only, r.seed, cancel);
+  if (!written) return std::unexpected(written.error());
+  SynthOutcome out;
+  out.preset = std::move(*preset);
+  out.written = std::move(*written);
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+
+Result<std::string> default_bench_model(const std::atomic<bool>* cancel,
+                                        const std::function<void(const std::string&)>& note) {
   // A real small model people run, at the type they run it: about a minute on 2 cores.
   constexpr const char* kPreset = "Llama-3.2-1B";
   constexpr const char* kQuant = "Q4_K_M";
@@ -51,12 +72,15 @@ Result<std::string> default_bench_model() {
                                std::to_string(model::kValuesVersion) + ".gguf");
   std::error_code ec;
   if (fs::exists(path, ec)) return path.string();
-  fs::create_directories(dir, ec);
-  if (ec) return fail(ErrorCode::kRuntime, "default model: cannot create '" + dir.string() + "': " + ec.message());
-  std::fprintf(stderr, "rigbench: writing the default model (synthetic %s %s) to %s\n", kPreset, kQuant, path.c_str());
+  if (Status s = check_writable("default model cache", path.string(), "name a model file", WriteMode::kReplace,
+                                /*create_parent=*/true);
+      !s) {
+    return std::unexpected(s.error());
+  }
+  if (note) note("writing the default model (synthetic " + std::string(kPreset) + " " + kQuant + ") to " + path.string());
   auto preset = model::find_preset(kPreset);
   if (!preset) return std::unexpected(preset.error());
-  auto written = synthesize(*preset, kQuant, path.string(), /*header_only=*/false);
+  auto written = synthesize(*preset, kQuant, path.string(), /*header_only=*/false, model::SynthSpec{}.seed, cancel);
   if (!written) return std::unexpected(written.error());
   // Now that it is written, files of older recipes go: "<stem>.gguf" (version 1) and
   // "<stem>-vN.gguf" with N below this one. Newer versions' files (another build's) stay.
@@ -68,9 +92,9 @@ Result<std::string> default_bench_model() {
     const int n = version.empty() ? 1 : (version.rfind("-v", 0) == 0 ? std::atoi(version.c_str() + 2) : 0);
     if (n < 1 || n >= static_cast<int>(model::kValuesVersion)) continue;
     std::error_code rm;
-    if (fs::remove(entry.path(), rm)) std::fprintf(stderr, "rigbench: removed %s (an older recipe's default model)\n", entry.path().c_str());
+    if (fs::remove(entry.path(), rm) && note) note("removed " + entry.path().string() + " (an older recipe's default model)");
   }
   return path.string();
 }
 
-}  // namespace rigbench::cli
+}  // namespace rigbench::synth

@@ -1,0 +1,83 @@
+#include "core/writable.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+namespace rigbench {
+
+namespace fs = std::filesystem;
+
+std::string errno_text(int err) {
+  if (err == 0) return "unknown error";
+  std::string s = std::strerror(err);
+  if (!s.empty() && s[0] >= 'A' && s[0] <= 'Z' && !(s.size() > 1 && s[1] >= 'A' && s[1] <= 'Z')) s[0] = static_cast<char>(s[0] - 'A' + 'a');
+  return s;
+}
+
+namespace {
+
+// The first prefix of `dir` that exists but is not a folder, or "" (for ENOTDIR).
+std::string first_file_component(const fs::path& dir) {
+  fs::path at;
+  for (const fs::path& part : dir) {
+    at /= part;
+    struct stat st{};
+    if (::stat(at.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) return at.string();
+  }
+  return dir.string();
+}
+
+}  // namespace
+
+std::string unwritable_reason(const std::string& path, WriteMode mode, bool create_parent) {
+  if (path.empty()) return "empty path";
+  struct stat st{};
+  if (path.back() == '/' || (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))) return errno_text(EISDIR);
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  if (::stat(dir.c_str(), &st) != 0) {
+    const int err = errno;
+    if (err == ENOENT && create_parent) {
+      std::error_code ec;
+      fs::create_directories(dir, ec);
+      if (ec) {
+        const int why = ec.value();
+        if (why == ENOTDIR) return "not a directory: " + first_file_component(dir);
+        // Name the deepest folder that exists, where the creation was refused.
+        fs::path existing = dir;
+        std::error_code probe;
+        while (existing.has_parent_path() && existing != existing.parent_path() && !fs::exists(existing, probe)) {
+          existing = existing.parent_path();
+        }
+        return errno_text(why) + ": cannot create " + dir.string() + " in " + existing.string();
+      }
+      return unwritable_reason(path, mode, false);
+    }
+    if (err == ENOENT) return "no such directory: " + dir.string();
+    if (err == ENOTDIR) return "not a directory: " + first_file_component(dir);
+    return errno_text(err) + ": " + dir.string();
+  }
+  if (!S_ISDIR(st.st_mode)) return "not a directory: " + dir.string();
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    const int err = errno;
+    return errno_text(err) + ": cannot create files in " + dir.string();
+  }
+  if (mode == WriteMode::kInPlace && ::access(path.c_str(), F_OK) == 0 && ::access(path.c_str(), W_OK) != 0) {
+    const int err = errno;
+    return errno_text(err) + ": " + path + " is not writable";
+  }
+  return "";
+}
+
+Status check_writable(const std::string& subject, const std::string& path, const std::string& hint, WriteMode mode,
+                      bool create_parent) {
+  const std::string reason = unwritable_reason(path, mode, create_parent);
+  if (reason.empty()) return {};
+  return fail(ErrorCode::kRuntime, subject + " '" + path + "': " + reason + (hint.empty() ? "" : "; " + hint));
+}
+
+}  // namespace rigbench

@@ -1,0 +1,37 @@
+// rigbench: can a file be written at this path, and if not, why, in one line for people.
+// The one check behind every "cannot write" error (synth's GGUF, report's HTML, the results
+// database), run before the work starts so that a bad path fails at once and says why.
+#pragma once
+
+#include <string>
+
+#include "core/status.h"
+
+namespace rigbench {
+
+enum class WriteMode {
+  kReplace,  // written beside the target and renamed over it: the folder must take new files
+  kInPlace,  // opened and changed where it is (a database): the file too must be writable
+};
+
+// Why a file cannot be written at `path`, or "" when it can. The reasons, from errno's text
+// (lower case), naming the folder or file concerned:
+//   "is a directory"                                  the path names a folder (or ends in '/')
+//   "no such directory: DIR"                          the folder does not exist
+//   "not a directory: PATH"                           a part of the folder path is a file
+//   "permission denied: cannot create files in DIR"   (or "read-only file system: ...")
+//   "permission denied: FILE is not writable"         kInPlace and the file exists read-only
+// `create_parent`: a missing folder is created first (with its parents); the reason then is
+// why that failed.
+std::string unwritable_reason(const std::string& path, WriteMode mode = WriteMode::kReplace,
+                              bool create_parent = false);
+
+// kRuntime "<subject> '<path>': <reason>[; <hint>]" when unwritable_reason() is not empty.
+Status check_writable(const std::string& subject, const std::string& path, const std::string& hint = "",
+                      WriteMode mode = WriteMode::kReplace, bool create_parent = false);
+
+// errno's text in lower case ("permission denied"); never "success": errno 0 reads "unknown
+// error".
+std::string errno_text(int err);
+
+}  // namespace rigbench

@@ -1,0 +1,350 @@
+// End-to-end tests of what rigbench writes and where (issue 10, items 1, 8, 9, 12 and 14):
+// `-o` is a format everywhere and files go to --output-file; Ctrl-C leaves no partial file
+// (synth and the default model's first write); a path that cannot be written says why;
+// `cost --run` says which run it priced; the readers' --model/--machine/--tag filters.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <thread>
+#include <nlohmann/json.hpp>
+
+#include "core/strings.h"
+#include "support/subprocess.h"
+#include "support/temp_dir.h"
+
+extern char** environ;
+
+namespace rigbench {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using testing::ProcessResult;
+using testing::run_process;
+using testing::TempDir;
+
+// Runs `argv` and sends `sig` once `ready(stderr so far)` holds (checked every 20 ms, for at
+// most 120 s), so that the signal lands while the file is being written; `ready_seen` says
+// whether it did.
+ProcessResult run_and_signal_when(const std::vector<std::string>& argv, int sig,
+                                  const std::function<bool(const std::string&)>& ready, bool& ready_seen) {
+  TempDir io;
+  const std::string out_path = io.file("stdout"), err_path = io.file("stderr");
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&fa, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, args[0], &fa, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  ProcessResult r;
+  if (rc != 0) return r;
+  ready_seen = false;
+  int status = 0;
+  for (int i = 0; i < 6000; ++i) {
+    if (waitpid(pid, &status, WNOHANG) == pid) break;
+    if (ready(testing::read_file(err_path))) {
+      ready_seen = true;
+      kill(pid, sig);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  if (!ready_seen || waitpid(pid, &status, WNOHANG) == 0) waitpid(pid, &status, 0);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = testing::read_file(out_path);
+  r.err = testing::read_file(err_path);
+  return r;
+}
+
+int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
+std::vector<std::string> entries(const std::string& dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : fs::recursive_directory_iterator(dir, ec)) names.push_back(e.path().filename().string());
+  return names;
+}
+
+// One real run of the shipped model (a tg test only: one record), as a jsonl record.
+json one_record() {
+  const ProcessResult b = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "0", "-n", "4", "-r", "1", "-t",
+                                       "1", "--no-db", "--energy", "off", "-o", "jsonl"});
+  EXPECT_EQ(b.exit_code, 0) << b.err;
+  return json::parse(trim(b.out));
+}
+
+// Three records imported into `db`: rig-a (tag night), rig-b (tag day), and another model
+// on rig-b (tag day).
+void make_database(const TempDir& dir, const std::string& db) {
+  json rec = one_record();
+  std::string text;
+  const std::string id = rec["record_id"].get<std::string>().substr(0, 31);
+  for (const char* host : {"rig-a", "rig-b"}) {
+    rec["machine"]["hostname"] = host;
+    rec["tags"] = json::array({std::string(host) == "rig-a" ? "night" : "day"});
+    rec["record_id"] = id + (std::string(host) == "rig-a" ? "a" : "b");
+    text += rec.dump() + "\n";
+  }
+  rec["model"]["name"] = "OtherModel";
+  rec["record_id"] = id + "c";
+  text += rec.dump() + "\n";
+  testing::write_file(dir.file("runs.jsonl"), text);
+  const ProcessResult imp = run_process({RIGBENCH_BIN, "import", "--db", db, dir.file("runs.jsonl")});
+  ASSERT_EQ(imp.exit_code, 0) << imp.err;
+}
+
+// ---- item 1: -o is a format, files go to --output-file -------------------------------
+
+TEST(FilesE2E, OIsAFormatAndAFileNameSaysUseOutputFile) {
+  TempDir dir;
+  const ProcessResult synth = run_process({RIGBENCH_BIN, "synth", "--preset", "SmolLM2-135M", "-o", dir.file("x.gguf")});
+  EXPECT_EQ(synth.exit_code, 2);
+  EXPECT_EQ(lines(synth.err), 1) << synth.err;
+  EXPECT_NE(synth.err.find("is not an output format (md, json); to write a file use --output-file"), std::string::npos)
+      << synth.err;
+  const ProcessResult report = run_process({RIGBENCH_BIN, "report", "-o", "-"});
+  EXPECT_EQ(report.exit_code, 2);
+  EXPECT_NE(report.err.find("'-' is not an output format (html); to write a file use --output-file"), std::string::npos)
+      << report.err;
+  const ProcessResult plain = run_process({RIGBENCH_BIN, "report", "-o", "pdf"});
+  EXPECT_EQ(plain.exit_code, 2);
+  EXPECT_NE(plain.err.find("'pdf' is not an output format (html)"), std::string::npos) << plain.err;
+  EXPECT_EQ(plain.err.find("--output-file"), std::string::npos) << plain.err;  // not a file name: no file hint
+  EXPECT_TRUE(fs::is_empty(dir.path()));
+
+  const ProcessResult json_summary = run_process({RIGBENCH_BIN, "synth", "--preset", "SmolLM2-135M", "--header-only",
+                                                  "--output-file", dir.file("h.gguf"), "-o", "json"});
+  ASSERT_EQ(json_summary.exit_code, 0) << json_summary.err;
+  EXPECT_EQ(json::parse(json_summary.out)["path"], dir.file("h.gguf"));
+  EXPECT_TRUE(fs::exists(dir.file("h.gguf")));
+  EXPECT_FALSE(fs::exists("json"));
+}
+
+TEST(FilesE2E, ReportToStandardOutputAndToTheDefaultFile) {
+  TempDir dir;
+  make_database(dir, dir.file("r.db"));
+  if (HasFatalFailure()) return;
+  const ProcessResult out = run_process({RIGBENCH_BIN, "report", "--db", dir.file("r.db"), "--output-file", "-"});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_EQ(out.out.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_FALSE(fs::exists("-"));
+  // The default file name, in the working directory.
+  const fs::path cwd = fs::current_path();
+  fs::current_path(dir.path());
+  const ProcessResult def = run_process({RIGBENCH_BIN, "report", "--db", dir.file("r.db"), "-o", "html"});
+  fs::current_path(cwd);
+  ASSERT_EQ(def.exit_code, 0) << def.err;
+  EXPECT_EQ(def.out, "rigbench-report.html\n");
+  EXPECT_TRUE(fs::exists(dir.file("rigbench-report.html")));
+}
+
+// ---- item 9: path errors say why, with a hint ---------------------------------------
+
+TEST(FilesE2E, ReportPathErrorsSayWhy) {
+  TempDir dir;
+  make_database(dir, dir.file("r.db"));
+  if (HasFatalFailure()) return;
+  const ProcessResult is_dir = run_process({RIGBENCH_BIN, "report", "--db", dir.file("r.db"), "--output-file", dir.path().string() + "/"});
+  EXPECT_EQ(is_dir.exit_code, 1);
+  EXPECT_EQ(lines(is_dir.err), 1) << is_dir.err;
+  EXPECT_NE(is_dir.err.find("rigbench: error: --output-file '" + dir.path().string() + "/': is a directory; name the HTML file"),
+            std::string::npos)
+      << is_dir.err;
+  const ProcessResult missing =
+      run_process({RIGBENCH_BIN, "report", "--db", dir.file("r.db"), "--output-file", dir.file("no/such/r.html")});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("': no such directory: " + dir.file("no/such")), std::string::npos) << missing.err;
+  for (const ProcessResult* r : {&is_dir, &missing}) EXPECT_EQ(r->err.find("Success"), std::string::npos) << r->err;
+}
+
+TEST(FilesE2E, SynthPathErrorsSayWhyAndWriteNothing) {
+  TempDir dir;
+  const ProcessResult is_dir = run_process(
+      {RIGBENCH_BIN, "synth", "--preset", "SmolLM2-135M", "--header-only", "--output-file", dir.path().string() + "/"});
+  EXPECT_EQ(is_dir.exit_code, 1);
+  EXPECT_EQ(lines(is_dir.err), 1) << is_dir.err;
+  EXPECT_NE(is_dir.err.find("--output-file '" + dir.path().string() + "/': is a directory; name the .gguf file to write"),
+            std::string::npos)
+      << is_dir.err;
+  testing::write_file(dir.file("file"), "x");
+  const ProcessResult not_dir = run_process(
+      {RIGBENCH_BIN, "synth", "--preset", "SmolLM2-135M", "--header-only", "--output-file", dir.file("file/x.gguf")});
+  EXPECT_EQ(not_dir.exit_code, 1);
+  EXPECT_NE(not_dir.err.find("': not a directory: " + dir.file("file")), std::string::npos) << not_dir.err;
+  EXPECT_EQ(entries(dir.path().string()), std::vector<std::string>{"file"});
+}
+
+// A read-only database folder: as root (who may write anywhere) the binary runs as nobody.
+TEST(FilesE2E, ReadOnlyDatabaseFolderSaysPermissionDeniedAndWhatToDo) {
+  TempDir dir;
+  const std::string ro = dir.file("ro");
+  fs::create_directory(ro);
+  chmod(dir.path().c_str(), 0755);
+  chmod(ro.c_str(), 0555);
+  std::vector<std::string> argv;
+  if (geteuid() == 0) {
+    if (!fs::exists("/usr/bin/setpriv")) GTEST_SKIP() << "running as root without setpriv: cannot drop the right to write";
+    argv = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"};
+  }
+  for (const std::string a : {std::string(RIGBENCH_BIN), std::string("bench"), std::string(RIGBENCH_TEST_MODEL),
+                              std::string("-r"), std::string("1"), std::string("--db"), ro + "/results.db"}) {
+    argv.push_back(a);
+  }
+  const ProcessResult r = run_process(argv);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("rigbench: error: database '" + ro + "/results.db': permission denied: cannot create files in " + ro +
+                       "; use --db PATH or --no-db"),
+            std::string::npos)
+      << r.err;
+  // A folder to create inside it: the same reason, naming both.
+  argv.back() = ro + "/sub/results.db";
+  const ProcessResult sub = run_process(argv);
+  EXPECT_EQ(sub.exit_code, 1) << sub.err;
+  EXPECT_NE(sub.err.find("database '" + ro + "/sub/results.db': permission denied: cannot create " + ro + "/sub in " + ro +
+                         "; use --db PATH or --no-db"),
+            std::string::npos)
+      << sub.err;
+  EXPECT_TRUE(fs::is_empty(ro));
+}
+
+// ---- item 8: Ctrl-C leaves no partial file --------------------------------------------
+
+TEST(FilesE2E, InterruptedSynthRemovesItsPartialFile) {
+  for (const int sig : {SIGINT, SIGTERM}) {
+    SCOPED_TRACE(sig);
+    TempDir dir;
+    const std::string path = dir.file("big.gguf");
+    // An 807 MB file, several seconds to write: the signal comes once the partial file has data.
+    bool ready = false;
+    const ProcessResult r = run_and_signal_when(
+        {RIGBENCH_BIN, "synth", "--preset", "Llama-3.2-1B", "--quant", "Q4_K_M", "--output-file", path}, sig,
+        [&](const std::string&) {
+          std::error_code ec;
+          return fs::file_size(path + ".partial", ec) > (16u << 20) && !ec;
+        },
+        ready);
+    ASSERT_TRUE(ready) << "the partial file never grew: " << r.err;
+    EXPECT_EQ(r.exit_code, 128 + sig) << r.err;
+    EXPECT_NE(r.err.find("rigbench: interrupted: '" + path + "' not written (partial file removed)"), std::string::npos)
+        << r.err;
+    EXPECT_EQ(entries(dir.path().string()), std::vector<std::string>{}) << "left behind";
+  }
+}
+
+TEST(FilesE2E, InterruptedDefaultModelWriteLeavesNothingInTheCache) {
+  TempDir dir;
+  const char* old_cache = std::getenv("XDG_CACHE_HOME");
+  const std::string saved = old_cache ? old_cache : "";
+  setenv("XDG_CACHE_HOME", dir.file("cache").c_str(), 1);
+  const std::string models = dir.file("cache/rigbench/models");
+  bool ready = false;
+  const ProcessResult r = run_and_signal_when(
+      {RIGBENCH_BIN, "bench", "--no-db", "-r", "1", "-p", "16", "-n", "4"}, SIGINT,
+      [&](const std::string& err) {
+        if (err.find("writing the default model") == std::string::npos) return false;
+        std::error_code ec;
+        for (const auto& e : fs::directory_iterator(models, ec)) {
+          if (e.path().extension() == ".partial" && fs::file_size(e.path(), ec) > (16u << 20)) return true;
+        }
+        return false;
+      },
+      ready);
+  if (old_cache) setenv("XDG_CACHE_HOME", saved.c_str(), 1);
+  else unsetenv("XDG_CACHE_HOME");
+  ASSERT_TRUE(ready) << "the default model's partial file never grew: " << r.err;
+  EXPECT_EQ(r.exit_code, 130) << r.err;
+  EXPECT_NE(r.err.find("partial file removed"), std::string::npos) << r.err;
+  for (const std::string& name : entries(dir.file("cache"))) {
+    EXPECT_EQ(name.find(".gguf"), std::string::npos) << name;  // neither the model nor its .partial
+  }
+}
+
+// ---- item 12: cost --run says which run it priced -------------------------------------
+
+TEST(FilesE2E, CostRunSaysWhichRunAndNeverStatedWithoutPower) {
+  TempDir dir;
+  const ProcessResult b = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "0", "-n", "4", "-r", "1", "-t",
+                                       "1", "--db", dir.file("r.db"), "--energy", "off", "-o", "json"});
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  const json rec = json::parse(b.out)[0];
+  const ProcessResult md = run_process({RIGBENCH_BIN, "cost", "--run", "latest", "--db", dir.file("r.db"), "--price", "0.3"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  const std::string want = "run " + rec["record_id"].get<std::string>() + ": " + rec["model"]["name"].get<std::string>() +
+                           " " + rec["model"]["file_type"].get<std::string>() + " on " +
+                           rec["machine"]["hostname"].get<std::string>() + ", tested " + rec["test_time"].get<std::string>();
+  EXPECT_EQ(md.out.rfind(want + "\n", 0), 0u) << md.out;
+  EXPECT_EQ(md.out.find("stated"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("no power given or measured"), std::string::npos) << md.out;
+  const ProcessResult j = run_process({RIGBENCH_BIN, "cost", "--run", "latest", "--db", dir.file("r.db"), "-o", "json"});
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  const json cost = json::parse(j.out);
+  EXPECT_EQ(cost["run"]["record_id"], rec["record_id"]);
+  EXPECT_EQ(cost["run"]["test_time"], rec["test_time"]);
+  EXPECT_EQ(cost["inputs"]["power_method"], "none");
+  // Power stated for the pricing is said so.
+  const ProcessResult stated =
+      run_process({RIGBENCH_BIN, "cost", "--run", "latest", "--db", dir.file("r.db"), "--watts", "40"});
+  ASSERT_EQ(stated.exit_code, 0) << stated.err;
+  EXPECT_NE(stated.out.find("(power stated)"), std::string::npos) << stated.out;
+}
+
+// ---- item 14: --model, --machine, --tag select records in compare, report, export --------
+
+TEST(FilesE2E, ReadersFilterByModelMachineAndTag) {
+  TempDir dir;
+  make_database(dir, dir.file("r.db"));
+  if (HasFatalFailure()) return;
+  const std::string db = dir.file("r.db");
+  auto exported = [&](std::vector<std::string> filter) {
+    std::vector<std::string> argv = {RIGBENCH_BIN, "export", "--db", db, "-o", "jsonl"};
+    argv.insert(argv.end(), filter.begin(), filter.end());
+    const ProcessResult r = run_process(argv);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return lines(r.out);
+  };
+  EXPECT_EQ(exported({}), 3);
+  EXPECT_EQ(exported({"--model", "othermodel"}), 1);
+  EXPECT_EQ(exported({"--machine", "RIG-B"}), 2);
+  EXPECT_EQ(exported({"--tag", "night"}), 1);
+  EXPECT_EQ(exported({"--tag", "night", "--tag", "day"}), 3);  // one flag's values: any may match
+  EXPECT_EQ(exported({"--machine", "rig-b", "--model", "other"}), 1);
+
+  const ProcessResult none = run_process({RIGBENCH_BIN, "compare", "--db", db, "--model", "mixtral"});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_EQ(lines(none.err), 1) << none.err;
+  EXPECT_NE(none.err.find("rigbench: error: --model 'mixtral': matches no stored record (models: OtherModel, "),
+            std::string::npos)
+      << none.err;
+  const ProcessResult together = run_process({RIGBENCH_BIN, "export", "--db", db, "--machine", "rig-a", "--model", "other"});
+  EXPECT_EQ(together.exit_code, 2);
+  EXPECT_NE(together.err.find("--model 'other', --machine 'rig-a': no stored record matches them together"),
+            std::string::npos)
+      << together.err;
+  const ProcessResult cmp = run_process({RIGBENCH_BIN, "compare", "--db", db, "--tag", "day", "-o", "json"});
+  ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
+  EXPECT_EQ(cmp.out.find("rig-a"), std::string::npos) << cmp.out;
+  const ProcessResult rep =
+      run_process({RIGBENCH_BIN, "report", "--db", db, "--machine", "rig-a", "--output-file", dir.file("a.html")});
+  ASSERT_EQ(rep.exit_code, 0) << rep.err;
+  const std::string html = testing::read_file(dir.file("a.html"));
+  EXPECT_NE(html.find("1 record, 1 machine, 1 model"), std::string::npos);
+  EXPECT_EQ(html.find("rig-b"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rigbench
