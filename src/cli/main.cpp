@@ -57,7 +57,7 @@ std::string route_entry(std::vector<std::string>& args, const std::vector<std::s
   }
   const std::string first = args[1];
   if (first == "help") {
-    if (args.size() == 2 || args[2] == "help") {
+    if (args.size() == 2 || args[2] == "help" || args[2].rfind("-", 0) == 0) {
       args = {args[0], "--help"};
     } else if (known(args[2])) {
       args = {args[0], args[2], "--help"};

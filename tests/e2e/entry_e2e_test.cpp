@@ -57,7 +57,7 @@ TEST(EntryE2E, BareRigbenchAndHelpPrintTheTopLevelHelp) {
   for (const char* sub : {"bench", "synth", "fit", "compare", "report"}) EXPECT_NE(bare.out.find(sub), std::string::npos) << sub;
   EXPECT_NE(bare.out.find("rigbench help SUBCOMMAND"), std::string::npos) << bare.out;
   EXPECT_NE(bare.out.find("2 bad flag or value"), std::string::npos) << bare.out;
-  for (const std::vector<std::string>& same : {std::vector<std::string>{"help"}, {"help", "help"}, {"--help"}}) {
+  for (const std::vector<std::string>& same : {std::vector<std::string>{"help"}, {"help", "help"}, {"help", "--help"}, {"--help"}}) {
     const ProcessResult r = rigbench(same);
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, bare.out) << same.back();
