@@ -99,7 +99,8 @@ TEST(EntryE2E, UnexpectedArgumentsNameTheUnknownFlagFirstInTheOrderGiven) {
 
 bool have_sqlite3_cli() { return shell("command -v sqlite3 >/dev/null").exit_code == 0; }
 
-// `rigbench bench -o sql | sqlite3 x.db` makes a table of the records, appending on each run.
+// `rigbench bench -o sql | sqlite3 x.db` makes a table of the records (one per test: pp16
+// with its TTFT, tg4), appending on each run.
 TEST(EntryE2E, BenchSqlOutputLoadsIntoSqlite3) {
   if (!have_sqlite3_cli()) GTEST_SKIP() << "no sqlite3 command (scripts/setup installs Debian's sqlite3)";
   TempDir dir;
@@ -109,16 +110,19 @@ TEST(EntryE2E, BenchSqlOutputLoadsIntoSqlite3) {
   const ProcessResult first = shell(run);
   ASSERT_EQ(first.exit_code, 0) << first.err;
   EXPECT_EQ(first.out, "");  // sqlite3 prints nothing: every statement ran
-  EXPECT_EQ(query(db, "SELECT COUNT(*) FROM rigbench"), "1");
-  EXPECT_EQ(query(db, "SELECT n_prompt || ' ' || n_gen || ' ' || repetitions || ' ' || model_size_bytes FROM rigbench"),
-            "16 4 1 1185376");
-  EXPECT_EQ(query(db, "SELECT typeof(pp_avg_tps) || typeof(tg_avg_tps) || typeof(ttft_avg_ms) FROM rigbench"), "realrealreal");
-  EXPECT_EQ(query(db, "SELECT pp_avg_tps > 0 AND tg_avg_tps > 0 AND ttft_avg_ms > 0 FROM rigbench"), "1");
-  EXPECT_EQ(query(db, "SELECT model_file_type || ' ' || model_synthetic || ' ' || interrupted FROM rigbench"), "F32 0 0");
-  EXPECT_EQ(query(db, "SELECT length(record_id) FROM rigbench"), "32");
+  EXPECT_EQ(query(db, "SELECT COUNT(*) FROM rigbench"), "2");
+  EXPECT_EQ(query(db, "SELECT n_gen || ' ' || typeof(pp_avg_tps) || ' ' || typeof(ttft_avg_ms) || ' ' || typeof(tg_avg_tps) "
+                      "FROM rigbench WHERE n_prompt = 16"),
+            "0 real real null");
+  EXPECT_EQ(query(db, "SELECT n_prompt || ' ' || typeof(pp_avg_tps) || ' ' || typeof(tg_avg_tps) FROM rigbench WHERE n_gen = 4"),
+            "0 null real");
+  EXPECT_EQ(query(db, "SELECT COUNT(*) FROM rigbench WHERE pp_avg_tps > 0 OR tg_avg_tps > 0"), "2");
+  EXPECT_EQ(query(db, "SELECT DISTINCT repetitions || ' ' || model_size_bytes || ' ' || model_file_type || ' ' || model_synthetic || "
+                      "' ' || interrupted || ' ' || length(record_id) FROM rigbench"),
+            "1 1185376 F32 0 0 32");
   const ProcessResult second = shell(run);
   ASSERT_EQ(second.exit_code, 0) << second.err;
-  EXPECT_EQ(query(db, "SELECT COUNT(DISTINCT record_id) FROM rigbench"), "2");
+  EXPECT_EQ(query(db, "SELECT COUNT(DISTINCT record_id) FROM rigbench"), "4");
 }
 
 // `rigbench export -o sql` writes the stored records; loading it twice keeps one copy.
@@ -127,14 +131,14 @@ TEST(EntryE2E, ExportSqlLoadsIntoSqlite3Once) {
   TempDir dir;
   const ProcessResult bench = rigbench({"bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "4", "-r", "1", "--db", dir.file("r.db"), "-o", "csv"});
   ASSERT_EQ(bench.exit_code, 0) << bench.err;
-  const std::string id = query(dir.file("r.db"), "SELECT record_id FROM runs");
-  ASSERT_EQ(id.size(), 32u);
+  const std::string stored = query(dir.file("r.db"), "SELECT group_concat(record_id) FROM (SELECT record_id FROM runs ORDER BY record_id)");
+  ASSERT_EQ(stored.size(), 32u + 1 + 32u) << stored;
   const std::string load = quoted(RIGBENCH_BIN) + " export --db " + quoted(dir.file("r.db")) + " -o sql | sqlite3 " + quoted(dir.file("x.db"));
   for (int i = 0; i < 2; ++i) {
     const ProcessResult r = shell(load);
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
-  EXPECT_EQ(query(dir.file("x.db"), "SELECT COUNT(*) || ' ' || record_id FROM rigbench"), "1 " + id);
+  EXPECT_EQ(query(dir.file("x.db"), "SELECT group_concat(record_id) FROM (SELECT record_id FROM rigbench ORDER BY record_id)"), stored);
 }
 
 }  // namespace
