@@ -1,6 +1,7 @@
 #include "cli/args.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <utility>
 
 #include "core/knobs.h"
@@ -101,6 +102,82 @@ void add_record_filter_flags(CLI::App& cmd, store::RecordFilter& f) {
 
 CLI::Validator output_format(const std::vector<std::string>& formats) {
   return CLI::Validator([formats](std::string& v) { return output_format_error(v, formats); }, join(formats, "|"));
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  // d[i][j]: edits between the first i characters of a and the first j of b.
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.size()][b.size()];
+}
+
+std::string closest_match(std::string_view word, const std::vector<std::string>& candidates) {
+  const std::string_view bare = word.substr(std::min(word.find_first_not_of('-'), word.size()));
+  const std::size_t limit = bare.size() >= 5 ? 2 : 1;
+  std::string best;
+  std::size_t best_distance = limit + 1;
+  for (const auto& c : candidates) {
+    const std::size_t d = edit_distance(word, c);
+    if (d < best_distance) {
+      best = c;
+      best_distance = d;
+    }
+  }
+  if (!best.empty() || bare.size() < 2) return best;
+  std::string only;
+  for (const auto& c : candidates) {
+    if (c.size() > word.size() && c.compare(0, word.size(), word) == 0) {
+      if (!only.empty()) return "";
+      only = c;
+    }
+  }
+  return only;
+}
+
+namespace {
+
+// A flag is a token that starts with '-' and is not a number ("-5") or "-" (standard input).
+bool looks_like_flag(const std::string& token) {
+  if (token.size() < 2 || token[0] != '-') return false;
+  char* end = nullptr;
+  std::strtod(token.c_str(), &end);
+  return *end != '\0';
+}
+
+std::string quoted_list(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "'" : ", '") + s + "'";
+  return out;
+}
+
+}  // namespace
+
+std::string unexpected_arguments_message(const std::string& command, const std::vector<std::string>& extras,
+                                         const std::vector<std::string>& known_flags) {
+  std::vector<std::string> flags, others;
+  for (const auto& token : extras) {
+    if (looks_like_flag(token)) flags.push_back(token.substr(0, token.find('=')));
+    else others.push_back(token);
+  }
+  std::string msg = command.empty() ? "" : command + ": ";
+  if (!flags.empty()) {
+    msg += (flags.size() == 1 ? "unknown flag " : "unknown flags ") + quoted_list(flags);
+    if (const std::string near = closest_match(flags.front(), known_flags); !near.empty()) {
+      msg += " (did you mean '" + near + "'?)";
+    }
+    if (!others.empty()) msg += "; not expected either: " + quoted_list(others);
+  } else {
+    msg += (others.size() == 1 ? "unexpected argument " : "unexpected arguments ") + quoted_list(others);
+  }
+  return msg + " (see rigbench " + (command.empty() ? "" : command + " ") + "--help)";
 }
 
 }  // namespace rigbench::cli

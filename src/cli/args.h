@@ -1,8 +1,10 @@
-// rigbench: command-line spellings that CLI11 cannot take as they are.
+// rigbench: command-line spellings that CLI11 cannot take as they are, and the words of the
+// messages about arguments it could not place.
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/status.h"
@@ -32,5 +34,22 @@ std::string output_format_error(const std::string& value, const std::vector<std:
 // The readers' selection flags (compare, report, export): --model, --machine, --tag, each
 // repeatable, a case-insensitive substring (store::select_records).
 void add_record_filter_flags(CLI::App& cmd, store::RecordFilter& filter);
+
+// Edits (insertions, deletions, substitutions, swaps of two neighbours) between `a` and `b`:
+// the optimal-string-alignment distance, so "benhc" is one edit from "bench".
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+// The candidate `word` was most likely meant to be: the nearest within 1 edit (2 for words
+// of 5 characters or more; the first of equals), else the only candidate that `word` is a
+// prefix of (2 characters or more). "" when none is close.
+std::string closest_match(std::string_view word, const std::vector<std::string>& candidates);
+
+// The message (without "rigbench: error: ") for the arguments that `command` (e.g. "fit";
+// "" for rigbench itself) did not expect, `extras` in the order given: the unknown flags
+// first (a "did you mean" from `known_flags` where one is close to the first), then the
+// other arguments not expected, each group in the order given, then where to look, e.g.
+// "fit: unknown flag '--num-ctx'; not expected either: '4096' (see rigbench fit --help)".
+std::string unexpected_arguments_message(const std::string& command, const std::vector<std::string>& extras,
+                                         const std::vector<std::string>& known_flags);
 
 }  // namespace rigbench::cli

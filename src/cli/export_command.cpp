@@ -12,7 +12,7 @@ CLI::App* add_export_command(CLI::App& app, ExportOptions& o) {
   CLI::App* cmd = app.add_subcommand("export", "Print every stored record (jsonl by default, what `rigbench import` reads)");
   cmd->add_option("--db", o.db_paths, "database to read (repeatable; default: $XDG_DATA_HOME/rigbench/results.db)");
   add_record_filter_flags(*cmd, o.filter);
-  cmd->add_option("-o,--output", o.output, "jsonl, json, csv or md")->check(CLI::IsMember({"jsonl", "json", "csv", "md"}))->capture_default_str();
+  cmd->add_option("-o,--output", o.output, "jsonl, json, csv, md or sql")->check(CLI::IsMember({"jsonl", "json", "csv", "md", "sql"}))->capture_default_str();
   return cmd;
 }
 

@@ -14,7 +14,7 @@ namespace rigbench::cli {
 struct ExportOptions {
   std::vector<std::string> db_paths;  // --db (repeatable): databases read ("" = the default database)
   store::RecordFilter filter;         // --model, --machine, --tag: which records (store::select_records)
-  std::string output = "jsonl";       // -o: jsonl (what import reads back) | json | csv | md
+  std::string output = "jsonl";       // -o: jsonl (what import reads back) | json | csv | md | sql
 };
 
 // Declares the subcommand and its flags on `app`; `opts` receives the parsed values.

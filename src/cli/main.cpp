@@ -1,6 +1,7 @@
 // rigbench: entry point. Reads like a table of contents: declare the subcommands, parse,
 // run the one chosen, print the final error line, return the exit code.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -29,11 +30,66 @@ int report(const rigbench::Status& status) {
   return rigbench::exit_code(status.error().code);
 }
 
+// A usage error: one line on stderr, exit code 2.
+int usage_error(const std::string& message) {
+  std::fprintf(stderr, "rigbench: error: %s\n", message.c_str());
+  return 2;
+}
+
+// The words before the subcommand, which CLI11 does not know: bare `rigbench` and
+// `rigbench help` become `rigbench --help`, `rigbench help SUBCOMMAND` becomes
+// `rigbench SUBCOMMAND --help`. Returns the message for an unknown subcommand (with the
+// nearest name) or a flag before the subcommand; "" when `args` is ready for CLI11.
+std::string route_entry(std::vector<std::string>& args, const std::vector<std::string>& subcommands) {
+  const auto known = [&](const std::string& name) {
+    return std::find(subcommands.begin(), subcommands.end(), name) != subcommands.end();
+  };
+  const auto unknown = [&](const std::string& name) {
+    const std::string near = rigbench::cli::closest_match(name, subcommands);
+    if (!near.empty()) return "unknown subcommand '" + name + "'; did you mean '" + near + "'?";
+    std::string all;
+    for (const auto& s : subcommands) all += (all.empty() ? "" : ", ") + s;
+    return "unknown subcommand '" + name + "'; the subcommands are " + all + " (see rigbench --help)";
+  };
+  if (args.size() == 1) {
+    args.push_back("--help");
+    return "";
+  }
+  const std::string first = args[1];
+  if (first == "help") {
+    if (args.size() == 2 || args[2] == "help" || args[2].rfind("-", 0) == 0) {
+      args = {args[0], "--help"};
+    } else if (known(args[2])) {
+      args = {args[0], args[2], "--help"};
+    } else {
+      return "help: " + unknown(args[2]);
+    }
+    return "";
+  }
+  if (first == "-h" || first == "--help" || first == "--version") return "";
+  if (first.size() > 1 && first[0] == '-') {
+    return "unknown flag '" + first.substr(0, first.find('=')) +
+           "' before the subcommand; flags follow it: rigbench SUBCOMMAND [FLAGS] (see rigbench --help)";
+  }
+  if (!known(first)) return unknown(first);
+  return "";
+}
+
+// The flags `cmd` knows, as they are typed ("--n-prompt", "-p").
+std::vector<std::string> flag_names(const CLI::App& cmd) {
+  std::vector<std::string> names;
+  for (const CLI::Option* opt : cmd.get_options()) {
+    for (const auto& l : opt->get_lnames()) names.push_back("--" + l);
+    for (const auto& s : opt->get_snames()) names.push_back("-" + s);
+  }
+  return names;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace rigbench;
-  CLI::App app{"rigbench: will it fit, how fast, what does it cost - measured the same way on every machine"};
+  CLI::App app{"rigbench: will it fit, how fast, what does it cost - measured the same way on every machine", "rigbench"};
   app.set_version_flag("--version", std::string(RIGBENCH_VERSION) + " (llama.cpp " + cli::build_info().llama_cpp_commit + ")");
   app.require_subcommand(1);
 
@@ -66,9 +122,17 @@ int main(int argc, char** argv) {
   cli::ReportOptions report_opts;
   commands.push_back({cli::add_report_command(app, report_opts), [&] { return cli::run_report_command(report_opts); }});
 
+  // After the subcommands, so that theirs do not inherit it.
+  app.footer(
+      "Run `rigbench help SUBCOMMAND` (or `rigbench SUBCOMMAND --help`) for its flags.\n"
+      "Exit codes: 0 success, 1 runtime failure or bad input file, 2 bad flag or value, 130/143 interrupted.");
+
   const std::vector<std::string> raw(argv, argv + argc);
   if (Status s = cli::check_unsupported_llama_bench_flags(raw); !s) return report(s);
-  const std::vector<std::string> args = cli::expand_llama_bench_aliases(raw);
+  std::vector<std::string> args = cli::expand_llama_bench_aliases(raw);
+  std::vector<std::string> names;
+  for (const Command& c : commands) names.push_back(c.app->get_name());
+  if (const std::string problem = route_entry(args, names); !problem.empty()) return usage_error(problem);
   std::vector<char*> cargs;
   for (const auto& a : args) cargs.push_back(const_cast<char*>(a.c_str()));
   try {
@@ -79,9 +143,22 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::ExtrasError& e) {
+    // CLI11 lists the arguments backwards; name them from the command that was left with
+    // them, in the order given.
+    for (const Command& c : commands) {
+      if (c.app->parsed() && !c.app->remaining().empty()) {
+        return usage_error(cli::unexpected_arguments_message(c.app->get_name(), c.app->remaining(), flag_names(*c.app)));
+      }
+    }
+    if (!app.remaining().empty()) return usage_error(cli::unexpected_arguments_message("", app.remaining(), flag_names(app)));
+    return usage_error(std::string(e.what()) + " (see --help)");
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "rigbench: error: %s (see --help)\n", e.what());
-    return 2;
+    std::string help = "--help";
+    for (const Command& c : commands) {
+      if (c.app->parsed()) help = c.app->get_name() + " --help";
+    }
+    return usage_error(std::string(e.what()) + " (see rigbench " + help + ")");
   }
 
   for (const Command& c : commands) {

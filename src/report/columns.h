@@ -17,10 +17,15 @@ enum class InTable {
   kNever,
 };
 
+// What a column's raw value is, for formats that type their fields (SQL): text, a whole
+// number, a real number, or a boolean ("true"/"false").
+enum class ValueType { kText, kInteger, kReal, kBool };
+
 struct Column {
-  std::string key;     // snake_case with unit suffix; the CSV header
+  std::string key;     // snake_case with unit suffix; the CSV header and the SQL column name
   std::string header;  // markdown header
   InTable in_table;
+  ValueType type;
   // The value as CSV writes it: plain numbers (shortest form that reads back exactly), ""
   // when absent.
   std::function<std::string(const RunRecord&)> raw;

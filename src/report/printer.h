@@ -14,9 +14,12 @@
 
 namespace rigbench::report {
 
-enum class OutputFormat { kMarkdown, kCsv, kJson, kJsonl };
+enum class OutputFormat { kMarkdown, kCsv, kJson, kJsonl, kSql };
 
-// "md", "csv", "json", "jsonl". Errors: kUsage naming the value.
+// The table that `-o sql` creates and fills (llama-bench's is llama_bench; the columns differ).
+inline constexpr const char* kSqlTable = "rigbench";
+
+// "md", "csv", "json", "jsonl", "sql". Errors: kUsage naming the value.
 Result<OutputFormat> parse_output_format(const std::string& name);
 
 class Printer {
@@ -35,9 +38,9 @@ struct PrinterOptions {
   bool wide = false;
 };
 
-// The printer for `format`, writing to `out` (which must outlive it). The markdown and CSV
-// printers write their header with the first record, so a run that fails before any record
-// prints nothing; JSON prints "[]".
+// The printer for `format`, writing to `out` (which must outlive it). The markdown, CSV and
+// SQL printers write their header (SQL: CREATE TABLE) with the first record, so a run that
+// fails before any record prints nothing; JSON prints "[]".
 std::unique_ptr<Printer> make_printer(OutputFormat format, std::ostream& out, PrinterOptions options = {});
 
 }  // namespace rigbench::report

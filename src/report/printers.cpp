@@ -1,5 +1,7 @@
-// The four printers: markdown table, CSV, JSON array, JSON lines.
+// The printers: markdown table, CSV, JSON array, JSON lines, SQL.
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -139,6 +141,74 @@ class JsonlPrinter final : public Printer {
   std::ostream& out_;
 };
 
+// SQL that SQLite runs as it is (`rigbench bench -o sql | sqlite3 results.db`), as
+// llama-bench's sql printer: with the first record, a CREATE TABLE IF NOT EXISTS of every
+// column (report/columns.h: the key is the column name, the ValueType its type), then one
+// INSERT per record. Text is quoted ('' doubled), numbers are plain, an absent value (and a
+// number that is not finite) is NULL. record_id is the primary key and the insert is OR
+// IGNORE, so that loading the same records twice keeps one copy, as `rigbench import` does.
+class SqlPrinter final : public Printer {
+ public:
+  explicit SqlPrinter(std::ostream& out) : out_(out) {}
+  void begin() override {}
+  void add(const RunRecord& rec) override {
+    if (!created_) {
+      out_ << create_table();
+      created_ = true;
+    }
+    std::string names, values;
+    for (const auto& c : columns()) {
+      names += (names.empty() ? "" : ", ") + c.key;
+      values += (values.empty() ? "" : ", ") + literal(c.type, c.raw(rec));
+    }
+    out_ << "INSERT OR IGNORE INTO " << kSqlTable << " (" << names << ") VALUES (" << values << ");\n" << std::flush;
+  }
+  void end() override { out_ << std::flush; }
+
+ private:
+  static std::string create_table() {
+    std::string sql = std::string("CREATE TABLE IF NOT EXISTS ") + kSqlTable + " (\n";
+    const auto& cols = columns();
+    for (std::size_t i = 0; i < cols.size(); ++i) {
+      sql += "  " + cols[i].key + " " + declared_type(cols[i].type) + (cols[i].key == "record_id" ? " PRIMARY KEY" : "") +
+             (i + 1 < cols.size() ? ",\n" : "\n");
+    }
+    return sql + ");\n\n";
+  }
+  static const char* declared_type(ValueType type) {
+    switch (type) {
+      case ValueType::kInteger:
+      case ValueType::kBool: return "INTEGER";
+      case ValueType::kReal: return "REAL";
+      case ValueType::kText: break;
+    }
+    return "TEXT";
+  }
+  static std::string literal(ValueType type, const std::string& raw) {
+    if (raw.empty()) return "NULL";
+    switch (type) {
+      case ValueType::kBool: return raw == "true" ? "1" : raw == "false" ? "0" : "NULL";
+      case ValueType::kInteger:
+      case ValueType::kReal: {
+        char* end = nullptr;
+        const double v = std::strtod(raw.c_str(), &end);
+        return *end == '\0' && std::isfinite(v) ? raw : "NULL";
+      }
+      case ValueType::kText: break;
+    }
+    std::string quoted = "'";
+    for (const char ch : raw) {
+      if (ch == '\0') continue;  // SQL text cannot hold NUL
+      quoted += ch;
+      if (ch == '\'') quoted += '\'';
+    }
+    return quoted + "'";
+  }
+
+  std::ostream& out_;
+  bool created_ = false;
+};
+
 }  // namespace
 
 Result<OutputFormat> parse_output_format(const std::string& name) {
@@ -146,7 +216,8 @@ Result<OutputFormat> parse_output_format(const std::string& name) {
   if (name == "csv") return OutputFormat::kCsv;
   if (name == "json") return OutputFormat::kJson;
   if (name == "jsonl") return OutputFormat::kJsonl;
-  return fail(ErrorCode::kUsage, "-o/--output '" + name + "': unknown format (md, csv, json, jsonl)");
+  if (name == "sql") return OutputFormat::kSql;
+  return fail(ErrorCode::kUsage, "-o/--output '" + name + "': unknown format (md, csv, json, jsonl, sql)");
 }
 
 std::unique_ptr<Printer> make_printer(OutputFormat format, std::ostream& out, PrinterOptions options) {
@@ -154,6 +225,7 @@ std::unique_ptr<Printer> make_printer(OutputFormat format, std::ostream& out, Pr
     case OutputFormat::kCsv: return std::make_unique<CsvPrinter>(out);
     case OutputFormat::kJson: return std::make_unique<JsonPrinter>(out);
     case OutputFormat::kJsonl: return std::make_unique<JsonlPrinter>(out);
+    case OutputFormat::kSql: return std::make_unique<SqlPrinter>(out);
     case OutputFormat::kMarkdown: break;
   }
   return std::make_unique<MarkdownPrinter>(out, std::move(options));

@@ -1,0 +1,51 @@
+// The words of messages about arguments: nearest names and unexpected arguments in order.
+#include "cli/args.h"
+
+#include <gtest/gtest.h>
+
+namespace rigbench::cli {
+namespace {
+
+const std::vector<std::string> kSubcommands = {"bench", "synth", "presets", "fit", "hw", "devices",
+                                               "cost", "import", "export", "compare", "report"};
+
+TEST(EditDistance, CountsInsertionsDeletionsSubstitutionsAndSwaps) {
+  EXPECT_EQ(edit_distance("bench", "bench"), 0u);
+  EXPECT_EQ(edit_distance("benhc", "bench"), 1u);  // neighbours swapped
+  EXPECT_EQ(edit_distance("bnch", "bench"), 1u);
+  EXPECT_EQ(edit_distance("benchh", "bench"), 1u);
+  EXPECT_EQ(edit_distance("bonch", "bench"), 1u);
+  EXPECT_EQ(edit_distance("", "fit"), 3u);
+  EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
+}
+
+TEST(ClosestMatch, SuggestsTheNearestNameOrAUniquePrefix) {
+  EXPECT_EQ(closest_match("benhc", kSubcommands), "bench");
+  EXPECT_EQ(closest_match("reprot", kSubcommands), "report");
+  EXPECT_EQ(closest_match("exprot", kSubcommands), "export");
+  EXPECT_EQ(closest_match("fti", kSubcommands), "fit");
+  EXPECT_EQ(closest_match("comp", kSubcommands), "compare");  // a prefix of one name only
+  EXPECT_EQ(closest_match("pre", kSubcommands), "presets");
+  EXPECT_EQ(closest_match("co", kSubcommands), "");  // compare or cost
+  EXPECT_EQ(closest_match("frobnicate", kSubcommands), "");
+  EXPECT_EQ(closest_match("xyz", kSubcommands), "");
+  EXPECT_EQ(closest_match("--n-promt", {"--n-prompt", "--n-gen", "-p"}), "--n-prompt");
+}
+
+TEST(UnexpectedArguments, NamesTheUnknownFlagFirstAndKeepsTheOrderGiven) {
+  EXPECT_EQ(unexpected_arguments_message("fit", {"--num-ctx", "4096"}, {"--ctx-size", "-c"}),
+            "fit: unknown flag '--num-ctx'; not expected either: '4096' (see rigbench fit --help)");
+  EXPECT_EQ(unexpected_arguments_message("bench", {"--num-ctx=4096"}, {}),
+            "bench: unknown flag '--num-ctx' (see rigbench bench --help)");
+  EXPECT_EQ(unexpected_arguments_message("bench", {"x", "--a", "-5", "--b", "y"}, {}),
+            "bench: unknown flags '--a', '--b'; not expected either: 'x', '-5', 'y' (see rigbench bench --help)");
+  EXPECT_EQ(unexpected_arguments_message("bench", {"--n-promt", "64"}, {"--n-prompt", "-p"}),
+            "bench: unknown flag '--n-promt' (did you mean '--n-prompt'?); not expected either: '64' (see rigbench bench --help)");
+  EXPECT_EQ(unexpected_arguments_message("fit", {"b.gguf"}, {}), "fit: unexpected argument 'b.gguf' (see rigbench fit --help)");
+  EXPECT_EQ(unexpected_arguments_message("fit", {"b.gguf", "-"}, {}),
+            "fit: unexpected arguments 'b.gguf', '-' (see rigbench fit --help)");
+  EXPECT_EQ(unexpected_arguments_message("", {"--frob"}, {}), "unknown flag '--frob' (see rigbench --help)");
+}
+
+}  // namespace
+}  // namespace rigbench::cli
