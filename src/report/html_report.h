@@ -12,9 +12,11 @@
 //                   generated tokens, where runs measured them (report/comparison.h)
 //   memory fit      weights / KV / compute per model, machine and device, stacked as a
 //                   share of the device's capacity (the axis ends at 100 %)
+//   power           power over time, a line per run that measured energy: the watts between
+//                   successive meter reads from the idle baseline through the repetitions
+//                   (EnergyRecord::power_trace, at most 240 points per run)
 //   regressions     report/regressions.h, as a table
-// Power over time is not drawn: records keep each phase's energy, not the meter's readings.
-// The report says which of these it leaves out.
+// The report says which of energy, cost and power it leaves out (no stored run measured it).
 //
 // All text (model names come from GGUF metadata, machine names from other machines' files)
 // is escaped: HTML text through html_escape, the JSON block through json_for_script, and the
