@@ -1,5 +1,5 @@
 // rigbench: runs one benchmark case through an Engine and times it the way llama-bench
-// does (reference.md §2), keeping pp, tg and TTFT apart.
+// does (docs/measurement.md), keeping pp, tg and TTFT apart.
 //
 // Per run: load the model (kept when unchanged), create a context of n_ctx =
 // n_depth + n_prompt + n_gen, sleep delay_s, then `warmup` times {clear, pp of n_prompt;

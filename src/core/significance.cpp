@@ -1,5 +1,7 @@
 #include "core/significance.h"
 
+#include <boost/math/distributions/students_t.hpp>
+#include <boost/math/special_functions/beta.hpp>
 #include <cmath>
 #include <limits>
 
@@ -9,6 +11,13 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Boost.Math reports errors as values, never by throwing: the domain is checked before each
+// call, and a result that under- or overflows is 0 or +-inf, which the callers handle.
+using Policy = boost::math::policies::policy<boost::math::policies::domain_error<boost::math::policies::ignore_error>,
+                                             boost::math::policies::overflow_error<boost::math::policies::ignore_error>,
+                                             boost::math::policies::evaluation_error<boost::math::policies::ignore_error>>;
+constexpr Policy kPolicy{};
 
 struct MeanVar {
   double mean = 0;
@@ -24,53 +33,17 @@ MeanVar mean_var(std::span<const double> v) {
   return r;
 }
 
-// The continued fraction of I_x(a, b), evaluated with the modified Lentz method; converges
-// quickly for x < (a + 1) / (a + b + 2).
-double beta_continued_fraction(double a, double b, double x) {
-  constexpr double kTiny = 1e-300;
-  constexpr double kEps = 1e-15;
-  double f = 1, c = 1, d = 0;
-  for (int i = 0; i <= 400; ++i) {
-    const double m = static_cast<double>(i / 2);
-    double numerator;
-    if (i == 0) {
-      numerator = 1;
-    } else if (i % 2 == 0) {
-      numerator = (m * (b - m) * x) / ((a + 2 * m - 1) * (a + 2 * m));
-    } else {
-      numerator = -((a + m) * (a + b + m) * x) / ((a + 2 * m) * (a + 2 * m + 1));
-    }
-    d = 1 + numerator * d;
-    if (std::fabs(d) < kTiny) d = kTiny;
-    d = 1 / d;
-    c = 1 + numerator / c;
-    if (std::fabs(c) < kTiny) c = kTiny;
-    const double cd = c * d;
-    f *= cd;
-    if (std::fabs(1 - cd) < kEps) break;
-  }
-  return f - 1;
-}
-
 }  // namespace
 
 double regularized_incomplete_beta(double a, double b, double x) {
   if (!(a > 0) || !(b > 0) || !(x >= 0) || !(x <= 1)) return kNaN;
-  if (x == 0) return 0;
-  if (x == 1) return 1;
-  // The continued fraction converges fast only below the mean; use the symmetry
-  // I_x(a, b) = 1 - I_{1-x}(b, a) above it.
-  if (x > (a + 1) / (a + b + 2)) return 1 - regularized_incomplete_beta(b, a, 1 - x);
-  const double log_front = std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x);
-  return std::exp(log_front) / a * beta_continued_fraction(a, b, x);
+  return boost::math::ibeta(a, b, x, kPolicy);
 }
 
 double student_t_cdf(double t, double df) {
   if (std::isnan(t) || !(df > 0)) return kNaN;
   if (std::isinf(t)) return t < 0 ? 0 : 1;
-  // P(|T| > |t|) = I_{df/(df+t^2)}(df/2, 1/2); each tail is half of it.
-  const double tail = 0.5 * regularized_incomplete_beta(df / 2, 0.5, df / (df + t * t));
-  return t < 0 ? tail : 1 - tail;
+  return boost::math::cdf(boost::math::students_t_distribution<double, Policy>(df), t);
 }
 
 std::optional<WelchTest> welch_t_test(std::span<const double> a, std::span<const double> b) {

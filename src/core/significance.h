@@ -5,8 +5,8 @@
 // tokens/s (or ms) of each build. Welch, not Student: two builds need not share a variance.
 // Method: B. L. Welch, "The generalization of Student's problem when several different
 // population variances are involved", Biometrika 34 (1947); the p-value is the Student t
-// distribution with the Welch–Satterthwaite degrees of freedom, through the regularized
-// incomplete beta function (continued fraction, modified Lentz).
+// distribution with the Welch–Satterthwaite degrees of freedom, from Boost.Math
+// (`students_t_distribution`, `ibeta`; header-only, Debian libboost-math-dev).
 #pragma once
 
 #include <optional>
@@ -39,8 +39,7 @@ std::optional<WelchTest> welch_t_test(std::span<const double> a, std::span<const
 double student_t_cdf(double t, double df);
 
 // The regularized incomplete beta function I_x(a, b) for a, b > 0 and x in [0, 1]:
-// 0 at x = 0, 1 at x = 1; NaN outside the domain. Absolute error below 1e-12 for the
-// arguments the t-test uses.
+// 0 at x = 0, 1 at x = 1; NaN outside the domain (boost::math::ibeta, accurate to a few ulp).
 double regularized_incomplete_beta(double a, double b, double x);
 
 }  // namespace rigbench

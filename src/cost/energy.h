@@ -1,5 +1,5 @@
 // rigbench: energy per output token, three ways, and wall power from component power.
-// Pure functions (reference.md §5). Symbols: E energy over the active period [J], N output
+// Pure functions (docs/energy.md). Symbols: E energy over the active period [J], N output
 // tokens, T active seconds, r = N/T tokens per second, P_idle idle power [W] with the model
 // loaded, u utilization (the share of time the machine is generating), 0 < u <= 1.
 #pragma once

@@ -1,5 +1,5 @@
 // rigbench: what the hardware costs per million tokens, when a cloud API becomes dearer than
-// owning the machine, and what memory costs per GB. Pure functions (reference.md §5).
+// owning the machine, and what memory costs per GB. Pure functions (docs/energy.md).
 #pragma once
 
 namespace rigbench::cost {

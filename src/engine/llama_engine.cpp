@@ -228,7 +228,7 @@ Status check_tensors(const std::string& path) {
   init_llama();
   llama_model_params mp = llama_model_default_params();
   mp.no_alloc = true;
-  mp.load_mode = LLAMA_LOAD_MODE_NONE;  // with mmap, no_alloc asserts (reference.md §4)
+  mp.load_mode = LLAMA_LOAD_MODE_NONE;  // with mmap, no_alloc asserts (docs/fit.md)
   mp.n_gpu_layers = 0;
   clear_errors();
   llama_model* m = llama_model_load_from_file(path.c_str(), mp);

@@ -1,7 +1,7 @@
 // rigbench: llama.cpp's own memory plan for a model and context, without allocating:
 // the model is loaded with no_alloc (simulated allocation; works on a header-only file)
 // and llama_get_memory_breakdown() gives model, context and compute bytes per buffer type.
-// The oracle against which fit's analytic estimate is checked (reference.md §4).
+// The oracle against which fit's analytic estimate is checked (docs/fit.md).
 #pragma once
 
 #include <string>

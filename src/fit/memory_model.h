@@ -1,5 +1,5 @@
 // rigbench: the memory llama.cpp allocates for a model and context, estimated from the
-// model's shape alone (reference.md §4), split between the host and one offload device.
+// model's shape alone (docs/fit.md), split between the host and one offload device.
 //
 // Components, each in bytes:
 //   weights  exact per-tensor bytes from GGUF tensor infos; token_embd stays on the host;
@@ -79,7 +79,7 @@ std::vector<Components> estimate_split(const model::ModelShape& shape, const Con
                                        const std::string& backend, std::vector<double> split, Components& host);
 
 // Runtime memory a backend needs beyond llama.cpp's own buffers, bytes (stated figures):
-// cuda 400 MiB (context ~300 MiB + cuBLAS workspace, reference.md §4), rocm 400 MiB,
+// cuda 400 MiB (context ~300 MiB + cuBLAS workspace, docs/fit.md), rocm 400 MiB,
 // vulkan 256 MiB, metal 64 MiB, cpu 0.
 uint64_t backend_overhead_bytes(const std::string& backend);
 

@@ -1,10 +1,15 @@
 #include "power/power_log.h"
 
+#include <date/date.h>
+
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <optional>
+#include <sstream>
 
+#include "core/csv.h"
 #include "core/strings.h"
 #include "power/sysfs.h"
 
@@ -21,57 +26,22 @@ std::optional<double> to_double(std::string_view s) {
   return v;
 }
 
-std::optional<int> to_int(std::string_view s) {
-  int v = 0;
-  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size() || s.empty()) return std::nullopt;
-  return v;
-}
-
-// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
-int64_t days_from_civil(int64_t y, int m, int d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const int64_t yoe = y - era * 400;
-  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
-
-// "YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)" (a space may replace the T) -> ns since 1970 UTC.
+// "YYYY-MM-DDTHH:MM:SS[.fff](Z|+hh:mm|-hh:mm)" (a space may replace the T) -> ns since 1970
+// UTC, read by Howard Hinnant's date (the basis of C++20's chrono calendar; header-only).
+// (GCC 12 sees date.h's seconds parser as maybe reading an uninitialized value; it does not.)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 std::optional<int64_t> parse_iso8601(std::string_view s) {
-  if (s.size() < 20 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != ' ') || s[13] != ':' || s[16] != ':') {
-    return std::nullopt;
-  }
-  auto y = to_int(s.substr(0, 4)), mo = to_int(s.substr(5, 2)), d = to_int(s.substr(8, 2));
-  auto h = to_int(s.substr(11, 2)), mi = to_int(s.substr(14, 2)), se = to_int(s.substr(17, 2));
-  if (!y || !mo || !d || !h || !mi || !se || *mo < 1 || *mo > 12 || *d < 1 || *d > 31 || *h > 23 || *mi > 59 || *se > 60) {
-    return std::nullopt;
-  }
-  std::size_t i = 19;
-  double frac = 0;
-  if (i < s.size() && s[i] == '.') {
-    std::size_t j = i + 1;
-    while (j < s.size() && s[j] >= '0' && s[j] <= '9') ++j;
-    auto f = to_double(std::string("0") + std::string(s.substr(i, j - i)));
-    if (!f || j == i + 1) return std::nullopt;
-    frac = *f;
-    i = j;
-  }
-  int64_t offset_s = 0;
-  const std::string_view zone = s.substr(i);
-  if (zone == "Z") {
-    offset_s = 0;
-  } else if (zone.size() == 6 && (zone[0] == '+' || zone[0] == '-') && zone[3] == ':') {
-    auto zh = to_int(zone.substr(1, 2)), zm = to_int(zone.substr(4, 2));
-    if (!zh || !zm) return std::nullopt;
-    offset_s = (zone[0] == '-' ? -1 : 1) * (*zh * 3600 + *zm * 60);
-  } else {
-    return std::nullopt;
-  }
-  const int64_t secs = days_from_civil(*y, *mo, *d) * 86400 + *h * 3600 + *mi * 60 + *se - offset_s;
-  return secs * 1'000'000'000 + static_cast<int64_t>(std::llround(frac * 1e9));
+  std::string text(s);
+  if (text.size() > 10 && text[10] == ' ') text[10] = 'T';
+  if (!text.empty() && text.back() == 'Z') text.replace(text.size() - 1, 1, "+00:00");
+  std::istringstream in(text);
+  date::sys_time<std::chrono::nanoseconds> t;
+  in >> date::parse("%FT%T%Ez", t);
+  if (!in || in.peek() != std::char_traits<char>::eof()) return std::nullopt;
+  return t.time_since_epoch().count();
 }
+#pragma GCC diagnostic pop
 
 // A log already parsed, with the cumulative trapezoid integral at each sample.
 struct Integrated {
@@ -154,19 +124,18 @@ class PowerLogMeter final : public Meter {
 
 Result<std::vector<PowerLogSample>> parse_power_log(std::string_view text, const std::string& input_name) {
   std::vector<PowerLogSample> samples;
-  int line_no = 0;
+  auto records = parse_csv(text, {.comment = '#'});
+  if (!records) return fail(ErrorCode::kInvalidInput, "power log '" + input_name + "' " + records.error().message);
   bool first_content = true;
-  for (const auto& raw : split(text, '\n')) {
-    ++line_no;
-    const std::string line = trim(raw);
-    if (line.empty() || line[0] == '#') continue;
+  for (const CsvRecord& record : *records) {
+    const auto& fields = record.fields;
+    if (fields.size() == 1 && trim(fields[0]).empty()) continue;  // a line of blanks
     const bool header_allowed = first_content;
     first_content = false;
-    auto where = [&] { return "power log '" + input_name + "' line " + std::to_string(line_no) + ": "; };
-    const auto fields = split(line, ',');
+    auto where = [&] { return "power log '" + input_name + "' line " + std::to_string(record.line) + ": "; };
     if (fields.size() != 2) {
       if (header_allowed) continue;
-      return fail(ErrorCode::kInvalidInput, where() + "expected 'timestamp,watts', got '" + line + "'");
+      return fail(ErrorCode::kInvalidInput, where() + "expected 'timestamp,watts', got '" + join(fields, ",") + "'");
     }
     const std::string ts = trim(fields[0]), watts_text = trim(fields[1]);
     auto watts = to_double(watts_text);

@@ -2,7 +2,8 @@
 // `timestamp,watts`. The timestamp is Unix seconds (fractions allowed, e.g. 1795961284.25) or
 // ISO 8601 with a zone ("2026-11-29T14:08:04Z", "2026-11-29T15:08:04.250+01:00"). A first
 // line whose watts field is not a number is a header; blank lines and lines starting with #
-// are skipped. Energy over a window is the trapezoid integral of the logged power between
+// are skipped. Fields may be quoted (RFC 4180, core/csv.h), e.g. a header
+// `"time (UTC, ISO 8601)","power (W)"`. Energy over a window is the trapezoid integral of the logged power between
 // the window's wall-clock ends (interpolated at the ends); the log must cover the window.
 #pragma once
 

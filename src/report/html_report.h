@@ -12,6 +12,9 @@
 //                   generated tokens, where runs measured them (report/comparison.h)
 //   memory fit      weights / KV / compute per model, machine and device, stacked as a
 //                   share of the device's capacity (the axis ends at 100 %)
+//   power           power over time, a line per run that measured energy: the watts between
+//                   successive meter reads from the idle baseline through the repetitions
+//                   (EnergyRecord::power_trace, at most 240 points per run)
 //   regressions     report/regressions.h, as a table
 //   power           power over time per run (the sampler's readings kept in the record); a
 //                   stated or estimated constant is drawn dashed and labelled so

@@ -5,6 +5,8 @@
 #include <charconv>
 #include <memory>
 
+#include "core/csv.h"
+
 namespace rigbench::store {
 
 namespace {
@@ -26,55 +28,6 @@ std::string text_of(const Json& v) {
     case Json::value_t::null: return "";
     default: return v.dump();
   }
-}
-
-// ---- csv ------------------------------------------------------------------------------
-
-struct CsvRecord {
-  std::vector<std::string> fields;
-  int line = 0;  // 1-based line the record starts on
-};
-
-// RFC 4180: fields separated by commas, optionally quoted, "" for a quote inside quotes,
-// line breaks allowed inside quotes; CRLF or LF between records; blank lines skipped.
-Result<std::vector<CsvRecord>> parse_csv(const std::string& text) {
-  std::vector<CsvRecord> records;
-  CsvRecord current{{}, 1};
-  std::string field;
-  bool quoted = false, has_content = false;
-  int line = 1;
-  auto end_record = [&] {
-    current.fields.push_back(std::move(field));
-    field.clear();
-    if (has_content) records.push_back(std::move(current));
-    current = CsvRecord{{}, line};
-    has_content = false;
-  };
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
-        field += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        if (c == '\n') ++line;
-        field += c;
-      }
-      continue;
-    }
-    switch (c) {
-      case '"': quoted = has_content = true; break;
-      case ',': current.fields.push_back(std::move(field)); field.clear(); has_content = true; break;
-      case '\r': break;
-      case '\n': ++line; end_record(); break;
-      default: field += c; has_content = true;
-    }
-  }
-  if (quoted) return fail(ErrorCode::kInvalidInput, "line " + std::to_string(current.line) + ": unterminated quote");
-  end_record();
-  return records;
 }
 
 // ---- sqlite ---------------------------------------------------------------------------

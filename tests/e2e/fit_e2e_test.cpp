@@ -34,14 +34,15 @@ TEST(FitE2E, JsonCarriesEveryFieldPerDevice) {
   }
   EXPECT_EQ(d["verdict"], "fits");
   EXPECT_EQ(d["weights_bytes"], 1171200);     // the shipped model's tensors
-  EXPECT_EQ(d["kv_bytes"], 2621440);          // reference.md §4: 5 layers x 2 x 32 dims x 4096 x f16
+  EXPECT_EQ(d["kv_bytes"], 2621440);          // docs/fit.md: 5 layers x 2 x 32 dims x 4096 x f16
   EXPECT_EQ(d["output_bytes"], 512 * 4);      // n_vocab x 1 sequence x f32
   EXPECT_FALSE(d["tg_bound_is_measurement"].get<bool>());
   EXPECT_GT(d["tg_bound_tps"].get<double>(), 0);
 }
 
-// The published observations (reference.md §1): a 70B model fits a 512 GB Mac Studio, not a
-// 32 GB RTX 5090 (where only part of it goes), and each device's cost per GiB.
+// The published observations (docs/fit.md, "Observations the tests hold"): a 70B model fits
+// a 512 GB Mac Studio, not a 32 GB RTX 5090 (where only part of it goes), and each device's
+// cost per GiB.
 TEST(FitE2E, SeventyBFitsTheMacStudioNotTheRtx5090) {
   const auto j = fit_json({"--preset", "Llama-3.1-70B", "--quant", "Q4_K_M", "--device", "all", "-c", "8192",
                            "--host-ram", "64"});

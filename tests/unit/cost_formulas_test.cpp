@@ -1,4 +1,4 @@
-// Cost formulas (reference.md §5) against worked examples computed by hand; the arithmetic
+// Cost formulas (docs/energy.md) against worked examples computed by hand; the arithmetic
 // is written out beside each expected value.
 #include <gtest/gtest.h>
 

@@ -63,6 +63,30 @@ TEST(PowerLogFile, ParseErrorsNameTheFileAndLine) {
   EXPECT_EQ((*offset)[0].unix_ns, 1795961300500000000);
 }
 
+TEST(PowerLogFile, QuotedFieldsMayHoldCommas) {
+  // As a spreadsheet exports it: every field quoted, a comma inside the header's names.
+  auto quoted = parse_power_log(
+      "\"time (UTC, ISO 8601)\",\"power (W)\"\r\n"
+      "\"2026-11-29T14:08:20Z\",\"100\"\r\n"
+      "# a comment, with a comma\r\n"
+      "\"2026-11-29T14:08:21.25Z\",\"250.5\"\r\n",
+      "p.csv");
+  ASSERT_TRUE(quoted) << quoted.error().message;
+  ASSERT_EQ(quoted->size(), 2u);
+  EXPECT_EQ((*quoted)[0].unix_ns, 1795961300000000000);
+  EXPECT_EQ((*quoted)[1].unix_ns, 1795961301250000000);
+  EXPECT_DOUBLE_EQ((*quoted)[1].power_w, 250.5);
+  // A decimal comma inside quotes is one field, named as such, not a third column.
+  auto decimal_comma = parse_power_log("1,5\n2,\"5,5\"\n", "p.csv");
+  ASSERT_FALSE(decimal_comma);
+  EXPECT_NE(decimal_comma.error().message.find("line 2: watts '5,5' is not a number"), std::string::npos)
+      << decimal_comma.error().message;
+  auto open_quote = parse_power_log("1,5\n2,\"5\n", "p.csv");
+  ASSERT_FALSE(open_quote);
+  EXPECT_NE(open_quote.error().message.find("'p.csv' line 2: unterminated quote"), std::string::npos)
+      << open_quote.error().message;
+}
+
 TEST(PowerConstantStated, EnergyIsWattsTimesTimeLabelledEstimated) {
   auto meter = make_constant_meter(65);
   const auto ticks = testing::drive(*meter, {0, 2.5});

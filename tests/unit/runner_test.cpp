@@ -48,7 +48,7 @@ TEST(Runner, MeasuresPpTgAndTtftPerRepetition) {
     context += b.context_bytes;
     model += b.model_bytes;
   }
-  EXPECT_EQ(model, 1171200u);  // F32 weights as llama.cpp allocates them (reference.md §4)
+  EXPECT_EQ(model, 1171200u);  // F32 weights as llama.cpp allocates them (docs/fit.md)
   // KV: 5 layers x (K + V) x 4 KV heads x 8 dims x f16 x n_ctx padded to 256.
   EXPECT_EQ(context, 5u * 2 * 32 * 2 * 256);
   EXPECT_EQ(out->devices_used, (std::vector<std::string>{"CPU"}));
