@@ -11,13 +11,11 @@
 
 #include "core/record.h"
 #include "core/status.h"
+#include "report/table.h"
 
 namespace rigbench::report {
 
-enum class OutputFormat { kMarkdown, kCsv, kJson, kJsonl };
-
-// "md", "csv", "json", "jsonl". Errors: kUsage naming the value.
-Result<OutputFormat> parse_output_format(const std::string& name);
+// OutputFormat and parse_output_format: report/table.h (one format type for every output).
 
 class Printer {
  public:
