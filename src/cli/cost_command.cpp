@@ -4,10 +4,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <nlohmann/json.hpp>
 
 #include "core/strings.h"
 #include "cost/tariff.h"
+#include "report/cost_printer.h"
 #include "store/sqlite_store.h"
 
 namespace rigbench::cli {
@@ -28,71 +28,6 @@ std::string num(double v, const char* format = "%.4g") {
 Status check(const char* flag, double v, bool ok, const char* rule) {
   if (!given(v) || (std::isfinite(v) && ok)) return {};
   return fail(ErrorCode::kUsage, std::string(flag) + " " + num(v, "%g") + ": must be " + rule);
-}
-
-// JSON number, or null for a figure that is missing (NaN) or never reached (inf).
-nlohmann::ordered_json jnum(double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); }
-
-void print_json(const cost::CostReport& r) {
-  const auto& in = r.inputs;
-  const std::string per = "_" + to_lower(in.currency) + "_per_mtok";
-  nlohmann::ordered_json j;
-  j["currency"] = in.currency;
-  j["inputs"] = {{"tokens_per_s", jnum(in.tokens_per_s)},     {"active_power_w", jnum(in.active_power_w)},
-                 {"idle_power_w", jnum(in.idle_power_w)},     {"power_method", in.power_method},
-                 {"psu_efficiency", in.psu_efficiency},       {"rest_w", in.rest_w},
-                 {"price_per_kwh", jnum(in.price_per_kwh)},   {"price_source", in.price_source},
-                 {"utilization", jnum(in.utilization)},       {"api" + per, jnum(in.api_price_per_mtok)}};
-  if (in.has_hardware) {
-    j["inputs"]["hardware_price"] = in.hardware.price;
-    j["inputs"]["residual_value"] = in.hardware.residual;
-    j["inputs"]["upkeep"] = in.hardware.upkeep;
-    j["inputs"]["lifetime_s"] = in.hardware.lifetime_s;
-  }
-  j["wall_active_w"] = jnum(r.wall_active_w);
-  j["wall_idle_w"] = jnum(r.wall_idle_w);
-  j["energy"] = {{"gross_j_per_token", jnum(r.gross.j)},
-                 {"marginal_j_per_token", jnum(r.marginal.j)},
-                 {"at_utilization_j_per_token", jnum(r.at_utilization.j)}};
-  j["electricity"] = {{"gross" + per, jnum(r.gross.cost_per_mtok)},
-                      {"marginal" + per, jnum(r.marginal.cost_per_mtok)},
-                      {"at_utilization" + per, jnum(r.at_utilization.cost_per_mtok)}};
-  j["hardware" + per] = jnum(r.hardware_per_mtok);
-  j["total" + per] = jnum(r.total_per_mtok);
-  j["break_even_utilization"] = jnum(r.break_even_utilization);
-  j["break_even_never"] = std::isinf(r.break_even_utilization);
-  j["price_per_memory_gb"] = jnum(r.price_per_memory_gb);
-  j["notes"] = r.notes;
-  std::cout << j.dump(2) << "\n";
-}
-
-void print_markdown(const cost::CostReport& r) {
-  const auto& in = r.inputs;
-  const std::string cur = in.currency;
-  const std::string u = num(in.utilization, "%g");
-  std::printf("| figure | J/token | %s/Mtok |\n|---|---:|---:|\n", cur.c_str());
-  auto row = [](const std::string& name, double j, double c) {
-    std::printf("| %s | %s | %s |\n", name.c_str(), num(j).c_str(), num(c).c_str());
-  };
-  row("electricity, gross", r.gross.j, r.gross.cost_per_mtok);
-  row("electricity, marginal (above idle)", r.marginal.j, r.marginal.cost_per_mtok);
-  if (given(in.utilization)) row("electricity, at utilization " + u, r.at_utilization.j, r.at_utilization.cost_per_mtok);
-  if (in.has_hardware) row("hardware, at utilization " + u, NAN, r.hardware_per_mtok);
-  if (given(r.total_per_mtok)) row("total, at utilization " + u, NAN, r.total_per_mtok);
-  if (given(in.api_price_per_mtok)) row("API price", NAN, in.api_price_per_mtok);
-  std::printf("\n");
-  if (given(in.api_price_per_mtok)) {
-    const double b = r.break_even_utilization;
-    if (std::isinf(b)) std::printf("break-even: never (the marginal electricity alone costs the API price or more)\n");
-    else if (given(b)) std::printf("break-even utilization: %s (%s %%)%s\n", num(b, "%.3g").c_str(), num(100 * b, "%.3g").c_str(),
-                                   b > 1 ? ": above 1, the API is cheaper even at full use" : "");
-  }
-  if (given(r.price_per_memory_gb)) std::printf("hardware price per GB of memory: %s %s\n", num(r.price_per_memory_gb).c_str(), cur.c_str());
-  std::printf("inputs: %s tokens/s; %s W active, %s W idle at the wall (power %s)", num(in.tokens_per_s, "%g").c_str(),
-              num(r.wall_active_w, "%g").c_str(), num(r.wall_idle_w, "%g").c_str(), in.power_method.c_str());
-  if (given(in.price_per_kwh)) std::printf("; %s %s/kWh (%s)", num(in.price_per_kwh, "%.4g").c_str(), cur.c_str(), in.price_source.c_str());
-  std::printf("\n");
-  for (const auto& n : r.notes) std::printf("note: %s\n", n.c_str());
 }
 
 }  // namespace
@@ -123,7 +58,7 @@ CLI::App* add_cost_command(CLI::App& app, CostOptions& o) {
   cmd->add_option("--watts", o.watts, "average power while generating, W (components; see --psu-efficiency)");
   cmd->add_option("--idle-watts", o.idle_watts, "idle power with the model loaded, W");
   add_price_flags(*cmd, o);
-  cmd->add_option("-o,--output", o.output, "md or json")->check(CLI::IsMember({"md", "json"}))->capture_default_str();
+  cmd->add_option("-o,--output", o.output, "md, csv, json or jsonl (csv/jsonl: one row per figure)")->capture_default_str();
   return cmd;
 }
 
@@ -215,6 +150,8 @@ Status fill_from_run(CostOptions& o) {
 }  // namespace
 
 Status run_cost_command(const CostOptions& options) {
+  auto format = report::parse_output_format(options.output);
+  if (!format) return std::unexpected(format.error());
   CostOptions opts = options;
   if (!opts.run.empty()) {
     if (Status s = fill_from_run(opts); !s) return s;
@@ -222,8 +159,7 @@ Status run_cost_command(const CostOptions& options) {
   auto inputs = cost_inputs(opts);
   if (!inputs) return std::unexpected(inputs.error());
   const cost::CostReport report = cost::estimate_cost(*inputs);
-  if (opts.output == "json") print_json(report);
-  else print_markdown(report);
+  report::print_cost(report, *format, std::cout);
   return {};
 }
 

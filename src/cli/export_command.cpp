@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "report/printer.h"
+#include "report/export_printer.h"
 #include "store/record_sources.h"
 
 namespace rigbench::cli {
@@ -10,7 +10,8 @@ namespace rigbench::cli {
 CLI::App* add_export_command(CLI::App& app, ExportOptions& o) {
   CLI::App* cmd = app.add_subcommand("export", "Print every stored record (jsonl by default, what `rigbench import` reads)");
   cmd->add_option("--db", o.db_paths, "database to read (repeatable; default: $XDG_DATA_HOME/rigbench/results.db)");
-  cmd->add_option("-o,--output", o.output, "jsonl, json, csv or md")->check(CLI::IsMember({"jsonl", "json", "csv", "md"}))->capture_default_str();
+  cmd->add_option("-o,--output", o.output, "jsonl (what import reads), json, csv or md (csv and md with a machine column)")
+      ->capture_default_str();
   return cmd;
 }
 
@@ -19,10 +20,7 @@ Status run_export_command(const ExportOptions& o) {
   if (!format) return std::unexpected(format.error());
   auto records = store::load_records(o.db_paths);
   if (!records) return std::unexpected(records.error());
-  auto printer = report::make_printer(*format, std::cout);
-  printer->begin();
-  for (const RunRecord& rec : *records) printer->add(rec);
-  printer->end();
+  report::print_records(*records, *format, std::cout);
   return {};
 }
 

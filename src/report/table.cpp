@@ -126,6 +126,27 @@ void Table::add_note(std::string note) {
   if (std::find(notes_.begin(), notes_.end(), note) == notes_.end()) notes_.push_back(std::move(note));
 }
 
+std::string note_lines(const std::string& note) {
+  constexpr std::size_t kWidth = 120;
+  const std::string indent(6, ' ');
+  std::string out = "note: ", line;
+  std::size_t used = 6;
+  for (const std::string& word : split(note, ' ')) {
+    const std::size_t w = display_width(word);
+    if (used > 6 && used + 1 + w > kWidth) {
+      out += "\n" + indent;
+      used = 6;
+    } else if (used > 6) {
+      out += ' ';
+      ++used;
+    }
+    out += word;
+    used += w;
+  }
+  return out + "\n";
+}
+
+
 std::size_t display_width(std::string_view s) {
   std::size_t n = 0;
   for (unsigned char c : s) n += (c & 0xC0) != 0x80;
@@ -192,7 +213,7 @@ void render(const Table& table, OutputFormat format, std::ostream& out, RenderOp
       if (!table.preamble().empty()) out << "\n";
       out << markdown_table(table, options.wide);
       if (!table.notes().empty()) out << "\n";
-      for (const auto& note : table.notes()) out << "note: " << note << "\n";
+      for (const auto& note : table.notes()) out << note_lines(note);
       break;
     }
     case OutputFormat::kCsv: {

@@ -77,7 +77,8 @@ class Table {
   void add_row(std::vector<TableCell> cells);
   // md only: a line above the table (a title, what the cells mean).
   void add_preamble(std::string line);
-  // md only: "note: <text>" below the table; a note already present is not repeated.
+  // md only: "note: <text>" below the table, wrapped at 120 columns; a note already present
+  // is not repeated.
   void add_note(std::string note);
 
  private:
@@ -97,6 +98,9 @@ void render(const Table& table, OutputFormat format, std::ostream& out, RenderOp
 // The md table alone (no preamble, no notes): aligned, header rule with ':' on right-aligned
 // columns. Every line ends with '\n'.
 std::string markdown_table(const Table& table, bool wide = false);
+
+// "note: <text>\n", wrapped at spaces to 120 columns, continuation lines indented under the text.
+std::string note_lines(const std::string& note);
 
 // Display width of UTF-8 text (code points; "±" and "×" count one).
 std::size_t display_width(std::string_view s);

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/strings.h"
+#include "support/golden.h"
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
 
@@ -86,7 +87,7 @@ TEST(ImportCompareE2E, ThreeMachinesMergeAndEachModelHasItsWinner) {
     testing::write_file(dir.file(m + ".jsonl"), text);
     const ProcessResult imp = run_process({RIGBENCH_BIN, "import", "--db", dir.file(m + ".db"), dir.file(m + ".jsonl")});
     ASSERT_EQ(imp.exit_code, 0) << imp.err;
-    EXPECT_NE(imp.out.find(" | rigbench jsonl | 2 | 2 | 0 | 0 |"), std::string::npos) << imp.out;
+    EXPECT_NE(testing::unpadded(imp.out).find(" | rigbench jsonl | 2 | 2 | 0 | 0 |"), std::string::npos) << imp.out;
   }
 
   // Merged into one; importing again changes nothing.
@@ -125,10 +126,10 @@ TEST(ImportCompareE2E, ThreeMachinesMergeAndEachModelHasItsWinner) {
   // The markdown table, against another baseline.
   const ProcessResult md = run_process({RIGBENCH_BIN, "compare", "--db", dir.file("all.db"), "--baseline", "rig-b"});
   ASSERT_EQ(md.exit_code, 0) << md.err;
-  EXPECT_NE(md.out.find("| model | test | rig-a | rig-b (baseline) | rig-c | winner |"), std::string::npos) << md.out;
-  EXPECT_NE(md.out.find("| " + shipped_label + " | tg32 t/s | "), std::string::npos) << md.out;
-  EXPECT_NE(md.out.find(" ×0.25 | "), std::string::npos) << md.out;
-  EXPECT_NE(md.out.find(" | rig-c |\n"), std::string::npos) << md.out;
+  EXPECT_NE(testing::unpadded(md.out).find("| model | test | rig-a | rig-b (baseline) | rig-c | winner |"), std::string::npos) << md.out;
+  EXPECT_NE(testing::unpadded(md.out).find("| " + shipped_label + " | tg32 t/s | "), std::string::npos) << md.out;
+  EXPECT_NE(testing::unpadded(md.out).find(" ×0.25 | "), std::string::npos) << md.out;
+  EXPECT_NE(testing::unpadded(md.out).find(" | rig-c |\n"), std::string::npos) << md.out;
 
   // Transposed: one column per model.
   const ProcessResult by_model = run_process({RIGBENCH_BIN, "compare", "--db", dir.file("all.db"), "--by", "model", "-o", "csv"});

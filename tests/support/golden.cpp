@@ -84,6 +84,15 @@ std::string golden_mismatch(const std::string& actual, const std::string& expect
   return "";
 }
 
+std::string unpadded(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == ' ' && !out.empty() && out.back() == ' ') continue;
+    out += c;
+  }
+  return out;
+}
+
 std::string golden(const std::string& name) { return read_file(std::string(RIGBENCH_TEST_DATA) + "/golden/" + name); }
 
 }  // namespace rigbench::testing

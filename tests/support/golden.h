@@ -17,6 +17,10 @@ namespace rigbench::testing {
 // match, both texts of it, and the line counts.
 std::string golden_mismatch(const std::string& actual, const std::string& expected);
 
+// `text` with each run of spaces made one: markdown rows read as "| a | b |" whatever the
+// padding, for tests that look for one row.
+std::string unpadded(const std::string& text);
+
 // The golden file tests/data/golden/<name> ("" when missing).
 std::string golden(const std::string& name);
 

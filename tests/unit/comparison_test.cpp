@@ -10,6 +10,7 @@
 
 #include "report/compare_printers.h"
 #include "report/regressions.h"
+#include "support/golden.h"
 #include "support/sample_record.h"
 
 namespace rigbench::report {
@@ -31,15 +32,7 @@ RunRecord run(const std::string& id, const std::string& host, const std::string&
   return r;
 }
 
-// The markdown with each run of spaces made one: rows read as "| a | b |" whatever the padding.
-std::string unpadded(const std::string& md) {
-  std::string out;
-  for (char c : md) {
-    if (c == ' ' && !out.empty() && out.back() == ' ') continue;
-    out += c;
-  }
-  return out;
-}
+using rigbench::testing::unpadded;
 
 const Row& find_row(const Comparison& cmp, const std::string& label, const std::string& test) {
   for (const Row& r : cmp.rows) {
