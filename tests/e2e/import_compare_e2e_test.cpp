@@ -104,6 +104,23 @@ TEST(ImportCompareE2E, ThreeMachinesMergeAndEachModelHasItsWinner) {
   for (const json& f : json::parse(second.out)) EXPECT_EQ(f["already_stored"], 2);
   EXPECT_EQ(lines_of(run_process({RIGBENCH_BIN, "export", "--db", dir.file("all.db")}).out).size(), 6u);
 
+  // export -o md|csv: a machine column first; md names the llama.cpp build once, not per record.
+  const ProcessResult md_export = run_process({RIGBENCH_BIN, "export", "--db", dir.file("all.db"), "-o", "md"});
+  ASSERT_EQ(md_export.exit_code, 0) << md_export.err;
+  const std::string md_rows = testing::unpadded(md_export.out);
+  EXPECT_TRUE(md_rows.starts_with("| machine | model |")) << md_export.out;
+  for (const char* m : {"| rig-a | ", "| rig-b | ", "| rig-c | "}) EXPECT_NE(md_rows.find(m), std::string::npos) << m;
+  std::size_t builds = 0;
+  for (std::size_t at = md_export.out.find("llama.cpp build: "); at != std::string::npos;
+       at = md_export.out.find("llama.cpp build: ", at + 1)) {
+    ++builds;
+  }
+  EXPECT_EQ(builds, 1u) << md_export.out;
+  const ProcessResult csv_export = run_process({RIGBENCH_BIN, "export", "--db", dir.file("all.db"), "-o", "csv"});
+  ASSERT_EQ(csv_export.exit_code, 0) << csv_export.err;
+  EXPECT_TRUE(csv_export.out.starts_with("machine,model_name,")) << csv_export.out;
+  EXPECT_EQ(std::count(csv_export.out.begin(), csv_export.out.end(), '\n'), 7);
+
   // compare: one column per machine, the winner per model.
   const ProcessResult cmp_run = run_process({RIGBENCH_BIN, "compare", "--db", dir.file("all.db"), "-o", "json"});
   ASSERT_EQ(cmp_run.exit_code, 0) << cmp_run.err;

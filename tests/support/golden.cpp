@@ -1,6 +1,7 @@
 #include "support/golden.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <regex>
 #include <vector>
 
@@ -94,5 +95,13 @@ std::string unpadded(const std::string& text) {
 }
 
 std::string golden(const std::string& name) { return read_file(std::string(RIGBENCH_TEST_DATA) + "/golden/" + name); }
+
+std::string matches_golden(const std::string& actual, const std::string& name) {
+  if (const char* w = std::getenv("RIGBENCH_WRITE_GOLDEN"); w && std::string(w) == "1") {
+    write_file(std::string(RIGBENCH_TEST_DATA) + "/golden/" + name, actual);
+    return "";
+  }
+  return golden_mismatch(actual, golden(name));
+}
 
 }  // namespace rigbench::testing

@@ -24,4 +24,9 @@ std::string unpadded(const std::string& text);
 // The golden file tests/data/golden/<name> ("" when missing).
 std::string golden(const std::string& name);
 
+// golden_mismatch(actual, golden(name)). With RIGBENCH_WRITE_GOLDEN=1 in the environment it
+// writes `actual` as the golden file instead (to start one; placeholders are then put in by
+// hand) and returns "".
+std::string matches_golden(const std::string& actual, const std::string& name);
+
 }  // namespace rigbench::testing

@@ -267,6 +267,27 @@ TEST(ComparePrinters, MarkdownMarksWinnerRatiosAndDoesNotFit) {
   EXPECT_NE(md.find("alpha 0.05): none to test"), std::string::npos) << md;
 }
 
+// The whole outputs against golden files (tests/data/golden/compare.*): a stray column, row or
+// key fails. Regressions included in md and json.
+TEST(ComparePrinters, GoldenOutputs) {
+  std::vector<RunRecord> records = three_machines();
+  RunRecord later = run("a-later", "box-a", "alpha", {1'000'000'000, 1'010'000'000}, {1'000'000'000, 1'010'000'000}, kCommitB,
+                        "2026-11-29T12:00:00Z");
+  records.push_back(later);
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp);
+  for (Row& r : cmp->rows) {
+    if (r.model == "beta F32") r.cells[2].state = CellState::kWontFit;
+  }
+  const auto regressions = find_regressions(records, 0.05);
+  for (const auto& [format, name] : {std::pair{OutputFormat::kMarkdown, "compare.md"}, std::pair{OutputFormat::kCsv, "compare.csv"},
+                                     std::pair{OutputFormat::kJson, "compare.json"}}) {
+    std::ostringstream out;
+    print_comparison(*cmp, regressions, 0.05, format, out);
+    EXPECT_EQ(rigbench::testing::matches_golden(out.str(), name), "") << name;
+  }
+}
+
 TEST(ComparePrinters, CsvAndJson) {
   auto cmp = compare(three_machines(), {});
   ASSERT_TRUE(cmp);
