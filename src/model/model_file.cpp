@@ -39,7 +39,7 @@ Result<ModelFile> check_model_file(const std::string& path, bool with_fingerprin
   auto shape = read_shape(path);
   if (!shape) {
     if (!has_key(path, info->arch + ".block_count")) {
-      return fail(ErrorCode::kInvalidInput, where + ": unknown architecture '" + info->arch + "' (no " + info->arch +
+      return fail(ErrorCode::kInvalidInput, where + ": unknown model architecture: '" + info->arch + "' (no " + info->arch +
                                                 ".block_count key)");
     }
     return std::unexpected(shape.error());

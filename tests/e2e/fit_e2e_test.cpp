@@ -178,7 +178,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadFit{"NotGguf", {"@text.gguf"}, 1, "not a GGUF file"},
                       BadFit{"CorruptMetadata", {"@cut.gguf"}, 1, "cut.gguf': corrupt or truncated GGUF"},
                       BadFit{"TruncatedData", {"@short.gguf"}, 1, "short.gguf': truncated GGUF (tensor data needs"},
-                      BadFit{"UnknownArchitecture", {"@arch.gguf"}, 1, "arch.gguf': unknown architecture 'nonesuch'"},
+                      BadFit{"UnknownArchitecture", {"@arch.gguf"}, 1, "arch.gguf': unknown model architecture: 'nonesuch'"},
                       BadFit{"PresetAndFile", {"--preset", "SmolLM2-135M", "@none.gguf"}, 2,
                              "give a MODEL.gguf or --preset NAME, not both"},
                       BadFit{"OldDepthFlag", {RIGBENCH_TEST_MODEL, "--depth", "4"}, 2, "--depth"},
