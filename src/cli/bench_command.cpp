@@ -70,7 +70,7 @@ Status run_bench_command(BenchOptions& opts) {
     if (!path) return std::unexpected(path.error());
     opts.plan.models = {*path};
   }
-  const auto format = report::parse_output_format(opts.output);
+  const auto format = report::parse_output_format(opts.output, report::record_formats());
 
   // 2. Every model is checked before anything runs, so a bad file measures and stores nothing.
   bench::Job job;

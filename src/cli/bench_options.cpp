@@ -127,7 +127,7 @@ Status validate(BenchOptions& o, int default_threads) {
     }
     p.n_pg.emplace_back(np, ng);
   }
-  if (auto f = report::parse_output_format(o.output); !f) return std::unexpected(f.error());
+  if (auto f = report::parse_output_format(o.output, report::record_formats()); !f) return std::unexpected(f.error());
   if (o.no_db && !o.db_path.empty()) return fail(ErrorCode::kUsage, "--db and --no-db: give one, not both");
   const bool any_pp = std::any_of(p.n_prompt.begin(), p.n_prompt.end(), [](int v) { return v > 0; });
   const bool any_tg = std::any_of(p.n_gen.begin(), p.n_gen.end(), [](int v) { return v > 0; });

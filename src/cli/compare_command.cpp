@@ -25,7 +25,7 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& o) {
 Status run_compare_command(const CompareOptions& o) {
   auto by = report::parse_compare_by(o.by);
   if (!by) return std::unexpected(by.error());
-  auto format = report::parse_compare_format(o.output);
+  auto format = report::parse_output_format(o.output);
   if (!format) return std::unexpected(format.error());
   auto records = store::load_records(o.db_paths, o.filter);
   if (!records) return std::unexpected(records.error());

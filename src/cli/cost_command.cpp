@@ -5,10 +5,10 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
-#include <nlohmann/json.hpp>
 
 #include "core/strings.h"
 #include "cost/tariff.h"
+#include "report/cost_printer.h"
 #include "store/sqlite_store.h"
 
 namespace rigbench::cli {
@@ -29,75 +29,6 @@ std::string num(double v, const char* format = "%.4g") {
 Status check(const char* flag, double v, bool ok, const char* rule) {
   if (!given(v) || (std::isfinite(v) && ok)) return {};
   return fail(ErrorCode::kUsage, std::string(flag) + " " + num(v, "%g") + ": must be " + rule);
-}
-
-// JSON number, or null for a figure that is missing (NaN) or never reached (inf).
-nlohmann::ordered_json jnum(double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); }
-
-// `j` may already hold what comes first (the priced run).
-void print_json(const cost::CostReport& r, nlohmann::ordered_json j) {
-  const auto& in = r.inputs;
-  const std::string per = "_" + to_lower(in.currency) + "_per_mtok";
-  j["currency"] = in.currency;
-  j["inputs"] = {{"tokens_per_s", jnum(in.tokens_per_s)},     {"active_power_w", jnum(in.active_power_w)},
-                 {"idle_power_w", jnum(in.idle_power_w)},     {"power_method", in.power_method},
-                 {"psu_efficiency", in.psu_efficiency},       {"rest_w", in.rest_w},
-                 {"price_per_kwh", jnum(in.price_per_kwh)},   {"price_source", in.price_source},
-                 {"utilization", jnum(in.utilization)},       {"api" + per, jnum(in.api_price_per_mtok)}};
-  if (in.has_hardware) {
-    j["inputs"]["hardware_price"] = in.hardware.price;
-    j["inputs"]["residual_value"] = in.hardware.residual;
-    j["inputs"]["upkeep"] = in.hardware.upkeep;
-    j["inputs"]["lifetime_s"] = in.hardware.lifetime_s;
-  }
-  j["wall_active_w"] = jnum(r.wall_active_w);
-  j["wall_idle_w"] = jnum(r.wall_idle_w);
-  j["energy"] = {{"gross_j_per_token", jnum(r.gross.j)},
-                 {"marginal_j_per_token", jnum(r.marginal.j)},
-                 {"at_utilization_j_per_token", jnum(r.at_utilization.j)}};
-  j["electricity"] = {{"gross" + per, jnum(r.gross.cost_per_mtok)},
-                      {"marginal" + per, jnum(r.marginal.cost_per_mtok)},
-                      {"at_utilization" + per, jnum(r.at_utilization.cost_per_mtok)}};
-  j["hardware" + per] = jnum(r.hardware_per_mtok);
-  j["total" + per] = jnum(r.total_per_mtok);
-  j["break_even_utilization"] = jnum(r.break_even_utilization);
-  j["break_even_never"] = std::isinf(r.break_even_utilization);
-  j["price_per_memory_gb"] = jnum(r.price_per_memory_gb);
-  j["notes"] = r.notes;
-  std::cout << j.dump(2) << "\n";
-}
-
-void print_markdown(const cost::CostReport& r) {
-  const auto& in = r.inputs;
-  const std::string cur = in.currency;
-  const std::string u = num(in.utilization, "%g");
-  std::printf("| figure | J/token | %s/Mtok |\n|---|---:|---:|\n", cur.c_str());
-  auto row = [](const std::string& name, double j, double c) {
-    std::printf("| %s | %s | %s |\n", name.c_str(), num(j).c_str(), num(c).c_str());
-  };
-  row("electricity, gross", r.gross.j, r.gross.cost_per_mtok);
-  row("electricity, marginal (above idle)", r.marginal.j, r.marginal.cost_per_mtok);
-  if (given(in.utilization)) row("electricity, at utilization " + u, r.at_utilization.j, r.at_utilization.cost_per_mtok);
-  if (in.has_hardware) row("hardware, at utilization " + u, NAN, r.hardware_per_mtok);
-  if (given(r.total_per_mtok)) row("total, at utilization " + u, NAN, r.total_per_mtok);
-  if (given(in.api_price_per_mtok)) row("API price", NAN, in.api_price_per_mtok);
-  std::printf("\n");
-  if (given(in.api_price_per_mtok)) {
-    const double b = r.break_even_utilization;
-    if (std::isinf(b)) std::printf("break-even: never (the marginal electricity alone costs the API price or more)\n");
-    else if (given(b)) std::printf("break-even utilization: %s (%s %%)%s\n", num(b, "%.3g").c_str(), num(100 * b, "%.3g").c_str(),
-                                   b > 1 ? ": above 1, the API is cheaper even at full use" : "");
-  }
-  if (given(r.price_per_memory_gb)) std::printf("hardware price per GB of memory: %s %s\n", num(r.price_per_memory_gb).c_str(), cur.c_str());
-  if (given(in.active_power_w) || given(in.idle_power_w)) {
-    std::printf("inputs: %s tokens/s; %s W active, %s W idle at the wall (power %s)", num(in.tokens_per_s, "%g").c_str(),
-                num(r.wall_active_w, "%g").c_str(), num(r.wall_idle_w, "%g").c_str(), in.power_method.c_str());
-  } else {
-    std::printf("inputs: %s tokens/s; no power given or measured", num(in.tokens_per_s, "%g").c_str());
-  }
-  if (given(in.price_per_kwh)) std::printf("; %s %s/kWh (%s)", num(in.price_per_kwh, "%.4g").c_str(), cur.c_str(), in.price_source.c_str());
-  std::printf("\n");
-  for (const auto& n : r.notes) std::printf("note: %s\n", n.c_str());
 }
 
 }  // namespace
@@ -128,7 +59,7 @@ CLI::App* add_cost_command(CLI::App& app, CostOptions& o) {
   cmd->add_option("--watts", o.watts, "average power while generating, W (components; see --psu-efficiency)");
   cmd->add_option("--idle-watts", o.idle_watts, "idle power with the model loaded, W");
   add_price_flags(*cmd, o);
-  cmd->add_option("-o,--output", o.output, "md or json")->check(CLI::IsMember({"md", "json"}))->capture_default_str();
+  cmd->add_option("-o,--output", o.output, "md, csv, json or jsonl (csv/jsonl: one row per figure)")->capture_default_str();
   return cmd;
 }
 
@@ -159,7 +90,7 @@ Result<cost::CostInputs> cost_inputs(const CostOptions& o, bool require_tps) {
   in.tokens_per_s = o.tps;
   in.active_power_w = o.watts;
   in.idle_power_w = o.idle_watts;
-  in.power_method = given(o.watts) || given(o.idle_watts) ? o.power_method : "none";  // never "stated" for no figure
+  in.power_method = o.power_method;
   in.psu_efficiency = o.psu_efficiency;
   in.rest_w = o.rest_watts;
   in.currency = o.currency;
@@ -184,13 +115,8 @@ Result<cost::CostInputs> cost_inputs(const CostOptions& o, bool require_tps) {
 
 namespace {
 
-// The stored run that was priced, said in the output: which record, model, machine and time.
-struct PricedRun {
-  std::string record_id, model, machine, test_time;
-};
-
 // Fills tps and watts the user did not give from a stored run's measurements.
-Result<PricedRun> fill_from_run(CostOptions& o) {
+Result<report::PricedRun> fill_from_run(CostOptions& o) {
   std::string path = o.db_path;
   if (path.empty()) {
     auto p = store::default_db_path();
@@ -205,7 +131,8 @@ Result<PricedRun> fill_from_run(CostOptions& o) {
   const RunRecord* found = nullptr;
   int matches = 0;
   for (const auto& r : *all) {
-    if (o.run == "latest" || r.record_id.rfind(o.run, 0) == 0) {
+    // latest: the last stored run that generated (a pp test has no tg to price).
+    if ((o.run == "latest" && r.results.tg) || (o.run != "latest" && r.record_id.rfind(o.run, 0) == 0)) {
       found = &r;
       ++matches;
     }
@@ -222,7 +149,7 @@ Result<PricedRun> fill_from_run(CostOptions& o) {
     o.idle_watts = found->energy.idle_power_w;
     if (!found->energy.tg) o.power_method = found->energy.method;  // the run's, never a default "stated"
   }
-  PricedRun run;
+  report::PricedRun run;
   run.record_id = found->record_id;
   run.model = found->model.name + (found->model.file_type.empty() ? "" : " " + found->model.file_type) +
               (found->model.synthetic ? " (synthetic)" : "");
@@ -235,8 +162,10 @@ Result<PricedRun> fill_from_run(CostOptions& o) {
 }  // namespace
 
 Status run_cost_command(const CostOptions& options) {
+  auto format = report::parse_output_format(options.output);
+  if (!format) return std::unexpected(format.error());
   CostOptions opts = options;
-  std::optional<PricedRun> run;
+  std::optional<report::PricedRun> run;
   if (!opts.run.empty()) {
     auto priced = fill_from_run(opts);
     if (!priced) return std::unexpected(priced.error());
@@ -245,17 +174,7 @@ Status run_cost_command(const CostOptions& options) {
   auto inputs = cost_inputs(opts);
   if (!inputs) return std::unexpected(inputs.error());
   const cost::CostReport report = cost::estimate_cost(*inputs);
-  if (opts.output == "json") {
-    nlohmann::ordered_json j;
-    if (run) j["run"] = {{"record_id", run->record_id}, {"model", run->model}, {"machine", run->machine}, {"test_time", run->test_time}};
-    print_json(report, j);
-  } else {
-    if (run) {
-      std::printf("run %s: %s on %s, tested %s\n\n", run->record_id.c_str(), run->model.c_str(), run->machine.c_str(),
-                  run->test_time.c_str());
-    }
-    print_markdown(report);
-  }
+  report::print_cost(report, *format, std::cout, run ? &*run : nullptr);
   return {};
 }
 

@@ -31,7 +31,7 @@ struct CostOptions {
   double lifetime_years = cost::kNaN;  // --lifetime-years: years the hardware is written off over
   double api_price = cost::kNaN;       // --api-price: a cloud API's price per million output tokens
   double memory_gb = cost::kNaN;       // --memory-gb: the machine's memory for models, for price per GB
-  std::string output = "md";           // -o: md | json
+  std::string output = "md";           // -o: md | csv | json | jsonl
 };
 
 // Declares the subcommand and its flags on `app`; `opts` receives the parsed values.

@@ -21,7 +21,7 @@ struct ExportOptions {
 CLI::App* add_export_command(CLI::App& app, ExportOptions& opts);
 
 // Prints every record (store::load_records: oldest first, duplicates dropped) to stdout
-// with the bench printers (report/printer.h). Errors: store::load_records's.
+// (report/export_printer.h). Errors: store::load_records's.
 Status run_export_command(const ExportOptions& opts);
 
 }  // namespace rigbench::cli

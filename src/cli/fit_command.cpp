@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <nlohmann/json.hpp>
 
 #include "cli/build_info.h"
 #include "core/strings.h"
@@ -16,6 +15,7 @@
 #include "hw/bandwidth.h"
 #include "hw/catalog.h"
 #include "hw/machine.h"
+#include "model/model_file.h"
 #include "model/model_shape.h"
 #include "model/preset.h"
 #include "report/fit_printer.h"
@@ -30,7 +30,7 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
   cmd->add_option("model", o.model, "GGUF model file (a header-only file works)");
   cmd->add_option("--preset", o.preset, "a preset instead of a file (see `rigbench presets`)");
   cmd->add_option("--quant", o.quant, "file type with --preset")->capture_default_str();
-  cmd->add_option("-c,--ctx-size", o.ctx_size, "context size; 0 = n_ctx_train, capped as llama.cpp's --fit does")
+  cmd->add_option("-c,--ctx-size", o.ctx_size, "context size (n_ctx); 0 = n_ctx_train, capped as llama.cpp's --fit does")
       ->check(CLI::Range(0, 1 << 24))->capture_default_str();
   cmd->add_option("--n-gpu-layers", o.n_gpu_layers, "-ngl: layers offloaded: N, auto (the most that fit) or -1 (all)")->capture_default_str();
   cmd->add_option("--flash-attn", o.flash_attn, "-fa: auto, on or off")->check(CLI::IsMember({"auto", "on", "off", "1", "0"}))->capture_default_str();
@@ -39,16 +39,27 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
   cmd->add_option("-b,--batch-size", o.n_batch, "logical batch size")->check(CLI::Range(1, 1 << 20))->capture_default_str();
   cmd->add_option("--ubatch-size", o.n_ubatch, "-ub: physical batch size")->check(CLI::Range(1, 1 << 20))->capture_default_str();
   cmd->add_flag("--no-kv-offload", o.no_kv_offload, "keep the KV cache in host RAM");
-  cmd->add_option("--parallel", o.parallel, "parallel sequences")->check(CLI::Range(1, 256))->capture_default_str();
+  cmd->add_option("--parallel", o.n_parallel, "-np: parallel sequences (n_parallel)")->check(CLI::Range(1, 256))->capture_default_str();
   cmd->add_option("--device", o.device, "auto (this machine), all (every catalog device) or a catalog name")->capture_default_str();
   cmd->add_option("--count", o.count, "that many of the --device (several GPUs; layers split as -ts says)")
       ->check(CLI::Range(1, 16))->capture_default_str();
   cmd->add_option("--tensor-split", o.tensor_split, "-ts: share of the offloaded layers per device, e.g. 3,1 (default: equal)");
-  cmd->add_option("--depth", o.depth, "KV cells read per generated token in the tg bound")->check(CLI::Range(0, 1 << 24))->capture_default_str();
+  cmd->add_option("-d,--n-depth", o.n_depth, "tokens in the KV cache (n_depth): KV cells read per generated token in the tg bound")
+      ->check(CLI::Range(0, 1 << 24))->capture_default_str();
   cmd->add_option("--host-ram", o.host_ram_gib, "GiB of host RAM beside a catalog GPU (default: this machine's RAM)")->check(CLI::Range(0.0, 1e6));
-  cmd->add_option("-o,--output", o.output, "md or json")->check(CLI::IsMember({"md", "json"}))->capture_default_str();
+  cmd->add_option("-o,--output", o.output, "md, csv, json or jsonl (one object per device)")->capture_default_str();
+  cmd->add_flag("--wide", o.wide, "md: every column (backend, ngl, weights, compute, output, overhead, host RAM, margin, USD/GiB)");
   cmd->add_flag("--check", o.check, "also load the model in llama.cpp with no_alloc (simulated allocation, no weights read) "
-                                   "and print its memory breakdown beside the estimate (this machine's backend)");
+                                   "and print its memory breakdown beside the estimate (this machine's backend; "
+                                   "with -o csv/json/jsonl, the comparison alone)");
+  cmd->footer(
+      "Verdicts: fits, partial (some layers on the device, the rest in host RAM), does not fit.\n"
+      "Exit codes: 0 the question was answered, whatever the verdict (\"does not fit\" included); 1 a bad model file "
+      "or a runtime failure; 2 a bad flag or value.\n"
+      "Examples:\n"
+      "  rigbench fit model.gguf\n"
+      "  rigbench fit --preset Llama-3.1-70B --device all -c 8192\n"
+      "  rigbench fit --preset Qwen2.5-7B -c 8192 -d 4096 -np 2 -o json\n");
   return cmd;
 }
 
@@ -62,7 +73,7 @@ std::vector<std::string> split_list(const std::string& s) {
 }
 
 // llama.cpp's own breakdown for the plan's context, beside fit's estimate for the host.
-Status print_check(const std::string& path, const fit::ContextParams& ctx, const fit::FitResult& f, const std::string& format) {
+Status print_check(const std::string& path, const fit::ContextParams& ctx, const fit::FitResult& f, report::OutputFormat format) {
   engine::SimulationSpec sim;
   sim.path = path;
   sim.n_ctx = f.n_ctx;
@@ -75,32 +86,17 @@ Status print_check(const std::string& path, const fit::ContextParams& ctx, const
   sim.offload_kqv = ctx.offload_kqv;
   auto real = engine::simulate_memory(sim);
   if (!real) return std::unexpected(real.error());
-  uint64_t model = 0, context = 0, compute = 0;
+  report::FitCheck c;
+  c.n_ctx = real->n_ctx;
   for (const auto& b : real->buffers) {
-    model += b.model_bytes;
-    context += b.context_bytes;
-    compute += b.compute_bytes;
+    c.llama_weights += b.model_bytes;
+    c.llama_kv += b.context_bytes;
+    c.llama_compute += b.compute_bytes;
   }
-  const fit::Components e{f.device.weights + f.host.weights, f.device.kv + f.host.kv, f.device.compute + f.host.compute, 0, 0};
-  if (format == "json") {
-    nlohmann::ordered_json j = {{"n_ctx", real->n_ctx},
-                                {"estimate", {{"weights_bytes", e.weights}, {"kv_bytes", e.kv}, {"compute_bytes", e.compute},
-                                              {"total_bytes", e.weights + e.kv + e.compute}}},
-                                {"llama_cpp", {{"weights_bytes", model}, {"kv_bytes", context}, {"compute_bytes", compute},
-                                               {"total_bytes", model + context + compute}}}};
-    std::cout << j.dump(2) << "\n";
-    return {};
-  }
-  auto row = [](const char* what, uint64_t est, uint64_t real_bytes) {
-    const double diff = real_bytes ? 100.0 * (static_cast<double>(est) - static_cast<double>(real_bytes)) / static_cast<double>(real_bytes) : 0;
-    std::printf("| %s | %.2f | %.2f | %+.2f %% |\n", what, est / 1048576.0, real_bytes / 1048576.0, diff);
-  };
-  std::printf("\nllama.cpp's own plan (no_alloc simulation, n_ctx %d):\n\n| component | estimate MiB | llama.cpp MiB | difference |\n|---|---|---|---|\n",
-              real->n_ctx);
-  row("weights", e.weights, model);
-  row("KV cache", e.kv, context);
-  row("compute", e.compute, compute);
-  row("total", e.weights + e.kv + e.compute, model + context + compute);
+  c.estimate_weights = f.device.weights + f.host.weights;
+  c.estimate_kv = f.device.kv + f.host.kv;
+  c.estimate_compute = f.device.compute + f.host.compute;
+  report::print_fit_check(c, format, std::cout);
   return {};
 }
 
@@ -126,10 +122,15 @@ struct TempFile {
 // The model's shape: from the file, or from a preset written header-only to `tmp` (whose
 // path then names the model for --check).
 Result<model::ModelShape> load_shape(const FitOptions& o, std::string& path, TempFile& tmp) {
-  if (o.model.empty() == o.preset.empty()) return fail(ErrorCode::kUsage, "fit: give a MODEL.gguf or --preset NAME");
+  if (!o.model.empty() && !o.preset.empty()) {
+    return fail(ErrorCode::kUsage, "fit: give a MODEL.gguf or --preset NAME, not both ('" + o.model + "' and --preset " + o.preset + ")");
+  }
+  if (o.model.empty() && o.preset.empty()) return fail(ErrorCode::kUsage, "fit: give a MODEL.gguf or --preset NAME");
   if (!o.model.empty()) {
     path = o.model;
-    return model::read_shape(o.model);
+    auto file = model::check_model_file(o.model);
+    if (!file) return std::unexpected(file.error());
+    return std::move(file->shape);
   }
   auto preset = model::find_preset(o.preset);
   if (!preset) return std::unexpected(preset.error());
@@ -143,6 +144,8 @@ Result<model::ModelShape> load_shape(const FitOptions& o, std::string& path, Tem
 }  // namespace
 
 Status run_fit_command(const FitOptions& o) {
+  auto format = report::parse_output_format(o.output);
+  if (!format) return std::unexpected(format.error());
   engine::init_llama();
   auto ngl = parse_ngl(o.n_gpu_layers);
   if (!ngl) return std::unexpected(ngl.error());
@@ -179,7 +182,7 @@ Status run_fit_command(const FitOptions& o) {
   ctx.n_ctx = o.ctx_size;
   ctx.n_batch = o.n_batch;
   ctx.n_ubatch = o.n_ubatch;
-  ctx.n_seq = o.parallel;
+  ctx.n_seq = o.n_parallel;
   ctx.type_k = to_lower(o.type_k);
   ctx.type_v = to_lower(o.type_v);
   ctx.flash_attn = o.flash_attn != "off" && o.flash_attn != "0";
@@ -191,7 +194,11 @@ Status run_fit_command(const FitOptions& o) {
   const bool catalog_wanted = o.device != "auto";
   const double host_bw = hw::host_bandwidth_gbps(machine);  // measured once, then cached
   if (!catalog_wanted) {
-    targets.push_back(fit::this_machine(machine, host_bw));
+    fit::Target t = fit::this_machine(machine, host_bw);
+    // The table names it "this machine"; what it is goes above the table.
+    rep.preamble.push_back("device: " + t.name);
+    t.name = "this machine";
+    targets.push_back(std::move(t));
   } else {
     auto catalog = hw::load_catalog(hw::catalog_path());
     if (!catalog) return std::unexpected(catalog.error());
@@ -218,32 +225,30 @@ Status run_fit_command(const FitOptions& o) {
       ctx.n_ctx = o.ctx_size > 0 ? o.ctx_size : static_cast<int>(std::max<uint32_t>(shape->n_ctx_train, 256));
       const double price = rep.usd_per_gib.empty() ? -1.0 : rep.usd_per_gib.front();
       rep.usd_per_gib.clear();
-      for (auto& r : fit::plan_fit_split(*shape, t, ctx, *ngl, o.depth, o.count, split)) {
+      for (auto& r : fit::plan_fit_split(*shape, t, ctx, *ngl, o.n_depth, o.count, split)) {
         rep.results.push_back(std::move(r));
         rep.usd_per_gib.push_back(price);
       }
       continue;
     }
-    rep.results.push_back(o.ctx_size > 0 ? fit::plan_fit(*shape, t, ctx, *ngl, o.depth)
-                                         : fit::plan_fit_default_context(*shape, t, ctx, *ngl, o.depth));
+    rep.results.push_back(o.ctx_size > 0 ? fit::plan_fit(*shape, t, ctx, *ngl, o.n_depth)
+                                         : fit::plan_fit_default_context(*shape, t, ctx, *ngl, o.n_depth));
   }
   rep.model = o.preset.empty() ? shape->name : shape->name + " " + o.quant;
   rep.model_path = o.model.empty() ? "preset " + o.preset + " " + o.quant : o.model;
   rep.weights_bytes = shape->tensor_bytes;
   rep.notes.push_back("tg bound = bandwidth / bytes read per token (weights on each device, MoE experts scaled by used/total, "
-                      "KV at --depth " + std::to_string(o.depth) + "): an upper bound, not a measurement");
-  rep.notes.push_back("overhead = runtime memory outside llama.cpp's reservation: CUDA/ROCm 400 MiB, Vulkan 256 MiB, Metal 64 MiB");
+                      "KV at n_depth " + std::to_string(o.n_depth) + ", -d): an upper bound, not a measurement");
   if (catalog_wanted) rep.notes.push_back("a discrete GPU's weights exclude the input embeddings (token_embd), which llama.cpp keeps in host RAM");
   if (const uint64_t repack = fit::repack_bytes(*shape); repack > 0) {
-    rep.notes.push_back("on a CPU with AVX2, llama.cpp keeps an interleaved copy of " + format_gib(static_cast<int64_t>(repack)) +
-                        " GiB of these weights (CPU_REPACK); the mapped originals become reclaimable page cache, so the process "
+    rep.notes.push_back("on a CPU with AVX2, llama.cpp keeps an interleaved copy of " + format_bytes(repack) +
+                        " of these weights (CPU_REPACK); the mapped originals become reclaimable page cache, so the process "
                         "RSS may show both until memory is needed");
   }
-  // --check compares on this machine's backend; with -o json it prints the comparison alone.
-  if (o.check && o.output == "json") return print_check(path, ctx, rep.results.front(), "json");
-  if (o.output == "json") report::print_fit_json(rep, std::cout);
-  else report::print_fit_markdown(rep, std::cout);
-  if (o.check) return print_check(path, ctx, rep.results.front(), o.output);
+  // --check compares on this machine's backend; with -o csv/json/jsonl it prints the comparison alone.
+  if (o.check && *format != report::OutputFormat::kMarkdown) return print_check(path, ctx, rep.results.front(), *format);
+  report::print_fit(rep, *format, std::cout, report::RenderOptions{o.wide});
+  if (o.check) return print_check(path, ctx, rep.results.front(), *format);
   return {};
 }
 

@@ -19,13 +19,14 @@ struct FitOptions {
   std::string type_k = "f16", type_v = "f16";
   int n_batch = 2048, n_ubatch = 512;
   bool no_kv_offload = false;
-  int parallel = 1;               // --parallel: sequences
+  int n_parallel = 1;             // -np, --parallel: sequences
   std::string device = "auto";    // auto | all | a catalog name
   int count = 1;                  // --count: that many of the catalog device (multi-GPU)
   std::string tensor_split;       // -ts: share of the offloaded layers per device, e.g. "3,1"
-  int depth = 0;                  // --depth: KV cells read per token in the tg bound
+  int n_depth = 0;                // -d, --n-depth: KV cells read per token in the tg bound
   double host_ram_gib = 0;        // --host-ram: RAM beside a catalog GPU (0 = this machine's)
-  std::string output = "md";      // md | json
+  std::string output = "md";      // -o: md | csv | json | jsonl
+  bool wide = false;              // --wide: every column in the md table
   bool check = false;             // --check: also ask llama.cpp's own no_alloc simulation (this machine's backend)
 };
 
@@ -35,7 +36,7 @@ struct HwOptions {
 };
 
 struct DevicesOptions {
-  std::string output = "md";
+  std::string output = "md";      // -o: md | csv | json | jsonl
 };
 
 CLI::App* add_fit_command(CLI::App& app, FitOptions& o);

@@ -11,6 +11,7 @@
 #include "hw/catalog.h"
 #include "hw/machine.h"
 #include "power/meters.h"
+#include "report/listings.h"
 
 namespace rigbench::cli {
 
@@ -31,7 +32,7 @@ CLI::App* add_hw_command(CLI::App& app, HwOptions& o) {
 
 CLI::App* add_devices_command(CLI::App& app, DevicesOptions& o) {
   CLI::App* cmd = app.add_subcommand("devices", "The hardware catalog, with cost per GiB of memory");
-  cmd->add_option("-o,--output", o.output, "md or json")->check(CLI::IsMember({"md", "json"}))->capture_default_str();
+  cmd->add_option("-o,--output", o.output, "md, csv, json or jsonl (json: with each figure's source)")->capture_default_str();
   return cmd;
 }
 
@@ -51,36 +52,11 @@ Status run_hw_command(const HwOptions& o) {
 }
 
 Status run_devices_command(const DevicesOptions& o) {
+  auto format = report::parse_output_format(o.output);
+  if (!format) return std::unexpected(format.error());
   auto catalog = hw::load_catalog(hw::catalog_path());
   if (!catalog) return std::unexpected(catalog.error());
-  if (o.output == "json") {
-    nlohmann::ordered_json all = nlohmann::ordered_json::array();
-    for (const auto& d : *catalog) {
-      nlohmann::ordered_json j = {{"name", d.name}, {"kind", d.kind}, {"backend", d.backend}, {"memory_bytes", d.memory_bytes},
-                                  {"usable_bytes", d.usable_bytes()}, {"bandwidth_gbps", d.bandwidth_gbps}};
-      j["board_power_w"] = d.board_power_w ? nlohmann::ordered_json(*d.board_power_w) : nlohmann::ordered_json(nullptr);
-      j["price_usd"] = d.price_usd ? nlohmann::ordered_json(*d.price_usd) : nlohmann::ordered_json(nullptr);
-      j["usd_per_gib"] = d.usd_per_gib() ? nlohmann::ordered_json(*d.usd_per_gib()) : nlohmann::ordered_json(nullptr);
-      j["sources"] = d.sources;
-      all.push_back(std::move(j));
-    }
-    std::cout << all.dump(2) << "\n";
-    return {};
-  }
-  std::printf("| device | memory GiB | usable GiB | bandwidth GB/s | board power W | launch price USD | USD per GiB |\n");
-  std::printf("|---|---|---|---|---|---|---|\n");
-  for (const auto& d : *catalog) {
-    auto opt = [](const std::optional<double>& v, const char* fmt) {
-      if (!v) return std::string("-");
-      char buf[32];
-      std::snprintf(buf, sizeof buf, fmt, *v);
-      return std::string(buf);
-    };
-    std::printf("| %s | %.1f | %.1f | %.1f | %s | %s | %s |\n", d.name.c_str(), static_cast<double>(d.memory_bytes) / (1ull << 30),
-                static_cast<double>(d.usable_bytes()) / (1ull << 30), d.bandwidth_gbps, opt(d.board_power_w, "%.0f").c_str(),
-                opt(d.price_usd, "%.0f").c_str(), opt(d.usd_per_gib(), "%.2f").c_str());
-  }
-  std::printf("\nsources: %s (every figure's source is in -o json)\n", hw::catalog_path().c_str());
+  report::print_devices(*catalog, hw::catalog_path(), *format, std::cout);
   return {};
 }
 

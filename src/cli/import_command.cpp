@@ -2,9 +2,8 @@
 
 #include <cstdio>
 #include <iostream>
-#include <nlohmann/json.hpp>
 
-#include "report/escape.h"
+#include "report/listings.h"
 #include "store/import.h"
 #include "store/sqlite_store.h"
 
@@ -16,11 +15,13 @@ CLI::App* add_import_command(CLI::App& app, ImportOptions& o) {
   cmd->add_option("files", o.files, "files to import (the format is read from the content)")->required();
   cmd->add_option("--db", o.db_path, "database to import into (default: $XDG_DATA_HOME/rigbench/results.db)")->take_last();
   cmd->add_option("--hostname", o.hostname, "machine name for llama-bench rows, whose output names no host");
-  cmd->add_option("-o,--output", o.output, "md or json")->check(CLI::IsMember({"md", "json"}))->capture_default_str();
+  cmd->add_option("-o,--output", o.output, "the summary: md, csv, json or jsonl (one object per file)")->capture_default_str();
   return cmd;
 }
 
 Status run_import_command(const ImportOptions& o) {
+  auto format = report::parse_output_format(o.output);
+  if (!format) return std::unexpected(format.error());
   // 1. Every file read and checked before anything is saved.
   store::ImportOptions read_options;
   read_options.llama_bench_hostname = o.hostname;
@@ -49,25 +50,7 @@ Status run_import_command(const ImportOptions& o) {
     counts.push_back(*c);
     for (const std::string& why : batch.skipped) std::fprintf(stderr, "rigbench: note: %s: %s\n", batch.path.c_str(), why.c_str());
   }
-  if (o.output == "json") {
-    nlohmann::ordered_json summary = nlohmann::ordered_json::array();
-    for (std::size_t i = 0; i < batches.size(); ++i) {
-      summary.push_back({{"file", batches[i].path},
-                         {"format", store::format_name(batches[i].format)},
-                         {"records", batches[i].records.size()},
-                         {"added", counts[i].added},
-                         {"already_stored", counts[i].already_stored},
-                         {"skipped", batches[i].skipped}});
-    }
-    std::cout << summary.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
-    return {};
-  }
-  std::cout << "| file | format | records | added | already stored | skipped |\n|---|---|---:|---:|---:|---:|\n";
-  for (std::size_t i = 0; i < batches.size(); ++i) {
-    std::cout << "| " << report::md_escape(batches[i].path) << " | " << store::format_name(batches[i].format) << " | "
-              << batches[i].records.size() << " | " << counts[i].added << " | " << counts[i].already_stored << " | "
-              << batches[i].skipped.size() << " |\n";
-  }
+  report::print_import(batches, counts, *format, std::cout);
   return {};
 }
 

@@ -10,6 +10,7 @@
 #include "model/preset.h"
 #include "model/tensor_layout.h"
 #include "synth/synthesis.h"
+#include "report/listings.h"
 
 namespace rigbench::cli {
 
@@ -19,16 +20,6 @@ uint64_t count_params(const model::Preset& p) {
   uint64_t n = 0;
   for (const auto& t : model::tensor_layout(p)) n += t.n_elements();
   return n;
-}
-
-std::string features(const model::Preset& p) {
-  std::vector<std::string> f;
-  if (p.arch == "bert") f.push_back("embeddings");
-  if (p.n_head_kv && p.n_head_kv < p.n_head && !p.is_mla()) f.push_back("GQA " + std::to_string(p.n_head / p.n_head_kv) + ":1");
-  if (p.n_swa) f.push_back("SWA " + std::to_string(p.n_swa));
-  if (p.n_expert) f.push_back("MoE " + std::to_string(p.n_expert_used) + "/" + std::to_string(p.n_expert));
-  if (p.is_mla()) f.push_back("MLA");
-  return join(f, ", ");
 }
 
 }  // namespace
@@ -61,7 +52,7 @@ CLI::App* add_synth_command(CLI::App& app, SynthOptions& o) {
 
 CLI::App* add_presets_command(CLI::App& app, PresetsOptions& o) {
   CLI::App* cmd = app.add_subcommand("presets", "List the model presets (architecture shapes of real models)");
-  cmd->add_option("-o,--output", o.output, "md or json")->check(CLI::IsMember({"md", "json"}))->capture_default_str();
+  cmd->add_option("-o,--output", o.output, "md, csv, json or jsonl (csv/json: with each config.json's address)")->capture_default_str();
   return cmd;
 }
 
@@ -97,24 +88,9 @@ Status run_synth_command(const SynthOptions& o) {
 }
 
 Status run_presets_command(const PresetsOptions& o) {
-  if (o.output == "json") {
-    nlohmann::ordered_json all = nlohmann::ordered_json::array();
-    for (const auto& p : model::presets()) {
-      all.push_back({{"name", p.name}, {"arch", p.arch}, {"n_params", count_params(p)}, {"n_layer", p.n_layer},
-                     {"n_embd", p.n_embd}, {"n_head", p.n_head}, {"n_head_kv", p.n_head_kv}, {"n_ff", p.n_ff},
-                     {"n_vocab", p.n_vocab}, {"n_ctx_train", p.n_ctx_train}, {"features", features(p)},
-                     {"source", p.source}});
-    }
-    std::cout << all.dump(2) << "\n";
-    return {};
-  }
-  std::printf("| preset | arch | params | layers | n_embd | heads (kv) | n_ctx_train | features | source |\n");
-  std::printf("|--------|------|--------|--------|--------|------------|-------------|----------|--------|\n");
-  for (const auto& p : model::presets()) {
-    std::printf("| %s | %s | %s | %u | %u | %u (%u) | %u | %s | %s |\n", p.name.c_str(), p.arch.c_str(),
-                format_count(count_params(p)).c_str(), p.n_layer, p.n_embd, p.n_head, p.n_head_kv, p.n_ctx_train,
-                features(p).c_str(), p.source.c_str());
-  }
+  auto format = report::parse_output_format(o.output);
+  if (!format) return std::unexpected(format.error());
+  report::print_presets(model::presets(), *format, std::cout);
   return {};
 }
 

@@ -84,7 +84,7 @@ const char* verdict_name(Verdict v) {
     case Verdict::kPartial: return "partial";
     case Verdict::kNo: break;
   }
-  return "no";
+  return "does not fit";
 }
 
 uint64_t bytes_per_token(const model::ModelShape& s, const ContextParams& c, int depth) {

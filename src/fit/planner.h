@@ -24,7 +24,7 @@ struct Target {
 };
 
 enum class Verdict { kFits, kPartial, kNo };
-const char* verdict_name(Verdict v);  // "fits", "partial", "no"
+const char* verdict_name(Verdict v);  // "fits", "partial", "does not fit" (the word in every output)
 
 struct FitResult {
   Target target;

@@ -81,7 +81,7 @@ Result<std::string> fingerprint(const std::string& path) {
   return std::string("xxh64:") + hex;
 }
 
-Result<ModelInfo> inspect(const std::string& path) {
+Result<ModelInfo> inspect_header(const std::string& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) return fail(ErrorCode::kNotFound, quoted(path) + ": no such file");
   if (fs::is_directory(path, ec)) return fail(ErrorCode::kInvalidInput, quoted(path) + ": is a directory, not a GGUF file");
@@ -161,9 +161,15 @@ Result<ModelInfo> inspect(const std::string& path) {
     info.synthetic_seed = seed >= 0 && gguf_get_kv_type(ctx.get(), seed) == GGUF_TYPE_UINT64 ? gguf_get_val_u64(ctx.get(), seed) : 42;
   }
 
+  return info;
+}
+
+Result<ModelInfo> inspect(const std::string& path) {
+  auto info = inspect_header(path);
+  if (!info) return info;
   auto fp = fingerprint(path);
   if (!fp) return std::unexpected(fp.error());
-  info.fingerprint = *fp;
+  info->fingerprint = *fp;
   return info;
 }
 

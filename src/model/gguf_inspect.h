@@ -28,6 +28,9 @@ namespace rigbench::model {
 //                  no general.architecture key
 Result<ModelInfo> inspect(const std::string& path);
 
+// As inspect, without the fingerprint (which reads up to 64 MiB): metadata and tensor infos only.
+Result<ModelInfo> inspect_header(const std::string& path);
+
 // A fingerprint of the file's contents, "xxh64:<16 hex digits>": XXH64 of the whole file
 // when it is at most 64 MiB; for larger files, of the size, the first 16 MiB (the GGUF
 // header with all metadata and tensor infos, and the first tensors) and 32 chunks of

@@ -33,7 +33,7 @@ Json jnum(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
 std::string state_name(CellState s) {
   switch (s) {
     case CellState::kMeasured: return "measured";
-    case CellState::kWontFit: return "wont_fit";
+    case CellState::kWontFit: return "does not fit";
     case CellState::kMissing: break;
   }
   return "missing";
@@ -95,35 +95,7 @@ Json regression_json(const Regression& r) {
 }
 
 void print_markdown(const Comparison& cmp, const std::vector<Regression>& regressions, double alpha, std::ostream& out) {
-  out << "Compared by " << compare_by_name(cmp.by) << "; baseline: " << md_escape(cmp.columns[cmp.baseline])
-      << ". Cells: mean ± standard deviation over samples; ×ratio to the baseline (> 1 is better). A winner's mean ± sd"
-         " does not overlap the runner-up's.\n\n";
-  out << "|";
-  std::string rule = "|";
-  for (const auto& [name, field] : label_columns(cmp.by)) {
-    out << " " << name << " |";
-    rule += "---|";
-  }
-  out << " test |";
-  rule += "---|";
-  for (std::size_t i = 0; i < cmp.columns.size(); ++i) {
-    out << " " << md_escape(cmp.columns[i]) << (i == cmp.baseline ? " (baseline)" : "") << " |";
-    rule += "---:|";
-  }
-  out << " winner |\n" << rule << "---|\n";
-  for (const Row& row : cmp.rows) {
-    out << "|";
-    for (const auto& [name, field] : label_columns(cmp.by)) out << " " << md_escape(row.*field) << " |";
-    out << " " << test_with_unit(row) << " |";
-    for (std::size_t i = 0; i < row.cells.size(); ++i) {
-      const Cell& c = row.cells[i];
-      const char* strong = static_cast<int>(i) == row.winner ? "**" : "";
-      out << " " << strong << cell_text(row.metric, c) << strong;
-      if (i != cmp.baseline && !std::isnan(c.ratio)) out << " " << ratio_text(c.ratio);
-      out << " |";
-    }
-    out << " " << md_escape(winner_text(cmp, row)) << " |\n";
-  }
+  render(compare_table(cmp), OutputFormat::kMarkdown, out);
   out << "\nRegressions (same machine, model and knobs across builds; Welch's t-test on per-sample values, one-sided,"
          " alpha "
       << full(alpha) << "):";
@@ -131,67 +103,101 @@ void print_markdown(const Comparison& cmp, const std::vector<Regression>& regres
     out << " none to test (no machine ran the same model and knobs under two builds).\n" << std::flush;
     return;
   }
-  out << "\n\n| machine | model | test | from | to | from mean | to mean | change | p (slower) | verdict |\n"
-      << "|---|---|---|---|---|---:|---:|---:|---:|---|\n";
-  for (const Regression& r : regressions) {
-    const std::string p = r.verdict == Change::kTooFewSamples ? "-" : fixed(r.p_slower, 4);
-    out << "| " << md_escape(r.machine) << " | " << md_escape(r.model) << " | " << r.test << " " << metric_info(r.metric).unit << " | "
-        << md_escape(r.from_build) << " | " << md_escape(r.to_build) << " | " << fixed(r.from.mean, 2) << " | " << fixed(r.to.mean, 2)
-        << " | " << (r.change >= 0 ? "+" : "") << fixed(100 * r.change, 1) << " % | " << p << " | "
-        << change_name(r.verdict) << " |\n";
-  }
-  out << std::flush;
-}
-
-void print_csv(const Comparison& cmp, std::ostream& out) {
-  std::vector<std::string> header;
-  for (const auto& [name, field] : label_columns(cmp.by)) header.push_back(name);
-  const std::string column = compare_by_name(cmp.by);
-  for (const char* h : {"metric", "unit", "test", column.c_str(), "baseline", "state", "n", "mean", "stddev", "median",
-                        "min", "max", "ratio", "winner", "verdict", "config"}) {
-    header.push_back(h);
-  }
-  out << join(header, ",") << "\n";
-  for (const Row& row : cmp.rows) {
-    for (std::size_t i = 0; i < row.cells.size(); ++i) {
-      const Cell& c = row.cells[i];
-      const bool m = c.state == CellState::kMeasured;
-      std::vector<std::string> f;
-      for (const auto& [name, field] : label_columns(cmp.by)) f.push_back(csv_escape(row.*field));
-      f.push_back(metric_info(row.metric).key);
-      f.push_back(metric_info(row.metric).unit);
-      f.push_back(csv_escape(row.test));
-      f.push_back(csv_escape(cmp.columns[i]));
-      f.push_back(i == cmp.baseline ? "true" : "false");
-      f.push_back(state_name(c.state));
-      f.push_back(m ? std::to_string(c.summary.n) : "");
-      for (double v : {c.summary.mean, c.summary.stddev, c.summary.median, c.summary.min, c.summary.max}) {
-        f.push_back(m ? full(v) : "");
-      }
-      f.push_back(full(c.ratio));
-      f.push_back(static_cast<int>(i) == row.winner ? "true" : "false");
-      f.push_back(csv_escape(row.verdict));
-      f.push_back(csv_escape(c.config));
-      out << join(f, ",") << "\n";
-    }
-  }
-  out << std::flush;
+  out << "\n\n" << markdown_table(regressions_table(regressions)) << std::flush;
 }
 
 }  // namespace
 
-Result<CompareFormat> parse_compare_format(const std::string& name) {
-  if (name == "md") return CompareFormat::kMarkdown;
-  if (name == "csv") return CompareFormat::kCsv;
-  if (name == "json") return CompareFormat::kJson;
-  if (name == "jsonl") return CompareFormat::kJsonl;
-  return fail(ErrorCode::kUsage, "-o/--output '" + name + "': unknown format (md, csv, json, jsonl)");
+Table compare_table(const Comparison& cmp) {
+  std::vector<TableColumn> cols;
+  for (const auto& [name, field] : label_columns(cmp.by)) cols.push_back({name, name});
+  cols.push_back({"test", "test"});
+  for (std::size_t i = 0; i < cmp.columns.size(); ++i) {
+    cols.push_back({cmp.columns[i], cmp.columns[i] + (i == cmp.baseline ? " (baseline)" : ""), Align::kRight});
+  }
+  cols.push_back({"winner", "winner"});
+  Table t(std::move(cols));
+  t.add_preamble("Compared by " + compare_by_name(cmp.by) + "; baseline: " + cmp.columns[cmp.baseline] +
+                 ". Cells: mean ± standard deviation over samples; ×ratio to the baseline (> 1 is better). A winner's mean ± sd"
+                 " does not overlap the runner-up's.");
+  for (const Row& row : cmp.rows) {
+    std::vector<TableCell> cells;
+    for (const auto& [name, field] : label_columns(cmp.by)) cells.push_back(TableCell::str(row.*field));
+    cells.push_back(TableCell::str(test_with_unit(row)));
+    for (std::size_t i = 0; i < row.cells.size(); ++i) {
+      const Cell& c = row.cells[i];
+      const std::string strong = static_cast<int>(i) == row.winner ? "**" : "";
+      std::string text = strong + cell_text(row.metric, c) + strong;
+      if (i != cmp.baseline && !std::isnan(c.ratio)) text += " " + ratio_text(c.ratio);
+      cells.push_back(c.state == CellState::kMeasured ? TableCell::number_text(c.summary.mean, text) : TableCell::absent(text));
+    }
+    cells.push_back(TableCell::str(winner_text(cmp, row)));
+    t.add_row(std::move(cells));
+  }
+  return t;
+}
+
+Table compare_cells_table(const Comparison& cmp) {
+  std::vector<TableColumn> cols;
+  for (const auto& [name, field] : label_columns(cmp.by)) cols.push_back({name, name});
+  const std::string column = compare_by_name(cmp.by);
+  for (const std::string h : {"metric", "unit", "test", column.c_str(), "baseline", "state", "n", "mean", "stddev", "median",
+                              "min", "max", "ratio", "winner", "verdict", "config"}) {
+    cols.push_back({h, h});
+  }
+  Table t(std::move(cols));
+  for (const Row& row : cmp.rows) {
+    for (std::size_t i = 0; i < row.cells.size(); ++i) {
+      const Cell& c = row.cells[i];
+      const bool m = c.state == CellState::kMeasured;
+      std::vector<TableCell> f;
+      for (const auto& [name, field] : label_columns(cmp.by)) f.push_back(TableCell::str(row.*field));
+      f.push_back(TableCell::str(metric_info(row.metric).key));
+      f.push_back(TableCell::str(metric_info(row.metric).unit));
+      f.push_back(TableCell::str(row.test));
+      f.push_back(TableCell::str(cmp.columns[i]));
+      f.push_back(TableCell::boolean(i == cmp.baseline));
+      f.push_back(TableCell::str(state_name(c.state)));
+      f.push_back(m ? TableCell::count(c.summary.n) : TableCell::absent());
+      for (double v : {c.summary.mean, c.summary.stddev, c.summary.median, c.summary.min, c.summary.max}) {
+        f.push_back(m ? TableCell::number(v) : TableCell::absent());
+      }
+      f.push_back(TableCell::number(c.ratio));
+      f.push_back(TableCell::boolean(static_cast<int>(i) == row.winner));
+      f.push_back(TableCell::str(row.verdict));
+      f.push_back(TableCell::str(c.config));
+      t.add_row(std::move(f));
+    }
+  }
+  return t;
+}
+
+Table regressions_table(const std::vector<Regression>& regressions) {
+  Table t({{"machine", "machine"},
+           {"model", "model"},
+           {"test", "test"},
+           {"from_build", "from"},
+           {"to_build", "to"},
+           {"from_mean", "from mean", Align::kRight},
+           {"to_mean", "to mean", Align::kRight},
+           {"change", "change", Align::kRight},
+           {"p_slower", "p (slower)", Align::kRight},
+           {"verdict", "verdict"}});
+  for (const Regression& r : regressions) {
+    const bool tested = r.verdict != Change::kTooFewSamples;
+    t.add_row({TableCell::str(r.machine), TableCell::str(r.model), TableCell::str(r.test + " " + metric_info(r.metric).unit),
+               TableCell::str(r.from_build), TableCell::str(r.to_build), TableCell::number(r.from.mean),
+               TableCell::number(r.to.mean),
+               TableCell::number_text(r.change, (r.change >= 0 ? "+" : "") + fixed(100 * r.change, 1) + " %"),
+               tested ? TableCell::number(r.p_slower, 4) : TableCell::absent(), TableCell::str(change_name(r.verdict))});
+  }
+  return t;
 }
 
 std::string cell_text(Metric metric, const Cell& cell) {
   switch (cell.state) {
     case CellState::kMissing: return "-";
-    case CellState::kWontFit: return "won't fit";
+    case CellState::kWontFit: return "does not fit";
     case CellState::kMeasured: break;
   }
   if (metric == Metric::kMemory) return format_bytes(static_cast<uint64_t>(cell.summary.mean));
@@ -210,11 +216,11 @@ std::string cell_text(Metric metric, const Cell& cell) {
 std::string ratio_text(double ratio) { return std::isnan(ratio) ? "" : "×" + fixed(ratio, 2); }
 
 void print_comparison(const Comparison& cmp, const std::vector<Regression>& regressions, double alpha,
-                      CompareFormat format, std::ostream& out) {
+                      OutputFormat format, std::ostream& out) {
   switch (format) {
-    case CompareFormat::kMarkdown: print_markdown(cmp, regressions, alpha, out); return;
-    case CompareFormat::kCsv: print_csv(cmp, out); return;
-    case CompareFormat::kJson: {
+    case OutputFormat::kMarkdown: print_markdown(cmp, regressions, alpha, out); return;
+    case OutputFormat::kCsv: render(compare_cells_table(cmp), OutputFormat::kCsv, out); return;
+    case OutputFormat::kJson: {
       Json rows = Json::array();
       for (const Row& row : cmp.rows) {
         Json j = row_json(cmp, row);
@@ -229,7 +235,7 @@ void print_comparison(const Comparison& cmp, const std::vector<Regression>& regr
       out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << "\n" << std::flush;
       return;
     }
-    case CompareFormat::kJsonl: {
+    case OutputFormat::kJsonl: {
       for (const Row& row : cmp.rows) {
         for (std::size_t i = 0; i < row.cells.size(); ++i) {
           Json j = {{"kind", "cell"}};

@@ -1,6 +1,7 @@
 // rigbench: printers of a comparison and its regressions (`rigbench compare -o ...`).
 //   md     the table (one column per machine, model or build), then the regressions table
 //   csv    one line per cell (long form, for spreadsheets and plotting); no regressions
+// md and csv are report/table.h tables (compare_table, compare_cells_table, regressions_table).
 //   json   {by, baseline, alpha, columns, rows[{..., cells[...]}], regressions[...]}
 //   jsonl  one object per cell ("kind": "cell") and per regression ("kind": "regression")
 // Numbers in csv/json are plain (shortest form that reads back); NaN is empty / null.
@@ -13,23 +14,27 @@
 #include "core/status.h"
 #include "report/comparison.h"
 #include "report/regressions.h"
+#include "report/table.h"
 
 namespace rigbench::report {
 
-enum class CompareFormat { kMarkdown, kCsv, kJson, kJsonl };
-
-// "md", "csv", "json", "jsonl". Errors: kUsage naming -o and the value.
-Result<CompareFormat> parse_compare_format(const std::string& name);
-
 // A cell for people: "1234.56 ± 12.30" (t/s, ms), "0.005013" (J/token, cost: 4 significant
-// digits), "1.13 MiB" (memory), "won't fit", "-".
+// digits), "1.13 MiB" (memory), "does not fit", "-".
 std::string cell_text(Metric metric, const Cell& cell);
 
 // A ratio for people: "×1.52"; "" for NaN.
 std::string ratio_text(double ratio);
 
+// The md table: label columns, test, one column per compared identity (right-aligned; the
+// winner in bold, ×ratio against the baseline), winner; the preamble says what cells mean.
+Table compare_table(const Comparison& cmp);
+// The long form: one row per cell (what csv writes).
+Table compare_cells_table(const Comparison& cmp);
+// One row per regression tested.
+Table regressions_table(const std::vector<Regression>& regressions);
+
 // Writes `cmp` and `regressions` (tested at `alpha`) to `out` in `format`.
 void print_comparison(const Comparison& cmp, const std::vector<Regression>& regressions, double alpha,
-                      CompareFormat format, std::ostream& out);
+                      OutputFormat format, std::ostream& out);
 
 }  // namespace rigbench::report

@@ -1,93 +1,159 @@
 #include "report/fit_printer.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "core/strings.h"
+#include "fit/memory_model.h"
+#include "report/table_json.h"
 
 namespace rigbench::report {
 
 namespace {
 
-std::string verdict_text(const fit::FitResult& f) {
-  switch (f.verdict) {
-    case fit::Verdict::kFits: return "fits";
-    case fit::Verdict::kPartial:
-      return "partial: " + std::to_string(f.n_gpu_layers) + " layers on the device, " + format_gib(static_cast<int64_t>(f.host.total())) +
-             " GiB in RAM";
-    case fit::Verdict::kNo: break;
+using Json = nlohmann::ordered_json;
+
+std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+// A size column: its unit is chosen from every value in it.
+struct SizeColumn {
+  const char* key;
+  const char* header;
+  bool wide_only;
+  int64_t (*get)(const fit::FitResult&);
+};
+
+const SizeColumn kCapacity{"capacity_bytes", "usable", false, [](const fit::FitResult& f) { return static_cast<int64_t>(f.target.capacity_bytes); }};
+const SizeColumn kWeights{"weights_bytes", "weights", true, [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.weights); }};
+const SizeColumn kKv{"kv_bytes", "KV", false, [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.kv); }};
+const SizeColumn kCompute{"compute_bytes", "compute", true, [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.compute); }};
+const SizeColumn kOutput{"output_bytes", "output", true, [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.output); }};
+const SizeColumn kOverhead{"overhead_bytes", "overhead", true, [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.overhead); }};
+const SizeColumn kTotal{"total_bytes", "total", false, [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.total()); }};
+const SizeColumn kHost{"host_bytes", "host RAM", true, [](const fit::FitResult& f) { return static_cast<int64_t>(f.host.total()); }};
+const SizeColumn kMargin{"margin_bytes", "margin", true, [](const fit::FitResult& f) { return f.margin_bytes; }};
+
+SizeUnit unit_of(const FitReport& r, const SizeColumn& c) {
+  std::vector<int64_t> values;
+  for (const auto& f : r.results) values.push_back(c.get(f));
+  return size_unit_for(values);
+}
+
+TableColumn size_column(const FitReport& r, const SizeColumn& c) {
+  return {c.key, std::string(c.header) + " " + size_unit_name(unit_of(r, c)), Align::kRight, c.wide_only};
+}
+
+TableCell size_cell(const FitReport& r, const SizeColumn& c, const fit::FitResult& f) {
+  const int64_t v = c.get(f);
+  const std::string text = size_in(v, unit_of(r, c));
+  return v < 0 ? TableCell::integer(v, text) : TableCell::count(static_cast<uint64_t>(v), text);
+}
+
+// Backends with a stated runtime overhead that some device of the plan runs on.
+std::string overhead_note(const FitReport& r) {
+  std::set<std::string> seen;
+  std::vector<std::string> parts;
+  for (const auto& f : r.results) {
+    if (f.device.overhead == 0 || !seen.insert(to_lower(f.target.backend)).second) continue;
+    parts.push_back(f.target.backend + " " + format_bytes(f.device.overhead));
   }
-  return "does not fit";
+  if (parts.empty()) return "";
+  return "overhead = runtime memory outside llama.cpp's reservation (stated, per device): " + join(parts, ", ");
 }
 
 }  // namespace
 
-void print_fit_json(const FitReport& r, std::ostream& out) {
-  nlohmann::ordered_json devices = nlohmann::ordered_json::array();
+Table fit_table(const FitReport& r) {
+  Table t({{"name", "device"},
+           {"backend", "backend", Align::kLeft, true},
+           {"n_ctx", "n_ctx", Align::kRight},
+           {"n_gpu_layers", "ngl", Align::kRight, true},
+           size_column(r, kWeights),
+           size_column(r, kKv),
+           size_column(r, kCompute),
+           size_column(r, kOutput),
+           size_column(r, kOverhead),
+           size_column(r, kTotal),
+           size_column(r, kCapacity),
+           size_column(r, kHost),
+           {"verdict", "verdict"},
+           size_column(r, kMargin),
+           {"max_ctx", "max n_ctx", Align::kRight},
+           {"tg_bound_tps", "tg bound t/s", Align::kRight},
+           {"tg_bound_is_measurement", "", Align::kLeft, false, true},
+           {"usd_per_gib", "USD/GiB", Align::kRight, true},
+           {"note", "", Align::kLeft, false, true}});
+  t.add_preamble("model: " + r.model + " (" + format_bytes(r.weights_bytes) + " of weights)");
+  for (const auto& line : r.preamble) t.add_preamble(line);
   for (std::size_t i = 0; i < r.results.size(); ++i) {
     const auto& f = r.results[i];
-    nlohmann::ordered_json d = {
-        {"name", f.target.name},
-        {"backend", f.target.backend},
-        {"capacity_bytes", f.target.capacity_bytes},
-        {"weights_bytes", f.device.weights},
-        {"kv_bytes", f.device.kv},
-        {"compute_bytes", f.device.compute},
-        {"output_bytes", f.device.output},
-        {"overhead_bytes", f.device.overhead},
-        {"total_bytes", f.device.total()},
-        {"host_bytes", f.host.total()},
-        {"n_ctx", f.n_ctx},
-        {"n_gpu_layers", f.n_gpu_layers},
-        {"verdict", fit::verdict_name(f.verdict)},
-        {"margin_bytes", f.margin_bytes},
-        {"max_ctx", f.max_ctx},
-        {"tg_bound_tps", f.tg_bound_tps},
-        {"tg_bound_is_measurement", false},
-        {"note", f.note},
-    };
-    if (i < r.usd_per_gib.size() && r.usd_per_gib[i] >= 0) d["usd_per_gib"] = r.usd_per_gib[i];
-    else d["usd_per_gib"] = nullptr;
-    devices.push_back(std::move(d));
+    const double usd = i < r.usd_per_gib.size() ? r.usd_per_gib[i] : -1.0;
+    t.add_row({TableCell::str(f.target.name), TableCell::str(f.target.backend), TableCell::integer(f.n_ctx),
+               TableCell::integer(f.n_gpu_layers), size_cell(r, kWeights, f), size_cell(r, kKv, f),
+               size_cell(r, kCompute, f), size_cell(r, kOutput, f), size_cell(r, kOverhead, f), size_cell(r, kTotal, f),
+               size_cell(r, kCapacity, f), size_cell(r, kHost, f), TableCell::str(fit::verdict_name(f.verdict)),
+               size_cell(r, kMargin, f), TableCell::integer(f.max_ctx, f.max_ctx > 0 ? "" : "-"),
+               TableCell::number_text(f.tg_bound_tps, "<= " + fixed(f.tg_bound_tps, 1)), TableCell::boolean(false),
+               usd >= 0 ? TableCell::number(usd) : TableCell::absent(), TableCell::str(f.note)});
+    if (!f.note.empty()) t.add_note(f.target.name + ": " + f.note);
+    if (f.verdict == fit::Verdict::kPartial) {
+      t.add_note(f.target.name + ": partial: " + std::to_string(f.n_gpu_layers) + " layers on the device, " +
+                 format_bytes(f.host.total()) + " in host RAM");
+    }
   }
-  nlohmann::ordered_json j = {{"model", r.model}, {"model_path", r.model_path}, {"weights_bytes", r.weights_bytes},
-                              {"devices", devices}, {"notes", r.notes}};
-  out << j.dump(2) << "\n";
+  if (const std::string o = overhead_note(r); !o.empty()) t.add_note(o);
+  for (const auto& n : r.notes) t.add_note(n);
+  return t;
 }
 
-void print_fit_markdown(const FitReport& r, std::ostream& out) {
-  out << "model: " << r.model << " (" << format_gib(static_cast<int64_t>(r.weights_bytes)) << " GiB of weights)\n\n";
-  const bool priced = !r.usd_per_gib.empty();
-  out << "| device | capacity GiB | n_ctx | weights | KV | compute | output | overhead | total GiB | verdict | margin GiB | max n_ctx | tg bound t/s |"
-      << (priced ? " USD/GiB |" : "") << "\n";
-  out << "|---|---|---|---|---|---|---|---|---|---|---|---|---|" << (priced ? "---|" : "") << "\n";
-  for (std::size_t i = 0; i < r.results.size(); ++i) {
-    const auto& f = r.results[i];
-    char bound[32];
-    std::snprintf(bound, sizeof bound, "<= %.1f", f.tg_bound_tps);
-    out << "| " << f.target.name << " | " << format_gib(static_cast<int64_t>(f.target.capacity_bytes)) << " | " << f.n_ctx << " | "
-        << format_gib(static_cast<int64_t>(f.device.weights)) << " | " << format_gib(static_cast<int64_t>(f.device.kv)) << " | "
-        << format_gib(static_cast<int64_t>(f.device.compute)) << " | " << format_gib(static_cast<int64_t>(f.device.output)) << " | "
-        << format_gib(static_cast<int64_t>(f.device.overhead)) << " | " << format_gib(static_cast<int64_t>(f.device.total())) << " | "
-        << verdict_text(f) << " | " << format_gib(f.margin_bytes) << " | " << f.max_ctx << " | " << bound << " |";
-    if (priced) {
-      if (r.usd_per_gib[i] >= 0) {
-        char usd[32];
-        std::snprintf(usd, sizeof usd, "%.2f", r.usd_per_gib[i]);
-        out << " " << usd << " |";
-      } else {
-        out << " - |";
-      }
-    }
-    out << "\n";
+void print_fit(const FitReport& r, OutputFormat format, std::ostream& out, RenderOptions options) {
+  const Table t = fit_table(r);
+  if (format != OutputFormat::kJson) {
+    render(t, format, out, options);
+    return;
   }
-  out << "\n";
-  for (std::size_t i = 0; i < r.results.size(); ++i) {
-    if (!r.results[i].note.empty() && (i == 0 || r.results[i].note != r.results[i - 1].note)) {
-      out << "note: " << r.results[i].target.name << ": " << r.results[i].note << "\n";
-    }
+  Json j = {{"model", r.model}, {"model_path", r.model_path}, {"weights_bytes", r.weights_bytes},
+            {"devices", table_rows_json(t)}, {"notes", t.notes()}};
+  out << j.dump(2, ' ', false, Json::error_handler_t::replace) << "\n" << std::flush;
+}
+
+void print_fit_check(const FitCheck& c, OutputFormat format, std::ostream& out) {
+  const uint64_t est_total = c.estimate_weights + c.estimate_kv + c.estimate_compute;
+  const uint64_t real_total = c.llama_weights + c.llama_kv + c.llama_compute;
+  if (format == OutputFormat::kJson) {
+    Json j = {{"n_ctx", c.n_ctx},
+              {"estimate", {{"weights_bytes", c.estimate_weights}, {"kv_bytes", c.estimate_kv}, {"compute_bytes", c.estimate_compute},
+                            {"total_bytes", est_total}}},
+              {"llama_cpp", {{"weights_bytes", c.llama_weights}, {"kv_bytes", c.llama_kv}, {"compute_bytes", c.llama_compute},
+                             {"total_bytes", real_total}}}};
+    out << j.dump(2) << "\n" << std::flush;
+    return;
   }
-  for (const auto& n : r.notes) out << "note: " << n << "\n";
+  Table t({{"component", "component"},
+           {"n_ctx", "n_ctx", Align::kRight, false, true},
+           {"estimate_bytes", "estimate MiB", Align::kRight},
+           {"llama_cpp_bytes", "llama.cpp MiB", Align::kRight},
+           {"difference_percent", "difference %", Align::kRight}});
+  t.add_preamble("llama.cpp's own plan (no_alloc simulation, n_ctx " + std::to_string(c.n_ctx) + "):");
+  auto row = [&](const char* what, uint64_t est, uint64_t real) {
+    const double diff = real ? 100.0 * (static_cast<double>(est) - static_cast<double>(real)) / static_cast<double>(real) : 0;
+    char d[32];
+    std::snprintf(d, sizeof d, "%+.2f", diff);
+    t.add_row({TableCell::str(what), TableCell::integer(c.n_ctx), TableCell::count(est, size_in(static_cast<int64_t>(est), SizeUnit::kMiB)),
+               TableCell::count(real, size_in(static_cast<int64_t>(real), SizeUnit::kMiB)), TableCell::number_text(diff, d)});
+  };
+  row("weights", c.estimate_weights, c.llama_weights);
+  row("KV cache", c.estimate_kv, c.llama_kv);
+  row("compute", c.estimate_compute, c.llama_compute);
+  row("total", est_total, real_total);
+  if (format == OutputFormat::kMarkdown) out << "\n";
+  render(t, format, out);
 }
 
 }  // namespace rigbench::report

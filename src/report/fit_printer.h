@@ -1,4 +1,14 @@
-// rigbench: printers of fit plans (markdown table, JSON).
+// rigbench: the output of `rigbench fit`: one row per device planned (report/table.h).
+//   md     "model: NAME (SIZE of weights)", the table, then the notes. Default columns fit in
+//          120 characters: device, n_ctx, KV, total, usable, verdict, max n_ctx, tg bound;
+//          --wide adds backend, ngl, weights, compute, output, overhead, host RAM, margin and
+//          USD/GiB. Sizes are in the unit of their column header (KiB, MiB or GiB, whichever
+//          the column's largest value needs); a real size never reads 0.00.
+//   csv    one line per device, every column (bytes, t/s, USD per GiB)
+//   json   {"model", "model_path", "weights_bytes", "devices": [one object per device, keyed as
+//          the csv header], "notes"}
+//   jsonl  one object per device
+// The verdict is one of "fits", "partial", "does not fit", the same word in every format.
 #pragma once
 
 #include <ostream>
@@ -6,6 +16,7 @@
 #include <vector>
 
 #include "fit/planner.h"
+#include "report/table.h"
 
 namespace rigbench::report {
 
@@ -15,16 +26,31 @@ struct FitReport {
   uint64_t weights_bytes = 0;  // all weights, from GGUF tensor infos
   std::vector<fit::FitResult> results;
   std::vector<double> usd_per_gib;  // per result; < 0 when the device has no price
+  std::vector<std::string> preamble;  // md lines under the model line (e.g. what "this machine" is)
   std::vector<std::string> notes;   // assumptions, stated once
 };
 
-// JSON: {"model", "model_path", "devices": [{name, capacity_bytes, weights_bytes, kv_bytes,
-// compute_bytes, output_bytes, overhead_bytes, total_bytes, host_bytes, n_ctx, n_gpu_layers,
-// verdict, margin_bytes, max_ctx, tg_bound_tps, tg_bound_is_measurement: false,
-// usd_per_gib, note}], "notes"}.
-void print_fit_json(const FitReport& r, std::ostream& out);
+// The table: columns name (header "device"), backend, capacity_bytes ("usable"), n_ctx,
+// n_gpu_layers, weights_bytes, kv_bytes, compute_bytes, output_bytes, overhead_bytes,
+// total_bytes, host_bytes, verdict, margin_bytes, max_ctx, tg_bound_tps,
+// tg_bound_is_measurement (false), usd_per_gib, note; the notes: each device's own note,
+// what a partial offload leaves in host RAM, the backend overhead (only when a device with
+// one is planned), then `r.notes`.
+Table fit_table(const FitReport& r);
 
-// A markdown table, one row per device, and the notes below it.
-void print_fit_markdown(const FitReport& r, std::ostream& out);
+// Writes the report in `format` (md: with `options.wide`, every column).
+void print_fit(const FitReport& r, OutputFormat format, std::ostream& out, RenderOptions options = {});
+
+// fit --check: fit's estimate for the host beside llama.cpp's own no_alloc plan.
+struct FitCheck {
+  int n_ctx = 0;
+  uint64_t estimate_weights = 0, estimate_kv = 0, estimate_compute = 0;
+  uint64_t llama_weights = 0, llama_kv = 0, llama_compute = 0;
+};
+
+// md: a table (component, estimate MiB, llama.cpp MiB, difference %) under a title line;
+// json: {"n_ctx", "estimate": {weights_bytes, kv_bytes, compute_bytes, total_bytes},
+// "llama_cpp": {...}}; csv/jsonl: one row per component.
+void print_fit_check(const FitCheck& c, OutputFormat format, std::ostream& out);
 
 }  // namespace rigbench::report

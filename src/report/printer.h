@@ -8,19 +8,25 @@
 #include <ostream>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "core/record.h"
 #include "core/status.h"
+#include "report/table.h"
 
 namespace rigbench::report {
 
-enum class OutputFormat { kMarkdown, kCsv, kJson, kJsonl, kSql };
+// OutputFormat and parse_output_format: report/table.h (one format type for every output).
+
+// The formats records print in (bench, export): md, csv, json, jsonl and sql.
+inline const std::vector<OutputFormat>& record_formats() {
+  static const std::vector<OutputFormat> kFormats = {OutputFormat::kMarkdown, OutputFormat::kCsv, OutputFormat::kJson,
+                                                     OutputFormat::kJsonl, OutputFormat::kSql};
+  return kFormats;
+}
 
 // The table that `-o sql` creates and fills (llama-bench's is llama_bench; the columns differ).
 inline constexpr const char* kSqlTable = "rigbench";
-
-// "md", "csv", "json", "jsonl", "sql". Errors: kUsage naming the value.
-Result<OutputFormat> parse_output_format(const std::string& name);
 
 class Printer {
  public:

@@ -211,15 +211,6 @@ class SqlPrinter final : public Printer {
 
 }  // namespace
 
-Result<OutputFormat> parse_output_format(const std::string& name) {
-  if (name == "md") return OutputFormat::kMarkdown;
-  if (name == "csv") return OutputFormat::kCsv;
-  if (name == "json") return OutputFormat::kJson;
-  if (name == "jsonl") return OutputFormat::kJsonl;
-  if (name == "sql") return OutputFormat::kSql;
-  return fail(ErrorCode::kUsage, "-o/--output '" + name + "': unknown format (md, csv, json, jsonl, sql)");
-}
-
 std::unique_ptr<Printer> make_printer(OutputFormat format, std::ostream& out, PrinterOptions options) {
   switch (format) {
     case OutputFormat::kCsv: return std::make_unique<CsvPrinter>(out);

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/golden.h"
 #include "support/subprocess.h"
 
 namespace rigbench {
@@ -21,14 +22,33 @@ TEST(CostE2E, JsonCarriesTheHandComputedCosts) {
   EXPECT_EQ(j["currency"], "EUR");
   // gross: 350 W / 40 tokens/s = 8.75 J/token; 8.75 × 0.30 / 3.6 = 0.729167 EUR/Mtok
   EXPECT_DOUBLE_EQ(j["energy"]["gross_j_per_token"].get<double>(), 8.75);
-  EXPECT_NEAR(j["electricity"]["gross_eur_per_mtok"].get<double>(), 0.729167, 1e-6);
+  EXPECT_NEAR(j["electricity"]["gross_per_mtok"].get<double>(), 0.729167, 1e-6);
   // at u = 0.5: 8.75 + 100 × 0.5 / (0.5 × 40) = 11.25 J/token; × 0.30 / 3.6 = 0.9375
-  EXPECT_NEAR(j["electricity"]["at_utilization_eur_per_mtok"].get<double>(), 0.9375, 1e-12);
+  EXPECT_NEAR(j["electricity"]["at_utilization_per_mtok"].get<double>(), 0.9375, 1e-12);
   // hardware: 2000 × 10^6 / (3 × 31,557,600 s × 0.5 × 40) = 1.056270; total 0.9375 + 1.056270
-  EXPECT_NEAR(j["hardware_eur_per_mtok"].get<double>(), 1.056270, 1e-6);
-  EXPECT_NEAR(j["total_eur_per_mtok"].get<double>(), 1.993770, 1e-6);
+  EXPECT_NEAR(j["hardware_per_mtok"].get<double>(), 1.056270, 1e-6);
+  EXPECT_NEAR(j["total_per_mtok"].get<double>(), 1.993770, 1e-6);
   EXPECT_NEAR(j["break_even_utilization"].get<double>(), 0.497894, 1e-6);
   EXPECT_EQ(j["inputs"]["power_method"], "stated");  // watts given on the command line
+  // The currency is its own field, never part of a key.
+  for (const auto& [key, value] : j.items()) EXPECT_EQ(key.find("eur"), std::string::npos) << key;
+}
+
+// The whole md, csv and json outputs against golden files: a stray column, row or key fails.
+TEST(CostE2E, GoldenOutputs) {
+  const std::vector<std::string> args = {RIGBENCH_BIN, "cost", "--tps", "40", "--watts", "350", "--idle-watts", "100",
+                                         "--price", "0.30", "--utilization", "0.5", "--hardware-price", "2000",
+                                         "--lifetime-years", "3", "--api-price", "2", "--memory-gb", "24"};
+  for (const char* format : {"md", "csv", "json"}) {
+    std::vector<std::string> a = args;
+    a.insert(a.end(), {"-o", format});
+    const ProcessResult r = run_process(a);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(testing::golden_mismatch(r.out, testing::golden(std::string("cost.") + format)), "") << format;
+  }
+  const ProcessResult bad = run_process({RIGBENCH_BIN, "cost", "--tps", "40", "-o", "cost.json"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("to write a file use --output-file"), std::string::npos) << bad.err;
 }
 
 TEST(CostE2E, MarkdownWithATariffAndAnotherCurrency) {
@@ -36,8 +56,8 @@ TEST(CostE2E, MarkdownWithATariffAndAnotherCurrency) {
                                        "day=0.30@07-23,night=0.18", "--currency", "USD"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // Mean price (0.30 × 16 + 0.18 × 8) / 24 = 0.26; 8.75 J/token × 0.26 / 3.6 = 0.631944
-  EXPECT_NE(r.out.find("| figure | J/token | USD/Mtok |"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("| electricity, gross | 8.75 | 0.6319 |"), std::string::npos) << r.out;
+  EXPECT_NE(testing::unpadded(r.out).find("| figure | J/token | USD/Mtok |"), std::string::npos) << r.out;
+  EXPECT_NE(testing::unpadded(r.out).find("| electricity, gross | 8.75 | 0.6319 |"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("0.26 USD/kWh (hour-weighted mean of tariff day=0.30@07-23,night=0.18)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("note: marginal energy and energy at a utilization: give --idle-watts"), std::string::npos) << r.out;
 }

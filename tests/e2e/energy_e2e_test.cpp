@@ -89,7 +89,7 @@ TEST(EnergyE2E, CostFromAStoredRun) {
   ASSERT_EQ(c.exit_code, 0) << c.err;
   const auto j = nlohmann::json::parse(c.out);
   const double tps = rec["results"]["tg"]["avg_tps"].get<double>();
-  EXPECT_NEAR(j["electricity"]["gross_eur_per_mtok"].get<double>(), 80.0 / tps * 0.25 / 3.6, 1e-9) << c.out;
+  EXPECT_NEAR(j["electricity"]["gross_per_mtok"].get<double>(), 80.0 / tps * 0.25 / 3.6, 1e-9) << c.out;
   const ProcessResult missing = run_process({RIGBENCH_BIN, "cost", "--run", "ffffffff", "--db", db, "--price", "0.25"});
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_NE(missing.err.find("--run 'ffffffff': no such run"), std::string::npos) << missing.err;

@@ -5,7 +5,10 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "core/strings.h"
+#include "report/table.h"
 #include "support/gguf_fixtures.h"
+#include "support/golden.h"
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
 
@@ -74,7 +77,7 @@ TEST(FitE2E, TensorSplitOverTwoGpus) {
   EXPECT_EQ(even[1]["verdict"], "fits");
   EXPECT_NEAR(even[0]["weights_bytes"].get<double>(), even[1]["weights_bytes"].get<double>(), 0.02 * (20.0 * (1ull << 30)));
   const auto skewed = with({"-ts", "3,1", "-ngl", "-1"});
-  EXPECT_EQ(skewed[0]["verdict"], "no");
+  EXPECT_EQ(skewed[0]["verdict"], "does not fit");
   EXPECT_LT(skewed[0]["margin_bytes"].get<int64_t>(), 0);
   EXPECT_GT(skewed[0]["weights_bytes"].get<uint64_t>(), 2 * skewed[1]["weights_bytes"].get<uint64_t>());
   const ProcessResult bad = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--device", "RTX 3090", "--count", "2",
@@ -102,7 +105,7 @@ TEST(FitE2E, HeaderOnly671BModel) {
   ASSERT_EQ(run_process({RIGBENCH_BIN, "synth", "--preset", "DeepSeek-V3", "--header-only", "--output-file", path}).exit_code, 0);
   const auto j = fit_json({path, "--device", "H200 SXM", "-c", "4096", "-ngl", "-1"});
   const auto& d = j["devices"][0];
-  EXPECT_EQ(d["verdict"], "no");  // ~377 GiB of weights
+  EXPECT_EQ(d["verdict"], "does not fit");  // ~377 GiB of weights
   EXPECT_GT(d["weights_bytes"].get<uint64_t>(), 370ull << 30);  // all but token_embd
   EXPECT_LT(d["margin_bytes"].get<int64_t>(), 0);
   EXPECT_EQ(d["kv_bytes"], 61u * 576 * 4096 * 2);  // MLA: one 576-wide K row per cell, no V
@@ -121,10 +124,11 @@ TEST(FitE2E, BenchRefusesAModelThatWillNotFit) {
   EXPECT_NE(r.err.find("2 of 2 tests did not run (2 refused, 0 failed; stored)"), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("| pp16 | refused |"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("note: row 1: refused: model '"), std::string::npos) << r.out;
-  // The refusal is a result too: stored, and compare says "won't fit".
+  // The refusal is a result too: stored, and compare says "does not fit", fit's word.
   const ProcessResult cmp = run_process({RIGBENCH_BIN, "compare", "--db", dir.file("r.db")});
   EXPECT_EQ(cmp.exit_code, 0) << cmp.err;
-  EXPECT_NE(cmp.out.find("won't fit"), std::string::npos) << cmp.out;
+  EXPECT_NE(cmp.out.find("does not fit"), std::string::npos) << cmp.out;
+  EXPECT_EQ(cmp.out.find("won't fit"), std::string::npos) << cmp.out;
   const ProcessResult exported = run_process({RIGBENCH_BIN, "export", "--db", dir.file("r.db")});
   ASSERT_EQ(exported.exit_code, 0) << exported.err;
   const auto rec = nlohmann::json::parse(exported.out.substr(0, exported.out.find('\n')));
@@ -154,6 +158,9 @@ class FitBadInput : public ::testing::TestWithParam<BadFit> {};
 TEST_P(FitBadInput, OneLineErrorNoCrash) {
   TempDir dir;
   testing::write_truncated(RIGBENCH_TEST_MODEL, dir.file("cut.gguf"), 2000);
+  testing::write_truncated(RIGBENCH_TEST_MODEL, dir.file("short.gguf"), std::filesystem::file_size(RIGBENCH_TEST_MODEL) - 4096);
+  testing::write_file(dir.file("empty.gguf"), "");
+  std::filesystem::create_directory(dir.file("dir.gguf"));
   testing::write_file(dir.file("text.gguf"), "hello");
   testing::write_gguf_with_key(RIGBENCH_TEST_MODEL, dir.file("arch.gguf"), "general.architecture", "nonesuch");
   std::vector<std::string> args = {RIGBENCH_BIN, "fit"};
@@ -167,13 +174,81 @@ TEST_P(FitBadInput, OneLineErrorNoCrash) {
 INSTANTIATE_TEST_SUITE_P(
     E2E, FitBadInput,
     ::testing::Values(BadFit{"Missing", {"@none.gguf"}, 1, "no such file"},
+                      BadFit{"Directory", {"@dir.gguf"}, 1, "dir.gguf': is a directory, not a GGUF file"},
+                      BadFit{"Empty", {"@empty.gguf"}, 1, "empty.gguf': empty file (0 bytes)"},
                       BadFit{"NotGguf", {"@text.gguf"}, 1, "not a GGUF file"},
-                      BadFit{"CorruptMetadata", {"@cut.gguf"}, 1, "metadata cannot be read"},
-                      BadFit{"UnknownArchitecture", {"@arch.gguf"}, 1, "nonesuch.block_count is 0"},
+                      BadFit{"CorruptMetadata", {"@cut.gguf"}, 1, "cut.gguf': corrupt or truncated GGUF"},
+                      BadFit{"TruncatedData", {"@short.gguf"}, 1, "short.gguf': truncated GGUF (tensor data needs"},
+                      BadFit{"UnknownArchitecture", {"@arch.gguf"}, 1, "arch.gguf': unknown model architecture: 'nonesuch'"},
+                      BadFit{"PresetAndFile", {"--preset", "SmolLM2-135M", "@none.gguf"}, 2,
+                             "give a MODEL.gguf or --preset NAME, not both"},
+                      BadFit{"OldDepthFlag", {RIGBENCH_TEST_MODEL, "--depth", "4"}, 2, "--depth"},
+                      BadFit{"FileAsFormat", {RIGBENCH_TEST_MODEL, "-o", "fit.json"}, 2,
+                             "unknown format (md, csv, json, jsonl); to write a file use --output-file"},
                       BadFit{"UnknownDevice", {RIGBENCH_TEST_MODEL, "--device", "Voodoo 5"}, 2, "--device 'Voodoo 5'"},
                       BadFit{"BadNgl", {RIGBENCH_TEST_MODEL, "-ngl", "many"}, 2, "-ngl/--n-gpu-layers 'many'"},
                       BadFit{"NoModel", {}, 2, "give a MODEL.gguf or --preset"}),
     [](const ::testing::TestParamInfo<BadFit>& info) { return info.param.name; });
+
+// The whole outputs against golden files with placeholders (tests/data/golden/fit_*): units
+// in every size header, MiB or KiB for small sizes, the verdict words, the overhead note only
+// where a GPU or Apple device is planned, and a stray column, row or note fails.
+TEST(FitE2E, GoldenThisMachine) {
+  for (const char* format : {"md", "csv", "json"}) {
+    const ProcessResult r = run_process({RIGBENCH_BIN, "fit", RIGBENCH_TEST_MODEL, "-o", format});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(testing::golden_mismatch(r.out, testing::golden(std::string("fit_this_machine.") + format)), "") << format;
+  }
+}
+
+TEST(FitE2E, GoldenCatalogDevicesWithinOneHundredTwentyColumns) {
+  setenv("RIGBENCH_DATA_DIR", RIGBENCH_TEST_DATA "/golden/catalog", 1);
+  const std::vector<std::string> args = {RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--device", "all", "-c", "8192",
+                                         "--host-ram", "64", "-o"};
+  for (const char* format : {"md", "csv", "json"}) {
+    std::vector<std::string> a = args;
+    a.push_back(format);
+    const ProcessResult r = run_process(a);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(testing::golden_mismatch(r.out, testing::golden(std::string("fit_catalog.") + format)), "") << format;
+    if (std::string(format) == "md") {
+      for (const auto& line : split(r.out, '\n')) EXPECT_LE(report::display_width(line), 120u) << line;
+    }
+  }
+  // --wide shows the rest; jsonl is one object per device.
+  std::vector<std::string> wide = args;
+  wide.insert(wide.end(), {"md", "--wide"});
+  const ProcessResult w = run_process(wide);
+  EXPECT_NE(testing::unpadded(w.out).find("| device | backend | n_ctx | ngl | weights GiB | KV GiB | compute MiB | output KiB | "
+                                          "overhead MiB | total GiB | usable GiB | host RAM GiB | verdict | margin GiB | "
+                                          "max n_ctx | tg bound t/s | USD/GiB |"),
+            std::string::npos)
+      << w.out;
+  std::vector<std::string> jsonl = args;
+  jsonl.push_back("jsonl");
+  const ProcessResult l = run_process(jsonl);
+  unsetenv("RIGBENCH_DATA_DIR");
+  EXPECT_EQ(std::count(l.out.begin(), l.out.end(), '\n'), 4) << l.out;
+  EXPECT_EQ(nlohmann::json::parse(l.out.substr(0, l.out.find('\n')))["verdict"], "partial");
+}
+
+// -d/--n-depth and -np/--parallel, llama.cpp's names, as in bench; "does not fit" exits 0.
+TEST(FitE2E, DepthAndParallelFlagsAndExitCodeDocumented) {
+  const auto base = fit_json({"--preset", "Llama-3.1-8B", "--device", "RTX 3090", "-c", "8192"});
+  const auto deep = fit_json({"--preset", "Llama-3.1-8B", "--device", "RTX 3090", "-c", "8192", "-d", "8192"});
+  EXPECT_LT(deep["devices"][0]["tg_bound_tps"].get<double>(), base["devices"][0]["tg_bound_tps"].get<double>());
+  const auto one = fit_json({RIGBENCH_TEST_MODEL, "-c", "256"});
+  const auto four = fit_json({RIGBENCH_TEST_MODEL, "-c", "256", "-np", "4"});
+  const auto long_form = fit_json({RIGBENCH_TEST_MODEL, "-c", "256", "--parallel", "4", "--n-depth", "0"});
+  EXPECT_EQ(four["devices"][0]["total_bytes"], long_form["devices"][0]["total_bytes"]);
+  EXPECT_EQ(four["devices"][0]["output_bytes"], 4 * one["devices"][0]["output_bytes"].get<uint64_t>());  // a row per sequence
+  const ProcessResult no = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--device", "M2 Pro 16GB", "-c", "8192"});
+  EXPECT_EQ(no.exit_code, 0) << no.err;
+  EXPECT_NE(no.out.find("does not fit"), std::string::npos) << no.out;
+  const ProcessResult help = run_process({RIGBENCH_BIN, "fit", "--help"});
+  EXPECT_NE(help.out.find("Exit codes: 0 the question was answered, whatever the verdict"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("-d,--n-depth"), std::string::npos) << help.out;
+}
 
 // hw --bandwidth also replaces the cached figure behind fit's and bench's tg bound (a
 // temporary cache here, so the tests' busy probe does not land in the user's).
@@ -199,6 +274,27 @@ TEST(SynthE2E, NegativeSeedIsAUsageErrorAndWritesNothing) {
   EXPECT_NE(r.err.find("--seed: '-1': expected 0 or more"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir.file("x.gguf")));
+}
+
+TEST(DevicesE2E, GoldenOutputs) {
+  setenv("RIGBENCH_DATA_DIR", RIGBENCH_TEST_DATA "/golden/catalog", 1);
+  for (const char* format : {"md", "csv", "json"}) {
+    const ProcessResult r = run_process({RIGBENCH_BIN, "devices", "-o", format});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(testing::golden_mismatch(r.out, testing::golden(std::string("devices.") + format)), "") << format;
+  }
+  unsetenv("RIGBENCH_DATA_DIR");
+}
+
+TEST(PresetsE2E, GoldenOutputs) {
+  for (const char* format : {"md", "csv", "json"}) {
+    const ProcessResult r = run_process({RIGBENCH_BIN, "presets", "-o", format});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(testing::golden_mismatch(r.out, testing::golden(std::string("presets.") + format)), "") << format;
+  }
+  const ProcessResult bad = run_process({RIGBENCH_BIN, "presets", "-o", "xml"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("-o/--output 'xml': unknown format (md, csv, json, jsonl)"), std::string::npos) << bad.err;
 }
 
 TEST(DevicesE2E, EveryCatalogFigureHasASource) {

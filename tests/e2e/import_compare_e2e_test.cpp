@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/strings.h"
+#include "support/golden.h"
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
 
@@ -86,7 +87,7 @@ TEST(ImportCompareE2E, ThreeMachinesMergeAndEachModelHasItsWinner) {
     testing::write_file(dir.file(m + ".jsonl"), text);
     const ProcessResult imp = run_process({RIGBENCH_BIN, "import", "--db", dir.file(m + ".db"), dir.file(m + ".jsonl")});
     ASSERT_EQ(imp.exit_code, 0) << imp.err;
-    EXPECT_NE(imp.out.find(" | rigbench jsonl | 2 | 2 | 0 | 0 |"), std::string::npos) << imp.out;
+    EXPECT_NE(testing::unpadded(imp.out).find(" | rigbench jsonl | 2 | 2 | 0 | 0 |"), std::string::npos) << imp.out;
   }
 
   // Merged into one; importing again changes nothing.
@@ -102,6 +103,23 @@ TEST(ImportCompareE2E, ThreeMachinesMergeAndEachModelHasItsWinner) {
   ASSERT_EQ(second.exit_code, 0) << second.err;
   for (const json& f : json::parse(second.out)) EXPECT_EQ(f["already_stored"], 2);
   EXPECT_EQ(lines_of(run_process({RIGBENCH_BIN, "export", "--db", dir.file("all.db")}).out).size(), 6u);
+
+  // export -o md|csv: a machine column first; md names the llama.cpp build once, not per record.
+  const ProcessResult md_export = run_process({RIGBENCH_BIN, "export", "--db", dir.file("all.db"), "-o", "md"});
+  ASSERT_EQ(md_export.exit_code, 0) << md_export.err;
+  const std::string md_rows = testing::unpadded(md_export.out);
+  EXPECT_TRUE(md_rows.starts_with("| machine | model |")) << md_export.out;
+  for (const char* m : {"| rig-a | ", "| rig-b | ", "| rig-c | "}) EXPECT_NE(md_rows.find(m), std::string::npos) << m;
+  std::size_t builds = 0;
+  for (std::size_t at = md_export.out.find("llama.cpp build: "); at != std::string::npos;
+       at = md_export.out.find("llama.cpp build: ", at + 1)) {
+    ++builds;
+  }
+  EXPECT_EQ(builds, 1u) << md_export.out;
+  const ProcessResult csv_export = run_process({RIGBENCH_BIN, "export", "--db", dir.file("all.db"), "-o", "csv"});
+  ASSERT_EQ(csv_export.exit_code, 0) << csv_export.err;
+  EXPECT_TRUE(csv_export.out.starts_with("machine,model_name,")) << csv_export.out;
+  EXPECT_EQ(std::count(csv_export.out.begin(), csv_export.out.end(), '\n'), 7);
 
   // compare: one column per machine, the winner per model.
   const ProcessResult cmp_run = run_process({RIGBENCH_BIN, "compare", "--db", dir.file("all.db"), "-o", "json"});
@@ -125,10 +143,10 @@ TEST(ImportCompareE2E, ThreeMachinesMergeAndEachModelHasItsWinner) {
   // The markdown table, against another baseline.
   const ProcessResult md = run_process({RIGBENCH_BIN, "compare", "--db", dir.file("all.db"), "--baseline", "rig-b"});
   ASSERT_EQ(md.exit_code, 0) << md.err;
-  EXPECT_NE(md.out.find("| model | test | rig-a | rig-b (baseline) | rig-c | winner |"), std::string::npos) << md.out;
-  EXPECT_NE(md.out.find("| " + shipped_label + " | tg32 t/s | "), std::string::npos) << md.out;
-  EXPECT_NE(md.out.find(" ×0.25 | "), std::string::npos) << md.out;
-  EXPECT_NE(md.out.find(" | rig-c |\n"), std::string::npos) << md.out;
+  EXPECT_NE(testing::unpadded(md.out).find("| model | test | rig-a | rig-b (baseline) | rig-c | winner |"), std::string::npos) << md.out;
+  EXPECT_NE(testing::unpadded(md.out).find("| " + shipped_label + " | tg32 t/s | "), std::string::npos) << md.out;
+  EXPECT_NE(testing::unpadded(md.out).find(" ×0.25 | "), std::string::npos) << md.out;
+  EXPECT_NE(testing::unpadded(md.out).find(" | rig-c |\n"), std::string::npos) << md.out;
 
   // Transposed: one column per model.
   const ProcessResult by_model = run_process({RIGBENCH_BIN, "compare", "--db", dir.file("all.db"), "--by", "model", "-o", "csv"});

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/strings.h"
+#include "support/golden.h"
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
 
@@ -132,7 +133,7 @@ TEST_F(LlamaBenchImportE2E, CsvAndSqlKeepTheMeans) {
     testing::write_file(dir.file("lb." + format), text);
     const ProcessResult r = run_process({RIGBENCH_BIN, "import", "--db", dir.file(format + ".db"), dir.file("lb." + format)});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find(" | llama-bench " + format + " | 2 | 2 | 0 | 0 |"), std::string::npos) << r.out;
+    EXPECT_NE(testing::unpadded(r.out).find(" | llama-bench " + format + " | 2 | 2 | 0 | 0 |"), std::string::npos) << r.out;
     // The file's avg_ts, by the text between the last two commas (csv) or quotes (sql) of each row.
     std::vector<double> file_means;
     for (const std::string& line : split(trim(text), '\n')) {

@@ -10,6 +10,7 @@
 
 #include "report/compare_printers.h"
 #include "report/regressions.h"
+#include "support/golden.h"
 #include "support/sample_record.h"
 
 namespace rigbench::report {
@@ -30,6 +31,8 @@ RunRecord run(const std::string& id, const std::string& host, const std::string&
   r.results.tg = make_throughput(128, std::move(tg_ns));
   return r;
 }
+
+using rigbench::testing::unpadded;
 
 const Row& find_row(const Comparison& cmp, const std::string& label, const std::string& test) {
   for (const Row& r : cmp.rows) {
@@ -136,9 +139,9 @@ TEST(Compare, EnergyAndCostWhereMeasured) {
   EXPECT_EQ(stated.verdict, "single result");
   EXPECT_EQ(find_row(*cmp, "alpha F32", "tg128 in EUR (stated)").cells[2].summary.mean, 0.125);
   std::ostringstream md;
-  print_comparison(*cmp, {}, 0.05, CompareFormat::kMarkdown, md);
-  EXPECT_NE(md.str().find("| alpha F32 | tg128 J/token | 0.02 | **0.01** ×2.00 | - | box-b |"), std::string::npos) << md.str();
-  EXPECT_NE(md.str().find("| alpha F32 | tg128 in EUR per Mtok | 0.5 | **0.25** ×2.00 | - | box-b |"), std::string::npos);
+  print_comparison(*cmp, {}, 0.05, OutputFormat::kMarkdown, md);
+  EXPECT_NE(unpadded(md.str()).find("| alpha F32 | tg128 J/token | 0.02 | **0.01** ×2.00 | - | box-b |"), std::string::npos) << md.str();
+  EXPECT_NE(unpadded(md.str()).find("| alpha F32 | tg128 in EUR per Mtok | 0.5 | **0.25** ×2.00 | - | box-b |"), std::string::npos);
   // One figure per run: never tested for regressions.
   records[1].build.llama_cpp_commit = kCommitB;
   records[1].machine.hostname = "box-a";
@@ -245,7 +248,7 @@ TEST(Compare, LabelsStayDistinctAndNoRecordsIsAnError) {
   EXPECT_FALSE(compare(std::vector<RunRecord>{}, {}));
 }
 
-TEST(ComparePrinters, MarkdownMarksWinnerRatiosAndWontFit) {
+TEST(ComparePrinters, MarkdownMarksWinnerRatiosAndDoesNotFit) {
   auto cmp = compare(three_machines(), {});
   ASSERT_TRUE(cmp);
   // The seam for refused runs: a cell the planner refused is printed as such.
@@ -253,28 +256,49 @@ TEST(ComparePrinters, MarkdownMarksWinnerRatiosAndWontFit) {
     if (r.model == "beta F32") r.cells[2].state = CellState::kWontFit;
   }
   std::ostringstream out;
-  print_comparison(*cmp, {}, 0.05, CompareFormat::kMarkdown, out);
-  const std::string md = out.str();
+  print_comparison(*cmp, {}, 0.05, OutputFormat::kMarkdown, out);
+  const std::string md = unpadded(out.str());
   EXPECT_NE(md.find("| model | test | box-a (baseline) | box-b | box-c | winner |"), std::string::npos) << md;
   EXPECT_NE(md.find("| alpha F32 | tg128 t/s | 127.37 ± 0.90 | **254.73 ± 1.79** ×2.00 | 63.68 ± 0.45 ×0.50 | box-b |"),
             std::string::npos)
       << md;
-  EXPECT_NE(md.find("| beta F32 | tg128 t/s | 128.00 ± 0.00 | - | won't fit | single result |"), std::string::npos) << md;
-  EXPECT_NE(md.find("| alpha F32 | memory n_ctx 640 | 1.55 MiB | 1.55 MiB | 1.55 MiB |  |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| beta F32 | tg128 t/s | 128.00 ± 0.00 | - | does not fit | single result |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| alpha F32 | memory n_ctx 640 | 1.55 MiB | 1.55 MiB | 1.55 MiB | |"), std::string::npos) << md;
   EXPECT_NE(md.find("alpha 0.05): none to test"), std::string::npos) << md;
+}
+
+// The whole outputs against golden files (tests/data/golden/compare.*): a stray column, row or
+// key fails. Regressions included in md and json.
+TEST(ComparePrinters, GoldenOutputs) {
+  std::vector<RunRecord> records = three_machines();
+  RunRecord later = run("a-later", "box-a", "alpha", {1'000'000'000, 1'010'000'000}, {1'000'000'000, 1'010'000'000}, kCommitB,
+                        "2026-11-29T12:00:00Z");
+  records.push_back(later);
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp);
+  for (Row& r : cmp->rows) {
+    if (r.model == "beta F32") r.cells[2].state = CellState::kWontFit;
+  }
+  const auto regressions = find_regressions(records, 0.05);
+  for (const auto& [format, name] : {std::pair{OutputFormat::kMarkdown, "compare.md"}, std::pair{OutputFormat::kCsv, "compare.csv"},
+                                     std::pair{OutputFormat::kJson, "compare.json"}}) {
+    std::ostringstream out;
+    print_comparison(*cmp, regressions, 0.05, format, out);
+    EXPECT_EQ(rigbench::testing::matches_golden(out.str(), name), "") << name;
+  }
 }
 
 TEST(ComparePrinters, CsvAndJson) {
   auto cmp = compare(three_machines(), {});
   ASSERT_TRUE(cmp);
   std::ostringstream csv;
-  print_comparison(*cmp, {}, 0.05, CompareFormat::kCsv, csv);
+  print_comparison(*cmp, {}, 0.05, OutputFormat::kCsv, csv);
   EXPECT_TRUE(csv.str().starts_with(
       "model,metric,unit,test,machine,baseline,state,n,mean,stddev,median,min,max,ratio,winner,verdict,config\n"))
       << csv.str();
   EXPECT_NE(csv.str().find("alpha F32,tg_tps,t/s,tg128,box-b,false,measured,2,"), std::string::npos);
   std::ostringstream json;
-  print_comparison(*cmp, {}, 0.05, CompareFormat::kJson, json);
+  print_comparison(*cmp, {}, 0.05, OutputFormat::kJson, json);
   const auto j = nlohmann::json::parse(json.str());
   EXPECT_EQ(j["by"], "machine");
   EXPECT_EQ(j["baseline"], "box-a");
@@ -290,10 +314,10 @@ TEST(ComparePrinters, CsvAndJson) {
   }
   EXPECT_TRUE(found);
   std::ostringstream jsonl;
-  print_comparison(*cmp, {}, 0.05, CompareFormat::kJsonl, jsonl);
+  print_comparison(*cmp, {}, 0.05, OutputFormat::kJsonl, jsonl);
   const auto first = nlohmann::json::parse(jsonl.str().substr(0, jsonl.str().find('\n')));
   EXPECT_EQ(first["kind"], "cell");
-  EXPECT_FALSE(parse_compare_format("xml"));
+  EXPECT_FALSE(parse_output_format("xml"));
   EXPECT_FALSE(parse_compare_by("gpu"));
 }
 
@@ -336,8 +360,8 @@ TEST(Regressions, WelchAcrossBuildsHandComputed) {
     }
   }
   std::ostringstream md;
-  print_comparison(*compare(records, {}), at_10, 0.10, CompareFormat::kMarkdown, md);
-  EXPECT_NE(md.str().find("| box-a | alpha F32 | tg105 t/s | rigbench 0.1.0 / llama.cpp aaaaaaaa | rigbench 0.1.0 / "
+  print_comparison(*compare(records, {}), at_10, 0.10, OutputFormat::kMarkdown, md);
+  EXPECT_NE(unpadded(md.str()).find("| box-a | alpha F32 | tg105 t/s | rigbench 0.1.0 / llama.cpp aaaaaaaa | rigbench 0.1.0 / "
                           "llama.cpp bbbbbbbb | 6.00 | 2.00 | -66.7 % | 0.0528 | slower |"),
             std::string::npos)
       << md.str();

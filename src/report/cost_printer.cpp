@@ -1,0 +1,115 @@
+#include "report/cost_printer.h"
+
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace rigbench::report {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+bool given(double v) { return !std::isnan(v); }
+
+std::string num(double v, const char* format = "%.4g") {
+  if (std::isnan(v)) return "-";
+  if (std::isinf(v)) return "never";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+// JSON number, or null for a figure that is missing (NaN) or never reached (inf).
+Json jnum(double v) { return std::isfinite(v) ? Json(v) : Json(); }
+
+TableCell figure(double v) { return TableCell::number_text(v, num(v)); }
+
+void print_json(const cost::CostReport& r, std::ostream& out, const PricedRun* run) {
+  const auto& in = r.inputs;
+  Json j;
+  if (run) j["run"] = {{"record_id", run->record_id}, {"model", run->model}, {"machine", run->machine}, {"test_time", run->test_time}};
+  j["currency"] = in.currency;
+  j["inputs"] = {{"tokens_per_s", jnum(in.tokens_per_s)},     {"active_power_w", jnum(in.active_power_w)},
+                 {"idle_power_w", jnum(in.idle_power_w)},     {"power_method", in.power_method},
+                 {"psu_efficiency", in.psu_efficiency},       {"rest_w", in.rest_w},
+                 {"price_per_kwh", jnum(in.price_per_kwh)},   {"price_source", in.price_source},
+                 {"utilization", jnum(in.utilization)},       {"api_price_per_mtok", jnum(in.api_price_per_mtok)}};
+  if (in.has_hardware) {
+    j["inputs"]["hardware_price"] = in.hardware.price;
+    j["inputs"]["residual_value"] = in.hardware.residual;
+    j["inputs"]["upkeep"] = in.hardware.upkeep;
+    j["inputs"]["lifetime_s"] = in.hardware.lifetime_s;
+  }
+  j["wall_active_w"] = jnum(r.wall_active_w);
+  j["wall_idle_w"] = jnum(r.wall_idle_w);
+  j["energy"] = {{"gross_j_per_token", jnum(r.gross.j)},
+                 {"marginal_j_per_token", jnum(r.marginal.j)},
+                 {"at_utilization_j_per_token", jnum(r.at_utilization.j)}};
+  j["electricity"] = {{"gross_per_mtok", jnum(r.gross.cost_per_mtok)},
+                      {"marginal_per_mtok", jnum(r.marginal.cost_per_mtok)},
+                      {"at_utilization_per_mtok", jnum(r.at_utilization.cost_per_mtok)}};
+  j["hardware_per_mtok"] = jnum(r.hardware_per_mtok);
+  j["total_per_mtok"] = jnum(r.total_per_mtok);
+  j["break_even_utilization"] = jnum(r.break_even_utilization);
+  j["break_even_never"] = std::isinf(r.break_even_utilization);
+  j["price_per_memory_gb"] = jnum(r.price_per_memory_gb);
+  j["notes"] = r.notes;
+  out << j.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
+}
+
+}  // namespace
+
+Table cost_table(const cost::CostReport& r) {
+  const auto& in = r.inputs;
+  const std::string u = num(in.utilization, "%g");
+  Table t({{"figure", "figure"},
+           {"j_per_token", "J/token", Align::kRight},
+           {"cost_per_mtok", in.currency + "/Mtok", Align::kRight},
+           {"currency", "", Align::kLeft, false, true}});
+  auto row = [&](const std::string& name, double j, double c) {
+    t.add_row({TableCell::str(name), figure(j), figure(c), TableCell::str(in.currency)});
+  };
+  row("electricity, gross", r.gross.j, r.gross.cost_per_mtok);
+  row("electricity, marginal (above idle)", r.marginal.j, r.marginal.cost_per_mtok);
+  if (given(in.utilization)) row("electricity, at utilization " + u, r.at_utilization.j, r.at_utilization.cost_per_mtok);
+  if (in.has_hardware) row("hardware, at utilization " + u, NAN, r.hardware_per_mtok);
+  if (given(r.total_per_mtok)) row("total, at utilization " + u, NAN, r.total_per_mtok);
+  if (given(in.api_price_per_mtok)) row("API price", NAN, in.api_price_per_mtok);
+  for (const auto& n : r.notes) t.add_note(n);
+  return t;
+}
+
+void print_cost(const cost::CostReport& r, OutputFormat format, std::ostream& out, const PricedRun* run) {
+  if (format == OutputFormat::kJson) {
+    print_json(r, out, run);
+    out << std::flush;
+    return;
+  }
+  const Table t = cost_table(r);
+  if (format != OutputFormat::kMarkdown) {
+    render(t, format, out);
+    return;
+  }
+  if (run) out << "run " << run->record_id << ": " << run->model << " on " << run->machine << ", tested " << run->test_time << "\n\n";
+  const auto& in = r.inputs;
+  const std::string cur = in.currency;
+  out << "inputs: " << num(in.tokens_per_s, "%g") << " tokens/s; " << num(r.wall_active_w, "%g") << " W active, "
+      << num(r.wall_idle_w, "%g") << " W idle at the wall (power " << in.power_method << ")";
+  if (given(in.price_per_kwh)) out << "; " << num(in.price_per_kwh, "%.4g") << " " << cur << "/kWh (" << in.price_source << ")";
+  out << "\n\n" << markdown_table(t) << "\n";
+  if (given(in.api_price_per_mtok)) {
+    const double b = r.break_even_utilization;
+    if (std::isinf(b)) {
+      out << "break-even: never (the marginal electricity alone costs the API price or more)\n";
+    } else if (given(b)) {
+      out << "break-even utilization: " << num(b, "%.3g") << " (" << num(100 * b, "%.3g") << " %)"
+          << (b > 1 ? ": above 1, the API is cheaper even at full use" : "") << "\n";
+    }
+  }
+  if (given(r.price_per_memory_gb)) out << "hardware price per GB of memory: " << num(r.price_per_memory_gb) << " " << cur << "\n";
+  for (const auto& n : t.notes()) out << note_lines(n);
+  out << std::flush;
+}
+
+}  // namespace rigbench::report

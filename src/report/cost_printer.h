@@ -1,0 +1,31 @@
+// rigbench: the output of `rigbench cost` (cost::CostReport).
+//   md     "inputs: ..." (what was priced), a table of figures (J/token, <currency>/Mtok), the
+//          break-even utilization and price per GB when asked, then the notes
+//   csv    the table: figure, j_per_token, cost_per_mtok, currency
+//   json   {"currency", "inputs": {...}, "wall_active_w", "wall_idle_w", "energy":
+//          {gross_j_per_token, marginal_j_per_token, at_utilization_j_per_token}, "electricity":
+//          {gross_per_mtok, marginal_per_mtok, at_utilization_per_mtok}, "hardware_per_mtok",
+//          "total_per_mtok", "break_even_utilization", "break_even_never",
+//          "price_per_memory_gb", "notes"}; money in `currency`, never in a key
+//   jsonl  one object per figure (the table's rows)
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "cost/estimate.h"
+#include "report/table.h"
+
+namespace rigbench::report {
+
+// The stored run that `cost --run` priced: said first (md: "run ID: MODEL on MACHINE, tested
+// T"; json: "run": {record_id, model, machine, test_time}).
+struct PricedRun {
+  std::string record_id, model, machine, test_time;
+};
+
+Table cost_table(const cost::CostReport& r);
+// `run` (may be null): the stored run priced.
+void print_cost(const cost::CostReport& r, OutputFormat format, std::ostream& out, const PricedRun* run = nullptr);
+
+}  // namespace rigbench::report

@@ -1,0 +1,269 @@
+#include "report/table.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/strings.h"
+#include "report/escape.h"
+#include "report/table_json.h"
+
+namespace rigbench::report {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr OutputFormat kAllFormats[] = {OutputFormat::kMarkdown, OutputFormat::kCsv, OutputFormat::kJson,
+                                        OutputFormat::kJsonl};
+
+std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+// The value as csv writes it.
+std::string csv_value(const TableCell::Value& v) {
+  struct Visitor {
+    std::string operator()(std::monostate) const { return ""; }
+    std::string operator()(int64_t i) const { return std::to_string(i); }
+    std::string operator()(uint64_t u) const { return std::to_string(u); }
+    std::string operator()(double d) const { return shortest(d); }
+    std::string operator()(bool b) const { return b ? "true" : "false"; }
+    std::string operator()(const std::string& s) const { return csv_escape(s); }
+  };
+  return std::visit(Visitor{}, v);
+}
+
+Json json_value(const TableCell::Value& v) {
+  struct Visitor {
+    Json operator()(std::monostate) const { return nullptr; }
+    Json operator()(int64_t i) const { return i; }
+    Json operator()(uint64_t u) const { return u; }
+    Json operator()(double d) const { return std::isfinite(d) ? Json(d) : Json(nullptr); }
+    Json operator()(bool b) const { return b; }
+    Json operator()(const std::string& s) const { return s; }
+  };
+  return std::visit(Visitor{}, v);
+}
+
+std::string pad(const std::string& s, std::size_t width, Align align) {
+  const std::size_t w = display_width(s);
+  if (w >= width) return s;
+  const std::string fill(width - w, ' ');
+  return align == Align::kRight ? fill + s : s + fill;
+}
+
+}  // namespace
+
+const char* format_name(OutputFormat f) {
+  switch (f) {
+    case OutputFormat::kCsv: return "csv";
+    case OutputFormat::kJson: return "json";
+    case OutputFormat::kJsonl: return "jsonl";
+    case OutputFormat::kSql: return "sql";
+    case OutputFormat::kMarkdown: break;
+  }
+  return "md";
+}
+
+Result<OutputFormat> parse_output_format(const std::string& name) {
+  return parse_output_format(name, std::vector<OutputFormat>(std::begin(kAllFormats), std::end(kAllFormats)));
+}
+
+Result<OutputFormat> parse_output_format(const std::string& name, const std::vector<OutputFormat>& allowed) {
+  std::vector<std::string> names;
+  for (OutputFormat f : allowed) {
+    if (name == format_name(f)) return f;
+    names.push_back(format_name(f));
+  }
+  std::string message = "-o/--output '" + name + "': unknown format (" + join(names, ", ") + ")";
+  if (name.find_first_of("./") != std::string::npos) message += "; to write a file use --output-file";
+  return fail(ErrorCode::kUsage, message);
+}
+
+TableCell TableCell::str(std::string s) {
+  TableCell c;
+  c.text = s;
+  c.value = std::move(s);
+  return c;
+}
+
+TableCell TableCell::integer(int64_t v, std::string text) {
+  return TableCell{v, text.empty() ? std::to_string(v) : std::move(text)};
+}
+
+TableCell TableCell::count(uint64_t v, std::string text) {
+  return TableCell{v, text.empty() ? std::to_string(v) : std::move(text)};
+}
+
+TableCell TableCell::number(double v, int decimals, std::string absent_text) {
+  if (!std::isfinite(v)) return absent(std::move(absent_text));
+  return TableCell{v, fixed(v, decimals)};
+}
+
+TableCell TableCell::number_text(double v, std::string text) {
+  if (!std::isfinite(v)) return absent(std::move(text));
+  return TableCell{v, std::move(text)};
+}
+
+TableCell TableCell::boolean(bool v, std::string text) {
+  return TableCell{v, text.empty() ? std::string(v ? "true" : "false") : std::move(text)};
+}
+
+TableCell TableCell::absent(std::string text) { return TableCell{std::monostate{}, std::move(text)}; }
+
+void Table::add_row(std::vector<TableCell> cells) {
+  cells.resize(columns_.size(), TableCell::absent());
+  rows_.push_back(std::move(cells));
+}
+
+void Table::add_preamble(std::string line) { preamble_.push_back(std::move(line)); }
+
+void Table::add_note(std::string note) {
+  if (std::find(notes_.begin(), notes_.end(), note) == notes_.end()) notes_.push_back(std::move(note));
+}
+
+std::string note_lines(const std::string& note) {
+  constexpr std::size_t kWidth = 120;
+  const std::string indent(6, ' ');
+  std::string out = "note: ", line;
+  std::size_t used = 6;
+  for (const std::string& word : split(note, ' ')) {
+    const std::size_t w = display_width(word);
+    if (used > 6 && used + 1 + w > kWidth) {
+      out += "\n" + indent;
+      used = 6;
+    } else if (used > 6) {
+      out += ' ';
+      ++used;
+    }
+    out += word;
+    used += w;
+  }
+  return out + "\n";
+}
+
+
+std::size_t display_width(std::string_view s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+std::string shortest(double v) {
+  if (!std::isfinite(v)) return "";
+  char buf[64];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return ec == std::errc() ? std::string(buf, end) : std::string();
+}
+
+std::string markdown_table(const Table& table, bool wide) {
+  std::vector<std::size_t> shown;
+  for (std::size_t i = 0; i < table.columns().size(); ++i) {
+    const TableColumn& c = table.columns()[i];
+    if (!c.data_only && (wide || !c.wide_only)) shown.push_back(i);
+  }
+  std::vector<std::vector<std::string>> text(table.rows().size());
+  std::vector<std::size_t> width;
+  for (std::size_t i : shown) width.push_back(std::max<std::size_t>(display_width(md_escape(table.columns()[i].header)), 3));
+  for (std::size_t r = 0; r < table.rows().size(); ++r) {
+    for (std::size_t k = 0; k < shown.size(); ++k) {
+      text[r].push_back(md_escape(table.rows()[r][shown[k]].text));
+      width[k] = std::max(width[k], display_width(text[r].back()));
+    }
+  }
+  std::string out = "|";
+  for (std::size_t k = 0; k < shown.size(); ++k) {
+    const TableColumn& c = table.columns()[shown[k]];
+    out += " " + pad(md_escape(c.header), width[k], c.align) + " |";
+  }
+  out += "\n|";
+  for (std::size_t k = 0; k < shown.size(); ++k) {
+    const bool right = table.columns()[shown[k]].align == Align::kRight;
+    out += " " + std::string(width[k] - (right ? 1 : 0), '-') + (right ? ":" : "") + " |";
+  }
+  out += "\n";
+  for (const auto& row : text) {
+    out += "|";
+    for (std::size_t k = 0; k < shown.size(); ++k) out += " " + pad(row[k], width[k], table.columns()[shown[k]].align) + " |";
+    out += "\n";
+  }
+  return out;
+}
+
+Json row_json(const Table& table, std::size_t row) {
+  Json j = Json::object();
+  for (std::size_t i = 0; i < table.columns().size(); ++i) j[table.columns()[i].key] = json_value(table.rows()[row][i].value);
+  return j;
+}
+
+Json table_rows_json(const Table& table) {
+  Json rows = Json::array();
+  for (std::size_t r = 0; r < table.rows().size(); ++r) rows.push_back(row_json(table, r));
+  return rows;
+}
+
+void render(const Table& table, OutputFormat format, std::ostream& out, RenderOptions options) {
+  switch (format) {
+    case OutputFormat::kMarkdown: {
+      for (const auto& line : table.preamble()) out << line << "\n";
+      if (!table.preamble().empty()) out << "\n";
+      out << markdown_table(table, options.wide);
+      if (!table.notes().empty()) out << "\n";
+      for (const auto& note : table.notes()) out << note_lines(note);
+      break;
+    }
+    case OutputFormat::kSql:  // not offered for tables (parse_output_format's default list); as csv
+    case OutputFormat::kCsv: {
+      std::vector<std::string> keys;
+      for (const auto& c : table.columns()) keys.push_back(c.key);
+      out << join(keys, ",") << "\n";
+      for (const auto& row : table.rows()) {
+        std::vector<std::string> fields;
+        for (const auto& cell : row) fields.push_back(csv_value(cell.value));
+        out << join(fields, ",") << "\n";
+      }
+      break;
+    }
+    case OutputFormat::kJson:
+      out << table_rows_json(table).dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
+      break;
+    case OutputFormat::kJsonl:
+      for (std::size_t r = 0; r < table.rows().size(); ++r) {
+        out << row_json(table, r).dump(-1, ' ', false, Json::error_handler_t::replace) << "\n";
+      }
+      break;
+  }
+  out << std::flush;
+}
+
+SizeUnit size_unit_for(const std::vector<int64_t>& bytes) {
+  int64_t largest = 0;
+  for (int64_t b : bytes) largest = std::max<int64_t>(largest, b < 0 ? -b : b);
+  if (largest < (int64_t{1} << 20)) return SizeUnit::kKiB;
+  if (largest < (int64_t{1} << 30)) return SizeUnit::kMiB;
+  return SizeUnit::kGiB;
+}
+
+const char* size_unit_name(SizeUnit u) {
+  switch (u) {
+    case SizeUnit::kKiB: return "KiB";
+    case SizeUnit::kMiB: return "MiB";
+    case SizeUnit::kGiB: break;
+  }
+  return "GiB";
+}
+
+std::string size_in(int64_t bytes, SizeUnit u) {
+  if (bytes == 0) return "0";
+  const double scale = u == SizeUnit::kKiB ? 1024.0 : u == SizeUnit::kMiB ? 1048576.0 : 1073741824.0;
+  const double v = static_cast<double>(bytes) / scale;
+  if (std::fabs(v) < 0.005) return bytes < 0 ? "-<0.01" : "<0.01";
+  return fixed(v, 2);
+}
+
+}  // namespace rigbench::report

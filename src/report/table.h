@@ -1,0 +1,121 @@
+// rigbench: one table builder for every tabular output (fit, devices, presets, cost, import,
+// export, compare). A subcommand builds a Table once (columns, rows of cells, notes) and
+// render() writes it in the format asked:
+//   md     an aligned markdown table (columns marked wide_only only with --wide), a preamble
+//          above it and "note: ..." lines below; default tables stay within 120 columns
+//   csv    a header of column keys, then one line per row, every column, raw values
+//   json   an array of objects keyed by column key; numbers as numbers, absent values null
+//   jsonl  one such object per line
+// Each cell carries the value machines read (a number, text, a boolean or nothing) and the
+// text people read, so md shows "4.58" under "weights GiB" while csv/json give the bytes.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/status.h"
+
+namespace rigbench::report {
+
+// The output formats of every subcommand (`-o, --output`). Records (bench, export) also
+// print as sql (report/printer.h); tables never do: parse_output_format offers sql only
+// where it is allowed explicitly.
+enum class OutputFormat { kMarkdown, kCsv, kJson, kJsonl, kSql };
+
+// "md", "csv", "json", "jsonl", "sql".
+const char* format_name(OutputFormat f);
+
+// Parses `name` against `allowed` (default: md, csv, json, jsonl). Errors: kUsage, one line naming the
+// value and the valid formats; when the value looks like a file name (has '.' or '/'), it
+// adds "to write a file use --output-file".
+Result<OutputFormat> parse_output_format(const std::string& name);
+Result<OutputFormat> parse_output_format(const std::string& name, const std::vector<OutputFormat>& allowed);
+
+enum class Align { kLeft, kRight };
+
+struct TableColumn {
+  std::string key;         // snake_case with the unit (`total_bytes`, `tg_bound_tps`): csv header, json key
+  std::string header;      // md header with the unit ("total GiB", "tg bound t/s")
+  Align align = Align::kLeft;
+  bool wide_only = false;  // md shows it only with --wide; csv and json always have it
+  bool data_only = false;  // never in md (csv and json only)
+};
+
+// One cell: `value` for csv/json, `text` for md.
+struct TableCell {
+  using Value = std::variant<std::monostate, int64_t, uint64_t, double, bool, std::string>;
+  Value value;       // monostate: absent (csv "", json null)
+  std::string text;  // md; markdown-escaped when rendered
+
+  // Text, shown and stored as it is.
+  static TableCell str(std::string s);
+  // An integer; md shows it in decimal unless `text` is given.
+  static TableCell integer(int64_t v, std::string text = {});
+  static TableCell count(uint64_t v, std::string text = {});
+  // A real number: md shows `text`, or the value with `decimals` decimals. NaN or infinite:
+  // absent, md shows `absent_text`.
+  static TableCell number(double v, int decimals = 2, std::string absent_text = "-");
+  static TableCell number_text(double v, std::string text);
+  static TableCell boolean(bool v, std::string text = {});
+  // No value; md shows `text`.
+  static TableCell absent(std::string text = "-");
+};
+
+class Table {
+ public:
+  Table() = default;
+  explicit Table(std::vector<TableColumn> columns) : columns_(std::move(columns)) {}
+
+  const std::vector<TableColumn>& columns() const { return columns_; }
+  const std::vector<std::vector<TableCell>>& rows() const { return rows_; }
+  const std::vector<std::string>& preamble() const { return preamble_; }
+  const std::vector<std::string>& notes() const { return notes_; }
+
+  // A row, one cell per column in order (fewer are padded with absent cells; more are an
+  // error of the caller and dropped).
+  void add_row(std::vector<TableCell> cells);
+  // md only: a line above the table (a title, what the cells mean).
+  void add_preamble(std::string line);
+  // md only: "note: <text>" below the table, wrapped at 120 columns; a note already present
+  // is not repeated.
+  void add_note(std::string note);
+
+ private:
+  std::vector<TableColumn> columns_;
+  std::vector<std::vector<TableCell>> rows_;
+  std::vector<std::string> preamble_;
+  std::vector<std::string> notes_;
+};
+
+struct RenderOptions {
+  bool wide = false;  // md: show wide_only columns too
+};
+
+// Writes `table` to `out` in `format` and flushes.
+void render(const Table& table, OutputFormat format, std::ostream& out, RenderOptions options = {});
+
+// The md table alone (no preamble, no notes): aligned, header rule with ':' on right-aligned
+// columns. Every line ends with '\n'.
+std::string markdown_table(const Table& table, bool wide = false);
+
+// "note: <text>\n", wrapped at spaces to 120 columns, continuation lines indented under the text.
+std::string note_lines(const std::string& note);
+
+// Display width of UTF-8 text (code points; "±" and "×" count one).
+std::size_t display_width(std::string_view s);
+
+// Shortest decimal form that reads back as the same double; "" for NaN or infinity.
+std::string shortest(double v);
+
+// Sizes for people, with the unit in the column header: the unit a column of byte counts
+// is shown in (KiB when every value is under 1 MiB, MiB under 1 GiB, else GiB), and a count
+// in that unit with two decimals; a nonzero count that would read 0.00 reads "<0.01".
+enum class SizeUnit { kKiB, kMiB, kGiB };
+SizeUnit size_unit_for(const std::vector<int64_t>& bytes);
+const char* size_unit_name(SizeUnit u);
+std::string size_in(int64_t bytes, SizeUnit u);
+
+}  // namespace rigbench::report

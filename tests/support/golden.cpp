@@ -1,0 +1,107 @@
+#include "support/golden.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <regex>
+#include <vector>
+
+#include "support/temp_dir.h"
+
+namespace rigbench::testing {
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t nl = text.find('\n', start);
+    if (nl == std::string::npos) {
+      lines.push_back(text.substr(start));
+      break;
+    }
+    lines.push_back(text.substr(start, nl - start));
+    start = nl + 1;
+  }
+  return lines;
+}
+
+std::string escape_regex(const std::string& literal) {
+  static const std::string special = R"(\^$.|?*+()[]{}/)";
+  std::string out;
+  for (std::size_t i = 0; i < literal.size(); ++i) {
+    const char c = literal[i];
+    if (c == ' ') {
+      while (i + 1 < literal.size() && literal[i + 1] == ' ') ++i;
+      out += " +";
+      continue;
+    }
+    if (special.find(c) != std::string::npos) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::regex line_regex(const std::string& expected) {
+  static const std::pair<const char*, const char*> kPlaceholders[] = {
+      {"{{num}}", R"((?:-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|<0\.01))"},
+      {"{{int}}", R"(-?[0-9]+)"},
+      {"{{any}}", R"(.*)"},
+  };
+  std::string pattern;
+  std::size_t i = 0;
+  while (i < expected.size()) {
+    std::size_t next = std::string::npos;
+    const std::pair<const char*, const char*>* which = nullptr;
+    for (const auto& p : kPlaceholders) {
+      const std::size_t at = expected.find(p.first, i);
+      if (at < next) {
+        next = at;
+        which = &p;
+      }
+    }
+    if (!which) {
+      pattern += escape_regex(expected.substr(i));
+      break;
+    }
+    pattern += escape_regex(expected.substr(i, next - i)) + which->second;
+    i = next + std::string(which->first).size();
+  }
+  return std::regex(pattern);
+}
+
+}  // namespace
+
+std::string golden_mismatch(const std::string& actual, const std::string& expected) {
+  const auto a = lines_of(actual);
+  const auto e = lines_of(expected);
+  for (std::size_t i = 0; i < std::max(a.size(), e.size()); ++i) {
+    if (i >= a.size()) return "line " + std::to_string(i + 1) + ": missing; expected\n  " + e[i] + "\n--- actual:\n" + actual;
+    if (i >= e.size()) return "line " + std::to_string(i + 1) + ": not expected:\n  " + a[i] + "\n--- actual:\n" + actual;
+    if (!std::regex_match(a[i], line_regex(e[i]))) {
+      return "line " + std::to_string(i + 1) + " differs:\n  actual:   " + a[i] + "\n  expected: " + e[i] + "\n--- actual:\n" + actual;
+    }
+  }
+  return "";
+}
+
+std::string unpadded(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == ' ' && !out.empty() && out.back() == ' ') continue;
+    out += c;
+  }
+  return out;
+}
+
+std::string golden(const std::string& name) { return read_file(std::string(RIGBENCH_TEST_DATA) + "/golden/" + name); }
+
+std::string matches_golden(const std::string& actual, const std::string& name) {
+  if (const char* w = std::getenv("RIGBENCH_WRITE_GOLDEN"); w && std::string(w) == "1") {
+    write_file(std::string(RIGBENCH_TEST_DATA) + "/golden/" + name, actual);
+    return "";
+  }
+  return golden_mismatch(actual, golden(name));
+}
+
+}  // namespace rigbench::testing

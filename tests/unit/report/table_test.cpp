@@ -1,0 +1,116 @@
+// The one table builder (report/table.h): every format from one Table, and the golden-file
+// matcher the output tests use (tests/support/golden.h).
+#include "report/table.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "support/golden.h"
+
+namespace rigbench::report {
+namespace {
+
+using rigbench::testing::golden_mismatch;
+
+Table sample() {
+  Table t({{"name", "device"},
+           {"size_bytes", "size MiB", Align::kRight},
+           {"tps", "tg t/s", Align::kRight},
+           {"ok", "ok"},
+           {"detail", "detail", Align::kLeft, /*wide_only=*/true}});
+  t.add_preamble("two devices");
+  t.add_row({TableCell::str("a|b"), TableCell::count(3u << 20, "3.00"), TableCell::number(12.5), TableCell::boolean(true),
+             TableCell::str("x, \"y\"")});
+  t.add_row({TableCell::str("long name ±"), TableCell::count(1u << 20, "1.00"), TableCell::number(std::nan("")),
+             TableCell::boolean(false, "no")});
+  t.add_note("a note");
+  t.add_note("a note");  // once
+  return t;
+}
+
+std::string rendered(const Table& t, OutputFormat f, bool wide = false) {
+  std::ostringstream out;
+  render(t, f, out, RenderOptions{wide});
+  return out.str();
+}
+
+TEST(Table, MarkdownAlignedWithPreambleAndNotes) {
+  EXPECT_EQ(rendered(sample(), OutputFormat::kMarkdown),
+            "two devices\n"
+            "\n"
+            "| device      | size MiB | tg t/s | ok   |\n"
+            "| ----------- | -------: | -----: | ---- |\n"
+            "| a\\|b        |     3.00 |  12.50 | true |\n"
+            "| long name ± |     1.00 |      - | no   |\n"
+            "\n"
+            "note: a note\n");
+}
+
+TEST(Table, WideShowsWideOnlyColumns) {
+  const std::string md = rendered(sample(), OutputFormat::kMarkdown, /*wide=*/true);
+  EXPECT_NE(md.find("| ok   | detail |\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("| true | x, \"y\" |\n"), std::string::npos) << md;
+}
+
+TEST(Table, CsvHasEveryColumnWithRawValues) {
+  EXPECT_EQ(rendered(sample(), OutputFormat::kCsv),
+            "name,size_bytes,tps,ok,detail\n"
+            "a|b,3145728,12.5,true,\"x, \"\"y\"\"\"\n"
+            "long name ±,1048576,,false,\n");
+}
+
+TEST(Table, JsonIsAnArrayOfObjectsWithNumbersAsNumbers) {
+  const auto j = nlohmann::json::parse(rendered(sample(), OutputFormat::kJson));
+  ASSERT_EQ(j.size(), 2u);
+  EXPECT_EQ(j[0]["size_bytes"], 3145728);
+  EXPECT_DOUBLE_EQ(j[0]["tps"].get<double>(), 12.5);
+  EXPECT_EQ(j[0]["ok"], true);
+  EXPECT_TRUE(j[1]["tps"].is_null());
+  EXPECT_TRUE(j[1]["detail"].is_null());
+  EXPECT_EQ(j[0].size(), 5u);
+  EXPECT_EQ(rendered(Table(std::vector<TableColumn>{{"a", "a"}}), OutputFormat::kJson), "[]\n");
+}
+
+TEST(Table, JsonlIsOneObjectPerLine) {
+  const std::string out = rendered(sample(), OutputFormat::kJsonl);
+  const auto first = nlohmann::json::parse(out.substr(0, out.find('\n')));
+  EXPECT_EQ(first["name"], "a|b");
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 2);
+}
+
+TEST(Table, SizesNeverReadZeroForARealSize) {
+  EXPECT_EQ(size_unit_for({2048, 512}), SizeUnit::kKiB);
+  EXPECT_EQ(size_unit_for({5 << 20, 0}), SizeUnit::kMiB);
+  EXPECT_EQ(size_unit_for({int64_t{3} << 30, -(int64_t{5} << 30)}), SizeUnit::kGiB);
+  EXPECT_EQ(size_in(3 << 20, SizeUnit::kMiB), "3.00");
+  EXPECT_EQ(size_in(1 << 20, SizeUnit::kGiB), "<0.01");
+  EXPECT_EQ(size_in(0, SizeUnit::kGiB), "0");
+  EXPECT_EQ(size_in(-(int64_t{3} << 29), SizeUnit::kGiB), "-1.50");
+}
+
+TEST(OutputFormat, ParsesTheFourAndNamesTheValidOnes) {
+  EXPECT_EQ(*parse_output_format("md"), OutputFormat::kMarkdown);
+  EXPECT_EQ(*parse_output_format("jsonl"), OutputFormat::kJsonl);
+  auto bad = parse_output_format("xml");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().code, ErrorCode::kUsage);
+  EXPECT_EQ(bad.error().message, "-o/--output 'xml': unknown format (md, csv, json, jsonl)");
+  auto file = parse_output_format("out.json", {OutputFormat::kMarkdown, OutputFormat::kJson});
+  ASSERT_FALSE(file);
+  EXPECT_EQ(file.error().message, "-o/--output 'out.json': unknown format (md, json); to write a file use --output-file");
+}
+
+TEST(Golden, PlaceholdersAndPaddingMatchAStrayColumnFails) {
+  const std::string expected = "| a | n |\n| x | {{num}} |\n| {{any}} | {{int}} |\n";
+  EXPECT_EQ(golden_mismatch("| a   | n    |\n| x   | 1.5e3 |\n| y z | -4 |\n", expected), "");
+  EXPECT_EQ(golden_mismatch("| x | <0.01 |\n", "| x | {{num}} |\n"), "");
+  EXPECT_NE(golden_mismatch("| a | n | extra |\n| x | 1 |\n| y | 2 |\n", expected), "");
+  EXPECT_NE(golden_mismatch("| a | n |\n| x | 1 |\n", expected), "");                       // a row missing
+  EXPECT_NE(golden_mismatch("| a | n |\n| x | 1 |\n| y | 2 |\nmore\n", expected), "");     // a line more
+  EXPECT_NE(golden_mismatch("| a | n |\n| x | one |\n| y | 2 |\n", expected), "");         // not a number
+}
+
+}  // namespace
+}  // namespace rigbench::report
