@@ -90,7 +90,7 @@ Result<cost::CostInputs> cost_inputs(const CostOptions& o, bool require_tps) {
   in.tokens_per_s = o.tps;
   in.active_power_w = o.watts;
   in.idle_power_w = o.idle_watts;
-  in.power_method = o.power_method;
+  in.power_method = given(o.watts) || given(o.idle_watts) ? o.power_method : "none";  // never "stated" for no figure
   in.psu_efficiency = o.psu_efficiency;
   in.rest_w = o.rest_watts;
   in.currency = o.currency;

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "cli/build_info.h"
+#include "core/knobs.h"
 #include "core/strings.h"
 #include "engine/llama_engine.h"
 #include "engine/llama_simulate.h"
@@ -33,11 +34,12 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
   cmd->add_option("-c,--ctx-size", o.ctx_size, "context size (n_ctx); 0 = n_ctx_train, capped as llama.cpp's --fit does")
       ->check(CLI::Range(0, 1 << 24))->capture_default_str();
   cmd->add_option("--n-gpu-layers", o.n_gpu_layers, "-ngl: layers offloaded: N, auto (the most that fit) or -1 (all)")->capture_default_str();
-  cmd->add_option("--flash-attn", o.flash_attn, "-fa: auto, on or off")->check(CLI::IsMember({"auto", "on", "off", "1", "0"}))->capture_default_str();
-  cmd->add_option("--cache-type-k", o.type_k, "-ctk: KV cache K type")->capture_default_str();
-  cmd->add_option("--cache-type-v", o.type_v, "-ctv: KV cache V type")->capture_default_str();
-  cmd->add_option("-b,--batch-size", o.n_batch, "logical batch size")->check(CLI::Range(1, 1 << 20))->capture_default_str();
-  cmd->add_option("--ubatch-size", o.n_ubatch, "-ub: physical batch size")->check(CLI::Range(1, 1 << 20))->capture_default_str();
+  for (const Knob& k : knobs()) {
+    if (!k.fit_shared) continue;
+    const std::string help = (k.llama_alias.empty() ? "" : k.llama_alias + ": ") + k.help +
+                             (k.choices.empty() ? "" : " (" + join(k.choices, "|") + ")");
+    cmd->add_option(k.flags, o.knobs[k.key], help)->default_str(knob_default(k));
+  }
   cmd->add_flag("--no-kv-offload", o.no_kv_offload, "keep the KV cache in host RAM");
   cmd->add_option("--parallel", o.n_parallel, "-np: parallel sequences (n_parallel)")->check(CLI::Range(1, 256))->capture_default_str();
   cmd->add_option("--device", o.device, "auto (this machine), all (every catalog device) or a catalog name")->capture_default_str();
@@ -149,11 +151,11 @@ Status run_fit_command(const FitOptions& o) {
   engine::init_llama();
   auto ngl = parse_ngl(o.n_gpu_layers);
   if (!ngl) return std::unexpected(ngl.error());
-  for (const auto* t : {&o.type_k, &o.type_v}) {
-    const auto& types = engine::kv_cache_types();
-    if (std::find(types.begin(), types.end(), to_lower(*t)) == types.end()) {
-      return fail(ErrorCode::kUsage, "-ctk/-ctv '" + *t + "': unknown KV cache type (" + join(types, ", ") + ")");
-    }
+  BenchParams p;  // the knobs fit shares with bench, checked and normalized as bench does
+  for (const Knob& k : knobs()) {
+    const auto it = o.knobs.find(k.key);
+    if (!k.fit_shared || it == o.knobs.end() || it->second.empty()) continue;
+    if (Status s = set_knob(k, p, it->second); !s) return s;
   }
   if (o.check && o.device != "auto") return fail(ErrorCode::kUsage, "--check compares on this machine: use it with --device auto");
   std::vector<double> split;
@@ -180,12 +182,12 @@ Status run_fit_command(const FitOptions& o) {
 
   fit::ContextParams ctx;
   ctx.n_ctx = o.ctx_size;
-  ctx.n_batch = o.n_batch;
-  ctx.n_ubatch = o.n_ubatch;
+  ctx.n_batch = p.n_batch;
+  ctx.n_ubatch = p.n_ubatch;
   ctx.n_seq = o.n_parallel;
-  ctx.type_k = to_lower(o.type_k);
-  ctx.type_v = to_lower(o.type_v);
-  ctx.flash_attn = o.flash_attn != "off" && o.flash_attn != "0";
+  ctx.type_k = p.type_k;
+  ctx.type_v = p.type_v;
+  ctx.flash_attn = p.flash_attn != "off";
   ctx.offload_kqv = !o.no_kv_offload;
 
   const MachineInfo machine = machine_info();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <map>
 #include <string>
 
 #include "core/status.h"
@@ -15,9 +16,9 @@ struct FitOptions {
   std::string quant = "Q4_K_M";   // --quant TYPE with --preset
   int ctx_size = 0;               // -c: tokens; 0 = n_ctx_train, capped as llama.cpp's --fit does
   std::string n_gpu_layers = "auto";  // -ngl N | auto | -1 (all)
-  std::string flash_attn = "auto";    // -fa: auto (= on) | on | off
-  std::string type_k = "f16", type_v = "f16";
-  int n_batch = 2048, n_ubatch = 512;
+  // -fa, -ctk, -ctv, -b, -ub by knob key: declared from core/knobs.h (Knob::fit_shared), as
+  // bench declares them; "" = the knob's default. -fa auto plans as on, as llama.cpp resolves it.
+  std::map<std::string, std::string> knobs;
   bool no_kv_offload = false;
   int n_parallel = 1;             // -np, --parallel: sequences
   std::string device = "auto";    // auto | all | a catalog name

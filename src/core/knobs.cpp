@@ -49,7 +49,6 @@ std::vector<Knob> make_knobs() {
   Knob ngl = int_knob("n_gpu_layers", "--n-gpu-layers", "-ngl", "ngl", "layers offloaded to GPUs; -1 = all",
                       &BenchParams::n_gpu_layers, -1, 100000);
   ngl.reloads_model = true;
-  ngl.fit_shared = true;
   all.push_back(ngl);
   Knob lm = text_knob("load_mode", "--load-mode", "-lm", "lm",
                       "how llama.cpp loads the weights (none: read into fresh memory)", &BenchParams::load_mode,
@@ -91,7 +90,6 @@ std::vector<Knob> make_knobs() {
                       kMaxTokens);
   ctx.compare_key = false;  // memory, not speed: the KV cells a test reads are n_depth + its tokens
   ctx.llama_bench_key = "";
-  ctx.fit_shared = true;
   all.push_back(ctx);
   return all;
 }

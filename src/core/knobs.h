@@ -40,7 +40,9 @@ struct Knob {
   bool reloads_model = false;  // a change reloads the model (n_gpu_layers, load_mode)
   bool always_shown = false;   // the markdown table shows it even at its default (threads)
   bool compare_key = true;     // compare and regressions keep runs that differ in it apart
-  bool fit_shared = false;     // `rigbench fit` takes the same flag (one value)
+  bool fit_shared = false;     // `rigbench fit` declares the same flag from this entry (one value): -fa, -ctk,
+                               // -ctv, -b, -ub. (fit's -ngl also takes auto and its -c 0 means n_ctx_train,
+                               // so those two are declared by fit itself.)
   std::string llama_bench_key; // field of llama-bench's output rows; "" = llama-bench has none
 };
 

@@ -94,8 +94,13 @@ void print_cost(const cost::CostReport& r, OutputFormat format, std::ostream& ou
   if (run) out << "run " << run->record_id << ": " << run->model << " on " << run->machine << ", tested " << run->test_time << "\n\n";
   const auto& in = r.inputs;
   const std::string cur = in.currency;
-  out << "inputs: " << num(in.tokens_per_s, "%g") << " tokens/s; " << num(r.wall_active_w, "%g") << " W active, "
-      << num(r.wall_idle_w, "%g") << " W idle at the wall (power " << in.power_method << ")";
+  out << "inputs: " << num(in.tokens_per_s, "%g") << " tokens/s; ";
+  if (in.power_method == "none") {
+    out << "no power given or measured";
+  } else {
+    out << num(r.wall_active_w, "%g") << " W active, " << num(r.wall_idle_w, "%g") << " W idle at the wall (power "
+        << in.power_method << ")";
+  }
   if (given(in.price_per_kwh)) out << "; " << num(in.price_per_kwh, "%.4g") << " " << cur << "/kWh (" << in.price_source << ")";
   out << "\n\n" << markdown_table(t) << "\n";
   if (given(in.api_price_per_mtok)) {

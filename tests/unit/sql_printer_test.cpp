@@ -56,10 +56,10 @@ class Db {
 TEST(SqlPrinter, PrintsNothingWithoutRecords) { EXPECT_EQ(print_sql({}), ""); }
 
 TEST(SqlPrinter, FormatNameIsSql) {
-  const auto f = parse_output_format("sql");
+  const auto f = parse_output_format("sql", record_formats());
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(*f, OutputFormat::kSql);
-  const auto bad = parse_output_format("sqlite");
+  const auto bad = parse_output_format("sqlite", record_formats());
   ASSERT_FALSE(bad.has_value());
   EXPECT_NE(bad.error().message.find("md, csv, json, jsonl, sql"), std::string::npos) << bad.error().message;
 }
