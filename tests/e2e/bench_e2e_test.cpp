@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/strings.h"
+#include "support/db_query.h"
 #include "support/gguf_fixtures.h"
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
@@ -26,29 +27,9 @@ std::vector<std::string> bench_args(std::vector<std::string> extra) {
   return args;
 }
 
-// The first column of the first row as text; "" when the database or row is missing.
-std::string query_text(const std::string& db_path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  std::string v;
-  if (sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
-    sqlite3_stmt* st = nullptr;
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
-      const auto* text = sqlite3_column_text(st, 0);
-      if (text) v = reinterpret_cast<const char*>(text);
-    }
-    sqlite3_finalize(st);
-  }
-  sqlite3_close(db);
-  return v;
-}
+using testing::query_int;
+using testing::query_text;
 
-// The first column as an integer; -1 when the database or row is missing.
-int64_t query_int(const std::string& db_path, const std::string& sql) {
-  const std::string v = query_text(db_path, sql);
-  return v.empty() ? -1 : std::stoll(v);
-}
-
-// A pp test's record (pp and TTFT) and a tg test's record (tg), from bench_args.
 void expect_record_fields(const nlohmann::json& r, const nlohmann::json& tg) {
   for (const char* key : {"schema_version", "record_id", "test_time", "machine", "build", "model", "params",
                           "results", "memory", "devices_used", "tags"}) {

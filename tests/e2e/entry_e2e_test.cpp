@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "support/db_query.h"
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
 
@@ -26,21 +27,7 @@ ProcessResult shell(const std::string& script) { return run_process({"/bin/bash"
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
-// The first column of the first row as text; "" when the database or row is missing.
-std::string query(const std::string& db_path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  std::string v;
-  if (sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
-    sqlite3_stmt* st = nullptr;
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
-      const auto* text = sqlite3_column_text(st, 0);
-      if (text) v = reinterpret_cast<const char*>(text);
-    }
-    sqlite3_finalize(st);
-  }
-  sqlite3_close(db);
-  return v;
-}
+std::string query(const std::string& db_path, const std::string& sql) { return testing::query_text(db_path, sql); }
 
 // A usage error: nothing on stdout, exactly `message` as the one line on stderr, exit 2.
 void expect_usage_error(const ProcessResult& r, const std::string& message) {
