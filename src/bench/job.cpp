@@ -7,8 +7,7 @@
 
 #include "engine/llama_engine.h"
 #include "hw/machine.h"
-#include "model/gguf_inspect.h"
-#include "model/model_shape.h"
+#include "model/model_file.h"
 
 namespace rigbench::bench {
 
@@ -122,13 +121,11 @@ Result<JobSummary> run_plan(const std::vector<TestCase>& plan, const std::map<st
 Status inspect_models(const std::vector<std::string>& paths, Job& job) {
   for (const auto& path : paths) {
     if (job.models.count(path)) continue;
-    auto info = model::inspect(path);
-    if (!info) return std::unexpected(info.error());
+    auto file = model::check_model_file(path, /*with_fingerprint=*/true);  // the check fit runs too
+    if (!file) return std::unexpected(file.error());
     if (Status s = engine::check_loadable(path); !s) return s;
-    auto shape = model::read_shape(path);
-    if (!shape) return std::unexpected(shape.error());
-    job.models.emplace(path, std::move(*info));
-    job.shapes.emplace(path, std::move(*shape));
+    job.models.emplace(path, std::move(file->info));
+    job.shapes.emplace(path, std::move(file->shape));
   }
   return {};
 }

@@ -72,8 +72,8 @@ struct Job {
   JobContext context;
 };
 
-// Reads every model of `paths` into job.models and job.shapes (GGUF metadata, llama.cpp's
-// own check that it can load the architecture), before anything runs, so that a bad file
+// Reads every model of `paths` into job.models and job.shapes (model::check_model_file, the
+// validation fit runs too, then llama.cpp's own check that it can load it), before anything runs, so that a bad file
 // measures and stores nothing. Errors: the first bad file's (kNotFound, kInvalidInput), one
 // line naming it.
 Status inspect_models(const std::vector<std::string>& paths, Job& job);

@@ -268,6 +268,8 @@ TEST_P(BenchBadInput, OneLineErrorExitCodeAndNothingStored) {
   testing::write_file(dir.file("text.gguf"), "not a model\n");
   testing::write_truncated(RIGBENCH_TEST_MODEL, dir.file("cut.gguf"), 600000);
   testing::write_gguf_with_key(RIGBENCH_TEST_MODEL, dir.file("arch.gguf"), "general.architecture", "nonesuch");
+  testing::write_file(dir.file("empty.gguf"), "");
+  std::filesystem::create_directories(dir.file("dir.gguf"));
   std::vector<std::string> args = {RIGBENCH_BIN, "bench", "--db", dir.file("r.db")};
   for (auto a : GetParam().args) {
     if (a.rfind("@", 0) == 0) a = dir.file(a.substr(1));
@@ -291,6 +293,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"NotGguf", {"@text.gguf"}, 1, "text.gguf': not a GGUF file"},
         BadInput{"Truncated", {"@cut.gguf"}, 1, "cut.gguf': truncated GGUF"},
         BadInput{"UnknownArchitecture", {"@arch.gguf"}, 1, "unknown model architecture: 'nonesuch'"},
+        // The same validation as fit's (model::check_model_file), the same words.
+        BadInput{"Directory", {"@dir.gguf"}, 1, "dir.gguf': is a directory, not a GGUF file"},
+        BadInput{"Empty", {"@empty.gguf"}, 1, "empty.gguf': empty file (0 bytes)"},
         BadInput{"GoodThenBadModel", {RIGBENCH_TEST_MODEL, "@text.gguf"}, 1, "not a GGUF file"},
         BadInput{"ZeroRepetitions", {"-r", "0"}, 2, "--repetitions: '0' is out of range"},
         BadInput{"NegativePrompt", {"-p", "64,-1"}, 2, "--n-prompt: '-1' is out of range"},
