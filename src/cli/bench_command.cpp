@@ -9,9 +9,9 @@
 #include <iostream>
 #include <memory>
 
-#include "bench/job.h"
-#include "bench/runner.h"
-#include "bench/warnings.h"
+#include "measure/job.h"
+#include "measure/runner.h"
+#include "measure/warnings.h"
 #include "cli/build_info.h"
 #include "cli/interrupt.h"
 #include "core/knobs.h"
@@ -31,8 +31,9 @@ namespace {
 // The markdown table shows a knob's column when the run sets it off its default or varies it
 // (as llama-bench does), and the file column when several models run.
 report::PrinterOptions table_options(const BenchOptions& opts, bool energy_readable) {
-  const bench::PlanSpec& p = opts.plan;
+  const measure::PlanSpec& p = opts.plan;
   report::PrinterOptions o;
+  o.wide = opts.wide;
   if (energy_readable) {
     for (const char* k : {"energy_method", "idle_power_w", "tg_power_w", "tg_j_per_token"}) o.shown_knobs.insert(k);
     if (std::isfinite(opts.cost.price) || !opts.cost.tariff.empty()) {
@@ -73,8 +74,8 @@ Status run_bench_command(BenchOptions& opts) {
   const auto format = report::parse_output_format(opts.output, report::record_formats());
 
   // 2. Every model is checked before anything runs, so a bad file measures and stores nothing.
-  bench::Job job;
-  if (Status s = bench::inspect_models(opts.plan.models, job); !s) return s;
+  measure::Job job;
+  if (Status s = measure::inspect_models(opts.plan.models, job); !s) return s;
 
   // 3. The database, opened before the first run so that a bad --db fails early.
   std::unique_ptr<store::SqliteStore> db;
@@ -96,7 +97,7 @@ Status run_bench_command(BenchOptions& opts) {
   job.context.tags = opts.tags;
   bool energy_readable = false;
   if (opts.energy == "auto") {
-    bench::EnergyConfig energy;
+    measure::EnergyConfig energy;
     energy.meters.watts = opts.watts;
     energy.meters.power_log = opts.power_log;
     energy.meters.estimate_tdp_w = opts.estimate_tdp_w;
@@ -113,10 +114,10 @@ Status run_bench_command(BenchOptions& opts) {
     return fail(ErrorCode::kUsage, "--price/--tariff need --energy auto (cost comes from measured energy)");
   }
 
-  job.plan = bench::expand(opts.plan);
+  job.plan = measure::expand(opts.plan);
   job.target = fit::this_machine(job.context.machine, hw::host_bandwidth_gbps(job.context.machine));
   job.force = opts.force;
-  for (const auto& w : bench::plan_warnings(job.plan, job.models, job.context.machine, job.context.build.build_type)) {
+  for (const auto& w : measure::plan_warnings(job.plan, job.models, job.context.machine, job.context.build.build_type)) {
     std::fprintf(stderr, "rigbench: warning: %s%s%s\n", w.cause.c_str(), w.remedy.empty() ? "" : "; ", w.remedy.c_str());
   }
 
@@ -126,7 +127,7 @@ Status run_bench_command(BenchOptions& opts) {
   auto engine = engine::make_llama_engine(&cancel);
   const bool show_progress = opts.progress || isatty(STDERR_FILENO) != 0;
   const bool rewrite_line = isatty(STDERR_FILENO) != 0;
-  bench::Runner runner(*engine, cancel, [show_progress, rewrite_line](const std::string& line) {
+  measure::Runner runner(*engine, cancel, [show_progress, rewrite_line](const std::string& line) {
     if (!show_progress) return;
     if (rewrite_line) std::fprintf(stderr, "\r\033[Krigbench: %s", line.c_str());
     else std::fprintf(stderr, "rigbench: %s\n", line.c_str());
@@ -135,7 +136,7 @@ Status run_bench_command(BenchOptions& opts) {
   auto printer = report::make_printer(*format, std::cout, table_options(opts, energy_readable));
   printer->begin();
   int stored = 0;
-  const auto summary = bench::run_job(job, runner, [&](const RunRecord& rec) -> Status {
+  const auto summary = measure::run_job(job, runner, [&](const RunRecord& rec) -> Status {
     if (db) {
       if (Status s = db->save(rec); !s) return s;
       ++stored;

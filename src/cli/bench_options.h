@@ -7,14 +7,14 @@
 #include <string>
 #include <vector>
 
-#include "bench/plan.h"
+#include "measure/plan.h"
 #include "cli/cost_command.h"
 #include "core/status.h"
 
 namespace rigbench::cli {
 
 struct BenchOptions {
-  bench::PlanSpec plan;               // models, tests and every knob's list (see bench/plan.h)
+  measure::PlanSpec plan;               // models, tests and every knob's list (see bench/plan.h)
   std::vector<std::string> model_flags;  // -m/--model (llama-bench's spelling), added to plan.models
   std::vector<std::string> pg;        // -pg PP,TG: one pp+tg test per pair (repeatable)
   std::vector<std::string> mmap;      // -mmp 0|1 (llama-bench, deprecated there): -lm none|mmap

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "bench/job.h"
+#include "measure/job.h"
 #include "cli/args.h"
 #include "core/writable.h"
 #include "report/html_assets.h"
@@ -83,7 +83,7 @@ Status run_report_command(const ReportOptions& o) {
   if (!assets) return std::unexpected(assets.error());
   report::HtmlReportOptions options;
   options.title = o.title;
-  options.generated_at = bench::utc_now_iso8601();
+  options.generated_at = measure::utc_now_iso8601();
   options.alpha = o.alpha;
   auto html = report::render_html_report(*records, *assets, options);
   if (!html) return std::unexpected(html.error());

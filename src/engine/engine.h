@@ -1,5 +1,5 @@
 // rigbench: Engine, the small interface through which the bench use case drives inference.
-// The bench layer times these calls; the engine never reads a clock.
+// The measure layer (the bench use case) times these calls; the engine never reads a clock.
 //
 // Thread safety: an Engine is used from one thread. The cancel flag given at construction
 // may be set from any thread (e.g. a SIGINT handler); a decode in flight then stops and

@@ -19,7 +19,7 @@
 //                         expert n_ff + shared) per token
 //              output:    (n_vocab + 2 n_embd) per token (F32 logits of every token)
 //            derived from llama.cpp's graph and checked against its no_alloc simulation
-//            (tests/unit/fit_memory_model_test.cpp, bench/fit_accuracy)
+//            (tests/unit/fit/fit_memory_model_test.cpp, bench/fit_accuracy)
 //   output   host logits buffer: n_vocab x n_seq x 4 (+ n_embd x n_seq x 4 for embeddings)
 //   overhead per backend, not reserved by llama.cpp (CUDA context, cuBLAS workspace): a stated
 //            figure per backend, see backend_overhead_bytes(). On the CPU, llama.cpp also

@@ -5,6 +5,8 @@
 #include <xxhash.h>
 
 #include <array>
+#include <cerrno>
+#include <cstring>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/strings.h"
 #include "model/file_type.h"
 
 namespace rigbench::model {
@@ -83,14 +86,16 @@ Result<std::string> fingerprint(const std::string& path) {
 
 Result<ModelInfo> inspect_header(const std::string& path) {
   std::error_code ec;
-  if (!fs::exists(path, ec)) return fail(ErrorCode::kNotFound, quoted(path) + ": no such file");
+  if (!fs::exists(path, ec)) {
+    return fail(ErrorCode::kNotFound, quoted(path) + (ec ? ": cannot reach it: " + to_lower(ec.message()) : ": no such file"));
+  }
   if (fs::is_directory(path, ec)) return fail(ErrorCode::kInvalidInput, quoted(path) + ": is a directory, not a GGUF file");
   const uint64_t size = fs::file_size(path, ec);
   if (ec) return fail(ErrorCode::kNotFound, quoted(path) + ": cannot stat: " + ec.message());
 
   {
     std::ifstream in(path, std::ios::binary);
-    if (!in) return fail(ErrorCode::kNotFound, quoted(path) + ": cannot open the file");
+    if (!in) return fail(ErrorCode::kNotFound, quoted(path) + ": cannot open the file: " + to_lower(std::strerror(errno)));
     std::array<char, 4> magic{};
     in.read(magic.data(), magic.size());
     if (in.gcount() != 4 || std::string(magic.data(), 4) != GGUF_MAGIC) {

@@ -1,5 +1,7 @@
 #include "model/model_file.h"
 
+#include "core/strings.h"
+
 #include <gguf.h>
 #include <ggml.h>
 
@@ -29,7 +31,10 @@ bool has_key(const std::string& path, const std::string& key) {
 Result<ModelFile> check_model_file(const std::string& path, bool with_fingerprint) {
   const std::string where = "model '" + path + "'";
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return fail(ErrorCode::kNotFound, where + ": no such file");
+  if (!std::filesystem::exists(path, ec)) {
+    // exists() sets ec for anything but "not found": a folder on the way closed to this user.
+    return fail(ErrorCode::kNotFound, where + (ec ? ": cannot reach it: " + to_lower(ec.message()) : ": no such file"));
+  }
   if (std::filesystem::is_directory(path, ec)) return fail(ErrorCode::kInvalidInput, where + ": is a directory, not a GGUF file");
   if (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == 0 && !ec) {
     return fail(ErrorCode::kInvalidInput, where + ": empty file (0 bytes), not a GGUF file");

@@ -170,9 +170,11 @@ const std::optional<PhaseEnergyInfo>& phase_energy(const RunRecord& r, Phase ph)
   return ph == Phase::kPp ? r.energy.pp : r.energy.tg;
 }
 
-// "pp512", "tg128", "pp512 @ d4096" (llama-bench's test names).
+// "pp512", "tg128", "pp512 @ d4096" (llama-bench's test names); the phases of a -pg test
+// "pp512 (pg)" and "tg128 (pg)".
 std::string test_name(const RunRecord& r, Phase ph) {
   std::string name = ph == Phase::kPp ? "pp" + str(r.params.n_prompt) : "tg" + str(r.params.n_gen);
+  if (r.params.n_prompt > 0 && r.params.n_gen > 0) name += " (pg)";  // a -pg test's two phases
   if (r.params.n_depth > 0) name += " @ d" + str(r.params.n_depth);
   return name;
 }

@@ -61,8 +61,8 @@ class MarkdownPrinter final : public Printer {
   }
   void end() override {
     if (!commit_.empty()) out_ << "\nllama.cpp build: " << commit_ << "\n";
-    if (synthetic_) out_ << "note: (synthetic): random weights in a real model's shape (rigbench synth); speed as the real model's, not its output\n";
-    for (const auto& note : notes_) out_ << "note: " << note << "\n";
+    if (synthetic_) out_ << note_lines("(synthetic): random weights in a real model's shape (rigbench synth); speed as the real model's, not its output");
+    for (const auto& note : notes_) out_ << note_lines(note);
     out_ << std::flush;
   }
 

@@ -81,7 +81,7 @@ Result<OutputFormat> parse_output_format(const std::string& name, const std::vec
     names.push_back(format_name(f));
   }
   std::string message = "-o/--output '" + name + "': unknown format (" + join(names, ", ") + ")";
-  if (name.find_first_of("./") != std::string::npos) message += "; to write a file use --output-file";
+  if (name.find_first_of("./") != std::string::npos) message += "; -o takes a format: to write a file, redirect (> FILE)";
   return fail(ErrorCode::kUsage, message);
 }
 

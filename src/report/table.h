@@ -30,7 +30,8 @@ const char* format_name(OutputFormat f);
 
 // Parses `name` against `allowed` (default: md, csv, json, jsonl). Errors: kUsage, one line naming the
 // value and the valid formats; when the value looks like a file name (has '.' or '/'), it
-// adds "to write a file use --output-file".
+// adds "-o takes a format: to write a file, redirect (> FILE)" (synth and report, which write
+// files, say --output-file: cli::output_format).
 Result<OutputFormat> parse_output_format(const std::string& name);
 Result<OutputFormat> parse_output_format(const std::string& name, const std::vector<OutputFormat>& allowed);
 

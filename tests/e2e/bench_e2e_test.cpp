@@ -106,6 +106,18 @@ TEST(BenchE2E, TableShowsKnobsThatAreSetAndTheFileWhenSeveralModelsRun) {
       << r.out;
   const ProcessResult plain = run_process(bench_args({"--no-db", "-r", "1"}));
   EXPECT_EQ(plain.out.find("| fa |"), std::string::npos);
+  EXPECT_EQ(plain.out.find("| params |"), std::string::npos);
+  // --wide: the columns kept to csv/json by default (the newcomer found it did nothing).
+  const ProcessResult wide = run_process(bench_args({"--no-db", "-r", "1", "--wide"}));
+  ASSERT_EQ(wide.exit_code, 0) << wide.err;
+  EXPECT_NE(wide.out.find("| params | backend |"), std::string::npos) << wide.out;
+  EXPECT_NE(wide.out.find("| peak RSS MiB |"), std::string::npos) << wide.out;
+  // A -pg test's rows say so; every line of the default view within 120 columns, notes too.
+  const ProcessResult pg = run_process(bench_args({"--no-db", "-r", "1", "-p", "0", "-n", "0", "-pg", "32,8"}));
+  ASSERT_EQ(pg.exit_code, 0) << pg.err;
+  EXPECT_NE(pg.out.find("| pp32 (pg) |"), std::string::npos) << pg.out;
+  EXPECT_NE(pg.out.find("| tg8 (pg) |"), std::string::npos) << pg.out;
+  for (const auto& line : split(plain.out + pg.out, '\n')) EXPECT_LE(line.size(), 120u) << line;
   EXPECT_EQ(plain.out.find("| file |"), std::string::npos);
 }
 

@@ -48,7 +48,7 @@ TEST(CostE2E, GoldenOutputs) {
   }
   const ProcessResult bad = run_process({RIGBENCH_BIN, "cost", "--tps", "40", "-o", "cost.json"});
   EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_NE(bad.err.find("to write a file use --output-file"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("to write a file, redirect (> FILE)"), std::string::npos) << bad.err;
 }
 
 TEST(CostE2E, MarkdownWithATariffAndAnotherCurrency) {

@@ -200,7 +200,12 @@ TEST(FilesE2E, ReadOnlyDatabaseFolderSaysPermissionDeniedAndWhatToDo) {
     if (!fs::exists("/usr/bin/setpriv")) GTEST_SKIP() << "running as root without setpriv: cannot drop the right to write";
     argv = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"};
   }
-  for (const std::string a : {std::string(RIGBENCH_BIN), std::string("bench"), std::string(RIGBENCH_TEST_MODEL),
+  // The model, where nobody can read it wherever the checkout lives (a clone under a 0700
+  // mktemp folder or /root is closed to nobody).
+  const std::string model = dir.file("m.gguf");
+  fs::copy_file(RIGBENCH_TEST_MODEL, model);
+  chmod(model.c_str(), 0644);
+  for (const std::string a : {std::string(RIGBENCH_BIN), std::string("bench"), model,
                               std::string("-r"), std::string("1"), std::string("--db"), ro + "/results.db"}) {
     argv.push_back(a);
   }
@@ -220,6 +225,20 @@ TEST(FilesE2E, ReadOnlyDatabaseFolderSaysPermissionDeniedAndWhatToDo) {
             std::string::npos)
       << sub.err;
   EXPECT_TRUE(fs::is_empty(ro));
+  // A model in a folder closed to this user: the reason, not "no such file".
+  if (geteuid() == 0) {
+    const std::string closed = dir.file("closed");
+    fs::create_directory(closed);
+    fs::copy_file(RIGBENCH_TEST_MODEL, closed + "/m.gguf");
+    chmod(closed.c_str(), 0700);
+    std::vector<std::string> as_nobody(argv.begin(), argv.begin() + 5);
+    for (const std::string a : {std::string(RIGBENCH_BIN), std::string("bench"), closed + "/m.gguf", std::string("--no-db")}) {
+      as_nobody.push_back(a);
+    }
+    const ProcessResult hidden = run_process(as_nobody);
+    EXPECT_EQ(hidden.exit_code, 1) << hidden.err;
+    EXPECT_EQ(hidden.err, "rigbench: error: model '" + closed + "/m.gguf': cannot reach it: permission denied\n");
+  }
 }
 
 // ---- item 8: Ctrl-C leaves no partial file --------------------------------------------

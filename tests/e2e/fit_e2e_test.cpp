@@ -184,7 +184,7 @@ INSTANTIATE_TEST_SUITE_P(
                              "give a MODEL.gguf or --preset NAME, not both"},
                       BadFit{"OldDepthFlag", {RIGBENCH_TEST_MODEL, "--depth", "4"}, 2, "--depth"},
                       BadFit{"FileAsFormat", {RIGBENCH_TEST_MODEL, "-o", "fit.json"}, 2,
-                             "unknown format (md, csv, json, jsonl); to write a file use --output-file"},
+                             "unknown format (md, csv, json, jsonl); -o takes a format: to write a file, redirect (> FILE)"},
                       BadFit{"UnknownDevice", {RIGBENCH_TEST_MODEL, "--device", "Voodoo 5"}, 2, "--device 'Voodoo 5'"},
                       BadFit{"BadNgl", {RIGBENCH_TEST_MODEL, "-ngl", "many"}, 2, "-ngl/--n-gpu-layers 'many'"},
                       BadFit{"NoModel", {}, 2, "give a MODEL.gguf or --preset"}),

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/results.h"
-#include "bench/runner.h"
+#include "measure/runner.h"
 #include "core/record.h"
 
 namespace rigbench::testing {

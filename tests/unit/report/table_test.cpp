@@ -99,7 +99,7 @@ TEST(OutputFormat, ParsesTheFourAndNamesTheValidOnes) {
   EXPECT_EQ(bad.error().message, "-o/--output 'xml': unknown format (md, csv, json, jsonl)");
   auto file = parse_output_format("out.json", {OutputFormat::kMarkdown, OutputFormat::kJson});
   ASSERT_FALSE(file);
-  EXPECT_EQ(file.error().message, "-o/--output 'out.json': unknown format (md, json); to write a file use --output-file");
+  EXPECT_EQ(file.error().message, "-o/--output 'out.json': unknown format (md, json); -o takes a format: to write a file, redirect (> FILE)");
 }
 
 TEST(Golden, PlaceholdersAndPaddingMatchAStrayColumnFails) {

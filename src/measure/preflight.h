@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "bench/plan.h"
+#include "measure/plan.h"
 #include "core/record.h"
 #include "core/status.h"
 #include "fit/planner.h"
 #include "model/model_shape.h"
 
-namespace rigbench::bench {
+namespace rigbench::measure {
 
 struct Preflight {
   std::vector<Roofline> rooflines;   // one per plan entry, same order
@@ -28,4 +28,4 @@ struct Preflight {
 Preflight preflight(const std::vector<TestCase>& plan, const std::map<std::string, model::ModelShape>& shapes,
                     const fit::Target& target, bool force);
 
-}  // namespace rigbench::bench
+}  // namespace rigbench::measure

@@ -1,11 +1,11 @@
-#include "bench/energy.h"
+#include "measure/energy.h"
 
 #include <cmath>
 #include <set>
 
 #include "core/strings.h"
 
-namespace rigbench::bench {
+namespace rigbench::measure {
 
 namespace {
 
@@ -129,4 +129,4 @@ std::optional<CostInfo> price_run(const EnergyInfo& energy, const Results& resul
   return c;
 }
 
-}  // namespace rigbench::bench
+}  // namespace rigbench::measure

@@ -1,8 +1,8 @@
-#include "bench/plan.h"
+#include "measure/plan.h"
 
 #include <gtest/gtest.h>
 
-namespace rigbench::bench {
+namespace rigbench::measure {
 namespace {
 
 TEST(Expand, IsTheCartesianProductModelOutermostTestsInnermost) {
@@ -132,4 +132,4 @@ TEST(Expand, SkipsTestsWithNothingToMeasure) {
 }
 
 }  // namespace
-}  // namespace rigbench::bench
+}  // namespace rigbench::measure

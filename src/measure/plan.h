@@ -10,7 +10,7 @@
 
 #include "core/record.h"
 
-namespace rigbench::bench {
+namespace rigbench::measure {
 
 // What `rigbench bench` was asked for. Defaults are llama-bench's.
 struct PlanSpec {
@@ -44,4 +44,4 @@ struct TestCase {
 // then the tests: every pp, every tg, every pp+tg pair.
 std::vector<TestCase> expand(const PlanSpec& spec);
 
-}  // namespace rigbench::bench
+}  // namespace rigbench::measure

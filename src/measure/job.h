@@ -7,14 +7,14 @@
 #include <string>
 #include <vector>
 
-#include "bench/energy.h"
-#include "bench/plan.h"
-#include "bench/preflight.h"
-#include "bench/runner.h"
+#include "measure/energy.h"
+#include "measure/plan.h"
+#include "measure/preflight.h"
+#include "measure/runner.h"
 #include "core/record.h"
 #include "core/status.h"
 
-namespace rigbench::bench {
+namespace rigbench::measure {
 
 // Energy measurement for a job (`--energy auto`).
 struct EnergyConfig {
@@ -93,4 +93,4 @@ std::string new_record_id();
 // The current UTC time as ISO 8601 with seconds, e.g. "2026-11-29T14:08:04Z".
 std::string utc_now_iso8601();
 
-}  // namespace rigbench::bench
+}  // namespace rigbench::measure

@@ -14,7 +14,7 @@
 #include "power/meters.h"
 #include "power/sampler.h"
 
-namespace rigbench::bench {
+namespace rigbench::measure {
 
 // One run's recording. Not thread-safe except mark() (see power::Sampler).
 class EnergySession {
@@ -45,4 +45,4 @@ EnergyInfo unavailable_energy(const std::vector<power::MeterStatus>& status);
 // filled here). nullopt when no price was given or tg energy is unavailable.
 std::optional<CostInfo> price_run(const EnergyInfo& energy, const Results& results, cost::CostInputs inputs);
 
-}  // namespace rigbench::bench
+}  // namespace rigbench::measure

@@ -1,10 +1,10 @@
-#include "bench/plan.h"
+#include "measure/plan.h"
 
 #include <algorithm>
 
 #include "core/knobs.h"
 
-namespace rigbench::bench {
+namespace rigbench::measure {
 
 std::vector<std::string> PlanSpec::values(const std::string& key) const {
   const auto it = knobs.find(key);
@@ -65,4 +65,4 @@ std::vector<TestCase> expand(const PlanSpec& spec) {
   return out;
 }
 
-}  // namespace rigbench::bench
+}  // namespace rigbench::measure

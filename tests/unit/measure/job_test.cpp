@@ -1,13 +1,13 @@
 // The bench use case (bench/job.h) driven through a fake engine (no llama.cpp): every run
 // becomes a record, whatever its status, and the job goes on after a failure.
-#include "bench/job.h"
+#include "measure/job.h"
 
 #include <gtest/gtest.h>
 
-#include "bench/runner.h"
+#include "measure/runner.h"
 #include "engine/engine.h"
 
-namespace rigbench::bench {
+namespace rigbench::measure {
 namespace {
 
 // An engine that takes no time and no memory: loads fail for paths in `broken`; decode
@@ -172,4 +172,4 @@ TEST(RunPlanWithFakeEngine, AnInterruptionKeepsNothingWithoutSamplesAndStops) {
 }
 
 }  // namespace
-}  // namespace rigbench::bench
+}  // namespace rigbench::measure

@@ -1,8 +1,8 @@
-#include "bench/warnings.h"
+#include "measure/warnings.h"
 
 #include <gtest/gtest.h>
 
-namespace rigbench::bench {
+namespace rigbench::measure {
 namespace {
 
 struct Fixture {
@@ -48,4 +48,4 @@ TEST(PlanWarnings, ContextBeyondTrainingSyntheticModelAndDebugBuild) {
 }
 
 }  // namespace
-}  // namespace rigbench::bench
+}  // namespace rigbench::measure

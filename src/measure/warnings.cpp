@@ -1,8 +1,8 @@
-#include "bench/warnings.h"
+#include "measure/warnings.h"
 
 #include <algorithm>
 
-namespace rigbench::bench {
+namespace rigbench::measure {
 
 std::vector<Warning> plan_warnings(const std::vector<TestCase>& plan, const std::map<std::string, ModelInfo>& models,
                                    const MachineInfo& machine, const std::string& build_type) {
@@ -36,4 +36,4 @@ std::vector<Warning> plan_warnings(const std::vector<TestCase>& plan, const std:
   return out;
 }
 
-}  // namespace rigbench::bench
+}  // namespace rigbench::measure

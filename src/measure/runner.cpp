@@ -1,11 +1,11 @@
-#include "bench/runner.h"
+#include "measure/runner.h"
 
 #include <chrono>
 
 #include "core/results.h"
 #include <thread>
 
-namespace rigbench::bench {
+namespace rigbench::measure {
 
 namespace {
 
@@ -111,4 +111,4 @@ Result<RunOutcome> Runner::run(const TestCase& tc) {
   return out;
 }
 
-}  // namespace rigbench::bench
+}  // namespace rigbench::measure

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "bench/plan.h"
+#include "measure/plan.h"
 #include "core/record.h"
 
-namespace rigbench::bench {
+namespace rigbench::measure {
 
 struct Warning {
   std::string cause;   // what is off, with the numbers
@@ -22,4 +22,4 @@ struct Warning {
 std::vector<Warning> plan_warnings(const std::vector<TestCase>& plan, const std::map<std::string, ModelInfo>& models,
                                    const MachineInfo& machine, const std::string& build_type);
 
-}  // namespace rigbench::bench
+}  // namespace rigbench::measure

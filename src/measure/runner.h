@@ -15,12 +15,12 @@
 #include <functional>
 #include <string>
 
-#include "bench/plan.h"
+#include "measure/plan.h"
 #include "core/record.h"
 #include "core/status.h"
 #include "engine/engine.h"
 
-namespace rigbench::bench {
+namespace rigbench::measure {
 
 struct RunOutcome {
   Results results;                        // pp/tg/ttft present when their test ran >= 1 sample
@@ -66,4 +66,4 @@ class Runner {
   double idle_s_ = 0;
 };
 
-}  // namespace rigbench::bench
+}  // namespace rigbench::measure

@@ -1,4 +1,4 @@
-#include "bench/job.h"
+#include "measure/job.h"
 
 #include <chrono>
 #include <cstdio>
@@ -9,7 +9,7 @@
 #include "hw/machine.h"
 #include "model/model_file.h"
 
-namespace rigbench::bench {
+namespace rigbench::measure {
 
 std::string new_record_id() {
   std::random_device rd;
@@ -135,4 +135,4 @@ Result<JobSummary> run_job(const Job& job, Runner& runner, const RecordSink& sin
   return run_plan(job.plan, job.models, job.context, runner, sink, pre.rooflines, pre.refusals);
 }
 
-}  // namespace rigbench::bench
+}  // namespace rigbench::measure

@@ -1,5 +1,5 @@
 // The bench runner with the real llama.cpp engine on the shipped model.
-#include "bench/runner.h"
+#include "measure/runner.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include "support/gguf_fixtures.h"
 #include "support/temp_dir.h"
 
-namespace rigbench::bench {
+namespace rigbench::measure {
 namespace {
 
 TestCase small_case(int n_depth = 0) {
@@ -109,4 +109,4 @@ TEST(Machine, DescribesThisMachine) {
 }
 
 }  // namespace
-}  // namespace rigbench::bench
+}  // namespace rigbench::measure

@@ -1,10 +1,10 @@
-#include "bench/preflight.h"
+#include "measure/preflight.h"
 
 #include <cstdio>
 
 #include "core/strings.h"
 
-namespace rigbench::bench {
+namespace rigbench::measure {
 
 bool Preflight::any_refused() const {
   for (const auto& r : refusals) {
@@ -46,4 +46,4 @@ Preflight preflight(const std::vector<TestCase>& plan, const std::map<std::strin
   return out;
 }
 
-}  // namespace rigbench::bench
+}  // namespace rigbench::measure
