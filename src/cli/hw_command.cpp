@@ -6,7 +6,7 @@
 
 #include "cli/build_info.h"
 #include "cli/fit_command.h"
-#include "cli/hw_printer.h"
+#include "report/hw_printer.h"
 #include "hw/bandwidth.h"
 #include "hw/catalog.h"
 #include "hw/machine.h"
@@ -37,9 +37,9 @@ CLI::App* add_devices_command(CLI::App& app, DevicesOptions& o) {
 }
 
 Status run_hw_command(const HwOptions& o) {
-  const auto format = parse_hw_format(o.output);
+  const auto format = report::parse_output_format(o.output, report::hw_formats());
   if (!format) return std::unexpected(format.error());
-  HwReport r;
+  report::HwReport r;
   r.machine = machine_info();  // the same description bench puts in its records
   r.ram_available_bytes = hw::available_ram_bytes();
   r.meters = power::list_meters(power::MeterConfig{});
@@ -47,7 +47,7 @@ Status run_hw_command(const HwOptions& o) {
     r.bandwidth = hw::measure_bandwidth(r.machine.cores);
     hw::store_bandwidth(r.machine, *r.bandwidth);  // the tg bound of fit and bench uses this deliberate measurement
   }
-  print_hw(r, *format, std::cout);
+  report::print_hw(r, *format, std::cout);
   return {};
 }
 

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "cli/hw_printer.h"
+#include "report/hw_printer.h"
 #include "fakes/fake_nvml_state.h"
 #include "fit/targets.h"
 #include "report/comparison.h"
@@ -81,10 +81,10 @@ TEST(DescribeFakes, TheStoredRecordHoldsTheGpusHwLists) {
   auto stored = store::from_json(store::to_json(rec));
   ASSERT_TRUE(stored) << stored.error().message;
 
-  cli::HwReport hw;
+  report::HwReport hw;
   hw.machine = describe(ggml, {"", drm.root()});
   std::ostringstream out;
-  cli::print_hw(hw, cli::HwFormat::kJson, out);
+  report::print_hw(hw, report::OutputFormat::kJson, out);
   const auto listed = nlohmann::json::parse(out.str())["gpus"];
 
   ASSERT_EQ(stored->machine.gpus.size(), listed.size());

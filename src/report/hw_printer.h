@@ -14,8 +14,9 @@
 #include "core/status.h"
 #include "hw/bandwidth.h"
 #include "power/meters.h"
+#include "report/table.h"
 
-namespace rigbench::cli {
+namespace rigbench::report {
 
 inline constexpr std::size_t kHwTableWidth = 120;  // columns of the md view, at most
 
@@ -26,12 +27,10 @@ struct HwReport {
   std::optional<hw::BandwidthResult> bandwidth;  // --bandwidth
 };
 
-enum class HwFormat { kMarkdown, kCsv, kJson };
+// The formats hw prints: md, csv and json (parse_output_format(name, hw_formats())).
+const std::vector<OutputFormat>& hw_formats();
 
-// "md", "csv", "json". Errors: kUsage listing the formats; for a value that looks like a file
-// name, also that -o is a format and hw writes to standard output.
-Result<HwFormat> parse_hw_format(const std::string& name);
+// `format`: one of hw_formats().
+void print_hw(const HwReport& r, OutputFormat format, std::ostream& out);
 
-void print_hw(const HwReport& r, HwFormat format, std::ostream& out);
-
-}  // namespace rigbench::cli
+}  // namespace rigbench::report

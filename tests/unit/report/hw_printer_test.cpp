@@ -1,14 +1,14 @@
 // `rigbench hw`'s output on a machine with long names, many GPUs and long meter reasons and
 // fixes: md within 120 columns, one line per meter (its fix on the next), csv and json with
 // every value.
-#include "cli/hw_printer.h"
+#include "report/hw_printer.h"
 
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-namespace rigbench::cli {
+namespace rigbench::report {
 namespace {
 
 std::vector<std::string> lines_of(const std::string& text) {
@@ -52,7 +52,7 @@ HwReport big_machine() {
 
 TEST(HwPrinter, MarkdownFitsIn120ColumnsWithOneLinePerMeter) {
   std::ostringstream out;
-  print_hw(big_machine(), HwFormat::kMarkdown, out);
+  print_hw(big_machine(), OutputFormat::kMarkdown, out);
   const auto lines = lines_of(out.str());
   for (const auto& l : lines) EXPECT_LE(l.size(), kHwTableWidth) << l;
   for (const char* kind : {"rapl", "nvml", "amdgpu", "external"}) {
@@ -80,7 +80,7 @@ TEST(HwPrinter, MarkdownFitsIn120ColumnsWithOneLinePerMeter) {
 
 TEST(HwPrinter, CsvHasOneRowPerValueWithJsonKeys) {
   std::ostringstream out;
-  print_hw(big_machine(), HwFormat::kCsv, out);
+  print_hw(big_machine(), OutputFormat::kCsv, out);
   const auto lines = lines_of(out.str());
   ASSERT_FALSE(lines.empty());
   EXPECT_EQ(lines[0], "section,name,key,value");
@@ -107,7 +107,7 @@ TEST(HwPrinter, CsvHasOneRowPerValueWithJsonKeys) {
 
 TEST(HwPrinter, JsonKeepsEveryField) {
   std::ostringstream out;
-  print_hw(big_machine(), HwFormat::kJson, out);
+  print_hw(big_machine(), OutputFormat::kJson, out);
   const auto j = nlohmann::json::parse(out.str());
   EXPECT_EQ(j["cores"], 96);
   EXPECT_EQ(j["gpus"].size(), 2u);
@@ -117,14 +117,14 @@ TEST(HwPrinter, JsonKeepsEveryField) {
 }
 
 TEST(HwPrinter, UnknownFormatListsTheFormatsAndSaysMinusOIsNotAFile) {
-  EXPECT_TRUE(parse_hw_format("csv"));
-  const auto bad = parse_hw_format("hw.json");
+  EXPECT_TRUE(parse_output_format("csv", hw_formats()));
+  const auto bad = parse_output_format("hw.json", hw_formats());
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().code, ErrorCode::kUsage);
   EXPECT_NE(bad.error().message.find("(md, csv, json)"), std::string::npos);
   EXPECT_NE(bad.error().message.find("redirect"), std::string::npos);
-  EXPECT_EQ(parse_hw_format("xml").error().message.find("redirect"), std::string::npos);
+  EXPECT_EQ(parse_output_format("xml", hw_formats()).error().message.find("redirect"), std::string::npos);
 }
 
 }  // namespace
-}  // namespace rigbench::cli
+}  // namespace rigbench::report

@@ -1,4 +1,4 @@
-#include "cli/hw_printer.h"
+#include "report/hw_printer.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -8,7 +8,7 @@
 #include "core/strings.h"
 #include "hw/describe.h"
 
-namespace rigbench::cli {
+namespace rigbench::report {
 
 namespace {
 
@@ -238,23 +238,18 @@ void print_md(const HwReport& r, std::ostream& out) {
 
 }  // namespace
 
-Result<HwFormat> parse_hw_format(const std::string& name) {
-  if (name == "md") return HwFormat::kMarkdown;
-  if (name == "csv") return HwFormat::kCsv;
-  if (name == "json") return HwFormat::kJson;
-  std::string message = "-o/--output '" + name + "': unknown format (md, csv, json)";
-  if (name.find_first_of("./") != std::string::npos) {
-    message += "; -o is a format and hw prints to standard output: to write a file, redirect it (> FILE)";
-  }
-  return fail(ErrorCode::kUsage, message);
+const std::vector<OutputFormat>& hw_formats() {
+  static const std::vector<OutputFormat> kFormats = {OutputFormat::kMarkdown, OutputFormat::kCsv, OutputFormat::kJson};
+  return kFormats;
 }
 
-void print_hw(const HwReport& r, HwFormat format, std::ostream& out) {
+void print_hw(const HwReport& r, OutputFormat format, std::ostream& out) {
   switch (format) {
-    case HwFormat::kJson: out << to_json(r).dump(2) << "\n"; return;
-    case HwFormat::kCsv: print_csv(to_json(r), out); return;
-    case HwFormat::kMarkdown: print_md(r, out); return;
+    case OutputFormat::kJson: out << to_json(r).dump(2) << "\n"; return;
+    case OutputFormat::kCsv: print_csv(to_json(r), out); return;
+    case OutputFormat::kMarkdown:
+    default: print_md(r, out); return;  // md; jsonl and sql are not hw formats (hw_formats)
   }
 }
 
-}  // namespace rigbench::cli
+}  // namespace rigbench::report
