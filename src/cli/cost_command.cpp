@@ -15,20 +15,12 @@ namespace rigbench::cli {
 
 namespace {
 
-bool given(double v) { return !std::isnan(v); }
-
-std::string num(double v, const char* format = "%.4g") {
-  if (std::isnan(v)) return "-";
-  if (std::isinf(v)) return "never";
-  char buf[48];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
+using cost::given;
 
 // A range check that names the flag: "--utilization 1.5: must be in (0, 1]".
 Status check(const char* flag, double v, bool ok, const char* rule) {
   if (!given(v) || (std::isfinite(v) && ok)) return {};
-  return fail(ErrorCode::kUsage, std::string(flag) + " " + num(v, "%g") + ": must be " + rule);
+  return fail(ErrorCode::kUsage, std::string(flag) + " " + report::figure_text(v, "%g") + ": must be " + rule);
 }
 
 }  // namespace

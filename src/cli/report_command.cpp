@@ -10,7 +10,7 @@
 
 #include "measure/job.h"
 #include "cli/args.h"
-#include "core/writable.h"
+#include "store/writable.h"
 #include "report/html_assets.h"
 #include "report/html_report.h"
 #include "store/record_sources.h"
@@ -28,7 +28,7 @@ Status write_whole(const std::string& path, const std::string& text) {
   auto failed = [&](int err) -> Status {
     std::error_code ec;
     std::filesystem::remove(tmp, ec);
-    const std::string reason = unwritable_reason(path);
+    const std::string reason = store::unwritable_reason(path);
     return fail(ErrorCode::kRuntime,
                 "--output-file '" + path + "': " + (reason.empty() ? errno_text(err) : reason) + "; " + kOutputFileHint);
   };
@@ -75,7 +75,7 @@ Status run_report_command(const ReportOptions& o) {
   const bool to_stdout = o.output_file == "-";
   // A path that cannot be written fails before anything is read or rendered.
   if (!to_stdout) {
-    if (Status s = check_writable("--output-file", o.output_file, kOutputFileHint); !s) return s;
+    if (Status s = store::check_writable("--output-file", o.output_file, kOutputFileHint); !s) return s;
   }
   auto records = store::load_records(o.db_paths, o.filter);
   if (!records) return std::unexpected(records.error());

@@ -24,7 +24,7 @@ struct ReportOptions {
 // Declares the subcommand and its flags on `app`; `opts` receives the parsed values.
 CLI::App* add_report_command(CLI::App& app, ReportOptions& opts);
 
-// Checks that --output-file can be written (core/writable.h), loads the selected records and
+// Checks that --output-file can be written (store/writable.h), loads the selected records and
 // the report's files (report/html_assets.h), renders the report and writes it beside the
 // target, renamed at the end (an error leaves no partial file), and prints the path; with
 // "-", writes the page to stdout. Errors: store::load_records's; load_report_assets's;

@@ -9,36 +9,36 @@ namespace rigbench {
 
 namespace {
 
-Knob int_knob(std::string key, std::string flags, std::string alias, std::string header, std::string help,
-              int BenchParams::*field, long min, long max) {
+// What every knob has: its names, header and help; llama-bench records it under its key.
+Knob named_knob(std::string key, std::string flags, std::string alias, std::string header, std::string help) {
   Knob k;
   k.key = std::move(key);
   k.flags = std::move(flags);
   k.llama_alias = std::move(alias);
   k.header = std::move(header);
   k.help = std::move(help);
+  k.llama_bench_key = k.key;
+  return k;
+}
+
+Knob int_knob(std::string key, std::string flags, std::string alias, std::string header, std::string help,
+              int BenchParams::*field, long min, long max) {
+  Knob k = named_knob(std::move(key), std::move(flags), std::move(alias), std::move(header), std::move(help));
   k.type = Knob::Type::kInt;
   k.int_field = field;
   k.min = min;
   k.max = max;
-  k.llama_bench_key = k.key;
   return k;
 }
 
 Knob text_knob(std::string key, std::string flags, std::string alias, std::string header, std::string help,
                std::string BenchParams::*field, std::vector<std::string> choices,
                std::vector<std::pair<std::string, std::string>> synonyms = {}) {
-  Knob k;
-  k.key = std::move(key);
-  k.flags = std::move(flags);
-  k.llama_alias = std::move(alias);
-  k.header = std::move(header);
-  k.help = std::move(help);
+  Knob k = named_knob(std::move(key), std::move(flags), std::move(alias), std::move(header), std::move(help));
   k.type = Knob::Type::kText;
   k.text_field = field;
   k.choices = std::move(choices);
   k.synonyms = std::move(synonyms);
-  k.llama_bench_key = k.key;
   return k;
 }
 

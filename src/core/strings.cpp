@@ -1,5 +1,7 @@
 #include "core/strings.h"
 
+#include <cstring>
+
 #include <array>
 #include <cctype>
 #include <cstdio>
@@ -74,6 +76,13 @@ std::string format_count(uint64_t n) {
   if (u == 0) std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(n));
   else std::snprintf(buf, sizeof buf, "%.2f %s", v, kUnits[u]);
   return buf;
+}
+
+std::string errno_text(int err) {
+  if (err == 0) return "unknown error";
+  std::string s = std::strerror(err);
+  if (!s.empty() && s[0] >= 'A' && s[0] <= 'Z' && !(s.size() > 1 && s[1] >= 'A' && s[1] <= 'Z')) s[0] = static_cast<char>(s[0] - 'A' + 'a');
+  return s;
 }
 
 }  // namespace rigbench

@@ -21,6 +21,10 @@ std::string trim(std::string_view s);
 std::string to_lower(std::string_view s);
 
 // A byte count for people: "1.13 MiB", "3.80 GiB" (binary units, two decimals).
+// strerror(err) for a message: its first letter lower-cased unless it starts an acronym
+// ("permission denied", "is a directory"); "unknown error" for 0.
+std::string errno_text(int err);
+
 std::string format_bytes(uint64_t bytes);
 
 // Bytes as GiB with two decimals, no unit ("4.58"); negative values keep their sign.

@@ -9,7 +9,6 @@ namespace rigbench::cost {
 
 namespace {
 
-bool given(double v) { return !std::isnan(v); }
 
 }  // namespace
 

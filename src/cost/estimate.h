@@ -5,6 +5,7 @@
 // Pure: no I/O.
 #pragma once
 
+#include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
@@ -17,6 +18,9 @@ inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Everything the figures depend on. NaN = not given; what depends on it is NaN in the report
 // and a note says which input would give it. Callers validate ranges (the CLI names flags).
+// NaN is how a figure that was not given is written throughout CostInputs and CostReport.
+inline bool given(double v) { return !std::isnan(v); }
+
 struct CostInputs {
   double tokens_per_s = kNaN;    // output tokens per second while generating (tg), > 0; required
   double active_power_w = kNaN;  // average power while generating, W (components unless wall)

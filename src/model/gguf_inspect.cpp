@@ -87,7 +87,7 @@ Result<std::string> fingerprint(const std::string& path) {
 Result<ModelInfo> inspect_header(const std::string& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) {
-    return fail(ErrorCode::kNotFound, quoted(path) + (ec ? ": cannot reach it: " + to_lower(ec.message()) : ": no such file"));
+    return fail(ErrorCode::kNotFound, quoted(path) + (ec ? ": cannot reach it: " + errno_text(ec.value()) : ": no such file"));
   }
   if (fs::is_directory(path, ec)) return fail(ErrorCode::kInvalidInput, quoted(path) + ": is a directory, not a GGUF file");
   const uint64_t size = fs::file_size(path, ec);
@@ -95,7 +95,7 @@ Result<ModelInfo> inspect_header(const std::string& path) {
 
   {
     std::ifstream in(path, std::ios::binary);
-    if (!in) return fail(ErrorCode::kNotFound, quoted(path) + ": cannot open the file: " + to_lower(std::strerror(errno)));
+    if (!in) return fail(ErrorCode::kNotFound, quoted(path) + ": cannot open the file: " + errno_text(errno));
     std::array<char, 4> magic{};
     in.read(magic.data(), magic.size());
     if (in.gcount() != 4 || std::string(magic.data(), 4) != GGUF_MAGIC) {

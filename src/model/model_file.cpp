@@ -33,7 +33,7 @@ Result<ModelFile> check_model_file(const std::string& path, bool with_fingerprin
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {
     // exists() sets ec for anything but "not found": a folder on the way closed to this user.
-    return fail(ErrorCode::kNotFound, where + (ec ? ": cannot reach it: " + to_lower(ec.message()) : ": no such file"));
+    return fail(ErrorCode::kNotFound, where + (ec ? ": cannot reach it: " + errno_text(ec.value()) : ": no such file"));
   }
   if (std::filesystem::is_directory(path, ec)) return fail(ErrorCode::kInvalidInput, where + ": is a directory, not a GGUF file");
   if (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == 0 && !ec) {

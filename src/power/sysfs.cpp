@@ -58,10 +58,4 @@ std::expected<std::vector<std::string>, int> list_directory(const std::string& p
   return names;
 }
 
-std::string errno_text(int err) {
-  std::string s = std::strerror(err);
-  if (!s.empty()) s[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(s[0])));
-  return s;
-}
-
 }  // namespace rigbench::power

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "core/strings.h"  // errno_text, for the errors of these reads
+
 namespace rigbench::power {
 
 // The contents of a file (the first `max_bytes` and a little more at most), trailing
@@ -21,7 +23,5 @@ std::expected<uint64_t, int> read_u64_attribute(const std::string& path);
 // Names of the entries of a directory (no "." or ".."), sorted. Errors: errno of opendir().
 std::expected<std::vector<std::string>, int> list_directory(const std::string& path);
 
-// strerror(err) in lower case, e.g. "permission denied".
-std::string errno_text(int err);
 
 }  // namespace rigbench::power

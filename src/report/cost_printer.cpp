@@ -10,15 +10,9 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-bool given(double v) { return !std::isnan(v); }
+using cost::given;
 
-std::string num(double v, const char* format = "%.4g") {
-  if (std::isnan(v)) return "-";
-  if (std::isinf(v)) return "never";
-  char buf[48];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
+std::string num(double v, const char* format = "%.4g") { return figure_text(v, format); }
 
 // JSON number, or null for a figure that is missing (NaN) or never reached (inf).
 Json jnum(double v) { return std::isfinite(v) ? Json(v) : Json(); }
@@ -115,6 +109,14 @@ void print_cost(const cost::CostReport& r, OutputFormat format, std::ostream& ou
   if (given(r.price_per_memory_gb)) out << "hardware price per GB of memory: " << num(r.price_per_memory_gb) << " " << cur << "\n";
   for (const auto& n : t.notes()) out << note_lines(n);
   out << std::flush;
+}
+
+std::string figure_text(double v, const char* format) {
+  if (std::isnan(v)) return "-";
+  if (std::isinf(v)) return "never";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
 }
 
 }  // namespace rigbench::report

@@ -24,6 +24,10 @@ struct PricedRun {
   std::string record_id, model, machine, test_time;
 };
 
+// A cost figure as text: printf `format` (default "%.4g"), "-" when not given (NaN), "never"
+// for infinity (a break-even never reached).
+std::string figure_text(double v, const char* format = "%.4g");
+
 Table cost_table(const cost::CostReport& r);
 // `run` (may be null): the stored run priced.
 void print_cost(const cost::CostReport& r, OutputFormat format, std::ostream& out, const PricedRun* run = nullptr);

@@ -9,7 +9,7 @@
 
 #include "core/knobs.h"
 #include "core/strings.h"
-#include "core/writable.h"
+#include "store/writable.h"
 #include "store/record_json.h"
 
 namespace rigbench::store {

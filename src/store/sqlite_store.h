@@ -31,7 +31,7 @@ Result<std::string> default_db_path();
 class SqliteStore {
  public:
   // Opens (creating the file and its directory if needed) and migrates to kSchemaVersion.
-  // First checks that the folder (and an existing file) can be written (core/writable.h):
+  // First checks that the folder (and an existing file) can be written (store/writable.h):
   // "database 'P': permission denied: cannot create files in DIR; <hint>".
   // Errors: kRuntime naming the path (cannot create, with errno's reason and `hint`; not a
   // database; newer schema than this build knows; locked for more than 5 s).

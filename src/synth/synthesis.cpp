@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "core/writable.h"
+#include "store/writable.h"
 #include "engine/llama_quant.h"
 #include "model/file_type.h"
 #include "model/synth_values.h"
@@ -42,7 +42,7 @@ Result<model::SynthResult> synthesize(const model::Preset& preset, const std::st
 
 Result<SynthOutcome> run_synth(const SynthRequest& r, const std::atomic<bool>* cancel) {
   if (r.preset.empty() == r.config.empty()) return fail(ErrorCode::kUsage, "synth: give --preset NAME or --config FILE");
-  if (Status s = check_writable("--output-file", r.output_path, "name the .gguf file to write"); !s) {
+  if (Status s = store::check_writable("--output-file", r.output_path, "name the .gguf file to write"); !s) {
     return std::unexpected(s.error());
   }
   auto preset = r.config.empty() ? model::find_preset(r.preset)
@@ -72,7 +72,7 @@ Result<std::string> default_bench_model(const std::atomic<bool>* cancel,
                                std::to_string(model::kValuesVersion) + ".gguf");
   std::error_code ec;
   if (fs::exists(path, ec)) return path.string();
-  if (Status s = check_writable("default model cache", path.string(), "name a model file", WriteMode::kReplace,
+  if (Status s = store::check_writable("default model cache", path.string(), "name a model file", store::WriteMode::kReplace,
                                 /*create_parent=*/true);
       !s) {
     return std::unexpected(s.error());

@@ -44,7 +44,7 @@ struct SynthOutcome {
 };
 
 // Checks the request (exactly one of preset/config; the output path can be written, see
-// core/writable.h), resolves the shape and writes it. Errors: kUsage (neither or both of
+// store/writable.h), resolves the shape and writes it. Errors: kUsage (neither or both of
 // preset and config, unknown preset or type); kNotFound/kInvalidInput for the config file;
 // kRuntime naming --output-file and why it cannot be written; kInterrupted.
 Result<SynthOutcome> run_synth(const SynthRequest& request, const std::atomic<bool>* cancel);

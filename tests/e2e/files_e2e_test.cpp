@@ -2,26 +2,19 @@
 // `-o` is a format everywhere and files go to --output-file; Ctrl-C leaves no partial file
 // (synth and the default model's first write); a path that cannot be written says why;
 // `cost --run` says which run it priced; the readers' --model/--machine/--tag filters.
-#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <functional>
-#include <thread>
 #include <nlohmann/json.hpp>
 
 #include "core/strings.h"
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
 
-extern char** environ;
 
 namespace rigbench {
 namespace {
@@ -32,43 +25,7 @@ using testing::ProcessResult;
 using testing::run_process;
 using testing::TempDir;
 
-// Runs `argv` and sends `sig` once `ready(stderr so far)` holds (checked every 20 ms, for at
-// most 120 s), so that the signal lands while the file is being written; `ready_seen` says
-// whether it did.
-ProcessResult run_and_signal_when(const std::vector<std::string>& argv, int sig,
-                                  const std::function<bool(const std::string&)>& ready, bool& ready_seen) {
-  TempDir io;
-  const std::string out_path = io.file("stdout"), err_path = io.file("stderr");
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, args[0], &fa, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  ProcessResult r;
-  if (rc != 0) return r;
-  ready_seen = false;
-  int status = 0;
-  for (int i = 0; i < 6000; ++i) {
-    if (waitpid(pid, &status, WNOHANG) == pid) break;
-    if (ready(testing::read_file(err_path))) {
-      ready_seen = true;
-      kill(pid, sig);
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  if (!ready_seen || waitpid(pid, &status, WNOHANG) == 0) waitpid(pid, &status, 0);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = testing::read_file(out_path);
-  r.err = testing::read_file(err_path);
-  return r;
-}
+using testing::run_process_signal_when;
 
 int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
 
@@ -250,7 +207,7 @@ TEST(FilesE2E, InterruptedSynthRemovesItsPartialFile) {
     const std::string path = dir.file("big.gguf");
     // An 807 MB file, several seconds to write: the signal comes once the partial file has data.
     bool ready = false;
-    const ProcessResult r = run_and_signal_when(
+    const ProcessResult r = run_process_signal_when(
         {RIGBENCH_BIN, "synth", "--preset", "Llama-3.2-1B", "--quant", "Q4_K_M", "--output-file", path}, sig,
         [&](const std::string&) {
           std::error_code ec;
@@ -272,7 +229,7 @@ TEST(FilesE2E, InterruptedDefaultModelWriteLeavesNothingInTheCache) {
   setenv("XDG_CACHE_HOME", dir.file("cache").c_str(), 1);
   const std::string models = dir.file("cache/rigbench/models");
   bool ready = false;
-  const ProcessResult r = run_and_signal_when(
+  const ProcessResult r = run_process_signal_when(
       {RIGBENCH_BIN, "bench", "--no-db", "-r", "1", "-p", "16", "-n", "4"}, SIGINT,
       [&](const std::string& err) {
         if (err.find("writing the default model") == std::string::npos) return false;

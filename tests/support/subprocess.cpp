@@ -16,9 +16,10 @@ extern char** environ;
 
 namespace rigbench::testing {
 
-ProcessResult run_process(const std::vector<std::string>& argv, double signal_after_s, int sig) {
-  TempDir dir;
-  const std::string out_path = dir.file("stdout"), err_path = dir.file("stderr");
+namespace {
+
+// Starts `argv` with stdin closed and stdout/stderr going to the two files; its pid.
+pid_t spawn(const std::vector<std::string>& argv, const std::string& out_path, const std::string& err_path) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
@@ -31,10 +32,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, double signal_af
   const int rc = posix_spawn(&pid, args[0], &fa, nullptr, args.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) throw std::runtime_error("posix_spawn failed for " + argv[0]);
-  if (signal_after_s > 0) {
-    std::this_thread::sleep_for(std::chrono::duration<double>(signal_after_s));
-    kill(pid, sig);
-  }
+  return pid;
+}
+
+ProcessResult finish(pid_t pid, const std::string& out_path, const std::string& err_path) {
   int status = 0;
   waitpid(pid, &status, 0);
   ProcessResult r;
@@ -42,6 +43,44 @@ ProcessResult run_process(const std::vector<std::string>& argv, double signal_af
   r.out = read_file(out_path);
   r.err = read_file(err_path);
   return r;
+}
+
+}  // namespace
+
+ProcessResult run_process(const std::vector<std::string>& argv, double signal_after_s, int sig) {
+  TempDir dir;
+  const std::string out_path = dir.file("stdout"), err_path = dir.file("stderr");
+  const pid_t pid = spawn(argv, out_path, err_path);
+  if (signal_after_s > 0) {
+    std::this_thread::sleep_for(std::chrono::duration<double>(signal_after_s));
+    kill(pid, sig);
+  }
+  return finish(pid, out_path, err_path);
+}
+
+ProcessResult run_process_signal_when(const std::vector<std::string>& argv, int sig,
+                                      const std::function<bool(const std::string&)>& ready, bool& ready_seen) {
+  TempDir dir;
+  const std::string out_path = dir.file("stdout"), err_path = dir.file("stderr");
+  const pid_t pid = spawn(argv, out_path, err_path);
+  ready_seen = false;
+  for (int i = 0; i < 6000; ++i) {
+    int status = 0;
+    if (waitpid(pid, &status, WNOHANG) == pid) {  // ended before it was ready
+      ProcessResult r;
+      r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      r.out = read_file(out_path);
+      r.err = read_file(err_path);
+      return r;
+    }
+    if (ready(read_file(err_path))) {
+      ready_seen = true;
+      kill(pid, sig);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return finish(pid, out_path, err_path);
 }
 
 }  // namespace rigbench::testing

@@ -1,6 +1,7 @@
 // Test support: runs the real binary as a child process and captures what it prints.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,5 +16,11 @@ struct ProcessResult {
 // Runs `argv` (argv[0] is the program path) with stdin closed; waits for it.
 // `signal_after_s` > 0 sends `sig` after that many seconds (to test interruption).
 ProcessResult run_process(const std::vector<std::string>& argv, double signal_after_s = 0, int sig = 2);
+
+// Runs `argv` and sends `sig` once `ready(stderr so far)` holds (checked every 20 ms, for at
+// most 120 s), so that the signal lands mid-work (e.g. while a file is being written);
+// `ready_seen` says whether it did.
+ProcessResult run_process_signal_when(const std::vector<std::string>& argv, int sig,
+                                      const std::function<bool(const std::string&)>& ready, bool& ready_seen);
 
 }  // namespace rigbench::testing

@@ -1,5 +1,5 @@
-// core/writable.h: why a path cannot be written, in errno's words, naming the folder.
-#include "core/writable.h"
+// store/writable.h: why a path cannot be written, in errno's words, naming the folder.
+#include "store/writable.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -15,21 +15,21 @@ using testing::TempDir;
 
 TEST(Writable, AFileInAnExistingFolderCanBeWritten) {
   TempDir dir;
-  EXPECT_EQ(unwritable_reason(dir.file("x.html")), "");
+  EXPECT_EQ(store::unwritable_reason(dir.file("x.html")), "");
   testing::write_file(dir.file("x.html"), "old");
-  EXPECT_EQ(unwritable_reason(dir.file("x.html")), "");  // replaced whole
-  EXPECT_TRUE(check_writable("--output-file", dir.file("x.html")));
+  EXPECT_EQ(store::unwritable_reason(dir.file("x.html")), "");  // replaced whole
+  EXPECT_TRUE(store::check_writable("--output-file", dir.file("x.html")));
 }
 
 TEST(Writable, ReasonsNameTheFolderAndNeverSaySuccess) {
   TempDir dir;
-  EXPECT_EQ(unwritable_reason(dir.path().string() + "/"), "is a directory");
-  EXPECT_EQ(unwritable_reason(dir.path().string()), "is a directory");
-  EXPECT_EQ(unwritable_reason(dir.file("a/b/x.db")), "no such directory: " + dir.file("a/b"));
+  EXPECT_EQ(store::unwritable_reason(dir.path().string() + "/"), "is a directory");
+  EXPECT_EQ(store::unwritable_reason(dir.path().string()), "is a directory");
+  EXPECT_EQ(store::unwritable_reason(dir.file("a/b/x.db")), "no such directory: " + dir.file("a/b"));
   testing::write_file(dir.file("f"), "x");
-  EXPECT_EQ(unwritable_reason(dir.file("f/x.db")), "not a directory: " + dir.file("f"));
-  EXPECT_EQ(unwritable_reason(dir.file("f/g/x.db")), "not a directory: " + dir.file("f"));
-  EXPECT_EQ(unwritable_reason(""), "empty path");
+  EXPECT_EQ(store::unwritable_reason(dir.file("f/x.db")), "not a directory: " + dir.file("f"));
+  EXPECT_EQ(store::unwritable_reason(dir.file("f/g/x.db")), "not a directory: " + dir.file("f"));
+  EXPECT_EQ(store::unwritable_reason(""), "empty path");
   EXPECT_EQ(errno_text(0), "unknown error");
   EXPECT_EQ(errno_text(EACCES), "permission denied");
   EXPECT_EQ(errno_text(EISDIR), "is a directory");
@@ -37,7 +37,7 @@ TEST(Writable, ReasonsNameTheFolderAndNeverSaySuccess) {
 
 TEST(Writable, CheckWritableIsOneLineWithTheHint) {
   TempDir dir;
-  const Status s = check_writable("--output-file", dir.file("none/x.html"), "name the HTML file to write");
+  const Status s = store::check_writable("--output-file", dir.file("none/x.html"), "name the HTML file to write");
   ASSERT_FALSE(s);
   EXPECT_EQ(s.error().code, ErrorCode::kRuntime);
   EXPECT_EQ(s.error().message,
@@ -46,10 +46,10 @@ TEST(Writable, CheckWritableIsOneLineWithTheHint) {
 
 TEST(Writable, CreateParentMakesTheFolder) {
   TempDir dir;
-  EXPECT_EQ(unwritable_reason(dir.file("a/b/x.db"), WriteMode::kInPlace, /*create_parent=*/true), "");
+  EXPECT_EQ(store::unwritable_reason(dir.file("a/b/x.db"), store::WriteMode::kInPlace, /*create_parent=*/true), "");
   EXPECT_TRUE(std::filesystem::is_directory(dir.file("a/b")));
   testing::write_file(dir.file("f"), "x");
-  EXPECT_EQ(unwritable_reason(dir.file("f/g/x.db"), WriteMode::kInPlace, true), "not a directory: " + dir.file("f"));
+  EXPECT_EQ(store::unwritable_reason(dir.file("f/g/x.db"), store::WriteMode::kInPlace, true), "not a directory: " + dir.file("f"));
 }
 
 TEST(Writable, ReadOnlyFolderIsPermissionDenied) {
@@ -57,7 +57,7 @@ TEST(Writable, ReadOnlyFolderIsPermissionDenied) {
   TempDir dir;
   std::filesystem::create_directory(dir.file("ro"));
   chmod(dir.file("ro").c_str(), 0555);
-  EXPECT_EQ(unwritable_reason(dir.file("ro/x.db")), "permission denied: cannot create files in " + dir.file("ro"));
+  EXPECT_EQ(store::unwritable_reason(dir.file("ro/x.db")), "permission denied: cannot create files in " + dir.file("ro"));
   chmod(dir.file("ro").c_str(), 0755);
 }
 

@@ -1,4 +1,6 @@
-#include "core/writable.h"
+#include "store/writable.h"
+
+#include "core/strings.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -7,16 +9,9 @@
 #include <cstring>
 #include <filesystem>
 
-namespace rigbench {
+namespace rigbench::store {
 
 namespace fs = std::filesystem;
-
-std::string errno_text(int err) {
-  if (err == 0) return "unknown error";
-  std::string s = std::strerror(err);
-  if (!s.empty() && s[0] >= 'A' && s[0] <= 'Z' && !(s.size() > 1 && s[1] >= 'A' && s[1] <= 'Z')) s[0] = static_cast<char>(s[0] - 'A' + 'a');
-  return s;
-}
 
 namespace {
 
@@ -80,4 +75,4 @@ Status check_writable(const std::string& subject, const std::string& path, const
   return fail(ErrorCode::kRuntime, subject + " '" + path + "': " + reason + (hint.empty() ? "" : "; " + hint));
 }
 
-}  // namespace rigbench
+}  // namespace rigbench::store

@@ -6,8 +6,9 @@
 #include <string>
 
 #include "core/status.h"
+#include "core/strings.h"  // errno_text
 
-namespace rigbench {
+namespace rigbench::store {
 
 enum class WriteMode {
   kReplace,  // written beside the target and renamed over it: the folder must take new files
@@ -30,8 +31,5 @@ std::string unwritable_reason(const std::string& path, WriteMode mode = WriteMod
 Status check_writable(const std::string& subject, const std::string& path, const std::string& hint = "",
                       WriteMode mode = WriteMode::kReplace, bool create_parent = false);
 
-// errno's text in lower case ("permission denied"); never "success": errno 0 reads "unknown
-// error".
-std::string errno_text(int err);
 
-}  // namespace rigbench
+}  // namespace rigbench::store
