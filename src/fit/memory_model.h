@@ -5,21 +5,8 @@
 //   weights  exact per-tensor bytes from GGUF tensor infos; token_embd stays on the host;
 //            with -ngl N the last N blocks and the output layer (which counts inside N and is
 //            offloaded first) go to the device
-//   kv       per layer: K = row_size(type_k, head_k x n_head_kv) x kv_size, V likewise with
-//            head_v (none for MLA, whose K holds kv_lora + rope); kv_size = n_ctx padded to
-//            256 (per sequence when --parallel > 1); sliding-window layers use
-//            PAD(min(kv_size, n_swa x n_seq + n_ubatch), 256); encoders keep none
-//   compute  the scheduler's worst-case graph (n_tokens = min(n_ctx, n_ubatch), every token an
-//            output), the largest of three phases of live tensors:
-//              attention: mask (F16 with flash attention, else F32) + activations
-//                         (4 n_embd + q + 2 kv per token) + without flash attention the
-//                         KQ scores (n_kv x n_tokens x n_head, F32); MLA adds the absorbed
-//                         query and output (2 x n_head x (kv_lora + rope) per token)
-//              FFN:       mask + (2 n_embd + 3 n_ff) per token, for MoE 3 x (used experts x
-//                         expert n_ff + shared) per token
-//              output:    (n_vocab + 2 n_embd) per token (F32 logits of every token)
-//            derived from llama.cpp's graph and checked against its no_alloc simulation
-//            (tests/unit/fit/fit_memory_model_test.cpp, bench/fit_accuracy)
+//   kv       per layer, see fit/kv_cache.h
+//   compute  the worst-case graph per device, see fit/compute_buffer.h
 //   output   host logits buffer: n_vocab x n_seq x 4 (+ n_embd x n_seq x 4 for embeddings)
 //   overhead per backend, not reserved by llama.cpp (CUDA context, cuBLAS workspace): a stated
 //            figure per backend, see backend_overhead_bytes(). On the CPU, llama.cpp also
@@ -33,20 +20,12 @@
 #include <string>
 #include <vector>
 
+#include "fit/compute_buffer.h"
+#include "fit/context_params.h"
+#include "fit/kv_cache.h"
 #include "model/model_shape.h"
 
 namespace rigbench::fit {
-
-struct ContextParams {
-  int n_ctx = 4096;          // tokens (before padding)
-  int n_batch = 2048;
-  int n_ubatch = 512;
-  int n_seq = 1;             // --parallel
-  std::string type_k = "f16";
-  std::string type_v = "f16";
-  bool flash_attn = true;    // llama.cpp's "auto" resolves to on for these backends
-  bool offload_kqv = true;   // false = --no-kv-offload: the KV cache stays on the host
-};
 
 struct Components {
   uint64_t weights = 0, kv = 0, compute = 0, output = 0, overhead = 0;
@@ -59,9 +38,6 @@ struct MemorySplit {
   int n_gpu_layers = 0;  // blocks + output layer offloaded, as llama.cpp counts them (0..n_layer+1)
   int kv_size = 0;       // cells per full-attention layer (n_ctx after padding)
 };
-
-// llama.cpp's context padding: n_ctx rounded up to 256 (per sequence when n_seq > 1).
-int padded_context(int n_ctx, int n_seq);
 
 // Estimates the memory of `shape` with `ctx`, offloading `n_gpu_layers` (clamped to
 // 0..n_layer+1; -1 = all) to a device of backend `backend` ("cpu" keeps everything on the
