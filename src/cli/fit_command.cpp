@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
@@ -48,7 +49,11 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
   cmd->add_option("--tensor-split", o.tensor_split, "-ts: share of the offloaded layers per device, e.g. 3,1 (default: equal)");
   cmd->add_option("-d,--n-depth", o.n_depth, "tokens in the KV cache (n_depth): KV cells read per generated token in the tg bound")
       ->check(CLI::Range(0, 1 << 24))->capture_default_str();
-  cmd->add_option("--host-ram", o.host_ram_gib, "GiB of host RAM beside a catalog GPU (default: this machine's RAM)")->check(CLI::Range(0.0, 1e6));
+  cmd->add_option("--host-ram", o.host_ram_gib, "GiB of host RAM beside a catalog GPU (default: the entry's stated host)")->check(CLI::Range(0.0, 1e6));
+  cmd->add_option("--host-bandwidth", o.host_bandwidth_gbps,
+                  "GB/s of the host RAM beside a GPU, for the tg bound of a partial offload (default: the catalog entry's "
+                  "stated host; this machine's measured figure for --device auto)")
+      ->check(CLI::Range(0.001, 1e6));
   cmd->add_option("-o,--output", o.output, "md, csv, json or jsonl (one object per device)")->capture_default_str();
   cmd->add_flag("--wide", o.wide, "md: every column (backend, ngl, weights, compute, output, overhead, host RAM, margin, USD/GiB)");
   cmd->add_flag("--check", o.check, "also load the model in llama.cpp with no_alloc (simulated allocation, no weights read) "
@@ -194,8 +199,8 @@ Status run_fit_command(const FitOptions& o) {
   std::vector<fit::Target> targets;
   report::FitReport rep;
   const bool catalog_wanted = o.device != "auto";
-  const double host_bw = hw::host_bandwidth_gbps(machine);  // measured once, then cached
   if (!catalog_wanted) {
+    const double host_bw = o.host_bandwidth_gbps > 0 ? o.host_bandwidth_gbps : hw::host_bandwidth_gbps(machine);  // cached
     fit::Target t = fit::this_machine(machine, host_bw);
     // The table names it "this machine"; what it is goes above the table.
     rep.preamble.push_back("device: " + t.name);
@@ -204,7 +209,10 @@ Status run_fit_command(const FitOptions& o) {
   } else {
     auto catalog = hw::load_catalog(hw::catalog_path());
     if (!catalog) return std::unexpected(catalog.error());
-    const uint64_t host_ram = o.host_ram_gib > 0 ? static_cast<uint64_t>(o.host_ram_gib * (1ull << 30)) : machine.ram_bytes;
+    fit::HostChoice host;
+    if (o.host_ram_gib > 0) host.ram_bytes = static_cast<uint64_t>(o.host_ram_gib * (1ull << 30));
+    if (o.host_bandwidth_gbps > 0) host.bandwidth_gbps = o.host_bandwidth_gbps;
+    host.machine_ram_bytes = machine.ram_bytes;
     std::vector<hw::CatalogDevice> chosen;
     if (o.device == "all") {
       chosen = *catalog;
@@ -213,14 +221,15 @@ Status run_fit_command(const FitOptions& o) {
       if (!d) return std::unexpected(d.error());
       chosen = {*d};
     }
+    const bool stateless_gpu = std::any_of(chosen.begin(), chosen.end(), [](const hw::CatalogDevice& d) { return d.kind == "gpu" && d.host.empty(); });
+    if (stateless_gpu && !host.bandwidth_gbps) host.machine_bandwidth_gbps = hw::host_bandwidth_gbps(machine);
     for (const auto& d : chosen) {
-      targets.push_back(fit::catalog_target(d, host_ram, host_bw));
+      targets.push_back(fit::catalog_target(d, *catalog, host));
       rep.usd_per_gib.push_back(d.usd_per_gib().value_or(-1.0));
     }
-    char bw[32];
-    std::snprintf(bw, sizeof bw, "%.1f", host_bw);
-    rep.notes.push_back("catalog GPUs sit beside " + std::to_string(host_ram >> 30) + " GiB of host RAM (--host-ram) read at " + bw +
-                        " GB/s (this machine's, measured): the tg bound of a partial offload counts that side too");
+    rep.notes.push_back(std::string("a catalog GPU sits beside its stated host (`rigbench devices -o json`: its host; the RAM and bandwidth are that entry's)") +
+                        (host.ram_bytes || host.bandwidth_gbps ? ", here with --host-ram/--host-bandwidth" : "") +
+                        ": the tg bound of a partial offload counts that side too");
   }
   for (const auto& t : targets) {
     if (multi) {
@@ -235,6 +244,14 @@ Status run_fit_command(const FitOptions& o) {
     }
     rep.results.push_back(o.ctx_size > 0 ? fit::plan_fit(*shape, t, ctx, *ngl, o.n_depth)
                                          : fit::plan_fit_default_context(*shape, t, ctx, *ngl, o.n_depth));
+  }
+  if (!catalog_wanted && !rep.results.empty() && rep.results.front().target.backend == "cpu") {
+    // The verdict uses total RAM (stable, as llama.cpp's --fit); what other processes hold now is a note.
+    const uint64_t available = hw::available_ram_bytes(), needed = rep.results.front().device.total();
+    if (available > 0 && needed > available) {
+      rep.notes.push_back("this machine: the plan needs " + format_bytes(needed) + " and " + format_bytes(available) +
+                          " of RAM is available now (other processes hold the rest): the OS may page or swap");
+    }
   }
   rep.model = o.preset.empty() ? shape->name : shape->name + " " + o.quant;
   rep.model_path = o.model.empty() ? "preset " + o.preset + " " + o.quant : o.model;

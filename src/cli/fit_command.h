@@ -25,7 +25,8 @@ struct FitOptions {
   int count = 1;                  // --count: that many of the catalog device (multi-GPU)
   std::string tensor_split;       // -ts: share of the offloaded layers per device, e.g. "3,1"
   int n_depth = 0;                // -d, --n-depth: KV cells read per token in the tg bound
-  double host_ram_gib = 0;        // --host-ram: RAM beside a catalog GPU (0 = this machine's)
+  double host_ram_gib = 0;        // --host-ram: RAM beside a catalog GPU (0 = the entry's stated host)
+  double host_bandwidth_gbps = 0; // --host-bandwidth: GB/s of that RAM (0 = the stated host's; this machine's measured for auto)
   std::string output = "md";      // -o: md | csv | json | jsonl
   bool wide = false;              // --wide: every column in the md table
   bool check = false;             // --check: also ask llama.cpp's own no_alloc simulation (this machine's backend)

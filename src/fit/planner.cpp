@@ -6,19 +6,29 @@ namespace rigbench::fit {
 
 namespace {
 
-constexpr int kMinFitContext = 4096;  // llama.cpp's fit_params_min_ctx
-
 bool is_input(const model::TensorInfo& t) {
   return t.layer < 0 && (t.name.rfind("token_embd", 0) == 0 || t.name.rfind("position_embd", 0) == 0 ||
                          t.name.rfind("token_types", 0) == 0);
+}
+
+void add_note(std::string& note, const std::string& more) {
+  if (more.empty()) return;
+  note += (note.empty() ? "" : "; ") + more;
+}
+
+int n_seq_of(const ContextParams& c) { return std::max(1, c.n_seq); }
+
+// The largest default context llama.cpp considers: n_ctx_train per sequence.
+int64_t trained_context(const model::ModelShape& s, const ContextParams& c) {
+  return static_cast<int64_t>(std::max<uint32_t>(s.n_ctx_train, 256)) * n_seq_of(c);
 }
 
 // Splits the memory for `ngl` and decides whether it fits.
 FitResult evaluate(const model::ModelShape& s, const Target& t, const ContextParams& c, int ngl) {
   FitResult r;
   r.target = t;
-  r.n_ctx = c.n_ctx;
   const MemorySplit m = estimate_memory(s, c, ngl, t.backend);
+  r.n_ctx = m.kv_size;
   r.n_gpu_layers = m.n_gpu_layers;
   if (t.backend == "cpu") {
     r.device = m.host;
@@ -32,9 +42,12 @@ FitResult evaluate(const model::ModelShape& s, const Target& t, const ContextPar
     r.device = m.device;
     r.host = m.host;
   }
-  r.margin_bytes = static_cast<int64_t>(t.capacity_bytes) - static_cast<int64_t>(r.device.total());
-  const bool device_ok = r.margin_bytes >= 0;
-  const bool host_ok = r.host.total() <= t.host_ram_bytes;
+  const int64_t device_margin = static_cast<int64_t>(t.usable_bytes()) - static_cast<int64_t>(r.device.total());
+  const int64_t host_margin = static_cast<int64_t>(t.host_ram_bytes) - static_cast<int64_t>(r.host.total());
+  const bool has_host = t.backend != "cpu" && !t.unified;
+  const bool device_ok = device_margin >= 0;
+  const bool host_ok = !has_host || host_margin >= 0;
+  r.margin_bytes = has_host ? std::min(device_margin, host_margin) : device_margin;
   const bool whole = t.backend == "cpu" || t.unified || r.n_gpu_layers == static_cast<int>(s.n_layer) + 1;
   if (device_ok && host_ok) r.verdict = whole ? Verdict::kFits : (r.n_gpu_layers > 0 ? Verdict::kPartial : Verdict::kNo);
   else r.verdict = Verdict::kNo;
@@ -44,6 +57,8 @@ FitResult evaluate(const model::ModelShape& s, const Target& t, const ContextPar
   }
   return r;
 }
+
+bool has_room(const FitResult& r) { return r.margin_bytes >= 0; }
 
 double tg_bound(const model::ModelShape& s, const Target& t, const ContextParams& c, int ngl, int depth) {
   // Bytes per token on each side: the share of layers offloaded moves with the weights.
@@ -64,16 +79,33 @@ double tg_bound(const model::ModelShape& s, const Target& t, const ContextParams
   return seconds > 0 ? 1.0 / seconds : 0;
 }
 
-int largest_fitting_context(const model::ModelShape& s, const Target& t, ContextParams c) {
-  const int top = static_cast<int>(std::max<uint32_t>(s.n_ctx_train, 256));
-  int lo = 0, hi = top / 256;  // in units of 256 tokens
+// The largest context (a multiple of 256 per sequence, up to the trained context or the
+// request when larger) at which `ngl` layers on the device still have room.
+int largest_fitting_context(const model::ModelShape& s, const Target& t, ContextParams c, int ngl) {
+  const int64_t step = 256LL * n_seq_of(c);
+  const int64_t top = std::max<int64_t>(trained_context(s, c), c.n_ctx);
+  int64_t lo = 0, hi = top / step;
   while (lo < hi) {
-    const int mid = (lo + hi + 1) / 2;
-    c.n_ctx = mid * 256;
-    if (evaluate(s, t, c, -1).verdict == Verdict::kFits) lo = mid;
+    const int64_t mid = (lo + hi + 1) / 2;
+    c.n_ctx = static_cast<int>(mid * step);
+    if (has_room(evaluate(s, t, c, ngl))) lo = mid;
     else hi = mid - 1;
   }
-  return lo * 256;
+  return static_cast<int>(lo * step);
+}
+
+// The notes every plan carries about its context.
+void context_notes(const model::ModelShape& s, const ContextParams& c, FitResult& r) {
+  const int n_seq = n_seq_of(c);
+  if (c.n_ctx > 0 && r.n_ctx != c.n_ctx) {
+    add_note(r.note, "n_ctx " + std::to_string(c.n_ctx) + " padded to " + std::to_string(r.n_ctx) +
+                         (n_seq > 1 ? " (256 per sequence)" : "") + ", as llama.cpp allocates it");
+  }
+  if (s.n_ctx_train > 0 && r.n_ctx / n_seq > static_cast<int>(s.n_ctx_train)) {
+    add_note(r.note, "n_ctx " + std::to_string(r.n_ctx / n_seq) + (n_seq > 1 ? " per sequence" : "") +
+                         " exceeds n_ctx_train " + std::to_string(s.n_ctx_train) +
+                         ": llama.cpp warns of a training context overflow; output may degrade beyond n_ctx_train");
+  }
 }
 
 }  // namespace
@@ -110,30 +142,55 @@ FitResult plan_fit(const model::ModelShape& s, const Target& t, const ContextPar
     int lo = 0, hi = static_cast<int>(s.n_layer) + 1;
     while (lo < hi) {
       const int mid = (lo + hi + 1) / 2;
-      if (evaluate(s, t, c, mid).margin_bytes >= 0) lo = mid;
+      if (static_cast<int64_t>(evaluate(s, t, c, mid).device.total()) <= static_cast<int64_t>(t.usable_bytes())) lo = mid;
       else hi = mid - 1;
     }
     r = evaluate(s, t, c, lo);
   } else {
     r = evaluate(s, t, c, n_gpu_layers == -2 ? -1 : n_gpu_layers);
   }
-  r.max_ctx = largest_fitting_context(s, t, c);
+  r.max_ctx = largest_fitting_context(s, t, c, r.n_gpu_layers);
   r.tg_bound_tps = tg_bound(s, t, c, r.n_gpu_layers, depth);
+  context_notes(s, c, r);
   return r;
 }
 
 FitResult plan_fit_default_context(const model::ModelShape& s, const Target& t, ContextParams c, int n_gpu_layers, int depth) {
-  c.n_ctx = static_cast<int>(std::max<uint32_t>(s.n_ctx_train, 256));
-  FitResult r = plan_fit(s, t, c, n_gpu_layers, depth);
-  if (r.verdict != Verdict::kFits && r.max_ctx >= kMinFitContext && r.max_ctx < c.n_ctx) {
-    const int trained = c.n_ctx;
-    c.n_ctx = r.max_ctx;
-    r = plan_fit(s, t, c, n_gpu_layers, depth);
-    r.note = "n_ctx capped from n_ctx_train " + std::to_string(trained) + " to " + std::to_string(c.n_ctx) +
-             " to fit, as llama.cpp's --fit does";
-  } else if (r.note.empty()) {
-    r.note = "n_ctx = n_ctx_train " + std::to_string(c.n_ctx) + " (llama.cpp's default)";
+  // llama.cpp's --fit (common/fit.cpp, step 2): measure at the largest and the smallest
+  // context with every layer on the device, and interpolate to the usable bytes.
+  const int n_seq = n_seq_of(c);
+  const int64_t n_ctx_max = trained_context(s, c);
+  const int64_t n_ctx_min = static_cast<int64_t>(kMinFitContext) * n_seq;
+  const int ngl_trial = n_gpu_layers == -2 ? -1 : n_gpu_layers;
+  const int64_t target = static_cast<int64_t>(t.usable_bytes());
+  auto used_at = [&](int64_t n_ctx) {
+    ContextParams ci = c;
+    ci.n_ctx = static_cast<int>(n_ctx);
+    return static_cast<int64_t>(evaluate(s, t, ci, ngl_trial).device.total());
+  };
+  const int64_t used_max = used_at(n_ctx_max);
+  int64_t n_ctx = n_ctx_max;
+  std::string why;
+  if (used_max > target && n_ctx_max > n_ctx_min) {
+    const int64_t used_min = used_at(n_ctx_min);
+    n_ctx = n_ctx_min;
+    if (target > used_min && used_max > used_min) {
+      n_ctx += (n_ctx_max - n_ctx_min) * (target - used_min) / (used_max - used_min);
+      const int64_t align = 256LL * n_seq;
+      n_ctx = std::max(n_ctx - n_ctx % align, n_ctx_min);
+    }
+    why = "n_ctx cut from n_ctx_train " + std::to_string(n_ctx_max / n_seq) + (n_seq > 1 ? " per sequence" : "") + " to " +
+          std::to_string(n_ctx) + ", as llama.cpp's --fit cuts it (what fits " + std::to_string(t.usable_bytes() >> 20) +
+          " MiB: the device's memory less the " + std::to_string(t.reserve_bytes >> 20) + " MiB it keeps free; not below " +
+          std::to_string(n_ctx_min) + ")";
+  } else {
+    why = "n_ctx = n_ctx_train " + std::to_string(n_ctx_max / n_seq) + (n_seq > 1 ? " per sequence" : "") + " (llama.cpp's default)";
   }
+  c.n_ctx = static_cast<int>(n_ctx);
+  FitResult r = plan_fit(s, t, c, n_gpu_layers, depth);
+  std::string rest = r.note;
+  r.note = why;
+  add_note(r.note, rest);
   return r;
 }
 
@@ -146,25 +203,27 @@ std::vector<FitResult> plan_fit_split(const model::ModelShape& s, const Target& 
     Components host;
     const std::vector<Components> dev = estimate_split(s, ctx, ngl, t.backend, shares, host);
     std::vector<FitResult> out;
-    bool all_room = host.total() <= t.host_ram_bytes;
+    const int64_t host_margin = static_cast<int64_t>(t.host_ram_bytes) - static_cast<int64_t>(host.total());
+    bool all_room = host_margin >= 0;
     for (std::size_t i = 0; i < dev.size(); ++i) {
       FitResult r;
       r.target = t;
       r.target.name = t.name + " #" + std::to_string(i + 1);
       r.device = dev[i];
       r.host = host;
-      r.n_ctx = ctx.n_ctx;
+      r.n_ctx = padded_context(ctx.n_ctx, ctx.n_seq);
       r.n_gpu_layers = ngl < 0 ? static_cast<int>(s.n_layer) + 1 : std::min(ngl, static_cast<int>(s.n_layer) + 1);
-      r.margin_bytes = static_cast<int64_t>(t.capacity_bytes) - static_cast<int64_t>(dev[i].total());
-      if (r.margin_bytes < 0) all_room = false;
+      const int64_t device_margin = static_cast<int64_t>(t.usable_bytes()) - static_cast<int64_t>(dev[i].total());
+      r.margin_bytes = std::min(device_margin, host_margin);
+      if (device_margin < 0) all_room = false;
       out.push_back(std::move(r));
     }
     const bool whole = !out.empty() && out.front().n_gpu_layers == static_cast<int>(s.n_layer) + 1;
     for (auto& r : out) r.verdict = !all_room ? Verdict::kNo : (whole ? Verdict::kFits : Verdict::kPartial);
     return out;
   };
-  auto devices_have_room = [](const std::vector<FitResult>& rs) {
-    return std::all_of(rs.begin(), rs.end(), [](const FitResult& r) { return r.margin_bytes >= 0; });
+  auto devices_have_room = [&](const std::vector<FitResult>& rs) {
+    return std::all_of(rs.begin(), rs.end(), [&](const FitResult& r) { return r.device.total() <= t.usable_bytes(); });
   };
   int ngl = n_gpu_layers;
   if (n_gpu_layers == -2) {
@@ -177,14 +236,15 @@ std::vector<FitResult> plan_fit_split(const model::ModelShape& s, const Target& 
     ngl = lo;
   }
   std::vector<FitResult> results = evaluate_split(c, ngl);
-  // The largest context every device holds whole.
-  int lo = 0, hi = static_cast<int>(std::max<uint32_t>(s.n_ctx_train, 256)) / 256;
+  // The largest context at which this placement still has room on every device and the host.
+  const int64_t step = 256LL * n_seq_of(c);
+  int64_t lo = 0, hi = std::max<int64_t>(trained_context(s, c), c.n_ctx) / step;
   while (lo < hi) {
-    const int mid = (lo + hi + 1) / 2;
+    const int64_t mid = (lo + hi + 1) / 2;
     ContextParams cm = c;
-    cm.n_ctx = mid * 256;
-    const auto rs = evaluate_split(cm, -1);
-    if (!rs.empty() && rs.front().verdict == Verdict::kFits) lo = mid;
+    cm.n_ctx = static_cast<int>(mid * step);
+    const auto rs = evaluate_split(cm, ngl);
+    if (!rs.empty() && std::all_of(rs.begin(), rs.end(), has_room)) lo = mid;
     else hi = mid - 1;
   }
   // tg bound: the layers run one device after another, each reading its share of the bytes.
@@ -203,7 +263,8 @@ std::vector<FitResult> plan_fit_split(const model::ModelShape& s, const Target& 
   }
   if (host_read > 0 && weights > 0) seconds += all * host_read / weights / (std::max(t.host_bandwidth_gbps, 1e-9) * 1e9);
   for (auto& r : results) {
-    r.max_ctx = lo * 256;
+    context_notes(s, c, r);
+    r.max_ctx = static_cast<int>(lo * step);
     r.tg_bound_tps = seconds > 0 ? 1.0 / seconds : 0;
   }
   return results;

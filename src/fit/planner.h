@@ -11,16 +11,28 @@
 
 namespace rigbench::fit {
 
+// The free memory llama.cpp's --fit keeps on each device (--fit-target, default 1024 MiB,
+// common/common.h fit_params_target): a plan uses at most capacity - this.
+constexpr uint64_t kFitMarginBytes = 1ull << 30;
+// The smallest context llama.cpp's --fit shrinks a default context to (--fit-ctx, default 4096).
+constexpr int kMinFitContext = 4096;
+
 // A device to plan for: this machine or a catalog entry.
 struct Target {
   std::string name;
   std::string backend;            // "cpu" plans everything in host RAM
-  bool unified = false;           // Apple: device and host share one memory pool
-  uint64_t capacity_bytes = 0;    // bytes the model may use on the device (RAM for "cpu";
-                                  // the working-set limit on Apple, not installed RAM)
+  bool unified = false;           // device and host share one memory pool (Apple, DGX Spark, Strix Halo)
+  uint64_t capacity_bytes = 0;    // the memory llama.cpp sees on the device, bytes: total RAM for
+                                  // "cpu" (as ggml's CPU device reports it), the Metal working set
+                                  // on Apple, the card's memory (free memory for this machine's GPU)
+  uint64_t reserve_bytes = kFitMarginBytes;  // kept free, as llama.cpp's --fit does
   uint64_t host_ram_bytes = 0;    // bytes of host RAM for what is not offloaded
   double bandwidth_gbps = 0;      // device memory bandwidth, GB/s
   double host_bandwidth_gbps = 0; // host memory bandwidth, GB/s (for partial offload)
+  std::string host_name;          // what the host is, for notes ("" = not stated)
+
+  // Bytes a plan may use on the device: capacity less the reserve (0 when smaller).
+  uint64_t usable_bytes() const { return capacity_bytes > reserve_bytes ? capacity_bytes - reserve_bytes : 0; }
 };
 
 enum class Verdict { kFits, kPartial, kNo };
@@ -29,31 +41,37 @@ const char* verdict_name(Verdict v);  // "fits", "partial", "does not fit" (the 
 struct FitResult {
   Target target;
   Components device;         // on the device (for a "cpu" target: in RAM)
-  Components host;           // in host RAM beside the device (zero for "cpu")
-  int n_ctx = 0;             // the context planned (before padding)
+  Components host;           // in host RAM beside the device (zero for "cpu" and unified)
+  int n_ctx = 0;             // the context llama.cpp allocates: the request padded to 256 per sequence
   int n_gpu_layers = 0;      // as llama.cpp counts them: blocks + the output layer
   Verdict verdict = Verdict::kNo;
-  int64_t margin_bytes = 0;  // capacity - device total (negative when it does not fit)
-  int max_ctx = 0;           // the largest context (multiple of 256, <= n_ctx_train) that fits whole
+  int64_t margin_bytes = 0;  // the tightest room left: usable - device total, or host RAM - host
+                             // part when that is smaller (negative when it does not fit)
+  int max_ctx = 0;           // the largest context (a multiple of 256 per sequence, up to
+                             // n_ctx_train x sequences or the request when larger) at which this
+                             // row's placement (its n_gpu_layers) still has room; 0 = none
   double tg_bound_tps = 0;   // upper bound on tg, tokens/s: bandwidth / bytes read per token
-  std::string note;          // e.g. why the context was capped
+  std::string note;          // e.g. why the context was capped ("; " between notes)
 };
 
 // Plans `shape` on `target` with `ctx`. n_gpu_layers: -1 = all, -2 = auto (the most that
 // fit), else that many. `depth`: tokens in the KV cache for the tg bound (each generated
 // token reads the weights resident on each device plus the KV of `depth` cells).
-// Verdicts: fits = everything on the device within capacity (and host RAM); partial = some
-// layers on the device and the rest in host RAM that has room; no = otherwise.
+// Verdicts: fits = everything on the device within its usable bytes (and the host part within
+// host RAM); partial = some layers on the device and the rest in host RAM that has room;
+// no = otherwise. Notes: a context above n_ctx_train, a padded context.
 FitResult plan_fit(const model::ModelShape& shape, const Target& target, const ContextParams& ctx, int n_gpu_layers,
                    int depth);
 
-// As plan_fit, with llama.cpp's default context: n_ctx_train, capped as llama.cpp's --fit
-// does (down to the largest context that fits, not below 4096) when it does not fit whole;
-// the note says so.
+// As plan_fit, with llama.cpp's default context, chosen as its --fit chooses it
+// (common/fit.cpp): n_ctx_train x sequences when that fits the usable bytes; otherwise the
+// line between the memory at that context and at kMinFitContext x sequences, evaluated where
+// it meets the usable bytes, rounded down to 256 x sequences (not below the minimum). The
+// memory compared is the device's (all of it on "cpu" and unified targets). The note says so.
 FitResult plan_fit_default_context(const model::ModelShape& shape, const Target& target, ContextParams ctx,
                                    int n_gpu_layers, int depth);
 
-// Plans `shape` over `count` devices like `target` (each with target.capacity_bytes) with the
+// Plans `shape` over `count` devices like `target` (each with target.usable_bytes()) with the
 // offloaded layers split in the proportions `split` (-ts; empty = equal). One result per
 // device, named "<target> #<i>"; every result carries the same host part. Verdict: fits when
 // every device has room for everything offloaded (and the host for the rest), partial when

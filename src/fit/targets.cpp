@@ -1,6 +1,7 @@
 #include "fit/targets.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "core/strings.h"
 #include "hw/describe.h"
@@ -18,11 +19,17 @@ std::string backend_of(const std::string& device_name) {
   return "gpu";
 }
 
+std::string gbps_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f GB/s", v);
+  return buf;
+}
+
 }  // namespace
 
 Target this_machine(const MachineInfo& machine, double host_bw) {
   Target t;
-  t.host_ram_bytes = hw::available_ram_bytes();
+  t.host_ram_bytes = machine.ram_bytes;
   t.host_bandwidth_gbps = host_bw;
   const auto gpu = std::find_if(machine.gpus.begin(), machine.gpus.end(), hw::offloadable);
   if (gpu != machine.gpus.end()) {
@@ -33,22 +40,35 @@ Target this_machine(const MachineInfo& machine, double host_bw) {
     t.bandwidth_gbps = 0;  // unknown without a probe on the device; the bound then says 0
     return t;
   }
-  t.name = "this machine: " + machine.cpu + " (RAM available)";
+  t.name = "this machine: " + machine.cpu + " (RAM)";
   t.backend = "cpu";
-  t.capacity_bytes = t.host_ram_bytes;
+  t.capacity_bytes = machine.ram_bytes;
   t.bandwidth_gbps = host_bw;
   return t;
 }
 
-Target catalog_target(const hw::CatalogDevice& d, uint64_t host_ram_bytes, double host_bw) {
+Target catalog_target(const hw::CatalogDevice& d, const std::vector<hw::CatalogDevice>& catalog, const HostChoice& host) {
   Target t;
   t.name = d.name;
   t.backend = d.backend;
-  t.unified = d.kind == "apple";
+  t.unified = d.kind == "apple" || d.kind == "unified";
   t.capacity_bytes = d.usable_bytes();
-  t.host_ram_bytes = d.kind == "gpu" ? host_ram_bytes : 0;
   t.bandwidth_gbps = d.bandwidth_gbps;
-  t.host_bandwidth_gbps = host_bw;
+  t.host_bandwidth_gbps = d.bandwidth_gbps;  // unified and CPU entries: one memory
+  if (d.kind != "gpu") return t;
+  const auto entry = std::find_if(catalog.begin(), catalog.end(),
+                                  [&](const hw::CatalogDevice& h) { return h.kind == "cpu" && !d.host.empty() && h.name == d.host; });
+  const bool stated = entry != catalog.end();
+  t.host_ram_bytes = host.ram_bytes.value_or(stated ? entry->memory_bytes : host.machine_ram_bytes);
+  t.host_bandwidth_gbps = host.bandwidth_gbps.value_or(stated ? entry->bandwidth_gbps : host.machine_bandwidth_gbps);
+  const std::string ram = std::to_string(t.host_ram_bytes >> 30) + " GiB";
+  if (!host.ram_bytes && !host.bandwidth_gbps && stated) {
+    t.host_name = "stated: " + entry->name + ", " + gbps_text(t.host_bandwidth_gbps);
+  } else {
+    const std::string origin = stated ? "stated host" : "this machine";
+    t.host_name = ram + " of RAM" + (host.ram_bytes ? " (--host-ram)" : " (" + origin + ")") + " at " + gbps_text(t.host_bandwidth_gbps) +
+                  (host.bandwidth_gbps ? " (--host-bandwidth)" : stated ? " (stated host)" : " (this machine's, measured)");
+  }
   return t;
 }
 

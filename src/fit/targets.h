@@ -1,8 +1,10 @@
 // rigbench: the devices fit plans for: this machine (as hw/describe.h describes it) and the
-// catalog's entries (as if installed in this machine's host).
+// catalog's entries (each discrete GPU beside its stated host, or the host the user names).
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 #include "core/record.h"
 #include "fit/planner.h"
@@ -11,11 +13,24 @@
 namespace rigbench::fit {
 
 // This machine as a fit target: its first GPU that this build can offload to (a ggml device,
-// free memory as capacity; a GPU only a driver lists is not one), else the CPU with the RAM
-// available now. `host_bandwidth_gbps`: hw::host_bandwidth_gbps(machine).
+// its free memory as capacity; a GPU only a driver lists is not one), else the CPU with the
+// machine's total RAM as capacity (MemTotal, what ggml's CPU device reports and llama.cpp's
+// --fit plans against: stable from run to run, unlike the RAM available at the moment).
+// `host_bandwidth_gbps`: hw::host_bandwidth_gbps(machine) or the user's figure.
 Target this_machine(const MachineInfo& machine, double host_bandwidth_gbps);
 
-// A catalog device as a fit target, with `host_ram_bytes` of host RAM beside it.
-Target catalog_target(const hw::CatalogDevice& d, uint64_t host_ram_bytes, double host_bandwidth_gbps);
+// Where a catalog GPU's host comes from: the user's figures, each unset (nullopt) taking the
+// entry's stated host (hw::CatalogDevice::host), else this machine's.
+struct HostChoice {
+  std::optional<uint64_t> ram_bytes;     // --host-ram
+  std::optional<double> bandwidth_gbps;  // --host-bandwidth
+  uint64_t machine_ram_bytes = 0;        // this machine's RAM, when the entry states no host
+  double machine_bandwidth_gbps = 0;     // this machine's measured bandwidth, likewise
+};
+
+// A catalog device as a fit target. A "gpu" sits beside host RAM: the user's figures, else
+// its stated host entry from `catalog`, else this machine's (HostChoice). Apple and other
+// unified entries use their usable bytes as capacity and have no separate host.
+Target catalog_target(const hw::CatalogDevice& d, const std::vector<hw::CatalogDevice>& catalog, const HostChoice& host);
 
 }  // namespace rigbench::fit

@@ -1,5 +1,6 @@
 #include "hw/catalog.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -7,6 +8,17 @@
 #include "core/strings.h"
 
 namespace rigbench::hw {
+
+uint64_t apple_working_set_bytes(uint64_t memory_bytes) {
+  constexpr uint64_t kGiB = 1ull << 30;
+  return memory_bytes < 36 * kGiB ? memory_bytes / 3 * 2 : memory_bytes / 4 * 3;
+}
+
+uint64_t CatalogDevice::usable_bytes() const {
+  if (kind == "apple") return apple_working_set_bytes(memory_bytes);
+  if (kind == "unified") return static_cast<uint64_t>(static_cast<double>(memory_bytes) * working_set_fraction);
+  return memory_bytes;
+}
 
 std::optional<double> CatalogDevice::usd_per_gib() const {
   if (!price_usd || memory_bytes == 0) return std::nullopt;
@@ -33,7 +45,16 @@ Result<std::vector<CatalogDevice>> load_catalog(const std::string& path) {
       c.kind = d.at("kind").get<std::string>();
       c.backend = d.at("backend").get<std::string>();
       c.memory_bytes = d.at("memory_bytes").get<uint64_t>();
+      if (c.memory_bytes == 0 || c.memory_bytes % (1ull << 30) != 0) {
+        return fail(ErrorCode::kInvalidInput, "catalog '" + path + "': entry '" + entry +
+                                                  "': memory_bytes is not a whole number of GiB (the catalog's unit convention)");
+      }
+      if (c.kind == "apple" && d.contains("working_set_fraction")) {
+        return fail(ErrorCode::kInvalidInput, "catalog '" + path + "': entry '" + entry +
+                                                  "': an Apple entry takes the working-set rule, not its own working_set_fraction");
+      }
       c.working_set_fraction = d.value("working_set_fraction", 1.0);
+      c.host = d.value("host", "");
       c.bandwidth_gbps = d.at("bandwidth_gbps").get<double>();
       if (d.contains("board_power_w") && d["board_power_w"].is_number()) c.board_power_w = d["board_power_w"].get<double>();
       if (d.contains("price_usd") && d["price_usd"].is_number()) c.price_usd = d["price_usd"].get<double>();
@@ -42,6 +63,14 @@ Result<std::vector<CatalogDevice>> load_catalog(const std::string& path) {
     }
   } catch (const nlohmann::json::exception& e) {
     return fail(ErrorCode::kInvalidInput, "catalog '" + path + "': entry '" + entry + "': " + e.what());
+  }
+  for (const auto& c : out) {
+    if (c.kind != "gpu" || c.host.empty()) continue;
+    const bool found = std::any_of(out.begin(), out.end(), [&](const CatalogDevice& h) { return h.kind == "cpu" && h.name == c.host; });
+    if (!found) {
+      return fail(ErrorCode::kInvalidInput, "catalog '" + path + "': entry '" + c.name + "': host '" + c.host +
+                                                "' is not a \"cpu\" entry of the catalog");
+    }
   }
   return out;
 }

@@ -20,7 +20,7 @@ struct Preflight {
   std::vector<std::string> refusals; // one per plan entry: "" when it fits (or --force), else why
                                      // not, with the numbers: "model 'x' at n_ctx N will not fit
                                      // this machine: needs A GiB (weights, KV, compute, output, overhead),
-                                     // B GiB available; --force runs it anyway"
+                                     // B GiB usable (llama.cpp keeps 1.00 GiB free); --force runs it anyway"
   bool any_refused() const;
 };
 

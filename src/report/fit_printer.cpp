@@ -29,7 +29,8 @@ struct SizeColumn {
   int64_t (*get)(const fit::FitResult&);
 };
 
-const SizeColumn kCapacity{"capacity_bytes", "usable", false, [](const fit::FitResult& f) { return static_cast<int64_t>(f.target.capacity_bytes); }};
+const SizeColumn kMemory{"capacity_bytes", "memory", true, [](const fit::FitResult& f) { return static_cast<int64_t>(f.target.capacity_bytes); }};
+const SizeColumn kUsable{"usable_bytes", "usable", false, [](const fit::FitResult& f) { return static_cast<int64_t>(f.target.usable_bytes()); }};
 const SizeColumn kWeights{"weights_bytes", "weights", true, [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.weights); }};
 const SizeColumn kKv{"kv_bytes", "KV", false, [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.kv); }};
 const SizeColumn kCompute{"compute_bytes", "compute", true, [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.compute); }};
@@ -80,7 +81,8 @@ Table fit_table(const FitReport& r) {
            size_column(r, kOutput),
            size_column(r, kOverhead),
            size_column(r, kTotal),
-           size_column(r, kCapacity),
+           size_column(r, kMemory),
+           size_column(r, kUsable),
            size_column(r, kHost),
            {"verdict", "verdict"},
            size_column(r, kMargin),
@@ -97,17 +99,21 @@ Table fit_table(const FitReport& r) {
     t.add_row({TableCell::str(f.target.name), TableCell::str(f.target.backend), TableCell::integer(f.n_ctx),
                TableCell::integer(f.n_gpu_layers), size_cell(r, kWeights, f), size_cell(r, kKv, f),
                size_cell(r, kCompute, f), size_cell(r, kOutput, f), size_cell(r, kOverhead, f), size_cell(r, kTotal, f),
-               size_cell(r, kCapacity, f), size_cell(r, kHost, f), TableCell::str(fit::verdict_name(f.verdict)),
+               size_cell(r, kMemory, f), size_cell(r, kUsable, f), size_cell(r, kHost, f), TableCell::str(fit::verdict_name(f.verdict)),
                size_cell(r, kMargin, f), TableCell::integer(f.max_ctx, f.max_ctx > 0 ? "" : "-"),
                TableCell::number_text(f.tg_bound_tps, "<= " + fixed(f.tg_bound_tps, 1)), TableCell::boolean(false),
                usd >= 0 ? TableCell::number(usd) : TableCell::absent(), TableCell::str(f.note)});
     if (!f.note.empty()) t.add_note(f.target.name + ": " + f.note);
     if (f.verdict == fit::Verdict::kPartial) {
       t.add_note(f.target.name + ": partial: " + std::to_string(f.n_gpu_layers) + " layers on the device, " +
-                 format_bytes(f.host.total()) + " in host RAM");
+                 format_bytes(f.host.total()) + " in host RAM" + (f.target.host_name.empty() ? "" : " (host: " + f.target.host_name + ")"));
     }
   }
   if (const std::string o = overhead_note(r); !o.empty()) t.add_note(o);
+  if (!r.results.empty()) {
+    t.add_note("usable = the device's memory (RAM for a CPU, the Metal working set on Apple) less the " +
+               format_bytes(r.results.front().target.reserve_bytes) + " that llama.cpp's --fit keeps free (--fit-target)");
+  }
   for (const auto& n : r.notes) t.add_note(n);
   return t;
 }

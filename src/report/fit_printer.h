@@ -1,8 +1,8 @@
 // rigbench: the output of `rigbench fit`: one row per device planned (report/table.h).
 //   md     "model: NAME (SIZE of weights)", the table, then the notes. Default columns fit in
 //          120 characters: device, n_ctx, KV, total, usable, verdict, max n_ctx, tg bound;
-//          --wide adds backend, ngl, weights, compute, output, overhead, host RAM, margin and
-//          USD/GiB. Sizes are in the unit of their column header (KiB, MiB or GiB, whichever
+//          --wide adds backend, ngl, weights, compute, output, overhead, memory, host RAM,
+//          margin and USD/GiB. Sizes are in the unit of their column header (KiB, MiB or GiB, whichever
 //          the column's largest value needs); a real size never reads 0.00.
 //   csv    one line per device, every column (bytes, t/s, USD per GiB)
 //   json   {"model", "model_path", "weights_bytes", "devices": [one object per device, keyed as
@@ -30,12 +30,14 @@ struct FitReport {
   std::vector<std::string> notes;   // assumptions, stated once
 };
 
-// The table: columns name (header "device"), backend, capacity_bytes ("usable"), n_ctx,
+// The table: columns name (header "device"), backend, n_ctx (as allocated: padded),
 // n_gpu_layers, weights_bytes, kv_bytes, compute_bytes, output_bytes, overhead_bytes,
-// total_bytes, host_bytes, verdict, margin_bytes, max_ctx, tg_bound_tps,
-// tg_bound_is_measurement (false), usd_per_gib, note; the notes: each device's own note,
-// what a partial offload leaves in host RAM, the backend overhead (only when a device with
-// one is planned), then `r.notes`.
+// total_bytes, capacity_bytes ("memory": what llama.cpp sees on the device), usable_bytes
+// ("usable": that less the --fit reserve), host_bytes, verdict, margin_bytes (the tightest of
+// device and host RAM), max_ctx, tg_bound_tps, tg_bound_is_measurement (false), usd_per_gib,
+// note; the notes: each device's own note, what a partial offload leaves in host RAM (and
+// the host), the backend overhead (only when a device with one is planned), what usable
+// means, then `r.notes`.
 Table fit_table(const FitReport& r);
 
 // Writes the report in `format` (md: with `options.wide`, every column).

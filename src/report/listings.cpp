@@ -78,12 +78,14 @@ Table devices_table(const std::vector<hw::CatalogDevice>& catalog, const std::st
            {"bandwidth_gbps", "bandwidth GB/s", Align::kRight},
            {"board_power_w", "board W", Align::kRight},
            {"price_usd", "price USD", Align::kRight},
-           {"usd_per_gib", "USD/GiB", Align::kRight}});
+           {"usd_per_gib", "USD/GiB", Align::kRight},
+           {"host", "host", Align::kLeft, false, true}});
   for (const auto& d : catalog) {
     t.add_row({TableCell::str(d.name), TableCell::str(d.kind), TableCell::str(d.backend),
                TableCell::count(d.memory_bytes, gib_text(d.memory_bytes)),
                TableCell::count(d.usable_bytes(), gib_text(d.usable_bytes())), TableCell::number(d.bandwidth_gbps, 1),
-               optional_number(d.board_power_w, 0), optional_number(d.price_usd, 0), optional_number(d.usd_per_gib(), 2)});
+               optional_number(d.board_power_w, 0), optional_number(d.price_usd, 0), optional_number(d.usd_per_gib(), 2),
+               d.host.empty() ? TableCell::absent() : TableCell::str(d.host)});
   }
   t.add_note("sources: " + catalog_path + " (every figure's source is in -o json)");
   return t;

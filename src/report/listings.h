@@ -23,8 +23,8 @@ void print_presets(const std::vector<model::Preset>& presets, OutputFormat forma
 
 // Columns: name ("device"), kind, backend, memory_bytes ("memory GiB"), usable_bytes ("usable
 // GiB"), bandwidth_gbps ("bandwidth GB/s"), board_power_w ("board W"), price_usd ("price
-// USD", the launch price), usd_per_gib ("USD/GiB"); absent figures null / "-". The md note
-// names the catalog file.
+// USD", the launch price), usd_per_gib ("USD/GiB"), host (csv/json only: a GPU's stated
+// host, a "cpu" entry); absent figures null / "-". The md note names the catalog file.
 Table devices_table(const std::vector<hw::CatalogDevice>& catalog, const std::string& catalog_path);
 void print_devices(const std::vector<hw::CatalogDevice>& catalog, const std::string& catalog_path, OutputFormat format,
                    std::ostream& out);

@@ -31,7 +31,7 @@ TEST(FitE2E, JsonCarriesEveryFieldPerDevice) {
   const auto j = fit_json({RIGBENCH_TEST_MODEL, "-c", "4096"});
   ASSERT_EQ(j["devices"].size(), 1u);
   const auto& d = j["devices"][0];
-  for (const char* key : {"name", "capacity_bytes", "weights_bytes", "kv_bytes", "compute_bytes", "output_bytes",
+  for (const char* key : {"name", "capacity_bytes", "usable_bytes", "weights_bytes", "kv_bytes", "compute_bytes", "output_bytes",
                           "overhead_bytes", "total_bytes", "n_gpu_layers", "verdict", "margin_bytes", "tg_bound_tps"}) {
     EXPECT_TRUE(d.contains(key)) << key;
   }
@@ -96,7 +96,29 @@ TEST(FitE2E, DefaultContextIsTrainedContextCappedToFit) {
   EXPECT_EQ(d["verdict"], "fits");
   EXPECT_LT(d["n_ctx"].get<int>(), 131072);  // 128k of KV does not fit 24 GiB
   EXPECT_GE(d["n_ctx"].get<int>(), 4096);
-  EXPECT_NE(d["note"].get<std::string>().find("capped"), std::string::npos);
+  EXPECT_NE(d["note"].get<std::string>().find("as llama.cpp's --fit cuts it"), std::string::npos) << d["note"];
+  EXPECT_GE(d["margin_bytes"].get<int64_t>(), 0);
+  EXPECT_EQ(d["usable_bytes"].get<uint64_t>() + (1ull << 30), d["capacity_bytes"].get<uint64_t>());  // llama.cpp keeps 1 GiB free
+}
+
+// A catalog GPU sits beside its stated host; --host-bandwidth and --host-ram replace it.
+TEST(FitE2E, HostBandwidthFlagBoundsAPartialOffload) {
+  const std::vector<std::string> base = {"--preset", "Llama-3.1-70B", "--quant", "Q3_K_S", "--device", "RTX 2080 Ti", "-c", "2048"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = base;
+    a.insert(a.end(), extra.begin(), extra.end());
+    return fit_json(a);
+  };
+  const auto stated = with({});
+  const auto slow = with({"--host-bandwidth", "10"});
+  EXPECT_EQ(stated["devices"][0]["verdict"], "partial");
+  EXPECT_GE(stated["devices"][0]["tg_bound_tps"].get<double>(), 1.3);  // measured on such a machine (reference.md)
+  EXPECT_LT(slow["devices"][0]["tg_bound_tps"].get<double>(), stated["devices"][0]["tg_bound_tps"].get<double>());
+  const std::string notes = slow["notes"].dump();
+  EXPECT_NE(notes.find("10.0 GB/s (--host-bandwidth)"), std::string::npos) << notes;
+  const ProcessResult bad = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-8B", "--host-bandwidth", "0"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("--host-bandwidth"), std::string::npos) << bad.err;
 }
 
 TEST(FitE2E, HeaderOnly671BModel) {
@@ -106,6 +128,7 @@ TEST(FitE2E, HeaderOnly671BModel) {
   const auto j = fit_json({path, "--device", "H200 SXM", "-c", "4096", "-ngl", "-1"});
   const auto& d = j["devices"][0];
   EXPECT_EQ(d["verdict"], "does not fit");  // ~377 GiB of weights
+  EXPECT_EQ(d["capacity_bytes"], 141ull << 30);  // the catalog's one unit: the maker's GB read as GiB
   EXPECT_GT(d["weights_bytes"].get<uint64_t>(), 370ull << 30);  // all but token_embd
   EXPECT_LT(d["margin_bytes"].get<int64_t>(), 0);
   EXPECT_EQ(d["kv_bytes"], 61u * 576 * 4096 * 2);  // MLA: one 576-wide K row per cell, no V
@@ -220,7 +243,7 @@ TEST(FitE2E, GoldenCatalogDevicesWithinOneHundredTwentyColumns) {
   wide.insert(wide.end(), {"md", "--wide"});
   const ProcessResult w = run_process(wide);
   EXPECT_NE(testing::unpadded(w.out).find("| device | backend | n_ctx | ngl | weights GiB | KV GiB | compute MiB | output KiB | "
-                                          "overhead MiB | total GiB | usable GiB | host RAM GiB | verdict | margin GiB | "
+                                          "overhead MiB | total GiB | memory GiB | usable GiB | host RAM GiB | verdict | margin GiB | "
                                           "max n_ctx | tg bound t/s | USD/GiB |"),
             std::string::npos)
       << w.out;

@@ -1,0 +1,211 @@
+// fit's planner and targets: the verdicts, llama.cpp's default-context rule, the catalog's
+// devices and their hosts, on header-only files written here (synth) of real model shapes.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "fit/planner.h"
+#include "fit/targets.h"
+#include "hw/catalog.h"
+#include "model/model_shape.h"
+#include "model/preset.h"
+#include "synth/synthesis.h"
+#include "support/temp_dir.h"
+
+namespace rigbench {
+namespace {
+
+constexpr uint64_t kMiB = 1ull << 20, kGiB = 1ull << 30;
+
+// A header-only file of a preset (or a config.json) at `quant`, written once per test binary.
+model::ModelShape shape_of(const std::string& preset, const std::string& quant, const std::string& config = "") {
+  static testing::TempDir* dir = new testing::TempDir();
+  const std::string path = dir->file((config.empty() ? preset : std::filesystem::path(config).stem().string()) + "-" + quant + ".gguf");
+  if (!std::filesystem::exists(path)) {
+    synth::SynthRequest req;
+    req.preset = preset;
+    req.config = config;
+    req.quant = quant;
+    req.output_path = path;
+    req.header_only = true;
+    auto written = synth::run_synth(req, nullptr);
+    EXPECT_TRUE(written) << written.error().message;
+  }
+  auto shape = model::read_shape(path);
+  EXPECT_TRUE(shape) << shape.error().message;
+  return *shape;
+}
+
+std::vector<hw::CatalogDevice> catalog() {
+  auto c = hw::load_catalog(hw::catalog_path());
+  EXPECT_TRUE(c) << c.error().message;
+  return *c;
+}
+
+fit::Target from_catalog(const std::string& name, fit::HostChoice host = {}) {
+  const auto all = catalog();
+  auto d = hw::find_device(all, name);
+  EXPECT_TRUE(d) << d.error().message;
+  return fit::catalog_target(*d, all, host);
+}
+
+// A CPU-only machine of `ram_bytes` total RAM, as fit::this_machine makes it.
+fit::Target cpu_machine(uint64_t ram_bytes) {
+  MachineInfo m;
+  m.cpu = "Test CPU";
+  m.ram_bytes = ram_bytes;
+  return fit::this_machine(m, 20.0);
+}
+
+// Case 9 of #19: with no -c, llama.cpp's --fit cut Llama-3.1-8B Q8_0's n_ctx_train 131072 to
+// 117248 on a machine of 24684096 kB (MemTotal, 23.5 GiB): its rule (total RAM less 1 GiB,
+// interpolated between 4096 and 131072, rounded down to 256) on rigbench's estimate.
+TEST(FitPlanner, DefaultContextOnCpuFollowsLlamaCppFitOnTotalRamLessOneGiB) {
+  const auto shape = shape_of("Llama-3.1-8B", "Q8_0");
+  const fit::Target t = cpu_machine(24684096ull * 1024);
+  EXPECT_EQ(t.capacity_bytes, 24684096ull * 1024);  // total RAM, not what is available now
+  EXPECT_EQ(t.usable_bytes(), 24684096ull * 1024 - kGiB);
+  fit::ContextParams c;
+  const fit::FitResult r = fit::plan_fit_default_context(shape, t, c, -2, 0);
+  EXPECT_EQ(r.n_ctx, 117248);
+  EXPECT_EQ(r.verdict, fit::Verdict::kFits);
+  EXPECT_GE(r.margin_bytes, 0);
+  EXPECT_LT(r.margin_bytes, static_cast<int64_t>(256 * kMiB));  // the cut leaves less than a step of 256 tokens
+  EXPECT_NE(r.note.find("cut from n_ctx_train 131072 to 117248"), std::string::npos) << r.note;
+  // The same machine planned again reads the same: the capacity does not move with free RAM.
+  EXPECT_EQ(fit::plan_fit_default_context(shape, cpu_machine(24684096ull * 1024), c, -2, 0).n_ctx, 117248);
+}
+
+TEST(FitPlanner, DefaultContextKeepsTheTrainedContextWhenItFits) {
+  const auto shape = shape_of("Llama-3.1-8B", "Q8_0");
+  const fit::FitResult r = fit::plan_fit_default_context(shape, cpu_machine(64 * kGiB), fit::ContextParams{}, -2, 0);
+  EXPECT_EQ(r.n_ctx, 131072);
+  EXPECT_EQ(r.verdict, fit::Verdict::kFits);
+  EXPECT_GE(r.margin_bytes, 0);
+}
+
+// Case 8 of #19: a 34B Q5_K_M at -c 2048 (23347 MiB in llama.cpp, crashed on a 32 GB Mac)
+// does not fit the Metal working set of 21845.34 MiB that llama.cpp logs there.
+TEST(FitPlanner, AppleWorkingSetIsTwoThirdsOfRamBelow36GiBAndThe34BDoesNotFitA32GBMac) {
+  EXPECT_NEAR(static_cast<double>(hw::apple_working_set_bytes(16 * kGiB)) / kMiB, 10922.67, 0.01 * 10922.67);
+  EXPECT_NEAR(static_cast<double>(hw::apple_working_set_bytes(32 * kGiB)) / kMiB, 21845.34, 0.01 * 21845.34);
+  EXPECT_NEAR(static_cast<double>(hw::apple_working_set_bytes(36 * kGiB)) / 1e6, 28991.03, 0.01 * 28991.03);
+  EXPECT_NEAR(static_cast<double>(hw::apple_working_set_bytes(64 * kGiB)) / kMiB, 49152.0, 0.01 * 49152.0);
+  EXPECT_NEAR(static_cast<double>(hw::apple_working_set_bytes(96 * kGiB)) / kMiB, 73728.0, 0.01 * 73728.0);
+  const auto shape = shape_of("", "Q5_K_M", RIGBENCH_TEST_DATA "/fit/codellama34b.config.json");
+  const fit::Target mac = from_catalog("M2 Pro 32GB");
+  EXPECT_EQ(mac.capacity_bytes, hw::apple_working_set_bytes(32 * kGiB));
+  fit::ContextParams c;
+  c.n_ctx = 2048;
+  const fit::FitResult r = fit::plan_fit(shape, mac, c, -2, 0);
+  EXPECT_EQ(r.verdict, fit::Verdict::kNo);
+  EXPECT_LT(r.margin_bytes, 0);
+  EXPECT_NEAR(static_cast<double>(r.device.total()) / kMiB, 23347.0, 0.02 * 23347.0);
+}
+
+// Every Apple entry takes the rule; a Mac's own fraction is refused.
+TEST(FitCatalog, UnitsAreWholeGiBAndAppleEntriesTakeTheWorkingSetRule) {
+  int apple = 0;
+  for (const auto& d : catalog()) {
+    EXPECT_EQ(d.memory_bytes % kGiB, 0u) << d.name;
+    for (const char* figure : {"memory", "bandwidth", "price"}) EXPECT_TRUE(d.sources.count(figure)) << d.name << " " << figure;
+    if (d.kind == "apple") {
+      ++apple;
+      EXPECT_EQ(d.usable_bytes(), hw::apple_working_set_bytes(d.memory_bytes)) << d.name;
+      EXPECT_TRUE(d.sources.count("working_set")) << d.name;
+    }
+    if (d.kind == "gpu") {
+      EXPECT_FALSE(d.host.empty()) << d.name;  // the loader checks it names a "cpu" entry
+      EXPECT_TRUE(d.sources.count("host")) << d.name;
+    }
+  }
+  EXPECT_GE(apple, 10);
+  EXPECT_EQ(from_catalog("H200 SXM").capacity_bytes, 141 * kGiB);  // the same unit as the 80 GB cards
+  EXPECT_EQ(from_catalog("H100 SXM").capacity_bytes, 80 * kGiB);
+  testing::TempDir dir;
+  std::ofstream(dir.file("devices.json")) << R"({"devices": [{"name": "Mac", "kind": "apple", "backend": "metal",
+    "memory_bytes": 17179869184, "working_set_fraction": 0.9, "bandwidth_gbps": 100, "sources": {}}]})";
+  auto bad = hw::load_catalog(dir.file("devices.json"));
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("working-set rule"), std::string::npos) << bad.error().message;
+  std::ofstream(dir.file("gb.json")) << R"({"devices": [{"name": "Card", "kind": "gpu", "backend": "cuda",
+    "memory_bytes": 24000000000, "bandwidth_gbps": 100, "sources": {}}]})";
+  auto decimal = hw::load_catalog(dir.file("gb.json"));
+  ASSERT_FALSE(decimal);
+  EXPECT_NE(decimal.error().message.find("not a whole number of GiB"), std::string::npos) << decimal.error().message;
+}
+
+// "Also found" in #19: max n_ctx on a partial row, above n_ctx_train where a larger -c fits,
+// the padded n_ctx, and a "does not fit" row's margin.
+TEST(FitPlanner, PartialRowHasALargestContext) {
+  const auto shape = shape_of("Llama-3.1-70B", "Q4_K_M");
+  fit::ContextParams c;
+  c.n_ctx = 8192;
+  const fit::FitResult r = fit::plan_fit(shape, from_catalog("RTX 3090"), c, -2, 0);
+  ASSERT_EQ(r.verdict, fit::Verdict::kPartial);
+  EXPECT_GE(r.max_ctx, 8192);
+  EXPECT_GE(r.margin_bytes, 0);
+}
+
+TEST(FitPlanner, LargestContextGoesPastTheTrainedOneWhenALargerRequestFitsAndWarns) {
+  const auto shape = shape_of("SmolLM2-135M", "Q8_0");
+  fit::ContextParams c;
+  c.n_ctx = 4 * static_cast<int>(shape.n_ctx_train);
+  const fit::FitResult r = fit::plan_fit(shape, cpu_machine(64 * kGiB), c, -2, 0);
+  EXPECT_EQ(r.verdict, fit::Verdict::kFits);
+  EXPECT_GE(r.max_ctx, c.n_ctx);
+  EXPECT_NE(r.note.find("exceeds n_ctx_train " + std::to_string(shape.n_ctx_train)), std::string::npos) << r.note;
+}
+
+TEST(FitPlanner, NCtxIsThePaddedContextLlamaCppAllocates) {
+  const auto shape = shape_of("SmolLM2-135M", "Q8_0");
+  fit::ContextParams c;
+  c.n_ctx = 1000;
+  fit::FitResult r = fit::plan_fit(shape, cpu_machine(64 * kGiB), c, -2, 0);
+  EXPECT_EQ(r.n_ctx, 1024);
+  EXPECT_NE(r.note.find("n_ctx 1000 padded to 1024"), std::string::npos) << r.note;
+  c.n_ctx = 1000;
+  c.n_seq = 4;  // 256 per sequence
+  r = fit::plan_fit(shape, cpu_machine(64 * kGiB), c, -2, 0);
+  EXPECT_EQ(r.n_ctx, 1024);
+  c.n_ctx = 1100;
+  EXPECT_EQ(fit::plan_fit(shape, cpu_machine(64 * kGiB), c, -2, 0).n_ctx, 2048);
+}
+
+TEST(FitPlanner, DoesNotFitForLackOfHostRamShowsTheNegativeMargin) {
+  const auto shape = shape_of("Llama-3.1-70B", "Q4_K_M");
+  fit::HostChoice host;
+  host.ram_bytes = 8 * kGiB;
+  fit::ContextParams c;
+  c.n_ctx = 8192;
+  const fit::FitResult r = fit::plan_fit(shape, from_catalog("RTX 3090", host), c, -2, 0);
+  EXPECT_EQ(r.verdict, fit::Verdict::kNo);
+  EXPECT_LT(r.margin_bytes, 0);
+  EXPECT_EQ(r.margin_bytes, static_cast<int64_t>(8 * kGiB) - static_cast<int64_t>(r.host.total()));
+}
+
+// A catalog GPU's partial offload is bounded with its own host's bandwidth: Llama-3.1-70B
+// Q3_K_S on an RTX 2080 Ti host measured 1.3 t/s (reference.md section 1); the bound with the
+// stated host (DDR4-3200, two channels) is above it. --host-bandwidth replaces it.
+TEST(FitPlanner, CatalogGpuHostHasItsOwnBandwidth) {
+  const auto shape = shape_of("Llama-3.1-70B", "Q3_K_S");
+  fit::ContextParams c;
+  c.n_ctx = 2048;
+  const fit::Target stated = from_catalog("RTX 2080 Ti");
+  EXPECT_DOUBLE_EQ(stated.host_bandwidth_gbps, 51.2);
+  EXPECT_EQ(stated.host_ram_bytes, 64 * kGiB);
+  EXPECT_NE(stated.host_name.find("DDR4-3200 dual channel"), std::string::npos) << stated.host_name;
+  const fit::FitResult r = fit::plan_fit(shape, stated, c, -2, 0);
+  ASSERT_EQ(r.verdict, fit::Verdict::kPartial);
+  EXPECT_GE(r.tg_bound_tps, 1.3);
+  fit::HostChoice slow;
+  slow.bandwidth_gbps = 10.0;
+  const fit::Target given = from_catalog("RTX 2080 Ti", slow);
+  EXPECT_DOUBLE_EQ(given.host_bandwidth_gbps, 10.0);
+  EXPECT_EQ(given.host_ram_bytes, 64 * kGiB);  // the RAM still from the stated host
+  EXPECT_LT(fit::plan_fit(shape, given, c, -2, 0).tg_bound_tps, r.tg_bound_tps);
+}
+
+}  // namespace
+}  // namespace rigbench
