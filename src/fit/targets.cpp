@@ -63,7 +63,7 @@ Target catalog_target(const hw::CatalogDevice& d, const std::vector<hw::CatalogD
   t.host_bandwidth_gbps = host.bandwidth_gbps.value_or(stated ? entry->bandwidth_gbps : host.machine_bandwidth_gbps);
   const std::string ram = std::to_string(t.host_ram_bytes >> 30) + " GiB";
   if (!host.ram_bytes && !host.bandwidth_gbps && stated) {
-    t.host_name = "stated: " + entry->name + ", " + gbps_text(t.host_bandwidth_gbps);
+    t.host_name = entry->name + " at " + gbps_text(t.host_bandwidth_gbps) + ", the entry's stated host";
   } else {
     const std::string origin = stated ? "stated host" : "this machine";
     t.host_name = ram + " of RAM" + (host.ram_bytes ? " (--host-ram)" : " (" + origin + ")") + " at " + gbps_text(t.host_bandwidth_gbps) +

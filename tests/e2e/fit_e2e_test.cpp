@@ -59,6 +59,10 @@ TEST(FitE2E, SeventyBFitsTheMacStudioNotTheRtx5090) {
   EXPECT_NEAR(by_name["M3 Ultra 512GB (Mac Studio)"]["usd_per_gib"].get<double>(), 18.55, 0.01);
   // Apple is judged against the working-set limit, not installed RAM.
   EXPECT_LT(by_name["M2 Pro 16GB"]["capacity_bytes"].get<uint64_t>(), 16ull << 30);
+  // The whole catalog's table stays within 120 columns.
+  const ProcessResult md = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--device", "all", "-c", "8192"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  for (const auto& line : split(md.out, '\n')) EXPECT_LE(report::display_width(line), 120u) << line;
 }
 
 // -ts: a 70B model at 8192 tokens fits two 24 GiB cards split evenly, not split 3:1, and
