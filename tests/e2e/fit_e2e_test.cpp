@@ -105,6 +105,21 @@ TEST(FitE2E, DefaultContextIsTrainedContextCappedToFit) {
   EXPECT_EQ(d["usable_bytes"].get<uint64_t>() + (1ull << 30), d["capacity_bytes"].get<uint64_t>());  // llama.cpp keeps 1 GiB free
 }
 
+// Case 8 of #19, as a user runs it: a CodeLlama-34B shape at Q5_K_M (23347 MiB in llama.cpp at
+// -c 2048, which crashed on a 32 GB Mac) against the Metal working set of a 32 GB Mac.
+TEST(FitE2E, ThirtyFourBAtQ5DoesNotFitA32GBMac) {
+  TempDir dir;
+  const std::string path = dir.file("cl34.gguf");
+  const ProcessResult synth = run_process({RIGBENCH_BIN, "synth", "--config", RIGBENCH_TEST_DATA "/fit/codellama34b.config.json",
+                                           "--quant", "Q5_K_M", "--header-only", "--output-file", path});
+  ASSERT_EQ(synth.exit_code, 0) << synth.err;
+  const auto j = fit_json({path, "-c", "2048", "--device", "M2 Pro 32GB"});
+  const auto& d = j["devices"][0];
+  EXPECT_EQ(d["verdict"], "does not fit");
+  EXPECT_LT(d["margin_bytes"].get<int64_t>(), 0);
+  EXPECT_NEAR(d["capacity_bytes"].get<double>() / (1 << 20), 21845.34, 0.01 * 21845.34);  // what llama.cpp logs there
+}
+
 // A catalog GPU sits beside its stated host; --host-bandwidth and --host-ram replace it.
 TEST(FitE2E, HostBandwidthFlagBoundsAPartialOffload) {
   const std::vector<std::string> base = {"--preset", "Llama-3.1-70B", "--quant", "Q3_K_S", "--device", "RTX 2080 Ti", "-c", "2048"};
