@@ -149,6 +149,12 @@ FitResult plan_fit(const model::ModelShape& s, const Target& t, const ContextPar
   } else {
     r = evaluate(s, t, c, n_gpu_layers == -2 ? -1 : n_gpu_layers);
   }
+  if (r.verdict == Verdict::kNo && r.margin_bytes >= 0 && r.n_gpu_layers == 0 && t.backend != "cpu" && !t.unified) {
+    // Nothing offloaded: the device's shortfall is that of the smallest offload (the output layer).
+    const FitResult one = evaluate(s, t, c, 1);
+    r.margin_bytes = static_cast<int64_t>(t.usable_bytes()) - static_cast<int64_t>(one.device.total());
+    add_note(r.note, "not even the output layer fits the device (" + std::to_string(one.device.total() >> 20) + " MiB)");
+  }
   r.max_ctx = largest_fitting_context(s, t, c, r.n_gpu_layers);
   r.tg_bound_tps = tg_bound(s, t, c, r.n_gpu_layers, depth);
   context_notes(s, c, r);

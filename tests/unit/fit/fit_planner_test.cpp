@@ -185,6 +185,25 @@ TEST(FitPlanner, DoesNotFitForLackOfHostRamShowsTheNegativeMargin) {
   EXPECT_EQ(r.margin_bytes, static_cast<int64_t>(8 * kGiB) - static_cast<int64_t>(r.host.total()));
 }
 
+// A GPU that cannot hold even the output layer: "does not fit" with the device's shortfall as
+// the margin, not the host's room (a made-up 1.25 GiB card beside 64 GiB of RAM).
+TEST(FitPlanner, NothingOffloadedReadsTheDevicesShortfall) {
+  const auto shape = shape_of("Llama-3.1-70B", "Q4_K_M");
+  fit::Target tiny;
+  tiny.name = "tiny";
+  tiny.backend = "cuda";
+  tiny.capacity_bytes = kGiB + kGiB / 4;
+  tiny.host_ram_bytes = 64 * kGiB;
+  tiny.bandwidth_gbps = tiny.host_bandwidth_gbps = 100;
+  fit::ContextParams c;
+  c.n_ctx = 4096;
+  const fit::FitResult r = fit::plan_fit(shape, tiny, c, -2, 0);
+  EXPECT_EQ(r.n_gpu_layers, 0);
+  EXPECT_EQ(r.verdict, fit::Verdict::kNo);
+  EXPECT_LT(r.margin_bytes, 0);
+  EXPECT_NE(r.note.find("not even the output layer fits"), std::string::npos) << r.note;
+}
+
 // A catalog GPU's partial offload is bounded with its own host's bandwidth: Llama-3.1-70B
 // Q3_K_S on an RTX 2080 Ti host measured 1.3 t/s (reference.md section 1); the bound with the
 // stated host (DDR4-3200, two channels) is above it. --host-bandwidth replaces it.
