@@ -233,10 +233,10 @@ Status run_fit_command(const FitOptions& o) {
   }
   for (const auto& t : targets) {
     if (multi) {
-      ctx.n_ctx = o.ctx_size > 0 ? o.ctx_size : static_cast<int>(std::max<uint32_t>(shape->n_ctx_train, 256));
       const double price = rep.usd_per_gib.empty() ? -1.0 : rep.usd_per_gib.front();
       rep.usd_per_gib.clear();
-      for (auto& r : fit::plan_fit_split(*shape, t, ctx, *ngl, o.n_depth, o.count, split)) {
+      for (auto& r : o.ctx_size > 0 ? fit::plan_fit_split(*shape, t, ctx, *ngl, o.n_depth, o.count, split)
+                                    : fit::plan_fit_split_default_context(*shape, t, ctx, *ngl, o.n_depth, o.count, split)) {
         rep.results.push_back(std::move(r));
         rep.usd_per_gib.push_back(price);
       }

@@ -119,6 +119,61 @@ const char* verdict_name(Verdict v) {
   return "does not fit";
 }
 
+std::vector<FitResult> plan_fit_split_default_context(const model::ModelShape& s, const Target& t, ContextParams c, int n_gpu_layers,
+                                                      int depth, int count, const std::vector<double>& split) {
+  const int n_dev = std::max(count, 1);
+  std::vector<double> shares = split;
+  if (shares.empty()) shares.assign(static_cast<std::size_t>(n_dev), 1.0);
+  const int n_seq = n_seq_of(c);
+  const int64_t n_ctx_max = trained_context(s, c);
+  const int64_t n_ctx_min = static_cast<int64_t>(kMinFitContext) * n_seq;
+  const int ngl_trial = n_gpu_layers == -2 ? -1 : n_gpu_layers;
+  struct Used { int64_t total = 0, weights = 0; };
+  auto used_at = [&](int64_t n_ctx) {
+    ContextParams ci = c;
+    ci.n_ctx = static_cast<int>(n_ctx);
+    Components host;
+    Used u;
+    for (const auto& d : estimate_split(s, ci, ngl_trial, t.backend, shares, host)) {
+      u.total += static_cast<int64_t>(d.total());
+      u.weights += static_cast<int64_t>(d.weights);
+    }
+    return u;
+  };
+  const Used at_max = used_at(n_ctx_max);
+  // common/fit.cpp: whole layers per device waste about half a layer each (a third of one for MoE).
+  const int64_t per_layer = at_max.weights / std::max<int64_t>(1, s.n_layer);
+  const int64_t target = static_cast<int64_t>(t.usable_bytes()) * n_dev - (n_dev + 1) * per_layer / (s.n_expert == 0 ? 2 : 6);
+  int64_t n_ctx = n_ctx_max;
+  std::string why = "n_ctx = n_ctx_train " + std::to_string(n_ctx_max / n_seq) + (n_seq > 1 ? " per sequence" : "") + " (llama.cpp's default)";
+  // llama.cpp changes nothing when every device keeps its margin free at n_ctx_train.
+  ContextParams cm = c;
+  cm.n_ctx = static_cast<int>(n_ctx_max);
+  Components host_max;
+  const std::vector<Components> dev_max = estimate_split(s, cm, ngl_trial, t.backend, shares, host_max);
+  const bool any_short = std::any_of(dev_max.begin(), dev_max.end(), [&](const Components& d) { return d.total() > t.usable_bytes(); });
+  if (any_short && n_ctx_max > n_ctx_min) {
+    const Used at_min = used_at(n_ctx_min);
+    n_ctx = n_ctx_min;
+    if (target > at_min.total && at_max.total > at_min.total) {
+      n_ctx += (n_ctx_max - n_ctx_min) * (target - at_min.total) / (at_max.total - at_min.total);
+      const int64_t align = 256LL * n_seq;
+      n_ctx = std::max(n_ctx - n_ctx % align, n_ctx_min);
+    }
+    why = "n_ctx cut from n_ctx_train " + std::to_string(n_ctx_max / n_seq) + (n_seq > 1 ? " per sequence" : "") + " to " +
+          std::to_string(n_ctx) + ", as llama.cpp's --fit cuts it for " + std::to_string(n_dev) +
+          " devices (their usable memory less an allowance for whole layers; not below " + std::to_string(n_ctx_min) + ")";
+  }
+  c.n_ctx = static_cast<int>(n_ctx);
+  std::vector<FitResult> out = plan_fit_split(s, t, c, n_gpu_layers, depth, count, split);
+  for (auto& r : out) {
+    const std::string rest = r.note;
+    r.note = why;
+    add_note(r.note, rest);
+  }
+  return out;
+}
+
 uint64_t bytes_per_token(const model::ModelShape& s, const ContextParams& c, int depth) {
   double bytes = 0;
   for (const auto& t : s.tensors) {

@@ -80,6 +80,13 @@ FitResult plan_fit_default_context(const model::ModelShape& shape, const Target&
 std::vector<FitResult> plan_fit_split(const model::ModelShape& shape, const Target& target, const ContextParams& ctx,
                                       int n_gpu_layers, int depth, int count, const std::vector<double>& split);
 
+// As plan_fit_split, with llama.cpp's default context for several devices (common/fit.cpp,
+// step 2 with more than one device): as plan_fit_default_context on the devices' summed
+// memory and usable bytes, less llama.cpp's allowance for whole layers that do not divide
+// evenly ((devices + 1) x weights per layer / 2, / 6 for MoE). The note says so.
+std::vector<FitResult> plan_fit_split_default_context(const model::ModelShape& shape, const Target& target, ContextParams ctx,
+                                                      int n_gpu_layers, int depth, int count, const std::vector<double>& split);
+
 // Bytes read from memory per generated token at `depth` cells of context: every weight but
 // the input embeddings once (MoE expert tensors scaled by used / total experts), and the KV
 // cells (sliding-window layers at most their window).

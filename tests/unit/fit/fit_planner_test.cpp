@@ -204,6 +204,22 @@ TEST(FitPlanner, NothingOffloadedReadsTheDevicesShortfall) {
   EXPECT_NE(r.note.find("not even the output layer fits"), std::string::npos) << r.note;
 }
 
+// Several GPUs, no -c: llama.cpp's --fit cuts n_ctx_train on their summed usable memory less
+// its allowance for whole layers, and every card then has room.
+TEST(FitPlanner, DefaultContextOverTwoGpusIsCutToFitThemAll) {
+  const auto shape = shape_of("Llama-3.1-70B", "Q4_K_M");
+  const auto rs = fit::plan_fit_split_default_context(shape, from_catalog("RTX 3090"), fit::ContextParams{}, -2, 0, 2, {});
+  ASSERT_EQ(rs.size(), 2u);
+  EXPECT_LT(rs[0].n_ctx, 131072);
+  EXPECT_GE(rs[0].n_ctx, 4096);
+  EXPECT_EQ(rs[0].n_ctx % 256, 0);
+  for (const auto& r : rs) {
+    EXPECT_EQ(r.verdict, fit::Verdict::kFits) << r.target.name;
+    EXPECT_GE(r.margin_bytes, 0) << r.target.name;
+    EXPECT_NE(r.note.find("as llama.cpp's --fit cuts it for 2 devices"), std::string::npos) << r.note;
+  }
+}
+
 // A catalog GPU's partial offload is bounded with its own host's bandwidth: Llama-3.1-70B
 // Q3_K_S on an RTX 2080 Ti host measured 1.3 t/s (reference.md section 1); the bound with the
 // stated host (DDR4-3200, two channels) is above it. --host-bandwidth replaces it.
