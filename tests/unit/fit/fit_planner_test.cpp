@@ -134,6 +134,11 @@ TEST(FitCatalog, UnitsAreWholeGiBAndAppleEntriesTakeTheWorkingSetRule) {
   auto decimal = hw::load_catalog(dir.file("gb.json"));
   ASSERT_FALSE(decimal);
   EXPECT_NE(decimal.error().message.find("not a whole number of GiB"), std::string::npos) << decimal.error().message;
+  std::ofstream(dir.file("host.json")) << R"({"devices": [{"name": "Card", "kind": "gpu", "backend": "cuda",
+    "memory_bytes": 25769803776, "bandwidth_gbps": 100, "host": "Nowhere", "sources": {}}]})";
+  auto no_host = hw::load_catalog(dir.file("host.json"));
+  ASSERT_FALSE(no_host);
+  EXPECT_NE(no_host.error().message.find("host 'Nowhere' is not a \"cpu\" entry"), std::string::npos) << no_host.error().message;
 }
 
 // "Also found" in #19: max n_ctx on a partial row, above n_ctx_train where a larger -c fits,
