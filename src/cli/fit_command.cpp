@@ -32,7 +32,7 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
   cmd->add_option("model", o.model, "GGUF model file (a header-only file works)");
   cmd->add_option("--preset", o.preset, "a preset instead of a file (see `rigbench presets`)");
   cmd->add_option("--quant", o.quant, "file type with --preset")->capture_default_str();
-  cmd->add_option("-c,--ctx-size", o.ctx_size, "context size (n_ctx); 0 = n_ctx_train, capped as llama.cpp's --fit does")
+  cmd->add_option("-c,--ctx-size", o.ctx_size, "context size (n_ctx); 0 = n_ctx_train, cut to the usable memory as llama.cpp's --fit cuts it")
       ->check(CLI::Range(0, 1 << 24))->capture_default_str();
   cmd->add_option("--n-gpu-layers", o.n_gpu_layers, "-ngl: layers offloaded: N, auto (the most that fit) or -1 (all)")->capture_default_str();
   for (const Knob& k : knobs()) {
@@ -55,7 +55,7 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
                   "stated host; this machine's measured figure for --device auto)")
       ->check(CLI::Range(0.001, 1e6));
   cmd->add_option("-o,--output", o.output, "md, csv, json or jsonl (one object per device)")->capture_default_str();
-  cmd->add_flag("--wide", o.wide, "md: every column (backend, ngl, weights, compute, output, overhead, host RAM, margin, USD/GiB)");
+  cmd->add_flag("--wide", o.wide, "md: every column (backend, ngl, weights, compute, output, overhead, memory, host RAM, margin, USD/GiB)");
   cmd->add_flag("--check", o.check, "also load the model in llama.cpp with no_alloc (simulated allocation, no weights read) "
                                    "and print its memory breakdown beside the estimate (this machine's backend; "
                                    "with -o csv/json/jsonl, the comparison alone)");
@@ -66,6 +66,7 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
       "Examples:\n"
       "  rigbench fit model.gguf\n"
       "  rigbench fit --preset Llama-3.1-70B --device all -c 8192\n"
+      "  rigbench fit --preset Llama-3.1-70B --quant Q3_K_S --device 'RTX 2080 Ti' --host-bandwidth 60\n"
       "  rigbench fit --preset Qwen2.5-7B -c 8192 -d 4096 -np 2 -o json\n");
   return cmd;
 }

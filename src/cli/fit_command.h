@@ -14,7 +14,7 @@ struct FitOptions {
   std::string model;              // MODEL.gguf (header-only files work)
   std::string preset;             // --preset NAME instead of a file
   std::string quant = "Q4_K_M";   // --quant TYPE with --preset
-  int ctx_size = 0;               // -c: tokens; 0 = n_ctx_train, capped as llama.cpp's --fit does
+  int ctx_size = 0;               // -c: tokens; 0 = n_ctx_train, cut as llama.cpp's --fit cuts it
   std::string n_gpu_layers = "auto";  // -ngl N | auto | -1 (all)
   // -fa, -ctk, -ctv, -b, -ub by knob key: declared from core/knobs.h (Knob::fit_shared), as
   // bench declares them; "" = the knob's default. -fa auto plans as on, as llama.cpp resolves it.
