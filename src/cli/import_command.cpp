@@ -12,10 +12,21 @@ namespace rigbench::cli {
 CLI::App* add_import_command(CLI::App& app, ImportOptions& o) {
   CLI::App* cmd = app.add_subcommand(
       "import", "Import results: rigbench jsonl/json/database from other machines, llama-bench json/jsonl/csv/sql");
-  cmd->add_option("files", o.files, "files to import (the format is read from the content)")->required();
+  cmd->add_option("files", o.files, "files to import (the format is read from the content); - for standard input")->required();
   cmd->add_option("--db", o.db_path, "database to import into (default: $XDG_DATA_HOME/rigbench/results.db)")->take_last();
   cmd->add_option("--hostname", o.hostname, "machine name for llama-bench rows, whose output names no host");
+  cmd->add_option("-r,--repetitions", o.repetitions,
+                  "repetitions of the llama-bench run (its -r), which its csv and sql output do not record")
+      ->check(CLI::Range(1, 1000000));
   cmd->add_option("-o,--output", o.output, "the summary: md, csv, json or jsonl (one object per file)")->capture_default_str();
+  cmd->footer(
+      "Examples:\n"
+      "  rigbench import rig-a.jsonl rig-b.db                       # other machines' exports and databases\n"
+      "  rigbench import --hostname rig-d llama-bench.jsonl         # llama-bench -o jsonl (json, csv, sql too)\n"
+      "  rigbench import --hostname rig-d -r 5 llama-bench.csv      # csv/sql keep mean and sd only: say the repetitions\n"
+      "  llama-bench -m m.gguf -o jsonl | rigbench import --hostname rig-d -\n"
+      "Exit codes: 0 imported; 1 a file missing or unreadable (among several: the others are imported), or a database\n"
+      "error; 2 a bad flag or value.\n");
   return cmd;
 }
 
@@ -25,12 +36,28 @@ Status run_import_command(const ImportOptions& o) {
   // 1. Every file read and checked before anything is saved.
   store::ImportOptions read_options;
   read_options.llama_bench_hostname = o.hostname;
+  read_options.llama_bench_repetitions = o.repetitions;
+  // A bad file among several is skipped, named on its own line; the others import.
   std::vector<store::ImportBatch> batches;
+  std::size_t bad_files = 0;
   for (const std::string& file : o.files) {
     auto batch = store::read_import_file(file, read_options);
-    if (!batch) return std::unexpected(batch.error());
+    if (!batch && o.files.size() == 1) return std::unexpected(batch.error());
+    if (!batch) {
+      ++bad_files;
+      std::fprintf(stderr, "rigbench: error: %s; skipped\n", batch.error().message.c_str());
+      continue;
+    }
     batches.push_back(std::move(*batch));
   }
+  const auto skipped_files = [&]() -> Status {
+    if (bad_files == 0) return {};
+    const bool none = bad_files == o.files.size();
+    return fail(ErrorCode::kInvalidInput, "import: " + std::to_string(bad_files) + " of " + std::to_string(o.files.size()) +
+                                              " files skipped (named above); " +
+                                              (none ? "nothing imported" : "the others were imported"));
+  };
+  if (batches.empty()) return skipped_files();
 
   // 2. The target database.
   std::string path = o.db_path;
@@ -51,7 +78,7 @@ Status run_import_command(const ImportOptions& o) {
     for (const std::string& why : batch.skipped) std::fprintf(stderr, "rigbench: note: %s: %s\n", batch.path.c_str(), why.c_str());
   }
   report::print_import(batches, counts, *format, std::cout);
-  return {};
+  return skipped_files();
 }
 
 }  // namespace rigbench::cli

@@ -95,6 +95,10 @@ struct ThroughputResult {
   std::vector<int64_t> samples_ns;  // ns per sample, steady clock around the timed region
   std::vector<double> samples_tps;  // tokens/s per sample = 1e9 * n_tokens / samples_ns
   Summary tps;                      // statistics of samples_tps
+  // True when the source kept statistics only, not the samples (llama-bench csv and sql):
+  // samples are empty; tps.mean and tps.stddev are the source's avg_ts and stddev_ts, tps.n
+  // the repetitions (0 when the source does not say), median, min and max NaN.
+  bool summary_only = false;
 };
 
 // Time to first token: prompt processed and the first token sampled (greedy, from the

@@ -11,6 +11,17 @@ ThroughputResult make_throughput(int n_tokens, std::vector<int64_t> samples_ns) 
   return r;
 }
 
+ThroughputResult make_summary_throughput(int n_tokens, std::size_t n, double mean_tps, double stddev_tps) {
+  ThroughputResult r;
+  r.n_tokens = n_tokens;
+  r.summary_only = true;
+  r.tps.n = n;
+  r.tps.mean = mean_tps;
+  r.tps.stddev = stddev_tps;
+  r.tps.median = r.tps.min = r.tps.max = kUnmeasured;
+  return r;
+}
+
 LatencyResult make_latency(std::vector<int64_t> samples_ns) {
   LatencyResult r;
   r.samples_ns = std::move(samples_ns);

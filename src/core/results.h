@@ -2,6 +2,7 @@
 // record (the runner, JSON import, llama-bench import) makes its statistics the same way.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -11,6 +12,11 @@ namespace rigbench {
 
 // A throughput result: per-sample tokens/s = 1e9 * n_tokens / samples_ns, and their statistics.
 ThroughputResult make_throughput(int n_tokens, std::vector<int64_t> samples_ns);
+
+// A summary-only throughput result (ThroughputResult::summary_only): no samples, the
+// statistics as a source stated them: `n` repetitions (0 = not stated), mean and sample
+// standard deviation in tokens/s; median, min and max NaN.
+ThroughputResult make_summary_throughput(int n_tokens, std::size_t n, double mean_tps, double stddev_tps);
 
 // A latency result: statistics of the samples in milliseconds.
 LatencyResult make_latency(std::vector<int64_t> samples_ns);

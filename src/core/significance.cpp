@@ -46,10 +46,10 @@ double student_t_cdf(double t, double df) {
   return boost::math::cdf(boost::math::students_t_distribution<double, Policy>(df), t);
 }
 
-std::optional<WelchTest> welch_t_test(std::span<const double> a, std::span<const double> b) {
-  if (a.size() < 2 || b.size() < 2) return std::nullopt;
-  const MeanVar ma = mean_var(a), mb = mean_var(b);
-  const double na = static_cast<double>(a.size()), nb = static_cast<double>(b.size());
+namespace {
+
+// Welch's test of two samples of sizes na, nb >= 2 with these means and variances.
+WelchTest welch(const MeanVar& ma, double na, const MeanVar& mb, double nb) {
   const double va = ma.var / na, vb = mb.var / nb;  // squared standard errors of the means
   WelchTest r;
   r.mean_a = ma.mean;
@@ -71,6 +71,19 @@ std::optional<WelchTest> welch_t_test(std::span<const double> a, std::span<const
   r.p_greater = student_t_cdf(-r.t, r.df);
   r.p_two_sided = std::fmin(1.0, 2 * std::fmin(r.p_less, r.p_greater));
   return r;
+}
+
+}  // namespace
+
+std::optional<WelchTest> welch_t_test(std::span<const double> a, std::span<const double> b) {
+  if (a.size() < 2 || b.size() < 2) return std::nullopt;
+  return welch(mean_var(a), static_cast<double>(a.size()), mean_var(b), static_cast<double>(b.size()));
+}
+
+std::optional<WelchTest> welch_t_test(const Summary& a, const Summary& b) {
+  if (a.n < 2 || b.n < 2 || !std::isfinite(a.stddev) || !std::isfinite(b.stddev)) return std::nullopt;
+  return welch({a.mean, a.stddev * a.stddev}, static_cast<double>(a.n), {b.mean, b.stddev * b.stddev},
+               static_cast<double>(b.n));
 }
 
 }  // namespace rigbench

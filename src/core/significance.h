@@ -12,6 +12,8 @@
 #include <optional>
 #include <span>
 
+#include "core/stats.h"
+
 namespace rigbench {
 
 // The significance level rigbench tests at unless told otherwise (`--alpha`): a slowdown
@@ -33,6 +35,11 @@ struct WelchTest {
 // 1 when the means differ, t = 0 and every p-value 1 when they are equal. Sample variances
 // are two-pass with the n-1 denominator, as summarize() computes them.
 std::optional<WelchTest> welch_t_test(std::span<const double> a, std::span<const double> b);
+
+// Welch's t-test from summary statistics (n, mean, sample standard deviation), for sources
+// that kept statistics, not samples (llama-bench csv and sql). nullopt when either n < 2 or
+// either standard deviation is not finite. Otherwise as above.
+std::optional<WelchTest> welch_t_test(const Summary& a, const Summary& b);
 
 // P(T <= t) for Student's t distribution with `df` > 0 degrees of freedom (df need not be
 // an integer). t = -inf gives 0, +inf gives 1; NaN in gives NaN.

@@ -30,6 +30,22 @@ Summary summarize(std::span<const double> samples) {
   return s;
 }
 
+Summary combine(const Summary& a, const Summary& b) {
+  if (a.n == 0) return b;
+  if (b.n == 0) return a;
+  const double na = static_cast<double>(a.n), nb = static_cast<double>(b.n), n = na + nb;
+  const double delta = b.mean - a.mean;
+  const double m2 = a.stddev * a.stddev * (na - 1) + b.stddev * b.stddev * (nb - 1) + delta * delta * na * nb / n;
+  Summary s;
+  s.n = a.n + b.n;
+  s.mean = a.mean + delta * nb / n;
+  s.stddev = std::sqrt(m2 / (n - 1));
+  s.min = std::fmin(a.min, b.min);
+  s.max = std::fmax(a.max, b.max);
+  s.median = std::numeric_limits<double>::quiet_NaN();
+  return s;
+}
+
 std::vector<double> tokens_per_second(std::span<const int64_t> samples_ns, int64_t n_tokens) {
   std::vector<double> out;
   out.reserve(samples_ns.size());

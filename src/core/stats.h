@@ -23,6 +23,14 @@ struct Summary {
 // (llama-bench's one-pass formula on uint64_t nanoseconds does both).
 Summary summarize(std::span<const double> samples);
 
+// The summary of two disjoint sets of samples known only by their summaries (a source that
+// kept statistics, not samples): n adds, the mean is n-weighted, the variance pools the
+// sums of squares (Chan, Golub and LeVeque, "Updating formulae and a pairwise algorithm for
+// computing sample variances", 1979). min and max are the extremes; the median of the
+// union is not known from summaries: NaN, unless one side is empty (n = 0, then the other
+// is returned as it is).
+Summary combine(const Summary& a, const Summary& b);
+
 // Per-sample throughput, tokens per second: 1e9 * n_tokens / duration_ns, as llama-bench
 // computes samples_ts. duration_ns must be > 0 (a zero duration gives +inf).
 std::vector<double> tokens_per_second(std::span<const int64_t> samples_ns, int64_t n_tokens);

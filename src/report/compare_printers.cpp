@@ -1,5 +1,6 @@
 #include "report/compare_printers.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -62,11 +63,12 @@ Json cell_json(const Comparison& cmp, std::size_t i, const Cell& c) {
   Json j = {{"column", cmp.columns[i]}, {"state", state_name(c.state)}};
   if (c.state == CellState::kMeasured) {
     j["n"] = c.summary.n;
-    j["mean"] = c.summary.mean;
-    j["stddev"] = c.summary.stddev;
-    j["median"] = c.summary.median;
-    j["min"] = c.summary.min;
-    j["max"] = c.summary.max;
+    j["mean"] = jnum(c.summary.mean);
+    j["stddev"] = jnum(c.summary.stddev);
+    j["median"] = jnum(c.summary.median);
+    j["min"] = jnum(c.summary.min);
+    j["max"] = jnum(c.summary.max);
+    if (c.summary_only) j["summary_only"] = true;  // statistics stated by the source, no samples
     j["ratio"] = jnum(c.ratio);
     j["config"] = c.config;
     j["n_configs"] = c.n_configs;
@@ -120,6 +122,13 @@ Table compare_table(const Comparison& cmp) {
   t.add_preamble("Compared by " + compare_by_name(cmp.by) + "; baseline: " + cmp.columns[cmp.baseline] +
                  ". Cells: mean ± standard deviation over samples; ×ratio to the baseline (> 1 is better). A winner's mean ± sd"
                  " does not overlap the runner-up's.");
+  const bool any_summary = std::any_of(cmp.rows.begin(), cmp.rows.end(), [](const Row& r) {
+    return std::any_of(r.cells.begin(), r.cells.end(), [](const Cell& c) { return c.summary_only; });
+  });
+  if (any_summary) {
+    t.add_preamble("(summary): mean ± sd as a llama-bench csv or sql file states them, without samples "
+                   "(its -o jsonl keeps them).");
+  }
   for (const Row& row : cmp.rows) {
     std::vector<TableCell> cells;
     for (const auto& [name, field] : label_columns(cmp.by)) cells.push_back(TableCell::str(row.*field));
@@ -210,7 +219,9 @@ std::string cell_text(Metric metric, const Cell& cell) {
     }
     return buf;
   }
-  return fixed(cell.summary.mean, 2) + " ± " + fixed(cell.summary.stddev, 2);
+  const std::string sd = std::isfinite(cell.summary.stddev) ? fixed(cell.summary.stddev, 2) : "?";
+  // Statistics a source stated without its samples (llama-bench csv, sql).
+  return fixed(cell.summary.mean, 2) + " ± " + sd + (cell.summary_only ? " (summary)" : "");
 }
 
 std::string ratio_text(double ratio) { return std::isnan(ratio) ? "" : "×" + fixed(ratio, 2); }

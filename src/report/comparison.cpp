@@ -59,8 +59,8 @@ struct RowKey {
   auto operator<=>(const RowKey&) const = default;
 };
 
-// Per column: configuration -> pooled samples.
-using ColumnSamples = std::map<std::string, std::vector<double>>;
+// Per column: configuration -> pooled values.
+using ColumnSamples = std::map<std::string, PooledValues>;
 
 // The configuration key of a run that was refused for memory (no samples).
 constexpr const char* kRefusedConfig = "\x01refused";
@@ -72,20 +72,21 @@ Cell make_cell(const ColumnSamples& configs, const MetricInfo& info) {
     cell.state = CellState::kWontFit;  // refused, and nothing else of this column ran it
     return cell;
   }
-  const std::pair<const std::string, std::vector<double>>* best = nullptr;
-  double best_mean = 0;
+  const std::pair<const std::string, PooledValues>* best = nullptr;
+  Summary best_summary;
   for (const auto& entry : configs) {
     if (entry.first == kRefusedConfig) continue;
-    const double mean = summarize(entry.second).mean;
-    if (!best || (info.higher_is_better ? mean > best_mean : mean < best_mean)) {
+    const Summary summary = entry.second.summary();
+    if (!best || (info.higher_is_better ? summary.mean > best_summary.mean : summary.mean < best_summary.mean)) {
       best = &entry;
-      best_mean = mean;
+      best_summary = summary;
     }
   }
   cell.state = CellState::kMeasured;
   cell.config = best->first;
-  cell.samples = best->second;
-  cell.summary = summarize(cell.samples);
+  cell.samples = best->second.samples;
+  cell.summary = best_summary;
+  cell.summary_only = best->second.summary_only();
   cell.n_configs = configs.size();
   return cell;
 }
@@ -109,8 +110,8 @@ void rank(Row& row, const MetricInfo& info) {
   if (measured.size() >= 2) {
     const Summary& a = row.cells[measured[0]].summary;
     const Summary& b = row.cells[measured[1]].summary;
-    // [mean - sd, mean + sd] intervals overlap.
-    if (std::fabs(a.mean - b.mean) <= a.stddev + b.stddev) {
+    // [mean - sd, mean + sd] intervals overlap, or a spread is unknown.
+    if (!std::isfinite(a.stddev) || !std::isfinite(b.stddev) || std::fabs(a.mean - b.mean) <= a.stddev + b.stddev) {
       row.verdict = "no clear winner";
       return;
     }
@@ -169,6 +170,27 @@ std::string unmeasured_suffix(const EnergyInfo& e) {
 
 }  // namespace
 
+namespace {
+
+// A summary of unknown n (0) counts as 2 when pooled (PooledValues::summary).
+Summary with_known_n(Summary s) {
+  if (s.n == 0) s.n = 2;
+  return s;
+}
+
+}  // namespace
+
+void PooledValues::add(const MetricValues& v) {
+  samples.insert(samples.end(), v.samples.begin(), v.samples.end());
+  if (v.stated) stated = stated ? combine(with_known_n(*stated), with_known_n(*v.stated)) : *v.stated;
+}
+
+Summary PooledValues::summary() const {
+  if (!stated) return summarize(samples);
+  if (samples.empty()) return *stated;
+  return combine(summarize(samples), with_known_n(*stated));
+}
+
 std::span<const Metric> all_metrics() {
   static constexpr Metric kAll[] = {Metric::kPp, Metric::kTg, Metric::kTtft, Metric::kTgEnergy, Metric::kCost,
                                     Metric::kMemory};
@@ -179,11 +201,17 @@ std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric) {
   const Results& r = rec.results;
   switch (metric) {
     case Metric::kPp:
-      if (r.pp && !r.pp->samples_tps.empty()) return values(r.pp->samples_tps, metric, r.pp->n_tokens, rec.params.n_depth);
+    case Metric::kTg: {
+      const auto& t = metric == Metric::kPp ? r.pp : r.tg;
+      if (!t) break;
+      if (t->summary_only) {
+        MetricValues v = values({}, metric, t->n_tokens, rec.params.n_depth);
+        v.stated = t->tps;
+        return v;
+      }
+      if (!t->samples_tps.empty()) return values(t->samples_tps, metric, t->n_tokens, rec.params.n_depth);
       break;
-    case Metric::kTg:
-      if (r.tg && !r.tg->samples_tps.empty()) return values(r.tg->samples_tps, metric, r.tg->n_tokens, rec.params.n_depth);
-      break;
+    }
     case Metric::kTtft:
       if (r.ttft && !r.ttft->samples_ns.empty()) {
         return values(to_milliseconds(r.ttft->samples_ns), metric, rec.params.n_prompt, rec.params.n_depth);
@@ -279,11 +307,18 @@ const MetricInfo& metric_info(Metric metric) {
 
 Result<Comparison> compare(std::span<const RunRecord> records, const CompareOptions& options) {
   if (records.empty()) return fail(ErrorCode::kInvalidInput, "no records to compare");
+  // Each record's identities, made once.
+  struct Ids {
+    Identity machine, model, build;
+  };
+  std::vector<Ids> ids;
+  ids.reserve(records.size());
   Labels machines, models, builds;
   for (const RunRecord& rec : records) {
-    machines.add(machine_identity(rec));
-    models.add(model_identity(rec));
-    builds.add(build_identity(rec));
+    ids.push_back({machine_identity(rec), model_identity(rec), build_identity(rec)});
+    machines.add(ids.back().machine);
+    models.add(ids.back().model);
+    builds.add(ids.back().build);
   }
   machines.finish();
   models.finish();
@@ -300,10 +335,11 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
   cmp.baseline = *baseline;
 
   std::map<RowKey, std::vector<ColumnSamples>> table;
-  for (const RunRecord& rec : records) {
-    const std::string& machine = machines.of(machine_identity(rec).key);
-    const std::string& model = models.of(model_identity(rec).key);
-    const std::string& build = builds.of(build_identity(rec).key);
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    const RunRecord& rec = records[r];
+    const std::string& machine = machines.of(ids[r].machine.key);
+    const std::string& model = models.of(ids[r].model.key);
+    const std::string& build = builds.of(ids[r].build.key);
     const std::string& column = options.by == CompareBy::kMachine ? machine : options.by == CompareBy::kModel ? model : build;
     const std::size_t col = column_of.at(column);
     const std::string config = options.by == CompareBy::kBuild ? knobs_label(rec) : knobs_label(rec) + " build=" + build;
@@ -319,8 +355,7 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
                  options.by == CompareBy::kBuild ? "" : build, static_cast<int>(def.metric), c->n, c->depth, c->test};
       auto& cells = table[key];
       if (cells.empty()) cells.resize(cmp.columns.size());
-      auto& samples = cells[col][rec.refused.empty() ? config : std::string(kRefusedConfig)];
-      samples.insert(samples.end(), c->samples.begin(), c->samples.end());
+      cells[col][rec.refused.empty() ? config : std::string(kRefusedConfig)].add(*c);
     }
   }
 

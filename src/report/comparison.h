@@ -15,7 +15,9 @@
 // compared at its best.
 //
 // The winner of a row is the column with the best mean, unless the spreads (mean ± sample
-// standard deviation) of the best and the runner-up overlap: then "no clear winner". A
+// standard deviation) of the best and the runner-up overlap, or either spread is unknown
+// (a summary-only source without stddev): then "no clear winner". Summary-only results
+// (llama-bench csv and sql) enter with the mean and standard deviation their file states. A
 // column whose run was refused for memory counts as a loser ("won't fit"); a column with
 // no run does not count. Ratios are against the baseline column (the first one unless
 // chosen), oriented so that > 1 is better than the baseline (t/s: cell / baseline; ms, J,
@@ -80,6 +82,23 @@ struct MetricValues {
   int n = 0;                    // tokens of the test (pp, tg, TTFT's prompt; tg for energy and cost), or n_ctx (memory)
   int depth = 0;                // n_depth (0 for memory, whose n_ctx includes it)
   std::string test;             // "pp512", "tg128 @ d4096", "ttft pp512", "tg128 in EUR", "tg128 (stated)", "n_ctx 640"
+  // A summary-only result (ThroughputResult::summary_only: llama-bench csv, sql): its
+  // statistics, as the source stated them; `samples` is then empty.
+  std::optional<Summary> stated;
+};
+
+// Values pooled from several records: raw samples, and the statistics of summary-only
+// results, which have none.
+struct PooledValues {
+  std::vector<double> samples;
+  std::optional<Summary> stated;  // the summary-only results, combined (core/stats.h combine)
+
+  void add(const MetricValues& v);
+  // The statistics of everything added: summarize(samples), combined with `stated`. A
+  // summary that does not state its n (0) counts as 2, the fewest that carry a spread,
+  // when it is pooled with anything else; alone it is returned as it is.
+  Summary summary() const;
+  bool summary_only() const { return stated.has_value(); }
 };
 // nullopt when the record holds no value of `metric` (a test that did not run, no memory breakdown).
 std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric);
@@ -97,7 +116,8 @@ enum class CellState {
 struct Cell {
   CellState state = CellState::kMissing;
   std::vector<double> samples;  // the values (MetricValues::samples) of the configuration shown
-  Summary summary;              // statistics of `samples`
+  Summary summary;              // statistics of `samples` (PooledValues::summary)
+  bool summary_only = false;    // a source of the configuration shown kept statistics, not samples
   std::string config;           // that configuration's knobs, e.g. "t=8 ngl=99 lm=auto fa=on ctk=f16 ctv=f16 b=2048 ub=512"
   std::size_t n_configs = 0;    // configurations run in this cell (the best one is shown)
   double ratio = std::nan("");  // against the baseline column, > 1 = better; NaN when not ranked or absent

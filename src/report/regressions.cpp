@@ -19,7 +19,7 @@ struct GroupKey {
 struct BuildSamples {
   std::string label;
   std::string first_time;  // earliest test_time (ISO 8601 UTC sorts as text)
-  std::vector<double> samples;
+  PooledValues values;
 };
 
 Regression test_pair(const GroupKey& key, const BuildSamples& from, const BuildSamples& to, double alpha) {
@@ -32,10 +32,12 @@ Regression test_pair(const GroupKey& key, const BuildSamples& from, const BuildS
   r.config = key.config;
   r.from_build = from.label;
   r.to_build = to.label;
-  r.from = summarize(from.samples);
-  r.to = summarize(to.samples);
+  r.from = from.values.summary();
+  r.to = to.values.summary();
   r.change = r.from.mean != 0 ? r.to.mean / r.from.mean - 1 : 0;
-  const auto w = welch_t_test(to.samples, from.samples);
+  // From the samples where both builds kept them; else from the summaries (n, mean, sd).
+  const bool samples = !from.values.summary_only() && !to.values.summary_only();
+  const auto w = samples ? welch_t_test(to.values.samples, from.values.samples) : welch_t_test(r.to, r.from);
   if (!w) return r;  // kTooFewSamples
   // Slower: fewer t/s, or more ms.
   r.p_slower = info.higher_is_better ? w->p_less : w->p_greater;
@@ -61,20 +63,21 @@ std::vector<Regression> find_regressions(std::span<const RunRecord> records, dou
   std::map<GroupKey, std::map<std::string, BuildSamples>> groups;
   for (const RunRecord& rec : records) {
     const Identity build = build_identity(rec);
+    const Identity machine = machine_identity(rec), model = model_identity(rec);
+    const std::string knobs = knobs_label(rec);
     for (Metric metric : all_metrics()) {
       if (!metric_info(metric).per_repetition) continue;  // a test needs samples, not one figure per run
       auto v = metric_values(rec, metric);
       if (!v) continue;
-      const Identity machine = machine_identity(rec), model = model_identity(rec);
       GroupKey key{machine.label, model.label, machine.key, model.key, static_cast<int>(metric), v->n, v->depth, v->test,
-                   knobs_label(rec)};
+                   knobs};
       BuildSamples& b = groups[key][build.key];
       if (b.label.empty()) {
         b.label = build.label;
         b.first_time = rec.test_time;
       }
       b.first_time = std::min(b.first_time, rec.test_time);
-      b.samples.insert(b.samples.end(), v->samples.begin(), v->samples.end());
+      b.values.add(*v);
     }
   }
   std::vector<Regression> out;

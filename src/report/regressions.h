@@ -7,8 +7,10 @@
 // against the one before it: Welch's t-test (core/significance.h) of the later build's
 // per-sample values against the earlier build's, one-sided in each direction. "slower" when
 // the later build is slower with p < alpha (t/s lower, or TTFT ms higher); "faster" when it
-// is faster with p < alpha; otherwise "within noise". Fewer than 2 samples on either side
-// (e.g. llama-bench csv imports) cannot be tested: "too few samples".
+// is faster with p < alpha; otherwise "within noise". Summary-only results (llama-bench
+// csv and sql) are tested from their statistics (Welch from n, mean and sd). Fewer than 2
+// samples on either side (a csv import whose repetitions were not given: n unknown) cannot
+// be tested: "too few samples".
 #pragma once
 
 #include <optional>

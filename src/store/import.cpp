@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <unordered_set>
 
@@ -46,7 +47,7 @@ Result<std::string> read_text(const std::string& path) {
 // Adds the records of llama-bench rows (or the reasons they were skipped) to `batch`.
 Status add_llama_bench_rows(const std::vector<LlamaBenchRow>& rows, const ImportOptions& options, ImportBatch& batch) {
   for (const LlamaBenchRow& row : rows) {
-    auto mapped = map_llama_bench_row(row, options.llama_bench_hostname);
+    auto mapped = map_llama_bench_row(row, options.llama_bench_hostname, options.llama_bench_repetitions);
     if (!mapped) return std::unexpected(mapped.error());
     if (mapped->record) {
       batch.records.push_back(std::move(*mapped->record));
@@ -128,23 +129,35 @@ Status read_sqlite(const std::string& path, const ImportOptions& options, Import
     batch.records = std::move(*records);
     return {};
   }
-  if (sqlite_has_table(path, "llama_bench")) {
+  if (sqlite_has_llama_bench_table(path)) {
     batch.format = ImportFormat::kLlamaBenchDb;
     auto rows = read_llama_bench_sqlite(path);
     if (!rows) return std::unexpected(rows.error());
     return add_llama_bench_rows(*rows, options, batch);
   }
   return fail(ErrorCode::kInvalidInput,
-              "an SQLite file with neither rigbench's table (runs) nor llama-bench's (llama_bench)");
+              "an SQLite file with neither rigbench's table (runs) nor llama-bench's (llama_bench, or test before August 2025)");
+}
+
+// llama-bench's markdown table ("| model | size | params | backend | ... | t/s |"), for
+// people: rounded figures without samples or most settings.
+bool is_llama_bench_markdown(const std::string& start) {
+  const std::string first_line = start.substr(0, start.find('\n'));
+  return first_line.starts_with("|") && first_line.find("model") != std::string::npos;
 }
 
 Status read_text_format(const std::string& text, const ImportOptions& options, ImportBatch& batch) {
-  if (trim(text).empty()) return {};  // nothing to import (e.g. an export of an empty database)
-  const std::string start = trim(text.substr(0, 64));
+  if (trim(text).empty()) return fail(ErrorCode::kInvalidInput, "empty file; nothing to import");
+  const std::string start = trim(text.substr(0, 256));
   if (start.starts_with("[")) return read_json_array(text, options, batch);
   if (start.starts_with("{")) return read_json_lines(text, options, batch);
+  if (is_llama_bench_markdown(start)) {
+    return fail(ErrorCode::kInvalidInput,
+                "llama-bench's markdown table (rounded figures, no samples); run llama-bench with -o jsonl "
+                "(or -o json, csv, sql) and import that");
+  }
   const std::string head = to_lower(start);
-  if ((head.starts_with("create table") || head.starts_with("insert into")) && text.find("llama_bench") != std::string::npos) {
+  if (head.starts_with("create table") || head.starts_with("insert into")) {
     batch.format = ImportFormat::kLlamaBenchSql;
     auto rows = parse_llama_bench_sql(text);
     if (!rows) return std::unexpected(rows.error());
@@ -202,7 +215,28 @@ std::string format_name(ImportFormat format) {
   return "?";
 }
 
+namespace {
+
+// Standard input (`-`), read whole: text formats only.
+Result<ImportBatch> read_standard_input(const ImportOptions& options) {
+  const std::string where = "import standard input (-): ";
+  ImportBatch batch;
+  batch.path = "-";
+  std::stringstream ss;
+  ss << std::cin.rdbuf();
+  std::string text = ss.str();
+  if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);  // UTF-8 byte order mark
+  if (text.starts_with(std::string_view("SQLite format 3\0", 16))) {
+    return fail(ErrorCode::kInvalidInput, where + "an SQLite database cannot be read from standard input; name the file");
+  }
+  if (Status s = read_text_format(text, options, batch); !s) return fail(s.error().code, where + s.error().message);
+  return batch;
+}
+
+}  // namespace
+
 Result<ImportBatch> read_import_file(const std::string& path, const ImportOptions& options) {
+  if (path == "-") return read_standard_input(options);
   const std::string where = "import '" + path + "': ";
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return fail(ErrorCode::kNotFound, where + "no such file");

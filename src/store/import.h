@@ -46,6 +46,9 @@ struct ImportBatch {
 struct ImportOptions {
   // machine.hostname of records from llama-bench output, which names no host ("" = none).
   std::string llama_bench_hostname;
+  // Repetitions of the llama-bench run (its -r), the n of summary-only rows (csv, sql),
+  // whose files do not say it; 0 = unknown.
+  int llama_bench_repetitions = 0;
 };
 
 // Reads the file at `path`, detecting its format. Errors: kNotFound when it does not exist;

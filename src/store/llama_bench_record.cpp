@@ -2,6 +2,7 @@
 
 #include <xxhash.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -102,6 +103,28 @@ std::string load_mode_of(const Fields& f, const std::string& fallback) {
   return fallback;
 }
 
+// Builds before `backends` (2024) wrote one boolean per backend compiled in; gpu_blas
+// (any GPU BLAS) repeats them.
+constexpr std::pair<const char*, const char*> kBackendFlags[] = {
+    {"cuda", "CUDA"},   {"vulkan", "Vulkan"}, {"kompute", "Kompute"}, {"metal", "Metal"}, {"sycl", "SYCL"},
+    {"opencl", "OpenCL"}, {"rpc", "RPC"},     {"blas", "BLAS"},
+};
+
+// The backends: `backends` ("CUDA,BLAS") when the row has it, else older builds' flags.
+std::vector<std::string> backends_of(const Fields& f) {
+  std::vector<std::string> out;
+  if (f.has("backends")) {
+    for (const std::string& b : split(f.text("backends"), ',')) {
+      if (!trim(b).empty()) out.push_back(trim(b));
+    }
+    return out;
+  }
+  for (const auto& [flag, name] : kBackendFlags) {
+    if (f.has(flag) && is_true(f.text(flag))) out.push_back(name);
+  }
+  return out;
+}
+
 std::vector<DeviceInfo> gpus_of(const std::string& gpu_info) {
   std::vector<DeviceInfo> gpus;
   if (trim(gpu_info).empty()) return gpus;
@@ -124,6 +147,8 @@ std::string file_type_from_model_type(const std::string& model_type) {
   std::string ftype = second == std::string::npos ? "" : model_type.substr(second + 1);
   constexpr std::string_view kGuessed = "(guessed) ";
   if (ftype.starts_with(kGuessed)) ftype = ftype.substr(kGuessed.size());
+  constexpr std::string_view kMostly = "mostly ";  // builds before 2024: "mostly Q4_0", "mostly Q4_K - Medium"
+  if (ftype.starts_with(kMostly)) ftype = ftype.substr(kMostly.size());
   for (const auto& [description, name] : kFileTypeNames) {
     if (ftype == description) return name;
   }
@@ -146,7 +171,7 @@ std::string llama_bench_record_id(const LlamaBenchRow& row) {
   return hex;
 }
 
-Result<MappedRow> map_llama_bench_row(const LlamaBenchRow& row, const std::string& hostname) {
+Result<MappedRow> map_llama_bench_row(const LlamaBenchRow& row, const std::string& hostname, int repetitions) {
   const Fields f(row);
   auto n_prompt = f.number<int>("n_prompt");
   auto n_gen = f.number<int>("n_gen");
@@ -162,16 +187,14 @@ Result<MappedRow> map_llama_bench_row(const LlamaBenchRow& row, const std::strin
   rec.machine.hostname = hostname;
   rec.machine.cpu = f.text("cpu_info");
   rec.machine.gpus = gpus_of(f.text("gpu_info"));
-  for (const std::string& b : split(f.text("backends"), ',')) {
-    if (!trim(b).empty()) rec.machine.backends.push_back(trim(b));
-  }
+  rec.machine.backends = backends_of(f);
   rec.build.llama_cpp_commit = f.text("build_commit");
 
   rec.model.path = f.text("model_filename");
   std::filesystem::path file(rec.model.path);
   rec.model.name = file.extension() == ".gguf" ? file.stem().string() : file.filename().string();
   const std::string model_type = f.text("model_type");
-  rec.model.arch = model_type.substr(0, model_type.find(' '));
+  rec.model.arch = to_lower(model_type.substr(0, model_type.find(' ')));  // 2023 builds: "LLaMA 7B mostly Q4_0"
   rec.model.file_type = file_type_from_model_type(model_type);
   auto size = f.number<uint64_t>("model_size", uint64_t{0});
   auto n_params = f.number<uint64_t>("model_n_params", uint64_t{0});
@@ -195,24 +218,33 @@ Result<MappedRow> map_llama_bench_row(const LlamaBenchRow& row, const std::strin
     (void)set_knob(k, p, *canonical);
   }
   p.load_mode = load_mode_of(f, p.load_mode);  // older builds: use_direct_io / use_mmap
+  // Builds before a knob existed ran without it, not at today's default: no flash_attn
+  // column (before 2024) means no flash attention; no n_ubatch (before March 2024) means
+  // one batch size.
+  if (!f.has("flash_attn")) p.flash_attn = "off";
+  if (!f.has("n_ubatch")) p.n_ubatch = p.n_batch;
   p.n_prompt = *n_prompt;
   p.n_gen = *n_gen;
   p.n_ctx = p.n_depth + p.n_prompt + p.n_gen;
 
   const int n_tokens = *n_prompt > 0 ? *n_prompt : *n_gen;
-  std::vector<int64_t> samples;
+  auto& result = *n_prompt > 0 ? rec.results.pp : rec.results.tg;
   if (row.samples_ns) {
-    samples = *row.samples_ns;
+    if (row.samples_ns->empty()) return MappedRow{std::nullopt, f.where() + "no samples; skipped"};
+    p.repetitions = static_cast<int>(row.samples_ns->size());
+    result = make_throughput(n_tokens, *row.samples_ns);
   } else {
+    // csv, sql: the statistics only; kept as they are (mean, sd, the repetitions when given).
     auto avg_ts = f.number<double>("avg_ts");
     if (!avg_ts) return std::unexpected(avg_ts.error());
     if (!(*avg_ts > 0) || !std::isfinite(*avg_ts)) return fail(ErrorCode::kInvalidInput, f.where() + "avg_ts is not positive");
-    samples = {std::llround(1e9 * n_tokens / *avg_ts)};
+    auto stddev_ts = f.number<double>("stddev_ts", kUnmeasured);
+    if (!stddev_ts) return std::unexpected(stddev_ts.error());
+    const double sd = *stddev_ts >= 0 && std::isfinite(*stddev_ts) ? *stddev_ts : kUnmeasured;
+    p.repetitions = repetitions;
+    result = make_summary_throughput(n_tokens, static_cast<std::size_t>(std::max(repetitions, 0)), *avg_ts, sd);
     rec.tags.push_back(kSummaryOnlyTag);
   }
-  if (samples.empty()) return MappedRow{std::nullopt, f.where() + "no samples; skipped"};
-  p.repetitions = static_cast<int>(samples.size());
-  (*n_prompt > 0 ? rec.results.pp : rec.results.tg) = make_throughput(n_tokens, std::move(samples));
   rec.tags.insert(rec.tags.begin(), kLlamaBenchTag);
   return MappedRow{std::move(rec), ""};
 }

@@ -16,9 +16,15 @@
 //     true -> "dio", else use_mmap true/false -> "mmap"/"none"; neither -> "auto"
 //   test_time -> test_time; samples_ns -> results.pp|tg.samples_ns, statistics recomputed
 // llama-bench names no host: machine.hostname is empty unless the importer is given one.
+// Builds before 2024 (e.g. build 1026, August 2023): model_type "LLaMA 7B mostly Q4_0" ->
+//   arch "llama", file_type "Q4_0"; no `backends` but one flag per backend (cuda, metal,
+//   vulkan, sycl, kompute, opencl, rpc, blas: 1/true) -> machine.backends ("CUDA", "BLAS");
+//   no flash_attn column -> "off" (flash attention came in 2024), no n_ubatch -> n_batch
+//   (one batch size then): a knob a build lacked ran without it, never at today's default.
 // Every record is tagged kLlamaBenchTag. csv and sql rows hold no raw samples: their
-// record holds one sample reconstructed from avg_ts (ns = 1e9 * n_tokens / avg_ts, so the
-// record's mean t/s is the file's avg_ts) and is tagged kSummaryOnlyTag; the spread is lost.
+// record is summary-only (ThroughputResult::summary_only): avg_ts and stddev_ts as the
+// file states them, n the repetitions the importer was told (the file does not say; 0 =
+// unknown), tagged kSummaryOnlyTag.
 #pragma once
 
 #include <optional>
@@ -40,9 +46,10 @@ struct MappedRow {
   std::string skipped_because;      // why, when skipped (e.g. "pp+tg test (-pg) mixes the phases")
 };
 
-// Maps one row. `hostname` (may be empty) becomes machine.hostname. Errors: kInvalidInput
-// naming the row's line and the field that is missing or not a number.
-Result<MappedRow> map_llama_bench_row(const LlamaBenchRow& row, const std::string& hostname = "");
+// Maps one row. `hostname` (may be empty) becomes machine.hostname; `repetitions` is the
+// n of a summary-only row (llama-bench -r; 0 = unknown), ignored for rows with samples.
+// Errors: kInvalidInput naming the row's line and the field that is missing or not a number.
+Result<MappedRow> map_llama_bench_row(const LlamaBenchRow& row, const std::string& hostname = "", int repetitions = 0);
 
 // The record identity of a row: 32 hex digits, XXH3-128 of its fields except the
 // floating-point ones (avg_ts, stddev_ts) and the samples, in field-name order. The same

@@ -42,14 +42,15 @@ struct StmtFinalizer {
 };
 using StmtPtr = std::unique_ptr<sqlite3_stmt, StmtFinalizer>;
 
-// Allows what llama-bench's sql output does (create the table llama_bench, insert into it)
-// and nothing else: no ATTACH (which could write files), PRAGMA, SELECT, function or
-// other table.
+// Allows what llama-bench's sql output does (create its table, llama_bench or, before
+// August 2025, test; insert into it) and nothing else: no ATTACH (which could write
+// files), PRAGMA, SELECT, function or other table.
 int sql_authorizer(void*, int action, const char* arg1, const char*, const char*, const char*) {
   auto is = [arg1](const char* name) { return arg1 && sqlite3_stricmp(arg1, name) == 0; };
+  auto is_table = [&is] { return is(kLlamaBenchTable) || is(kLlamaBenchOldTable); };
   switch (action) {
-    case SQLITE_CREATE_TABLE: return is("llama_bench") ? SQLITE_OK : SQLITE_DENY;
-    case SQLITE_INSERT: return is("llama_bench") || is("sqlite_master") ? SQLITE_OK : SQLITE_DENY;
+    case SQLITE_CREATE_TABLE: return is_table() ? SQLITE_OK : SQLITE_DENY;
+    case SQLITE_INSERT: return is_table() || is("sqlite_master") ? SQLITE_OK : SQLITE_DENY;
     case SQLITE_UPDATE: return is("sqlite_master") ? SQLITE_OK : SQLITE_DENY;  // CREATE TABLE updates the schema
     case SQLITE_READ: return is("sqlite_master") ? SQLITE_OK : SQLITE_DENY;
     case SQLITE_TRANSACTION: return SQLITE_OK;
@@ -68,11 +69,36 @@ bool has_table(sqlite3* db, const std::string& table) {
   return sqlite3_step(st.get()) == SQLITE_ROW;
 }
 
-// Every row of llama_bench, each column as text (NULL as "").
-Result<std::vector<LlamaBenchRow>> rows_of_table(sqlite3* db) {
-  if (!has_table(db, "llama_bench")) return fail(ErrorCode::kInvalidInput, "no llama_bench table");
+// Whether `table` has a column named `column`.
+bool has_column(sqlite3* db, const std::string& table, const char* column) {
   sqlite3_stmt* raw = nullptr;
-  if (sqlite3_prepare_v2(db, "SELECT * FROM llama_bench", -1, &raw, nullptr) != SQLITE_OK) {
+  if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info(?) WHERE name = ?", -1, &raw, nullptr) != SQLITE_OK) {
+    return false;
+  }
+  StmtPtr st(raw);
+  sqlite3_bind_text(st.get(), 1, table.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st.get(), 2, column, -1, SQLITE_TRANSIENT);
+  return sqlite3_step(st.get()) == SQLITE_ROW;
+}
+
+// llama-bench's table in `db`: llama_bench, else test when it has llama-bench's columns
+// (the name before August 2025); "" when there is neither.
+std::string llama_bench_table_of(sqlite3* db) {
+  if (has_table(db, kLlamaBenchTable)) return kLlamaBenchTable;
+  if (has_table(db, kLlamaBenchOldTable) && has_column(db, kLlamaBenchOldTable, "build_commit") &&
+      has_column(db, kLlamaBenchOldTable, "n_prompt") && has_column(db, kLlamaBenchOldTable, "avg_ts")) {
+    return kLlamaBenchOldTable;
+  }
+  return "";
+}
+
+// Every row of llama-bench's table, each column as text (NULL as "").
+Result<std::vector<LlamaBenchRow>> rows_of_table(sqlite3* db) {
+  const std::string table = llama_bench_table_of(db);
+  if (table.empty()) return fail(ErrorCode::kInvalidInput, "no llama_bench table (nor test, its name before August 2025)");
+  const std::string select = "SELECT * FROM " + table;  // one of two fixed names
+  sqlite3_stmt* raw = nullptr;
+  if (sqlite3_prepare_v2(db, select.c_str(), -1, &raw, nullptr) != SQLITE_OK) {
     return fail(ErrorCode::kInvalidInput, sqlite3_errmsg(db));
   }
   StmtPtr st(raw);
@@ -178,6 +204,16 @@ bool sqlite_has_table(const std::string& path, const std::string& table) {
   }
   DbPtr db(raw);
   return has_table(db.get(), table);
+}
+
+bool sqlite_has_llama_bench_table(const std::string& path) {
+  sqlite3* raw = nullptr;
+  if (sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    sqlite3_close(raw);
+    return false;
+  }
+  DbPtr db(raw);
+  return !llama_bench_table_of(db.get()).empty();
 }
 
 }  // namespace rigbench::store

@@ -12,12 +12,20 @@ using json = Json;
 
 namespace {
 
+// NaN (not measured) is JSON null and back.
+json num(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+double num_from(const json& j, const char* key) {
+  return j.contains(key) && j[key].is_number() ? j[key].get<double>() : kUnmeasured;
+}
+
 json throughput_json(const ThroughputResult& r) {
-  return {{"n_tokens", r.n_tokens},         {"n_samples", r.tps.n},
-          {"samples_ns", r.samples_ns},     {"samples_tps", r.samples_tps},
-          {"avg_tps", r.tps.mean},          {"stddev_tps", r.tps.stddev},
-          {"median_tps", r.tps.median},     {"min_tps", r.tps.min},
-          {"max_tps", r.tps.max}};
+  json j = {{"n_tokens", r.n_tokens},         {"n_samples", r.tps.n},
+            {"samples_ns", r.samples_ns},     {"samples_tps", r.samples_tps},
+            {"avg_tps", num(r.tps.mean)},     {"stddev_tps", num(r.tps.stddev)},
+            {"median_tps", num(r.tps.median)}, {"min_tps", num(r.tps.min)},
+            {"max_tps", num(r.tps.max)}};
+  if (r.summary_only) j["summary_only"] = true;  // statistics as the source stated them, no samples
+  return j;
 }
 
 json latency_json(const LatencyResult& r) {
@@ -29,12 +37,6 @@ json latency_json(const LatencyResult& r) {
 json device_json(const DeviceInfo& d) {
   return {{"name", d.name}, {"description", d.description}, {"type", d.type},
           {"memory_total_bytes", d.memory_total_bytes}, {"memory_free_bytes", d.memory_free_bytes}};
-}
-
-// NaN (not measured) is JSON null and back.
-json num(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
-double num_from(const json& j, const char* key) {
-  return j.contains(key) && j[key].is_number() ? j[key].get<double>() : kUnmeasured;
 }
 
 json phase_energy_json(const PhaseEnergyInfo& p) {
@@ -112,6 +114,10 @@ CostInfo cost_from(const json& j) {
 // Statistics are recomputed from the raw samples, so an imported record cannot carry
 // figures that disagree with its samples.
 ThroughputResult throughput_from(const json& j) {
+  if (j.value("summary_only", false)) {  // no samples: the statistics are the record's
+    return make_summary_throughput(j.at("n_tokens").get<int>(), j.value("n_samples", std::size_t{0}), num_from(j, "avg_tps"),
+                                   num_from(j, "stddev_tps"));
+  }
   return make_throughput(j.at("n_tokens").get<int>(), j.at("samples_ns").get<std::vector<int64_t>>());
 }
 

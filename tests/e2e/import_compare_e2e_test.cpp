@@ -156,13 +156,16 @@ TEST(ImportCompareE2E, ThreeMachinesMergeAndEachModelHasItsWinner) {
 
 TEST(ImportCompareE2E, BadInputImportsNothingAndExitsWithTheRightCode) {
   TempDir dir;
-  testing::write_file(dir.file("good.jsonl"), "");
+  testing::write_file(dir.file("empty.jsonl"), "");
   testing::write_file(dir.file("bad.txt"), "what is this\n");
-  const ProcessResult bad = run_process({RIGBENCH_BIN, "import", "--db", dir.file("x.db"), dir.file("good.jsonl"), dir.file("bad.txt")});
+  // Each bad file is named on its own line; with no good one, nothing is written.
+  const ProcessResult bad = run_process({RIGBENCH_BIN, "import", "--db", dir.file("x.db"), dir.file("empty.jsonl"), dir.file("bad.txt")});
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_EQ(bad.out, "");
-  EXPECT_EQ(bad.err, "rigbench: error: import '" + dir.file("bad.txt") +
-                         "': unknown format (expected rigbench jsonl, json or database; llama-bench json, jsonl, csv or sql)\n");
+  EXPECT_EQ(bad.err, "rigbench: error: import '" + dir.file("empty.jsonl") + "': empty file; nothing to import; skipped\n"
+                     "rigbench: error: import '" + dir.file("bad.txt") +
+                         "': unknown format (expected rigbench jsonl, json or database; llama-bench json, jsonl, csv or sql); skipped\n"
+                         "rigbench: error: import: 2 of 2 files skipped (named above); nothing imported\n");
   EXPECT_FALSE(std::filesystem::exists(dir.file("x.db")));
   const ProcessResult missing = run_process({RIGBENCH_BIN, "import", "--db", dir.file("x.db"), dir.file("none.jsonl")});
   EXPECT_EQ(missing.exit_code, 1);

@@ -84,6 +84,33 @@ TEST(Welch, UnequalVariancesByHand) {
   EXPECT_NEAR(m->p_greater, w->p_less, 1e-15);
 }
 
+TEST(Welch, FromSummaryStatisticsMatchesTheSamples) {
+  // The same two samples as UnequalVariancesByHand, known only by n, mean and sd.
+  const std::vector<double> a = {1, 2, 3}, b = {2, 4, 6, 8, 10};
+  const auto from_samples = welch_t_test(a, b);
+  const auto from_summaries = welch_t_test(summarize(a), summarize(b));
+  ASSERT_TRUE(from_samples && from_summaries);
+  EXPECT_NEAR(from_summaries->t, -2.6186146828319083, 1e-13);
+  EXPECT_NEAR(from_summaries->df, 98.0 / 19.0, 1e-13);
+  EXPECT_NEAR(from_summaries->p_less, from_samples->p_less, 1e-13);
+  // n unknown (0), fewer than 2, or a spread not stated: no test.
+  Summary unknown_n{0, 25231.96, 17262.95, 0, 0, 0};
+  EXPECT_FALSE(welch_t_test(unknown_n, summarize(b)));
+  Summary no_sd{5, 27147.01, std::nan(""), 0, 0, 0};
+  EXPECT_FALSE(welch_t_test(summarize(a), no_sd));
+}
+
+// llama-bench csv rows of issue 21282 told their repetitions (5 each): 25231.96 ± 17262.95
+// against 27147.01 ± 1477. Welch: se^2 = 17262.95^2/5 + 1477^2/5, t = -1915.05 / sqrt(se^2)
+// = -0.2470..., far from significant.
+TEST(Welch, OverlappingSummariesAreNotSignificant) {
+  const auto w = welch_t_test(Summary{5, 25231.96, 17262.95, 0, 0, 0}, Summary{5, 27147.01, 1477.0, 0, 0, 0});
+  ASSERT_TRUE(w);
+  const double se = std::sqrt(17262.95 * 17262.95 / 5 + 1477.0 * 1477.0 / 5);
+  EXPECT_NEAR(w->t, (25231.96 - 27147.01) / se, 1e-12);
+  EXPECT_GT(w->p_two_sided, 0.5);
+}
+
 TEST(Welch, FewerThanTwoSamplesHasNoTest) {
   const std::vector<double> one = {1}, two = {1, 2};
   EXPECT_FALSE(welch_t_test(one, two));

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <vector>
 
 namespace rigbench {
@@ -44,6 +45,22 @@ TEST(Summarize, OddCountMedianIsMiddle) {
 TEST(Summarize, LargeValuesKeepSmallSpread) {
   const std::vector<double> v = {1e12 + 1, 1e12 + 2, 1e12 + 3};
   EXPECT_NEAR(summarize(v).stddev, 1.0, 1e-6);
+}
+
+TEST(Combine, SummariesPoolAsTheirSamplesWould) {
+  const std::vector<double> a = {1, 2, 3}, b = {2, 4, 6, 8, 10}, both = {1, 2, 3, 2, 4, 6, 8, 10};
+  const Summary pooled = combine(summarize(a), summarize(b));
+  const Summary direct = summarize(both);
+  EXPECT_EQ(pooled.n, 8u);
+  EXPECT_NEAR(pooled.mean, direct.mean, 1e-14);
+  EXPECT_NEAR(pooled.stddev, direct.stddev, 1e-14);
+  EXPECT_EQ(pooled.min, 1);
+  EXPECT_EQ(pooled.max, 10);
+  EXPECT_TRUE(std::isnan(pooled.median));  // not known from two summaries
+  // An empty side gives the other as it is, median included.
+  const Summary same = combine(Summary{}, summarize(a));
+  EXPECT_EQ(same.median, 2);
+  EXPECT_EQ(same.n, 3u);
 }
 
 TEST(TokensPerSecond, IsTokensOverSeconds) {

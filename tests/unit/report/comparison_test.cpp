@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -365,6 +367,89 @@ TEST(Regressions, WelchAcrossBuildsHandComputed) {
                           "llama.cpp bbbbbbbb | 6.00 | 2.00 | -66.7 % | 0.0528 | slower |"),
             std::string::npos)
       << md.str();
+}
+
+// llama-bench csv rows (summary-only: mean and sd, no samples) of issue 21282: host A
+// 25231.96 ± 17262.95, host B 27147.01 ± 1477 t/s on pp512. They overlap: no winner.
+RunRecord summary_run(const std::string& id, const std::string& host, double mean, double sd, std::size_t n,
+                      const std::string& commit = kCommitA, const std::string& time = "2026-11-29T10:00:00Z") {
+  RunRecord r = testing::sample_record(id);
+  r.machine.hostname = host;
+  r.model.name = "qwen35";
+  r.build.llama_cpp_commit = commit;
+  r.test_time = time;
+  r.results.pp = make_summary_throughput(512, n, mean, sd);
+  r.results.tg.reset();
+  r.results.ttft.reset();
+  r.memory.buffers.clear();
+  r.energy = {};
+  r.cost.reset();
+  return r;
+}
+
+TEST(Compare, SummaryOnlyCellsKeepTheirSdAndOverlapHasNoWinner) {
+  const std::vector<RunRecord> records = {summary_run("1", "A", 25231.96, 17262.95, 0),
+                                          summary_run("2", "B", 27147.01, 1477.0, 0)};
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp) << cmp.error().message;
+  const Row& row = find_row(*cmp, "qwen35 F32", "pp512");
+  ASSERT_EQ(row.cells.size(), 2u);
+  EXPECT_EQ(row.winner, -1);
+  EXPECT_EQ(row.verdict, "no clear winner");
+  EXPECT_EQ(row.cells[0].summary.stddev, 17262.95);
+  EXPECT_EQ(row.cells[1].summary.stddev, 1477.0);
+  EXPECT_TRUE(row.cells[0].summary_only);
+  EXPECT_EQ(cell_text(Metric::kPp, row.cells[0]), "25231.96 ± 17262.95 (summary)");
+
+  // Clearly apart (27147.01 ± 1477 against 5000 ± 100): B wins.
+  const std::vector<RunRecord> apart = {summary_run("1", "A", 5000, 100, 0), summary_run("2", "B", 27147.01, 1477.0, 0)};
+  auto cmp2 = compare(apart, {});
+  ASSERT_TRUE(cmp2);
+  EXPECT_EQ(find_row(*cmp2, "qwen35 F32", "pp512").winner, 1);
+  // A spread the file did not state: no winner can be named.
+  const std::vector<RunRecord> no_sd = {summary_run("1", "A", 5000, std::nan(""), 0),
+                                        summary_run("2", "B", 27147.01, 1477.0, 0)};
+  auto cmp3 = compare(no_sd, {});
+  ASSERT_TRUE(cmp3);
+  EXPECT_EQ(find_row(*cmp3, "qwen35 F32", "pp512").verdict, "no clear winner");
+}
+
+TEST(Compare, SummaryOnlyPoolsWithSamplesOfTheSameConfiguration) {
+  // Two runs of one configuration on one host: samples {1000, 3000} t/s and a summary
+  // 2000 ± 1414.2 over n = 2 (the same two values): pooled as the four values {1000, 3000, 1000, 3000} would be.
+  RunRecord with_samples = summary_run("1", "A", 0, 0, 0);
+  with_samples.results.pp = make_throughput(512, {512'000'000, 170'666'667});
+  const std::vector<RunRecord> records = {with_samples, summary_run("2", "A", 2000, std::sqrt(2e6), 2)};
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp);
+  const Row& row = find_row(*cmp, "qwen35 F32", "pp512");
+  ASSERT_EQ(row.cells.size(), 1u);
+  const Cell& c = row.cells[0];
+  EXPECT_EQ(c.summary.n, 4u);
+  EXPECT_NEAR(c.summary.mean, 2000, 1e-3);
+  EXPECT_NEAR(c.summary.stddev, std::sqrt(4e6 / 3), 1e-2);
+  EXPECT_TRUE(c.summary_only);
+}
+
+TEST(Regressions, SummaryOnlyBuildsAreTestedFromTheirStatistics) {
+  // The same host across two builds, csv rows with the repetitions given (-r 5).
+  std::vector<RunRecord> records = {summary_run("1", "A", 25231.96, 17262.95, 5, kCommitA, "2026-11-29T10:00:00Z"),
+                                    summary_run("2", "A", 27147.01, 1477.0, 5, kCommitB, "2026-11-29T12:00:00Z")};
+  auto regs = find_regressions(records, 0.05);
+  ASSERT_EQ(regs.size(), 1u);
+  EXPECT_EQ(regs[0].verdict, Change::kWithinNoise);
+  EXPECT_EQ(regs[0].from.stddev, 17262.95);
+  // Repetitions unknown: nothing to test with.
+  records[0].results.pp->tps.n = 0;
+  regs = find_regressions(records, 0.05);
+  ASSERT_EQ(regs.size(), 1u);
+  EXPECT_EQ(regs[0].verdict, Change::kTooFewSamples);
+  // Far apart with n = 5 each: slower.
+  records[0] = summary_run("1", "A", 30000, 100, 5, kCommitA, "2026-11-29T10:00:00Z");
+  records[1] = summary_run("2", "A", 20000, 100, 5, kCommitB, "2026-11-29T12:00:00Z");
+  regs = find_regressions(records, 0.05);
+  ASSERT_EQ(regs.size(), 1u);
+  EXPECT_EQ(regs[0].verdict, Change::kSlower);
 }
 
 TEST(Regressions, FasterTtftDirectionAndTooFewSamples) {

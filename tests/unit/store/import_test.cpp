@@ -86,12 +86,37 @@ TEST(Import, ErrorsNameTheFileAndLine) {
   EXPECT_EQ(missing.error().code, ErrorCode::kNotFound);
 }
 
-TEST(Import, EmptyFileHasNoRecords) {
+TEST(Import, EmptyFileIsAnError) {
   TempDir dir;
-  write_file(dir.file("empty.jsonl"), "\n\n");
-  auto batch = read_import_file(dir.file("empty.jsonl"));
-  ASSERT_TRUE(batch) << batch.error().message;
-  EXPECT_TRUE(batch->records.empty());
+  for (const char* text : {"", "\n\n"}) {
+    write_file(dir.file("empty.jsonl"), text);
+    auto batch = read_import_file(dir.file("empty.jsonl"));
+    ASSERT_FALSE(batch);
+    EXPECT_EQ(batch.error().code, ErrorCode::kInvalidInput);
+    EXPECT_EQ(batch.error().message, "import '" + dir.file("empty.jsonl") + "': empty file; nothing to import");
+  }
+}
+
+TEST(Import, LlamaBenchMarkdownIsRefusedSayingJsonl) {
+  TempDir dir;
+  write_file(dir.file("lb.md"), "| model | size | params | backend | ngl | test | t/s |\n| --- | --: | --: | --- | --: | --: | --: |\n");
+  auto batch = read_import_file(dir.file("lb.md"));
+  ASSERT_FALSE(batch);
+  EXPECT_NE(batch.error().message.find("markdown"), std::string::npos) << batch.error().message;
+  EXPECT_NE(batch.error().message.find("-o jsonl"), std::string::npos) << batch.error().message;
+}
+
+// llama-bench's SQL output before August 2025 named its table `test`
+// (tests/data/compare/old2023_table_test.sql, and the same loaded into an SQLite file).
+TEST(Import, LlamaBenchTableNamedTestFromBefore2025) {
+  for (const char* name : {"old2023_table_test.sql", "old2023_table_test.sqlite"}) {
+    auto batch = read_import_file(std::string(RIGBENCH_TEST_DATA) + "/compare/" + name);
+    ASSERT_TRUE(batch) << batch.error().message;
+    EXPECT_EQ(batch->records.size(), 2u) << name;
+    EXPECT_EQ(batch->format, std::string(name).ends_with(".sql") ? ImportFormat::kLlamaBenchSql : ImportFormat::kLlamaBenchDb);
+    EXPECT_EQ(batch->records[1].results.tg->tps.mean, 43.09);
+    EXPECT_EQ(batch->records[1].results.tg->tps.stddev, 0.41);
+  }
 }
 
 TEST(Import, SavingTwiceChangesNothing) {

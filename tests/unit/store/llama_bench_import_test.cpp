@@ -3,6 +3,7 @@
 // from it the way llama-bench's csv_printer and sql_printer write them.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <tuple>
 
 #include <filesystem>
@@ -238,16 +239,69 @@ TEST(LlamaBenchRecord, MissingOrBadFieldsNameTheLine) {
   EXPECT_EQ(bad.error().message, "line 1: n_threads 'four': not an integer");
 }
 
-TEST(LlamaBenchRecord, CsvAndSqlRowsHoldOneSampleFromAvgTs) {
+TEST(LlamaBenchRecord, CsvAndSqlRowsAreSummaryOnlyWithTheFilesMeanAndSd) {
   auto rows = parse_llama_bench_csv(as_csv(pp_row()));
   ASSERT_TRUE(rows && rows->size() == 1);
   auto mapped = map_llama_bench_row(rows->front());
   ASSERT_TRUE(mapped && mapped->record);
   const ThroughputResult& pp = *mapped->record->results.pp;
-  ASSERT_EQ(pp.samples_ns.size(), 1u);
-  EXPECT_EQ(pp.samples_ns[0], 827653);  // round(1e9 * 16 / 19331.784324)
-  EXPECT_NEAR(pp.tps.mean, 19331.784324, 0.05);
+  EXPECT_TRUE(pp.summary_only);
+  EXPECT_TRUE(pp.samples_ns.empty());
+  EXPECT_EQ(pp.tps.mean, 19331.784324);
+  EXPECT_EQ(pp.tps.stddev, 616.795445);
+  EXPECT_EQ(pp.tps.n, 0u);  // the csv does not say how many repetitions
+  EXPECT_TRUE(std::isnan(pp.tps.median));
   EXPECT_EQ(mapped->record->tags, (std::vector<std::string>{kLlamaBenchTag, kSummaryOnlyTag}));
+
+  auto told = map_llama_bench_row(rows->front(), "", 2);  // import -r 2
+  ASSERT_TRUE(told && told->record);
+  EXPECT_EQ(told->record->results.pp->tps.n, 2u);
+  EXPECT_EQ(told->record->params.repetitions, 2);
+}
+
+// llama-bench build 1026 (August 2023): model_type "LLaMA 7B mostly Q4_0", one boolean per
+// backend instead of `backends`, no flash_attn, no n_ubatch (tests/data/compare/old2023.json).
+TEST(LlamaBenchRecord, Build2023RowMapsMostlyBackendFlagsAndAbsentKnobs) {
+  LlamaBenchRow row;
+  row.line = 1;
+  row.fields = {{"build_commit", "1f0bccb"}, {"build_number", "1026"}, {"cuda", "1"}, {"opencl", "0"},
+                {"metal", "0"}, {"gpu_blas", "1"}, {"blas", "1"}, {"cpu_info", "AMD Ryzen 9 5950X 16-Core Processor"},
+                {"gpu_info", "NVIDIA GeForce RTX 3090"}, {"model_filename", "models/7B/ggml-model-q4_0.gguf"},
+                {"model_type", "LLaMA 7B mostly Q4_0"}, {"model_size", "3825065984"}, {"model_n_params", "6738415616"},
+                {"n_batch", "512"}, {"n_threads", "16"}, {"type_k", "f16"}, {"type_v", "f16"}, {"n_gpu_layers", "99"},
+                {"n_prompt", "512"}, {"n_gen", "0"}, {"test_time", "2023-08-15T10:00:00Z"}};
+  row.samples_ns = std::vector<int64_t>{226000000, 230800000, 228300000};
+  auto mapped = map_llama_bench_row(row, "rig3090");
+  ASSERT_TRUE(mapped && mapped->record) << (mapped ? mapped->skipped_because : mapped.error().message);
+  const RunRecord& rec = *mapped->record;
+  EXPECT_EQ(rec.model.file_type, "Q4_0");
+  EXPECT_EQ(rec.model.arch, "llama");
+  EXPECT_EQ(rec.machine.backends, (std::vector<std::string>{"CUDA", "BLAS"}));
+  EXPECT_EQ(rec.params.flash_attn, "off");  // no flash attention before 2024, not today's "auto"
+  EXPECT_EQ(rec.params.n_ubatch, 512);      // one batch size before n_ubatch
+  EXPECT_EQ(rec.params.n_batch, 512);
+
+  row.fields["backends"] = "CUDA";  // a row that has `backends` is read from it
+  row.fields["flash_attn"] = "1";
+  row.fields["n_ubatch"] = "256";
+  auto newer = map_llama_bench_row(row, "rig3090");
+  ASSERT_TRUE(newer && newer->record);
+  EXPECT_EQ(newer->record->machine.backends, (std::vector<std::string>{"CUDA"}));
+  EXPECT_EQ(newer->record->params.flash_attn, "on");
+  EXPECT_EQ(newer->record->params.n_ubatch, 256);
+}
+
+TEST(LlamaBenchRows, SqlTableNamedTestBeforeAugust2025) {
+  std::string sql = as_sql(pp_row());
+  for (std::size_t at; (at = sql.find("llama_bench")) != std::string::npos;) sql.replace(at, 11, "test");
+  auto rows = parse_llama_bench_sql(sql);
+  ASSERT_TRUE(rows) << rows.error().message;
+  ASSERT_EQ(rows->size(), 1u);
+  EXPECT_EQ(rows->front().fields.at("avg_ts"), "19331.784324");
+  // A table named test that is not llama-bench's (no build_commit, n_prompt, avg_ts) is not read.
+  auto other = parse_llama_bench_sql("CREATE TABLE test (a INTEGER); INSERT INTO test VALUES (1);");
+  ASSERT_FALSE(other);
+  EXPECT_NE(other.error().message.find("no llama_bench table"), std::string::npos) << other.error().message;
 }
 
 TEST(LlamaBenchRecord, OneRunHasOneIdentityInEveryFormat) {
@@ -275,6 +329,8 @@ TEST(LlamaBenchRecord, FileTypeNames) {
   EXPECT_EQ(file_type_from_model_type("gpt-oss 20B MXFP4 MoE"), "MXFP4_MOE");
   EXPECT_EQ(file_type_from_model_type("llama 8B something new"), "something new");
   EXPECT_EQ(file_type_from_model_type("llama"), "");
+  EXPECT_EQ(file_type_from_model_type("LLaMA 7B mostly Q4_0"), "Q4_0");  // builds before 2024
+  EXPECT_EQ(file_type_from_model_type("LLaMA 7B mostly Q4_K - Medium"), "Q4_K_M");
 }
 
 }  // namespace
