@@ -92,7 +92,8 @@ Result<std::vector<RunRecord>> select_records(std::vector<RunRecord> records, co
   return kept;
 }
 
-Result<std::vector<RunRecord>> load_records(const std::vector<std::string>& db_paths, const RecordFilter& filter) {
+Result<std::vector<RunRecord>> load_records(const std::vector<std::string>& db_paths, const RecordFilter& filter,
+                                            RecordView view) {
   std::vector<std::string> paths = db_paths;
   if (paths.empty()) {
     auto p = default_db_path();
@@ -108,7 +109,7 @@ Result<std::vector<RunRecord>> load_records(const std::vector<std::string>& db_p
     }
     auto db = SqliteStore::open_readonly(path);
     if (!db) return std::unexpected(db.error());
-    auto loaded = (*db)->load_all();
+    auto loaded = (*db)->load_all(view);
     if (!loaded) return std::unexpected(loaded.error());
     for (RunRecord& rec : *loaded) {
       if (seen.insert(rec.record_id).second) records.push_back(std::move(rec));

@@ -8,6 +8,7 @@
 
 #include "core/record.h"
 #include "core/status.h"
+#include "store/sqlite_store.h"
 
 namespace rigbench::store {
 
@@ -31,6 +32,8 @@ Result<std::vector<RunRecord>> select_records(std::vector<RunRecord> records, co
 // dropped (the first copy kept); then select_records(filter). Reading never creates a
 // database. Errors: kNotFound naming a path that does not exist; SqliteStore's errors
 // (kRuntime, kInvalidInput); select_records's.
-Result<std::vector<RunRecord>> load_records(const std::vector<std::string>& db_paths, const RecordFilter& filter = {});
+// `view` says which parts of each record the reader needs (SqliteStore::load_all).
+Result<std::vector<RunRecord>> load_records(const std::vector<std::string>& db_paths, const RecordFilter& filter = {},
+                                            RecordView view = RecordView::kFull);
 
 }  // namespace rigbench::store

@@ -299,10 +299,23 @@ Status SqliteStore::save(const RunRecord& rec) {
   return {};
 }
 
-Result<std::vector<RunRecord>> SqliteStore::load_all() const {
-  Stmt st(db_, "SELECT record_json FROM runs ORDER BY id");
+Result<std::vector<RunRecord>> SqliteStore::load_all(RecordView view) const {
+  // The paths each view leaves out (store/record_json.cpp reads every one as optional).
+  static constexpr const char* kNotShown = "'$.energy.notes', '$.energy.meters', '$.energy.domains', "
+                                           "'$.results.pp.samples_tps', '$.results.tg.samples_tps', '$.roofline', "
+                                           "'$.cost.notes', '$.devices_used'";
+  const std::string column = view == RecordView::kFull     ? std::string("record_json")
+                             : view == RecordView::kReport ? std::string("json_remove(record_json, ") + kNotShown + ")"
+                                                           : std::string("json_remove(record_json, ") + kNotShown +
+                                                                 ", '$.energy.power_trace')";
+  const std::string sql = "SELECT " + column + " FROM runs ORDER BY id";
+  Stmt st(db_, sql.c_str());
   if (!st.ok()) return fail(ErrorCode::kRuntime, "database '" + path_ + "': " + sqlite3_errmsg(db_));
   std::vector<RunRecord> out;
+  {
+    Stmt count(db_, "SELECT COUNT(*) FROM runs");
+    if (count.ok() && sqlite3_step(count.get()) == SQLITE_ROW) out.reserve(static_cast<std::size_t>(sqlite3_column_int64(count.get(), 0)));
+  }
   int rc;
   while ((rc = sqlite3_step(st.get())) == SQLITE_ROW) {
     const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(st.get(), 0));

@@ -28,6 +28,16 @@ inline constexpr int kSchemaVersion = 3;
 // $HOME/.local/share/rigbench/results.db. Errors: kRuntime when neither variable is set.
 Result<std::string> default_db_path();
 
+// What a reader needs of each record. The parts a view does not show stay in the database,
+// unread: SQLite removes them from the record JSON before it is parsed, which is most of
+// the work of reading many records.
+enum class RecordView {
+  kFull,     // every field (export, import, cost --run)
+  kReport,   // without what no view shows: energy notes, meters and domains; samples_tps
+             // (recomputed from samples_ns); roofline; cost notes; devices_used
+  kCompare,  // kReport without the power trace (energy.power_trace) too
+};
+
 class SqliteStore {
  public:
   // Opens (creating the file and its directory if needed) and migrates to kSchemaVersion.
@@ -51,9 +61,9 @@ class SqliteStore {
   // changes nothing). Errors: kRuntime with SQLite's message.
   Status save(const RunRecord& rec);
 
-  // Every stored record, oldest first. Errors: kRuntime; kInvalidInput for a row whose
-  // JSON does not parse.
-  Result<std::vector<RunRecord>> load_all() const;
+  // Every stored record, oldest first, holding what `view` needs (the fields it leaves out
+  // at their defaults). Errors: kRuntime; kInvalidInput for a row whose JSON does not parse.
+  Result<std::vector<RunRecord>> load_all(RecordView view = RecordView::kFull) const;
 
   // The schema version of the open file (PRAGMA user_version).
   int schema_version() const;
