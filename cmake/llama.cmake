@@ -89,6 +89,12 @@ else()
   # llama-ext.h (memory breakdown per buffer type) is a staging header in src/.
   target_include_directories(rigbench_llama SYSTEM INTERFACE ${_bundled_dir}/src ${_bundled_dir}/include)
   target_compile_definitions(rigbench_llama INTERFACE RIGBENCH_HAVE_LLAMA_EXT=1)
+  # With RIGBENCH_BUILD_PEERS, llama.cpp's tests/test-llama-archs too (`-o DIR` writes one small
+  # random model per architecture: the corpus of bench/fit_every_arch and the fit_every_arch test).
+  if(RIGBENCH_BUILD_PEERS AND TARGET llama-common)
+    add_executable(test-llama-archs EXCLUDE_FROM_ALL ${_bundled_dir}/tests/test-llama-archs.cpp)
+    target_link_libraries(test-llama-archs PRIVATE llama llama-common)
+  endif()
   # With RIGBENCH_BUILD_PEERS the llama-bench and llama-server targets exist (not part of
   # the default build): bench scripts build the one they need by name.
 endif()

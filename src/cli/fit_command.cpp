@@ -13,6 +13,7 @@
 #include "core/strings.h"
 #include "engine/llama_engine.h"
 #include "engine/llama_simulate.h"
+#include "fit/kv_cache.h"
 #include "fit/targets.h"
 #include "hw/bandwidth.h"
 #include "hw/catalog.h"
@@ -102,7 +103,7 @@ Status print_check(const std::string& path, const fit::ContextParams& ctx, const
     c.llama_compute += b.compute_bytes;
   }
   c.estimate_weights = f.device.weights + f.host.weights;
-  c.estimate_kv = f.device.kv + f.host.kv;
+  c.estimate_kv = f.device.kv + f.host.kv + f.device.recurrent + f.host.recurrent;  // llama.cpp's "context": KV + state
   c.estimate_compute = f.device.compute + f.host.compute;
   report::print_fit_check(c, format, std::cout);
   return {};
@@ -195,6 +196,7 @@ Status run_fit_command(const FitOptions& o) {
   ctx.type_v = p.type_v;
   ctx.flash_attn = p.flash_attn != "off";
   ctx.offload_kqv = !o.no_kv_offload;
+  if (Status s = fit::check_cache_types(ctx); !s) return s;
 
   const MachineInfo machine = machine_info();
   std::vector<fit::Target> targets;

@@ -23,29 +23,69 @@ ggml_type cache_type(const std::string& name) {
   return GGML_TYPE_F16;
 }
 
+uint64_t n_streams(const ContextParams& c) { return static_cast<uint64_t>(std::max(1, c.n_seq)); }
+
+// Cells of one sequence's stream (llama.cpp's n_ctx_seq).
+uint64_t cells_per_stream(const ContextParams& c) {
+  return static_cast<uint64_t>(padded_context(c.n_ctx, c.n_seq)) / n_streams(c);
+}
+
+// Head sizes of layer il (sliding-window layers may have their own: key_length_swa).
+uint64_t head_k(const model::ModelShape& s, uint32_t il) { return s.is_swa(il) && s.head_k_swa ? s.head_k_swa : s.head_k; }
+uint64_t head_v(const model::ModelShape& s, uint32_t il) { return s.is_swa(il) && s.head_v_swa ? s.head_v_swa : s.head_v; }
+
+// Elements of one cell's V in layer il; without flash attention (V transposed) llama.cpp sizes
+// every layer at the widest layer's V (llama_hparams::n_embd_v_gqa_max, over all layers).
+uint64_t v_elements(const model::ModelShape& s, const ContextParams& c, uint32_t il) {
+  if (c.flash_attn) return head_v(s, il) * s.n_head_kv[il];
+  uint64_t widest = 0;
+  for (uint32_t l = 0; l < s.n_layer; ++l) widest = std::max(widest, head_v(s, l) * s.n_head_kv[l]);
+  return widest;
+}
+
 }  // namespace
 
 int padded_context(int n_ctx, int n_seq) {
-  const uint64_t n = static_cast<uint64_t>(std::max(1, n_ctx));
-  if (n_seq <= 1) return static_cast<int>(pad(n));
-  return static_cast<int>(pad(n / static_cast<uint64_t>(n_seq)) * static_cast<uint64_t>(n_seq));
+  const uint64_t n = pad(static_cast<uint64_t>(std::max(1, n_ctx)));
+  if (n_seq <= 1) return static_cast<int>(n);
+  const uint64_t k = static_cast<uint64_t>(n_seq);
+  return static_cast<int>(pad(n / k) * k);
 }
 
 uint64_t layer_cells(const model::ModelShape& s, const ContextParams& c, uint32_t il) {
-  const uint64_t kv_size = static_cast<uint64_t>(padded_context(c.n_ctx, c.n_seq));
-  if (!s.is_swa(il)) return kv_size;
-  return std::min<uint64_t>(kv_size, pad(static_cast<uint64_t>(s.n_swa) * static_cast<uint64_t>(c.n_seq) +
-                                         static_cast<uint64_t>(c.n_ubatch)));
+  const uint64_t per_stream = cells_per_stream(c);
+  if (!s.is_swa(il)) return per_stream * n_streams(c);
+  const uint64_t window = pad(std::min<uint64_t>(per_stream, static_cast<uint64_t>(s.n_swa) + static_cast<uint64_t>(c.n_ubatch)));
+  return window * n_streams(c);
 }
 
 uint64_t layer_cache_bytes(const model::ModelShape& s, const ContextParams& c, uint32_t il) {
-  if (!s.causal || s.n_head_kv[il] == 0) return 0;
-  const uint64_t cells = layer_cells(s, c, il);
+  if (!s.causal || il >= s.n_layer) return 0;
   const ggml_type tk = cache_type(c.type_k), tv = cache_type(c.type_v);
-  if (s.is_mla()) return ggml_row_size(tk, s.kv_lora_rank + s.qk_rope_dim) * cells;
-  const uint64_t k = ggml_row_size(tk, static_cast<int64_t>(s.head_k) * s.n_head_kv[il]);
-  const uint64_t v = ggml_row_size(tv, static_cast<int64_t>(s.head_v) * s.n_head_kv[il]);
-  return (k + v) * cells;
+  uint64_t bytes = 0;
+  if (s.has_kv(il)) {
+    const uint64_t k = ggml_row_size(tk, static_cast<int64_t>(head_k(s, il) * s.n_head_kv[il]));
+    const uint64_t v = s.is_mla() ? 0 : ggml_row_size(tv, static_cast<int64_t>(v_elements(s, c, il)));
+    bytes += (k + v) * layer_cells(s, c, il);
+  }
+  if (il < s.indexer_layer.size() && s.indexer_layer[il]) {  // one head: its key (and V unless MLA)
+    const uint64_t v = s.is_mla() ? 0 : ggml_row_size(tv, static_cast<int64_t>(head_v(s, il)));
+    bytes += (ggml_row_size(tk, s.indexer_head_k) + v) * layer_cells(s, c, il);
+  }
+  return bytes;
+}
+
+uint64_t layer_state_bytes(const model::ModelShape& s, const ContextParams& c, uint32_t il) {
+  if (!s.is_recurrent(il)) return 0;
+  return (s.state_r + s.state_s) * sizeof(float) * n_streams(c);
+}
+
+Status check_cache_types(const ContextParams& c) {
+  if (!c.flash_attn && ggml_is_quantized(cache_type(c.type_v))) {
+    return fail(ErrorCode::kInvalidInput, "-ctv " + c.type_v + " with -fa off: llama.cpp refuses a quantized V cache without "
+                                          "flash attention; use -fa on, or -ctv f16");
+  }
+  return {};
 }
 
 uint64_t graph_kv_cells(const model::ModelShape& s, const ContextParams& c) {

@@ -1,24 +1,39 @@
-// rigbench: the bytes of llama.cpp's per-layer cache (the KV cache of attention layers), from
-// the model's shape and the context alone (docs/fit.md).
+// rigbench: the bytes of llama.cpp's per-layer memory, from the model's shape and the context
+// alone (docs/fit.md, "KV cache and recurrent state by kind"): the KV cells of attention layers
+// (full or sliding-window, one stream per sequence), the indexer keys of sparse attention, and
+// the recurrent state of recurrent and hybrid models.
 #pragma once
 
 #include <cstdint>
 
+#include "core/status.h"
 #include "fit/context_params.h"
 #include "model/model_shape.h"
 
 namespace rigbench::fit {
 
-// llama.cpp's context padding: n_ctx rounded up to 256 (per sequence when n_seq > 1).
+// llama.cpp's context padding: n_ctx rounded up to 256; with n_seq > 1 sequences (the cache is
+// not unified) each sequence's share rounded up to 256 again: n_seq x PAD(PAD(n_ctx) / n_seq).
 int padded_context(int n_ctx, int n_seq);
 
-// Cells of the cache kept for layer `il`: the padded context for full-attention layers,
-// PAD(min(kv_size, n_swa x n_seq + n_ubatch), 256) for sliding-window layers.
+// Cells of the cache kept for layer `il`, all sequences together: the padded context for
+// full-attention layers; n_seq x PAD(min(n_ctx_seq, n_swa + n_ubatch), 256) for sliding-window
+// layers (one window per sequence: llama.cpp's kv_unified is false by default).
 uint64_t layer_cells(const model::ModelShape& shape, const ContextParams& ctx, uint32_t il);
 
-// Bytes of the cache of layer `il` (K + V rows of its type x its cells; MLA: the compressed
-// K only; 0 for encoders and layers without KV).
+// Bytes of the KV cache of layer `il`: K rows (type_k, head_k x n_head_kv of the layer) and V rows
+// (type_v; without flash attention V is stored transposed and every layer is sized at the
+// widest layer's V; MLA keeps no V) times the layer's cells, plus the indexer keys of sparse
+// attention. 0 for encoders and for layers that keep no KV (recurrent layers, shared-KV layers).
 uint64_t layer_cache_bytes(const model::ModelShape& shape, const ContextParams& ctx, uint32_t il);
+
+// Bytes of the recurrent state of layer `il`: (r + s) f32 rows for each of max(1, n_seq)
+// sequences; 0 for layers without one. Independent of the context length.
+uint64_t layer_state_bytes(const model::ModelShape& shape, const ContextParams& ctx, uint32_t il);
+
+// The combinations llama.cpp refuses to create a context for: a quantized V cache without flash
+// attention. Errors: kInvalidInput naming the flags and what to do.
+Status check_cache_types(const ContextParams& ctx);
 
 // Cells the attention of the worst-case graph spans: the padded context for decoders, the
 // batch for encoders (they attend within the batch).

@@ -59,9 +59,10 @@ MemorySplit estimate_memory(const model::ModelShape& s, const ContextParams& c, 
   // KV cache, with its layer (or all on the host with --no-kv-offload).
   m.kv_size = padded_context(c.n_ctx, c.n_seq);
   for (uint32_t il = 0; il < s.n_layer; ++il) {
-    const uint64_t bytes = layer_cache_bytes(s, c, il);
-    if (c.offload_kqv && on_device(static_cast<int>(il))) m.device.kv += bytes;
-    else m.host.kv += bytes;
+    const uint64_t bytes = layer_cache_bytes(s, c, il), state = layer_state_bytes(s, c, il);
+    Components& side = c.offload_kqv && on_device(static_cast<int>(il)) ? m.device : m.host;
+    side.kv += bytes;
+    side.recurrent += state;
   }
 
   // Compute: the device runs the offloaded part of the graph; the host the rest.
@@ -109,9 +110,10 @@ std::vector<Components> estimate_split(const model::ModelShape& s, const Context
   std::vector<bool> has_layers(n_dev, false);
   for (uint32_t il = 0; il < s.n_layer; ++il) {
     const int d = device_of(static_cast<int>(il));
-    const uint64_t bytes = layer_cache_bytes(s, c, il);
     if (d >= 0) has_layers[static_cast<std::size_t>(d)] = true;
-    (d >= 0 && c.offload_kqv ? dev[static_cast<std::size_t>(d)] : host).kv += bytes;
+    Components& side = d >= 0 && c.offload_kqv ? dev[static_cast<std::size_t>(d)] : host;
+    side.kv += layer_cache_bytes(s, c, il);
+    side.recurrent += layer_state_bytes(s, c, il);
   }
   const int out_dev = device_of(n_layer);
   for (std::size_t d = 0; d < n_dev; ++d) {

@@ -6,6 +6,7 @@
 //            with -ngl N the last N blocks and the output layer (which counts inside N and is
 //            offloaded first) go to the device
 //   kv       per layer, see fit/kv_cache.h
+//   recurrent per recurrent layer and sequence, see fit/kv_cache.h
 //   compute  the worst-case graph per device, see fit/compute_buffer.h
 //   output   host logits buffer: n_vocab x n_seq x 4 (+ n_embd x n_seq x 4 for embeddings)
 //   overhead per backend, not reserved by llama.cpp (CUDA context, cuBLAS workspace): a stated
@@ -29,7 +30,8 @@ namespace rigbench::fit {
 
 struct Components {
   uint64_t weights = 0, kv = 0, compute = 0, output = 0, overhead = 0;
-  uint64_t total() const { return weights + kv + compute + output + overhead; }
+  uint64_t recurrent = 0;  // recurrent state (mamba, rwkv, hybrids), with its layer; see fit/kv_cache.h
+  uint64_t total() const { return weights + kv + recurrent + compute + output + overhead; }
 };
 
 struct MemorySplit {

@@ -36,6 +36,7 @@ FitResult evaluate(const model::ModelShape& s, const Target& t, const ContextPar
     r.device = m.device;  // one pool: the host part lives in the same memory
     r.device.weights += m.host.weights;
     r.device.kv += m.host.kv;
+    r.device.recurrent += m.host.recurrent;
     r.device.compute += m.host.compute;
     r.device.output += m.host.output;
   } else {

@@ -30,25 +30,41 @@ struct ModelShape {
   std::vector<uint32_t> n_ff;        // per layer
   uint32_t head_k = 0;      // <arch>.attention.key_length, else n_embd / n_head
   uint32_t head_v = 0;      // <arch>.attention.value_length, else n_embd / n_head
-  uint32_t n_swa = 0;       // sliding window (0 = none)
-  uint32_t swa_period = 0;  // every swa_period-th layer is full attention (Gemma 2: 2)
+  uint32_t n_swa = 0;       // sliding window of the sliding-window layers (0 = none)
   uint32_t n_expert = 0, n_expert_used = 0, n_ff_exp = 0, n_expert_shared = 0;
   uint32_t kv_lora_rank = 0, qk_rope_dim = 0;  // MLA (DeepSeek): the K cache holds kv_lora + rope
   uint32_t head_k_mla = 0;  // MLA: query/key head size before compression (nope + rope)
   bool causal = true;       // false for encoders (BERT): no KV cache
+  bool mla = false;         // key_length_mla and value_length_mla set: K holds latent + rope, no V
+
+  // The memory of each layer, as llama.cpp lays it out (docs/fit.md, "KV cache and recurrent
+  // state by kind"): from metadata, with a small per-architecture table where llama.cpp itself
+  // hard-codes (default sliding-window periods, which layers of a hybrid are recurrent).
+  std::vector<uint8_t> swa_layer;        // 1: the layer's cache is the sliding-window one
+  std::vector<uint8_t> kv_layer;         // 1: the layer keeps K (and V) cells (empty: all do)
+  std::vector<uint8_t> recurrent_layer;  // 1: the layer keeps a recurrent state per sequence
+  std::vector<uint8_t> indexer_layer;    // 1: sparse attention (DSA) keeps an indexer key per cell
+  uint32_t n_layer_nextn = 0;               // next-token prediction layers at the end (nextn_predict_layers)
+  uint32_t head_k_swa = 0, head_v_swa = 0;  // head sizes of sliding-window layers (key_length_swa)
+  uint32_t indexer_head_k = 0;              // DSA: the indexer key's size (attention.indexer.key_length)
+  uint64_t state_r = 0, state_s = 0;        // recurrent state per sequence and layer, f32 elements:
+                                            // r = convolution / token shift, s = the SSM / WKV state
   bool fused_qkv = false;   // one attn_qkv tensor
   std::vector<TensorInfo> tensors;
   uint64_t tensor_bytes = 0;  // sum of tensor bytes
 
-  bool is_mla() const { return kv_lora_rank > 0; }
-  // Whether layer `il` uses the sliding window (llama.cpp: all but every swa_period-th).
-  bool is_swa(uint32_t il) const { return n_swa > 0 && swa_period > 0 && (il % swa_period) < swa_period - 1; }
+  bool is_mla() const { return mla; }
+  // Whether layer `il` uses the sliding-window cache.
+  bool is_swa(uint32_t il) const { return il < swa_layer.size() && swa_layer[il] != 0; }
+  // Whether layer `il` keeps K/V cells (an empty kv_layer: every layer does).
+  bool has_kv(uint32_t il) const { return kv_layer.empty() || (il < kv_layer.size() && kv_layer[il] != 0); }
+  bool is_recurrent(uint32_t il) const { return il < recurrent_layer.size() && recurrent_layer[il] != 0; }
 };
 
 // Reads the shape of the GGUF at `path`. Errors: as model::inspect (kNotFound,
 // kInvalidInput for not GGUF / corrupt), and kInvalidInput when a key the shape needs
-// (block_count, embedding_length, attention.head_count) is missing or absurd
-// (0 layers, more than 4096 layers, a zero dimension).
+// (block_count, embedding_length; attention.head_count unless the architecture is purely
+// recurrent) is missing or absurd (0 layers, more than 4096 layers, a zero dimension).
 Result<ModelShape> read_shape(const std::string& path);
 
 }  // namespace rigbench::model

@@ -33,6 +33,7 @@ const SizeColumn kMemory{"capacity_bytes", "memory", true, [](const fit::FitResu
 const SizeColumn kUsable{"usable_bytes", "usable", false, [](const fit::FitResult& f) { return static_cast<int64_t>(f.target.usable_bytes()); }};
 const SizeColumn kWeights{"weights_bytes", "weights", true, [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.weights); }};
 const SizeColumn kKv{"kv_bytes", "KV", false, [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.kv); }};
+const SizeColumn kState{"recurrent_bytes", "state", true, [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.recurrent); }};
 const SizeColumn kCompute{"compute_bytes", "compute", true, [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.compute); }};
 const SizeColumn kOutput{"output_bytes", "output", true, [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.output); }};
 const SizeColumn kOverhead{"overhead_bytes", "overhead", true, [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.overhead); }};
@@ -77,6 +78,7 @@ Table fit_table(const FitReport& r) {
            {"n_gpu_layers", "ngl", Align::kRight, true},
            size_column(r, kWeights),
            size_column(r, kKv),
+           size_column(r, kState),
            size_column(r, kCompute),
            size_column(r, kOutput),
            size_column(r, kOverhead),
@@ -97,7 +99,7 @@ Table fit_table(const FitReport& r) {
     const auto& f = r.results[i];
     const double usd = i < r.usd_per_gib.size() ? r.usd_per_gib[i] : -1.0;
     t.add_row({TableCell::str(f.target.name), TableCell::str(f.target.backend), TableCell::integer(f.n_ctx),
-               TableCell::integer(f.n_gpu_layers), size_cell(r, kWeights, f), size_cell(r, kKv, f),
+               TableCell::integer(f.n_gpu_layers), size_cell(r, kWeights, f), size_cell(r, kKv, f), size_cell(r, kState, f),
                size_cell(r, kCompute, f), size_cell(r, kOutput, f), size_cell(r, kOverhead, f), size_cell(r, kTotal, f),
                size_cell(r, kMemory, f), size_cell(r, kUsable, f), size_cell(r, kHost, f), TableCell::str(fit::verdict_name(f.verdict)),
                size_cell(r, kMargin, f), TableCell::integer(f.max_ctx, f.max_ctx > 0 ? "" : "-"),

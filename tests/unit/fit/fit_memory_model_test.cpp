@@ -138,11 +138,39 @@ TEST(FitMemoryModel, KvCacheFollowsLlamaCppRules) {
   EXPECT_EQ(m.host.kv, 2u * 2 * (8 * 128 / 32 * 34) * 1024);
   // Sliding window: every other layer holds PAD(min(kv, n_swa + n_ubatch), 256) cells.
   s.n_swa = 256;
-  s.swa_period = 2;
+  s.swa_layer = {1, 0};
   c.type_k = c.type_v = "f16";
   m = fit::estimate_memory(s, c, 0, "cpu");
   EXPECT_EQ(m.host.kv, 2u * (8 * 128) * 2 * (1024 + 768));
   EXPECT_EQ(m.host.output, 1000u * 4);
+  // Two sequences: a stream of PAD(1024 / 2) = 512 cells each, and a window per sequence
+  // (min(512, 256 + 512) = 512 cells each).
+  c.n_seq = 2;
+  m = fit::estimate_memory(s, c, 0, "cpu");
+  EXPECT_EQ(m.host.kv, 2u * (8 * 128) * 2 * (1024 + 1024));
+  EXPECT_EQ(fit::padded_context(4097, 2), 2 * 2304);  // PAD(PAD(4097) / 2) per sequence, as llama.cpp
+}
+
+// A recurrent layer keeps no KV but a state per sequence: (r + s) f32 rows, whatever the context.
+TEST(FitMemoryModel, RecurrentStateIsPerSequenceAndIndependentOfContext) {
+  model::ModelShape s;
+  s.arch = "mamba";
+  s.n_layer = 2;
+  s.n_embd = 64;
+  s.n_head = s.n_head_kv = s.n_ff = {0, 0};
+  s.kv_layer = {0, 0};
+  s.recurrent_layer = {1, 1};
+  s.state_r = 3 * 128;  // (d_conv - 1) x d_inner
+  s.state_s = 16 * 128; // d_state x d_inner
+  s.n_vocab = 100;
+  fit::ContextParams c;
+  auto m = fit::estimate_memory(s, c, 0, "cpu");
+  EXPECT_EQ(m.host.kv, 0u);
+  EXPECT_EQ(m.host.recurrent, 2u * (3 + 16) * 128 * 4);
+  c.n_ctx = 65536;
+  c.n_seq = 3;
+  m = fit::estimate_memory(s, c, 0, "cpu");
+  EXPECT_EQ(m.host.recurrent, 3u * 2 * (3 + 16) * 128 * 4);
 }
 
 TEST(FitMemoryModel, OffloadPutsTheLastLayersAndOutputOnTheDevice) {

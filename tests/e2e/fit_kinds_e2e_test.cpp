@@ -1,0 +1,117 @@
+// End-to-end tests of `rigbench fit` on the shapes users reported (issue #19): the KV cache and
+// the recurrent state by kind, each held within 1 % of llama.cpp's own figure (same build).
+// The shapes are header-only GGUFs (sparse: metadata and tensor infos at full size, no data)
+// written by the Python writers in tests/data/fit_cases/ (copied from the shared cases); the
+// figures are llama.cpp's, logged when it loads those same files.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "support/subprocess.h"
+#include "support/temp_dir.h"
+
+namespace rigbench {
+namespace {
+
+using testing::ProcessResult;
+using testing::run_process;
+using testing::TempDir;
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+// Writes the case `name` (tests/data/fit_cases/cases.py) into `dir`; "" when python3 is missing.
+std::string write_case(const TempDir& dir, const std::string& name) {
+  const std::string out = dir.file(name + ".gguf");
+  const ProcessResult r = run_process({"/usr/bin/env", "python3", std::string(RIGBENCH_TEST_DATA) + "/fit_cases/cases.py", name, out});
+  if (r.exit_code != 0) return "";
+  return out;
+}
+
+// fit's plan on a 141 GB catalog GPU (everything offloaded, so the device holds all of it).
+nlohmann::json fit_on_h200(const std::string& path, const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {RIGBENCH_BIN, "fit", path, "--device", "H200 SXM", "-o", "json"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const ProcessResult r = run_process(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out, nullptr, false);
+  return j.is_discarded() ? nlohmann::json{} : j["devices"][0];
+}
+
+double mib(const nlohmann::json& d, const char* key) { return d[key].get<double>() / kMiB; }
+
+#define REQUIRE_CASE(var, dir, name)                                     \
+  const std::string var = write_case(dir, name);                         \
+  if (var.empty()) GTEST_SKIP() << "python3 cannot write the case " name
+
+// Case 1: converted Gemma 3 files have no pattern key; llama.cpp takes 6 (5 sliding-window
+// layers of 1024 + 512 cells, then one global layer).
+TEST(FitKindsE2E, Gemma3WithoutPatternKeyTakesSix) {
+  TempDir dir;
+  REQUIRE_CASE(path, dir, "gemma3_12b");
+  const auto d = fit_on_h200(path, {"-c", "32768"});
+  EXPECT_NEAR(mib(d, "kv_bytes"), 2528.0, 2528.0 * 0.01);  // 2048 global + 480 sliding
+}
+
+// Case 2: one sliding-window cache per sequence (kv_unified false): 27 / 42 / 72 MiB.
+TEST(FitKindsE2E, OneSlidingWindowPerSequence) {
+  TempDir dir;
+  REQUIRE_CASE(path, dir, "gemma3_270m");
+  const std::pair<const char*, double> want[] = {{"1", 27.0}, {"2", 42.0}, {"4", 72.0}};
+  for (const auto& [np, kv] : want) {
+    const auto d = fit_on_h200(path, {"-c", "4096", "--parallel", np});
+    EXPECT_NEAR(mib(d, "kv_bytes"), kv, kv * 0.01) << "--parallel " << np;
+  }
+}
+
+TEST(FitKindsE2E, Gemma2WindowsPerSequence) {
+  const ProcessResult r = run_process({RIGBENCH_BIN, "fit", "--preset", "Gemma-2-9B", "--device", "H200 SXM", "-c", "32768",
+                                       "--parallel", "4", "-o", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto d = nlohmann::json::parse(r.out)["devices"][0];
+  EXPECT_NEAR(mib(d, "kv_bytes"), 8400.0, 84.0);
+}
+
+// Case 3: Qwen3.5 keeps KV on every 4th layer and a recurrent state per sequence on the others.
+TEST(FitKindsE2E, HybridKeepsKvOnAttentionLayersAndStateOnTheRest) {
+  TempDir dir;
+  REQUIRE_CASE(path, dir, "qwen35_9b");
+  const auto d = fit_on_h200(path, {"-c", "32768"});
+  EXPECT_NEAR(mib(d, "kv_bytes"), 1024.0, 10.24);
+  EXPECT_NEAR(mib(d, "recurrent_bytes"), 50.25, 0.5025);
+}
+
+// Case 4: Mamba has no attention heads; llama.cpp loads it with a 38 MiB state and no KV.
+TEST(FitKindsE2E, MambaLoadsWithItsState) {
+  TempDir dir;
+  REQUIRE_CASE(path, dir, "falcon_mamba_7b");
+  const auto d = fit_on_h200(path, {"-c", "8192"});
+  EXPECT_EQ(d["kv_bytes"].get<uint64_t>(), 0u);
+  EXPECT_NEAR(mib(d, "recurrent_bytes"), 38.0, 0.38);
+}
+
+// Case 5: per-layer head counts; without flash attention llama.cpp sizes every layer's V at the
+// widest layer (V is stored transposed).
+TEST(FitKindsE2E, PerLayerHeadsWithoutFlashAttentionPadV) {
+  TempDir dir;
+  REQUIRE_CASE(path, dir, "openelm_270m");
+  const auto d = fit_on_h200(path, {"-c", "2048", "-fa", "off"});
+  EXPECT_NEAR(mib(d, "kv_bytes"), 35.75, 0.3575);
+  const auto on = fit_on_h200(path, {"-c", "2048", "-fa", "on"});
+  EXPECT_NEAR(mib(on, "kv_bytes"), 31.5, 0.315);  // each layer at its own width
+}
+
+// Case 7: llama.cpp refuses a quantized V cache without flash attention: one line, exit 1.
+TEST(FitKindsE2E, QuantizedVWithoutFlashAttentionIsRefused) {
+  const ProcessResult r = run_process({RIGBENCH_BIN, "fit", RIGBENCH_TEST_MODEL, "-fa", "off", "-ctv", "q8_0"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("-ctv q8_0 with -fa off"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+}  // namespace
+}  // namespace rigbench
