@@ -7,8 +7,8 @@ no_alloc dry run on each, and this holds:
 - KV (with the recurrent state) within 1 % at both settings, for every architecture except
   KV_EXCEPTIONS (each with the reason);
 - the total within TOTAL_TOLERANCE, except TOTAL_EXCEPTIONS. The compute buffer is being
-  reworked in parallel (issue #19), so this threshold is left wide for now: tighten it to 2 %
-  as compute follows llama.cpp.
+  reworked in parallel (issue #19), so this threshold and list are left wide for now: tighten
+  them towards 2 % as compute follows llama.cpp.
 
 A file that llama.cpp cannot load is not fit's concern; a file that rigbench refuses is a failure.
 Usage: fit_every_arch_test.py --rigbench BIN --test-llama-archs BIN
@@ -25,12 +25,23 @@ SWEEP = os.path.join(HERE, "..", "..", "bench", "fit_every_arch")
 
 # Files (stem) whose KV may differ from llama.cpp's by more than 1 %, and why.
 KV_EXCEPTIONS = {
+    # DeepSeek-V4's llama_kv_cache_dsv4: compressed K caches (CSA/HCA ratios) and their compressor
+    # state beside the sliding-window cache; fit models the window only (-13 % at 4096).
+    "deepseek4-moe": "compressed caches of llama_kv_cache_dsv4 not modelled",
 }
 
-# The total: wide while the compute buffer is reworked (see above).
-TOTAL_TOLERANCE = 1.00
-TOTAL_EXCEPTIONS = {
-}
+# The total: left wide (10 %, and the files below unbounded) while the compute buffer is
+# reworked in parallel (#19, helper fitcompute); the KV of every one of them is held above.
+# Off by more than 10 % on 2026-11-30, all from the compute buffer:
+TOTAL_TOLERANCE = 0.10
+COMPUTE = "compute buffer of this graph not modelled yet"
+TOTAL_EXCEPTIONS = {name: COMPUTE for name in (
+    "deepseek32-moe", "glm-dsa-moe", "minimax-m3-moe", "qwen4exp-moe",  # sparse attention (indexer graphs)
+    "deepseek4-moe", "grok-moe", "llama4-moe", "smallthinker-moe", "qwen3tts-dense",
+    "mamba-dense", "mamba2-dense", "lfm2-dense", "falcon-h1-dense", "granitehybrid-dense",  # recurrent graphs
+    "nemotron_h-dense", "nemotron_h_moe-dense", "qwen35-dense", "qwen35moe-moe", "qwen3next-moe",
+    "minimax-01-moe",
+)}
 
 
 def main():

@@ -54,6 +54,8 @@ TEST(FitKindsE2E, Gemma3WithoutPatternKeyTakesSix) {
   REQUIRE_CASE(path, dir, "gemma3_12b");
   const auto d = fit_on_h200(path, {"-c", "32768"});
   EXPECT_NEAR(mib(d, "kv_bytes"), 2528.0, 2528.0 * 0.01);  // 2048 global + 480 sliding
+  REQUIRE_CASE(small, dir, "gemma3_4b");
+  EXPECT_NEAR(mib(fit_on_h200(small, {"-c", "131072"}), "kv_bytes"), 2734.0, 27.34);
 }
 
 // Case 2: one sliding-window cache per sequence (kv_unified false): 27 / 42 / 72 MiB.

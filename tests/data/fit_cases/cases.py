@@ -6,6 +6,8 @@ import mk_gemma3, mk_mamba, mk_openelm, mk_qwen35
 CASES = {
     # Gemma-3-12B text shape, no sliding_window_pattern key (llama.cpp takes 6)
     'gemma3_12b': lambda p: mk_gemma3.build(p),
+    # Gemma-3-4B text shape (google/gemma-3-4b-it text_config), no pattern key
+    'gemma3_4b': lambda p: mk_gemma3.build(p, n_layer=34, n_embd=2560, n_head=8, n_kv=4, hd=256, n_ff=10240),
     # Gemma-3-270M shape (pattern 6 given)
     'gemma3_270m': lambda p: mk_gemma3.build(p, n_layer=18, n_embd=640, n_head=4, n_kv=1, hd=256, n_ff=2048,
                                              n_vocab=262144, swa=512, ctx=32768, wt='F16', pattern=6),
