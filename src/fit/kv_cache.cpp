@@ -77,7 +77,8 @@ uint64_t layer_cache_bytes(const model::ModelShape& s, const ContextParams& c, u
 
 uint64_t layer_state_bytes(const model::ModelShape& s, const ContextParams& c, uint32_t il) {
   if (!s.is_recurrent(il)) return 0;
-  return (s.state_r + s.state_s) * sizeof(float) * n_streams(c);
+  const uint64_t ple = il < s.ple_layer.size() && s.ple_layer[il] ? s.state_ple : 0;
+  return (s.state_r + s.state_s + ple) * sizeof(float) * n_streams(c);
 }
 
 Status check_cache_types(const ContextParams& c) {

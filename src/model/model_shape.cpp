@@ -250,6 +250,17 @@ void read_recurrent(const Reader& r, ModelShape& s) {
   else if (kda) s.state_s = kda * kda * n_head;
   else if (s.arch == "minimax-01") s.state_s = static_cast<uint64_t>(s.head_k) * s.head_k * n_head;  // lightning attention
   else s.state_s = d_state * d_inner;
+  // Per-layer n-gram embeddings (PLE, Qwen4exp) keep a convolution history row on their layer
+  // (llama_hparams::ple_conv_state): (kernel - 1) x ngram x hyper-connections x n_embd.
+  const uint64_t ple_kernel = r.u("ple.conv_kernel"), ngram = r.u("ple.ngram_size"), hc = r.u("hyper_connection.count");
+  if (r.is_array("ple.layers") && ple_kernel > 0 && ngram > 1 && r.u("ple.heads_per_ngram") > 0) {
+    s.state_ple = (ple_kernel - 1) * ngram * hc * e;
+    s.ple_layer.assign(s.n_layer, 0);
+    const int64_t id = r.find("ple.layers");
+    const auto layers = r.per_layer("ple.layers", static_cast<uint32_t>(gguf_get_arr_n(r.ctx, id)), s.n_layer);
+    for (uint32_t il : layers)
+      if (il < s.n_layer) s.ple_layer[il] = 1;
+  }
 }
 
 // Layers llama.cpp leaves out of the KV cache, and the indexer cache of sparse attention.
