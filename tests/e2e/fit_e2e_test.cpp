@@ -261,8 +261,9 @@ TEST(FitE2E, GoldenCatalogDevicesWithinOneHundredTwentyColumns) {
   std::vector<std::string> wide = args;
   wide.insert(wide.end(), {"md", "--wide"});
   const ProcessResult w = run_process(wide);
-  EXPECT_NE(testing::unpadded(w.out).find("| device | backend | n_ctx | ngl | weights GiB | KV GiB | compute MiB | output KiB | "
-                                          "overhead MiB | total GiB | memory GiB | usable GiB | host RAM GiB | verdict | margin GiB | "
+  EXPECT_NE(testing::unpadded(w.out).find("| device | backend | n_ctx | ngl | weights GiB | KV GiB | state KiB | compute MiB | "
+                                          "output KiB | overhead MiB | total GiB | memory GiB | usable GiB | host RAM GiB | "
+                                          "verdict | margin GiB | "
                                           "max n_ctx | tg bound t/s | USD/GiB |"),
             std::string::npos)
       << w.out;
