@@ -43,6 +43,34 @@ uint64_t v_elements(const model::ModelShape& s, const ContextParams& c, uint32_t
   return widest;
 }
 
+// DeepSeek-V4's ratios (llama-kv-cache-dsv4.cpp): CSA compresses 4 positions into a row and
+// keeps an indexer cache and a compressor state of 2 x 4 rows; HCA 128 positions, a state of 128.
+constexpr uint32_t kCsaRatio = 4, kHcaRatio = 128;
+
+// Cells of a compressed cache: PAD(ceil(n_ctx_seq / ratio), 256) per sequence.
+uint64_t compressed_cells(const ContextParams& c, uint32_t ratio) {
+  return pad((cells_per_stream(c) + ratio - 1) / ratio) * n_streams(c);
+}
+
+// DeepSeek-V4 keeps K only: the sliding window on every layer, plus the compressed cache of
+// the layer's ratio (and, for CSA, the indexer's keys at the same compression).
+uint64_t compressed_layer_bytes(const model::ModelShape& s, const ContextParams& c, uint32_t il, ggml_type tk) {
+  const uint64_t k = ggml_row_size(tk, static_cast<int64_t>(head_k(s, il) * s.n_head_kv[il]));
+  uint64_t bytes = k * layer_cells(s, c, il);
+  const uint32_t ratio = s.compress_ratio[il];
+  if (ratio == kCsaRatio) bytes += (k + ggml_row_size(tk, s.indexer_head_k)) * compressed_cells(c, ratio);
+  if (ratio == kHcaRatio) bytes += k * compressed_cells(c, ratio);
+  return bytes;
+}
+
+// The compressor state of a DeepSeek-V4 layer, per sequence: f32 kv and score planes.
+uint64_t compressor_state_elements(const model::ModelShape& s, uint32_t il) {
+  const uint32_t ratio = il < s.compress_ratio.size() ? s.compress_ratio[il] : 0;
+  if (ratio == kCsaRatio) return 2ull * 2 * kCsaRatio * (2ull * s.head_k + 2ull * s.indexer_head_k);  // CSA + indexer
+  if (ratio == kHcaRatio) return 2ull * kHcaRatio * s.head_k;
+  return 0;
+}
+
 }  // namespace
 
 int padded_context(int n_ctx, int n_seq) {
@@ -62,6 +90,7 @@ uint64_t layer_cells(const model::ModelShape& s, const ContextParams& c, uint32_
 uint64_t layer_cache_bytes(const model::ModelShape& s, const ContextParams& c, uint32_t il) {
   if (!s.causal || il >= s.n_layer) return 0;
   const ggml_type tk = cache_type(c.type_k), tv = cache_type(c.type_v);
+  if (!s.compress_ratio.empty()) return compressed_layer_bytes(s, c, il, tk);
   uint64_t bytes = 0;
   if (s.has_kv(il)) {
     const uint64_t k = ggml_row_size(tk, static_cast<int64_t>(head_k(s, il) * s.n_head_kv[il]));
@@ -76,6 +105,7 @@ uint64_t layer_cache_bytes(const model::ModelShape& s, const ContextParams& c, u
 }
 
 uint64_t layer_state_bytes(const model::ModelShape& s, const ContextParams& c, uint32_t il) {
+  if (const uint64_t comp = compressor_state_elements(s, il); comp > 0) return comp * sizeof(float) * n_streams(c);
   if (!s.is_recurrent(il)) return 0;
   const uint64_t ple = il < s.ple_layer.size() && s.ple_layer[il] ? s.state_ple : 0;
   return (s.state_r + s.state_s + ple) * sizeof(float) * n_streams(c);

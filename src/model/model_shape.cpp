@@ -276,6 +276,12 @@ void read_layer_exceptions(const Reader& r, ModelShape& s) {
   if (s.arch == "gemma4") drop_from(s.n_layer - std::min<uint32_t>(s.n_layer, static_cast<uint32_t>(r.u("attention.shared_kv_layers"))));
   // The main context of these keeps no cache for the next-token prediction layers.
   if (s.n_layer_nextn > 0 && one_of(s.arch, {"step35", "hy_v3", "glm-dsa", "mimo2", "deepseek32", "dots3note"})) drop_from(n_trunk);
+  // DeepSeek-V4 (llama_kv_cache_dsv4): K-only caches; every layer slides, and the layers
+  // attention.compress_ratios marks add a compressed cache (4: CSA, with an indexer cache; 128: HCA).
+  if (s.arch == "deepseek4") {
+    s.compress_ratio = r.per_layer("attention.compress_ratios", s.n_layer, 0);
+    s.indexer_head_k = static_cast<uint32_t>(r.u("attention.indexer.key_length"));
+  }
   // Sparse attention: a cache of the indexer's keys, one head per cell, beside the main one.
   // DSA (deepseek32: every trunk layer; glm-dsa, dots3note: the layers attention.indexer.types
   // marks), MiniMax-M3's MSA (the layers after the leading dense ones), Qwen4exp (its

@@ -49,6 +49,8 @@ struct ModelShape {
   uint32_t indexer_head_k = 0;              // DSA: the indexer key's size (attention.indexer.key_length)
   uint64_t state_r = 0, state_s = 0;        // recurrent state per sequence and layer, f32 elements:
                                             // r = convolution / token shift, s = the SSM / WKV state
+  std::vector<uint32_t> compress_ratio;     // DeepSeek-V4: per layer, 4 (CSA) or 128 (HCA) compressed
+                                            // K caches beside the sliding window (0: none)
   uint64_t state_ple = 0;                   // and on the layers ple_layer marks, the PLE convolution history
   std::vector<uint8_t> ple_layer;
   bool fused_qkv = false;   // one attn_qkv tensor
