@@ -31,8 +31,12 @@ uint64_t cells_per_stream(const ContextParams& c) {
 }
 
 // Head sizes of layer il (sliding-window layers may have their own: key_length_swa).
-uint64_t head_k(const model::ModelShape& s, uint32_t il) { return s.is_swa(il) && s.head_k_swa ? s.head_k_swa : s.head_k; }
-uint64_t head_v(const model::ModelShape& s, uint32_t il) { return s.is_swa(il) && s.head_v_swa ? s.head_v_swa : s.head_v; }
+uint64_t head_k(const model::ModelShape& s, uint32_t il) {
+  return s.is_swa(il) && s.head_k_swa ? s.head_k_swa : s.head_k;
+}
+uint64_t head_v(const model::ModelShape& s, uint32_t il) {
+  return s.is_swa(il) && s.head_v_swa ? s.head_v_swa : s.head_v;
+}
 
 // Elements of one cell's V in layer il; without flash attention (V transposed) llama.cpp sizes
 // every layer at the widest layer's V (llama_hparams::n_embd_v_gqa_max, over all layers).
@@ -83,7 +87,8 @@ int padded_context(int n_ctx, int n_seq) {
 uint64_t layer_cells(const model::ModelShape& s, const ContextParams& c, uint32_t il) {
   const uint64_t per_stream = cells_per_stream(c);
   if (!s.is_swa(il)) return per_stream * n_streams(c);
-  const uint64_t window = pad(std::min<uint64_t>(per_stream, static_cast<uint64_t>(s.n_swa) + static_cast<uint64_t>(c.n_ubatch)));
+  const uint64_t window =
+      pad(std::min<uint64_t>(per_stream, static_cast<uint64_t>(s.n_swa) + static_cast<uint64_t>(c.n_ubatch)));
   return window * n_streams(c);
 }
 
@@ -113,8 +118,9 @@ uint64_t layer_state_bytes(const model::ModelShape& s, const ContextParams& c, u
 
 Status check_cache_types(const ContextParams& c) {
   if (!c.flash_attn && ggml_is_quantized(cache_type(c.type_v))) {
-    return fail(ErrorCode::kInvalidInput, "-ctv " + c.type_v + " with -fa off: llama.cpp refuses a quantized V cache without "
-                                          "flash attention; use -fa on, or -ctv f16");
+    return fail(ErrorCode::kInvalidInput, "-ctv " + c.type_v +
+                                              " with -fa off: llama.cpp refuses a quantized V cache without "
+                                              "flash attention; use -fa on, or -ctv f16");
   }
   return {};
 }

@@ -1,12 +1,12 @@
 #include "model/model_shape.h"
 
-#include <gguf.h>
 #include <ggml.h>
+#include <gguf.h>
 
 #include <algorithm>
 #include <cstdio>
-#include <initializer_list>
 #include <filesystem>
+#include <initializer_list>
 #include <memory>
 
 namespace rigbench::model {
@@ -46,9 +46,11 @@ struct Reader {
       const void* data = gguf_get_arr_data(ctx, id);
       for (size_t i = 0; i < len; ++i) {
         if (t == GGUF_TYPE_UINT32) out[i] = static_cast<const uint32_t*>(data)[i];
-        else if (t == GGUF_TYPE_INT32) out[i] = static_cast<uint32_t>(std::max(0, static_cast<const int32_t*>(data)[i]));
+        else if (t == GGUF_TYPE_INT32)
+          out[i] = static_cast<uint32_t>(std::max(0, static_cast<const int32_t*>(data)[i]));
         else if (t == GGUF_TYPE_UINT8 || t == GGUF_TYPE_BOOL) out[i] = static_cast<const uint8_t*>(data)[i];
-        else if (t == GGUF_TYPE_INT8) out[i] = static_cast<uint32_t>(std::max<int8_t>(0, static_cast<const int8_t*>(data)[i]));
+        else if (t == GGUF_TYPE_INT8)
+          out[i] = static_cast<uint32_t>(std::max<int8_t>(0, static_cast<const int8_t*>(data)[i]));
         else if (t == GGUF_TYPE_UINT16) out[i] = static_cast<const uint16_t*>(data)[i];
       }
       return out;
@@ -91,9 +93,9 @@ struct SwaRule {
   const char* arch;
   SwaWhen when;
   SwaPattern pattern;
-  uint32_t period;      // default period (kPeriod*); an array key still gives one flag per layer
-  uint32_t n_swa;       // default window when the key is absent (0: the key is required)
-  bool window_forced;   // llama.cpp overrides the file's window with n_swa
+  uint32_t period;     // default period (kPeriod*); an array key still gives one flag per layer
+  uint32_t n_swa;      // default window when the key is absent (0: the key is required)
+  bool window_forced;  // llama.cpp overrides the file's window with n_swa
 };
 constexpr SwaRule kSwaRules[] = {
     {"gemma2", SwaWhen::kAlways, SwaPattern::kPeriod, 2, 4096, false},
@@ -175,9 +177,15 @@ void read_sliding_window(const Reader& r, ModelShape& s) {
   const uint32_t window = static_cast<uint32_t>(r.u("attention.sliding_window"));
   switch (rule->when) {
     case SwaWhen::kAlways: break;
-    case SwaWhen::kKeyPositive: if (window == 0) return; break;
-    case SwaWhen::kKeyNotZero: if (key && window == 0) return; break;
-    case SwaWhen::kLayers64: if (s.n_layer != 64) return; break;
+    case SwaWhen::kKeyPositive:
+      if (window == 0) return;
+      break;
+    case SwaWhen::kKeyNotZero:
+      if (key && window == 0) return;
+      break;
+    case SwaWhen::kLayers64:
+      if (s.n_layer != 64) return;
+      break;
   }
   s.n_swa = rule->window_forced ? rule->n_swa : (key ? window : rule->n_swa);
   const std::string pattern_key = "attention.sliding_window_pattern";
@@ -197,7 +205,8 @@ void read_sliding_window(const Reader& r, ModelShape& s) {
         const auto flags = r.per_layer(pattern_key, s.n_layer, 0);
         for (uint32_t il = 0; il < s.n_layer; ++il) s.swa_layer[il] = flags[il] != 0;
       } else if (rule->pattern != SwaPattern::kPerLayer) {
-        by_period(static_cast<uint32_t>(r.u(pattern_key, rule->period)), rule->pattern == SwaPattern::kPeriodDenseFirst);
+        by_period(static_cast<uint32_t>(r.u(pattern_key, rule->period)),
+                  rule->pattern == SwaPattern::kPeriodDenseFirst);
       }
       break;
   }
@@ -248,7 +257,8 @@ void read_recurrent(const Reader& r, ModelShape& s) {
   else s.state_r = (d_conv > 0 ? d_conv - 1 : 0) * (d_inner + 2 * n_group * d_state);
   if (wkv) s.state_s = e * wkv;
   else if (kda) s.state_s = kda * kda * n_head;
-  else if (s.arch == "minimax-01") s.state_s = static_cast<uint64_t>(s.head_k) * s.head_k * n_head;  // lightning attention
+  else if (s.arch == "minimax-01")
+    s.state_s = static_cast<uint64_t>(s.head_k) * s.head_k * n_head;  // lightning attention
   else s.state_s = d_state * d_inner;
   // Per-layer n-gram embeddings (PLE, Qwen4exp) keep a convolution history row on their layer
   // (llama_hparams::ple_conv_state): (kernel - 1) x ngram x hyper-connections x n_embd.
@@ -273,9 +283,11 @@ void read_layer_exceptions(const Reader& r, ModelShape& s) {
   // Layers past n_layer_kv_from_start reuse an earlier layer's cache (Gemma 3n: 20; Gemma 4:
   // all but attention.shared_kv_layers).
   if (s.arch == "gemma3n") drop_from(std::min<uint32_t>(20, s.n_layer));
-  if (s.arch == "gemma4") drop_from(s.n_layer - std::min<uint32_t>(s.n_layer, static_cast<uint32_t>(r.u("attention.shared_kv_layers"))));
+  if (s.arch == "gemma4")
+    drop_from(s.n_layer - std::min<uint32_t>(s.n_layer, static_cast<uint32_t>(r.u("attention.shared_kv_layers"))));
   // The main context of these keeps no cache for the next-token prediction layers.
-  if (s.n_layer_nextn > 0 && one_of(s.arch, {"step35", "hy_v3", "glm-dsa", "mimo2", "deepseek32", "dots3note"})) drop_from(n_trunk);
+  if (s.n_layer_nextn > 0 && one_of(s.arch, {"step35", "hy_v3", "glm-dsa", "mimo2", "deepseek32", "dots3note"}))
+    drop_from(n_trunk);
   // DeepSeek-V4 (llama_kv_cache_dsv4): K-only caches; every layer slides, and the layers
   // attention.compress_ratios marks add a compressed cache (4: CSA, with an indexer cache; 128: HCA).
   if (s.arch == "deepseek4") {
@@ -319,13 +331,15 @@ Result<ModelShape> read_shape(const std::string& path) {
   }
   s.arch = gguf_get_val_str(ctx.get(), arch_id);
   const int64_t name_id = gguf_find_key(ctx.get(), "general.name");
-  s.name = (name_id >= 0 && gguf_get_kv_type(ctx.get(), name_id) == GGUF_TYPE_STRING) ? gguf_get_val_str(ctx.get(), name_id)
-                                                                                     : std::filesystem::path(path).stem().string();
+  s.name = (name_id >= 0 && gguf_get_kv_type(ctx.get(), name_id) == GGUF_TYPE_STRING)
+               ? gguf_get_val_str(ctx.get(), name_id)
+               : std::filesystem::path(path).stem().string();
   const Reader r{ctx.get(), s.arch};
   const uint64_t n_layer = r.u("block_count");
   const uint64_t n_embd = r.u("embedding_length");
   if (n_layer == 0 || n_layer > 4096) {
-    return fail(ErrorCode::kInvalidInput, where + ": " + s.arch + ".block_count is " + std::to_string(n_layer) + " (expected 1..4096)");
+    return fail(ErrorCode::kInvalidInput,
+                where + ": " + s.arch + ".block_count is " + std::to_string(n_layer) + " (expected 1..4096)");
   }
   if (n_embd == 0 || n_embd > (1u << 20)) {
     return fail(ErrorCode::kInvalidInput, where + ": " + s.arch + ".embedding_length is " + std::to_string(n_embd));
@@ -366,7 +380,8 @@ Result<ModelShape> read_shape(const std::string& path) {
   s.n_vocab = static_cast<uint32_t>(r.u("vocab_size"));
   if (s.n_vocab == 0) {
     const int64_t tok = gguf_find_key(ctx.get(), "tokenizer.ggml.tokens");
-    if (tok >= 0 && gguf_get_kv_type(ctx.get(), tok) == GGUF_TYPE_ARRAY) s.n_vocab = static_cast<uint32_t>(gguf_get_arr_n(ctx.get(), tok));
+    if (tok >= 0 && gguf_get_kv_type(ctx.get(), tok) == GGUF_TYPE_ARRAY)
+      s.n_vocab = static_cast<uint32_t>(gguf_get_arr_n(ctx.get(), tok));
   }
 
   for (int64_t i = 0; i < gguf_get_n_tensors(ctx.get()); ++i) {

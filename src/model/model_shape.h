@@ -19,31 +19,31 @@ struct TensorInfo {
 };
 
 struct ModelShape {
-  std::string arch;         // general.architecture
-  std::string name;         // general.name or the file stem
-  uint32_t n_vocab = 0;     // <arch>.vocab_size, else the token list's length
+  std::string arch;      // general.architecture
+  std::string name;      // general.name or the file stem
+  uint32_t n_vocab = 0;  // <arch>.vocab_size, else the token list's length
   uint32_t n_ctx_train = 0;
   uint32_t n_embd = 0;
   uint32_t n_layer = 0;
-  std::vector<uint32_t> n_head;      // per layer (a scalar key is repeated)
-  std::vector<uint32_t> n_head_kv;   // per layer; 0 marks a layer without KV (recurrent)
-  std::vector<uint32_t> n_ff;        // per layer
-  uint32_t head_k = 0;      // <arch>.attention.key_length, else n_embd / n_head
-  uint32_t head_v = 0;      // <arch>.attention.value_length, else n_embd / n_head
-  uint32_t n_swa = 0;       // sliding window of the sliding-window layers (0 = none)
+  std::vector<uint32_t> n_head;     // per layer (a scalar key is repeated)
+  std::vector<uint32_t> n_head_kv;  // per layer; 0 marks a layer without KV (recurrent)
+  std::vector<uint32_t> n_ff;       // per layer
+  uint32_t head_k = 0;              // <arch>.attention.key_length, else n_embd / n_head
+  uint32_t head_v = 0;              // <arch>.attention.value_length, else n_embd / n_head
+  uint32_t n_swa = 0;               // sliding window of the sliding-window layers (0 = none)
   uint32_t n_expert = 0, n_expert_used = 0, n_ff_exp = 0, n_expert_shared = 0;
   uint32_t kv_lora_rank = 0, qk_rope_dim = 0;  // MLA (DeepSeek): the K cache holds kv_lora + rope
-  uint32_t head_k_mla = 0;  // MLA: query/key head size before compression (nope + rope)
-  bool causal = true;       // false for encoders (BERT): no KV cache
-  bool mla = false;         // key_length_mla and value_length_mla set: K holds latent + rope, no V
+  uint32_t head_k_mla = 0;                     // MLA: query/key head size before compression (nope + rope)
+  bool causal = true;                          // false for encoders (BERT): no KV cache
+  bool mla = false;                            // key_length_mla and value_length_mla set: K holds latent + rope, no V
 
   // The memory of each layer, as llama.cpp lays it out (docs/fit.md, "KV cache and recurrent
   // state by kind"): from metadata, with a small per-architecture table where llama.cpp itself
   // hard-codes (default sliding-window periods, which layers of a hybrid are recurrent).
-  std::vector<uint8_t> swa_layer;        // 1: the layer's cache is the sliding-window one
-  std::vector<uint8_t> kv_layer;         // 1: the layer keeps K (and V) cells (empty: all do)
-  std::vector<uint8_t> recurrent_layer;  // 1: the layer keeps a recurrent state per sequence
-  std::vector<uint8_t> indexer_layer;    // 1: sparse attention (DSA) keeps an indexer key per cell
+  std::vector<uint8_t> swa_layer;           // 1: the layer's cache is the sliding-window one
+  std::vector<uint8_t> kv_layer;            // 1: the layer keeps K (and V) cells (empty: all do)
+  std::vector<uint8_t> recurrent_layer;     // 1: the layer keeps a recurrent state per sequence
+  std::vector<uint8_t> indexer_layer;       // 1: sparse attention (DSA) keeps an indexer key per cell
   uint32_t n_layer_nextn = 0;               // next-token prediction layers at the end (nextn_predict_layers)
   uint32_t head_k_swa = 0, head_v_swa = 0;  // head sizes of sliding-window layers (key_length_swa)
   uint32_t indexer_head_k = 0;              // DSA: the indexer key's size (attention.indexer.key_length)
@@ -53,7 +53,7 @@ struct ModelShape {
                                             // K caches beside the sliding window (0: none)
   uint64_t state_ple = 0;                   // and on the layers ple_layer marks, the PLE convolution history
   std::vector<uint8_t> ple_layer;
-  bool fused_qkv = false;   // one attn_qkv tensor
+  bool fused_qkv = false;  // one attn_qkv tensor
   std::vector<TensorInfo> tensors;
   uint64_t tensor_bytes = 0;  // sum of tensor bytes
 

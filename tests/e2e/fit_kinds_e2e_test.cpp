@@ -26,7 +26,8 @@ constexpr double kMiB = 1024.0 * 1024.0;
 // Writes the case `name` (tests/data/fit_cases/cases.py) into `dir`; "" when python3 is missing.
 std::string write_case(const TempDir& dir, const std::string& name) {
   const std::string out = dir.file(name + ".gguf");
-  const ProcessResult r = run_process({"/usr/bin/env", "python3", std::string(RIGBENCH_TEST_DATA) + "/fit_cases/cases.py", name, out});
+  const ProcessResult r =
+      run_process({"/usr/bin/env", "python3", std::string(RIGBENCH_TEST_DATA) + "/fit_cases/cases.py", name, out});
   if (r.exit_code != 0) return "";
   return out;
 }
@@ -43,8 +44,8 @@ nlohmann::json fit_on_h200(const std::string& path, const std::vector<std::strin
 
 double mib(const nlohmann::json& d, const char* key) { return d[key].get<double>() / kMiB; }
 
-#define REQUIRE_CASE(var, dir, name)                                     \
-  const std::string var = write_case(dir, name);                         \
+#define REQUIRE_CASE(var, dir, name)             \
+  const std::string var = write_case(dir, name); \
   if (var.empty()) GTEST_SKIP() << "python3 cannot write the case " name
 
 // Case 1: converted Gemma 3 files have no pattern key; llama.cpp takes 6 (5 sliding-window
@@ -70,8 +71,8 @@ TEST(FitKindsE2E, OneSlidingWindowPerSequence) {
 }
 
 TEST(FitKindsE2E, Gemma2WindowsPerSequence) {
-  const ProcessResult r = run_process({RIGBENCH_BIN, "fit", "--preset", "Gemma-2-9B", "--device", "H200 SXM", "-c", "32768",
-                                       "--parallel", "4", "-o", "json"});
+  const ProcessResult r = run_process({RIGBENCH_BIN, "fit", "--preset", "Gemma-2-9B", "--device", "H200 SXM", "-c",
+                                       "32768", "--parallel", "4", "-o", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto d = nlohmann::json::parse(r.out)["devices"][0];
   EXPECT_NEAR(mib(d, "kv_bytes"), 8400.0, 84.0);
