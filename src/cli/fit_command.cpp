@@ -196,7 +196,7 @@ Status run_fit_command(const FitOptions& o) {
   ctx.type_v = p.type_v;
   ctx.flash_attn = p.flash_attn != "off";
   ctx.offload_kqv = !o.no_kv_offload;
-  if (Status s = fit::check_cache_types(ctx); !s) return s;
+  if (Status s = fit::check_cache_types(*shape, ctx); !s) return s;
 
   const MachineInfo machine = machine_info();
   std::vector<fit::Target> targets;

@@ -116,11 +116,21 @@ uint64_t layer_state_bytes(const model::ModelShape& s, const ContextParams& c, u
   return (s.state_r + s.state_s + ple) * sizeof(float) * n_streams(c);
 }
 
-Status check_cache_types(const ContextParams& c) {
-  if (!c.flash_attn && ggml_is_quantized(cache_type(c.type_v))) {
+Status check_cache_types(const model::ModelShape& s, const ContextParams& c) {
+  const ggml_type tk = cache_type(c.type_k), tv = cache_type(c.type_v);
+  if (ggml_is_quantized(tv) && s.arch == "grok") {
     return fail(ErrorCode::kInvalidInput, "-ctv " + c.type_v +
-                                              " with -fa off: llama.cpp refuses a quantized V cache without "
-                                              "flash attention; use -fa on, or -ctv f16");
+                                              ": llama.cpp runs grok without flash attention, which a " +
+                                              "quantized V cache needs; use -ctv f16");
+  }
+  if (ggml_is_quantized(tv) && !c.flash_attn) {
+    return fail(ErrorCode::kInvalidInput, "-ctv " + c.type_v + " with -fa off: llama.cpp refuses a quantized V cache " +
+                                              "without flash attention; use -fa on, or -ctv f16");
+  }
+  if ((s.is_mla() || !s.compress_ratio.empty()) && tk != tv) {
+    return fail(ErrorCode::kInvalidInput, "-ctk " + c.type_k + " -ctv " + c.type_v +
+                                              ": llama.cpp refuses different K and V cache " + "types for " + s.arch +
+                                              " (its V is read from the K cache); give both the same type");
   }
   return {};
 }

@@ -31,9 +31,11 @@ uint64_t layer_cache_bytes(const model::ModelShape& shape, const ContextParams& 
 // sequences; 0 for layers without one. Independent of the context length.
 uint64_t layer_state_bytes(const model::ModelShape& shape, const ContextParams& ctx, uint32_t il);
 
-// The combinations llama.cpp refuses to create a context for: a quantized V cache without flash
-// attention. Errors: kInvalidInput naming the flags and what to do.
-Status check_cache_types(const ContextParams& ctx);
+// The combinations llama.cpp refuses to create a context for (llama_init_from_model): a
+// quantized V cache without flash attention (Grok always runs without: llama.cpp forces it
+// off); different K and V types where V is not a cache of its own (MLA, DeepSeek-V4).
+// Errors: kInvalidInput naming the flags and what to do.
+Status check_cache_types(const model::ModelShape& shape, const ContextParams& ctx);
 
 // Cells the attention of the worst-case graph spans: the padded context for decoders, the
 // batch for encoders (they attend within the batch).

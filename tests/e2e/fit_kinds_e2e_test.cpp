@@ -114,6 +114,11 @@ TEST(FitKindsE2E, QuantizedVWithoutFlashAttentionIsRefused) {
   EXPECT_NE(r.err.find("-ctv q8_0 with -fa off"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
+  // MLA reads V from the K cache: llama.cpp refuses different K and V types.
+  const ProcessResult mla = run_process({RIGBENCH_BIN, "fit", "--preset", "DeepSeek-V3", "-c", "4096", "-ctk", "q8_0"});
+  EXPECT_EQ(mla.exit_code, 1);
+  EXPECT_NE(mla.err.find("different K and V cache types for deepseek2"), std::string::npos) << mla.err;
+  EXPECT_EQ(std::count(mla.err.begin(), mla.err.end(), '\n'), 1) << mla.err;
 }
 
 }  // namespace
