@@ -39,7 +39,8 @@ struct ModelShape {
 
   // The memory of each layer, as llama.cpp lays it out (docs/fit.md, "KV cache and recurrent
   // state by kind"): from metadata, with a small per-architecture table where llama.cpp itself
-  // hard-codes (default sliding-window periods, which layers of a hybrid are recurrent).
+  // hard-codes (default sliding-window periods, which layers of a hybrid are recurrent): see
+  // model/memory_layout.h.
   std::vector<uint8_t> swa_layer;           // 1: the layer's cache is the sliding-window one
   std::vector<uint8_t> kv_layer;            // 1: the layer keeps K (and V) cells (empty: all do)
   std::vector<uint8_t> recurrent_layer;     // 1: the layer keeps a recurrent state per sequence
