@@ -15,6 +15,7 @@ namespace {
 std::vector<std::pair<std::string, std::string>> aliases() {
   std::vector<std::pair<std::string, std::string>> out = {
       {"-ts", "--tensor-split"}, {"-np", "--parallel"}, {"-pg", "--pg"}, {"-mmp", "--mmap"},
+      {"-ot", "--override-tensor"}, {"-cmoe", "--cpu-moe"}, {"-ncmoe", "--n-cpu-moe"},  // fit's placement flags
   };
   for (const Knob& k : knobs()) {
     if (k.llama_alias.empty()) continue;

@@ -14,6 +14,7 @@
 #include "engine/llama_engine.h"
 #include "engine/llama_simulate.h"
 #include "fit/kv_cache.h"
+#include "fit/memory_model.h"
 #include "fit/targets.h"
 #include "hw/bandwidth.h"
 #include "hw/catalog.h"
@@ -21,6 +22,7 @@
 #include "model/model_file.h"
 #include "model/model_shape.h"
 #include "model/preset.h"
+#include "model/projector_shape.h"
 #include "report/fit_printer.h"
 #include "synth/synthesis.h"
 
@@ -43,6 +45,13 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
     cmd->add_option(k.flags, o.knobs[k.key], help)->default_str(knob_default(k));
   }
   cmd->add_flag("--no-kv-offload", o.no_kv_offload, "keep the KV cache in host RAM");
+  cmd->add_option("--override-tensor", o.override_tensor,
+                  "-ot: PATTERN=BUFT[,...]: weights whose name matches the regex go to that buffer type "
+                  "(CPU = host RAM; CUDA0, ROCm0, Vulkan0, Metal... = the device), e.g. -ot exps=CPU");
+  cmd->add_flag("--cpu-moe", o.cpu_moe, "-cmoe: keep every MoE expert tensor in host RAM");
+  cmd->add_option("--n-cpu-moe", o.n_cpu_moe, "-ncmoe: keep the MoE expert tensors of the first N blocks in host RAM")
+      ->check(CLI::Range(0, 4096));
+  cmd->add_option("--mmproj", o.mmproj, "a vision projector (clip GGUF) loaded beside the model: its weights and compute count too");
   cmd->add_option("--parallel", o.n_parallel, "-np: parallel sequences (n_parallel)")->check(CLI::Range(1, 256))->capture_default_str();
   cmd->add_option("--device", o.device, "auto (this machine), all (every catalog device) or a catalog name")->capture_default_str();
   cmd->add_option("--count", o.count, "that many of the --device (several GPUs; layers split as -ts says)")
@@ -67,8 +76,14 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
       "Examples:\n"
       "  rigbench fit model.gguf\n"
       "  rigbench fit --preset Llama-3.1-70B --device all -c 8192\n"
-      "  rigbench fit --preset Llama-3.1-70B --quant Q3_K_S --device 'RTX 2080 Ti' --host-bandwidth 60\n"
-      "  rigbench fit --preset Qwen2.5-7B -c 8192 -d 4096 -np 2 -o json\n");
+      "  rigbench fit --preset Llama-3.1-70B --quant Q3_K_S --device 'RTX 2080 Ti' --host-bandwidth 60
+"
+      "  rigbench fit --preset Qwen2.5-7B -c 8192 -d 4096 -np 2 -o json
+"
+      "  rigbench fit moe.gguf --device \"RTX 4090\" --n-cpu-moe 20
+"
+      "  rigbench fit gemma3.gguf --mmproj mmproj.gguf -c 8192
+");
   return cmd;
 }
 
@@ -137,6 +152,9 @@ Result<model::ModelShape> load_shape(const FitOptions& o, std::string& path, Tem
   if (o.model.empty() && o.preset.empty()) return fail(ErrorCode::kUsage, "fit: give a MODEL.gguf or --preset NAME");
   if (!o.model.empty()) {
     path = o.model;
+    if (model::is_projector_file(o.model)) {
+      return fail(ErrorCode::kInvalidInput, o.model + " is a vision projector (clip); pass it with --mmproj");
+    }
     auto file = model::check_model_file(o.model);
     if (!file) return std::unexpected(file.error());
     return std::move(file->shape);
@@ -197,6 +215,18 @@ Status run_fit_command(const FitOptions& o) {
   ctx.flash_attn = p.flash_attn != "off";
   ctx.offload_kqv = !o.no_kv_offload;
   if (Status s = fit::check_cache_types(*shape, ctx); !s) return s;
+  for (const std::string& value : o.override_tensor) {
+    auto parsed = fit::parse_tensor_overrides(value);
+    if (!parsed) return std::unexpected(parsed.error());
+    ctx.tensor_overrides.insert(ctx.tensor_overrides.end(), parsed->begin(), parsed->end());
+  }
+  for (auto& ov : fit::cpu_moe_overrides(o.cpu_moe, o.n_cpu_moe)) ctx.tensor_overrides.push_back(std::move(ov));
+  if (!o.mmproj.empty()) {
+    auto projector = model::read_projector_shape(o.mmproj);
+    if (!projector) return std::unexpected(projector.error());
+    ctx.mmproj_weights_bytes = projector->weights_bytes;
+    ctx.mmproj_compute_bytes = fit::projector_compute_bytes(*projector, ctx.flash_attn);
+  }
 
   const MachineInfo machine = machine_info();
   std::vector<fit::Target> targets;
@@ -262,6 +292,11 @@ Status run_fit_command(const FitOptions& o) {
   rep.notes.push_back("tg bound = bandwidth / bytes read per token (weights on each device, MoE experts scaled by used/total, "
                       "KV at n_depth " + std::to_string(o.n_depth) + ", -d): an upper bound, not a measurement");
   if (catalog_wanted) rep.notes.push_back("a discrete GPU's weights exclude the input embeddings (token_embd), which llama.cpp keeps in host RAM");
+  if (catalog_wanted && shape->causal &&
+      std::none_of(shape->tensors.begin(), shape->tensors.end(), [](const auto& t) { return t.name == "output.weight"; })) {
+    rep.notes.push_back("tied embeddings: the output layer is a copy of token_embd, and llama.cpp puts that copy on the device "
+                        "holding the output layer (counted there)");
+  }
   if (const uint64_t repack = fit::repack_bytes(*shape); repack > 0) {
     rep.notes.push_back("on a CPU with AVX2, llama.cpp keeps an interleaved copy of " + format_bytes(repack) +
                         " of these weights (CPU_REPACK); the mapped originals become reclaimable page cache, so the process "

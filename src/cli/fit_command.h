@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "core/status.h"
 
@@ -29,6 +30,10 @@ struct FitOptions {
   double host_bandwidth_gbps = 0; // --host-bandwidth: GB/s of that RAM (0 = the stated host's; this machine's measured for auto)
   std::string output = "md";      // -o: md | csv | json | jsonl
   bool wide = false;              // --wide: every column in the md table
+  std::vector<std::string> override_tensor;  // -ot, --override-tensor PATTERN=BUFT[,...] (repeatable), as llama.cpp
+  bool cpu_moe = false;           // -cmoe, --cpu-moe: every MoE expert tensor in host RAM
+  int n_cpu_moe = 0;              // -ncmoe, --n-cpu-moe N: the expert tensors of blocks 0..N-1 in host RAM
+  std::string mmproj;             // --mmproj FILE: a vision projector loaded beside the model
   bool check = false;             // --check: also ask llama.cpp's own no_alloc simulation (this machine's backend)
 };
 

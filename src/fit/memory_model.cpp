@@ -1,6 +1,9 @@
 #include "fit/memory_model.h"
 
 #include <algorithm>
+#include <cctype>
+#include <optional>
+#include <regex>
 
 #include "core/strings.h"
 
@@ -16,8 +19,101 @@ bool is_input_tensor(const model::TensorInfo& t) {
   return false;
 }
 
+bool is_repackable(const model::TensorInfo& t) {
+  const std::string type = to_lower(t.type);
+  return (type == "q4_0" || type == "q4_k" || type == "iq4_nl" || type == "mxfp4") && t.n_rows % 8 == 0;
+}
+
+// The user's overrides, compiled once: where a tensor goes, if one matches.
+class Overrides {
+ public:
+  explicit Overrides(const std::vector<TensorOverride>& list) {
+    for (const auto& o : list) {
+      int where = -1;  // host
+      if (to_lower(o.buft) != "cpu") {
+        std::size_t i = o.buft.size();
+        while (i > 0 && std::isdigit(static_cast<unsigned char>(o.buft[i - 1]))) --i;
+        where = i < o.buft.size() ? std::stoi(o.buft.substr(i)) : 0;
+      }
+      rules_.emplace_back(std::regex(o.pattern), where);  // patterns are checked by parse_tensor_overrides
+    }
+  }
+  // -1 host, d >= 0 device d; nullopt when no override names the tensor.
+  std::optional<int> match(const std::string& name) const {
+    for (const auto& [re, where] : rules_)
+      if (std::regex_search(name, re)) return where;
+    return std::nullopt;
+  }
+
+ private:
+  std::vector<std::pair<std::regex, int>> rules_;
+};
+
+// The token embedding a decoder without output.weight uses as its output layer too.
+const model::TensorInfo* tied_output(const model::ModelShape& s) {
+  if (!s.causal) return nullptr;
+  const model::TensorInfo* embd = nullptr;
+  for (const auto& t : s.tensors) {
+    if (t.name == "output.weight") return nullptr;
+    if (t.name == "token_embd.weight") embd = &t;
+  }
+  return embd;
+}
+
+// Places every weight: `layer_device(il)` is the device of layer il (n_layer = the output
+// layer), -1 the host; overrides come first. `add(where, natural, bytes)` receives each
+// placement (`natural`: where it would be without overrides), the tied output's copy included.
+template <typename LayerDevice, typename Add>
+void place_weights(const model::ModelShape& s, const ContextParams& c, LayerDevice layer_device, int n_devices, Add add) {
+  const Overrides overrides(c.tensor_overrides);
+  const int n_layer = static_cast<int>(s.n_layer);
+  auto clamp = [&](int d) { return n_devices <= 0 ? -1 : std::min(d, n_devices - 1); };
+  int embd_where = -1;
+  for (const auto& t : s.tensors) {
+    const int natural = is_input_tensor(t) ? -1 : layer_device(t.layer >= 0 ? t.layer : n_layer);
+    int where = natural;
+    if (auto o = overrides.match(t.name)) where = *o < 0 ? -1 : clamp(*o);
+    if (t.name == "token_embd.weight") embd_where = where;
+    add(where, natural, t.bytes);
+  }
+  // llama.cpp duplicates a tied token_embd into the output layer's buffer type: a second copy
+  // where that differs from the input's (the device; on the CPU, CPU_REPACK for a
+  // repackable type), none where it is the same buffer.
+  if (const model::TensorInfo* tied = tied_output(s)) {
+    const int natural = layer_device(n_layer);
+    int out_where = natural;
+    if (auto o = overrides.match(tied->name)) out_where = *o < 0 ? -1 : clamp(*o);
+    if (out_where != embd_where || (out_where < 0 && is_repackable(*tied))) add(out_where, natural, tied->bytes);
+  }
+}
+
 }  // namespace
 
+Result<std::vector<TensorOverride>> parse_tensor_overrides(const std::string& value) {
+  std::vector<TensorOverride> out;
+  for (const std::string& item : split(value, ',')) {
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size()) {
+      return fail(ErrorCode::kUsage, "-ot/--override-tensor '" + value + "': expected PATTERN=BUFFER_TYPE[,...], e.g. exps=CPU");
+    }
+    TensorOverride o{item.substr(0, eq), item.substr(eq + 1)};
+    try {
+      std::regex check(o.pattern);
+    } catch (const std::regex_error&) {
+      return fail(ErrorCode::kUsage, "-ot/--override-tensor '" + value + "': '" + o.pattern + "' is not a valid regular expression");
+    }
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+std::vector<TensorOverride> cpu_moe_overrides(bool all_layers, int n_first_layers) {
+  static const std::string kExps = "\\.ffn_(up|down|gate|gate_up)_(ch|)exps";  // llama.cpp's LLM_FFN_EXPS_REGEX
+  std::vector<TensorOverride> out;
+  if (all_layers) out.push_back({kExps, "CPU"});
+  for (int il = 0; il < n_first_layers; ++il) out.push_back({"blk\\." + std::to_string(il) + kExps, "CPU"});
+  return out;
+}
 
 uint64_t backend_overhead_bytes(const std::string& backend) {
   const std::string b = to_lower(backend);
@@ -30,9 +126,7 @@ uint64_t backend_overhead_bytes(const std::string& backend) {
 uint64_t repack_bytes(const model::ModelShape& s) {
   uint64_t bytes = 0;
   for (const auto& t : s.tensors) {
-    const std::string type = to_lower(t.type);
-    const bool repackable = type == "q4_0" || type == "q4_k" || type == "iq4_nl" || type == "mxfp4";
-    if (repackable && t.n_rows % 8 == 0 && t.name.rfind("token_embd", 0) != 0) bytes += t.bytes;
+    if (is_repackable(t) && t.name.rfind("token_embd", 0) != 0) bytes += t.bytes;
   }
   return bytes;
 }
@@ -48,13 +142,14 @@ MemorySplit estimate_memory(const model::ModelShape& s, const ContextParams& c, 
   auto on_device = [&](int il) { return ngl > 0 && il >= i_gpu_start; };
   const bool output_on_device = on_device(n_layer);
 
-  // Weights, by where their layer lives.
-  for (const auto& t : s.tensors) {
-    const bool input = is_input_tensor(t);
-    const int il = t.layer >= 0 ? t.layer : n_layer;  // output, output_norm, rope factors: the output layer
-    if (!input && on_device(il)) m.device.weights += t.bytes;
-    else m.host.weights += t.bytes;
-  }
+  // Weights, by where their layer lives (output, output_norm, rope factors: the output layer)
+  // unless an override moves them.
+  uint64_t host_overridden = 0;  // weights of offloaded layers that overrides keep on the host
+  place_weights(s, c, [&](int il) { return on_device(il) ? 0 : -1; }, has_device ? 1 : 0,
+                [&](int where, int natural, uint64_t bytes) {
+                  (where >= 0 ? m.device : m.host).weights += bytes;
+                  if (where < 0 && natural >= 0) host_overridden += bytes;
+                });
 
   // KV cache, with its layer (or all on the host with --no-kv-offload).
   m.kv_size = padded_context(c.n_ctx, c.n_seq);
@@ -70,9 +165,18 @@ MemorySplit estimate_memory(const model::ModelShape& s, const ContextParams& c, 
     m.device.compute = compute_buffer_bytes(s, c, output_on_device);
     m.device.overhead = backend_overhead_bytes(backend);
     if (ngl < n_layer + 1 || !output_on_device) m.host.compute = compute_buffer_bytes(s, c, !output_on_device);
+    // Weights of offloaded layers kept on the host (--cpu-moe, -ot): the host runs their
+    // matrix products, so it reserves the FFN phase of the graph too.
+    if (host_overridden > 0) m.host.compute = std::max(m.host.compute, compute_phases(s, c).ffn);
   } else {
     m.host.compute = compute_buffer_bytes(s, c, true);
   }
+
+  // A projector (--mmproj): on the device when there is one.
+  Components& mmproj = has_device ? m.device : m.host;
+  mmproj.weights += c.mmproj_weights_bytes;
+  mmproj.compute += c.mmproj_compute_bytes;
+  if (has_device && c.mmproj_weights_bytes > 0 && m.device.overhead == 0) m.device.overhead = backend_overhead_bytes(backend);
 
   // Output (logits) buffer, on the host.
   m.host.output = static_cast<uint64_t>(s.causal ? s.n_vocab : s.n_embd) * static_cast<uint64_t>(c.n_seq) * 4;
@@ -102,11 +206,8 @@ std::vector<Components> estimate_split(const model::ModelShape& s, const Context
 
   std::vector<Components> dev(n_dev);
   host = Components{};
-  for (const auto& t : s.tensors) {
-    const bool input = is_input_tensor(t);
-    const int d = input ? -1 : device_of(t.layer >= 0 ? t.layer : n_layer);
-    (d < 0 ? host : dev[static_cast<std::size_t>(d)]).weights += t.bytes;
-  }
+  place_weights(s, c, device_of, static_cast<int>(n_dev),
+                [&](int d, int, uint64_t bytes) { (d < 0 ? host : dev[static_cast<std::size_t>(d)]).weights += bytes; });
   std::vector<bool> has_layers(n_dev, false);
   for (uint32_t il = 0; il < s.n_layer; ++il) {
     const int d = device_of(static_cast<int>(il));
@@ -123,6 +224,9 @@ std::vector<Components> estimate_split(const model::ModelShape& s, const Context
     dev[d].overhead = backend_overhead_bytes(backend);
   }
   if (ngl < n_layer + 1 || out_dev < 0) host.compute = compute_buffer_bytes(s, c, out_dev < 0);
+  dev[0].weights += c.mmproj_weights_bytes;  // a projector: on the main device
+  dev[0].compute += c.mmproj_compute_bytes;
+  if (dev[0].overhead == 0 && c.mmproj_weights_bytes > 0) dev[0].overhead = backend_overhead_bytes(backend);
   host.output = static_cast<uint64_t>(s.causal ? s.n_vocab : s.n_embd) * static_cast<uint64_t>(c.n_seq) * 4;
   return dev;
 }

@@ -4,7 +4,12 @@
 // Components, each in bytes:
 //   weights  exact per-tensor bytes from GGUF tensor infos; token_embd stays on the host;
 //            with -ngl N the last N blocks and the output layer (which counts inside N and is
-//            offloaded first) go to the device
+//            offloaded first) go to the device; the user's overrides (ContextParams::
+//            tensor_overrides: -ot, --cpu-moe, --n-cpu-moe) come first. A decoder without
+//            output.weight (tied embeddings): llama.cpp duplicates token_embd into the output
+//            layer's buffer type, so the copy counts again where that buffer differs from the
+//            input's: on the device when the output layer is offloaded, on the CPU when the type
+//            is repackable (the CPU_REPACK copy; Q4_0, Q4_K, IQ4_NL, MXFP4 with rows % 8 == 0)
 //   kv       per layer, see fit/kv_cache.h
 //   recurrent per recurrent layer and sequence, see fit/kv_cache.h
 //   compute  the worst-case graph per device, see fit/compute_buffer.h
@@ -24,6 +29,7 @@
 #include "fit/compute_buffer.h"
 #include "fit/context_params.h"
 #include "fit/kv_cache.h"
+#include "core/status.h"
 #include "model/model_shape.h"
 
 namespace rigbench::fit {
@@ -55,6 +61,17 @@ MemorySplit estimate_memory(const model::ModelShape& shape, const ContextParams&
 // receives what stays on the host. An empty or all-zero split is an equal split.
 std::vector<Components> estimate_split(const model::ModelShape& shape, const ContextParams& ctx, int n_gpu_layers,
                                        const std::string& backend, std::vector<double> split, Components& host);
+
+// Parses llama.cpp's -ot/--override-tensor value, "PATTERN=BUFT[,PATTERN=BUFT...]" (see
+// TensorOverride). Errors (kUsage, naming the flag): an item without '=' or with an empty side;
+// a pattern that is not a valid regular expression. Buffer type names are not checked (a
+// plan may be for a device this machine lacks).
+Result<std::vector<TensorOverride>> parse_tensor_overrides(const std::string& value);
+
+// llama.cpp's --cpu-moe (`all_layers`: every MoE expert tensor on the CPU) and --n-cpu-moe N
+// (those of blocks 0..N-1) as overrides: LLM_FFN_EXPS_REGEX "\.ffn_(up|down|gate|gate_up)_(ch|)exps",
+// prefixed "blk\.N" per block. The host then also reserves the FFN phase of the graph.
+std::vector<TensorOverride> cpu_moe_overrides(bool all_layers, int n_first_layers);
 
 // Runtime memory a backend needs beyond llama.cpp's own buffers, bytes (stated figures):
 // cuda 400 MiB (context ~300 MiB + cuBLAS workspace, docs/fit.md), rocm 400 MiB,

@@ -153,6 +153,51 @@ TEST(FitE2E, HeaderOnly671BModel) {
   EXPECT_EQ(d["kv_bytes"], 61u * 576 * 4096 * 2);  // MLA: one 576-wide K row per cell, no V
 }
 
+// Case 11 of issue 19: -ot is a flag of its own (not -o t...), and --cpu-moe / --n-cpu-moe
+// move the expert weights to host RAM. The model: Mixtral-8x7B header-only on a catalog GPU.
+TEST(FitE2E, MoePlacementFlagsMoveExpertsToTheHost) {
+  TempDir dir;
+  const std::string path = dir.file("mixtral.gguf");
+  ASSERT_EQ(run_process({RIGBENCH_BIN, "synth", "--preset", "Mixtral-8x7B", "--header-only", "--output-file", path}).exit_code, 0);
+  const std::vector<std::string> base = {path, "--device", "H200 SXM", "-c", "4096", "-ngl", "-1"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = base;
+    a.insert(a.end(), extra.begin(), extra.end());
+    return fit_json(a)["devices"][0];
+  };
+  const auto plain = with({});
+  const auto ot = with({"-ot", "exps=CPU"});
+  const auto cmoe = with({"--cpu-moe"});
+  const auto ncmoe = with({"-ncmoe", "8"});
+  const uint64_t device = plain["weights_bytes"].get<uint64_t>();
+  EXPECT_LT(ot["weights_bytes"].get<uint64_t>(), device / 4);  // the experts are ~96 % of Mixtral
+  EXPECT_EQ(ot["weights_bytes"], cmoe["weights_bytes"]);
+  // 8 of 32 blocks' experts (Q4_K_M mixes types by block, so within 5 %).
+  const uint64_t per_block = (device - cmoe["weights_bytes"].get<uint64_t>()) / 32;
+  EXPECT_NEAR(static_cast<double>(ncmoe["weights_bytes"].get<uint64_t>()), static_cast<double>(device - 8 * per_block),
+              static_cast<double>(8 * per_block) * 0.05);
+  const ProcessResult bad = run_process({RIGBENCH_BIN, "fit", path, "-ot", "exps"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("-ot/--override-tensor 'exps'"), std::string::npos) << bad.err;
+}
+
+// Case 10: a projector passed as the model is named as one (exit 1); --mmproj adds its weights.
+TEST(FitE2E, ProjectorIsTakenWithMmprojOnly) {
+  TempDir dir;
+  const std::string proj = dir.file("mmproj.gguf");
+  const std::size_t proj_bytes = testing::write_projector(proj);
+  const ProcessResult r = run_process({RIGBENCH_BIN, "fit", proj});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "rigbench: error: " + proj + " is a vision projector (clip); pass it with --mmproj\n");
+  const auto plain = fit_json({RIGBENCH_TEST_MODEL, "-c", "256"})["devices"][0];
+  const auto with = fit_json({RIGBENCH_TEST_MODEL, "-c", "256", "--mmproj", proj})["devices"][0];
+  EXPECT_EQ(with["weights_bytes"].get<uint64_t>(), plain["weights_bytes"].get<uint64_t>() + proj_bytes);
+  EXPECT_GT(with["compute_bytes"].get<uint64_t>(), plain["compute_bytes"].get<uint64_t>());
+  const ProcessResult not_proj = run_process({RIGBENCH_BIN, "fit", RIGBENCH_TEST_MODEL, "--mmproj", RIGBENCH_TEST_MODEL});
+  EXPECT_EQ(not_proj.exit_code, 1);
+  EXPECT_NE(not_proj.err.find("is not a projector (clip)"), std::string::npos) << not_proj.err;
+}
+
 // bench plans before it loads: a 70B model (header-only here) is refused on this machine with
 // the numbers, and nothing is stored.
 TEST(FitE2E, BenchRefusesAModelThatWillNotFit) {

@@ -13,4 +13,10 @@ void write_gguf_with_key(const std::string& src, const std::string& dst, const s
 // Copies the first `n_bytes` of `src` to `dst` (a cut-off download).
 void write_truncated(const std::string& src, const std::string& dst, std::size_t n_bytes);
 
+// Writes a header-only vision projector (general.architecture "clip", a SigLIP-like encoder:
+// image 896, patch 14, n_embd 1152, n_ff 4304, 16 heads, 27 blocks) at `path` with two F16
+// tensors, v.patch_embd.weight [14, 14, 3, 1152] and mm.input_projection.weight [1152, 2560]
+// (the data a hole). Returns the tensors' bytes. Throws on failure.
+std::size_t write_projector(const std::string& path);
+
 }  // namespace rigbench::testing
