@@ -17,6 +17,39 @@ T max_of(const std::vector<T>& v, T def = 0) {
   return m;
 }
 
+// What block 0's tensors say about the FFN's kind.
+struct FfnKind {
+  bool gated = false;      // a gate (ffn_gate, a fused ffn_up of 2 n_ff rows, or gated experts)
+  bool parallel = false;   // an attention norm and no FFN norm: the FFN runs beside the attention
+  bool moe_first = false;  // block 0 holds experts (else leading dense blocks come first)
+  uint64_t n_ff_exp = 0;   // rows of an expert's up projection (0 without experts)
+};
+
+FfnKind ffn_kind(const model::ModelShape& s) {
+  FfnKind k;
+  const uint64_t n_ff = s.n_ff.empty() ? 0 : s.n_ff[0];
+  bool block0 = false, attn_norm = false, ffn_norm = false;
+  for (const auto& t : s.tensors) {
+    if (t.layer != 0 && !(k.n_ff_exp == 0 && t.name.find("ffn_up_exps.weight") != std::string::npos)) continue;
+    block0 = block0 || t.layer == 0;
+    if (t.name.rfind("blk.0.ffn_gate", 0) == 0 && t.name.find("_inp") == std::string::npos) k.gated = true;
+    if (t.name == "blk.0.ffn_up.weight" && n_ff > 0 && static_cast<uint64_t>(t.n_rows) == 2 * n_ff) k.gated = true;
+    if (t.name == "blk.0.attn_norm.weight") attn_norm = true;
+    for (const char* n : {"blk.0.ffn_norm.weight", "blk.0.post_attention_norm.weight", "blk.0.post_ffw_norm.weight", "blk.0.attn_norm_2.weight"})
+      if (t.name == n) ffn_norm = true;
+    if (t.name.find("ffn_up_exps.weight") != std::string::npos) {
+      k.n_ff_exp = static_cast<uint64_t>(t.n_rows);
+      k.moe_first = k.moe_first || t.layer == 0;
+    }
+  }
+  if (!block0) {  // a shape without tensor infos: Llama's kind
+    k.gated = true;
+    k.moe_first = s.n_expert > 0;
+  }
+  k.parallel = attn_norm && !ffn_norm;
+  return k;
+}
+
 }  // namespace
 
 ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& c) {
@@ -29,17 +62,29 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& c)
   const uint64_t n_head_kv = max_of(s.n_head_kv);
   const uint64_t q = n_head * (s.is_mla() ? s.head_k_mla : s.head_k);
   const uint64_t kv = s.is_mla() ? s.kv_lora_rank + s.qk_rope_dim + s.kv_lora_rank : 2ull * s.head_k * n_head_kv;
+  // The mask: F16 with flash attention, else F32.
   const uint64_t mask = n_kv * u * (c.flash_attn ? 2 : 4);
-  p.attention = mask + u * 4 * (4 * e + q + kv);
+  const FfnKind ffn = ffn_kind(s);
+  // Residual, norm, Q/K/V and the attention output live together; a sequential FFN without a
+  // gate frees one n_embd-wide tensor earlier (checked on llama.cpp's tiny model of each kind).
+  const uint64_t attn_embd = (!ffn.gated && !ffn.parallel && s.arch != "gptneox" && s.n_expert == 0) ? 3 * e : 4 * e;
+  p.attention = mask + u * 4 * (attn_embd + q + kv);
   if (!c.flash_attn) p.attention += n_kv * u * n_head * 4;
   if (s.is_mla()) p.attention += u * 4 * 2 * n_head * (s.kv_lora_rank + s.qk_rope_dim);
-  uint64_t ffn_per_token = 2 * e;
+  // Dense FFN: residual and norm (2 n_embd) + up, gate and their product (3 n_ff; 2 without a
+  // gate); run in parallel with the attention (no ffn_norm: Command-R, Falcon, Phi-2), the
+  // attention's output and input stay live too (2 n_embd more). MoE (llama.cpp's
+  // build_moe_ffn): 4 n_embd (residual, norm, the routed input, the weighted sum) + 3 x used
+  // experts x expert n_ff (from the expert tensors: some files say 0 and mean n_ff). Where
+  // leading dense blocks come first (DeepSeek, GLM-4.5, ERNIE 4.5), llama.cpp's allocator
+  // reuses their freed blocks for the experts' tensors and the dense peak holds (measured on
+  // its tiny model of each architecture).
   const uint64_t n_ff_max = max_of(s.n_ff);
-  if (s.n_expert > 0) {
-    ffn_per_token += 3ull * (static_cast<uint64_t>(s.n_expert_used) * s.n_ff_exp + static_cast<uint64_t>(s.n_expert_shared) * s.n_ff_exp);
-    ffn_per_token = std::max<uint64_t>(ffn_per_token, 2 * e + 3ull * n_ff_max);
-  } else {
-    ffn_per_token += 3ull * n_ff_max;
+  uint64_t ffn_per_token = 2 * e + (ffn.gated ? 3ull : 2ull) * n_ff_max + (ffn.parallel ? 2 * e : 0);
+  if (s.n_expert > 0 && ffn.moe_first) {
+    const uint64_t ff_exp = ffn.n_ff_exp > 0 ? ffn.n_ff_exp : (s.n_ff_exp > 0 ? s.n_ff_exp : n_ff_max);
+    const uint64_t moe = 4 * e + 3ull * s.n_expert_used * ff_exp;
+    ffn_per_token = std::max(moe, n_ff_max > ff_exp ? ffn_per_token : 0);
   }
   p.ffn = mask + u * 4 * ffn_per_token;
   p.output = u * 4 * (static_cast<uint64_t>(s.causal ? s.n_vocab : 0) + 2 * e);
