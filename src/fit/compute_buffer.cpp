@@ -23,7 +23,20 @@ struct FfnKind {
   bool parallel = false;   // an attention norm and no FFN norm: the FFN runs beside the attention
   bool moe_first = false;  // block 0 holds experts (else leading dense blocks come first)
   uint64_t n_ff_exp = 0;   // rows of an expert's up projection (0 without experts)
+  bool fused_qkv = false;  // one attn_qkv projection
+  bool learned_pos = false;  // position_embd: no RoPE
 };
+
+// Architectures that llama.cpp runs without RoPE (llama_model_rope_type: LLAMA_ROPE_TYPE_NONE).
+bool without_rope(const std::string& arch) {
+  static const char* const kNone[] = {"gpt2",  "gptj",       "mpt",   "refact",   "bloom",      "mamba",     "mamba2",
+                                      "jamba", "jina-bert-v2", "t5",  "t5encoder", "jais",      "rwkv6",     "rwkv6qwen2",
+                                      "rwkv7", "arwkv7",     "wavtokenizer-dec", "nemotron_h", "nemotron_h_moe",
+                                      "kimi-linear", "kimi-k3"};
+  for (const char* a : kNone)
+    if (arch == a) return true;
+  return false;
+}
 
 FfnKind ffn_kind(const model::ModelShape& s) {
   FfnKind k;
@@ -35,7 +48,9 @@ FfnKind ffn_kind(const model::ModelShape& s) {
     if (t.name.rfind("blk.0.ffn_gate", 0) == 0 && t.name.find("_inp") == std::string::npos) k.gated = true;
     if (t.name == "blk.0.ffn_up.weight" && n_ff > 0 && static_cast<uint64_t>(t.n_rows) == 2 * n_ff) k.gated = true;
     if (t.name == "blk.0.attn_norm.weight") attn_norm = true;
-    for (const char* n : {"blk.0.ffn_norm.weight", "blk.0.post_attention_norm.weight", "blk.0.post_ffw_norm.weight", "blk.0.attn_norm_2.weight"})
+    if (t.name == "blk.0.attn_qkv.weight") k.fused_qkv = true;
+    if (t.name.rfind("position_embd", 0) == 0) k.learned_pos = true;
+    for (const char* n : {"blk.0.ffn_norm.weight", "blk.0.post_attention_norm.weight", "blk.0.post_ffw_norm.weight"})
       if (t.name == n) ffn_norm = true;
     if (t.name.find("ffn_up_exps.weight") != std::string::npos) {
       k.n_ff_exp = static_cast<uint64_t>(t.n_rows);
@@ -65,10 +80,15 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& c)
   // The mask: F16 with flash attention, else F32.
   const uint64_t mask = n_kv * u * (c.flash_attn ? 2 : 4);
   const FfnKind ffn = ffn_kind(s);
-  // Residual, norm, Q/K/V and the attention output live together; a sequential FFN without a
-  // gate frees one n_embd-wide tensor earlier (checked on llama.cpp's tiny model of each kind).
-  const uint64_t attn_embd = (!ffn.gated && !ffn.parallel && s.arch != "gptneox" && s.n_expert == 0) ? 3 * e : 4 * e;
-  p.attention = mask + u * 4 * (attn_embd + q + kv);
+  // Residual, norm, Q/K/V and the attention output live together; with flash attention a
+  // sequential FFN without a gate frees one n_embd-wide tensor earlier (checked on llama.cpp's
+  // tiny model of each kind).
+  // Without flash attention and with one fused QKV projection that RoPE reads (Falcon,
+  // OpenELM), the KQ scores meet the residual, the fused QKV and the roped Q only.
+  uint64_t act = 4 * e + q + kv;
+  if (c.flash_attn && !ffn.gated && !ffn.parallel && s.arch != "gptneox" && s.n_expert == 0) act = 3 * e + q + kv;
+  if (!c.flash_attn && ffn.fused_qkv && !ffn.learned_pos && !without_rope(s.arch)) act = e + 2 * q + kv;
+  p.attention = mask + u * 4 * act;
   if (!c.flash_attn) p.attention += n_kv * u * n_head * 4;
   if (s.is_mla()) p.attention += u * 4 * 2 * n_head * (s.kv_lora_rank + s.qk_rope_dim);
   // Dense FFN: residual and norm (2 n_embd) + up, gate and their product (3 n_ff; 2 without a
