@@ -1,0 +1,112 @@
+// The compute buffer by kind (issue 19): the figures held are llama.cpp's, from its no_alloc
+// plan (live here) or from the cases README (/work/shared/cases/fit) of the same build.
+#include <gtest/gtest.h>
+
+#include <ggml.h>
+
+#include "engine/llama_simulate.h"
+#include "fit/compute_buffer.h"
+#include "fit/memory_model.h"
+#include "model/model_shape.h"
+#include "model/preset.h"
+#include "synth/synthesis.h"
+#include "support/temp_dir.h"
+
+namespace rigbench {
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+model::TensorInfo tensor(const std::string& name, int layer, int64_t ne0, int64_t ne1 = 1) {
+  model::TensorInfo t;
+  t.name = name;
+  t.layer = layer;
+  t.type = "f16";
+  t.n_rows = ne1;
+  t.bytes = ggml_row_size(GGML_TYPE_F16, ne0) * static_cast<uint64_t>(ne1);
+  return t;
+}
+
+// Case 5: OpenELM-270M's per-layer heads (mk_openelm.py: 12..20 query heads, 3..5 KV heads,
+// head_dim 64, one fused attn_qkv per block) at -c 2048 -fa off: llama.cpp reserves 92.76 MiB
+// (the widest layer's scores, 20 heads, beside the fused QKV and the roped Q).
+TEST(FitComputeBuffer, OpenElmPerLayerHeadsWithoutFlashAttention) {
+  const std::vector<uint32_t> q = {12, 12, 12, 12, 12, 16, 16, 16, 16, 16, 16, 16, 20, 20, 20, 20};
+  const std::vector<uint32_t> kv = {3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5};
+  const std::vector<uint32_t> ff = {768, 1024, 1280, 1536, 1792, 2304, 2560, 2816, 3072, 3328, 3840, 4096, 4352, 4608, 4864, 5120};
+  model::ModelShape s;
+  s.arch = "openelm";
+  s.n_layer = 16;
+  s.n_embd = 1280;
+  s.n_vocab = 32000;
+  s.n_head = q;
+  s.n_head_kv = kv;
+  s.n_ff = ff;
+  s.head_k = s.head_v = 64;
+  s.tensors = {tensor("token_embd.weight", -1, 1280, 32000), tensor("output_norm.weight", -1, 1280)};
+  for (int i = 0; i < 16; ++i) {
+    const std::string p = "blk." + std::to_string(i) + ".";
+    s.tensors.push_back(tensor(p + "attn_norm.weight", i, 1280));
+    s.tensors.push_back(tensor(p + "attn_qkv.weight", i, 1280, (2 * kv[i] + q[i]) * 64));
+    s.tensors.push_back(tensor(p + "attn_output.weight", i, q[i] * 64, 1280));
+    s.tensors.push_back(tensor(p + "ffn_norm.weight", i, 1280));
+    s.tensors.push_back(tensor(p + "ffn_gate.weight", i, 1280, ff[i]));
+    s.tensors.push_back(tensor(p + "ffn_up.weight", i, 1280, ff[i]));
+    s.tensors.push_back(tensor(p + "ffn_down.weight", i, ff[i], 1280));
+  }
+  fit::ContextParams c;
+  c.n_ctx = 2048;
+  c.flash_attn = false;
+  EXPECT_NEAR(static_cast<double>(fit::estimate_memory(s, c, 0, "cpu").host.compute) / kMiB, 92.76, 92.76 * 0.01);
+}
+
+// MoE with experts from block 0 (Mixtral): residual, norm, routed input and weighted sum
+// (4 n_embd) + 3 x used experts x expert n_ff per token; within 1 % of llama.cpp's plan
+// (the former formula was 8 % low).
+TEST(FitComputeBuffer, MixtralExpertsWithinOnePercentOfLlamaCpp) {
+  testing::TempDir dir;
+  const std::string path = dir.file("mixtral.gguf");
+  ASSERT_TRUE(synth::synthesize(*model::find_preset("Mixtral-8x7B"), "Q4_K_M", path, true));
+  auto shape = model::read_shape(path);
+  ASSERT_TRUE(shape) << shape.error().message;
+  fit::ContextParams c;
+  c.n_ctx = 4096;
+  engine::SimulationSpec sim;
+  sim.path = path;
+  sim.n_ctx = 4096;
+  sim.flash_attn = "on";
+  auto real = engine::simulate_memory(sim);
+  ASSERT_TRUE(real) << real.error().message;
+  uint64_t compute = 0;
+  for (const auto& b : real->buffers) compute += b.compute_bytes;
+  const double estimate = static_cast<double>(fit::estimate_memory(*shape, c, 0, "cpu").host.compute);
+  EXPECT_NEAR(estimate, static_cast<double>(compute), 0.01 * static_cast<double>(compute));
+}
+
+// An expert n_ff of 0 in the file means n_ff (llama.cpp's LLaMA MoE reads no expert length):
+// the expert tensors say how wide they are.
+TEST(FitComputeBuffer, ExpertWidthComesFromTheExpertTensors) {
+  model::ModelShape s;
+  s.arch = "llama";
+  s.n_layer = 1;
+  s.n_embd = 256;
+  s.n_vocab = 128;
+  s.n_head = {2};
+  s.n_head_kv = {2};
+  s.n_ff = {384};
+  s.head_k = s.head_v = 128;
+  s.n_expert = 2;
+  s.n_expert_used = 1;
+  s.n_ff_exp = 0;  // as the file says
+  s.tensors = {tensor("blk.0.attn_norm.weight", 0, 256), tensor("blk.0.ffn_norm.weight", 0, 256),
+               tensor("blk.0.ffn_gate_exps.weight", 0, 256, 384), tensor("blk.0.ffn_up_exps.weight", 0, 256, 384)};
+  fit::ContextParams c;
+  c.n_ctx = 4096;
+  const fit::ComputePhases p = fit::compute_phases(s, c);
+  EXPECT_EQ(p.ffn, 4096ull * 512 * 2 + 512ull * 4 * (4 * 256 + 3 * 384));
+  // llama.cpp's plan for its tiny llama MoE (test-llama-archs) at -c 4096: 8,665,088 bytes.
+  EXPECT_NEAR(static_cast<double>(fit::compute_buffer_bytes(s, c, true)), 8665088.0, 8665088.0 * 0.01);
+}
+
+}  // namespace
+}  // namespace rigbench
