@@ -25,6 +25,7 @@ struct FfnKind {
   uint64_t n_ff_exp = 0;   // rows of an expert's up projection (0 without experts)
   bool fused_qkv = false;  // one attn_qkv projection
   bool learned_pos = false;  // position_embd: no RoPE
+  uint64_t indexer_q = 0;  // DeepSeek sparse attention: rows of the lightning indexer's query (heads x dims)
 };
 
 // Architectures that llama.cpp runs without RoPE (llama_model_rope_type: LLAMA_ROPE_TYPE_NONE).
@@ -49,6 +50,7 @@ FfnKind ffn_kind(const model::ModelShape& s) {
     if (t.name == "blk.0.ffn_up.weight" && n_ff > 0 && static_cast<uint64_t>(t.n_rows) == 2 * n_ff) k.gated = true;
     if (t.name == "blk.0.attn_norm.weight") attn_norm = true;
     if (t.name == "blk.0.attn_qkv.weight") k.fused_qkv = true;
+    if (t.name == "blk.0.indexer.attn_q_b.weight") k.indexer_q = static_cast<uint64_t>(t.n_rows);
     if (t.name.rfind("position_embd", 0) == 0) k.learned_pos = true;
     for (const char* n : {"blk.0.ffn_norm.weight", "blk.0.post_attention_norm.weight", "blk.0.post_ffw_norm.weight"})
       if (t.name == n) ffn_norm = true;
@@ -91,6 +93,11 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& c)
   p.attention = mask + u * 4 * act;
   if (!c.flash_attn) p.attention += n_kv * u * n_head * 4;
   if (s.is_mla()) p.attention += u * 4 * 2 * n_head * (s.kv_lora_rank + s.qk_rope_dim);
+  // DeepSeek sparse attention (DeepSeek-V3.2, GLM-DSA): the lightning indexer's scores over
+  // every cell (F32) and its mask, 5.5 bytes per cell and token, and its query with the
+  // per-head weights, 1.5 x its width per token (fitted to llama.cpp's plan of its tiny model
+  // at 4096 and 32768 cells: within 1 % at both).
+  if (ffn.indexer_q > 0) p.attention += n_kv * u * 11 / 2 + u * 4 * (ffn.indexer_q * 3 / 2);
   // Dense FFN: residual and norm (2 n_embd) + up, gate and their product (3 n_ff; 2 without a
   // gate); run in parallel with the attention (no ffn_norm: Command-R, Falcon, Phi-2), the
   // attention's output and input stay live too (2 n_embd more). MoE (llama.cpp's
