@@ -69,8 +69,10 @@ FfnKind ffn_kind(const model::ModelShape& s) {
 
 }  // namespace
 
-ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& c) {
+ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ctx) {
   ComputePhases p;
+  ContextParams c = ctx;
+  if (s.arch == "grok") c.flash_attn = false;  // llama.cpp forces flash attention off for Grok
   const uint64_t n_kv = graph_kv_cells(s, c);
   const uint64_t u = static_cast<uint64_t>(std::min(c.n_ctx, c.n_ubatch));
   const uint64_t e = s.n_embd;
