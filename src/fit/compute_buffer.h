@@ -17,16 +17,26 @@ struct ComputePhases {
 ComputePhases compute_phases(const model::ModelShape& shape, const ContextParams& ctx);
 
 // Peak bytes of the worst-case graph (n_tokens = min(n_ctx, n_ubatch), every token an
-// output) on one device, the largest of three phases of live tensors:
-//   attention: mask (F16 with flash attention, else F32) + activations (4 n_embd + q + 2 kv
-//              per token) + without flash attention the KQ scores (n_kv x n_tokens x n_head,
-//              F32); MLA adds the absorbed query and output (2 x n_head x (kv_lora + rope))
-//   FFN:       mask + (2 n_embd + 3 n_ff) per token, for MoE 3 x (used experts x expert n_ff
-//              + shared) per token
-//   output:    (n_vocab + 2 n_embd) per token (F32 logits of every token), only on the
-//              device that holds the output layer (`include_output`)
-// Derived from llama.cpp's graph and checked against its no_alloc simulation
-// (tests/unit/fit/fit_memory_model_test.cpp, bench/fit_accuracy).
+// output) on one device, the largest of three phases of live tensors, with the kind of block
+// read from block 0's tensor names (gated FFN or not, FFN norm or FFN beside the attention,
+// fused QKV, experts in block 0, a sparse-attention indexer). Per token, in F32 values:
+//   attention: mask (F16 with flash attention, else F32; n_kv cells) + 4 n_embd + q + k + v
+//              (the widest layer's heads); 3 n_embd for a sequential FFN without a gate with
+//              flash attention; without flash attention + the KQ scores (n_kv x n_head), and
+//              with a fused QKV that RoPE reads n_embd + 2 q + k + v. MLA adds the absorbed
+//              query and output (2 n_head (kv_lora + rope)); DeepSeek sparse attention the
+//              indexer's scores and mask (5.5 bytes per cell) and 1.5 x its query width.
+//              Grok: flash attention off, as llama.cpp forces it.
+//   FFN:       mask + 2 n_embd + 3 n_ff (2 n_ff without a gate; + 2 n_embd beside the
+//              attention); MoE with experts from block 0: 4 n_embd + 3 x used x expert n_ff
+//              (the expert width from its tensors), with leading dense blocks the dense FFN
+//   output:    (n_vocab + 2 n_embd) (F32 logits of every token), only on the device that holds
+//              the output layer (`include_output`)
+// Plus 2 KiB of reservation slack. Derived from llama.cpp's graphs and fitted to its no_alloc
+// plan of a tiny model of every architecture (test-llama-archs) and of real shapes
+// (tests/unit/fit/fit_compute_buffer_test.cpp, fit_memory_model_test.cpp). Recurrent state
+// graphs, hybrid attention, chunked attention (Llama 4) and several newer attentions
+// (MiniMax-M3, Qwen4-exp, DeepSeek-V4) are not followed yet (docs/fit.md lists them).
 uint64_t compute_buffer_bytes(const model::ModelShape& shape, const ContextParams& ctx, bool include_output);
 
 // Compute buffer of a vision projector (mtmd/clip), approximate: llama.cpp reserves it with a
