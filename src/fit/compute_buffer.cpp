@@ -26,6 +26,9 @@ struct FfnKind {
   bool fused_qkv = false;  // one attn_qkv projection
   bool learned_pos = false;  // position_embd: no RoPE
   uint64_t indexer_q = 0;  // DeepSeek sparse attention: rows of the lightning indexer's query (heads x dims)
+  // Mamba (selective scan, block 0 has ssm_x): inner size, state size and dt rank, 0 otherwise.
+  uint64_t ssm_inner = 0, ssm_state = 0, ssm_x_rows = 0;
+  bool attention = false;  // some block has attention projections
 };
 
 // Architectures that llama.cpp runs without RoPE (llama_model_rope_type: LLAMA_ROPE_TYPE_NONE).
@@ -51,6 +54,11 @@ FfnKind ffn_kind(const model::ModelShape& s) {
     if (t.name == "blk.0.attn_norm.weight") attn_norm = true;
     if (t.name == "blk.0.attn_qkv.weight") k.fused_qkv = true;
     if (t.name == "blk.0.indexer.attn_q_b.weight") k.indexer_q = static_cast<uint64_t>(t.n_rows);
+    if (t.name == "blk.0.ssm_x.weight") k.ssm_x_rows = static_cast<uint64_t>(t.n_rows);
+    if (t.name == "blk.0.ssm_a" && t.n_rows > 0) {  // F32 [d_state, d_inner]
+      k.ssm_inner = static_cast<uint64_t>(t.n_rows);
+      k.ssm_state = t.bytes / 4 / k.ssm_inner;
+    }
     if (t.name.rfind("position_embd", 0) == 0) k.learned_pos = true;
     for (const char* n : {"blk.0.ffn_norm.weight", "blk.0.post_attention_norm.weight", "blk.0.post_ffw_norm.weight"})
       if (t.name == n) ffn_norm = true;
@@ -59,7 +67,16 @@ FfnKind ffn_kind(const model::ModelShape& s) {
       k.moe_first = k.moe_first || t.layer == 0;
     }
   }
+  for (const auto& t : s.tensors) {
+    if (t.layer < 0) continue;
+    const auto dot = t.name.find('.', 4);
+    if (dot != std::string::npos && t.name.compare(dot + 1, 5, "attn_") == 0 && t.name.find("norm") == std::string::npos) {
+      k.attention = true;
+      break;
+    }
+  }
   if (!block0) {  // a shape without tensor infos: Llama's kind
+    k.attention = true;
     k.gated = true;
     k.moe_first = s.n_expert > 0;
   }
@@ -117,6 +134,17 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   }
   p.ffn = mask + u * 4 * ffn_per_token;
   p.output = u * 4 * (static_cast<uint64_t>(s.causal ? s.n_vocab : 0) + 2 * e);
+  if (!ffn.attention && ffn.ssm_x_rows > 0 && ffn.ssm_inner > 0) {
+    // Mamba (no attention, so no mask): per token the residual and input (2 n_embd), the
+    // in-projection x and z (2 d_inner), the convolved x, dt and the scan's y (3 d_inner), the
+    // x projection (dt_rank + 2 d_state), and the scan's states (d_state x d_inner per
+    // sequence); the logits phase keeps one n_embd more. Traced from llama.cpp's allocation of
+    // its tiny Mamba (within 0.1 %); the Falcon-Mamba-7B case: 151 MiB.
+    const uint64_t d = ffn.ssm_inner;
+    p.attention = 0;
+    p.ffn = u * 4 * (2 * e + 5 * d + ffn.ssm_x_rows) + ffn.ssm_state * d * 4 * static_cast<uint64_t>(c.n_seq);
+    p.output += u * 4 * e;
+  }
   return p;
 }
 

@@ -108,5 +108,39 @@ TEST(FitComputeBuffer, ExpertWidthComesFromTheExpertTensors) {
   EXPECT_NEAR(static_cast<double>(fit::compute_buffer_bytes(s, c, true)), 8665088.0, 8665088.0 * 0.01);
 }
 
+// Case 4: Mamba (no attention, no mask) by its selective-scan graph. The Falcon-Mamba-7B shape
+// (mk_mamba.py: n_embd 4096, d_inner 8192, d_state 16, dt_rank 256, vocab 65024) at -c 8192:
+// llama.cpp reserves 151 MiB (its logits phase); llama.cpp's tiny Mamba (test-llama-archs,
+// n_embd 256, d_inner 512, d_state 128, dt_rank 2, vocab 128): 7,094,304 bytes at any context.
+TEST(FitComputeBuffer, MambaSelectiveScanWithoutAttention) {
+  auto mamba = [](uint32_t e, uint64_t d, uint64_t d_state, uint64_t dt_rank, uint32_t vocab) {
+    model::ModelShape s;
+    s.arch = "mamba";
+    s.n_layer = 1;
+    s.n_embd = e;
+    s.n_vocab = vocab;
+    s.n_head = {1};
+    s.n_head_kv = {0};
+    s.n_ff = {0};
+    s.head_k = s.head_v = e;
+    model::TensorInfo a = tensor("blk.0.ssm_a", 0, static_cast<int64_t>(d_state), static_cast<int64_t>(d));
+    a.type = "f32";
+    a.bytes = d_state * d * 4;
+    s.tensors = {tensor("blk.0.attn_norm.weight", 0, e), tensor("blk.0.ssm_in.weight", 0, e, 2 * d),
+                 tensor("blk.0.ssm_x.weight", 0, d, dt_rank + 2 * d_state), tensor("blk.0.ssm_out.weight", 0, d, e), a,
+                 tensor("output.weight", -1, e, vocab)};
+    return s;
+  };
+  fit::ContextParams c;
+  c.n_ctx = 8192;
+  const auto falcon = fit::estimate_memory(mamba(4096, 8192, 16, 256, 65024), c, 0, "cpu");
+  EXPECT_NEAR(static_cast<double>(falcon.host.compute) / kMiB, 151.0, 151.0 * 0.01);
+  for (int n_ctx : {4096, 32768}) {
+    c.n_ctx = n_ctx;
+    const auto tiny = fit::estimate_memory(mamba(256, 512, 128, 2, 128), c, 0, "cpu");
+    EXPECT_NEAR(static_cast<double>(tiny.host.compute), 7094304.0, 7094304.0 * 0.01) << n_ctx;
+  }
+}
+
 }  // namespace
 }  // namespace rigbench
