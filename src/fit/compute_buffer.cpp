@@ -28,6 +28,8 @@ struct FfnKind {
   uint64_t indexer_q = 0;  // DeepSeek sparse attention: rows of the lightning indexer's query (heads x dims)
   // Mamba (selective scan, block 0 has ssm_x): inner size, state size and dt rank, 0 otherwise.
   uint64_t ssm_inner = 0, ssm_state = 0, ssm_x_rows = 0;
+  // Mamba-2 (block 0 has ssm_norm and no ssm_x): in-projection rows, conv channels, groups.
+  uint64_t ssm_in_rows = 0, ssm_conv_rows = 0, ssm_groups = 0, ssm2_inner = 0;
   bool attention = false;  // some block has attention projections
 };
 
@@ -55,6 +57,12 @@ FfnKind ffn_kind(const model::ModelShape& s) {
     if (t.name == "blk.0.attn_qkv.weight") k.fused_qkv = true;
     if (t.name == "blk.0.indexer.attn_q_b.weight") k.indexer_q = static_cast<uint64_t>(t.n_rows);
     if (t.name == "blk.0.ssm_x.weight") k.ssm_x_rows = static_cast<uint64_t>(t.n_rows);
+    if (t.name == "blk.0.ssm_in.weight") k.ssm_in_rows = static_cast<uint64_t>(t.n_rows);
+    if (t.name == "blk.0.ssm_conv1d.weight") k.ssm_conv_rows = static_cast<uint64_t>(t.n_rows);
+    if (t.name == "blk.0.ssm_norm.weight" && t.n_rows > 0) {  // F32 [d_inner / n_group, n_group]
+      k.ssm_groups = static_cast<uint64_t>(t.n_rows);
+      k.ssm2_inner = t.bytes / 4;
+    }
     if (t.name == "blk.0.ssm_a" && t.n_rows > 0) {  // F32 [d_state, d_inner]
       k.ssm_inner = static_cast<uint64_t>(t.n_rows);
       k.ssm_state = t.bytes / 4 / k.ssm_inner;
@@ -99,8 +107,9 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   const uint64_t q = n_head * (s.is_mla() ? s.head_k_mla : s.head_k);
   const uint64_t kv = s.is_mla() ? s.kv_lora_rank + s.qk_rope_dim + s.kv_lora_rank : 2ull * s.head_k * n_head_kv;
   // The mask: F16 with flash attention, else F32.
-  const uint64_t mask = n_kv * u * (c.flash_attn ? 2 : 4);
   const FfnKind ffn = ffn_kind(s);
+  // Without attention anywhere (Mamba, LFM2's convolutions) there is no mask.
+  const uint64_t mask = ffn.attention ? n_kv * u * (c.flash_attn ? 2 : 4) : 0;
   // Residual, norm, Q/K/V and the attention output live together; with flash attention a
   // sequential FFN without a gate frees one n_embd-wide tensor earlier (checked on llama.cpp's
   // tiny model of each kind).
@@ -144,6 +153,14 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
     p.attention = 0;
     p.ffn = u * 4 * (2 * e + 5 * d + ffn.ssm_x_rows) + ffn.ssm_state * d * 4 * static_cast<uint64_t>(c.n_seq);
     p.output += u * 4 * e;
+  } else if (!ffn.attention && ffn.ssm2_inner > 0 && ffn.ssm_in_rows > 0 && ffn.ssm_conv_rows > ffn.ssm2_inner) {
+    // Mamba-2: the residual and input, the in-projection twice (z, xBC, dt and its views'
+    // copies), y and its gate (2 d_inner), and the scan states (d_state x d_inner per
+    // sequence). Within 3 % of llama.cpp's tiny Mamba-2; not checked on a real size.
+    const uint64_t d = ffn.ssm2_inner;
+    const uint64_t d_state = (ffn.ssm_conv_rows - d) / (2 * std::max<uint64_t>(ffn.ssm_groups, 1));
+    p.attention = 0;
+    p.ffn = u * 4 * (2 * e + 2 * ffn.ssm_in_rows + 2 * d) + d_state * d * 4 * static_cast<uint64_t>(c.n_seq);
   }
   return p;
 }

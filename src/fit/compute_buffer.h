@@ -29,7 +29,8 @@ ComputePhases compute_phases(const model::ModelShape& shape, const ContextParams
 //              Grok: flash attention off, as llama.cpp forces it.
 //   Mamba (no attention anywhere, an ssm_x in block 0): no mask; 2 n_embd + 5 d_inner +
 //              dt_rank + 2 d_state, and the scan states (d_state x d_inner per sequence);
-//              its logits phase keeps one n_embd more
+//              its logits phase keeps one n_embd more. Mamba-2 (ssm_norm): 2 n_embd + 2 x the
+//              in-projection + 2 d_inner, and the scan states
 //   FFN:       mask + 2 n_embd + 3 n_ff (2 n_ff without a gate; + 2 n_embd beside the
 //              attention); MoE with experts from block 0: 4 n_embd + 3 x used x expert n_ff
 //              (the expert width from its tensors), with leading dense blocks the dense FFN
