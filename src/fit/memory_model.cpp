@@ -206,8 +206,11 @@ std::vector<Components> estimate_split(const model::ModelShape& s, const Context
 
   std::vector<Components> dev(n_dev);
   host = Components{};
-  place_weights(s, c, device_of, static_cast<int>(n_dev),
-                [&](int d, int, uint64_t bytes) { (d < 0 ? host : dev[static_cast<std::size_t>(d)]).weights += bytes; });
+  uint64_t host_overridden = 0;  // weights of offloaded layers that overrides keep on the host
+  place_weights(s, c, device_of, static_cast<int>(n_dev), [&](int d, int natural, uint64_t bytes) {
+    (d < 0 ? host : dev[static_cast<std::size_t>(d)]).weights += bytes;
+    if (d < 0 && natural >= 0) host_overridden += bytes;
+  });
   std::vector<bool> has_layers(n_dev, false);
   for (uint32_t il = 0; il < s.n_layer; ++il) {
     const int d = device_of(static_cast<int>(il));
@@ -224,6 +227,7 @@ std::vector<Components> estimate_split(const model::ModelShape& s, const Context
     dev[d].overhead = backend_overhead_bytes(backend);
   }
   if (ngl < n_layer + 1 || out_dev < 0) host.compute = compute_buffer_bytes(s, c, out_dev < 0);
+  if (host_overridden > 0) host.compute = std::max(host.compute, compute_phases(s, c).ffn);
   dev[0].weights += c.mmproj_weights_bytes;  // a projector: on the main device
   dev[0].compute += c.mmproj_compute_bytes;
   if (dev[0].overhead == 0 && c.mmproj_weights_bytes > 0) dev[0].overhead = backend_overhead_bytes(backend);
