@@ -98,7 +98,8 @@ TEST(FitComputeBuffer, ExpertWidthComesFromTheExpertTensors) {
   s.n_expert = 2;
   s.n_expert_used = 1;
   s.n_ff_exp = 0;  // as the file says
-  s.tensors = {tensor("blk.0.attn_norm.weight", 0, 256), tensor("blk.0.ffn_norm.weight", 0, 256),
+  s.tensors = {tensor("blk.0.attn_norm.weight", 0, 256), tensor("blk.0.attn_q.weight", 0, 256, 256),
+               tensor("blk.0.ffn_norm.weight", 0, 256),
                tensor("blk.0.ffn_gate_exps.weight", 0, 256, 384), tensor("blk.0.ffn_up_exps.weight", 0, 256, 384)};
   fit::ContextParams c;
   c.n_ctx = 4096;
