@@ -26,11 +26,14 @@ struct FfnKind {
   bool fused_qkv = false;  // one attn_qkv projection
   bool learned_pos = false;  // position_embd: no RoPE
   uint64_t indexer_q = 0;  // DeepSeek sparse attention: rows of the lightning indexer's query (heads x dims)
-  // Mamba (selective scan, block 0 has ssm_x): inner size, state size and dt rank, 0 otherwise.
+  // Recurrent blocks (the first block with ssm_* tensors). Mamba (ssm_x): inner size, state
+  // size and the x projection's rows (dt_rank + 2 d_state); 0 otherwise.
   uint64_t ssm_inner = 0, ssm_state = 0, ssm_x_rows = 0;
-  // Mamba-2 (block 0 has ssm_norm and no ssm_x): in-projection rows, conv channels, groups.
+  // Mamba-2 (a grouped ssm_norm): in-projection rows, conv channels, groups, inner size.
   uint64_t ssm_in_rows = 0, ssm_conv_rows = 0, ssm_groups = 0, ssm2_inner = 0;
+  uint64_t gdn_conv_rows = 0;  // gated delta net (ssm_beta or ssm_ba): convolution channels
   bool attention = false;  // some block has attention projections
+  bool ssm_beside_attention = false;  // the recurrent block also has attention (Falcon-H1)
 };
 
 // Architectures that llama.cpp runs without RoPE (llama_model_rope_type: LLAMA_ROPE_TYPE_NONE).
@@ -56,17 +59,6 @@ FfnKind ffn_kind(const model::ModelShape& s) {
     if (t.name == "blk.0.attn_norm.weight") attn_norm = true;
     if (t.name == "blk.0.attn_qkv.weight") k.fused_qkv = true;
     if (t.name == "blk.0.indexer.attn_q_b.weight") k.indexer_q = static_cast<uint64_t>(t.n_rows);
-    if (t.name == "blk.0.ssm_x.weight") k.ssm_x_rows = static_cast<uint64_t>(t.n_rows);
-    if (t.name == "blk.0.ssm_in.weight") k.ssm_in_rows = static_cast<uint64_t>(t.n_rows);
-    if (t.name == "blk.0.ssm_conv1d.weight") k.ssm_conv_rows = static_cast<uint64_t>(t.n_rows);
-    if (t.name == "blk.0.ssm_norm.weight" && t.n_rows > 0) {  // F32 [d_inner / n_group, n_group]
-      k.ssm_groups = static_cast<uint64_t>(t.n_rows);
-      k.ssm2_inner = t.bytes / 4;
-    }
-    if (t.name == "blk.0.ssm_a" && t.n_rows > 0) {  // F32 [d_state, d_inner]
-      k.ssm_inner = static_cast<uint64_t>(t.n_rows);
-      k.ssm_state = t.bytes / 4 / k.ssm_inner;
-    }
     if (t.name.rfind("position_embd", 0) == 0) k.learned_pos = true;
     for (const char* n : {"blk.0.ffn_norm.weight", "blk.0.post_attention_norm.weight", "blk.0.post_ffw_norm.weight"})
       if (t.name == n) ffn_norm = true;
@@ -75,12 +67,33 @@ FfnKind ffn_kind(const model::ModelShape& s) {
       k.moe_first = k.moe_first || t.layer == 0;
     }
   }
+  // The recurrent blocks' tensors, from the first block that has them (hybrids interleave).
+  int ssm_layer = -1;
+  for (const auto& t : s.tensors) {
+    if (t.layer < 0 || t.name.find(".ssm_") == std::string::npos) continue;
+    if (ssm_layer < 0) ssm_layer = t.layer;
+    if (t.layer != ssm_layer) continue;
+    const std::string n = t.name.substr(t.name.find(".ssm_") + 1);
+    const uint64_t rows = static_cast<uint64_t>(t.n_rows);
+    if (n == "ssm_x.weight") k.ssm_x_rows = rows;
+    if (n == "ssm_in.weight") k.ssm_in_rows = rows;
+    if (n == "ssm_conv1d.weight") k.ssm_conv_rows = rows;
+    if (n == "ssm_beta.weight" || n == "ssm_ba.weight") k.gdn_conv_rows = 1;  // marked; the channels below
+    if (n == "ssm_a" && rows > 1) {  // Mamba: F32 [d_state, d_inner]
+      k.ssm_inner = rows;
+      k.ssm_state = t.bytes / 4 / rows;
+    }
+    if (n == "ssm_norm.weight" && rows > 1) {  // Mamba-2: F32 [d_inner / n_group, n_group]
+      k.ssm_groups = rows;
+      k.ssm2_inner = t.bytes / 4;
+    }
+  }
   for (const auto& t : s.tensors) {
     if (t.layer < 0) continue;
     const auto dot = t.name.find('.', 4);
     if (dot != std::string::npos && t.name.compare(dot + 1, 5, "attn_") == 0 && t.name.find("norm") == std::string::npos) {
       k.attention = true;
-      break;
+      if (t.layer == ssm_layer) k.ssm_beside_attention = true;
     }
   }
   if (!block0) {  // a shape without tensor infos: Llama's kind
@@ -89,6 +102,7 @@ FfnKind ffn_kind(const model::ModelShape& s) {
     k.moe_first = s.n_expert > 0;
   }
   k.parallel = attn_norm && !ffn_norm;
+  if (k.gdn_conv_rows > 0) k.gdn_conv_rows = k.ssm_conv_rows;
   return k;
 }
 
@@ -153,14 +167,23 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
     p.attention = 0;
     p.ffn = u * 4 * (2 * e + 5 * d + ffn.ssm_x_rows) + ffn.ssm_state * d * 4 * static_cast<uint64_t>(c.n_seq);
     p.output += u * 4 * e;
-  } else if (!ffn.attention && ffn.ssm2_inner > 0 && ffn.ssm_in_rows > 0 && ffn.ssm_conv_rows > ffn.ssm2_inner) {
-    // Mamba-2: the residual and input, the in-projection twice (z, xBC, dt and its views'
+  } else if (ffn.ssm2_inner > 0 && ffn.ssm_in_rows > 0 && ffn.ssm_conv_rows > ffn.ssm2_inner) {
+    // Mamba-2 blocks (alone, or in hybrids: Nemotron-H and Granite-4 hybrid peak apart from the
+    // mask, Falcon-H1's blocks run attention beside it, so its mask counts): the residual and input, the in-projection twice (z, xBC, dt and its views'
     // copies), y and its gate (2 d_inner), and the scan states (d_state x d_inner per
     // sequence). Within 3 % of llama.cpp's tiny Mamba-2; not checked on a real size.
     const uint64_t d = ffn.ssm2_inner;
     const uint64_t d_state = (ffn.ssm_conv_rows - d) / (2 * std::max<uint64_t>(ffn.ssm_groups, 1));
-    p.attention = 0;
-    p.ffn = u * 4 * (2 * e + 2 * ffn.ssm_in_rows + 2 * d) + d_state * d * 4 * static_cast<uint64_t>(c.n_seq);
+    const uint64_t ssm = (ffn.ssm_beside_attention ? mask : 0) + u * 4 * (2 * e + 2 * ffn.ssm_in_rows + 2 * d) +
+                         d_state * d * 4 * static_cast<uint64_t>(c.n_seq);
+    if (!ffn.attention) p.attention = 0, p.ffn = ssm;
+    else p.ffn = std::max(p.ffn, ssm);
+  } else if (ffn.gdn_conv_rows > 0) {
+    // Gated delta net blocks (Qwen3.5, Qwen3-Next): the convolution's input (its states and the
+    // batch) and output, the residual and input, and what the delta rule keeps beside them:
+    // 3 n_embd + 3 x conv channels per token (fitted to llama.cpp's tiny Qwen3.5, Qwen3.5-MoE
+    // and Qwen3-Next; not checked on a real size).
+    p.attention = std::max(p.attention, mask + u * 4 * (3 * e + 3 * ffn.gdn_conv_rows));
   }
   return p;
 }

@@ -30,7 +30,9 @@ ComputePhases compute_phases(const model::ModelShape& shape, const ContextParams
 //   Mamba (no attention anywhere, an ssm_x in block 0): no mask; 2 n_embd + 5 d_inner +
 //              dt_rank + 2 d_state, and the scan states (d_state x d_inner per sequence);
 //              its logits phase keeps one n_embd more. Mamba-2 (ssm_norm): 2 n_embd + 2 x the
-//              in-projection + 2 d_inner, and the scan states
+//              in-projection + 2 d_inner, and the scan states (with the mask only where the
+//              block also runs attention: Falcon-H1). Gated delta net (Qwen3.5, Qwen3-Next):
+//              mask + 3 n_embd + 3 x the convolution's channels
 //   FFN:       mask + 2 n_embd + 3 n_ff (2 n_ff without a gate; + 2 n_embd beside the
 //              attention); MoE with experts from block 0: 4 n_embd + 3 x used x expert n_ff
 //              (the expert width from its tensors), with leading dense blocks the dense FFN
@@ -38,9 +40,9 @@ ComputePhases compute_phases(const model::ModelShape& shape, const ContextParams
 //              the output layer (`include_output`)
 // Plus 2 KiB of reservation slack. Derived from llama.cpp's graphs and fitted to its no_alloc
 // plan of a tiny model of every architecture (test-llama-archs) and of real shapes
-// (tests/unit/fit/fit_compute_buffer_test.cpp, fit_memory_model_test.cpp). Recurrent state
-// graphs, hybrid attention, chunked attention (Llama 4) and several newer attentions
-// (MiniMax-M3, Qwen4-exp, DeepSeek-V4) are not followed yet (docs/fit.md lists them).
+// (tests/unit/fit/fit_compute_buffer_test.cpp, fit_memory_model_test.cpp). LFM2's
+// convolutions, chunked attention (Llama 4) and several newer attentions (MiniMax-M3,
+// Qwen4-exp, DeepSeek-V4) are not followed yet (docs/fit.md lists them).
 uint64_t compute_buffer_bytes(const model::ModelShape& shape, const ContextParams& ctx, bool include_output);
 
 // Compute buffer of a vision projector (mtmd/clip), approximate: llama.cpp reserves it with a

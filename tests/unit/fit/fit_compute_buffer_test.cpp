@@ -143,5 +143,42 @@ TEST(FitComputeBuffer, MambaSelectiveScanWithoutAttention) {
   }
 }
 
+// Hybrids by the kind of their recurrent block, against llama.cpp's plan of its tiny models
+// (test-llama-archs: n_embd 256, n_ff 384, 2 heads) at -c 4096: a gated delta net beside the
+// mask (Qwen3.5: 10,524,704 bytes) and a Mamba-2 block that peaks apart from the mask
+// (Nemotron-H: 9,977,888 bytes, within 3 %).
+TEST(FitComputeBuffer, HybridRecurrentBlocksByKind) {
+  auto hybrid = [](std::vector<model::TensorInfo> ssm) {
+    model::ModelShape s;
+    s.arch = "hybrid";
+    s.n_layer = 2;
+    s.n_embd = 256;
+    s.n_vocab = 128;
+    s.n_head = {2, 2};
+    s.n_head_kv = {0, 2};
+    s.n_ff = {384, 384};
+    s.head_k = s.head_v = 128;
+    s.tensors = std::move(ssm);
+    for (const char* n : {"attn_q", "attn_k", "attn_v"}) s.tensors.push_back(tensor(std::string("blk.1.") + n + ".weight", 1, 256, 256));
+    s.tensors.push_back(tensor("blk.1.attn_norm.weight", 1, 256));
+    return s;
+  };
+  auto f32 = [](const std::string& name, int64_t ne0, int64_t ne1) {
+    model::TensorInfo t = tensor(name, 0, ne0, ne1);
+    t.type = "f32";
+    t.bytes = static_cast<uint64_t>(ne0 * ne1 * 4);
+    return t;
+  };
+  fit::ContextParams c;
+  c.n_ctx = 4096;
+  const model::ModelShape gdn = hybrid({tensor("blk.0.attn_norm.weight", 0, 256), tensor("blk.0.attn_qkv.weight", 0, 256, 768),
+                                        f32("blk.0.ssm_conv1d.weight", 4, 768), tensor("blk.0.ssm_beta.weight", 0, 256, 2),
+                                        tensor("blk.0.ffn_norm.weight", 0, 256), tensor("blk.0.ffn_gate.weight", 0, 256, 384)});
+  EXPECT_NEAR(static_cast<double>(fit::compute_buffer_bytes(gdn, c, true)), 10524704.0, 10524704.0 * 0.01);
+  const model::ModelShape mamba2 = hybrid({tensor("blk.0.attn_norm.weight", 0, 256), f32("blk.0.ssm_norm.weight", 256, 2),
+                                           tensor("blk.0.ssm_in.weight", 0, 256, 1538), f32("blk.0.ssm_conv1d.weight", 4, 1024)});
+  EXPECT_NEAR(static_cast<double>(fit::compute_buffer_bytes(mamba2, c, true)), 9977888.0, 9977888.0 * 0.03);
+}
+
 }  // namespace
 }  // namespace rigbench
