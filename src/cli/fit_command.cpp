@@ -76,14 +76,10 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
       "Examples:\n"
       "  rigbench fit model.gguf\n"
       "  rigbench fit --preset Llama-3.1-70B --device all -c 8192\n"
-      "  rigbench fit --preset Llama-3.1-70B --quant Q3_K_S --device 'RTX 2080 Ti' --host-bandwidth 60
-"
-      "  rigbench fit --preset Qwen2.5-7B -c 8192 -d 4096 -np 2 -o json
-"
-      "  rigbench fit moe.gguf --device \"RTX 4090\" --n-cpu-moe 20
-"
-      "  rigbench fit gemma3.gguf --mmproj mmproj.gguf -c 8192
-");
+      "  rigbench fit --preset Llama-3.1-70B --quant Q3_K_S --device 'RTX 2080 Ti' --host-bandwidth 60\n"
+      "  rigbench fit --preset Qwen2.5-7B -c 8192 -d 4096 -np 2 -o json\n"
+      "  rigbench fit moe.gguf --device \"RTX 4090\" --n-cpu-moe 20\n"
+      "  rigbench fit gemma3.gguf --mmproj mmproj.gguf -c 8192\n");
   return cmd;
 }
 
