@@ -33,6 +33,7 @@ struct FfnKind {
   uint64_t ssm_in_rows = 0, ssm_conv_rows = 0, ssm_groups = 0, ssm2_inner = 0;
   uint64_t gdn_conv_rows = 0;  // gated delta net (ssm_beta or ssm_ba): convolution channels
   bool attention = false;  // some block has attention projections
+  bool has_ssm = false;    // some block has recurrent (ssm_*) tensors
   bool ssm_beside_attention = false;  // the recurrent block also has attention (Falcon-H1)
 };
 
@@ -78,6 +79,7 @@ FfnKind ffn_kind(const model::ModelShape& s) {
     if (n == "ssm_x.weight") k.ssm_x_rows = rows;
     if (n == "ssm_in.weight") k.ssm_in_rows = rows;
     if (n == "ssm_conv1d.weight") k.ssm_conv_rows = rows;
+    if (n.rfind("ssm_conv1d_", 0) == 0 && n.size() > 7 && n.compare(n.size() - 7, 7, ".weight") == 0) k.ssm_conv_rows += rows;  // Kimi's q, k, v convolutions
     if (n == "ssm_beta.weight" || n == "ssm_ba.weight") k.gdn_conv_rows = 1;  // marked; the channels below
     if (n == "ssm_a" && rows > 1) {  // Mamba: F32 [d_state, d_inner]
       k.ssm_inner = rows;
@@ -96,6 +98,7 @@ FfnKind ffn_kind(const model::ModelShape& s) {
       if (t.layer == ssm_layer) k.ssm_beside_attention = true;
     }
   }
+  k.has_ssm = ssm_layer >= 0;
   if (!block0) {  // a shape without tensor infos: Llama's kind
     k.attention = true;
     k.gated = true;
@@ -130,6 +133,10 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   // Without flash attention and with one fused QKV projection that RoPE reads (Falcon,
   // OpenELM), the KQ scores meet the residual, the fused QKV and the roped Q only.
   uint64_t act = 4 * e + q + kv;
+  // MLA (absorbed; DeepSeek-V2/V3, Mistral 4): the compressed KV row (kv_lora + rope) once beside
+  // 3 n_embd and Q. Beside an indexer or linear-attention blocks (DeepSeek-V3.2, Kimi-Linear)
+  // the wider form holds (measured on llama.cpp's tiny models).
+  if (s.is_mla() && ffn.indexer_q == 0 && !ffn.has_ssm) act = 3 * e + q + s.kv_lora_rank + s.qk_rope_dim;
   if (c.flash_attn && !ffn.gated && !ffn.parallel && s.arch != "gptneox" && s.n_expert == 0) act = 3 * e + q + kv;
   if (!c.flash_attn && ffn.fused_qkv && !ffn.learned_pos && !without_rope(s.arch)) act = e + 2 * q + kv;
   p.attention = mask + u * 4 * act;

@@ -23,8 +23,10 @@ ComputePhases compute_phases(const model::ModelShape& shape, const ContextParams
 //   attention: mask (F16 with flash attention, else F32; n_kv cells) + 4 n_embd + q + k + v
 //              (the widest layer's heads); 3 n_embd for a sequential FFN without a gate with
 //              flash attention; without flash attention + the KQ scores (n_kv x n_head), and
-//              with a fused QKV that RoPE reads n_embd + 2 q + k + v. MLA adds the absorbed
-//              query and output (2 n_head (kv_lora + rope)); DeepSeek sparse attention the
+//              with a fused QKV that RoPE reads n_embd + 2 q + k + v. MLA: 3 n_embd + q +
+//              the compressed row (kv_lora + rope) + the absorbed query and output
+//              (2 n_head (kv_lora + rope)) (beside an indexer or linear attention the wider
+//              4 n_embd + q + 2 kv_lora + rope); DeepSeek sparse attention the
 //              indexer's scores and mask (5.5 bytes per cell) and 1.5 x its query width.
 //              Grok: flash attention off, as llama.cpp forces it.
 //   Mamba (no attention anywhere, an ssm_x in block 0): no mask; 2 n_embd + 5 d_inner +
