@@ -102,6 +102,7 @@ Status run_bench_command(BenchOptions& opts) {
     energy.meters.power_log = opts.power_log;
     energy.meters.estimate_tdp_w = opts.estimate_tdp_w;
     energy.idle_s = opts.idle_s;
+    energy.idle_watts = opts.cost.idle_watts;
     auto pricing = cost_inputs(opts.cost, /*require_tps=*/false);
     if (!pricing) return std::unexpected(pricing.error());
     if (std::isfinite(pricing->price_per_kwh)) energy.pricing = *pricing;
@@ -112,6 +113,8 @@ Status run_bench_command(BenchOptions& opts) {
     job.context.energy = std::move(energy);
   } else if (std::isfinite(opts.cost.price) || !opts.cost.tariff.empty()) {
     return fail(ErrorCode::kUsage, "--price/--tariff need --energy auto (cost comes from measured energy)");
+  } else if (std::isfinite(opts.cost.idle_watts)) {
+    return fail(ErrorCode::kUsage, "--idle-watts needs --energy auto (it is the idle baseline of measured energy)");
   }
 
   job.plan = measure::expand(opts.plan);

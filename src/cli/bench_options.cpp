@@ -68,6 +68,8 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
       ->check(CLI::Range(0.0, 3600.0))->capture_default_str()->take_last();
   cmd.add_option("--watts", o.watts, "a constant power you state, W (when no meter can read it)")
       ->check(CLI::Range(0.0, 100000.0))->take_last();
+  cmd.add_option("--idle-watts", o.cost.idle_watts, "the idle power you state, W, model loaded (replaces the idle window)")
+      ->check(CLI::Range(0.0, 100000.0))->take_last();
   cmd.add_option("--power-log", o.power_log, "CSV log (timestamp,watts) of a wall meter or smart plug covering the run");
   cmd.add_option("--estimate-power", o.estimate_tdp_w, "estimate power as TDP x CPU utilization, with this TDP in W (labelled estimated)")
       ->check(CLI::Range(1.0, 10000.0));

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "core/strings.h"
+#include "cost/run_figures.h"
 #include "cost/tariff.h"
 #include "report/cost_printer.h"
 #include "store/sqlite_store.h"
@@ -132,14 +133,16 @@ Result<report::PricedRun> fill_from_run(CostOptions& o) {
   if (!found) return fail(ErrorCode::kNotFound, "--run '" + o.run + "': no such run in '" + path + "'");
   if (o.run != "latest" && matches > 1) return fail(ErrorCode::kUsage, "--run '" + o.run + "': matches " + std::to_string(matches) + " runs");
   if (!found->results.tg) return fail(ErrorCode::kInvalidInput, "--run '" + o.run + "': the run has no tg result");
-  if (!given(o.tps)) o.tps = found->results.tg->tps.mean;
-  if (!given(o.watts) && found->energy.tg) {
-    o.watts = found->energy.tg->power_w;
-    o.power_method = found->energy.method;
+  // The run's figures as bench priced them (cost/run_figures.h): r = tg tokens / tg seconds.
+  const cost::RunFigures f = cost::run_figures(found->results, found->energy);
+  if (!given(o.tps)) o.tps = f.tokens_per_s;
+  if (!given(o.watts) && given(f.active_power_w)) {
+    o.watts = f.active_power_w;
+    o.power_method = f.power_method;
   }
-  if (!given(o.idle_watts) && given(found->energy.idle_power_w)) {
-    o.idle_watts = found->energy.idle_power_w;
-    if (!found->energy.tg) o.power_method = found->energy.method;  // the run's, never a default "stated"
+  if (!given(o.idle_watts) && given(f.idle_power_w)) {
+    o.idle_watts = f.idle_power_w;
+    if (!given(f.active_power_w)) o.power_method = f.power_method;  // the run's, never a default "stated"
   }
   report::PricedRun run;
   run.record_id = found->record_id;
@@ -148,6 +151,8 @@ Result<report::PricedRun> fill_from_run(CostOptions& o) {
   const MachineInfo& m = found->machine;
   run.machine = !m.hostname.empty() ? m.hostname : m.cpu;
   run.test_time = found->test_time;
+  run.energy_flags = found->energy.flags;
+  run.energy_notes = found->energy.notes;
   return run;
 }
 

@@ -160,7 +160,10 @@ struct EnergyInfo {
   // Power over the run (idle window, warmup, repetitions), at most 240 points:
   // (seconds since the sampler started, watts).
   std::vector<std::pair<double, double>> power_trace;
-  std::vector<std::string> notes;      // why a domain is missing, what was not counted
+  std::vector<std::string> notes;      // why a domain is missing, what was not counted, each flag's cause
+  // Doubts about the figures, short codes, each once (docs/energy.md): below_update_period,
+  // coarse, sources_disagree, gap, idle_above_active, idle_stated.
+  std::vector<std::string> flags;
 };
 
 // Electricity (and hardware) per million generated tokens, from tg's energy (cost/estimate.h).

@@ -1,6 +1,7 @@
 #include "cost/estimate.h"
 
 #include <cmath>
+#include <cstdio>
 
 #include "cost/energy.h"
 #include "cost/tariff.h"
@@ -29,7 +30,19 @@ CostReport estimate_cost(const CostInputs& in) {
       // Powers equal to a nanowatt per watt are the same figure (a stated constant comes back
       // from integration with rounding noise): their difference is 0, not 1e-13.
       const double idle_w = std::fabs(r.wall_active_w - r.wall_idle_w) <= 1e-9 * std::fabs(r.wall_active_w) ? r.wall_active_w : r.wall_idle_w;
-      r.marginal.j = marginal_j_per_token(r.wall_active_w, idle_w, 1.0, rate);
+      if (idle_w > r.wall_active_w) {
+        // Active below idle is a measuring problem (two sources, a swapped pair, a meter too
+        // coarse for the phase): no negative marginal figure, but the reason.
+        r.idle_above_active = true;
+        char buf[200];
+        std::snprintf(buf, sizeof buf,
+                      "idle %.4g W is above active %.4g W: no marginal figure (a measuring problem: check the meter or "
+                      "the figures given)",
+                      r.wall_idle_w, r.wall_active_w);
+        r.notes.push_back(buf);
+      } else {
+        r.marginal.j = marginal_j_per_token(r.wall_active_w, idle_w, 1.0, rate);
+      }
       if (utilized) r.at_utilization.j = j_per_token_at_utilization(r.gross.j, r.wall_idle_w, in.utilization, rate);
       else r.notes.push_back("energy at a utilization: give --utilization");
     } else {

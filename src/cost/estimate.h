@@ -49,7 +49,8 @@ struct CostReport {
   double wall_active_w = kNaN;  // active power at the wall (psu efficiency and rest applied)
   double wall_idle_w = kNaN;    // idle power at the wall
   PerToken gross;               // e = P_active / r
-  PerToken marginal;            // e = (P_active - P_idle) / r
+  PerToken marginal;            // e = (P_active - P_idle) / r; NaN (with a note) when idle > active
+  bool idle_above_active = false;  // the idle power given or measured is above the active power
   PerToken at_utilization;      // e(u) = gross + P_idle (1 - u) / (u r)
   double hardware_per_mtok = kNaN;  // (price - residual + upkeep)·10^6 / (L·u·r)
   double total_per_mtok = kNaN;     // electricity at u + hardware (hardware 0 when not given)

@@ -1,9 +1,11 @@
 #include "measure/energy.h"
 
 #include <cmath>
+#include <cstdio>
 #include <set>
 
 #include "core/strings.h"
+#include "cost/run_figures.h"
 
 namespace rigbench::measure {
 
@@ -31,6 +33,12 @@ PhaseEnergyInfo phase_info(const power::PhaseEnergy& p, const std::vector<power:
   return out;
 }
 
+std::string fmt_w(double w) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g W", w);
+  return buf;
+}
+
 double tokens_of(const std::optional<ThroughputResult>& t) {
   return t ? static_cast<double>(t->n_tokens) * static_cast<double>(t->samples_ns.size()) : 0;
 }
@@ -53,7 +61,7 @@ Status EnergySession::start() { return sampler_->start(); }
 
 void EnergySession::mark(const std::string& phase) { sampler_->mark(phase); }
 
-EnergyInfo EnergySession::finish(const Results& results, double idle_s) {
+EnergyInfo EnergySession::finish(const Results& results, double idle_s, double stated_idle_w) {
   const power::EnergyReport r = sampler_->stop();
   EnergyInfo e;
   std::set<std::string> methods;
@@ -67,7 +75,7 @@ EnergyInfo EnergySession::finish(const Results& results, double idle_s) {
   }
   e.method = methods.empty() ? "unavailable" : join(std::vector<std::string>(methods.begin(), methods.end()), "+");
   e.meters = kinds_;
-  e.idle_s = idle_s;
+  e.idle_s = std::isnan(stated_idle_w) ? idle_s : 0;
   e.sample_rate_hz = r.sample_rate_hz;
   double idle = 0;
   bool any_idle = false, whole_idle = false;
@@ -82,6 +90,13 @@ EnergyInfo EnergySession::finish(const Results& results, double idle_s) {
     }
   }
   if (any_idle) e.idle_power_w = idle;
+  e.notes = r.notes;
+  e.flags = r.flags;
+  if (!std::isnan(stated_idle_w)) {
+    e.idle_power_w = stated_idle_w;
+    e.flags.push_back("idle_stated");
+    e.notes.push_back("idle power " + fmt_w(stated_idle_w) + " stated (--idle-watts), not measured");
+  }
   if (const auto* p = r.phase("pp")) e.pp = phase_info(*p, r.domains, tokens_of(results.pp));
   if (const auto* p = r.phase("tg")) e.tg = phase_info(*p, r.domains, tokens_of(results.tg));
   // At most kTracePoints points: consecutive points averaged in groups.
@@ -96,7 +111,18 @@ EnergyInfo EnergySession::finish(const Results& results, double idle_s) {
     }
     e.power_trace.emplace_back(t / static_cast<double>(n), w / static_cast<double>(n));
   }
-  e.notes = r.notes;
+  // Idle above a phase: a measuring problem (or the stated idle is wrong), never a silent
+  // negative marginal figure downstream.
+  bool above = false;
+  for (const auto& [name, ph] : {std::pair{"pp", &e.pp}, std::pair{"tg", &e.tg}}) {
+    if (!*ph || !std::isfinite((*ph)->power_w) || !std::isfinite(e.idle_power_w)) continue;
+    if (e.idle_power_w > (*ph)->power_w * (1 + 1e-9)) {
+      above = true;
+      e.notes.push_back(std::string(name) + ": " + fmt_w((*ph)->power_w) + " is below the idle power " + fmt_w(e.idle_power_w) +
+                        ": a measuring problem; no marginal figure");
+    }
+  }
+  if (above) e.flags.push_back("idle_above_active");
   return e;
 }
 
@@ -111,10 +137,12 @@ EnergyInfo unavailable_energy(const std::vector<power::MeterStatus>& status) {
 
 std::optional<CostInfo> price_run(const EnergyInfo& energy, const Results& results, cost::CostInputs in) {
   if (!std::isfinite(in.price_per_kwh) || !energy.tg || !std::isfinite(energy.tg->power_w) || !results.tg) return std::nullopt;
-  in.tokens_per_s = results.tg->tps.mean;
-  in.active_power_w = energy.tg->power_w;
-  in.idle_power_w = energy.idle_power_w;
-  in.power_method = energy.method;
+  const cost::RunFigures f = cost::run_figures(results, energy);
+  if (!std::isfinite(f.tokens_per_s) || !std::isfinite(f.active_power_w)) return std::nullopt;
+  in.tokens_per_s = f.tokens_per_s;
+  in.active_power_w = f.active_power_w;
+  in.idle_power_w = f.idle_power_w;
+  in.power_method = f.power_method;
   const cost::CostReport r = cost::estimate_cost(in);
   CostInfo c;
   c.currency = in.currency;

@@ -27,8 +27,12 @@ class EnergySession {
 
   // Stops and summarizes: per phase the energy summed over the domains read (a whole-system
   // figure, a wall meter or a stated --watts, is used alone, never added to components),
-  // J per token of the phase from `results` (tokens per sample x samples), idle median W.
-  EnergyInfo finish(const Results& results, double idle_s);
+  // J per token of the phase from `results` (tokens per sample x samples), idle W from the
+  // same sources as the phases. `stated_idle_w` (not NaN: --idle-watts) replaces the measured
+  // idle power (flag idle_stated); no idle window ran then and idle_s is 0. The summary's
+  // notes and flags (power/summary.h) are kept, and idle_above_active is added when the idle
+  // power is above a phase's.
+  EnergyInfo finish(const Results& results, double idle_s, double stated_idle_w = kUnmeasured);
 
  private:
   explicit EnergySession(power::OpenedMeters meters);
@@ -40,9 +44,11 @@ class EnergySession {
 // from `status` (one line per meter kind) in notes.
 EnergyInfo unavailable_energy(const std::vector<power::MeterStatus>& status);
 
-// Cost per million generated tokens from tg's energy and speed, with the idle baseline, and
-// the prices, utilization and hardware figures of `inputs` (tokens_per_s and the watts are
-// filled here). nullopt when no price was given or tg energy is unavailable.
+// Cost per million generated tokens from the run's figures (cost/run_figures.h: r = total tg
+// tokens / tg seconds, P = tg energy / those seconds, so gross cost per token is the record's
+// tg J/token), with the idle baseline, and the prices, utilization and hardware figures of
+// `inputs` (tokens_per_s and the watts are filled here). nullopt when no price was given or
+// tg energy is unavailable.
 std::optional<CostInfo> price_run(const EnergyInfo& energy, const Results& results, cost::CostInputs inputs);
 
 }  // namespace rigbench::measure

@@ -1,5 +1,7 @@
 #include "measure/job.h"
 
+#include <cmath>
+
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -80,7 +82,9 @@ Result<JobSummary> run_plan(const std::vector<TestCase>& plan, const std::map<st
     if (context.energy) session = EnergySession::open(context.energy->meters, &meter_status);
     if (session) {
       if (Status s = session->start(); !s) return std::unexpected(s.error());
-      runner.set_phase_marker([&session](const std::string& phase) { session->mark(phase); }, context.energy->idle_s);
+      // A stated idle power (--idle-watts) replaces the idle window.
+      const double idle_s = std::isnan(context.energy->idle_watts) ? context.energy->idle_s : 0;
+      runner.set_phase_marker([&session](const std::string& phase) { session->mark(phase); }, idle_s);
     } else {
       runner.set_phase_marker({}, 0);
     }
@@ -100,7 +104,7 @@ Result<JobSummary> run_plan(const std::vector<TestCase>& plan, const std::map<st
     rec.devices_used = std::move(outcome->devices_used);
     rec.params = outcome->params;  // what ran: llama.cpp clamps n_ubatch to n_batch
     rec.interrupted = outcome->interrupted;
-    if (session) rec.energy = session->finish(rec.results, context.energy->idle_s);
+    if (session) rec.energy = session->finish(rec.results, context.energy->idle_s, context.energy->idle_watts);
     else if (context.energy) rec.energy = unavailable_energy(meter_status);
     if (context.energy && context.energy->pricing) rec.cost = price_run(rec.energy, rec.results, *context.energy->pricing);
 

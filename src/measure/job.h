@@ -20,6 +20,7 @@ namespace rigbench::measure {
 struct EnergyConfig {
   power::MeterConfig meters;                 // where to look, what the user stated
   double idle_s = 2;                         // idle window per run, model loaded
+  double idle_watts = kUnmeasured;           // --idle-watts: idle power stated, W (no idle window then)
   std::optional<cost::CostInputs> pricing;   // prices etc. when --price or --tariff was given
 };
 

@@ -59,8 +59,10 @@ struct DomainInfo {
   Method integrated_method = Method::kIntegrated;
   // True for whole-machine figures (wall meter, constant --watts): never added to component domains.
   bool whole_system = false;
-  // How often the source itself updates, seconds (NVML's counter: about 0.1; 0 = finer than
-  // any read). A window shorter than ten of these gets a note that its figure is coarse.
+  // How often the source itself updates, seconds (NVML's counter: about 0.1; a power log:
+  // its sampling interval; 0 = finer than any read). For a domain with a counter this is the
+  // counter's; otherwise the integrated figure's. A window shorter than ten of these gets a
+  // note and the flag `coarse`; a counter's window shorter than one, `below_update_period`.
   double update_interval_s = 0;
 };
 
@@ -73,6 +75,10 @@ struct DomainReading {
   // is unknown) between the previous read and this one: the energy of that interval is
   // unknown, and counter_j continues from its previous value.
   bool counter_gap = false;
+  // True when the source of integrated_j had no reading over part of the interval between the
+  // previous read and this one (a power log with a gap of more than a few sampling
+  // intervals): that interval's energy is unknown, and integrated_j does not count it.
+  bool integrated_gap = false;
   std::string error;  // why a figure is missing at this read ("" when all is well)
 };
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <climits>
+#include <cstdio>
 #include <cmath>
 #include <optional>
 #include <sstream>
@@ -43,18 +45,28 @@ std::optional<int64_t> parse_iso8601(std::string_view s) {
 }
 #pragma GCC diagnostic pop
 
-// A log already parsed, with the cumulative trapezoid integral at each sample.
+// A log already parsed, with the cumulative trapezoid integral at each sample. An interval
+// between two samples longer than kGapIntervals sampling intervals is a gap: the logger was
+// off, and its energy is unknown, so it adds nothing and reads inside it have no figure.
 struct Integrated {
   std::vector<PowerLogSample> samples;
-  std::vector<double> cumulative_j;  // joules from the first sample to sample i
+  std::vector<double> cumulative_j;  // joules from the first sample to sample i, gaps left out
+  std::vector<bool> gap_before;      // true when the interval from sample i-1 to i is a gap
+  double interval_s = 0;             // the sampling interval: median spacing of the samples
 };
 
 Integrated integrate(std::vector<PowerLogSample> samples) {
   Integrated in;
+  std::vector<double> spacing;
+  for (std::size_t i = 1; i < samples.size(); ++i) spacing.push_back(static_cast<double>(samples[i].unix_ns - samples[i - 1].unix_ns) * 1e-9);
+  std::nth_element(spacing.begin(), spacing.begin() + static_cast<std::ptrdiff_t>(spacing.size() / 2), spacing.end());
+  in.interval_s = spacing.empty() ? 0 : spacing[spacing.size() / 2];
   in.cumulative_j.assign(samples.size(), 0.0);
+  in.gap_before.assign(samples.size(), false);
   for (std::size_t i = 1; i < samples.size(); ++i) {
     const double dt = static_cast<double>(samples[i].unix_ns - samples[i - 1].unix_ns) * 1e-9;
-    in.cumulative_j[i] = in.cumulative_j[i - 1] + 0.5 * (samples[i].power_w + samples[i - 1].power_w) * dt;
+    in.gap_before[i] = dt > kGapIntervals * in.interval_s;
+    in.cumulative_j[i] = in.cumulative_j[i - 1] + (in.gap_before[i] ? 0.0 : 0.5 * (samples[i].power_w + samples[i - 1].power_w) * dt);
   }
   in.samples = std::move(samples);
   return in;
@@ -67,8 +79,7 @@ class PowerLogMeter final : public Meter {
     d.name = "external:wall";
     d.source = "external power log " + path_ + " (timestamp,watts), integrated";
     d.whole_system = true;
-    const auto& s = log_.samples;
-    d.update_interval_s = static_cast<double>(s.back().unix_ns - s.front().unix_ns) * 1e-9 / static_cast<double>(s.size() - 1);
+    d.update_interval_s = log_.interval_s;
     domains_.push_back(std::move(d));
   }
 
@@ -81,6 +92,8 @@ class PowerLogMeter final : public Meter {
     DomainReading r;
     if (now.unix_ns > log_.samples.back().unix_ns) reload();
     const auto& s = log_.samples;
+    const int64_t prev = prev_read_ns_;
+    prev_read_ns_ = now.unix_ns;
     if (now.unix_ns < s.front().unix_ns || now.unix_ns > s.back().unix_ns) {
       r.error = path_ + ": the log does not cover this time";
       return {r};
@@ -89,6 +102,19 @@ class PowerLogMeter final : public Meter {
     const auto it = std::lower_bound(s.begin(), s.end(), now.unix_ns,
                                      [](const PowerLogSample& a, int64_t t) { return a.unix_ns < t; });
     const std::size_t j = static_cast<std::size_t>(it - s.begin());
+    // A gap of the log overlapping the interval since the previous read: its energy is unknown.
+    for (std::size_t k = j; k > 0 && prev != kNoRead && s[k].unix_ns > prev; --k) {
+      if (log_.gap_before[k] && s[k - 1].unix_ns < now.unix_ns) r.integrated_gap = true;
+    }
+    if (j > 0 && log_.gap_before[j] && s[j].unix_ns != now.unix_ns) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "no reading for %.1f s around this time (the log is sampled every %.3g s)",
+                    static_cast<double>(s[j].unix_ns - s[j - 1].unix_ns) * 1e-9, log_.interval_s);
+      r.error = path_ + ": " + buf;
+      r.integrated_gap = true;
+      r.integrated_j = log_.cumulative_j[j - 1];
+      return {r};
+    }
     if (s[j].unix_ns == now.unix_ns || j == 0) {
       r.power_w = s[j].power_w;
       r.integrated_j = log_.cumulative_j[j];
@@ -114,10 +140,12 @@ class PowerLogMeter final : public Meter {
     log_ = integrate(std::move(*parsed));
   }
 
+  static constexpr int64_t kNoRead = INT64_MIN;
   std::string path_;
   Integrated log_;
   std::size_t size_;
   std::vector<DomainInfo> domains_;
+  int64_t prev_read_ns_ = kNoRead;  // Unix ns of the previous read (reads come in time order)
 };
 
 }  // namespace

@@ -5,6 +5,8 @@
 // are skipped. Fields may be quoted (RFC 4180, core/csv.h), e.g. a header
 // `"time (UTC, ISO 8601)","power (W)"`. Energy over a window is the trapezoid integral of the logged power between
 // the window's wall-clock ends (interpolated at the ends); the log must cover the window.
+// An interval between two logged samples longer than kGapIntervals sampling intervals (the
+// median spacing) is a gap: never integrated across; a window touching it is unavailable.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +18,8 @@
 #include "power/meter.h"
 
 namespace rigbench::power {
+
+inline constexpr double kGapIntervals = 3;  // "a few sampling intervals": beyond this, a gap
 
 struct PowerLogSample {
   int64_t unix_ns = 0;  // when the power was read, ns since 1970 UTC

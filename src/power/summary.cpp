@@ -46,23 +46,30 @@ bool has_any(const std::vector<Tick>& ticks, std::size_t d, Series s) {
   return std::any_of(ticks.begin(), ticks.end(), [&](const Tick& t) { return std::isfinite(t.readings[d].*s); });
 }
 
-// A counter gap flagged in a read whose preceding interval overlaps [start, end].
-bool gap_within(const std::vector<Tick>& ticks, std::size_t d, int64_t start, int64_t end) {
+// A gap flagged, for series `s`, in a read whose preceding interval overlaps [start, end].
+bool gap_flag(const DomainReading& r, Series s) {
+  return s == &DomainReading::counter_j ? r.counter_gap : r.integrated_gap;
+}
+const Tick* gap_within(const std::vector<Tick>& ticks, std::size_t d, Series s, int64_t start, int64_t end) {
   for (std::size_t i = 1; i < ticks.size(); ++i) {
-    if (ticks[i].readings[d].counter_gap && ticks[i].time.steady_ns > start && ticks[i - 1].time.steady_ns < end) return true;
+    if (gap_flag(ticks[i].readings[d], s) && ticks[i].time.steady_ns > start && ticks[i - 1].time.steady_ns < end) return &ticks[i];
   }
-  return false;
+  return nullptr;
 }
 
-// Why the counter of domain `d` cannot be trusted, or "" when it passes (see summary.h).
-std::string counter_problem(const std::vector<Tick>& ticks, std::size_t d) {
+struct CounterCheck {
+  std::string problem;       // why the counter cannot be trusted, "" when it passes (see summary.h)
+  std::string disagreement;  // counter and integrated power differ by more than kDisagreeMaxRatio
+};
+
+CounterCheck check_counter(const std::vector<Tick>& ticks, std::size_t d) {
   const auto& c = [&](std::size_t i) -> const DomainReading& { return ticks[i].readings[d]; };
   double prev = kNaN;
   for (std::size_t i = 0; i < ticks.size(); ++i) {
     const double v = c(i).counter_j;
     if (!std::isfinite(v)) continue;
     if (std::isfinite(prev) && v < prev - 1e-9 && !c(i).counter_gap) {
-      return fmt("counter went backwards (%.3f J to %.3f J)", prev, v);
+      return {fmt("counter went backwards (%.3f J to %.3f J)", prev, v), ""};
     }
     prev = v;
   }
@@ -84,10 +91,12 @@ std::string counter_problem(const std::vector<Tick>& ticks, std::size_t d) {
     }
     const double span = seconds(ticks[i].time.steady_ns - ticks[run].time.steady_ns);
     if (span >= kFrozenMinSpanS && power_n > 0 && power_sum / power_n > kFrozenMinPowerW) {
-      return fmt("counter did not change for %.1f s while power read %.1f W on average: frozen", span, power_sum / power_n);
+      return {fmt("counter did not change for %.1f s while power read %.1f W on average: frozen", span, power_sum / power_n), ""};
     }
   }
-  // Mis-scaled: counter energy against integrated power over the whole recording.
+  // Mis-scaled (beyond kPlausibleMaxRatio) or disagreeing (beyond kDisagreeMaxRatio): counter
+  // energy against integrated power over the whole recording, long enough (kPlausibleMinSpanS,
+  // twenty NVML updates) for the counter's steps to matter less than the tolerance.
   std::size_t first = ticks.size(), last = ticks.size();
   for (std::size_t i = 0; i < ticks.size(); ++i) {
     if (std::isfinite(c(i).counter_j) && std::isfinite(c(i).integrated_j)) {
@@ -95,32 +104,84 @@ std::string counter_problem(const std::vector<Tick>& ticks, std::size_t d) {
       last = i;
     }
   }
-  if (first < last && seconds(ticks[last].time.steady_ns - ticks[first].time.steady_ns) >= kPlausibleMinSpanS) {
+  if (first < last) {
+    const double span = seconds(ticks[last].time.steady_ns - ticks[first].time.steady_ns);
     const double counted = c(last).counter_j - c(first).counter_j;
     const double integrated = c(last).integrated_j - c(first).integrated_j;
-    if (integrated > 0 && (counted < integrated / kPlausibleMaxRatio || counted > integrated * kPlausibleMaxRatio)) {
-      return fmt("counter gave %.3f J where power x time gave %.3f J: implausible", counted, integrated);
+    if (span >= kPlausibleMinSpanS && integrated > 0) {
+      if (counted < integrated / kPlausibleMaxRatio || counted > integrated * kPlausibleMaxRatio) {
+        return {fmt("counter gave %.3f J where power x time gave %.3f J: implausible", counted, integrated), ""};
+      }
+      if (counted < integrated / kDisagreeMaxRatio || counted > integrated * kDisagreeMaxRatio) {
+        char buf[240];
+        std::snprintf(buf, sizeof buf,
+                      "the counter read %.2f W and instantaneous power %.2f W on average over %.1f s (%.2fx): they "
+                      "disagree by more than 10 %%",
+                      counted / span, integrated / span, span, std::max(counted, integrated) / std::min(counted, integrated));
+        return {"", buf};
+      }
     }
   }
-  return "";
+  return {};
 }
 
 struct Choice {
   Series series = nullptr;
   Method method = Method::kUnavailable;
+  double update_s = 0;  // update period of the chosen source (0 = finer than any read)
   std::string note;
+  std::vector<std::string> flags;
 };
 
-Choice choose(const DomainInfo& info, const std::vector<Tick>& ticks, std::size_t d) {
+// The shortest window of any measured phase (idle excluded), seconds; +inf when none.
+double shortest_measured_window(const std::vector<PhaseWindow>& windows) {
+  double out = INFINITY;
+  for (const auto& w : windows) {
+    if (w.phase != kIdlePhase) out = std::min(out, seconds(w.end_ns - w.start_ns));
+  }
+  return out;
+}
+
+Choice choose(const DomainInfo& info, const std::vector<Tick>& ticks, std::size_t d, const std::vector<PhaseWindow>& windows) {
   const bool counter = has_any(ticks, d, &DomainReading::counter_j);
   const bool integrated = has_any(ticks, d, &DomainReading::integrated_j);
   if (counter) {
-    const std::string problem = counter_problem(ticks, d);
-    if (problem.empty()) return {&DomainReading::counter_j, Method::kCounter, ""};
-    if (integrated) return {&DomainReading::integrated_j, info.integrated_method, problem + "; integrated power used instead"};
-    return {nullptr, Method::kUnavailable, problem + "; no power samples to integrate instead"};
+    const CounterCheck check = check_counter(ticks, d);
+    Choice c;
+    if (!check.disagreement.empty()) {
+      c.note = check.disagreement;
+      c.flags.push_back(kFlagSourcesDisagree);
+    }
+    auto add_note = [&c](const std::string& n) { c.note += (c.note.empty() ? "" : "; ") + n; };
+    if (!check.problem.empty()) {
+      if (integrated) {
+        c.series = &DomainReading::integrated_j;
+        c.method = info.integrated_method;
+        add_note(check.problem + "; integrated power used instead");
+      } else {
+        add_note(check.problem + "; no power samples to integrate instead");
+      }
+      return c;
+    }
+    const double shortest = shortest_measured_window(windows);
+    if (info.update_interval_s > 0 && shortest < info.update_interval_s) {
+      c.flags.push_back(kFlagBelowUpdatePeriod);
+      const std::string why = fmt("a window as short as %.4f s, shorter than the counter's update period (%.3f s)",
+                                  shortest, info.update_interval_s);
+      if (integrated) {
+        c.series = &DomainReading::integrated_j;
+        c.method = info.integrated_method;
+        add_note(why + ": instantaneous power integrated instead, for every phase and the idle baseline");
+        return c;
+      }
+      add_note(why + ": the counter cannot resolve it and no power samples exist; the figures are unreliable");
+    }
+    c.series = &DomainReading::counter_j;
+    c.method = Method::kCounter;
+    c.update_s = info.update_interval_s;
+    return c;
   }
-  if (integrated) return {&DomainReading::integrated_j, info.integrated_method, ""};
+  if (integrated) return {&DomainReading::integrated_j, info.integrated_method, info.update_interval_s, "", {}};
   std::string why = "no reading";
   for (const auto& t : ticks) {
     if (!t.readings[d].error.empty()) {
@@ -128,82 +189,118 @@ Choice choose(const DomainInfo& info, const std::vector<Tick>& ticks, std::size_
       break;
     }
   }
-  return {nullptr, Method::kUnavailable, why};
+  return {nullptr, Method::kUnavailable, 0, why, {}};
 }
 
 double median(std::vector<double> v) { return rigbench::summarize(v).median; }
+
+// The chosen figure's change over `windows` (summed), or NaN with `why` set: a window not
+// covered by reads on both sides, or spanning a gap of the source.
+double series_delta(const std::vector<Tick>& ticks, std::size_t d, Series s, const std::vector<const PhaseWindow*>& windows,
+                    std::string& why, bool& gap) {
+  double sum = 0;
+  for (const PhaseWindow* w : windows) {
+    if (const Tick* g = gap_within(ticks, d, s, w->start_ns, w->end_ns)) {
+      gap = true;
+      const std::string& err = g->readings[d].error;
+      why = s == &DomainReading::counter_j ? "the counter jumped back during the window and its range is unknown"
+                                           : "no reading over part of the window" + (err.empty() ? std::string() : " (" + err + ")") +
+                                                 ": not integrated across";
+      return kNaN;
+    }
+    const double v0 = value_at(ticks, d, s, w->start_ns);
+    const double v1 = value_at(ticks, d, s, w->end_ns);
+    if (!std::isfinite(v0) || !std::isfinite(v1)) {
+      why = "no reading on both sides of the window";
+      return kNaN;
+    }
+    sum += v1 - v0;
+  }
+  return sum;
+}
 
 IdleBaseline idle_baseline(const DomainInfo& info, const Choice& choice, const std::vector<Tick>& ticks, std::size_t d,
                            const std::vector<PhaseWindow>& idle) {
   IdleBaseline b;
   b.domain = info.name;
-  auto inside = [&](int64_t t) {
-    return std::any_of(idle.begin(), idle.end(), [&](const PhaseWindow& w) { return t >= w.start_ns && t <= w.end_ns; });
-  };
-  std::vector<double> samples;
-  for (const auto& t : ticks) {
-    if (inside(t.time.steady_ns) && std::isfinite(t.readings[d].power_w)) samples.push_back(t.readings[d].power_w);
-  }
-  if (!samples.empty()) {
-    b.method = info.integrated_method;
-  } else if (choice.series) {
-    // Power between successive reads, both inside the same idle window, from the chosen figure.
-    for (const auto& w : idle) {
-      const Tick* prev = nullptr;
-      for (const auto& t : ticks) {
-        if (t.time.steady_ns < w.start_ns || t.time.steady_ns > w.end_ns || !std::isfinite(t.readings[d].*choice.series)) continue;
-        if (prev && !t.readings[d].counter_gap) {
-          samples.push_back((t.readings[d].*choice.series - prev->readings[d].*choice.series) /
-                            seconds(t.time.steady_ns - prev->time.steady_ns));
-        }
-        prev = &t;
-      }
-    }
-    b.method = choice.method;
-  }
-  if (samples.empty()) {
-    b.method = Method::kUnavailable;
-    b.note = choice.series ? "no reading inside the idle window" : choice.note;
+  if (!choice.series) {
+    b.note = choice.note;
     return b;
   }
-  b.power_w = median(samples);
-  b.n_samples = samples.size();
+  std::vector<double> samples;
+  if (choice.series == &DomainReading::integrated_j) {
+    auto inside = [&](int64_t t) {
+      return std::any_of(idle.begin(), idle.end(), [&](const PhaseWindow& w) { return t >= w.start_ns && t <= w.end_ns; });
+    };
+    for (const auto& t : ticks) {
+      if (inside(t.time.steady_ns) && std::isfinite(t.readings[d].power_w) && !t.readings[d].integrated_gap) {
+        samples.push_back(t.readings[d].power_w);
+      }
+    }
+  }
+  b.method = choice.method;
+  if (!samples.empty()) {
+    b.power_w = median(samples);
+    b.n_samples = samples.size();
+    return b;
+  }
+  // The counter (or integrated power without samples inside): energy over the window / its seconds.
+  std::vector<const PhaseWindow*> own;
+  double duration_s = 0;
+  for (const auto& w : idle) {
+    own.push_back(&w);
+    duration_s += seconds(w.end_ns - w.start_ns);
+  }
+  std::string why;
+  bool gap = false;
+  const double e = series_delta(ticks, d, choice.series, own, why, gap);
+  if (!std::isfinite(e) || duration_s <= 0) {
+    b.method = Method::kUnavailable;
+    b.note = why.empty() ? "no reading inside the idle window" : why;
+    return b;
+  }
+  b.power_w = e / duration_s;
+  for (const auto& t : ticks) {
+    if (std::any_of(idle.begin(), idle.end(), [&](const PhaseWindow& w) { return t.time.steady_ns >= w.start_ns && t.time.steady_ns <= w.end_ns; })) {
+      ++b.n_samples;
+    }
+  }
   return b;
 }
 
+// One domain's energy over one phase. The note joins the domain's choice (said once in the
+// report's notes) and what concerns this phase alone (`own`, said per phase).
 DomainEnergy phase_energy(const DomainInfo& info, const Choice& choice, const std::vector<Tick>& ticks, std::size_t d,
-                          const std::vector<const PhaseWindow*>& windows, double duration_s) {
+                          const std::vector<const PhaseWindow*>& windows, double duration_s, std::vector<std::string>& flags,
+                          std::string& own) {
   DomainEnergy e;
   e.domain = info.name;
   e.duration_s = duration_s;
-  e.note = choice.note;
-  if (!choice.series) return e;
-  const bool has_gap = std::any_of(ticks.begin(), ticks.end(), [&](const Tick& t) { return t.readings[d].counter_gap; });
-  double sum = 0;
-  double shortest_s = INFINITY;
-  for (const PhaseWindow* w : windows) {
-    if (choice.method == Method::kCounter && has_gap && gap_within(ticks, d, w->start_ns, w->end_ns)) {
-      e.note = "the counter jumped back during the window and its range is unknown";
-      return e;
-    }
-    const double v0 = value_at(ticks, d, choice.series, w->start_ns);
-    const double v1 = value_at(ticks, d, choice.series, w->end_ns);
-    if (!std::isfinite(v0) || !std::isfinite(v1)) {
-      e.note = "no reading on both sides of the window";
-      return e;
-    }
-    sum += v1 - v0;
-    shortest_s = std::min(shortest_s, seconds(w->end_ns - w->start_ns));
+  auto finish = [&]() {
+    e.note = choice.note.empty() ? own : (own.empty() ? choice.note : choice.note + "; " + own);
+    return e;
+  };
+  if (!choice.series) return finish();
+  bool gap = false;
+  const double sum = series_delta(ticks, d, choice.series, windows, own, gap);
+  if (!std::isfinite(sum)) {
+    if (gap) flags.push_back(kFlagGap);
+    return finish();
   }
+  double shortest_s = INFINITY;
+  for (const PhaseWindow* w : windows) shortest_s = std::min(shortest_s, seconds(w->end_ns - w->start_ns));
   e.method = choice.method;
   e.energy_j = sum;
   e.power_w = duration_s > 0 ? sum / duration_s : kNaN;
-  if (info.update_interval_s > 0 && shortest_s < 10 * info.update_interval_s) {
-    if (!e.note.empty()) e.note += "; ";
-    e.note += fmt("windows as short as %.3f s against a source updated every %.3f s: coarse", shortest_s,
-                  info.update_interval_s);
+  if (choice.update_s > 0 && shortest_s < kCoarseUpdatePeriods * choice.update_s) {
+    own = fmt("windows as short as %.3f s against a source updated every %.3f s: coarse", shortest_s, choice.update_s);
+    flags.push_back(kFlagCoarse);
   }
-  return e;
+  return finish();
+}
+
+void add_flag(std::vector<std::string>& flags, const std::string& f) {
+  if (std::find(flags.begin(), flags.end(), f) == flags.end()) flags.push_back(f);
 }
 
 }  // namespace
@@ -223,9 +320,10 @@ EnergyReport summarize(const std::vector<DomainInfo>& domains, const std::vector
   }
   std::vector<Choice> choices;
   for (std::size_t d = 0; d < domains.size(); ++d) {
-    choices.push_back(choose(domains[d], ticks, d));
+    choices.push_back(choose(domains[d], ticks, d, windows));
     r.methods.push_back(choices.back().method);
     if (!choices.back().note.empty()) r.notes.push_back(domains[d].name + ": " + choices.back().note);
+    for (const auto& f : choices.back().flags) add_flag(r.flags, f);
   }
 
   std::vector<std::string> names;
@@ -243,7 +341,12 @@ EnergyReport summarize(const std::vector<DomainInfo>& domains, const std::vector
     }
     p.n_windows = static_cast<int>(own.size());
     for (std::size_t d = 0; d < domains.size(); ++d) {
-      p.domains.push_back(phase_energy(domains[d], choices[d], ticks, d, own, p.duration_s));
+      std::vector<std::string> flags;
+      std::string own_note;
+      p.domains.push_back(phase_energy(domains[d], choices[d], ticks, d, own, p.duration_s, flags, own_note));
+      for (const auto& f : flags) add_flag(r.flags, f);
+      // A caveat of this phase alone (the domain's own choice is said once, above).
+      if (!own_note.empty()) r.notes.push_back(name + ": " + domains[d].name + ": " + own_note);
     }
     r.phases.push_back(std::move(p));
   }
@@ -272,7 +375,7 @@ std::vector<PowerPoint> power_trace(const std::vector<DomainInfo>& domains, cons
       const DomainReading& rb = b.readings[d];
       double de = kNaN;
       if (std::isfinite(ra.counter_j) && std::isfinite(rb.counter_j) && !rb.counter_gap) de = rb.counter_j - ra.counter_j;
-      else if (std::isfinite(ra.integrated_j) && std::isfinite(rb.integrated_j)) de = rb.integrated_j - ra.integrated_j;
+      else if (std::isfinite(ra.integrated_j) && std::isfinite(rb.integrated_j) && !rb.integrated_gap) de = rb.integrated_j - ra.integrated_j;
       if (!std::isfinite(de) || de < 0) continue;
       if (domains[d].whole_system) {
         if (!std::isfinite(whole)) whole = de / dt;

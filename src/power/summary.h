@@ -10,6 +10,17 @@
 // kFrozenMinSpanS or more while power averaged above kFrozenMinPowerW), backwards (a decrease
 // that the meter did not flag as a gap), mis-scaled (over kPlausibleMinSpanS or more, counter
 // energy and integrated power disagree by more than a factor kPlausibleMaxRatio).
+//
+// One source per domain for the whole recording, idle baseline included, so that marginal
+// figures (phase minus idle) never subtract one source from another. A counter that passes
+// its checks is set aside for the domain's integrated power when a measured phase has a
+// window shorter than the counter's update period (the counter cannot see it).
+//
+// Flags (EnergyReport::flags, each once, each explained by a note):
+//   below_update_period  a phase's window is shorter than a counter's update period
+//   coarse               a phase's window is shorter than ten update periods of its source
+//   sources_disagree     counter and integrated power differ by more than kDisagreeMaxRatio
+//   gap                  a source had no reading over part of a window: that figure unavailable
 #pragma once
 
 #include <cstdint>
@@ -28,6 +39,13 @@ inline constexpr double kFrozenMinSpanS = 1.0;      // NVML's counter moves abou
 inline constexpr double kFrozenMinPowerW = 1.0;
 inline constexpr double kPlausibleMinSpanS = 2.0;
 inline constexpr double kPlausibleMaxRatio = 2.0;
+inline constexpr double kDisagreeMaxRatio = 1.10;  // counter vs integrated power: above this, flagged
+inline constexpr double kCoarseUpdatePeriods = 10;  // a window shorter than this many updates is coarse
+
+inline constexpr const char* kFlagBelowUpdatePeriod = "below_update_period";
+inline constexpr const char* kFlagCoarse = "coarse";
+inline constexpr const char* kFlagSourcesDisagree = "sources_disagree";
+inline constexpr const char* kFlagGap = "gap";
 
 // One read of every domain (all meters, in the Sampler's domain order).
 struct Tick {
@@ -60,8 +78,9 @@ struct PhaseEnergy {
   std::vector<DomainEnergy> domains;  // one per domain, in domain order
 };
 
-// Idle power of one domain: the median over the idle window(s) of its power samples, or of
-// counter differences between successive reads where it has no power samples.
+// Idle power of one domain, from the source its phases use: for a counter, the counter's
+// energy over the idle window(s) / their seconds; for integrated power, the median of the
+// power samples inside the window(s) (energy / seconds when it has none).
 struct IdleBaseline {
   std::string domain;
   Method method = Method::kUnavailable;
@@ -83,7 +102,9 @@ struct EnergyReport {
   std::vector<Method> methods;        // the method chosen per domain, in domain order
   std::vector<PhaseEnergy> phases;    // in order of first appearance
   std::vector<IdleBaseline> idle;     // one per domain when an idle phase ran; else empty
-  std::vector<std::string> notes;     // per-domain choices worth telling ("nvml:gpu0: counter frozen ...")
+  std::vector<std::string> notes;     // per-domain choices and per-phase caveats worth telling
+                                      // ("nvml:gpu0: counter frozen ...", "tg: nvml:gpu0: coarse ...")
+  std::vector<std::string> flags;     // kFlag* codes, each once (see the file comment)
   double sample_rate_hz = 0;          // reads per second over the recording
   std::vector<PowerPoint> trace;      // power over time, one point per pair of successive reads
 

@@ -22,7 +22,10 @@ TableCell figure(double v) { return TableCell::number_text(v, num(v)); }
 void print_json(const cost::CostReport& r, std::ostream& out, const PricedRun* run) {
   const auto& in = r.inputs;
   Json j;
-  if (run) j["run"] = {{"record_id", run->record_id}, {"model", run->model}, {"machine", run->machine}, {"test_time", run->test_time}};
+  if (run) {
+    j["run"] = {{"record_id", run->record_id}, {"model", run->model},        {"machine", run->machine},
+                {"test_time", run->test_time}, {"energy_flags", run->energy_flags}, {"energy_notes", run->energy_notes}};
+  }
   j["currency"] = in.currency;
   j["inputs"] = {{"tokens_per_s", jnum(in.tokens_per_s)},     {"active_power_w", jnum(in.active_power_w)},
                  {"idle_power_w", jnum(in.idle_power_w)},     {"power_method", in.power_method},
@@ -85,7 +88,15 @@ void print_cost(const cost::CostReport& r, OutputFormat format, std::ostream& ou
     render(t, format, out);
     return;
   }
-  if (run) out << "run " << run->record_id << ": " << run->model << " on " << run->machine << ", tested " << run->test_time << "\n\n";
+  if (run) {
+    out << "run " << run->record_id << ": " << run->model << " on " << run->machine << ", tested " << run->test_time << "\n";
+    if (!run->energy_flags.empty()) {
+      std::string flags;
+      for (const auto& f : run->energy_flags) flags += (flags.empty() ? "" : ", ") + f;
+      out << "energy flagged: " << flags << " (notes below)\n";
+    }
+    out << "\n";
+  }
   const auto& in = r.inputs;
   const std::string cur = in.currency;
   out << "inputs: " << num(in.tokens_per_s, "%g") << " tokens/s; ";
@@ -108,6 +119,7 @@ void print_cost(const cost::CostReport& r, OutputFormat format, std::ostream& ou
   }
   if (given(r.price_per_memory_gb)) out << "hardware price per GB of memory: " << num(r.price_per_memory_gb) << " " << cur << "\n";
   for (const auto& n : t.notes()) out << note_lines(n);
+  if (run) for (const auto& n : run->energy_notes) out << note_lines("the run's energy: " + n);
   out << std::flush;
 }
 

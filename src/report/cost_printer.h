@@ -12,6 +12,7 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "cost/estimate.h"
 #include "report/table.h"
@@ -19,9 +20,12 @@
 namespace rigbench::report {
 
 // The stored run that `cost --run` priced: said first (md: "run ID: MODEL on MACHINE, tested
-// T"; json: "run": {record_id, model, machine, test_time}).
+// T", its energy flags, and its energy notes after the table's; json: "run": {record_id,
+// model, machine, test_time, energy_flags, energy_notes}).
 struct PricedRun {
   std::string record_id, model, machine, test_time;
+  std::vector<std::string> energy_flags;  // the run's energy.flags (doubts about its watts)
+  std::vector<std::string> energy_notes;  // the run's energy.notes
 };
 
 // A cost figure as text: printf `format` (default "%.4g"), "-" when not given (NaN), "never"

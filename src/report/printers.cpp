@@ -56,6 +56,13 @@ class MarkdownPrinter final : public Printer {
         if (const std::string note = bound_exceeded_note(rec); !note.empty()) notes_.push_back(at + note);
       }
     }
+    // Doubts about the energy figures (docs/energy.md, flags), once per record, with their causes.
+    if (!rec.energy.flags.empty() && n_rows_ > 0) {
+      std::string text = "row " + std::to_string(n_rows_) + ": energy flagged";
+      for (std::size_t i = 0; i < rec.energy.flags.size(); ++i) text += (i ? ", " : " ") + rec.energy.flags[i];
+      for (const auto& n : rec.energy.notes) text += "; " + n;
+      notes_.push_back(text);
+    }
     if (!rec.build.llama_cpp_commit.empty()) commit_ = rec.build.llama_cpp_commit;
     if (rec.model.synthetic) synthetic_ = true;
   }

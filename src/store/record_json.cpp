@@ -62,6 +62,7 @@ json energy_json(const EnergyInfo& e) {
   for (const auto& [t, w] : e.power_trace) trace.push_back(json::array({t, w}));
   j["power_trace"] = trace;
   j["notes"] = e.notes;
+  j["flags"] = e.flags;
   return j;
 }
 
@@ -79,34 +80,39 @@ EnergyInfo energy_from(const json& j) {
     if (p.is_array() && p.size() == 2 && p[0].is_number() && p[1].is_number()) e.power_trace.emplace_back(p[0].get<double>(), p[1].get<double>());
   }
   e.notes = j.value("notes", std::vector<std::string>{});
+  e.flags = j.value("flags", std::vector<std::string>{});
   return e;
 }
 
-// Cost keys name the currency, as the design's `_eur_per_mtok` does.
+// Cost keys are fixed; the currency is its own field. Records written before 2026-11-30 named
+// the currency in the keys (`gross_eur_per_mtok`): those still read.
 json cost_json(const CostInfo& c) {
-  const std::string cur = "_" + to_lower(c.currency) + "_per_mtok";
   return {{"currency", c.currency},
           {"price_per_kwh", num(c.price_per_kwh)},
-          {"gross" + cur, num(c.gross_per_mtok)},
-          {"marginal" + cur, num(c.marginal_per_mtok)},
+          {"gross_per_mtok", num(c.gross_per_mtok)},
+          {"marginal_per_mtok", num(c.marginal_per_mtok)},
           {"utilization", num(c.utilization)},
-          {"at_utilization" + cur, num(c.at_utilization_per_mtok)},
-          {"hardware" + cur, num(c.hardware_per_mtok)},
-          {"total" + cur, num(c.total_per_mtok)},
+          {"at_utilization_per_mtok", num(c.at_utilization_per_mtok)},
+          {"hardware_per_mtok", num(c.hardware_per_mtok)},
+          {"total_per_mtok", num(c.total_per_mtok)},
           {"notes", c.notes}};
 }
 
 CostInfo cost_from(const json& j) {
   CostInfo c;
   c.currency = j.value("currency", "EUR");
-  const std::string cur = "_" + to_lower(c.currency) + "_per_mtok";
+  const std::string old = "_" + to_lower(c.currency) + "_per_mtok";  // the older key's tail
+  auto figure = [&](const std::string& name) {
+    const std::string key = name + "_per_mtok";
+    return j.contains(key) ? num_from(j, key.c_str()) : num_from(j, (name + old).c_str());
+  };
   c.price_per_kwh = num_from(j, "price_per_kwh");
-  c.gross_per_mtok = num_from(j, ("gross" + cur).c_str());
-  c.marginal_per_mtok = num_from(j, ("marginal" + cur).c_str());
+  c.gross_per_mtok = figure("gross");
+  c.marginal_per_mtok = figure("marginal");
   c.utilization = num_from(j, "utilization");
-  c.at_utilization_per_mtok = num_from(j, ("at_utilization" + cur).c_str());
-  c.hardware_per_mtok = num_from(j, ("hardware" + cur).c_str());
-  c.total_per_mtok = num_from(j, ("total" + cur).c_str());
+  c.at_utilization_per_mtok = figure("at_utilization");
+  c.hardware_per_mtok = figure("hardware");
+  c.total_per_mtok = figure("total");
   c.notes = j.value("notes", std::vector<std::string>{});
   return c;
 }

@@ -2,6 +2,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -51,8 +59,10 @@ TEST(EnergyE2E, StatedWattsGiveJoulesPerTokenAndCost) {
   EXPECT_NEAR(tg["power_w"].get<double>(), 65.0, 1e-6);
   EXPECT_NEAR(tg["j_per_token"].get<double>(), 65.0 * tg["duration_s"].get<double>() / 64.0, 1e-9);  // 2 x 32 tokens
   const double tps = j["results"]["tg"]["avg_tps"].get<double>();
-  EXPECT_NEAR(j["cost"]["gross_eur_per_mtok"].get<double>(), 65.0 / tps * 0.30 / 3.6, 1e-12);
-  EXPECT_NEAR(j["cost"]["marginal_eur_per_mtok"].get<double>(), 0.0, 1e-9);  // idle = active
+  (void)tps;
+  // Cost is priced from the record's own J/token (total energy / total tokens): one definition.
+  EXPECT_NEAR(j["cost"]["gross_per_mtok"].get<double>(), tg["j_per_token"].get<double>() * 0.30 / 3.6, 1e-12);
+  EXPECT_NEAR(j["cost"]["marginal_per_mtok"].get<double>(), 0.0, 1e-9);  // idle = active
   ASSERT_FALSE(j["energy"]["power_trace"].empty());  // power over time, read by the sampler
   // A stated figure is integrated on the wall clock, the trace's intervals are steady-clock:
   // over intervals of a few ms the two clocks differ by parts per 10^5.
@@ -88,11 +98,196 @@ TEST(EnergyE2E, CostFromAStoredRun) {
                                        "--price", "0.25", "-o", "json"});
   ASSERT_EQ(c.exit_code, 0) << c.err;
   const auto j = nlohmann::json::parse(c.out);
-  const double tps = rec["results"]["tg"]["avg_tps"].get<double>();
-  EXPECT_NEAR(j["electricity"]["gross_per_mtok"].get<double>(), 80.0 / tps * 0.25 / 3.6, 1e-9) << c.out;
+  // 80 W over the tg seconds / the tg tokens: the record's J/token, priced.
+  EXPECT_NEAR(j["energy"]["gross_j_per_token"].get<double>(), rec["energy"]["tg"]["j_per_token"].get<double>(), 1e-9) << c.out;
+  EXPECT_NEAR(j["electricity"]["gross_per_mtok"].get<double>(), rec["energy"]["tg"]["j_per_token"].get<double>() * 0.25 / 3.6, 1e-9)
+      << c.out;
   const ProcessResult missing = run_process({RIGBENCH_BIN, "cost", "--run", "ffffffff", "--db", db, "--price", "0.25"});
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_NE(missing.err.find("--run 'ffffffff': no such run"), std::string::npos) << missing.err;
+}
+
+// A fake NVIDIA GPU for the bench process: the fake NVML library (RIGBENCH_NVML_LIBRARY)
+// reads a state file that a thread rewrites every 10 ms (written beside and renamed, so a read
+// never sees half a file), as shared/cases/compare/power/fake_nvml_driver.py does: the energy
+// counter at `counter_w`, moving in steps of `step_s` (0 = every write), and instantaneous
+// power at `instant_w`.
+class FakeGpu {
+ public:
+  FakeGpu(double counter_w, double instant_w, double step_s) : path_(dir_.file("nvml_state")) {
+    setenv("RIGBENCH_NVML_LIBRARY", RIGBENCH_FAKE_NVML, 1);
+    setenv("RIGBENCH_FAKE_NVML_STATE", path_.c_str(), 1);
+    write(0, counter_w, instant_w, step_s);
+    thread_ = std::thread([=, this] {
+      const auto t0 = std::chrono::steady_clock::now();
+      while (!stop_) {
+        write(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), counter_w, instant_w, step_s);
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+    });
+  }
+  ~FakeGpu() {
+    stop_ = true;
+    thread_.join();
+    unsetenv("RIGBENCH_NVML_LIBRARY");
+    unsetenv("RIGBENCH_FAKE_NVML_STATE");
+  }
+
+ private:
+  void write(double t, double counter_w, double instant_w, double step_s) {
+    const double counted_s = step_s > 0 ? std::floor(t / step_s) * step_s : t;
+    {
+      std::ofstream out(path_ + ".tmp");
+      out << "init=ok\ncount=1\ngpu0.name=Fake H100\n"
+          << "gpu0.energy_mj=" << static_cast<unsigned long long>(5'000'000 + counter_w * 1000 * counted_s) << "\n"
+          << "gpu0.power_instant_mw=" << static_cast<unsigned long long>(instant_w * 1000) << "\n";
+    }
+    std::filesystem::rename(path_ + ".tmp", path_);
+  }
+  testing::TempDir dir_;
+  std::string path_;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+bool has(const nlohmann::json& list, const char* item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+// Case 1 (fake NVML, stepped counter): 100 W on a counter that moves every 0.1 s, phases of a
+// few ms each (-p 16 -n 32). The figure is about 100 W when a phase is shorter than the
+// counter's update period (instantaneous power is used), and the record is flagged either
+// way; the md table's notes show the flag.
+TEST(EnergyFakeNvmlE2E, PhasesShorterThanTheCounterUpdateAreAbout100WOrFlagged) {
+  FakeGpu gpu(100, 100, 0.1);
+  std::vector<std::string> a = {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "32", "-t", "1",
+                                "--no-db", "--idle-seconds", "0.5", "-o", "json"};
+  const ProcessResult r = run_process(a);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const auto& rec : nlohmann::json::parse(r.out)) {
+    const auto& e = rec["energy"];
+    const auto& flags = e["flags"];
+    ASSERT_TRUE(has(flags, "below_update_period") || has(flags, "coarse")) << e.dump();
+    const auto& phase = rec["results"].contains("tg") ? e["tg"] : e["pp"];
+    if (has(flags, "below_update_period")) {
+      EXPECT_NEAR(phase["power_w"].get<double>(), 100.0, 0.5) << e.dump();
+      EXPECT_NEAR(e["idle_power_w"].get<double>(), 100.0, 0.5) << e.dump();
+    }
+    EXPECT_FALSE(e["notes"].empty());
+  }
+  a.back() = "md";
+  const ProcessResult md = run_process(a);
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_NE(md.out.find("energy flagged"), std::string::npos) << md.out;
+}
+
+// Case 2 (fake NVML, steady): the counter reads 37.45 W, instantaneous power 65.3 W (1.7x).
+// The disagreement is flagged; idle and phases come from one source (the same watts, since
+// the fake's power does not change), so the marginal cost is never negative; and
+// `cost --run latest` prints no negative J/token either.
+TEST(EnergyFakeNvmlE2E, CounterAndPowerDisagreeingAreFlaggedAndIdleComesFromTheSameSource) {
+  FakeGpu gpu(37.45, 65.3, 0);
+  testing::TempDir dir;
+  const std::string db = dir.file("r.db");
+  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "32", "-t", "1", "-r", "2",
+                                       "--db", db, "--idle-seconds", "2.5", "--price", "0.30", "-o", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rec = nlohmann::json::parse(r.out).back();  // tg32
+  const auto& e = rec["energy"];
+  EXPECT_TRUE(has(e["flags"], "sources_disagree")) << e.dump();
+  const double tg_w = e["tg"]["power_w"].get<double>();
+  const double idle_w = e["idle_power_w"].get<double>();
+  const double source_w = std::fabs(tg_w - 37.45) < std::fabs(tg_w - 65.3) ? 37.45 : 65.3;
+  EXPECT_NEAR(idle_w, source_w, 0.05 * source_w) << e.dump();  // the same source as tg
+  const auto& cost = rec["cost"];
+  ASSERT_FALSE(cost.is_null());
+  EXPECT_TRUE(cost["marginal_per_mtok"].is_null() || cost["marginal_per_mtok"].get<double>() >= 0) << cost.dump();
+  // One definition: the cost per Mtok is the record's J/token priced.
+  EXPECT_NEAR(cost["gross_per_mtok"].get<double>(), e["tg"]["j_per_token"].get<double>() * 0.30 / 3.6, 1e-12);
+  const ProcessResult c = run_process({RIGBENCH_BIN, "cost", "--run", "latest", "--db", db, "--price", "0.30", "-o", "json"});
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  const auto j = nlohmann::json::parse(c.out);
+  EXPECT_TRUE(j["energy"]["marginal_j_per_token"].is_null() || j["energy"]["marginal_j_per_token"].get<double>() >= 0) << c.out;
+  EXPECT_NEAR(j["energy"]["gross_j_per_token"].get<double>(), e["tg"]["j_per_token"].get<double>(), 1e-9);
+  EXPECT_TRUE(has(j["run"]["energy_flags"], "sources_disagree")) << c.out;
+}
+
+// Power logs written around now (as shared/cases/compare/power/make_power_logs.py does).
+std::string power_log(const testing::TempDir& dir, const char* name, bool gap) {
+  const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  std::string text = "timestamp,watts\n";
+  char line[64];
+  if (gap) {  // 80 W, offline from 1 s before the run to 170 s after, then 2400 W
+    for (int i = -30; i < -1; ++i) text += (std::snprintf(line, sizeof line, "%.3f,80.0\n", now + i), line);
+    for (int i = 170; i < 200; ++i) text += (std::snprintf(line, sizeof line, "%.3f,2400.0\n", now + i), line);
+  } else {  // every 10 s, 100 / 300 W alternating
+    int k = 0;
+    for (int i = -60; i < 300; i += 10, ++k) text += (std::snprintf(line, sizeof line, "%.3f,%.1f\n", now + i, k % 2 ? 300.0 : 100.0), line);
+  }
+  testing::write_file(dir.file(name), text);
+  return dir.file(name);
+}
+
+// Case 3 (a power log file with a gap): the run falls inside 171 s without readings: its
+// energy is unavailable and flagged `gap`, never 80 -> 2400 W interpolated; nothing is priced.
+TEST(EnergyPowerLogFileE2E, AGapInTheLogIsUnavailableNeverInterpolated) {
+  testing::TempDir dir;
+  const std::string log = power_log(dir, "plog_gap.csv", true);
+  const ProcessResult r = run_process(args({"--power-log", log, "--price", "0.30"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rec = nlohmann::json::parse(r.out).back();
+  const auto& e = rec["energy"];
+  EXPECT_TRUE(e["tg"]["energy_j"].is_null()) << e.dump();
+  EXPECT_TRUE(e["idle_power_w"].is_null()) << e.dump();
+  EXPECT_TRUE(has(e["flags"], "gap")) << e.dump();
+  EXPECT_TRUE(rec["cost"].is_null());
+}
+
+// Case 3b (a power log file sampled every 10 s): phases shorter than 10 s are flagged coarse.
+TEST(EnergyPowerLogFileE2E, ALogCoarserThanThePhasesIsFlagged) {
+  testing::TempDir dir;
+  const std::string log = power_log(dir, "plog_10s.csv", false);
+  const ProcessResult r = run_process(args({"--power-log", log}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto& e = nlohmann::json::parse(r.out).back()["energy"];
+  EXPECT_TRUE(has(e["flags"], "coarse")) << e.dump();
+  bool said = false;
+  for (const auto& n : e["notes"]) said = said || n.get<std::string>().find("updated every 10.000 s") != std::string::npos;
+  EXPECT_TRUE(said) << e.dump();
+}
+
+// Case 4: bench states idle watts apart from active ones (--idle-watts, the flag cost has);
+// idle above active is said, flagged, and gives no negative marginal cost.
+TEST(EnergyE2E, IdleWattsStatedApartAndIdleAboveActiveIsFlagged) {
+  const ProcessResult ok = run_process(args({"--watts", "65", "--idle-watts", "20", "--price", "0.30"}));
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  const auto a = nlohmann::json::parse(ok.out).back();
+  EXPECT_DOUBLE_EQ(a["energy"]["idle_power_w"].get<double>(), 20.0);
+  EXPECT_DOUBLE_EQ(a["energy"]["idle_s"].get<double>(), 0.0);  // no idle window ran
+  EXPECT_TRUE(has(a["energy"]["flags"], "idle_stated"));
+  const double n = 64;  // 2 x 32 tokens
+  EXPECT_NEAR(a["cost"]["marginal_per_mtok"].get<double>(),
+              (65.0 - 20.0) * a["energy"]["tg"]["duration_s"].get<double>() / n * 0.30 / 3.6, 1e-9);
+
+  const ProcessResult bad = run_process(args({"--watts", "50", "--idle-watts", "80", "--price", "0.30"}));
+  ASSERT_EQ(bad.exit_code, 0) << bad.err;
+  const auto b = nlohmann::json::parse(bad.out).back();
+  EXPECT_TRUE(has(b["energy"]["flags"], "idle_above_active")) << b["energy"].dump();
+  EXPECT_TRUE(b["cost"]["marginal_per_mtok"].is_null()) << b["cost"].dump();
+
+  const ProcessResult cost = run_process({RIGBENCH_BIN, "cost", "--tps", "40", "--watts", "50", "--idle-watts", "80", "--price", "0.3"});
+  ASSERT_EQ(cost.exit_code, 0) << cost.err;
+  EXPECT_NE(cost.out.find("idle 80 W is above active 50 W"), std::string::npos) << cost.out;
+}
+
+// Case 6: the record's cost keys do not change with --currency; the currency is a field.
+TEST(EnergyE2E, CostKeysAreFixedAndTheCurrencyIsAField) {
+  const ProcessResult r = run_process(args({"--watts", "65", "--price", "0.30", "--currency", "USD"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto cost = nlohmann::json::parse(r.out).back()["cost"];
+  EXPECT_EQ(cost["currency"], "USD");
+  EXPECT_TRUE(cost["gross_per_mtok"].is_number()) << cost.dump();
+  EXPECT_FALSE(cost.contains("gross_usd_per_mtok"));
 }
 
 }  // namespace

@@ -63,3 +63,25 @@ TEST(CostEstimate, MissingInputsLeaveFiguresOutWithTheFlagThatGivesThem) {
 
 }  // namespace
 }  // namespace rigbench::cost
+
+namespace rigbench::cost {
+namespace {
+
+// Idle above active (the 1.7x NVML case gave 65.3 W idle, 37.45 W active): no negative
+// marginal figure, but a note that says why, and the report knows it.
+TEST(CostEstimate, IdleAboveActiveGivesNoMarginalFigureButANote) {
+  CostInputs in = inputs();
+  in.active_power_w = 37.45;
+  in.idle_power_w = 65.3;
+  const CostReport r = estimate_cost(in);
+  EXPECT_TRUE(std::isnan(r.marginal.j));
+  EXPECT_TRUE(std::isnan(r.marginal.cost_per_mtok));
+  EXPECT_TRUE(r.idle_above_active);
+  EXPECT_DOUBLE_EQ(r.gross.j, 37.45 / 40);
+  bool said = false;
+  for (const auto& n : r.notes) said = said || n.find("idle 65.3 W is above active 37.45 W") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+}  // namespace
+}  // namespace rigbench::cost

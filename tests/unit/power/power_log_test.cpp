@@ -2,6 +2,8 @@
 // with --watts. Each test holds the joules of the window it asks for.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "fakes/drive.h"
 #include "power/power_log.h"
 #include "power/stated.h"
@@ -49,6 +51,69 @@ TEST(PowerLogFile, AWindowOutsideTheLogIsUnavailable) {
   const auto ticks = read_at(**meter, {15, 25});
   const auto r = summarize((*meter)->domains(), ticks, {window("tg", 15, 25)});
   EXPECT_EQ(energy(r, "tg", 0).method, Method::kUnavailable);
+}
+
+// The plog_gap case (shared/cases/compare/power/make_power_logs.py): a meter logging 80 W
+// every second, offline from 1 s before the run to 170 s after it, then 2400 W. A window in
+// the 172 s without readings is unavailable and flagged, never the 80 -> 2400 W line
+// integrated across it; so is the idle baseline inside it.
+TEST(PowerLogFile, AGapOfMoreThanAFewSamplingIntervalsIsNeverIntegratedAcross) {
+  TempDir dir;
+  const double t0 = 1795961280;
+  std::string text = "timestamp,watts\n";
+  for (int i = -30; i < -1; ++i) text += std::to_string(t0 + i) + ",80.0\n";
+  for (int i = 170; i < 200; ++i) text += std::to_string(t0 + i) + ",2400.0\n";
+  testing::write_file(dir.file("plog_gap.csv"), text);
+  auto meter = open_power_log(dir.file("plog_gap.csv"));
+  ASSERT_TRUE(meter) << meter.error().reason;
+  EXPECT_DOUBLE_EQ((*meter)->domains()[0].update_interval_s, 1.0);  // the median spacing, not the gap's mean
+  std::vector<double> times;
+  for (int i = 0; i <= 20; ++i) times.push_back(t0 + 0.5 * i);
+  const auto ticks = read_at(**meter, times);
+  const auto r = summarize((*meter)->domains(), ticks, {window(kIdlePhase, t0, t0 + 2), window("tg", t0 + 3, t0 + 8)});
+  EXPECT_EQ(energy(r, "tg", 0).method, Method::kUnavailable);
+  EXPECT_TRUE(std::isnan(energy(r, "tg", 0).energy_j));
+  EXPECT_NE(energy(r, "tg", 0).note.find("not integrated across"), std::string::npos) << energy(r, "tg", 0).note;
+  ASSERT_EQ(r.idle.size(), 1u);
+  EXPECT_TRUE(std::isnan(r.idle[0].power_w));
+  EXPECT_EQ(r.flags, std::vector<std::string>{kFlagGap});
+  EXPECT_TRUE(power_trace((*meter)->domains(), ticks).empty());  // no invented watts over time either
+}
+
+// Before and after a gap, windows are measured as usual: 80 W flat for 10 s before it.
+TEST(PowerLogFile, WindowsBesideAGapAreMeasured) {
+  TempDir dir;
+  const double t0 = 1795961280;
+  std::string text;
+  for (int i = -30; i < -1; ++i) text += std::to_string(t0 + i) + ",80\n";
+  for (int i = 170; i < 200; ++i) text += std::to_string(t0 + i) + ",2400\n";
+  testing::write_file(dir.file("plog.csv"), text);
+  auto meter = open_power_log(dir.file("plog.csv"));
+  ASSERT_TRUE(meter) << meter.error().reason;
+  const auto ticks = read_at(**meter, {t0 - 20, t0 - 15, t0 - 10, t0 + 171, t0 + 175});
+  const auto r = summarize((*meter)->domains(), ticks, {window("pp", t0 - 20, t0 - 10), window("tg", t0 + 171, t0 + 175)});
+  EXPECT_NEAR(energy(r, "pp", 0).energy_j, 800.0, 1e-6);
+  EXPECT_NEAR(energy(r, "tg", 0).energy_j, 9600.0, 1e-6);
+}
+
+// The plog_10s case: a logger sampling every 10 s (100 / 300 W alternating) against phases
+// of a second: the figure is flagged as coarser than the phases, and the note says so.
+TEST(PowerLogFile, ALogCoarserThanThePhasesIsFlagged) {
+  TempDir dir;
+  const double t0 = 1795961280;
+  std::string text = "timestamp,watts\n";
+  int k = 0;
+  for (int i = -60; i < 300; i += 10, ++k) text += std::to_string(t0 + i) + (k % 2 == 0 ? ",100.0\n" : ",300.0\n");
+  testing::write_file(dir.file("plog_10s.csv"), text);
+  auto meter = open_power_log(dir.file("plog_10s.csv"));
+  ASSERT_TRUE(meter) << meter.error().reason;
+  const auto ticks = read_at(**meter, {t0, t0 + 1, t0 + 2, t0 + 3});
+  const auto r = summarize((*meter)->domains(), ticks, {window("pp", t0, t0 + 1), window("tg", t0 + 2, t0 + 3)});
+  EXPECT_EQ(energy(r, "tg", 0).method, Method::kIntegrated);
+  EXPECT_EQ(r.flags, std::vector<std::string>{kFlagCoarse});
+  ASSERT_EQ(r.notes.size(), 2u);  // one per phase
+  EXPECT_NE(r.notes[1].find("tg: external:wall: windows as short as 1.000 s against a source updated every 10.000 s"),
+            std::string::npos) << r.notes[1];
 }
 
 TEST(PowerLogFile, ParseErrorsNameTheFileAndLine) {

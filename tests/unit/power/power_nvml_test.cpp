@@ -88,6 +88,51 @@ TEST(NvmlFakeLibrary, ShortWindowsOnTheCounterAreMarkedCoarse) {
   EXPECT_NE(energy(r, "pp", 0).note.find("coarse"), std::string::npos);
 }
 
+// The stepped-counter case: the counter moves in steps every 0.1 s (100 W: 10 J a step), the
+// instantaneous power reads 100 W, and the reads come every 0.05 s. Phases of 4 ms read 0 or
+// a whole step on the counter (61-179 W in practice); with power samples at hand the domain
+// uses them for every phase and the idle baseline (100 W), and says why, flagged.
+TEST(NvmlFakeLibrary, PhasesShorterThanTheCounterUpdateUseInstantaneousPowerFlagged) {
+  FakeNvml nvml;
+  nvml.set("count", 1);
+  nvml.set("gpu0.energy_mj", 5000000);
+  nvml.set("gpu0.power_instant_mw", 100000);
+  auto meter = open_nvml();
+  ASSERT_TRUE(meter) << meter.error().reason;
+  std::vector<double> times;
+  for (int i = 0; i <= 60; ++i) times.push_back(0.05 * i);
+  const auto ticks = drive(**meter, times, [&](std::size_t i) {
+    const double t = times[i];
+    nvml.set("gpu0.energy_mj", 5000000 + 10000ull * static_cast<unsigned long long>(t / 0.1 + 1e-9));  // 10 J per 0.1 s step
+  });
+  std::vector<PhaseWindow> windows = {window(kIdlePhase, 0, 1)};
+  for (int k = 0; k < 5; ++k) windows.push_back(window("tg", 1.2 + 0.3 * k, 1.204 + 0.3 * k));  // 4 ms each
+  const auto r = summarize((*meter)->domains(), ticks, windows);
+  EXPECT_EQ(r.methods[0], Method::kIntegrated);
+  EXPECT_NEAR(energy(r, "tg", 0).power_w, 100.0, 1e-6);
+  ASSERT_EQ(r.idle.size(), 1u);
+  EXPECT_NEAR(r.idle[0].power_w, 100.0, 1e-6);
+  EXPECT_EQ(r.flags, std::vector<std::string>{kFlagBelowUpdatePeriod});
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_NE(r.notes[0].find("shorter than the counter's update period (0.100 s)"), std::string::npos) << r.notes[0];
+}
+
+// Without power samples the counter is all there is: its figure stays, flagged unreliable.
+TEST(NvmlFakeLibrary, PhasesShorterThanTheCounterUpdateWithoutPowerAreFlagged) {
+  FakeNvml nvml;
+  nvml.set("count", 1);
+  nvml.set("gpu0.energy_mj", 0);
+  nvml.set("gpu0.power_instant_mw", "unsupported");
+  auto meter = open_nvml();
+  ASSERT_TRUE(meter) << meter.error().reason;
+  const auto ticks = drive(**meter, {0, 0.5, 1}, [&](std::size_t i) { nvml.set("gpu0.energy_mj", 50000 * i); });
+  const auto r = summarize((*meter)->domains(), ticks, {window("tg", 0.5, 0.51)});
+  EXPECT_EQ(energy(r, "tg", 0).method, Method::kCounter);
+  EXPECT_EQ(r.flags, (std::vector<std::string>{kFlagBelowUpdatePeriod, kFlagCoarse}));
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_NE(r.notes[0].find("unreliable"), std::string::npos) << r.notes[0];
+}
+
 TEST(NvmlFakeLibrary, TwoGpusOneWithoutEitherSourceIsLeftOutWithTheReason) {
   FakeNvml nvml;
   nvml.set("count", 2);

@@ -2,6 +2,9 @@
 // (what a meter would have reported), each with the joules the rule must give.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "fakes/drive.h"
 #include "power/summary.h"
 
@@ -64,14 +67,62 @@ TEST(PowerSummary, IdleBaselineIsTheMedianOfPowerSamples) {
   EXPECT_EQ(r.idle[0].method, Method::kIntegrated);
 }
 
-TEST(PowerSummary, IdleBaselineFromACounterIsTheMedianOfIntervalPowers) {
-  // Interval powers 10, 12, 40, 11 W: median (11 + 12)/2 = 11.5 W.
+// Idle from a counter comes from the counter, as the phases do, and by the same arithmetic:
+// energy over the idle window / its seconds (0 → 73 J over 0-4 s: 18.25 W). Interval powers
+// would alternate 0 and 2P when the counter updates more slowly than the reads.
+TEST(PowerSummary, IdleBaselineFromACounterIsItsEnergyOverTheWindow) {
   const std::vector<Tick> ticks = {tick(0, {counter(0)}), tick(1, {counter(10)}), tick(2, {counter(22)}),
                                    tick(3, {counter(62)}), tick(4, {counter(73)})};
   const auto r = summarize(kOneDomain, ticks, {window(kIdlePhase, 0, 4)});
   ASSERT_EQ(r.idle.size(), 1u);
-  EXPECT_DOUBLE_EQ(r.idle[0].power_w, 11.5);
+  EXPECT_DOUBLE_EQ(r.idle[0].power_w, 18.25);
   EXPECT_EQ(r.idle[0].method, Method::kCounter);
+}
+
+DomainReading both(double counter_j, double integrated_j, double w) {
+  DomainReading r = power(integrated_j, w);
+  r.counter_j = counter_j;
+  return r;
+}
+
+// The 1.7x case: a counter at 37.45 W beside instantaneous power at 65.3 W. The idle baseline
+// must come from the counter the phases use (37.45 W, not the power samples' 65.3 W), so the
+// marginal figure is not negative, and the disagreement (> 10 %) is flagged.
+TEST(PowerSummary, IdleAndPhasesFromOneSourceAndADisagreementIsFlagged) {
+  std::vector<Tick> ticks;
+  for (int i = 0; i <= 40; ++i) ticks.push_back(tick(0.1 * i, {both(37.45 * 0.1 * i, 65.3 * 0.1 * i, 65.3)}));
+  const auto r = summarize(kOneDomain, ticks, {window(kIdlePhase, 0, 2), window("tg", 2.5, 3.5)});
+  ASSERT_EQ(r.idle.size(), 1u);
+  EXPECT_EQ(r.methods[0], Method::kCounter);
+  EXPECT_NEAR(r.idle[0].power_w, 37.45, 1e-9);
+  EXPECT_NEAR(energy(r, "tg", 0).power_w, 37.45, 1e-9);
+  EXPECT_NE(std::find(r.flags.begin(), r.flags.end(), kFlagSourcesDisagree), r.flags.end());
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_NE(r.notes[0].find("disagree by more than 10 %"), std::string::npos) << r.notes[0];
+}
+
+// Within 10 %, nothing is flagged.
+TEST(PowerSummary, CounterAndPowerWithinTenPercentAreNotFlagged) {
+  std::vector<Tick> ticks;
+  for (int i = 0; i <= 40; ++i) ticks.push_back(tick(0.1 * i, {both(100.0 * 0.1 * i, 95.0 * 0.1 * i, 95)}));
+  const auto r = summarize(kOneDomain, ticks, {window("tg", 0, 4)});
+  EXPECT_TRUE(r.flags.empty());
+}
+
+// Integrated power with a gap flagged by the source (a log with no readings): a window over
+// the gap is unavailable, never interpolated across, and flagged `gap`.
+TEST(PowerSummary, AWindowOverAGapIsUnavailableAndFlagged) {
+  DomainReading in_gap = power(80, kNaN);
+  in_gap.integrated_gap = true;
+  in_gap.error = "no reading for 172.0 s around this time";
+  DomainReading after = power(80, 2400);
+  after.integrated_gap = true;
+  const std::vector<Tick> ticks = {tick(0, {power(0, 80)}), tick(1, {power(80, 80)}), tick(2, {in_gap}), tick(3, {after})};
+  const auto r = summarize(kOneDomain, ticks, {window("tg", 1.5, 2.5)});
+  EXPECT_EQ(energy(r, "tg", 0).method, Method::kUnavailable);
+  EXPECT_TRUE(std::isnan(energy(r, "tg", 0).energy_j));
+  EXPECT_NE(energy(r, "tg", 0).note.find("not integrated across"), std::string::npos) << energy(r, "tg", 0).note;
+  EXPECT_EQ(r.flags, std::vector<std::string>{kFlagGap});
 }
 
 TEST(PowerSummary, AFailedReadIsBridgedByTheNextCounterValue) {

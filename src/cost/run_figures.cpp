@@ -1,0 +1,23 @@
+#include "cost/run_figures.h"
+
+#include <cmath>
+
+namespace rigbench::cost {
+
+RunFigures run_figures(const Results& results, const EnergyInfo& energy) {
+  RunFigures f;
+  f.power_method = energy.method;
+  f.idle_power_w = energy.idle_power_w;
+  if (!results.tg || results.tg->samples_ns.empty()) return f;
+  const auto& tg = *results.tg;
+  f.n_tokens = static_cast<double>(tg.n_tokens) * static_cast<double>(tg.samples_ns.size());
+  double timed_ns = 0;
+  for (const int64_t ns : tg.samples_ns) timed_ns += static_cast<double>(ns);
+  const bool measured = energy.tg && std::isfinite(energy.tg->energy_j) && energy.tg->duration_s > 0;
+  f.seconds = measured ? energy.tg->duration_s : timed_ns * 1e-9;
+  if (f.seconds > 0 && f.n_tokens > 0) f.tokens_per_s = f.n_tokens / f.seconds;
+  if (measured) f.active_power_w = energy.tg->energy_j / energy.tg->duration_s;
+  return f;
+}
+
+}  // namespace rigbench::cost
