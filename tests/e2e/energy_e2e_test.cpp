@@ -249,7 +249,7 @@ TEST(EnergyPowerLogFileE2E, ALogCoarserThanThePhasesIsFlagged) {
   const std::string log = power_log(dir, "plog_10s.csv", false);
   const ProcessResult r = run_process(args({"--power-log", log}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto& e = nlohmann::json::parse(r.out).back()["energy"];
+  const auto e = nlohmann::json::parse(r.out).back()["energy"];
   EXPECT_TRUE(has(e["flags"], "coarse")) << e.dump();
   bool said = false;
   for (const auto& n : e["notes"]) said = said || n.get<std::string>().find("updated every 10.000 s") != std::string::npos;
