@@ -166,7 +166,7 @@ Choice choose(const DomainInfo& info, const std::vector<Tick>& ticks, std::size_
     const double shortest = shortest_measured_window(windows);
     if (info.update_interval_s > 0 && shortest < info.update_interval_s) {
       c.flags.push_back(kFlagBelowUpdatePeriod);
-      const std::string why = fmt("a window as short as %.4f s, shorter than the counter's update period (%.3f s)",
+      const std::string why = fmt("a window as short as %.3g s, shorter than the counter's update period (%.3f s)",
                                   shortest, info.update_interval_s);
       if (integrated) {
         c.series = &DomainReading::integrated_j;
@@ -293,7 +293,7 @@ DomainEnergy phase_energy(const DomainInfo& info, const Choice& choice, const st
   e.energy_j = sum;
   e.power_w = duration_s > 0 ? sum / duration_s : kNaN;
   if (choice.update_s > 0 && shortest_s < kCoarseUpdatePeriods * choice.update_s) {
-    own = fmt("windows as short as %.3f s against a source updated every %.3f s: coarse", shortest_s, choice.update_s);
+    own = fmt("windows as short as %.3g s against a source updated every %.3f s: coarse", shortest_s, choice.update_s);
     flags.push_back(kFlagCoarse);
   }
   return finish();
