@@ -115,7 +115,7 @@ EnergyReport Sampler::stop() {
     windows = windows_;
   }
   EnergyReport report = summarize(domains_, ticks_, windows);
-  report.trace = power_trace(domains_, ticks_);
+  report.trace = power_trace(domains_, ticks_, report.methods);  // the sources the figures use
   return report;
 }
 

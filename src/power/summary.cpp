@@ -359,7 +359,8 @@ EnergyReport summarize(const std::vector<DomainInfo>& domains, const std::vector
   return r;
 }
 
-std::vector<PowerPoint> power_trace(const std::vector<DomainInfo>& domains, const std::vector<Tick>& ticks) {
+std::vector<PowerPoint> power_trace(const std::vector<DomainInfo>& domains, const std::vector<Tick>& ticks,
+                                    const std::vector<Method>& methods) {
   std::vector<PowerPoint> out;
   if (ticks.size() < 2) return out;
   const int64_t t0 = ticks.front().time.steady_ns;
@@ -374,7 +375,8 @@ std::vector<PowerPoint> power_trace(const std::vector<DomainInfo>& domains, cons
       const DomainReading& ra = a.readings[d];
       const DomainReading& rb = b.readings[d];
       double de = kNaN;
-      if (std::isfinite(ra.counter_j) && std::isfinite(rb.counter_j) && !rb.counter_gap) de = rb.counter_j - ra.counter_j;
+      const bool counter_chosen = d >= methods.size() || methods[d] == Method::kCounter;
+      if (counter_chosen && std::isfinite(ra.counter_j) && std::isfinite(rb.counter_j) && !rb.counter_gap) de = rb.counter_j - ra.counter_j;
       else if (std::isfinite(ra.integrated_j) && std::isfinite(rb.integrated_j) && !rb.integrated_gap) de = rb.integrated_j - ra.integrated_j;
       if (!std::isfinite(de) || de < 0) continue;
       if (domains[d].whole_system) {

@@ -120,8 +120,10 @@ EnergyReport summarize(const std::vector<DomainInfo>& domains, const std::vector
                        const std::vector<PhaseWindow>& windows);
 
 // Power over time from `ticks`: between each two successive reads, the energy each domain
-// gained (its counter, else its integrated figure; a counter gap leaves that domain out of
-// the interval) over the seconds between them, placed at the interval's middle.
-std::vector<PowerPoint> power_trace(const std::vector<DomainInfo>& domains, const std::vector<Tick>& ticks);
+// gained (the source `methods` chose for it, as summarize() reports; with `methods` empty, its
+// counter, else its integrated figure; a gap leaves that domain out of the interval) over the
+// seconds between them, placed at the interval's middle.
+std::vector<PowerPoint> power_trace(const std::vector<DomainInfo>& domains, const std::vector<Tick>& ticks,
+                                    const std::vector<Method>& methods = {});
 
 }  // namespace rigbench::power

@@ -275,6 +275,10 @@ TEST(EnergyE2E, IdleWattsStatedApartAndIdleAboveActiveIsFlagged) {
   EXPECT_TRUE(has(b["energy"]["flags"], "idle_above_active")) << b["energy"].dump();
   EXPECT_TRUE(b["cost"]["marginal_per_mtok"].is_null()) << b["cost"].dump();
 
+  const ProcessResult off = run_process(args({"--energy", "off", "--idle-watts", "20"}));
+  EXPECT_EQ(off.exit_code, 2);
+  EXPECT_NE(off.err.find("--idle-watts needs --energy auto"), std::string::npos) << off.err;
+
   const ProcessResult cost = run_process({RIGBENCH_BIN, "cost", "--tps", "40", "--watts", "50", "--idle-watts", "80", "--price", "0.3"});
   ASSERT_EQ(cost.exit_code, 0) << cost.err;
   EXPECT_NE(cost.out.find("idle 80 W is above active 50 W"), std::string::npos) << cost.out;

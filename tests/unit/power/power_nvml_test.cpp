@@ -115,6 +115,10 @@ TEST(NvmlFakeLibrary, PhasesShorterThanTheCounterUpdateUseInstantaneousPowerFlag
   EXPECT_EQ(r.flags, std::vector<std::string>{kFlagBelowUpdatePeriod});
   ASSERT_FALSE(r.notes.empty());
   EXPECT_NE(r.notes[0].find("shorter than the counter's update period (0.100 s)"), std::string::npos) << r.notes[0];
+  // Power over time follows the same source: 100 W throughout, not the counter's 0 / 200 W steps.
+  const auto trace = power_trace((*meter)->domains(), ticks, r.methods);
+  ASSERT_EQ(trace.size(), 60u);
+  for (const auto& p : trace) EXPECT_NEAR(p.power_w, 100.0, 1e-6);
 }
 
 // Without power samples the counter is all there is: its figure stays, flagged unreliable.
