@@ -64,7 +64,7 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
   cmd.add_flag("-v,--verbose", o.verbose, "show llama.cpp's own log on stderr");
   cmd.add_option("--energy", o.energy, "measure energy with the meters found: auto or off")
       ->check(CLI::IsMember({"auto", "off"}))->capture_default_str()->take_last();
-  cmd.add_option("--idle-seconds", o.idle_s, "seconds of idle baseline per test, model loaded (median power)")
+  cmd.add_option("--idle-seconds", o.idle_s, "seconds of idle baseline per test, model loaded (power from the source the phases use)")
       ->check(CLI::Range(0.0, 3600.0))->capture_default_str()->take_last();
   cmd.add_option("--watts", o.watts, "a constant power you state, W (when no meter can read it)")
       ->check(CLI::Range(0.0, 100000.0))->take_last();
