@@ -25,7 +25,8 @@ struct RunFigures {
   std::string power_method;       // the record's energy.method
 };
 
-// The figures of a run from its tg result and energy. NaN where the run lacks them.
+// The figures of a run from its tg result and energy. NaN where the run lacks them. A
+// summary-only tg result (no samples) gives its stated average rate as r.
 RunFigures run_figures(const Results& results, const EnergyInfo& energy);
 
 }  // namespace rigbench::cost

@@ -48,3 +48,18 @@ TEST(CostRunFigures, WithoutEnergyTheSpeedComesFromTheTimedSamples) {
 
 }  // namespace
 }  // namespace rigbench::cost
+
+namespace rigbench::cost {
+namespace {
+
+// An imported summary-only row keeps only its average rate: that is the speed priced.
+TEST(CostRunFigures, ASummaryOnlyImportIsPricedAtItsStatedRate) {
+  Results results;
+  results.tg = make_summary_throughput(128, 5, 42.5, 1.5);
+  const RunFigures f = run_figures(results, EnergyInfo{});
+  EXPECT_DOUBLE_EQ(f.tokens_per_s, 42.5);
+  EXPECT_DOUBLE_EQ(f.n_tokens, 640);
+}
+
+}  // namespace
+}  // namespace rigbench::cost
