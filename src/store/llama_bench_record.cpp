@@ -209,6 +209,7 @@ Result<MappedRow> map_llama_bench_row(const LlamaBenchRow& row, const std::strin
   for (const Knob& k : knobs()) {
     if (k.llama_bench_key.empty() || !f.has(k.llama_bench_key)) continue;
     const std::string value = f.text(k.llama_bench_key);
+    if (trim(value).empty()) continue;  // not recorded: the default
     auto canonical = normalize_knob(k, value);
     if (!canonical) {
       const std::string& why = canonical.error().message;
