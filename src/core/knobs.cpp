@@ -120,6 +120,7 @@ std::vector<Knob> make_knobs() {
                     0, 1 << 30));
   recorded(int_knob("fit_min_ctx", "", "", "fitc", "fit's smallest context (llama-bench -fitc)", &BenchParams::fit_min_ctx, 0,
                     kMaxTokens));
+  recorded(int_knob("mul_mat_q", "", "", "mmq", "quantized matrix kernels (2023 llama-bench -mmq)", &BenchParams::mul_mat_q, 0, 1));
   return all;
 }
 

@@ -100,6 +100,7 @@ struct BenchParams {
   int no_host = 0;                   // 1 = no host buffer for offloaded weights (--no-host)
   int fit_target = 0;                // llama.cpp's --fit target margin, MiB (0 = off)
   int fit_min_ctx = 0;               // llama.cpp's --fit smallest context (0 = off)
+  int mul_mat_q = 1;                 // 2023 builds' -mmq: 1 = quantized matrix kernels (today always where they exist)
   int repetitions = 5;       // repetitions asked for (results hold those finished)
   int warmup = 1;            // warmup passes before the repetitions (one pp + one 1-token tg each)
   double delay_s = 0;        // seconds slept before the run (cool-down)

@@ -345,7 +345,7 @@ TEST(ModelIdentity, SameNameDifferentParametersAreTwoModels) {
   records[1].machine.hostname = "box-a";
   records[1].model.n_params = 984'192;
   records[1].model.fingerprint = "xxh64:2222222222222222";
-  auto cmp = compare(records, {.by = CompareBy::kModel});
+  auto cmp = compare(records, {CompareBy::kModel, ""});
   ASSERT_TRUE(cmp);
   EXPECT_EQ(cmp->columns, (std::vector<std::string>{"LLaMA v2 F32 (292.80 K params)", "LLaMA v2 F32 (984.19 K params)"}));
   EXPECT_EQ(find_row(*cmp, "box-a", "tg128").cells[0].summary.n, 2u);  // never pooled
@@ -386,7 +386,7 @@ TEST(ModelIdentity, AnImportJoinsTheBenchedFileOfItsShape) {
   const ModelIdentities ids(records);
   EXPECT_EQ(ids.of(benched).key, ids.of(imported).key);
   EXPECT_EQ(ids.of(imported).label, "llama F32");  // the file's own name wins
-  auto cmp = compare(records, {.by = CompareBy::kBuild});
+  auto cmp = compare(records, {CompareBy::kBuild, ""});
   ASSERT_TRUE(cmp);
   EXPECT_EQ(cmp->columns.size(), 2u);
   const Row& tg = find_row(*cmp, "llama F32", "tg128");

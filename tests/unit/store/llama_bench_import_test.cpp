@@ -245,6 +245,26 @@ TEST(LlamaBenchRecord, EveryKnobTheRowRecordsIsKept) {
   EXPECT_FALSE(map_llama_bench_row(row));
 }
 
+// 2023 rows: mul_mat_q is a knob; f16_kv says the KV cache type before -ctk/-ctv.
+TEST(LlamaBenchRecord, OldRowsKeepMulMatQAndF16Kv) {
+  LlamaBenchRow row = pp_row();
+  row.fields.erase("type_k");
+  row.fields.erase("type_v");
+  row.fields["f16_kv"] = "0";
+  row.fields["mul_mat_q"] = "0";
+  auto mapped = map_llama_bench_row(row);
+  ASSERT_TRUE(mapped && mapped->record);
+  EXPECT_EQ(mapped->record->params.type_k, "f32");
+  EXPECT_EQ(mapped->record->params.type_v, "f32");
+  EXPECT_EQ(mapped->record->params.mul_mat_q, 0);
+  row.fields["f16_kv"] = "1";
+  row.fields.erase("mul_mat_q");
+  mapped = map_llama_bench_row(row);
+  ASSERT_TRUE(mapped && mapped->record);
+  EXPECT_EQ(mapped->record->params.type_k, "f16");
+  EXPECT_EQ(mapped->record->params.mul_mat_q, 1);  // the default: today's builds always use them
+}
+
 TEST(LlamaBenchRecord, LoadModeIsImportedAndAutoWhenAbsent) {
   LlamaBenchRow row = pp_row();
   row.fields["load_mode"] = "mmap+mlock";
