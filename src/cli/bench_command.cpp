@@ -93,6 +93,7 @@ Status run_bench_command(BenchOptions& opts) {
 
   // 4. Adapters: this machine, the build, the meters.
   job.context.machine = machine_info();
+  if (!opts.machine.empty()) job.context.machine.hostname = opts.machine;  // --machine names it
   job.context.build = build_info();
   job.context.tags = opts.tags;
   bool energy_readable = false;

@@ -41,6 +41,7 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
   cmd.add_option("--pg", o.pg, "-pg PP,TG: one test of a PP-token prompt then TG generated tokens, pp, TTFT and tg "
                                "measured apart (repeatable)");
   for (const Knob& k : knobs()) {
+    if (k.flags.empty()) continue;  // recorded from other sources, not set by bench
     const std::string help = (k.llama_alias.empty() ? "" : k.llama_alias + ": ") + k.help + ", list" +
                              (k.choices.empty() ? "" : " of " + join(k.choices, "|"));
     CLI::Option* opt = cmd.add_option(k.flags, p.knobs[k.key], help)->delimiter(',');
@@ -59,6 +60,8 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
   cmd.add_option("--db", o.db_path, "results database (default: $XDG_DATA_HOME/rigbench/results.db)")->take_last();
   cmd.add_flag("--no-db", o.no_db, "do not store the results");
   cmd.add_option("--tag", o.tags, "text kept with every record (repeatable)");
+  cmd.add_option("--machine", o.machine, "the machine's name in the records, which compare goes by (default: the host's name)")
+      ->take_last();
   cmd.add_flag("--force", o.force, "run even when the memory plan says the model will not fit this machine");
   cmd.add_flag("--progress", o.progress, "progress lines on stderr even when it is not a terminal");
   cmd.add_flag("-v,--verbose", o.verbose, "show llama.cpp's own log on stderr");
@@ -104,6 +107,7 @@ Status validate(BenchOptions& o, int default_threads) {
     o.mmap.clear();
   }
   if (o.no_warmup) p.warmup = 0;
+  o.machine = trim(o.machine);  // empty: the host's name
   for (const Knob& k : knobs()) {
     auto it = p.knobs.find(k.key);
     if (it == p.knobs.end()) continue;

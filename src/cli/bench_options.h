@@ -23,6 +23,7 @@ struct BenchOptions {
   std::string db_path;                // --db: SQLite file; empty = the default path
   bool no_db = false;                 // --no-db: store nothing
   std::vector<std::string> tags;      // --tag: free text kept with every record
+  std::string machine;                // --machine: the machine's name in records (machine.hostname); empty = the host's name
   bool force = false;                 // --force: run even when fit says it will not fit
   bool progress = false;              // --progress: progress lines on stderr even when it is not a terminal
   bool verbose = false;               // -v/--verbose: llama.cpp's own log on stderr

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "core/strings.h"
 #include "report/listings.h"
 #include "store/import.h"
 #include "store/sqlite_store.h"
@@ -14,7 +15,9 @@ CLI::App* add_import_command(CLI::App& app, ImportOptions& o) {
       "import", "Import results: rigbench jsonl/json/database from other machines, llama-bench json/jsonl/csv/sql");
   cmd->add_option("files", o.files, "files to import (the format is read from the content); - for standard input")->required();
   cmd->add_option("--db", o.db_path, "database to import into (default: $XDG_DATA_HOME/rigbench/results.db)")->take_last();
-  cmd->add_option("--hostname", o.hostname, "machine name for llama-bench rows, whose output names no host");
+  cmd->add_option("--hostname", o.hostname,
+                  "the machine llama-bench output ran on, which the output does not name (required for llama-bench "
+                  "files; refused with rigbench files, whose records name their machine)");
   cmd->add_option("-r,--repetitions", o.repetitions,
                   "repetitions of the llama-bench run (its -r), which its csv and sql output do not record")
       ->check(CLI::Range(1, 1000000));
@@ -30,12 +33,39 @@ CLI::App* add_import_command(CLI::App& app, ImportOptions& o) {
   return cmd;
 }
 
+namespace {
+
+bool from_llama_bench(store::ImportFormat f) {
+  return f != store::ImportFormat::kRigbenchJsonl && f != store::ImportFormat::kRigbenchJson &&
+         f != store::ImportFormat::kRigbenchDb;
+}
+
+// llama-bench output names no machine: --hostname must (compare goes by the name, and an
+// unnamed machine would be named after its CPU). rigbench records name theirs: --hostname
+// would be ignored there, so it is refused.
+Status check_hostname(const store::ImportBatch& batch, const std::string& hostname) {
+  if (batch.records.empty()) return {};
+  if (from_llama_bench(batch.format) && hostname.empty()) {
+    return fail(ErrorCode::kUsage, "import '" + batch.path + "': " + store::format_name(batch.format) +
+                                       " output does not name the machine it ran on; pass --hostname NAME");
+  }
+  if (!from_llama_bench(batch.format) && !hostname.empty()) {
+    return fail(ErrorCode::kUsage, "import '" + batch.path + "': --hostname names the machine of llama-bench output; " +
+                                       store::format_name(batch.format) +
+                                       " records name their own (rigbench bench --machine NAME names it); import this "
+                                       "file without --hostname");
+  }
+  return {};
+}
+
+}  // namespace
+
 Status run_import_command(const ImportOptions& o) {
   auto format = report::parse_output_format(o.output);
   if (!format) return std::unexpected(format.error());
   // 1. Every file read and checked before anything is saved.
   store::ImportOptions read_options;
-  read_options.llama_bench_hostname = o.hostname;
+  read_options.llama_bench_hostname = trim(o.hostname);
   read_options.llama_bench_repetitions = o.repetitions;
   // A bad file among several is skipped, named on its own line; the others import.
   std::vector<store::ImportBatch> batches;
@@ -48,6 +78,7 @@ Status run_import_command(const ImportOptions& o) {
       std::fprintf(stderr, "rigbench: error: %s; skipped\n", batch.error().message.c_str());
       continue;
     }
+    if (Status s = check_hostname(*batch, read_options.llama_bench_hostname); !s) return s;
     batches.push_back(std::move(*batch));
   }
   const auto skipped_files = [&]() -> Status {

@@ -91,6 +91,36 @@ std::vector<Knob> make_knobs() {
   ctx.compare_key = false;  // memory, not speed: the KV cells a test reads are n_depth + its tokens
   ctx.llama_bench_key = "";
   all.push_back(ctx);
+
+  // Knobs that llama-bench records and rigbench bench does not set (no flag): rigbench runs
+  // at their defaults; an imported row keeps its own, so compare keeps runs apart by them.
+  auto recorded = [&all](Knob k) {
+    k.flags.clear();
+    all.push_back(std::move(k));
+  };
+  recorded(int_knob("n_cpu_moe", "", "", "n_cpu_moe", "MoE layers whose experts stay in host RAM (llama-bench -ncmoe)",
+                    &BenchParams::n_cpu_moe, 0, 100000));
+  recorded(text_knob("split_mode", "", "", "sm", "split over GPUs (llama-bench -sm)", &BenchParams::split_mode,
+                     {"none", "layer", "row", "tensor"}));
+  recorded(int_knob("main_gpu", "", "", "mg", "the GPU of split mode none (llama-bench -mg)", &BenchParams::main_gpu, 0, 1024));
+  recorded(int_knob("no_kv_offload", "", "", "nkvo", "1 = KV cache in host RAM (llama-bench -nkvo)",
+                    &BenchParams::no_kv_offload, 0, 1));
+  recorded(text_knob("devices", "", "", "dev", "ggml devices used (llama-bench -dev)", &BenchParams::devices, {}));
+  recorded(text_knob("tensor_split", "", "", "ts", "share per GPU (llama-bench -ts)", &BenchParams::tensor_split, {}));
+  recorded(text_knob("tensor_buft_overrides", "", "", "ot", "tensor buffer type overrides (llama-bench -ot)",
+                     &BenchParams::tensor_buft_overrides, {}));
+  recorded(text_knob("cpu_mask", "", "", "cpu_mask", "CPU affinity mask (llama-bench -C)", &BenchParams::cpu_mask, {}));
+  recorded(text_knob("lazy_mode", "", "", "lzm", "lazy weight loading (llama-bench -lzm)", &BenchParams::lazy_mode,
+                     {"off", "auto", "on"}));
+  recorded(int_knob("embeddings", "", "", "embd", "1 = embeddings computed (llama-bench -embd)", &BenchParams::embeddings, 0, 1));
+  recorded(int_knob("no_op_offload", "", "", "nopo", "1 = host ops not offloaded (llama-bench -nopo)",
+                    &BenchParams::no_op_offload, 0, 1));
+  recorded(int_knob("no_host", "", "", "noh", "1 = no host buffer (llama-bench --no-host)", &BenchParams::no_host, 0, 1));
+  recorded(int_knob("fit_target", "", "", "fitt", "fit margin per device, MiB (llama-bench -fitt)", &BenchParams::fit_target,
+                    0, 1 << 30));
+  recorded(int_knob("fit_min_ctx", "", "", "fitc", "fit's smallest context (llama-bench -fitc)", &BenchParams::fit_min_ctx, 0,
+                    kMaxTokens));
+  recorded(int_knob("mul_mat_q", "", "", "mmq", "quantized matrix kernels (2023 llama-bench -mmq)", &BenchParams::mul_mat_q, 0, 1));
   return all;
 }
 
@@ -131,7 +161,8 @@ std::string knob_flag_name(const Knob& k) {
 }
 
 Result<std::string> normalize_knob(const Knob& k, const std::string& value) {
-  const std::string v = to_lower(trim(value));
+  // Free text (a tensor pattern, a device list) keeps its case; a choice is lower-cased.
+  const std::string v = k.type == Knob::Type::kText && k.choices.empty() ? trim(value) : to_lower(trim(value));
   if (k.type == Knob::Type::kInt) {
     long n = 0;
     const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);

@@ -25,7 +25,9 @@ struct Knob {
   enum class Type { kInt, kText };
 
   std::string key;          // BenchParams field name; JSON key under "params"; CSV and SQL column
-  std::string flags;        // CLI11 names, e.g. "-b,--batch-size"
+  std::string flags;        // CLI11 names, e.g. "-b,--batch-size"; "" = recorded, not set: bench takes no flag
+                            // and runs at the default (llama-bench's n_cpu_moe, split_mode, ...), an
+                            // import keeps the row's value
   std::string llama_alias;  // llama-bench's one-dash spelling that CLI11 cannot take ("-ub"); "" if none
   std::string header;       // markdown column header, e.g. "n_ubatch"
   std::string help;         // one line for --help

@@ -129,6 +129,7 @@ Table compare_table(const Comparison& cmp) {
     t.add_preamble("(summary): mean ± sd as a llama-bench csv or sql file states them, without samples "
                    "(its -o jsonl keeps them).");
   }
+  bool several_configs = false;
   for (const Row& row : cmp.rows) {
     std::vector<TableCell> cells;
     for (const auto& [name, field] : label_columns(cmp.by)) cells.push_back(TableCell::str(row.*field));
@@ -138,10 +139,18 @@ Table compare_table(const Comparison& cmp) {
       const std::string strong = static_cast<int>(i) == row.winner ? "**" : "";
       std::string text = strong + cell_text(row.metric, c) + strong;
       if (i != cmp.baseline && !std::isnan(c.ratio)) text += " " + ratio_text(c.ratio);
+      if (c.n_configs > 1) {
+        text += " (best of " + std::to_string(c.n_configs) + ")";
+        several_configs = true;
+      }
       cells.push_back(c.state == CellState::kMeasured ? TableCell::number_text(c.summary.mean, text) : TableCell::absent(text));
     }
     cells.push_back(TableCell::str(winner_text(cmp, row)));
     t.add_row(std::move(cells));
+  }
+  if (several_configs) {
+    t.add_note("(best of N): N configurations (knob combinations) ran there, never pooled; the best is shown "
+               "(-o json: config, n_configs).");
   }
   return t;
 }

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <map>
+#include <set>
 
 #include "core/knobs.h"
 #include "core/strings.h"
@@ -243,7 +245,11 @@ std::string knobs_label(const RunRecord& rec) {
   std::string label;
   for (const Knob& k : knobs()) {
     if (!k.compare_key) continue;
-    label += (label.empty() ? "" : " ") + k.header + "=" + knob_text(k, rec.params);
+    const std::string value = knob_text(k, rec.params);
+    // A knob bench does not set is named only away from its default: the label stays short
+    // and still tells every configuration apart.
+    if (k.flags.empty() && value == knob_default(k)) continue;
+    label += (label.empty() ? "" : " ") + k.header + "=" + value;
   }
   return label;
 }
@@ -269,26 +275,103 @@ Identity machine_identity(const RunRecord& rec) {
   std::vector<std::string> gpus;
   for (const DeviceInfo& d : m.gpus) gpus.push_back(d.description.empty() ? d.name : d.description);
   Identity id;
-  id.key = m.hostname + '\x1f' + m.cpu + '\x1f' + join(gpus, "\x1e");
   if (!m.hostname.empty()) {
+    // A named machine is its name and CPU: records of one host stay one machine whatever GPUs
+    // each build or rigbench version listed (bench --machine names it; import --hostname).
+    id.key = m.hostname + '\x1f' + trim(m.cpu);
     id.label = m.hostname;
-  } else {
-    id.label = m.cpu.empty() ? std::string("unknown machine") : m.cpu;
-    for (const std::string& g : gpus) id.label += " + " + g;
+    return id;
   }
+  id.key = '\x1f' + m.cpu + '\x1f' + join(gpus, "\x1e");
+  id.label = m.cpu.empty() ? std::string("unknown machine") : m.cpu;
+  for (const std::string& g : gpus) id.label += " + " + g;
   return id;
 }
+
+namespace {
+
+// What the model is, apart from which file: architecture, parameter count, file type and,
+// for a synthetic file, its values recipe and seed. A record without a parameter count (an
+// old import) falls back to its name.
+std::string model_shape_key(const ModelInfo& m) {
+  const std::string synthetic =
+      m.synthetic ? "synthetic v" + std::to_string(m.synthetic_values) + ", seed " + std::to_string(m.synthetic_seed) : "";
+  // (llama-bench's 2023 builds name the architecture "LLaMA", later ones "llama")
+  const std::string what = m.n_params > 0 ? to_lower(m.arch) + '\x1f' + std::to_string(m.n_params) : "name:" + m.name;
+  return what + '\x1f' + m.file_type + '\x1f' + synthetic;
+}
+
+}  // namespace
 
 Identity model_identity(const RunRecord& rec) {
   const ModelInfo& m = rec.model;
   Identity id;
-  // Synthetic files of another values recipe or seed run at another speed: not pooled.
-  const std::string synthetic =
-      m.synthetic ? "synthetic v" + std::to_string(m.synthetic_values) + ", seed " + std::to_string(m.synthetic_seed) : "";
-  id.key = m.name + '\x1f' + m.file_type + '\x1f' + synthetic;
+  // The file: its fingerprint, else (llama-bench rows) its file name.
+  id.key = model_shape_key(m) + '\x1f' +
+           (m.fingerprint.empty() ? "file:" + to_lower(std::filesystem::path(m.path).filename().string()) : m.fingerprint);
   id.label = m.file_type.empty() ? m.name : m.name + " " + m.file_type;
-  if (m.synthetic) id.label += " (" + synthetic + ")";
+  // Synthetic files of another values recipe or seed run at another speed: not pooled.
+  if (m.synthetic) id.label += " (synthetic v" + std::to_string(m.synthetic_values) + ", seed " + std::to_string(m.synthetic_seed) + ")";
   return id;
+}
+
+ModelIdentities::ModelIdentities(std::span<const RunRecord> records) {
+  // Fingerprints seen per shape.
+  std::map<std::string, std::set<std::string>> fingerprints;
+  for (const RunRecord& rec : records) {
+    if (!rec.model.fingerprint.empty()) fingerprints[model_shape_key(rec.model)].insert(rec.model.fingerprint);
+  }
+  // Each record's own key -> the model it is; a record without a fingerprint joins the one
+  // fingerprinted file of its shape. Labels from fingerprinted records (GGUF general.name)
+  // win over file names.
+  struct Entry {
+    Identity id;
+    uint64_t n_params = 0;
+    std::string fingerprint;
+    bool from_file = false;
+  };
+  std::map<std::string, Entry> models;  // resolved key -> entry
+  for (const RunRecord& rec : records) {
+    const Identity own = model_identity(rec);
+    std::string key = own.key;
+    if (rec.model.fingerprint.empty()) {
+      const auto it = fingerprints.find(model_shape_key(rec.model));
+      if (it != fingerprints.end() && it->second.size() == 1) key = model_shape_key(rec.model) + '\x1f' + *it->second.begin();
+    }
+    resolved_[own.key] = key;
+    Entry& e = models[key];
+    if (e.id.key.empty() || (!e.from_file && !rec.model.fingerprint.empty())) {
+      e.id = Identity{key, own.label};
+      e.n_params = rec.model.n_params;
+      const std::string file = key.substr(key.rfind('\x1f') + 1);
+      e.fingerprint = file.starts_with("file:") ? "" : file;
+      e.from_file = !rec.model.fingerprint.empty();
+    }
+  }
+  // Two models that share a label: the parameter count tells them apart where it differs,
+  // then the fingerprint.
+  auto disambiguate = [&models](auto differs, auto suffix) {
+    std::map<std::string, std::vector<Entry*>> by_label;
+    for (auto& [key, e] : models) by_label[e.id.label].push_back(&e);
+    for (auto& [label, group] : by_label) {
+      if (group.size() < 2) continue;
+      bool apart = false;
+      for (const Entry* e : group) apart = apart || differs(*e, *group.front());
+      if (!apart) continue;
+      for (Entry* e : group) e->id.label = label + suffix(*e);
+    }
+  };
+  disambiguate([](const Entry& a, const Entry& b) { return a.n_params != b.n_params; },
+               [](const Entry& e) { return " (" + format_count(e.n_params) + " params)"; });
+  disambiguate([](const Entry& a, const Entry& b) { return a.fingerprint != b.fingerprint; },
+               [](const Entry& e) {
+                 return e.fingerprint.empty() ? std::string(" (no fingerprint)") : " (" + e.fingerprint.substr(0, 14) + ")";
+               });
+  for (auto& [key, e] : models) models_.emplace(key, std::move(e.id));
+}
+
+const Identity& ModelIdentities::of(const RunRecord& rec) const {
+  return models_.at(resolved_.at(model_identity(rec).key));
 }
 
 Identity build_identity(const RunRecord& rec) {
@@ -308,6 +391,7 @@ const MetricInfo& metric_info(Metric metric) {
 Result<Comparison> compare(std::span<const RunRecord> records, const CompareOptions& options) {
   if (records.empty()) return fail(ErrorCode::kInvalidInput, "no records to compare");
   // Each record's identities, made once.
+  const ModelIdentities model_ids(records);
   struct Ids {
     Identity machine, model, build;
   };
@@ -315,7 +399,7 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
   ids.reserve(records.size());
   Labels machines, models, builds;
   for (const RunRecord& rec : records) {
-    ids.push_back({machine_identity(rec), model_identity(rec), build_identity(rec)});
+    ids.push_back({machine_identity(rec), model_ids.of(rec), build_identity(rec)});
     machines.add(ids.back().machine);
     models.add(ids.back().model);
     builds.add(ids.back().build);

@@ -29,6 +29,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -51,11 +52,34 @@ struct Identity {
   std::string key;
   std::string label;
 };
-// Machine: hostname, CPU and GPU descriptions; labelled by hostname, else "CPU + GPUs".
+// Machine: the hostname when the record names one (bench's --machine or the host's name,
+// import's --hostname) with the CPU, whatever GPUs the record lists (builds and versions list
+// them differently); else the CPU and GPU descriptions, labelled "CPU + GPUs".
 Identity machine_identity(const RunRecord& rec);
-// Model: name, file type and, for a synthetic file, its values recipe and seed; labelled
-// "name file_type" [" (synthetic vN, seed S)"].
+// Model, as one record sees it: what defines the model (architecture, parameter count, file
+// type; for a synthetic file its values recipe and seed) and the file (its fingerprint, else
+// its file name); labelled
+// "name file_type" [" (synthetic vN, seed S)"]. Within a set of records, ModelIdentities
+// joins a record without a fingerprint (llama-bench names the file, it does not hash it) to
+// the fingerprinted file of the same architecture, parameter count and type. (File sizes are
+// left out: llama-bench's model_size counts tensor bytes, rigbench's the file.)
 Identity model_identity(const RunRecord& rec);
+
+// The models of a set of records, resolved together: a record without a fingerprint is the
+// model of the one fingerprinted file of its shape when there is exactly one (else the model
+// of its file name); two fingerprints of one shape are two models. Two models with the same label are
+// told apart by " (292.80 K params)", then by the fingerprint " (xxh64:1a2b3c4d)".
+class ModelIdentities {
+ public:
+  explicit ModelIdentities(std::span<const RunRecord> records);
+  // The model of `rec`, which must be one of the records given (else it aborts: std::out_of_range).
+  const Identity& of(const RunRecord& rec) const;
+
+ private:
+  std::map<std::string, std::string> resolved_;  // model_identity(rec).key -> model key
+  std::map<std::string, Identity> models_;        // model key -> identity (unique labels)
+};
+
 // Build: the tool (rigbench and its version, or llama-bench for imported rows) and the
 // llama.cpp commit's first 8 hex digits; labelled "rigbench 0.1.0 / llama.cpp 80fb11ac".
 Identity build_identity(const RunRecord& rec);
@@ -104,7 +128,8 @@ struct PooledValues {
 std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric);
 
 // Every compare-key knob of a record's run (core/knobs.h), by its table header, e.g.
-// "ngl=99 lm=auto n_batch=2048 n_ubatch=512 type_k=f16 type_v=f16 fa=on poll=50 cpu_strict=0 threads=8 n_depth=0".
+// "ngl=99 lm=auto n_batch=2048 n_ubatch=512 type_k=f16 type_v=f16 fa=on poll=50 cpu_strict=0 threads=8 n_depth=0";
+// a knob bench does not set (no flag: n_cpu_moe, sm, ...) only where it is not at its default ("... n_cpu_moe=30").
 std::string knobs_label(const RunRecord& rec);
 
 enum class CellState {

@@ -381,7 +381,8 @@ Result<std::string> render_html_report(std::span<const RunRecord> records, const
   body += synthetic_footnote(records);
 
   std::set<std::string> models;
-  for (const RunRecord& rec : records) models.insert(model_identity(rec).key);
+  const ModelIdentities model_ids(records);
+  for (const RunRecord& rec : records) models.insert(model_ids.of(rec).key);
   auto count = [](std::size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
   std::string generated = count(records.size(), "record") + ", " + count(cmp->columns.size(), "machine") + ", " +
                           count(models.size(), "model");

@@ -22,9 +22,10 @@ uint64_t capacity_of(const MachineInfo& m, const std::string& device) {
 std::vector<DeviceMemory> memory_by_device(std::span<const RunRecord> records) {
   // (model label, machine label, device, model key, machine key) -> worst case.
   std::map<std::tuple<std::string, std::string, std::string, std::string, std::string>, DeviceMemory> worst;
+  const ModelIdentities model_ids(records);
   for (const RunRecord& rec : records) {
     if (rec.memory.buffers.empty()) continue;
-    const Identity model = model_identity(rec), machine = machine_identity(rec);
+    const Identity model = model_ids.of(rec), machine = machine_identity(rec);
     std::map<std::string, DeviceMemory> per_device;
     for (const BufferMemory& b : rec.memory.buffers) {
       DeviceMemory& d = per_device[b.device];

@@ -61,9 +61,10 @@ std::string change_name(Change change) {
 std::vector<Regression> find_regressions(std::span<const RunRecord> records, double alpha) {
   // Group -> build key -> samples.
   std::map<GroupKey, std::map<std::string, BuildSamples>> groups;
+  const ModelIdentities model_ids(records);
   for (const RunRecord& rec : records) {
     const Identity build = build_identity(rec);
-    const Identity machine = machine_identity(rec), model = model_identity(rec);
+    const Identity machine = machine_identity(rec), model = model_ids.of(rec);
     const std::string knobs = knobs_label(rec);
     for (Metric metric : all_metrics()) {
       if (!metric_info(metric).per_repetition) continue;  // a test needs samples, not one figure per run

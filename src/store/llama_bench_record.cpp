@@ -209,6 +209,7 @@ Result<MappedRow> map_llama_bench_row(const LlamaBenchRow& row, const std::strin
   for (const Knob& k : knobs()) {
     if (k.llama_bench_key.empty() || !f.has(k.llama_bench_key)) continue;
     const std::string value = f.text(k.llama_bench_key);
+    if (trim(value).empty()) continue;  // not recorded: the default
     auto canonical = normalize_knob(k, value);
     if (!canonical) {
       const std::string& why = canonical.error().message;
@@ -223,6 +224,9 @@ Result<MappedRow> map_llama_bench_row(const LlamaBenchRow& row, const std::strin
   // one batch size.
   if (!f.has("flash_attn")) p.flash_attn = "off";
   if (!f.has("n_ubatch")) p.n_ubatch = p.n_batch;
+  if (f.has("f16_kv") && !f.has("type_k") && !f.has("type_v")) {  // builds before -ctk/-ctv
+    p.type_k = p.type_v = is_true(f.text("f16_kv")) ? "f16" : "f32";
+  }
   p.n_prompt = *n_prompt;
   p.n_gen = *n_gen;
   p.n_ctx = p.n_depth + p.n_prompt + p.n_gen;

@@ -10,7 +10,12 @@
 //   model_type ("llama 8B Q4_K - Medium") -> model.arch (first word), model.file_type ("Q4_K_M")
 //   model_size -> model.size_bytes (llama.cpp's tensor bytes, a little under the file size)
 //   model_n_params -> model.n_params
-//   n_batch, n_ubatch, n_threads, n_gpu_layers, type_k, type_v, n_prompt, n_gen, n_depth -> params
+//   every knob llama-bench records (core/knobs.h, llama_bench_key: n_batch, n_ubatch, n_threads,
+//     n_gpu_layers, type_k, type_v, n_depth, poll, cpu_strict, cpu_mask, n_cpu_moe, split_mode, main_gpu,
+//     no_kv_offload, devices, tensor_split, tensor_buft_overrides, lazy_mode, embeddings, no_op_offload,
+//     no_host, fit_target, fit_min_ctx, 2023's mul_mat_q) -> params; an absent or empty one keeps the
+//     default; builds before -ctk/-ctv: f16_kv 1/0 -> type_k and type_v f16/f32
+//   n_prompt, n_gen -> params
 //   flash_attn (-1/0/1, or a boolean in older builds) -> params.flash_attn (auto/off/on)
 //   load_mode ("auto", "none", "mmap", ...) -> params.load_mode; older builds: use_direct_io
 //     true -> "dio", else use_mmap true/false -> "mmap"/"none"; neither -> "auto"

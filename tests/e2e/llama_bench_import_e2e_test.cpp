@@ -119,7 +119,7 @@ TEST_F(LlamaBenchImportE2E, JsonlNumbersMatchTheFile) {
 TEST_F(LlamaBenchImportE2E, LoadModeComesFromEachRow) {
   TempDir dir;
   testing::write_file(dir.file("lm.jsonl"), run_llama_bench("jsonl", {"-lm", "none,mmap", "-r", "1"}));
-  const ProcessResult r = run_process({RIGBENCH_BIN, "import", "--db", dir.file("x.db"), dir.file("lm.jsonl")});
+  const ProcessResult r = run_process({RIGBENCH_BIN, "import", "--db", dir.file("x.db"), "--hostname", "rig-lb", dir.file("lm.jsonl")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::vector<std::string> modes;  // (pp, tg) per load mode, in llama-bench's order
   for (const json& rec : exported(dir.file("x.db"))) modes.push_back(rec["params"]["load_mode"].get<std::string>());
@@ -131,7 +131,8 @@ TEST_F(LlamaBenchImportE2E, CsvAndSqlKeepTheMeans) {
   for (const std::string format : {"csv", "sql"}) {
     const std::string text = run_llama_bench(format);
     testing::write_file(dir.file("lb." + format), text);
-    const ProcessResult r = run_process({RIGBENCH_BIN, "import", "--db", dir.file(format + ".db"), dir.file("lb." + format)});
+    const ProcessResult r = run_process({RIGBENCH_BIN, "import", "--db", dir.file(format + ".db"), "--hostname", "rig-lb",
+                                          dir.file("lb." + format)});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(testing::unpadded(r.out).find(" | llama-bench " + format + " | 2 | 2 | 0 | 0 |"), std::string::npos) << r.out;
     // The file's avg_ts, by the text between the last two commas (csv) or quotes (sql) of each row.

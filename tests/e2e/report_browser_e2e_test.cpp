@@ -54,10 +54,12 @@ void make_database(const TempDir& dir, const std::string& db) {
       text += rec.dump() + "\n";
     }
     rec["model"]["name"] = kHostileName;
+    rec["model"]["fingerprint"] = "xxh64:000000000000000c";  // another file: another model
     rec["record_id"] = id + "c";
     text += rec.dump() + "\n";
     // A model 300 times slower (as a 1B model beside the 260K one): its bars must stay visible.
     rec["model"]["name"] = "Slow-1B model with a long name that used to wrap over five lines";
+    rec["model"]["fingerprint"] = "xxh64:000000000000000d";
     rec["record_id"] = id + "d";
     for (const char* test : {"pp", "tg", "ttft"}) {
       if (!rec["results"].contains(test)) continue;

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/knobs.h"
 #include "report/compare_printers.h"
 #include "report/regressions.h"
 #include "support/golden.h"
@@ -27,6 +28,7 @@ RunRecord run(const std::string& id, const std::string& host, const std::string&
   RunRecord r = testing::sample_record(id);
   r.machine.hostname = host;
   r.model.name = model;
+  r.model.fingerprint = "xxh64:" + model;  // another model is another file
   r.build.llama_cpp_commit = commit;
   r.test_time = time;
   r.results.pp = make_throughput(512, std::move(pp_ns));
@@ -330,6 +332,130 @@ RunRecord tg_run(const std::string& id, const std::string& commit, const std::st
   r.test_time = time;
   r.results.tg = make_throughput(105, std::move(ns));
   return r;
+}
+
+// #11: two files that share general.name ("LLaMA v2" for 7B and 13B conversions) are two models,
+// labelled apart by their parameter counts (same_name/ cases).
+TEST(ModelIdentity, SameNameDifferentParametersAreTwoModels) {
+  auto records = three_machines();
+  records.resize(2);
+  for (RunRecord& r : records) r.model.name = "LLaMA v2";
+  records[0].model.n_params = 292'800;
+  records[0].model.fingerprint = "xxh64:1111111111111111";
+  records[1].machine.hostname = "box-a";
+  records[1].model.n_params = 984'192;
+  records[1].model.fingerprint = "xxh64:2222222222222222";
+  auto cmp = compare(records, {CompareBy::kModel, ""});
+  ASSERT_TRUE(cmp);
+  EXPECT_EQ(cmp->columns, (std::vector<std::string>{"LLaMA v2 F32 (292.80 K params)", "LLaMA v2 F32 (984.19 K params)"}));
+  EXPECT_EQ(find_row(*cmp, "box-a", "tg128").cells[0].summary.n, 2u);  // never pooled
+}
+
+// #11: a header-only synthetic file (all-zero weights) and the real-valued file of the same
+// preset share name, shape, recipe and seed; their fingerprints differ: two models.
+TEST(ModelIdentity, HeaderOnlyAndRealValuedSyntheticFilesAreTwoModels) {
+  auto records = three_machines();
+  records.resize(1);
+  records[0].model.synthetic = true, records[0].model.synthetic_values = 2, records[0].model.synthetic_seed = 42;
+  records[0].model.fingerprint = "xxh64:aaaaaaaaaaaaaaaa";
+  RunRecord zeros = records[0];
+  zeros.record_id = "zeros";
+  zeros.model.fingerprint = "xxh64:bbbbbbbbbbbbbbbb";
+  zeros.results.tg = make_throughput(128, {100'000'000, 100'000'000});
+  records.push_back(zeros);
+  const ModelIdentities ids(records);
+  EXPECT_NE(ids.of(records[0]).key, ids.of(records[1]).key);
+  EXPECT_EQ(ids.of(records[0]).label, "alpha F32 (synthetic v2, seed 42) (xxh64:aaaaaaaa)");
+  EXPECT_EQ(ids.of(records[1]).label, "alpha F32 (synthetic v2, seed 42) (xxh64:bbbbbbbb)");
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp);
+  EXPECT_EQ(find_row(*cmp, "alpha F32 (synthetic v2, seed 42) (xxh64:aaaaaaaa)", "tg128").cells[0].summary.n, 2u);
+}
+
+// #11: the same file benched by rigbench ("llama", its general.name, fingerprinted) and
+// imported from llama-bench ("stories260K", the file name, no fingerprint) is one model.
+TEST(ModelIdentity, AnImportJoinsTheBenchedFileOfItsShape) {
+  RunRecord benched = run("b", "box-a", "llama", {1'000'000'000}, {1'000'000'000});
+  benched.model.path = "/work/shared/models/stories260K.gguf";
+  RunRecord imported = run("i", "box-a", "stories260K", {900'000'000}, {900'000'000}, kCommitB);
+  imported.model.fingerprint = "";
+  imported.model.size_bytes = 1'171'200;  // llama-bench counts tensor bytes, not the file
+  imported.model.path = "/elsewhere/stories260K.gguf";
+  imported.tags = {"source:llama-bench"};
+  const std::vector<RunRecord> records = {benched, imported};
+  const ModelIdentities ids(records);
+  EXPECT_EQ(ids.of(benched).key, ids.of(imported).key);
+  EXPECT_EQ(ids.of(imported).label, "llama F32");  // the file's own name wins
+  auto cmp = compare(records, {CompareBy::kBuild, ""});
+  ASSERT_TRUE(cmp);
+  EXPECT_EQ(cmp->columns.size(), 2u);
+  const Row& tg = find_row(*cmp, "llama F32", "tg128");
+  EXPECT_EQ(tg.cells[0].state, CellState::kMeasured);
+  EXPECT_EQ(tg.cells[1].state, CellState::kMeasured);
+  // Another parameter count is another model, whatever the name.
+  imported.model.n_params += 1;
+  const std::vector<RunRecord> two = {benched, imported};
+  const ModelIdentities apart(two);
+  EXPECT_NE(apart.of(benched).key, apart.of(imported).key);
+  // Two llama-bench imports of different files of one shape (two fine-tunes) stay apart; of
+  // one file on two machines, they are one.
+  RunRecord a = imported, b = imported, c = imported;
+  b.model.path = "/models/other-finetune.gguf";
+  c.model.path = "/home/me/stories260K.gguf";
+  const std::vector<RunRecord> imports = {a, b, c};
+  const ModelIdentities by_file(imports);
+  EXPECT_NE(by_file.of(a).key, by_file.of(b).key);
+  EXPECT_EQ(by_file.of(a).key, by_file.of(c).key);
+}
+
+// #11: one named host whose records list GPUs differently (an older rigbench that missed the
+// NVML GPUs, a CPU-only build) is one machine, not "host" and "host (2)".
+TEST(MachineIdentity, ANamedHostIsOneMachineWhateverGpusItsRecordsList) {
+  auto records = three_machines();
+  records[1].machine.hostname = "box-a";
+  records[1].machine.gpus.clear();
+  EXPECT_EQ(machine_identity(records[0]).key, machine_identity(records[1]).key);
+  RunRecord unnamed = records[0];
+  unnamed.machine.hostname = "";
+  EXPECT_EQ(machine_identity(unnamed).label, "Test CPU 9000 + NVIDIA GeForce RTX 3090");
+  EXPECT_NE(machine_identity(unnamed).key, machine_identity(records[0]).key);
+}
+
+// #11 (ncmoe_sweep.jsonl): runs that differ in a knob bench does not set (llama-bench's
+// n_cpu_moe) are two configurations, never pooled into "30.00 ± 21.91".
+TEST(Compare, KnobsBenchDoesNotSetAreConfigurations) {
+  RunRecord gpu = run("g", "rig3090", "qwen3moe", {1'000'000'000}, {2'560'000'000, 2'570'000'000, 2'550'000'000});
+  RunRecord moe = run("m", "rig3090", "qwen3moe", {1'000'000'000}, {12'800'000'000, 12'900'000'000, 12'700'000'000});
+  moe.params.n_cpu_moe = 30;
+  const std::vector<RunRecord> records = {gpu, moe};
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp);
+  const Cell& tg = find_row(*cmp, "qwen3moe F32", "tg128").cells[0];
+  EXPECT_EQ(tg.n_configs, 2u);
+  EXPECT_EQ(tg.summary.n, 3u);
+  EXPECT_NEAR(tg.summary.mean, 50.0, 0.01);
+  EXPECT_EQ(tg.config.find("n_cpu_moe"), std::string::npos) << tg.config;  // at its default: not named
+  EXPECT_NE(knobs_label(moe).find(" n_cpu_moe=30"), std::string::npos) << knobs_label(moe);
+  // Every recorded knob keeps runs apart.
+  for (const Knob& k : knobs()) {
+    if (!k.compare_key) continue;
+    RunRecord other = gpu;
+    if (k.type == Knob::Type::kInt) other.params.*k.int_field += 1;
+    else other.params.*k.text_field += "x";
+    EXPECT_NE(knobs_label(other), knobs_label(gpu)) << k.key;
+  }
+}
+
+// #11 (ncmoe_two_builds.jsonl): n_cpu_moe 0 on one build and 30 on another is no regression:
+// each configuration is compared with itself.
+TEST(Regressions, DifferentConfigurationsAcrossBuildsAreNotARegression) {
+  RunRecord old_build = run("o", "rig3090", "qwen3moe", {1'000'000'000}, {2'560'000'000, 2'570'000'000, 2'550'000'000});
+  RunRecord new_build = run("n", "rig3090", "qwen3moe", {1'000'000'000}, {12'800'000'000, 12'900'000'000, 12'700'000'000},
+                            kCommitB, "2026-11-29T12:00:00Z");
+  new_build.params.n_cpu_moe = 30;
+  for (const Regression& r : find_regressions(std::vector<RunRecord>{old_build, new_build}, 0.05)) {
+    EXPECT_NE(r.metric, Metric::kTg) << r.config << " " << r.change;
+  }
 }
 
 TEST(Regressions, WelchAcrossBuildsHandComputed) {

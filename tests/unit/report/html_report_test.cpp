@@ -24,6 +24,7 @@ const ReportAssets kAssets{
 std::vector<RunRecord> records_with_name(const std::string& name) {
   RunRecord a = testing::sample_record("a");
   a.model.name = name;
+  a.model.fingerprint = "xxh64:00000000000000aa";  // another file: another model
   a.machine.hostname = "<b>host</b>";
   RunRecord b = testing::sample_record("b");
   b.machine.hostname = "rig-b";

@@ -4,10 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <set>
 #include <tuple>
 
-#include <filesystem>
-
+#include "core/knobs.h"
 #include "core/strings.h"
 #include "store/llama_bench_record.h"
 #include "store/llama_bench_rows.h"
@@ -180,6 +181,88 @@ TEST(LlamaBenchRecord, TgRowAndGpus) {
   ASSERT_EQ(r.machine.gpus.size(), 2u);
   EXPECT_EQ(r.machine.gpus[1].description, "NVIDIA GeForce RTX 2080 Ti");
   EXPECT_EQ(r.machine.hostname, "");
+}
+
+// #11: every knob a llama-bench row records is kept (core/knobs.h), so compare keeps runs
+// that differ in it apart; a field absent or empty keeps llama.cpp's default.
+TEST(LlamaBenchRecord, EveryKnobTheRowRecordsIsKept) {
+  LlamaBenchRow row = pp_row();
+  const BenchParams defaults;
+  auto mapped = map_llama_bench_row(row);
+  ASSERT_TRUE(mapped && mapped->record);
+  EXPECT_EQ(mapped->record->params.n_cpu_moe, 0);  // the row's defaults
+  EXPECT_EQ(mapped->record->params.split_mode, defaults.split_mode);
+  EXPECT_EQ(mapped->record->params.tensor_split, defaults.tensor_split);
+  EXPECT_EQ(mapped->record->params.tensor_buft_overrides, defaults.tensor_buft_overrides);
+  EXPECT_EQ(mapped->record->params.devices, defaults.devices);
+  EXPECT_EQ(mapped->record->params.cpu_mask, defaults.cpu_mask);
+  row.fields["n_cpu_moe"] = "30";
+  row.fields["split_mode"] = "row";
+  row.fields["main_gpu"] = "1";
+  row.fields["no_kv_offload"] = "1";
+  row.fields["devices"] = "CUDA0/CUDA1";
+  row.fields["tensor_split"] = "0.75/0.25";
+  row.fields["tensor_buft_overrides"] = "blk\\.[0-9]+\\.ffn_.*_exps=CPU";
+  row.fields["cpu_mask"] = "0xff";
+  row.fields["cpu_strict"] = "1";
+  row.fields["poll"] = "0";
+  row.fields["lazy_mode"] = "on";
+  row.fields["embeddings"] = "1";
+  row.fields["no_op_offload"] = "1";
+  row.fields["no_host"] = "1";
+  row.fields["fit_target"] = "1024";
+  row.fields["fit_min_ctx"] = "4096";
+  mapped = map_llama_bench_row(row);
+  ASSERT_TRUE(mapped && mapped->record) << (mapped ? mapped->skipped_because : mapped.error().message);
+  const BenchParams& p = mapped->record->params;
+  EXPECT_EQ(p.n_cpu_moe, 30);
+  EXPECT_EQ(p.split_mode, "row");
+  EXPECT_EQ(p.main_gpu, 1);
+  EXPECT_EQ(p.no_kv_offload, 1);
+  EXPECT_EQ(p.devices, "CUDA0/CUDA1");
+  EXPECT_EQ(p.tensor_split, "0.75/0.25");
+  EXPECT_EQ(p.tensor_buft_overrides, "blk\\.[0-9]+\\.ffn_.*_exps=CPU");  // case kept
+  EXPECT_EQ(p.cpu_mask, "0xff");
+  EXPECT_EQ(p.cpu_strict, 1);
+  EXPECT_EQ(p.poll, 0);
+  EXPECT_EQ(p.lazy_mode, "on");
+  EXPECT_EQ(p.embeddings, 1);
+  EXPECT_EQ(p.no_op_offload, 1);
+  EXPECT_EQ(p.no_host, 1);
+  EXPECT_EQ(p.fit_target, 1024);
+  EXPECT_EQ(p.fit_min_ctx, 4096);
+  // Every field of llama.cpp v0.4.0's rows is mapped: a knob, or one of these.
+  const std::set<std::string> not_knobs = {"build_commit", "build_number", "cpu_info", "gpu_info", "backends",
+                                           "model_filename", "model_type", "model_size", "model_n_params", "n_prompt",
+                                           "n_gen", "test_time", "avg_ns", "stddev_ns", "avg_ts", "stddev_ts"};
+  for (const auto& [field, value] : pp_row().fields) {
+    if (not_knobs.count(field)) continue;
+    bool known = false;
+    for (const Knob& k : knobs()) known = known || k.llama_bench_key == field;
+    EXPECT_TRUE(known) << field << " is recorded by llama-bench but is no knob";
+  }
+  row.fields["split_mode"] = "diagonal";
+  EXPECT_FALSE(map_llama_bench_row(row));
+}
+
+// 2023 rows: mul_mat_q is a knob; f16_kv says the KV cache type before -ctk/-ctv.
+TEST(LlamaBenchRecord, OldRowsKeepMulMatQAndF16Kv) {
+  LlamaBenchRow row = pp_row();
+  row.fields.erase("type_k");
+  row.fields.erase("type_v");
+  row.fields["f16_kv"] = "0";
+  row.fields["mul_mat_q"] = "0";
+  auto mapped = map_llama_bench_row(row);
+  ASSERT_TRUE(mapped && mapped->record);
+  EXPECT_EQ(mapped->record->params.type_k, "f32");
+  EXPECT_EQ(mapped->record->params.type_v, "f32");
+  EXPECT_EQ(mapped->record->params.mul_mat_q, 0);
+  row.fields["f16_kv"] = "1";
+  row.fields.erase("mul_mat_q");
+  mapped = map_llama_bench_row(row);
+  ASSERT_TRUE(mapped && mapped->record);
+  EXPECT_EQ(mapped->record->params.type_k, "f16");
+  EXPECT_EQ(mapped->record->params.mul_mat_q, 1);  // the default: today's builds always use them
 }
 
 TEST(LlamaBenchRecord, LoadModeIsImportedAndAutoWhenAbsent) {

@@ -183,21 +183,29 @@ TEST(SqliteStore, UpgradesAVersion1DatabaseInPlaceAndOldRowsReadLoadModeAuto) {
   EXPECT_EQ(query_text(path, "SELECT load_mode FROM runs WHERE record_id = 'old'"), "auto");
   EXPECT_EQ(count_rows(path, "SELECT poll FROM runs WHERE record_id = 'old'"), 50);
   EXPECT_EQ(query_text(path, "SELECT status FROM runs WHERE record_id = 'old'"), "ok");
+  // #11: the knobs llama-bench records read llama.cpp's defaults, which those runs used.
+  EXPECT_EQ(count_rows(path, "SELECT n_cpu_moe FROM runs WHERE record_id = 'old'"), 0);
+  EXPECT_EQ(query_text(path, "SELECT split_mode FROM runs WHERE record_id = 'old'"), "layer");
+  EXPECT_EQ(query_text(path, "SELECT tensor_buft_overrides FROM runs WHERE record_id = 'old'"), "none");
   auto all = (*store)->load_all();
   ASSERT_TRUE(all) << all.error().message;
   ASSERT_EQ(all->size(), 1u);
   EXPECT_EQ((*all)[0].record_id, "old");
   EXPECT_EQ((*all)[0].params.load_mode, "auto");
+  EXPECT_EQ((*all)[0].params.n_cpu_moe, 0);
+  EXPECT_EQ((*all)[0].params.split_mode, "layer");
   EXPECT_DOUBLE_EQ((*all)[0].results.tg->tps.mean, 96.0);
 
-  // New records go in beside it with their own load mode.
+  // New records go in beside it with their own load mode and knobs.
   RunRecord rec = testing::sample_record("new");
   rec.params.load_mode = "mmap";
+  rec.params.n_cpu_moe = 30;
   rec.params.poll = 0;
   rec.failed = "model 'm.gguf': llama_decode failed";
   ASSERT_TRUE((*store)->save(rec));
   EXPECT_EQ(query_text(path, "SELECT load_mode FROM runs WHERE record_id = 'new'"), "mmap");
   EXPECT_EQ(count_rows(path, "SELECT poll FROM runs WHERE record_id = 'new'"), 0);
+  EXPECT_EQ(count_rows(path, "SELECT n_cpu_moe FROM runs WHERE record_id = 'new'"), 30);
   EXPECT_EQ(query_text(path, "SELECT status FROM runs WHERE record_id = 'new'"), "failed");
   EXPECT_EQ(query_text(path, "SELECT failed FROM runs WHERE record_id = 'new'"), "model 'm.gguf': llama_decode failed");
   EXPECT_EQ(count_rows(path, "SELECT COUNT(*) FROM runs"), 2);
