@@ -1,6 +1,7 @@
 // rigbench: one table builder for every tabular output (fit, devices, presets, cost, import,
-// export, compare, hw, and bench's md and csv records, which stream their rows). A subcommand builds a Table once (columns, rows of cells, notes) and
-// render() writes it in the format asked:
+// export, compare, hw, and bench's md and csv records, which stream their rows). A subcommand
+// builds a Table once (columns, rows of cells, notes) and render() writes it in the format
+// asked:
 //   md     an aligned markdown table (columns marked wide_only only with --wide), a preamble
 //          above it, footer lines and "note: ..." lines below; default tables stay within 120
 //          columns (a `wrap` column wraps its text to keep them there)
