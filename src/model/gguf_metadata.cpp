@@ -168,7 +168,7 @@ void set_model_metadata(gguf_context* ctx, const Preset& p, uint32_t file_type) 
     k.flag("ssm.dt_b_c_rms", p.ssm_dt_b_c_rms);
     return;
   }
-  k.u32("feed_forward_length", p.n_ff);
+  if (p.n_ff) k.u32("feed_forward_length", p.n_ff);  // none when every layer has experts (Qwen3.5 MoE)
   k.u32("attention.head_count", p.n_head);
   k.f32("rope.freq_base", p.rope_theta);
 
@@ -219,6 +219,10 @@ void set_model_metadata(gguf_context* ctx, const Preset& p, uint32_t file_type) 
   if (p.n_expert) {
     k.u32("expert_count", p.n_expert);
     k.u32("expert_used_count", p.n_expert_used);
+  }
+  if (p.n_ff_shexp) {
+    k.u32("expert_feed_forward_length", p.n_ff_exp);
+    k.u32("expert_shared_feed_forward_length", p.n_ff_shexp);
   }
   // Gemma 3 writes no sliding_window_pattern: llama.cpp then slides five layers in six.
   if (p.n_swa) k.u32("attention.sliding_window", p.n_swa);

@@ -17,7 +17,7 @@ namespace rigbench::model {
 struct Preset {
   std::string name;        // e.g. "Llama-3.1-8B"
   std::string arch;        // GGUF general.architecture: llama, phi3, qwen2, gemma2, gemma3, deepseek2, bert,
-                           // qwen35, mamba
+                           // qwen35, qwen35moe, mamba
   std::string source;      // address of the config.json the shape comes from
   std::string vocab_file;  // llama.cpp models/ vocab-only GGUF whose tokenizer is copied ("" = generated)
   uint32_t n_vocab = 0;
@@ -46,6 +46,7 @@ struct Preset {
   float attn_softcap = 0, final_softcap = 0;
   // Mixture of experts.
   uint32_t n_expert = 0, n_expert_used = 0, n_ff_exp = 0, n_expert_shared = 0, n_layer_dense_lead = 0;
+  uint32_t n_ff_shexp = 0;  // a shared expert with its own gate (Qwen3.5 MoE): its FFN size
   // Multi-head latent attention (DeepSeek-V2/V3).
   uint32_t q_lora_rank = 0, kv_lora_rank = 0, qk_nope_dim = 0, qk_rope_dim = 0, v_head_dim = 0;
   // BERT.
@@ -77,7 +78,7 @@ Result<Preset> find_preset(const std::string& name);
 // it (Hugging Face's defaults for keys the file leaves out; a multimodal file's text_config
 // over its top level). model_type: llama, mistral, mixtral, phi3, qwen2, gemma2,
 // gemma3_text/gemma3, deepseek_v2/v3, bert/xlm-roberta, qwen3_5/qwen3_5_text,
-// mamba/falcon_mamba. `name` names the result. Errors: kInvalidInput naming the file and the
+// qwen3_5_moe/qwen3_5_moe_text, mamba/falcon_mamba. `name` names the result. Errors: kInvalidInput naming the file and the
 // missing key or unsupported model_type; kNotFound when unreadable.
 Result<Preset> preset_from_hf_config(const std::string& config_path, const std::string& name);
 

@@ -84,13 +84,13 @@ json merge_text_config(json j) {
 }
 
 // The dense transformer fields every decoder shares (TextModel.set_gguf_parameters).
-void read_decoder(const Config& c, Preset& p) {
+void read_decoder(const Config& c, Preset& p, bool need_ff = true) {
   p.n_vocab = c.u({"vocab_size"});
   p.n_embd = c.u({"hidden_size", "n_embd", "dim"});
   p.n_layer = c.u({"num_hidden_layers", "n_layers", "n_layer", "num_layers"});
   p.n_head = c.u({"num_attention_heads", "n_head", "n_heads"});
   p.n_head_kv = c.u_or({"num_key_value_heads", "n_kv_heads"}, p.n_head);
-  p.n_ff = c.u({"intermediate_size", "n_inner", "hidden_dim"});
+  p.n_ff = need_ff ? c.u({"intermediate_size", "n_inner", "hidden_dim"}) : c.u_or({"intermediate_size"}, 0);
   p.n_ctx_train = c.u_or({"max_position_embeddings", "n_ctx", "n_positions"}, 4096);
   p.head_dim = c.u_or({"head_dim"}, 0);
   p.rope_theta = c.rope_theta(10000.0f);
@@ -124,9 +124,17 @@ void read_gemma3(const Config& c, Preset& p) {
 
 // Qwen3.5 (conversion/qwen.py Qwen3_5TextModel): a gated-delta-net layer and three in four,
 // full attention with an output gate on every fourth. The MTP block is not written.
-void read_qwen35(const Config& c, Preset& p) {
-  read_decoder(c, p);
-  p.arch = "qwen35";
+// Qwen3.5 MoE (Qwen3_5MoeTextModel, over Qwen2MoeModel): the same layers with routed experts
+// and a shared expert with its own gate in place of the dense feed-forward.
+void read_qwen35(const Config& c, Preset& p, bool moe) {
+  read_decoder(c, p, /*need_ff=*/!moe);
+  p.arch = moe ? "qwen35moe" : "qwen35";
+  if (moe) {
+    p.n_expert = c.u({"num_experts", "num_local_experts"});
+    p.n_expert_used = c.u({"num_experts_per_tok"});
+    p.n_ff_exp = c.u({"moe_intermediate_size"});
+    p.n_ff_shexp = c.u({"shared_expert_intermediate_size"});
+  }
   p.vocab_file = "ggml-vocab-qwen35.gguf";
   p.norm_eps = c.f_or({"rms_norm_eps"}, 1e-6f);
   p.head_dim = c.u_or({"head_dim"}, 256);
@@ -215,7 +223,9 @@ Result<Preset> preset_from_hf_config(const std::string& config_path, const std::
     } else if (type == "gemma3" || type == "gemma3_text") {
       read_gemma3(c, p);
     } else if (type == "qwen3_5" || type == "qwen3_5_text") {
-      read_qwen35(c, p);
+      read_qwen35(c, p, /*moe=*/false);
+    } else if (type == "qwen3_5_moe" || type == "qwen3_5_moe_text") {
+      read_qwen35(c, p, /*moe=*/true);
     } else if (type == "mamba" || type == "falcon_mamba") {
       if (Status s = read_mamba(c, p, type, where); !s) return std::unexpected(s.error());
       return p;
@@ -247,7 +257,7 @@ Result<Preset> preset_from_hf_config(const std::string& config_path, const std::
     } else {
       return fail(ErrorCode::kInvalidInput, where + ": model_type '" + type +
                                                 "' is not supported (llama, mistral, mixtral, phi3, qwen2, gemma2, gemma3_text, "
-                                                "qwen3_5, mamba, falcon_mamba, deepseek_v3, bert, xlm-roberta)");
+                                                "qwen3_5, qwen3_5_moe, mamba, falcon_mamba, deepseek_v3, bert, xlm-roberta)");
     }
     if (p.n_head == 0 || p.n_layer == 0 || p.n_embd == 0) return fail(ErrorCode::kInvalidInput, where + ": zero-sized dimension");
     return p;

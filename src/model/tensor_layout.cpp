@@ -141,6 +141,17 @@ void add_qwen35_blocks(Layout& l, const Preset& p) {
       l.norm(blk(i, "ssm_norm.weight"), p.ssm_d_state);
       l.add(blk(i, "ssm_out.weight"), {value_dim, e}, Fill::kResidualWrite);
     }
+    if (p.n_expert > 0) {  // qwen35moe: routed experts and a gated shared expert
+      l.add(blk(i, "ffn_gate_inp.weight"), {e, p.n_expert});
+      l.add(blk(i, "ffn_gate_exps.weight"), {e, p.n_ff_exp, p.n_expert});
+      l.add(blk(i, "ffn_down_exps.weight"), {p.n_ff_exp, e, p.n_expert}, Fill::kResidualWrite);
+      l.add(blk(i, "ffn_up_exps.weight"), {e, p.n_ff_exp, p.n_expert});
+      l.add(blk(i, "ffn_gate_inp_shexp.weight"), {e});
+      l.add(blk(i, "ffn_gate_shexp.weight"), {e, p.n_ff_shexp});
+      l.add(blk(i, "ffn_down_shexp.weight"), {p.n_ff_shexp, e}, Fill::kResidualWrite);
+      l.add(blk(i, "ffn_up_shexp.weight"), {e, p.n_ff_shexp});
+      continue;
+    }
     l.add(blk(i, "ffn_gate.weight"), {e, p.n_ff});
     l.add(blk(i, "ffn_down.weight"), {p.n_ff, e}, Fill::kResidualWrite);
     l.add(blk(i, "ffn_up.weight"), {e, p.n_ff});
@@ -212,11 +223,12 @@ std::vector<TensorSpec> tensor_layout(const Preset& p) {
     return l.tensors;
   }
   const bool decoder = p.arch == "llama" || p.arch == "qwen2" || p.arch == "gemma2" || p.arch == "gemma3" || p.arch == "phi3";
-  if (!decoder && p.arch != "deepseek2" && p.arch != "qwen35" && p.arch != "mamba") return {};
+  const bool qwen35 = p.arch == "qwen35" || p.arch == "qwen35moe";
+  if (!decoder && p.arch != "deepseek2" && !qwen35 && p.arch != "mamba") return {};
   add_embeddings(l, p);
   if (p.rope_freqs) l.add("rope_freqs.weight", {p.head_k() / 2}, TensorSpec::Fill::kOnes);
   if (p.arch == "deepseek2") add_deepseek2_blocks(l, p);
-  else if (p.arch == "qwen35") add_qwen35_blocks(l, p);
+  else if (qwen35) add_qwen35_blocks(l, p);
   else if (p.arch == "mamba") add_mamba_blocks(l, p);
   else add_decoder_blocks(l, p);
   return l.tensors;

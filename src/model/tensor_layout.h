@@ -41,7 +41,7 @@ TensorSpec tensor_spec(const std::string& name, std::initializer_list<int64_t> n
                        TensorSpec::Fill fill = TensorSpec::Fill::kWeight, int32_t layer = -1);
 
 // The tensors of `p`, following llama.cpp's load_arch_tensors for p.arch (llama, phi3,
-// qwen2, gemma2, gemma3, deepseek2, bert, qwen35, mamba), in the order llama.cpp's converter
+// qwen2, gemma2, gemma3, deepseek2, bert, qwen35, qwen35moe, mamba), in the order llama.cpp's converter
 // writes them. An architecture outside that list gives an empty list.
 std::vector<TensorSpec> tensor_layout(const Preset& p);
 

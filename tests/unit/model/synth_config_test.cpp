@@ -221,6 +221,32 @@ TEST(SynthConfig, EarlierCasesStillLoadInLlamaCpp) {
   EXPECT_EQ(model::preset_from_hf_config(kCases + "qwen25-7b-1m.config.json", "x")->n_ctx_train, 1010000u);
 }
 
+// Qwen3.5 MoE (no reference writer): llama.cpp loads the file and plans it, with a
+// recurrent state for the linear layers; the size is the published model's (about 35 B
+// parameters with its vision encoder, which is not written here).
+TEST(SynthConfig, Qwen35MoeLoadsInLlamaCpp) {
+  testing::TempDir dir;
+  const std::string path = dir.file("q35moe.gguf");
+  const model::Preset p = synth_config("qwen35-35b-a3b.config.json", path, "Q4_K_M");
+  EXPECT_EQ(p.arch, "qwen35moe");
+  auto loads = engine::check_tensors(path);
+  ASSERT_TRUE(loads) << loads.error().message;
+  uint64_t n = 0;
+  for (const auto& t : model::tensor_layout(p)) n += t.n_elements();
+  EXPECT_GT(n, 33'000'000'000u);
+  EXPECT_LT(n, 36'000'000'000u);
+  engine::SimulationSpec spec;
+  spec.path = path;
+  spec.n_ctx = 4096;
+  spec.n_gpu_layers = 0;
+  auto plan = engine::simulate_memory(spec);
+  ASSERT_TRUE(plan) << plan.error().message;
+  uint64_t context = 0;
+  for (const auto& b : plan->buffers) context += b.context_bytes;
+  // KV of 10 attention layers (2 heads x 256, K and V, f16) at 4096 cells, and the state.
+  EXPECT_GT(context, 10ull * 4096 * 2 * 2 * 256 * 2);
+}
+
 // Mamba whose inner size is not twice the embedding: llama.cpp refuses it, and so does synth,
 // naming the file and why.
 TEST(SynthConfig, MambaWithAnotherExpansionIsRefusedWithTheReason) {
