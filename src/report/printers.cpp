@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "report/columns.h"
-#include "report/escape.h"
 #include "report/printer.h"
 #include "store/record_json.h"
 

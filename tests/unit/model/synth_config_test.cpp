@@ -42,12 +42,13 @@ model::Preset synth_config(const std::string& config, const std::string& path, c
   return out ? out->preset : model::Preset{};
 }
 
-// Runs the reference writer: `call` is Python with `path` bound to the output file.
-bool run_reference(const std::string& call, const std::string& path) {
+// Runs the reference writer: `call` is Python with `path` bound to the output file. Returns
+// the exit code: 127 when there is no python3 (env's "not found").
+int run_reference(const std::string& call, const std::string& path) {
   const std::string script = "import sys; sys.path.insert(0, '" + kCases + "'); path = '" + path + "'; " + call;
   const auto r = testing::run_process({"/usr/bin/env", "python3", "-c", script});
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  return r.exit_code == 0;
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 127) << r.err;
+  return r.exit_code;
 }
 
 // A scalar or array value of key `i`, as text (arrays element by element).
@@ -151,7 +152,9 @@ TEST_P(SynthConfigReference, LoadsInLlamaCppAndMatchesTheReferenceWriter) {
   EXPECT_EQ(p.arch, c.arch);
   auto loads = engine::check_tensors(ours);
   ASSERT_TRUE(loads) << loads.error().message;
-  ASSERT_TRUE(run_reference(c.reference, ref));
+  const int rc = run_reference(c.reference, ref);
+  if (rc == 127) GTEST_SKIP() << "no python3 here: the reference writers (tests/data/synth_cases/mk_*.py) need it";
+  ASSERT_EQ(rc, 0);
   expect_same_as_reference(ours, ref);
   expect_same_plan(ours, ref, 4096);
 }
