@@ -17,9 +17,12 @@ namespace rigbench::engine {
 
 namespace {
 
+// The converter's F32 rule (conversion/base.py): 1-D tensors, routers, position and
+// token-type embeddings, recurrent convolutions, and names without ".weight" (ssm_a).
 bool keeps_f32(const model::TensorSpec& t) {
-  return t.n_dims == 1 || t.name.find("ffn_gate_inp") != std::string::npos || t.name == "position_embd.weight" ||
-         t.name == "token_types.weight";
+  const bool weight = t.name.size() >= 7 && t.name.compare(t.name.size() - 7, 7, ".weight") == 0;
+  return t.n_dims == 1 || !weight || t.name.find("ffn_gate_inp") != std::string::npos ||
+         t.name == "position_embd.weight" || t.name == "token_types.weight" || t.name.find("ssm_conv1d") != std::string::npos;
 }
 
 int layer_of(const char* name) {

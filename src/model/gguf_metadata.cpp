@@ -2,6 +2,7 @@
 
 #include <gguf.h>
 
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -27,6 +28,15 @@ struct Keys {
   void flag(const char* s, bool v) const { gguf_set_val_bool(ctx, k(s).c_str(), v); }
   void str(const char* s, const std::string& v) const { gguf_set_val_str(ctx, k(s).c_str(), v.c_str()); }
 };
+
+// The recurrent layers' ssm.* keys (Mamba; Qwen3.5's gated delta net).
+void set_ssm_metadata(const Keys& k, const Preset& p) {
+  k.u32("ssm.conv_kernel", p.ssm_d_conv);
+  k.u32("ssm.inner_size", p.ssm_d_inner);
+  k.u32("ssm.state_size", p.ssm_d_state);
+  k.u32("ssm.time_step_rank", p.ssm_dt_rank);
+  if (!p.is_mamba()) k.u32("ssm.group_count", p.ssm_n_group);
+}
 
 void set_string_array(gguf_context* ctx, const char* key, const std::vector<std::string>& values) {
   std::vector<const char*> ptrs;
@@ -98,11 +108,12 @@ void copy_scalar(gguf_context* dst, const gguf_context* src, int64_t i) {
   }
 }
 
-// Copies every tokenizer.* key; the per-token arrays are padded to n_vocab.
+// Copies every tokenizer.* key that `dst` does not have yet (the model's own facts, such
+// as BERT's token_type_count, stay); the per-token arrays are padded to n_vocab.
 void copy_tokenizer(gguf_context* dst, const gguf_context* src, uint32_t n_vocab) {
   for (int64_t i = 0; i < gguf_get_n_kv(src); ++i) {
     const std::string key = gguf_get_key(src, i);
-    if (key.rfind("tokenizer.", 0) != 0) continue;
+    if (key.rfind("tokenizer.", 0) != 0 || gguf_find_key(dst, key.c_str()) >= 0) continue;
     const gguf_type type = gguf_get_kv_type(src, i);
     const bool per_token = key == "tokenizer.ggml.tokens" || key == "tokenizer.ggml.scores" || key == "tokenizer.ggml.token_type";
     if (type != GGUF_TYPE_ARRAY) {
@@ -148,7 +159,16 @@ void set_model_metadata(gguf_context* ctx, const Preset& p, uint32_t file_type) 
   k.u32("context_length", p.n_ctx_train);
   k.u32("embedding_length", p.n_embd);
   k.u32("block_count", p.n_layer);
-  k.u32("feed_forward_length", p.n_ff);
+  if (p.is_mamba()) {
+    // conversion/mamba.py: no attention; feed_forward_length and head_count are written as 0.
+    k.u32("feed_forward_length", 0);
+    k.u32("attention.head_count", 0);
+    set_ssm_metadata(k, p);
+    k.f32("attention.layer_norm_rms_epsilon", p.norm_eps);
+    k.flag("ssm.dt_b_c_rms", p.ssm_dt_b_c_rms);
+    return;
+  }
+  if (p.n_ff) k.u32("feed_forward_length", p.n_ff);  // none when every layer has experts (Qwen3.5 MoE)
   k.u32("attention.head_count", p.n_head);
   k.f32("rope.freq_base", p.rope_theta);
 
@@ -157,6 +177,7 @@ void set_model_metadata(gguf_context* ctx, const Preset& p, uint32_t file_type) 
     k.f32("attention.layer_norm_epsilon", p.norm_eps);
     k.flag("attention.causal", false);
     k.u32("pooling_type", 2);  // CLS, as bge models are converted
+    // A fact of the model, not of the tokenizer it borrows: set_tokenizer keeps it.
     gguf_set_val_u32(ctx, "tokenizer.ggml.token_type_count", p.n_token_types);
     return;
   }
@@ -185,17 +206,28 @@ void set_model_metadata(gguf_context* ctx, const Preset& p, uint32_t file_type) 
     k.u32("attention.head_count_kv", p.n_head_kv);
     k.u32("attention.key_length", p.head_k());
     k.u32("attention.value_length", p.head_k());
-    k.u32("rope.dimension_count", p.head_k());
+    k.u32("rope.dimension_count", p.rot());
+  }
+  if (p.rope_theta_swa > 0) k.f32("rope.freq_base_swa", p.rope_theta_swa);
+  if (p.rope_sections != std::array<int32_t, 4>{}) {
+    gguf_set_arr_data(ctx, k.k("rope.dimension_sections").c_str(), GGUF_TYPE_INT32, p.rope_sections.data(), p.rope_sections.size());
+  }
+  if (p.full_attention_interval) {
+    set_ssm_metadata(k, p);
+    k.u32("full_attention_interval", p.full_attention_interval);
   }
   if (p.n_expert) {
     k.u32("expert_count", p.n_expert);
     k.u32("expert_used_count", p.n_expert_used);
   }
-  if (p.n_swa) {
-    k.u32("attention.sliding_window", p.n_swa);
-    k.f32("attn_logit_softcapping", p.attn_softcap);
-    k.f32("final_logit_softcapping", p.final_softcap);
+  if (p.n_ff_shexp) {
+    k.u32("expert_feed_forward_length", p.n_ff_exp);
+    k.u32("expert_shared_feed_forward_length", p.n_ff_shexp);
   }
+  // Gemma 3 writes no sliding_window_pattern: llama.cpp then slides five layers in six.
+  if (p.n_swa) k.u32("attention.sliding_window", p.n_swa);
+  if (p.attn_softcap > 0) k.f32("attn_logit_softcapping", p.attn_softcap);
+  if (p.final_softcap > 0) k.f32("final_logit_softcapping", p.final_softcap);
 }
 
 std::string set_tokenizer(gguf_context* ctx, const Preset& p, const std::string& vocab_dir) {

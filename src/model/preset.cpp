@@ -1,8 +1,5 @@
 #include "model/preset.h"
 
-#include <fstream>
-#include <nlohmann/json.hpp>
-
 #include "core/strings.h"
 
 namespace rigbench::model {
@@ -121,80 +118,6 @@ Result<Preset> find_preset(const std::string& name) {
     names.push_back(p.name);
   }
   return fail(ErrorCode::kUsage, "--preset '" + name + "': unknown preset (" + join(names, ", ") + ")");
-}
-
-Result<Preset> preset_from_hf_config(const std::string& config_path, const std::string& name) {
-  std::ifstream in(config_path);
-  if (!in) return fail(ErrorCode::kNotFound, "config '" + config_path + "': cannot open the file");
-  const auto j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object()) return fail(ErrorCode::kInvalidInput, "config '" + config_path + "': not a JSON object");
-  const std::string where = "config '" + config_path + "'";
-  try {
-    const std::string type = j.at("model_type").get<std::string>();
-    Preset p;
-    p.name = name;
-    p.source = config_path;
-    auto u = [&](const char* key) { return j.at(key).get<uint32_t>(); };
-    auto u_or = [&](const char* key, uint32_t def) { return j.contains(key) && j[key].is_number() ? j[key].get<uint32_t>() : def; };
-    auto f_or = [&](const char* key, float def) { return j.contains(key) && j[key].is_number() ? j[key].get<float>() : def; };
-    p.n_vocab = u("vocab_size");
-    p.n_embd = u("hidden_size");
-    p.n_layer = u("num_hidden_layers");
-    p.n_head = u("num_attention_heads");
-    p.n_head_kv = u_or("num_key_value_heads", p.n_head);
-    p.n_ff = u("intermediate_size");
-    p.n_ctx_train = u_or("max_position_embeddings", 4096);
-    p.head_dim = u_or("head_dim", 0);
-    p.rope_theta = f_or("rope_theta", 10000.0f);
-    p.norm_eps = f_or("rms_norm_eps", 1e-5f);
-    p.tied_embeddings = j.value("tie_word_embeddings", false);
-    if (type == "llama" || type == "mistral" || type == "mixtral") {
-      p.arch = "llama";
-      p.n_expert = u_or("num_local_experts", 0);
-      p.n_expert_used = u_or("num_experts_per_tok", 0);
-      p.rope_freqs = j.contains("rope_scaling") && j["rope_scaling"].is_object() &&
-                     j["rope_scaling"].value("rope_type", "") == "llama3";
-      p.vocab_file = p.n_vocab >= 128000 ? "ggml-vocab-llama-bpe.gguf" : "ggml-vocab-llama-spm.gguf";
-    } else if (type == "phi3") {
-      p.arch = "phi3";
-      p.fused_qkv = true;
-      p.vocab_file = "ggml-vocab-phi-3.gguf";
-    } else if (type == "qwen2") {
-      p.arch = "qwen2";
-      p.qkv_bias = true;
-      p.vocab_file = "ggml-vocab-qwen2.gguf";
-    } else if (type == "gemma2") {
-      p.arch = "gemma2";
-      p.tied_embeddings = true;
-      p.n_swa = u_or("sliding_window", 4096);
-      p.attn_softcap = f_or("attn_logit_softcapping", 50.0f);
-      p.final_softcap = f_or("final_logit_softcapping", 30.0f);
-    } else if (type == "deepseek_v3" || type == "deepseek_v2") {
-      p.arch = "deepseek2";
-      p.n_expert = u("n_routed_experts");
-      p.n_expert_used = u("num_experts_per_tok");
-      p.n_ff_exp = u("moe_intermediate_size");
-      p.n_expert_shared = u_or("n_shared_experts", 0);
-      p.n_layer_dense_lead = u_or("first_k_dense_replace", 0);
-      p.q_lora_rank = u_or("q_lora_rank", 0);
-      p.kv_lora_rank = u("kv_lora_rank");
-      p.qk_nope_dim = u("qk_nope_head_dim");
-      p.qk_rope_dim = u("qk_rope_head_dim");
-      p.v_head_dim = u("v_head_dim");
-    } else if (type == "bert") {
-      p.arch = "bert";
-      p.norm_eps = f_or("layer_norm_eps", 1e-12f);
-      p.n_token_types = u_or("type_vocab_size", 2);
-      p.vocab_file = "ggml-vocab-bert-bge.gguf";
-    } else {
-      return fail(ErrorCode::kInvalidInput, where + ": model_type '" + type +
-                                                "' is not supported (llama, mistral, mixtral, phi3, qwen2, gemma2, deepseek_v3, bert)");
-    }
-    if (p.n_head == 0 || p.n_layer == 0 || p.n_embd == 0) return fail(ErrorCode::kInvalidInput, where + ": zero-sized dimension");
-    return p;
-  } catch (const nlohmann::json::exception& e) {
-    return fail(ErrorCode::kInvalidInput, where + ": " + e.what());
-  }
 }
 
 }  // namespace rigbench::model

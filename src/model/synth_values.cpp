@@ -68,11 +68,12 @@ ValueShape value_shape(const Preset& p) {
   s.n_embd = p.n_embd;
   s.head_dim = p.head_k();
   s.n_layer = p.n_layer;
-  s.embd_scale = p.arch == "gemma2" ? std::sqrt(static_cast<float>(p.n_embd)) : 1.0f;
-  if (p.arch == "bert" || p.is_mla()) return s;
+  const bool gemma = p.arch == "gemma2" || p.arch == "gemma3";
+  s.embd_scale = gemma ? std::sqrt(static_cast<float>(p.n_embd)) : 1.0f;
+  if (p.arch == "bert" || p.is_mla() || s.head_dim == 0) return s;
   s.channel = 0;
   // RoPE pair i turns by base^(-2i/head_dim) rad per token; take the ones nearest kRopeTurn.
-  const bool neox = p.arch == "qwen2" || p.arch == "phi3" || p.arch == "gemma2";  // pairs (i, i + head_dim/2)
+  const bool neox = p.arch == "qwen2" || p.arch == "phi3" || gemma;  // pairs (i, i + head_dim/2)
   const int64_t pairs = s.head_dim / 2;
   for (size_t k = 0; k < kRopeTurn.size(); ++k) {
     int64_t best = 0;
@@ -94,6 +95,7 @@ RowRecipe row_recipe(const TensorSpec& t, const ValueShape& s, uint64_t row) {
   RowRecipe r;
   switch (t.fill) {
     case Fill::kOnes: r.constant = 1.0f; break;
+    case Fill::kMinusOnes: r.constant = -1.0f; break;
     case Fill::kZeros: break;
     case Fill::kWeight: r.std_dev = gaussian_std(n, 1.0f); break;
     case Fill::kEmbedding:

@@ -27,6 +27,7 @@ struct TensorSpec {
     kResidualWrite,  // writes the residual stream: attn_output, ffn_down (also of experts)
     kAttnNorm,       // attn_norm
     kOnes,
+    kMinusOnes,      // a recurrent layer's decay A = -exp(A_log) at A_log = 0 (ssm_a)
     kZeros,
   } fill = Fill::kWeight;
   int32_t layer = -1;  // block index, -1 outside the blocks
@@ -40,7 +41,8 @@ TensorSpec tensor_spec(const std::string& name, std::initializer_list<int64_t> n
                        TensorSpec::Fill fill = TensorSpec::Fill::kWeight, int32_t layer = -1);
 
 // The tensors of `p`, following llama.cpp's load_arch_tensors for p.arch (llama, phi3,
-// qwen2, gemma2, deepseek2, bert). An architecture outside that list gives an empty list.
+// qwen2, gemma2, gemma3, deepseek2, bert, qwen35, qwen35moe, mamba), in the order llama.cpp's converter
+// writes them. An architecture outside that list gives an empty list.
 std::vector<TensorSpec> tensor_layout(const Preset& p);
 
 }  // namespace rigbench::model

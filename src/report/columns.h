@@ -1,5 +1,6 @@
 // rigbench: every tabular metric of a RunRecord, declared once. The markdown table and CSV
-// read this one table, so a new column is one entry here.
+// read this one table (and print through report/table.h's builder), so a new column is one
+// entry here.
 #pragma once
 
 #include <functional>

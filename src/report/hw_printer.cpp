@@ -1,9 +1,7 @@
 #include "report/hw_printer.h"
 
-#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "core/strings.h"
 #include "hw/describe.h"
@@ -13,106 +11,6 @@ namespace rigbench::report {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-// Columns a string takes on a terminal: UTF-8 code points (no wide characters expected here).
-std::size_t columns(const std::string& s) {
-  return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
-
-// The first `n` columns of `s` (whole code points).
-std::string prefix_columns(const std::string& s, std::size_t n) {
-  std::size_t seen = 0, i = 0;
-  for (; i < s.size(); ++i) {
-    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && seen++ == n) break;
-  }
-  return s.substr(0, i);
-}
-
-// `text` in lines of at most `width` columns, broken at spaces (a word longer than a line is
-// cut); lines after the first start with `indent`.
-std::vector<std::string> wrap(const std::string& text, std::size_t width, const std::string& indent = "") {
-  std::vector<std::string> lines;
-  std::string line;
-  bool blank = true;  // nothing but the indent on `line` yet
-  auto flush = [&] {
-    lines.push_back(line);
-    line = indent;
-    blank = true;
-  };
-  std::istringstream words(text);
-  std::string word;
-  while (words >> word) {
-    if (!blank) {
-      if (columns(line) + 1 + columns(word) <= width) {
-        line += ' ' + word;
-        continue;
-      }
-      flush();
-    }
-    while (!word.empty() && columns(line) + columns(word) > width) {
-      const std::string head = prefix_columns(word, width > columns(line) ? width - columns(line) : 1);
-      line += head;
-      word.erase(0, head.size());
-      flush();
-    }
-    if (!word.empty()) {
-      line += word;
-      blank = false;
-    }
-  }
-  if (!blank) lines.push_back(line);
-  if (lines.empty()) lines.emplace_back();
-  return lines;
-}
-
-// A markdown table no wider than kHwTableWidth: the `flex` column takes the room the others
-// leave and wraps onto continuation rows (the other cells empty there).
-struct MdTable {
-  std::vector<std::string> headers;
-  std::vector<bool> right;  // right-aligned (numbers)
-  std::size_t flex = 0;
-  std::vector<std::vector<std::string>> rows;
-};
-
-void print_md_table(const MdTable& t, std::ostream& out) {
-  const std::size_t n = t.headers.size();
-  std::vector<std::size_t> w(n, 3);
-  for (std::size_t c = 0; c < n; ++c) {
-    w[c] = std::max(w[c], columns(t.headers[c]));
-    for (const auto& row : t.rows) w[c] = std::max(w[c], columns(row[c]));
-  }
-  std::size_t others = 0;
-  for (std::size_t c = 0; c < n; ++c) others += c == t.flex ? 0 : w[c];
-  const std::size_t frame = 4 + 3 * (n - 1);  // "| " ... " | " ... " |"
-  const std::size_t room = kHwTableWidth > frame + others + 10 ? kHwTableWidth - frame - others : 10;
-  w[t.flex] = std::min(w[t.flex], room);
-
-  auto line = [&](const std::vector<std::string>& cells) {
-    std::string s = "|";
-    for (std::size_t c = 0; c < n; ++c) {
-      // A cell wider than its column (only possible outside the flex column, beyond the frame's
-      // room) is cut rather than widen the table.
-      std::string cell = columns(cells[c]) > w[c] ? prefix_columns(cells[c], w[c]) : cells[c];
-      const std::string pad(w[c] - columns(cell), ' ');
-      s += " " + (t.right[c] ? pad + cell : cell + pad) + " |";
-    }
-    out << s << "\n";
-  };
-  line(t.headers);
-  std::string sep = "|";
-  for (std::size_t c = 0; c < n; ++c) sep += std::string(w[c] + 1, '-') + (t.right[c] ? ":|" : "-|");
-  out << sep << "\n";
-  for (const auto& row : t.rows) {
-    // A continuation of a fix keeps its text aligned after "fix: ".
-    const std::string indent = row[t.flex].rfind("fix: ", 0) == 0 ? "     " : "";
-    const auto parts = wrap(row[t.flex], w[t.flex], indent);
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-      std::vector<std::string> cells = i == 0 ? row : std::vector<std::string>(n);
-      cells[t.flex] = parts[i];
-      line(cells);
-    }
-  }
-}
 
 std::string fixed(double v, int decimals) {
   char buf[64];
@@ -154,18 +52,12 @@ std::string csv_value(const json& v) {
   return v.dump();
 }
 
-std::string csv_cell(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
-
-void print_csv(const json& j, std::ostream& out) {
+// One row per value: section,name,key,value (keys as in json), through the table builder.
+Table csv_table(const json& j) {
+  Table t({{"section", "section"}, {"name", "name"}, {"key", "key"}, {"value", "value"}});
   auto row = [&](const std::string& section, const std::string& name, const std::string& key, const json& v) {
-    out << csv_cell(section) << "," << csv_cell(name) << "," << csv_cell(key) << "," << csv_cell(csv_value(v)) << "\n";
+    t.add_row({TableCell::str(section), TableCell::str(name), TableCell::str(key), TableCell::str(csv_value(v))});
   };
-  out << "section,name,key,value\n";
   for (const auto& [key, v] : j.items()) {
     if (key == "gpus" || key == "meters") {
       const std::string section = key == "gpus" ? "gpu" : "meter", id = key == "gpus" ? "name" : "kind";
@@ -180,59 +72,72 @@ void print_csv(const json& j, std::ostream& out) {
       row("machine", "", key, v);
     }
   }
+  return t;
+}
+
+// A column of the md view: `wrap` takes the room the others leave (report/table.h).
+TableColumn md_column(const char* header, Align align = Align::kLeft, bool wrap = false) {
+  TableColumn c;
+  c.key = header;
+  c.header = header;
+  c.align = align;
+  c.wrap = wrap;
+  return c;
 }
 
 void print_md(const HwReport& r, std::ostream& out) {
   const MachineInfo& m = r.machine;
-  auto or_dash = [](const std::string& s) { return s.empty() ? std::string("-") : s; };
-  MdTable machine{{"machine", "value"}, {false, false}, 1, {}};
-  machine.rows = {{"host", or_dash(m.hostname)},
-                  {"cpu", or_dash(m.cpu)},
-                  {"cores", std::to_string(m.cores)},
-                  {"threads", std::to_string(m.threads)},
-                  {"RAM total GiB", gib(m.ram_bytes)},
-                  {"RAM available GiB", gib(r.ram_available_bytes)},
-                  {"os", or_dash(m.os)},
-                  {"kernel", or_dash(m.kernel)},
-                  {"ggml backends", or_dash(join(m.backends, ", "))}};
-  print_md_table(machine, out);
+  auto or_dash = [](const std::string& s) { return TableCell::str(s.empty() ? std::string("-") : s); };
+  Table machine({md_column("machine"), md_column("value", Align::kLeft, /*wrap=*/true)});
+  machine.add_row({TableCell::str("host"), or_dash(m.hostname)});
+  machine.add_row({TableCell::str("cpu"), or_dash(m.cpu)});
+  machine.add_row({TableCell::str("cores"), TableCell::integer(m.cores)});
+  machine.add_row({TableCell::str("threads"), TableCell::integer(m.threads)});
+  machine.add_row({TableCell::str("RAM total GiB"), TableCell::str(gib(m.ram_bytes))});
+  machine.add_row({TableCell::str("RAM available GiB"), TableCell::str(gib(r.ram_available_bytes))});
+  machine.add_row({TableCell::str("os"), or_dash(m.os)});
+  machine.add_row({TableCell::str("kernel"), or_dash(m.kernel)});
+  machine.add_row({TableCell::str("ggml backends"), or_dash(join(m.backends, ", "))});
+  render(machine, OutputFormat::kMarkdown, out);
 
   out << "\n";
   if (m.gpus.empty()) {
     out << "gpus: none (ggml's backends, NVML and the amdgpu driver list none)\n";
   } else {
-    MdTable gpus{{"gpu", "description", "type", "listed by", "memory GiB", "free GiB"},
-                 {false, false, false, false, true, true}, 1, {}};
+    Table gpus({md_column("gpu"), md_column("description", Align::kLeft, /*wrap=*/true), md_column("type"),
+                md_column("listed by"), md_column("memory GiB", Align::kRight), md_column("free GiB", Align::kRight)});
     bool driver_only = false;
     for (const auto& g : m.gpus) {
       driver_only = driver_only || !hw::offloadable(g);
-      gpus.rows.push_back({g.name, or_dash(g.description), or_dash(g.type), hw::gpu_source(g), gib(g.memory_total_bytes),
-                           gib(g.memory_free_bytes)});
+      gpus.add_row({TableCell::str(g.name), or_dash(g.description), or_dash(g.type), TableCell::str(hw::gpu_source(g)),
+                    TableCell::str(gib(g.memory_total_bytes)), TableCell::str(gib(g.memory_free_bytes))});
     }
-    print_md_table(gpus, out);
     if (driver_only) {
-      for (const auto& l : wrap("listed by nvml or amdgpu: the driver sees the GPU, this build's ggml does not "
-                                "(fit and bench plan without it)",
-                                kHwTableWidth, "  ")) {
-        out << l << "\n";
-      }
+      gpus.add_footer("listed by nvml or amdgpu: the driver sees the GPU, this build's ggml does not "
+                      "(fit and bench plan without it)");
     }
+    render(gpus, OutputFormat::kMarkdown, out);
   }
 
   out << "\n";
-  MdTable meters{{"meter", "available", "detail"}, {false, false, false}, 2, {}};
+  Table meters({md_column("meter"), md_column("available"), md_column("detail", Align::kLeft, /*wrap=*/true)});
   for (const auto& mt : r.meters) {
-    meters.rows.push_back({mt.kind, mt.available ? "yes" : mt.asked ? "no" : "not asked", or_dash(mt.detail)});
-    if (!mt.fix.empty()) meters.rows.push_back({"", "", "fix: " + mt.fix});
+    meters.add_row({TableCell::str(mt.kind), TableCell::str(mt.available ? "yes" : mt.asked ? "no" : "not asked"), or_dash(mt.detail)});
+    if (!mt.fix.empty()) {
+      TableCell fix = TableCell::str("fix: " + mt.fix);
+      fix.hang = 5;  // continuation lines under the text after "fix: "
+      meters.add_row({TableCell::str(""), TableCell::str(""), std::move(fix)});
+    }
   }
-  print_md_table(meters, out);
+  render(meters, OutputFormat::kMarkdown, out);
 
   if (r.bandwidth) {
     out << "\n";
-    MdTable bw{{"memory bandwidth", "GB/s"}, {false, true}, 0, {}};
-    bw.rows = {{"read", fixed(r.bandwidth->read_gbps, 1)}, {"triad", fixed(r.bandwidth->triad_gbps, 1)}};
-    print_md_table(bw, out);
-    for (const auto& l : wrap("method: " + r.bandwidth->method, kHwTableWidth, "  ")) out << l << "\n";
+    Table bw({md_column("memory bandwidth", Align::kLeft, /*wrap=*/true), md_column("GB/s", Align::kRight)});
+    bw.add_row({TableCell::str("read"), TableCell::number(r.bandwidth->read_gbps, 1)});
+    bw.add_row({TableCell::str("triad"), TableCell::number(r.bandwidth->triad_gbps, 1)});
+    bw.add_footer("method: " + r.bandwidth->method);
+    render(bw, OutputFormat::kMarkdown, out);
   }
 }
 
@@ -246,7 +151,7 @@ const std::vector<OutputFormat>& hw_formats() {
 void print_hw(const HwReport& r, OutputFormat format, std::ostream& out) {
   switch (format) {
     case OutputFormat::kJson: out << to_json(r).dump(2) << "\n"; return;
-    case OutputFormat::kCsv: print_csv(to_json(r), out); return;
+    case OutputFormat::kCsv: render(csv_table(to_json(r)), OutputFormat::kCsv, out); return;
     case OutputFormat::kMarkdown:
     default: print_md(r, out); return;  // md; jsonl and sql are not hw formats (hw_formats)
   }

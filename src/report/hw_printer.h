@@ -1,7 +1,8 @@
 // rigbench: what `rigbench hw` prints: this machine (hw::describe), its energy meters and,
 // when measured, its memory bandwidth, as md (the terminal view: tables no wider than 120
 // columns, one line per meter and its fix on the next), csv (one row per value:
-// section,name,key,value, keys as in json) or json. One model, built once, in three formats.
+// section,name,key,value, keys as in json) or json. One model, built once, in three formats;
+// md and csv through the one table builder (report/table.h).
 #pragma once
 
 #include <cstdint>
@@ -18,7 +19,7 @@
 
 namespace rigbench::report {
 
-inline constexpr std::size_t kHwTableWidth = 120;  // columns of the md view, at most
+inline constexpr std::size_t kHwTableWidth = kMarkdownWidth;  // columns of the md view, at most
 
 struct HwReport {
   MachineInfo machine;                       // hw::describe

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "report/columns.h"
-#include "report/escape.h"
 #include "report/printer.h"
 #include "store/record_json.h"
 
@@ -28,23 +27,37 @@ std::string bound_exceeded_note(const RunRecord& rec) {
   return buf;
 }
 
-// One row per test of each record (llama-bench's layout), columns from test_columns(); the
-// notes after the table say what a row's cells cannot (why a run was refused or failed, an
-// interruption, a tg above its bound).
+// The markdown table's columns: test_columns(), those not shown kept out of md (data_only).
+Table test_table(const PrinterOptions& options) {
+  std::vector<TableColumn> cols;
+  for (const auto& c : test_columns()) {
+    TableColumn t;
+    t.key = c.key;
+    t.header = c.header;
+    t.wide_only = c.wide_only;
+    t.data_only = c.in_table == InTable::kNever || (c.in_table == InTable::kIfAsked && !options.shown_knobs.count(c.key));
+    cols.push_back(std::move(t));
+  }
+  return Table(std::move(cols));
+}
+
+// One row per test of each record (llama-bench's layout), columns from test_columns(), through
+// the table builder's streaming lines (report/table.h: rows unpadded, each flushed); the
+// footer and notes after the table say what a row's cells cannot (the llama.cpp build, why a
+// run was refused or failed, an interruption, a tg above its bound).
 class MarkdownPrinter final : public Printer {
  public:
-  MarkdownPrinter(std::ostream& out, PrinterOptions options) : out_(out), options_(std::move(options)) {}
+  MarkdownPrinter(std::ostream& out, PrinterOptions options)
+      : out_(out), options_(std::move(options)), table_(test_table(options_)) {}
   void begin() override {}
   void add(const RunRecord& rec) override {
     for (const Phase ph : row_phases(rec)) {
-      if (n_rows_ == 0) header();
-      std::string row = "|";
-      for (const auto& c : test_columns()) {
-        if (shown(c)) row += " " + md_escape(c.cell(rec, ph)) + " |";
-      }
-      out_ << row << "\n" << std::flush;
-      ++n_rows_;
-      const std::string at = "row " + std::to_string(n_rows_) + ": ";
+      if (table_.rows().empty()) out_ << markdown_header(table_, options_.wide);
+      std::vector<TableCell> cells;
+      for (const auto& c : test_columns()) cells.push_back(TableCell::str(c.cell(rec, ph)));
+      table_.add_row(std::move(cells));
+      out_ << markdown_row(table_, table_.rows().size() - 1, options_.wide) << std::flush;
+      const std::string at = "row " + std::to_string(table_.rows().size()) + ": ";
       if (!rec.refused.empty()) notes_.push_back(at + "refused: " + rec.refused);
       if (!rec.failed.empty()) notes_.push_back(at + "failed: " + rec.failed);
       if (rec.interrupted) {
@@ -67,59 +80,49 @@ class MarkdownPrinter final : public Printer {
     if (rec.model.synthetic) synthetic_ = true;
   }
   void end() override {
-    if (!commit_.empty()) out_ << "\nllama.cpp build: " << commit_ << "\n";
-    if (synthetic_) out_ << note_lines("(synthetic): random weights in a real model's shape (rigbench synth); speed as the real model's, not its output");
-    for (const auto& note : notes_) out_ << note_lines(note);
-    out_ << std::flush;
+    if (!commit_.empty()) table_.add_footer("llama.cpp build: " + commit_);
+    if (synthetic_) table_.add_note("(synthetic): random weights in a real model's shape (rigbench synth); speed as the real model's, not its output");
+    for (auto& note : notes_) table_.add_note(std::move(note));
+    out_ << markdown_footer(table_) << std::flush;
   }
 
  private:
-  bool shown(const TestColumn& c) const {
-    if (c.wide_only && !options_.wide) return false;
-    return c.in_table == InTable::kAlways || (c.in_table == InTable::kIfAsked && options_.shown_knobs.count(c.key));
-  }
-  void header() {
-    std::string head = "|", rule = "|";
-    for (const auto& c : test_columns()) {
-      if (!shown(c)) continue;
-      head += " " + c.header + " |";
-      rule += std::string(c.header.size() + 2, '-') + "|";
-    }
-    out_ << head << "\n" << rule << "\n";
-  }
-
   std::ostream& out_;
   PrinterOptions options_;
+  Table table_;
   std::string commit_;
   bool synthetic_ = false;
-  int n_rows_ = 0;
   std::vector<std::string> notes_;
 };
 
+// Every column of columns() (report/columns.h), raw values, through the table builder's csv
+// lines: the header with the first record, then a line per record, each flushed.
 class CsvPrinter final : public Printer {
  public:
-  explicit CsvPrinter(std::ostream& out) : out_(out) {}
+  explicit CsvPrinter(std::ostream& out) : out_(out), table_(record_table()) {}
   void begin() override {}
   void add(const RunRecord& rec) override {
-    if (!header_written_) {
-      std::vector<std::string> keys;
-      for (const auto& c : columns()) keys.push_back(c.key);
-      write(keys);
-      header_written_ = true;
-    }
-    std::vector<std::string> values;
-    for (const auto& c : columns()) values.push_back(c.raw(rec));
-    write(values);
+    if (table_.rows().empty()) out_ << csv_header(table_);
+    std::vector<TableCell> cells;
+    for (const auto& c : columns()) cells.push_back(TableCell::str(c.raw(rec)));
+    table_.add_row(std::move(cells));
+    out_ << csv_row(table_, table_.rows().size() - 1) << std::flush;
   }
   void end() override { out_ << std::flush; }
 
  private:
-  void write(const std::vector<std::string>& fields) {
-    for (std::size_t i = 0; i < fields.size(); ++i) out_ << (i ? "," : "") << csv_escape(fields[i]);
-    out_ << "\n" << std::flush;
+  static Table record_table() {
+    std::vector<TableColumn> cols;
+    for (const auto& c : columns()) {
+      TableColumn t;
+      t.key = c.key;
+      t.header = c.header;
+      cols.push_back(std::move(t));
+    }
+    return Table(std::move(cols));
   }
   std::ostream& out_;
-  bool header_written_ = false;
+  Table table_;
 };
 
 class JsonPrinter final : public Printer {

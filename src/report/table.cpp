@@ -50,6 +50,68 @@ Json json_value(const TableCell::Value& v) {
   return std::visit(Visitor{}, v);
 }
 
+// The first `n` display columns of `s` (whole code points).
+std::string prefix_columns(const std::string& s, std::size_t n) {
+  std::size_t seen = 0, i = 0;
+  for (; i < s.size(); ++i) {
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && seen++ == n) break;
+  }
+  return s.substr(0, i);
+}
+
+// `text` in lines of at most `width` columns, broken at spaces (a word longer than a line is
+// cut); lines after the first start with `indent`.
+std::vector<std::string> wrap_text(const std::string& text, std::size_t width, const std::string& indent) {
+  std::vector<std::string> lines;
+  std::string line;
+  bool blank = true;  // nothing but the indent on `line` yet
+  auto flush = [&] {
+    lines.push_back(line);
+    line = indent;
+    blank = true;
+  };
+  for (std::string word : split(text, ' ')) {
+    if (word.empty()) continue;
+    if (!blank) {
+      if (display_width(line) + 1 + display_width(word) <= width) {
+        line += ' ' + word;
+        continue;
+      }
+      flush();
+    }
+    while (!word.empty() && display_width(line) + display_width(word) > width) {
+      const std::size_t used = display_width(line);
+      const std::string head = prefix_columns(word, width > used ? width - used : 1);
+      line += head;
+      word.erase(0, head.size());
+      flush();
+    }
+    if (!word.empty()) {
+      line += word;
+      blank = false;
+    }
+  }
+  if (!blank) lines.push_back(line);
+  if (lines.empty()) lines.emplace_back();
+  return lines;
+}
+
+// The columns md shows, by index.
+std::vector<std::size_t> shown_columns(const Table& table, bool wide) {
+  std::vector<std::size_t> shown;
+  for (std::size_t i = 0; i < table.columns().size(); ++i) {
+    const TableColumn& c = table.columns()[i];
+    if (!c.data_only && (wide || !c.wide_only)) shown.push_back(i);
+  }
+  return shown;
+}
+
+// md's rule cell for a column `width` wide: dashes, ':' last when right-aligned.
+std::string rule_cell(std::size_t width, Align align) {
+  const bool right = align == Align::kRight;
+  return " " + std::string(width - (right ? 1 : 0), '-') + (right ? ":" : "") + " |";
+}
+
 std::string pad(const std::string& s, std::size_t width, Align align) {
   const std::size_t w = display_width(s);
   if (w >= width) return s;
@@ -123,6 +185,8 @@ void Table::add_row(std::vector<TableCell> cells) {
 
 void Table::add_preamble(std::string line) { preamble_.push_back(std::move(line)); }
 
+void Table::add_footer(std::string line) { footers_.push_back(std::move(line)); }
+
 void Table::add_note(std::string note) {
   if (std::find(notes_.begin(), notes_.end(), note) == notes_.end()) notes_.push_back(std::move(note));
 }
@@ -162,11 +226,7 @@ std::string shortest(double v) {
 }
 
 std::string markdown_table(const Table& table, bool wide) {
-  std::vector<std::size_t> shown;
-  for (std::size_t i = 0; i < table.columns().size(); ++i) {
-    const TableColumn& c = table.columns()[i];
-    if (!c.data_only && (wide || !c.wide_only)) shown.push_back(i);
-  }
+  const std::vector<std::size_t> shown = shown_columns(table, wide);
   std::vector<std::vector<std::string>> text(table.rows().size());
   std::vector<std::size_t> width;
   for (std::size_t i : shown) width.push_back(std::max<std::size_t>(display_width(md_escape(table.columns()[i].header)), 3));
@@ -176,23 +236,79 @@ std::string markdown_table(const Table& table, bool wide) {
       width[k] = std::max(width[k], display_width(text[r].back()));
     }
   }
-  std::string out = "|";
+  // A wrap column takes the room the others leave within kMarkdownWidth (10 at least).
+  std::size_t flex = shown.size();
   for (std::size_t k = 0; k < shown.size(); ++k) {
-    const TableColumn& c = table.columns()[shown[k]];
-    out += " " + pad(md_escape(c.header), width[k], c.align) + " |";
+    if (table.columns()[shown[k]].wrap) flex = k;
   }
-  out += "\n|";
-  for (std::size_t k = 0; k < shown.size(); ++k) {
-    const bool right = table.columns()[shown[k]].align == Align::kRight;
-    out += " " + std::string(width[k] - (right ? 1 : 0), '-') + (right ? ":" : "") + " |";
+  if (flex < shown.size()) {
+    std::size_t others = 4 + 3 * (shown.size() - 1);  // "| " ... " | " ... " |"
+    for (std::size_t k = 0; k < shown.size(); ++k) others += k == flex ? 0 : width[k];
+    const std::size_t room = kMarkdownWidth > others + 10 ? kMarkdownWidth - others : 10;
+    width[flex] = std::min(width[flex], std::max<std::size_t>(room, 3));
   }
+  auto line = [&](const std::vector<std::string>& cells) {
+    std::string out = "|";
+    for (std::size_t k = 0; k < shown.size(); ++k) out += " " + pad(cells[k], width[k], table.columns()[shown[k]].align) + " |";
+    return out + "\n";
+  };
+  std::vector<std::string> headers;
+  for (std::size_t i : shown) headers.push_back(md_escape(table.columns()[i].header));
+  std::string out = line(headers) + "|";
+  for (std::size_t k = 0; k < shown.size(); ++k) out += rule_cell(width[k], table.columns()[shown[k]].align);
   out += "\n";
-  for (const auto& row : text) {
-    out += "|";
-    for (std::size_t k = 0; k < shown.size(); ++k) out += " " + pad(row[k], width[k], table.columns()[shown[k]].align) + " |";
-    out += "\n";
+  for (std::size_t r = 0; r < text.size(); ++r) {
+    if (flex == shown.size()) {
+      out += line(text[r]);
+      continue;
+    }
+    const auto parts = wrap_text(text[r][flex], width[flex], std::string(table.rows()[r][shown[flex]].hang, ' '));
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      std::vector<std::string> cells = i == 0 ? text[r] : std::vector<std::string>(shown.size());
+      cells[flex] = parts[i];
+      out += line(cells);
+    }
   }
   return out;
+}
+
+std::string markdown_header(const Table& table, bool wide) {
+  std::string head = "|", rule = "|";
+  for (std::size_t i : shown_columns(table, wide)) {
+    const TableColumn& c = table.columns()[i];
+    const std::string header = md_escape(c.header);
+    head += " " + header + " |";
+    rule += rule_cell(std::max<std::size_t>(display_width(header), 3), c.align);
+  }
+  return head + "\n" + rule + "\n";
+}
+
+std::string markdown_row(const Table& table, std::size_t row, bool wide) {
+  std::string out = "|";
+  for (std::size_t i : shown_columns(table, wide)) out += " " + md_escape(table.rows()[row][i].text) + " |";
+  return out + "\n";
+}
+
+std::string markdown_footer(const Table& table) {
+  if (table.footers().empty() && table.notes().empty()) return "";
+  std::string out = "\n";
+  for (const auto& footer : table.footers()) {
+    for (const auto& l : wrap_text(footer, kMarkdownWidth, "  ")) out += l + "\n";
+  }
+  for (const auto& note : table.notes()) out += note_lines(note);
+  return out;
+}
+
+std::string csv_header(const Table& table) {
+  std::vector<std::string> keys;
+  for (const auto& c : table.columns()) keys.push_back(c.key);
+  return join(keys, ",") + "\n";
+}
+
+std::string csv_row(const Table& table, std::size_t row) {
+  std::vector<std::string> fields;
+  for (const auto& cell : table.rows()[row]) fields.push_back(csv_value(cell.value));
+  return join(fields, ",") + "\n";
 }
 
 Json row_json(const Table& table, std::size_t row) {
@@ -212,21 +328,13 @@ void render(const Table& table, OutputFormat format, std::ostream& out, RenderOp
     case OutputFormat::kMarkdown: {
       for (const auto& line : table.preamble()) out << line << "\n";
       if (!table.preamble().empty()) out << "\n";
-      out << markdown_table(table, options.wide);
-      if (!table.notes().empty()) out << "\n";
-      for (const auto& note : table.notes()) out << note_lines(note);
+      out << markdown_table(table, options.wide) << markdown_footer(table);
       break;
     }
     case OutputFormat::kSql:  // not offered for tables (parse_output_format's default list); as csv
     case OutputFormat::kCsv: {
-      std::vector<std::string> keys;
-      for (const auto& c : table.columns()) keys.push_back(c.key);
-      out << join(keys, ",") << "\n";
-      for (const auto& row : table.rows()) {
-        std::vector<std::string> fields;
-        for (const auto& cell : row) fields.push_back(csv_value(cell.value));
-        out << join(fields, ",") << "\n";
-      }
+      out << csv_header(table);
+      for (std::size_t r = 0; r < table.rows().size(); ++r) out << csv_row(table, r);
       break;
     }
     case OutputFormat::kJson:

@@ -1,8 +1,10 @@
 // rigbench: one table builder for every tabular output (fit, devices, presets, cost, import,
-// export, compare). A subcommand builds a Table once (columns, rows of cells, notes) and
-// render() writes it in the format asked:
+// export, compare, hw, and bench's md and csv records, which stream their rows). A subcommand
+// builds a Table once (columns, rows of cells, notes) and render() writes it in the format
+// asked:
 //   md     an aligned markdown table (columns marked wide_only only with --wide), a preamble
-//          above it and "note: ..." lines below; default tables stay within 120 columns
+//          above it, footer lines and "note: ..." lines below; default tables stay within 120
+//          columns (a `wrap` column wraps its text to keep them there)
 //   csv    a header of column keys, then one line per row, every column, raw values
 //   json   an array of objects keyed by column key; numbers as numbers, absent values null
 //   jsonl  one such object per line
@@ -43,13 +45,20 @@ struct TableColumn {
   Align align = Align::kLeft;
   bool wide_only = false;  // md shows it only with --wide; csv and json always have it
   bool data_only = false;  // never in md (csv and json only)
+  // md: the table keeps within kMarkdownWidth columns by this column taking the room the
+  // others leave; its text wraps at spaces (a longer word is cut) onto continuation rows whose
+  // other cells are empty. At most one column of a table wraps.
+  bool wrap = false;
 };
+
+inline constexpr std::size_t kMarkdownWidth = 120;  // columns of an md table with a wrap column, at most
 
 // One cell: `value` for csv/json, `text` for md.
 struct TableCell {
   using Value = std::variant<std::monostate, int64_t, uint64_t, double, bool, std::string>;
   Value value;       // monostate: absent (csv "", json null)
   std::string text;  // md; markdown-escaped when rendered
+  std::size_t hang = 0;  // md, in a wrap column: continuation lines start with this many spaces
 
   // Text, shown and stored as it is.
   static TableCell str(std::string s);
@@ -74,6 +83,7 @@ class Table {
   const std::vector<std::vector<TableCell>>& rows() const { return rows_; }
   const std::vector<std::string>& preamble() const { return preamble_; }
   const std::vector<std::string>& notes() const { return notes_; }
+  const std::vector<std::string>& footers() const { return footers_; }
 
   // A row, one cell per column in order (fewer are padded with absent cells; more are an
   // error of the caller and dropped).
@@ -83,12 +93,16 @@ class Table {
   // md only: "note: <text>" below the table, wrapped at 120 columns; a note already present
   // is not repeated.
   void add_note(std::string note);
+  // md only: a line below the table, above the notes (a blank line before them), wrapped at
+  // 120 columns with continuation lines indented by two spaces.
+  void add_footer(std::string line);
 
  private:
   std::vector<TableColumn> columns_;
   std::vector<std::vector<TableCell>> rows_;
   std::vector<std::string> preamble_;
   std::vector<std::string> notes_;
+  std::vector<std::string> footers_;
 };
 
 struct RenderOptions {
@@ -101,6 +115,20 @@ void render(const Table& table, OutputFormat format, std::ostream& out, RenderOp
 // The md table alone (no preamble, no notes): aligned, header rule with ':' on right-aligned
 // columns. Every line ends with '\n'.
 std::string markdown_table(const Table& table, bool wide = false);
+
+// Rows written as they come (bench's records, each flushed so that an interrupted run leaves
+// well-formed output): the widths are not known yet, so md cells are not padded. render()
+// writes the same lines for csv, and md's footers and notes with markdown_footer().
+//
+// md: the header and rule lines of the shown columns.
+std::string markdown_header(const Table& table, bool wide = false);
+// md: row `row`, one line, cells unpadded.
+std::string markdown_row(const Table& table, std::size_t row, bool wide = false);
+// md: what follows the table: a blank line, the footers, the notes ("" when there are none).
+std::string markdown_footer(const Table& table);
+// csv: the header line (column keys) and the line of row `row`.
+std::string csv_header(const Table& table);
+std::string csv_row(const Table& table, std::size_t row);
 
 // "note: <text>\n", wrapped at spaces to 120 columns, continuation lines indented under the text.
 std::string note_lines(const std::string& note);

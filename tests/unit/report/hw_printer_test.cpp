@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "support/golden.h"
+
 namespace rigbench::report {
 namespace {
 
@@ -114,6 +116,29 @@ TEST(HwPrinter, JsonKeepsEveryField) {
   EXPECT_EQ(j["gpus"][0]["source"], "ggml");
   EXPECT_EQ(j["meters"][0]["fix"].get<std::string>().find("run as root"), 0u);
   EXPECT_DOUBLE_EQ(j["bandwidth"]["triad_gbps"].get<double>(), 180.25);
+}
+
+// hw's whole outputs for a fixed machine description against golden files
+// (tests/data/golden/hw*): a stray column, row or line fails. hw_small: no GPU, no bandwidth.
+TEST(HwPrinter, OutputsMatchGoldenFiles) {
+  HwReport small;
+  small.machine.hostname = "box";
+  small.machine.cpu = "Test CPU 9000";
+  small.machine.cores = 8;
+  small.machine.threads = 16;
+  small.machine.ram_bytes = 32ull << 30;
+  small.ram_available_bytes = 20ull << 30;
+  small.machine.backends = {"CPU"};
+  small.meters = {{"rapl", true, {"package-0"}, "RAPL energy counter (uJ)", ""}};
+  const std::tuple<const HwReport*, OutputFormat, const char*> cases[] = {
+      {nullptr, OutputFormat::kMarkdown, "hw.md"}, {nullptr, OutputFormat::kCsv, "hw.csv"},
+      {nullptr, OutputFormat::kJson, "hw.json"},   {&small, OutputFormat::kMarkdown, "hw_small.md"}};
+  const HwReport big = big_machine();
+  for (const auto& [report, format, name] : cases) {
+    std::ostringstream out;
+    print_hw(report ? *report : big, format, out);
+    EXPECT_EQ(rigbench::testing::matches_golden(out.str(), name), "") << name;
+  }
 }
 
 TEST(HwPrinter, UnknownFormatListsTheFormatsAndSaysMinusOIsNotAFile) {

@@ -9,6 +9,7 @@
 #include "core/results.h"
 #include "core/strings.h"
 #include "report/columns.h"
+#include "support/golden.h"
 #include "support/sample_record.h"
 
 namespace rigbench::report {
@@ -185,6 +186,34 @@ TEST(CsvPrinter, NumbersAreShortestExactForms) {
   p->end();
   EXPECT_NE(out.str().find(",42.666666666666664,"), std::string::npos) << out.str();
   EXPECT_NE(out.str().find(",768,"), std::string::npos);
+}
+
+// bench's whole outputs for fixed records (one measured, one refused) against golden files
+// (tests/data/golden/bench.*): a stray column, row, note or line fails.
+TEST(Printers, BenchOutputsMatchGoldenFiles) {
+  RunRecord refused = testing::sample_record("fedcba9876543210fedcba9876543210");
+  refused.results = {};
+  refused.params.n_prompt = 0;
+  refused.refused = "model 'm.gguf' at n_ctx 640 will not fit this machine: needs 3.20 GiB, 1.50 GiB available";
+  const std::pair<OutputFormat, const char*> cases[] = {{OutputFormat::kMarkdown, "bench.md"},
+                                                        {OutputFormat::kCsv, "bench.csv"},
+                                                        {OutputFormat::kJson, "bench.json"},
+                                                        {OutputFormat::kJsonl, "bench.jsonl"}};
+  for (const auto& [format, name] : cases) {
+    std::ostringstream out;
+    auto p = make_printer(format, out);
+    p->begin();
+    p->add(testing::sample_record());
+    p->add(refused);
+    p->end();
+    EXPECT_EQ(rigbench::testing::matches_golden(out.str(), name), "") << name;
+  }
+  std::ostringstream wide;
+  auto p = make_printer(OutputFormat::kMarkdown, wide, PrinterOptions{{"flash_attn"}, /*wide=*/true});
+  p->begin();
+  p->add(testing::sample_record());
+  p->end();
+  EXPECT_EQ(rigbench::testing::matches_golden(wide.str(), "bench_wide.md"), "");
 }
 
 TEST(OutputFormat, UnknownNameIsUsageError) {

@@ -48,6 +48,50 @@ TEST(Table, MarkdownAlignedWithPreambleAndNotes) {
             "note: a note\n");
 }
 
+// A wrap column takes the room the other columns leave within 120 columns and wraps at
+// spaces onto continuation rows (a cell's hang indents them); footers follow a blank line
+// (a text line right under a markdown table would read as one of its rows).
+TEST(Table, WrapColumnKeepsTheTableWithin120ColumnsAndFootersFollowABlankLine) {
+  TableColumn key{"key", "key"}, text{"text", "text"};
+  text.wrap = true;
+  Table t({key, text});
+  const std::string words = "word " + std::string(30, 'x') + " " + std::string(200, 'y') + " tail";
+  t.add_row({TableCell::str("a"), TableCell::str(words)});
+  TableCell hung = TableCell::str("fix: " + words);
+  hung.hang = 5;
+  t.add_row({TableCell::str("b"), hung});
+  std::string method = "method:";
+  for (int i = 0; i < 20; ++i) method += " zzzzzzzzzz";
+  t.add_footer(method);
+  const std::string md = rendered(t, OutputFormat::kMarkdown);
+  std::istringstream in(md);
+  int continuation = 0, hung_lines = 0;
+  for (std::string line; std::getline(in, line);) {
+    EXPECT_LE(display_width(line), kMarkdownWidth) << line;
+    continuation += line.rfind("|     | ", 0) == 0;
+    hung_lines += line.rfind("|     |      ", 0) == 0;
+  }
+  EXPECT_GE(continuation, 4) << md;
+  EXPECT_GE(hung_lines, 2) << md;  // the fix's continuations, under its text
+  EXPECT_NE(md.find("| a   | word xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"), std::string::npos) << md;
+  EXPECT_NE(md.find(" |\n\nmethod: zzzzzzzzzz"), std::string::npos) << md;
+  EXPECT_NE(md.find("\n  zzzzzzzzzz zzzzzzzzzz"), std::string::npos) << md;  // the footer wrapped, indented
+  // csv and json keep whole values.
+  EXPECT_NE(rendered(t, OutputFormat::kCsv).find(words), std::string::npos);
+}
+
+// Rows as they come (bench's records): the header and rule, then each row unpadded; the
+// footer and notes after a blank line.
+TEST(Table, StreamedLinesAreTheMarkdownOfEachRowUnpadded) {
+  Table t = sample();
+  EXPECT_EQ(markdown_header(t), "| device | size MiB | tg t/s | ok |\n| ------ | -------: | -----: | --- |\n");
+  EXPECT_EQ(markdown_row(t, 0), "| a\\|b | 3.00 | 12.50 | true |\n");
+  EXPECT_EQ(markdown_row(t, 1, /*wide=*/true), "| long name ± | 1.00 | - | no | - |\n");
+  EXPECT_EQ(markdown_footer(t), "\nnote: a note\n");
+  EXPECT_EQ(markdown_footer(Table(std::vector<TableColumn>{{"a", "a"}})), "");
+  EXPECT_EQ(csv_header(t) + csv_row(t, 0), "name,size_bytes,tps,ok,detail\na|b,3145728,12.5,true,\"x, \"\"y\"\"\"\n");
+}
+
 TEST(Table, WideShowsWideOnlyColumns) {
   const std::string md = rendered(sample(), OutputFormat::kMarkdown, /*wide=*/true);
   EXPECT_NE(md.find("| ok   | detail |\n"), std::string::npos) << md;
