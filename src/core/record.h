@@ -18,7 +18,7 @@
 namespace rigbench {
 
 // Version of the record layout; bumped when a field changes meaning or is removed.
-inline constexpr int kRecordSchemaVersion = 1;
+inline constexpr int kRecordSchemaVersion = 2;
 
 // A compute device as ggml enumerates it, or a GPU as its driver lists it (hw/describe.h).
 struct DeviceInfo {

@@ -70,8 +70,8 @@ class MarkdownPrinter final : public Printer {
       }
     }
     // Doubts about the energy figures (docs/energy.md, flags), once per record, with their causes.
-    if (!rec.energy.flags.empty() && n_rows_ > 0) {
-      std::string text = "row " + std::to_string(n_rows_) + ": energy flagged";
+    if (!rec.energy.flags.empty() && !table_.rows().empty()) {
+      std::string text = "row " + std::to_string(table_.rows().size()) + ": energy flagged";
       for (std::size_t i = 0; i < rec.energy.flags.size(); ++i) text += (i ? ", " : " ") + rec.energy.flags[i];
       for (const auto& n : rec.energy.notes) text += "; " + n;
       notes_.push_back(text);

@@ -9,7 +9,7 @@ namespace {
 
 TEST(RecordJson, CarriesFieldsWithUnitsInNames) {
   const Json j = to_json(testing::sample_record());
-  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["schema_version"], 2);
   EXPECT_EQ(j["model"]["size_bytes"], 1185376);
   EXPECT_EQ(j["model"]["n_params"], 292800);
   EXPECT_EQ(j["params"]["n_prompt"], 512);
