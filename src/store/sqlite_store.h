@@ -10,7 +10,9 @@
 // locking, 5 s busy timeout).
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,7 +24,7 @@ struct sqlite3;
 namespace rigbench::store {
 
 // The schema version this build writes.
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
 // Default database path: $XDG_DATA_HOME/rigbench/results.db, else
 // $HOME/.local/share/rigbench/results.db. Errors: kRuntime when neither variable is set.
@@ -76,6 +78,11 @@ class SqliteStore {
   static Result<std::unique_ptr<SqliteStore>> connect(const std::string& path, int flags);
   Status migrate();
   Status add_knob_columns();  // a column per knob of core/knobs.h that the table lacks
+  Status fill_parts();        // the parts (store/record_parts.h) of rows that lack them
+  // The id in run_parts of the part `json`, added when new; nullopt on an SQLite error.
+  std::optional<int64_t> part_id(const std::string& json);
+  // load_all for a view other than kFull from a database of version 4 or later.
+  Result<std::vector<RunRecord>> load_from_parts(RecordView view) const;
   Status exec(const char* sql);
 
   sqlite3* db_;
