@@ -4,6 +4,8 @@
 //   runs     one row per record: identity, time, machine, model, every knob, headline
 //            figures (avg pp/tg tokens/s, avg TTFT ms) for queries, and the full record JSON
 //   samples  one row per raw sample: (run_id, test 'pp'|'tg'|'ttft', idx, duration_ns)
+//   run_parts each distinct part of a record (store/record_parts.h: setup, figures) once, as
+//            JSON; runs.setup_part and runs.figures_part point into it (version 4)
 // WAL journal; one transaction per record; parameterized statements only.
 //
 // Thread safety: one Store per thread. Several processes may write the same file (SQLite
@@ -31,8 +33,9 @@ inline constexpr int kSchemaVersion = 4;
 Result<std::string> default_db_path();
 
 // What a reader needs of each record. The parts a view does not show stay in the database,
-// unread: SQLite removes them from the record JSON before it is parsed, which is most of
-// the work of reading many records.
+// unread. From a version 4 file a view is read from the record's parts (each distinct part
+// parsed once, samples from the samples table); from an older one SQLite removes what the
+// view does not show from the record JSON before it is parsed.
 enum class RecordView {
   kFull,     // every field (export, import, cost --run)
   kReport,   // without what no view shows: energy notes, meters and domains; samples_tps
