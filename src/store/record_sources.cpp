@@ -111,6 +111,13 @@ Result<std::vector<RunRecord>> load_records(const std::vector<std::string>& db_p
     if (!db) return std::unexpected(db.error());
     auto loaded = (*db)->load_all(view);
     if (!loaded) return std::unexpected(loaded.error());
+    if (records.empty()) {  // the first database's records are unique (runs.record_id is): kept as they are
+      records = std::move(*loaded);
+      if (paths.size() > 1) {
+        for (const RunRecord& rec : records) seen.insert(rec.record_id);
+      }
+      continue;
+    }
     for (RunRecord& rec : *loaded) {
       if (seen.insert(rec.record_id).second) records.push_back(std::move(rec));
     }

@@ -5,12 +5,18 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 #include "core/knobs.h"
+#include "core/results.h"
 #include "core/strings.h"
 #include "store/writable.h"
 #include "store/record_json.h"
+#include "store/record_parts.h"
 
 namespace rigbench::store {
 
@@ -20,7 +26,10 @@ namespace {
 
 // Each entry migrates from version i to i+1. Version 1: the first schema; 2: runs.load_mode
 // (rows stored before it read 'auto', llama.cpp's default, which those runs used); 3:
-// runs.status (ok, refused, failed, interrupted) and runs.failed (the error of a failed run).
+// runs.status (ok, refused, failed, interrupted) and runs.failed (the error of a failed run);
+// 4: the record in parts (store/record_parts.h), which compare and report read: the table
+// run_parts holds each distinct part's JSON once, runs.setup_part and runs.figures_part
+// point into it, runs.power_trace_json keeps the power trace; migrate() fills older rows.
 // Beyond these, every knob of core/knobs.h has a column of its key, added when missing (at
 // the knob's default, which runs stored before it used): a new knob needs no migration.
 constexpr const char* kMigrations[] = {
@@ -81,6 +90,15 @@ ALTER TABLE runs ADD COLUMN failed TEXT;
 UPDATE runs SET status = 'refused' WHERE refused IS NOT NULL;
 UPDATE runs SET status = 'interrupted' WHERE refused IS NULL AND interrupted = 1;
 )sql",
+    R"sql(
+CREATE TABLE run_parts (
+  id   INTEGER PRIMARY KEY,
+  json TEXT NOT NULL UNIQUE
+);
+ALTER TABLE runs ADD COLUMN setup_part INTEGER;
+ALTER TABLE runs ADD COLUMN figures_part INTEGER;
+ALTER TABLE runs ADD COLUMN power_trace_json TEXT;
+)sql",
 };
 constexpr int kMigrationCount = sizeof(kMigrations) / sizeof(kMigrations[0]);
 static_assert(kMigrationCount == kSchemaVersion);
@@ -137,6 +155,8 @@ Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path, 
 Result<std::unique_ptr<SqliteStore>> SqliteStore::open_readonly(const std::string& path) {
   auto store = connect(path, SQLITE_OPEN_READONLY);
   if (!store) return store;
+  // Readers scan every row: mapped pages are read in place rather than copied (1 GiB at most).
+  (void)(*store)->exec("PRAGMA mmap_size=1073741824");
   const int version = (*store)->schema_version();
   if (version < 1) return fail(ErrorCode::kRuntime, "database '" + path + "': schema version " + std::to_string(version) + " is not a rigbench database's");
   if (version > kSchemaVersion) return fail(ErrorCode::kRuntime, "database '" + path + "': " + newer_schema(version));
@@ -184,6 +204,51 @@ Status SqliteStore::add_knob_columns() {
   return {};
 }
 
+Status SqliteStore::fill_parts() {
+  // In batches, so that neither a statement reads rows it is updating nor memory holds them all.
+  Stmt update(db_, "UPDATE runs SET setup_part = ?1, figures_part = ?2, power_trace_json = ?3 WHERE id = ?4");
+  if (!update.ok()) return fail(ErrorCode::kRuntime, sqlite3_errmsg(db_));
+  for (;;) {
+    std::vector<std::pair<int64_t, RecordParts>> batch;
+    {
+      Stmt rows(db_, "SELECT id, record_json FROM runs WHERE setup_part IS NULL OR figures_part IS NULL ORDER BY id LIMIT 1000");
+      if (!rows.ok()) return fail(ErrorCode::kRuntime, sqlite3_errmsg(db_));
+      while (sqlite3_step(rows.get()) == SQLITE_ROW) {
+        const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(rows.get(), 1));
+        const auto j = Json::parse(text ? text : "", nullptr, /*allow_exceptions=*/false);
+        if (j.is_discarded() || !j.is_object()) {
+          return fail(ErrorCode::kInvalidInput, "run " + std::to_string(sqlite3_column_int64(rows.get(), 0)) +
+                                                    ": the record's JSON does not parse");
+        }
+        batch.emplace_back(sqlite3_column_int64(rows.get(), 0), split_record(j));
+      }
+    }
+    if (batch.empty()) return {};
+    for (const auto& [id, parts] : batch) {
+      const auto setup = part_id(parts.setup);
+      const auto figures = part_id(parts.figures);
+      if (!setup || !figures) return fail(ErrorCode::kRuntime, sqlite3_errmsg(db_));
+      sqlite3_reset(update.get());
+      update.bind(1, *setup);
+      update.bind(2, *figures);
+      if (parts.power_trace.empty()) update.bind_null(3); else update.bind(3, parts.power_trace);
+      update.bind(4, id);
+      if (sqlite3_step(update.get()) != SQLITE_DONE) return fail(ErrorCode::kRuntime, sqlite3_errmsg(db_));
+    }
+  }
+}
+
+std::optional<int64_t> SqliteStore::part_id(const std::string& json) {
+  Stmt ins(db_, "INSERT INTO run_parts (json) VALUES (?1) ON CONFLICT(json) DO NOTHING");
+  Stmt sel(db_, "SELECT id FROM run_parts WHERE json = ?1");
+  if (!ins.ok() || !sel.ok()) return std::nullopt;
+  ins.bind(1, json);
+  if (sqlite3_step(ins.get()) != SQLITE_DONE) return std::nullopt;
+  sel.bind(1, json);
+  if (sqlite3_step(sel.get()) != SQLITE_ROW) return std::nullopt;
+  return sqlite3_column_int64(sel.get(), 0);
+}
+
 int SqliteStore::schema_version() const {
   Stmt st(db_, "PRAGMA user_version");
   return (st.ok() && sqlite3_step(st.get()) == SQLITE_ROW) ? sqlite3_column_int(st.get(), 0) : -1;
@@ -203,6 +268,10 @@ Status SqliteStore::migrate() {
     }
   }
   if (Status s = add_knob_columns(); !s) {
+    (void)exec("ROLLBACK");
+    return s;
+  }
+  if (Status s = fill_parts(); !s) {
     (void)exec("ROLLBACK");
     return s;
   }
@@ -228,8 +297,8 @@ Status SqliteStore::save(const RunRecord& rec) {
                        "llama_cpp_commit, model_name, model_path, model_arch, model_file_type, model_fingerprint, "
                        "model_synthetic, n_prompt, n_gen, pp_avg_tps, tg_avg_tps, ttft_avg_ms, peak_rss_bytes, "
                        "interrupted, refused, failed, status, energy_method, tg_j_per_token, cost_currency, "
-                       "cost_gross_per_mtok, tags, record_json";
-    int n = 29;
+                       "cost_gross_per_mtok, tags, record_json, setup_part, figures_part, power_trace_json";
+    int n = 32;
     for (const Knob& k : knobs()) {
       cols += ", " + k.key;
       ++n;
@@ -270,7 +339,15 @@ Status SqliteStore::save(const RunRecord& rec) {
   if (rec.cost) ins.bind(i++, rec.cost->currency); else ins.bind_null(i++);
   if (rec.cost && std::isfinite(rec.cost->gross_per_mtok)) ins.bind(i++, rec.cost->gross_per_mtok); else ins.bind_null(i++);
   ins.bind(i++, join(rec.tags, ";"));
-  ins.bind(i++, to_json(rec).dump());
+  const Json json = to_json(rec);
+  ins.bind(i++, json.dump());
+  const RecordParts parts = split_record(json);
+  const auto setup = part_id(parts.setup);
+  const auto figures = part_id(parts.figures);
+  if (!setup || !figures) return rollback("insert run part");
+  ins.bind(i++, *setup);
+  ins.bind(i++, *figures);
+  if (parts.power_trace.empty()) ins.bind_null(i++); else ins.bind(i++, parts.power_trace);
   for (const Knob& k : knobs()) {
     if (k.type == Knob::Type::kInt) ins.bind(i++, int64_t{p.*k.int_field});
     else ins.bind(i++, p.*k.text_field);
@@ -300,6 +377,7 @@ Status SqliteStore::save(const RunRecord& rec) {
 }
 
 Result<std::vector<RunRecord>> SqliteStore::load_all(RecordView view) const {
+  if (view != RecordView::kFull && schema_version() >= 4) return load_from_parts(view);
   // The paths each view leaves out (store/record_json.cpp reads every one as optional).
   static constexpr const char* kNotShown = "'$.energy.notes', '$.energy.meters', '$.energy.domains', "
                                            "'$.results.pp.samples_tps', '$.results.tg.samples_tps', '$.roofline', "
@@ -326,6 +404,97 @@ Result<std::vector<RunRecord>> SqliteStore::load_all(RecordView view) const {
     out.push_back(std::move(*rec));
   }
   if (rc != SQLITE_DONE) return fail(ErrorCode::kRuntime, "database '" + path_ + "': " + sqlite3_errmsg(db_));
+  return out;
+}
+
+namespace {
+
+// A column's text, or "" for NULL.
+std::string_view column_text(sqlite3_stmt* st, int i) {
+  const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(st, i));
+  return text ? std::string_view(text, static_cast<std::size_t>(sqlite3_column_bytes(st, i))) : std::string_view();
+}
+
+}  // namespace
+
+Result<std::vector<RunRecord>> SqliteStore::load_from_parts(RecordView view) const {
+  const std::string where = "database '" + path_ + "'";
+  // A row without parts (none after migrate(); kept for safety) is read from its JSON.
+  const std::string sql = std::string("SELECT id, record_id, test_time, peak_rss_bytes, setup_part, figures_part, ") +
+                          (view == RecordView::kReport ? "power_trace_json" : "NULL") +
+                          ", CASE WHEN setup_part IS NULL OR figures_part IS NULL THEN record_json END FROM runs ORDER BY id";
+  Stmt st(db_, sql.c_str());
+  Stmt smp(db_, "SELECT run_id, test, duration_ns FROM samples ORDER BY run_id, test, idx");
+  Stmt part(db_, "SELECT id, json FROM run_parts");
+  if (!st.ok() || !smp.ok() || !part.ok()) return fail(ErrorCode::kRuntime, where + ": " + sqlite3_errmsg(db_));
+  const auto bad_json = [&] { return fail(ErrorCode::kInvalidInput, where + ": a record's JSON does not parse"); };
+  std::unordered_map<int64_t, Json> parts;  // each distinct part, parsed once
+  while (sqlite3_step(part.get()) == SQLITE_ROW) {
+    auto j = Json::parse(column_text(part.get(), 1), nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded() || !j.is_object()) return bad_json();
+    parts.emplace(sqlite3_column_int64(part.get(), 0), std::move(j));
+  }
+  std::vector<RunRecord> out;
+  {
+    Stmt count(db_, "SELECT COUNT(*) FROM runs");
+    if (count.ok() && sqlite3_step(count.get()) == SQLITE_ROW) out.reserve(static_cast<std::size_t>(sqlite3_column_int64(count.get(), 0)));
+  }
+  std::map<std::pair<int64_t, int64_t>, RunRecord> joined;  // (setup, figures) -> the record they describe
+
+  // The samples, read alongside the runs (both in run id order).
+  int smp_rc = sqlite3_step(smp.get());
+  std::vector<int64_t> samples[3];  // pp, tg, ttft of the current run
+  const auto take_samples = [&](int64_t run_id) {
+    for (auto& s : samples) s.clear();
+    while (smp_rc == SQLITE_ROW && sqlite3_column_int64(smp.get(), 0) < run_id) smp_rc = sqlite3_step(smp.get());
+    while (smp_rc == SQLITE_ROW && sqlite3_column_int64(smp.get(), 0) == run_id) {
+      const std::string_view test = column_text(smp.get(), 1);
+      const int t = test == "pp" ? 0 : test == "tg" ? 1 : 2;
+      samples[t].push_back(sqlite3_column_int64(smp.get(), 2));
+      smp_rc = sqlite3_step(smp.get());
+    }
+  };
+
+  int rc;
+  while ((rc = sqlite3_step(st.get())) == SQLITE_ROW) {
+    sqlite3_stmt* row = st.get();
+    if (sqlite3_column_type(row, 7) != SQLITE_NULL) {  // no parts: the whole JSON
+      const auto j = Json::parse(column_text(row, 7), nullptr, /*allow_exceptions=*/false);
+      if (j.is_discarded()) return bad_json();
+      auto rec = from_json(j);
+      if (!rec) return std::unexpected(rec.error());
+      out.push_back(std::move(*rec));
+      continue;
+    }
+    const int64_t setup = sqlite3_column_int64(row, 4), figure = sqlite3_column_int64(row, 5);
+    auto it = joined.find({setup, figure});
+    if (it == joined.end()) {
+      const auto s = parts.find(setup), f = parts.find(figure);
+      if (s == parts.end() || f == parts.end()) return fail(ErrorCode::kInvalidInput, where + ": a record's part is missing");
+      auto rec = join_parts(s->second, f->second);
+      if (!rec) return std::unexpected(rec.error());
+      it = joined.emplace(std::pair{setup, figure}, std::move(*rec)).first;
+    }
+    RunRecord& rec = out.emplace_back(it->second);
+    rec.record_id = column_text(row, 1);
+    rec.test_time = column_text(row, 2);
+    rec.memory.peak_rss_bytes = static_cast<uint64_t>(sqlite3_column_int64(row, 3));
+    take_samples(sqlite3_column_int64(row, 0));
+    Results& r = rec.results;
+    if (r.pp && !r.pp->summary_only) r.pp = make_throughput(r.pp->n_tokens, samples[0]);
+    if (r.tg && !r.tg->summary_only) r.tg = make_throughput(r.tg->n_tokens, samples[1]);
+    if (r.ttft) r.ttft = make_latency(samples[2]);
+    if (sqlite3_column_type(row, 6) != SQLITE_NULL) {
+      const auto trace = Json::parse(column_text(row, 6), nullptr, /*allow_exceptions=*/false);
+      if (trace.is_discarded()) return bad_json();
+      for (const auto& p : trace) {
+        if (p.is_array() && p.size() == 2 && p[0].is_number() && p[1].is_number()) {
+          rec.energy.power_trace.emplace_back(p[0].get<double>(), p[1].get<double>());
+        }
+      }
+    }
+  }
+  if (rc != SQLITE_DONE) return fail(ErrorCode::kRuntime, where + ": " + sqlite3_errmsg(db_));
   return out;
 }
 

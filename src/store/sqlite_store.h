@@ -4,13 +4,17 @@
 //   runs     one row per record: identity, time, machine, model, every knob, headline
 //            figures (avg pp/tg tokens/s, avg TTFT ms) for queries, and the full record JSON
 //   samples  one row per raw sample: (run_id, test 'pp'|'tg'|'ttft', idx, duration_ns)
+//   run_parts each distinct part of a record (store/record_parts.h: setup, figures) once, as
+//            JSON; runs.setup_part and runs.figures_part point into it (version 4)
 // WAL journal; one transaction per record; parameterized statements only.
 //
 // Thread safety: one Store per thread. Several processes may write the same file (SQLite
 // locking, 5 s busy timeout).
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,15 +26,16 @@ struct sqlite3;
 namespace rigbench::store {
 
 // The schema version this build writes.
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
 // Default database path: $XDG_DATA_HOME/rigbench/results.db, else
 // $HOME/.local/share/rigbench/results.db. Errors: kRuntime when neither variable is set.
 Result<std::string> default_db_path();
 
 // What a reader needs of each record. The parts a view does not show stay in the database,
-// unread: SQLite removes them from the record JSON before it is parsed, which is most of
-// the work of reading many records.
+// unread. From a version 4 file a view is read from the record's parts (each distinct part
+// parsed once, samples from the samples table); from an older one SQLite removes what the
+// view does not show from the record JSON before it is parsed.
 enum class RecordView {
   kFull,     // every field (export, import, cost --run)
   kReport,   // without what no view shows: energy notes, meters and domains; samples_tps
@@ -76,6 +81,11 @@ class SqliteStore {
   static Result<std::unique_ptr<SqliteStore>> connect(const std::string& path, int flags);
   Status migrate();
   Status add_knob_columns();  // a column per knob of core/knobs.h that the table lacks
+  Status fill_parts();        // the parts (store/record_parts.h) of rows that lack them
+  // The id in run_parts of the part `json`, added when new; nullopt on an SQLite error.
+  std::optional<int64_t> part_id(const std::string& json);
+  // load_all for a view other than kFull from a database of version 4 or later.
+  Result<std::vector<RunRecord>> load_from_parts(RecordView view) const;
   Status exec(const char* sql);
 
   sqlite3* db_;

@@ -246,12 +246,14 @@ TEST(BenchE2E, DatabaseHoldsTheRecordAndItsSamples) {
   const ProcessResult r = run_process(bench_args({"--db", db, "-o", "json", "--tag", "e2e"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto printed = nlohmann::json::parse(r.out)[0];
-  EXPECT_EQ(query_int(db, "PRAGMA user_version"), 3);
+  EXPECT_EQ(query_int(db, "PRAGMA user_version"), 4);
   EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM runs WHERE record_id = '" + printed["record_id"].get<std::string>() + "'"), 1);
   EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM runs"), 2);
   EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM samples"), 6);  // pp 2 + TTFT 2, tg 2
   EXPECT_EQ(query_int(db, "SELECT n_prompt FROM runs"), 32);
   EXPECT_EQ(query_text(db, "SELECT load_mode FROM runs"), "auto");
+  // compare and report read the record in parts (docs/record.md): every run has them.
+  EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM runs WHERE setup_part IS NULL OR figures_part IS NULL"), 0);
 }
 
 TEST(BenchE2E, DefaultDatabaseIsUnderXdgDataHome) {

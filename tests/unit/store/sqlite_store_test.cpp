@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include "core/results.h"
 #include "store/record_json.h"
 #include "support/sample_record.h"
 #include "support/temp_dir.h"
@@ -174,8 +175,8 @@ TEST(SqliteStore, UpgradesAVersion1DatabaseInPlaceAndOldRowsReadLoadModeAuto) {
 
   auto store = SqliteStore::open(path);
   ASSERT_TRUE(store) << store.error().message;
-  EXPECT_EQ((*store)->schema_version(), 3);
-  EXPECT_EQ(count_rows(path, "PRAGMA user_version"), 3);
+  EXPECT_EQ((*store)->schema_version(), kSchemaVersion);
+  EXPECT_EQ(count_rows(path, "PRAGMA user_version"), kSchemaVersion);
   // The old row and its sample are kept; the new columns read what those runs used: load
   // mode and poll llama.cpp's defaults, status "ok".
   EXPECT_EQ(count_rows(path, "SELECT COUNT(*) FROM runs"), 1);
@@ -213,8 +214,133 @@ TEST(SqliteStore, UpgradesAVersion1DatabaseInPlaceAndOldRowsReadLoadModeAuto) {
   // Opening again migrates nothing more.
   auto again = SqliteStore::open(path);
   ASSERT_TRUE(again);
-  EXPECT_EQ((*again)->schema_version(), 3);
+  EXPECT_EQ((*again)->schema_version(), kSchemaVersion);
   EXPECT_EQ(count_rows(path, "SELECT COUNT(*) FROM runs"), 2);
+}
+
+// Records of every shape: measured, summary-only (llama-bench csv), refused, failed, with
+// energy (a power trace, notes), cost and tags, and two of one configuration.
+std::vector<RunRecord> varied_records() {
+  std::vector<RunRecord> v;
+  v.push_back(testing::sample_record("measured"));
+  v.push_back(testing::sample_record("same-configuration"));
+  v.back().results.tg = make_throughput(128, {1'500'000'000, 1'250'000'000, 1'000'000'000});
+  v.back().test_time = "2026-11-29T15:00:00Z";
+  v.back().memory.peak_rss_bytes = 99;
+  RunRecord summary = testing::sample_record("summary-only");
+  summary.results.pp.reset();
+  summary.results.ttft.reset();
+  summary.results.tg = make_summary_throughput(128, 5, 96.5, 1.25);
+  summary.tags = {"source:llama-bench", "llama-bench:summary-only"};
+  v.push_back(summary);
+  RunRecord refused = testing::sample_record("refused");
+  refused.results = {};
+  refused.refused = "does not fit: 30 GiB needed, 24 GiB usable";
+  v.push_back(refused);
+  RunRecord failed = testing::sample_record("failed");
+  failed.results.tg.reset();
+  failed.failed = "llama_decode failed";
+  failed.interrupted = true;
+  v.push_back(failed);
+  RunRecord energy = testing::sample_record("energy");
+  energy.energy.method = "counter";
+  energy.energy.meters = {"rapl"};
+  energy.energy.domains = {"rapl:package-0"};
+  energy.energy.idle_power_w = 12.5;
+  energy.energy.tg = PhaseEnergyInfo{2.0, 100.0, 50.0, 0.39};
+  energy.energy.power_trace = {{0.0, 12.0}, {0.5, 48.25}, {1.0, 51.0}};
+  energy.energy.notes = {"nvml: no NVIDIA driver"};
+  energy.cost = CostInfo{};
+  energy.cost->currency = "EUR";
+  energy.cost->price_per_kwh = 0.3;
+  energy.cost->gross_per_mtok = 0.0325;
+  energy.cost->notes = {"flat price"};
+  v.push_back(energy);
+  return v;
+}
+
+// The parts of version 4 taken away: the database as a version 3 rigbench left it.
+void downgrade_to_version_3(const std::string& path) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "ALTER TABLE runs DROP COLUMN setup_part; ALTER TABLE runs DROP COLUMN figures_part; "
+                             "ALTER TABLE runs DROP COLUMN power_trace_json; DROP TABLE run_parts; PRAGMA user_version=3;",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK)
+      << sqlite3_errmsg(db);
+  sqlite3_close(db);
+}
+
+std::vector<std::string> dumps(const std::vector<RunRecord>& records) {
+  std::vector<std::string> out;
+  for (const RunRecord& r : records) out.push_back(to_json(r).dump(1));
+  return out;
+}
+
+// compare and report read version 4's parts (each distinct part parsed once, samples from
+// the samples table); what they get equals what the whole JSON gives, view by view, for a
+// version 3 database read as it is and the same database migrated to version 4.
+TEST(SqliteStore, MigratesAVersion3DatabaseAndTheViewsReadFromPartsWhatTheJsonHolds) {
+  testing::TempDir dir;
+  const std::string path = dir.file("v3.db");
+  {
+    auto store = SqliteStore::open(path);
+    ASSERT_TRUE(store);
+    for (const RunRecord& r : varied_records()) ASSERT_TRUE((*store)->save(r));
+  }
+  ASSERT_NO_FATAL_FAILURE(downgrade_to_version_3(path));
+  std::vector<std::string> from_json_compare, from_json_report, full;
+  {
+    auto v3 = SqliteStore::open_readonly(path);
+    ASSERT_TRUE(v3) << v3.error().message;
+    ASSERT_EQ((*v3)->schema_version(), 3);
+    auto c = (*v3)->load_all(RecordView::kCompare);
+    auto r = (*v3)->load_all(RecordView::kReport);
+    auto f = (*v3)->load_all(RecordView::kFull);
+    ASSERT_TRUE(c && r && f);
+    from_json_compare = dumps(*c);
+    from_json_report = dumps(*r);
+    full = dumps(*f);
+  }
+  ASSERT_EQ(full.size(), varied_records().size());
+  EXPECT_EQ(count_rows(path, "PRAGMA user_version"), 3);  // reading changed nothing
+
+  auto store = SqliteStore::open(path);  // to write: migrates, filling the parts of the old rows
+  ASSERT_TRUE(store) << store.error().message;
+  EXPECT_EQ((*store)->schema_version(), 4);
+  EXPECT_EQ(count_rows(path, "SELECT COUNT(*) FROM runs WHERE setup_part IS NULL OR figures_part IS NULL"), 0);
+  EXPECT_EQ(count_rows(path, "SELECT COUNT(DISTINCT setup_part) FROM runs WHERE record_id IN ('measured', 'same-configuration')"), 1);
+  EXPECT_EQ(count_rows(path, "SELECT COUNT(power_trace_json) FROM runs"), 1);
+  RunRecord later = testing::sample_record("saved-at-version-4");
+  later.results.pp = make_throughput(512, {250'000'000});
+  ASSERT_TRUE((*store)->save(later));
+  store->reset();
+
+  auto v4 = SqliteStore::open_readonly(path);
+  ASSERT_TRUE(v4);
+  auto c = (*v4)->load_all(RecordView::kCompare);
+  auto r = (*v4)->load_all(RecordView::kReport);
+  auto f = (*v4)->load_all(RecordView::kFull);
+  ASSERT_TRUE(c && r && f) << (c ? r ? f.error().message : r.error().message : c.error().message);
+  ASSERT_EQ(c->size(), full.size() + 1);
+  // The migrated rows read as the version 3 file read them, in the same order.
+  auto head = [&](const std::vector<RunRecord>& v) {
+    return dumps(std::vector<RunRecord>(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(full.size())));
+  };
+  EXPECT_EQ(head(*c), from_json_compare);
+  EXPECT_EQ(head(*r), from_json_report);
+  EXPECT_EQ(head(*f), full);
+  // The new row too: its view is the whole record less what the view leaves out.
+  RunRecord expected = f->back();
+  expected.roofline = {};
+  expected.devices_used.clear();
+  EXPECT_EQ(to_json(c->back()).dump(1), to_json(expected).dump(1));
+  EXPECT_EQ(c->back().results.pp->tps.mean, 2048.0);
+  EXPECT_EQ((*r)[5].energy.power_trace, varied_records()[5].energy.power_trace);
+  EXPECT_TRUE((*c)[5].energy.power_trace.empty());
+  EXPECT_TRUE((*r)[5].energy.notes.empty());
+  ASSERT_TRUE((*c)[2].results.tg && (*c)[2].results.tg->summary_only);
+  EXPECT_EQ((*c)[2].results.tg->tps.mean, 96.5);
 }
 
 // import, compare and report read other machines' files: reading changes nothing in them.
