@@ -22,6 +22,7 @@ namespace rigbench {
 namespace {
 
 const std::string kCases = RIGBENCH_TEST_DATA "/synth_cases/";
+const std::string kWriters = RIGBENCH_TEST_DATA "/fit_cases/";  // the reference writers, shared with fit's cases
 
 using Gguf = std::unique_ptr<gguf_context, decltype(&gguf_free)>;
 
@@ -45,7 +46,7 @@ model::Preset synth_config(const std::string& config, const std::string& path, c
 // Runs the reference writer: `call` is Python with `path` bound to the output file. Returns
 // the exit code: 127 when there is no python3 (env's "not found").
 int run_reference(const std::string& call, const std::string& path) {
-  const std::string script = "import sys; sys.path.insert(0, '" + kCases + "'); path = '" + path + "'; " + call;
+  const std::string script = "import sys; sys.path.insert(0, '" + kWriters + "'); path = '" + path + "'; " + call;
   const auto r = testing::run_process({"/usr/bin/env", "python3", "-c", script});
   EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 127) << r.err;
   return r.exit_code;
@@ -153,7 +154,7 @@ TEST_P(SynthConfigReference, LoadsInLlamaCppAndMatchesTheReferenceWriter) {
   auto loads = engine::check_tensors(ours);
   ASSERT_TRUE(loads) << loads.error().message;
   const int rc = run_reference(c.reference, ref);
-  if (rc == 127) GTEST_SKIP() << "no python3 here: the reference writers (tests/data/synth_cases/mk_*.py) need it";
+  if (rc == 127) GTEST_SKIP() << "no python3 here: the reference writers (tests/data/fit_cases/mk_*.py) need it";
   ASSERT_EQ(rc, 0);
   expect_same_as_reference(ours, ref);
   expect_same_plan(ours, ref, 4096);
