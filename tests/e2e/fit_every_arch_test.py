@@ -6,9 +6,8 @@ no_alloc dry run on each, and this holds:
 
 - KV (with the recurrent state) within 1 % at both settings, for every architecture except
   KV_EXCEPTIONS (each with the reason);
-- the total within TOTAL_TOLERANCE, except TOTAL_EXCEPTIONS. The compute buffer is being
-  reworked in parallel (issue #19), so this threshold and list are left wide for now: tighten
-  them towards 2 % as compute follows llama.cpp.
+- the total within 2 % (TOTAL_TOLERANCE), except TOTAL_EXCEPTIONS (each with the reason), and
+  an exception that has come within 2 % is reported, so the list only shrinks.
 
 A file that llama.cpp cannot load is not fit's concern; a file that rigbench refuses is a failure.
 Usage: fit_every_arch_test.py --rigbench BIN --test-llama-archs BIN
@@ -28,18 +27,41 @@ SWEEP = os.path.join(HERE, "..", "..", "bench", "fit_every_arch")
 KV_EXCEPTIONS = {
 }
 
-# The total: left wide (10 %, and the files below unbounded) while the compute buffer is
-# reworked in parallel (#19, helper fitcompute); the KV of every one of them is held above.
-# Off by more than 10 % on 2026-11-30, all from the compute buffer:
-TOTAL_TOLERANCE = 0.10
-COMPUTE = "compute buffer of this graph not modelled yet"
-TOTAL_EXCEPTIONS = {name: COMPUTE for name in (
-    "deepseek32-moe", "glm-dsa-moe", "minimax-m3-moe", "qwen4exp-moe",  # sparse attention (indexer graphs)
-    "deepseek4-moe", "grok-moe", "llama4-moe", "smallthinker-moe", "qwen3tts-dense",
-    "mamba-dense", "mamba2-dense", "lfm2-dense", "falcon-h1-dense", "granitehybrid-dense",  # recurrent graphs
-    "nemotron_h-dense", "nemotron_h_moe-dense", "qwen35-dense", "qwen35moe-moe", "qwen3next-moe",
-    "minimax-01-moe",
-)}
+# The total within 2 % (issue #19's target), except the files below, whose compute buffer does
+# not follow llama.cpp's yet (their KV is held above). Measured 2026-11-30 with
+# bench/fit_every_arch: 86 of 110 within 2 % at -c 4096, 99 of 110 at -c 32768 -fa on.
+# A file that comes within 2 % should leave this list; one that falls out of it fails.
+TOTAL_TOLERANCE = 0.02
+TOTAL_EXCEPTIONS = {
+    # sparse or compressed attention: indexer / compressor graphs not modelled
+    "deepseek4-moe": "compressed-attention graph (-26 % / -14 %)",
+    "minimax-m3-moe": "indexer graph (-56 % / -68 %)",
+    "qwen4exp-moe": "indexer and PLE graphs (-89 % / -95 %)",
+    "minicpm3-dense": "MLA without the MLA lengths (-5 % at 4096)",
+    "kimi-linear-moe": "MLA beside linear attention (+2.2 % at 4096)",
+    "bailingmoe3-moe": "MLA beside linear attention (+8.6 % at 4096)",
+    # recurrent and hybrid graphs
+    "lfm2-dense": "llama.cpp's compute stays flat with the context; ours grows (+41 % / +352 %)",
+    "lfm2moe-moe": "short-conv hybrid MoE (+2.9 % at 4096)",
+    "falcon-h1-dense": "parallel attention + SSM (-2.5 % at 4096)",
+    "minimax-01-moe": "lightning attention layers (-15 % / -4 %)",
+    # layouts and heads
+    "llama4-moe": "chunked attention (-13 % / -8 %)",
+    "smallthinker-moe": "its router and sliding layout (-11 % / -4 %)",
+    "qwen3tts-dense": "the talker's extra heads (-22 % at 4096)",
+    "gemma2-dense": "soft-capped scores without flash attention (-3.0 % at 4096)",
+    "talkie-dense": "not traced yet (-3.7 % at 4096)",
+    "jais-dense": "ALiBi bias without flash attention (-2.5 % at 4096)",
+    "hy_v3-moe": "not traced yet (-2.9 % at 4096)",
+    "dbrx-moe": "not traced yet (+2.1 % at 4096)",
+    "kimi-k3-moe": "not traced yet (+2.1 % at 4096)",
+    "refact-moe": "ALiBi MoE (+5.7 % at 4096)",
+    # diffusion models (non-causal decoders)
+    "dream-dense": "diffusion decoder (-2.9 %)",
+    "llada-dense": "diffusion decoder (-2.9 %)",
+    "llada-moe-moe": "diffusion decoder (+4.4 %)",
+    "rnd1-moe": "diffusion decoder (+4.4 %)",
+}
 
 
 def main():
@@ -70,6 +92,10 @@ def main():
                 off = abs(est - real) / real if real else (0 if est == 0 else 1e9)
                 if off > tol and name not in exceptions:
                     failures.append(f"{name} ({setting}): {comp} {est} bytes vs llama.cpp's {real} ({100 * off:.1f} %)")
+    for name in sorted(TOTAL_EXCEPTIONS):
+        rows = [r for setting in results.values() for n, r in setting.items() if n == name and "error" not in r]
+        if rows and all(abs(r["total_est"] - r["total_llama"]) <= TOTAL_TOLERANCE * r["total_llama"] for r in rows):
+            failures.append(f"{name}: now within {100 * TOTAL_TOLERANCE:.0f} % at every setting; take it off TOTAL_EXCEPTIONS")
     for f in failures:
         print("FAIL:", f)
     return 1 if failures else 0
