@@ -14,7 +14,7 @@ namespace {
 // llama-bench's one-dash spellings: the knobs' (core/knobs.h) and the flags that are not knobs.
 std::vector<std::pair<std::string, std::string>> aliases() {
   std::vector<std::pair<std::string, std::string>> out = {
-      {"-ts", "--tensor-split"}, {"-np", "--parallel"}, {"-pg", "--pg"}, {"-mmp", "--mmap"},
+      {"-ts", "--tensor-split"},    {"-np", "--parallel"},  {"-pg", "--pg"},           {"-mmp", "--mmap"},
       {"-ot", "--override-tensor"}, {"-cmoe", "--cpu-moe"}, {"-ncmoe", "--n-cpu-moe"},  // fit's placement flags
   };
   for (const Knob& k : knobs()) {
@@ -78,7 +78,8 @@ Status check_unsupported_llama_bench_flags(const std::vector<std::string>& args)
     for (const Unsupported& u : kUnsupported) {
       for (const std::string& name : split(u.names, '/')) {
         if (flag == name) {
-          return fail(ErrorCode::kUsage, "bench: llama-bench's " + std::string(u.names) + " is not taken here; " + u.instead);
+          return fail(ErrorCode::kUsage,
+                      "bench: llama-bench's " + std::string(u.names) + " is not taken here; " + u.instead);
         }
       }
     }
@@ -94,11 +95,13 @@ std::string output_format_error(const std::string& value, const std::vector<std:
 }
 
 void add_record_filter_flags(CLI::App& cmd, store::RecordFilter& f) {
-  cmd.add_option("--model", f.models, "only records whose model (name, file type or file name) contains TEXT; repeatable, any may match")
+  cmd.add_option("--model", f.models,
+                 "only records whose model (name, file type or file name) contains TEXT; repeatable, any may match")
       ->option_text("TEXT");
   cmd.add_option("--machine", f.machines, "only records whose machine (hostname, CPU or GPU) contains TEXT; repeatable")
       ->option_text("TEXT");
-  cmd.add_option("--tag", f.tags, "only records with a tag containing TEXT (bench --tag); repeatable")->option_text("TEXT");
+  cmd.add_option("--tag", f.tags, "only records with a tag containing TEXT (bench --tag); repeatable")
+      ->option_text("TEXT");
 }
 
 CLI::Validator output_format(const std::vector<std::string>& formats) {
@@ -114,7 +117,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
     for (std::size_t j = 1; j <= b.size(); ++j) {
       const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
       d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
   }
   return d[a.size()][b.size()];

@@ -9,9 +9,6 @@
 #include <iostream>
 #include <memory>
 
-#include "measure/job.h"
-#include "measure/runner.h"
-#include "measure/warnings.h"
 #include "cli/build_info.h"
 #include "cli/interrupt.h"
 #include "core/knobs.h"
@@ -19,6 +16,9 @@
 #include "fit/targets.h"
 #include "hw/bandwidth.h"
 #include "hw/machine.h"
+#include "measure/job.h"
+#include "measure/runner.h"
+#include "measure/warnings.h"
 #include "power/meters.h"
 #include "report/printer.h"
 #include "store/sqlite_store.h"
@@ -109,7 +109,8 @@ Status run_bench_command(BenchOptions& opts) {
     if (std::isfinite(pricing->price_per_kwh)) energy.pricing = *pricing;
     // Say plainly, once, when nothing can be measured and why; speed is measured regardless.
     const auto status = power::list_meters(energy.meters);
-    energy_readable = std::any_of(status.begin(), status.end(), [](const power::MeterStatus& m) { return m.available; });
+    energy_readable =
+        std::any_of(status.begin(), status.end(), [](const power::MeterStatus& m) { return m.available; });
     if (!energy_readable) std::fprintf(stderr, "%s\n", power::no_meter_line(status).c_str());
     job.context.energy = std::move(energy);
   } else if (std::isfinite(opts.cost.price) || !opts.cost.tariff.empty()) {
@@ -121,8 +122,10 @@ Status run_bench_command(BenchOptions& opts) {
   job.plan = measure::expand(opts.plan);
   job.target = fit::this_machine(job.context.machine, hw::host_bandwidth_gbps(job.context.machine));
   job.force = opts.force;
-  for (const auto& w : measure::plan_warnings(job.plan, job.models, job.context.machine, job.context.build.build_type)) {
-    std::fprintf(stderr, "rigbench: warning: %s%s%s\n", w.cause.c_str(), w.remedy.empty() ? "" : "; ", w.remedy.c_str());
+  for (const auto& w :
+       measure::plan_warnings(job.plan, job.models, job.context.machine, job.context.build.build_type)) {
+    std::fprintf(stderr, "rigbench: warning: %s%s%s\n", w.cause.c_str(), w.remedy.empty() ? "" : "; ",
+                 w.remedy.c_str());
   }
 
   // 5. The use case: every run becomes a record (ok, refused, failed, interrupted), stored and
@@ -162,8 +165,9 @@ Status run_bench_command(BenchOptions& opts) {
   }
   const int bad = summary->refused + summary->failed;
   if (bad > 0) {
-    return fail(ErrorCode::kRuntime, std::to_string(bad) + " of " + std::to_string(summary->total) + " tests did not run (" +
-                                         std::to_string(summary->refused) + " refused, " + std::to_string(summary->failed) +
+    return fail(ErrorCode::kRuntime, std::to_string(bad) + " of " + std::to_string(summary->total) +
+                                         " tests did not run (" + std::to_string(summary->refused) + " refused, " +
+                                         std::to_string(summary->failed) +
                                          " failed; stored): " + summary->first_problem);
   }
   return {};

@@ -18,7 +18,8 @@ CLI::Validator int_in(long lo, long hi) {
         long v = 0;
         const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
         if (ec != std::errc() || end != s.data() + s.size()) return "'" + s + "' is not an integer";
-        if (v < lo || v > hi) return "'" + s + "' is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+        if (v < lo || v > hi)
+          return "'" + s + "' is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
         return {};
       },
       "INT in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
@@ -32,14 +33,21 @@ bool quantized_cache(const std::string& type) { return type != "f16" && type != 
 
 void add_bench_options(CLI::App& cmd, BenchOptions& o) {
   auto& p = o.plan;
-  cmd.add_option("models", p.models, "GGUF model files (default: a synthetic Llama-3.2-1B Q4_K_M, written once to the cache)");
-  cmd.add_option("-m,--model", o.model_flags, "a GGUF model file, as llama-bench takes it (repeatable; same as the positional)");
+  cmd.add_option("models", p.models,
+                 "GGUF model files (default: a synthetic Llama-3.2-1B Q4_K_M, written once to the cache)");
+  cmd.add_option("-m,--model", o.model_flags,
+                 "a GGUF model file, as llama-bench takes it (repeatable; same as the positional)");
   cmd.add_option("-p,--n-prompt", p.n_prompt, "prompt tokens: one pp test (with TTFT) per value, list; 0 = none")
-      ->delimiter(',')->check(int_in(0, kMaxTokens))->capture_default_str();
+      ->delimiter(',')
+      ->check(int_in(0, kMaxTokens))
+      ->capture_default_str();
   cmd.add_option("-n,--n-gen", p.n_gen, "generated tokens: one tg test per value, list; 0 = none")
-      ->delimiter(',')->check(int_in(0, kMaxTokens))->capture_default_str();
-  cmd.add_option("--pg", o.pg, "-pg PP,TG: one test of a PP-token prompt then TG generated tokens, pp, TTFT and tg "
-                               "measured apart (repeatable)");
+      ->delimiter(',')
+      ->check(int_in(0, kMaxTokens))
+      ->capture_default_str();
+  cmd.add_option("--pg", o.pg,
+                 "-pg PP,TG: one test of a PP-token prompt then TG generated tokens, pp, TTFT and tg "
+                 "measured apart (repeatable)");
   for (const Knob& k : knobs()) {
     if (k.flags.empty()) continue;  // recorded from other sources, not set by bench
     const std::string help = (k.llama_alias.empty() ? "" : k.llama_alias + ": ") + k.help + ", list" +
@@ -49,32 +57,51 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
   }
   cmd.add_option("--mmap", o.mmap, "-mmp 0|1: llama-bench's older spelling of -lm none|mmap, list")->delimiter(',');
   cmd.add_option("-r,--repetitions", p.repetitions, "timed repetitions per test")
-      ->check(int_in(1, 1000000))->capture_default_str()->take_last();
+      ->check(int_in(1, 1000000))
+      ->capture_default_str()
+      ->take_last();
   cmd.add_option("--warmup", p.warmup, "warmup passes (one pp and one 1-token tg each) before timing")
-      ->check(int_in(0, 1000))->capture_default_str()->take_last();
+      ->check(int_in(0, 1000))
+      ->capture_default_str()
+      ->take_last();
   cmd.add_flag("--no-warmup", o.no_warmup, "no warmup pass (as --warmup 0)");
   cmd.add_option("--delay", p.delay_s, "seconds to sleep before each test (cool-down)")
-      ->check(CLI::Range(0.0, 86400.0))->capture_default_str()->take_last();
-  cmd.add_option("-o,--output", o.output, "output format: md, csv, json, jsonl or sql")->capture_default_str()->take_last();
+      ->check(CLI::Range(0.0, 86400.0))
+      ->capture_default_str()
+      ->take_last();
+  cmd.add_option("-o,--output", o.output, "output format: md, csv, json, jsonl or sql")
+      ->capture_default_str()
+      ->take_last();
   cmd.add_flag("--wide", o.wide, "every column in the md table (memory, bound, file)");
   cmd.add_option("--db", o.db_path, "results database (default: $XDG_DATA_HOME/rigbench/results.db)")->take_last();
   cmd.add_flag("--no-db", o.no_db, "do not store the results");
   cmd.add_option("--tag", o.tags, "text kept with every record (repeatable)");
-  cmd.add_option("--machine", o.machine, "the machine's name in the records, which compare goes by (default: the host's name)")
+  cmd.add_option("--machine", o.machine,
+                 "the machine's name in the records, which compare goes by (default: the host's name)")
       ->take_last();
   cmd.add_flag("--force", o.force, "run even when the memory plan says the model will not fit this machine");
   cmd.add_flag("--progress", o.progress, "progress lines on stderr even when it is not a terminal");
   cmd.add_flag("-v,--verbose", o.verbose, "show llama.cpp's own log on stderr");
   cmd.add_option("--energy", o.energy, "measure energy with the meters found: auto or off")
-      ->check(CLI::IsMember({"auto", "off"}))->capture_default_str()->take_last();
-  cmd.add_option("--idle-seconds", o.idle_s, "seconds of idle baseline per test, model loaded (power from the source the phases use)")
-      ->check(CLI::Range(0.0, 3600.0))->capture_default_str()->take_last();
+      ->check(CLI::IsMember({"auto", "off"}))
+      ->capture_default_str()
+      ->take_last();
+  cmd.add_option("--idle-seconds", o.idle_s,
+                 "seconds of idle baseline per test, model loaded (power from the source the phases use)")
+      ->check(CLI::Range(0.0, 3600.0))
+      ->capture_default_str()
+      ->take_last();
   cmd.add_option("--watts", o.watts, "a constant power you state, W (when no meter can read it)")
-      ->check(CLI::Range(0.0, 100000.0))->take_last();
-  cmd.add_option("--idle-watts", o.cost.idle_watts, "the idle power you state, W, model loaded (replaces the idle window)")
-      ->check(CLI::Range(0.0, 100000.0))->take_last();
-  cmd.add_option("--power-log", o.power_log, "CSV log (timestamp,watts) of a wall meter or smart plug covering the run");
-  cmd.add_option("--estimate-power", o.estimate_tdp_w, "estimate power as TDP x CPU utilization, with this TDP in W (labelled estimated)")
+      ->check(CLI::Range(0.0, 100000.0))
+      ->take_last();
+  cmd.add_option("--idle-watts", o.cost.idle_watts,
+                 "the idle power you state, W, model loaded (replaces the idle window)")
+      ->check(CLI::Range(0.0, 100000.0))
+      ->take_last();
+  cmd.add_option("--power-log", o.power_log,
+                 "CSV log (timestamp,watts) of a wall meter or smart plug covering the run");
+  cmd.add_option("--estimate-power", o.estimate_tdp_w,
+                 "estimate power as TDP x CPU utilization, with this TDP in W (labelled estimated)")
       ->check(CLI::Range(1.0, 10000.0));
   add_price_flags(cmd, o.cost);
   // A list flag takes one value per occurrence (comma-separated, or the flag repeated, as
@@ -126,7 +153,8 @@ Status validate(BenchOptions& o, int default_threads) {
       const std::string a = trim(parts[0]), b = trim(parts[1]);
       auto [e1, c1] = std::from_chars(a.data(), a.data() + a.size(), np);
       auto [e2, c2] = std::from_chars(b.data(), b.data() + b.size(), ng);
-      if (c1 != std::errc() || e1 != a.data() + a.size() || c2 != std::errc() || e2 != b.data() + b.size()) np = ng = -1;
+      if (c1 != std::errc() || e1 != a.data() + a.size() || c2 != std::errc() || e2 != b.data() + b.size())
+        np = ng = -1;
     }
     if (np < 0 || ng < 0 || np > kMaxTokens || ng > kMaxTokens || (np == 0 && ng == 0)) {
       return fail(ErrorCode::kUsage, "-pg '" + pair + "': expected PP,TG, two token counts (e.g. -pg 512,128)");
@@ -142,8 +170,9 @@ Status validate(BenchOptions& o, int default_threads) {
   for (const std::string& tv : p.values("type_v")) {
     for (const std::string& fa : p.values("flash_attn")) {
       if (fa == "off" && quantized_cache(tv)) {
-        return fail(ErrorCode::kUsage, "-ctv " + tv + " with -fa off: llama.cpp needs flash attention for a quantized V "
-                                       "cache (use -fa on or auto, or -ctv f16)");
+        return fail(ErrorCode::kUsage, "-ctv " + tv +
+                                           " with -fa off: llama.cpp needs flash attention for a quantized V "
+                                           "cache (use -fa on or auto, or -ctv f16)");
       }
     }
   }
@@ -156,9 +185,9 @@ Status validate(BenchOptions& o, int default_threads) {
   for (const std::string& c : p.values("n_ctx")) {
     const int ctx = std::stoi(c);
     if (ctx > 0 && ctx < deepest + most_tokens) {
-      return fail(ErrorCode::kUsage, "-c/--ctx-size " + c + ": smaller than a test needs (n_depth " + std::to_string(deepest) +
-                                         " + " + std::to_string(most_tokens) + " tokens); give at least " +
-                                         std::to_string(deepest + most_tokens) + " or 0");
+      return fail(ErrorCode::kUsage, "-c/--ctx-size " + c + ": smaller than a test needs (n_depth " +
+                                         std::to_string(deepest) + " + " + std::to_string(most_tokens) +
+                                         " tokens); give at least " + std::to_string(deepest + most_tokens) + " or 0");
     }
   }
   if (p.knobs["n_threads"].empty()) p.knobs["n_threads"] = {std::to_string(default_threads)};

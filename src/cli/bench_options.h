@@ -7,33 +7,33 @@
 #include <string>
 #include <vector>
 
-#include "measure/plan.h"
 #include "cli/cost_command.h"
 #include "core/status.h"
+#include "measure/plan.h"
 
 namespace rigbench::cli {
 
 struct BenchOptions {
-  measure::PlanSpec plan;               // models, tests and every knob's list (see bench/plan.h)
+  measure::PlanSpec plan;                // models, tests and every knob's list (see bench/plan.h)
   std::vector<std::string> model_flags;  // -m/--model (llama-bench's spelling), added to plan.models
-  std::vector<std::string> pg;        // -pg PP,TG: one pp+tg test per pair (repeatable)
-  std::vector<std::string> mmap;      // -mmp 0|1 (llama-bench, deprecated there): -lm none|mmap
-  bool no_warmup = false;             // --no-warmup: as --warmup 0
-  std::string output = "md";          // -o: md | csv | json | jsonl | sql
-  std::string db_path;                // --db: SQLite file; empty = the default path
-  bool no_db = false;                 // --no-db: store nothing
-  std::vector<std::string> tags;      // --tag: free text kept with every record
-  std::string machine;                // --machine: the machine's name in records (machine.hostname); empty = the host's name
-  bool force = false;                 // --force: run even when fit says it will not fit
-  bool progress = false;              // --progress: progress lines on stderr even when it is not a terminal
-  bool verbose = false;               // -v/--verbose: llama.cpp's own log on stderr
-  bool wide = false;                  // --wide: every column in the markdown table
-  std::string energy = "auto";        // --energy auto|off: measure energy with the meters found
-  double idle_s = 2;                  // --idle-seconds: idle baseline per run (model loaded)
-  double watts = 0;                   // --watts: a constant power the user states (W), as a meter
-  std::string power_log;              // --power-log: CSV timestamp,watts of a wall meter
-  double estimate_tdp_w = 0;          // --estimate-power TDP: TDP x CPU utilization, asked for explicitly
-  CostOptions cost;                   // --price/--tariff/--currency/... (see cost_command.h)
+  std::vector<std::string> pg;           // -pg PP,TG: one pp+tg test per pair (repeatable)
+  std::vector<std::string> mmap;         // -mmp 0|1 (llama-bench, deprecated there): -lm none|mmap
+  bool no_warmup = false;                // --no-warmup: as --warmup 0
+  std::string output = "md";             // -o: md | csv | json | jsonl | sql
+  std::string db_path;                   // --db: SQLite file; empty = the default path
+  bool no_db = false;                    // --no-db: store nothing
+  std::vector<std::string> tags;         // --tag: free text kept with every record
+  std::string machine;          // --machine: the machine's name in records (machine.hostname); empty = the host's name
+  bool force = false;           // --force: run even when fit says it will not fit
+  bool progress = false;        // --progress: progress lines on stderr even when it is not a terminal
+  bool verbose = false;         // -v/--verbose: llama.cpp's own log on stderr
+  bool wide = false;            // --wide: every column in the markdown table
+  std::string energy = "auto";  // --energy auto|off: measure energy with the meters found
+  double idle_s = 2;            // --idle-seconds: idle baseline per run (model loaded)
+  double watts = 0;             // --watts: a constant power the user states (W), as a meter
+  std::string power_log;        // --power-log: CSV timestamp,watts of a wall meter
+  double estimate_tdp_w = 0;    // --estimate-power TDP: TDP x CPU utilization, asked for explicitly
+  CostOptions cost;             // --price/--tariff/--currency/... (see cost_command.h)
 };
 
 // Declares the flags of `bench` on `cmd`, bound to `opts`.

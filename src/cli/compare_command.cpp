@@ -2,22 +2,25 @@
 
 #include <iostream>
 
+#include "cli/args.h"
 #include "report/compare_printers.h"
 #include "report/comparison.h"
-#include "cli/args.h"
 #include "store/record_sources.h"
 
 namespace rigbench::cli {
 
 CLI::App* add_compare_command(CLI::App& app, CompareOptions& o) {
-  CLI::App* cmd = app.add_subcommand(
-      "compare", "Stored results side by side: per model, one column per machine (or model, or build), winners, ratios, regressions");
+  CLI::App* cmd = app.add_subcommand("compare",
+                                     "Stored results side by side: per model, one column per machine (or model, or "
+                                     "build), winners, ratios, regressions");
   cmd->add_option("--by", o.by, "what the columns are: machine, model or build")->capture_default_str();
-  cmd->add_option("--baseline", o.baseline, "the column ratios are against (a name or a unique part of one; default: the first)");
+  cmd->add_option("--baseline", o.baseline,
+                  "the column ratios are against (a name or a unique part of one; default: the first)");
   cmd->add_option("--db", o.db_paths, "database to read (repeatable; default: $XDG_DATA_HOME/rigbench/results.db)");
   add_record_filter_flags(*cmd, o.filter);
   cmd->add_option("--alpha", o.alpha, "significance level of the regression test (Welch's t-test, one-sided)")
-      ->check(CLI::Range(1e-9, 0.5))->capture_default_str();
+      ->check(CLI::Range(1e-9, 0.5))
+      ->capture_default_str();
   cmd->add_option("-o,--output", o.output, "md, csv, json or jsonl")->capture_default_str();
   return cmd;
 }

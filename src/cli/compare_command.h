@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "core/significance.h"
 #include "core/status.h"
 #include "store/record_sources.h"
-#include "core/significance.h"
 
 namespace rigbench::cli {
 
@@ -17,7 +17,7 @@ struct CompareOptions {
   std::string baseline;               // --baseline: the column ratios are against ("" = the first)
   std::vector<std::string> db_paths;  // --db (repeatable): databases read ("" = the default database)
   store::RecordFilter filter;         // --model, --machine, --tag: which records (store::select_records)
-  double alpha = kDefaultAlpha;  // --alpha: significance level of the regression test, (0, 1)
+  double alpha = kDefaultAlpha;       // --alpha: significance level of the regression test, (0, 1)
   std::string output = "md";          // -o: md | csv | json | jsonl
 };
 

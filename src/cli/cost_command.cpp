@@ -28,16 +28,20 @@ Status check(const char* flag, double v, bool ok, const char* rule) {
 
 void add_price_flags(CLI::App& cmd, CostOptions& o) {
   auto* price = cmd.add_option("--price", o.price, "electricity price per kWh");
-  auto* tariff = cmd.add_option("--tariff", o.tariff, "time-of-use tariff, e.g. day=0.30@07-23,night=0.18 (hour-weighted mean)");
+  auto* tariff =
+      cmd.add_option("--tariff", o.tariff, "time-of-use tariff, e.g. day=0.30@07-23,night=0.18 (hour-weighted mean)");
   price->excludes(tariff);
   cmd.add_option("--currency", o.currency, "currency of the prices")->capture_default_str();
-  cmd.add_option("--psu-efficiency", o.psu_efficiency, "power supply efficiency (0, 1]: wall = watts / efficiency + rest")
+  cmd.add_option("--psu-efficiency", o.psu_efficiency,
+                 "power supply efficiency (0, 1]: wall = watts / efficiency + rest")
       ->capture_default_str();
-  cmd.add_option("--rest-watts", o.rest_watts, "W no meter sees (fans, disks, board), added at the wall")->capture_default_str();
+  cmd.add_option("--rest-watts", o.rest_watts, "W no meter sees (fans, disks, board), added at the wall")
+      ->capture_default_str();
   cmd.add_option("--utilization", o.utilization, "share of the time the machine generates, (0, 1]");
   cmd.add_option("--hardware-price", o.hardware_price, "purchase price of the machine");
   cmd.add_option("--residual-value", o.residual_value, "resale value at the end of its life")->capture_default_str();
-  cmd.add_option("--upkeep", o.upkeep, "repairs and other costs over its life (not electricity)")->capture_default_str();
+  cmd.add_option("--upkeep", o.upkeep, "repairs and other costs over its life (not electricity)")
+      ->capture_default_str();
   cmd.add_option("--lifetime-years", o.lifetime_years, "years the hardware is written off over");
   cmd.add_option("--api-price", o.api_price, "a cloud API's price per million output tokens (break-even)");
   cmd.add_option("--memory-gb", o.memory_gb, "memory of the machine for models, GB (hardware price per GB)");
@@ -45,30 +49,32 @@ void add_price_flags(CLI::App& cmd, CostOptions& o) {
 
 CLI::App* add_cost_command(CLI::App& app, CostOptions& o) {
   CLI::App* cmd = app.add_subcommand("cost", "Energy per token and cost per million output tokens, from given figures");
-  cmd->add_option("--run", o.run, "a stored run: its record_id (or a unique prefix) or 'latest'; its tg speed and "
-                                   "measured watts are used unless --tps/--watts/--idle-watts are given");
+  cmd->add_option("--run", o.run,
+                  "a stored run: its record_id (or a unique prefix) or 'latest'; its tg speed and "
+                  "measured watts are used unless --tps/--watts/--idle-watts are given");
   cmd->add_option("--db", o.db_path, "the database holding --run (default: $XDG_DATA_HOME/rigbench/results.db)");
   cmd->add_option("--tps", o.tps, "output tokens per second while generating (tg); required without --run");
   cmd->add_option("--watts", o.watts, "average power while generating, W (components; see --psu-efficiency)");
   cmd->add_option("--idle-watts", o.idle_watts, "idle power with the model loaded, W");
   add_price_flags(*cmd, o);
-  cmd->add_option("-o,--output", o.output, "md, csv, json or jsonl (csv/jsonl: one row per figure)")->capture_default_str();
+  cmd->add_option("-o,--output", o.output, "md, csv, json or jsonl (csv/jsonl: one row per figure)")
+      ->capture_default_str();
   return cmd;
 }
 
 Result<cost::CostInputs> cost_inputs(const CostOptions& o, bool require_tps) {
-  for (const Status& s : {check("--tps", o.tps, o.tps > 0, "> 0"), check("--watts", o.watts, o.watts >= 0, ">= 0"),
-                          check("--idle-watts", o.idle_watts, o.idle_watts >= 0, ">= 0"),
-                          check("--price", o.price, o.price >= 0, ">= 0"),
-                          check("--psu-efficiency", o.psu_efficiency, o.psu_efficiency > 0 && o.psu_efficiency <= 1, "in (0, 1]"),
-                          check("--rest-watts", o.rest_watts, o.rest_watts >= 0, ">= 0"),
-                          check("--utilization", o.utilization, o.utilization > 0 && o.utilization <= 1, "in (0, 1]"),
-                          check("--hardware-price", o.hardware_price, o.hardware_price >= 0, ">= 0"),
-                          check("--residual-value", o.residual_value, o.residual_value >= 0, ">= 0"),
-                          check("--upkeep", o.upkeep, o.upkeep >= 0, ">= 0"),
-                          check("--lifetime-years", o.lifetime_years, o.lifetime_years > 0, "> 0"),
-                          check("--api-price", o.api_price, o.api_price >= 0, ">= 0"),
-                          check("--memory-gb", o.memory_gb, o.memory_gb > 0, "> 0")}) {
+  for (const Status& s :
+       {check("--tps", o.tps, o.tps > 0, "> 0"), check("--watts", o.watts, o.watts >= 0, ">= 0"),
+        check("--idle-watts", o.idle_watts, o.idle_watts >= 0, ">= 0"), check("--price", o.price, o.price >= 0, ">= 0"),
+        check("--psu-efficiency", o.psu_efficiency, o.psu_efficiency > 0 && o.psu_efficiency <= 1, "in (0, 1]"),
+        check("--rest-watts", o.rest_watts, o.rest_watts >= 0, ">= 0"),
+        check("--utilization", o.utilization, o.utilization > 0 && o.utilization <= 1, "in (0, 1]"),
+        check("--hardware-price", o.hardware_price, o.hardware_price >= 0, ">= 0"),
+        check("--residual-value", o.residual_value, o.residual_value >= 0, ">= 0"),
+        check("--upkeep", o.upkeep, o.upkeep >= 0, ">= 0"),
+        check("--lifetime-years", o.lifetime_years, o.lifetime_years > 0, "> 0"),
+        check("--api-price", o.api_price, o.api_price >= 0, ">= 0"),
+        check("--memory-gb", o.memory_gb, o.memory_gb > 0, "> 0")}) {
     if (!s) return std::unexpected(s.error());
   }
   if (require_tps && !given(o.tps)) return fail(ErrorCode::kUsage, "cost: --tps is required");
@@ -131,7 +137,8 @@ Result<report::PricedRun> fill_from_run(CostOptions& o) {
     }
   }
   if (!found) return fail(ErrorCode::kNotFound, "--run '" + o.run + "': no such run in '" + path + "'");
-  if (o.run != "latest" && matches > 1) return fail(ErrorCode::kUsage, "--run '" + o.run + "': matches " + std::to_string(matches) + " runs");
+  if (o.run != "latest" && matches > 1)
+    return fail(ErrorCode::kUsage, "--run '" + o.run + "': matches " + std::to_string(matches) + " runs");
   if (!found->results.tg) return fail(ErrorCode::kInvalidInput, "--run '" + o.run + "': the run has no tg result");
   // The run's figures as bench priced them (cost/run_figures.h): r = tg tokens / tg seconds.
   const cost::RunFigures f = cost::run_figures(found->results, found->energy);

@@ -10,10 +10,12 @@
 namespace rigbench::cli {
 
 CLI::App* add_export_command(CLI::App& app, ExportOptions& o) {
-  CLI::App* cmd = app.add_subcommand("export", "Print every stored record (jsonl by default, what `rigbench import` reads)");
+  CLI::App* cmd =
+      app.add_subcommand("export", "Print every stored record (jsonl by default, what `rigbench import` reads)");
   cmd->add_option("--db", o.db_paths, "database to read (repeatable; default: $XDG_DATA_HOME/rigbench/results.db)");
   add_record_filter_flags(*cmd, o.filter);
-  cmd->add_option("-o,--output", o.output, "jsonl (what import reads), json, csv, md (csv and md with a machine column) or sql")
+  cmd->add_option("-o,--output", o.output,
+                  "jsonl (what import reads), json, csv, md (csv and md with a machine column) or sql")
       ->capture_default_str();
   return cmd;
 }

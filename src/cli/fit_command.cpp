@@ -31,13 +31,17 @@ namespace rigbench::cli {
 namespace fs = std::filesystem;
 
 CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
-  CLI::App* cmd = app.add_subcommand("fit", "Will a model fit a device, at what context, and how fast could tg be (from GGUF metadata only)");
+  CLI::App* cmd = app.add_subcommand(
+      "fit", "Will a model fit a device, at what context, and how fast could tg be (from GGUF metadata only)");
   cmd->add_option("model", o.model, "GGUF model file (a header-only file works)");
   cmd->add_option("--preset", o.preset, "a preset instead of a file (see `rigbench presets`)");
   cmd->add_option("--quant", o.quant, "file type with --preset")->capture_default_str();
-  cmd->add_option("-c,--ctx-size", o.ctx_size, "context size (n_ctx); 0 = n_ctx_train, cut to the usable memory as llama.cpp's --fit cuts it")
-      ->check(CLI::Range(0, 1 << 24))->capture_default_str();
-  cmd->add_option("--n-gpu-layers", o.n_gpu_layers, "-ngl: layers offloaded: N, auto (the most that fit) or -1 (all)")->capture_default_str();
+  cmd->add_option("-c,--ctx-size", o.ctx_size,
+                  "context size (n_ctx); 0 = n_ctx_train, cut to the usable memory as llama.cpp's --fit cuts it")
+      ->check(CLI::Range(0, 1 << 24))
+      ->capture_default_str();
+  cmd->add_option("--n-gpu-layers", o.n_gpu_layers, "-ngl: layers offloaded: N, auto (the most that fit) or -1 (all)")
+      ->capture_default_str();
   for (const Knob& k : knobs()) {
     if (!k.fit_shared) continue;
     const std::string help = (k.llama_alias.empty() ? "" : k.llama_alias + ": ") + k.help +
@@ -51,24 +55,38 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
   cmd->add_flag("--cpu-moe", o.cpu_moe, "-cmoe: keep every MoE expert tensor in host RAM");
   cmd->add_option("--n-cpu-moe", o.n_cpu_moe, "-ncmoe: keep the MoE expert tensors of the first N blocks in host RAM")
       ->check(CLI::Range(0, 4096));
-  cmd->add_option("--mmproj", o.mmproj, "a vision projector (clip GGUF) loaded beside the model: its weights and compute count too");
-  cmd->add_option("--parallel", o.n_parallel, "-np: parallel sequences (n_parallel)")->check(CLI::Range(1, 256))->capture_default_str();
-  cmd->add_option("--device", o.device, "auto (this machine), all (every catalog device) or a catalog name")->capture_default_str();
+  cmd->add_option("--mmproj", o.mmproj,
+                  "a vision projector (clip GGUF) loaded beside the model: its weights and compute count too");
+  cmd->add_option("--parallel", o.n_parallel, "-np: parallel sequences (n_parallel)")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  cmd->add_option("--device", o.device, "auto (this machine), all (every catalog device) or a catalog name")
+      ->capture_default_str();
   cmd->add_option("--count", o.count, "that many of the --device (several GPUs; layers split as -ts says)")
-      ->check(CLI::Range(1, 16))->capture_default_str();
-  cmd->add_option("--tensor-split", o.tensor_split, "-ts: share of the offloaded layers per device, e.g. 3,1 (default: equal)");
-  cmd->add_option("-d,--n-depth", o.n_depth, "tokens in the KV cache (n_depth): KV cells read per generated token in the tg bound")
-      ->check(CLI::Range(0, 1 << 24))->capture_default_str();
-  cmd->add_option("--host-ram", o.host_ram_gib, "GiB of host RAM beside a catalog GPU (default: the entry's stated host)")->check(CLI::Range(0.0, 1e6));
-  cmd->add_option("--host-bandwidth", o.host_bandwidth_gbps,
-                  "GB/s of the host RAM beside a GPU, for the tg bound of a partial offload (default: the catalog entry's "
-                  "stated host; this machine's measured figure for --device auto)")
+      ->check(CLI::Range(1, 16))
+      ->capture_default_str();
+  cmd->add_option("--tensor-split", o.tensor_split,
+                  "-ts: share of the offloaded layers per device, e.g. 3,1 (default: equal)");
+  cmd->add_option("-d,--n-depth", o.n_depth,
+                  "tokens in the KV cache (n_depth): KV cells read per generated token in the tg bound")
+      ->check(CLI::Range(0, 1 << 24))
+      ->capture_default_str();
+  cmd->add_option("--host-ram", o.host_ram_gib,
+                  "GiB of host RAM beside a catalog GPU (default: the entry's stated host)")
+      ->check(CLI::Range(0.0, 1e6));
+  cmd->add_option(
+         "--host-bandwidth", o.host_bandwidth_gbps,
+         "GB/s of the host RAM beside a GPU, for the tg bound of a partial offload (default: the catalog entry's "
+         "stated host; this machine's measured figure for --device auto)")
       ->check(CLI::Range(0.001, 1e6));
   cmd->add_option("-o,--output", o.output, "md, csv, json or jsonl (one object per device)")->capture_default_str();
-  cmd->add_flag("--wide", o.wide, "md: every column (backend, ngl, weights, compute, output, overhead, memory, host RAM, margin, USD/GiB)");
-  cmd->add_flag("--check", o.check, "also load the model in llama.cpp with no_alloc (simulated allocation, no weights read) "
-                                   "and print its memory breakdown beside the estimate (this machine's backend; "
-                                   "with -o csv/json/jsonl, the comparison alone)");
+  cmd->add_flag(
+      "--wide", o.wide,
+      "md: every column (backend, ngl, weights, compute, output, overhead, memory, host RAM, margin, USD/GiB)");
+  cmd->add_flag("--check", o.check,
+                "also load the model in llama.cpp with no_alloc (simulated allocation, no weights read) "
+                "and print its memory breakdown beside the estimate (this machine's backend; "
+                "with -o csv/json/jsonl, the comparison alone)");
   cmd->footer(
       "Verdicts: fits, partial (some layers on the device, the rest in host RAM), does not fit.\n"
       "Exit codes: 0 the question was answered, whatever the verdict (\"does not fit\" included); 1 a bad model file "
@@ -93,7 +111,8 @@ std::vector<std::string> split_list(const std::string& s) {
 }
 
 // llama.cpp's own breakdown for the plan's context, beside fit's estimate for the host.
-Status print_check(const std::string& path, const fit::ContextParams& ctx, const fit::FitResult& f, report::OutputFormat format) {
+Status print_check(const std::string& path, const fit::ContextParams& ctx, const fit::FitResult& f,
+                   report::OutputFormat format) {
   engine::SimulationSpec sim;
   sim.path = path;
   sim.n_ctx = f.n_ctx;
@@ -143,7 +162,8 @@ struct TempFile {
 // path then names the model for --check).
 Result<model::ModelShape> load_shape(const FitOptions& o, std::string& path, TempFile& tmp) {
   if (!o.model.empty() && !o.preset.empty()) {
-    return fail(ErrorCode::kUsage, "fit: give a MODEL.gguf or --preset NAME, not both ('" + o.model + "' and --preset " + o.preset + ")");
+    return fail(ErrorCode::kUsage,
+                "fit: give a MODEL.gguf or --preset NAME, not both ('" + o.model + "' and --preset " + o.preset + ")");
   }
   if (o.model.empty() && o.preset.empty()) return fail(ErrorCode::kUsage, "fit: give a MODEL.gguf or --preset NAME");
   if (!o.model.empty()) {
@@ -178,13 +198,15 @@ Status run_fit_command(const FitOptions& o) {
     if (!k.fit_shared || it == o.knobs.end() || it->second.empty()) continue;
     if (Status s = set_knob(k, p, it->second); !s) return s;
   }
-  if (o.check && o.device != "auto") return fail(ErrorCode::kUsage, "--check compares on this machine: use it with --device auto");
+  if (o.check && o.device != "auto")
+    return fail(ErrorCode::kUsage, "--check compares on this machine: use it with --device auto");
   std::vector<double> split;
   for (const auto& part : o.tensor_split.empty() ? std::vector<std::string>{} : split_list(o.tensor_split)) {
     double v = -1;
     const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
     if (ec != std::errc() || end != part.data() + part.size() || v < 0) {
-      return fail(ErrorCode::kUsage, "-ts/--tensor-split '" + o.tensor_split + "': expected non-negative numbers, e.g. 3,1");
+      return fail(ErrorCode::kUsage,
+                  "-ts/--tensor-split '" + o.tensor_split + "': expected non-negative numbers, e.g. 3,1");
     }
     split.push_back(v);
   }
@@ -229,7 +251,8 @@ Status run_fit_command(const FitOptions& o) {
   report::FitReport rep;
   const bool catalog_wanted = o.device != "auto";
   if (!catalog_wanted) {
-    const double host_bw = o.host_bandwidth_gbps > 0 ? o.host_bandwidth_gbps : hw::host_bandwidth_gbps(machine);  // cached
+    const double host_bw =
+        o.host_bandwidth_gbps > 0 ? o.host_bandwidth_gbps : hw::host_bandwidth_gbps(machine);  // cached
     fit::Target t = fit::this_machine(machine, host_bw);
     // The table names it "this machine"; what it is goes above the table.
     rep.preamble.push_back("device: " + t.name);
@@ -250,13 +273,15 @@ Status run_fit_command(const FitOptions& o) {
       if (!d) return std::unexpected(d.error());
       chosen = {*d};
     }
-    const bool stateless_gpu = std::any_of(chosen.begin(), chosen.end(), [](const hw::CatalogDevice& d) { return d.kind == "gpu" && d.host.empty(); });
+    const bool stateless_gpu = std::any_of(
+        chosen.begin(), chosen.end(), [](const hw::CatalogDevice& d) { return d.kind == "gpu" && d.host.empty(); });
     if (stateless_gpu && !host.bandwidth_gbps) host.machine_bandwidth_gbps = hw::host_bandwidth_gbps(machine);
     for (const auto& d : chosen) {
       targets.push_back(fit::catalog_target(d, *catalog, host));
       rep.usd_per_gib.push_back(d.usd_per_gib().value_or(-1.0));
     }
-    rep.notes.push_back(std::string("a catalog GPU sits beside its stated host (`rigbench devices -o json`: its host; the RAM and bandwidth are that entry's)") +
+    rep.notes.push_back(std::string("a catalog GPU sits beside its stated host (`rigbench devices -o json`: its host; "
+                                    "the RAM and bandwidth are that entry's)") +
                         (host.ram_bytes || host.bandwidth_gbps ? ", here with --host-ram/--host-bandwidth" : "") +
                         ": the tg bound of a partial offload counts that side too");
   }
@@ -264,8 +289,9 @@ Status run_fit_command(const FitOptions& o) {
     if (multi) {
       const double price = rep.usd_per_gib.empty() ? -1.0 : rep.usd_per_gib.front();
       rep.usd_per_gib.clear();
-      for (auto& r : o.ctx_size > 0 ? fit::plan_fit_split(*shape, t, ctx, *ngl, o.n_depth, o.count, split)
-                                    : fit::plan_fit_split_default_context(*shape, t, ctx, *ngl, o.n_depth, o.count, split)) {
+      for (auto& r : o.ctx_size > 0
+                         ? fit::plan_fit_split(*shape, t, ctx, *ngl, o.n_depth, o.count, split)
+                         : fit::plan_fit_split_default_context(*shape, t, ctx, *ngl, o.n_depth, o.count, split)) {
         rep.results.push_back(std::move(r));
         rep.usd_per_gib.push_back(price);
       }
@@ -285,21 +311,29 @@ Status run_fit_command(const FitOptions& o) {
   rep.model = o.preset.empty() ? shape->name : shape->name + " " + o.quant;
   rep.model_path = o.model.empty() ? "preset " + o.preset + " " + o.quant : o.model;
   rep.weights_bytes = shape->tensor_bytes;
-  rep.notes.push_back("tg bound = bandwidth / bytes read per token (weights on each device, MoE experts scaled by used/total, "
-                      "KV at n_depth " + std::to_string(o.n_depth) + ", -d): an upper bound, not a measurement");
-  if (catalog_wanted) rep.notes.push_back("a discrete GPU's weights exclude the input embeddings (token_embd), which llama.cpp keeps in host RAM");
-  if (catalog_wanted && shape->causal &&
-      std::none_of(shape->tensors.begin(), shape->tensors.end(), [](const auto& t) { return t.name == "output.weight"; })) {
-    rep.notes.push_back("tied embeddings: the output layer is a copy of token_embd, and llama.cpp puts that copy on the device "
-                        "holding the output layer (counted there)");
+  rep.notes.push_back(
+      "tg bound = bandwidth / bytes read per token (weights on each device, MoE experts scaled by used/total, "
+      "KV at n_depth " +
+      std::to_string(o.n_depth) + ", -d): an upper bound, not a measurement");
+  if (catalog_wanted)
+    rep.notes.push_back(
+        "a discrete GPU's weights exclude the input embeddings (token_embd), which llama.cpp keeps in host RAM");
+  if (catalog_wanted && shape->causal && std::none_of(shape->tensors.begin(), shape->tensors.end(), [](const auto& t) {
+        return t.name == "output.weight";
+      })) {
+    rep.notes.push_back(
+        "tied embeddings: the output layer is a copy of token_embd, and llama.cpp puts that copy on the device "
+        "holding the output layer (counted there)");
   }
   if (const uint64_t repack = fit::repack_bytes(*shape); repack > 0) {
-    rep.notes.push_back("on a CPU with AVX2, llama.cpp keeps an interleaved copy of " + format_bytes(repack) +
-                        " of these weights (CPU_REPACK); the mapped originals become reclaimable page cache, so the process "
-                        "RSS may show both until memory is needed");
+    rep.notes.push_back(
+        "on a CPU with AVX2, llama.cpp keeps an interleaved copy of " + format_bytes(repack) +
+        " of these weights (CPU_REPACK); the mapped originals become reclaimable page cache, so the process "
+        "RSS may show both until memory is needed");
   }
   // --check compares on this machine's backend; with -o csv/json/jsonl it prints the comparison alone.
-  if (o.check && *format != report::OutputFormat::kMarkdown) return print_check(path, ctx, rep.results.front(), *format);
+  if (o.check && *format != report::OutputFormat::kMarkdown)
+    return print_check(path, ctx, rep.results.front(), *format);
   report::print_fit(rep, *format, std::cout, report::RenderOptions{o.wide});
   if (o.check) return print_check(path, ctx, rep.results.front(), *format);
   return {};

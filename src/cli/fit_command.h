@@ -12,38 +12,39 @@
 namespace rigbench::cli {
 
 struct FitOptions {
-  std::string model;              // MODEL.gguf (header-only files work)
-  std::string preset;             // --preset NAME instead of a file
-  std::string quant = "Q4_K_M";   // --quant TYPE with --preset
-  int ctx_size = 0;               // -c: tokens; 0 = n_ctx_train, cut as llama.cpp's --fit cuts it
+  std::string model;                  // MODEL.gguf (header-only files work)
+  std::string preset;                 // --preset NAME instead of a file
+  std::string quant = "Q4_K_M";       // --quant TYPE with --preset
+  int ctx_size = 0;                   // -c: tokens; 0 = n_ctx_train, cut as llama.cpp's --fit cuts it
   std::string n_gpu_layers = "auto";  // -ngl N | auto | -1 (all)
   // -fa, -ctk, -ctv, -b, -ub by knob key: declared from core/knobs.h (Knob::fit_shared), as
   // bench declares them; "" = the knob's default. -fa auto plans as on, as llama.cpp resolves it.
   std::map<std::string, std::string> knobs;
   bool no_kv_offload = false;
-  int n_parallel = 1;             // -np, --parallel: sequences
-  std::string device = "auto";    // auto | all | a catalog name
-  int count = 1;                  // --count: that many of the catalog device (multi-GPU)
-  std::string tensor_split;       // -ts: share of the offloaded layers per device, e.g. "3,1"
-  int n_depth = 0;                // -d, --n-depth: KV cells read per token in the tg bound
-  double host_ram_gib = 0;        // --host-ram: RAM beside a catalog GPU (0 = the entry's stated host)
-  double host_bandwidth_gbps = 0; // --host-bandwidth: GB/s of that RAM (0 = the stated host's; this machine's measured for auto)
-  std::string output = "md";      // -o: md | csv | json | jsonl
-  bool wide = false;              // --wide: every column in the md table
+  int n_parallel = 1;           // -np, --parallel: sequences
+  std::string device = "auto";  // auto | all | a catalog name
+  int count = 1;                // --count: that many of the catalog device (multi-GPU)
+  std::string tensor_split;     // -ts: share of the offloaded layers per device, e.g. "3,1"
+  int n_depth = 0;              // -d, --n-depth: KV cells read per token in the tg bound
+  double host_ram_gib = 0;      // --host-ram: RAM beside a catalog GPU (0 = the entry's stated host)
+  double host_bandwidth_gbps =
+      0;  // --host-bandwidth: GB/s of that RAM (0 = the stated host's; this machine's measured for auto)
+  std::string output = "md";                 // -o: md | csv | json | jsonl
+  bool wide = false;                         // --wide: every column in the md table
   std::vector<std::string> override_tensor;  // -ot, --override-tensor PATTERN=BUFT[,...] (repeatable), as llama.cpp
-  bool cpu_moe = false;           // -cmoe, --cpu-moe: every MoE expert tensor in host RAM
-  int n_cpu_moe = 0;              // -ncmoe, --n-cpu-moe N: the expert tensors of blocks 0..N-1 in host RAM
-  std::string mmproj;             // --mmproj FILE: a vision projector loaded beside the model
-  bool check = false;             // --check: also ask llama.cpp's own no_alloc simulation (this machine's backend)
+  bool cpu_moe = false;                      // -cmoe, --cpu-moe: every MoE expert tensor in host RAM
+  int n_cpu_moe = 0;                         // -ncmoe, --n-cpu-moe N: the expert tensors of blocks 0..N-1 in host RAM
+  std::string mmproj;                        // --mmproj FILE: a vision projector loaded beside the model
+  bool check = false;  // --check: also ask llama.cpp's own no_alloc simulation (this machine's backend)
 };
 
 struct HwOptions {
-  bool bandwidth = false;         // --bandwidth: run the probe
+  bool bandwidth = false;  // --bandwidth: run the probe
   std::string output = "md";
 };
 
 struct DevicesOptions {
-  std::string output = "md";      // -o: md | csv | json | jsonl
+  std::string output = "md";  // -o: md | csv | json | jsonl
 };
 
 CLI::App* add_fit_command(CLI::App& app, FitOptions& o);

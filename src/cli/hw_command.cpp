@@ -6,19 +6,21 @@
 
 #include "cli/build_info.h"
 #include "cli/fit_command.h"
-#include "report/hw_printer.h"
 #include "hw/bandwidth.h"
 #include "hw/catalog.h"
 #include "hw/machine.h"
 #include "power/meters.h"
+#include "report/hw_printer.h"
 #include "report/listings.h"
 
 namespace rigbench::cli {
 
 CLI::App* add_hw_command(CLI::App& app, HwOptions& o) {
-  CLI::App* cmd = app.add_subcommand("hw", "This machine: CPU, RAM, OS, GPUs, ggml backends, energy meters, memory bandwidth");
-  cmd->add_flag("--bandwidth", o.bandwidth, "measure memory bandwidth (read and triad, about a second); replaces the cached "
-                                            "figure behind fit's and bench's tg bound");
+  CLI::App* cmd =
+      app.add_subcommand("hw", "This machine: CPU, RAM, OS, GPUs, ggml backends, energy meters, memory bandwidth");
+  cmd->add_flag("--bandwidth", o.bandwidth,
+                "measure memory bandwidth (read and triad, about a second); replaces the cached "
+                "figure behind fit's and bench's tg bound");
   cmd->add_option("-o,--output", o.output, "md (tables within 120 columns), csv (section,name,key,value) or json")
       ->capture_default_str();
   cmd->footer(
@@ -32,7 +34,8 @@ CLI::App* add_hw_command(CLI::App& app, HwOptions& o) {
 
 CLI::App* add_devices_command(CLI::App& app, DevicesOptions& o) {
   CLI::App* cmd = app.add_subcommand("devices", "The hardware catalog, with cost per GiB of memory");
-  cmd->add_option("-o,--output", o.output, "md, csv, json or jsonl (json: with each figure's source)")->capture_default_str();
+  cmd->add_option("-o,--output", o.output, "md, csv, json or jsonl (json: with each figure's source)")
+      ->capture_default_str();
   return cmd;
 }
 

@@ -13,20 +13,24 @@ namespace rigbench::cli {
 CLI::App* add_import_command(CLI::App& app, ImportOptions& o) {
   CLI::App* cmd = app.add_subcommand(
       "import", "Import results: rigbench jsonl/json/database from other machines, llama-bench json/jsonl/csv/sql");
-  cmd->add_option("files", o.files, "files to import (the format is read from the content); - for standard input")->required();
-  cmd->add_option("--db", o.db_path, "database to import into (default: $XDG_DATA_HOME/rigbench/results.db)")->take_last();
+  cmd->add_option("files", o.files, "files to import (the format is read from the content); - for standard input")
+      ->required();
+  cmd->add_option("--db", o.db_path, "database to import into (default: $XDG_DATA_HOME/rigbench/results.db)")
+      ->take_last();
   cmd->add_option("--hostname", o.hostname,
                   "the machine llama-bench output ran on, which the output does not name (required for llama-bench "
                   "files; refused with rigbench files, whose records name their machine)");
   cmd->add_option("-r,--repetitions", o.repetitions,
                   "repetitions of the llama-bench run (its -r), which its csv and sql output do not record")
       ->check(CLI::Range(1, 1000000));
-  cmd->add_option("-o,--output", o.output, "the summary: md, csv, json or jsonl (one object per file)")->capture_default_str();
+  cmd->add_option("-o,--output", o.output, "the summary: md, csv, json or jsonl (one object per file)")
+      ->capture_default_str();
   cmd->footer(
       "Examples:\n"
       "  rigbench import rig-a.jsonl rig-b.db                       # other machines' exports and databases\n"
       "  rigbench import --hostname rig-d llama-bench.jsonl         # llama-bench -o jsonl (json, csv, sql too)\n"
-      "  rigbench import --hostname rig-d -r 5 llama-bench.csv      # csv/sql keep mean and sd only: say the repetitions\n"
+      "  rigbench import --hostname rig-d -r 5 llama-bench.csv      # csv/sql keep mean and sd only: say the "
+      "repetitions\n"
       "  llama-bench -m m.gguf -o jsonl | rigbench import --hostname rig-d -\n"
       "Exit codes: 0 imported; 1 a file missing or unreadable (among several: the others are imported), or a database\n"
       "error; 2 a bad flag or value.\n");
@@ -84,8 +88,8 @@ Status run_import_command(const ImportOptions& o) {
   const auto skipped_files = [&]() -> Status {
     if (bad_files == 0) return {};
     const bool none = bad_files == o.files.size();
-    return fail(ErrorCode::kInvalidInput, "import: " + std::to_string(bad_files) + " of " + std::to_string(o.files.size()) +
-                                              " files skipped (named above); " +
+    return fail(ErrorCode::kInvalidInput, "import: " + std::to_string(bad_files) + " of " +
+                                              std::to_string(o.files.size()) + " files skipped (named above); " +
                                               (none ? "nothing imported" : "the others were imported"));
   };
   if (batches.empty()) return skipped_files();
@@ -106,7 +110,8 @@ Status run_import_command(const ImportOptions& o) {
     auto c = store::save_batch(**db, batch);
     if (!c) return std::unexpected(c.error());
     counts.push_back(*c);
-    for (const std::string& why : batch.skipped) std::fprintf(stderr, "rigbench: note: %s: %s\n", batch.path.c_str(), why.c_str());
+    for (const std::string& why : batch.skipped)
+      std::fprintf(stderr, "rigbench: note: %s: %s\n", batch.path.c_str(), why.c_str());
   }
   report::print_import(batches, counts, *format, std::cout);
   return skipped_files();

@@ -17,7 +17,7 @@ extern "C" void on_signal(int sig) {
 
 const std::atomic<bool>& install_interrupt_flag() {
   static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
-  struct sigaction sa{};
+  struct sigaction sa {};
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, nullptr);

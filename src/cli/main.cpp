@@ -89,8 +89,10 @@ std::vector<std::string> flag_names(const CLI::App& cmd) {
 
 int main(int argc, char** argv) {
   using namespace rigbench;
-  CLI::App app{"rigbench: will it fit, how fast, what does it cost - measured the same way on every machine", "rigbench"};
-  app.set_version_flag("--version", std::string(RIGBENCH_VERSION) + " (llama.cpp " + cli::build_info().llama_cpp_commit + ")");
+  CLI::App app{"rigbench: will it fit, how fast, what does it cost - measured the same way on every machine",
+               "rigbench"};
+  app.set_version_flag("--version",
+                       std::string(RIGBENCH_VERSION) + " (llama.cpp " + cli::build_info().llama_cpp_commit + ")");
   app.require_subcommand(1);
 
   // Each subcommand: its options, declared on `app`, and how it runs once parsed.
@@ -104,13 +106,15 @@ int main(int argc, char** argv) {
   cli::SynthOptions synth_opts;
   commands.push_back({cli::add_synth_command(app, synth_opts), [&] { return cli::run_synth_command(synth_opts); }});
   cli::PresetsOptions presets_opts;
-  commands.push_back({cli::add_presets_command(app, presets_opts), [&] { return cli::run_presets_command(presets_opts); }});
+  commands.push_back(
+      {cli::add_presets_command(app, presets_opts), [&] { return cli::run_presets_command(presets_opts); }});
   cli::FitOptions fit_opts;
   commands.push_back({cli::add_fit_command(app, fit_opts), [&] { return cli::run_fit_command(fit_opts); }});
   cli::HwOptions hw_opts;
   commands.push_back({cli::add_hw_command(app, hw_opts), [&] { return cli::run_hw_command(hw_opts); }});
   cli::DevicesOptions devices_opts;
-  commands.push_back({cli::add_devices_command(app, devices_opts), [&] { return cli::run_devices_command(devices_opts); }});
+  commands.push_back(
+      {cli::add_devices_command(app, devices_opts), [&] { return cli::run_devices_command(devices_opts); }});
   cli::CostOptions cost_opts;
   commands.push_back({cli::add_cost_command(app, cost_opts), [&] { return cli::run_cost_command(cost_opts); }});
   cli::ImportOptions import_opts;
@@ -118,7 +122,8 @@ int main(int argc, char** argv) {
   cli::ExportOptions export_opts;
   commands.push_back({cli::add_export_command(app, export_opts), [&] { return cli::run_export_command(export_opts); }});
   cli::CompareOptions compare_opts;
-  commands.push_back({cli::add_compare_command(app, compare_opts), [&] { return cli::run_compare_command(compare_opts); }});
+  commands.push_back(
+      {cli::add_compare_command(app, compare_opts), [&] { return cli::run_compare_command(compare_opts); }});
   cli::ReportOptions report_opts;
   commands.push_back({cli::add_report_command(app, report_opts), [&] { return cli::run_report_command(report_opts); }});
 
@@ -148,10 +153,12 @@ int main(int argc, char** argv) {
     // them, in the order given.
     for (const Command& c : commands) {
       if (c.app->parsed() && !c.app->remaining().empty()) {
-        return usage_error(cli::unexpected_arguments_message(c.app->get_name(), c.app->remaining(), flag_names(*c.app)));
+        return usage_error(
+            cli::unexpected_arguments_message(c.app->get_name(), c.app->remaining(), flag_names(*c.app)));
       }
     }
-    if (!app.remaining().empty()) return usage_error(cli::unexpected_arguments_message("", app.remaining(), flag_names(app)));
+    if (!app.remaining().empty())
+      return usage_error(cli::unexpected_arguments_message("", app.remaining(), flag_names(app)));
     return usage_error(std::string(e.what()) + " (see --help)");
   } catch (const CLI::ParseError& e) {
     std::string help = "--help";

@@ -8,12 +8,12 @@
 #include <filesystem>
 #include <iostream>
 
-#include "measure/job.h"
 #include "cli/args.h"
-#include "store/writable.h"
+#include "measure/job.h"
 #include "report/html_assets.h"
 #include "report/html_report.h"
 #include "store/record_sources.h"
+#include "store/writable.h"
 
 namespace rigbench::cli {
 
@@ -29,8 +29,8 @@ Status write_whole(const std::string& path, const std::string& text) {
     std::error_code ec;
     std::filesystem::remove(tmp, ec);
     const std::string reason = store::unwritable_reason(path);
-    return fail(ErrorCode::kRuntime,
-                "--output-file '" + path + "': " + (reason.empty() ? errno_text(err) : reason) + "; " + kOutputFileHint);
+    return fail(ErrorCode::kRuntime, "--output-file '" + path + "': " + (reason.empty() ? errno_text(err) : reason) +
+                                         "; " + kOutputFileHint);
   };
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) return failed(errno);
@@ -55,19 +55,24 @@ Status write_whole(const std::string& path, const std::string& text) {
 
 CLI::App* add_report_command(CLI::App& app, ReportOptions& o) {
   CLI::App* cmd = app.add_subcommand("report", "Write a self-contained HTML report with charts of the stored results");
-  cmd->add_option("--output-file", o.output_file, "the HTML file to write; - for standard output")->capture_default_str();
-  cmd->add_option("-o,--output", o.output, "format: html (the only one)")->check(output_format({"html"}))->capture_default_str();
+  cmd->add_option("--output-file", o.output_file, "the HTML file to write; - for standard output")
+      ->capture_default_str();
+  cmd->add_option("-o,--output", o.output, "format: html (the only one)")
+      ->check(output_format({"html"}))
+      ->capture_default_str();
   cmd->add_option("--db", o.db_paths, "database to read (repeatable; default: $XDG_DATA_HOME/rigbench/results.db)");
   add_record_filter_flags(*cmd, o.filter);
   cmd->add_option("--title", o.title, "title of the page")->capture_default_str();
   cmd->add_option("--alpha", o.alpha, "significance level of the regression test (Welch's t-test, one-sided)")
-      ->check(CLI::Range(1e-9, 0.5))->capture_default_str();
+      ->check(CLI::Range(1e-9, 0.5))
+      ->capture_default_str();
   cmd->footer(
       "Examples:\n"
       "  rigbench report                                   # rigbench-report.html from the default database\n"
       "  rigbench report --db a.db --db b.db --model llama --output-file llama.html\n"
       "  rigbench report --output-file - > report.html\n"
-      "Exit codes: 0 written; 1 no database, no matching record, or the file cannot be written; 2 a bad flag or value.\n");
+      "Exit codes: 0 written; 1 no database, no matching record, or the file cannot be written; 2 a bad flag or "
+      "value.\n");
   return cmd;
 }
 

@@ -6,19 +6,20 @@
 #include <string>
 #include <vector>
 
-#include "core/status.h"
 #include "core/significance.h"
+#include "core/status.h"
 #include "store/record_sources.h"
 
 namespace rigbench::cli {
 
 struct ReportOptions {
-  std::vector<std::string> db_paths;       // --db (repeatable): databases read ("" = the default database)
-  std::string output_file = "rigbench-report.html";  // --output-file: the HTML file written (replaced whole); "-" = stdout
-  std::string output = "html";             // -o: the format (html, the only one)
-  store::RecordFilter filter;              // --model, --machine, --tag
-  std::string title = "rigbench report";   // --title: the page's title
-  double alpha = kDefaultAlpha;    // --alpha: significance level of the regressions
+  std::vector<std::string> db_paths;  // --db (repeatable): databases read ("" = the default database)
+  std::string output_file =
+      "rigbench-report.html";             // --output-file: the HTML file written (replaced whole); "-" = stdout
+  std::string output = "html";            // -o: the format (html, the only one)
+  store::RecordFilter filter;             // --model, --machine, --tag
+  std::string title = "rigbench report";  // --title: the page's title
+  double alpha = kDefaultAlpha;           // --alpha: significance level of the regressions
 };
 
 // Declares the subcommand and its flags on `app`; `opts` receives the parsed values.

@@ -9,8 +9,8 @@
 #include "core/strings.h"
 #include "model/preset.h"
 #include "model/tensor_layout.h"
-#include "synth/synthesis.h"
 #include "report/listings.h"
+#include "synth/synthesis.h"
 
 namespace rigbench::cli {
 
@@ -25,17 +25,21 @@ uint64_t count_params(const model::Preset& p) {
 }  // namespace
 
 CLI::App* add_synth_command(CLI::App& app, SynthOptions& o) {
-  CLI::App* cmd = app.add_subcommand("synth", "Write a synthetic GGUF: a real model's tensors and metadata, random weights");
+  CLI::App* cmd =
+      app.add_subcommand("synth", "Write a synthetic GGUF: a real model's tensors and metadata, random weights");
   auto* preset = cmd->add_option("--preset", o.preset, "preset name (see `rigbench presets`)");
   auto* config = cmd->add_option("--config", o.config, "a Hugging Face config.json instead of a preset");
   preset->excludes(config);
   cmd->add_option("--quant", o.quant, "llama.cpp file type: F32, F16, Q8_0, Q4_0, Q4_K_M, Q5_K_M, Q6_K, Q3_K_S, ...")
       ->capture_default_str();
-  cmd->add_option("--output-file", o.output_file, "the GGUF file to write (written beside it, renamed at the end)")->required();
+  cmd->add_option("--output-file", o.output_file, "the GGUF file to write (written beside it, renamed at the end)")
+      ->required();
   cmd->add_flag("--header-only", o.header_only, "write metadata and tensor infos; leave the data as a sparse hole");
   cmd->add_option("--seed", o.seed, "seed of the random values, >= 0 (sizes and shapes do not depend on it)")
       ->check(CLI::Validator(
-          [](std::string& v) { return v.find('-') == std::string::npos ? std::string() : "'" + v + "': expected 0 or more"; },
+          [](std::string& v) {
+            return v.find('-') == std::string::npos ? std::string() : "'" + v + "': expected 0 or more";
+          },
           "N >= 0"))
       ->capture_default_str();
   cmd->add_option("-o,--output", o.output, "format of the summary printed: md or json")
@@ -52,7 +56,8 @@ CLI::App* add_synth_command(CLI::App& app, SynthOptions& o) {
 
 CLI::App* add_presets_command(CLI::App& app, PresetsOptions& o) {
   CLI::App* cmd = app.add_subcommand("presets", "List the model presets (architecture shapes of real models)");
-  cmd->add_option("-o,--output", o.output, "md, csv, json or jsonl (csv/json: with each config.json's address)")->capture_default_str();
+  cmd->add_option("-o,--output", o.output, "md, csv, json or jsonl (csv/json: with each config.json's address)")
+      ->capture_default_str();
   return cmd;
 }
 
@@ -70,11 +75,17 @@ Status run_synth_command(const SynthOptions& o) {
   const model::SynthResult* written = &outcome->written;
   const double seconds = outcome->seconds;
   if (o.output == "json") {
-    nlohmann::ordered_json j = {{"path", o.output_file},           {"preset", preset->name},
-                                {"arch", preset->arch},       {"file_type", o.quant},
-                                {"size_bytes", written->size_bytes}, {"tensor_bytes", written->tensor_bytes},
-                                {"n_params", count_params(*preset)}, {"header_only", o.header_only},
-                                {"tokenizer", written->tokenizer}, {"synthetic", true}, {"seed", o.seed},
+    nlohmann::ordered_json j = {{"path", o.output_file},
+                                {"preset", preset->name},
+                                {"arch", preset->arch},
+                                {"file_type", o.quant},
+                                {"size_bytes", written->size_bytes},
+                                {"tensor_bytes", written->tensor_bytes},
+                                {"n_params", count_params(*preset)},
+                                {"header_only", o.header_only},
+                                {"tokenizer", written->tokenizer},
+                                {"synthetic", true},
+                                {"seed", o.seed},
                                 {"elapsed_s", seconds}};
     std::cout << j.dump(2) << "\n";
   } else {

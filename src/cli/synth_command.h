@@ -11,17 +11,17 @@
 namespace rigbench::cli {
 
 struct SynthOptions {
-  std::string preset;           // --preset NAME (see `rigbench presets`)
-  std::string config;           // --config FILE: a Hugging Face config.json instead of a preset
-  std::string quant = "Q4_K_M"; // --quant TYPE: llama.cpp file type name
-  std::string output_file;      // --output-file FILE.gguf (required)
-  bool header_only = false;     // --header-only: tensor data left as a sparse hole
+  std::string preset;                       // --preset NAME (see `rigbench presets`)
+  std::string config;                       // --config FILE: a Hugging Face config.json instead of a preset
+  std::string quant = "Q4_K_M";             // --quant TYPE: llama.cpp file type name
+  std::string output_file;                  // --output-file FILE.gguf (required)
+  bool header_only = false;                 // --header-only: tensor data left as a sparse hole
   uint64_t seed = model::SynthSpec{}.seed;  // --seed N: seed of the random values
-  std::string output = "md";    // -o md|json: how the summary is printed
+  std::string output = "md";                // -o md|json: how the summary is printed
 };
 
 struct PresetsOptions {
-  std::string output = "md";    // -o md|json
+  std::string output = "md";  // -o md|json
 };
 
 CLI::App* add_synth_command(CLI::App& app, SynthOptions& opts);

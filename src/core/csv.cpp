@@ -46,9 +46,16 @@ Result<std::vector<CsvRecord>> parse_csv(std::string_view text, CsvOptions optio
     }
     switch (c) {
       case '"': quoted = has_content = true; break;
-      case ',': current.fields.push_back(std::move(field)); field.clear(); has_content = true; break;
+      case ',':
+        current.fields.push_back(std::move(field));
+        field.clear();
+        has_content = true;
+        break;
       case '\r': break;
-      case '\n': ++line; end_record(); break;
+      case '\n':
+        ++line;
+        end_record();
+        break;
       default: field += c; has_content = true;
     }
   }

@@ -55,7 +55,8 @@ std::vector<Knob> make_knobs() {
                       load_mode_names());
   lm.reloads_model = true;
   all.push_back(lm);
-  Knob nb = int_knob("n_batch", "-b,--batch-size", "", "n_batch", "logical batch size", &BenchParams::n_batch, 1, kMaxTokens);
+  Knob nb =
+      int_knob("n_batch", "-b,--batch-size", "", "n_batch", "logical batch size", &BenchParams::n_batch, 1, kMaxTokens);
   nb.fit_shared = true;
   all.push_back(nb);
   Knob nub = int_knob("n_ubatch", "--ubatch-size", "-ub", "n_ubatch", "physical batch size", &BenchParams::n_ubatch, 1,
@@ -77,8 +78,9 @@ std::vector<Knob> make_knobs() {
   all.push_back(fa);
   all.push_back(int_knob("poll", "--poll", "", "poll", "how busily threads wait for work, 0-100 (ggml threadpool)",
                          &BenchParams::poll, 0, 100));
-  all.push_back(int_knob("cpu_strict", "--cpu-strict", "", "cpu_strict", "1 = pin each thread to its own CPU, 0 = let the OS place them",
-                         &BenchParams::cpu_strict, 0, 1));
+  all.push_back(int_knob("cpu_strict", "--cpu-strict", "", "cpu_strict",
+                         "1 = pin each thread to its own CPU, 0 = let the OS place them", &BenchParams::cpu_strict, 0,
+                         1));
   Knob nt = int_knob("n_threads", "-t,--threads", "", "threads", "threads (default: physical cores)",
                      &BenchParams::n_threads, 1, 1024);
   nt.always_shown = true;
@@ -102,7 +104,8 @@ std::vector<Knob> make_knobs() {
                     &BenchParams::n_cpu_moe, 0, 100000));
   recorded(text_knob("split_mode", "", "", "sm", "split over GPUs (llama-bench -sm)", &BenchParams::split_mode,
                      {"none", "layer", "row", "tensor"}));
-  recorded(int_knob("main_gpu", "", "", "mg", "the GPU of split mode none (llama-bench -mg)", &BenchParams::main_gpu, 0, 1024));
+  recorded(int_knob("main_gpu", "", "", "mg", "the GPU of split mode none (llama-bench -mg)", &BenchParams::main_gpu, 0,
+                    1024));
   recorded(int_knob("no_kv_offload", "", "", "nkvo", "1 = KV cache in host RAM (llama-bench -nkvo)",
                     &BenchParams::no_kv_offload, 0, 1));
   recorded(text_knob("devices", "", "", "dev", "ggml devices used (llama-bench -dev)", &BenchParams::devices, {}));
@@ -112,22 +115,26 @@ std::vector<Knob> make_knobs() {
   recorded(text_knob("cpu_mask", "", "", "cpu_mask", "CPU affinity mask (llama-bench -C)", &BenchParams::cpu_mask, {}));
   recorded(text_knob("lazy_mode", "", "", "lzm", "lazy weight loading (llama-bench -lzm)", &BenchParams::lazy_mode,
                      {"off", "auto", "on"}));
-  recorded(int_knob("embeddings", "", "", "embd", "1 = embeddings computed (llama-bench -embd)", &BenchParams::embeddings, 0, 1));
+  recorded(int_knob("embeddings", "", "", "embd", "1 = embeddings computed (llama-bench -embd)",
+                    &BenchParams::embeddings, 0, 1));
   recorded(int_knob("no_op_offload", "", "", "nopo", "1 = host ops not offloaded (llama-bench -nopo)",
                     &BenchParams::no_op_offload, 0, 1));
-  recorded(int_knob("no_host", "", "", "noh", "1 = no host buffer (llama-bench --no-host)", &BenchParams::no_host, 0, 1));
-  recorded(int_knob("fit_target", "", "", "fitt", "fit margin per device, MiB (llama-bench -fitt)", &BenchParams::fit_target,
-                    0, 1 << 30));
-  recorded(int_knob("fit_min_ctx", "", "", "fitc", "fit's smallest context (llama-bench -fitc)", &BenchParams::fit_min_ctx, 0,
-                    kMaxTokens));
-  recorded(int_knob("mul_mat_q", "", "", "mmq", "quantized matrix kernels (2023 llama-bench -mmq)", &BenchParams::mul_mat_q, 0, 1));
+  recorded(
+      int_knob("no_host", "", "", "noh", "1 = no host buffer (llama-bench --no-host)", &BenchParams::no_host, 0, 1));
+  recorded(int_knob("fit_target", "", "", "fitt", "fit margin per device, MiB (llama-bench -fitt)",
+                    &BenchParams::fit_target, 0, 1 << 30));
+  recorded(int_knob("fit_min_ctx", "", "", "fitc", "fit's smallest context (llama-bench -fitc)",
+                    &BenchParams::fit_min_ctx, 0, kMaxTokens));
+  recorded(int_knob("mul_mat_q", "", "", "mmq", "quantized matrix kernels (2023 llama-bench -mmq)",
+                    &BenchParams::mul_mat_q, 0, 1));
   return all;
 }
 
 }  // namespace
 
 const std::vector<std::string>& kv_cache_type_names() {
-  static const std::vector<std::string> kTypes = {"f32", "f16", "bf16", "q8_0", "q4_0", "q4_1", "iq4_nl", "q5_0", "q5_1"};
+  static const std::vector<std::string> kTypes = {"f32",  "f16",    "bf16", "q8_0", "q4_0",
+                                                  "q4_1", "iq4_nl", "q5_0", "q5_1"};
   return kTypes;
 }
 

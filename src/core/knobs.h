@@ -32,20 +32,20 @@ struct Knob {
   std::string header;       // markdown column header, e.g. "n_ubatch"
   std::string help;         // one line for --help
   Type type = Type::kInt;
-  int BenchParams::*int_field = nullptr;          // kInt
-  std::string BenchParams::*text_field = nullptr; // kText
-  long min = 0, max = 0;                          // kInt: accepted range, inclusive
+  int BenchParams::*int_field = nullptr;           // kInt
+  std::string BenchParams::*text_field = nullptr;  // kText
+  long min = 0, max = 0;                           // kInt: accepted range, inclusive
   // kText: the canonical values; a value is lower-cased and trimmed, then mapped through
   // `synonyms` ("1" -> "on"), then must be one of these.
   std::vector<std::string> choices;
   std::vector<std::pair<std::string, std::string>> synonyms;
-  bool reloads_model = false;  // a change reloads the model (n_gpu_layers, load_mode)
-  bool always_shown = false;   // the markdown table shows it even at its default (threads)
-  bool compare_key = true;     // compare and regressions keep runs that differ in it apart
-  bool fit_shared = false;     // `rigbench fit` declares the same flag from this entry (one value): -fa, -ctk,
-                               // -ctv, -b, -ub. (fit's -ngl also takes auto and its -c 0 means n_ctx_train,
-                               // so those two are declared by fit itself.)
-  std::string llama_bench_key; // field of llama-bench's output rows; "" = llama-bench has none
+  bool reloads_model = false;   // a change reloads the model (n_gpu_layers, load_mode)
+  bool always_shown = false;    // the markdown table shows it even at its default (threads)
+  bool compare_key = true;      // compare and regressions keep runs that differ in it apart
+  bool fit_shared = false;      // `rigbench fit` declares the same flag from this entry (one value): -fa, -ctk,
+                                // -ctv, -b, -ub. (fit's -ngl also takes auto and its -c 0 means n_ctx_train,
+                                // so those two are declared by fit itself.)
+  std::string llama_bench_key;  // field of llama-bench's output rows; "" = llama-bench has none
 };
 
 // Every knob, in the plan's nesting order (outermost first).

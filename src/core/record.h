@@ -22,21 +22,21 @@ inline constexpr int kRecordSchemaVersion = 2;
 
 // A compute device as ggml enumerates it, or a GPU as its driver lists it (hw/describe.h).
 struct DeviceInfo {
-  std::string name;         // ggml device name, e.g. "CPU", "CUDA0"; or "nvml:gpu0", "amdgpu:card0"
-  std::string description;  // the GPU's model, e.g. "NVIDIA H200" (the driver's name when one lists it)
-  std::string type;         // "gpu", "igpu" or "accel"
+  std::string name;                 // ggml device name, e.g. "CPU", "CUDA0"; or "nvml:gpu0", "amdgpu:card0"
+  std::string description;          // the GPU's model, e.g. "NVIDIA H200" (the driver's name when one lists it)
+  std::string type;                 // "gpu", "igpu" or "accel"
   uint64_t memory_total_bytes = 0;  // bytes, ggml_backend_dev_memory
   uint64_t memory_free_bytes = 0;   // bytes, ggml_backend_dev_memory at detection time
 };
 
 struct MachineInfo {
-  std::string hostname;     // uname nodename
-  std::string cpu;          // /proc/cpuinfo "model name" (first CPU)
-  int cores = 0;            // physical cores, from /sys/devices/system/cpu topology
-  int threads = 0;          // logical CPUs online
-  uint64_t ram_bytes = 0;   // bytes, /proc/meminfo MemTotal
-  std::string os;           // /etc/os-release PRETTY_NAME
-  std::string kernel;       // uname sysname + release
+  std::string hostname;               // uname nodename
+  std::string cpu;                    // /proc/cpuinfo "model name" (first CPU)
+  int cores = 0;                      // physical cores, from /sys/devices/system/cpu topology
+  int threads = 0;                    // logical CPUs online
+  uint64_t ram_bytes = 0;             // bytes, /proc/meminfo MemTotal
+  std::string os;                     // /etc/os-release PRETTY_NAME
+  std::string kernel;                 // uname sysname + release
   std::vector<std::string> backends;  // ggml backends compiled in (registry names)
   std::vector<DeviceInfo> gpus;       // ggml devices other than the CPU (GPUs, accelerators), then the GPUs
                                       // a driver lists that ggml does not see ("nvml:gpuN", "amdgpu:cardN");
@@ -44,10 +44,10 @@ struct MachineInfo {
 };
 
 struct BuildInfo {
-  std::string rigbench_version;   // CMake project version
-  std::string llama_cpp_commit;   // commit of the llama.cpp sources built against
-  std::string llama_cpp_source;   // "bundled" (third_party/llama.cpp) or "system"
-  std::string build_type;         // CMAKE_BUILD_TYPE of rigbench
+  std::string rigbench_version;  // CMake project version
+  std::string llama_cpp_commit;  // commit of the llama.cpp sources built against
+  std::string llama_cpp_source;  // "bundled" (third_party/llama.cpp) or "system"
+  std::string build_type;        // CMAKE_BUILD_TYPE of rigbench
 };
 
 struct ModelInfo {
@@ -70,40 +70,41 @@ struct ModelInfo {
 // among them (what the user chooses per run: threads, batch sizes, KV types, ...) are
 // declared, with their flags, keys and accepted values, in core/knobs.h.
 struct BenchParams {
-  int n_prompt = 512;        // tokens in the timed prompt (pp); 0 = no pp test
-  int n_gen = 128;           // tokens generated in the timed tg test; 0 = no tg test
-  int n_depth = 0;           // tokens already in the KV cache before each timed test
-  int n_batch = 2048;        // logical batch size (llama_decode call size)
-  int n_ubatch = 512;        // physical batch size
-  int n_threads = 0;         // threads for both pp and tg
-  int n_gpu_layers = -1;     // layers offloaded; -1 = all
-  std::string load_mode = "auto";   // load mode asked for (-lm): auto, none, mmap, mlock, mmap+mlock, dio; auto is llama.cpp's choice
+  int n_prompt = 512;     // tokens in the timed prompt (pp); 0 = no pp test
+  int n_gen = 128;        // tokens generated in the timed tg test; 0 = no tg test
+  int n_depth = 0;        // tokens already in the KV cache before each timed test
+  int n_batch = 2048;     // logical batch size (llama_decode call size)
+  int n_ubatch = 512;     // physical batch size
+  int n_threads = 0;      // threads for both pp and tg
+  int n_gpu_layers = -1;  // layers offloaded; -1 = all
+  std::string load_mode =
+      "auto";  // load mode asked for (-lm): auto, none, mmap, mlock, mmap+mlock, dio; auto is llama.cpp's choice
   std::string flash_attn = "auto";  // "auto", "on" or "off"
   std::string type_k = "f16";       // KV cache K type, ggml type name
   std::string type_v = "f16";       // KV cache V type, ggml type name
-  int poll = 50;             // ggml threadpool polling level, 0-100 (llama-bench --poll)
-  int cpu_strict = 0;        // 1 = pin each ggml thread to its own CPU (llama-bench --cpu-strict)
-  int n_ctx = 0;             // context size created (-c; 0 asked = n_depth + n_prompt + n_gen)
+  int poll = 50;                    // ggml threadpool polling level, 0-100 (llama-bench --poll)
+  int cpu_strict = 0;               // 1 = pin each ggml thread to its own CPU (llama-bench --cpu-strict)
+  int n_ctx = 0;                    // context size created (-c; 0 asked = n_depth + n_prompt + n_gen)
   // Knobs that llama-bench records and rigbench bench does not set (core/knobs.h: no flag):
   // rigbench runs at llama.cpp's defaults, which are these; an imported row keeps its own.
-  int n_cpu_moe = 0;                 // MoE layers whose expert weights stay in host RAM (-ncmoe)
-  std::string split_mode = "layer";  // how layers are split over GPUs: none, layer, row, tensor (-sm)
-  int main_gpu = 0;                  // the GPU of split_mode none (-mg)
-  int no_kv_offload = 0;             // 1 = the KV cache stays in host RAM (-nkvo)
-  std::string devices = "auto";      // ggml devices used, "auto" = every one (-dev)
-  std::string tensor_split = "0.00"; // share per GPU as llama-bench prints it ("0.00" = by free memory) (-ts)
+  int n_cpu_moe = 0;                           // MoE layers whose expert weights stay in host RAM (-ncmoe)
+  std::string split_mode = "layer";            // how layers are split over GPUs: none, layer, row, tensor (-sm)
+  int main_gpu = 0;                            // the GPU of split_mode none (-mg)
+  int no_kv_offload = 0;                       // 1 = the KV cache stays in host RAM (-nkvo)
+  std::string devices = "auto";                // ggml devices used, "auto" = every one (-dev)
+  std::string tensor_split = "0.00";           // share per GPU as llama-bench prints it ("0.00" = by free memory) (-ts)
   std::string tensor_buft_overrides = "none";  // tensor buffer type overrides, "pattern=BUFT;..." (-ot)
-  std::string cpu_mask = "0x0";      // CPU affinity mask, hex (-C)
-  std::string lazy_mode = "auto";    // llama.cpp's lazy weight loading: off, auto, on (-lzm)
-  int embeddings = 0;                // 1 = the context computes embeddings (-embd)
-  int no_op_offload = 0;             // 1 = ops on host tensors are not offloaded (-nopo)
-  int no_host = 0;                   // 1 = no host buffer for offloaded weights (--no-host)
-  int fit_target = 0;                // llama.cpp's --fit target margin, MiB (0 = off)
-  int fit_min_ctx = 0;               // llama.cpp's --fit smallest context (0 = off)
-  int mul_mat_q = 1;                 // 2023 builds' -mmq: 1 = quantized matrix kernels (today always where they exist)
-  int repetitions = 5;       // repetitions asked for (results hold those finished)
-  int warmup = 1;            // warmup passes before the repetitions (one pp + one 1-token tg each)
-  double delay_s = 0;        // seconds slept before the run (cool-down)
+  std::string cpu_mask = "0x0";                // CPU affinity mask, hex (-C)
+  std::string lazy_mode = "auto";              // llama.cpp's lazy weight loading: off, auto, on (-lzm)
+  int embeddings = 0;                          // 1 = the context computes embeddings (-embd)
+  int no_op_offload = 0;                       // 1 = ops on host tensors are not offloaded (-nopo)
+  int no_host = 0;                             // 1 = no host buffer for offloaded weights (--no-host)
+  int fit_target = 0;                          // llama.cpp's --fit target margin, MiB (0 = off)
+  int fit_min_ctx = 0;                         // llama.cpp's --fit smallest context (0 = off)
+  int mul_mat_q = 1;    // 2023 builds' -mmq: 1 = quantized matrix kernels (today always where they exist)
+  int repetitions = 5;  // repetitions asked for (results hold those finished)
+  int warmup = 1;       // warmup passes before the repetitions (one pp + one 1-token tg each)
+  double delay_s = 0;   // seconds slept before the run (cool-down)
 };
 
 // Throughput of one test (pp or tg) over the repetitions.
@@ -133,8 +134,8 @@ struct Results {
 
 // Memory that llama.cpp allocated, per buffer type, from llama_get_memory_breakdown().
 struct BufferMemory {
-  std::string device;        // ggml device of the buffer type ("CPU", "CUDA0", ...)
-  std::string buffer_type;   // ggml buffer type name ("CPU", "CPU_REPACK", "CUDA0_Host", ...)
+  std::string device;          // ggml device of the buffer type ("CPU", "CUDA0", ...)
+  std::string buffer_type;     // ggml buffer type name ("CPU", "CPU_REPACK", "CUDA0_Host", ...)
   uint64_t model_bytes = 0;    // bytes, weights
   uint64_t context_bytes = 0;  // bytes, KV cache and recurrent state
   uint64_t compute_bytes = 0;  // bytes, compute (scheduler) buffers
@@ -159,25 +160,26 @@ inline constexpr double kUnmeasured = std::numeric_limits<double>::quiet_NaN(); 
 // Energy of one timed phase (pp or tg) over all repetitions, summed over the domains that
 // could be read.
 struct PhaseEnergyInfo {
-  double duration_s = 0;              // seconds inside the phase, all repetitions
-  double energy_j = kUnmeasured;      // joules
-  double power_w = kUnmeasured;       // average watts = energy_j / duration_s
-  double j_per_token = kUnmeasured;   // joules per token of the phase (pp: prompt, tg: generated)
+  double duration_s = 0;             // seconds inside the phase, all repetitions
+  double energy_j = kUnmeasured;     // joules
+  double power_w = kUnmeasured;      // average watts = energy_j / duration_s
+  double j_per_token = kUnmeasured;  // joules per token of the phase (pp: prompt, tg: generated)
 };
 
 // Energy while the run measured (`--energy auto`); every figure carries how it was obtained.
 struct EnergyInfo {
-  std::string method = "unavailable";  // counter | integrated | estimated | stated | unavailable (several: joined by '+')
-  std::vector<std::string> meters;     // meter kinds read ("rapl", "nvml", "constant", ...)
-  std::vector<std::string> domains;    // domains summed ("rapl:package-0", "nvml:gpu0", ...)
-  double idle_power_w = kUnmeasured;   // W, median over the idle window with the model loaded
-  double idle_s = 0;                   // seconds of the idle window
-  double sample_rate_hz = 0;           // meter reads per second
+  std::string method =
+      "unavailable";                 // counter | integrated | estimated | stated | unavailable (several: joined by '+')
+  std::vector<std::string> meters;   // meter kinds read ("rapl", "nvml", "constant", ...)
+  std::vector<std::string> domains;  // domains summed ("rapl:package-0", "nvml:gpu0", ...)
+  double idle_power_w = kUnmeasured;  // W, median over the idle window with the model loaded
+  double idle_s = 0;                  // seconds of the idle window
+  double sample_rate_hz = 0;          // meter reads per second
   std::optional<PhaseEnergyInfo> pp, tg;
   // Power over the run (idle window, warmup, repetitions), at most 240 points:
   // (seconds since the sampler started, watts).
   std::vector<std::pair<double, double>> power_trace;
-  std::vector<std::string> notes;      // why a domain is missing, what was not counted, each flag's cause
+  std::vector<std::string> notes;  // why a domain is missing, what was not counted, each flag's cause
   // Doubts about the figures, short codes, each once (docs/energy.md): below_update_period,
   // coarse, sources_disagree, gap, idle_above_active, idle_stated.
   std::vector<std::string> flags;
@@ -185,21 +187,21 @@ struct EnergyInfo {
 
 // Electricity (and hardware) per million generated tokens, from tg's energy (cost/estimate.h).
 struct CostInfo {
-  std::string currency;                       // e.g. "EUR"
-  double price_per_kwh = kUnmeasured;         // flat price or the tariff's hour-weighted mean
-  double gross_per_mtok = kUnmeasured;        // e = E/N
-  double marginal_per_mtok = kUnmeasured;     // e = (E - P_idle T)/N
-  double utilization = kUnmeasured;           // --utilization
+  std::string currency;                          // e.g. "EUR"
+  double price_per_kwh = kUnmeasured;            // flat price or the tariff's hour-weighted mean
+  double gross_per_mtok = kUnmeasured;           // e = E/N
+  double marginal_per_mtok = kUnmeasured;        // e = (E - P_idle T)/N
+  double utilization = kUnmeasured;              // --utilization
   double at_utilization_per_mtok = kUnmeasured;  // gross + idle share at that utilization
-  double hardware_per_mtok = kUnmeasured;     // amortization at that utilization
-  double total_per_mtok = kUnmeasured;        // electricity at utilization + hardware
+  double hardware_per_mtok = kUnmeasured;        // amortization at that utilization
+  double total_per_mtok = kUnmeasured;           // electricity at utilization + hardware
   std::vector<std::string> notes;
 };
 
 struct RunRecord {
   int schema_version = kRecordSchemaVersion;
-  std::string record_id;     // 32 hex digits, random; identity for deduplication on import
-  std::string test_time;     // UTC, ISO 8601 with seconds ("2026-11-29T14:08:04Z"), run start
+  std::string record_id;  // 32 hex digits, random; identity for deduplication on import
+  std::string test_time;  // UTC, ISO 8601 with seconds ("2026-11-29T14:08:04Z"), run start
   MachineInfo machine;
   BuildInfo build;
   ModelInfo model;
@@ -209,10 +211,10 @@ struct RunRecord {
   MemoryInfo memory;
   Roofline roofline;
   EnergyInfo energy;
-  std::optional<CostInfo> cost;  // present when a price (or tariff) was given
-  bool interrupted = false;  // true when SIGINT cut the run short (results hold finished samples)
-  std::string refused;       // why the run was not attempted ("will not fit this machine: ..."); "" = it ran
-  std::string failed;        // why the run failed once started (load, context, decode error); "" = it did not
+  std::optional<CostInfo> cost;   // present when a price (or tariff) was given
+  bool interrupted = false;       // true when SIGINT cut the run short (results hold finished samples)
+  std::string refused;            // why the run was not attempted ("will not fit this machine: ..."); "" = it ran
+  std::string failed;             // why the run failed once started (load, context, decode error); "" = it did not
   std::vector<std::string> tags;  // --tag values
 };
 

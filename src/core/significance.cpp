@@ -14,9 +14,10 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Boost.Math reports errors as values, never by throwing: the domain is checked before each
 // call, and a result that under- or overflows is 0 or +-inf, which the callers handle.
-using Policy = boost::math::policies::policy<boost::math::policies::domain_error<boost::math::policies::ignore_error>,
-                                             boost::math::policies::overflow_error<boost::math::policies::ignore_error>,
-                                             boost::math::policies::evaluation_error<boost::math::policies::ignore_error>>;
+using Policy =
+    boost::math::policies::policy<boost::math::policies::domain_error<boost::math::policies::ignore_error>,
+                                  boost::math::policies::overflow_error<boost::math::policies::ignore_error>,
+                                  boost::math::policies::evaluation_error<boost::math::policies::ignore_error>>;
 constexpr Policy kPolicy{};
 
 struct MeanVar {

@@ -23,11 +23,11 @@ inline constexpr double kDefaultAlpha = 0.05;
 // The outcome of Welch's t-test of sample a against sample b.
 struct WelchTest {
   double mean_a = 0, mean_b = 0;  // arithmetic means, in the samples' unit
-  double t = 0;   // (mean_a - mean_b) / sqrt(var_a/n_a + var_b/n_b); +-inf when both variances are 0
-  double df = 0;  // Welch–Satterthwaite degrees of freedom; n_a + n_b - 2 when both variances are 0
-  double p_less = 1;       // one-sided p-value for H1: mean of a's population < mean of b's
-  double p_greater = 1;    // one-sided p-value for H1: mean of a's population > mean of b's
-  double p_two_sided = 1;  // two-sided p-value for H1: the means differ
+  double t = 0;                   // (mean_a - mean_b) / sqrt(var_a/n_a + var_b/n_b); +-inf when both variances are 0
+  double df = 0;                  // Welch–Satterthwaite degrees of freedom; n_a + n_b - 2 when both variances are 0
+  double p_less = 1;              // one-sided p-value for H1: mean of a's population < mean of b's
+  double p_greater = 1;           // one-sided p-value for H1: mean of a's population > mean of b's
+  double p_two_sided = 1;         // two-sided p-value for H1: the means differ
 };
 
 // Welch's t-test. nullopt when either sample has fewer than 2 values (no variance to

@@ -13,11 +13,11 @@
 namespace rigbench {
 
 enum class ErrorCode {
-  kUsage,        // bad flag or flag value: exit 2
-  kNotFound,     // a named input (file, run, preset) does not exist: exit 1
-  kInvalidInput, // an input exists but is malformed (not GGUF, truncated, unknown arch): exit 1
-  kRuntime,      // something failed while running (decode failed, database error): exit 1
-  kInterrupted,  // SIGINT arrived; partial results were kept: exit 130
+  kUsage,         // bad flag or flag value: exit 2
+  kNotFound,      // a named input (file, run, preset) does not exist: exit 1
+  kInvalidInput,  // an input exists but is malformed (not GGUF, truncated, unknown arch): exit 1
+  kRuntime,       // something failed while running (decode failed, database error): exit 1
+  kInterrupted,   // SIGINT arrived; partial results were kept: exit 130
 };
 
 struct Error {

@@ -1,10 +1,9 @@
 #include "core/strings.h"
 
-#include <cstring>
-
 #include <array>
 #include <cctype>
 #include <cstdio>
+#include <cstring>
 
 namespace rigbench {
 
@@ -81,7 +80,8 @@ std::string format_count(uint64_t n) {
 std::string errno_text(int err) {
   if (err == 0) return "unknown error";
   std::string s = std::strerror(err);
-  if (!s.empty() && s[0] >= 'A' && s[0] <= 'Z' && !(s.size() > 1 && s[1] >= 'A' && s[1] <= 'Z')) s[0] = static_cast<char>(s[0] - 'A' + 'a');
+  if (!s.empty() && s[0] >= 'A' && s[0] <= 'Z' && !(s.size() > 1 && s[1] >= 'A' && s[1] <= 'Z'))
+    s[0] = static_cast<char>(s[0] - 'A' + 'a');
   return s;
 }
 

@@ -8,10 +8,7 @@
 
 namespace rigbench::cost {
 
-namespace {
-
-
-}  // namespace
+namespace {}  // namespace
 
 CostReport estimate_cost(const CostInputs& in) {
   CostReport r;
@@ -29,7 +26,9 @@ CostReport estimate_cost(const CostInputs& in) {
     if (given(r.wall_idle_w)) {
       // Powers equal to a nanowatt per watt are the same figure (a stated constant comes back
       // from integration with rounding noise): their difference is 0, not 1e-13.
-      const double idle_w = std::fabs(r.wall_active_w - r.wall_idle_w) <= 1e-9 * std::fabs(r.wall_active_w) ? r.wall_active_w : r.wall_idle_w;
+      const double idle_w = std::fabs(r.wall_active_w - r.wall_idle_w) <= 1e-9 * std::fabs(r.wall_active_w)
+                                ? r.wall_active_w
+                                : r.wall_idle_w;
       if (idle_w > r.wall_active_w) {
         // Active below idle is a measuring problem (two sources, a swapped pair, a meter too
         // coarse for the phase): no negative marginal figure, but the reason.
@@ -70,7 +69,8 @@ CostReport estimate_cost(const CostInputs& in) {
     r.total_per_mtok = (electricity_known ? r.at_utilization.cost_per_mtok : 0.0) +
                        (given(r.hardware_per_mtok) ? r.hardware_per_mtok : 0.0);
     if (!electricity_known) r.notes.push_back("total leaves out electricity (give --watts, --idle-watts and --price)");
-    if (!given(r.hardware_per_mtok)) r.notes.push_back("total leaves out hardware (give --hardware-price and --lifetime-years)");
+    if (!given(r.hardware_per_mtok))
+      r.notes.push_back("total leaves out hardware (give --hardware-price and --lifetime-years)");
   }
 
   if (given(in.api_price_per_mtok)) {
@@ -86,7 +86,8 @@ CostReport estimate_cost(const CostInputs& in) {
       r.notes.push_back("break-even utilization: give --watts, --idle-watts and --price, or --hardware-price");
     }
   }
-  if (given(in.memory_gb) && in.has_hardware) r.price_per_memory_gb = price_per_memory_gb(in.hardware.price, in.memory_gb);
+  if (given(in.memory_gb) && in.has_hardware)
+    r.price_per_memory_gb = price_per_memory_gb(in.hardware.price, in.memory_gb);
   return r;
 }
 

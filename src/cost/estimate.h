@@ -22,20 +22,20 @@ inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 inline bool given(double v) { return !std::isnan(v); }
 
 struct CostInputs {
-  double tokens_per_s = kNaN;    // output tokens per second while generating (tg), > 0; required
-  double active_power_w = kNaN;  // average power while generating, W (components unless wall)
-  double idle_power_w = kNaN;    // idle power with the model loaded, W
+  double tokens_per_s = kNaN;              // output tokens per second while generating (tg), > 0; required
+  double active_power_w = kNaN;            // average power while generating, W (components unless wall)
+  double idle_power_w = kNaN;              // idle power with the model loaded, W
   std::string power_method = "estimated";  // how the watts were obtained: counter|integrated|estimated
-  double psu_efficiency = 1.0;   // wall = power / psu_efficiency + rest_w; 0 < x <= 1
-  double rest_w = 0;             // W no meter sees (fans, disks, board), added at the wall
-  double price_per_kwh = kNaN;   // flat price, or the tariff's hour-weighted mean
-  std::string price_source;      // how the price was given, for the report ("--price 0.30", "tariff ...")
+  double psu_efficiency = 1.0;             // wall = power / psu_efficiency + rest_w; 0 < x <= 1
+  double rest_w = 0;                       // W no meter sees (fans, disks, board), added at the wall
+  double price_per_kwh = kNaN;             // flat price, or the tariff's hour-weighted mean
+  std::string price_source;                // how the price was given, for the report ("--price 0.30", "tariff ...")
   std::string currency = "EUR";
-  double utilization = kNaN;     // share of the time the machine generates, 0 < u <= 1
-  HardwareCost hardware;         // lifetime_s = 0: no hardware figures
-  bool has_hardware = false;     // hardware.price and lifetime_s given
+  double utilization = kNaN;         // share of the time the machine generates, 0 < u <= 1
+  HardwareCost hardware;             // lifetime_s = 0: no hardware figures
+  bool has_hardware = false;         // hardware.price and lifetime_s given
   double api_price_per_mtok = kNaN;  // a cloud API's price per million output tokens
-  double memory_gb = kNaN;       // the machine's memory for the model, GB, for price per GB
+  double memory_gb = kNaN;           // the machine's memory for the model, GB, for price per GB
 };
 
 // Energy per output token [J] and electricity cost per million output tokens [currency].
@@ -46,17 +46,17 @@ struct PerToken {
 
 struct CostReport {
   CostInputs inputs;
-  double wall_active_w = kNaN;  // active power at the wall (psu efficiency and rest applied)
-  double wall_idle_w = kNaN;    // idle power at the wall
-  PerToken gross;               // e = P_active / r
-  PerToken marginal;            // e = (P_active - P_idle) / r; NaN (with a note) when idle > active
-  bool idle_above_active = false;  // the idle power given or measured is above the active power
-  PerToken at_utilization;      // e(u) = gross + P_idle (1 - u) / (u r)
-  double hardware_per_mtok = kNaN;  // (price - residual + upkeep)·10^6 / (L·u·r)
-  double total_per_mtok = kNaN;     // electricity at u + hardware (hardware 0 when not given)
+  double wall_active_w = kNaN;           // active power at the wall (psu efficiency and rest applied)
+  double wall_idle_w = kNaN;             // idle power at the wall
+  PerToken gross;                        // e = P_active / r
+  PerToken marginal;                     // e = (P_active - P_idle) / r; NaN (with a note) when idle > active
+  bool idle_above_active = false;        // the idle power given or measured is above the active power
+  PerToken at_utilization;               // e(u) = gross + P_idle (1 - u) / (u r)
+  double hardware_per_mtok = kNaN;       // (price - residual + upkeep)·10^6 / (L·u·r)
+  double total_per_mtok = kNaN;          // electricity at u + hardware (hardware 0 when not given)
   double break_even_utilization = kNaN;  // against api_price_per_mtok; +inf = never
   double price_per_memory_gb = kNaN;
-  std::vector<std::string> notes;   // each missing figure and the input that would give it
+  std::vector<std::string> notes;  // each missing figure and the input that would give it
 };
 
 // Computes every figure the inputs allow. With figures from the command line, E = P·T and

@@ -24,8 +24,8 @@ double local_cost_per_mtok(double active_power_w, double idle_power_w, double pr
          ((active_power_w - idle_power_w) * per_j + (idle_power_w * per_j + hardware_per_s(hw)) / utilization);
 }
 
-double break_even_utilization(double active_power_w, double idle_power_w, double price_per_kwh,
-                              const HardwareCost& hw, double api_price_per_mtok, double tokens_per_s) {
+double break_even_utilization(double active_power_w, double idle_power_w, double price_per_kwh, const HardwareCost& hw,
+                              double api_price_per_mtok, double tokens_per_s) {
   const double per_j = price_per_kwh / 3.6e6;
   const double marginal = 1e6 / tokens_per_s * (active_power_w - idle_power_w) * per_j;
   const double fixed = 1e6 / tokens_per_s * (idle_power_w * per_j + hardware_per_s(hw));

@@ -32,8 +32,8 @@ double local_cost_per_mtok(double active_power_w, double idle_power_w, double pr
 // Returns +inf when the marginal electricity alone costs the API price or more (never breaks
 // even); a value above 1 means even full-time use costs more than the API. Use a zero
 // HardwareCost (lifetime_s = 0 is treated as no hardware cost) for electricity only.
-double break_even_utilization(double active_power_w, double idle_power_w, double price_per_kwh,
-                              const HardwareCost& hw, double api_price_per_mtok, double tokens_per_s);
+double break_even_utilization(double active_power_w, double idle_power_w, double price_per_kwh, const HardwareCost& hw,
+                              double api_price_per_mtok, double tokens_per_s);
 
 // Price per GB of memory: price / memory_gb (e.g. 1999 / 32 = 62.47 per GB). memory_gb > 0,
 // in the unit the seller states.

@@ -17,12 +17,12 @@
 namespace rigbench::cost {
 
 struct RunFigures {
-  double n_tokens = 0;            // N: tg tokens over every repetition (n_gen x samples)
-  double seconds = 0;             // T: seconds of tg the energy covers (else the timed samples')
-  double tokens_per_s = kUnmeasured;   // r = N / T; NaN without a tg result
-  double active_power_w = kUnmeasured; // E / T over tg; NaN when tg energy is unavailable
-  double idle_power_w = kUnmeasured;   // the run's idle baseline (measured, or stated with --idle-watts)
-  std::string power_method;       // the record's energy.method
+  double n_tokens = 0;                  // N: tg tokens over every repetition (n_gen x samples)
+  double seconds = 0;                   // T: seconds of tg the energy covers (else the timed samples')
+  double tokens_per_s = kUnmeasured;    // r = N / T; NaN without a tg result
+  double active_power_w = kUnmeasured;  // E / T over tg; NaN when tg energy is unavailable
+  double idle_power_w = kUnmeasured;    // the run's idle baseline (measured, or stated with --idle-watts)
+  std::string power_method;             // the record's energy.method
 };
 
 // The figures of a run from its tg result and energy. NaN where the run lacks them. A

@@ -25,7 +25,9 @@ Result<Tariff> parse_tariff(std::string_view spec) {
   int open_entry = -1;  // the entry without hours
   for (const auto& raw : split(spec, ',')) {
     const std::string entry = trim(raw);
-    auto bad = [&](const std::string& why) { return fail(ErrorCode::kUsage, where + ": entry '" + entry + "': " + why); };
+    auto bad = [&](const std::string& why) {
+      return fail(ErrorCode::kUsage, where + ": entry '" + entry + "': " + why);
+    };
     const auto eq = entry.find('=');
     if (eq == std::string::npos || eq == 0) return bad("expected name=price or name=price@HH-HH");
     TariffPeriod p;
@@ -76,7 +78,8 @@ Result<Tariff> parse_tariff(std::string_view spec) {
   }
   if (open_entry >= 0) {
     TariffPeriod& p = t.periods[open_entry];
-    if (left == 0) return fail(ErrorCode::kUsage, where + ": '" + p.name + "' covers no hour (the others cover all 24)");
+    if (left == 0)
+      return fail(ErrorCode::kUsage, where + ": '" + p.name + "' covers no hour (the others cover all 24)");
     p.hours = left;
     // Start: the first uncovered hour after a covered one (0 when it covers the whole day).
     p.start_hour = 0;

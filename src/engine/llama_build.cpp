@@ -26,7 +26,8 @@ const char* device_type_name(enum ggml_backend_dev_type t) {
 std::vector<std::string> ggml_backends() {
   init_llama();
   std::vector<std::string> out;
-  for (size_t i = 0; i < ggml_backend_reg_count(); ++i) out.emplace_back(ggml_backend_reg_name(ggml_backend_reg_get(i)));
+  for (size_t i = 0; i < ggml_backend_reg_count(); ++i)
+    out.emplace_back(ggml_backend_reg_name(ggml_backend_reg_get(i)));
   return out;
 }
 

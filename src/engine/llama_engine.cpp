@@ -73,7 +73,8 @@ class LlamaEngine final : public Engine {
     ctx_ = llama_init_from_model(model_, cp);
     if (!ctx_) {
       return fail(ErrorCode::kRuntime, "model '" + loaded_path_ + "': cannot create a context (n_ctx " +
-                                           std::to_string(spec.n_ctx) + "): " + last_error("llama_init_from_model failed"));
+                                           std::to_string(spec.n_ctx) +
+                                           "): " + last_error("llama_init_from_model failed"));
     }
     // One threadpool for the context, as llama-bench attaches one; without it ggml would
     // create and join threads on every graph, which slows tg.
@@ -81,7 +82,8 @@ class LlamaEngine final : public Engine {
     tpp.poll = spec.poll;
     tpp.strict_cpu = spec.cpu_strict != 0;
     threadpool_ = ggml_threadpool_new(&tpp);
-    if (!threadpool_) return fail(ErrorCode::kRuntime, "cannot create a threadpool of " + std::to_string(spec.n_threads) + " threads");
+    if (!threadpool_)
+      return fail(ErrorCode::kRuntime, "cannot create a threadpool of " + std::to_string(spec.n_threads) + " threads");
     llama_attach_threadpool(ctx_, threadpool_, nullptr);
     n_threads_ = spec.n_threads;
     n_batch_ = spec.n_batch;
@@ -175,7 +177,8 @@ class LlamaEngine final : public Engine {
     if (rc == 2 || abort_requested(const_cast<std::atomic<bool>*>(cancel_))) {
       return fail(ErrorCode::kInterrupted, "interrupted");
     }
-    return fail(ErrorCode::kRuntime, std::string("llama_decode failed during ") + what + " (code " + std::to_string(rc) + ")");
+    return fail(ErrorCode::kRuntime,
+                std::string("llama_decode failed during ") + what + " (code " + std::to_string(rc) + ")");
   }
 
   void free_context() {
@@ -196,7 +199,7 @@ class LlamaEngine final : public Engine {
   const std::atomic<bool>* cancel_;
   std::mt19937 rng_;
   llama_model* model_ = nullptr;
-  BenchParams loaded_;      // the model-load knobs of the loaded model
+  BenchParams loaded_;  // the model-load knobs of the loaded model
   std::string loaded_path_;
   llama_context* ctx_ = nullptr;
   ggml_threadpool* threadpool_ = nullptr;
@@ -219,7 +222,9 @@ Status check_loadable(const std::string& path) {
   mp.vocab_only = true;
   clear_errors();
   llama_model* m = llama_model_load_from_file(path.c_str(), mp);
-  if (!m) return fail(ErrorCode::kInvalidInput, "model '" + path + "': llama.cpp cannot load it: " + last_error("load failed"));
+  if (!m)
+    return fail(ErrorCode::kInvalidInput,
+                "model '" + path + "': llama.cpp cannot load it: " + last_error("load failed"));
   llama_model_free(m);
   return {};
 }
@@ -232,7 +237,9 @@ Status check_tensors(const std::string& path) {
   mp.n_gpu_layers = 0;
   clear_errors();
   llama_model* m = llama_model_load_from_file(path.c_str(), mp);
-  if (!m) return fail(ErrorCode::kInvalidInput, "model '" + path + "': llama.cpp cannot load it: " + last_error("load failed"));
+  if (!m)
+    return fail(ErrorCode::kInvalidInput,
+                "model '" + path + "': llama.cpp cannot load it: " + last_error("load failed"));
   llama_model_free(m);
   return {};
 }

@@ -22,7 +22,8 @@ namespace {
 bool keeps_f32(const model::TensorSpec& t) {
   const bool weight = t.name.size() >= 7 && t.name.compare(t.name.size() - 7, 7, ".weight") == 0;
   return t.n_dims == 1 || !weight || t.name.find("ffn_gate_inp") != std::string::npos ||
-         t.name == "position_embd.weight" || t.name == "token_types.weight" || t.name.find("ssm_conv1d") != std::string::npos;
+         t.name == "position_embd.weight" || t.name == "token_types.weight" ||
+         t.name.find("ssm_conv1d") != std::string::npos;
 }
 
 int layer_of(const char* name) {
@@ -37,13 +38,16 @@ Result<std::vector<int>> quant_types(const model::Preset& p, const std::vector<m
                                      uint32_t file_type) {
   init_llama();
 #ifndef RIGBENCH_HAVE_LLAMA_EXT
-  (void)p; (void)tensors; (void)file_type;
+  (void)p;
+  (void)tensors;
+  (void)file_type;
   return fail(ErrorCode::kRuntime, "synthetic models need llama.cpp's llama-ext.h (the bundled llama.cpp build)");
 #else
   const auto ftype = static_cast<llama_ftype>(file_type);
   const ggml_type default_type = llama_ftype_get_default_type(ftype);
   if (default_type == GGML_TYPE_COUNT) {
-    return fail(ErrorCode::kUsage, "--quant: file type " + std::to_string(file_type) + " has no tensor type in llama.cpp");
+    return fail(ErrorCode::kUsage,
+                "--quant: file type " + std::to_string(file_type) + " has no tensor type in llama.cpp");
   }
   const ggml_type source_type = ftype == LLAMA_FTYPE_ALL_F32 ? GGML_TYPE_F32 : GGML_TYPE_F16;
 
@@ -57,11 +61,13 @@ Result<std::vector<int>> quant_types(const model::Preset& p, const std::vector<m
   desc.n_expert = p.n_expert;
   desc.n_embd_head_k = p.is_mla() ? p.kv_lora_rank + p.qk_rope_dim : p.head_k();
   desc.n_embd_head_v = p.is_mla() ? p.kv_lora_rank : p.head_k();
-  std::unique_ptr<llama_model, decltype(&llama_model_free)> model(llama_quant_model_from_metadata(&desc), &llama_model_free);
+  std::unique_ptr<llama_model, decltype(&llama_model_free)> model(llama_quant_model_from_metadata(&desc),
+                                                                  &llama_model_free);
 
   llama_model_quantize_params params = llama_model_quantize_default_params();
   params.ftype = ftype;
-  std::unique_ptr<quantize_state_impl, decltype(&llama_quant_free)> qs(llama_quant_init(model.get(), &params), &llama_quant_free);
+  std::unique_ptr<quantize_state_impl, decltype(&llama_quant_free)> qs(llama_quant_init(model.get(), &params),
+                                                                       &llama_quant_free);
 
   const ggml_init_params gp{ggml_tensor_overhead() * (tensors.size() + 1), nullptr, /*no_alloc=*/true};
   std::unique_ptr<ggml_context, decltype(&ggml_free)> ctx(ggml_init(gp), &ggml_free);

@@ -15,7 +15,8 @@ namespace rigbench::engine {
 // ggml_type per tensor (same order as `tensors`) for GGUF general.file_type `file_type`.
 // Tensors the quantizer leaves alone keep the type a converter writes: F32 for 1-D tensors,
 // routers (ffn_gate_inp), position and token-type embeddings, recurrent convolutions and
-// names without ".weight" (ssm_a); F16 otherwise (F32 for an all-F32 file). Errors: kUsage for a file type with no default tensor type.
+// names without ".weight" (ssm_a); F16 otherwise (F32 for an all-F32 file). Errors: kUsage for a file type with no
+// default tensor type.
 Result<std::vector<int>> quant_types(const model::Preset& p, const std::vector<model::TensorSpec>& tensors,
                                      uint32_t file_type);
 

@@ -18,7 +18,8 @@ Result<Simulation> simulate_memory(const SimulationSpec& spec) {
   std::unique_ptr<llama_model, decltype(&llama_model_free)> model(llama_model_load_from_file(spec.path.c_str(), mp),
                                                                   &llama_model_free);
   if (!model) {
-    return fail(ErrorCode::kInvalidInput, "model '" + spec.path + "': llama.cpp cannot load it: " + last_error("load failed"));
+    return fail(ErrorCode::kInvalidInput,
+                "model '" + spec.path + "': llama.cpp cannot load it: " + last_error("load failed"));
   }
   llama_context_params cp = llama_context_default_params();
   cp.n_ctx = static_cast<uint32_t>(spec.n_ctx);
@@ -35,7 +36,8 @@ Result<Simulation> simulate_memory(const SimulationSpec& spec) {
   clear_errors();
   std::unique_ptr<llama_context, decltype(&llama_free)> ctx(llama_init_from_model(model.get(), cp), &llama_free);
   if (!ctx) {
-    return fail(ErrorCode::kRuntime, "model '" + spec.path + "': cannot create a context (n_ctx " + std::to_string(spec.n_ctx) +
+    return fail(ErrorCode::kRuntime, "model '" + spec.path + "': cannot create a context (n_ctx " +
+                                         std::to_string(spec.n_ctx) +
                                          "): " + last_error("llama_init_from_model failed"));
   }
   Simulation out;

@@ -17,7 +17,7 @@ struct SimulationSpec {
   int n_ctx = 4096;
   int n_batch = 2048;
   int n_ubatch = 512;
-  int n_seq = 1;                    // parallel sequences (n_seq_max)
+  int n_seq = 1;  // parallel sequences (n_seq_max)
   std::string type_k = "f16";
   std::string type_v = "f16";
   std::string flash_attn = "auto";  // auto | on | off

@@ -19,30 +19,47 @@ T max_of(const std::vector<T>& v, T def = 0) {
 
 // What block 0's tensors say about the FFN's kind.
 struct FfnKind {
-  bool gated = false;      // a gate (ffn_gate, a fused ffn_up of 2 n_ff rows, or gated experts)
-  bool parallel = false;   // an attention norm and no FFN norm: the FFN runs beside the attention
-  bool moe_first = false;  // block 0 holds experts (else leading dense blocks come first)
-  uint64_t n_ff_exp = 0;   // rows of an expert's up projection (0 without experts)
-  bool fused_qkv = false;  // one attn_qkv projection
+  bool gated = false;        // a gate (ffn_gate, a fused ffn_up of 2 n_ff rows, or gated experts)
+  bool parallel = false;     // an attention norm and no FFN norm: the FFN runs beside the attention
+  bool moe_first = false;    // block 0 holds experts (else leading dense blocks come first)
+  uint64_t n_ff_exp = 0;     // rows of an expert's up projection (0 without experts)
+  bool fused_qkv = false;    // one attn_qkv projection
   bool learned_pos = false;  // position_embd: no RoPE
-  uint64_t indexer_q = 0;  // DeepSeek sparse attention: rows of the lightning indexer's query (heads x dims)
+  uint64_t indexer_q = 0;    // DeepSeek sparse attention: rows of the lightning indexer's query (heads x dims)
   // Recurrent blocks (the first block with ssm_* tensors). Mamba (ssm_x): inner size, state
   // size and the x projection's rows (dt_rank + 2 d_state); 0 otherwise.
   uint64_t ssm_inner = 0, ssm_state = 0, ssm_x_rows = 0;
   // Mamba-2 (a grouped ssm_norm): in-projection rows, conv channels, groups, inner size.
   uint64_t ssm_in_rows = 0, ssm_conv_rows = 0, ssm_groups = 0, ssm2_inner = 0;
-  uint64_t gdn_conv_rows = 0;  // gated delta net (ssm_beta or ssm_ba): convolution channels
-  bool attention = false;  // some block has attention projections
-  bool has_ssm = false;    // some block has recurrent (ssm_*) tensors
+  uint64_t gdn_conv_rows = 0;         // gated delta net (ssm_beta or ssm_ba): convolution channels
+  bool attention = false;             // some block has attention projections
+  bool has_ssm = false;               // some block has recurrent (ssm_*) tensors
   bool ssm_beside_attention = false;  // the recurrent block also has attention (Falcon-H1)
 };
 
 // Architectures that llama.cpp runs without RoPE (llama_model_rope_type: LLAMA_ROPE_TYPE_NONE).
 bool without_rope(const std::string& arch) {
-  static const char* const kNone[] = {"gpt2",  "gptj",       "mpt",   "refact",   "bloom",      "mamba",     "mamba2",
-                                      "jamba", "jina-bert-v2", "t5",  "t5encoder", "jais",      "rwkv6",     "rwkv6qwen2",
-                                      "rwkv7", "arwkv7",     "wavtokenizer-dec", "nemotron_h", "nemotron_h_moe",
-                                      "kimi-linear", "kimi-k3"};
+  static const char* const kNone[] = {"gpt2",
+                                      "gptj",
+                                      "mpt",
+                                      "refact",
+                                      "bloom",
+                                      "mamba",
+                                      "mamba2",
+                                      "jamba",
+                                      "jina-bert-v2",
+                                      "t5",
+                                      "t5encoder",
+                                      "jais",
+                                      "rwkv6",
+                                      "rwkv6qwen2",
+                                      "rwkv7",
+                                      "arwkv7",
+                                      "wavtokenizer-dec",
+                                      "nemotron_h",
+                                      "nemotron_h_moe",
+                                      "kimi-linear",
+                                      "kimi-k3"};
   for (const char* a : kNone)
     if (arch == a) return true;
   return false;
@@ -79,9 +96,10 @@ FfnKind ffn_kind(const model::ModelShape& s) {
     if (n == "ssm_x.weight") k.ssm_x_rows = rows;
     if (n == "ssm_in.weight") k.ssm_in_rows = rows;
     if (n == "ssm_conv1d.weight") k.ssm_conv_rows = rows;
-    if (n.rfind("ssm_conv1d_", 0) == 0 && n.size() > 7 && n.compare(n.size() - 7, 7, ".weight") == 0) k.ssm_conv_rows += rows;  // Kimi's q, k, v convolutions
+    if (n.rfind("ssm_conv1d_", 0) == 0 && n.size() > 7 && n.compare(n.size() - 7, 7, ".weight") == 0)
+      k.ssm_conv_rows += rows;                                                // Kimi's q, k, v convolutions
     if (n == "ssm_beta.weight" || n == "ssm_ba.weight") k.gdn_conv_rows = 1;  // marked; the channels below
-    if (n == "ssm_a" && rows > 1) {  // Mamba: F32 [d_state, d_inner]
+    if (n == "ssm_a" && rows > 1) {                                           // Mamba: F32 [d_state, d_inner]
       k.ssm_inner = rows;
       k.ssm_state = t.bytes / 4 / rows;
     }
@@ -93,7 +111,8 @@ FfnKind ffn_kind(const model::ModelShape& s) {
   for (const auto& t : s.tensors) {
     if (t.layer < 0) continue;
     const auto dot = t.name.find('.', 4);
-    if (dot != std::string::npos && t.name.compare(dot + 1, 5, "attn_") == 0 && t.name.find("norm") == std::string::npos) {
+    if (dot != std::string::npos && t.name.compare(dot + 1, 5, "attn_") == 0 &&
+        t.name.find("norm") == std::string::npos) {
       k.attention = true;
       if (t.layer == ssm_layer) k.ssm_beside_attention = true;
     }
@@ -176,8 +195,8 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
     p.output += u * 4 * e;
   } else if (ffn.ssm2_inner > 0 && ffn.ssm_in_rows > 0 && ffn.ssm_conv_rows > ffn.ssm2_inner) {
     // Mamba-2 blocks (alone, or in hybrids: Nemotron-H and Granite-4 hybrid peak apart from the
-    // mask, Falcon-H1's blocks run attention beside it, so its mask counts): the residual and input, the in-projection twice (z, xBC, dt and its views'
-    // copies), y and its gate (2 d_inner), and the scan states (d_state x d_inner per
+    // mask, Falcon-H1's blocks run attention beside it, so its mask counts): the residual and input, the in-projection
+    // twice (z, xBC, dt and its views' copies), y and its gate (2 d_inner), and the scan states (d_state x d_inner per
     // sequence). Within 3 % of llama.cpp's tiny Mamba-2; not checked on a real size.
     const uint64_t d = ffn.ssm2_inner;
     const uint64_t d_state = (ffn.ssm_conv_rows - d) / (2 * std::max<uint64_t>(ffn.ssm_groups, 1));

@@ -17,14 +17,14 @@ struct TensorOverride {
 };
 
 struct ContextParams {
-  int n_ctx = 4096;          // tokens (before padding)
+  int n_ctx = 4096;  // tokens (before padding)
   int n_batch = 2048;
   int n_ubatch = 512;
-  int n_seq = 1;             // --parallel
+  int n_seq = 1;  // --parallel
   std::string type_k = "f16";
   std::string type_v = "f16";
-  bool flash_attn = true;    // llama.cpp's "auto" resolves to on for these backends
-  bool offload_kqv = true;   // false = --no-kv-offload: the KV cache stays on the host
+  bool flash_attn = true;                        // llama.cpp's "auto" resolves to on for these backends
+  bool offload_kqv = true;                       // false = --no-kv-offload: the KV cache stays on the host
   std::vector<TensorOverride> tensor_overrides;  // -ot, --cpu-moe, --n-cpu-moe (a model parameter in llama.cpp)
   // A multimodal projector loaded beside the model (--mmproj): bytes of its weights and of its
   // compute buffer (fit/compute_buffer.h projector_compute_bytes). llama.cpp's mtmd puts both

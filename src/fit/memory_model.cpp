@@ -64,7 +64,8 @@ const model::TensorInfo* tied_output(const model::ModelShape& s) {
 // layer), -1 the host; overrides come first. `add(where, natural, bytes)` receives each
 // placement (`natural`: where it would be without overrides), the tied output's copy included.
 template <typename LayerDevice, typename Add>
-void place_weights(const model::ModelShape& s, const ContextParams& c, LayerDevice layer_device, int n_devices, Add add) {
+void place_weights(const model::ModelShape& s, const ContextParams& c, LayerDevice layer_device, int n_devices,
+                   Add add) {
   const Overrides overrides(c.tensor_overrides);
   const int n_layer = static_cast<int>(s.n_layer);
   auto clamp = [&](int d) { return n_devices <= 0 ? -1 : std::min(d, n_devices - 1); };
@@ -94,13 +95,15 @@ Result<std::vector<TensorOverride>> parse_tensor_overrides(const std::string& va
   for (const std::string& item : split(value, ',')) {
     const std::size_t eq = item.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == item.size()) {
-      return fail(ErrorCode::kUsage, "-ot/--override-tensor '" + value + "': expected PATTERN=BUFFER_TYPE[,...], e.g. exps=CPU");
+      return fail(ErrorCode::kUsage,
+                  "-ot/--override-tensor '" + value + "': expected PATTERN=BUFFER_TYPE[,...], e.g. exps=CPU");
     }
     TensorOverride o{item.substr(0, eq), item.substr(eq + 1)};
     try {
       std::regex check(o.pattern);
     } catch (const std::regex_error&) {
-      return fail(ErrorCode::kUsage, "-ot/--override-tensor '" + value + "': '" + o.pattern + "' is not a valid regular expression");
+      return fail(ErrorCode::kUsage,
+                  "-ot/--override-tensor '" + value + "': '" + o.pattern + "' is not a valid regular expression");
     }
     out.push_back(std::move(o));
   }
@@ -131,7 +134,8 @@ uint64_t repack_bytes(const model::ModelShape& s) {
   return bytes;
 }
 
-MemorySplit estimate_memory(const model::ModelShape& s, const ContextParams& c, int n_gpu_layers, const std::string& backend) {
+MemorySplit estimate_memory(const model::ModelShape& s, const ContextParams& c, int n_gpu_layers,
+                            const std::string& backend) {
   MemorySplit m;
   const int n_layer = static_cast<int>(s.n_layer);
   const bool has_device = to_lower(backend) != "cpu";
@@ -145,11 +149,12 @@ MemorySplit estimate_memory(const model::ModelShape& s, const ContextParams& c, 
   // Weights, by where their layer lives (output, output_norm, rope factors: the output layer)
   // unless an override moves them.
   uint64_t host_overridden = 0;  // weights of offloaded layers that overrides keep on the host
-  place_weights(s, c, [&](int il) { return on_device(il) ? 0 : -1; }, has_device ? 1 : 0,
-                [&](int where, int natural, uint64_t bytes) {
-                  (where >= 0 ? m.device : m.host).weights += bytes;
-                  if (where < 0 && natural >= 0) host_overridden += bytes;
-                });
+  place_weights(
+      s, c, [&](int il) { return on_device(il) ? 0 : -1; }, has_device ? 1 : 0,
+      [&](int where, int natural, uint64_t bytes) {
+        (where >= 0 ? m.device : m.host).weights += bytes;
+        if (where < 0 && natural >= 0) host_overridden += bytes;
+      });
 
   // KV cache, with its layer (or all on the host with --no-kv-offload).
   m.kv_size = padded_context(c.n_ctx, c.n_seq);
@@ -176,7 +181,8 @@ MemorySplit estimate_memory(const model::ModelShape& s, const ContextParams& c, 
   Components& mmproj = has_device ? m.device : m.host;
   mmproj.weights += c.mmproj_weights_bytes;
   mmproj.compute += c.mmproj_compute_bytes;
-  if (has_device && c.mmproj_weights_bytes > 0 && m.device.overhead == 0) m.device.overhead = backend_overhead_bytes(backend);
+  if (has_device && c.mmproj_weights_bytes > 0 && m.device.overhead == 0)
+    m.device.overhead = backend_overhead_bytes(backend);
 
   // Output (logits) buffer, on the host.
   m.host.output = static_cast<uint64_t>(s.causal ? s.n_vocab : s.n_embd) * static_cast<uint64_t>(c.n_seq) * 4;

@@ -26,10 +26,10 @@
 #include <string>
 #include <vector>
 
+#include "core/status.h"
 #include "fit/compute_buffer.h"
 #include "fit/context_params.h"
 #include "fit/kv_cache.h"
-#include "core/status.h"
 #include "model/model_shape.h"
 
 namespace rigbench::fit {
@@ -41,8 +41,8 @@ struct Components {
 };
 
 struct MemorySplit {
-  Components host;    // CPU RAM
-  Components device;  // the offload device (zero when n_gpu_layers = 0)
+  Components host;       // CPU RAM
+  Components device;     // the offload device (zero when n_gpu_layers = 0)
   int n_gpu_layers = 0;  // blocks + output layer offloaded, as llama.cpp counts them (0..n_layer+1)
   int kv_size = 0;       // cells per full-attention layer (n_ctx after padding)
 };

@@ -50,7 +50,8 @@ FitResult evaluate(const model::ModelShape& s, const Target& t, const ContextPar
   const bool host_ok = !has_host || host_margin >= 0;
   r.margin_bytes = has_host ? std::min(device_margin, host_margin) : device_margin;
   const bool whole = t.backend == "cpu" || t.unified || r.n_gpu_layers == static_cast<int>(s.n_layer) + 1;
-  if (device_ok && host_ok) r.verdict = whole ? Verdict::kFits : (r.n_gpu_layers > 0 ? Verdict::kPartial : Verdict::kNo);
+  if (device_ok && host_ok)
+    r.verdict = whole ? Verdict::kFits : (r.n_gpu_layers > 0 ? Verdict::kPartial : Verdict::kNo);
   else r.verdict = Verdict::kNo;
   if (device_ok && !host_ok) {
     r.note = "the " + std::to_string(r.host.total() >> 20) + " MiB left in host RAM exceed its " +
@@ -72,7 +73,8 @@ double tg_bound(const model::ModelShape& s, const Target& t, const ContextParams
   // Weights read per token on the host exclude the input embeddings (one row per token).
   const double host_read = static_cast<double>(m.host.weights > input ? m.host.weights - input : 0);
   const double weights = static_cast<double>(m.device.weights) + host_read;
-  const double device_share = (t.backend == "cpu" || t.unified || weights == 0) ? 1.0 : static_cast<double>(m.device.weights) / weights;
+  const double device_share =
+      (t.backend == "cpu" || t.unified || weights == 0) ? 1.0 : static_cast<double>(m.device.weights) / weights;
   const double dev_bytes = all * device_share, host_bytes = all - dev_bytes;
   double seconds = 0;
   if (dev_bytes > 0) seconds += dev_bytes / (t.bandwidth_gbps * 1e9);
@@ -120,8 +122,9 @@ const char* verdict_name(Verdict v) {
   return "does not fit";
 }
 
-std::vector<FitResult> plan_fit_split_default_context(const model::ModelShape& s, const Target& t, ContextParams c, int n_gpu_layers,
-                                                      int depth, int count, const std::vector<double>& split) {
+std::vector<FitResult> plan_fit_split_default_context(const model::ModelShape& s, const Target& t, ContextParams c,
+                                                      int n_gpu_layers, int depth, int count,
+                                                      const std::vector<double>& split) {
   const int n_dev = std::max(count, 1);
   std::vector<double> shares = split;
   if (shares.empty()) shares.assign(static_cast<std::size_t>(n_dev), 1.0);
@@ -129,7 +132,9 @@ std::vector<FitResult> plan_fit_split_default_context(const model::ModelShape& s
   const int64_t n_ctx_max = trained_context(s, c);
   const int64_t n_ctx_min = static_cast<int64_t>(kMinFitContext) * n_seq;
   const int ngl_trial = n_gpu_layers == -2 ? -1 : n_gpu_layers;
-  struct Used { int64_t total = 0, weights = 0; };
+  struct Used {
+    int64_t total = 0, weights = 0;
+  };
   auto used_at = [&](int64_t n_ctx) {
     ContextParams ci = c;
     ci.n_ctx = static_cast<int>(n_ctx);
@@ -144,15 +149,18 @@ std::vector<FitResult> plan_fit_split_default_context(const model::ModelShape& s
   const Used at_max = used_at(n_ctx_max);
   // common/fit.cpp: whole layers per device waste about half a layer each (a third of one for MoE).
   const int64_t per_layer = at_max.weights / std::max<int64_t>(1, s.n_layer);
-  const int64_t target = static_cast<int64_t>(t.usable_bytes()) * n_dev - (n_dev + 1) * per_layer / (s.n_expert == 0 ? 2 : 6);
+  const int64_t target =
+      static_cast<int64_t>(t.usable_bytes()) * n_dev - (n_dev + 1) * per_layer / (s.n_expert == 0 ? 2 : 6);
   int64_t n_ctx = n_ctx_max;
-  std::string why = "n_ctx = n_ctx_train " + std::to_string(n_ctx_max / n_seq) + (n_seq > 1 ? " per sequence" : "") + " (llama.cpp's default)";
+  std::string why = "n_ctx = n_ctx_train " + std::to_string(n_ctx_max / n_seq) + (n_seq > 1 ? " per sequence" : "") +
+                    " (llama.cpp's default)";
   // llama.cpp changes nothing when every device keeps its margin free at n_ctx_train.
   ContextParams cm = c;
   cm.n_ctx = static_cast<int>(n_ctx_max);
   Components host_max;
   const std::vector<Components> dev_max = estimate_split(s, cm, ngl_trial, t.backend, shares, host_max);
-  const bool any_short = std::any_of(dev_max.begin(), dev_max.end(), [&](const Components& d) { return d.total() > t.usable_bytes(); });
+  const bool any_short =
+      std::any_of(dev_max.begin(), dev_max.end(), [&](const Components& d) { return d.total() > t.usable_bytes(); });
   if (any_short && n_ctx_max > n_ctx_min) {
     const Used at_min = used_at(n_ctx_min);
     n_ctx = n_ctx_min;
@@ -161,9 +169,10 @@ std::vector<FitResult> plan_fit_split_default_context(const model::ModelShape& s
       const int64_t align = 256LL * n_seq;
       n_ctx = std::max(n_ctx - n_ctx % align, n_ctx_min);
     }
-    why = "n_ctx cut from n_ctx_train " + std::to_string(n_ctx_max / n_seq) + (n_seq > 1 ? " per sequence" : "") + " to " +
-          std::to_string(n_ctx) + ", as llama.cpp's --fit cuts it for " + std::to_string(n_dev) +
-          " devices (their usable memory less an allowance for whole layers; not below " + std::to_string(n_ctx_min) + ")";
+    why = "n_ctx cut from n_ctx_train " + std::to_string(n_ctx_max / n_seq) + (n_seq > 1 ? " per sequence" : "") +
+          " to " + std::to_string(n_ctx) + ", as llama.cpp's --fit cuts it for " + std::to_string(n_dev) +
+          " devices (their usable memory less an allowance for whole layers; not below " + std::to_string(n_ctx_min) +
+          ")";
   }
   c.n_ctx = static_cast<int>(n_ctx);
   std::vector<FitResult> out = plan_fit_split(s, t, c, n_gpu_layers, depth, count, split);
@@ -180,7 +189,8 @@ uint64_t bytes_per_token(const model::ModelShape& s, const ContextParams& c, int
   for (const auto& t : s.tensors) {
     if (is_input(t)) continue;
     const bool expert = t.name.find("_exps") != std::string::npos;
-    bytes += expert && s.n_expert > 0 ? static_cast<double>(t.bytes) * s.n_expert_used / s.n_expert : static_cast<double>(t.bytes);
+    bytes += expert && s.n_expert > 0 ? static_cast<double>(t.bytes) * s.n_expert_used / s.n_expert
+                                      : static_cast<double>(t.bytes);
   }
   if (depth > 0) {
     ContextParams one = c;
@@ -198,7 +208,8 @@ FitResult plan_fit(const model::ModelShape& s, const Target& t, const ContextPar
     int lo = 0, hi = static_cast<int>(s.n_layer) + 1;
     while (lo < hi) {
       const int mid = (lo + hi + 1) / 2;
-      if (static_cast<int64_t>(evaluate(s, t, c, mid).device.total()) <= static_cast<int64_t>(t.usable_bytes())) lo = mid;
+      if (static_cast<int64_t>(evaluate(s, t, c, mid).device.total()) <= static_cast<int64_t>(t.usable_bytes()))
+        lo = mid;
       else hi = mid - 1;
     }
     r = evaluate(s, t, c, lo);
@@ -209,7 +220,8 @@ FitResult plan_fit(const model::ModelShape& s, const Target& t, const ContextPar
     // Nothing offloaded: the device's shortfall is that of the smallest offload (the output layer).
     const FitResult one = evaluate(s, t, c, 1);
     r.margin_bytes = static_cast<int64_t>(t.usable_bytes()) - static_cast<int64_t>(one.device.total());
-    add_note(r.note, "not even the output layer fits the device (" + std::to_string(one.device.total() >> 20) + " MiB)");
+    add_note(r.note,
+             "not even the output layer fits the device (" + std::to_string(one.device.total() >> 20) + " MiB)");
   }
   r.max_ctx = largest_fitting_context(s, t, c, r.n_gpu_layers);
   r.tg_bound_tps = tg_bound(s, t, c, r.n_gpu_layers, depth);
@@ -217,7 +229,8 @@ FitResult plan_fit(const model::ModelShape& s, const Target& t, const ContextPar
   return r;
 }
 
-FitResult plan_fit_default_context(const model::ModelShape& s, const Target& t, ContextParams c, int n_gpu_layers, int depth) {
+FitResult plan_fit_default_context(const model::ModelShape& s, const Target& t, ContextParams c, int n_gpu_layers,
+                                   int depth) {
   // llama.cpp's --fit (common/fit.cpp, step 2): measure at the largest and the smallest
   // context with every layer on the device, and interpolate to the usable bytes.
   const int n_seq = n_seq_of(c);
@@ -241,12 +254,13 @@ FitResult plan_fit_default_context(const model::ModelShape& s, const Target& t, 
       const int64_t align = 256LL * n_seq;
       n_ctx = std::max(n_ctx - n_ctx % align, n_ctx_min);
     }
-    why = "n_ctx cut from n_ctx_train " + std::to_string(n_ctx_max / n_seq) + (n_seq > 1 ? " per sequence" : "") + " to " +
-          std::to_string(n_ctx) + ", as llama.cpp's --fit cuts it (what fits " + std::to_string(t.usable_bytes() >> 20) +
-          " MiB: the device's memory less the " + std::to_string(t.reserve_bytes >> 20) + " MiB it keeps free; not below " +
-          std::to_string(n_ctx_min) + ")";
+    why = "n_ctx cut from n_ctx_train " + std::to_string(n_ctx_max / n_seq) + (n_seq > 1 ? " per sequence" : "") +
+          " to " + std::to_string(n_ctx) + ", as llama.cpp's --fit cuts it (what fits " +
+          std::to_string(t.usable_bytes() >> 20) + " MiB: the device's memory less the " +
+          std::to_string(t.reserve_bytes >> 20) + " MiB it keeps free; not below " + std::to_string(n_ctx_min) + ")";
   } else {
-    why = "n_ctx = n_ctx_train " + std::to_string(n_ctx_max / n_seq) + (n_seq > 1 ? " per sequence" : "") + " (llama.cpp's default)";
+    why = "n_ctx = n_ctx_train " + std::to_string(n_ctx_max / n_seq) + (n_seq > 1 ? " per sequence" : "") +
+          " (llama.cpp's default)";
   }
   c.n_ctx = static_cast<int>(n_ctx);
   FitResult r = plan_fit(s, t, c, n_gpu_layers, depth);
@@ -256,8 +270,8 @@ FitResult plan_fit_default_context(const model::ModelShape& s, const Target& t, 
   return r;
 }
 
-std::vector<FitResult> plan_fit_split(const model::ModelShape& s, const Target& t, const ContextParams& c, int n_gpu_layers,
-                                      int depth, int count, const std::vector<double>& split) {
+std::vector<FitResult> plan_fit_split(const model::ModelShape& s, const Target& t, const ContextParams& c,
+                                      int n_gpu_layers, int depth, int count, const std::vector<double>& split) {
   const int n = std::max(count, 1);
   std::vector<double> shares = split;
   if (shares.empty()) shares.assign(static_cast<std::size_t>(n), 1.0);
@@ -317,13 +331,18 @@ std::vector<FitResult> plan_fit_split(const model::ModelShape& s, const Target& 
   for (const auto& tensor : s.tensors) {
     if (is_input(tensor)) input += tensor.bytes;
   }
-  const double host_read = results.empty() ? 0 : static_cast<double>(results.front().host.weights > input ? results.front().host.weights - input : 0);
+  const double host_read =
+      results.empty()
+          ? 0
+          : static_cast<double>(results.front().host.weights > input ? results.front().host.weights - input : 0);
   weights += host_read;
   double seconds = 0;
   for (const auto& r : results) {
-    if (weights > 0 && t.bandwidth_gbps > 0) seconds += all * static_cast<double>(r.device.weights) / weights / (t.bandwidth_gbps * 1e9);
+    if (weights > 0 && t.bandwidth_gbps > 0)
+      seconds += all * static_cast<double>(r.device.weights) / weights / (t.bandwidth_gbps * 1e9);
   }
-  if (host_read > 0 && weights > 0) seconds += all * host_read / weights / (std::max(t.host_bandwidth_gbps, 1e-9) * 1e9);
+  if (host_read > 0 && weights > 0)
+    seconds += all * host_read / weights / (std::max(t.host_bandwidth_gbps, 1e-9) * 1e9);
   for (auto& r : results) {
     context_notes(s, c, r);
     r.max_ctx = static_cast<int>(lo * step);

@@ -20,16 +20,16 @@ constexpr int kMinFitContext = 4096;
 // A device to plan for: this machine or a catalog entry.
 struct Target {
   std::string name;
-  std::string backend;            // "cpu" plans everything in host RAM
-  bool unified = false;           // device and host share one memory pool (Apple, DGX Spark, Strix Halo)
-  uint64_t capacity_bytes = 0;    // the memory llama.cpp sees on the device, bytes: total RAM for
-                                  // "cpu" (as ggml's CPU device reports it), the Metal working set
-                                  // on Apple, the card's memory (free memory for this machine's GPU)
+  std::string backend;                       // "cpu" plans everything in host RAM
+  bool unified = false;                      // device and host share one memory pool (Apple, DGX Spark, Strix Halo)
+  uint64_t capacity_bytes = 0;               // the memory llama.cpp sees on the device, bytes: total RAM for
+                                             // "cpu" (as ggml's CPU device reports it), the Metal working set
+                                             // on Apple, the card's memory (free memory for this machine's GPU)
   uint64_t reserve_bytes = kFitMarginBytes;  // kept free, as llama.cpp's --fit does
-  uint64_t host_ram_bytes = 0;    // bytes of host RAM for what is not offloaded
-  double bandwidth_gbps = 0;      // device memory bandwidth, GB/s
-  double host_bandwidth_gbps = 0; // host memory bandwidth, GB/s (for partial offload)
-  std::string host_name;          // what the host is, for notes ("" = not stated)
+  uint64_t host_ram_bytes = 0;               // bytes of host RAM for what is not offloaded
+  double bandwidth_gbps = 0;                 // device memory bandwidth, GB/s
+  double host_bandwidth_gbps = 0;            // host memory bandwidth, GB/s (for partial offload)
+  std::string host_name;                     // what the host is, for notes ("" = not stated)
 
   // Bytes a plan may use on the device: capacity less the reserve (0 when smaller).
   uint64_t usable_bytes() const { return capacity_bytes > reserve_bytes ? capacity_bytes - reserve_bytes : 0; }
@@ -40,10 +40,10 @@ const char* verdict_name(Verdict v);  // "fits", "partial", "does not fit" (the 
 
 struct FitResult {
   Target target;
-  Components device;         // on the device (for a "cpu" target: in RAM)
-  Components host;           // in host RAM beside the device (zero for "cpu" and unified)
-  int n_ctx = 0;             // the context llama.cpp allocates: the request padded to 256 per sequence
-  int n_gpu_layers = 0;      // as llama.cpp counts them: blocks + the output layer
+  Components device;     // on the device (for a "cpu" target: in RAM)
+  Components host;       // in host RAM beside the device (zero for "cpu" and unified)
+  int n_ctx = 0;         // the context llama.cpp allocates: the request padded to 256 per sequence
+  int n_gpu_layers = 0;  // as llama.cpp counts them: blocks + the output layer
   Verdict verdict = Verdict::kNo;
   int64_t margin_bytes = 0;  // the tightest room left: usable - device total, or host RAM - host
                              // part when that is smaller (negative when it does not fit)
@@ -84,8 +84,9 @@ std::vector<FitResult> plan_fit_split(const model::ModelShape& shape, const Targ
 // step 2 with more than one device): as plan_fit_default_context on the devices' summed
 // memory and usable bytes, less llama.cpp's allowance for whole layers that do not divide
 // evenly ((devices + 1) x weights per layer / 2, / 6 for MoE). The note says so.
-std::vector<FitResult> plan_fit_split_default_context(const model::ModelShape& shape, const Target& target, ContextParams ctx,
-                                                      int n_gpu_layers, int depth, int count, const std::vector<double>& split);
+std::vector<FitResult> plan_fit_split_default_context(const model::ModelShape& shape, const Target& target,
+                                                      ContextParams ctx, int n_gpu_layers, int depth, int count,
+                                                      const std::vector<double>& split);
 
 // Bytes read from memory per generated token at `depth` cells of context: every weight but
 // the input embeddings once (MoE expert tensors scaled by used / total experts), and the KV

@@ -47,7 +47,8 @@ Target this_machine(const MachineInfo& machine, double host_bw) {
   return t;
 }
 
-Target catalog_target(const hw::CatalogDevice& d, const std::vector<hw::CatalogDevice>& catalog, const HostChoice& host) {
+Target catalog_target(const hw::CatalogDevice& d, const std::vector<hw::CatalogDevice>& catalog,
+                      const HostChoice& host) {
   Target t;
   t.name = d.name;
   t.backend = d.backend;
@@ -56,8 +57,9 @@ Target catalog_target(const hw::CatalogDevice& d, const std::vector<hw::CatalogD
   t.bandwidth_gbps = d.bandwidth_gbps;
   t.host_bandwidth_gbps = d.bandwidth_gbps;  // unified and CPU entries: one memory
   if (d.kind != "gpu") return t;
-  const auto entry = std::find_if(catalog.begin(), catalog.end(),
-                                  [&](const hw::CatalogDevice& h) { return h.kind == "cpu" && !d.host.empty() && h.name == d.host; });
+  const auto entry = std::find_if(catalog.begin(), catalog.end(), [&](const hw::CatalogDevice& h) {
+    return h.kind == "cpu" && !d.host.empty() && h.name == d.host;
+  });
   const bool stated = entry != catalog.end();
   t.host_ram_bytes = host.ram_bytes.value_or(stated ? entry->memory_bytes : host.machine_ram_bytes);
   t.host_bandwidth_gbps = host.bandwidth_gbps.value_or(stated ? entry->bandwidth_gbps : host.machine_bandwidth_gbps);
@@ -66,8 +68,11 @@ Target catalog_target(const hw::CatalogDevice& d, const std::vector<hw::CatalogD
     t.host_name = entry->name + " at " + gbps_text(t.host_bandwidth_gbps) + ", the entry's stated host";
   } else {
     const std::string origin = stated ? "stated host" : "this machine";
-    t.host_name = ram + " of RAM" + (host.ram_bytes ? " (--host-ram)" : " (" + origin + ")") + " at " + gbps_text(t.host_bandwidth_gbps) +
-                  (host.bandwidth_gbps ? " (--host-bandwidth)" : stated ? " (stated host)" : " (this machine's, measured)");
+    t.host_name = ram + " of RAM" + (host.ram_bytes ? " (--host-ram)" : " (" + origin + ")") + " at " +
+                  gbps_text(t.host_bandwidth_gbps) +
+                  (host.bandwidth_gbps ? " (--host-bandwidth)"
+                   : stated            ? " (stated host)"
+                                       : " (this machine's, measured)");
   }
   return t;
 }

@@ -31,6 +31,7 @@ struct HostChoice {
 // A catalog device as a fit target. A "gpu" sits beside host RAM: the user's figures, else
 // its stated host entry from `catalog`, else this machine's (HostChoice). Apple and other
 // unified entries use their usable bytes as capacity and have no separate host.
-Target catalog_target(const hw::CatalogDevice& d, const std::vector<hw::CatalogDevice>& catalog, const HostChoice& host);
+Target catalog_target(const hw::CatalogDevice& d, const std::vector<hw::CatalogDevice>& catalog,
+                      const HostChoice& host);
 
 }  // namespace rigbench::fit

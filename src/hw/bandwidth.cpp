@@ -39,8 +39,10 @@ double timed_parallel(int threads, std::size_t n, Fn fn) {
 }
 
 fs::path cache_file() {
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "rigbench" / "bandwidth.json";
-  if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".cache" / "rigbench" / "bandwidth.json";
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    return fs::path(xdg) / "rigbench" / "bandwidth.json";
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return fs::path(home) / ".cache" / "rigbench" / "bandwidth.json";
   return {};
 }
 
@@ -65,7 +67,8 @@ BandwidthResult measure_bandwidth(int threads, std::size_t array_bytes) {
   r.array_bytes = array_bytes;
   r.repetitions = 5;
   const std::size_t n = array_bytes / sizeof(double);
-  std::unique_ptr<double[]> a(new (std::nothrow) double[n]), b(new (std::nothrow) double[n]), c(new (std::nothrow) double[n]);
+  std::unique_ptr<double[]> a(new (std::nothrow) double[n]), b(new (std::nothrow) double[n]),
+      c(new (std::nothrow) double[n]);
   if (!a || !b || !c) {
     r.method = "not measured: cannot allocate 3 arrays of " + std::to_string(array_bytes >> 20) + " MiB";
     return r;
@@ -80,23 +83,24 @@ BandwidthResult measure_bandwidth(int threads, std::size_t array_bytes) {
   double best_read = 1e30, best_triad = 1e30;
   for (int rep = 0; rep < r.repetitions; ++rep) {
     best_read = std::min(best_read, timed_parallel(r.threads, n, [&](std::size_t s, std::size_t e) {
-      // An XOR of the bits: associative, so the compiler vectorizes it and the loads, not the
-      // arithmetic, set the pace.
-      const auto* words = reinterpret_cast<const uint64_t*>(a.get());
-      uint64_t acc = 0;
-      for (std::size_t i = s; i < e; ++i) acc ^= words[i];
-      sums[s * sums.size() / std::max<std::size_t>(n, 1)] = static_cast<double>(acc & 0xff);
-    }));
+                           // An XOR of the bits: associative, so the compiler vectorizes it and the loads, not the
+                           // arithmetic, set the pace.
+                           const auto* words = reinterpret_cast<const uint64_t*>(a.get());
+                           uint64_t acc = 0;
+                           for (std::size_t i = s; i < e; ++i) acc ^= words[i];
+                           sums[s * sums.size() / std::max<std::size_t>(n, 1)] = static_cast<double>(acc & 0xff);
+                         }));
     best_triad = std::min(best_triad, timed_parallel(r.threads, n, [&](std::size_t s, std::size_t e) {
-      for (std::size_t i = s; i < e; ++i) a[i] = b[i] + 3.0 * c[i];
-    }));
+                            for (std::size_t i = s; i < e; ++i) a[i] = b[i] + 3.0 * c[i];
+                          }));
   }
   volatile double sink = 0;
   for (double v : sums) sink = sink + v;
   r.read_gbps = static_cast<double>(array_bytes) / best_read / 1e9;
   r.triad_gbps = 3.0 * static_cast<double>(array_bytes) / best_triad / 1e9;
   r.method = "best of " + std::to_string(r.repetitions) + " passes over " + std::to_string(array_bytes >> 20) +
-             " MiB arrays with " + std::to_string(r.threads) + " threads (steady clock); read = XOR over one array, "
+             " MiB arrays with " + std::to_string(r.threads) +
+             " threads (steady clock); read = XOR over one array, "
              "triad = a = b + s*c counted as 3 arrays (STREAM convention, write-allocate traffic not counted)";
   return r;
 }
@@ -118,8 +122,11 @@ void store_bandwidth(const MachineInfo& machine, const BandwidthResult& r) {
   const fs::path tmp = file.string() + "." + std::to_string(getpid()) + ".partial";
   {
     std::ofstream out(tmp);
-    out << nlohmann::json{{"key", bandwidth_key(machine)}, {"read_gbps", r.read_gbps}, {"triad_gbps", r.triad_gbps},
-                          {"method", r.method}}.dump(2);
+    out << nlohmann::json{{"key", bandwidth_key(machine)},
+                          {"read_gbps", r.read_gbps},
+                          {"triad_gbps", r.triad_gbps},
+                          {"method", r.method}}
+               .dump(2);
     if (!out) return (void)fs::remove(tmp, ec);
   }
   fs::rename(tmp, file, ec);

@@ -16,7 +16,7 @@ struct BandwidthResult {
   int threads = 0;
   std::size_t array_bytes = 0;  // per array, far above the caches
   int repetitions = 0;
-  std::string method;     // how it was measured, for people
+  std::string method;  // how it was measured, for people
 };
 
 // Runs the probe with `threads` threads (0 = physical cores) on arrays of `array_bytes`

@@ -46,17 +46,20 @@ Result<std::vector<CatalogDevice>> load_catalog(const std::string& path) {
       c.backend = d.at("backend").get<std::string>();
       c.memory_bytes = d.at("memory_bytes").get<uint64_t>();
       if (c.memory_bytes == 0 || c.memory_bytes % (1ull << 30) != 0) {
-        return fail(ErrorCode::kInvalidInput, "catalog '" + path + "': entry '" + entry +
-                                                  "': memory_bytes is not a whole number of GiB (the catalog's unit convention)");
+        return fail(ErrorCode::kInvalidInput,
+                    "catalog '" + path + "': entry '" + entry +
+                        "': memory_bytes is not a whole number of GiB (the catalog's unit convention)");
       }
       if (c.kind == "apple" && d.contains("working_set_fraction")) {
-        return fail(ErrorCode::kInvalidInput, "catalog '" + path + "': entry '" + entry +
-                                                  "': an Apple entry takes the working-set rule, not its own working_set_fraction");
+        return fail(ErrorCode::kInvalidInput,
+                    "catalog '" + path + "': entry '" + entry +
+                        "': an Apple entry takes the working-set rule, not its own working_set_fraction");
       }
       c.working_set_fraction = d.value("working_set_fraction", 1.0);
       c.host = d.value("host", "");
       c.bandwidth_gbps = d.at("bandwidth_gbps").get<double>();
-      if (d.contains("board_power_w") && d["board_power_w"].is_number()) c.board_power_w = d["board_power_w"].get<double>();
+      if (d.contains("board_power_w") && d["board_power_w"].is_number())
+        c.board_power_w = d["board_power_w"].get<double>();
       if (d.contains("price_usd") && d["price_usd"].is_number()) c.price_usd = d["price_usd"].get<double>();
       c.sources = d.at("sources").get<std::map<std::string, std::string>>();
       out.push_back(std::move(c));
@@ -66,7 +69,8 @@ Result<std::vector<CatalogDevice>> load_catalog(const std::string& path) {
   }
   for (const auto& c : out) {
     if (c.kind != "gpu" || c.host.empty()) continue;
-    const bool found = std::any_of(out.begin(), out.end(), [&](const CatalogDevice& h) { return h.kind == "cpu" && h.name == c.host; });
+    const bool found = std::any_of(out.begin(), out.end(),
+                                   [&](const CatalogDevice& h) { return h.kind == "cpu" && h.name == c.host; });
     if (!found) {
       return fail(ErrorCode::kInvalidInput, "catalog '" + path + "': entry '" + c.name + "': host '" + c.host +
                                                 "' is not a \"cpu\" entry of the catalog");

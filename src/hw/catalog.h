@@ -20,17 +20,17 @@ namespace rigbench::hw {
 
 struct CatalogDevice {
   std::string name;
-  std::string kind;     // "gpu" (discrete), "apple" (unified, Metal), "unified" (other
-                        // unified-memory systems), "cpu" (a CPU memory system)
-  std::string backend;  // ggml backend a model would run on: cuda, metal, vulkan, cpu, ...
-  uint64_t memory_bytes = 0;             // installed memory, bytes (a whole number of GiB, see above)
-  double working_set_fraction = 1.0;     // "unified": share of memory the GPU may use (stated per
-                                         // entry); "apple": unused, apple_working_set_bytes() rules
-  double bandwidth_gbps = 0;             // GB/s (1e9 bytes/s), the maker's peak
-  std::optional<double> board_power_w;   // W
-  std::optional<double> price_usd;       // launch price, USD
-  std::string host;                      // "gpu": the catalog "cpu" entry it is planned beside
-                                         // by default (its host RAM and bandwidth)
+  std::string kind;                            // "gpu" (discrete), "apple" (unified, Metal), "unified" (other
+                                               // unified-memory systems), "cpu" (a CPU memory system)
+  std::string backend;                         // ggml backend a model would run on: cuda, metal, vulkan, cpu, ...
+  uint64_t memory_bytes = 0;                   // installed memory, bytes (a whole number of GiB, see above)
+  double working_set_fraction = 1.0;           // "unified": share of memory the GPU may use (stated per
+                                               // entry); "apple": unused, apple_working_set_bytes() rules
+  double bandwidth_gbps = 0;                   // GB/s (1e9 bytes/s), the maker's peak
+  std::optional<double> board_power_w;         // W
+  std::optional<double> price_usd;             // launch price, USD
+  std::string host;                            // "gpu": the catalog "cpu" entry it is planned beside
+                                               // by default (its host RAM and bandwidth)
   std::map<std::string, std::string> sources;  // figure -> where it comes from
 
   // Bytes a model may use on the device: memory_bytes for "gpu" and "cpu"; the Metal working

@@ -69,7 +69,7 @@ int physical_cores() {
 
 MachineInfo detect_machine() {
   MachineInfo m;
-  struct utsname u{};
+  struct utsname u {};
   if (uname(&u) == 0) {
     m.hostname = u.nodename;
     m.kernel = std::string(u.sysname) + " " + u.release;
@@ -103,7 +103,7 @@ int default_threads() {
 }
 
 uint64_t peak_rss_bytes() {
-  struct rusage ru{};
+  struct rusage ru {};
   if (getrusage(RUSAGE_SELF, &ru) != 0) return 0;
   return static_cast<uint64_t>(ru.ru_maxrss) * 1024;  // Linux reports KiB
 }

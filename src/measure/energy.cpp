@@ -50,7 +50,8 @@ EnergySession::EnergySession(power::OpenedMeters meters) {
   sampler_ = std::make_unique<power::Sampler>(std::move(meters.meters));
 }
 
-std::unique_ptr<EnergySession> EnergySession::open(const power::MeterConfig& config, std::vector<power::MeterStatus>* status) {
+std::unique_ptr<EnergySession> EnergySession::open(const power::MeterConfig& config,
+                                                   std::vector<power::MeterStatus>* status) {
   power::OpenedMeters opened = power::open_meters(config);
   if (status) *status = opened.status;
   if (opened.meters.empty()) return nullptr;
@@ -69,7 +70,9 @@ EnergyInfo EnergySession::finish(const Results& results, double idle_s, double s
     e.domains.push_back(r.domains[i].name);
     if (i < r.methods.size() && r.methods[i] != power::Method::kUnavailable) {
       std::string m(power::method_name(r.methods[i]));
-      if (r.domains[i].whole_system && r.methods[i] == power::Method::kEstimated && r.domains[i].name.rfind("stated:", 0) == 0) m = "stated";
+      if (r.domains[i].whole_system && r.methods[i] == power::Method::kEstimated &&
+          r.domains[i].name.rfind("stated:", 0) == 0)
+        m = "stated";
       methods.insert(m);
     }
   }
@@ -118,8 +121,8 @@ EnergyInfo EnergySession::finish(const Results& results, double idle_s, double s
     if (!*ph || !std::isfinite((*ph)->power_w) || !std::isfinite(e.idle_power_w)) continue;
     if (e.idle_power_w > (*ph)->power_w * (1 + 1e-9)) {
       above = true;
-      e.notes.push_back(std::string(name) + ": " + fmt_w((*ph)->power_w) + " is below the idle power " + fmt_w(e.idle_power_w) +
-                        ": a measuring problem; no marginal figure");
+      e.notes.push_back(std::string(name) + ": " + fmt_w((*ph)->power_w) + " is below the idle power " +
+                        fmt_w(e.idle_power_w) + ": a measuring problem; no marginal figure");
     }
   }
   if (above) e.flags.push_back("idle_above_active");
@@ -136,7 +139,8 @@ EnergyInfo unavailable_energy(const std::vector<power::MeterStatus>& status) {
 }
 
 std::optional<CostInfo> price_run(const EnergyInfo& energy, const Results& results, cost::CostInputs in) {
-  if (!std::isfinite(in.price_per_kwh) || !energy.tg || !std::isfinite(energy.tg->power_w) || !results.tg) return std::nullopt;
+  if (!std::isfinite(in.price_per_kwh) || !energy.tg || !std::isfinite(energy.tg->power_w) || !results.tg)
+    return std::nullopt;
   const cost::RunFigures f = cost::run_figures(results, energy);
   if (!std::isfinite(f.tokens_per_s) || !std::isfinite(f.active_power_w)) return std::nullopt;
   in.tokens_per_s = f.tokens_per_s;

@@ -1,8 +1,7 @@
 #include "measure/job.h"
 
-#include <cmath>
-
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <random>
@@ -46,8 +45,8 @@ RunRecord base_record(const TestCase& tc, const ModelInfo& model, const JobConte
 
 }  // namespace
 
-RunRecord refused_record(const TestCase& tc, const ModelInfo& model, const JobContext& context, const Roofline& roofline,
-                         const std::string& why) {
+RunRecord refused_record(const TestCase& tc, const ModelInfo& model, const JobContext& context,
+                         const Roofline& roofline, const std::string& why) {
   RunRecord rec = base_record(tc, model, context);
   rec.roofline = roofline;
   rec.refused = why;
@@ -106,7 +105,8 @@ Result<JobSummary> run_plan(const std::vector<TestCase>& plan, const std::map<st
     rec.interrupted = outcome->interrupted;
     if (session) rec.energy = session->finish(rec.results, context.energy->idle_s, context.energy->idle_watts);
     else if (context.energy) rec.energy = unavailable_energy(meter_status);
-    if (context.energy && context.energy->pricing) rec.cost = price_run(rec.energy, rec.results, *context.energy->pricing);
+    if (context.energy && context.energy->pricing)
+      rec.cost = price_run(rec.energy, rec.results, *context.energy->pricing);
 
     const bool has_samples = rec.results.pp || rec.results.tg;
     if (has_samples) {

@@ -7,21 +7,21 @@
 #include <string>
 #include <vector>
 
+#include "core/record.h"
+#include "core/status.h"
 #include "measure/energy.h"
 #include "measure/plan.h"
 #include "measure/preflight.h"
 #include "measure/runner.h"
-#include "core/record.h"
-#include "core/status.h"
 
 namespace rigbench::measure {
 
 // Energy measurement for a job (`--energy auto`).
 struct EnergyConfig {
-  power::MeterConfig meters;                 // where to look, what the user stated
-  double idle_s = 2;                         // idle window per run, model loaded
-  double idle_watts = kUnmeasured;           // --idle-watts: idle power stated, W (no idle window then)
-  std::optional<cost::CostInputs> pricing;   // prices etc. when --price or --tariff was given
+  power::MeterConfig meters;                // where to look, what the user stated
+  double idle_s = 2;                        // idle window per run, model loaded
+  double idle_watts = kUnmeasured;          // --idle-watts: idle power stated, W (no idle window then)
+  std::optional<cost::CostInputs> pricing;  // prices etc. when --price or --tariff was given
 };
 
 // What every record of a job shares.
@@ -29,7 +29,7 @@ struct JobContext {
   MachineInfo machine;
   BuildInfo build;
   std::vector<std::string> tags;
-  std::optional<EnergyConfig> energy;        // nullopt = --energy off
+  std::optional<EnergyConfig> energy;  // nullopt = --energy off
 };
 
 // Receives each record, whatever its status (printing and storing happen there). An error
@@ -38,11 +38,11 @@ using RecordSink = std::function<Status(const RunRecord&)>;
 
 // How a job went: runs by status (core/record.h run_status).
 struct JobSummary {
-  int total = 0;        // runs in the plan
+  int total = 0;  // runs in the plan
   int ok = 0;
-  int refused = 0;      // not attempted: fit says they will not fit (`refusals`)
-  int failed = 0;       // an error after the run started (load, context, decode)
-  bool interrupted = false;  // Ctrl-C: the run in progress was kept (if it had samples), the rest not run
+  int refused = 0;            // not attempted: fit says they will not fit (`refusals`)
+  int failed = 0;             // an error after the run started (load, context, decode)
+  bool interrupted = false;   // Ctrl-C: the run in progress was kept (if it had samples), the rest not run
   std::string first_problem;  // the first refusal's or failure's message, "" when none
 };
 
@@ -66,8 +66,8 @@ Result<JobSummary> run_plan(const std::vector<TestCase>& plan, const std::map<st
 // A whole `rigbench bench` job: the plan, its models, and this machine as fit sees it.
 struct Job {
   std::vector<TestCase> plan;
-  std::map<std::string, ModelInfo> models;           // plan model path -> inspected model
-  std::map<std::string, model::ModelShape> shapes;   // plan model path -> shape, for fit
+  std::map<std::string, ModelInfo> models;          // plan model path -> inspected model
+  std::map<std::string, model::ModelShape> shapes;  // plan model path -> shape, for fit
   fit::Target target;  // this machine: preflight refuses a run that will not fit, bounds tg
   bool force = false;  // --force: refuse nothing
   JobContext context;
@@ -85,8 +85,8 @@ Result<JobSummary> run_job(const Job& job, Runner& runner, const RecordSink& sin
 
 // The record of a run that was not attempted (`why`, e.g. fit's refusal): its model,
 // machine, knobs and roofline, no results; compare shows it as "won't fit".
-RunRecord refused_record(const TestCase& tc, const ModelInfo& model, const JobContext& context, const Roofline& roofline,
-                         const std::string& why);
+RunRecord refused_record(const TestCase& tc, const ModelInfo& model, const JobContext& context,
+                         const Roofline& roofline, const std::string& why);
 
 // 32 random hex digits (std::random_device): a record's identity.
 std::string new_record_id();

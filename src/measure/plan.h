@@ -14,16 +14,16 @@ namespace rigbench::measure {
 
 // What `rigbench bench` was asked for. Defaults are llama-bench's.
 struct PlanSpec {
-  std::vector<std::string> models;          // GGUF paths, in order
-  std::vector<int> n_prompt = {512};        // -p: one pp test (with TTFT) per value; 0 = none
-  std::vector<int> n_gen = {128};           // -n: one tg test per value; 0 = none
-  std::vector<std::pair<int, int>> n_pg;    // -pg: one test per (n_prompt, n_gen) pair, both measured
+  std::vector<std::string> models;        // GGUF paths, in order
+  std::vector<int> n_prompt = {512};      // -p: one pp test (with TTFT) per value; 0 = none
+  std::vector<int> n_gen = {128};         // -n: one tg test per value; 0 = none
+  std::vector<std::pair<int, int>> n_pg;  // -pg: one test per (n_prompt, n_gen) pair, both measured
   // Each knob's values by knob key (core/knobs.h), canonical text ("4", "on", "q8_0"); a knob
   // absent here runs at its default. n_threads absent = the caller's default threads.
   std::map<std::string, std::vector<std::string>> knobs;
-  int repetitions = 5;                      // -r
-  int warmup = 1;                           // --warmup
-  double delay_s = 0;                       // --delay: seconds of cool-down before each run
+  int repetitions = 5;  // -r
+  int warmup = 1;       // --warmup
+  double delay_s = 0;   // --delay: seconds of cool-down before each run
 
   // The values of knob `key`: knobs[key], or its default alone.
   std::vector<std::string> values(const std::string& key) const;

@@ -35,10 +35,11 @@ Preflight preflight(const std::vector<TestCase>& plan, const std::map<std::strin
     if (f.verdict == fit::Verdict::kNo && !force) {
       const fit::Components& c = f.device;
       refusal = "model '" + tc.model_path + "' at n_ctx " + std::to_string(tc.params.n_ctx) +
-                " will not fit this machine: needs " + format_gib(f.device.total() + f.host.total()) + " GiB (weights " +
-                format_gib(c.weights) + ", KV " + format_gib(c.kv) + ", compute " + format_gib(c.compute) + ", output " +
-                format_gib(c.output) + ", overhead " + format_gib(c.overhead) + "), " + format_gib(target.usable_bytes()) +
-                " GiB usable (llama.cpp keeps " + format_gib(target.reserve_bytes) + " GiB free); --force runs it anyway";
+                " will not fit this machine: needs " + format_gib(f.device.total() + f.host.total()) +
+                " GiB (weights " + format_gib(c.weights) + ", KV " + format_gib(c.kv) + ", compute " +
+                format_gib(c.compute) + ", output " + format_gib(c.output) + ", overhead " + format_gib(c.overhead) +
+                "), " + format_gib(target.usable_bytes()) + " GiB usable (llama.cpp keeps " +
+                format_gib(target.reserve_bytes) + " GiB free); --force runs it anyway";
     }
     out.rooflines.push_back(r);
     out.refusals.push_back(std::move(refusal));

@@ -7,20 +7,20 @@
 #include <string>
 #include <vector>
 
-#include "measure/plan.h"
 #include "core/record.h"
 #include "core/status.h"
 #include "fit/planner.h"
+#include "measure/plan.h"
 #include "model/model_shape.h"
 
 namespace rigbench::measure {
 
 struct Preflight {
-  std::vector<Roofline> rooflines;   // one per plan entry, same order
-  std::vector<std::string> refusals; // one per plan entry: "" when it fits (or --force), else why
-                                     // not, with the numbers: "model 'x' at n_ctx N will not fit
-                                     // this machine: needs A GiB (weights, KV, compute, output, overhead),
-                                     // B GiB usable (llama.cpp keeps 1.00 GiB free); --force runs it anyway"
+  std::vector<Roofline> rooflines;    // one per plan entry, same order
+  std::vector<std::string> refusals;  // one per plan entry: "" when it fits (or --force), else why
+                                      // not, with the numbers: "model 'x' at n_ctx N will not fit
+                                      // this machine: needs A GiB (weights, KV, compute, output, overhead),
+                                      // B GiB usable (llama.cpp keeps 1.00 GiB free); --force runs it anyway"
   bool any_refused() const;
 };
 

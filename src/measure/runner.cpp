@@ -1,17 +1,16 @@
 #include "measure/runner.h"
 
 #include <chrono>
+#include <thread>
 
 #include "core/results.h"
-#include <thread>
 
 namespace rigbench::measure {
 
 namespace {
 
 int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
 

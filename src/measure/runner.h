@@ -15,19 +15,19 @@
 #include <functional>
 #include <string>
 
-#include "measure/plan.h"
 #include "core/record.h"
 #include "core/status.h"
 #include "engine/engine.h"
+#include "measure/plan.h"
 
 namespace rigbench::measure {
 
 struct RunOutcome {
-  Results results;                        // pp/tg/ttft present when their test ran >= 1 sample
-  std::vector<BufferMemory> memory;       // llama.cpp's breakdown for the run's context
+  Results results;                   // pp/tg/ttft present when their test ran >= 1 sample
+  std::vector<BufferMemory> memory;  // llama.cpp's breakdown for the run's context
   std::vector<std::string> devices_used;
-  BenchParams params;                     // the run's settings as llama.cpp applied them (Engine::settings_used)
-  bool interrupted = false;               // cancel was set; results hold the finished samples
+  BenchParams params;        // the run's settings as llama.cpp applied them (Engine::settings_used)
+  bool interrupted = false;  // cancel was set; results hold the finished samples
 };
 
 // Receives phase boundaries for an energy sampler: "idle", "pp", "tg", and "" between them.

@@ -28,8 +28,9 @@ std::vector<Warning> plan_warnings(const std::vector<TestCase>& plan, const std:
            "lower -d, -p or -n"});
     }
     if (m.synthetic) {
-      add({"model '" + m.name + "' is synthetic (random weights): its speed and memory are the real model's, its "
-           "outputs are not",
+      add({"model '" + m.name +
+               "' is synthetic (random weights): its speed and memory are the real model's, its "
+               "outputs are not",
            ""});
     }
   }

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "measure/plan.h"
 #include "core/record.h"
+#include "measure/plan.h"
 
 namespace rigbench::measure {
 

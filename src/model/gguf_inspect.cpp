@@ -1,13 +1,13 @@
 #include "model/gguf_inspect.h"
 
-#include <gguf.h>
 #include <ggml.h>
+#include <gguf.h>
 #include <xxhash.h>
 
 #include <array>
 #include <cerrno>
-#include <cstring>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -48,8 +48,7 @@ Result<std::string> fingerprint(const std::string& path) {
   const uint64_t size = fs::file_size(path, ec);
   if (!in || ec) return fail(ErrorCode::kNotFound, quoted(path) + ": cannot read the file");
 
-  std::unique_ptr<XXH64_state_t, decltype(&XXH64_freeState)> state(XXH64_createState(),
-                                                                   &XXH64_freeState);
+  std::unique_ptr<XXH64_state_t, decltype(&XXH64_freeState)> state(XXH64_createState(), &XXH64_freeState);
   XXH64_reset(state.get(), 0);
   std::vector<char> buf(1 << 20);
   auto hash_range = [&](uint64_t offset, uint64_t length) -> bool {
@@ -87,9 +86,11 @@ Result<std::string> fingerprint(const std::string& path) {
 Result<ModelInfo> inspect_header(const std::string& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) {
-    return fail(ErrorCode::kNotFound, quoted(path) + (ec ? ": cannot reach it: " + errno_text(ec.value()) : ": no such file"));
+    return fail(ErrorCode::kNotFound,
+                quoted(path) + (ec ? ": cannot reach it: " + errno_text(ec.value()) : ": no such file"));
   }
-  if (fs::is_directory(path, ec)) return fail(ErrorCode::kInvalidInput, quoted(path) + ": is a directory, not a GGUF file");
+  if (fs::is_directory(path, ec))
+    return fail(ErrorCode::kInvalidInput, quoted(path) + ": is a directory, not a GGUF file");
   const uint64_t size = fs::file_size(path, ec);
   if (ec) return fail(ErrorCode::kNotFound, quoted(path) + ": cannot stat: " + ec.message());
 
@@ -134,9 +135,9 @@ Result<ModelInfo> inspect_header(const std::string& path) {
     info.n_params += n;
   }
   if (data_end > size) {
-    return fail(ErrorCode::kInvalidInput,
-                quoted(path) + ": truncated GGUF (tensor data needs " + std::to_string(data_end) +
-                    " bytes, the file has " + std::to_string(size) + ")");
+    return fail(ErrorCode::kInvalidInput, quoted(path) + ": truncated GGUF (tensor data needs " +
+                                              std::to_string(data_end) + " bytes, the file has " +
+                                              std::to_string(size) + ")");
   }
 
   const int64_t ft = gguf_find_key(ctx.get(), "general.file_type");
@@ -155,15 +156,19 @@ Result<ModelInfo> inspect_header(const std::string& path) {
   }
 
   const int64_t ctx_len = gguf_find_key(ctx.get(), (info.arch + ".context_length").c_str());
-  if (ctx_len >= 0 && gguf_get_kv_type(ctx.get(), ctx_len) == GGUF_TYPE_UINT32) info.n_ctx_train = gguf_get_val_u32(ctx.get(), ctx_len);
+  if (ctx_len >= 0 && gguf_get_kv_type(ctx.get(), ctx_len) == GGUF_TYPE_UINT32)
+    info.n_ctx_train = gguf_get_val_u32(ctx.get(), ctx_len);
 
   const int64_t syn = gguf_find_key(ctx.get(), "rigbench.synthetic");
   info.synthetic = syn >= 0 && gguf_get_kv_type(ctx.get(), syn) == GGUF_TYPE_BOOL && gguf_get_val_bool(ctx.get(), syn);
   if (info.synthetic) {
     const int64_t values = gguf_find_key(ctx.get(), "rigbench.values");
     const int64_t seed = gguf_find_key(ctx.get(), "rigbench.seed");
-    info.synthetic_values = values >= 0 && gguf_get_kv_type(ctx.get(), values) == GGUF_TYPE_UINT32 ? gguf_get_val_u32(ctx.get(), values) : 1;
-    info.synthetic_seed = seed >= 0 && gguf_get_kv_type(ctx.get(), seed) == GGUF_TYPE_UINT64 ? gguf_get_val_u64(ctx.get(), seed) : 42;
+    info.synthetic_values = values >= 0 && gguf_get_kv_type(ctx.get(), values) == GGUF_TYPE_UINT32
+                                ? gguf_get_val_u32(ctx.get(), values)
+                                : 1;
+    info.synthetic_seed =
+        seed >= 0 && gguf_get_kv_type(ctx.get(), seed) == GGUF_TYPE_UINT64 ? gguf_get_val_u64(ctx.get(), seed) : 42;
   }
 
   return info;

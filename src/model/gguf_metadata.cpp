@@ -80,10 +80,17 @@ std::string generate_vocab(gguf_context* ctx, const Preset& p) {
 
 std::size_t scalar_size(gguf_type t) {
   switch (t) {
-    case GGUF_TYPE_UINT8: case GGUF_TYPE_INT8: case GGUF_TYPE_BOOL: return 1;
-    case GGUF_TYPE_UINT16: case GGUF_TYPE_INT16: return 2;
-    case GGUF_TYPE_UINT32: case GGUF_TYPE_INT32: case GGUF_TYPE_FLOAT32: return 4;
-    case GGUF_TYPE_UINT64: case GGUF_TYPE_INT64: case GGUF_TYPE_FLOAT64: return 8;
+    case GGUF_TYPE_UINT8:
+    case GGUF_TYPE_INT8:
+    case GGUF_TYPE_BOOL: return 1;
+    case GGUF_TYPE_UINT16:
+    case GGUF_TYPE_INT16: return 2;
+    case GGUF_TYPE_UINT32:
+    case GGUF_TYPE_INT32:
+    case GGUF_TYPE_FLOAT32: return 4;
+    case GGUF_TYPE_UINT64:
+    case GGUF_TYPE_INT64:
+    case GGUF_TYPE_FLOAT64: return 8;
     default: return 0;
   }
 }
@@ -115,7 +122,8 @@ void copy_tokenizer(gguf_context* dst, const gguf_context* src, uint32_t n_vocab
     const std::string key = gguf_get_key(src, i);
     if (key.rfind("tokenizer.", 0) != 0 || gguf_find_key(dst, key.c_str()) >= 0) continue;
     const gguf_type type = gguf_get_kv_type(src, i);
-    const bool per_token = key == "tokenizer.ggml.tokens" || key == "tokenizer.ggml.scores" || key == "tokenizer.ggml.token_type";
+    const bool per_token =
+        key == "tokenizer.ggml.tokens" || key == "tokenizer.ggml.scores" || key == "tokenizer.ggml.token_type";
     if (type != GGUF_TYPE_ARRAY) {
       copy_scalar(dst, src, i);
       continue;
@@ -210,7 +218,8 @@ void set_model_metadata(gguf_context* ctx, const Preset& p, uint32_t file_type) 
   }
   if (p.rope_theta_swa > 0) k.f32("rope.freq_base_swa", p.rope_theta_swa);
   if (p.rope_sections != std::array<int32_t, 4>{}) {
-    gguf_set_arr_data(ctx, k.k("rope.dimension_sections").c_str(), GGUF_TYPE_INT32, p.rope_sections.data(), p.rope_sections.size());
+    gguf_set_arr_data(ctx, k.k("rope.dimension_sections").c_str(), GGUF_TYPE_INT32, p.rope_sections.data(),
+                      p.rope_sections.size());
   }
   if (p.full_attention_interval) {
     set_ssm_metadata(k, p);

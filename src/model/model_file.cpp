@@ -1,13 +1,12 @@
 #include "model/model_file.h"
 
-#include "core/strings.h"
-
-#include <gguf.h>
 #include <ggml.h>
+#include <gguf.h>
 
 #include <filesystem>
 #include <memory>
 
+#include "core/strings.h"
 #include "model/gguf_inspect.h"
 
 namespace rigbench::model {
@@ -35,7 +34,8 @@ Result<ModelFile> check_model_file(const std::string& path, bool with_fingerprin
     // exists() sets ec for anything but "not found": a folder on the way closed to this user.
     return fail(ErrorCode::kNotFound, where + (ec ? ": cannot reach it: " + errno_text(ec.value()) : ": no such file"));
   }
-  if (std::filesystem::is_directory(path, ec)) return fail(ErrorCode::kInvalidInput, where + ": is a directory, not a GGUF file");
+  if (std::filesystem::is_directory(path, ec))
+    return fail(ErrorCode::kInvalidInput, where + ": is a directory, not a GGUF file");
   if (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == 0 && !ec) {
     return fail(ErrorCode::kInvalidInput, where + ": empty file (0 bytes), not a GGUF file");
   }
@@ -44,8 +44,8 @@ Result<ModelFile> check_model_file(const std::string& path, bool with_fingerprin
   auto shape = read_shape(path);
   if (!shape) {
     if (!has_key(path, info->arch + ".block_count")) {
-      return fail(ErrorCode::kInvalidInput, where + ": unknown model architecture: '" + info->arch + "' (no " + info->arch +
-                                                ".block_count key)");
+      return fail(ErrorCode::kInvalidInput,
+                  where + ": unknown model architecture: '" + info->arch + "' (no " + info->arch + ".block_count key)");
     }
     return std::unexpected(shape.error());
   }

@@ -27,18 +27,18 @@ struct Preset {
   uint32_t n_head = 0;
   uint32_t n_head_kv = 0;
   uint32_t n_ff = 0;
-  uint32_t head_dim = 0;   // per head, K and V; 0 = n_embd / n_head
-  uint32_t n_rot = 0;      // rotated dimensions per head (partial RoPE, Qwen3.5); 0 = head_k()
+  uint32_t head_dim = 0;  // per head, K and V; 0 = n_embd / n_head
+  uint32_t n_rot = 0;     // rotated dimensions per head (partial RoPE, Qwen3.5); 0 = head_k()
   float rope_theta = 10000.0f;
-  float rope_theta_swa = 0;  // RoPE base of the sliding-window layers (Gemma 3); 0 = not written
+  float rope_theta_swa = 0;                // RoPE base of the sliding-window layers (Gemma 3); 0 = not written
   std::array<int32_t, 4> rope_sections{};  // multimodal RoPE sections (Qwen3.5); all 0 = not written
-  float norm_eps = 1e-5f;  // RMS norm epsilon (layer norm epsilon for bert)
-  bool tied_embeddings = false;  // no output.weight: the output reuses token_embd
-  bool qkv_bias = false;         // attn_q/k/v biases (Qwen2)
-  bool fused_qkv = false;        // one attn_qkv tensor (Phi-3 GGUFs)
-  bool rope_freqs = false;       // a rope_freqs tensor (Llama 3.1 rope scaling)
-  bool qk_norm = false;          // attn_q_norm and attn_k_norm per attention layer (Gemma 3, Qwen3.5)
-  bool attn_output_gate = false; // attn_q also makes the output gate: twice its rows (Qwen3.5)
+  float norm_eps = 1e-5f;                  // RMS norm epsilon (layer norm epsilon for bert)
+  bool tied_embeddings = false;            // no output.weight: the output reuses token_embd
+  bool qkv_bias = false;                   // attn_q/k/v biases (Qwen2)
+  bool fused_qkv = false;                  // one attn_qkv tensor (Phi-3 GGUFs)
+  bool rope_freqs = false;                 // a rope_freqs tensor (Llama 3.1 rope scaling)
+  bool qk_norm = false;                    // attn_q_norm and attn_k_norm per attention layer (Gemma 3, Qwen3.5)
+  bool attn_output_gate = false;           // attn_q also makes the output gate: twice its rows (Qwen3.5)
   // Sliding-window attention: the window. Gemma 2 slides every other layer; Gemma 3 five
   // layers in six (llama.cpp's default when the file has no pattern key, as converted
   // Gemma 3 files have none: none is written).
@@ -78,8 +78,8 @@ Result<Preset> find_preset(const std::string& name);
 // it (Hugging Face's defaults for keys the file leaves out; a multimodal file's text_config
 // over its top level). model_type: llama, mistral, mixtral, phi3, qwen2, gemma2,
 // gemma3_text/gemma3, deepseek_v2/v3, bert/xlm-roberta, qwen3_5/qwen3_5_text,
-// qwen3_5_moe/qwen3_5_moe_text, mamba/falcon_mamba. `name` names the result. Errors: kInvalidInput naming the file and the
-// missing key or unsupported model_type; kNotFound when unreadable.
+// qwen3_5_moe/qwen3_5_moe_text, mamba/falcon_mamba. `name` names the result. Errors: kInvalidInput naming the file and
+// the missing key or unsupported model_type; kNotFound when unreadable.
 Result<Preset> preset_from_hf_config(const std::string& config_path, const std::string& name);
 
 }  // namespace rigbench::model

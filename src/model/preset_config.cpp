@@ -151,7 +151,8 @@ void read_qwen35(const Config& c, Preset& p, bool moe) {
   const json& rope = c.rope();
   if (rope.contains("mrope_section") && rope["mrope_section"].is_array()) {
     p.rope_sections = {0, 0, 0, 0};
-    for (size_t i = 0; i < 4 && i < rope["mrope_section"].size(); ++i) p.rope_sections[i] = rope["mrope_section"][i].get<int32_t>();
+    for (size_t i = 0; i < 4 && i < rope["mrope_section"].size(); ++i)
+      p.rope_sections[i] = rope["mrope_section"][i].get<int32_t>();
   }
 }
 
@@ -174,10 +175,12 @@ Status read_mamba(const Config& c, Preset& p, const std::string& type, const std
   p.n_head = p.n_head_kv = p.n_ff = 0;
   p.tied_embeddings = c.b_or("tie_word_embeddings", true);
   p.vocab_file = type == "falcon_mamba" ? "ggml-vocab-falcon.gguf" : "ggml-vocab-gpt-neox.gguf";
-  if (p.n_layer == 0 || p.n_embd == 0 || p.n_vocab == 0) return fail(ErrorCode::kInvalidInput, where + ": zero-sized dimension");
+  if (p.n_layer == 0 || p.n_embd == 0 || p.n_vocab == 0)
+    return fail(ErrorCode::kInvalidInput, where + ": zero-sized dimension");
   if (p.ssm_d_inner != 2 * p.n_embd) {
-    return fail(ErrorCode::kInvalidInput, where + ": intermediate_size " + std::to_string(p.ssm_d_inner) +
-                                              " is not twice hidden_size; llama.cpp loads only Mamba with an expansion factor of 2");
+    return fail(ErrorCode::kInvalidInput,
+                where + ": intermediate_size " + std::to_string(p.ssm_d_inner) +
+                    " is not twice hidden_size; llama.cpp loads only Mamba with an expansion factor of 2");
   }
   return {};
 }
@@ -188,7 +191,8 @@ Result<Preset> preset_from_hf_config(const std::string& config_path, const std::
   std::ifstream in(config_path);
   if (!in) return fail(ErrorCode::kNotFound, "config '" + config_path + "': cannot open the file");
   const auto parsed = json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (parsed.is_discarded() || !parsed.is_object()) return fail(ErrorCode::kInvalidInput, "config '" + config_path + "': not a JSON object");
+  if (parsed.is_discarded() || !parsed.is_object())
+    return fail(ErrorCode::kInvalidInput, "config '" + config_path + "': not a JSON object");
   const std::string where = "config '" + config_path + "'";
   try {
     const Config c(merge_text_config(parsed));
@@ -255,11 +259,13 @@ Result<Preset> preset_from_hf_config(const std::string& config_path, const std::
       }
       p.vocab_file = "ggml-vocab-bert-bge.gguf";
     } else {
-      return fail(ErrorCode::kInvalidInput, where + ": model_type '" + type +
-                                                "' is not supported (llama, mistral, mixtral, phi3, qwen2, gemma2, gemma3_text, "
-                                                "qwen3_5, qwen3_5_moe, mamba, falcon_mamba, deepseek_v3, bert, xlm-roberta)");
+      return fail(ErrorCode::kInvalidInput,
+                  where + ": model_type '" + type +
+                      "' is not supported (llama, mistral, mixtral, phi3, qwen2, gemma2, gemma3_text, "
+                      "qwen3_5, qwen3_5_moe, mamba, falcon_mamba, deepseek_v3, bert, xlm-roberta)");
     }
-    if (p.n_head == 0 || p.n_layer == 0 || p.n_embd == 0) return fail(ErrorCode::kInvalidInput, where + ": zero-sized dimension");
+    if (p.n_head == 0 || p.n_layer == 0 || p.n_embd == 0)
+      return fail(ErrorCode::kInvalidInput, where + ": zero-sized dimension");
     return p;
   } catch (const json::exception& e) {
     return fail(ErrorCode::kInvalidInput, where + ": " + e.what());

@@ -51,7 +51,8 @@ Result<ProjectorShape> read_projector_shape(const std::string& path) {
   if (!ctx) return fail(ErrorCode::kInvalidInput, where + ": not a GGUF file, or its metadata cannot be read");
   const std::string arch = str_key(ctx.get(), "general.architecture");
   if (arch != "clip") {
-    return fail(ErrorCode::kInvalidInput, where + ": architecture '" + arch + "' is not a projector (clip); pass the model as MODEL");
+    return fail(ErrorCode::kInvalidInput,
+                where + ": architecture '" + arch + "' is not a projector (clip); pass the model as MODEL");
   }
   ProjectorShape p;
   p.projector_type = str_key(ctx.get(), "clip.projector_type");

@@ -16,15 +16,15 @@ namespace {
 // (11.4), 88 (101), 0.65 % (1.27 %). Its speed over seeds 1, 2, 3 and 42: pp128 and tg64
 // within 3 % of the real model's, pp512 and tg128 too but for one seed's pp512 (5.5 % slow);
 // a byte copy of the real model read 0.98 in the same runs (bench/synth_fidelity).
-constexpr float kQueryKeyGain = 1.9f;     // query/key standard deviation, times 1/sqrt(row length)
-constexpr float kRowGainSigma = 0.6f;     // log-normal sigma of each query/key row's gain
-constexpr float kChannelValue = 3.0f;     // constant channel, times the embedding's random norm (1)
+constexpr float kQueryKeyGain = 1.9f;  // query/key standard deviation, times 1/sqrt(row length)
+constexpr float kRowGainSigma = 0.6f;  // log-normal sigma of each query/key row's gain
+constexpr float kChannelValue = 3.0f;  // constant channel, times the embedding's random norm (1)
 // The positional RoPE pairs: one turning ~0.1 rad per token (recent positions), one ~0.01
 // (a decline over hundreds of positions), and the median logit each adds at distance 0.
 constexpr std::array<double, 2> kRopeTurn = {0.1, 0.01};
 constexpr std::array<float, 2> kPositionLogit = {4.0f, 8.0f};
-constexpr float kPositionSigma = 1.8f;  // spread of ln(those logits) over the layers
-constexpr double kGrowthPerLayer = 1.0;   // |residual|^2 added per layer, times n_embd
+constexpr float kPositionSigma = 1.8f;   // spread of ln(those logits) over the layers
+constexpr double kGrowthPerLayer = 1.0;  // |residual|^2 added per layer, times n_embd
 
 float gaussian_std(int64_t n_per_row, float gain) { return gain / std::sqrt(static_cast<float>(n_per_row)); }
 
@@ -79,7 +79,8 @@ ValueShape value_shape(const Preset& p) {
     int64_t best = 0;
     double best_gap = INFINITY;
     for (int64_t i = 0; i < pairs; ++i) {
-      const double turn = std::pow(static_cast<double>(p.rope_theta), -2.0 * static_cast<double>(i) / static_cast<double>(s.head_dim));
+      const double turn =
+          std::pow(static_cast<double>(p.rope_theta), -2.0 * static_cast<double>(i) / static_cast<double>(s.head_dim));
       const double gap = std::abs(std::log(turn / kRopeTurn[k]));
       if (gap < best_gap) best_gap = gap, best = i;
     }
@@ -103,7 +104,8 @@ RowRecipe row_recipe(const TensorSpec& t, const ValueShape& s, uint64_t row) {
       if (s.channel >= 0) r.channel = s.channel, r.channel_value = kChannelValue;
       break;
     case Fill::kResidualWrite:
-      if (s.channel < 0 || row % static_cast<uint64_t>(s.n_embd) != static_cast<uint64_t>(s.channel)) r.std_dev = gaussian_std(n, 1.0f);
+      if (s.channel < 0 || row % static_cast<uint64_t>(s.n_embd) != static_cast<uint64_t>(s.channel))
+        r.std_dev = gaussian_std(n, 1.0f);
       break;
     case Fill::kAttnNorm:
       r.constant = 1.0f;

@@ -47,10 +47,10 @@ constexpr uint32_t kValuesVersion = 2;
 // What the recipe needs to know of the model.
 struct ValueShape {
   int64_t n_embd = 0;
-  int64_t head_dim = 0;      // rows per head in query/key weights
+  int64_t head_dim = 0;  // rows per head in query/key weights
   uint32_t n_layer = 0;
-  float embd_scale = 1.0f;   // the graph multiplies token embeddings by this (Gemma: sqrt(n_embd))
-  int64_t channel = -1;      // the constant residual channel; -1 = none (MLA, BERT)
+  float embd_scale = 1.0f;  // the graph multiplies token embeddings by this (Gemma: sqrt(n_embd))
+  int64_t channel = -1;     // the constant residual channel; -1 = none (MLA, BERT)
   // Rows within a head of the positional RoPE pairs (~0.1 and ~0.01 rad per token); -1 = none.
   std::array<int64_t, 2> rope_rows{-1, -1};
 };
@@ -61,10 +61,10 @@ ValueShape value_shape(const Preset& p);
 
 // What one row of a tensor holds. Rows with equal key() share one pool of random rows.
 struct RowRecipe {
-  float std_dev = 0;         // Gaussian values with this standard deviation; 0 = `constant`
-  float gain_sigma = 0;      // each pooled row scaled by exp(N(0, gain_sigma)); 0 = none
-  float constant = 0;        // every value, when std_dev is 0
-  int64_t channel = -1;      // this column holds channel_value instead (-1 = none)
+  float std_dev = 0;     // Gaussian values with this standard deviation; 0 = `constant`
+  float gain_sigma = 0;  // each pooled row scaled by exp(N(0, gain_sigma)); 0 = none
+  float constant = 0;    // every value, when std_dev is 0
+  int64_t channel = -1;  // this column holds channel_value instead (-1 = none)
   float channel_value = 0;
 
   auto key() const { return std::make_tuple(std_dev, gain_sigma, constant, channel, channel_value); }

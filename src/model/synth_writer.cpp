@@ -1,10 +1,9 @@
 #include "model/synth_writer.h"
 
 #include <fcntl.h>
-#include <unistd.h>
-
-#include <gguf.h>
 #include <ggml.h>
+#include <gguf.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cmath>
@@ -24,7 +23,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int kPoolRows = 64;            // distinct random rows per (type, row length, recipe)
+constexpr int kPoolRows = 64;              // distinct random rows per (type, row length, recipe)
 constexpr size_t kWriteBuffer = 8u << 20;  // bytes per write() call
 
 // A file descriptor that writes fully or says why not.
@@ -74,7 +73,8 @@ class RowPool {
     auto it = pools_.find(key);
     if (it != pools_.end()) return &it->second;
     if (ggml_quantize_requires_imatrix(type)) {
-      return fail(ErrorCode::kInvalidInput, std::string("type ") + ggml_type_name(type) + " needs an importance matrix");
+      return fail(ErrorCode::kInvalidInput,
+                  std::string("type ") + ggml_type_name(type) + " needs an importance matrix");
     }
     std::vector<float> values(static_cast<size_t>(n_per_row * kPoolRows));
     fill_rows(recipe, n_per_row, kPoolRows, rng_, values.data());
@@ -126,8 +126,8 @@ Status write_tensor(Output& out, RowPool& pool, const TensorSpec& t, const Value
 
 Result<SynthResult> write_synthetic(const SynthSpec& spec) {
   if (spec.tensors.size() != spec.types.size() || spec.tensors.empty()) {
-    return fail(ErrorCode::kInvalidInput, "preset '" + spec.preset.name + "': no tensor layout for architecture '" +
-                                              spec.preset.arch + "'");
+    return fail(ErrorCode::kInvalidInput,
+                "preset '" + spec.preset.name + "': no tensor layout for architecture '" + spec.preset.arch + "'");
   }
   SynthResult result;
   std::unique_ptr<gguf_context, decltype(&gguf_free)> ctx(gguf_init_empty(), &gguf_free);
@@ -155,7 +155,8 @@ Result<SynthResult> write_synthetic(const SynthSpec& spec) {
   std::vector<uint8_t> header(meta_size);
   gguf_get_meta_data(ctx.get(), header.data());
   const size_t n = spec.tensors.size();
-  const uint64_t last = gguf_get_tensor_offset(ctx.get(), static_cast<int64_t>(n - 1)) + gguf_get_tensor_size(ctx.get(), static_cast<int64_t>(n - 1));
+  const uint64_t last = gguf_get_tensor_offset(ctx.get(), static_cast<int64_t>(n - 1)) +
+                        gguf_get_tensor_size(ctx.get(), static_cast<int64_t>(n - 1));
   result.size_bytes = meta_size + last;
 
   // Written beside the target and renamed at the end, so a failure leaves no partial file.
@@ -165,12 +166,14 @@ Result<SynthResult> write_synthetic(const SynthSpec& spec) {
     std::error_code ec;
     fs::remove(tmp, ec);
     if (e.code == ErrorCode::kInterrupted) {
-      return fail(ErrorCode::kInterrupted, "interrupted: '" + spec.output_path + "' not written (partial file removed)");
+      return fail(ErrorCode::kInterrupted,
+                  "interrupted: '" + spec.output_path + "' not written (partial file removed)");
     }
     return std::unexpected(e);
   };
   Output out(tmp);
-  if (!out.ok()) return fail(ErrorCode::kRuntime, "output '" + spec.output_path + "': cannot create: " + std::strerror(errno));
+  if (!out.ok())
+    return fail(ErrorCode::kRuntime, "output '" + spec.output_path + "': cannot create: " + std::strerror(errno));
   if (Status s = out.write(header.data(), header.size()); !s) return fail_clean(s.error());
 
   if (spec.header_only) {
@@ -192,7 +195,9 @@ Result<SynthResult> write_synthetic(const SynthSpec& spec) {
         const std::vector<uint8_t> zeros(at - written, 0);
         if (Status s = out.write(zeros.data(), zeros.size()); !s) return fail_clean(s.error());
       }
-      if (Status s = write_tensor(out, pool, spec.tensors[i], shape, static_cast<ggml_type>(spec.types[i]), buf, state, spec.cancel); !s) {
+      if (Status s = write_tensor(out, pool, spec.tensors[i], shape, static_cast<ggml_type>(spec.types[i]), buf, state,
+                                  spec.cancel);
+          !s) {
         return fail_clean(s.error());
       }
       written = at + gguf_get_tensor_size(ctx.get(), static_cast<int64_t>(i));

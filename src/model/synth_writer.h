@@ -17,19 +17,19 @@ namespace rigbench::model {
 struct SynthSpec {
   Preset preset;
   std::vector<TensorSpec> tensors;
-  std::vector<int> types;        // ggml_type per tensor (same order as `tensors`)
-  uint32_t file_type = 0;        // GGUF general.file_type (llama.cpp ftype)
+  std::vector<int> types;  // ggml_type per tensor (same order as `tensors`)
+  uint32_t file_type = 0;  // GGUF general.file_type (llama.cpp ftype)
   std::string output_path;
-  bool header_only = false;      // metadata and tensor infos; tensor data left as a sparse hole
-  std::string vocab_dir;         // folder holding llama.cpp's ggml-vocab-*.gguf ("" = generate)
+  bool header_only = false;  // metadata and tensor infos; tensor data left as a sparse hole
+  std::string vocab_dir;     // folder holding llama.cpp's ggml-vocab-*.gguf ("" = generate)
   uint64_t seed = 42;
   const std::atomic<bool>* cancel = nullptr;  // set (by SIGINT) = stop, remove the partial file
 };
 
 struct SynthResult {
-  uint64_t size_bytes = 0;       // logical file size
-  uint64_t tensor_bytes = 0;     // bytes of tensor data
-  std::string tokenizer;         // "copied from <file>" or "generated (<n> tokens)"
+  uint64_t size_bytes = 0;    // logical file size
+  uint64_t tensor_bytes = 0;  // bytes of tensor data
+  std::string tokenizer;      // "copied from <file>" or "generated (<n> tokens)"
 };
 
 // Writes spec.output_path through a temporary file in the same folder, renamed at the end:

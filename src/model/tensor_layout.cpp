@@ -186,7 +186,8 @@ void add_bert(Layout& l, const Preset& p) {
   for (uint32_t i = 0; i < p.n_layer; ++i) {
     l.layer = static_cast<int32_t>(i);
     for (const char* w : {"attn_q", "attn_k", "attn_v"}) {
-      l.add(blk(i, (std::string(w) + ".weight").c_str()), {e, e}, std::string(w) == "attn_v" ? Fill::kWeight : Fill::kQueryKey);
+      l.add(blk(i, (std::string(w) + ".weight").c_str()), {e, e},
+            std::string(w) == "attn_v" ? Fill::kWeight : Fill::kQueryKey);
       l.bias(blk(i, (std::string(w) + ".bias").c_str()), e);
     }
     l.add(blk(i, "attn_output.weight"), {e, e}, Fill::kResidualWrite);
@@ -222,7 +223,8 @@ std::vector<TensorSpec> tensor_layout(const Preset& p) {
     add_bert(l, p);
     return l.tensors;
   }
-  const bool decoder = p.arch == "llama" || p.arch == "qwen2" || p.arch == "gemma2" || p.arch == "gemma3" || p.arch == "phi3";
+  const bool decoder =
+      p.arch == "llama" || p.arch == "qwen2" || p.arch == "gemma2" || p.arch == "gemma3" || p.arch == "phi3";
   const bool qwen35 = p.arch == "qwen35" || p.arch == "qwen35moe";
   if (!decoder && p.arch != "deepseek2" && !qwen35 && p.arch != "mamba") return {};
   add_embeddings(l, p);

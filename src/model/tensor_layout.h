@@ -27,7 +27,7 @@ struct TensorSpec {
     kResidualWrite,  // writes the residual stream: attn_output, ffn_down (also of experts)
     kAttnNorm,       // attn_norm
     kOnes,
-    kMinusOnes,      // a recurrent layer's decay A = -exp(A_log) at A_log = 0 (ssm_a)
+    kMinusOnes,  // a recurrent layer's decay A = -exp(A_log) at A_log = 0 (ssm_a)
     kZeros,
   } fill = Fill::kWeight;
   int32_t layer = -1;  // block index, -1 outside the blocks

@@ -60,7 +60,9 @@ class AmdgpuMeter final : public Meter {
 
 MeterOpen open_amdgpu(const std::string& root) {
   auto entries = list_directory(root);
-  if (!entries) return std::unexpected(Unavailable{"no amdgpu hwmon device (" + root + ": " + errno_text(entries.error()) + ")", ""});
+  if (!entries)
+    return std::unexpected(
+        Unavailable{"no amdgpu hwmon device (" + root + ": " + errno_text(entries.error()) + ")", ""});
   std::vector<Card> cards;
   std::vector<DomainInfo> domains;
   std::vector<std::string> notes;
@@ -97,7 +99,8 @@ MeterOpen open_amdgpu(const std::string& root) {
   }
   if (cards.empty()) {
     if (!last_error.empty()) return std::unexpected(Unavailable{"amdgpu: " + last_error, ""});
-    return std::unexpected(Unavailable{"no amdgpu hwmon device under " + root + " (no AMD GPU, or no amdgpu driver)", ""});
+    return std::unexpected(
+        Unavailable{"no amdgpu hwmon device under " + root + " (no AMD GPU, or no amdgpu driver)", ""});
   }
   return std::make_unique<AmdgpuMeter>(std::move(cards), std::move(domains), std::move(notes));
 }

@@ -51,12 +51,15 @@ OpenedMeters open_meters(const MeterConfig& c) {
   add(out, "nvml", open_nvml(c.nvml_library));
   add(out, "amdgpu", open_amdgpu(c.hwmon_root));
 #endif
-  if (c.power_log.empty()) add_not_asked(out, "external", "no power log given", "--power-log FILE (CSV timestamp,watts from a wall meter)");
+  if (c.power_log.empty())
+    add_not_asked(out, "external", "no power log given", "--power-log FILE (CSV timestamp,watts from a wall meter)");
   else add(out, "external", open_power_log(c.power_log));
   if (c.watts > 0) add(out, "constant", make_constant_meter(c.watts));
   else add_not_asked(out, "constant", "no stated power", "--watts W (a figure you state; labelled stated)");
   if (c.estimate_tdp_w > 0) add(out, "estimate", open_utilization_estimate(c.estimate_tdp_w, c.proc_root));
-  else add_not_asked(out, "estimate", "not asked for (never used silently)", "--estimate-power TDP (TDP x CPU utilization, labelled estimated)");
+  else
+    add_not_asked(out, "estimate", "not asked for (never used silently)",
+                  "--estimate-power TDP (TDP x CPU utilization, labelled estimated)");
   return out;
 }
 

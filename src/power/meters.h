@@ -18,16 +18,16 @@ namespace rigbench::power {
 struct MeterConfig {
   std::string powercap_root = kDefaultPowercapRoot;  // RAPL (sysfs; tests point it at a fake tree)
   std::string hwmon_root = kDefaultHwmonRoot;        // amdgpu hwmon
-  std::string nvml_library;   // "" = $RIGBENCH_NVML_LIBRARY, else libnvidia-ml.so.1
-  std::string power_log;      // --power-log FILE: CSV timestamp,watts of a wall meter ("" = none)
-  double watts = 0;           // --watts W: a constant the user states (0 = none)
-  double estimate_tdp_w = 0;  // --estimate-power: TDP for the TDP × utilization model (0 = off)
+  std::string nvml_library;                          // "" = $RIGBENCH_NVML_LIBRARY, else libnvidia-ml.so.1
+  std::string power_log;            // --power-log FILE: CSV timestamp,watts of a wall meter ("" = none)
+  double watts = 0;                 // --watts W: a constant the user states (0 = none)
+  double estimate_tdp_w = 0;        // --estimate-power: TDP for the TDP × utilization model (0 = off)
   std::string proc_root = "/proc";  // for the utilization model
 };
 
 // One meter kind on this machine.
 struct MeterStatus {
-  std::string kind;                  // "rapl", "nvml", "amdgpu" (Linux), "apple" (macOS), "external", "constant", "estimate"
+  std::string kind;  // "rapl", "nvml", "amdgpu" (Linux), "apple" (macOS), "external", "constant", "estimate"
   bool available = false;
   std::vector<std::string> domains;  // what it reports, when available
   std::string detail;                // available: its sources and notes; otherwise the reason

@@ -38,7 +38,7 @@ typedef union nvmlValue_st {
 typedef struct nvmlFieldValue_st {
   unsigned int fieldId;
   unsigned int scopeId;
-  long long timestamp;    // microseconds since 1970, when the driver sampled the value
+  long long timestamp;  // microseconds since 1970, when the driver sampled the value
   long long latencyUsec;
   nvmlValueType_t valueType;
   nvmlReturn_t nvmlReturn;

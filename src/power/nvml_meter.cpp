@@ -87,7 +87,8 @@ class NvmlMeter final : public Meter {
   const std::vector<DomainInfo>& domains() const override { return domains_; }
   std::vector<std::string> notes() const override { return notes_; }
   double sample_period_s() const override {
-    for (const auto& g : gpus_) if (g.has_instant) return 0.05;
+    for (const auto& g : gpus_)
+      if (g.has_instant) return 0.05;
     return 1.0;
   }
 
@@ -149,9 +150,9 @@ std::expected<NvmlApi, Unavailable> load_nvml(const std::string& library_arg) {
     const char* err = dlerror();
     const std::string why = err ? err : "";
     const bool not_found = why.empty() || why.find("No such file") != std::string::npos;
-    return std::unexpected(Unavailable{"no NVIDIA driver: " + (not_found ? library + " not found" : "cannot load " + why),
-                                       std::string("install the NVIDIA driver, or set ") + kNvmlLibraryEnv +
-                                           " to the path of libnvidia-ml.so.1"});
+    return std::unexpected(Unavailable{
+        "no NVIDIA driver: " + (not_found ? library + " not found" : "cannot load " + why),
+        std::string("install the NVIDIA driver, or set ") + kNvmlLibraryEnv + " to the path of libnvidia-ml.so.1"});
   }
   NvmlApi api;
   lookup(lib, "nvmlInit_v2", api.init);
@@ -165,8 +166,9 @@ std::expected<NvmlApi, Unavailable> load_nvml(const std::string& library_arg) {
   lookup(lib, "nvmlDeviceGetPowerUsage", api.get_power_usage);
   lookup(lib, "nvmlDeviceGetMemoryInfo", api.get_memory);
   if (!api.init || !api.get_count || !api.get_handle) {
-    return std::unexpected(Unavailable{"NVML: " + library + " lacks nvmlInit_v2 / nvmlDeviceGetCount_v2 (driver too old)",
-                                       "update the NVIDIA driver"});
+    return std::unexpected(
+        Unavailable{"NVML: " + library + " lacks nvmlInit_v2 / nvmlDeviceGetCount_v2 (driver too old)",
+                    "update the NVIDIA driver"});
   }
   if (const nvmlReturn_t rc = api.init(); rc != nvml::kSuccess) {
     std::string fix;
@@ -245,7 +247,8 @@ MeterOpen open_nvml(const std::string& library_arg) {
     unsigned mw = 0;
     g.has_power_usage = api.get_power_usage && api.get_power_usage(g.handle, &mw) == nvml::kSuccess;
     if (!g.has_counter && !g.has_instant) {
-      lacking.push_back(gpu + ": neither the total-energy counter (Volta and newer) nor the instantaneous power field is "
+      lacking.push_back(gpu +
+                        ": neither the total-energy counter (Volta and newer) nor the instantaneous power field is "
                         "supported; nvmlDeviceGetPowerUsage, a ~1 s average, is not integrated");
       continue;
     }

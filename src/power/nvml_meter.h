@@ -11,12 +11,10 @@
 //   instantaneous field is missing it is read as power_w only (frozen check, idle median).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "core/record.h"
-
-#include <string>
-
 #include "power/meter.h"
 
 namespace rigbench::power {

@@ -6,8 +6,8 @@
 #include <charconv>
 #include <chrono>
 #include <climits>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 #include <sstream>
 
@@ -58,7 +58,8 @@ struct Integrated {
 Integrated integrate(std::vector<PowerLogSample> samples) {
   Integrated in;
   std::vector<double> spacing;
-  for (std::size_t i = 1; i < samples.size(); ++i) spacing.push_back(static_cast<double>(samples[i].unix_ns - samples[i - 1].unix_ns) * 1e-9);
+  for (std::size_t i = 1; i < samples.size(); ++i)
+    spacing.push_back(static_cast<double>(samples[i].unix_ns - samples[i - 1].unix_ns) * 1e-9);
   std::nth_element(spacing.begin(), spacing.begin() + static_cast<std::ptrdiff_t>(spacing.size() / 2), spacing.end());
   in.interval_s = spacing.empty() ? 0 : spacing[spacing.size() / 2];
   in.cumulative_j.assign(samples.size(), 0.0);
@@ -66,7 +67,8 @@ Integrated integrate(std::vector<PowerLogSample> samples) {
   for (std::size_t i = 1; i < samples.size(); ++i) {
     const double dt = static_cast<double>(samples[i].unix_ns - samples[i - 1].unix_ns) * 1e-9;
     in.gap_before[i] = dt > kGapIntervals * in.interval_s;
-    in.cumulative_j[i] = in.cumulative_j[i - 1] + (in.gap_before[i] ? 0.0 : 0.5 * (samples[i].power_w + samples[i - 1].power_w) * dt);
+    in.cumulative_j[i] =
+        in.cumulative_j[i - 1] + (in.gap_before[i] ? 0.0 : 0.5 * (samples[i].power_w + samples[i - 1].power_w) * dt);
   }
   in.samples = std::move(samples);
   return in;
@@ -74,7 +76,8 @@ Integrated integrate(std::vector<PowerLogSample> samples) {
 
 class PowerLogMeter final : public Meter {
  public:
-  PowerLogMeter(std::string path, Integrated log, std::size_t size) : path_(std::move(path)), log_(std::move(log)), size_(size) {
+  PowerLogMeter(std::string path, Integrated log, std::size_t size)
+      : path_(std::move(path)), log_(std::move(log)), size_(size) {
     DomainInfo d;
     d.name = "external:wall";
     d.source = "external power log " + path_ + " (timestamp,watts), integrated";
@@ -173,8 +176,8 @@ Result<std::vector<PowerLogSample>> parse_power_log(std::string_view text, const
     if (!watts && header_allowed) continue;  // a header line such as "timestamp,watts"
     if (!watts || !unix_ns) {
       if (!unix_ns) {
-        return fail(ErrorCode::kInvalidInput, where() + "timestamp '" + ts +
-                                                  "' is neither Unix seconds nor ISO 8601 with a zone (Z or +hh:mm)");
+        return fail(ErrorCode::kInvalidInput,
+                    where() + "timestamp '" + ts + "' is neither Unix seconds nor ISO 8601 with a zone (Z or +hh:mm)");
       }
       return fail(ErrorCode::kInvalidInput, where() + "watts '" + watts_text + "' is not a number");
     }
@@ -199,7 +202,9 @@ MeterOpen open_power_log(const std::string& path) {
   auto text = read_attribute(path, kMaxLogBytes);
   if (!text) return std::unexpected(Unavailable{"power log '" + path + "': " + errno_text(text.error()), ""});
   auto parsed = parse_power_log(*text, path);
-  if (!parsed) return std::unexpected(Unavailable{parsed.error().message, "write lines 'timestamp,watts' (Unix seconds or ISO 8601 with a zone)"});
+  if (!parsed)
+    return std::unexpected(
+        Unavailable{parsed.error().message, "write lines 'timestamp,watts' (Unix seconds or ISO 8601 with a zone)"});
   return std::make_unique<PowerLogMeter>(path, integrate(std::move(*parsed)), text->size());
 }
 

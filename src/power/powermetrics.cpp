@@ -69,7 +69,8 @@ Result<std::vector<PowermetricsSample>> parse_powermetrics(std::string_view text
     *field = *w;
   }
   if (samples.empty()) {
-    return fail(ErrorCode::kInvalidInput, "powermetrics output '" + input_name + "': no '*** Sampled system activity' header");
+    return fail(ErrorCode::kInvalidInput,
+                "powermetrics output '" + input_name + "': no '*** Sampled system activity' header");
   }
   return samples;
 }

@@ -22,11 +22,11 @@ namespace rigbench::power {
 
 // One powermetrics sample: average power over its interval, watts (NaN when not printed).
 struct PowermetricsSample {
-  std::string time_text;   // the header's date, as printed ("Wed Nov 29 14:08:04 2026 +0100")
-  double elapsed_s = 0;    // seconds the sample covers, from "(N ms elapsed)"
-  double cpu_w = kNaN;     // "CPU Power"
-  double gpu_w = kNaN;     // "GPU Power" (the first one in the sample)
-  double ane_w = kNaN;     // "ANE Power"
+  std::string time_text;     // the header's date, as printed ("Wed Nov 29 14:08:04 2026 +0100")
+  double elapsed_s = 0;      // seconds the sample covers, from "(N ms elapsed)"
+  double cpu_w = kNaN;       // "CPU Power"
+  double gpu_w = kNaN;       // "GPU Power" (the first one in the sample)
+  double ane_w = kNaN;       // "ANE Power"
   double combined_w = kNaN;  // "Combined Power (CPU + GPU + ANE)", else "Intel energy model derived package power"
 };
 

@@ -22,7 +22,8 @@ struct Zone {
 
 bool all_digits(const std::string& s) {
   if (s.empty()) return false;
-  for (char c : s) if (c < '0' || c > '9') return false;
+  for (char c : s)
+    if (c < '0' || c > '9') return false;
   return true;
 }
 
@@ -153,8 +154,10 @@ MeterOpen open_rapl(const std::string& root) {
     if (z.zone_name == "dram") kind = Kind::kDram;
     else if (!z.subzone && z.zone_name.rfind("package", 0) == 0) kind = Kind::kPackage;
     if (kind == Kind::kSkipped) {
-      if (z.zone_name == "psys") notes.push_back(z.dir_name + " (psys) not counted: the platform zone contains the packages");
-      else if (z.subzone) notes.push_back(z.dir_name + " (" + z.zone_name + ") not counted: inside package " + std::to_string(z.index));
+      if (z.zone_name == "psys")
+        notes.push_back(z.dir_name + " (psys) not counted: the platform zone contains the packages");
+      else if (z.subzone)
+        notes.push_back(z.dir_name + " (" + z.zone_name + ") not counted: inside package " + std::to_string(z.index));
       else notes.push_back(z.dir_name + " (" + z.zone_name + ") not counted: unknown zone");
       continue;
     }
@@ -202,8 +205,9 @@ MeterOpen open_rapl(const std::string& root) {
 
   if (counters.empty()) {
     if (!denied_path.empty()) {
-      return std::unexpected(Unavailable{denied_path + ": permission denied (RAPL energy is readable only by root since "
-                                                       "Linux 5.10, after CVE-2020-8694)",
+      return std::unexpected(Unavailable{denied_path +
+                                             ": permission denied (RAPL energy is readable only by root since "
+                                             "Linux 5.10, after CVE-2020-8694)",
                                          rapl_permission_fix()});
     }
     return std::unexpected(Unavailable{root + ": no package or dram zone with a readable energy_uj", ""});

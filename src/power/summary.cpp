@@ -23,8 +23,8 @@ double seconds(int64_t ns) { return static_cast<double>(ns) * 1e-9; }
 // The cumulative figure `s` of domain `d` at steady time `t`, interpolated linearly between
 // the nearest reads with a value on each side; NaN when `t` is not inside them.
 double value_at(const std::vector<Tick>& ticks, std::size_t d, Series s, int64_t t) {
-  const auto it = std::lower_bound(ticks.begin(), ticks.end(), t,
-                                   [](const Tick& a, int64_t v) { return a.time.steady_ns < v; });
+  const auto it =
+      std::lower_bound(ticks.begin(), ticks.end(), t, [](const Tick& a, int64_t v) { return a.time.steady_ns < v; });
   std::ptrdiff_t after = it - ticks.begin();
   std::ptrdiff_t before = after;
   if (after < static_cast<std::ptrdiff_t>(ticks.size()) && ticks[after].time.steady_ns == t &&
@@ -38,7 +38,8 @@ double value_at(const std::vector<Tick>& ticks, std::size_t d, Series s, int64_t
   const Tick& a = ticks[before];
   const Tick& b = ticks[after];
   const double va = a.readings[d].*s, vb = b.readings[d].*s;
-  const double frac = static_cast<double>(t - a.time.steady_ns) / static_cast<double>(b.time.steady_ns - a.time.steady_ns);
+  const double frac =
+      static_cast<double>(t - a.time.steady_ns) / static_cast<double>(b.time.steady_ns - a.time.steady_ns);
   return va + frac * (vb - va);
 }
 
@@ -52,7 +53,8 @@ bool gap_flag(const DomainReading& r, Series s) {
 }
 const Tick* gap_within(const std::vector<Tick>& ticks, std::size_t d, Series s, int64_t start, int64_t end) {
   for (std::size_t i = 1; i < ticks.size(); ++i) {
-    if (gap_flag(ticks[i].readings[d], s) && ticks[i].time.steady_ns > start && ticks[i - 1].time.steady_ns < end) return &ticks[i];
+    if (gap_flag(ticks[i].readings[d], s) && ticks[i].time.steady_ns > start && ticks[i - 1].time.steady_ns < end)
+      return &ticks[i];
   }
   return nullptr;
 }
@@ -91,7 +93,9 @@ CounterCheck check_counter(const std::vector<Tick>& ticks, std::size_t d) {
     }
     const double span = seconds(ticks[i].time.steady_ns - ticks[run].time.steady_ns);
     if (span >= kFrozenMinSpanS && power_n > 0 && power_sum / power_n > kFrozenMinPowerW) {
-      return {fmt("counter did not change for %.1f s while power read %.1f W on average: frozen", span, power_sum / power_n), ""};
+      return {fmt("counter did not change for %.1f s while power read %.1f W on average: frozen", span,
+                  power_sum / power_n),
+              ""};
     }
   }
   // Mis-scaled (beyond kPlausibleMaxRatio) or disagreeing (beyond kDisagreeMaxRatio): counter
@@ -117,7 +121,8 @@ CounterCheck check_counter(const std::vector<Tick>& ticks, std::size_t d) {
         std::snprintf(buf, sizeof buf,
                       "the counter read %.2f W and instantaneous power %.2f W on average over %.1f s (%.2fx): they "
                       "disagree by more than 10 %%",
-                      counted / span, integrated / span, span, std::max(counted, integrated) / std::min(counted, integrated));
+                      counted / span, integrated / span, span,
+                      std::max(counted, integrated) / std::min(counted, integrated));
         return {"", buf};
       }
     }
@@ -142,7 +147,8 @@ double shortest_measured_window(const std::vector<PhaseWindow>& windows) {
   return out;
 }
 
-Choice choose(const DomainInfo& info, const std::vector<Tick>& ticks, std::size_t d, const std::vector<PhaseWindow>& windows) {
+Choice choose(const DomainInfo& info, const std::vector<Tick>& ticks, std::size_t d,
+              const std::vector<PhaseWindow>& windows) {
   const bool counter = has_any(ticks, d, &DomainReading::counter_j);
   const bool integrated = has_any(ticks, d, &DomainReading::integrated_j);
   if (counter) {
@@ -196,16 +202,17 @@ double median(std::vector<double> v) { return rigbench::summarize(v).median; }
 
 // The chosen figure's change over `windows` (summed), or NaN with `why` set: a window not
 // covered by reads on both sides, or spanning a gap of the source.
-double series_delta(const std::vector<Tick>& ticks, std::size_t d, Series s, const std::vector<const PhaseWindow*>& windows,
-                    std::string& why, bool& gap) {
+double series_delta(const std::vector<Tick>& ticks, std::size_t d, Series s,
+                    const std::vector<const PhaseWindow*>& windows, std::string& why, bool& gap) {
   double sum = 0;
   for (const PhaseWindow* w : windows) {
     if (const Tick* g = gap_within(ticks, d, s, w->start_ns, w->end_ns)) {
       gap = true;
       const std::string& err = g->readings[d].error;
-      why = s == &DomainReading::counter_j ? "the counter jumped back during the window and its range is unknown"
-                                           : "no reading over part of the window" + (err.empty() ? std::string() : " (" + err + ")") +
-                                                 ": not integrated across";
+      why = s == &DomainReading::counter_j
+                ? "the counter jumped back during the window and its range is unknown"
+                : "no reading over part of the window" + (err.empty() ? std::string() : " (" + err + ")") +
+                      ": not integrated across";
       return kNaN;
     }
     const double v0 = value_at(ticks, d, s, w->start_ns);
@@ -230,7 +237,8 @@ IdleBaseline idle_baseline(const DomainInfo& info, const Choice& choice, const s
   std::vector<double> samples;
   if (choice.series == &DomainReading::integrated_j) {
     auto inside = [&](int64_t t) {
-      return std::any_of(idle.begin(), idle.end(), [&](const PhaseWindow& w) { return t >= w.start_ns && t <= w.end_ns; });
+      return std::any_of(idle.begin(), idle.end(),
+                         [&](const PhaseWindow& w) { return t >= w.start_ns && t <= w.end_ns; });
     };
     for (const auto& t : ticks) {
       if (inside(t.time.steady_ns) && std::isfinite(t.readings[d].power_w) && !t.readings[d].integrated_gap) {
@@ -261,7 +269,9 @@ IdleBaseline idle_baseline(const DomainInfo& info, const Choice& choice, const s
   }
   b.power_w = e / duration_s;
   for (const auto& t : ticks) {
-    if (std::any_of(idle.begin(), idle.end(), [&](const PhaseWindow& w) { return t.time.steady_ns >= w.start_ns && t.time.steady_ns <= w.end_ns; })) {
+    if (std::any_of(idle.begin(), idle.end(), [&](const PhaseWindow& w) {
+          return t.time.steady_ns >= w.start_ns && t.time.steady_ns <= w.end_ns;
+        })) {
       ++b.n_samples;
     }
   }
@@ -271,8 +281,8 @@ IdleBaseline idle_baseline(const DomainInfo& info, const Choice& choice, const s
 // One domain's energy over one phase. The note joins the domain's choice (said once in the
 // report's notes) and what concerns this phase alone (`own`, said per phase).
 DomainEnergy phase_energy(const DomainInfo& info, const Choice& choice, const std::vector<Tick>& ticks, std::size_t d,
-                          const std::vector<const PhaseWindow*>& windows, double duration_s, std::vector<std::string>& flags,
-                          std::string& own) {
+                          const std::vector<const PhaseWindow*>& windows, double duration_s,
+                          std::vector<std::string>& flags, std::string& own) {
   DomainEnergy e;
   e.domain = info.name;
   e.duration_s = duration_s;
@@ -306,7 +316,8 @@ void add_flag(std::vector<std::string>& flags, const std::string& f) {
 }  // namespace
 
 const PhaseEnergy* EnergyReport::phase(std::string_view name) const {
-  for (const auto& p : phases) if (p.phase == name) return &p;
+  for (const auto& p : phases)
+    if (p.phase == name) return &p;
   return nullptr;
 }
 
@@ -352,9 +363,11 @@ EnergyReport summarize(const std::vector<DomainInfo>& domains, const std::vector
   }
 
   std::vector<PhaseWindow> idle;
-  for (const auto& w : windows) if (w.phase == kIdlePhase) idle.push_back(w);
+  for (const auto& w : windows)
+    if (w.phase == kIdlePhase) idle.push_back(w);
   if (!idle.empty()) {
-    for (std::size_t d = 0; d < domains.size(); ++d) r.idle.push_back(idle_baseline(domains[d], choices[d], ticks, d, idle));
+    for (std::size_t d = 0; d < domains.size(); ++d)
+      r.idle.push_back(idle_baseline(domains[d], choices[d], ticks, d, idle));
   }
   return r;
 }
@@ -376,8 +389,10 @@ std::vector<PowerPoint> power_trace(const std::vector<DomainInfo>& domains, cons
       const DomainReading& rb = b.readings[d];
       double de = kNaN;
       const bool counter_chosen = d >= methods.size() || methods[d] == Method::kCounter;
-      if (counter_chosen && std::isfinite(ra.counter_j) && std::isfinite(rb.counter_j) && !rb.counter_gap) de = rb.counter_j - ra.counter_j;
-      else if (std::isfinite(ra.integrated_j) && std::isfinite(rb.integrated_j) && !rb.integrated_gap) de = rb.integrated_j - ra.integrated_j;
+      if (counter_chosen && std::isfinite(ra.counter_j) && std::isfinite(rb.counter_j) && !rb.counter_gap)
+        de = rb.counter_j - ra.counter_j;
+      else if (std::isfinite(ra.integrated_j) && std::isfinite(rb.integrated_j) && !rb.integrated_gap)
+        de = rb.integrated_j - ra.integrated_j;
       if (!std::isfinite(de) || de < 0) continue;
       if (domains[d].whole_system) {
         if (!std::isfinite(whole)) whole = de / dt;

@@ -35,11 +35,11 @@ namespace rigbench::power {
 // The phase name of the idle baseline (model loaded, nothing running).
 inline constexpr const char* kIdlePhase = "idle";
 
-inline constexpr double kFrozenMinSpanS = 1.0;      // NVML's counter moves about every 0.1 s
+inline constexpr double kFrozenMinSpanS = 1.0;  // NVML's counter moves about every 0.1 s
 inline constexpr double kFrozenMinPowerW = 1.0;
 inline constexpr double kPlausibleMinSpanS = 2.0;
 inline constexpr double kPlausibleMaxRatio = 2.0;
-inline constexpr double kDisagreeMaxRatio = 1.10;  // counter vs integrated power: above this, flagged
+inline constexpr double kDisagreeMaxRatio = 1.10;   // counter vs integrated power: above this, flagged
 inline constexpr double kCoarseUpdatePeriods = 10;  // a window shorter than this many updates is coarse
 
 inline constexpr const char* kFlagBelowUpdatePeriod = "below_update_period";
@@ -65,15 +65,15 @@ struct PhaseWindow {
 struct DomainEnergy {
   std::string domain;
   Method method = Method::kUnavailable;
-  double energy_j = kNaN;   // joules; NaN when unavailable
-  double duration_s = 0;    // seconds the phase's windows cover
-  double power_w = kNaN;    // average watts = energy_j / duration_s
-  std::string note;         // why unavailable, why the counter was set aside, or coarse resolution
+  double energy_j = kNaN;  // joules; NaN when unavailable
+  double duration_s = 0;   // seconds the phase's windows cover
+  double power_w = kNaN;   // average watts = energy_j / duration_s
+  std::string note;        // why unavailable, why the counter was set aside, or coarse resolution
 };
 
 struct PhaseEnergy {
-  std::string phase;        // "idle", "pp", "tg", ...
-  double duration_s = 0;    // seconds, sum over windows
+  std::string phase;      // "idle", "pp", "tg", ...
+  double duration_s = 0;  // seconds, sum over windows
   int n_windows = 0;
   std::vector<DomainEnergy> domains;  // one per domain, in domain order
 };
@@ -99,14 +99,14 @@ struct PowerPoint {
 
 struct EnergyReport {
   std::vector<DomainInfo> domains;
-  std::vector<Method> methods;        // the method chosen per domain, in domain order
-  std::vector<PhaseEnergy> phases;    // in order of first appearance
-  std::vector<IdleBaseline> idle;     // one per domain when an idle phase ran; else empty
-  std::vector<std::string> notes;     // per-domain choices and per-phase caveats worth telling
-                                      // ("nvml:gpu0: counter frozen ...", "tg: nvml:gpu0: coarse ...")
-  std::vector<std::string> flags;     // kFlag* codes, each once (see the file comment)
-  double sample_rate_hz = 0;          // reads per second over the recording
-  std::vector<PowerPoint> trace;      // power over time, one point per pair of successive reads
+  std::vector<Method> methods;      // the method chosen per domain, in domain order
+  std::vector<PhaseEnergy> phases;  // in order of first appearance
+  std::vector<IdleBaseline> idle;   // one per domain when an idle phase ran; else empty
+  std::vector<std::string> notes;   // per-domain choices and per-phase caveats worth telling
+                                    // ("nvml:gpu0: counter frozen ...", "tg: nvml:gpu0: coarse ...")
+  std::vector<std::string> flags;   // kFlag* codes, each once (see the file comment)
+  double sample_rate_hz = 0;        // reads per second over the recording
+  std::vector<PowerPoint> trace;    // power over time, one point per pair of successive reads
 
   // The phase named `name`, or nullptr.
   const PhaseEnergy* phase(std::string_view name) const;

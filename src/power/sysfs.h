@@ -23,5 +23,4 @@ std::expected<uint64_t, int> read_u64_attribute(const std::string& path);
 // Names of the entries of a directory (no "." or ".."), sorted. Errors: errno of opendir().
 std::expected<std::vector<std::string>, int> list_directory(const std::string& path);
 
-
 }  // namespace rigbench::power

@@ -24,7 +24,9 @@ std::string full(double v) {
   return ec == std::errc() ? std::string(buf, end) : std::string();
 }
 template <typename T>
-std::string str(T v) { return std::to_string(v); }
+std::string str(T v) {
+  return std::to_string(v);
+}
 
 // A figure that may be unmeasured (NaN): "" in CSV, "-" in the table.
 std::string opt(double v) { return std::isfinite(v) ? full(v) : std::string(); }
@@ -46,7 +48,8 @@ std::string rate(const std::optional<ThroughputResult>& t) {
 using Get = std::function<std::string(const RunRecord&)>;
 constexpr InTable kAlways = InTable::kAlways, kIfAsked = InTable::kIfAsked, kNever = InTable::kNever;
 
-constexpr ValueType kText = ValueType::kText, kInteger = ValueType::kInteger, kReal = ValueType::kReal, kBool = ValueType::kBool;
+constexpr ValueType kText = ValueType::kText, kInteger = ValueType::kInteger, kReal = ValueType::kReal,
+                    kBool = ValueType::kBool;
 
 Column col(const char* key, const char* header, InTable in_table, ValueType type, Get raw, Get pretty = {}) {
   return Column{key, header, in_table, type, std::move(raw), std::move(pretty)};
@@ -57,75 +60,133 @@ std::vector<Column> knob_columns() {
   std::vector<Column> out;
   for (const Knob& k : knobs()) {
     out.push_back(col(k.key.c_str(), k.header.c_str(), k.always_shown ? kAlways : kIfAsked,
-                      k.type == Knob::Type::kInt ? kInteger : kText, [&k](const RunRecord& r) { return knob_text(k, r.params); }));
+                      k.type == Knob::Type::kInt ? kInteger : kText,
+                      [&k](const RunRecord& r) { return knob_text(k, r.params); }));
   }
   return out;
 }
 
 std::vector<Column> make_columns() {
   std::vector<Column> head = {
-      col("model_name", "model", kAlways, kText, [](const RunRecord& r) { return r.model.name; },
+      col(
+          "model_name", "model", kAlways, kText, [](const RunRecord& r) { return r.model.name; },
           [](const RunRecord& r) { return r.model.synthetic ? r.model.name + " (synthetic)" : r.model.name; }),
-      col("model_file", "file", kIfAsked, kText, [](const RunRecord& r) { return std::filesystem::path(r.model.path).filename().string(); }),
+      col("model_file", "file", kIfAsked, kText,
+          [](const RunRecord& r) { return std::filesystem::path(r.model.path).filename().string(); }),
       col("model_file_type", "type", kAlways, kText, [](const RunRecord& r) { return r.model.file_type; }),
-      col("model_size_bytes", "size", kAlways, kInteger, [](const RunRecord& r) { return str(r.model.size_bytes); },
+      col(
+          "model_size_bytes", "size", kAlways, kInteger, [](const RunRecord& r) { return str(r.model.size_bytes); },
           [](const RunRecord& r) { return format_bytes(r.model.size_bytes); }),
-      col("model_n_params", "params", kAlways, kInteger, [](const RunRecord& r) { return str(r.model.n_params); },
+      col(
+          "model_n_params", "params", kAlways, kInteger, [](const RunRecord& r) { return str(r.model.n_params); },
           [](const RunRecord& r) { return format_count(r.model.n_params); }),
-      col("model_synthetic", "synthetic", kNever, kBool, [](const RunRecord& r) { return std::string(r.model.synthetic ? "true" : "false"); }),
+      col("model_synthetic", "synthetic", kNever, kBool,
+          [](const RunRecord& r) { return std::string(r.model.synthetic ? "true" : "false"); }),
       col("backends", "backend", kAlways, kText, [](const RunRecord& r) { return join(r.devices_used, ","); }),
   };
   for (Column& c : knob_columns()) head.push_back(std::move(c));
   std::vector<Column> tail = {
-      col("n_prompt", "pp", kAlways, kInteger, [](const RunRecord& r) { return str(r.params.n_prompt); },
+      col(
+          "n_prompt", "pp", kAlways, kInteger, [](const RunRecord& r) { return str(r.params.n_prompt); },
           [](const RunRecord& r) { return r.params.n_prompt ? "pp" + str(r.params.n_prompt) : std::string("-"); }),
-      col("pp_avg_tps", "pp t/s", kAlways, kReal, [](const RunRecord& r) { return r.results.pp ? full(r.results.pp->tps.mean) : ""; },
+      col(
+          "pp_avg_tps", "pp t/s", kAlways, kReal,
+          [](const RunRecord& r) { return r.results.pp ? full(r.results.pp->tps.mean) : ""; },
           [](const RunRecord& r) { return rate(r.results.pp); }),
-      col("pp_stddev_tps", "pp sd", kNever, kReal, [](const RunRecord& r) { return r.results.pp ? full(r.results.pp->tps.stddev) : ""; }),
-      col("pp_median_tps", "pp median", kNever, kReal, [](const RunRecord& r) { return r.results.pp ? full(r.results.pp->tps.median) : ""; }),
-      col("n_gen", "tg", kAlways, kInteger, [](const RunRecord& r) { return str(r.params.n_gen); },
+      col("pp_stddev_tps", "pp sd", kNever, kReal,
+          [](const RunRecord& r) { return r.results.pp ? full(r.results.pp->tps.stddev) : ""; }),
+      col("pp_median_tps", "pp median", kNever, kReal,
+          [](const RunRecord& r) { return r.results.pp ? full(r.results.pp->tps.median) : ""; }),
+      col(
+          "n_gen", "tg", kAlways, kInteger, [](const RunRecord& r) { return str(r.params.n_gen); },
           [](const RunRecord& r) { return r.params.n_gen ? "tg" + str(r.params.n_gen) : std::string("-"); }),
-      col("tg_avg_tps", "tg t/s", kAlways, kReal, [](const RunRecord& r) { return r.results.tg ? full(r.results.tg->tps.mean) : ""; },
+      col(
+          "tg_avg_tps", "tg t/s", kAlways, kReal,
+          [](const RunRecord& r) { return r.results.tg ? full(r.results.tg->tps.mean) : ""; },
           [](const RunRecord& r) { return rate(r.results.tg); }),
-      col("tg_bound_tps", "tg bound", kAlways, kReal, [](const RunRecord& r) { return r.roofline.tg_bound_tps > 0 ? full(r.roofline.tg_bound_tps) : ""; },
-          [](const RunRecord& r) { return r.roofline.tg_bound_tps > 0 ? "<= " + num(r.roofline.tg_bound_tps, 1) : std::string("-"); }),
-      col("tg_fraction_of_bound", "tg/bound", kAlways, kReal,
-          [](const RunRecord& r) { return r.results.tg && r.roofline.tg_bound_tps > 0 ? full(r.results.tg->tps.mean / r.roofline.tg_bound_tps) : ""; },
+      col(
+          "tg_bound_tps", "tg bound", kAlways, kReal,
+          [](const RunRecord& r) { return r.roofline.tg_bound_tps > 0 ? full(r.roofline.tg_bound_tps) : ""; },
           [](const RunRecord& r) {
-            return r.results.tg && r.roofline.tg_bound_tps > 0 ? num(100.0 * r.results.tg->tps.mean / r.roofline.tg_bound_tps, 0) + " %" : std::string("-");
+            return r.roofline.tg_bound_tps > 0 ? "<= " + num(r.roofline.tg_bound_tps, 1) : std::string("-");
           }),
-      col("tg_stddev_tps", "tg sd", kNever, kReal, [](const RunRecord& r) { return r.results.tg ? full(r.results.tg->tps.stddev) : ""; }),
-      col("tg_median_tps", "tg median", kNever, kReal, [](const RunRecord& r) { return r.results.tg ? full(r.results.tg->tps.median) : ""; }),
-      col("ttft_avg_ms", "TTFT ms", kAlways, kReal, [](const RunRecord& r) { return r.results.ttft ? full(r.results.ttft->ms.mean) : ""; },
-          [](const RunRecord& r) { return r.results.ttft ? num(r.results.ttft->ms.mean, 2) + " ± " + num(r.results.ttft->ms.stddev, 2) : "-"; }),
-      col("ttft_stddev_ms", "TTFT sd", kNever, kReal, [](const RunRecord& r) { return r.results.ttft ? full(r.results.ttft->ms.stddev) : ""; }),
+      col(
+          "tg_fraction_of_bound", "tg/bound", kAlways, kReal,
+          [](const RunRecord& r) {
+            return r.results.tg && r.roofline.tg_bound_tps > 0 ? full(r.results.tg->tps.mean / r.roofline.tg_bound_tps)
+                                                               : "";
+          },
+          [](const RunRecord& r) {
+            return r.results.tg && r.roofline.tg_bound_tps > 0
+                       ? num(100.0 * r.results.tg->tps.mean / r.roofline.tg_bound_tps, 0) + " %"
+                       : std::string("-");
+          }),
+      col("tg_stddev_tps", "tg sd", kNever, kReal,
+          [](const RunRecord& r) { return r.results.tg ? full(r.results.tg->tps.stddev) : ""; }),
+      col("tg_median_tps", "tg median", kNever, kReal,
+          [](const RunRecord& r) { return r.results.tg ? full(r.results.tg->tps.median) : ""; }),
+      col(
+          "ttft_avg_ms", "TTFT ms", kAlways, kReal,
+          [](const RunRecord& r) { return r.results.ttft ? full(r.results.ttft->ms.mean) : ""; },
+          [](const RunRecord& r) {
+            return r.results.ttft ? num(r.results.ttft->ms.mean, 2) + " ± " + num(r.results.ttft->ms.stddev, 2) : "-";
+          }),
+      col("ttft_stddev_ms", "TTFT sd", kNever, kReal,
+          [](const RunRecord& r) { return r.results.ttft ? full(r.results.ttft->ms.stddev) : ""; }),
       col("energy_method", "energy", kIfAsked, kText, [](const RunRecord& r) { return r.energy.method; }),
-      col("idle_power_w", "idle W", kIfAsked, kReal, [](const RunRecord& r) { return opt(r.energy.idle_power_w); },
+      col(
+          "idle_power_w", "idle W", kIfAsked, kReal, [](const RunRecord& r) { return opt(r.energy.idle_power_w); },
           [](const RunRecord& r) { return opt_pretty(r.energy.idle_power_w, 1); }),
-      col("tg_power_w", "tg W", kIfAsked, kReal, [](const RunRecord& r) { return r.energy.tg ? opt(r.energy.tg->power_w) : ""; },
+      col(
+          "tg_power_w", "tg W", kIfAsked, kReal,
+          [](const RunRecord& r) { return r.energy.tg ? opt(r.energy.tg->power_w) : ""; },
           [](const RunRecord& r) { return r.energy.tg ? opt_pretty(r.energy.tg->power_w, 1) : std::string("-"); }),
-      col("pp_j_per_token", "pp J/token", kIfAsked, kReal, [](const RunRecord& r) { return r.energy.pp ? opt(r.energy.pp->j_per_token) : ""; },
+      col(
+          "pp_j_per_token", "pp J/token", kIfAsked, kReal,
+          [](const RunRecord& r) { return r.energy.pp ? opt(r.energy.pp->j_per_token) : ""; },
           [](const RunRecord& r) { return r.energy.pp ? opt_pretty(r.energy.pp->j_per_token, 4) : std::string("-"); }),
-      col("tg_j_per_token", "tg J/token", kIfAsked, kReal, [](const RunRecord& r) { return r.energy.tg ? opt(r.energy.tg->j_per_token) : ""; },
+      col(
+          "tg_j_per_token", "tg J/token", kIfAsked, kReal,
+          [](const RunRecord& r) { return r.energy.tg ? opt(r.energy.tg->j_per_token) : ""; },
           [](const RunRecord& r) { return r.energy.tg ? opt_pretty(r.energy.tg->j_per_token, 4) : std::string("-"); }),
-      col("cost_currency", "currency", kNever, kText, [](const RunRecord& r) { return r.cost ? r.cost->currency : std::string(); }),
-      col("cost_gross_per_mtok", "cost/Mtok", kIfAsked, kReal, [](const RunRecord& r) { return r.cost ? opt(r.cost->gross_per_mtok) : ""; },
-          [](const RunRecord& r) { return r.cost ? opt_pretty(r.cost->gross_per_mtok, 4) + " " + r.cost->currency : std::string("-"); }),
-      col("cost_marginal_per_mtok", "marginal/Mtok", kNever, kReal, [](const RunRecord& r) { return r.cost ? opt(r.cost->marginal_per_mtok) : ""; }),
-      col("cost_total_per_mtok", "total/Mtok", kIfAsked, kReal, [](const RunRecord& r) { return r.cost ? opt(r.cost->total_per_mtok) : ""; },
+      col("cost_currency", "currency", kNever, kText,
+          [](const RunRecord& r) { return r.cost ? r.cost->currency : std::string(); }),
+      col(
+          "cost_gross_per_mtok", "cost/Mtok", kIfAsked, kReal,
+          [](const RunRecord& r) { return r.cost ? opt(r.cost->gross_per_mtok) : ""; },
+          [](const RunRecord& r) {
+            return r.cost ? opt_pretty(r.cost->gross_per_mtok, 4) + " " + r.cost->currency : std::string("-");
+          }),
+      col("cost_marginal_per_mtok", "marginal/Mtok", kNever, kReal,
+          [](const RunRecord& r) { return r.cost ? opt(r.cost->marginal_per_mtok) : ""; }),
+      col(
+          "cost_total_per_mtok", "total/Mtok", kIfAsked, kReal,
+          [](const RunRecord& r) { return r.cost ? opt(r.cost->total_per_mtok) : ""; },
           [](const RunRecord& r) { return r.cost ? opt_pretty(r.cost->total_per_mtok, 4) : std::string("-"); }),
-      col("model_bytes", "model MiB", kAlways, kInteger, [](const RunRecord& r) { return str(sum_buffers(r, &BufferMemory::model_bytes)); },
+      col(
+          "model_bytes", "model MiB", kAlways, kInteger,
+          [](const RunRecord& r) { return str(sum_buffers(r, &BufferMemory::model_bytes)); },
           [](const RunRecord& r) { return mib(sum_buffers(r, &BufferMemory::model_bytes)); }),
-      col("context_bytes", "KV MiB", kAlways, kInteger, [](const RunRecord& r) { return str(sum_buffers(r, &BufferMemory::context_bytes)); },
+      col(
+          "context_bytes", "KV MiB", kAlways, kInteger,
+          [](const RunRecord& r) { return str(sum_buffers(r, &BufferMemory::context_bytes)); },
           [](const RunRecord& r) { return mib(sum_buffers(r, &BufferMemory::context_bytes)); }),
-      col("compute_bytes", "compute MiB", kAlways, kInteger, [](const RunRecord& r) { return str(sum_buffers(r, &BufferMemory::compute_bytes)); },
+      col(
+          "compute_bytes", "compute MiB", kAlways, kInteger,
+          [](const RunRecord& r) { return str(sum_buffers(r, &BufferMemory::compute_bytes)); },
           [](const RunRecord& r) { return mib(sum_buffers(r, &BufferMemory::compute_bytes)); }),
-      col("peak_rss_bytes", "peak RSS MiB", kAlways, kInteger, [](const RunRecord& r) { return str(r.memory.peak_rss_bytes); },
+      col(
+          "peak_rss_bytes", "peak RSS MiB", kAlways, kInteger,
+          [](const RunRecord& r) { return str(r.memory.peak_rss_bytes); },
           [](const RunRecord& r) { return mib(r.memory.peak_rss_bytes); }),
       col("repetitions", "reps", kNever, kInteger, [](const RunRecord& r) { return str(r.params.repetitions); }),
-      col("n_samples", "samples", kNever, kInteger, [](const RunRecord& r) { return str(r.results.pp ? r.results.pp->tps.n : r.results.tg ? r.results.tg->tps.n : 0); }),
+      col("n_samples", "samples", kNever, kInteger,
+          [](const RunRecord& r) {
+            return str(r.results.pp ? r.results.pp->tps.n : r.results.tg ? r.results.tg->tps.n : 0);
+          }),
       col("status", "status", kNever, kText, [](const RunRecord& r) { return std::string(run_status(r)); }),
-      col("interrupted", "interrupted", kNever, kBool, [](const RunRecord& r) { return std::string(r.interrupted ? "true" : "false"); }),
+      col("interrupted", "interrupted", kNever, kBool,
+          [](const RunRecord& r) { return std::string(r.interrupted ? "true" : "false"); }),
       col("refused", "refused", kNever, kText, [](const RunRecord& r) { return r.refused; }),
       col("failed", "failed", kNever, kText, [](const RunRecord& r) { return r.failed; }),
       col("model_fingerprint", "fingerprint", kNever, kText, [](const RunRecord& r) { return r.model.fingerprint; }),
@@ -188,10 +249,14 @@ std::vector<TestColumn> make_test_columns() {
            }),
       tcol("model_file", "file", kIfAsked, false,
            [](const RunRecord& r, Phase) { return std::filesystem::path(r.model.path).filename().string(); }),
-      tcol("model_size_bytes", "size", kAlways, false, [](const RunRecord& r, Phase) { return format_bytes(r.model.size_bytes); }),
-      tcol("model_n_params", "params", kAlways, true, [](const RunRecord& r, Phase) { return format_count(r.model.n_params); }),
+      tcol("model_size_bytes", "size", kAlways, false,
+           [](const RunRecord& r, Phase) { return format_bytes(r.model.size_bytes); }),
+      tcol("model_n_params", "params", kAlways, true,
+           [](const RunRecord& r, Phase) { return format_count(r.model.n_params); }),
       tcol("backends", "backend", kAlways, false,
-           [](const RunRecord& r, Phase) { return r.devices_used.empty() ? std::string("-") : join(r.devices_used, ","); }),
+           [](const RunRecord& r, Phase) {
+             return r.devices_used.empty() ? std::string("-") : join(r.devices_used, ",");
+           }),
   };
   for (const Knob& k : knobs()) {
     if (k.key == "n_depth") continue;  // in the test's name, as llama-bench shows it
@@ -216,7 +281,8 @@ std::vector<TestColumn> make_test_columns() {
            }),
       tcol("tg_bound_tps", "tg bound", kAlways, false,
            [](const RunRecord& r, Phase ph) {
-             return ph == Phase::kTg && r.roofline.tg_bound_tps > 0 ? "<= " + num(r.roofline.tg_bound_tps, 1) : std::string("-");
+             return ph == Phase::kTg && r.roofline.tg_bound_tps > 0 ? "<= " + num(r.roofline.tg_bound_tps, 1)
+                                                                    : std::string("-");
            }),
       tcol("tg_fraction_of_bound", "of bound", kAlways, true,
            [](const RunRecord& r, Phase ph) {
@@ -252,7 +318,8 @@ std::vector<TestColumn> make_test_columns() {
            [](const RunRecord& r, Phase) { return mib(sum_buffers(r, &BufferMemory::context_bytes)); }),
       tcol("compute_bytes", "compute MiB", kAlways, true,
            [](const RunRecord& r, Phase) { return mib(sum_buffers(r, &BufferMemory::compute_bytes)); }),
-      tcol("peak_rss_bytes", "peak RSS MiB", kAlways, true, [](const RunRecord& r, Phase) { return mib(r.memory.peak_rss_bytes); }),
+      tcol("peak_rss_bytes", "peak RSS MiB", kAlways, true,
+           [](const RunRecord& r, Phase) { return mib(r.memory.peak_rss_bytes); }),
   };
   for (TestColumn& c : tail) out.push_back(std::move(c));
   return out;

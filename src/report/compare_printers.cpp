@@ -89,14 +89,23 @@ Json row_json(const Comparison& cmp, const Row& row) {
 
 Json regression_json(const Regression& r) {
   auto summary = [](const Summary& s) { return Json{{"n", s.n}, {"mean", s.mean}, {"stddev", s.stddev}}; };
-  return {{"machine", r.machine},      {"model", r.model},          {"metric", metric_info(r.metric).key},
-          {"test", r.test},            {"config", r.config},        {"from_build", r.from_build},
-          {"to_build", r.to_build},    {"from", summary(r.from)},   {"to", summary(r.to)},
-          {"change", jnum(r.change)},  {"p_slower", jnum(r.p_slower)}, {"p_faster", jnum(r.p_faster)},
+  return {{"machine", r.machine},
+          {"model", r.model},
+          {"metric", metric_info(r.metric).key},
+          {"test", r.test},
+          {"config", r.config},
+          {"from_build", r.from_build},
+          {"to_build", r.to_build},
+          {"from", summary(r.from)},
+          {"to", summary(r.to)},
+          {"change", jnum(r.change)},
+          {"p_slower", jnum(r.p_slower)},
+          {"p_faster", jnum(r.p_faster)},
           {"verdict", change_name(r.verdict)}};
 }
 
-void print_markdown(const Comparison& cmp, const std::vector<Regression>& regressions, double alpha, std::ostream& out) {
+void print_markdown(const Comparison& cmp, const std::vector<Regression>& regressions, double alpha,
+                    std::ostream& out) {
   render(compare_table(cmp), OutputFormat::kMarkdown, out);
   out << "\nRegressions (same machine, model and knobs across builds; Welch's t-test on per-sample values, one-sided,"
          " alpha "
@@ -119,15 +128,17 @@ Table compare_table(const Comparison& cmp) {
   }
   cols.push_back({"winner", "winner"});
   Table t(std::move(cols));
-  t.add_preamble("Compared by " + compare_by_name(cmp.by) + "; baseline: " + cmp.columns[cmp.baseline] +
-                 ". Cells: mean ± standard deviation over samples; ×ratio to the baseline (> 1 is better). A winner's mean ± sd"
-                 " does not overlap the runner-up's.");
+  t.add_preamble(
+      "Compared by " + compare_by_name(cmp.by) + "; baseline: " + cmp.columns[cmp.baseline] +
+      ". Cells: mean ± standard deviation over samples; ×ratio to the baseline (> 1 is better). A winner's mean ± sd"
+      " does not overlap the runner-up's.");
   const bool any_summary = std::any_of(cmp.rows.begin(), cmp.rows.end(), [](const Row& r) {
     return std::any_of(r.cells.begin(), r.cells.end(), [](const Cell& c) { return c.summary_only; });
   });
   if (any_summary) {
-    t.add_preamble("(summary): mean ± sd as a llama-bench csv or sql file states them, without samples "
-                   "(its -o jsonl keeps them).");
+    t.add_preamble(
+        "(summary): mean ± sd as a llama-bench csv or sql file states them, without samples "
+        "(its -o jsonl keeps them).");
   }
   bool several_configs = false;
   for (const Row& row : cmp.rows) {
@@ -143,14 +154,16 @@ Table compare_table(const Comparison& cmp) {
         text += " (best of " + std::to_string(c.n_configs) + ")";
         several_configs = true;
       }
-      cells.push_back(c.state == CellState::kMeasured ? TableCell::number_text(c.summary.mean, text) : TableCell::absent(text));
+      cells.push_back(c.state == CellState::kMeasured ? TableCell::number_text(c.summary.mean, text)
+                                                      : TableCell::absent(text));
     }
     cells.push_back(TableCell::str(winner_text(cmp, row)));
     t.add_row(std::move(cells));
   }
   if (several_configs) {
-    t.add_note("(best of N): N configurations (knob combinations) ran there, never pooled; the best is shown "
-               "(-o json: config, n_configs).");
+    t.add_note(
+        "(best of N): N configurations (knob combinations) ran there, never pooled; the best is shown "
+        "(-o json: config, n_configs).");
   }
   return t;
 }
@@ -159,8 +172,8 @@ Table compare_cells_table(const Comparison& cmp) {
   std::vector<TableColumn> cols;
   for (const auto& [name, field] : label_columns(cmp.by)) cols.push_back({name, name});
   const std::string column = compare_by_name(cmp.by);
-  for (const std::string h : {"metric", "unit", "test", column.c_str(), "baseline", "state", "n", "mean", "stddev", "median",
-                              "min", "max", "ratio", "winner", "verdict", "config"}) {
+  for (const std::string h : {"metric", "unit", "test", column.c_str(), "baseline", "state", "n", "mean", "stddev",
+                              "median", "min", "max", "ratio", "winner", "verdict", "config"}) {
     cols.push_back({h, h});
   }
   Table t(std::move(cols));
@@ -203,11 +216,12 @@ Table regressions_table(const std::vector<Regression>& regressions) {
            {"verdict", "verdict"}});
   for (const Regression& r : regressions) {
     const bool tested = r.verdict != Change::kTooFewSamples;
-    t.add_row({TableCell::str(r.machine), TableCell::str(r.model), TableCell::str(r.test + " " + metric_info(r.metric).unit),
-               TableCell::str(r.from_build), TableCell::str(r.to_build), TableCell::number(r.from.mean),
-               TableCell::number(r.to.mean),
+    t.add_row({TableCell::str(r.machine), TableCell::str(r.model),
+               TableCell::str(r.test + " " + metric_info(r.metric).unit), TableCell::str(r.from_build),
+               TableCell::str(r.to_build), TableCell::number(r.from.mean), TableCell::number(r.to.mean),
                TableCell::number_text(r.change, (r.change >= 0 ? "+" : "") + fixed(100 * r.change, 1) + " %"),
-               tested ? TableCell::number(r.p_slower, 4) : TableCell::absent(), TableCell::str(change_name(r.verdict))});
+               tested ? TableCell::number(r.p_slower, 4) : TableCell::absent(),
+               TableCell::str(change_name(r.verdict))});
   }
   return t;
 }
@@ -250,8 +264,12 @@ void print_comparison(const Comparison& cmp, const std::vector<Regression>& regr
       }
       Json regs = Json::array();
       for (const Regression& r : regressions) regs.push_back(regression_json(r));
-      Json doc = {{"by", compare_by_name(cmp.by)}, {"baseline", cmp.columns[cmp.baseline]}, {"alpha", alpha},
-                  {"columns", cmp.columns},        {"rows", rows},                           {"regressions", regs}};
+      Json doc = {{"by", compare_by_name(cmp.by)},
+                  {"baseline", cmp.columns[cmp.baseline]},
+                  {"alpha", alpha},
+                  {"columns", cmp.columns},
+                  {"rows", rows},
+                  {"regressions", regs}};
       out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << "\n" << std::flush;
       return;
     }

@@ -194,8 +194,8 @@ Summary PooledValues::summary() const {
 }
 
 std::span<const Metric> all_metrics() {
-  static constexpr Metric kAll[] = {Metric::kPp, Metric::kTg, Metric::kTtft, Metric::kTgEnergy, Metric::kCost,
-                                    Metric::kMemory};
+  static constexpr Metric kAll[] = {Metric::kPp,       Metric::kTg,   Metric::kTtft,
+                                    Metric::kTgEnergy, Metric::kCost, Metric::kMemory};
   return kAll;
 }
 
@@ -295,7 +295,8 @@ namespace {
 // old import) falls back to its name.
 std::string model_shape_key(const ModelInfo& m) {
   const std::string synthetic =
-      m.synthetic ? "synthetic v" + std::to_string(m.synthetic_values) + ", seed " + std::to_string(m.synthetic_seed) : "";
+      m.synthetic ? "synthetic v" + std::to_string(m.synthetic_values) + ", seed " + std::to_string(m.synthetic_seed)
+                  : "";
   // (llama-bench's 2023 builds name the architecture "LLaMA", later ones "llama")
   const std::string what = m.n_params > 0 ? to_lower(m.arch) + '\x1f' + std::to_string(m.n_params) : "name:" + m.name;
   return what + '\x1f' + m.file_type + '\x1f' + synthetic;
@@ -307,11 +308,14 @@ Identity model_identity(const RunRecord& rec) {
   const ModelInfo& m = rec.model;
   Identity id;
   // The file: its fingerprint, else (llama-bench rows) its file name.
-  id.key = model_shape_key(m) + '\x1f' +
-           (m.fingerprint.empty() ? "file:" + to_lower(std::filesystem::path(m.path).filename().string()) : m.fingerprint);
+  id.key =
+      model_shape_key(m) + '\x1f' +
+      (m.fingerprint.empty() ? "file:" + to_lower(std::filesystem::path(m.path).filename().string()) : m.fingerprint);
   id.label = m.file_type.empty() ? m.name : m.name + " " + m.file_type;
   // Synthetic files of another values recipe or seed run at another speed: not pooled.
-  if (m.synthetic) id.label += " (synthetic v" + std::to_string(m.synthetic_values) + ", seed " + std::to_string(m.synthetic_seed) + ")";
+  if (m.synthetic)
+    id.label +=
+        " (synthetic v" + std::to_string(m.synthetic_values) + ", seed " + std::to_string(m.synthetic_seed) + ")";
   return id;
 }
 
@@ -336,7 +340,8 @@ ModelIdentities::ModelIdentities(std::span<const RunRecord> records) {
     std::string key = own.key;
     if (rec.model.fingerprint.empty()) {
       const auto it = fingerprints.find(model_shape_key(rec.model));
-      if (it != fingerprints.end() && it->second.size() == 1) key = model_shape_key(rec.model) + '\x1f' + *it->second.begin();
+      if (it != fingerprints.end() && it->second.size() == 1)
+        key = model_shape_key(rec.model) + '\x1f' + *it->second.begin();
     }
     resolved_[own.key] = key;
     Entry& e = models[key];
@@ -365,7 +370,8 @@ ModelIdentities::ModelIdentities(std::span<const RunRecord> records) {
                [](const Entry& e) { return " (" + format_count(e.n_params) + " params)"; });
   disambiguate([](const Entry& a, const Entry& b) { return a.fingerprint != b.fingerprint; },
                [](const Entry& e) {
-                 return e.fingerprint.empty() ? std::string(" (no fingerprint)") : " (" + e.fingerprint.substr(0, 14) + ")";
+                 return e.fingerprint.empty() ? std::string(" (no fingerprint)")
+                                              : " (" + e.fingerprint.substr(0, 14) + ")";
                });
   for (auto& [key, e] : models) models_.emplace(key, std::move(e.id));
 }
@@ -410,7 +416,9 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
 
   Comparison cmp;
   cmp.by = options.by;
-  const Labels& column_labels = options.by == CompareBy::kMachine ? machines : options.by == CompareBy::kModel ? models : builds;
+  const Labels& column_labels = options.by == CompareBy::kMachine ? machines
+                                : options.by == CompareBy::kModel ? models
+                                                                  : builds;
   cmp.columns = column_labels.sorted();
   std::map<std::string, std::size_t> column_of;
   for (std::size_t i = 0; i < cmp.columns.size(); ++i) column_of[cmp.columns[i]] = i;
@@ -424,9 +432,12 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
     const std::string& machine = machines.of(ids[r].machine.key);
     const std::string& model = models.of(ids[r].model.key);
     const std::string& build = builds.of(ids[r].build.key);
-    const std::string& column = options.by == CompareBy::kMachine ? machine : options.by == CompareBy::kModel ? model : build;
+    const std::string& column = options.by == CompareBy::kMachine ? machine
+                                : options.by == CompareBy::kModel ? model
+                                                                  : build;
     const std::size_t col = column_of.at(column);
-    const std::string config = options.by == CompareBy::kBuild ? knobs_label(rec) : knobs_label(rec) + " build=" + build;
+    const std::string config =
+        options.by == CompareBy::kBuild ? knobs_label(rec) : knobs_label(rec) + " build=" + build;
     for (const MetricDef& def : kMetrics) {
       auto c = metric_values(rec, def.metric);
       if (!rec.refused.empty() && (def.metric == Metric::kPp || def.metric == Metric::kTg)) {
@@ -435,8 +446,13 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
         if (n > 0) c = MetricValues{{}, n, rec.params.n_depth, test_label(def.metric, n, rec.params.n_depth, "")};
       }
       if (!c) continue;
-      RowKey key{options.by == CompareBy::kModel ? "" : model, options.by == CompareBy::kMachine ? "" : machine,
-                 options.by == CompareBy::kBuild ? "" : build, static_cast<int>(def.metric), c->n, c->depth, c->test};
+      RowKey key{options.by == CompareBy::kModel ? "" : model,
+                 options.by == CompareBy::kMachine ? "" : machine,
+                 options.by == CompareBy::kBuild ? "" : build,
+                 static_cast<int>(def.metric),
+                 c->n,
+                 c->depth,
+                 c->test};
       auto& cells = table[key];
       if (cells.empty()) cells.resize(cmp.columns.size());
       cells[col][rec.refused.empty() ? config : std::string(kRefusedConfig)].add(*c);

@@ -77,7 +77,7 @@ class ModelIdentities {
 
  private:
   std::map<std::string, std::string> resolved_;  // model_identity(rec).key -> model key
-  std::map<std::string, Identity> models_;        // model key -> identity (unique labels)
+  std::map<std::string, Identity> models_;       // model key -> identity (unique labels)
 };
 
 // Build: the tool (rigbench and its version, or llama-bench for imported rows) and the
@@ -103,9 +103,9 @@ struct MetricValues {
   // t/s per repetition (pp, tg), ms per repetition (TTFT); one value per run: J per tg
   // token, cost per Mtok, bytes allocated (memory)
   std::vector<double> samples;
-  int n = 0;                    // tokens of the test (pp, tg, TTFT's prompt; tg for energy and cost), or n_ctx (memory)
-  int depth = 0;                // n_depth (0 for memory, whose n_ctx includes it)
-  std::string test;             // "pp512", "tg128 @ d4096", "ttft pp512", "tg128 in EUR", "tg128 (stated)", "n_ctx 640"
+  int n = 0;         // tokens of the test (pp, tg, TTFT's prompt; tg for energy and cost), or n_ctx (memory)
+  int depth = 0;     // n_depth (0 for memory, whose n_ctx includes it)
+  std::string test;  // "pp512", "tg128 @ d4096", "ttft pp512", "tg128 in EUR", "tg128 (stated)", "n_ctx 640"
   // A summary-only result (ThroughputResult::summary_only: llama-bench csv, sql): its
   // statistics, as the source stated them; `samples` is then empty.
   std::optional<Summary> stated;
@@ -143,7 +143,7 @@ struct Cell {
   std::vector<double> samples;  // the values (MetricValues::samples) of the configuration shown
   Summary summary;              // statistics of `samples` (PooledValues::summary)
   bool summary_only = false;    // a source of the configuration shown kept statistics, not samples
-  std::string config;           // that configuration's knobs, e.g. "t=8 ngl=99 lm=auto fa=on ctk=f16 ctv=f16 b=2048 ub=512"
+  std::string config;  // that configuration's knobs, e.g. "t=8 ngl=99 lm=auto fa=on ctk=f16 ctv=f16 b=2048 ub=512"
   std::size_t n_configs = 0;    // configurations run in this cell (the best one is shown)
   double ratio = std::nan("");  // against the baseline column, > 1 = better; NaN when not ranked or absent
 };
@@ -152,7 +152,7 @@ struct Row {
   // Labels of the two identities that are not the columns ("" for the column identity).
   std::string machine, model, build;
   Metric metric = Metric::kPp;
-  std::string test;  // as MetricValues::test
+  std::string test;         // as MetricValues::test
   std::vector<Cell> cells;  // one per Comparison::columns
   int winner = -1;          // index of the winning column; -1 when there is none
   std::string verdict;      // "" (a winner, or nothing ranked), "no clear winner", "single result"
@@ -167,7 +167,7 @@ struct Comparison {
 
 struct CompareOptions {
   CompareBy by = CompareBy::kMachine;  // --by
-  std::string baseline;                // --baseline: a column label (case-insensitive), or a unique part of one; "" = first
+  std::string baseline;  // --baseline: a column label (case-insensitive), or a unique part of one; "" = first
 };
 
 // The comparison of `records`. Errors: kUsage when --baseline matches no column or several

@@ -23,15 +23,16 @@ void print_json(const cost::CostReport& r, std::ostream& out, const PricedRun* r
   const auto& in = r.inputs;
   Json j;
   if (run) {
-    j["run"] = {{"record_id", run->record_id}, {"model", run->model},        {"machine", run->machine},
-                {"test_time", run->test_time}, {"energy_flags", run->energy_flags}, {"energy_notes", run->energy_notes}};
+    j["run"] = {{"record_id", run->record_id},       {"model", run->model},
+                {"machine", run->machine},           {"test_time", run->test_time},
+                {"energy_flags", run->energy_flags}, {"energy_notes", run->energy_notes}};
   }
   j["currency"] = in.currency;
-  j["inputs"] = {{"tokens_per_s", jnum(in.tokens_per_s)},     {"active_power_w", jnum(in.active_power_w)},
-                 {"idle_power_w", jnum(in.idle_power_w)},     {"power_method", in.power_method},
-                 {"psu_efficiency", in.psu_efficiency},       {"rest_w", in.rest_w},
-                 {"price_per_kwh", jnum(in.price_per_kwh)},   {"price_source", in.price_source},
-                 {"utilization", jnum(in.utilization)},       {"api_price_per_mtok", jnum(in.api_price_per_mtok)}};
+  j["inputs"] = {{"tokens_per_s", jnum(in.tokens_per_s)},   {"active_power_w", jnum(in.active_power_w)},
+                 {"idle_power_w", jnum(in.idle_power_w)},   {"power_method", in.power_method},
+                 {"psu_efficiency", in.psu_efficiency},     {"rest_w", in.rest_w},
+                 {"price_per_kwh", jnum(in.price_per_kwh)}, {"price_source", in.price_source},
+                 {"utilization", jnum(in.utilization)},     {"api_price_per_mtok", jnum(in.api_price_per_mtok)}};
   if (in.has_hardware) {
     j["inputs"]["hardware_price"] = in.hardware.price;
     j["inputs"]["residual_value"] = in.hardware.residual;
@@ -69,7 +70,8 @@ Table cost_table(const cost::CostReport& r) {
   };
   row("electricity, gross", r.gross.j, r.gross.cost_per_mtok);
   row("electricity, marginal (above idle)", r.marginal.j, r.marginal.cost_per_mtok);
-  if (given(in.utilization)) row("electricity, at utilization " + u, r.at_utilization.j, r.at_utilization.cost_per_mtok);
+  if (given(in.utilization))
+    row("electricity, at utilization " + u, r.at_utilization.j, r.at_utilization.cost_per_mtok);
   if (in.has_hardware) row("hardware, at utilization " + u, NAN, r.hardware_per_mtok);
   if (given(r.total_per_mtok)) row("total, at utilization " + u, NAN, r.total_per_mtok);
   if (given(in.api_price_per_mtok)) row("API price", NAN, in.api_price_per_mtok);
@@ -89,7 +91,8 @@ void print_cost(const cost::CostReport& r, OutputFormat format, std::ostream& ou
     return;
   }
   if (run) {
-    out << "run " << run->record_id << ": " << run->model << " on " << run->machine << ", tested " << run->test_time << "\n";
+    out << "run " << run->record_id << ": " << run->model << " on " << run->machine << ", tested " << run->test_time
+        << "\n";
     if (!run->energy_flags.empty()) {
       std::string flags;
       for (const auto& f : run->energy_flags) flags += (flags.empty() ? "" : ", ") + f;
@@ -106,7 +109,8 @@ void print_cost(const cost::CostReport& r, OutputFormat format, std::ostream& ou
     out << num(r.wall_active_w, "%g") << " W active, " << num(r.wall_idle_w, "%g") << " W idle at the wall (power "
         << in.power_method << ")";
   }
-  if (given(in.price_per_kwh)) out << "; " << num(in.price_per_kwh, "%.4g") << " " << cur << "/kWh (" << in.price_source << ")";
+  if (given(in.price_per_kwh))
+    out << "; " << num(in.price_per_kwh, "%.4g") << " " << cur << "/kWh (" << in.price_source << ")";
   out << "\n\n" << markdown_table(t) << "\n";
   if (given(in.api_price_per_mtok)) {
     const double b = r.break_even_utilization;
@@ -117,9 +121,11 @@ void print_cost(const cost::CostReport& r, OutputFormat format, std::ostream& ou
           << (b > 1 ? ": above 1, the API is cheaper even at full use" : "") << "\n";
     }
   }
-  if (given(r.price_per_memory_gb)) out << "hardware price per GB of memory: " << num(r.price_per_memory_gb) << " " << cur << "\n";
+  if (given(r.price_per_memory_gb))
+    out << "hardware price per GB of memory: " << num(r.price_per_memory_gb) << " " << cur << "\n";
   for (const auto& n : t.notes()) out << note_lines(n);
-  if (run) for (const auto& n : run->energy_notes) out << note_lines("the run's energy: " + n);
+  if (run)
+    for (const auto& n : run->energy_notes) out << note_lines("the run's energy: " + n);
   out << std::flush;
 }
 

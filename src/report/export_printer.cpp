@@ -34,7 +34,8 @@ Table records_table(const std::vector<RunRecord>& records) {
     t.add_row(std::move(cells));
     if (!rec->build.llama_cpp_commit.empty()) commits.insert(rec->build.llama_cpp_commit);
   }
-  if (!commits.empty()) t.add_note("llama.cpp build: " + join(std::vector<std::string>(commits.begin(), commits.end()), ", "));
+  if (!commits.empty())
+    t.add_note("llama.cpp build: " + join(std::vector<std::string>(commits.begin(), commits.end()), ", "));
   return t;
 }
 

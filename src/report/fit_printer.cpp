@@ -29,16 +29,26 @@ struct SizeColumn {
   int64_t (*get)(const fit::FitResult&);
 };
 
-const SizeColumn kMemory{"capacity_bytes", "memory", true, [](const fit::FitResult& f) { return static_cast<int64_t>(f.target.capacity_bytes); }};
-const SizeColumn kUsable{"usable_bytes", "usable", false, [](const fit::FitResult& f) { return static_cast<int64_t>(f.target.usable_bytes()); }};
-const SizeColumn kWeights{"weights_bytes", "weights", true, [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.weights); }};
-const SizeColumn kKv{"kv_bytes", "KV", false, [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.kv); }};
-const SizeColumn kState{"recurrent_bytes", "state", true, [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.recurrent); }};
-const SizeColumn kCompute{"compute_bytes", "compute", true, [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.compute); }};
-const SizeColumn kOutput{"output_bytes", "output", true, [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.output); }};
-const SizeColumn kOverhead{"overhead_bytes", "overhead", true, [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.overhead); }};
-const SizeColumn kTotal{"total_bytes", "total", false, [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.total()); }};
-const SizeColumn kHost{"host_bytes", "host RAM", true, [](const fit::FitResult& f) { return static_cast<int64_t>(f.host.total()); }};
+const SizeColumn kMemory{"capacity_bytes", "memory", true,
+                         [](const fit::FitResult& f) { return static_cast<int64_t>(f.target.capacity_bytes); }};
+const SizeColumn kUsable{"usable_bytes", "usable", false,
+                         [](const fit::FitResult& f) { return static_cast<int64_t>(f.target.usable_bytes()); }};
+const SizeColumn kWeights{"weights_bytes", "weights", true,
+                          [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.weights); }};
+const SizeColumn kKv{"kv_bytes", "KV", false,
+                     [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.kv); }};
+const SizeColumn kState{"recurrent_bytes", "state", true,
+                        [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.recurrent); }};
+const SizeColumn kCompute{"compute_bytes", "compute", true,
+                          [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.compute); }};
+const SizeColumn kOutput{"output_bytes", "output", true,
+                         [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.output); }};
+const SizeColumn kOverhead{"overhead_bytes", "overhead", true,
+                           [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.overhead); }};
+const SizeColumn kTotal{"total_bytes", "total", false,
+                        [](const fit::FitResult& f) { return static_cast<int64_t>(f.device.total()); }};
+const SizeColumn kHost{"host_bytes", "host RAM", true,
+                       [](const fit::FitResult& f) { return static_cast<int64_t>(f.host.total()); }};
 const SizeColumn kMargin{"margin_bytes", "margin", true, [](const fit::FitResult& f) { return f.margin_bytes; }};
 
 SizeUnit unit_of(const FitReport& r, const SizeColumn& c) {
@@ -98,23 +108,39 @@ Table fit_table(const FitReport& r) {
   for (std::size_t i = 0; i < r.results.size(); ++i) {
     const auto& f = r.results[i];
     const double usd = i < r.usd_per_gib.size() ? r.usd_per_gib[i] : -1.0;
-    t.add_row({TableCell::str(f.target.name), TableCell::str(f.target.backend), TableCell::integer(f.n_ctx),
-               TableCell::integer(f.n_gpu_layers), size_cell(r, kWeights, f), size_cell(r, kKv, f), size_cell(r, kState, f),
-               size_cell(r, kCompute, f), size_cell(r, kOutput, f), size_cell(r, kOverhead, f), size_cell(r, kTotal, f),
-               size_cell(r, kMemory, f), size_cell(r, kUsable, f), size_cell(r, kHost, f), TableCell::str(fit::verdict_name(f.verdict)),
-               size_cell(r, kMargin, f), TableCell::integer(f.max_ctx, f.max_ctx > 0 ? "" : "-"),
-               TableCell::number_text(f.tg_bound_tps, "<= " + fixed(f.tg_bound_tps, 1)), TableCell::boolean(false),
-               usd >= 0 ? TableCell::number(usd) : TableCell::absent(), TableCell::str(f.note)});
+    t.add_row({TableCell::str(f.target.name),
+               TableCell::str(f.target.backend),
+               TableCell::integer(f.n_ctx),
+               TableCell::integer(f.n_gpu_layers),
+               size_cell(r, kWeights, f),
+               size_cell(r, kKv, f),
+               size_cell(r, kState, f),
+               size_cell(r, kCompute, f),
+               size_cell(r, kOutput, f),
+               size_cell(r, kOverhead, f),
+               size_cell(r, kTotal, f),
+               size_cell(r, kMemory, f),
+               size_cell(r, kUsable, f),
+               size_cell(r, kHost, f),
+               TableCell::str(fit::verdict_name(f.verdict)),
+               size_cell(r, kMargin, f),
+               TableCell::integer(f.max_ctx, f.max_ctx > 0 ? "" : "-"),
+               TableCell::number_text(f.tg_bound_tps, "<= " + fixed(f.tg_bound_tps, 1)),
+               TableCell::boolean(false),
+               usd >= 0 ? TableCell::number(usd) : TableCell::absent(),
+               TableCell::str(f.note)});
     if (!f.note.empty()) t.add_note(f.target.name + ": " + f.note);
     if (f.verdict == fit::Verdict::kPartial) {
       t.add_note(f.target.name + ": partial: " + std::to_string(f.n_gpu_layers) + " layers on the device, " +
-                 format_bytes(f.host.total()) + " in host RAM" + (f.target.host_name.empty() ? "" : " (host: " + f.target.host_name + ")"));
+                 format_bytes(f.host.total()) + " in host RAM" +
+                 (f.target.host_name.empty() ? "" : " (host: " + f.target.host_name + ")"));
     }
   }
   if (const std::string o = overhead_note(r); !o.empty()) t.add_note(o);
   if (!r.results.empty()) {
     t.add_note("usable = the device's memory (RAM for a CPU, the Metal working set on Apple) less the " +
-               format_bytes(r.results.front().target.reserve_bytes) + " that llama.cpp's --fit keeps free (--fit-target)");
+               format_bytes(r.results.front().target.reserve_bytes) +
+               " that llama.cpp's --fit keeps free (--fit-target)");
   }
   for (const auto& n : r.notes) t.add_note(n);
   return t;
@@ -126,8 +152,11 @@ void print_fit(const FitReport& r, OutputFormat format, std::ostream& out, Rende
     render(t, format, out, options);
     return;
   }
-  Json j = {{"model", r.model}, {"model_path", r.model_path}, {"weights_bytes", r.weights_bytes},
-            {"devices", table_rows_json(t)}, {"notes", t.notes()}};
+  Json j = {{"model", r.model},
+            {"model_path", r.model_path},
+            {"weights_bytes", r.weights_bytes},
+            {"devices", table_rows_json(t)},
+            {"notes", t.notes()}};
   out << j.dump(2, ' ', false, Json::error_handler_t::replace) << "\n" << std::flush;
 }
 
@@ -136,10 +165,16 @@ void print_fit_check(const FitCheck& c, OutputFormat format, std::ostream& out) 
   const uint64_t real_total = c.llama_weights + c.llama_kv + c.llama_compute;
   if (format == OutputFormat::kJson) {
     Json j = {{"n_ctx", c.n_ctx},
-              {"estimate", {{"weights_bytes", c.estimate_weights}, {"kv_bytes", c.estimate_kv}, {"compute_bytes", c.estimate_compute},
-                            {"total_bytes", est_total}}},
-              {"llama_cpp", {{"weights_bytes", c.llama_weights}, {"kv_bytes", c.llama_kv}, {"compute_bytes", c.llama_compute},
-                             {"total_bytes", real_total}}}};
+              {"estimate",
+               {{"weights_bytes", c.estimate_weights},
+                {"kv_bytes", c.estimate_kv},
+                {"compute_bytes", c.estimate_compute},
+                {"total_bytes", est_total}}},
+              {"llama_cpp",
+               {{"weights_bytes", c.llama_weights},
+                {"kv_bytes", c.llama_kv},
+                {"compute_bytes", c.llama_compute},
+                {"total_bytes", real_total}}}};
     out << j.dump(2) << "\n" << std::flush;
     return;
   }
@@ -150,11 +185,14 @@ void print_fit_check(const FitCheck& c, OutputFormat format, std::ostream& out) 
            {"difference_percent", "difference %", Align::kRight}});
   t.add_preamble("llama.cpp's own plan (no_alloc simulation, n_ctx " + std::to_string(c.n_ctx) + "):");
   auto row = [&](const char* what, uint64_t est, uint64_t real) {
-    const double diff = real ? 100.0 * (static_cast<double>(est) - static_cast<double>(real)) / static_cast<double>(real) : 0;
+    const double diff =
+        real ? 100.0 * (static_cast<double>(est) - static_cast<double>(real)) / static_cast<double>(real) : 0;
     char d[32];
     std::snprintf(d, sizeof d, "%+.2f", diff);
-    t.add_row({TableCell::str(what), TableCell::integer(c.n_ctx), TableCell::count(est, size_in(static_cast<int64_t>(est), SizeUnit::kMiB)),
-               TableCell::count(real, size_in(static_cast<int64_t>(real), SizeUnit::kMiB)), TableCell::number_text(diff, d)});
+    t.add_row({TableCell::str(what), TableCell::integer(c.n_ctx),
+               TableCell::count(est, size_in(static_cast<int64_t>(est), SizeUnit::kMiB)),
+               TableCell::count(real, size_in(static_cast<int64_t>(real), SizeUnit::kMiB)),
+               TableCell::number_text(diff, d)});
   };
   row("weights", c.estimate_weights, c.llama_weights);
   row("KV cache", c.estimate_kv, c.llama_kv);

@@ -21,13 +21,13 @@
 namespace rigbench::report {
 
 struct FitReport {
-  std::string model;        // name shown
+  std::string model;  // name shown
   std::string model_path;
   uint64_t weights_bytes = 0;  // all weights, from GGUF tensor infos
   std::vector<fit::FitResult> results;
-  std::vector<double> usd_per_gib;  // per result; < 0 when the device has no price
+  std::vector<double> usd_per_gib;    // per result; < 0 when the device has no price
   std::vector<std::string> preamble;  // md lines under the model line (e.g. what "this machine" is)
-  std::vector<std::string> notes;   // assumptions, stated once
+  std::vector<std::string> notes;     // assumptions, stated once
 };
 
 // The table: columns name (header "device"), backend, n_ctx (as allocated: padded),

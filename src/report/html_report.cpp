@@ -1,7 +1,7 @@
 #include "report/html_report.h"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -62,8 +62,14 @@ std::string percent(double v) {
 // `y_max` > 0: the value axis reaches at least that far (100 for shares of a capacity).
 Json chart_spec(const std::string& id, const std::string& title, const std::string& y_title, const std::string& unit,
                 bool stacked, const Json& labels, const Json& datasets, double y_max = 0) {
-  return {{"id", id},           {"title", title},   {"y_title", y_title},   {"unit", unit},
-          {"stacked", stacked}, {"labels", labels}, {"datasets", datasets}, {"y_max", y_max > 0 ? Json(y_max) : Json(nullptr)},
+  return {{"id", id},
+          {"title", title},
+          {"y_title", y_title},
+          {"unit", unit},
+          {"stacked", stacked},
+          {"labels", labels},
+          {"datasets", datasets},
+          {"y_max", y_max > 0 ? Json(y_max) : Json(nullptr)},
           {"scale", "linear"}};
 }
 
@@ -122,7 +128,8 @@ constexpr MetricSection kMetricSections[] = {
 std::string metric_section(const Comparison& cmp, const MetricSection& s, const std::set<std::string>& currencies,
                            Json& charts) {
   std::vector<std::string> head = {"model", "test"};
-  for (std::size_t i = 0; i < cmp.columns.size(); ++i) head.push_back(cmp.columns[i] + (i == cmp.baseline ? " (baseline)" : ""));
+  for (std::size_t i = 0; i < cmp.columns.size(); ++i)
+    head.push_back(cmp.columns[i] + (i == cmp.baseline ? " (baseline)" : ""));
   head.push_back("winner");
   std::vector<Tr> rows;
   Json labels = Json::array();
@@ -143,12 +150,14 @@ std::string metric_section(const Comparison& cmp, const MetricSection& s, const 
   }
   if (rows.empty()) return "";
   Json datasets = Json::array();
-  for (std::size_t i = 0; i < cmp.columns.size(); ++i) datasets.push_back({{"label", cmp.columns[i]}, {"data", data[i]}});
+  for (std::size_t i = 0; i < cmp.columns.size(); ++i)
+    datasets.push_back({{"label", cmp.columns[i]}, {"data", data[i]}});
   const std::string chart_id = std::string("chart-") + s.id;
   std::string y_title = s.y_title, unit = metric_info(s.metric).unit;
   if (s.metric == Metric::kCost) {
     // The axis names the currency ("EUR per Mtok"); several currencies are never mixed on one axis.
-    const std::string named = currencies.size() == 1 ? *currencies.begin() : join({currencies.begin(), currencies.end()}, " or ");
+    const std::string named =
+        currencies.size() == 1 ? *currencies.begin() : join({currencies.begin(), currencies.end()}, " or ");
     y_title = (currencies.empty() ? std::string("cost") : named) + " per Mtok" +
               (currencies.size() > 1 ? " (each bar in its row's currency)" : "");
     unit = (currencies.size() == 1 ? named + " " : std::string()) + "per Mtok";
@@ -163,8 +172,8 @@ std::string metric_section(const Comparison& cmp, const MetricSection& s, const 
     // is never a sliver (Chart.js would start at the power of ten just below it).
     spec["y_min"] = std::pow(10.0, std::floor(std::log10(smallest(data) / 3)));
     char buf[160];
-    std::snprintf(buf, sizeof buf, " Log axis: the largest bar is %.0f times the smallest, so each step up is ten times more.",
-                  ratio);
+    std::snprintf(buf, sizeof buf,
+                  " Log axis: the largest bar is %.0f times the smallest, so each step up is ten times more.", ratio);
     note += buf;
   }
   charts.push_back(std::move(spec));
@@ -197,15 +206,15 @@ std::string memory_section(std::span<const RunRecord> records, Json& charts) {
   Json datasets = Json::array({{{"label", "weights"}, {"data", weights}},
                                {{"label", "KV cache"}, {"data", kv}},
                                {{"label", "compute"}, {"data", compute}}});
-  charts.push_back(
-      chart_spec("chart-memory", "Memory fit per device", "% of the device's memory", "%", true, labels, datasets, 100));
-  return section_html("memory", "Memory fit per device",
-                      "What llama.cpp allocated on each device (weights, KV cache, compute buffers), stacked as a share "
-                      "of the device's memory (RAM for the CPU); the largest stored run per model, machine and device.",
-                      "chart-memory",
-                      table_html({"model", "machine", "device", "n_ctx", "weights", "KV", "compute", "total", "capacity",
-                                  "used"},
-                                 rows));
+  charts.push_back(chart_spec("chart-memory", "Memory fit per device", "% of the device's memory", "%", true, labels,
+                              datasets, 100));
+  return section_html(
+      "memory", "Memory fit per device",
+      "What llama.cpp allocated on each device (weights, KV cache, compute buffers), stacked as a share "
+      "of the device's memory (RAM for the CPU); the largest stored run per model, machine and device.",
+      "chart-memory",
+      table_html({"model", "machine", "device", "n_ctx", "weights", "KV", "compute", "total", "capacity", "used"},
+                 rows));
 }
 
 // Power over time of each run that sampled a meter (or a stated figure): a line per run.
@@ -232,20 +241,27 @@ std::string power_section(std::span<const RunRecord> records, Json& charts) {
     std::snprintf(avg, sizeof avg, "%.1f", sum / static_cast<double>(trace.size()));
     std::snprintf(max, sizeof max, "%.1f", peak);
     std::snprintf(span, sizeof span, "%.2f", trace.back().first);
-    rows.push_back({{model_identity(rec).label}, {machine_identity(rec).label}, {rec.test_time}, {rec.energy.method},
-                    {std::to_string(trace.size()), false, true}, {span, false, true}, {avg, false, true}, {max, false, true}});
+    rows.push_back({{model_identity(rec).label},
+                    {machine_identity(rec).label},
+                    {rec.test_time},
+                    {rec.energy.method},
+                    {std::to_string(trace.size()), false, true},
+                    {span, false, true},
+                    {avg, false, true},
+                    {max, false, true}});
   }
   if (rows.empty()) return "";
   Json spec = chart_spec("chart-power", "Power over time", "W", "W", false, Json::array(), datasets);
   spec["type"] = "line";
   spec["x_title"] = "seconds since the run's sampler started (idle window, warmup, repetitions)";
   charts.push_back(std::move(spec));
-  return section_html("power", "Power over time",
-                      "Watts between successive meter reads during each run that measured energy, from its idle baseline "
-                      "through the repetitions (at most 240 points per run; the method says how the watts were obtained). "
-                      "Dashed lines are a power stated with --watts or estimated from a TDP: a constant, not a reading.",
-                      "chart-power",
-                      table_html({"model", "machine", "run", "method", "points", "seconds", "average W", "peak W"}, rows));
+  return section_html(
+      "power", "Power over time",
+      "Watts between successive meter reads during each run that measured energy, from its idle baseline "
+      "through the repetitions (at most 240 points per run; the method says how the watts were obtained). "
+      "Dashed lines are a power stated with --watts or estimated from a TDP: a constant, not a reading.",
+      "chart-power",
+      table_html({"model", "machine", "run", "method", "points", "seconds", "average W", "peak W"}, rows));
 }
 
 std::string machines_section(std::span<const RunRecord> records) {
@@ -272,8 +288,9 @@ std::string machines_section(std::span<const RunRecord> records) {
                     {join(m.backends, ", ")},
                     {std::to_string(entry.second), false, true}});
   }
-  return section_html("machines", "Machines", "", "",
-                      table_html({"machine", "CPU", "cores / threads", "RAM", "GPUs", "OS", "backends", "records"}, rows));
+  return section_html(
+      "machines", "Machines", "", "",
+      table_html({"machine", "CPU", "cores / threads", "RAM", "GPUs", "OS", "backends", "records"}, rows));
 }
 
 std::string regressions_section(const std::vector<Regression>& regs, double alpha) {
@@ -283,8 +300,11 @@ std::string regressions_section(const std::vector<Regression>& regs, double alph
                 "alpha %g.",
                 alpha);
   if (regs.empty()) {
-    return section_html("regressions", "Regressions", std::string(note) + " None to test: no machine ran the same model "
-                                                                          "and knobs under two builds.", "", "");
+    return section_html("regressions", "Regressions",
+                        std::string(note) +
+                            " None to test: no machine ran the same model "
+                            "and knobs under two builds.",
+                        "", "");
   }
   std::vector<Tr> rows;
   for (const Regression& r : regs) {
@@ -315,7 +335,8 @@ std::string synthetic_footnote(std::span<const RunRecord> records) {
   }
   if (seen.empty()) return "";
   return "<section id=\"synthetic-note\"><h2>Note: synthetic models</h2><p class=\"note\">" +
-         html_escape("A model labelled (" + *seen.begin() + ") is a synthetic file written by `rigbench synth`: the real "
+         html_escape("A model labelled (" + *seen.begin() +
+                     ") is a synthetic file written by `rigbench synth`: the real "
                      "model's tensors, types and metadata with random values, so its speed and memory are the real "
                      "model's and its text is noise. vN is the version of the values recipe (the GGUF key "
                      "rigbench.values): files of different recipes are compared apart. seed S is the seed its random "
@@ -334,7 +355,8 @@ Result<std::string> fill(const std::string& page, const std::map<std::string, st
     if (close == std::string::npos) break;
     const std::string name = page.substr(open + 2, close - open - 2);
     auto it = values.find(name);
-    if (it == values.end()) return fail(ErrorCode::kInvalidInput, "report template: unknown placeholder {{" + name + "}}");
+    if (it == values.end())
+      return fail(ErrorCode::kInvalidInput, "report template: unknown placeholder {{" + name + "}}");
     out.append(page, pos, open - pos);
     out += it->second;
     used.insert(name);
@@ -375,7 +397,8 @@ Result<std::string> render_html_report(std::span<const RunRecord> records, const
   body += regressions_section(regs, options.alpha);
   std::string absent;
   for (const char* id : {"energy", "cost", "power"}) {
-    if (body.find(std::string("<section id=\"") + id + "\">") == std::string::npos) absent += (absent.empty() ? "" : ", ") + std::string(id);
+    if (body.find(std::string("<section id=\"") + id + "\">") == std::string::npos)
+      absent += (absent.empty() ? "" : ", ") + std::string(id);
   }
   if (!absent.empty()) body += "<p class=\"note\">Not shown: " + absent + ", where no stored run measured it.</p>\n";
   body += synthetic_footnote(records);
@@ -392,12 +415,13 @@ Result<std::string> render_html_report(std::span<const RunRecord> records, const
   }
 
   const Json data = {{"schema_version", 1}, {"charts", charts}};
-  return fill(assets.page_template, {{"title", html_escape(options.title)},
-                                     {"generated", html_escape(generated)},
-                                     {"body", body},
-                                     {"data", json_for_script(data.dump(-1, ' ', false, Json::error_handler_t::replace))},
-                                     {"chart_js", script_safe(assets.chart_js)},
-                                     {"glue_js", script_safe(assets.glue_js)}});
+  return fill(assets.page_template,
+              {{"title", html_escape(options.title)},
+               {"generated", html_escape(generated)},
+               {"body", body},
+               {"data", json_for_script(data.dump(-1, ' ', false, Json::error_handler_t::replace))},
+               {"chart_js", script_safe(assets.chart_js)},
+               {"glue_js", script_safe(assets.glue_js)}});
 }
 
 }  // namespace rigbench::report

@@ -24,20 +24,40 @@ json to_json(const HwReport& r) {
   const MachineInfo& m = r.machine;
   json gpus = json::array();
   for (const auto& g : m.gpus) {
-    gpus.push_back({{"name", g.name}, {"description", g.description}, {"type", g.type}, {"source", hw::gpu_source(g)},
-                    {"memory_total_bytes", g.memory_total_bytes}, {"memory_free_bytes", g.memory_free_bytes}});
+    gpus.push_back({{"name", g.name},
+                    {"description", g.description},
+                    {"type", g.type},
+                    {"source", hw::gpu_source(g)},
+                    {"memory_total_bytes", g.memory_total_bytes},
+                    {"memory_free_bytes", g.memory_free_bytes}});
   }
   json meters = json::array();
   for (const auto& mt : r.meters) {
-    meters.push_back({{"kind", mt.kind}, {"available", mt.available}, {"asked", mt.asked}, {"domains", mt.domains}, {"detail", mt.detail}, {"fix", mt.fix}});
+    meters.push_back({{"kind", mt.kind},
+                      {"available", mt.available},
+                      {"asked", mt.asked},
+                      {"domains", mt.domains},
+                      {"detail", mt.detail},
+                      {"fix", mt.fix}});
   }
-  json j = {{"hostname", m.hostname}, {"cpu", m.cpu}, {"cores", m.cores}, {"threads", m.threads},
-            {"ram_bytes", m.ram_bytes}, {"ram_available_bytes", r.ram_available_bytes}, {"os", m.os},
-            {"kernel", m.kernel}, {"backends", m.backends}, {"gpus", gpus}, {"meters", meters}};
+  json j = {{"hostname", m.hostname},
+            {"cpu", m.cpu},
+            {"cores", m.cores},
+            {"threads", m.threads},
+            {"ram_bytes", m.ram_bytes},
+            {"ram_available_bytes", r.ram_available_bytes},
+            {"os", m.os},
+            {"kernel", m.kernel},
+            {"backends", m.backends},
+            {"gpus", gpus},
+            {"meters", meters}};
   if (r.bandwidth) {
     const auto& bw = *r.bandwidth;
-    j["bandwidth"] = {{"read_gbps", bw.read_gbps}, {"triad_gbps", bw.triad_gbps}, {"threads", bw.threads},
-                      {"array_bytes", bw.array_bytes}, {"method", bw.method}};
+    j["bandwidth"] = {{"read_gbps", bw.read_gbps},
+                      {"triad_gbps", bw.triad_gbps},
+                      {"threads", bw.threads},
+                      {"array_bytes", bw.array_bytes},
+                      {"method", bw.method}};
   }
   return j;
 }
@@ -113,8 +133,9 @@ void print_md(const HwReport& r, std::ostream& out) {
                     TableCell::str(gib(g.memory_total_bytes)), TableCell::str(gib(g.memory_free_bytes))});
     }
     if (driver_only) {
-      gpus.add_footer("listed by nvml or amdgpu: the driver sees the GPU, this build's ggml does not "
-                      "(fit and bench plan without it)");
+      gpus.add_footer(
+          "listed by nvml or amdgpu: the driver sees the GPU, this build's ggml does not "
+          "(fit and bench plan without it)");
     }
     render(gpus, OutputFormat::kMarkdown, out);
   }
@@ -122,7 +143,11 @@ void print_md(const HwReport& r, std::ostream& out) {
   out << "\n";
   Table meters({md_column("meter"), md_column("available"), md_column("detail", Align::kLeft, /*wrap=*/true)});
   for (const auto& mt : r.meters) {
-    meters.add_row({TableCell::str(mt.kind), TableCell::str(mt.available ? "yes" : mt.asked ? "no" : "not asked"), or_dash(mt.detail)});
+    meters.add_row({TableCell::str(mt.kind),
+                    TableCell::str(mt.available ? "yes"
+                                   : mt.asked   ? "no"
+                                                : "not asked"),
+                    or_dash(mt.detail)});
     if (!mt.fix.empty()) {
       TableCell fix = TableCell::str("fix: " + mt.fix);
       fix.hang = 5;  // continuation lines under the text after "fix: "

@@ -22,9 +22,9 @@ namespace rigbench::report {
 inline constexpr std::size_t kHwTableWidth = kMarkdownWidth;  // columns of the md view, at most
 
 struct HwReport {
-  MachineInfo machine;                       // hw::describe
-  uint64_t ram_available_bytes = 0;          // bytes, MemAvailable now
-  std::vector<power::MeterStatus> meters;    // power::list_meters
+  MachineInfo machine;                           // hw::describe
+  uint64_t ram_available_bytes = 0;              // bytes, MemAvailable now
+  std::vector<power::MeterStatus> meters;        // power::list_meters
   std::optional<hw::BandwidthResult> bandwidth;  // --bandwidth
 };
 

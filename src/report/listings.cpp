@@ -22,7 +22,8 @@ uint64_t count_params(const model::Preset& p) {
 std::string features(const model::Preset& p) {
   std::vector<std::string> f;
   if (p.arch == "bert") f.push_back("embeddings");
-  if (p.n_head_kv && p.n_head_kv < p.n_head && !p.is_mla()) f.push_back("GQA " + std::to_string(p.n_head / p.n_head_kv) + ":1");
+  if (p.n_head_kv && p.n_head_kv < p.n_head && !p.is_mla())
+    f.push_back("GQA " + std::to_string(p.n_head / p.n_head_kv) + ":1");
   if (p.n_swa) f.push_back("SWA " + std::to_string(p.n_swa));
   if (p.n_expert) f.push_back("MoE " + std::to_string(p.n_expert_used) + "/" + std::to_string(p.n_expert));
   if (p.is_mla()) f.push_back("MLA");
@@ -56,10 +57,10 @@ Table presets_table(const std::vector<model::Preset>& presets) {
            {"source", "", Align::kLeft, false, true}});
   for (const auto& p : presets) {
     const uint64_t n = count_params(p);
-    t.add_row({TableCell::str(p.name), TableCell::str(p.arch), TableCell::count(n, format_count(n)), TableCell::count(p.n_layer),
-               TableCell::count(p.n_embd), TableCell::count(p.n_head), TableCell::count(p.n_head_kv), TableCell::count(p.n_ff),
-               TableCell::count(p.n_vocab), TableCell::count(p.n_ctx_train), TableCell::str(features(p)),
-               TableCell::str(p.source)});
+    t.add_row({TableCell::str(p.name), TableCell::str(p.arch), TableCell::count(n, format_count(n)),
+               TableCell::count(p.n_layer), TableCell::count(p.n_embd), TableCell::count(p.n_head),
+               TableCell::count(p.n_head_kv), TableCell::count(p.n_ff), TableCell::count(p.n_vocab),
+               TableCell::count(p.n_ctx_train), TableCell::str(features(p)), TableCell::str(p.source)});
   }
   t.add_note("each preset's config.json address: -o json or -o csv (source)");
   return t;
@@ -84,8 +85,8 @@ Table devices_table(const std::vector<hw::CatalogDevice>& catalog, const std::st
     t.add_row({TableCell::str(d.name), TableCell::str(d.kind), TableCell::str(d.backend),
                TableCell::count(d.memory_bytes, gib_text(d.memory_bytes)),
                TableCell::count(d.usable_bytes(), gib_text(d.usable_bytes())), TableCell::number(d.bandwidth_gbps, 1),
-               optional_number(d.board_power_w, 0), optional_number(d.price_usd, 0), optional_number(d.usd_per_gib(), 2),
-               d.host.empty() ? TableCell::absent() : TableCell::str(d.host)});
+               optional_number(d.board_power_w, 0), optional_number(d.price_usd, 0),
+               optional_number(d.usd_per_gib(), 2), d.host.empty() ? TableCell::absent() : TableCell::str(d.host)});
   }
   t.add_note("sources: " + catalog_path + " (every figure's source is in -o json)");
   return t;

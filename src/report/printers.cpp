@@ -35,7 +35,8 @@ Table test_table(const PrinterOptions& options) {
     t.key = c.key;
     t.header = c.header;
     t.wide_only = c.wide_only;
-    t.data_only = c.in_table == InTable::kNever || (c.in_table == InTable::kIfAsked && !options.shown_knobs.count(c.key));
+    t.data_only =
+        c.in_table == InTable::kNever || (c.in_table == InTable::kIfAsked && !options.shown_knobs.count(c.key));
     cols.push_back(std::move(t));
   }
   return Table(std::move(cols));
@@ -81,7 +82,10 @@ class MarkdownPrinter final : public Printer {
   }
   void end() override {
     if (!commit_.empty()) table_.add_footer("llama.cpp build: " + commit_);
-    if (synthetic_) table_.add_note("(synthetic): random weights in a real model's shape (rigbench synth); speed as the real model's, not its output");
+    if (synthetic_)
+      table_.add_note(
+          "(synthetic): random weights in a real model's shape (rigbench synth); speed as the real model's, not its "
+          "output");
     for (auto& note : notes_) table_.add_note(std::move(note));
     out_ << markdown_footer(table_) << std::flush;
   }
@@ -180,8 +184,8 @@ class SqlPrinter final : public Printer {
     std::string sql = std::string("CREATE TABLE IF NOT EXISTS ") + kSqlTable + " (\n";
     const auto& cols = columns();
     for (std::size_t i = 0; i < cols.size(); ++i) {
-      sql += "  " + cols[i].key + " " + declared_type(cols[i].type) + (cols[i].key == "record_id" ? " PRIMARY KEY" : "") +
-             (i + 1 < cols.size() ? ",\n" : "\n");
+      sql += "  " + cols[i].key + " " + declared_type(cols[i].type) +
+             (cols[i].key == "record_id" ? " PRIMARY KEY" : "") + (i + 1 < cols.size() ? ",\n" : "\n");
     }
     return sql + ");\n\n";
   }

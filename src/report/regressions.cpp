@@ -70,8 +70,8 @@ std::vector<Regression> find_regressions(std::span<const RunRecord> records, dou
       if (!metric_info(metric).per_repetition) continue;  // a test needs samples, not one figure per run
       auto v = metric_values(rec, metric);
       if (!v) continue;
-      GroupKey key{machine.label, model.label, machine.key, model.key, static_cast<int>(metric), v->n, v->depth, v->test,
-                   knobs};
+      GroupKey key{machine.label, model.label, machine.key, model.key, static_cast<int>(metric),
+                   v->n,          v->depth,    v->test,     knobs};
       BuildSamples& b = groups[key][build.key];
       if (b.label.empty()) {
         b.label = build.label;

@@ -33,13 +33,13 @@ std::string change_name(Change change);
 struct Regression {
   std::string machine, model;  // labels (report/comparison.h identities)
   Metric metric = Metric::kTg;
-  std::string test;    // "tg128", "pp512 @ d4096", "ttft pp512"
-  std::string config;  // knobs, e.g. "t=8 ngl=99 lm=auto fa=on ctk=f16 ctv=f16 b=2048 ub=512"
+  std::string test;                  // "tg128", "pp512 @ d4096", "ttft pp512"
+  std::string config;                // knobs, e.g. "t=8 ngl=99 lm=auto fa=on ctk=f16 ctv=f16 b=2048 ub=512"
   std::string from_build, to_build;  // labels; `from` ran first
   Summary from, to;                  // statistics of the per-sample values (t/s or ms)
-  double change = 0;       // to.mean / from.mean - 1: negative t/s or positive ms = slower
-  double p_slower = 1;     // one-sided p-value for "the later build is slower"; 1 when untested
-  double p_faster = 1;     // one-sided p-value for "the later build is faster"; 1 when untested
+  double change = 0;                 // to.mean / from.mean - 1: negative t/s or positive ms = slower
+  double p_slower = 1;               // one-sided p-value for "the later build is slower"; 1 when untested
+  double p_faster = 1;               // one-sided p-value for "the later build is faster"; 1 when untested
   Change verdict = Change::kTooFewSamples;
 };
 

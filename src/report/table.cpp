@@ -143,7 +143,8 @@ Result<OutputFormat> parse_output_format(const std::string& name, const std::vec
     names.push_back(format_name(f));
   }
   std::string message = "-o/--output '" + name + "': unknown format (" + join(names, ", ") + ")";
-  if (name.find_first_of("./") != std::string::npos) message += "; -o takes a format: to write a file, redirect (> FILE)";
+  if (name.find_first_of("./") != std::string::npos)
+    message += "; -o takes a format: to write a file, redirect (> FILE)";
   return fail(ErrorCode::kUsage, message);
 }
 
@@ -211,7 +212,6 @@ std::string note_lines(const std::string& note) {
   return out + "\n";
 }
 
-
 std::size_t display_width(std::string_view s) {
   std::size_t n = 0;
   for (unsigned char c : s) n += (c & 0xC0) != 0x80;
@@ -229,7 +229,8 @@ std::string markdown_table(const Table& table, bool wide) {
   const std::vector<std::size_t> shown = shown_columns(table, wide);
   std::vector<std::vector<std::string>> text(table.rows().size());
   std::vector<std::size_t> width;
-  for (std::size_t i : shown) width.push_back(std::max<std::size_t>(display_width(md_escape(table.columns()[i].header)), 3));
+  for (std::size_t i : shown)
+    width.push_back(std::max<std::size_t>(display_width(md_escape(table.columns()[i].header)), 3));
   for (std::size_t r = 0; r < table.rows().size(); ++r) {
     for (std::size_t k = 0; k < shown.size(); ++k) {
       text[r].push_back(md_escape(table.rows()[r][shown[k]].text));
@@ -249,7 +250,8 @@ std::string markdown_table(const Table& table, bool wide) {
   }
   auto line = [&](const std::vector<std::string>& cells) {
     std::string out = "|";
-    for (std::size_t k = 0; k < shown.size(); ++k) out += " " + pad(cells[k], width[k], table.columns()[shown[k]].align) + " |";
+    for (std::size_t k = 0; k < shown.size(); ++k)
+      out += " " + pad(cells[k], width[k], table.columns()[shown[k]].align) + " |";
     return out + "\n";
   };
   std::vector<std::string> headers;
@@ -313,7 +315,8 @@ std::string csv_row(const Table& table, std::size_t row) {
 
 Json row_json(const Table& table, std::size_t row) {
   Json j = Json::object();
-  for (std::size_t i = 0; i < table.columns().size(); ++i) j[table.columns()[i].key] = json_value(table.rows()[row][i].value);
+  for (std::size_t i = 0; i < table.columns().size(); ++i)
+    j[table.columns()[i].key] = json_value(table.rows()[row][i].value);
   return j;
 }
 

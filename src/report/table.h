@@ -40,8 +40,8 @@ Result<OutputFormat> parse_output_format(const std::string& name, const std::vec
 enum class Align { kLeft, kRight };
 
 struct TableColumn {
-  std::string key;         // snake_case with the unit (`total_bytes`, `tg_bound_tps`): csv header, json key
-  std::string header;      // md header with the unit ("total GiB", "tg bound t/s")
+  std::string key;     // snake_case with the unit (`total_bytes`, `tg_bound_tps`): csv header, json key
+  std::string header;  // md header with the unit ("total GiB", "tg bound t/s")
   Align align = Align::kLeft;
   bool wide_only = false;  // md shows it only with --wide; csv and json always have it
   bool data_only = false;  // never in md (csv and json only)
@@ -56,8 +56,8 @@ inline constexpr std::size_t kMarkdownWidth = 120;  // columns of an md table wi
 // One cell: `value` for csv/json, `text` for md.
 struct TableCell {
   using Value = std::variant<std::monostate, int64_t, uint64_t, double, bool, std::string>;
-  Value value;       // monostate: absent (csv "", json null)
-  std::string text;  // md; markdown-escaped when rendered
+  Value value;           // monostate: absent (csv "", json null)
+  std::string text;      // md; markdown-escaped when rendered
   std::size_t hang = 0;  // md, in a wrap column: continuation lines start with this many spaces
 
   // Text, shown and stored as it is.

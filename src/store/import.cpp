@@ -69,7 +69,8 @@ Status add_json_objects(const std::vector<std::pair<Json, int>>& objects, bool l
   for (const auto& [obj, n] : objects) {
     const std::string where = unit + std::to_string(n) + ": ";
     if (kind == Kind::kUnknown || kind_of(obj) != kind) {
-      return fail(ErrorCode::kInvalidInput, where + "neither a rigbench record nor a llama-bench row (or a mix of both)");
+      return fail(ErrorCode::kInvalidInput,
+                  where + "neither a rigbench record nor a llama-bench row (or a mix of both)");
     }
     if (kind == Kind::kRigbench) {
       auto rec = from_json(obj);
@@ -136,7 +137,8 @@ Status read_sqlite(const std::string& path, const ImportOptions& options, Import
     return add_llama_bench_rows(*rows, options, batch);
   }
   return fail(ErrorCode::kInvalidInput,
-              "an SQLite file with neither rigbench's table (runs) nor llama-bench's (llama_bench, or test before August 2025)");
+              "an SQLite file with neither rigbench's table (runs) nor llama-bench's (llama_bench, or test before "
+              "August 2025)");
 }
 
 // llama-bench's markdown table ("| model | size | params | backend | ... | t/s |"), for
@@ -227,7 +229,8 @@ Result<ImportBatch> read_standard_input(const ImportOptions& options) {
   std::string text = ss.str();
   if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);  // UTF-8 byte order mark
   if (text.starts_with(std::string_view("SQLite format 3\0", 16))) {
-    return fail(ErrorCode::kInvalidInput, where + "an SQLite database cannot be read from standard input; name the file");
+    return fail(ErrorCode::kInvalidInput,
+                where + "an SQLite database cannot be read from standard input; name the file");
   }
   if (Status s = read_text_format(text, options, batch); !s) return fail(s.error().code, where + s.error().message);
   return batch;

@@ -106,8 +106,8 @@ std::string load_mode_of(const Fields& f, const std::string& fallback) {
 // Builds before `backends` (2024) wrote one boolean per backend compiled in; gpu_blas
 // (any GPU BLAS) repeats them.
 constexpr std::pair<const char*, const char*> kBackendFlags[] = {
-    {"cuda", "CUDA"},   {"vulkan", "Vulkan"}, {"kompute", "Kompute"}, {"metal", "Metal"}, {"sycl", "SYCL"},
-    {"opencl", "OpenCL"}, {"rpc", "RPC"},     {"blas", "BLAS"},
+    {"cuda", "CUDA"}, {"vulkan", "Vulkan"}, {"kompute", "Kompute"}, {"metal", "Metal"},
+    {"sycl", "SYCL"}, {"opencl", "OpenCL"}, {"rpc", "RPC"},         {"blas", "BLAS"},
 };
 
 // The backends: `backends` ("CUDA,BLAS") when the row has it, else older builds' flags.
@@ -177,8 +177,10 @@ Result<MappedRow> map_llama_bench_row(const LlamaBenchRow& row, const std::strin
   auto n_gen = f.number<int>("n_gen");
   if (!n_prompt) return std::unexpected(n_prompt.error());
   if (!n_gen) return std::unexpected(n_gen.error());
-  if (*n_prompt > 0 && *n_gen > 0) return MappedRow{std::nullopt, f.where() + "pp+tg test (-pg) mixes prompt and generation in one rate; skipped"};
-  if (*n_prompt <= 0 && *n_gen <= 0) return MappedRow{std::nullopt, f.where() + "neither n_prompt nor n_gen is set; skipped"};
+  if (*n_prompt > 0 && *n_gen > 0)
+    return MappedRow{std::nullopt, f.where() + "pp+tg test (-pg) mixes prompt and generation in one rate; skipped"};
+  if (*n_prompt <= 0 && *n_gen <= 0)
+    return MappedRow{std::nullopt, f.where() + "neither n_prompt nor n_gen is set; skipped"};
   if (!f.has("model_filename")) return fail(ErrorCode::kInvalidInput, f.where() + "no model_filename");
 
   RunRecord rec;
@@ -241,7 +243,8 @@ Result<MappedRow> map_llama_bench_row(const LlamaBenchRow& row, const std::strin
     // csv, sql: the statistics only; kept as they are (mean, sd, the repetitions when given).
     auto avg_ts = f.number<double>("avg_ts");
     if (!avg_ts) return std::unexpected(avg_ts.error());
-    if (!(*avg_ts > 0) || !std::isfinite(*avg_ts)) return fail(ErrorCode::kInvalidInput, f.where() + "avg_ts is not positive");
+    if (!(*avg_ts > 0) || !std::isfinite(*avg_ts))
+      return fail(ErrorCode::kInvalidInput, f.where() + "avg_ts is not positive");
     auto stddev_ts = f.number<double>("stddev_ts", kUnmeasured);
     if (!stddev_ts) return std::unexpected(stddev_ts.error());
     const double sd = *stddev_ts >= 0 && std::isfinite(*stddev_ts) ? *stddev_ts : kUnmeasured;

@@ -95,7 +95,8 @@ std::string llama_bench_table_of(sqlite3* db) {
 // Every row of llama-bench's table, each column as text (NULL as "").
 Result<std::vector<LlamaBenchRow>> rows_of_table(sqlite3* db) {
   const std::string table = llama_bench_table_of(db);
-  if (table.empty()) return fail(ErrorCode::kInvalidInput, "no llama_bench table (nor test, its name before August 2025)");
+  if (table.empty())
+    return fail(ErrorCode::kInvalidInput, "no llama_bench table (nor test, its name before August 2025)");
   const std::string select = "SELECT * FROM " + table;  // one of two fixed names
   sqlite3_stmt* raw = nullptr;
   if (sqlite3_prepare_v2(db, select.c_str(), -1, &raw, nullptr) != SQLITE_OK) {
@@ -152,8 +153,9 @@ Result<std::vector<LlamaBenchRow>> parse_llama_bench_csv(const std::string& text
   for (std::size_t r = 1; r < records->size(); ++r) {
     const CsvRecord& rec = (*records)[r];
     if (rec.fields.size() != header.size()) {
-      return fail(ErrorCode::kInvalidInput, "line " + std::to_string(rec.line) + ": " + std::to_string(rec.fields.size()) +
-                                                " fields, the header has " + std::to_string(header.size()));
+      return fail(ErrorCode::kInvalidInput, "line " + std::to_string(rec.line) + ": " +
+                                                std::to_string(rec.fields.size()) + " fields, the header has " +
+                                                std::to_string(header.size()));
     }
     LlamaBenchRow row;
     row.line = rec.line;

@@ -19,28 +19,30 @@ double num_from(const json& j, const char* key) {
 }
 
 json throughput_json(const ThroughputResult& r) {
-  json j = {{"n_tokens", r.n_tokens},         {"n_samples", r.tps.n},
-            {"samples_ns", r.samples_ns},     {"samples_tps", r.samples_tps},
-            {"avg_tps", num(r.tps.mean)},     {"stddev_tps", num(r.tps.stddev)},
-            {"median_tps", num(r.tps.median)}, {"min_tps", num(r.tps.min)},
-            {"max_tps", num(r.tps.max)}};
+  json j = {{"n_tokens", r.n_tokens},          {"n_samples", r.tps.n},       {"samples_ns", r.samples_ns},
+            {"samples_tps", r.samples_tps},    {"avg_tps", num(r.tps.mean)}, {"stddev_tps", num(r.tps.stddev)},
+            {"median_tps", num(r.tps.median)}, {"min_tps", num(r.tps.min)},  {"max_tps", num(r.tps.max)}};
   if (r.summary_only) j["summary_only"] = true;  // statistics as the source stated them, no samples
   return j;
 }
 
 json latency_json(const LatencyResult& r) {
-  return {{"n_samples", r.ms.n},       {"samples_ns", r.samples_ns}, {"avg_ms", r.ms.mean},
-          {"stddev_ms", r.ms.stddev},  {"median_ms", r.ms.median},   {"min_ms", r.ms.min},
-          {"max_ms", r.ms.max}};
+  return {{"n_samples", r.ms.n},      {"samples_ns", r.samples_ns}, {"avg_ms", r.ms.mean}, {"stddev_ms", r.ms.stddev},
+          {"median_ms", r.ms.median}, {"min_ms", r.ms.min},         {"max_ms", r.ms.max}};
 }
 
 json device_json(const DeviceInfo& d) {
-  return {{"name", d.name}, {"description", d.description}, {"type", d.type},
-          {"memory_total_bytes", d.memory_total_bytes}, {"memory_free_bytes", d.memory_free_bytes}};
+  return {{"name", d.name},
+          {"description", d.description},
+          {"type", d.type},
+          {"memory_total_bytes", d.memory_total_bytes},
+          {"memory_free_bytes", d.memory_free_bytes}};
 }
 
 json phase_energy_json(const PhaseEnergyInfo& p) {
-  return {{"duration_s", p.duration_s}, {"energy_j", num(p.energy_j)}, {"power_w", num(p.power_w)},
+  return {{"duration_s", p.duration_s},
+          {"energy_j", num(p.energy_j)},
+          {"power_w", num(p.power_w)},
           {"j_per_token", num(p.j_per_token)}};
 }
 
@@ -54,8 +56,9 @@ PhaseEnergyInfo phase_energy_from(const json& j) {
 }
 
 json energy_json(const EnergyInfo& e) {
-  json j = {{"method", e.method}, {"meters", e.meters}, {"domains", e.domains}, {"idle_power_w", num(e.idle_power_w)},
-            {"idle_s", e.idle_s}, {"sample_rate_hz", e.sample_rate_hz}};
+  json j = {{"method", e.method},   {"meters", e.meters},
+            {"domains", e.domains}, {"idle_power_w", num(e.idle_power_w)},
+            {"idle_s", e.idle_s},   {"sample_rate_hz", e.sample_rate_hz}};
   if (e.pp) j["pp"] = phase_energy_json(*e.pp);
   if (e.tg) j["tg"] = phase_energy_json(*e.tg);
   json trace = json::array();
@@ -77,7 +80,8 @@ EnergyInfo energy_from(const json& j) {
   if (j.contains("pp")) e.pp = phase_energy_from(j["pp"]);
   if (j.contains("tg")) e.tg = phase_energy_from(j["tg"]);
   for (const auto& p : j.value("power_trace", json::array())) {
-    if (p.is_array() && p.size() == 2 && p[0].is_number() && p[1].is_number()) e.power_trace.emplace_back(p[0].get<double>(), p[1].get<double>());
+    if (p.is_array() && p.size() == 2 && p[0].is_number() && p[1].is_number())
+      e.power_trace.emplace_back(p[0].get<double>(), p[1].get<double>());
   }
   e.notes = j.value("notes", std::vector<std::string>{});
   e.flags = j.value("flags", std::vector<std::string>{});
@@ -121,8 +125,8 @@ CostInfo cost_from(const json& j) {
 // figures that disagree with its samples.
 ThroughputResult throughput_from(const json& j) {
   if (j.value("summary_only", false)) {  // no samples: the statistics are the record's
-    return make_summary_throughput(j.at("n_tokens").get<int>(), j.value("n_samples", std::size_t{0}), num_from(j, "avg_tps"),
-                                   num_from(j, "stddev_tps"));
+    return make_summary_throughput(j.at("n_tokens").get<int>(), j.value("n_samples", std::size_t{0}),
+                                   num_from(j, "avg_tps"), num_from(j, "stddev_tps"));
   }
   return make_throughput(j.at("n_tokens").get<int>(), j.at("samples_ns").get<std::vector<int64_t>>());
 }
@@ -166,8 +170,11 @@ json to_json(const RunRecord& rec) {
   for (const auto& d : rec.machine.gpus) gpus.push_back(device_json(d));
   json buffers = json::array();
   for (const auto& b : rec.memory.buffers) {
-    buffers.push_back({{"device", b.device}, {"buffer_type", b.buffer_type}, {"model_bytes", b.model_bytes},
-                       {"context_bytes", b.context_bytes}, {"compute_bytes", b.compute_bytes}});
+    buffers.push_back({{"device", b.device},
+                       {"buffer_type", b.buffer_type},
+                       {"model_bytes", b.model_bytes},
+                       {"context_bytes", b.context_bytes},
+                       {"compute_bytes", b.compute_bytes}});
   }
   json results = json::object();
   if (rec.results.pp) results["pp"] = throughput_json(*rec.results.pp);
@@ -180,25 +187,43 @@ json to_json(const RunRecord& rec) {
       {"schema_version", rec.schema_version},
       {"record_id", rec.record_id},
       {"test_time", rec.test_time},
-      {"machine", {{"hostname", m.hostname}, {"cpu", m.cpu}, {"cores", m.cores}, {"threads", m.threads},
-                   {"ram_bytes", m.ram_bytes}, {"os", m.os}, {"kernel", m.kernel},
-                   {"backends", m.backends}, {"gpus", gpus}}},
-      {"build", {{"rigbench_version", rec.build.rigbench_version},
-                 {"llama_cpp_commit", rec.build.llama_cpp_commit},
-                 {"llama_cpp_source", rec.build.llama_cpp_source},
-                 {"build_type", rec.build.build_type}}},
-      {"model", {{"path", rec.model.path}, {"name", rec.model.name}, {"arch", rec.model.arch},
-                 {"n_params", rec.model.n_params}, {"size_bytes", rec.model.size_bytes},
-                 {"file_type", rec.model.file_type}, {"fingerprint", rec.model.fingerprint},
-                 {"n_ctx_train", rec.model.n_ctx_train}, {"synthetic", rec.model.synthetic},
-                 {"synthetic_values", rec.model.synthetic_values}, {"synthetic_seed", rec.model.synthetic_seed}}},
+      {"machine",
+       {{"hostname", m.hostname},
+        {"cpu", m.cpu},
+        {"cores", m.cores},
+        {"threads", m.threads},
+        {"ram_bytes", m.ram_bytes},
+        {"os", m.os},
+        {"kernel", m.kernel},
+        {"backends", m.backends},
+        {"gpus", gpus}}},
+      {"build",
+       {{"rigbench_version", rec.build.rigbench_version},
+        {"llama_cpp_commit", rec.build.llama_cpp_commit},
+        {"llama_cpp_source", rec.build.llama_cpp_source},
+        {"build_type", rec.build.build_type}}},
+      {"model",
+       {{"path", rec.model.path},
+        {"name", rec.model.name},
+        {"arch", rec.model.arch},
+        {"n_params", rec.model.n_params},
+        {"size_bytes", rec.model.size_bytes},
+        {"file_type", rec.model.file_type},
+        {"fingerprint", rec.model.fingerprint},
+        {"n_ctx_train", rec.model.n_ctx_train},
+        {"synthetic", rec.model.synthetic},
+        {"synthetic_values", rec.model.synthetic_values},
+        {"synthetic_seed", rec.model.synthetic_seed}}},
       {"params", params_json(p)},
       {"devices_used", rec.devices_used},
       {"results", results},
       {"memory", {{"buffers", buffers}, {"peak_rss_bytes", rec.memory.peak_rss_bytes}}},
-      {"roofline", {{"tg_bound_tps", rec.roofline.tg_bound_tps}, {"bandwidth_gbps", rec.roofline.bandwidth_gbps},
-                    {"bytes_per_token", rec.roofline.bytes_per_token}, {"estimate_bytes", rec.roofline.estimate_bytes},
-                    {"is_measurement", false}}},
+      {"roofline",
+       {{"tg_bound_tps", rec.roofline.tg_bound_tps},
+        {"bandwidth_gbps", rec.roofline.bandwidth_gbps},
+        {"bytes_per_token", rec.roofline.bytes_per_token},
+        {"estimate_bytes", rec.roofline.estimate_bytes},
+        {"is_measurement", false}}},
       {"energy", energy_json(rec.energy)},
       {"cost", rec.cost ? cost_json(*rec.cost) : json(nullptr)},
       {"status", run_status(rec)},
@@ -226,7 +251,8 @@ Result<RunRecord> from_json(const json& j) {
     rec.machine.backends = m.value("backends", std::vector<std::string>{});
     for (const auto& d : m.value("gpus", json::array())) {
       rec.machine.gpus.push_back({d.at("name").get<std::string>(), d.value("description", ""), d.value("type", ""),
-                                  d.value("memory_total_bytes", uint64_t{0}), d.value("memory_free_bytes", uint64_t{0})});
+                                  d.value("memory_total_bytes", uint64_t{0}),
+                                  d.value("memory_free_bytes", uint64_t{0})});
     }
     const json& b = j.at("build");
     rec.build = {b.value("rigbench_version", ""), b.value("llama_cpp_commit", ""), b.value("llama_cpp_source", ""),
@@ -254,8 +280,9 @@ Result<RunRecord> from_json(const json& j) {
     if (r.contains("ttft")) rec.results.ttft = latency_from(r.at("ttft"));
     const json& mem = j.value("memory", json::object());
     for (const auto& bj : mem.value("buffers", json::array())) {
-      rec.memory.buffers.push_back({bj.value("device", ""), bj.value("buffer_type", ""), bj.value("model_bytes", uint64_t{0}),
-                                    bj.value("context_bytes", uint64_t{0}), bj.value("compute_bytes", uint64_t{0})});
+      rec.memory.buffers.push_back({bj.value("device", ""), bj.value("buffer_type", ""),
+                                    bj.value("model_bytes", uint64_t{0}), bj.value("context_bytes", uint64_t{0}),
+                                    bj.value("compute_bytes", uint64_t{0})});
     }
     rec.memory.peak_rss_bytes = mem.value("peak_rss_bytes", uint64_t{0});
     const json& roof = j.value("roofline", json::object());

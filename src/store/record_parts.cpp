@@ -34,7 +34,8 @@ RecordParts split_record(const Json& record) {
   Json results = Json::object();
   if (auto r = record.find("results"); r != record.end() && r->is_object()) {
     for (const char* test : {"pp", "tg", "ttft"}) {
-      if (auto t = r->find(test); t != r->end() && t->is_object()) results[test] = result_shape(*t, std::string(test) != "ttft");
+      if (auto t = r->find(test); t != r->end() && t->is_object())
+        results[test] = result_shape(*t, std::string(test) != "ttft");
     }
   }
   figures["results"] = results;

@@ -18,7 +18,8 @@ bool contains(const std::string& haystack, const std::string& lowered_needle) {
 
 // The texts a flag's value is matched against.
 std::vector<std::string> model_texts(const RunRecord& r) {
-  return {r.model.name, r.model.name + " " + r.model.file_type, std::filesystem::path(r.model.path).filename().string()};
+  return {r.model.name, r.model.name + " " + r.model.file_type,
+          std::filesystem::path(r.model.path).filename().string()};
 }
 std::vector<std::string> machine_texts(const RunRecord& r) {
   std::vector<std::string> t = {r.machine.hostname, r.machine.cpu};
@@ -75,9 +76,11 @@ Result<std::vector<RunRecord>> select_records(std::vector<RunRecord> records, co
   std::vector<std::string> given;
   for (const Flag& f : flags) {
     for (const std::string& v : *f.values) {
-      const bool any = std::any_of(records.begin(), records.end(), [&](const RunRecord& r) { return matches_value(r, f, v); });
+      const bool any =
+          std::any_of(records.begin(), records.end(), [&](const RunRecord& r) { return matches_value(r, f, v); });
       if (!any) {
-        return fail(ErrorCode::kUsage, std::string(f.name) + " '" + v + "': matches no stored record (" + known(records, f) + ")");
+        return fail(ErrorCode::kUsage,
+                    std::string(f.name) + " '" + v + "': matches no stored record (" + known(records, f) + ")");
       }
       given.push_back(std::string(f.name) + " '" + v + "'");
     }
@@ -105,7 +108,9 @@ Result<std::vector<RunRecord>> load_records(const std::vector<std::string>& db_p
   for (const std::string& path : paths) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) {
-      return fail(ErrorCode::kNotFound, "database '" + path + "': no such file (run rigbench bench or rigbench import first, or give --db PATH)");
+      return fail(
+          ErrorCode::kNotFound,
+          "database '" + path + "': no such file (run rigbench bench or rigbench import first, or give --db PATH)");
     }
     auto db = SqliteStore::open_readonly(path);
     if (!db) return std::unexpected(db.error());

@@ -14,9 +14,9 @@
 #include "core/knobs.h"
 #include "core/results.h"
 #include "core/strings.h"
-#include "store/writable.h"
 #include "store/record_json.h"
 #include "store/record_parts.h"
+#include "store/writable.h"
 
 namespace rigbench::store {
 
@@ -110,7 +110,9 @@ class Stmt {
   ~Stmt() { sqlite3_finalize(s_); }
   bool ok() const { return rc_ == SQLITE_OK; }
   sqlite3_stmt* get() const { return s_; }
-  void bind(int i, const std::string& v) { sqlite3_bind_text(s_, i, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT); }
+  void bind(int i, const std::string& v) {
+    sqlite3_bind_text(s_, i, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+  }
   void bind(int i, int64_t v) { sqlite3_bind_int64(s_, i, v); }
   void bind(int i, double v) { sqlite3_bind_double(s_, i, v); }
   void bind_null(int i) { sqlite3_bind_null(s_, i); }
@@ -158,7 +160,9 @@ Result<std::unique_ptr<SqliteStore>> SqliteStore::open_readonly(const std::strin
   // Readers scan every row: mapped pages are read in place rather than copied (1 GiB at most).
   (void)(*store)->exec("PRAGMA mmap_size=1073741824");
   const int version = (*store)->schema_version();
-  if (version < 1) return fail(ErrorCode::kRuntime, "database '" + path + "': schema version " + std::to_string(version) + " is not a rigbench database's");
+  if (version < 1)
+    return fail(ErrorCode::kRuntime,
+                "database '" + path + "': schema version " + std::to_string(version) + " is not a rigbench database's");
   if (version > kSchemaVersion) return fail(ErrorCode::kRuntime, "database '" + path + "': " + newer_schema(version));
   return store;
 }
@@ -211,7 +215,9 @@ Status SqliteStore::fill_parts() {
   for (;;) {
     std::vector<std::pair<int64_t, RecordParts>> batch;
     {
-      Stmt rows(db_, "SELECT id, record_json FROM runs WHERE setup_part IS NULL OR figures_part IS NULL ORDER BY id LIMIT 1000");
+      Stmt rows(
+          db_,
+          "SELECT id, record_json FROM runs WHERE setup_part IS NULL OR figures_part IS NULL ORDER BY id LIMIT 1000");
       if (!rows.ok()) return fail(ErrorCode::kRuntime, sqlite3_errmsg(db_));
       while (sqlite3_step(rows.get()) == SQLITE_ROW) {
         const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(rows.get(), 1));
@@ -231,7 +237,8 @@ Status SqliteStore::fill_parts() {
       sqlite3_reset(update.get());
       update.bind(1, *setup);
       update.bind(2, *figures);
-      if (parts.power_trace.empty()) update.bind_null(3); else update.bind(3, parts.power_trace);
+      if (parts.power_trace.empty()) update.bind_null(3);
+      else update.bind(3, parts.power_trace);
       update.bind(4, id);
       if (sqlite3_step(update.get()) != SQLITE_DONE) return fail(ErrorCode::kRuntime, sqlite3_errmsg(db_));
     }
@@ -293,11 +300,12 @@ Status SqliteStore::save(const RunRecord& rec) {
 
   // The headline columns, then one per knob (core/knobs.h), then the record itself.
   static const std::string kInsert = [] {
-    std::string cols = "record_id, test_time, machine_hostname, machine_cpu, machine_os, rigbench_version, "
-                       "llama_cpp_commit, model_name, model_path, model_arch, model_file_type, model_fingerprint, "
-                       "model_synthetic, n_prompt, n_gen, pp_avg_tps, tg_avg_tps, ttft_avg_ms, peak_rss_bytes, "
-                       "interrupted, refused, failed, status, energy_method, tg_j_per_token, cost_currency, "
-                       "cost_gross_per_mtok, tags, record_json, setup_part, figures_part, power_trace_json";
+    std::string cols =
+        "record_id, test_time, machine_hostname, machine_cpu, machine_os, rigbench_version, "
+        "llama_cpp_commit, model_name, model_path, model_arch, model_file_type, model_fingerprint, "
+        "model_synthetic, n_prompt, n_gen, pp_avg_tps, tg_avg_tps, ttft_avg_ms, peak_rss_bytes, "
+        "interrupted, refused, failed, status, energy_method, tg_j_per_token, cost_currency, "
+        "cost_gross_per_mtok, tags, record_json, setup_part, figures_part, power_trace_json";
     int n = 32;
     for (const Knob& k : knobs()) {
       cols += ", " + k.key;
@@ -326,18 +334,26 @@ Status SqliteStore::save(const RunRecord& rec) {
   ins.bind(i++, int64_t{rec.model.synthetic});
   ins.bind(i++, int64_t{p.n_prompt});
   ins.bind(i++, int64_t{p.n_gen});
-  if (rec.results.pp) ins.bind(i++, rec.results.pp->tps.mean); else ins.bind_null(i++);
-  if (rec.results.tg) ins.bind(i++, rec.results.tg->tps.mean); else ins.bind_null(i++);
-  if (rec.results.ttft) ins.bind(i++, rec.results.ttft->ms.mean); else ins.bind_null(i++);
+  if (rec.results.pp) ins.bind(i++, rec.results.pp->tps.mean);
+  else ins.bind_null(i++);
+  if (rec.results.tg) ins.bind(i++, rec.results.tg->tps.mean);
+  else ins.bind_null(i++);
+  if (rec.results.ttft) ins.bind(i++, rec.results.ttft->ms.mean);
+  else ins.bind_null(i++);
   ins.bind(i++, static_cast<int64_t>(rec.memory.peak_rss_bytes));
   ins.bind(i++, int64_t{rec.interrupted});
-  if (rec.refused.empty()) ins.bind_null(i++); else ins.bind(i++, rec.refused);
-  if (rec.failed.empty()) ins.bind_null(i++); else ins.bind(i++, rec.failed);
+  if (rec.refused.empty()) ins.bind_null(i++);
+  else ins.bind(i++, rec.refused);
+  if (rec.failed.empty()) ins.bind_null(i++);
+  else ins.bind(i++, rec.failed);
   ins.bind(i++, std::string(run_status(rec)));
   ins.bind(i++, rec.energy.method);
-  if (rec.energy.tg && std::isfinite(rec.energy.tg->j_per_token)) ins.bind(i++, rec.energy.tg->j_per_token); else ins.bind_null(i++);
-  if (rec.cost) ins.bind(i++, rec.cost->currency); else ins.bind_null(i++);
-  if (rec.cost && std::isfinite(rec.cost->gross_per_mtok)) ins.bind(i++, rec.cost->gross_per_mtok); else ins.bind_null(i++);
+  if (rec.energy.tg && std::isfinite(rec.energy.tg->j_per_token)) ins.bind(i++, rec.energy.tg->j_per_token);
+  else ins.bind_null(i++);
+  if (rec.cost) ins.bind(i++, rec.cost->currency);
+  else ins.bind_null(i++);
+  if (rec.cost && std::isfinite(rec.cost->gross_per_mtok)) ins.bind(i++, rec.cost->gross_per_mtok);
+  else ins.bind_null(i++);
   ins.bind(i++, join(rec.tags, ";"));
   const Json json = to_json(rec);
   ins.bind(i++, json.dump());
@@ -347,7 +363,8 @@ Status SqliteStore::save(const RunRecord& rec) {
   if (!setup || !figures) return rollback("insert run part");
   ins.bind(i++, *setup);
   ins.bind(i++, *figures);
-  if (parts.power_trace.empty()) ins.bind_null(i++); else ins.bind(i++, parts.power_trace);
+  if (parts.power_trace.empty()) ins.bind_null(i++);
+  else ins.bind(i++, parts.power_trace);
   for (const Knob& k : knobs()) {
     if (k.type == Knob::Type::kInt) ins.bind(i++, int64_t{p.*k.int_field});
     else ins.bind(i++, p.*k.text_field);
@@ -379,26 +396,29 @@ Status SqliteStore::save(const RunRecord& rec) {
 Result<std::vector<RunRecord>> SqliteStore::load_all(RecordView view) const {
   if (view != RecordView::kFull && schema_version() >= 4) return load_from_parts(view);
   // The paths each view leaves out (store/record_json.cpp reads every one as optional).
-  static constexpr const char* kNotShown = "'$.energy.notes', '$.energy.meters', '$.energy.domains', "
-                                           "'$.results.pp.samples_tps', '$.results.tg.samples_tps', '$.roofline', "
-                                           "'$.cost.notes', '$.devices_used'";
-  const std::string column = view == RecordView::kFull     ? std::string("record_json")
-                             : view == RecordView::kReport ? std::string("json_remove(record_json, ") + kNotShown + ")"
-                                                           : std::string("json_remove(record_json, ") + kNotShown +
-                                                                 ", '$.energy.power_trace')";
+  static constexpr const char* kNotShown =
+      "'$.energy.notes', '$.energy.meters', '$.energy.domains', "
+      "'$.results.pp.samples_tps', '$.results.tg.samples_tps', '$.roofline', "
+      "'$.cost.notes', '$.devices_used'";
+  const std::string column = view == RecordView::kFull ? std::string("record_json")
+                             : view == RecordView::kReport
+                                 ? std::string("json_remove(record_json, ") + kNotShown + ")"
+                                 : std::string("json_remove(record_json, ") + kNotShown + ", '$.energy.power_trace')";
   const std::string sql = "SELECT " + column + " FROM runs ORDER BY id";
   Stmt st(db_, sql.c_str());
   if (!st.ok()) return fail(ErrorCode::kRuntime, "database '" + path_ + "': " + sqlite3_errmsg(db_));
   std::vector<RunRecord> out;
   {
     Stmt count(db_, "SELECT COUNT(*) FROM runs");
-    if (count.ok() && sqlite3_step(count.get()) == SQLITE_ROW) out.reserve(static_cast<std::size_t>(sqlite3_column_int64(count.get(), 0)));
+    if (count.ok() && sqlite3_step(count.get()) == SQLITE_ROW)
+      out.reserve(static_cast<std::size_t>(sqlite3_column_int64(count.get(), 0)));
   }
   int rc;
   while ((rc = sqlite3_step(st.get())) == SQLITE_ROW) {
     const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(st.get(), 0));
     const auto j = Json::parse(text ? text : "", nullptr, /*allow_exceptions=*/false);
-    if (j.is_discarded()) return fail(ErrorCode::kInvalidInput, "database '" + path_ + "': a record's JSON does not parse");
+    if (j.is_discarded())
+      return fail(ErrorCode::kInvalidInput, "database '" + path_ + "': a record's JSON does not parse");
     auto rec = from_json(j);
     if (!rec) return std::unexpected(rec.error());
     out.push_back(std::move(*rec));
@@ -420,9 +440,10 @@ std::string_view column_text(sqlite3_stmt* st, int i) {
 Result<std::vector<RunRecord>> SqliteStore::load_from_parts(RecordView view) const {
   const std::string where = "database '" + path_ + "'";
   // A row without parts (none after migrate(); kept for safety) is read from its JSON.
-  const std::string sql = std::string("SELECT id, record_id, test_time, peak_rss_bytes, setup_part, figures_part, ") +
-                          (view == RecordView::kReport ? "power_trace_json" : "NULL") +
-                          ", CASE WHEN setup_part IS NULL OR figures_part IS NULL THEN record_json END FROM runs ORDER BY id";
+  const std::string sql =
+      std::string("SELECT id, record_id, test_time, peak_rss_bytes, setup_part, figures_part, ") +
+      (view == RecordView::kReport ? "power_trace_json" : "NULL") +
+      ", CASE WHEN setup_part IS NULL OR figures_part IS NULL THEN record_json END FROM runs ORDER BY id";
   Stmt st(db_, sql.c_str());
   Stmt smp(db_, "SELECT run_id, test, duration_ns FROM samples ORDER BY run_id, test, idx");
   Stmt part(db_, "SELECT id, json FROM run_parts");
@@ -437,7 +458,8 @@ Result<std::vector<RunRecord>> SqliteStore::load_from_parts(RecordView view) con
   std::vector<RunRecord> out;
   {
     Stmt count(db_, "SELECT COUNT(*) FROM runs");
-    if (count.ok() && sqlite3_step(count.get()) == SQLITE_ROW) out.reserve(static_cast<std::size_t>(sqlite3_column_int64(count.get(), 0)));
+    if (count.ok() && sqlite3_step(count.get()) == SQLITE_ROW)
+      out.reserve(static_cast<std::size_t>(sqlite3_column_int64(count.get(), 0)));
   }
   std::map<std::pair<int64_t, int64_t>, RunRecord> joined;  // (setup, figures) -> the record they describe
 
@@ -470,7 +492,8 @@ Result<std::vector<RunRecord>> SqliteStore::load_from_parts(RecordView view) con
     auto it = joined.find({setup, figure});
     if (it == joined.end()) {
       const auto s = parts.find(setup), f = parts.find(figure);
-      if (s == parts.end() || f == parts.end()) return fail(ErrorCode::kInvalidInput, where + ": a record's part is missing");
+      if (s == parts.end() || f == parts.end())
+        return fail(ErrorCode::kInvalidInput, where + ": a record's part is missing");
       auto rec = join_parts(s->second, f->second);
       if (!rec) return std::unexpected(rec.error());
       it = joined.emplace(std::pair{setup, figure}, std::move(*rec)).first;

@@ -1,13 +1,13 @@
 #include "store/writable.h"
 
-#include "core/strings.h"
-
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+
+#include "core/strings.h"
 
 namespace rigbench::store {
 
@@ -20,7 +20,7 @@ std::string first_file_component(const fs::path& dir) {
   fs::path at;
   for (const fs::path& part : dir) {
     at /= part;
-    struct stat st{};
+    struct stat st {};
     if (::stat(at.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) return at.string();
   }
   return dir.string();
@@ -30,7 +30,7 @@ std::string first_file_component(const fs::path& dir) {
 
 std::string unwritable_reason(const std::string& path, WriteMode mode, bool create_parent) {
   if (path.empty()) return "empty path";
-  struct stat st{};
+  struct stat st {};
   if (path.back() == '/' || (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))) return errno_text(EISDIR);
   fs::path dir = fs::path(path).parent_path();
   if (dir.empty()) dir = ".";

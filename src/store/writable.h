@@ -31,5 +31,4 @@ std::string unwritable_reason(const std::string& path, WriteMode mode = WriteMod
 Status check_writable(const std::string& subject, const std::string& path, const std::string& hint = "",
                       WriteMode mode = WriteMode::kReplace, bool create_parent = false);
 
-
 }  // namespace rigbench::store

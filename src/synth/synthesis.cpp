@@ -4,11 +4,11 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "store/writable.h"
 #include "engine/llama_quant.h"
 #include "model/file_type.h"
 #include "model/synth_values.h"
 #include "model/tensor_layout.h"
+#include "store/writable.h"
 
 namespace rigbench::synth {
 
@@ -41,7 +41,8 @@ Result<model::SynthResult> synthesize(const model::Preset& preset, const std::st
 }
 
 Result<SynthOutcome> run_synth(const SynthRequest& r, const std::atomic<bool>* cancel) {
-  if (r.preset.empty() == r.config.empty()) return fail(ErrorCode::kUsage, "synth: give --preset NAME or --config FILE");
+  if (r.preset.empty() == r.config.empty())
+    return fail(ErrorCode::kUsage, "synth: give --preset NAME or --config FILE");
   if (Status s = store::check_writable("--output-file", r.output_path, "name the .gguf file to write"); !s) {
     return std::unexpected(s.error());
   }
@@ -65,19 +66,22 @@ Result<std::string> default_bench_model(const std::atomic<bool>* cancel,
   constexpr const char* kQuant = "Q4_K_M";
   fs::path dir;
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) dir = fs::path(xdg) / "rigbench" / "models";
-  else if (const char* home = std::getenv("HOME"); home && *home) dir = fs::path(home) / ".cache" / "rigbench" / "models";
+  else if (const char* home = std::getenv("HOME"); home && *home)
+    dir = fs::path(home) / ".cache" / "rigbench" / "models";
   else return fail(ErrorCode::kRuntime, "default model: neither XDG_CACHE_HOME nor HOME is set; name a model file");
   // The values version in the name: a file from an older recipe is not reused.
-  const fs::path path = dir / (std::string(kPreset) + "-" + kQuant + ".synthetic-v" +
-                               std::to_string(model::kValuesVersion) + ".gguf");
+  const fs::path path =
+      dir / (std::string(kPreset) + "-" + kQuant + ".synthetic-v" + std::to_string(model::kValuesVersion) + ".gguf");
   std::error_code ec;
   if (fs::exists(path, ec)) return path.string();
-  if (Status s = store::check_writable("default model cache", path.string(), "name a model file", store::WriteMode::kReplace,
+  if (Status s =
+          store::check_writable("default model cache", path.string(), "name a model file", store::WriteMode::kReplace,
                                 /*create_parent=*/true);
       !s) {
     return std::unexpected(s.error());
   }
-  if (note) note("writing the default model (synthetic " + std::string(kPreset) + " " + kQuant + ") to " + path.string());
+  if (note)
+    note("writing the default model (synthetic " + std::string(kPreset) + " " + kQuant + ") to " + path.string());
   auto preset = model::find_preset(kPreset);
   if (!preset) return std::unexpected(preset.error());
   auto written = synthesize(*preset, kQuant, path.string(), /*header_only=*/false, model::SynthSpec{}.seed, cancel);
@@ -92,7 +96,8 @@ Result<std::string> default_bench_model(const std::atomic<bool>* cancel,
     const int n = version.empty() ? 1 : (version.rfind("-v", 0) == 0 ? std::atoi(version.c_str() + 2) : 0);
     if (n < 1 || n >= static_cast<int>(model::kValuesVersion)) continue;
     std::error_code rm;
-    if (fs::remove(entry.path(), rm) && note) note("removed " + entry.path().string() + " (an older recipe's default model)");
+    if (fs::remove(entry.path(), rm) && note)
+      note("removed " + entry.path().string() + " (an older recipe's default model)");
   }
   return path.string();
 }

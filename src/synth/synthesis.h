@@ -29,18 +29,18 @@ Result<model::SynthResult> synthesize(const model::Preset& preset, const std::st
 
 // What `rigbench synth` asks for.
 struct SynthRequest {
-  std::string preset;           // a preset name, or
-  std::string config;           // a Hugging Face config.json (the model is named after the output file)
-  std::string quant = "Q4_K_M"; // llama.cpp file type name
-  std::string output_path;      // the GGUF to write (beside it, renamed at the end)
-  bool header_only = false;     // tensor data left as a sparse hole
+  std::string preset;            // a preset name, or
+  std::string config;            // a Hugging Face config.json (the model is named after the output file)
+  std::string quant = "Q4_K_M";  // llama.cpp file type name
+  std::string output_path;       // the GGUF to write (beside it, renamed at the end)
+  bool header_only = false;      // tensor data left as a sparse hole
   uint64_t seed = model::SynthSpec{}.seed;
 };
 
 struct SynthOutcome {
-  model::Preset preset;         // the shape written
+  model::Preset preset;  // the shape written
   model::SynthResult written;
-  double seconds = 0;           // wall time of the write
+  double seconds = 0;  // wall time of the write
 };
 
 // Checks the request (exactly one of preset/config; the output path can be written, see

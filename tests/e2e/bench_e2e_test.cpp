@@ -22,7 +22,8 @@ using testing::TempDir;
 
 // Small, fast runs on the shipped model (real weights, tiny).
 std::vector<std::string> bench_args(std::vector<std::string> extra) {
-  std::vector<std::string> args = {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "32", "-n", "8", "-r", "2", "-t", "1"};
+  std::vector<std::string> args = {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "32", "-n", "8", "-r", "2",
+                                   "-t",         "1"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }
@@ -31,8 +32,8 @@ using testing::query_int;
 using testing::query_text;
 
 void expect_record_fields(const nlohmann::json& r, const nlohmann::json& tg) {
-  for (const char* key : {"schema_version", "record_id", "test_time", "machine", "build", "model", "params",
-                          "results", "memory", "devices_used", "tags"}) {
+  for (const char* key : {"schema_version", "record_id", "test_time", "machine", "build", "model", "params", "results",
+                          "memory", "devices_used", "tags"}) {
     EXPECT_TRUE(r.contains(key)) << key;
   }
   EXPECT_EQ(r["model"]["arch"], "llama");
@@ -66,7 +67,8 @@ TEST(BenchE2E, DefaultRunWritesTheSyntheticDefaultOnceAndLabelsIt) {
   testing::write_file((models / "Llama-3.2-1B-Q4_K_M.synthetic.gguf").string(), "an older recipe's file");
   testing::write_file((models / "Llama-3.2-1B-Q4_K_M.synthetic-v9.gguf").string(), "a newer build's file");
   setenv("XDG_CACHE_HOME", cache.path().c_str(), 1);
-  const ProcessResult first = run_process({RIGBENCH_BIN, "bench", "--no-db", "-r", "1", "-p", "32", "-n", "4", "-o", "json"});
+  const ProcessResult first =
+      run_process({RIGBENCH_BIN, "bench", "--no-db", "-r", "1", "-p", "32", "-n", "4", "-o", "json"});
   const ProcessResult second = run_process({RIGBENCH_BIN, "bench", "--no-db", "-r", "1", "-p", "32", "-n", "4"});
   unsetenv("XDG_CACHE_HOME");
   ASSERT_EQ(first.exit_code, 0) << first.err;
@@ -175,7 +177,8 @@ TEST(BenchE2E, WarnsAboutAContextBeyondTraining) {
 TEST(BenchE2E, AFailedRunIsARowAndTheOthersStillRun) {
   TempDir dir;
   // The shipped model's 8-dim heads cannot hold a q8_0 cache (blocks of 32); f16 can.
-  const ProcessResult r = run_process(bench_args({"--db", dir.file("r.db"), "-fa", "1", "-ctk", "q8_0,f16", "-ctv", "f16"}));
+  const ProcessResult r =
+      run_process(bench_args({"--db", dir.file("r.db"), "-fa", "1", "-ctk", "q8_0,f16", "-ctv", "f16"}));
   EXPECT_EQ(r.exit_code, 1) << r.err;
   const auto lines = split(trim(r.out), '\n');
   ASSERT_GE(lines.size(), 6u) << r.out;
@@ -185,12 +188,14 @@ TEST(BenchE2E, AFailedRunIsARowAndTheOthersStillRun) {
   EXPECT_EQ(lines[4].find("failed"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("note: row 1: failed: model '"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("cannot create a context"), std::string::npos) << r.out;
-  EXPECT_NE(r.err.find("rigbench: error: 2 of 4 tests did not run (0 refused, 2 failed; stored): model '"), std::string::npos)
+  EXPECT_NE(r.err.find("rigbench: error: 2 of 4 tests did not run (0 refused, 2 failed; stored): model '"),
+            std::string::npos)
       << r.err;
   EXPECT_EQ(query_int(dir.file("r.db"), "SELECT COUNT(*) FROM runs WHERE status = 'failed'"), 2);
   EXPECT_EQ(query_int(dir.file("r.db"), "SELECT COUNT(*) FROM runs WHERE status = 'ok'"), 2);
-  EXPECT_NE(query_text(dir.file("r.db"), "SELECT failed FROM runs WHERE status = 'failed'").find("cannot create a context"),
-            std::string::npos);
+  EXPECT_NE(
+      query_text(dir.file("r.db"), "SELECT failed FROM runs WHERE status = 'failed'").find("cannot create a context"),
+      std::string::npos);
 }
 
 TEST(BenchE2E, JsonParsesAndCarriesTheFields) {
@@ -202,8 +207,8 @@ TEST(BenchE2E, JsonParsesAndCarriesTheFields) {
 }
 
 TEST(BenchE2E, JsonlHasOneRecordPerRunOfTheCartesianProduct) {
-  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-n", "8", "-r", "1", "-t", "1", "--no-db", "-o", "jsonl",
-                                       "-p", "16,32", "-d", "0,64"});
+  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-n", "8", "-r", "1", "-t", "1",
+                                       "--no-db", "-o", "jsonl", "-p", "16,32", "-d", "0,64"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto lines = split(trim(r.out), '\n');
   ASSERT_EQ(lines.size(), 6u);  // per depth: pp16, pp32, tg8
@@ -228,7 +233,8 @@ TEST(BenchE2E, CsvHasHeaderAndRow) {
   ASSERT_EQ(header.size(), pp.size());
   ASSERT_EQ(header.size(), tg.size());
   auto at = [&](const std::vector<std::string>& row, const std::string& key) {
-    for (std::size_t i = 0; i < header.size(); ++i) if (header[i] == key) return row[i];
+    for (std::size_t i = 0; i < header.size(); ++i)
+      if (header[i] == key) return row[i];
     return std::string("<missing " + key + ">");
   };
   EXPECT_EQ(at(pp, "n_prompt"), "32");
@@ -247,7 +253,9 @@ TEST(BenchE2E, DatabaseHoldsTheRecordAndItsSamples) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto printed = nlohmann::json::parse(r.out)[0];
   EXPECT_EQ(query_int(db, "PRAGMA user_version"), 4);
-  EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM runs WHERE record_id = '" + printed["record_id"].get<std::string>() + "'"), 1);
+  EXPECT_EQ(
+      query_int(db, "SELECT COUNT(*) FROM runs WHERE record_id = '" + printed["record_id"].get<std::string>() + "'"),
+      1);
   EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM runs"), 2);
   EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM samples"), 6);  // pp 2 + TTFT 2, tg 2
   EXPECT_EQ(query_int(db, "SELECT n_prompt FROM runs"), 32);
@@ -319,9 +327,14 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"BadLoadMode", {"-lm", "bogus"}, 2, "-lm/--load-mode 'bogus': expected one of auto, none, mmap"},
         BadInput{"UnknownFormat", {"-o", "xml"}, 2, "-o/--output 'xml'"},
         BadInput{"UnknownFlag", {"--frobnicate"}, 2, "--frobnicate"},
-        BadInput{"LlamaBenchDirectIo", {"-dio", "1"}, 2, "bench: llama-bench's -dio/--direct-io is not taken here; use -lm dio"},
+        BadInput{"LlamaBenchDirectIo",
+                 {"-dio", "1"},
+                 2,
+                 "bench: llama-bench's -dio/--direct-io is not taken here; use -lm dio"},
         BadInput{"LlamaBenchListDevices", {"--list-devices"}, 2, "--list-devices is not taken here; use `rigbench hw`"},
-        BadInput{"QuantizedVWithoutFlashAttn", {"-ctv", "q8_0", "-fa", "on,off"}, 2,
+        BadInput{"QuantizedVWithoutFlashAttn",
+                 {"-ctv", "q8_0", "-fa", "on,off"},
+                 2,
                  "-ctv q8_0 with -fa off: llama.cpp needs flash attention for a quantized V cache"},
         BadInput{"ContextTooSmall", {"-c", "16"}, 2, "-c/--ctx-size 16: smaller than a test needs"},
         BadInput{"BadPg", {"-pg", "64"}, 2, "-pg '64': expected PP,TG"},
@@ -332,8 +345,8 @@ TEST(BenchE2E, SigintKeepsFinishedRepetitionsAndExits130) {
   TempDir dir;
   const std::string db = dir.file("r.db");
   // Far more repetitions than can finish before the signal.
-  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "64", "-n", "16", "-r", "1000000",
-                                       "-t", "1", "--db", db, "-o", "json"},
+  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "64", "-n", "16", "-r",
+                                       "1000000", "-t", "1", "--db", db, "-o", "json"},
                                       /*signal_after_s=*/3.0, SIGINT);
   EXPECT_EQ(r.exit_code, 130) << r.err;
   EXPECT_NE(r.err.find("interrupted"), std::string::npos) << r.err;
@@ -350,8 +363,8 @@ TEST(BenchE2E, SigintKeepsFinishedRepetitionsAndExits130) {
 
 TEST(BenchE2E, SigtermKeepsFinishedRepetitionsAndExits143) {
   TempDir dir;
-  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "64", "-n", "16", "-r", "1000000",
-                                       "-t", "1", "--db", dir.file("r.db"), "-o", "jsonl"},
+  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "64", "-n", "16", "-r",
+                                       "1000000", "-t", "1", "--db", dir.file("r.db"), "-o", "jsonl"},
                                       /*signal_after_s=*/2.0, SIGTERM);
   EXPECT_EQ(r.exit_code, 143) << r.err;
   const auto j = nlohmann::json::parse(trim(r.out));

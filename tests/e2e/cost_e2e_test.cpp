@@ -14,9 +14,26 @@ using testing::ProcessResult;
 using testing::run_process;
 
 TEST(CostE2E, JsonCarriesTheHandComputedCosts) {
-  const ProcessResult r = run_process({RIGBENCH_BIN, "cost", "--tps", "40", "--watts", "350", "--idle-watts", "100",
-                                       "--price", "0.30", "--utilization", "0.5", "--hardware-price", "2000",
-                                       "--lifetime-years", "3", "--api-price", "2", "-o", "json"});
+  const ProcessResult r = run_process({RIGBENCH_BIN,
+                                       "cost",
+                                       "--tps",
+                                       "40",
+                                       "--watts",
+                                       "350",
+                                       "--idle-watts",
+                                       "100",
+                                       "--price",
+                                       "0.30",
+                                       "--utilization",
+                                       "0.5",
+                                       "--hardware-price",
+                                       "2000",
+                                       "--lifetime-years",
+                                       "3",
+                                       "--api-price",
+                                       "2",
+                                       "-o",
+                                       "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["currency"], "EUR");
@@ -36,9 +53,10 @@ TEST(CostE2E, JsonCarriesTheHandComputedCosts) {
 
 // The whole md, csv and json outputs against golden files: a stray column, row or key fails.
 TEST(CostE2E, GoldenOutputs) {
-  const std::vector<std::string> args = {RIGBENCH_BIN, "cost", "--tps", "40", "--watts", "350", "--idle-watts", "100",
-                                         "--price", "0.30", "--utilization", "0.5", "--hardware-price", "2000",
-                                         "--lifetime-years", "3", "--api-price", "2", "--memory-gb", "24"};
+  const std::vector<std::string> args = {
+      RIGBENCH_BIN,  "cost", "--tps",         "40",  "--watts",          "350",  "--idle-watts",     "100",
+      "--price",     "0.30", "--utilization", "0.5", "--hardware-price", "2000", "--lifetime-years", "3",
+      "--api-price", "2",    "--memory-gb",   "24"};
   for (const char* format : {"md", "csv", "json"}) {
     std::vector<std::string> a = args;
     a.insert(a.end(), {"-o", format});
@@ -58,8 +76,10 @@ TEST(CostE2E, MarkdownWithATariffAndAnotherCurrency) {
   // Mean price (0.30 × 16 + 0.18 × 8) / 24 = 0.26; 8.75 J/token × 0.26 / 3.6 = 0.631944
   EXPECT_NE(testing::unpadded(r.out).find("| figure | J/token | USD/Mtok |"), std::string::npos) << r.out;
   EXPECT_NE(testing::unpadded(r.out).find("| electricity, gross | 8.75 | 0.6319 |"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("0.26 USD/kWh (hour-weighted mean of tariff day=0.30@07-23,night=0.18)"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("note: marginal energy and energy at a utilization: give --idle-watts"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("0.26 USD/kWh (hour-weighted mean of tariff day=0.30@07-23,night=0.18)"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("note: marginal energy and energy at a utilization: give --idle-watts"), std::string::npos)
+      << r.out;
 }
 
 TEST(CostE2E, BadFiguresExitTwoNamingTheFlag) {

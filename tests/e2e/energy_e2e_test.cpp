@@ -9,9 +9,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <thread>
-
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
@@ -23,8 +22,8 @@ using testing::ProcessResult;
 using testing::run_process;
 
 std::vector<std::string> args(std::vector<std::string> extra) {
-  std::vector<std::string> a = {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "64", "-n", "32", "-r", "2", "-t", "1",
-                                "--no-db", "--idle-seconds", "0.3", "-o", "json"};
+  std::vector<std::string> a = {RIGBENCH_BIN, "bench",   RIGBENCH_TEST_MODEL, "-p",  "64", "-n",  "32", "-r", "2", "-t",
+                                "1",          "--no-db", "--idle-seconds",    "0.3", "-o", "json"};
   a.insert(a.end(), extra.begin(), extra.end());
   return a;
 }
@@ -40,7 +39,7 @@ TEST(EnergyE2E, NoMeterIsSaidPlainlyAndSpeedIsStillReported) {
   EXPECT_NE(line.find("speed is still measured"), std::string::npos) << line;
   EXPECT_NE(line.find("rigbench hw"), std::string::npos) << line;
   EXPECT_EQ(line.find("fix"), std::string::npos) << line;  // the reasons and fixes are in `rigbench hw`
-  const auto j = nlohmann::json::parse(r.out).back();  // the tg32 test's record
+  const auto j = nlohmann::json::parse(r.out).back();      // the tg32 test's record
   EXPECT_EQ(j["energy"]["method"], "unavailable");
   EXPECT_FALSE(j["energy"]["notes"].empty());
   EXPECT_TRUE(j["cost"].is_null());
@@ -63,7 +62,7 @@ TEST(EnergyE2E, StatedWattsGiveJoulesPerTokenAndCost) {
   // Cost is priced from the record's own J/token (total energy / total tokens): one definition.
   EXPECT_NEAR(j["cost"]["gross_per_mtok"].get<double>(), tg["j_per_token"].get<double>() * 0.30 / 3.6, 1e-12);
   EXPECT_NEAR(j["cost"]["marginal_per_mtok"].get<double>(), 0.0, 1e-9);  // idle = active
-  ASSERT_FALSE(j["energy"]["power_trace"].empty());  // power over time, read by the sampler
+  ASSERT_FALSE(j["energy"]["power_trace"].empty());                      // power over time, read by the sampler
   // A stated figure is integrated on the wall clock, the trace's intervals are steady-clock:
   // over intervals of a few ms the two clocks differ by parts per 10^5.
   for (const auto& p : j["energy"]["power_trace"]) EXPECT_NEAR(p[1].get<double>(), 65.0, 0.01);
@@ -94,13 +93,15 @@ TEST(EnergyE2E, CostFromAStoredRun) {
   const ProcessResult b = run_process(a);
   ASSERT_EQ(b.exit_code, 0) << b.err;
   const auto rec = nlohmann::json::parse(b.out).back();  // the tg test's record
-  const ProcessResult c = run_process({RIGBENCH_BIN, "cost", "--run", rec["record_id"].get<std::string>().substr(0, 8), "--db", db,
-                                       "--price", "0.25", "-o", "json"});
+  const ProcessResult c = run_process({RIGBENCH_BIN, "cost", "--run", rec["record_id"].get<std::string>().substr(0, 8),
+                                       "--db", db, "--price", "0.25", "-o", "json"});
   ASSERT_EQ(c.exit_code, 0) << c.err;
   const auto j = nlohmann::json::parse(c.out);
   // 80 W over the tg seconds / the tg tokens: the record's J/token, priced.
-  EXPECT_NEAR(j["energy"]["gross_j_per_token"].get<double>(), rec["energy"]["tg"]["j_per_token"].get<double>(), 1e-9) << c.out;
-  EXPECT_NEAR(j["electricity"]["gross_per_mtok"].get<double>(), rec["energy"]["tg"]["j_per_token"].get<double>() * 0.25 / 3.6, 1e-9)
+  EXPECT_NEAR(j["energy"]["gross_j_per_token"].get<double>(), rec["energy"]["tg"]["j_per_token"].get<double>(), 1e-9)
+      << c.out;
+  EXPECT_NEAR(j["electricity"]["gross_per_mtok"].get<double>(),
+              rec["energy"]["tg"]["j_per_token"].get<double>() * 0.25 / 3.6, 1e-9)
       << c.out;
   const ProcessResult missing = run_process({RIGBENCH_BIN, "cost", "--run", "ffffffff", "--db", db, "--price", "0.25"});
   EXPECT_EQ(missing.exit_code, 1);
@@ -121,7 +122,8 @@ class FakeGpu {
     thread_ = std::thread([=, this] {
       const auto t0 = std::chrono::steady_clock::now();
       while (!stop_) {
-        write(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), counter_w, instant_w, step_s);
+        write(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), counter_w, instant_w,
+              step_s);
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
       }
     });
@@ -160,8 +162,8 @@ bool has(const nlohmann::json& list, const char* item) {
 // way; the md table's notes show the flag.
 TEST(EnergyFakeNvmlE2E, PhasesShorterThanTheCounterUpdateAreAbout100WOrFlagged) {
   FakeGpu gpu(100, 100, 0.1);
-  std::vector<std::string> a = {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "32", "-t", "1",
-                                "--no-db", "--idle-seconds", "0.5", "-o", "json"};
+  std::vector<std::string> a = {RIGBENCH_BIN, "bench",   RIGBENCH_TEST_MODEL, "-p",  "16", "-n",  "32", "-t",
+                                "1",          "--no-db", "--idle-seconds",    "0.5", "-o", "json"};
   const ProcessResult r = run_process(a);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const auto& rec : nlohmann::json::parse(r.out)) {
@@ -189,8 +191,9 @@ TEST(EnergyFakeNvmlE2E, CounterAndPowerDisagreeingAreFlaggedAndIdleComesFromTheS
   FakeGpu gpu(37.45, 65.3, 0);
   testing::TempDir dir;
   const std::string db = dir.file("r.db");
-  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "32", "-t", "1", "-r", "2",
-                                       "--db", db, "--idle-seconds", "2.5", "--price", "0.30", "-o", "json"});
+  const ProcessResult r =
+      run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "32", "-t", "1", "-r", "2", "--db", db,
+                   "--idle-seconds", "2.5", "--price", "0.30", "-o", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto rec = nlohmann::json::parse(r.out).back();  // tg32
   const auto& e = rec["energy"];
@@ -204,10 +207,12 @@ TEST(EnergyFakeNvmlE2E, CounterAndPowerDisagreeingAreFlaggedAndIdleComesFromTheS
   EXPECT_TRUE(cost["marginal_per_mtok"].is_null() || cost["marginal_per_mtok"].get<double>() >= 0) << cost.dump();
   // One definition: the cost per Mtok is the record's J/token priced.
   EXPECT_NEAR(cost["gross_per_mtok"].get<double>(), e["tg"]["j_per_token"].get<double>() * 0.30 / 3.6, 1e-12);
-  const ProcessResult c = run_process({RIGBENCH_BIN, "cost", "--run", "latest", "--db", db, "--price", "0.30", "-o", "json"});
+  const ProcessResult c =
+      run_process({RIGBENCH_BIN, "cost", "--run", "latest", "--db", db, "--price", "0.30", "-o", "json"});
   ASSERT_EQ(c.exit_code, 0) << c.err;
   const auto j = nlohmann::json::parse(c.out);
-  EXPECT_TRUE(j["energy"]["marginal_j_per_token"].is_null() || j["energy"]["marginal_j_per_token"].get<double>() >= 0) << c.out;
+  EXPECT_TRUE(j["energy"]["marginal_j_per_token"].is_null() || j["energy"]["marginal_j_per_token"].get<double>() >= 0)
+      << c.out;
   EXPECT_NEAR(j["energy"]["gross_j_per_token"].get<double>(), e["tg"]["j_per_token"].get<double>(), 1e-9);
   EXPECT_TRUE(has(j["run"]["energy_flags"], "sources_disagree")) << c.out;
 }
@@ -222,7 +227,8 @@ std::string power_log(const testing::TempDir& dir, const char* name, bool gap) {
     for (int i = 170; i < 200; ++i) text += (std::snprintf(line, sizeof line, "%.3f,2400.0\n", now + i), line);
   } else {  // every 10 s, 100 / 300 W alternating
     int k = 0;
-    for (int i = -60; i < 300; i += 10, ++k) text += (std::snprintf(line, sizeof line, "%.3f,%.1f\n", now + i, k % 2 ? 300.0 : 100.0), line);
+    for (int i = -60; i < 300; i += 10, ++k)
+      text += (std::snprintf(line, sizeof line, "%.3f,%.1f\n", now + i, k % 2 ? 300.0 : 100.0), line);
   }
   testing::write_file(dir.file(name), text);
   return dir.file(name);
@@ -252,7 +258,8 @@ TEST(EnergyPowerLogFileE2E, ALogCoarserThanThePhasesIsFlagged) {
   const auto e = nlohmann::json::parse(r.out).back()["energy"];
   EXPECT_TRUE(has(e["flags"], "coarse")) << e.dump();
   bool said = false;
-  for (const auto& n : e["notes"]) said = said || n.get<std::string>().find("updated every 10.000 s") != std::string::npos;
+  for (const auto& n : e["notes"])
+    said = said || n.get<std::string>().find("updated every 10.000 s") != std::string::npos;
   EXPECT_TRUE(said) << e.dump();
 }
 
@@ -279,7 +286,8 @@ TEST(EnergyE2E, IdleWattsStatedApartAndIdleAboveActiveIsFlagged) {
   EXPECT_EQ(off.exit_code, 2);
   EXPECT_NE(off.err.find("--idle-watts needs --energy auto"), std::string::npos) << off.err;
 
-  const ProcessResult cost = run_process({RIGBENCH_BIN, "cost", "--tps", "40", "--watts", "50", "--idle-watts", "80", "--price", "0.3"});
+  const ProcessResult cost =
+      run_process({RIGBENCH_BIN, "cost", "--tps", "40", "--watts", "50", "--idle-watts", "80", "--price", "0.3"});
   ASSERT_EQ(cost.exit_code, 0) << cost.err;
   EXPECT_NE(cost.out.find("idle 80 W is above active 50 W"), std::string::npos) << cost.out;
 }

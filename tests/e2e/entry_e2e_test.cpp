@@ -23,7 +23,9 @@ ProcessResult rigbench(std::vector<std::string> args) {
 }
 
 // Runs `script` with bash, pipefail on (a pipeline fails when any part fails).
-ProcessResult shell(const std::string& script) { return run_process({"/bin/bash", "-c", "set -o pipefail; " + script}); }
+ProcessResult shell(const std::string& script) {
+  return run_process({"/bin/bash", "-c", "set -o pipefail; " + script});
+}
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
@@ -41,10 +43,12 @@ TEST(EntryE2E, BareRigbenchAndHelpPrintTheTopLevelHelp) {
   EXPECT_EQ(bare.exit_code, 0) << bare.err;
   EXPECT_EQ(bare.err, "");
   EXPECT_NE(bare.out.find("Usage: rigbench [OPTIONS] SUBCOMMAND"), std::string::npos) << bare.out;
-  for (const char* sub : {"bench", "synth", "fit", "compare", "report"}) EXPECT_NE(bare.out.find(sub), std::string::npos) << sub;
+  for (const char* sub : {"bench", "synth", "fit", "compare", "report"})
+    EXPECT_NE(bare.out.find(sub), std::string::npos) << sub;
   EXPECT_NE(bare.out.find("rigbench help SUBCOMMAND"), std::string::npos) << bare.out;
   EXPECT_NE(bare.out.find("2 bad flag or value"), std::string::npos) << bare.out;
-  for (const std::vector<std::string>& same : {std::vector<std::string>{"help"}, {"help", "help"}, {"help", "--help"}, {"--help"}}) {
+  for (const std::vector<std::string>& same :
+       {std::vector<std::string>{"help"}, {"help", "help"}, {"help", "--help"}, {"--help"}}) {
     const ProcessResult r = rigbench(same);
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, bare.out) << same.back();
@@ -66,10 +70,13 @@ TEST(EntryE2E, UnknownSubcommandSuggestsTheNearestOne) {
   expect_usage_error(rigbench({"reprot", "-o", "html"}), "unknown subcommand 'reprot'; did you mean 'report'?");
   const ProcessResult far = rigbench({"frobnicate"});
   EXPECT_EQ(far.exit_code, 2);
-  EXPECT_EQ(far.err.rfind("rigbench: error: unknown subcommand 'frobnicate'; the subcommands are bench, synth, ", 0), 0u) << far.err;
+  EXPECT_EQ(far.err.rfind("rigbench: error: unknown subcommand 'frobnicate'; the subcommands are bench, synth, ", 0),
+            0u)
+      << far.err;
   EXPECT_NE(far.err.find(", report (see rigbench --help)\n"), std::string::npos) << far.err;
   expect_usage_error(rigbench({"--frob", "bench"}),
-                     "unknown flag '--frob' before the subcommand; flags follow it: rigbench SUBCOMMAND [FLAGS] (see rigbench --help)");
+                     "unknown flag '--frob' before the subcommand; flags follow it: rigbench SUBCOMMAND [FLAGS] (see "
+                     "rigbench --help)");
 }
 
 // CLI11 listed the pieces backwards ("not expected: 4096 --num-ctx"): the unknown flag comes
@@ -98,14 +105,20 @@ TEST(EntryE2E, BenchSqlOutputLoadsIntoSqlite3) {
   ASSERT_EQ(first.exit_code, 0) << first.err;
   EXPECT_EQ(first.out, "");  // sqlite3 prints nothing: every statement ran
   EXPECT_EQ(query(db, "SELECT COUNT(*) FROM rigbench"), "2");
-  EXPECT_EQ(query(db, "SELECT n_gen || ' ' || typeof(pp_avg_tps) || ' ' || typeof(ttft_avg_ms) || ' ' || typeof(tg_avg_tps) "
-                      "FROM rigbench WHERE n_prompt = 16"),
-            "0 real real null");
-  EXPECT_EQ(query(db, "SELECT n_prompt || ' ' || typeof(pp_avg_tps) || ' ' || typeof(tg_avg_tps) FROM rigbench WHERE n_gen = 4"),
-            "0 null real");
+  EXPECT_EQ(
+      query(db,
+            "SELECT n_gen || ' ' || typeof(pp_avg_tps) || ' ' || typeof(ttft_avg_ms) || ' ' || typeof(tg_avg_tps) "
+            "FROM rigbench WHERE n_prompt = 16"),
+      "0 real real null");
+  EXPECT_EQ(
+      query(db,
+            "SELECT n_prompt || ' ' || typeof(pp_avg_tps) || ' ' || typeof(tg_avg_tps) FROM rigbench WHERE n_gen = 4"),
+      "0 null real");
   EXPECT_EQ(query(db, "SELECT COUNT(*) FROM rigbench WHERE pp_avg_tps > 0 OR tg_avg_tps > 0"), "2");
-  EXPECT_EQ(query(db, "SELECT DISTINCT repetitions || ' ' || model_size_bytes || ' ' || model_file_type || ' ' || model_synthetic || "
-                      "' ' || interrupted || ' ' || length(record_id) FROM rigbench"),
+  EXPECT_EQ(query(db,
+                  "SELECT DISTINCT repetitions || ' ' || model_size_bytes || ' ' || model_file_type || ' ' || "
+                  "model_synthetic || "
+                  "' ' || interrupted || ' ' || length(record_id) FROM rigbench"),
             "1 1185376 F32 0 0 32");
   const ProcessResult second = shell(run);
   ASSERT_EQ(second.exit_code, 0) << second.err;
@@ -116,16 +129,21 @@ TEST(EntryE2E, BenchSqlOutputLoadsIntoSqlite3) {
 TEST(EntryE2E, ExportSqlLoadsIntoSqlite3Once) {
   if (!have_sqlite3_cli()) GTEST_SKIP() << "no sqlite3 command (scripts/setup installs Debian's sqlite3)";
   TempDir dir;
-  const ProcessResult bench = rigbench({"bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "4", "-r", "1", "--db", dir.file("r.db"), "-o", "csv"});
+  const ProcessResult bench =
+      rigbench({"bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "4", "-r", "1", "--db", dir.file("r.db"), "-o", "csv"});
   ASSERT_EQ(bench.exit_code, 0) << bench.err;
-  const std::string stored = query(dir.file("r.db"), "SELECT group_concat(record_id) FROM (SELECT record_id FROM runs ORDER BY record_id)");
+  const std::string stored =
+      query(dir.file("r.db"), "SELECT group_concat(record_id) FROM (SELECT record_id FROM runs ORDER BY record_id)");
   ASSERT_EQ(stored.size(), 32u + 1 + 32u) << stored;
-  const std::string load = quoted(RIGBENCH_BIN) + " export --db " + quoted(dir.file("r.db")) + " -o sql | sqlite3 " + quoted(dir.file("x.db"));
+  const std::string load = quoted(RIGBENCH_BIN) + " export --db " + quoted(dir.file("r.db")) + " -o sql | sqlite3 " +
+                           quoted(dir.file("x.db"));
   for (int i = 0; i < 2; ++i) {
     const ProcessResult r = shell(load);
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
-  EXPECT_EQ(query(dir.file("x.db"), "SELECT group_concat(record_id) FROM (SELECT record_id FROM rigbench ORDER BY record_id)"), stored);
+  EXPECT_EQ(query(dir.file("x.db"),
+                  "SELECT group_concat(record_id) FROM (SELECT record_id FROM rigbench ORDER BY record_id)"),
+            stored);
 }
 
 }  // namespace

@@ -15,7 +15,6 @@
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
 
-
 namespace rigbench {
 namespace {
 
@@ -38,8 +37,8 @@ std::vector<std::string> entries(const std::string& dir) {
 
 // One real run of the shipped model (a tg test only: one record), as a jsonl record.
 json one_record() {
-  const ProcessResult b = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "0", "-n", "4", "-r", "1", "-t",
-                                       "1", "--no-db", "--energy", "off", "-o", "jsonl"});
+  const ProcessResult b = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "0", "-n", "4", "-r", "1",
+                                       "-t", "1", "--no-db", "--energy", "off", "-o", "jsonl"});
   EXPECT_EQ(b.exit_code, 0) << b.err;
   return json::parse(trim(b.out));
 }
@@ -68,7 +67,8 @@ void make_database(const TempDir& dir, const std::string& db) {
 
 TEST(FilesE2E, OIsAFormatAndAFileNameSaysUseOutputFile) {
   TempDir dir;
-  const ProcessResult synth = run_process({RIGBENCH_BIN, "synth", "--preset", "SmolLM2-135M", "-o", dir.file("x.gguf")});
+  const ProcessResult synth =
+      run_process({RIGBENCH_BIN, "synth", "--preset", "SmolLM2-135M", "-o", dir.file("x.gguf")});
   EXPECT_EQ(synth.exit_code, 2);
   EXPECT_EQ(lines(synth.err), 1) << synth.err;
   EXPECT_NE(synth.err.find("is not an output format (md, json); to write a file use --output-file"), std::string::npos)
@@ -115,10 +115,12 @@ TEST(FilesE2E, ReportPathErrorsSayWhy) {
   TempDir dir;
   make_database(dir, dir.file("r.db"));
   if (HasFatalFailure()) return;
-  const ProcessResult is_dir = run_process({RIGBENCH_BIN, "report", "--db", dir.file("r.db"), "--output-file", dir.path().string() + "/"});
+  const ProcessResult is_dir =
+      run_process({RIGBENCH_BIN, "report", "--db", dir.file("r.db"), "--output-file", dir.path().string() + "/"});
   EXPECT_EQ(is_dir.exit_code, 1);
   EXPECT_EQ(lines(is_dir.err), 1) << is_dir.err;
-  EXPECT_NE(is_dir.err.find("rigbench: error: --output-file '" + dir.path().string() + "/': is a directory; name the HTML file"),
+  EXPECT_NE(is_dir.err.find("rigbench: error: --output-file '" + dir.path().string() +
+                            "/': is a directory; name the HTML file"),
             std::string::npos)
       << is_dir.err;
   const ProcessResult missing =
@@ -134,8 +136,9 @@ TEST(FilesE2E, SynthPathErrorsSayWhyAndWriteNothing) {
       {RIGBENCH_BIN, "synth", "--preset", "SmolLM2-135M", "--header-only", "--output-file", dir.path().string() + "/"});
   EXPECT_EQ(is_dir.exit_code, 1);
   EXPECT_EQ(lines(is_dir.err), 1) << is_dir.err;
-  EXPECT_NE(is_dir.err.find("--output-file '" + dir.path().string() + "/': is a directory; name the .gguf file to write"),
-            std::string::npos)
+  EXPECT_NE(
+      is_dir.err.find("--output-file '" + dir.path().string() + "/': is a directory; name the .gguf file to write"),
+      std::string::npos)
       << is_dir.err;
   testing::write_file(dir.file("file"), "x");
   const ProcessResult not_dir = run_process(
@@ -154,7 +157,8 @@ TEST(FilesE2E, ReadOnlyDatabaseFolderSaysPermissionDeniedAndWhatToDo) {
   chmod(ro.c_str(), 0555);
   std::vector<std::string> argv;
   if (geteuid() == 0) {
-    if (!fs::exists("/usr/bin/setpriv")) GTEST_SKIP() << "running as root without setpriv: cannot drop the right to write";
+    if (!fs::exists("/usr/bin/setpriv"))
+      GTEST_SKIP() << "running as root without setpriv: cannot drop the right to write";
     argv = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"};
   }
   // The model, where nobody can read it wherever the checkout lives (a clone under a 0700
@@ -162,23 +166,23 @@ TEST(FilesE2E, ReadOnlyDatabaseFolderSaysPermissionDeniedAndWhatToDo) {
   const std::string model = dir.file("m.gguf");
   fs::copy_file(RIGBENCH_TEST_MODEL, model);
   chmod(model.c_str(), 0644);
-  for (const std::string a : {std::string(RIGBENCH_BIN), std::string("bench"), model,
-                              std::string("-r"), std::string("1"), std::string("--db"), ro + "/results.db"}) {
+  for (const std::string a : {std::string(RIGBENCH_BIN), std::string("bench"), model, std::string("-r"),
+                              std::string("1"), std::string("--db"), ro + "/results.db"}) {
     argv.push_back(a);
   }
   const ProcessResult r = run_process(argv);
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(lines(r.err), 1) << r.err;
-  EXPECT_NE(r.err.find("rigbench: error: database '" + ro + "/results.db': permission denied: cannot create files in " + ro +
-                       "; use --db PATH or --no-db"),
+  EXPECT_NE(r.err.find("rigbench: error: database '" + ro + "/results.db': permission denied: cannot create files in " +
+                       ro + "; use --db PATH or --no-db"),
             std::string::npos)
       << r.err;
   // A folder to create inside it: the same reason, naming both.
   argv.back() = ro + "/sub/results.db";
   const ProcessResult sub = run_process(argv);
   EXPECT_EQ(sub.exit_code, 1) << sub.err;
-  EXPECT_NE(sub.err.find("database '" + ro + "/sub/results.db': permission denied: cannot create " + ro + "/sub in " + ro +
-                         "; use --db PATH or --no-db"),
+  EXPECT_NE(sub.err.find("database '" + ro + "/sub/results.db': permission denied: cannot create " + ro + "/sub in " +
+                         ro + "; use --db PATH or --no-db"),
             std::string::npos)
       << sub.err;
   EXPECT_TRUE(fs::is_empty(ro));
@@ -189,7 +193,8 @@ TEST(FilesE2E, ReadOnlyDatabaseFolderSaysPermissionDeniedAndWhatToDo) {
     fs::copy_file(RIGBENCH_TEST_MODEL, closed + "/m.gguf");
     chmod(closed.c_str(), 0700);
     std::vector<std::string> as_nobody(argv.begin(), argv.begin() + 5);
-    for (const std::string a : {std::string(RIGBENCH_BIN), std::string("bench"), closed + "/m.gguf", std::string("--no-db")}) {
+    for (const std::string a :
+         {std::string(RIGBENCH_BIN), std::string("bench"), closed + "/m.gguf", std::string("--no-db")}) {
       as_nobody.push_back(a);
     }
     const ProcessResult hidden = run_process(as_nobody);
@@ -254,19 +259,22 @@ TEST(FilesE2E, InterruptedDefaultModelWriteLeavesNothingInTheCache) {
 
 TEST(FilesE2E, CostRunSaysWhichRunAndNeverStatedWithoutPower) {
   TempDir dir;
-  const ProcessResult b = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "0", "-n", "4", "-r", "1", "-t",
-                                       "1", "--db", dir.file("r.db"), "--energy", "off", "-o", "json"});
+  const ProcessResult b = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "0", "-n", "4", "-r", "1",
+                                       "-t", "1", "--db", dir.file("r.db"), "--energy", "off", "-o", "json"});
   ASSERT_EQ(b.exit_code, 0) << b.err;
   const json rec = json::parse(b.out)[0];
-  const ProcessResult md = run_process({RIGBENCH_BIN, "cost", "--run", "latest", "--db", dir.file("r.db"), "--price", "0.3"});
+  const ProcessResult md =
+      run_process({RIGBENCH_BIN, "cost", "--run", "latest", "--db", dir.file("r.db"), "--price", "0.3"});
   ASSERT_EQ(md.exit_code, 0) << md.err;
-  const std::string want = "run " + rec["record_id"].get<std::string>() + ": " + rec["model"]["name"].get<std::string>() +
-                           " " + rec["model"]["file_type"].get<std::string>() + " on " +
-                           rec["machine"]["hostname"].get<std::string>() + ", tested " + rec["test_time"].get<std::string>();
+  const std::string want =
+      "run " + rec["record_id"].get<std::string>() + ": " + rec["model"]["name"].get<std::string>() + " " +
+      rec["model"]["file_type"].get<std::string>() + " on " + rec["machine"]["hostname"].get<std::string>() +
+      ", tested " + rec["test_time"].get<std::string>();
   EXPECT_EQ(md.out.rfind(want + "\n", 0), 0u) << md.out;
   EXPECT_EQ(md.out.find("stated"), std::string::npos) << md.out;
   EXPECT_NE(md.out.find("no power given or measured"), std::string::npos) << md.out;
-  const ProcessResult j = run_process({RIGBENCH_BIN, "cost", "--run", "latest", "--db", dir.file("r.db"), "-o", "json"});
+  const ProcessResult j =
+      run_process({RIGBENCH_BIN, "cost", "--run", "latest", "--db", dir.file("r.db"), "-o", "json"});
   ASSERT_EQ(j.exit_code, 0) << j.err;
   const json cost = json::parse(j.out);
   EXPECT_EQ(cost["run"]["record_id"], rec["record_id"]);
@@ -306,7 +314,8 @@ TEST(FilesE2E, ReadersFilterByModelMachineAndTag) {
   EXPECT_NE(none.err.find("rigbench: error: --model 'mixtral': matches no stored record (models: OtherModel, "),
             std::string::npos)
       << none.err;
-  const ProcessResult together = run_process({RIGBENCH_BIN, "export", "--db", db, "--machine", "rig-a", "--model", "other"});
+  const ProcessResult together =
+      run_process({RIGBENCH_BIN, "export", "--db", db, "--machine", "rig-a", "--model", "other"});
   EXPECT_EQ(together.exit_code, 2);
   EXPECT_NE(together.err.find("--model 'other', --machine 'rig-a': no stored record matches them together"),
             std::string::npos)

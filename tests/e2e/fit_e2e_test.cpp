@@ -31,14 +31,15 @@ TEST(FitE2E, JsonCarriesEveryFieldPerDevice) {
   const auto j = fit_json({RIGBENCH_TEST_MODEL, "-c", "4096"});
   ASSERT_EQ(j["devices"].size(), 1u);
   const auto& d = j["devices"][0];
-  for (const char* key : {"name", "capacity_bytes", "usable_bytes", "weights_bytes", "kv_bytes", "compute_bytes", "output_bytes",
-                          "overhead_bytes", "total_bytes", "n_gpu_layers", "verdict", "margin_bytes", "tg_bound_tps"}) {
+  for (const char* key :
+       {"name", "capacity_bytes", "usable_bytes", "weights_bytes", "kv_bytes", "compute_bytes", "output_bytes",
+        "overhead_bytes", "total_bytes", "n_gpu_layers", "verdict", "margin_bytes", "tg_bound_tps"}) {
     EXPECT_TRUE(d.contains(key)) << key;
   }
   EXPECT_EQ(d["verdict"], "fits");
-  EXPECT_EQ(d["weights_bytes"], 1171200);     // the shipped model's tensors
-  EXPECT_EQ(d["kv_bytes"], 2621440);          // docs/fit.md: 5 layers x 2 x 32 dims x 4096 x f16
-  EXPECT_EQ(d["output_bytes"], 512 * 4);      // n_vocab x 1 sequence x f32
+  EXPECT_EQ(d["weights_bytes"], 1171200);  // the shipped model's tensors
+  EXPECT_EQ(d["kv_bytes"], 2621440);       // docs/fit.md: 5 layers x 2 x 32 dims x 4096 x f16
+  EXPECT_EQ(d["output_bytes"], 512 * 4);   // n_vocab x 1 sequence x f32
   EXPECT_FALSE(d["tg_bound_is_measurement"].get<bool>());
   EXPECT_GT(d["tg_bound_tps"].get<double>(), 0);
 }
@@ -47,8 +48,8 @@ TEST(FitE2E, JsonCarriesEveryFieldPerDevice) {
 // a 512 GB Mac Studio, not a 32 GB RTX 5090 (where only part of it goes), and each device's
 // cost per GiB.
 TEST(FitE2E, SeventyBFitsTheMacStudioNotTheRtx5090) {
-  const auto j = fit_json({"--preset", "Llama-3.1-70B", "--quant", "Q4_K_M", "--device", "all", "-c", "8192",
-                           "--host-ram", "64"});
+  const auto j =
+      fit_json({"--preset", "Llama-3.1-70B", "--quant", "Q4_K_M", "--device", "all", "-c", "8192", "--host-ram", "64"});
   std::map<std::string, nlohmann::json> by_name;
   for (const auto& d : j["devices"]) by_name[d["name"]] = d;
   ASSERT_TRUE(by_name.count("RTX 5090") && by_name.count("M3 Ultra 512GB (Mac Studio)"));
@@ -60,7 +61,8 @@ TEST(FitE2E, SeventyBFitsTheMacStudioNotTheRtx5090) {
   // Apple is judged against the working-set limit, not installed RAM.
   EXPECT_LT(by_name["M2 Pro 16GB"]["capacity_bytes"].get<uint64_t>(), 16ull << 30);
   // The whole catalog's table stays within 120 columns.
-  const ProcessResult md = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--device", "all", "-c", "8192"});
+  const ProcessResult md =
+      run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--device", "all", "-c", "8192"});
   ASSERT_EQ(md.exit_code, 0) << md.err;
   for (const auto& line : split(md.out, '\n')) EXPECT_LE(report::display_width(line), 120u) << line;
 }
@@ -68,7 +70,8 @@ TEST(FitE2E, SeventyBFitsTheMacStudioNotTheRtx5090) {
 // -ts: a 70B model at 8192 tokens fits two 24 GiB cards split evenly, not split 3:1, and
 // no single card. Layers go to the cards in order; the output layer with the last.
 TEST(FitE2E, TensorSplitOverTwoGpus) {
-  const std::vector<std::string> base = {"--preset", "Llama-3.1-70B", "-c", "8192", "--device", "RTX 3090", "--count", "2"};
+  const std::vector<std::string> base = {"--preset", "Llama-3.1-70B", "-c",      "8192",
+                                         "--device", "RTX 3090",      "--count", "2"};
   auto with = [&](std::vector<std::string> extra) {
     std::vector<std::string> a = base;
     a.insert(a.end(), extra.begin(), extra.end());
@@ -79,13 +82,14 @@ TEST(FitE2E, TensorSplitOverTwoGpus) {
   EXPECT_EQ(even[0]["name"], "RTX 3090 #1");
   EXPECT_EQ(even[0]["verdict"], "fits");
   EXPECT_EQ(even[1]["verdict"], "fits");
-  EXPECT_NEAR(even[0]["weights_bytes"].get<double>(), even[1]["weights_bytes"].get<double>(), 0.02 * (20.0 * (1ull << 30)));
+  EXPECT_NEAR(even[0]["weights_bytes"].get<double>(), even[1]["weights_bytes"].get<double>(),
+              0.02 * (20.0 * (1ull << 30)));
   const auto skewed = with({"-ts", "3,1", "-ngl", "-1"});
   EXPECT_EQ(skewed[0]["verdict"], "does not fit");
   EXPECT_LT(skewed[0]["margin_bytes"].get<int64_t>(), 0);
   EXPECT_GT(skewed[0]["weights_bytes"].get<uint64_t>(), 2 * skewed[1]["weights_bytes"].get<uint64_t>());
-  const ProcessResult bad = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--device", "RTX 3090", "--count", "2",
-                                         "-ts", "1,1,1"});
+  const ProcessResult bad = run_process(
+      {RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--device", "RTX 3090", "--count", "2", "-ts", "1,1,1"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("3 shares for --count 2"), std::string::npos) << bad.err;
 }
@@ -102,7 +106,8 @@ TEST(FitE2E, DefaultContextIsTrainedContextCappedToFit) {
   EXPECT_GE(d["n_ctx"].get<int>(), 4096);
   EXPECT_NE(d["note"].get<std::string>().find("as llama.cpp's --fit cuts it"), std::string::npos) << d["note"];
   EXPECT_GE(d["margin_bytes"].get<int64_t>(), 0);
-  EXPECT_EQ(d["usable_bytes"].get<uint64_t>() + (1ull << 30), d["capacity_bytes"].get<uint64_t>());  // llama.cpp keeps 1 GiB free
+  EXPECT_EQ(d["usable_bytes"].get<uint64_t>() + (1ull << 30),
+            d["capacity_bytes"].get<uint64_t>());  // llama.cpp keeps 1 GiB free
 }
 
 // Case 8 of #19, as a user runs it: a CodeLlama-34B shape at Q5_K_M (23347 MiB in llama.cpp at
@@ -110,8 +115,9 @@ TEST(FitE2E, DefaultContextIsTrainedContextCappedToFit) {
 TEST(FitE2E, ThirtyFourBAtQ5DoesNotFitA32GBMac) {
   TempDir dir;
   const std::string path = dir.file("cl34.gguf");
-  const ProcessResult synth = run_process({RIGBENCH_BIN, "synth", "--config", RIGBENCH_TEST_DATA "/fit/codellama34b.config.json",
-                                           "--quant", "Q5_K_M", "--header-only", "--output-file", path});
+  const ProcessResult synth =
+      run_process({RIGBENCH_BIN, "synth", "--config", RIGBENCH_TEST_DATA "/fit/codellama34b.config.json", "--quant",
+                   "Q5_K_M", "--header-only", "--output-file", path});
   ASSERT_EQ(synth.exit_code, 0) << synth.err;
   const auto j = fit_json({path, "-c", "2048", "--device", "M2 Pro 32GB"});
   const auto& d = j["devices"][0];
@@ -122,7 +128,8 @@ TEST(FitE2E, ThirtyFourBAtQ5DoesNotFitA32GBMac) {
 
 // A catalog GPU sits beside its stated host; --host-bandwidth and --host-ram replace it.
 TEST(FitE2E, HostBandwidthFlagBoundsAPartialOffload) {
-  const std::vector<std::string> base = {"--preset", "Llama-3.1-70B", "--quant", "Q3_K_S", "--device", "RTX 2080 Ti", "-c", "2048"};
+  const std::vector<std::string> base = {"--preset", "Llama-3.1-70B", "--quant", "Q3_K_S",
+                                         "--device", "RTX 2080 Ti",   "-c",      "2048"};
   auto with = [&](std::vector<std::string> extra) {
     std::vector<std::string> a = base;
     a.insert(a.end(), extra.begin(), extra.end());
@@ -143,11 +150,13 @@ TEST(FitE2E, HostBandwidthFlagBoundsAPartialOffload) {
 TEST(FitE2E, HeaderOnly671BModel) {
   TempDir dir;
   const std::string path = dir.file("dsv3.gguf");
-  ASSERT_EQ(run_process({RIGBENCH_BIN, "synth", "--preset", "DeepSeek-V3", "--header-only", "--output-file", path}).exit_code, 0);
+  ASSERT_EQ(
+      run_process({RIGBENCH_BIN, "synth", "--preset", "DeepSeek-V3", "--header-only", "--output-file", path}).exit_code,
+      0);
   const auto j = fit_json({path, "--device", "H200 SXM", "-c", "4096", "-ngl", "-1"});
   const auto& d = j["devices"][0];
-  EXPECT_EQ(d["verdict"], "does not fit");  // ~377 GiB of weights
-  EXPECT_EQ(d["capacity_bytes"], 141ull << 30);  // the catalog's one unit: the maker's GB read as GiB
+  EXPECT_EQ(d["verdict"], "does not fit");                      // ~377 GiB of weights
+  EXPECT_EQ(d["capacity_bytes"], 141ull << 30);                 // the catalog's one unit: the maker's GB read as GiB
   EXPECT_GT(d["weights_bytes"].get<uint64_t>(), 370ull << 30);  // all but token_embd
   EXPECT_LT(d["margin_bytes"].get<int64_t>(), 0);
   EXPECT_EQ(d["kv_bytes"], 61u * 576 * 4096 * 2);  // MLA: one 576-wide K row per cell, no V
@@ -158,7 +167,9 @@ TEST(FitE2E, HeaderOnly671BModel) {
 TEST(FitE2E, MoePlacementFlagsMoveExpertsToTheHost) {
   TempDir dir;
   const std::string path = dir.file("mixtral.gguf");
-  ASSERT_EQ(run_process({RIGBENCH_BIN, "synth", "--preset", "Mixtral-8x7B", "--header-only", "--output-file", path}).exit_code, 0);
+  ASSERT_EQ(run_process({RIGBENCH_BIN, "synth", "--preset", "Mixtral-8x7B", "--header-only", "--output-file", path})
+                .exit_code,
+            0);
   const std::vector<std::string> base = {path, "--device", "H200 SXM", "-c", "4096", "-ngl", "-1"};
   auto with = [&](std::vector<std::string> extra) {
     std::vector<std::string> a = base;
@@ -193,7 +204,8 @@ TEST(FitE2E, ProjectorIsTakenWithMmprojOnly) {
   const auto with = fit_json({RIGBENCH_TEST_MODEL, "-c", "256", "--mmproj", proj})["devices"][0];
   EXPECT_EQ(with["weights_bytes"].get<uint64_t>(), plain["weights_bytes"].get<uint64_t>() + proj_bytes);
   EXPECT_GT(with["compute_bytes"].get<uint64_t>(), plain["compute_bytes"].get<uint64_t>());
-  const ProcessResult not_proj = run_process({RIGBENCH_BIN, "fit", RIGBENCH_TEST_MODEL, "--mmproj", RIGBENCH_TEST_MODEL});
+  const ProcessResult not_proj =
+      run_process({RIGBENCH_BIN, "fit", RIGBENCH_TEST_MODEL, "--mmproj", RIGBENCH_TEST_MODEL});
   EXPECT_EQ(not_proj.exit_code, 1);
   EXPECT_NE(not_proj.err.find("is not a projector (clip)"), std::string::npos) << not_proj.err;
 }
@@ -203,8 +215,11 @@ TEST(FitE2E, ProjectorIsTakenWithMmprojOnly) {
 TEST(FitE2E, BenchRefusesAModelThatWillNotFit) {
   TempDir dir;
   const std::string path = dir.file("70b.gguf");
-  ASSERT_EQ(run_process({RIGBENCH_BIN, "synth", "--preset", "Llama-3.1-70B", "--header-only", "--output-file", path}).exit_code, 0);
-  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", path, "-p", "16", "-n", "4", "-r", "1", "--db", dir.file("r.db")});
+  ASSERT_EQ(run_process({RIGBENCH_BIN, "synth", "--preset", "Llama-3.1-70B", "--header-only", "--output-file", path})
+                .exit_code,
+            0);
+  const ProcessResult r =
+      run_process({RIGBENCH_BIN, "bench", path, "-p", "16", "-n", "4", "-r", "1", "--db", dir.file("r.db")});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("will not fit this machine: needs "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("--force"), std::string::npos);
@@ -224,8 +239,8 @@ TEST(FitE2E, BenchRefusesAModelThatWillNotFit) {
 }
 
 TEST(FitE2E, BenchShowsTheBoundBesideMeasuredTg) {
-  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "8", "-r", "1", "--no-db",
-                                       "-o", "json"});
+  const ProcessResult r = run_process(
+      {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "8", "-r", "1", "--no-db", "-o", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out)[0];
   EXPECT_GT(j["roofline"]["tg_bound_tps"].get<double>(), 0);
@@ -245,7 +260,8 @@ class FitBadInput : public ::testing::TestWithParam<BadFit> {};
 TEST_P(FitBadInput, OneLineErrorNoCrash) {
   TempDir dir;
   testing::write_truncated(RIGBENCH_TEST_MODEL, dir.file("cut.gguf"), 2000);
-  testing::write_truncated(RIGBENCH_TEST_MODEL, dir.file("short.gguf"), std::filesystem::file_size(RIGBENCH_TEST_MODEL) - 4096);
+  testing::write_truncated(RIGBENCH_TEST_MODEL, dir.file("short.gguf"),
+                           std::filesystem::file_size(RIGBENCH_TEST_MODEL) - 4096);
   testing::write_file(dir.file("empty.gguf"), "");
   std::filesystem::create_directory(dir.file("dir.gguf"));
   testing::write_file(dir.file("text.gguf"), "hello");
@@ -260,21 +276,26 @@ TEST_P(FitBadInput, OneLineErrorNoCrash) {
 
 INSTANTIATE_TEST_SUITE_P(
     E2E, FitBadInput,
-    ::testing::Values(BadFit{"Missing", {"@none.gguf"}, 1, "no such file"},
-                      BadFit{"Directory", {"@dir.gguf"}, 1, "dir.gguf': is a directory, not a GGUF file"},
-                      BadFit{"Empty", {"@empty.gguf"}, 1, "empty.gguf': empty file (0 bytes)"},
-                      BadFit{"NotGguf", {"@text.gguf"}, 1, "not a GGUF file"},
-                      BadFit{"CorruptMetadata", {"@cut.gguf"}, 1, "cut.gguf': corrupt or truncated GGUF"},
-                      BadFit{"TruncatedData", {"@short.gguf"}, 1, "short.gguf': truncated GGUF (tensor data needs"},
-                      BadFit{"UnknownArchitecture", {"@arch.gguf"}, 1, "arch.gguf': unknown model architecture: 'nonesuch'"},
-                      BadFit{"PresetAndFile", {"--preset", "SmolLM2-135M", "@none.gguf"}, 2,
-                             "give a MODEL.gguf or --preset NAME, not both"},
-                      BadFit{"OldDepthFlag", {RIGBENCH_TEST_MODEL, "--depth", "4"}, 2, "--depth"},
-                      BadFit{"FileAsFormat", {RIGBENCH_TEST_MODEL, "-o", "fit.json"}, 2,
-                             "unknown format (md, csv, json, jsonl); -o takes a format: to write a file, redirect (> FILE)"},
-                      BadFit{"UnknownDevice", {RIGBENCH_TEST_MODEL, "--device", "Voodoo 5"}, 2, "--device 'Voodoo 5'"},
-                      BadFit{"BadNgl", {RIGBENCH_TEST_MODEL, "-ngl", "many"}, 2, "-ngl/--n-gpu-layers 'many'"},
-                      BadFit{"NoModel", {}, 2, "give a MODEL.gguf or --preset"}),
+    ::testing::Values(
+        BadFit{"Missing", {"@none.gguf"}, 1, "no such file"},
+        BadFit{"Directory", {"@dir.gguf"}, 1, "dir.gguf': is a directory, not a GGUF file"},
+        BadFit{"Empty", {"@empty.gguf"}, 1, "empty.gguf': empty file (0 bytes)"},
+        BadFit{"NotGguf", {"@text.gguf"}, 1, "not a GGUF file"},
+        BadFit{"CorruptMetadata", {"@cut.gguf"}, 1, "cut.gguf': corrupt or truncated GGUF"},
+        BadFit{"TruncatedData", {"@short.gguf"}, 1, "short.gguf': truncated GGUF (tensor data needs"},
+        BadFit{"UnknownArchitecture", {"@arch.gguf"}, 1, "arch.gguf': unknown model architecture: 'nonesuch'"},
+        BadFit{"PresetAndFile",
+               {"--preset", "SmolLM2-135M", "@none.gguf"},
+               2,
+               "give a MODEL.gguf or --preset NAME, not both"},
+        BadFit{"OldDepthFlag", {RIGBENCH_TEST_MODEL, "--depth", "4"}, 2, "--depth"},
+        BadFit{"FileAsFormat",
+               {RIGBENCH_TEST_MODEL, "-o", "fit.json"},
+               2,
+               "unknown format (md, csv, json, jsonl); -o takes a format: to write a file, redirect (> FILE)"},
+        BadFit{"UnknownDevice", {RIGBENCH_TEST_MODEL, "--device", "Voodoo 5"}, 2, "--device 'Voodoo 5'"},
+        BadFit{"BadNgl", {RIGBENCH_TEST_MODEL, "-ngl", "many"}, 2, "-ngl/--n-gpu-layers 'many'"},
+        BadFit{"NoModel", {}, 2, "give a MODEL.gguf or --preset"}),
     [](const ::testing::TestParamInfo<BadFit>& info) { return info.param.name; });
 
 // The whole outputs against golden files with placeholders (tests/data/golden/fit_*): units
@@ -284,14 +305,15 @@ TEST(FitE2E, GoldenThisMachine) {
   for (const char* format : {"md", "csv", "json"}) {
     const ProcessResult r = run_process({RIGBENCH_BIN, "fit", RIGBENCH_TEST_MODEL, "-o", format});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_EQ(testing::golden_mismatch(r.out, testing::golden(std::string("fit_this_machine.") + format)), "") << format;
+    EXPECT_EQ(testing::golden_mismatch(r.out, testing::golden(std::string("fit_this_machine.") + format)), "")
+        << format;
   }
 }
 
 TEST(FitE2E, GoldenCatalogDevicesWithinOneHundredTwentyColumns) {
   setenv("RIGBENCH_DATA_DIR", RIGBENCH_TEST_DATA "/golden/catalog", 1);
-  const std::vector<std::string> args = {RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--device", "all", "-c", "8192",
-                                         "--host-ram", "64", "-o"};
+  const std::vector<std::string> args = {
+      RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--device", "all", "-c", "8192", "--host-ram", "64", "-o"};
   for (const char* format : {"md", "csv", "json"}) {
     std::vector<std::string> a = args;
     a.push_back(format);
@@ -306,10 +328,11 @@ TEST(FitE2E, GoldenCatalogDevicesWithinOneHundredTwentyColumns) {
   std::vector<std::string> wide = args;
   wide.insert(wide.end(), {"md", "--wide"});
   const ProcessResult w = run_process(wide);
-  EXPECT_NE(testing::unpadded(w.out).find("| device | backend | n_ctx | ngl | weights GiB | KV GiB | state KiB | compute MiB | "
-                                          "output KiB | overhead MiB | total GiB | memory GiB | usable GiB | host RAM GiB | "
-                                          "verdict | margin GiB | "
-                                          "max n_ctx | tg bound t/s | USD/GiB |"),
+  EXPECT_NE(testing::unpadded(w.out).find(
+                "| device | backend | n_ctx | ngl | weights GiB | KV GiB | state KiB | compute MiB | "
+                "output KiB | overhead MiB | total GiB | memory GiB | usable GiB | host RAM GiB | "
+                "verdict | margin GiB | "
+                "max n_ctx | tg bound t/s | USD/GiB |"),
             std::string::npos)
       << w.out;
   std::vector<std::string> jsonl = args;
@@ -329,12 +352,15 @@ TEST(FitE2E, DepthAndParallelFlagsAndExitCodeDocumented) {
   const auto four = fit_json({RIGBENCH_TEST_MODEL, "-c", "256", "-np", "4"});
   const auto long_form = fit_json({RIGBENCH_TEST_MODEL, "-c", "256", "--parallel", "4", "--n-depth", "0"});
   EXPECT_EQ(four["devices"][0]["total_bytes"], long_form["devices"][0]["total_bytes"]);
-  EXPECT_EQ(four["devices"][0]["output_bytes"], 4 * one["devices"][0]["output_bytes"].get<uint64_t>());  // a row per sequence
-  const ProcessResult no = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--device", "M2 Pro 16GB", "-c", "8192"});
+  EXPECT_EQ(four["devices"][0]["output_bytes"],
+            4 * one["devices"][0]["output_bytes"].get<uint64_t>());  // a row per sequence
+  const ProcessResult no =
+      run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--device", "M2 Pro 16GB", "-c", "8192"});
   EXPECT_EQ(no.exit_code, 0) << no.err;
   EXPECT_NE(no.out.find("does not fit"), std::string::npos) << no.out;
   const ProcessResult help = run_process({RIGBENCH_BIN, "fit", "--help"});
-  EXPECT_NE(help.out.find("Exit codes: 0 the question was answered, whatever the verdict"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("Exit codes: 0 the question was answered, whatever the verdict"), std::string::npos)
+      << help.out;
   EXPECT_NE(help.out.find("-d,--n-depth"), std::string::npos) << help.out;
 }
 
@@ -356,8 +382,8 @@ TEST(HwE2E, DescribesThisMachineAndMeasuresBandwidth) {
 
 TEST(SynthE2E, NegativeSeedIsAUsageErrorAndWritesNothing) {
   TempDir dir;
-  const ProcessResult r = run_process({RIGBENCH_BIN, "synth", "--preset", "SmolLM2-135M", "--header-only", "--seed", "-1",
-                                       "--output-file", dir.file("x.gguf")});
+  const ProcessResult r = run_process({RIGBENCH_BIN, "synth", "--preset", "SmolLM2-135M", "--header-only", "--seed",
+                                       "-1", "--output-file", dir.file("x.gguf")});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--seed: '-1': expected 0 or more"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;

@@ -28,7 +28,8 @@ std::vector<std::string> lines_of(const std::string& text) {
 
 // Columns on a terminal: UTF-8 code points.
 std::size_t columns(const std::string& s) {
-  return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  return static_cast<std::size_t>(
+      std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 TEST(HwE2E, TableFitsIn120ColumnsWithOneLinePerMeterAndNoAppleMeterOnLinux) {
@@ -37,7 +38,8 @@ TEST(HwE2E, TableFitsIn120ColumnsWithOneLinePerMeterAndNoAppleMeterOnLinux) {
   const auto lines = lines_of(r.out);
   for (const auto& l : lines) EXPECT_LE(columns(l), 120u) << l;
   for (const char* kind : {"rapl", "nvml", "amdgpu", "external", "constant", "estimate"}) {
-    const auto n = std::count_if(lines.begin(), lines.end(), [&](const std::string& l) { return l.rfind(std::string("| ") + kind + " ", 0) == 0; });
+    const auto n = std::count_if(lines.begin(), lines.end(),
+                                 [&](const std::string& l) { return l.rfind(std::string("| ") + kind + " ", 0) == 0; });
     EXPECT_EQ(n, 1) << kind << "\n" << r.out;
   }
 #ifdef __linux__
@@ -58,14 +60,16 @@ TEST(HwE2E, CsvAndJsonCarryTheSameMeters) {
   for (const auto& m : j["meters"]) {
     EXPECT_NE(csv.out.find("meter," + m["kind"].get<std::string>() + ",available,"), std::string::npos) << m["kind"];
   }
-  EXPECT_NE(csv.out.find("machine,,ram_bytes," + std::to_string(j["ram_bytes"].get<uint64_t>()) + "\n"), std::string::npos);
+  EXPECT_NE(csv.out.find("machine,,ram_bytes," + std::to_string(j["ram_bytes"].get<uint64_t>()) + "\n"),
+            std::string::npos);
 }
 
 TEST(HwE2E, AFileNameAsFormatIsAUsageError) {
   const ProcessResult r = run_process({RIGBENCH_BIN, "hw", "-o", "hw.json"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_NE(r.err.find("rigbench: error: -o/--output 'hw.json': unknown format (md, csv, json)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("rigbench: error: -o/--output 'hw.json': unknown format (md, csv, json)"), std::string::npos)
+      << r.err;
   EXPECT_TRUE(r.out.empty());
 }
 

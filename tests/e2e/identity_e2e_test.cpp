@@ -54,8 +54,8 @@ std::vector<json> rows_of(const json& cmp, const std::string& metric) {
 // cell shows the better one (50.00 ± 0.20 over its 3 samples), never "30.00 ± 21.91".
 TEST(IdentityE2E, NcmoeSweepIsTwoConfigurationsNeverPooled) {
   TempDir dir;
-  const ProcessResult imp = run_process({RIGBENCH_BIN, "import", "--db", dir.file("x.db"), "--hostname", "rig3090",
-                                         kData + "ncmoe_sweep.jsonl"});
+  const ProcessResult imp = run_process(
+      {RIGBENCH_BIN, "import", "--db", dir.file("x.db"), "--hostname", "rig3090", kData + "ncmoe_sweep.jsonl"});
   ASSERT_EQ(imp.exit_code, 0) << imp.err;
   const json cmp = compare_json(dir.file("x.db"));
   EXPECT_EQ(cmp["columns"], json({"rig3090"}));
@@ -80,8 +80,8 @@ TEST(IdentityE2E, NcmoeSweepIsTwoConfigurationsNeverPooled) {
 // compared with itself, so there is no regression (not a false -80 %).
 TEST(IdentityE2E, NcmoeTwoBuildsIsNoRegression) {
   TempDir dir;
-  const ProcessResult imp = run_process({RIGBENCH_BIN, "import", "--db", dir.file("x.db"), "--hostname", "rig3090",
-                                         kData + "ncmoe_two_builds.jsonl"});
+  const ProcessResult imp = run_process(
+      {RIGBENCH_BIN, "import", "--db", dir.file("x.db"), "--hostname", "rig3090", kData + "ncmoe_two_builds.jsonl"});
   ASSERT_EQ(imp.exit_code, 0) << imp.err;
   const json cmp = compare_json(dir.file("x.db"));
   EXPECT_TRUE(cmp["regressions"].empty()) << cmp["regressions"].dump();
@@ -94,7 +94,8 @@ TEST(IdentityE2E, NcmoeTwoBuildsIsNoRegression) {
 // rigbench records name theirs: --hostname with them is refused rather than ignored.
 TEST(IdentityE2E, ImportNeedsHostnameForLlamaBenchAndRefusesItForRigbench) {
   TempDir dir;
-  const ProcessResult bare = run_process({RIGBENCH_BIN, "import", "--db", dir.file("x.db"), kData + "ncmoe_sweep.jsonl"});
+  const ProcessResult bare =
+      run_process({RIGBENCH_BIN, "import", "--db", dir.file("x.db"), kData + "ncmoe_sweep.jsonl"});
   EXPECT_EQ(bare.exit_code, 2);
   EXPECT_NE(bare.err.find("pass --hostname NAME"), std::string::npos) << bare.err;
   EXPECT_NE(bare.err.find("ncmoe_sweep.jsonl"), std::string::npos) << bare.err;
@@ -104,8 +105,8 @@ TEST(IdentityE2E, ImportNeedsHostnameForLlamaBenchAndRefusesItForRigbench) {
                                            "-r", "1", "--energy", "off", "-o", "jsonl"});
   ASSERT_EQ(bench.exit_code, 0) << bench.err;
   std::ofstream(dir.file("runs.jsonl")) << bench.out;
-  const ProcessResult named = run_process({RIGBENCH_BIN, "import", "--db", dir.file("y.db"), "--hostname", "other",
-                                           dir.file("runs.jsonl")});
+  const ProcessResult named =
+      run_process({RIGBENCH_BIN, "import", "--db", dir.file("y.db"), "--hostname", "other", dir.file("runs.jsonl")});
   EXPECT_EQ(named.exit_code, 2);
   EXPECT_NE(named.err.find("--hostname names the machine of llama-bench output"), std::string::npos) << named.err;
   EXPECT_FALSE(std::filesystem::exists(dir.file("y.db")));
@@ -115,9 +116,27 @@ TEST(IdentityE2E, ImportNeedsHostnameForLlamaBenchAndRefusesItForRigbench) {
 // as llama.cpp ran it (it clamps n_ubatch to n_batch).
 TEST(IdentityE2E, BenchNamesTheMachineAndStoresTheUbatchThatRan) {
   TempDir dir;
-  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "--db", dir.file("x.db"), "--machine",
-                                       "lab-1", "-b", "32", "-ub", "512", "-p", "16", "-n", "2", "-r", "1", "--energy",
-                                       "off", "-o", "json"});
+  const ProcessResult r = run_process({RIGBENCH_BIN,
+                                       "bench",
+                                       RIGBENCH_TEST_MODEL,
+                                       "--db",
+                                       dir.file("x.db"),
+                                       "--machine",
+                                       "lab-1",
+                                       "-b",
+                                       "32",
+                                       "-ub",
+                                       "512",
+                                       "-p",
+                                       "16",
+                                       "-n",
+                                       "2",
+                                       "-r",
+                                       "1",
+                                       "--energy",
+                                       "off",
+                                       "-o",
+                                       "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json records = json::parse(r.out);
   ASSERT_FALSE(records.empty());
@@ -155,16 +174,16 @@ TEST(IdentityE2E, TheSameFileBenchedAndImportedIsOneModel) {
     GTEST_SKIP() << "llama-bench is not built: configure with -DRIGBENCH_BUILD_PEERS=ON or set RIGBENCH_LLAMA_BENCH";
   }
   TempDir dir;
-  const ProcessResult bench = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "--db", dir.file("x.db"),
-                                           "--machine", "host-x", "-p", "16", "-n", "4", "-r", "2", "-t", "1",
-                                           "--energy", "off"});
+  const ProcessResult bench =
+      run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "--db", dir.file("x.db"), "--machine", "host-x", "-p",
+                   "16", "-n", "4", "-r", "2", "-t", "1", "--energy", "off"});
   ASSERT_EQ(bench.exit_code, 0) << bench.err;
   const ProcessResult lb = run_process(
       {llama_bench(), "-m", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "4", "-r", "2", "-t", "1", "-o", "jsonl"});
   ASSERT_EQ(lb.exit_code, 0) << lb.err;
   std::ofstream(dir.file("lb.jsonl")) << lb.out;
-  const ProcessResult imp = run_process({RIGBENCH_BIN, "import", "--db", dir.file("x.db"), "--hostname", "host-x",
-                                         dir.file("lb.jsonl")});
+  const ProcessResult imp =
+      run_process({RIGBENCH_BIN, "import", "--db", dir.file("x.db"), "--hostname", "host-x", dir.file("lb.jsonl")});
   ASSERT_EQ(imp.exit_code, 0) << imp.err;
   const json cmp = compare_json(dir.file("x.db"), {"--by", "build"});
   ASSERT_EQ(cmp["columns"].size(), 2u) << cmp["columns"].dump();

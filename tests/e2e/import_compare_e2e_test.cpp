@@ -61,13 +61,14 @@ const json& row_of(const json& cmp, const std::string& model, const std::string&
 TEST(ImportCompareE2E, ThreeMachinesMergeAndEachModelHasItsWinner) {
   TempDir dir;
   testing::write_file(dir.file("tiny.json"), kTinyConfig);
-  const ProcessResult synth =
-      run_process({RIGBENCH_BIN, "synth", "--config", dir.file("tiny.json"), "--quant", "Q8_0", "--output-file", dir.file("tiny.gguf")});
+  const ProcessResult synth = run_process({RIGBENCH_BIN, "synth", "--config", dir.file("tiny.json"), "--quant", "Q8_0",
+                                           "--output-file", dir.file("tiny.gguf")});
   ASSERT_EQ(synth.exit_code, 0) << synth.err;
 
   // Real runs of both models on this machine (one pp+tg test each), exported as jsonl.
-  const ProcessResult bench = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, dir.file("tiny.gguf"), "-p", "0",
-                                           "-n", "0", "-pg", "64,32", "-r", "3", "-t", "1", "--db", dir.file("here.db")});
+  const ProcessResult bench =
+      run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, dir.file("tiny.gguf"), "-p", "0", "-n", "0", "-pg",
+                   "64,32", "-r", "3", "-t", "1", "--db", dir.file("here.db")});
   ASSERT_EQ(bench.exit_code, 0) << bench.err;
   const ProcessResult exported = run_process({RIGBENCH_BIN, "export", "--db", dir.file("here.db")});
   ASSERT_EQ(exported.exit_code, 0) << exported.err;
@@ -81,18 +82,21 @@ TEST(ImportCompareE2E, ThreeMachinesMergeAndEachModelHasItsWinner) {
   for (const std::string m : {"a", "b", "c"}) {
     std::string text;
     for (const json& rec : runs) {
-      const bool faster = (m == "b" && rec["model"]["name"] == shipped) || (m == "c" && rec["model"]["name"] == synthetic);
+      const bool faster =
+          (m == "b" && rec["model"]["name"] == shipped) || (m == "c" && rec["model"]["name"] == synthetic);
       text += as_machine(rec, m, faster ? (m == "b" ? 4 : 5) : 1).dump() + "\n";
     }
     testing::write_file(dir.file(m + ".jsonl"), text);
-    const ProcessResult imp = run_process({RIGBENCH_BIN, "import", "--db", dir.file(m + ".db"), dir.file(m + ".jsonl")});
+    const ProcessResult imp =
+        run_process({RIGBENCH_BIN, "import", "--db", dir.file(m + ".db"), dir.file(m + ".jsonl")});
     ASSERT_EQ(imp.exit_code, 0) << imp.err;
     EXPECT_NE(testing::unpadded(imp.out).find(" | rigbench jsonl | 2 | 2 | 0 | 0 |"), std::string::npos) << imp.out;
   }
 
   // Merged into one; importing again changes nothing.
-  const std::vector<std::string> merge = {RIGBENCH_BIN, "import", "--db", dir.file("all.db"), dir.file("a.db"),
-                                          dir.file("b.db"), dir.file("c.db"), "-o", "json"};
+  const std::vector<std::string> merge = {
+      RIGBENCH_BIN,     "import", "--db", dir.file("all.db"), dir.file("a.db"), dir.file("b.db"),
+      dir.file("c.db"), "-o",     "json"};
   const ProcessResult first = run_process(merge);
   ASSERT_EQ(first.exit_code, 0) << first.err;
   for (const json& f : json::parse(first.out)) {
@@ -143,13 +147,16 @@ TEST(ImportCompareE2E, ThreeMachinesMergeAndEachModelHasItsWinner) {
   // The markdown table, against another baseline.
   const ProcessResult md = run_process({RIGBENCH_BIN, "compare", "--db", dir.file("all.db"), "--baseline", "rig-b"});
   ASSERT_EQ(md.exit_code, 0) << md.err;
-  EXPECT_NE(testing::unpadded(md.out).find("| model | test | rig-a | rig-b (baseline) | rig-c | winner |"), std::string::npos) << md.out;
+  EXPECT_NE(testing::unpadded(md.out).find("| model | test | rig-a | rig-b (baseline) | rig-c | winner |"),
+            std::string::npos)
+      << md.out;
   EXPECT_NE(testing::unpadded(md.out).find("| " + shipped_label + " | tg32 t/s | "), std::string::npos) << md.out;
   EXPECT_NE(testing::unpadded(md.out).find(" ×0.25 | "), std::string::npos) << md.out;
   EXPECT_NE(testing::unpadded(md.out).find(" | rig-c |\n"), std::string::npos) << md.out;
 
   // Transposed: one column per model.
-  const ProcessResult by_model = run_process({RIGBENCH_BIN, "compare", "--db", dir.file("all.db"), "--by", "model", "-o", "csv"});
+  const ProcessResult by_model =
+      run_process({RIGBENCH_BIN, "compare", "--db", dir.file("all.db"), "--by", "model", "-o", "csv"});
   ASSERT_EQ(by_model.exit_code, 0) << by_model.err;
   EXPECT_TRUE(by_model.out.starts_with("machine,metric,unit,test,model,")) << by_model.out;
 }
@@ -159,12 +166,16 @@ TEST(ImportCompareE2E, BadInputImportsNothingAndExitsWithTheRightCode) {
   testing::write_file(dir.file("empty.jsonl"), "");
   testing::write_file(dir.file("bad.txt"), "what is this\n");
   // Each bad file is named on its own line; with no good one, nothing is written.
-  const ProcessResult bad = run_process({RIGBENCH_BIN, "import", "--db", dir.file("x.db"), dir.file("empty.jsonl"), dir.file("bad.txt")});
+  const ProcessResult bad =
+      run_process({RIGBENCH_BIN, "import", "--db", dir.file("x.db"), dir.file("empty.jsonl"), dir.file("bad.txt")});
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_EQ(bad.out, "");
-  EXPECT_EQ(bad.err, "rigbench: error: import '" + dir.file("empty.jsonl") + "': empty file; nothing to import; skipped\n"
-                     "rigbench: error: import '" + dir.file("bad.txt") +
-                         "': unknown format (expected rigbench jsonl, json or database; llama-bench json, jsonl, csv or sql); skipped\n"
+  EXPECT_EQ(bad.err, "rigbench: error: import '" + dir.file("empty.jsonl") +
+                         "': empty file; nothing to import; skipped\n"
+                         "rigbench: error: import '" +
+                         dir.file("bad.txt") +
+                         "': unknown format (expected rigbench jsonl, json or database; llama-bench json, jsonl, csv "
+                         "or sql); skipped\n"
                          "rigbench: error: import: 2 of 2 files skipped (named above); nothing imported\n");
   EXPECT_FALSE(std::filesystem::exists(dir.file("x.db")));
   const ProcessResult missing = run_process({RIGBENCH_BIN, "import", "--db", dir.file("x.db"), dir.file("none.jsonl")});

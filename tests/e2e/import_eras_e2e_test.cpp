@@ -25,7 +25,8 @@ using testing::TempDir;
 
 std::string data(const std::string& name) { return std::string(RIGBENCH_TEST_DATA) + "/compare/" + name; }
 
-ProcessResult import(const std::string& db, const std::vector<std::string>& files, const std::vector<std::string>& extra = {}) {
+ProcessResult import(const std::string& db, const std::vector<std::string>& files,
+                     const std::vector<std::string>& extra = {}) {
   std::vector<std::string> args = {RIGBENCH_BIN, "import", "--db", db, "-o", "json"};
   args.insert(args.end(), extra.begin(), extra.end());
   args.insert(args.end(), files.begin(), files.end());
@@ -123,9 +124,9 @@ TEST(ImportErasE2E, SummaryRowsKeepSdAndOverlappingIntervalsHaveNoWinner) {
 
 TEST(ImportErasE2E, StandardInputIsADash) {
   TempDir dir;
-  const ProcessResult r = run_process({"/bin/sh", "-c",
-                                       std::string("\"$0\" import --db \"$1\" -o json --hostname A - < \"$2\""), RIGBENCH_BIN,
-                                       dir.file("x.db"), data("sum_21282_A.csv")});
+  const ProcessResult r =
+      run_process({"/bin/sh", "-c", std::string("\"$0\" import --db \"$1\" -o json --hostname A - < \"$2\""),
+                   RIGBENCH_BIN, dir.file("x.db"), data("sum_21282_A.csv")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(exported(dir.file("x.db")).size(), 1u);
 }
@@ -141,10 +142,11 @@ TEST(ImportErasE2E, EmptyFileIsAnError) {
 TEST(ImportErasE2E, BadFileAmongGoodOnesIsNamedAndTheOthersImport) {
   TempDir dir;
   testing::write_file(dir.file("bad.csv"), "not,a,llama-bench,file\n1,2,3,4\n");
-  const ProcessResult r =
-      import(dir.file("x.db"), {data("sum_21282_A.csv"), dir.file("bad.csv"), data("sum_21282_B.csv")}, {"--hostname", "A"});
+  const ProcessResult r = import(
+      dir.file("x.db"), {data("sum_21282_A.csv"), dir.file("bad.csv"), data("sum_21282_B.csv")}, {"--hostname", "A"});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("rigbench: error: import '" + dir.file("bad.csv") + "': unknown format"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("rigbench: error: import '" + dir.file("bad.csv") + "': unknown format"), std::string::npos)
+      << r.err;
   EXPECT_NE(r.err.find("; skipped\n"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("rigbench: error: import: 1 of 3 files skipped"), std::string::npos) << r.err;
   EXPECT_EQ(exported(dir.file("x.db")).size(), 2u);
@@ -152,11 +154,12 @@ TEST(ImportErasE2E, BadFileAmongGoodOnesIsNamedAndTheOthersImport) {
 
 TEST(ImportErasE2E, MarkdownTableIsRefusedWithTheFormatToUse) {
   TempDir dir;
-  testing::write_file(dir.file("lb.md"),
-                      "| model                          |       size |     params | backend    | ngl |            test |"
-                      "                  t/s |\n| ------------------------------ | ---------: | ---------: | ---------- | --: |"
-                      " --------------: | -------------------: |\n| llama 7B Q4_0                  |   3.56 GiB |     6.74 B |"
-                      " CUDA       |  99 |           pp512 |      5174.69 ± 15.70 |\n\nbuild: 506122d (3538)\n");
+  testing::write_file(
+      dir.file("lb.md"),
+      "| model                          |       size |     params | backend    | ngl |            test |"
+      "                  t/s |\n| ------------------------------ | ---------: | ---------: | ---------- | --: |"
+      " --------------: | -------------------: |\n| llama 7B Q4_0                  |   3.56 GiB |     6.74 B |"
+      " CUDA       |  99 |           pp512 |      5174.69 ± 15.70 |\n\nbuild: 506122d (3538)\n");
   const ProcessResult r = import(dir.file("x.db"), {dir.file("lb.md")});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("llama-bench's markdown table"), std::string::npos) << r.err;

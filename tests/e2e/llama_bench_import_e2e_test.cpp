@@ -32,8 +32,8 @@ std::string llama_bench() {
 
 // llama-bench's output of a small run on the shipped model; `extra` flags appended.
 std::string run_llama_bench(const std::string& format, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {llama_bench(), "-m", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "4", "-r", "3", "-t",
-                                   "1", "-o", format};
+  std::vector<std::string> args = {
+      llama_bench(), "-m", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "4", "-r", "3", "-t", "1", "-o", format};
   args.insert(args.end(), extra.begin(), extra.end());
   const ProcessResult r = run_process(args);
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -65,8 +65,8 @@ TEST_F(LlamaBenchImportE2E, JsonlNumbersMatchTheFile) {
   for (const std::string& line : split(trim(text), '\n')) rows.push_back(json::parse(line));
   ASSERT_EQ(rows.size(), 2u);  // pp16, tg4
 
-  const std::vector<std::string> import = {RIGBENCH_BIN, "import", "--db", dir.file("x.db"), "--hostname", "rig-lb",
-                                           dir.file("lb.jsonl"), "-o", "json"};
+  const std::vector<std::string> import = {
+      RIGBENCH_BIN, "import", "--db", dir.file("x.db"), "--hostname", "rig-lb", dir.file("lb.jsonl"), "-o", "json"};
   const ProcessResult first = run_process(import);
   ASSERT_EQ(first.exit_code, 0) << first.err;
   EXPECT_EQ(json::parse(first.out)[0]["format"], "llama-bench jsonl");
@@ -89,8 +89,10 @@ TEST_F(LlamaBenchImportE2E, JsonlNumbersMatchTheFile) {
     EXPECT_EQ(result["samples_ns"], row["samples_ns"]);
     EXPECT_EQ(result["n_tokens"], pp ? row["n_prompt"] : row["n_gen"]);
     // llama-bench prints avg_ts and stddev_ts with 6 decimals; per-sample t/s with 1.
-    EXPECT_NEAR(result["avg_tps"].get<double>(), row["avg_ts"].get<double>(), 1e-6 + 1e-9 * row["avg_ts"].get<double>());
-    EXPECT_NEAR(result["stddev_tps"].get<double>(), row["stddev_ts"].get<double>(), 1e-6 + 1e-9 * row["avg_ts"].get<double>());
+    EXPECT_NEAR(result["avg_tps"].get<double>(), row["avg_ts"].get<double>(),
+                1e-6 + 1e-9 * row["avg_ts"].get<double>());
+    EXPECT_NEAR(result["stddev_tps"].get<double>(), row["stddev_ts"].get<double>(),
+                1e-6 + 1e-9 * row["avg_ts"].get<double>());
     for (std::size_t i = 0; i < row["samples_ts"].size(); ++i) {
       EXPECT_NEAR(result["samples_tps"][i].get<double>(), row["samples_ts"][i].get<double>(), 0.051);
     }
@@ -111,7 +113,8 @@ TEST_F(LlamaBenchImportE2E, JsonlNumbersMatchTheFile) {
   }
 
   // compare shows the import, labelled as llama-bench's build.
-  const ProcessResult cmp = run_process({RIGBENCH_BIN, "compare", "--db", dir.file("x.db"), "--by", "build", "-o", "json"});
+  const ProcessResult cmp =
+      run_process({RIGBENCH_BIN, "compare", "--db", dir.file("x.db"), "--by", "build", "-o", "json"});
   ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
   EXPECT_EQ(json::parse(cmp.out)["columns"], json({"llama-bench / llama.cpp 80fb11ac"}));
 }
@@ -119,7 +122,8 @@ TEST_F(LlamaBenchImportE2E, JsonlNumbersMatchTheFile) {
 TEST_F(LlamaBenchImportE2E, LoadModeComesFromEachRow) {
   TempDir dir;
   testing::write_file(dir.file("lm.jsonl"), run_llama_bench("jsonl", {"-lm", "none,mmap", "-r", "1"}));
-  const ProcessResult r = run_process({RIGBENCH_BIN, "import", "--db", dir.file("x.db"), "--hostname", "rig-lb", dir.file("lm.jsonl")});
+  const ProcessResult r =
+      run_process({RIGBENCH_BIN, "import", "--db", dir.file("x.db"), "--hostname", "rig-lb", dir.file("lm.jsonl")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::vector<std::string> modes;  // (pp, tg) per load mode, in llama-bench's order
   for (const json& rec : exported(dir.file("x.db"))) modes.push_back(rec["params"]["load_mode"].get<std::string>());
@@ -131,10 +135,11 @@ TEST_F(LlamaBenchImportE2E, CsvAndSqlKeepTheMeans) {
   for (const std::string format : {"csv", "sql"}) {
     const std::string text = run_llama_bench(format);
     testing::write_file(dir.file("lb." + format), text);
-    const ProcessResult r = run_process({RIGBENCH_BIN, "import", "--db", dir.file(format + ".db"), "--hostname", "rig-lb",
-                                          dir.file("lb." + format)});
+    const ProcessResult r = run_process(
+        {RIGBENCH_BIN, "import", "--db", dir.file(format + ".db"), "--hostname", "rig-lb", dir.file("lb." + format)});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(testing::unpadded(r.out).find(" | llama-bench " + format + " | 2 | 2 | 0 | 0 |"), std::string::npos) << r.out;
+    EXPECT_NE(testing::unpadded(r.out).find(" | llama-bench " + format + " | 2 | 2 | 0 | 0 |"), std::string::npos)
+        << r.out;
     // The file's avg_ts, by the text between the last two commas (csv) or quotes (sql) of each row.
     std::vector<double> file_means;
     for (const std::string& line : split(trim(text), '\n')) {

@@ -39,9 +39,14 @@ std::string node_path() {
 // Two machines' records, one model renamed to a script, imported into `db`.
 void make_database(const TempDir& dir, const std::string& db) {
   // A stated 50 W and a price give every record energy and cost figures (labelled stated).
-  const ProcessResult bench = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "0", "-n", "0", "-pg", "32,8", "-r", "2",
-                                           "-t", "1", "--no-db", "-o", "jsonl", "--watts", "50", "--price", "0.30",
-                                           "--idle-seconds", "0"});
+  const ProcessResult bench = run_process({RIGBENCH_BIN, "bench",   RIGBENCH_TEST_MODEL,
+                                           "-p",         "0",       "-n",
+                                           "0",          "-pg",     "32,8",
+                                           "-r",         "2",       "-t",
+                                           "1",          "--no-db", "-o",
+                                           "jsonl",      "--watts", "50",
+                                           "--price",    "0.30",    "--idle-seconds",
+                                           "0"});
   ASSERT_EQ(bench.exit_code, 0) << bench.err;
   // One record per test (pp, tg), each copied as below.
   std::string text;
@@ -86,15 +91,16 @@ TEST(ReportBrowserE2E, LoadsOfflineDrawsEveryChartAndKeepsNamesAsText) {
   const std::string html_path = std::filesystem::absolute("report_browser_e2e.html").string();
   const std::string png_path = std::filesystem::absolute("report_browser_e2e.png").string();
   std::filesystem::remove(png_path);
-  const ProcessResult report = run_process({RIGBENCH_BIN, "report", "--db", dir.file("r.db"), "--output-file", html_path, "--title",
-                                            "<img src=x onerror=alert(2)>"});
+  const ProcessResult report = run_process({RIGBENCH_BIN, "report", "--db", dir.file("r.db"), "--output-file",
+                                            html_path, "--title", "<img src=x onerror=alert(2)>"});
   ASSERT_EQ(report.exit_code, 0) << report.err;
   EXPECT_EQ(report.out, html_path + "\n");
   const std::string html = testing::read_file(html_path);
   EXPECT_EQ(html.find(kHostileName), std::string::npos);
   EXPECT_EQ(html.find("<img src=x"), std::string::npos);
 
-  const ProcessResult check = run_process({node, RIGBENCH_BROWSER_CHECK, RIGBENCH_NPM_DIR, chromium, html_path, png_path});
+  const ProcessResult check =
+      run_process({node, RIGBENCH_BROWSER_CHECK, RIGBENCH_NPM_DIR, chromium, html_path, png_path});
   ASSERT_EQ(check.exit_code, 0) << check.err << check.out;
   const json r = json::parse(check.out);
   EXPECT_EQ(r["console_errors"], json::array()) << r["console_errors"].dump();
@@ -108,7 +114,7 @@ TEST(ReportBrowserE2E, LoadsOfflineDrawsEveryChartAndKeepsNamesAsText) {
     EXPECT_GT(c["painted"].get<int>(), 1000) << c.dump();  // axes, labels and bars drawn
   }
   EXPECT_EQ(ids, (std::vector<std::string>{"chart-tg", "chart-pp", "chart-ttft", "chart-energy", "chart-cost",
-                                            "chart-memory", "chart-power"}));
+                                           "chart-memory", "chart-power"}));
   // Speeds 300 times apart: a log axis, on which the slow model's bars are plainly visible.
   for (const json& c : r["charts"]) {
     const std::string id = c["id"];
@@ -119,7 +125,8 @@ TEST(ReportBrowserE2E, LoadsOfflineDrawsEveryChartAndKeepsNamesAsText) {
   // A stated power (--watts 50) is drawn dashed, never as a measured trace.
   ASSERT_GE(r["charts"][6]["dashed"].size(), 4u) << r["charts"][6].dump();
   for (const json& d : r["charts"][6]["dashed"]) EXPECT_TRUE(d.get<bool>()) << r["charts"][6].dump();
-  for (const json& label : r["charts"][6]["labels"]) EXPECT_TRUE(label.get<std::string>().ends_with(" (stated)")) << label;
+  for (const json& label : r["charts"][6]["labels"])
+    EXPECT_TRUE(label.get<std::string>().ends_with(" (stated)")) << label;
   // Tables at a 1400 px viewport: names on one line, a wide table scrolls inside its box,
   // the page itself is not wider than the window.
   for (const json& t : r["tables"]) {
@@ -147,8 +154,8 @@ TEST(ReportBrowserE2E, TheCheckSeesRequestsErrorsAndDialogs) {
   testing::write_file(dir.file("bad.html"),
                       "<!DOCTYPE html><html><body><img src=\"http://rigbench.invalid/x.png\">"
                       "<script>console.error('boom'); alert(3);</script></body></html>");
-  const ProcessResult check =
-      run_process({node, RIGBENCH_BROWSER_CHECK, RIGBENCH_NPM_DIR, chromium, dir.file("bad.html"), dir.file("bad.png")});
+  const ProcessResult check = run_process(
+      {node, RIGBENCH_BROWSER_CHECK, RIGBENCH_NPM_DIR, chromium, dir.file("bad.html"), dir.file("bad.png")});
   ASSERT_EQ(check.exit_code, 0) << check.err << check.out;
   const json r = json::parse(check.out);
   EXPECT_EQ(r["requests"], json({"http://rigbench.invalid/x.png"})) << r.dump();
@@ -158,16 +165,19 @@ TEST(ReportBrowserE2E, TheCheckSeesRequestsErrorsAndDialogs) {
 
 TEST(ReportBrowserE2E, MissingDatabaseOrLibraryFailsWithOneLine) {
   TempDir dir;
-  const ProcessResult no_db = run_process({RIGBENCH_BIN, "report", "--db", dir.file("none.db"), "--output-file", dir.file("r.html")});
+  const ProcessResult no_db =
+      run_process({RIGBENCH_BIN, "report", "--db", dir.file("none.db"), "--output-file", dir.file("r.html")});
   EXPECT_EQ(no_db.exit_code, 1);
   EXPECT_EQ(std::count(no_db.err.begin(), no_db.err.end(), '\n'), 1) << no_db.err;
   EXPECT_FALSE(std::filesystem::exists(dir.file("r.html")));
   make_database(dir, dir.file("r.db"));
   setenv("RIGBENCH_CHART_JS", dir.file("none.js").c_str(), 1);
-  const ProcessResult no_lib = run_process({RIGBENCH_BIN, "report", "--db", dir.file("r.db"), "--output-file", dir.file("r.html")});
+  const ProcessResult no_lib =
+      run_process({RIGBENCH_BIN, "report", "--db", dir.file("r.db"), "--output-file", dir.file("r.html")});
   unsetenv("RIGBENCH_CHART_JS");
   EXPECT_EQ(no_lib.exit_code, 1);
-  EXPECT_NE(no_lib.err.find("charting library '" + dir.file("none.js") + "': cannot read"), std::string::npos) << no_lib.err;
+  EXPECT_NE(no_lib.err.find("charting library '" + dir.file("none.js") + "': cannot read"), std::string::npos)
+      << no_lib.err;
   EXPECT_FALSE(std::filesystem::exists(dir.file("r.html")));
 }
 

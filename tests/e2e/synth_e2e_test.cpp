@@ -38,21 +38,21 @@ TEST(SynthE2E, WrittenModelsRunAndResultsAreLabelledSynthetic) {
   for (const char* preset : {"SmolLM2-135M", "bge-small-en-v1.5"}) {
     SCOPED_TRACE(preset);
     const std::string path = dir.file(std::string(preset) + ".gguf");
-    const ProcessResult w = run_process({RIGBENCH_BIN, "synth", "--preset", preset, "--quant", "Q4_K_M", "--output-file", path,
-                                         "-o", "json"});
+    const ProcessResult w = run_process(
+        {RIGBENCH_BIN, "synth", "--preset", preset, "--quant", "Q4_K_M", "--output-file", path, "-o", "json"});
     ASSERT_EQ(w.exit_code, 0) << w.err;
     const auto summary = nlohmann::json::parse(w.out);
     EXPECT_EQ(summary["size_bytes"].get<uint64_t>(), std::filesystem::file_size(path));
-    const ProcessResult b = run_process({RIGBENCH_BIN, "bench", path, "-p", "0", "-n", "0", "-pg", "32,4", "-r", "1", "-t", "1",
-                                         "--db", dir.file("r.db"), "-o", "json"});
+    const ProcessResult b = run_process({RIGBENCH_BIN, "bench", path, "-p", "0", "-n", "0", "-pg", "32,4", "-r", "1",
+                                         "-t", "1", "--db", dir.file("r.db"), "-o", "json"});
     ASSERT_EQ(b.exit_code, 0) << b.err;
     const auto rec = nlohmann::json::parse(b.out)[0];
     EXPECT_TRUE(rec["model"]["synthetic"].get<bool>());
     EXPECT_GT(rec["results"]["pp"]["avg_tps"].get<double>(), 0);
     EXPECT_GT(rec["results"]["tg"]["avg_tps"].get<double>(), 0);
   }
-  const ProcessResult csv = run_process({RIGBENCH_BIN, "bench", dir.file("SmolLM2-135M.gguf"), "-p", "16", "-n", "2", "-r",
-                                         "1", "--no-db", "-o", "csv"});
+  const ProcessResult csv = run_process(
+      {RIGBENCH_BIN, "bench", dir.file("SmolLM2-135M.gguf"), "-p", "16", "-n", "2", "-r", "1", "--no-db", "-o", "csv"});
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
   EXPECT_NE(csv.out.find(",true,"), std::string::npos);  // model_synthetic
 }
@@ -65,7 +65,7 @@ TEST(SynthE2E, HeaderOnlyFileIsSparse) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("header-only"), std::string::npos);
   EXPECT_GT(std::filesystem::file_size(path), 42'000'000'000u);  // the published file is 42,520,398,400 bytes
-  struct stat st{};
+  struct stat st {};
   ASSERT_EQ(stat(path.c_str(), &st), 0);
   EXPECT_LT(static_cast<uint64_t>(st.st_blocks) * 512, 64ull << 20);  // on disk: metadata only
 }
@@ -74,8 +74,9 @@ TEST(SynthE2E, FullDiskLeavesNoPartialFile) {
   TempDir dir;
   const std::string path = dir.file("x.gguf");
   // The file-size limit stands in for a full disk: writes fail with EFBIG past 4 MiB.
-  const ProcessResult r = run_process({"/bin/sh", "-c", std::string("trap '' XFSZ; ulimit -f 4096; exec ") + RIGBENCH_BIN +
-                                                            " synth --preset SmolLM2-135M --quant Q8_0 --output-file " + path});
+  const ProcessResult r = run_process({"/bin/sh", "-c",
+                                       std::string("trap '' XFSZ; ulimit -f 4096; exec ") + RIGBENCH_BIN +
+                                           " synth --preset SmolLM2-135M --quant Q8_0 --output-file " + path});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_NE(r.err.find("write failed"), std::string::npos) << r.err;
@@ -106,13 +107,18 @@ TEST_P(SynthBadInput, OneLineErrorAndNoFile) {
 
 INSTANTIATE_TEST_SUITE_P(
     E2E, SynthBadInput,
-    ::testing::Values(BadSynth{"UnknownPreset", {"--preset", "Llama-9", "--output-file", "@x.gguf"}, 2, "--preset 'Llama-9'"},
-                      BadSynth{"UnknownType", {"--preset", "SmolLM2-135M", "--quant", "Q4_K_XL", "--output-file", "@x.gguf"}, 2,
-                               "--quant 'Q4_K_XL': unknown type"},
-                      BadSynth{"UnwritableOutput", {"--preset", "SmolLM2-135M", "--output-file", "/nonexistent/dir/x.gguf"}, 1,
-                               "--output-file '/nonexistent/dir/x.gguf': no such directory: /nonexistent/dir"},
-                      BadSynth{"MissingConfig", {"--config", "@none.json", "--output-file", "@x.gguf"}, 1, "none.json"},
-                      BadSynth{"NoOutput", {"--preset", "SmolLM2-135M"}, 2, "--output-file is required"}),
+    ::testing::Values(
+        BadSynth{"UnknownPreset", {"--preset", "Llama-9", "--output-file", "@x.gguf"}, 2, "--preset 'Llama-9'"},
+        BadSynth{"UnknownType",
+                 {"--preset", "SmolLM2-135M", "--quant", "Q4_K_XL", "--output-file", "@x.gguf"},
+                 2,
+                 "--quant 'Q4_K_XL': unknown type"},
+        BadSynth{"UnwritableOutput",
+                 {"--preset", "SmolLM2-135M", "--output-file", "/nonexistent/dir/x.gguf"},
+                 1,
+                 "--output-file '/nonexistent/dir/x.gguf': no such directory: /nonexistent/dir"},
+        BadSynth{"MissingConfig", {"--config", "@none.json", "--output-file", "@x.gguf"}, 1, "none.json"},
+        BadSynth{"NoOutput", {"--preset", "SmolLM2-135M"}, 2, "--output-file is required"}),
     [](const ::testing::TestParamInfo<BadSynth>& info) { return info.param.name; });
 
 }  // namespace

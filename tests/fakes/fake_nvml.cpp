@@ -84,7 +84,8 @@ __attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetCount_v2(unsign
   return kSuccess;
 }
 
-__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t* dev) {
+__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index,
+                                                                                  nvmlDevice_t* dev) {
   unsigned count = 0;
   nvmlDeviceGetCount_v2(&count);
   if (index >= count) return kInvalidArgument;
@@ -92,7 +93,8 @@ __attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetHandleByIndex_v
   return kSuccess;
 }
 
-__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t dev, char* name, unsigned int length) {
+__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t dev, char* name,
+                                                                      unsigned int length) {
   const auto kv = state();
   const auto it = kv.find("gpu" + std::to_string(device_index(dev)) + ".name");
   std::snprintf(name, length, "%s", it == kv.end() ? "Fake GPU" : it->second.c_str());

@@ -5,8 +5,8 @@
 
 #include <filesystem>
 #include <fstream>
-#include <utility>
 #include <stdexcept>
+#include <utility>
 
 #include "support/temp_dir.h"
 
@@ -37,9 +37,10 @@ std::size_t write_projector(const std::string& path) {
   gguf_set_val_bool(ctx, "clip.has_vision_encoder", true);
   gguf_set_val_str(ctx, "clip.projector_type", "gemma3");
   const std::pair<const char*, uint32_t> keys[] = {
-      {"clip.vision.image_size", 896}, {"clip.vision.patch_size", 14}, {"clip.vision.embedding_length", 1152},
-      {"clip.vision.feed_forward_length", 4304}, {"clip.vision.attention.head_count", 16},
-      {"clip.vision.block_count", 27}, {"clip.vision.projection_dim", 2560}};
+      {"clip.vision.image_size", 896},          {"clip.vision.patch_size", 14},
+      {"clip.vision.embedding_length", 1152},   {"clip.vision.feed_forward_length", 4304},
+      {"clip.vision.attention.head_count", 16}, {"clip.vision.block_count", 27},
+      {"clip.vision.projection_dim", 2560}};
   for (const auto& [k, v] : keys) gguf_set_val_u32(ctx, k, v);
   ggml_init_params ip{/*mem_size=*/4 * ggml_tensor_overhead(), /*mem_buffer=*/nullptr, /*no_alloc=*/true};
   ggml_context* meta = ggml_init(ip);

@@ -76,10 +76,13 @@ std::string golden_mismatch(const std::string& actual, const std::string& expect
   const auto a = lines_of(actual);
   const auto e = lines_of(expected);
   for (std::size_t i = 0; i < std::max(a.size(), e.size()); ++i) {
-    if (i >= a.size()) return "line " + std::to_string(i + 1) + ": missing; expected\n  " + e[i] + "\n--- actual:\n" + actual;
-    if (i >= e.size()) return "line " + std::to_string(i + 1) + ": not expected:\n  " + a[i] + "\n--- actual:\n" + actual;
+    if (i >= a.size())
+      return "line " + std::to_string(i + 1) + ": missing; expected\n  " + e[i] + "\n--- actual:\n" + actual;
+    if (i >= e.size())
+      return "line " + std::to_string(i + 1) + ": not expected:\n  " + a[i] + "\n--- actual:\n" + actual;
     if (!std::regex_match(a[i], line_regex(e[i]))) {
-      return "line " + std::to_string(i + 1) + " differs:\n  actual:   " + a[i] + "\n  expected: " + e[i] + "\n--- actual:\n" + actual;
+      return "line " + std::to_string(i + 1) + " differs:\n  actual:   " + a[i] + "\n  expected: " + e[i] +
+             "\n--- actual:\n" + actual;
     }
   }
   return "";

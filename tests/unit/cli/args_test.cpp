@@ -6,8 +6,8 @@
 namespace rigbench::cli {
 namespace {
 
-const std::vector<std::string> kSubcommands = {"bench", "synth", "presets", "fit", "hw", "devices",
-                                               "cost", "import", "export", "compare", "report"};
+const std::vector<std::string> kSubcommands = {"bench", "synth",  "presets", "fit",     "hw",    "devices",
+                                               "cost",  "import", "export",  "compare", "report"};
 
 TEST(EditDistance, CountsInsertionsDeletionsSubstitutionsAndSwaps) {
   EXPECT_EQ(edit_distance("bench", "bench"), 0u);
@@ -40,8 +40,10 @@ TEST(UnexpectedArguments, NamesTheUnknownFlagFirstAndKeepsTheOrderGiven) {
   EXPECT_EQ(unexpected_arguments_message("bench", {"x", "--a", "-5", "--b", "y"}, {}),
             "bench: unknown flags '--a', '--b'; not expected either: 'x', '-5', 'y' (see rigbench bench --help)");
   EXPECT_EQ(unexpected_arguments_message("bench", {"--n-promt", "64"}, {"--n-prompt", "-p"}),
-            "bench: unknown flag '--n-promt' (did you mean '--n-prompt'?); not expected either: '64' (see rigbench bench --help)");
-  EXPECT_EQ(unexpected_arguments_message("fit", {"b.gguf"}, {}), "fit: unexpected argument 'b.gguf' (see rigbench fit --help)");
+            "bench: unknown flag '--n-promt' (did you mean '--n-prompt'?); not expected either: '64' (see rigbench "
+            "bench --help)");
+  EXPECT_EQ(unexpected_arguments_message("fit", {"b.gguf"}, {}),
+            "fit: unexpected argument 'b.gguf' (see rigbench fit --help)");
   EXPECT_EQ(unexpected_arguments_message("fit", {"b.gguf", "-"}, {}),
             "fit: unexpected arguments 'b.gguf', '-' (see rigbench fit --help)");
   EXPECT_EQ(unexpected_arguments_message("", {"--frob"}, {}), "unknown flag '--frob' (see rigbench --help)");

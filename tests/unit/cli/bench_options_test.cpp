@@ -24,8 +24,8 @@ BenchOptions parse(std::vector<std::string> args) {
 }
 
 TEST(ExpandAliases, RewritesLlamaBenchSpellingsOnly) {
-  const auto out = expand_llama_bench_aliases({"rigbench", "-ngl", "99", "-fa", "1", "-ctk", "q8_0", "-ctv=q8_0",
-                                               "-ub", "256", "-lm", "none", "-lm=mmap", "-n", "4", "-nglx", "-lmx"});
+  const auto out = expand_llama_bench_aliases({"rigbench", "-ngl", "99", "-fa", "1", "-ctk", "q8_0", "-ctv=q8_0", "-ub",
+                                               "256", "-lm", "none", "-lm=mmap", "-n", "4", "-nglx", "-lmx"});
   EXPECT_EQ(out, (std::vector<std::string>{"rigbench", "--n-gpu-layers", "99", "--flash-attn", "1", "--cache-type-k",
                                            "q8_0", "--cache-type-v=q8_0", "--ubatch-size", "256", "--load-mode", "none",
                                            "--load-mode=mmap", "-n", "4", "-nglx", "-lmx"}));
@@ -49,8 +49,9 @@ TEST(BenchOptions, DefaultsAreLlamaBenchs) {
 }
 
 TEST(BenchOptions, ListsAndAliasesParse) {
-  BenchOptions o = parse({"bench", "-p", "64,128", "-n", "16", "-p", "256", "-ngl", "0", "-fa", "1,0", "-ctk", "Q8_0",
-                          "-t", "3", "-r", "2", "-d", "0,512", "--delay", "0.5", "-o", "json", "--tag", "x", "m.gguf"});
+  BenchOptions o =
+      parse({"bench", "-p", "64,128", "-n", "16", "-p",    "256",     "-ngl", "0",  "-fa",  "1,0",   "-ctk", "Q8_0",
+             "-t",    "3",  "-r",     "2",  "-d", "0,512", "--delay", "0.5",  "-o", "json", "--tag", "x",    "m.gguf"});
   EXPECT_EQ(o.plan.n_prompt, (std::vector<int>{64, 128, 256}));
   EXPECT_EQ(o.plan.n_gen, (std::vector<int>{16}));
   EXPECT_EQ(o.plan.values("n_gpu_layers"), (std::vector<std::string>{"0"}));
@@ -69,7 +70,8 @@ TEST(BenchOptions, ListsAndAliasesParse) {
 TEST(BenchOptions, LoadModeIsAListOfLlamaCppNames) {
   BenchOptions o = parse({"bench", "-lm", "none,mmap", "--load-mode", "MLOCK", "-lm", "mmap+mlock,dio,auto"});
   ASSERT_TRUE(validate(o, 1));
-  EXPECT_EQ(o.plan.values("load_mode"), (std::vector<std::string>{"none", "mmap", "mlock", "mmap+mlock", "dio", "auto"}));
+  EXPECT_EQ(o.plan.values("load_mode"),
+            (std::vector<std::string>{"none", "mmap", "mlock", "mmap+mlock", "dio", "auto"}));
 }
 
 TEST(BenchOptions, LoadModeNamesAreLlamaCpps) { EXPECT_EQ(engine::load_modes(), load_mode_names()); }
@@ -92,12 +94,14 @@ TEST(BenchOptions, CombinationsLlamaCppRefusesAreRefusedUpFront) {
   auto s = validate(o, 1);
   ASSERT_FALSE(s);
   EXPECT_EQ(s.error().code, ErrorCode::kUsage);
-  EXPECT_EQ(s.error().message, "-ctv q8_0 with -fa off: llama.cpp needs flash attention for a quantized V cache "
-                               "(use -fa on or auto, or -ctv f16)");
+  EXPECT_EQ(s.error().message,
+            "-ctv q8_0 with -fa off: llama.cpp needs flash attention for a quantized V cache "
+            "(use -fa on or auto, or -ctv f16)");
   o = parse({"bench", "-p", "512", "-n", "128", "-d", "1024", "-c", "1024"});
   s = validate(o, 1);
   ASSERT_FALSE(s);
-  EXPECT_EQ(s.error().message, "-c/--ctx-size 1024: smaller than a test needs (n_depth 1024 + 512 tokens); give at least 1536 or 0");
+  EXPECT_EQ(s.error().message,
+            "-c/--ctx-size 1024: smaller than a test needs (n_depth 1024 + 512 tokens); give at least 1536 or 0");
   o = parse({"bench", "-pg", "64"});
   EXPECT_FALSE(validate(o, 1));
   o = parse({"bench", "-mmp", "2"});

@@ -13,10 +13,10 @@ namespace rigbench {
 namespace {
 
 TEST(IncompleteBeta, ClosedForms) {
-  EXPECT_NEAR(regularized_incomplete_beta(1, 1, 0.3), 0.3, 1e-14);                  // I_x(1,1) = x
-  EXPECT_NEAR(regularized_incomplete_beta(3, 1, 0.5), 0.125, 1e-14);                // I_x(a,1) = x^a
-  EXPECT_NEAR(regularized_incomplete_beta(1, 4, 0.5), 1 - 0.0625, 1e-14);           // 1 - (1-x)^b
-  EXPECT_NEAR(regularized_incomplete_beta(2.5, 2.5, 0.5), 0.5, 1e-14);              // symmetry
+  EXPECT_NEAR(regularized_incomplete_beta(1, 1, 0.3), 0.3, 1e-14);         // I_x(1,1) = x
+  EXPECT_NEAR(regularized_incomplete_beta(3, 1, 0.5), 0.125, 1e-14);       // I_x(a,1) = x^a
+  EXPECT_NEAR(regularized_incomplete_beta(1, 4, 0.5), 1 - 0.0625, 1e-14);  // 1 - (1-x)^b
+  EXPECT_NEAR(regularized_incomplete_beta(2.5, 2.5, 0.5), 0.5, 1e-14);     // symmetry
   EXPECT_NEAR(regularized_incomplete_beta(2, 3, 0.9), 1 - regularized_incomplete_beta(3, 2, 0.1), 1e-14);
 }
 
@@ -36,7 +36,7 @@ TEST(StudentT, OneDegreeOfFreedomIsCauchy) {
 
 TEST(StudentT, TwoDegreesOfFreedomClosedForm) {
   // F(t) = 1/2 + t / (2 sqrt(2 + t^2)).
-  EXPECT_NEAR(student_t_cdf(1, 2), 0.5 + 1 / (2 * std::sqrt(3.0)), 1e-13);  // 0.788675134594813
+  EXPECT_NEAR(student_t_cdf(1, 2), 0.5 + 1 / (2 * std::sqrt(3.0)), 1e-13);          // 0.788675134594813
   EXPECT_NEAR(student_t_cdf(-2 * std::sqrt(2.0), 2), 0.5 - std::sqrt(0.2), 1e-13);  // 0.0527864045
 }
 
@@ -62,7 +62,7 @@ TEST(Welch, EqualVariancesByHand) {
   EXPECT_DOUBLE_EQ(w->mean_b, 6);
   EXPECT_NEAR(w->t, -2 * std::sqrt(2.0), 1e-14);
   EXPECT_NEAR(w->df, 2, 1e-14);
-  EXPECT_NEAR(w->p_less, 0.5 - std::sqrt(0.2), 1e-13);     // 0.0527864045
+  EXPECT_NEAR(w->p_less, 0.5 - std::sqrt(0.2), 1e-13);  // 0.0527864045
   EXPECT_NEAR(w->p_greater, 0.5 + std::sqrt(0.2), 1e-13);
   EXPECT_NEAR(w->p_two_sided, 2 * (0.5 - std::sqrt(0.2)), 1e-13);
 }

@@ -25,16 +25,16 @@ CostInputs inputs() {
 
 TEST(CostEstimate, EveryFigureFromCommandLineFigures) {
   const CostReport r = estimate_cost(inputs());
-  EXPECT_DOUBLE_EQ(r.gross.j, 8.75);                            // 350 W / 40 tokens/s
-  EXPECT_NEAR(r.gross.cost_per_mtok, 0.729167, 1e-6);           // 8.75 · 0.30 / 3.6
-  EXPECT_DOUBLE_EQ(r.marginal.j, 6.25);                         // (350 - 100) / 40
-  EXPECT_NEAR(r.marginal.cost_per_mtok, 0.520833, 1e-6);        // 6.25 · 0.30 / 3.6
-  EXPECT_DOUBLE_EQ(r.at_utilization.j, 11.25);                  // 8.75 + 100 · 0.5 / (0.5 · 40) = 8.75 + 2.5
-  EXPECT_NEAR(r.at_utilization.cost_per_mtok, 0.9375, 1e-12);   // 11.25 · 0.30 / 3.6
-  EXPECT_NEAR(r.hardware_per_mtok, 1.056270, 1e-6);             // 2e9 / (94,672,800 · 0.5 · 40)
-  EXPECT_NEAR(r.total_per_mtok, 1.993770, 1e-6);                // 0.9375 + 1.056270
-  EXPECT_NEAR(r.break_even_utilization, 0.497894, 1e-6);        // see CostFormulas.BreakEven...
-  EXPECT_NEAR(r.price_per_memory_gb, 83.333333, 1e-6);          // 2000 / 24
+  EXPECT_DOUBLE_EQ(r.gross.j, 8.75);                           // 350 W / 40 tokens/s
+  EXPECT_NEAR(r.gross.cost_per_mtok, 0.729167, 1e-6);          // 8.75 · 0.30 / 3.6
+  EXPECT_DOUBLE_EQ(r.marginal.j, 6.25);                        // (350 - 100) / 40
+  EXPECT_NEAR(r.marginal.cost_per_mtok, 0.520833, 1e-6);       // 6.25 · 0.30 / 3.6
+  EXPECT_DOUBLE_EQ(r.at_utilization.j, 11.25);                 // 8.75 + 100 · 0.5 / (0.5 · 40) = 8.75 + 2.5
+  EXPECT_NEAR(r.at_utilization.cost_per_mtok, 0.9375, 1e-12);  // 11.25 · 0.30 / 3.6
+  EXPECT_NEAR(r.hardware_per_mtok, 1.056270, 1e-6);            // 2e9 / (94,672,800 · 0.5 · 40)
+  EXPECT_NEAR(r.total_per_mtok, 1.993770, 1e-6);               // 0.9375 + 1.056270
+  EXPECT_NEAR(r.break_even_utilization, 0.497894, 1e-6);       // see CostFormulas.BreakEven...
+  EXPECT_NEAR(r.price_per_memory_gb, 83.333333, 1e-6);         // 2000 / 24
   EXPECT_TRUE(r.notes.empty());
 }
 

@@ -13,8 +13,8 @@ namespace {
 
 // A run: E = 1200 J over T = 10 s, N = 400 output tokens (r = 40 tokens/s), idle 50 W.
 TEST(CostFormulas, EnergyPerTokenGrossMarginalAndAtUtilization) {
-  EXPECT_DOUBLE_EQ(gross_j_per_token(1200, 400), 3.0);               // 1200 / 400
-  EXPECT_DOUBLE_EQ(marginal_j_per_token(1200, 50, 10, 400), 1.75);   // (1200 - 50·10) / 400 = 700 / 400
+  EXPECT_DOUBLE_EQ(gross_j_per_token(1200, 400), 3.0);              // 1200 / 400
+  EXPECT_DOUBLE_EQ(marginal_j_per_token(1200, 50, 10, 400), 1.75);  // (1200 - 50·10) / 400 = 700 / 400
   // u = 0.25: 3 + 50·(1 - 0.25) / (0.25·40) = 3 + 37.5 / 10 = 6.75
   EXPECT_DOUBLE_EQ(j_per_token_at_utilization(3.0, 50, 0.25, 40), 6.75);
   // u = 1: the machine never idles, so e(1) = gross.

@@ -32,9 +32,9 @@ TEST(CostRunFigures, SpeedIsTotalTokensOverTotalSecondsSoCostMatchesJoulesPerTok
   in.idle_power_w = f.idle_power_w;
   in.price_per_kwh = 0.30;
   const CostReport r = estimate_cost(in);
-  EXPECT_DOUBLE_EQ(r.gross.j, energy.tg->j_per_token);                // one definition: E / N
+  EXPECT_DOUBLE_EQ(r.gross.j, energy.tg->j_per_token);  // one definition: E / N
   EXPECT_NEAR(r.gross.cost_per_mtok, 1.5625 * 0.30 / 3.6, 1e-12);
-  EXPECT_NEAR(r.marginal.j, (100.0 - 20.0 * 1.0) / 64, 1e-12);       // (E - P_idle T) / N
+  EXPECT_NEAR(r.marginal.j, (100.0 - 20.0 * 1.0) / 64, 1e-12);  // (E - P_idle T) / N
 }
 
 // Without tg energy the speed comes from the timed samples, and there is no power.

@@ -1,16 +1,15 @@
 // The compute buffer by kind (issue 19): the figures held are llama.cpp's, from its no_alloc
 // plan (live here) or from the cases README (/work/shared/cases/fit) of the same build.
-#include <gtest/gtest.h>
-
 #include <ggml.h>
+#include <gtest/gtest.h>
 
 #include "engine/llama_simulate.h"
 #include "fit/compute_buffer.h"
 #include "fit/memory_model.h"
 #include "model/model_shape.h"
 #include "model/preset.h"
-#include "synth/synthesis.h"
 #include "support/temp_dir.h"
+#include "synth/synthesis.h"
 
 namespace rigbench {
 namespace {
@@ -33,7 +32,8 @@ model::TensorInfo tensor(const std::string& name, int layer, int64_t ne0, int64_
 TEST(FitComputeBuffer, OpenElmPerLayerHeadsWithoutFlashAttention) {
   const std::vector<uint32_t> q = {12, 12, 12, 12, 12, 16, 16, 16, 16, 16, 16, 16, 20, 20, 20, 20};
   const std::vector<uint32_t> kv = {3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5};
-  const std::vector<uint32_t> ff = {768, 1024, 1280, 1536, 1792, 2304, 2560, 2816, 3072, 3328, 3840, 4096, 4352, 4608, 4864, 5120};
+  const std::vector<uint32_t> ff = {768,  1024, 1280, 1536, 1792, 2304, 2560, 2816,
+                                    3072, 3328, 3840, 4096, 4352, 4608, 4864, 5120};
   model::ModelShape s;
   s.arch = "openelm";
   s.n_layer = 16;
@@ -99,8 +99,8 @@ TEST(FitComputeBuffer, ExpertWidthComesFromTheExpertTensors) {
   s.n_expert_used = 1;
   s.n_ff_exp = 0;  // as the file says
   s.tensors = {tensor("blk.0.attn_norm.weight", 0, 256), tensor("blk.0.attn_q.weight", 0, 256, 256),
-               tensor("blk.0.ffn_norm.weight", 0, 256),
-               tensor("blk.0.ffn_gate_exps.weight", 0, 256, 384), tensor("blk.0.ffn_up_exps.weight", 0, 256, 384)};
+               tensor("blk.0.ffn_norm.weight", 0, 256), tensor("blk.0.ffn_gate_exps.weight", 0, 256, 384),
+               tensor("blk.0.ffn_up_exps.weight", 0, 256, 384)};
   fit::ContextParams c;
   c.n_ctx = 4096;
   const fit::ComputePhases p = fit::compute_phases(s, c);
@@ -127,8 +127,11 @@ TEST(FitComputeBuffer, MambaSelectiveScanWithoutAttention) {
     model::TensorInfo a = tensor("blk.0.ssm_a", 0, static_cast<int64_t>(d_state), static_cast<int64_t>(d));
     a.type = "f32";
     a.bytes = d_state * d * 4;
-    s.tensors = {tensor("blk.0.attn_norm.weight", 0, e), tensor("blk.0.ssm_in.weight", 0, e, 2 * d),
-                 tensor("blk.0.ssm_x.weight", 0, d, dt_rank + 2 * d_state), tensor("blk.0.ssm_out.weight", 0, d, e), a,
+    s.tensors = {tensor("blk.0.attn_norm.weight", 0, e),
+                 tensor("blk.0.ssm_in.weight", 0, e, 2 * d),
+                 tensor("blk.0.ssm_x.weight", 0, d, dt_rank + 2 * d_state),
+                 tensor("blk.0.ssm_out.weight", 0, d, e),
+                 a,
                  tensor("output.weight", -1, e, vocab)};
     return s;
   };
@@ -159,7 +162,8 @@ TEST(FitComputeBuffer, HybridRecurrentBlocksByKind) {
     s.n_ff = {384, 384};
     s.head_k = s.head_v = 128;
     s.tensors = std::move(ssm);
-    for (const char* n : {"attn_q", "attn_k", "attn_v"}) s.tensors.push_back(tensor(std::string("blk.1.") + n + ".weight", 1, 256, 256));
+    for (const char* n : {"attn_q", "attn_k", "attn_v"})
+      s.tensors.push_back(tensor(std::string("blk.1.") + n + ".weight", 1, 256, 256));
     s.tensors.push_back(tensor("blk.1.attn_norm.weight", 1, 256));
     return s;
   };
@@ -171,12 +175,14 @@ TEST(FitComputeBuffer, HybridRecurrentBlocksByKind) {
   };
   fit::ContextParams c;
   c.n_ctx = 4096;
-  const model::ModelShape gdn = hybrid({tensor("blk.0.attn_norm.weight", 0, 256), tensor("blk.0.attn_qkv.weight", 0, 256, 768),
-                                        f32("blk.0.ssm_conv1d.weight", 4, 768), tensor("blk.0.ssm_beta.weight", 0, 256, 2),
-                                        tensor("blk.0.ffn_norm.weight", 0, 256), tensor("blk.0.ffn_gate.weight", 0, 256, 384)});
+  const model::ModelShape gdn =
+      hybrid({tensor("blk.0.attn_norm.weight", 0, 256), tensor("blk.0.attn_qkv.weight", 0, 256, 768),
+              f32("blk.0.ssm_conv1d.weight", 4, 768), tensor("blk.0.ssm_beta.weight", 0, 256, 2),
+              tensor("blk.0.ffn_norm.weight", 0, 256), tensor("blk.0.ffn_gate.weight", 0, 256, 384)});
   EXPECT_NEAR(static_cast<double>(fit::compute_buffer_bytes(gdn, c, true)), 10524704.0, 10524704.0 * 0.01);
-  const model::ModelShape mamba2 = hybrid({tensor("blk.0.attn_norm.weight", 0, 256), f32("blk.0.ssm_norm.weight", 256, 2),
-                                           tensor("blk.0.ssm_in.weight", 0, 256, 1538), f32("blk.0.ssm_conv1d.weight", 4, 1024)});
+  const model::ModelShape mamba2 =
+      hybrid({tensor("blk.0.attn_norm.weight", 0, 256), f32("blk.0.ssm_norm.weight", 256, 2),
+              tensor("blk.0.ssm_in.weight", 0, 256, 1538), f32("blk.0.ssm_conv1d.weight", 4, 1024)});
   EXPECT_NEAR(static_cast<double>(fit::compute_buffer_bytes(mamba2, c, true)), 9977888.0, 9977888.0 * 0.03);
 }
 

@@ -4,12 +4,12 @@
 
 #include <filesystem>
 
-#include "synth/synthesis.h"
 #include "engine/llama_simulate.h"
 #include "fit/memory_model.h"
 #include "model/model_shape.h"
 #include "model/preset.h"
 #include "support/temp_dir.h"
+#include "synth/synthesis.h"
 
 namespace rigbench {
 namespace {
@@ -89,7 +89,8 @@ INSTANTIATE_TEST_SUITE_P(Presets, FitVsLlamaCpp, ::testing::ValuesIn(cases()),
                          [](const ::testing::TestParamInfo<Case>& info) {
                            std::string s = info.param.model + "_ctx" + std::to_string(info.param.n_ctx) +
                                            (info.param.flash_attn ? "_fa" : "_nofa");
-                           for (char& ch : s) if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           for (char& ch : s)
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
                            return s;
                          });
 
@@ -133,7 +134,7 @@ TEST(FitMemoryModel, KvCacheFollowsLlamaCppRules) {
   auto m = fit::estimate_memory(s, c, 0, "cpu");
   EXPECT_EQ(m.kv_size, 1024);
   EXPECT_EQ(m.host.kv, 2u * 2 * (8 * 128) * 1024 * 2);  // layers x (K+V) x dims x cells x f16
-  c.type_k = c.type_v = "q8_0";                          // 34 bytes per 32 values
+  c.type_k = c.type_v = "q8_0";                         // 34 bytes per 32 values
   m = fit::estimate_memory(s, c, 0, "cpu");
   EXPECT_EQ(m.host.kv, 2u * 2 * (8 * 128 / 32 * 34) * 1024);
   // Sliding window: every other layer holds PAD(min(kv, n_swa + n_ubatch), 256) cells.
@@ -160,8 +161,8 @@ TEST(FitMemoryModel, RecurrentStateIsPerSequenceAndIndependentOfContext) {
   s.n_head = s.n_head_kv = s.n_ff = {0, 0};
   s.kv_layer = {0, 0};
   s.recurrent_layer = {1, 1};
-  s.state_r = 3 * 128;  // (d_conv - 1) x d_inner
-  s.state_s = 16 * 128; // d_state x d_inner
+  s.state_r = 3 * 128;   // (d_conv - 1) x d_inner
+  s.state_s = 16 * 128;  // d_state x d_inner
   s.n_vocab = 100;
   fit::ContextParams c;
   auto m = fit::estimate_memory(s, c, 0, "cpu");
@@ -188,7 +189,8 @@ TEST(FitMemoryModel, OffloadPutsTheLastLayersAndOutputOnTheDevice) {
     t.name = std::move(name), t.bytes = bytes, t.layer = layer;
     return t;
   };
-  s.tensors = {tensor("token_embd.weight", 1000, -1), tensor("output.weight", 2000, -1), tensor("output_norm.weight", 10, -1)};
+  s.tensors = {tensor("token_embd.weight", 1000, -1), tensor("output.weight", 2000, -1),
+               tensor("output_norm.weight", 10, -1)};
   for (int il = 0; il < 4; ++il) s.tensors.push_back(tensor("blk." + std::to_string(il) + ".ffn_up.weight", 100, il));
   fit::ContextParams c;
   c.n_ctx = 256;

@@ -2,16 +2,15 @@
 // flags users set (--cpu-moe, --n-cpu-moe, -ot; case 11) and a vision projector (--mmproj,
 // case 10). Shapes are built in code (what they fake: a file's tensor infos); the figures
 // held are llama.cpp's, from the cases README (/work/shared/cases/fit) of the same build.
-#include <gtest/gtest.h>
-
 #include <ggml.h>
+#include <gtest/gtest.h>
 
 #include "fit/compute_buffer.h"
 #include "fit/memory_model.h"
 #include "model/model_shape.h"
 #include "model/preset.h"
-#include "synth/synthesis.h"
 #include "support/temp_dir.h"
+#include "synth/synthesis.h"
 
 namespace rigbench {
 namespace {
@@ -45,7 +44,8 @@ model::ModelShape gemma3_270m(ggml_type wt) {
     const std::string p = "blk." + std::to_string(i) + ".";
     for (const char* n : {"attn_norm", "post_attention_norm", "ffn_norm", "post_ffw_norm"})
       s.tensors.push_back(tensor(p + n + ".weight", i, GGML_TYPE_F32, 640));
-    for (const char* n : {"attn_k_norm", "attn_q_norm"}) s.tensors.push_back(tensor(p + n + ".weight", i, GGML_TYPE_F32, 256));
+    for (const char* n : {"attn_k_norm", "attn_q_norm"})
+      s.tensors.push_back(tensor(p + n + ".weight", i, GGML_TYPE_F32, 256));
     s.tensors.push_back(tensor(p + "attn_q.weight", i, wt, 640, 1024));
     s.tensors.push_back(tensor(p + "attn_k.weight", i, wt, 640, 256));
     s.tensors.push_back(tensor(p + "attn_v.weight", i, wt, 640, 256));
@@ -72,11 +72,13 @@ model::ModelShape small_moe() {
   s.n_expert = 8;
   s.n_expert_used = 2;
   s.n_ff_exp = 128;
-  s.tensors = {tensor("token_embd.weight", -1, GGML_TYPE_F16, 256, 1000), tensor("output.weight", -1, GGML_TYPE_F16, 256, 1000)};
+  s.tensors = {tensor("token_embd.weight", -1, GGML_TYPE_F16, 256, 1000),
+               tensor("output.weight", -1, GGML_TYPE_F16, 256, 1000)};
   for (int i = 0; i < 4; ++i) {
     const std::string p = "blk." + std::to_string(i) + ".";
     s.tensors.push_back(tensor(p + "attn_q.weight", i, GGML_TYPE_F16, 256, 256));
-    for (const char* n : {"ffn_gate_exps", "ffn_up_exps"}) s.tensors.push_back(tensor(p + n + ".weight", i, GGML_TYPE_F16, 256, 128 * 8));
+    for (const char* n : {"ffn_gate_exps", "ffn_up_exps"})
+      s.tensors.push_back(tensor(p + n + ".weight", i, GGML_TYPE_F16, 256, 128 * 8));
     s.tensors.push_back(tensor(p + "ffn_down_exps.weight", i, GGML_TYPE_F16, 128, 256 * 8));
     s.tensors.push_back(tensor(p + "ffn_gate_inp.weight", i, GGML_TYPE_F32, 256, 8));
   }
@@ -200,7 +202,8 @@ TEST(FitPlacement, ProjectorGoesToTheDevice) {
   const auto with = fit::estimate_memory(s, c, -1, "cuda");
   EXPECT_EQ(with.device.weights, without.device.weights + p.weights_bytes);
   EXPECT_EQ(with.device.compute, without.device.compute + c.mmproj_compute_bytes);
-  EXPECT_EQ(fit::estimate_memory(s, c, 0, "cpu").host.weights, fit::estimate_memory(s, {}, 0, "cpu").host.weights + p.weights_bytes);
+  EXPECT_EQ(fit::estimate_memory(s, c, 0, "cpu").host.weights,
+            fit::estimate_memory(s, {}, 0, "cpu").host.weights + p.weights_bytes);
 }
 
 }  // namespace

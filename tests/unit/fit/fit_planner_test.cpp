@@ -10,8 +10,8 @@
 #include "hw/catalog.h"
 #include "model/model_shape.h"
 #include "model/preset.h"
-#include "synth/synthesis.h"
 #include "support/temp_dir.h"
+#include "synth/synthesis.h"
 
 namespace rigbench {
 namespace {
@@ -21,7 +21,8 @@ constexpr uint64_t kMiB = 1ull << 20, kGiB = 1ull << 30;
 // A header-only file of a preset (or a config.json) at `quant`, written once per test binary.
 model::ModelShape shape_of(const std::string& preset, const std::string& quant, const std::string& config = "") {
   static testing::TempDir* dir = new testing::TempDir();
-  const std::string path = dir->file((config.empty() ? preset : std::filesystem::path(config).stem().string()) + "-" + quant + ".gguf");
+  const std::string path =
+      dir->file((config.empty() ? preset : std::filesystem::path(config).stem().string()) + "-" + quant + ".gguf");
   if (!std::filesystem::exists(path)) {
     synth::SynthRequest req;
     req.preset = preset;
@@ -109,7 +110,8 @@ TEST(FitCatalog, UnitsAreWholeGiBAndAppleEntriesTakeTheWorkingSetRule) {
   int apple = 0;
   for (const auto& d : catalog()) {
     EXPECT_EQ(d.memory_bytes % kGiB, 0u) << d.name;
-    for (const char* figure : {"memory", "bandwidth", "price"}) EXPECT_TRUE(d.sources.count(figure)) << d.name << " " << figure;
+    for (const char* figure : {"memory", "bandwidth", "price"})
+      EXPECT_TRUE(d.sources.count(figure)) << d.name << " " << figure;
     if (d.kind == "apple") {
       ++apple;
       EXPECT_EQ(d.usable_bytes(), hw::apple_working_set_bytes(d.memory_bytes)) << d.name;
@@ -138,7 +140,8 @@ TEST(FitCatalog, UnitsAreWholeGiBAndAppleEntriesTakeTheWorkingSetRule) {
     "memory_bytes": 25769803776, "bandwidth_gbps": 100, "host": "Nowhere", "sources": {}}]})";
   auto no_host = hw::load_catalog(dir.file("host.json"));
   ASSERT_FALSE(no_host);
-  EXPECT_NE(no_host.error().message.find("host 'Nowhere' is not a \"cpu\" entry"), std::string::npos) << no_host.error().message;
+  EXPECT_NE(no_host.error().message.find("host 'Nowhere' is not a \"cpu\" entry"), std::string::npos)
+      << no_host.error().message;
 }
 
 // "Also found" in #19: max n_ctx on a partial row, above n_ctx_train where a larger -c fits,
@@ -213,7 +216,8 @@ TEST(FitPlanner, NothingOffloadedReadsTheDevicesShortfall) {
 // its allowance for whole layers, and every card then has room.
 TEST(FitPlanner, DefaultContextOverTwoGpusIsCutToFitThemAll) {
   const auto shape = shape_of("Llama-3.1-70B", "Q4_K_M");
-  const auto rs = fit::plan_fit_split_default_context(shape, from_catalog("RTX 3090"), fit::ContextParams{}, -2, 0, 2, {});
+  const auto rs =
+      fit::plan_fit_split_default_context(shape, from_catalog("RTX 3090"), fit::ContextParams{}, -2, 0, 2, {});
   ASSERT_EQ(rs.size(), 2u);
   EXPECT_LT(rs[0].n_ctx, 131072);
   EXPECT_GE(rs[0].n_ctx, 4096);

@@ -45,7 +45,7 @@ TEST_F(BandwidthCache, HwMeasurementReplacesTheFigureTheBoundUses) {
   MachineInfo m;
   m.cpu = "Test CPU";
   m.cores = 2;
-  store_bandwidth(m, probe(8.5));  // a probe on a busy machine
+  store_bandwidth(m, probe(8.5));                 // a probe on a busy machine
   EXPECT_DOUBLE_EQ(host_bandwidth_gbps(m), 8.5);  // cached: no new probe
   store_bandwidth(m, probe(20.0));
   EXPECT_DOUBLE_EQ(host_bandwidth_gbps(m), 20.0);

@@ -8,10 +8,10 @@
 #include <filesystem>
 #include <sstream>
 
-#include "report/hw_printer.h"
 #include "fakes/fake_nvml_state.h"
 #include "fit/targets.h"
 #include "report/comparison.h"
+#include "report/hw_printer.h"
 #include "store/record_json.h"
 #include "support/temp_dir.h"
 
@@ -74,7 +74,8 @@ TEST(DescribeFakes, TheStoredRecordHoldsTheGpusHwLists) {
   testing::FakeNvml nvml;
   one_nvidia_gpu(nvml);
   FakeDrm drm;
-  const GgmlView ggml{{"CPU", "Vulkan"}, {device("Vulkan0", "AMD Radeon RX 6600 XT (RADV NAVI23)", 8 * kGiB, 7 * kGiB)}};
+  const GgmlView ggml{{"CPU", "Vulkan"},
+                      {device("Vulkan0", "AMD Radeon RX 6600 XT (RADV NAVI23)", 8 * kGiB, 7 * kGiB)}};
 
   RunRecord rec;
   rec.machine = describe(ggml, {"", drm.root()});

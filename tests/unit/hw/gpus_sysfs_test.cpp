@@ -24,9 +24,9 @@ void card(const testing::TempDir& root, const std::string& name, const std::stri
 TEST(AmdGpusFakeSysfs, ListsAmdCardsWithVramAndSkipsTheRest) {
   testing::TempDir root;
   card(root, "card0", "0x1002", "8573157376", "1073741824", "Radeon RX 6600 XT");  // 8 GiB VRAM, 1 GiB used
-  card(root, "card1", "0x8086", "0", "", "");                                       // an Intel iGPU: not AMD
-  card(root, "card2", "0x1002", "", "", "");                                         // no VRAM figure
-  std::filesystem::create_directories(root.path() / "card0-DP-1");                   // a connector, not a card
+  card(root, "card1", "0x8086", "0", "", "");                                      // an Intel iGPU: not AMD
+  card(root, "card2", "0x1002", "", "", "");                                       // no VRAM figure
+  std::filesystem::create_directories(root.path() / "card0-DP-1");                 // a connector, not a card
   const auto gpus = amd_gpus(root.path().string());
   ASSERT_EQ(gpus.size(), 1u);
   EXPECT_EQ(gpus[0].name, "amdgpu:card0");

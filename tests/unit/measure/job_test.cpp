@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "measure/runner.h"
 #include "engine/engine.h"
+#include "measure/runner.h"
 
 namespace rigbench::measure {
 namespace {
@@ -20,7 +20,8 @@ class FakeEngine final : public engine::Engine {
 
   Status load(const std::string& path, const BenchParams&) override {
     ++loads;
-    if (broken.count(path)) return fail(ErrorCode::kInvalidInput, "model '" + path + "': llama.cpp cannot load it: fake");
+    if (broken.count(path))
+      return fail(ErrorCode::kInvalidInput, "model '" + path + "': llama.cpp cannot load it: fake");
     return {};
   }
   Status open_context(const BenchParams& p) override {
@@ -48,7 +49,8 @@ struct Collected {
   }
 };
 
-std::vector<TestCase> plan_for(std::vector<std::string> models, std::map<std::string, std::vector<std::string>> knobs = {}) {
+std::vector<TestCase> plan_for(std::vector<std::string> models,
+                               std::map<std::string, std::vector<std::string>> knobs = {}) {
   PlanSpec spec;
   spec.models = std::move(models);
   spec.n_prompt = {16};
@@ -117,7 +119,8 @@ TEST(RunPlanWithFakeEngine, EveryKnobReachesTheEngine) {
   FakeEngine engine;
   std::atomic<bool> cancel{false};
   Runner runner(engine, cancel);
-  const auto plan = plan_for({"m.gguf"}, {{"poll", {"0", "100"}}, {"n_ubatch", {"64"}}, {"n_ctx", {"4096"}}, {"cpu_strict", {"1"}}});
+  const auto plan =
+      plan_for({"m.gguf"}, {{"poll", {"0", "100"}}, {"n_ubatch", {"64"}}, {"n_ctx", {"4096"}}, {"cpu_strict", {"1"}}});
   Collected got;
   ASSERT_TRUE(run_plan(plan, infos({"m.gguf"}), JobContext{}, runner, got.sink()));
   ASSERT_EQ(engine.contexts.size(), 4u);
@@ -138,7 +141,7 @@ TEST(RunPlanWithFakeEngine, TheRecordHoldsTheSettingsThatRan) {
   Collected got;
   ASSERT_TRUE(run_plan(plan, infos({"m.gguf"}), JobContext{}, runner, got.sink()));
   ASSERT_EQ(got.records.size(), 2u);
-  EXPECT_EQ(engine.contexts[0].n_ubatch, 512);  // asked
+  EXPECT_EQ(engine.contexts[0].n_ubatch, 512);    // asked
   EXPECT_EQ(got.records[0].params.n_ubatch, 32);  // ran
   EXPECT_EQ(got.records[0].params.n_batch, 32);
 }

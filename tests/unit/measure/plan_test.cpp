@@ -96,7 +96,7 @@ TEST(Expand, LoadModeIsAModelLoadKnobNextToGpuLayers) {
   const auto plan = expand(spec);
   ASSERT_EQ(plan.size(), 8u);  // 2 ngl x 2 load modes x 2 fa
   // Each (n_gpu_layers, load_mode) pair holds its runs together, so the model loads 4 times.
-  const std::vector<std::pair<int, std::string>> loads = {{0, "none"}, {0, "none"}, {0, "mmap"}, {0, "mmap"},
+  const std::vector<std::pair<int, std::string>> loads = {{0, "none"},  {0, "none"},  {0, "mmap"},  {0, "mmap"},
                                                           {99, "none"}, {99, "none"}, {99, "mmap"}, {99, "mmap"}};
   for (std::size_t i = 0; i < plan.size(); ++i) {
     EXPECT_EQ(plan[i].params.n_gpu_layers, loads[i].first) << i;

@@ -97,7 +97,8 @@ void expect_same_as_reference(const std::string& ours_path, const std::string& r
   ggml_context* our_meta = nullptr;
   ggml_context* ref_meta = nullptr;
   gguf_init_params p1{true, &our_meta}, p2{true, &ref_meta};
-  Gguf o2(gguf_init_from_file(ours_path.c_str(), p1), &gguf_free), r2(gguf_init_from_file(ref_path.c_str(), p2), &gguf_free);
+  Gguf o2(gguf_init_from_file(ours_path.c_str(), p1), &gguf_free),
+      r2(gguf_init_from_file(ref_path.c_str(), p2), &gguf_free);
   ASSERT_TRUE(o2 && r2);
   for (int64_t i = 0; i < gguf_get_n_tensors(ref.get()); ++i) {
     const std::string name = gguf_get_tensor_name(ref.get(), i);
@@ -268,7 +269,8 @@ TEST(SynthConfig, MambaWithAnotherExpansionIsRefusedWithTheReason) {
 // llama.cpp, vocabulary and tensors.
 TEST(SynthConfig, SmallMambaWrittenInFullLoads) {
   testing::TempDir dir;
-  testing::write_file(dir.file("mamba-130m.json"), R"({"model_type": "mamba", "hidden_size": 768, "intermediate_size": 1536,
+  testing::write_file(dir.file("mamba-130m.json"),
+                      R"({"model_type": "mamba", "hidden_size": 768, "intermediate_size": 1536,
     "num_hidden_layers": 2, "vocab_size": 50277, "state_size": 16, "conv_kernel": 4, "time_step_rank": 48,
     "layer_norm_epsilon": 1e-05, "tie_word_embeddings": true})");
   auto p = model::preset_from_hf_config(dir.file("mamba-130m.json"), "mamba-130m");

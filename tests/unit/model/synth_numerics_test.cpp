@@ -10,10 +10,10 @@
 #include <memory>
 #include <vector>
 
-#include "synth/synthesis.h"
 #include "engine/llama_engine.h"
 #include "model/preset.h"
 #include "support/temp_dir.h"
+#include "synth/synthesis.h"
 
 namespace rigbench {
 namespace {
@@ -27,8 +27,16 @@ model::Preset shrink(model::Preset p) {
   p.n_head_kv = std::max(1u, p.n_head / ratio);
   p.head_dim = p.head_dim ? 64 : 0;
   if (p.is_mla()) {
-    p.q_lora_rank = 64; p.kv_lora_rank = 64; p.qk_nope_dim = 32; p.qk_rope_dim = 32; p.v_head_dim = 32;
-    p.n_expert = 8; p.n_expert_used = 2; p.n_ff_exp = 64; p.n_layer_dense_lead = 1; p.n_head_kv = p.n_head;
+    p.q_lora_rank = 64;
+    p.kv_lora_rank = 64;
+    p.qk_nope_dim = 32;
+    p.qk_rope_dim = 32;
+    p.v_head_dim = 32;
+    p.n_expert = 8;
+    p.n_expert_used = 2;
+    p.n_ff_exp = 64;
+    p.n_layer_dense_lead = 1;
+    p.n_head_kv = p.n_head;
   }
   if (p.arch == "bert") p.n_ctx_train = 512;
   return p;
@@ -78,7 +86,8 @@ INSTANTIATE_TEST_SUITE_P(Archs, SynthNumerics,
                                            "DeepSeek-V3", "bge-small-en-v1.5"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            std::string s = info.param;
-                           for (char& c : s) if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           for (char& c : s)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
                            return s;
                          });
 

@@ -7,7 +7,6 @@
 #include <map>
 #include <sstream>
 
-#include "synth/synthesis.h"
 #include "core/strings.h"
 #include "engine/llama_engine.h"
 #include "engine/llama_quant.h"
@@ -16,6 +15,7 @@
 #include "model/preset.h"
 #include "model/tensor_layout.h"
 #include "support/temp_dir.h"
+#include "synth/synthesis.h"
 
 namespace rigbench {
 namespace {
@@ -29,7 +29,7 @@ TEST(Synth, LlamaCppLoadsEveryPresetHeaderOnly) {
     const std::string path = dir.file(p.name + ".gguf");
     auto written = synth::synthesize(p, "Q4_K_M", path, /*header_only=*/true);
     ASSERT_TRUE(written) << written.error().message;
-    struct stat st{};
+    struct stat st {};
     ASSERT_EQ(stat(path.c_str(), &st), 0);
     EXPECT_EQ(static_cast<uint64_t>(st.st_size), written->size_bytes);
     EXPECT_LT(static_cast<uint64_t>(st.st_blocks) * 512, 64ull << 20);  // sparse: metadata only
@@ -116,7 +116,8 @@ void expect_types_match_snapshot(const char* preset_name, const std::string& sna
 }
 
 TEST(Synth, Llama70BQ4KMTypesMatchLlamaCppSnapshot) {
-  expect_types_match_snapshot("Llama-3.1-70B", RIGBENCH_LLAMA_SNAPSHOTS "/meta-llama-3.1-70b-instruct.schema", "Q4_K_M");
+  expect_types_match_snapshot("Llama-3.1-70B", RIGBENCH_LLAMA_SNAPSHOTS "/meta-llama-3.1-70b-instruct.schema",
+                              "Q4_K_M");
 }
 
 TEST(Synth, DeepSeekV3Q4KMTypesMatchLlamaCppSnapshot) {

@@ -1,5 +1,7 @@
 // The values of synthetic models (synth_values.h): the recipe row by row, and what a written
 // F32 file holds.
+#include "model/synth_values.h"
+
 #include <ggml.h>
 #include <gguf.h>
 #include <gtest/gtest.h>
@@ -12,12 +14,11 @@
 #include <set>
 #include <vector>
 
-#include "synth/synthesis.h"
 #include "model/gguf_inspect.h"
 #include "model/preset.h"
-#include "model/synth_values.h"
 #include "model/tensor_layout.h"
 #include "support/temp_dir.h"
+#include "synth/synthesis.h"
 
 namespace rigbench {
 namespace {
@@ -119,7 +120,8 @@ TEST(SynthValues, FillRowsDrawsTheRecipe) {
   int n = 0;
   for (int row = 0; row < 16; ++row) {
     EXPECT_EQ(v[row * 1024 + 3], 7.0f);
-    for (int j = 0; j < 1024; ++j) if (j != 3) sum2 += v[row * 1024 + j] * v[row * 1024 + j], ++n;
+    for (int j = 0; j < 1024; ++j)
+      if (j != 3) sum2 += v[row * 1024 + j] * v[row * 1024 + j], ++n;
   }
   EXPECT_NEAR(std::sqrt(sum2 / n), 0.5, 0.01);
   RowRecipe ones;

@@ -1,11 +1,12 @@
 // External power: a wall meter's CSV log (a real file in a temp dir) and a constant stated
 // with --watts. Each test holds the joules of the window it asks for.
+#include "power/power_log.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "fakes/drive.h"
-#include "power/power_log.h"
 #include "power/stated.h"
 #include "support/temp_dir.h"
 
@@ -91,7 +92,8 @@ TEST(PowerLogFile, WindowsBesideAGapAreMeasured) {
   auto meter = open_power_log(dir.file("plog.csv"));
   ASSERT_TRUE(meter) << meter.error().reason;
   const auto ticks = read_at(**meter, {t0 - 20, t0 - 15, t0 - 10, t0 + 171, t0 + 175});
-  const auto r = summarize((*meter)->domains(), ticks, {window("pp", t0 - 20, t0 - 10), window("tg", t0 + 171, t0 + 175)});
+  const auto r =
+      summarize((*meter)->domains(), ticks, {window("pp", t0 - 20, t0 - 10), window("tg", t0 + 171, t0 + 175)});
   EXPECT_NEAR(energy(r, "pp", 0).energy_j, 800.0, 1e-6);
   EXPECT_NEAR(energy(r, "tg", 0).energy_j, 9600.0, 1e-6);
 }
@@ -113,7 +115,8 @@ TEST(PowerLogFile, ALogCoarserThanThePhasesIsFlagged) {
   EXPECT_EQ(r.flags, std::vector<std::string>{kFlagCoarse});
   ASSERT_EQ(r.notes.size(), 2u);  // one per phase
   EXPECT_NE(r.notes[1].find("tg: external:wall: windows as short as 1 s against a source updated every 10.000 s"),
-            std::string::npos) << r.notes[1];
+            std::string::npos)
+      << r.notes[1];
 }
 
 TEST(PowerLogFile, ParseErrorsNameTheFileAndLine) {

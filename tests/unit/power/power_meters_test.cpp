@@ -9,7 +9,8 @@ namespace rigbench::power {
 namespace {
 
 const MeterStatus* find(const OpenedMeters& m, const std::string& kind) {
-  for (const auto& s : m.status) if (s.kind == kind) return &s;
+  for (const auto& s : m.status)
+    if (s.kind == kind) return &s;
   return nullptr;
 }
 
@@ -60,12 +61,14 @@ TEST(PowerMetersFakeSysfs, NoMeterIsOneShortLinePointingToHw) {
   c.hwmon_root = empty.class_dir();
   c.nvml_library = "/nonexistent/libnvidia-ml.so.1";
   const std::string line = no_meter_line(list_meters(c));
-  EXPECT_EQ(line, "rigbench: energy: no meter available (rapl, nvml, amdgpu); speed is still measured; details: rigbench hw");
+  EXPECT_EQ(line,
+            "rigbench: energy: no meter available (rapl, nvml, amdgpu); speed is still measured; details: rigbench hw");
   EXPECT_LE(line.size(), kNoMeterLineMax);
   EXPECT_EQ(line.find('\n'), std::string::npos);
   c.power_log = empty.root().string() + "/no-such-log.csv";  // asked for, and failed: named too
   EXPECT_EQ(no_meter_line(list_meters(c)),
-            "rigbench: energy: no meter available (rapl, nvml, amdgpu, external); speed is still measured; details: rigbench hw");
+            "rigbench: energy: no meter available (rapl, nvml, amdgpu, external); speed is still measured; details: "
+            "rigbench hw");
 }
 
 }  // namespace

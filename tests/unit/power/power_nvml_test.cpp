@@ -103,7 +103,8 @@ TEST(NvmlFakeLibrary, PhasesShorterThanTheCounterUpdateUseInstantaneousPowerFlag
   for (int i = 0; i <= 60; ++i) times.push_back(0.05 * i);
   const auto ticks = drive(**meter, times, [&](std::size_t i) {
     const double t = times[i];
-    nvml.set("gpu0.energy_mj", 5000000 + 10000ull * static_cast<unsigned long long>(t / 0.1 + 1e-9));  // 10 J per 0.1 s step
+    nvml.set("gpu0.energy_mj",
+             5000000 + 10000ull * static_cast<unsigned long long>(t / 0.1 + 1e-9));  // 10 J per 0.1 s step
   });
   std::vector<PhaseWindow> windows = {window(kIdlePhase, 0, 1)};
   for (int k = 0; k < 5; ++k) windows.push_back(window("tg", 1.2 + 0.3 * k, 1.204 + 0.3 * k));  // 4 ms each

@@ -47,9 +47,9 @@ TEST(PowermetricsText, AppleSiliconSamplesAndTheirEnergy) {
   EXPECT_DOUBLE_EQ((*samples)[1].combined_w, 20.1);
   const PowermetricsEnergy e = powermetrics_energy(*samples);
   EXPECT_NEAR(e.seconds, 0.5, 1e-12);
-  EXPECT_NEAR(e.cpu_j, 5.0 * 0.2 + 4.0 * 0.3, 1e-12);        // 1.0 + 1.2 = 2.2 J
-  EXPECT_NEAR(e.gpu_j, 12.0 * 0.2 + 16.0 * 0.3, 1e-12);      // 2.4 + 4.8 = 7.2 J
-  EXPECT_NEAR(e.combined_j, 17.0 * 0.2 + 20.1 * 0.3, 1e-12); // 3.4 + 6.03 = 9.43 J
+  EXPECT_NEAR(e.cpu_j, 5.0 * 0.2 + 4.0 * 0.3, 1e-12);         // 1.0 + 1.2 = 2.2 J
+  EXPECT_NEAR(e.gpu_j, 12.0 * 0.2 + 16.0 * 0.3, 1e-12);       // 2.4 + 4.8 = 7.2 J
+  EXPECT_NEAR(e.combined_j, 17.0 * 0.2 + 20.1 * 0.3, 1e-12);  // 3.4 + 6.03 = 9.43 J
 }
 
 TEST(PowermetricsText, IntelPackagePowerInWatts) {

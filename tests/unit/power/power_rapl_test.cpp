@@ -83,7 +83,8 @@ TEST(RaplFakeSysfs, MaxEnergyRangeUnreadableStillCountsAndAWrapMakesItsWindowUna
   // 3-4 s: +0.5 J.
   const std::vector<uint64_t> raw = {5000000, 6500000, 7500000, 200000, 700000};
   const auto ticks = drive(**meter, {0, 1, 2, 3, 4}, [&](std::size_t i) { sys.set_energy_uj("intel-rapl:0", raw[i]); });
-  const auto r = summarize((*meter)->domains(), ticks, {window("pp", 0, 2), window("wrapped", 1, 4), window("tg", 3, 4)});
+  const auto r =
+      summarize((*meter)->domains(), ticks, {window("pp", 0, 2), window("wrapped", 1, 4), window("tg", 3, 4)});
   EXPECT_NEAR(energy(r, "pp", 0).energy_j, 2.5, 1e-9);  // (6500000 - 5000000) + (7500000 - 6500000) µJ
   EXPECT_EQ(energy(r, "pp", 0).method, Method::kCounter);
   EXPECT_TRUE(std::isnan(energy(r, "wrapped", 0).energy_j));
@@ -116,7 +117,8 @@ TEST(RaplFakeSysfs, PermissionDeniedOnDramOnlyStillCountsThePackage) {
   const std::string out = as_unprivileged(sys.root(), [&] {
     auto m = open_rapl(sys.class_dir());
     if (!m) return "unavailable: " + m.error().reason;
-    const auto ticks = drive(**m, {0, 2}, [&](std::size_t i) { sys.set_energy_uj("intel-rapl:0", i ? 5000000 : 1000000); });
+    const auto ticks =
+        drive(**m, {0, 2}, [&](std::size_t i) { sys.set_energy_uj("intel-rapl:0", i ? 5000000 : 1000000); });
     const auto r = summarize((*m)->domains(), ticks, {window("tg", 0, 2)});
     return names(**m)[0] + " " + std::to_string(names(**m).size()) + " " + std::to_string(energy(r, "tg", 0).energy_j);
   });

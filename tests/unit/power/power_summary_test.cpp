@@ -117,7 +117,8 @@ TEST(PowerSummary, AWindowOverAGapIsUnavailableAndFlagged) {
   in_gap.error = "no reading for 172.0 s around this time";
   DomainReading after = power(80, 2400);
   after.integrated_gap = true;
-  const std::vector<Tick> ticks = {tick(0, {power(0, 80)}), tick(1, {power(80, 80)}), tick(2, {in_gap}), tick(3, {after})};
+  const std::vector<Tick> ticks = {tick(0, {power(0, 80)}), tick(1, {power(80, 80)}), tick(2, {in_gap}),
+                                   tick(3, {after})};
   const auto r = summarize(kOneDomain, ticks, {window("tg", 1.5, 2.5)});
   EXPECT_EQ(energy(r, "tg", 0).method, Method::kUnavailable);
   EXPECT_TRUE(std::isnan(energy(r, "tg", 0).energy_j));

@@ -1,16 +1,15 @@
 // compare: grouping by machine/model/build, winners, "no clear winner", ratios against the
 // baseline, the printers; regressions across builds with Welch's t-test.
-#include "core/results.h"
 #include "report/comparison.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
-
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "core/knobs.h"
+#include "core/results.h"
 #include "report/compare_printers.h"
 #include "report/regressions.h"
 #include "support/golden.h"
@@ -24,7 +23,8 @@ constexpr const char* kCommitB = "bbbbbbbb22222222";
 
 // A record of `model` on `host`: pp of 512 and tg of 128 tokens from the given durations.
 RunRecord run(const std::string& id, const std::string& host, const std::string& model, std::vector<int64_t> pp_ns,
-              std::vector<int64_t> tg_ns, const std::string& commit = kCommitA, const std::string& time = "2026-11-29T10:00:00Z") {
+              std::vector<int64_t> tg_ns, const std::string& commit = kCommitA,
+              const std::string& time = "2026-11-29T10:00:00Z") {
   RunRecord r = testing::sample_record(id);
   r.machine.hostname = host;
   r.model.name = model;
@@ -144,8 +144,11 @@ TEST(Compare, EnergyAndCostWhereMeasured) {
   EXPECT_EQ(find_row(*cmp, "alpha F32", "tg128 in EUR (stated)").cells[2].summary.mean, 0.125);
   std::ostringstream md;
   print_comparison(*cmp, {}, 0.05, OutputFormat::kMarkdown, md);
-  EXPECT_NE(unpadded(md.str()).find("| alpha F32 | tg128 J/token | 0.02 | **0.01** ×2.00 | - | box-b |"), std::string::npos) << md.str();
-  EXPECT_NE(unpadded(md.str()).find("| alpha F32 | tg128 in EUR per Mtok | 0.5 | **0.25** ×2.00 | - | box-b |"), std::string::npos);
+  EXPECT_NE(unpadded(md.str()).find("| alpha F32 | tg128 J/token | 0.02 | **0.01** ×2.00 | - | box-b |"),
+            std::string::npos)
+      << md.str();
+  EXPECT_NE(unpadded(md.str()).find("| alpha F32 | tg128 in EUR per Mtok | 0.5 | **0.25** ×2.00 | - | box-b |"),
+            std::string::npos);
   // One figure per run: never tested for regressions.
   records[1].build.llama_cpp_commit = kCommitB;
   records[1].machine.hostname = "box-a";
@@ -212,7 +215,8 @@ TEST(Compare, SameConfigurationsPoolAndTheBestConfigurationIsShown) {
 
 TEST(Compare, LoadModeIsPartOfTheConfiguration) {
   EXPECT_EQ(knobs_label(testing::sample_record()),
-            "ngl=-1 lm=auto n_batch=2048 n_ubatch=512 type_k=f16 type_v=f16 fa=auto poll=50 cpu_strict=0 threads=8 n_depth=0");
+            "ngl=-1 lm=auto n_batch=2048 n_ubatch=512 type_k=f16 type_v=f16 fa=auto poll=50 cpu_strict=0 threads=8 "
+            "n_depth=0");
   auto records = three_machines();
   RunRecord no_mmap = records[0];  // box-a, alpha, -lm none: another configuration, faster, shown
   no_mmap.record_id = "1d";
@@ -266,7 +270,8 @@ TEST(ComparePrinters, MarkdownMarksWinnerRatiosAndDoesNotFit) {
   EXPECT_NE(md.find("| alpha F32 | tg128 t/s | 127.37 ± 0.90 | **254.73 ± 1.79** ×2.00 | 63.68 ± 0.45 ×0.50 | box-b |"),
             std::string::npos)
       << md;
-  EXPECT_NE(md.find("| beta F32 | tg128 t/s | 128.00 ± 0.00 | - | does not fit | single result |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| beta F32 | tg128 t/s | 128.00 ± 0.00 | - | does not fit | single result |"), std::string::npos)
+      << md;
   EXPECT_NE(md.find("| alpha F32 | memory n_ctx 640 | 1.55 MiB | 1.55 MiB | 1.55 MiB | |"), std::string::npos) << md;
   EXPECT_NE(md.find("alpha 0.05): none to test"), std::string::npos) << md;
 }
@@ -275,8 +280,8 @@ TEST(ComparePrinters, MarkdownMarksWinnerRatiosAndDoesNotFit) {
 // key fails. Regressions included in md and json.
 TEST(ComparePrinters, GoldenOutputs) {
   std::vector<RunRecord> records = three_machines();
-  RunRecord later = run("a-later", "box-a", "alpha", {1'000'000'000, 1'010'000'000}, {1'000'000'000, 1'010'000'000}, kCommitB,
-                        "2026-11-29T12:00:00Z");
+  RunRecord later = run("a-later", "box-a", "alpha", {1'000'000'000, 1'010'000'000}, {1'000'000'000, 1'010'000'000},
+                        kCommitB, "2026-11-29T12:00:00Z");
   records.push_back(later);
   auto cmp = compare(records, {});
   ASSERT_TRUE(cmp);
@@ -284,8 +289,9 @@ TEST(ComparePrinters, GoldenOutputs) {
     if (r.model == "beta F32") r.cells[2].state = CellState::kWontFit;
   }
   const auto regressions = find_regressions(records, 0.05);
-  for (const auto& [format, name] : {std::pair{OutputFormat::kMarkdown, "compare.md"}, std::pair{OutputFormat::kCsv, "compare.csv"},
-                                     std::pair{OutputFormat::kJson, "compare.json"}}) {
+  for (const auto& [format, name] :
+       {std::pair{OutputFormat::kMarkdown, "compare.md"}, std::pair{OutputFormat::kCsv, "compare.csv"},
+        std::pair{OutputFormat::kJson, "compare.json"}}) {
     std::ostringstream out;
     print_comparison(*cmp, regressions, 0.05, format, out);
     EXPECT_EQ(rigbench::testing::matches_golden(out.str(), name), "") << name;
@@ -347,7 +353,8 @@ TEST(ModelIdentity, SameNameDifferentParametersAreTwoModels) {
   records[1].model.fingerprint = "xxh64:2222222222222222";
   auto cmp = compare(records, {CompareBy::kModel, ""});
   ASSERT_TRUE(cmp);
-  EXPECT_EQ(cmp->columns, (std::vector<std::string>{"LLaMA v2 F32 (292.80 K params)", "LLaMA v2 F32 (984.19 K params)"}));
+  EXPECT_EQ(cmp->columns,
+            (std::vector<std::string>{"LLaMA v2 F32 (292.80 K params)", "LLaMA v2 F32 (984.19 K params)"}));
   EXPECT_EQ(find_row(*cmp, "box-a", "tg128").cells[0].summary.n, 2u);  // never pooled
 }
 
@@ -450,8 +457,8 @@ TEST(Compare, KnobsBenchDoesNotSetAreConfigurations) {
 // each configuration is compared with itself.
 TEST(Regressions, DifferentConfigurationsAcrossBuildsAreNotARegression) {
   RunRecord old_build = run("o", "rig3090", "qwen3moe", {1'000'000'000}, {2'560'000'000, 2'570'000'000, 2'550'000'000});
-  RunRecord new_build = run("n", "rig3090", "qwen3moe", {1'000'000'000}, {12'800'000'000, 12'900'000'000, 12'700'000'000},
-                            kCommitB, "2026-11-29T12:00:00Z");
+  RunRecord new_build = run("n", "rig3090", "qwen3moe", {1'000'000'000},
+                            {12'800'000'000, 12'900'000'000, 12'700'000'000}, kCommitB, "2026-11-29T12:00:00Z");
   new_build.params.n_cpu_moe = 30;
   for (const Regression& r : find_regressions(std::vector<RunRecord>{old_build, new_build}, 0.05)) {
     EXPECT_NE(r.metric, Metric::kTg) << r.config << " " << r.change;
@@ -489,8 +496,9 @@ TEST(Regressions, WelchAcrossBuildsHandComputed) {
   }
   std::ostringstream md;
   print_comparison(*compare(records, {}), at_10, 0.10, OutputFormat::kMarkdown, md);
-  EXPECT_NE(unpadded(md.str()).find("| box-a | alpha F32 | tg105 t/s | rigbench 0.1.0 / llama.cpp aaaaaaaa | rigbench 0.1.0 / "
-                          "llama.cpp bbbbbbbb | 6.00 | 2.00 | -66.7 % | 0.0528 | slower |"),
+  EXPECT_NE(unpadded(md.str()).find(
+                "| box-a | alpha F32 | tg105 t/s | rigbench 0.1.0 / llama.cpp aaaaaaaa | rigbench 0.1.0 / "
+                "llama.cpp bbbbbbbb | 6.00 | 2.00 | -66.7 % | 0.0528 | slower |"),
             std::string::npos)
       << md.str();
 }
@@ -528,7 +536,8 @@ TEST(Compare, SummaryOnlyCellsKeepTheirSdAndOverlapHasNoWinner) {
   EXPECT_EQ(cell_text(Metric::kPp, row.cells[0]), "25231.96 ± 17262.95 (summary)");
 
   // Clearly apart (27147.01 ± 1477 against 5000 ± 100): B wins.
-  const std::vector<RunRecord> apart = {summary_run("1", "A", 5000, 100, 0), summary_run("2", "B", 27147.01, 1477.0, 0)};
+  const std::vector<RunRecord> apart = {summary_run("1", "A", 5000, 100, 0),
+                                        summary_run("2", "B", 27147.01, 1477.0, 0)};
   auto cmp2 = compare(apart, {});
   ASSERT_TRUE(cmp2);
   EXPECT_EQ(find_row(*cmp2, "qwen35 F32", "pp512").winner, 1);

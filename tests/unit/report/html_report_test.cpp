@@ -38,7 +38,8 @@ std::string data_block(const std::string& html) {
 }
 
 TEST(Escape, Html) {
-  EXPECT_EQ(html_escape("<a href=\"x\">Tom & Jerry's</a>"), "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;");
+  EXPECT_EQ(html_escape("<a href=\"x\">Tom & Jerry's</a>"),
+            "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;");
   EXPECT_EQ(json_for_script(R"({"n":"</script><!--&"})"), R"({"n":"\u003c/script\u003e\u003c!--\u0026"})");
   EXPECT_EQ(md_escape("a|b\nc"), "a\\|b c");
   EXPECT_EQ(csv_escape("a,\"b\""), "\"a,\"\"b\"\"\"");

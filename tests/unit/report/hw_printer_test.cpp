@@ -32,22 +32,32 @@ HwReport big_machine() {
   m.os = "Debian GNU/Linux 12 (bookworm)";
   m.kernel = "Linux 6.1.0-28-amd64";
   m.backends = {"CPU", "CUDA", "Vulkan", "RPC"};
-  m.gpus = {{"CUDA0", "NVIDIA RTX PRO 6000 Blackwell Workstation Edition with an even longer name", "gpu", 96ull << 30, 95ull << 30},
+  m.gpus = {{"CUDA0", "NVIDIA RTX PRO 6000 Blackwell Workstation Edition with an even longer name", "gpu", 96ull << 30,
+             95ull << 30},
             {"nvml:gpu1", "NVIDIA GeForce RTX 4090", "gpu", 24ull << 30, 23ull << 30}};
-  r.meters = {{"rapl", false, {}, "/sys/class/powercap/intel-rapl:0/energy_uj: permission denied (RAPL energy is readable only by "
-                                  "root since Linux 5.10, after CVE-2020-8694)",
-               "run as root, or allow reading until reboot: sudo chmod o+r /sys/class/powercap/intel-rapl:*/energy_uj "
-               "/sys/class/powercap/intel-rapl:*:*/energy_uj; to keep it, a udev rule such as ACTION==\"add\", "
-               "SUBSYSTEM==\"powercap\", RUN+=\"/bin/chmod o+r /sys%p/energy_uj\""},
-              {"nvml", true, {"nvml:gpu0", "nvml:gpu1"}, "NVML total-energy counter (mJ, updated about every 100 ms), GPU 0 "
-                                                          "(NVIDIA RTX PRO 6000); instantaneous power sampled for checks", ""},
-              {"amdgpu", false, {}, "no amdgpu hwmon device under /sys/class/hwmon (no AMD GPU, or no amdgpu driver)", ""},
-              {"external", false, {}, "no power log given", "--power-log FILE (CSV timestamp,watts from a wall meter)"}};
+  r.meters = {
+      {"rapl",
+       false,
+       {},
+       "/sys/class/powercap/intel-rapl:0/energy_uj: permission denied (RAPL energy is readable only by "
+       "root since Linux 5.10, after CVE-2020-8694)",
+       "run as root, or allow reading until reboot: sudo chmod o+r /sys/class/powercap/intel-rapl:*/energy_uj "
+       "/sys/class/powercap/intel-rapl:*:*/energy_uj; to keep it, a udev rule such as ACTION==\"add\", "
+       "SUBSYSTEM==\"powercap\", RUN+=\"/bin/chmod o+r /sys%p/energy_uj\""},
+      {"nvml",
+       true,
+       {"nvml:gpu0", "nvml:gpu1"},
+       "NVML total-energy counter (mJ, updated about every 100 ms), GPU 0 "
+       "(NVIDIA RTX PRO 6000); instantaneous power sampled for checks",
+       ""},
+      {"amdgpu", false, {}, "no amdgpu hwmon device under /sys/class/hwmon (no AMD GPU, or no amdgpu driver)", ""},
+      {"external", false, {}, "no power log given", "--power-log FILE (CSV timestamp,watts from a wall meter)"}};
   hw::BandwidthResult bw;
   bw.read_gbps = 210.5;
   bw.triad_gbps = 180.25;
-  bw.method = "best of 5 passes over 256 MiB arrays with 96 threads (steady clock); read = XOR over one array, "
-              "triad = a = b + s*c counted as 3 arrays (STREAM convention, write-allocate traffic not counted)";
+  bw.method =
+      "best of 5 passes over 256 MiB arrays with 96 threads (steady clock); read = XOR over one array, "
+      "triad = a = b + s*c counted as 3 arrays (STREAM convention, write-allocate traffic not counted)";
   r.bandwidth = bw;
   return r;
 }
@@ -93,7 +103,8 @@ TEST(HwPrinter, CsvHasOneRowPerValueWithJsonKeys) {
   EXPECT_NE(text.find("meter,rapl,available,false\n"), std::string::npos) << text;
   EXPECT_NE(text.find("meter,nvml,domains,nvml:gpu0;nvml:gpu1\n"), std::string::npos) << text;
   EXPECT_NE(text.find("bandwidth,,read_gbps,210.5\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("meter,external,fix,\"--power-log FILE (CSV timestamp,watts from a wall meter)\"\n"), std::string::npos)
+  EXPECT_NE(text.find("meter,external,fix,\"--power-log FILE (CSV timestamp,watts from a wall meter)\"\n"),
+            std::string::npos)
       << text;
   for (std::size_t i = 1; i < lines.size(); ++i) {
     // Four fields: three commas outside quotes.
@@ -131,8 +142,10 @@ TEST(HwPrinter, OutputsMatchGoldenFiles) {
   small.machine.backends = {"CPU"};
   small.meters = {{"rapl", true, {"package-0"}, "RAPL energy counter (uJ)", ""}};
   const std::tuple<const HwReport*, OutputFormat, const char*> cases[] = {
-      {nullptr, OutputFormat::kMarkdown, "hw.md"}, {nullptr, OutputFormat::kCsv, "hw.csv"},
-      {nullptr, OutputFormat::kJson, "hw.json"},   {&small, OutputFormat::kMarkdown, "hw_small.md"}};
+      {nullptr, OutputFormat::kMarkdown, "hw.md"},
+      {nullptr, OutputFormat::kCsv, "hw.csv"},
+      {nullptr, OutputFormat::kJson, "hw.json"},
+      {&small, OutputFormat::kMarkdown, "hw_small.md"}};
   const HwReport big = big_machine();
   for (const auto& [report, format, name] : cases) {
     std::ostringstream out;

@@ -1,5 +1,3 @@
-#include "report/printer.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +7,7 @@
 #include "core/results.h"
 #include "core/strings.h"
 #include "report/columns.h"
+#include "report/printer.h"
 #include "support/golden.h"
 #include "support/sample_record.h"
 
@@ -54,7 +53,8 @@ TEST(MarkdownPrinter, OneRowPerTestLikeLlamaBenchWithMeanAndStddev) {
   EXPECT_EQ(lines[0], "| model | size | backend | threads | test | t/s | TTFT ms | tg bound |");
   // The record holds pp512 (with TTFT) and tg128 of one -pg test: a row each, marked (pg);
   // pipes in names escaped.
-  EXPECT_EQ(lines[2], "| Model, \"quoted\" \\| piped F32 | 1.13 MiB | CPU | 8 | pp512 (pg) | 768.00 ± 362.04 | 750.50 | - |");
+  EXPECT_EQ(lines[2],
+            "| Model, \"quoted\" \\| piped F32 | 1.13 MiB | CPU | 8 | pp512 (pg) | 768.00 ± 362.04 | 750.50 | - |");
   EXPECT_EQ(lines[3], "| Model, \"quoted\" \\| piped F32 | 1.13 MiB | CPU | 8 | tg128 (pg) | 96.00 ± 45.25 | - | - |");
   EXPECT_NE(md.find("llama.cpp build: 80fb11ac"), std::string::npos);
   for (const auto& line : lines) EXPECT_LE(line.size(), 120u) << line;
@@ -92,7 +92,8 @@ TEST(MarkdownPrinter, RefusedAndFailedRunsAreRowsWithTheirReasonInTheNotes) {
   EXPECT_NE(lines[2].find("| pp512 (pg) | refused | - | - |"), std::string::npos) << out.str();
   EXPECT_NE(lines[3].find("| tg128 (pg) | refused | - | - |"), std::string::npos) << out.str();
   EXPECT_NE(lines[4].find("| tg128 | failed | - | - |"), std::string::npos) << out.str();
-  EXPECT_NE(out.str().find("note: row 1: refused: model 'm.gguf' at n_ctx 640 will not fit this machine"), std::string::npos);
+  EXPECT_NE(out.str().find("note: row 1: refused: model 'm.gguf' at n_ctx 640 will not fit this machine"),
+            std::string::npos);
   EXPECT_NE(out.str().find("note: row 3: failed: model 'm.gguf': llama_decode failed"), std::string::npos);
 }
 
@@ -168,10 +169,13 @@ TEST(MarkdownPrinter, NotesTgAboveItsBoundAndNotTgBelowIt) {
   p->add(below);
   p->end();
   // Notes wrap at 120 columns, continuation lines indented.
-  EXPECT_NE(out.str().find("note: row 2: tg 96.00 t/s is above its bound 80.0 t/s: the bound's bandwidth (8.5 GB/s) was measured low,"),
-            std::string::npos)
+  EXPECT_NE(
+      out.str().find(
+          "note: row 2: tg 96.00 t/s is above its bound 80.0 t/s: the bound's bandwidth (8.5 GB/s) was measured low,"),
+      std::string::npos)
       << out.str();
-  EXPECT_NE(out.str().find("`rigbench hw --bandwidth` on an idle machine measures it again"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("`rigbench hw --bandwidth` on an idle machine measures it again"), std::string::npos)
+      << out.str();
   for (const auto& line : split(out.str(), '\n')) EXPECT_LE(line.size(), 120u) << line;
   EXPECT_EQ(out.str().find("note: row 4: tg"), std::string::npos) << out.str();
 }

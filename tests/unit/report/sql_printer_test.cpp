@@ -69,7 +69,9 @@ TEST(SqlPrinter, CreatesTheTableOnceAndInsertsOneRowPerRecord) {
   EXPECT_EQ(sql.rfind("CREATE TABLE IF NOT EXISTS rigbench (\n  model_name TEXT,\n", 0), 0u) << sql;
   std::size_t creates = 0, inserts = 0;
   for (std::size_t at = 0; (at = sql.find("CREATE TABLE", at)) != std::string::npos; ++at) ++creates;
-  for (std::size_t at = 0; (at = sql.find("\nINSERT OR IGNORE INTO rigbench (model_name, ", at)) != std::string::npos; ++at) ++inserts;
+  for (std::size_t at = 0; (at = sql.find("\nINSERT OR IGNORE INTO rigbench (model_name, ", at)) != std::string::npos;
+       ++at)
+    ++inserts;
   EXPECT_EQ(creates, 1u);
   EXPECT_EQ(inserts, 2u);
 

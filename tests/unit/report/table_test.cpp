@@ -21,8 +21,8 @@ Table sample() {
            {"ok", "ok"},
            {"detail", "detail", Align::kLeft, /*wide_only=*/true}});
   t.add_preamble("two devices");
-  t.add_row({TableCell::str("a|b"), TableCell::count(3u << 20, "3.00"), TableCell::number(12.5), TableCell::boolean(true),
-             TableCell::str("x, \"y\"")});
+  t.add_row({TableCell::str("a|b"), TableCell::count(3u << 20, "3.00"), TableCell::number(12.5),
+             TableCell::boolean(true), TableCell::str("x, \"y\"")});
   t.add_row({TableCell::str("long name ±"), TableCell::count(1u << 20, "1.00"), TableCell::number(std::nan("")),
              TableCell::boolean(false, "no")});
   t.add_note("a note");
@@ -143,7 +143,8 @@ TEST(OutputFormat, ParsesTheFourAndNamesTheValidOnes) {
   EXPECT_EQ(bad.error().message, "-o/--output 'xml': unknown format (md, csv, json, jsonl)");
   auto file = parse_output_format("out.json", {OutputFormat::kMarkdown, OutputFormat::kJson});
   ASSERT_FALSE(file);
-  EXPECT_EQ(file.error().message, "-o/--output 'out.json': unknown format (md, json); -o takes a format: to write a file, redirect (> FILE)");
+  EXPECT_EQ(file.error().message,
+            "-o/--output 'out.json': unknown format (md, json); -o takes a format: to write a file, redirect (> FILE)");
 }
 
 TEST(Golden, PlaceholdersAndPaddingMatchAStrayColumnFails) {
@@ -151,9 +152,9 @@ TEST(Golden, PlaceholdersAndPaddingMatchAStrayColumnFails) {
   EXPECT_EQ(golden_mismatch("| a   | n    |\n| x   | 1.5e3 |\n| y z | -4 |\n", expected), "");
   EXPECT_EQ(golden_mismatch("| x | <0.01 |\n", "| x | {{num}} |\n"), "");
   EXPECT_NE(golden_mismatch("| a | n | extra |\n| x | 1 |\n| y | 2 |\n", expected), "");
-  EXPECT_NE(golden_mismatch("| a | n |\n| x | 1 |\n", expected), "");                       // a row missing
-  EXPECT_NE(golden_mismatch("| a | n |\n| x | 1 |\n| y | 2 |\nmore\n", expected), "");     // a line more
-  EXPECT_NE(golden_mismatch("| a | n |\n| x | one |\n| y | 2 |\n", expected), "");         // not a number
+  EXPECT_NE(golden_mismatch("| a | n |\n| x | 1 |\n", expected), "");                   // a row missing
+  EXPECT_NE(golden_mismatch("| a | n |\n| x | 1 |\n| y | 2 |\nmore\n", expected), "");  // a line more
+  EXPECT_NE(golden_mismatch("| a | n |\n| x | one |\n| y | 2 |\n", expected), "");      // not a number
 }
 
 }  // namespace

@@ -68,7 +68,10 @@ TEST(Import, ErrorsNameTheFileAndLine) {
   const std::vector<Case> cases = {
       {"bad.jsonl", jsonl({sample_record("x")}) + "{not json\n", "line 2: not JSON"},
       {"mixed.jsonl", jsonl({sample_record("x")}) + kLlamaBenchTgJsonl + "\n", "line 2: neither a rigbench record"},
-      {"nokey.jsonl", R"({"schema_version": 1, "record_id": "x"})" "\n", "line 1: "},
+      {"nokey.jsonl",
+       R"({"schema_version": 1, "record_id": "x"})"
+       "\n",
+       "line 1: "},
       {"rig.csv", "model_name,model_file_type,pp_avg_tps\nm,F32,1\n", "rigbench CSV holds no raw samples"},
       {"what.txt", "hello\n", "unknown format"},
       {"array.json", "[1, 2]", "element 1: neither"},
@@ -99,7 +102,8 @@ TEST(Import, EmptyFileIsAnError) {
 
 TEST(Import, LlamaBenchMarkdownIsRefusedSayingJsonl) {
   TempDir dir;
-  write_file(dir.file("lb.md"), "| model | size | params | backend | ngl | test | t/s |\n| --- | --: | --: | --- | --: | --: | --: |\n");
+  write_file(dir.file("lb.md"),
+             "| model | size | params | backend | ngl | test | t/s |\n| --- | --: | --: | --- | --: | --: | --: |\n");
   auto batch = read_import_file(dir.file("lb.md"));
   ASSERT_FALSE(batch);
   EXPECT_NE(batch.error().message.find("markdown"), std::string::npos) << batch.error().message;
@@ -113,7 +117,8 @@ TEST(Import, LlamaBenchTableNamedTestFromBefore2025) {
     auto batch = read_import_file(std::string(RIGBENCH_TEST_DATA) + "/compare/" + name);
     ASSERT_TRUE(batch) << batch.error().message;
     EXPECT_EQ(batch->records.size(), 2u) << name;
-    EXPECT_EQ(batch->format, std::string(name).ends_with(".sql") ? ImportFormat::kLlamaBenchSql : ImportFormat::kLlamaBenchDb);
+    EXPECT_EQ(batch->format,
+              std::string(name).ends_with(".sql") ? ImportFormat::kLlamaBenchSql : ImportFormat::kLlamaBenchDb);
     EXPECT_EQ(batch->records[1].results.tg->tps.mean, 43.09);
     EXPECT_EQ(batch->records[1].results.tg->tps.stddev, 0.41);
   }

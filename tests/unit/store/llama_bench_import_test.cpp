@@ -43,7 +43,10 @@ std::string as_sql(const LlamaBenchRow& row) {
   for (const auto& [k, v] : row.fields) {
     keys.push_back(k);
     values.push_back("'" + v + "'");
-    columns.push_back("  " + k + (k == "avg_ts" || k == "stddev_ts" ? " REAL" : k.starts_with("n_") ? " INTEGER" : " TEXT"));
+    columns.push_back("  " + k +
+                      (k == "avg_ts" || k == "stddev_ts" ? " REAL"
+                       : k.starts_with("n_")             ? " INTEGER"
+                                                         : " TEXT"));
   }
   return "CREATE TABLE IF NOT EXISTS llama_bench (\n" + join(columns, ",\n") + "\n);\n\nINSERT INTO llama_bench (" +
          join(keys, ", ") + ") VALUES (" + join(values, ", ") + ");\n";
@@ -232,9 +235,10 @@ TEST(LlamaBenchRecord, EveryKnobTheRowRecordsIsKept) {
   EXPECT_EQ(p.fit_target, 1024);
   EXPECT_EQ(p.fit_min_ctx, 4096);
   // Every field of llama.cpp v0.4.0's rows is mapped: a knob, or one of these.
-  const std::set<std::string> not_knobs = {"build_commit", "build_number", "cpu_info", "gpu_info", "backends",
-                                           "model_filename", "model_type", "model_size", "model_n_params", "n_prompt",
-                                           "n_gen", "test_time", "avg_ns", "stddev_ns", "avg_ts", "stddev_ts"};
+  const std::set<std::string> not_knobs = {"build_commit",   "build_number",   "cpu_info",   "gpu_info",
+                                           "backends",       "model_filename", "model_type", "model_size",
+                                           "model_n_params", "n_prompt",       "n_gen",      "test_time",
+                                           "avg_ns",         "stddev_ns",      "avg_ts",     "stddev_ts"};
   for (const auto& [field, value] : pp_row().fields) {
     if (not_knobs.count(field)) continue;
     bool known = false;
@@ -347,12 +351,27 @@ TEST(LlamaBenchRecord, CsvAndSqlRowsAreSummaryOnlyWithTheFilesMeanAndSd) {
 TEST(LlamaBenchRecord, Build2023RowMapsMostlyBackendFlagsAndAbsentKnobs) {
   LlamaBenchRow row;
   row.line = 1;
-  row.fields = {{"build_commit", "1f0bccb"}, {"build_number", "1026"}, {"cuda", "1"}, {"opencl", "0"},
-                {"metal", "0"}, {"gpu_blas", "1"}, {"blas", "1"}, {"cpu_info", "AMD Ryzen 9 5950X 16-Core Processor"},
-                {"gpu_info", "NVIDIA GeForce RTX 3090"}, {"model_filename", "models/7B/ggml-model-q4_0.gguf"},
-                {"model_type", "LLaMA 7B mostly Q4_0"}, {"model_size", "3825065984"}, {"model_n_params", "6738415616"},
-                {"n_batch", "512"}, {"n_threads", "16"}, {"type_k", "f16"}, {"type_v", "f16"}, {"n_gpu_layers", "99"},
-                {"n_prompt", "512"}, {"n_gen", "0"}, {"test_time", "2023-08-15T10:00:00Z"}};
+  row.fields = {{"build_commit", "1f0bccb"},
+                {"build_number", "1026"},
+                {"cuda", "1"},
+                {"opencl", "0"},
+                {"metal", "0"},
+                {"gpu_blas", "1"},
+                {"blas", "1"},
+                {"cpu_info", "AMD Ryzen 9 5950X 16-Core Processor"},
+                {"gpu_info", "NVIDIA GeForce RTX 3090"},
+                {"model_filename", "models/7B/ggml-model-q4_0.gguf"},
+                {"model_type", "LLaMA 7B mostly Q4_0"},
+                {"model_size", "3825065984"},
+                {"model_n_params", "6738415616"},
+                {"n_batch", "512"},
+                {"n_threads", "16"},
+                {"type_k", "f16"},
+                {"type_v", "f16"},
+                {"n_gpu_layers", "99"},
+                {"n_prompt", "512"},
+                {"n_gen", "0"},
+                {"test_time", "2023-08-15T10:00:00Z"}};
   row.samples_ns = std::vector<int64_t>{226000000, 230800000, 228300000};
   auto mapped = map_llama_bench_row(row, "rig3090");
   ASSERT_TRUE(mapped && mapped->record) << (mapped ? mapped->skipped_because : mapped.error().message);

@@ -33,7 +33,9 @@ std::vector<std::string> ids(const Result<std::vector<RunRecord>>& r) {
   return out;
 }
 
-TEST(RecordFilter, EmptySelectsEverything) { EXPECT_EQ(ids(select_records(three(), {})), (std::vector<std::string>{"a", "b", "c"})); }
+TEST(RecordFilter, EmptySelectsEverything) {
+  EXPECT_EQ(ids(select_records(three(), {})), (std::vector<std::string>{"a", "b", "c"}));
+}
 
 TEST(RecordFilter, CaseInsensitiveSubstringsOfNameTypeHostCpuGpuAndTags) {
   EXPECT_EQ(ids(select_records(three(), {{"llama"}, {}, {}})), (std::vector<std::string>{"a", "b"}));

@@ -33,9 +33,15 @@ TEST(RecordJsonCost, KeysDoNotChangeWithTheCurrency) {
 
 TEST(RecordJsonCost, OlderRecordsWithTheCurrencyInTheKeysStillRead) {
   Json j = to_json(priced("USD"));
-  j["cost"] = {{"currency", "USD"}, {"price_per_kwh", 0.30}, {"gross_usd_per_mtok", 0.0125},
-               {"marginal_usd_per_mtok", -0.71}, {"utilization", nullptr}, {"at_utilization_usd_per_mtok", nullptr},
-               {"hardware_usd_per_mtok", nullptr}, {"total_usd_per_mtok", nullptr}, {"notes", Json::array()}};
+  j["cost"] = {{"currency", "USD"},
+               {"price_per_kwh", 0.30},
+               {"gross_usd_per_mtok", 0.0125},
+               {"marginal_usd_per_mtok", -0.71},
+               {"utilization", nullptr},
+               {"at_utilization_usd_per_mtok", nullptr},
+               {"hardware_usd_per_mtok", nullptr},
+               {"total_usd_per_mtok", nullptr},
+               {"notes", Json::array()}};
   auto r = from_json(j);
   ASSERT_TRUE(r) << r.error().message;
   ASSERT_TRUE(r->cost);

@@ -30,7 +30,8 @@ std::string query_text(const std::string& db_path, const std::string& sql) {
   sqlite3_stmt* st = nullptr;
   EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr), SQLITE_OK);
   std::string v;
-  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0)) v = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+    v = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
   sqlite3_finalize(st);
   sqlite3_close(db);
   return v;
@@ -105,7 +106,8 @@ VALUES ('old', '2026-11-29T14:08:04Z', 'm', 0, 512, 128, 0, 2048, 512, 8, -1, 'a
   sqlite3_bind_text(st, 1, text.c_str(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
   ASSERT_EQ(sqlite3_step(st), SQLITE_DONE);
   sqlite3_finalize(st);
-  ASSERT_EQ(sqlite3_exec(db, "INSERT INTO samples VALUES (1, 'tg', 0, 2000000000)", nullptr, nullptr, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "INSERT INTO samples VALUES (1, 'tg', 0, 2000000000)", nullptr, nullptr, nullptr),
+            SQLITE_OK);
   sqlite3_close(db);
 }
 
@@ -263,8 +265,9 @@ std::vector<RunRecord> varied_records() {
 void downgrade_to_version_3(const std::string& path) {
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db, "ALTER TABLE runs DROP COLUMN setup_part; ALTER TABLE runs DROP COLUMN figures_part; "
-                             "ALTER TABLE runs DROP COLUMN power_trace_json; DROP TABLE run_parts; PRAGMA user_version=3;",
+  ASSERT_EQ(sqlite3_exec(db,
+                         "ALTER TABLE runs DROP COLUMN setup_part; ALTER TABLE runs DROP COLUMN figures_part; "
+                         "ALTER TABLE runs DROP COLUMN power_trace_json; DROP TABLE run_parts; PRAGMA user_version=3;",
                          nullptr, nullptr, nullptr),
             SQLITE_OK)
       << sqlite3_errmsg(db);
@@ -309,7 +312,10 @@ TEST(SqliteStore, MigratesAVersion3DatabaseAndTheViewsReadFromPartsWhatTheJsonHo
   ASSERT_TRUE(store) << store.error().message;
   EXPECT_EQ((*store)->schema_version(), 4);
   EXPECT_EQ(count_rows(path, "SELECT COUNT(*) FROM runs WHERE setup_part IS NULL OR figures_part IS NULL"), 0);
-  EXPECT_EQ(count_rows(path, "SELECT COUNT(DISTINCT setup_part) FROM runs WHERE record_id IN ('measured', 'same-configuration')"), 1);
+  EXPECT_EQ(
+      count_rows(path,
+                 "SELECT COUNT(DISTINCT setup_part) FROM runs WHERE record_id IN ('measured', 'same-configuration')"),
+      1);
   EXPECT_EQ(count_rows(path, "SELECT COUNT(power_trace_json) FROM runs"), 1);
   RunRecord later = testing::sample_record("saved-at-version-4");
   later.results.pp = make_throughput(512, {250'000'000});

@@ -40,8 +40,8 @@ TEST(Writable, CheckWritableIsOneLineWithTheHint) {
   const Status s = store::check_writable("--output-file", dir.file("none/x.html"), "name the HTML file to write");
   ASSERT_FALSE(s);
   EXPECT_EQ(s.error().code, ErrorCode::kRuntime);
-  EXPECT_EQ(s.error().message,
-            "--output-file '" + dir.file("none/x.html") + "': no such directory: " + dir.file("none") + "; name the HTML file to write");
+  EXPECT_EQ(s.error().message, "--output-file '" + dir.file("none/x.html") +
+                                   "': no such directory: " + dir.file("none") + "; name the HTML file to write");
 }
 
 TEST(Writable, CreateParentMakesTheFolder) {
@@ -49,7 +49,8 @@ TEST(Writable, CreateParentMakesTheFolder) {
   EXPECT_EQ(store::unwritable_reason(dir.file("a/b/x.db"), store::WriteMode::kInPlace, /*create_parent=*/true), "");
   EXPECT_TRUE(std::filesystem::is_directory(dir.file("a/b")));
   testing::write_file(dir.file("f"), "x");
-  EXPECT_EQ(store::unwritable_reason(dir.file("f/g/x.db"), store::WriteMode::kInPlace, true), "not a directory: " + dir.file("f"));
+  EXPECT_EQ(store::unwritable_reason(dir.file("f/g/x.db"), store::WriteMode::kInPlace, true),
+            "not a directory: " + dir.file("f"));
 }
 
 TEST(Writable, ReadOnlyFolderIsPermissionDenied) {
@@ -57,7 +58,8 @@ TEST(Writable, ReadOnlyFolderIsPermissionDenied) {
   TempDir dir;
   std::filesystem::create_directory(dir.file("ro"));
   chmod(dir.file("ro").c_str(), 0555);
-  EXPECT_EQ(store::unwritable_reason(dir.file("ro/x.db")), "permission denied: cannot create files in " + dir.file("ro"));
+  EXPECT_EQ(store::unwritable_reason(dir.file("ro/x.db")),
+            "permission denied: cannot create files in " + dir.file("ro"));
   chmod(dir.file("ro").c_str(), 0755);
 }
 
