@@ -107,6 +107,41 @@ TEST(FitKindsE2E, PerLayerHeadsWithoutFlashAttentionPadV) {
   EXPECT_NEAR(mib(on, "kv_bytes"), 31.5, 0.315);  // each layer at its own width
 }
 
+// Writes the header-only file `synth --config` makes of tests/data/synth_cases/`config`.
+std::string synth_config(const TempDir& dir, const std::string& config) {
+  const std::string out = dir.file(config + ".gguf");
+  const ProcessResult r =
+      run_process({RIGBENCH_BIN, "synth", "--config", std::string(RIGBENCH_TEST_DATA) + "/synth_cases/" + config,
+                   "--header-only", "--output-file", out});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return out;
+}
+
+// Qwen2.5-7B-Instruct-1M's shape at 262144 with a q8_0 cache (the cases' "keep it passing"):
+// llama.cpp's KV is 7616 MiB.
+TEST(FitKindsE2E, Qwen25MillionContextQuantizedCache) {
+  TempDir dir;
+  const std::string path = synth_config(dir, "qwen25-7b-1m.config.json");
+  const auto d = fit_on_h200(path, {"-c", "262144", "-ctk", "q8_0", "-ctv", "q8_0", "-fa", "on"});
+  EXPECT_NEAR(mib(d, "kv_bytes"), 7616.0, 7616.0 * 0.01);
+}
+
+// An OLMoE-like MoE's compute buffer at -ub 512/2048 and -fa on/off: llama.cpp's 106.25,
+// 164.01, 425.01 and 656.04 MiB (the cases' "keep it passing").
+TEST(FitKindsE2E, MoeComputeBufferAtEachMicroBatch) {
+  TempDir dir;
+  const std::string path = synth_config(dir, "olmoe-like.config.json");
+  const struct {
+    const char* ub;
+    const char* fa;
+    double llama_mib;
+  } cases[] = {{"512", "on", 106.25}, {"512", "off", 164.01}, {"2048", "on", 425.01}, {"2048", "off", 656.04}};
+  for (const auto& c : cases) {
+    const auto d = fit_on_h200(path, {"-c", "4096", "-ub", c.ub, "-fa", c.fa});
+    EXPECT_NEAR(mib(d, "compute_bytes"), c.llama_mib, c.llama_mib * 0.01) << "-ub " << c.ub << " -fa " << c.fa;
+  }
+}
+
 // Case 7: llama.cpp refuses a quantized V cache without flash attention: one line, exit 1.
 TEST(FitKindsE2E, QuantizedVWithoutFlashAttentionIsRefused) {
   const ProcessResult r = run_process({RIGBENCH_BIN, "fit", RIGBENCH_TEST_MODEL, "-fa", "off", "-ctv", "q8_0"});
