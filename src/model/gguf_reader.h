@@ -1,6 +1,6 @@
 // rigbench: typed reads of one architecture's GGUF metadata keys ("<arch>.<suffix>"), for the
-// readers of a model's shape (model_shape.cpp, memory_layout.cpp). Not thread-safe beyond the
-// gguf_context it borrows; never owns it.
+// readers of a model's shape (model_shape.cpp, memory_layout.cpp, projector_shape.cpp: "clip.*"). Not thread-safe
+// beyond the gguf_context it borrows; never owns it.
 #pragma once
 
 #include <gguf.h>
@@ -56,6 +56,12 @@ struct GgufReader {
     }
     std::fill(out.begin(), out.end(), static_cast<uint32_t>(u(suffix, def)));
     return out;
+  }
+
+  // A string key; "" when absent or not a string.
+  std::string str(const std::string& suffix) const {
+    const int64_t id = find(suffix);
+    return id >= 0 && gguf_get_kv_type(ctx, id) == GGUF_TYPE_STRING ? gguf_get_val_str(ctx, id) : "";
   }
 
   bool has(const std::string& suffix) const { return find(suffix) >= 0; }

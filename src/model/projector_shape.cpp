@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <memory>
 
+#include "model/gguf_reader.h"
+
 namespace rigbench::model {
 
 namespace {
@@ -17,30 +19,13 @@ GgufPtr open_gguf(const std::string& path) {
   return GgufPtr(gguf_init_from_file(path.c_str(), params), &gguf_free);
 }
 
-std::string str_key(const gguf_context* ctx, const char* key) {
-  const int64_t id = gguf_find_key(ctx, key);
-  return id >= 0 && gguf_get_kv_type(ctx, id) == GGUF_TYPE_STRING ? gguf_get_val_str(ctx, id) : "";
-}
-
-uint32_t u32_key(const gguf_context* ctx, const char* key) {
-  const int64_t id = gguf_find_key(ctx, key);
-  if (id < 0) return 0;
-  switch (gguf_get_kv_type(ctx, id)) {
-    case GGUF_TYPE_UINT32: return gguf_get_val_u32(ctx, id);
-    case GGUF_TYPE_INT32: return static_cast<uint32_t>(std::max(0, gguf_get_val_i32(ctx, id)));
-    case GGUF_TYPE_UINT64: return static_cast<uint32_t>(gguf_get_val_u64(ctx, id));
-    case GGUF_TYPE_BOOL: return gguf_get_val_bool(ctx, id) ? 1 : 0;
-    default: return 0;
-  }
-}
-
 }  // namespace
 
 bool is_projector_file(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return false;
   GgufPtr ctx = open_gguf(path);
-  return ctx && str_key(ctx.get(), "general.architecture") == "clip";
+  return ctx && GgufReader{ctx.get(), "general"}.str("architecture") == "clip";
 }
 
 Result<ProjectorShape> read_projector_shape(const std::string& path) {
@@ -49,22 +34,23 @@ Result<ProjectorShape> read_projector_shape(const std::string& path) {
   if (!std::filesystem::exists(path, ec)) return fail(ErrorCode::kNotFound, where + ": no such file");
   GgufPtr ctx = open_gguf(path);
   if (!ctx) return fail(ErrorCode::kInvalidInput, where + ": not a GGUF file, or its metadata cannot be read");
-  const std::string arch = str_key(ctx.get(), "general.architecture");
+  const std::string arch = GgufReader{ctx.get(), "general"}.str("architecture");
   if (arch != "clip") {
     return fail(ErrorCode::kInvalidInput,
                 where + ": architecture '" + arch + "' is not a projector (clip); pass the model as MODEL");
   }
+  const GgufReader clip{ctx.get(), "clip"};
   ProjectorShape p;
-  p.projector_type = str_key(ctx.get(), "clip.projector_type");
-  if (p.projector_type.empty()) p.projector_type = str_key(ctx.get(), "clip.vision.projector_type");
-  p.has_vision = u32_key(ctx.get(), "clip.has_vision_encoder") != 0;
-  p.image_size = u32_key(ctx.get(), "clip.vision.image_size");
-  p.patch_size = u32_key(ctx.get(), "clip.vision.patch_size");
-  p.n_embd = u32_key(ctx.get(), "clip.vision.embedding_length");
-  p.n_ff = u32_key(ctx.get(), "clip.vision.feed_forward_length");
-  p.n_head = u32_key(ctx.get(), "clip.vision.attention.head_count");
-  p.n_layer = u32_key(ctx.get(), "clip.vision.block_count");
-  p.projection_dim = u32_key(ctx.get(), "clip.vision.projection_dim");
+  p.projector_type = clip.str("projector_type");
+  if (p.projector_type.empty()) p.projector_type = clip.str("vision.projector_type");
+  p.has_vision = clip.u("has_vision_encoder") != 0;
+  p.image_size = static_cast<uint32_t>(clip.u("vision.image_size"));
+  p.patch_size = static_cast<uint32_t>(clip.u("vision.patch_size"));
+  p.n_embd = static_cast<uint32_t>(clip.u("vision.embedding_length"));
+  p.n_ff = static_cast<uint32_t>(clip.u("vision.feed_forward_length"));
+  p.n_head = static_cast<uint32_t>(clip.u("vision.attention.head_count"));
+  p.n_layer = static_cast<uint32_t>(clip.u("vision.block_count"));
+  p.projection_dim = static_cast<uint32_t>(clip.u("vision.projection_dim"));
   for (int64_t i = 0; i < gguf_get_n_tensors(ctx.get()); ++i) p.weights_bytes += gguf_get_tensor_size(ctx.get(), i);
   return p;
 }
