@@ -168,9 +168,6 @@ Result<model::ModelShape> load_shape(const FitOptions& o, std::string& path, Tem
   if (o.model.empty() && o.preset.empty()) return fail(ErrorCode::kUsage, "fit: give a MODEL.gguf or --preset NAME");
   if (!o.model.empty()) {
     path = o.model;
-    if (model::is_projector_file(o.model)) {
-      return fail(ErrorCode::kInvalidInput, o.model + " is a vision projector (clip); pass it with --mmproj");
-    }
     auto file = model::check_model_file(o.model);
     if (!file) return std::unexpected(file.error());
     return std::move(file->shape);

@@ -41,6 +41,9 @@ Result<ModelFile> check_model_file(const std::string& path, bool with_fingerprin
   }
   auto info = with_fingerprint ? inspect(path) : inspect_header(path);
   if (!info) return std::unexpected(info.error());
+  if (info->arch == "clip") {  // a multimodal projector: llama.cpp's tools take it with --mmproj
+    return fail(ErrorCode::kInvalidInput, path + " is a vision projector (clip); pass it with --mmproj");
+  }
   auto shape = read_shape(path);
   if (!shape) {
     if (!has_key(path, info->arch + ".block_count")) {

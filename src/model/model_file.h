@@ -21,7 +21,8 @@ struct ModelFile {
 //   kInvalidInput  a directory; empty (0 bytes); not GGUF (no magic); corrupt metadata or
 //                  tensor infos; truncated (tensor data past the end of the file); no
 //                  general.architecture; an unknown architecture (no <arch>.block_count); a
-//                  shape key missing or absurd (0 layers, a zero dimension)
+//                  shape key missing or absurd (0 layers, a zero dimension); a vision projector
+//                  (architecture "clip": "PATH is a vision projector (clip); pass it with --mmproj")
 // `with_fingerprint`: also fill info.fingerprint (model::fingerprint; reads up to 64 MiB).
 // What llama.cpp itself thinks of the file (vocabulary, tensors) is the engine's
 // check_loadable, which a subcommand that loads the model runs after this.

@@ -21,13 +21,6 @@ GgufPtr open_gguf(const std::string& path) {
 
 }  // namespace
 
-bool is_projector_file(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) return false;
-  GgufPtr ctx = open_gguf(path);
-  return ctx && GgufReader{ctx.get(), "general"}.str("architecture") == "clip";
-}
-
 Result<ProjectorShape> read_projector_shape(const std::string& path) {
   const std::string where = "mmproj '" + path + "'";
   std::error_code ec;

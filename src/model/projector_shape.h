@@ -28,10 +28,6 @@ struct ProjectorShape {
   }
 };
 
-// Whether the GGUF at `path` is a projector (general.architecture "clip"); false when it
-// cannot be read.
-bool is_projector_file(const std::string& path);
-
 // Reads the projector at `path`. Errors (one line naming the file as "mmproj 'PATH': ..."):
 // kNotFound no such file; kInvalidInput not GGUF, or its architecture is not "clip".
 Result<ProjectorShape> read_projector_shape(const std::string& path);
