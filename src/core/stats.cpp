@@ -27,7 +27,25 @@ Summary summarize(std::span<const double> samples) {
   s.max = sorted.back();
   const std::size_t mid = s.n / 2;
   s.median = (s.n % 2 == 1) ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2.0;
+  s.p90 = percentile_sorted(sorted, 90);
+  s.p95 = percentile_sorted(sorted, 95);
+  s.p99 = percentile_sorted(sorted, 99);
   return s;
+}
+
+double percentile_sorted(std::span<const double> sorted, double p) {
+  if (sorted.empty()) return std::numeric_limits<double>::quiet_NaN();
+  p = std::clamp(p, 0.0, 100.0);
+  const double h = static_cast<double>(sorted.size() - 1) * p / 100.0;
+  const auto lo = static_cast<std::size_t>(std::floor(h));
+  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+}
+
+double percentile(std::span<const double> samples, double p) {
+  std::vector<double> sorted(samples.begin(), samples.end());
+  std::sort(sorted.begin(), sorted.end());
+  return percentile_sorted(sorted, p);
 }
 
 Summary combine(const Summary& a, const Summary& b) {
@@ -43,6 +61,7 @@ Summary combine(const Summary& a, const Summary& b) {
   s.min = std::fmin(a.min, b.min);
   s.max = std::fmax(a.max, b.max);
   s.median = std::numeric_limits<double>::quiet_NaN();
+  s.p90 = s.p95 = s.p99 = std::numeric_limits<double>::quiet_NaN();
   return s;
 }
 

@@ -16,12 +16,27 @@ struct Summary {
   double median = 0;  // middle value; mean of the two middle values when n is even
   double min = 0;
   double max = 0;
+  // Upper percentiles, by percentile() below; p50 is `median`. NaN when only summaries
+  // were combined (combine()) or when no samples were kept (an import of mean and sd).
+  double p90 = 0;
+  double p95 = 0;
+  double p99 = 0;
 };
 
 // Summarizes `samples`. An empty span gives n = 0 and all fields 0.
 // Two-pass variance on doubles, so it neither overflows nor cancels on long samples
 // (llama-bench's one-pass formula on uint64_t nanoseconds does both).
 Summary summarize(std::span<const double> samples);
+
+// The p-th percentile (p in [0, 100]) of `samples`, by linear interpolation between the
+// closest ranks: rank h = (n - 1) * p / 100 over the sorted samples, as numpy.percentile's
+// default ("linear", Hyndman and Fan's type 7) and vLLM's benchmark compute it, so p50 is
+// the median. An empty span gives NaN; p outside [0, 100] is clamped.
+double percentile(std::span<const double> samples, double p);
+
+// The same over samples already sorted ascending (no copy): for several percentiles of one
+// distribution.
+double percentile_sorted(std::span<const double> sorted, double p);
 
 // The summary of two disjoint sets of samples known only by their summaries (a source that
 // kept statistics, not samples): n adds, the mean is n-weighted, the variance pools the

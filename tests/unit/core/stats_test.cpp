@@ -47,6 +47,28 @@ TEST(Summarize, LargeValuesKeepSmallSpread) {
   EXPECT_NEAR(summarize(v).stddev, 1.0, 1e-6);
 }
 
+// numpy.percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [50, 90, 95, 99]) = 5.5, 9.1, 9.55, 9.91.
+TEST(Percentile, InterpolatesBetweenClosestRanksAsNumpyDoes) {
+  const std::vector<double> v{10, 9, 8, 7, 6, 5, 4, 3, 2, 1};
+  EXPECT_DOUBLE_EQ(percentile(v, 50), 5.5);
+  EXPECT_DOUBLE_EQ(percentile(v, 90), 9.1);
+  EXPECT_DOUBLE_EQ(percentile(v, 95), 9.55);
+  EXPECT_NEAR(percentile(v, 99), 9.91, 1e-12);
+  EXPECT_DOUBLE_EQ(percentile(v, 0), 1);
+  EXPECT_DOUBLE_EQ(percentile(v, 100), 10);
+  const Summary s = summarize(v);
+  EXPECT_DOUBLE_EQ(s.p90, 9.1);
+  EXPECT_DOUBLE_EQ(s.p95, 9.55);
+  EXPECT_NEAR(s.p99, 9.91, 1e-12);
+  EXPECT_DOUBLE_EQ(s.median, percentile(v, 50));
+}
+
+TEST(Percentile, EmptyIsNaNAndOneSampleIsItself) {
+  EXPECT_TRUE(std::isnan(percentile({}, 50)));
+  const std::vector<double> one{42};
+  EXPECT_DOUBLE_EQ(percentile(one, 99), 42);
+}
+
 TEST(Combine, SummariesPoolAsTheirSamplesWould) {
   const std::vector<double> a = {1, 2, 3}, b = {2, 4, 6, 8, 10}, both = {1, 2, 3, 2, 4, 6, 8, 10};
   const Summary pooled = combine(summarize(a), summarize(b));
