@@ -109,6 +109,43 @@ TEST(FitComputeBuffer, ExpertWidthComesFromTheExpertTensors) {
   EXPECT_NEAR(static_cast<double>(fit::compute_buffer_bytes(s, c, true)), 8665088.0, 8665088.0 * 0.01);
 }
 
+// A diffusion decoder (Dream, LLaDA: non-causal, no KV cache) with flash attention: llama.cpp casts
+// K and V to F16 for ggml_flash_attn_ext, and one copy is live at the peak. llama.cpp's plan of its
+// tiny Dream (test-llama-archs: n_embd 256, 2 heads of 128, n_ff 384, vocab 128) at -c 4096 is
+// 2 u^2 + 7692 u bytes at -ub u for u = 64..1024 (4,462,592 at 512); the estimate was 6 % low
+// (2.9 % of the total) without the F16 copy.
+TEST(FitComputeBuffer, DiffusionDecoderKeepsAnF16CopyOfKOrVWithFlashAttention) {
+  model::ModelShape s;
+  s.arch = "dream";
+  s.causal = false;
+  s.n_layer = 2;
+  s.n_embd = 256;
+  s.n_vocab = 128;
+  s.n_head = {2, 2};
+  s.n_head_kv = {2, 2};
+  s.n_ff = {384, 384};
+  s.head_k = s.head_v = 128;
+  for (int i = 0; i < 2; ++i) {
+    const std::string p = "blk." + std::to_string(i) + ".";
+    for (const char* n : {"attn_q.weight", "attn_k.weight", "attn_v.weight", "attn_output.weight"})
+      s.tensors.push_back(tensor(p + n, i, 256, 256));
+    s.tensors.push_back(tensor(p + "attn_norm.weight", i, 256));
+    s.tensors.push_back(tensor(p + "ffn_norm.weight", i, 256));
+    s.tensors.push_back(tensor(p + "ffn_gate.weight", i, 256, 384));
+    s.tensors.push_back(tensor(p + "ffn_up.weight", i, 256, 384));
+    s.tensors.push_back(tensor(p + "ffn_down.weight", i, 384, 256));
+  }
+  for (const uint64_t u : {64ull, 256ull, 512ull, 1024ull}) {
+    fit::ContextParams c;
+    c.n_ctx = 4096;
+    c.n_batch = 2048;
+    c.n_ubatch = static_cast<int>(u);
+    c.flash_attn = true;
+    const double llama = static_cast<double>(2 * u * u + 7692 * u);
+    EXPECT_NEAR(static_cast<double>(fit::compute_buffer_bytes(s, c, true)), llama, 0.01 * llama) << "-ub " << u;
+  }
+}
+
 // Case 4: Mamba (no attention, no mask) by its selective-scan graph. The Falcon-Mamba-7B shape
 // (mk_mamba.py: n_embd 4096, d_inner 8192, d_state 16, dt_rank 256, vocab 65024) at -c 8192:
 // llama.cpp reserves 151 MiB (its logits phase); llama.cpp's tiny Mamba (test-llama-archs,
