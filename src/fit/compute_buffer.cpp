@@ -163,6 +163,14 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
       if (!any_full) score_cells = layer_cells(s, c, swa_il);
     }
   }
+  // One KV stream per sequence (kv_unified false, llama.cpp's default): the graph splits the
+  // micro-batch over the streams and each attends to its own cells, so the mask and the scores
+  // are [cells per stream, u / n_seq, ..., n_seq]: cells per stream x u. (Counting every stream's
+  // cells for each token made the compute 36 % high at --parallel 2 and 66 % at 4 on llama.cpp's
+  // tiny Llama, 189 % without flash attention.)
+  const uint64_t streams = s.causal ? static_cast<uint64_t>(std::max(1, c.n_seq)) : 1;
+  mask_cells /= streams;
+  score_cells /= streams;
   const uint64_t mask = ffn.attention ? mask_cells * u * (c.flash_attn ? 2 : 4) : 0;
   // Residual, norm, Q/K/V and the attention output live together; with flash attention a
   // sequential FFN without a gate frees one n_embd-wide tensor earlier (checked on llama.cpp's
@@ -189,7 +197,7 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   // every cell (F32) and its mask, 5.5 bytes per cell and token, and its query with the
   // per-head weights, 1.5 x its width per token (fitted to llama.cpp's plan of its tiny model
   // at 4096 and 32768 cells: within 1 % at both).
-  if (ffn.indexer_q > 0) p.attention += n_kv * u * 11 / 2 + u * 4 * (ffn.indexer_q * 3 / 2);
+  if (ffn.indexer_q > 0) p.attention += n_kv / streams * u * 11 / 2 + u * 4 * (ffn.indexer_q * 3 / 2);
   // Dense FFN: residual and norm (2 n_embd) + up, gate and their product (3 n_ff; 2 without a
   // gate); run in parallel with the attention (no ffn_norm: Command-R, Falcon, Phi-2), the
   // attention's output and input stay live too (2 n_embd more). MoE (llama.cpp's
