@@ -43,6 +43,9 @@ if(llama_FOUND)
   if(RIGBENCH_LLAMA_EXT_DIR)
     target_include_directories(rigbench_llama INTERFACE ${RIGBENCH_LLAMA_EXT_DIR})
     target_compile_definitions(rigbench_llama INTERFACE RIGBENCH_HAVE_LLAMA_EXT=1)
+  if(NOT GGML_BACKEND_DL)  # backends linked in: nothing for ggml_backend_load_all to find (engine/llama_support)
+    target_compile_definitions(rigbench_llama INTERFACE RIGBENCH_GGML_STATIC_BACKENDS=1)
+  endif()
   endif()
 elseif(RIGBENCH_LLAMA STREQUAL "system")
   message(FATAL_ERROR "rigbench: RIGBENCH_LLAMA=system but no installed llama.cpp was found "
@@ -89,6 +92,9 @@ else()
   # llama-ext.h (memory breakdown per buffer type) is a staging header in src/.
   target_include_directories(rigbench_llama SYSTEM INTERFACE ${_bundled_dir}/src ${_bundled_dir}/include)
   target_compile_definitions(rigbench_llama INTERFACE RIGBENCH_HAVE_LLAMA_EXT=1)
+  if(NOT GGML_BACKEND_DL)  # backends linked in: nothing for ggml_backend_load_all to find (engine/llama_support)
+    target_compile_definitions(rigbench_llama INTERFACE RIGBENCH_GGML_STATIC_BACKENDS=1)
+  endif()
   # With RIGBENCH_BUILD_PEERS, llama.cpp's tests/test-llama-archs too (`-o DIR` writes one small
   # random model per architecture: the corpus of bench/fit_every_arch and the fit_every_arch test).
   if(RIGBENCH_BUILD_PEERS AND TARGET llama-common)

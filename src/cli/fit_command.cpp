@@ -186,7 +186,7 @@ Result<model::ModelShape> load_shape(const FitOptions& o, std::string& path, Tem
 Status run_fit_command(const FitOptions& o) {
   auto format = report::parse_output_format(o.output);
   if (!format) return std::unexpected(format.error());
-  engine::init_llama();
+  engine::init_llama_log();  // ggml's log captured; the backends start only for --check (engine::simulate_memory)
   auto ngl = parse_ngl(o.n_gpu_layers);
   if (!ngl) return std::unexpected(ngl.error());
   BenchParams p;  // the knobs fit shares with bench, checked and normalized as bench does

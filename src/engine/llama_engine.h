@@ -18,6 +18,10 @@ namespace rigbench::engine {
 // set RIGBENCH_LLAMA_LOG=1 to see llama.cpp's own log on stderr). Idempotent, thread-safe.
 void init_llama();
 
+// Only the logging half of init_llama (ggml's and llama.cpp's log captured), for a subcommand that
+// reads GGUF headers but may never need a backend (fit without --check): no CPU backend set-up.
+void init_llama_log();
+
 // A llama.cpp engine. `cancel` (may be null) aborts decodes when it becomes true.
 std::unique_ptr<Engine> make_llama_engine(const std::atomic<bool>* cancel);
 

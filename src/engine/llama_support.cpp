@@ -91,13 +91,27 @@ bool parse_load_mode(const std::string& name, llama_load_mode& out) {
   }
 }
 
-void init_llama() {
+void init_llama_log() {
   static std::once_flag once;
   std::call_once(once, [] {
     const char* env = std::getenv("RIGBENCH_LLAMA_LOG");
     log_capture().echo = env != nullptr && std::string(env) == "1";
     llama_log_set(&on_llama_log, nullptr);
+  });
+}
+
+void init_llama() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    init_llama_log();
+#ifdef RIGBENCH_GGML_STATIC_BACKENDS
+    // The backends are linked in (GGML_BACKEND_DL off): ggml_backend_load_all would only scan the
+    // executable's folder and the working directory for 15 backend libraries that cannot be
+    // there (a few ms, more in a large working directory). An out-of-tree backend still loads.
+    if (const char* extra = std::getenv("GGML_BACKEND_PATH")) ggml_backend_load(extra);
+#else
     ggml_backend_load_all();
+#endif
     llama_backend_init();
   });
 }

@@ -145,7 +145,33 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   // The mask: F16 with flash attention, else F32.
   const FfnKind ffn = ffn_kind(s);
   // Without attention anywhere (Mamba, LFM2's convolutions) there is no mask.
-  const uint64_t mask = ffn.attention ? n_kv * u * (c.flash_attn ? 2 : 4) : 0;
+  // With sliding-window layers the graph has one mask per cache (llama-graph.cpp,
+  // build_attn_inp_kv_iswa): the full cache's over n_kv cells where some attention layer is
+  // global, and the window cache's over its own cells; both are inputs, live through the graph.
+  uint64_t mask_cells = n_kv, score_cells = n_kv;  // score_cells: the widest layer's KQ
+  const bool compressed = std::any_of(s.compress_ratio.begin(), s.compress_ratio.end(), [](uint32_t r) { return r > 0; });
+  if (s.causal && s.n_swa > 0 && !compressed) {  // DeepSeek-V4's compressed caches: not traced
+    bool any_full = false;
+    uint32_t swa_il = s.n_layer;
+    for (uint32_t il = 0; il < s.n_layer; ++il) {
+      if (!s.has_kv(il) || s.is_recurrent(il)) continue;
+      if (s.is_swa(il)) swa_il = std::min(swa_il, il);
+      else any_full = true;
+    }
+    if (swa_il < s.n_layer) {
+      mask_cells = (any_full ? n_kv : 0) + layer_cells(s, c, swa_il);
+      if (!any_full) score_cells = layer_cells(s, c, swa_il);
+    }
+  }
+  // One KV stream per sequence (kv_unified false, llama.cpp's default): the graph splits the
+  // micro-batch over the streams and each attends to its own cells, so the mask and the scores
+  // are [cells per stream, u / n_seq, ..., n_seq]: cells per stream x u. (Counting every stream's
+  // cells for each token made the compute 36 % high at --parallel 2 and 66 % at 4 on llama.cpp's
+  // tiny Llama, 189 % without flash attention.)
+  const uint64_t streams = s.causal ? static_cast<uint64_t>(std::max(1, c.n_seq)) : 1;
+  mask_cells /= streams;
+  score_cells /= streams;
+  const uint64_t mask = ffn.attention ? mask_cells * u * (c.flash_attn ? 2 : 4) : 0;
   // Residual, norm, Q/K/V and the attention output live together; with flash attention a
   // sequential FFN without a gate frees one n_embd-wide tensor earlier (checked on llama.cpp's
   // tiny model of each kind).
@@ -158,14 +184,20 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   if (s.is_mla() && ffn.indexer_q == 0 && !ffn.has_ssm) act = 3 * e + q + s.kv_lora_rank + s.qk_rope_dim;
   if (c.flash_attn && !ffn.gated && !ffn.parallel && s.arch != "gptneox" && s.n_expert == 0) act = 3 * e + q + kv;
   if (!c.flash_attn && ffn.fused_qkv && !ffn.learned_pos && !without_rope(s.arch)) act = e + 2 * q + kv;
+  // Without a KV cache (non-causal decoders: Dream, LLaDA; encoders) flash attention reads K and V
+  // cast from F32 to F16 (llama-graph.cpp, build_attn_mha); one such copy (K's or V's width in F16,
+  // a quarter of kv in F32 units) is live at the peak. llama.cpp's plan of its tiny Dream and LLaDA
+  // at -ub 64..1024: 2 u^2 (the F16 mask) + 7692 u bytes = (4 e + q + kv + kv / 4) floats a token
+  // and the three int32 inputs (tokens, positions, output ids).
+  if (!s.causal && c.flash_attn && !s.is_mla()) act += kv / 4;
   p.attention = mask + u * 4 * act;
-  if (!c.flash_attn) p.attention += n_kv * u * n_head * 4;
+  if (!c.flash_attn) p.attention += score_cells * u * n_head * 4;
   if (s.is_mla()) p.attention += u * 4 * 2 * n_head * (s.kv_lora_rank + s.qk_rope_dim);
   // DeepSeek sparse attention (DeepSeek-V3.2, GLM-DSA): the lightning indexer's scores over
   // every cell (F32) and its mask, 5.5 bytes per cell and token, and its query with the
   // per-head weights, 1.5 x its width per token (fitted to llama.cpp's plan of its tiny model
   // at 4096 and 32768 cells: within 1 % at both).
-  if (ffn.indexer_q > 0) p.attention += n_kv * u * 11 / 2 + u * 4 * (ffn.indexer_q * 3 / 2);
+  if (ffn.indexer_q > 0) p.attention += n_kv / streams * u * 11 / 2 + u * 4 * (ffn.indexer_q * 3 / 2);
   // Dense FFN: residual and norm (2 n_embd) + up, gate and their product (3 n_ff; 2 without a
   // gate); run in parallel with the attention (no ffn_norm: Command-R, Falcon, Phi-2), the
   // attention's output and input stay live too (2 n_embd more). MoE (llama.cpp's

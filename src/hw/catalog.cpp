@@ -17,6 +17,7 @@ uint64_t apple_working_set_bytes(uint64_t memory_bytes) {
 uint64_t CatalogDevice::usable_bytes() const {
   if (kind == "apple") return apple_working_set_bytes(memory_bytes);
   if (kind == "unified") return static_cast<uint64_t>(static_cast<double>(memory_bytes) * working_set_fraction);
+  if (kind == "gpu" && reported_memory_bytes > 0) return reported_memory_bytes;
   return memory_bytes;
 }
 
@@ -56,6 +57,13 @@ Result<std::vector<CatalogDevice>> load_catalog(const std::string& path) {
                         "': an Apple entry takes the working-set rule, not its own working_set_fraction");
       }
       c.working_set_fraction = d.value("working_set_fraction", 1.0);
+      c.reported_memory_bytes = d.value("reported_memory_bytes", uint64_t{0});
+      if (c.reported_memory_bytes > 0 && (c.kind != "gpu" || c.reported_memory_bytes > c.memory_bytes ||
+                                          !d.contains("sources") || !d["sources"].contains("reported"))) {
+        return fail(ErrorCode::kInvalidInput,
+                    "catalog '" + path + "': entry '" + entry +
+                        "': reported_memory_bytes is for a \"gpu\" entry, at most memory_bytes, with sources.reported");
+      }
       c.host = d.value("host", "");
       c.bandwidth_gbps = d.at("bandwidth_gbps").get<double>();
       if (d.contains("board_power_w") && d["board_power_w"].is_number())

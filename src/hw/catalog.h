@@ -24,6 +24,10 @@ struct CatalogDevice {
                                                // unified-memory systems), "cpu" (a CPU memory system)
   std::string backend;                         // ggml backend a model would run on: cuda, metal, vulkan, cpu, ...
   uint64_t memory_bytes = 0;                   // installed memory, bytes (a whole number of GiB, see above)
+  uint64_t reported_memory_bytes = 0;          // "gpu": the total the driver reports (nvidia-smi memory.total,
+                                               // what llama.cpp's device sees), where it is known to fall
+                                               // short of memory_bytes (the H200's "141 GB": 143771 MiB);
+                                               // 0: memory_bytes. Any byte count; its source: sources["reported"]
   double working_set_fraction = 1.0;           // "unified": share of memory the GPU may use (stated per
                                                // entry); "apple": unused, apple_working_set_bytes() rules
   double bandwidth_gbps = 0;                   // GB/s (1e9 bytes/s), the maker's peak
@@ -33,8 +37,9 @@ struct CatalogDevice {
                                                // by default (its host RAM and bandwidth)
   std::map<std::string, std::string> sources;  // figure -> where it comes from
 
-  // Bytes a model may use on the device: memory_bytes for "gpu" and "cpu"; the Metal working
-  // set (apple_working_set_bytes) for "apple"; memory_bytes x working_set_fraction for "unified".
+  // Bytes a model may use on the device: memory_bytes for "gpu" (reported_memory_bytes where
+  // the entry states it) and "cpu"; the Metal working set (apple_working_set_bytes) for
+  // "apple"; memory_bytes x working_set_fraction for "unified".
   uint64_t usable_bytes() const;
   // USD per GiB of installed memory, if priced.
   std::optional<double> usd_per_gib() const;

@@ -16,6 +16,7 @@
 
 #include "core/strings.h"
 #include "model/file_type.h"
+#include "model/gguf_file.h"
 
 namespace rigbench::model {
 
@@ -24,10 +25,6 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string quoted(const std::string& path) { return "model '" + path + "'"; }
-
-struct GgufFree {
-  void operator()(gguf_context* ctx) const { gguf_free(ctx); }
-};
 
 std::string string_value(const gguf_context* ctx, const char* key) {
   const int64_t id = gguf_find_key(ctx, key);
@@ -84,52 +81,33 @@ Result<std::string> fingerprint(const std::string& path) {
 }
 
 Result<ModelInfo> inspect_header(const std::string& path) {
-  std::error_code ec;
-  if (!fs::exists(path, ec)) {
-    return fail(ErrorCode::kNotFound,
-                quoted(path) + (ec ? ": cannot reach it: " + errno_text(ec.value()) : ": no such file"));
-  }
-  if (fs::is_directory(path, ec))
-    return fail(ErrorCode::kInvalidInput, quoted(path) + ": is a directory, not a GGUF file");
-  const uint64_t size = fs::file_size(path, ec);
-  if (ec) return fail(ErrorCode::kNotFound, quoted(path) + ": cannot stat: " + ec.message());
+  auto file = open_gguf(path);
+  if (!file) return std::unexpected(file.error());
+  return inspect_header(*file);
+}
 
-  {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return fail(ErrorCode::kNotFound, quoted(path) + ": cannot open the file: " + errno_text(errno));
-    std::array<char, 4> magic{};
-    in.read(magic.data(), magic.size());
-    if (in.gcount() != 4 || std::string(magic.data(), 4) != GGUF_MAGIC) {
-      return fail(ErrorCode::kInvalidInput, quoted(path) + ": not a GGUF file (no GGUF magic at the start)");
-    }
-  }
-
-  ggml_context* meta = nullptr;
-  gguf_init_params params{/*no_alloc=*/true, /*ctx=*/&meta};
-  std::unique_ptr<gguf_context, GgufFree> ctx(gguf_init_from_file(path.c_str(), params));
-  std::unique_ptr<ggml_context, decltype(&ggml_free)> meta_owner(meta, &ggml_free);
-  if (!ctx) {
-    return fail(ErrorCode::kInvalidInput,
-                quoted(path) + ": corrupt or truncated GGUF (its metadata or tensor infos cannot be read)");
-  }
+Result<ModelInfo> inspect_header(const GgufFile& file) {
+  const std::string& path = file.path;
+  const uint64_t size = file.size_bytes;
+  const gguf_context* ctx = file.get();
 
   ModelInfo info;
   info.path = path;
   info.size_bytes = size;
-  info.arch = string_value(ctx.get(), "general.architecture");
+  info.arch = string_value(ctx, "general.architecture");
   if (info.arch.empty()) return fail(ErrorCode::kInvalidInput, quoted(path) + ": GGUF has no general.architecture key");
-  info.name = string_value(ctx.get(), "general.name");
+  info.name = string_value(ctx, "general.name");
   if (info.name.empty()) info.name = fs::path(path).stem().string();
 
   // Tensor data must lie inside the file; a cut-off download fails here, not mid-load.
-  const uint64_t data_offset = gguf_get_data_offset(ctx.get());
+  const uint64_t data_offset = gguf_get_data_offset(ctx);
   uint64_t data_end = data_offset;
   std::map<std::string, uint64_t> bytes_by_type;
-  for (int64_t i = 0; i < gguf_get_n_tensors(ctx.get()); ++i) {
-    const uint64_t nbytes = gguf_get_tensor_size(ctx.get(), i);
-    data_end = std::max<uint64_t>(data_end, data_offset + gguf_get_tensor_offset(ctx.get(), i) + nbytes);
-    bytes_by_type[ggml_type_name(gguf_get_tensor_type(ctx.get(), i))] += nbytes;
-    const int64_t* ne = gguf_get_tensor_ne(ctx.get(), i);
+  for (int64_t i = 0; i < gguf_get_n_tensors(ctx); ++i) {
+    const uint64_t nbytes = gguf_get_tensor_size(ctx, i);
+    data_end = std::max<uint64_t>(data_end, data_offset + gguf_get_tensor_offset(ctx, i) + nbytes);
+    bytes_by_type[ggml_type_name(gguf_get_tensor_type(ctx, i))] += nbytes;
+    const int64_t* ne = gguf_get_tensor_ne(ctx, i);
     uint64_t n = 1;
     for (int d = 0; d < GGML_MAX_DIMS; ++d) n *= static_cast<uint64_t>(ne[d]);
     info.n_params += n;
@@ -140,9 +118,9 @@ Result<ModelInfo> inspect_header(const std::string& path) {
                                               std::to_string(size) + ")");
   }
 
-  const int64_t ft = gguf_find_key(ctx.get(), "general.file_type");
-  if (ft >= 0 && gguf_get_kv_type(ctx.get(), ft) == GGUF_TYPE_UINT32) {
-    const uint32_t v = gguf_get_val_u32(ctx.get(), ft);
+  const int64_t ft = gguf_find_key(ctx, "general.file_type");
+  if (ft >= 0 && gguf_get_kv_type(ctx, ft) == GGUF_TYPE_UINT32) {
+    const uint32_t v = gguf_get_val_u32(ctx, ft);
     info.file_type = file_type_name(v).value_or("ftype " + std::to_string(v));
   } else {
     uint64_t best = 0;
@@ -155,20 +133,20 @@ Result<ModelInfo> inspect_header(const std::string& path) {
     for (char& c : info.file_type) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   }
 
-  const int64_t ctx_len = gguf_find_key(ctx.get(), (info.arch + ".context_length").c_str());
-  if (ctx_len >= 0 && gguf_get_kv_type(ctx.get(), ctx_len) == GGUF_TYPE_UINT32)
-    info.n_ctx_train = gguf_get_val_u32(ctx.get(), ctx_len);
+  const int64_t ctx_len = gguf_find_key(ctx, (info.arch + ".context_length").c_str());
+  if (ctx_len >= 0 && gguf_get_kv_type(ctx, ctx_len) == GGUF_TYPE_UINT32)
+    info.n_ctx_train = gguf_get_val_u32(ctx, ctx_len);
 
-  const int64_t syn = gguf_find_key(ctx.get(), "rigbench.synthetic");
-  info.synthetic = syn >= 0 && gguf_get_kv_type(ctx.get(), syn) == GGUF_TYPE_BOOL && gguf_get_val_bool(ctx.get(), syn);
+  const int64_t syn = gguf_find_key(ctx, "rigbench.synthetic");
+  info.synthetic = syn >= 0 && gguf_get_kv_type(ctx, syn) == GGUF_TYPE_BOOL && gguf_get_val_bool(ctx, syn);
   if (info.synthetic) {
-    const int64_t values = gguf_find_key(ctx.get(), "rigbench.values");
-    const int64_t seed = gguf_find_key(ctx.get(), "rigbench.seed");
-    info.synthetic_values = values >= 0 && gguf_get_kv_type(ctx.get(), values) == GGUF_TYPE_UINT32
-                                ? gguf_get_val_u32(ctx.get(), values)
+    const int64_t values = gguf_find_key(ctx, "rigbench.values");
+    const int64_t seed = gguf_find_key(ctx, "rigbench.seed");
+    info.synthetic_values = values >= 0 && gguf_get_kv_type(ctx, values) == GGUF_TYPE_UINT32
+                                ? gguf_get_val_u32(ctx, values)
                                 : 1;
     info.synthetic_seed =
-        seed >= 0 && gguf_get_kv_type(ctx.get(), seed) == GGUF_TYPE_UINT64 ? gguf_get_val_u64(ctx.get(), seed) : 42;
+        seed >= 0 && gguf_get_kv_type(ctx, seed) == GGUF_TYPE_UINT64 ? gguf_get_val_u64(ctx, seed) : 42;
   }
 
   return info;

@@ -6,6 +6,7 @@
 
 #include "core/record.h"
 #include "core/status.h"
+#include "model/gguf_file.h"
 
 namespace rigbench::model {
 
@@ -30,6 +31,8 @@ Result<ModelInfo> inspect(const std::string& path);
 
 // As inspect, without the fingerprint (which reads up to 64 MiB): metadata and tensor infos only.
 Result<ModelInfo> inspect_header(const std::string& path);
+// The same, from a header already parsed by open_gguf (no second parse).
+Result<ModelInfo> inspect_header(const GgufFile& file);
 
 // A fingerprint of the file's contents, "xxh64:<16 hex digits>": XXH64 of the whole file
 // when it is at most 64 MiB; for larger files, of the size, the first 16 MiB (the GGUF

@@ -1,31 +1,15 @@
 #include "model/model_file.h"
 
-#include <ggml.h>
 #include <gguf.h>
 
 #include <filesystem>
 #include <memory>
 
 #include "core/strings.h"
+#include "model/gguf_file.h"
 #include "model/gguf_inspect.h"
 
 namespace rigbench::model {
-
-namespace {
-
-// Whether the GGUF at `path` has the key `key` (false when it cannot be read).
-bool has_key(const std::string& path, const std::string& key) {
-  ggml_context* meta = nullptr;
-  gguf_init_params params{/*no_alloc=*/true, /*ctx=*/&meta};
-  gguf_context* ctx = gguf_init_from_file(path.c_str(), params);
-  if (!ctx) return false;
-  const bool found = gguf_find_key(ctx, key.c_str()) >= 0;
-  gguf_free(ctx);
-  if (meta) ggml_free(meta);
-  return found;
-}
-
-}  // namespace
 
 Result<ModelFile> check_model_file(const std::string& path, bool with_fingerprint) {
   const std::string where = "model '" + path + "'";
@@ -39,18 +23,25 @@ Result<ModelFile> check_model_file(const std::string& path, bool with_fingerprin
   if (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == 0 && !ec) {
     return fail(ErrorCode::kInvalidInput, where + ": empty file (0 bytes), not a GGUF file");
   }
-  auto info = with_fingerprint ? inspect(path) : inspect_header(path);
+  auto file = open_gguf(path);  // one parse of the header, read by inspect_header and read_shape
+  if (!file) return std::unexpected(file.error());
+  auto info = inspect_header(*file);
   if (!info) return std::unexpected(info.error());
   if (info->arch == "clip") {  // a multimodal projector: llama.cpp's tools take it with --mmproj
     return fail(ErrorCode::kInvalidInput, path + " is a vision projector (clip); pass it with --mmproj");
   }
-  auto shape = read_shape(path);
+  auto shape = read_shape(*file);
   if (!shape) {
-    if (!has_key(path, info->arch + ".block_count")) {
+    if (gguf_find_key(file->get(), (info->arch + ".block_count").c_str()) < 0) {
       return fail(ErrorCode::kInvalidInput,
                   where + ": unknown model architecture: '" + info->arch + "' (no " + info->arch + ".block_count key)");
     }
     return std::unexpected(shape.error());
+  }
+  if (with_fingerprint) {
+    auto fp = fingerprint(path);
+    if (!fp) return std::unexpected(fp.error());
+    info->fingerprint = *fp;
   }
   return ModelFile{std::move(*info), std::move(*shape)};
 }

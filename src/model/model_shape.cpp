@@ -8,30 +8,34 @@
 #include <filesystem>
 #include <memory>
 
+#include "model/gguf_file.h"
 #include "model/gguf_reader.h"
 #include "model/memory_layout.h"
 
 namespace rigbench::model {
 
 Result<ModelShape> read_shape(const std::string& path) {
+  auto file = open_gguf(path);
+  if (!file) return std::unexpected(file.error());
+  return read_shape(*file);
+}
+
+Result<ModelShape> read_shape(const GgufFile& file) {
+  const std::string& path = file.path;
   const std::string where = "model '" + path + "'";
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return fail(ErrorCode::kNotFound, where + ": no such file");
-  gguf_init_params params{/*no_alloc=*/true, /*ctx=*/nullptr};
-  std::unique_ptr<gguf_context, decltype(&gguf_free)> ctx(gguf_init_from_file(path.c_str(), params), &gguf_free);
-  if (!ctx) return fail(ErrorCode::kInvalidInput, where + ": not a GGUF file, or its metadata cannot be read");
+  const gguf_context* ctx = file.get();
 
   ModelShape s;
-  const int64_t arch_id = gguf_find_key(ctx.get(), "general.architecture");
-  if (arch_id < 0 || gguf_get_kv_type(ctx.get(), arch_id) != GGUF_TYPE_STRING) {
+  const int64_t arch_id = gguf_find_key(ctx, "general.architecture");
+  if (arch_id < 0 || gguf_get_kv_type(ctx, arch_id) != GGUF_TYPE_STRING) {
     return fail(ErrorCode::kInvalidInput, where + ": GGUF has no general.architecture key");
   }
-  s.arch = gguf_get_val_str(ctx.get(), arch_id);
-  const int64_t name_id = gguf_find_key(ctx.get(), "general.name");
-  s.name = (name_id >= 0 && gguf_get_kv_type(ctx.get(), name_id) == GGUF_TYPE_STRING)
-               ? gguf_get_val_str(ctx.get(), name_id)
+  s.arch = gguf_get_val_str(ctx, arch_id);
+  const int64_t name_id = gguf_find_key(ctx, "general.name");
+  s.name = (name_id >= 0 && gguf_get_kv_type(ctx, name_id) == GGUF_TYPE_STRING)
+               ? gguf_get_val_str(ctx, name_id)
                : std::filesystem::path(path).stem().string();
-  const GgufReader r{ctx.get(), s.arch};
+  const GgufReader r{ctx, s.arch};
   const uint64_t n_layer = r.u("block_count");
   const uint64_t n_embd = r.u("embedding_length");
   if (n_layer == 0 || n_layer > 4096) {
@@ -72,18 +76,18 @@ Result<ModelShape> read_shape(const std::string& path) {
 
   s.n_vocab = static_cast<uint32_t>(r.u("vocab_size"));
   if (s.n_vocab == 0) {
-    const int64_t tok = gguf_find_key(ctx.get(), "tokenizer.ggml.tokens");
-    if (tok >= 0 && gguf_get_kv_type(ctx.get(), tok) == GGUF_TYPE_ARRAY)
-      s.n_vocab = static_cast<uint32_t>(gguf_get_arr_n(ctx.get(), tok));
+    const int64_t tok = gguf_find_key(ctx, "tokenizer.ggml.tokens");
+    if (tok >= 0 && gguf_get_kv_type(ctx, tok) == GGUF_TYPE_ARRAY)
+      s.n_vocab = static_cast<uint32_t>(gguf_get_arr_n(ctx, tok));
   }
 
-  for (int64_t i = 0; i < gguf_get_n_tensors(ctx.get()); ++i) {
+  for (int64_t i = 0; i < gguf_get_n_tensors(ctx); ++i) {
     TensorInfo t;
-    t.name = gguf_get_tensor_name(ctx.get(), i);
-    t.bytes = gguf_get_tensor_size(ctx.get(), i);
+    t.name = gguf_get_tensor_name(ctx, i);
+    t.bytes = gguf_get_tensor_size(ctx, i);
     std::sscanf(t.name.c_str(), "blk.%d.", &t.layer);
-    t.type = ggml_type_name(gguf_get_tensor_type(ctx.get(), i));
-    t.n_rows = gguf_get_tensor_ne(ctx.get(), i)[1];
+    t.type = ggml_type_name(gguf_get_tensor_type(ctx, i));
+    t.n_rows = gguf_get_tensor_ne(ctx, i)[1];
     if (t.name.find("attn_qkv") != std::string::npos) s.fused_qkv = true;
     s.tensor_bytes += t.bytes;
     s.tensors.push_back(std::move(t));

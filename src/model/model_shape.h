@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "model/gguf_file.h"
 
 namespace rigbench::model {
 
@@ -71,5 +72,7 @@ struct ModelShape {
 // (block_count, embedding_length; attention.head_count unless the architecture is purely
 // recurrent) is missing or absurd (0 layers, more than 4096 layers, a zero dimension).
 Result<ModelShape> read_shape(const std::string& path);
+// The same, from a header already parsed by open_gguf (no second parse).
+Result<ModelShape> read_shape(const GgufFile& file);
 
 }  // namespace rigbench::model

@@ -29,7 +29,8 @@ KV_EXCEPTIONS = {
 
 # The total within 2 % (issue #19's target), except the files below, whose compute buffer does
 # not follow llama.cpp's yet (their KV is held above). Measured 2026-11-30 with
-# bench/fit_every_arch: 86 of 110 within 2 % at -c 4096, 99 of 110 at -c 32768 -fa on.
+# bench/fit_every_arch: 88 of 110 within 2 % at -c 4096, 103 of 110 at -c 32768 -fa on (before the
+# window cache's mask and the F16 K/V copy of cache-less attention: 86 and 99).
 # A file that comes within 2 % should leave this list; one that falls out of it fails.
 TOTAL_TOLERANCE = 0.02
 TOTAL_EXCEPTIONS = {
@@ -41,15 +42,15 @@ TOTAL_EXCEPTIONS = {
     "kimi-linear-moe": "MLA beside linear attention (+2.2 % at 4096)",
     "bailingmoe3-moe": "MLA beside linear attention (+8.6 % at 4096)",
     # recurrent and hybrid graphs
-    "lfm2-dense": "llama.cpp's compute stays flat with the context; ours grows (+41 % / +352 %)",
+    "lfm2-dense": "short-conv blocks beside sliding-window attention: the mask now spans the window "
+                  "(was +41 % / +352 %), the conv graph is not traced (+5.4 % / +5.4 %)",
     "lfm2moe-moe": "short-conv hybrid MoE (+2.9 % at 4096)",
     "falcon-h1-dense": "parallel attention + SSM (-2.5 % at 4096)",
     "minimax-01-moe": "lightning attention layers (-15 % / -4 %)",
     # layouts and heads
-    "llama4-moe": "chunked attention (-13 % / -8 %)",
-    "smallthinker-moe": "its router and sliding layout (-11 % / -4 %)",
+    "llama4-moe": "chunked attention; with the chunk cache's mask -3.1 % / -1.1 % (was -13 % / -8 %)",
+    "smallthinker-moe": "its router; with the window cache's mask +4.8 % / +1.5 % (was -11 % / -4 %)",
     "qwen3tts-dense": "the talker's extra heads (-22 % at 4096)",
-    "gemma2-dense": "soft-capped scores without flash attention (-3.0 % at 4096)",
     "talkie-dense": "not traced yet (-3.7 % at 4096)",
     "jais-dense": "ALiBi bias without flash attention (-2.5 % at 4096)",
     "hy_v3-moe": "not traced yet (-2.9 % at 4096)",
@@ -57,10 +58,11 @@ TOTAL_EXCEPTIONS = {
     "kimi-k3-moe": "not traced yet (+2.1 % at 4096)",
     "refact-moe": "ALiBi MoE (+5.7 % at 4096)",
     # diffusion models (non-causal decoders)
-    "dream-dense": "diffusion decoder (-2.9 %)",
-    "llada-dense": "diffusion decoder (-2.9 %)",
-    "llada-moe-moe": "diffusion decoder (+4.4 %)",
-    "rnd1-moe": "diffusion decoder (+4.4 %)",
+    "llada-moe-moe": "diffusion decoder: its MoE FFN phase is over-estimated (+4.4 %)",
+    "rnd1-moe": "diffusion decoder: its MoE FFN phase is over-estimated (+4.4 %)",
+    # the window cache's mask (now counted, as llama.cpp builds it) uncovered an over-estimate of
+    # the small-expert MoE FFN phase that it had hidden (as in llada-moe): +1.2 % before, +5.0 % now
+    "gpt-oss-moe": "MoE FFN phase over-estimated, seen once the window mask is counted (+5.0 % at 4096)",
 }
 
 

@@ -1,7 +1,7 @@
 # The shapes of the fit cases users reported (issue #19), written header-only (sparse) with the
 # writers copied from the shared cases (README there): `python3 cases.py NAME OUT.gguf`.
 import sys, os; sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import mk_gemma3, mk_mamba, mk_openelm, mk_qwen35
+import mk_cohere2, mk_gemma3, mk_mamba, mk_openelm, mk_qwen35
 
 CASES = {
     # Gemma-3-12B text shape, no sliding_window_pattern key (llama.cpp takes 6)
@@ -14,6 +14,8 @@ CASES = {
     'qwen35_9b': lambda p: mk_qwen35.build(p),
     'falcon_mamba_7b': lambda p: mk_mamba.build(p),
     'openelm_270m': lambda p: mk_openelm.build(p),
+    # a small Cohere2 (Command R7B's kind): sliding-window period 4 by default, tied output
+    'cohere2_small': lambda p: mk_cohere2.build(p),
 }
 
 if __name__ == '__main__':

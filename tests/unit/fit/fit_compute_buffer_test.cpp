@@ -109,6 +109,83 @@ TEST(FitComputeBuffer, ExpertWidthComesFromTheExpertTensors) {
   EXPECT_NEAR(static_cast<double>(fit::compute_buffer_bytes(s, c, true)), 8665088.0, 8665088.0 * 0.01);
 }
 
+// A diffusion decoder (Dream, LLaDA: non-causal, no KV cache) with flash attention: llama.cpp casts
+// K and V to F16 for ggml_flash_attn_ext, and one copy is live at the peak. llama.cpp's plan of its
+// tiny Dream (test-llama-archs: n_embd 256, 2 heads of 128, n_ff 384, vocab 128) at -c 4096 is
+// 2 u^2 + 7692 u bytes at -ub u for u = 64..1024 (4,462,592 at 512); the estimate was 6 % low
+// (2.9 % of the total) without the F16 copy.
+TEST(FitComputeBuffer, DiffusionDecoderKeepsAnF16CopyOfKOrVWithFlashAttention) {
+  model::ModelShape s;
+  s.arch = "dream";
+  s.causal = false;
+  s.n_layer = 2;
+  s.n_embd = 256;
+  s.n_vocab = 128;
+  s.n_head = {2, 2};
+  s.n_head_kv = {2, 2};
+  s.n_ff = {384, 384};
+  s.head_k = s.head_v = 128;
+  for (int i = 0; i < 2; ++i) {
+    const std::string p = "blk." + std::to_string(i) + ".";
+    for (const char* n : {"attn_q.weight", "attn_k.weight", "attn_v.weight", "attn_output.weight"})
+      s.tensors.push_back(tensor(p + n, i, 256, 256));
+    s.tensors.push_back(tensor(p + "attn_norm.weight", i, 256));
+    s.tensors.push_back(tensor(p + "ffn_norm.weight", i, 256));
+    s.tensors.push_back(tensor(p + "ffn_gate.weight", i, 256, 384));
+    s.tensors.push_back(tensor(p + "ffn_up.weight", i, 256, 384));
+    s.tensors.push_back(tensor(p + "ffn_down.weight", i, 384, 256));
+  }
+  for (const uint64_t u : {64ull, 256ull, 512ull, 1024ull}) {
+    fit::ContextParams c;
+    c.n_ctx = 4096;
+    c.n_batch = 2048;
+    c.n_ubatch = static_cast<int>(u);
+    c.flash_attn = true;
+    const double llama = static_cast<double>(2 * u * u + 7692 * u);
+    EXPECT_NEAR(static_cast<double>(fit::compute_buffer_bytes(s, c, true)), llama, 0.01 * llama) << "-ub " << u;
+  }
+}
+
+// --parallel N: one KV stream per sequence (llama.cpp's default kv_unified false), and the graph
+// attends per stream: the mask and the scores span each stream's cells, not all of them.
+// llama.cpp's plan of its tiny Llama (test-llama-archs: n_embd 256, 2 heads of 128, n_ff 384,
+// vocab 128) at -c 4096: 5,781,504 bytes at -np 2, 4,732,928 at -np 4, 9,971,712 at -np 4 -fa off;
+// fit said 7,866,368, 7,866,368 and 28,837,888 (36, 66 and 189 % high).
+TEST(FitComputeBuffer, ParallelSequencesAttendToTheirOwnStream) {
+  model::ModelShape s;
+  s.arch = "llama";
+  s.n_layer = 2;
+  s.n_embd = 256;
+  s.n_vocab = 128;
+  s.n_head = {2, 2};
+  s.n_head_kv = {2, 2};
+  s.n_ff = {384, 384};
+  s.head_k = s.head_v = 128;
+  for (int i = 0; i < 2; ++i) {
+    const std::string p = "blk." + std::to_string(i) + ".";
+    for (const char* n : {"attn_q.weight", "attn_k.weight", "attn_v.weight", "attn_output.weight"})
+      s.tensors.push_back(tensor(p + n, i, 256, 256));
+    s.tensors.push_back(tensor(p + "attn_norm.weight", i, 256));
+    s.tensors.push_back(tensor(p + "ffn_norm.weight", i, 256));
+    s.tensors.push_back(tensor(p + "ffn_gate.weight", i, 256, 384));
+    s.tensors.push_back(tensor(p + "ffn_up.weight", i, 256, 384));
+    s.tensors.push_back(tensor(p + "ffn_down.weight", i, 384, 256));
+  }
+  const struct {
+    int n_seq;
+    bool fa;
+    double llama;
+  } cases[] = {{1, true, 7878656.0}, {2, true, 5781504.0}, {4, true, 4732928.0}, {4, false, 9971712.0}};
+  for (const auto& k : cases) {
+    fit::ContextParams c;
+    c.n_ctx = 4096;
+    c.n_seq = k.n_seq;
+    c.flash_attn = k.fa;
+    EXPECT_NEAR(static_cast<double>(fit::compute_buffer_bytes(s, c, true)), k.llama, 0.01 * k.llama)
+        << "-np " << k.n_seq << " -fa " << (k.fa ? "on" : "off");
+  }
+}
+
 // Case 4: Mamba (no attention, no mask) by its selective-scan graph. The Falcon-Mamba-7B shape
 // (mk_mamba.py: n_embd 4096, d_inner 8192, d_state 16, dt_rank 256, vocab 65024) at -c 8192:
 // llama.cpp reserves 151 MiB (its logits phase); llama.cpp's tiny Mamba (test-llama-archs,

@@ -123,7 +123,13 @@ TEST(FitCatalog, UnitsAreWholeGiBAndAppleEntriesTakeTheWorkingSetRule) {
     }
   }
   EXPECT_GE(apple, 10);
-  EXPECT_EQ(from_catalog("H200 SXM").capacity_bytes, 141 * kGiB);  // the same unit as the 80 GB cards
+  // The H200's "141 GB" read in the catalog's one unit, and the total its driver reports (nvidia-smi
+  // memory.total, 143771 MiB), which is what llama.cpp plans against.
+  const hw::CatalogDevice h200 = *hw::find_device(catalog(), "H200 SXM");
+  EXPECT_EQ(h200.memory_bytes, 141 * kGiB);
+  EXPECT_EQ(h200.reported_memory_bytes, 143771ull * kMiB);
+  EXPECT_TRUE(h200.sources.count("reported"));
+  EXPECT_EQ(from_catalog("H200 SXM").capacity_bytes, 143771ull * kMiB);
   EXPECT_EQ(from_catalog("H100 SXM").capacity_bytes, 80 * kGiB);
   testing::TempDir dir;
   std::ofstream(dir.file("devices.json")) << R"({"devices": [{"name": "Mac", "kind": "apple", "backend": "metal",
@@ -131,6 +137,12 @@ TEST(FitCatalog, UnitsAreWholeGiBAndAppleEntriesTakeTheWorkingSetRule) {
   auto bad = hw::load_catalog(dir.file("devices.json"));
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("working-set rule"), std::string::npos) << bad.error().message;
+  std::ofstream(dir.file("reported.json")) << R"({"devices": [{"name": "Card", "kind": "gpu", "backend": "cuda",
+    "memory_bytes": 17179869184, "reported_memory_bytes": 18000000000, "bandwidth_gbps": 100,
+    "sources": {"reported": "x"}}]})";
+  auto over = hw::load_catalog(dir.file("reported.json"));
+  ASSERT_FALSE(over);  // a reported total above the installed memory is a typo
+  EXPECT_NE(over.error().message.find("reported_memory_bytes"), std::string::npos) << over.error().message;
   std::ofstream(dir.file("gb.json")) << R"({"devices": [{"name": "Card", "kind": "gpu", "backend": "cuda",
     "memory_bytes": 24000000000, "bandwidth_gbps": 100, "sources": {}}]})";
   auto decimal = hw::load_catalog(dir.file("gb.json"));

@@ -4,6 +4,9 @@
 
 #include <filesystem>
 
+#include "model/gguf_file.h"
+#include "model/model_file.h"
+#include "model/model_shape.h"
 #include "support/gguf_fixtures.h"
 #include "support/temp_dir.h"
 
@@ -85,6 +88,61 @@ TEST(Inspect, ReadsArchitectureAndSyntheticMarkFromMetadata) {
   auto info = inspect(dir.file("x.gguf"));
   ASSERT_TRUE(info) << info.error().message;
   EXPECT_EQ(info->arch, "nonesuch");  // inspect reads it; llama.cpp's refusal is the engine's
+}
+
+// check_model_file parses the header once (open_gguf) and hands it to both readers: what it
+// returns is what inspect and read_shape each give from their own parse of the file.
+TEST(CheckModelFile, OneParseGivesWhatInspectAndReadShapeGive) {
+  auto file = check_model_file(RIGBENCH_TEST_MODEL, /*with_fingerprint=*/true);
+  ASSERT_TRUE(file) << file.error().message;
+  auto info = inspect(RIGBENCH_TEST_MODEL);
+  auto shape = read_shape(RIGBENCH_TEST_MODEL);
+  ASSERT_TRUE(info && shape);
+  EXPECT_EQ(file->info.arch, "llama");
+  EXPECT_EQ(file->info.n_params, 292800u);
+  EXPECT_EQ(file->info.size_bytes, info->size_bytes);
+  EXPECT_EQ(file->info.file_type, info->file_type);
+  EXPECT_EQ(file->info.fingerprint, info->fingerprint);
+  EXPECT_EQ(file->shape.n_layer, 5u);
+  EXPECT_EQ(file->shape.n_layer, shape->n_layer);
+  EXPECT_EQ(file->shape.n_embd, shape->n_embd);
+  EXPECT_EQ(file->shape.n_vocab, 512u);
+  EXPECT_EQ(file->shape.tensors.size(), 48u);
+  EXPECT_EQ(file->shape.tensor_bytes, shape->tensor_bytes);
+  auto header_only = check_model_file(RIGBENCH_TEST_MODEL);
+  ASSERT_TRUE(header_only);
+  EXPECT_TRUE(header_only->info.fingerprint.empty());  // fingerprinted only when asked
+}
+
+TEST(OpenGguf, ParsedHeaderServesBothReaders) {
+  auto file = open_gguf(RIGBENCH_TEST_MODEL);
+  ASSERT_TRUE(file) << file.error().message;
+  EXPECT_EQ(file->size_bytes, 1185376u);
+  auto info = inspect_header(*file);
+  auto shape = read_shape(*file);
+  ASSERT_TRUE(info && shape);
+  EXPECT_EQ(info->n_params, 292800u);
+  EXPECT_EQ(shape->tensors.size(), 48u);
+}
+
+TEST(OpenGguf, FileCutInTheMetadataIsCorrupt) {
+  testing::TempDir dir;
+  testing::write_truncated(RIGBENCH_TEST_MODEL, dir.file("t.gguf"), 2000);
+  auto file = open_gguf(dir.file("t.gguf"));
+  ASSERT_FALSE(file);
+  EXPECT_EQ(file.error().code, ErrorCode::kInvalidInput);
+  EXPECT_EQ(file.error().message, "model '" + dir.file("t.gguf") +
+                                      "': corrupt or truncated GGUF (its metadata or tensor infos cannot be read)");
+}
+
+TEST(CheckModelFile, UnknownArchitectureNamedFromTheSameParse) {
+  testing::TempDir dir;
+  testing::write_gguf_with_key(RIGBENCH_TEST_MODEL, dir.file("x.gguf"), "general.architecture", "nonesuch");
+  auto file = check_model_file(dir.file("x.gguf"));
+  ASSERT_FALSE(file);
+  EXPECT_EQ(file.error().code, ErrorCode::kInvalidInput);
+  EXPECT_EQ(file.error().message, "model '" + dir.file("x.gguf") +
+                                      "': unknown model architecture: 'nonesuch' (no nonesuch.block_count key)");
 }
 
 }  // namespace
