@@ -75,11 +75,17 @@ TEST_F(EmbedE2E, LlamaCppLoadsTheSyntheticBgeSmallAsAnEmbeddingModelWithClsPooli
     EXPECT_GT(t["avg_tps"].get<double>(), t["avg_texts_per_s"].get<double>());
   }
 
-  // The database holds it; compare shows the embedding section per machine.
+  // The database holds it; compare and the HTML report show the embedding section per machine.
   const ProcessResult c = run_process({RIGBENCH_BIN, "compare", "--db", work.file("r.db")});
   ASSERT_EQ(c.exit_code, 0) << c.err;
   EXPECT_NE(c.out.find("latency b1"), std::string::npos) << c.out;
   EXPECT_NE(c.out.find("batch 2"), std::string::npos) << c.out;
+  const ProcessResult h =
+      run_process({RIGBENCH_BIN, "report", "--db", work.file("r.db"), "--output-file", work.file("r.html")});
+  ASSERT_EQ(h.exit_code, 0) << h.err;
+  const std::string html = testing::read_file(work.file("r.html"));
+  EXPECT_NE(html.find("<section id=\"embeddings\"><h2>Embeddings</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<th>p99 ms</th>"), std::string::npos);
   const ProcessResult x = run_process({RIGBENCH_BIN, "export", "--db", work.file("r.db"), "-o", "jsonl"});
   ASSERT_EQ(x.exit_code, 0) << x.err;
   const auto back = nlohmann::json::parse(x.out.substr(0, x.out.find('\n')));
