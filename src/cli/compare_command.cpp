@@ -4,8 +4,8 @@
 
 #include "cli/args.h"
 #include "report/compare_printers.h"
-#include "report/embed_table.h"
 #include "report/comparison.h"
+#include "report/embed_table.h"
 #include "store/record_sources.h"
 
 namespace rigbench::cli {

@@ -40,8 +40,7 @@ struct RefusedFlag {
 };
 const std::vector<RefusedFlag>& refused_flags() {
   static const std::vector<RefusedFlag> kFlags = [] {
-    std::vector<RefusedFlag> out = {{"-p,--n-prompt", "-p/--n-prompt"}, {"-n,--n-gen", "-n/--n-gen"},
-                                    {"--pg", "-pg"}};
+    std::vector<RefusedFlag> out = {{"-p,--n-prompt", "-p/--n-prompt"}, {"-n,--n-gen", "-n/--n-gen"}, {"--pg", "-pg"}};
     for (const char* key : {"n_depth", "n_ctx", "type_k", "type_v"}) {
       const Knob* k = find_knob(key);
       out.push_back({k->flags, knob_flag_name(*k)});
@@ -56,8 +55,9 @@ const std::vector<RefusedFlag>& refused_flags() {
 CLI::App* add_embed_command(CLI::App& app, EmbedOptions& o) {
   CLI::App* cmd = app.add_subcommand(
       "embed", "Measure an embedding model: latency per query at batch 1 (p50/p95/p99) and throughput per batch size");
-  cmd->add_option("models", o.models, "GGUF embedding models (an encoder such as BERT, or any model whose GGUF "
-                                      "declares a pooling type)")
+  cmd->add_option("models", o.models,
+                  "GGUF embedding models (an encoder such as BERT, or any model whose GGUF "
+                  "declares a pooling type)")
       ->required();
   cmd->add_option("--queries", o.queries,
                   "query set: one query per line, or JSONL with a \"text\" string per line (default: the built-in "
@@ -167,7 +167,8 @@ Status run_embed_command(EmbedOptions& o) {
     if (m->pooling == "none") {
       return fail(ErrorCode::kUsage, "model '" + path +
                                          "': not an embedding model (its GGUF declares no pooling type); a "
-                                         "generative model is measured by `rigbench bench " + path + "`");
+                                         "generative model is measured by `rigbench bench " +
+                                         path + "`");
     }
   }
 
@@ -241,6 +242,7 @@ Status run_embed_command(EmbedOptions& o) {
         rec.interrupted = outcome->interrupted;
       }
       rec.memory.peak_rss_bytes = hw::peak_rss_bytes();
+      rec.energy.notes = {"rigbench embed does not measure energy yet"};
       const bool has_samples = rec.results.embedding && rec.results.embedding->latency.ms.n > 0;
       if (has_samples || !rec.failed.empty()) {
         if (db) {

@@ -12,17 +12,17 @@
 namespace rigbench::cli {
 
 struct EmbedOptions {
-  std::vector<std::string> models;        // GGUF embedding models
-  std::string queries;                    // --queries FILE; "" = the built-in set
+  std::vector<std::string> models;              // GGUF embedding models
+  std::string queries;                          // --queries FILE; "" = the built-in set
   std::vector<int> batch_sizes{1, 8, 32, 128};  // -b: texts per call, list
-  std::vector<int> threads;               // -t: list; empty = physical cores
-  int n_gpu_layers = -1;                  // -ngl
-  std::string flash_attn = "auto";        // -fa
-  int repetitions = 3;                    // -r: passes over the query set
-  int warmup = 1;                         // --warmup
+  std::vector<int> threads;                     // -t: list; empty = physical cores
+  int n_gpu_layers = -1;                        // -ngl
+  std::string flash_attn = "auto";              // -fa
+  int repetitions = 3;                          // -r: passes over the query set
+  int warmup = 1;                               // --warmup
   bool no_warmup = false;
-  std::string output = "md";             // -o md | csv | json | jsonl
-  std::string db_path;                    // --db
+  std::string output = "md";  // -o md | csv | json | jsonl
+  std::string db_path;        // --db
   bool no_db = false;
   std::vector<std::string> tags;
   std::string machine;

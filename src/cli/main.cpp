@@ -9,10 +9,10 @@
 
 #include "cli/args.h"
 #include "cli/bench_command.h"
-#include "cli/embed_command.h"
 #include "cli/build_info.h"
 #include "cli/compare_command.h"
 #include "cli/cost_command.h"
+#include "cli/embed_command.h"
 #include "cli/export_command.h"
 #include "cli/fit_command.h"
 #include "cli/import_command.h"

@@ -140,11 +140,11 @@ struct EmbedThroughput {
 // `rigbench embed`: single-query latency at batch 1 and throughput per batch size, with the
 // model's own pooling. An encoder's record has no pp, tg or TTFT.
 struct EmbeddingResult {
-  std::string pooling;       // llama.cpp's pooling of the model: mean, cls, last, rank
-  std::string query_set;     // "builtin" or the --queries file as given
-  int n_queries = 0;         // queries in the set
-  int n_query_tokens = 0;    // their tokens, summed
-  LatencyResult latency;     // one sample per query and repetition, batch 1
+  std::string pooling;                      // llama.cpp's pooling of the model: mean, cls, last, rank
+  std::string query_set;                    // "builtin" or the --queries file as given
+  int n_queries = 0;                        // queries in the set
+  int n_query_tokens = 0;                   // their tokens, summed
+  LatencyResult latency;                    // one sample per query and repetition, batch 1
   std::vector<EmbedThroughput> throughput;  // one per -b value, in order
 };
 

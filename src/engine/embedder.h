@@ -16,10 +16,10 @@ namespace rigbench::engine {
 
 // What the loaded model is, as llama.cpp sees it.
 struct EmbedModel {
-  bool causal = true;     // false for an encoder (BERT and its kin): no generation at all
-  std::string pooling;    // llama.cpp's pooling from the GGUF: none, mean, cls, last, rank
-  int n_embd_out = 0;     // width of one embedding
-  int n_ctx_train = 0;    // the longest text the model was trained on, in tokens
+  bool causal = true;   // false for an encoder (BERT and its kin): no generation at all
+  std::string pooling;  // llama.cpp's pooling from the GGUF: none, mean, cls, last, rank
+  int n_embd_out = 0;   // width of one embedding
+  int n_ctx_train = 0;  // the longest text the model was trained on, in tokens
 };
 
 class Embedder {

@@ -156,8 +156,8 @@ class LlamaEmbedder final : public Embedder {
     // Read each text's pooled embedding, as a user of the embeddings would.
     const bool pooled = llama_pooling_type(ctx_) != LLAMA_POOLING_TYPE_NONE;
     for (size_t s = 0; s < texts.size(); ++s) {
-      const float* e = pooled ? llama_get_embeddings_seq(ctx_, static_cast<llama_seq_id>(s))
-                              : llama_get_embeddings_ith(ctx_, -1);
+      const float* e =
+          pooled ? llama_get_embeddings_seq(ctx_, static_cast<llama_seq_id>(s)) : llama_get_embeddings_ith(ctx_, -1);
       if (e == nullptr) return fail(ErrorCode::kRuntime, "llama.cpp returned no embedding for a text");
       sink_ += e[0];
     }

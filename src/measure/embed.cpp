@@ -56,10 +56,9 @@ Result<EmbedOutcome> run_embed(engine::Embedder& embedder, const EmbedSpec& spec
                   "queries '" + spec.query_set + "' query " + std::to_string(i + 1) + ": " + t.error().message);
     }
     if (model.n_ctx_train > 0 && static_cast<int>(t->size()) > model.n_ctx_train) {
-      return fail(ErrorCode::kInvalidInput, "queries '" + spec.query_set + "' query " + std::to_string(i + 1) +
-                                                ": " + std::to_string(t->size()) +
-                                                " tokens, more than the model's context of " +
-                                                std::to_string(model.n_ctx_train));
+      return fail(ErrorCode::kInvalidInput,
+                  "queries '" + spec.query_set + "' query " + std::to_string(i + 1) + ": " + std::to_string(t->size()) +
+                      " tokens, more than the model's context of " + std::to_string(model.n_ctx_train));
     }
     counts.push_back(static_cast<int>(t->size()));
     tokens.push_back(std::move(*t));

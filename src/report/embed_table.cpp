@@ -98,9 +98,8 @@ Table embedding_table(const std::vector<RunRecord>& records) {
 std::string embedding_section_html(const std::vector<RunRecord>& records) {
   if (!has_embeddings(records)) return "";
   const Table t = embedding_table(records);
-  std::string h =
-      "<section id=\"embeddings\"><h2>Embeddings</h2><p class=\"note\">" + html_escape(t.footers().front()) +
-      "</p><div class=\"table\"><table><thead><tr>";
+  std::string h = "<section id=\"embeddings\"><h2>Embeddings</h2><p class=\"note\">" +
+                  html_escape(t.footers().front()) + "</p><div class=\"table\"><table><thead><tr>";
   std::vector<std::size_t> shown;
   for (std::size_t c = 0; c < t.columns().size(); ++c) {
     if (t.columns()[c].data_only) continue;
@@ -112,8 +111,8 @@ std::string embedding_section_html(const std::vector<RunRecord>& records) {
     h += "<tr>";
     for (std::size_t c : shown) {
       const bool right = t.columns()[c].align == Align::kRight;
-      h += std::string(right ? "<td class=\"num\">" : "<td>") + html_escape(c < row.size() ? row[c].text : "") +
-           "</td>";
+      h +=
+          std::string(right ? "<td class=\"num\">" : "<td>") + html_escape(c < row.size() ? row[c].text : "") + "</td>";
     }
     h += "</tr>\n";
   }

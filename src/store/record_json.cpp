@@ -137,11 +137,11 @@ LatencyResult latency_from(const json& j) { return make_latency(j.at("samples_ns
 // the names); statistics are recomputed from the samples on reading.
 json embedding_json(const EmbeddingResult& e) {
   const Summary& l = e.latency.ms;
-  json lat = {{"n_samples", l.n},     {"samples_ns", e.latency.samples_ns},
-              {"avg_ms", num(l.mean)}, {"stddev_ms", num(l.stddev)},
+  json lat = {{"n_samples", l.n},        {"samples_ns", e.latency.samples_ns},
+              {"avg_ms", num(l.mean)},   {"stddev_ms", num(l.stddev)},
               {"p50_ms", num(l.median)}, {"p90_ms", num(l.p90)},
-              {"p95_ms", num(l.p95)},  {"p99_ms", num(l.p99)},
-              {"min_ms", num(l.min)},  {"max_ms", num(l.max)}};
+              {"p95_ms", num(l.p95)},    {"p99_ms", num(l.p99)},
+              {"min_ms", num(l.min)},    {"max_ms", num(l.max)}};
   json sweep = json::array();
   for (const EmbedThroughput& t : e.throughput) {
     sweep.push_back({{"batch_size", t.batch_size},
@@ -153,9 +153,9 @@ json embedding_json(const EmbeddingResult& e) {
                      {"avg_tps", num(t.tokens_per_s.mean)},
                      {"stddev_tps", num(t.tokens_per_s.stddev)}});
   }
-  return {{"pooling", e.pooling},       {"query_set", e.query_set},
-          {"n_queries", e.n_queries},   {"n_query_tokens", e.n_query_tokens},
-          {"latency", lat},             {"throughput", sweep}};
+  return {{"pooling", e.pooling},     {"query_set", e.query_set},
+          {"n_queries", e.n_queries}, {"n_query_tokens", e.n_query_tokens},
+          {"latency", lat},           {"throughput", sweep}};
 }
 
 EmbeddingResult embedding_from(const json& j) {

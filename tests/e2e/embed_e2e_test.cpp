@@ -93,8 +93,8 @@ TEST_F(EmbedE2E, LlamaCppLoadsTheSyntheticBgeSmallAsAnEmbeddingModelWithClsPooli
 }
 
 TEST_F(EmbedE2E, MarkdownAndCsvShowPercentilesAndTheSweep) {
-  const ProcessResult md = run_process(
-      {RIGBENCH_BIN, "embed", model_, "--queries", queries_, "-b", "2", "-r", "1", "-t", "1", "--no-db"});
+  const ProcessResult md =
+      run_process({RIGBENCH_BIN, "embed", model_, "--queries", queries_, "-b", "2", "-r", "1", "-t", "1", "--no-db"});
   ASSERT_EQ(md.exit_code, 0) << md.err;
   for (const char* want : {"p50 ms", "p95 ms", "p99 ms", "texts/s", "t/s", "latency b1", "batch 2", "cls"})
     EXPECT_NE(md.out.find(want), std::string::npos) << want << "\n" << md.out;
@@ -139,7 +139,8 @@ TEST_F(EmbedE2E, BadQueryFileNamesFileAndLineAndExitsOne) {
   const ProcessResult r = run_process({RIGBENCH_BIN, "embed", model_, "--queries", bad, "--no-db"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err, "rigbench: error: queries '" + bad + "' line 2: no \"text\" string\n");
-  const ProcessResult missing = run_process({RIGBENCH_BIN, "embed", model_, "--queries", work.file("none.txt"), "--no-db"});
+  const ProcessResult missing =
+      run_process({RIGBENCH_BIN, "embed", model_, "--queries", work.file("none.txt"), "--no-db"});
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_NE(missing.err.find("none.txt': cannot open the file"), std::string::npos) << missing.err;
 }

@@ -46,8 +46,8 @@ TEST(SynthE2E, WrittenModelsRunAndResultsAreLabelledSynthetic) {
     EXPECT_EQ(summary["size_bytes"].get<uint64_t>(), std::filesystem::file_size(path));
     if (std::string(preset) == "bge-small-en-v1.5") {
       testing::write_file(dir.file("q.txt"), "one short query\nanother one\n");
-      const ProcessResult e = run_process({RIGBENCH_BIN, "embed", path, "--queries", dir.file("q.txt"), "-b", "2",
-                                           "-r", "1", "-t", "1", "--db", dir.file("r.db"), "-o", "json"});
+      const ProcessResult e = run_process({RIGBENCH_BIN, "embed", path, "--queries", dir.file("q.txt"), "-b", "2", "-r",
+                                           "1", "-t", "1", "--db", dir.file("r.db"), "-o", "json"});
       ASSERT_EQ(e.exit_code, 0) << e.err;
       const auto rec = nlohmann::json::parse(e.out)[0];
       EXPECT_TRUE(rec["model"]["synthetic"].get<bool>());

@@ -28,7 +28,8 @@ TEST(Queries, PlainLinesOneQueryEachBlankLinesSkippedCrTrimmed) {
 }
 
 TEST(Queries, JsonlTakesTheTextOfEachLine) {
-  auto q = parse_queries("{\"id\": 1, \"text\": \"alpha\"}\n\n{\"text\": \"beta gamma\", \"lang\": \"en\"}\n", "q.jsonl");
+  auto q =
+      parse_queries("{\"id\": 1, \"text\": \"alpha\"}\n\n{\"text\": \"beta gamma\", \"lang\": \"en\"}\n", "q.jsonl");
   ASSERT_TRUE(q) << q.error().message;
   EXPECT_EQ(*q, (std::vector<std::string>{"alpha", "beta gamma"}));
 }
@@ -203,7 +204,7 @@ RunRecord embedding_record() {
   e.query_set = "builtin";
   e.n_queries = 4;
   e.n_query_tokens = 40;
-  e.latency = make_latency({1'000'000, 2'000'000, 3'000'000, 4'000'000});  // 1..4 ms
+  e.latency = make_latency({1'000'000, 2'000'000, 3'000'000, 4'000'000});           // 1..4 ms
   e.throughput.push_back(make_embed_throughput(8, 4, 40, {2'000'000, 2'000'000}));  // 2000 texts/s, 20000 t/s
   r.results.embedding = e;
   return r;
