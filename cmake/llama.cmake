@@ -100,9 +100,13 @@ else()
   if(RIGBENCH_BUILD_PEERS AND TARGET llama-common)
     add_executable(test-llama-archs EXCLUDE_FROM_ALL ${_bundled_dir}/tests/test-llama-archs.cpp)
     target_link_libraries(test-llama-archs PRIVATE llama llama-common)
+    # llama.cpp's own embedding example (examples/ is not built otherwise): the peer of
+    # `rigbench embed` in bench/embed_latency.
+    add_executable(llama-embedding EXCLUDE_FROM_ALL ${_bundled_dir}/examples/embedding/embedding.cpp)
+    target_link_libraries(llama-embedding PRIVATE llama llama-common)
   endif()
-  # With RIGBENCH_BUILD_PEERS the llama-bench and llama-server targets exist (not part of
-  # the default build): bench scripts build the one they need by name.
+  # With RIGBENCH_BUILD_PEERS the llama-bench, llama-server and llama-embedding targets exist
+  # (not part of the default build): bench scripts build the one they need by name.
 endif()
 add_library(rigbench::llama ALIAS rigbench_llama)
 message(STATUS "rigbench: llama.cpp from ${RIGBENCH_LLAMA_SOURCE} (commit ${RIGBENCH_LLAMA_COMMIT})")

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "cli/build_info.h"
+#include "cli/embed_command.h"
 #include "cli/interrupt.h"
 #include "core/knobs.h"
 #include "engine/llama_engine.h"
@@ -76,6 +77,12 @@ Status run_bench_command(BenchOptions& opts) {
   // 2. Every model is checked before anything runs, so a bad file measures and stores nothing.
   measure::Job job;
   if (Status s = measure::inspect_models(opts.plan.models, job); !s) return s;
+  // An encoder generates nothing: no pp/tg/TTFT run and no tg bound; embed measures it.
+  for (const auto& path : opts.plan.models) {
+    auto refusal = bench_refusal_for_encoder(path);
+    if (!refusal) return std::unexpected(refusal.error());
+    if (!refusal->empty()) return fail(ErrorCode::kUsage, *refusal);
+  }
 
   // 3. The database, opened before the first run so that a bad --db fails early.
   std::unique_ptr<store::SqliteStore> db;

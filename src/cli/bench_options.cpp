@@ -112,8 +112,10 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
   cmd.footer(
       "Tests: one pp test per -p value (with TTFT), one tg test per -n value, one per -pg pair; each over the\n"
       "cartesian product of the knob lists. Lists: comma-separated or the flag repeated.\n"
+      "An encoder (an embedding model such as BERT) is refused up front with a pointer to `rigbench embed`:\n"
+      "it generates nothing, so pp, tg, TTFT and a tg bound do not apply to it.\n"
       "Exit codes: 0 every test ran; 1 a test failed or was refused (the others still ran and were stored),\n"
-      "or a bad model file; 2 a bad flag or value; 130 interrupted (finished repetitions are kept).\n"
+      "or a bad model file; 2 a bad flag or value, or an encoder; 130 interrupted (finished repetitions are kept).\n"
       "Examples:\n"
       "  rigbench bench model.gguf -p 512 -n 128 -t 4,8\n"
       "  rigbench bench -m a.gguf -m b.gguf -pg 512,128 -fa on,off -o json");

@@ -5,6 +5,7 @@
 #include "cli/args.h"
 #include "report/compare_printers.h"
 #include "report/comparison.h"
+#include "report/embed_table.h"
 #include "store/record_sources.h"
 
 namespace rigbench::cli {
@@ -36,6 +37,11 @@ Status run_compare_command(const CompareOptions& o) {
   if (!cmp) return std::unexpected(cmp.error());
   const auto regressions = report::find_regressions(*records, o.alpha);
   report::print_comparison(*cmp, regressions, o.alpha, *format, std::cout);
+  // Embedding records (rigbench embed): their own table per machine, in md only (report/embed_table.h).
+  if (*format == report::OutputFormat::kMarkdown && report::has_embeddings(*records)) {
+    std::cout << "\nEmbeddings\n\n";
+    report::render(report::embedding_table(*records), *format, std::cout);
+  }
   return {};
 }
 

@@ -12,6 +12,7 @@
 #include "cli/build_info.h"
 #include "cli/compare_command.h"
 #include "cli/cost_command.h"
+#include "cli/embed_command.h"
 #include "cli/export_command.h"
 #include "cli/fit_command.h"
 #include "cli/import_command.h"
@@ -103,6 +104,8 @@ int main(int argc, char** argv) {
   std::vector<Command> commands;
   cli::BenchOptions bench_opts;
   commands.push_back({cli::add_bench_command(app, bench_opts), [&] { return cli::run_bench_command(bench_opts); }});
+  cli::EmbedOptions embed_opts;
+  commands.push_back({cli::add_embed_command(app, embed_opts), [&] { return cli::run_embed_command(embed_opts); }});
   cli::SynthOptions synth_opts;
   commands.push_back({cli::add_synth_command(app, synth_opts), [&] { return cli::run_synth_command(synth_opts); }});
   cli::PresetsOptions presets_opts;

@@ -126,10 +126,33 @@ struct LatencyResult {
   Summary ms;                       // statistics in milliseconds
 };
 
+// Embedding throughput at one batch size (`rigbench embed -b`): every query of the set
+// embedded in calls of `batch_size` texts, one sample per pass over the set.
+struct EmbedThroughput {
+  int batch_size = 0;               // texts per llama.cpp call
+  int n_texts = 0;                  // texts per sample (the query set)
+  int n_tokens = 0;                 // tokens per sample (the query set, tokenized)
+  std::vector<int64_t> samples_ns;  // ns per pass over the set, steady clock
+  Summary texts_per_s;              // statistics of n_texts / sample
+  Summary tokens_per_s;             // statistics of n_tokens / sample
+};
+
+// `rigbench embed`: single-query latency at batch 1 and throughput per batch size, with the
+// model's own pooling. An encoder's record has no pp, tg or TTFT.
+struct EmbeddingResult {
+  std::string pooling;                      // llama.cpp's pooling of the model: mean, cls, last, rank
+  std::string query_set;                    // "builtin" or the --queries file as given
+  int n_queries = 0;                        // queries in the set
+  int n_query_tokens = 0;                   // their tokens, summed
+  LatencyResult latency;                    // one sample per query and repetition, batch 1
+  std::vector<EmbedThroughput> throughput;  // one per -b value, in order
+};
+
 struct Results {
   std::optional<ThroughputResult> pp;
   std::optional<ThroughputResult> tg;
   std::optional<LatencyResult> ttft;
+  std::optional<EmbeddingResult> embedding;  // rigbench embed only
 };
 
 // Memory that llama.cpp allocated, per buffer type, from llama_get_memory_breakdown().

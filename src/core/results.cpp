@@ -29,4 +29,15 @@ LatencyResult make_latency(std::vector<int64_t> samples_ns) {
   return r;
 }
 
+EmbedThroughput make_embed_throughput(int batch_size, int n_texts, int n_tokens, std::vector<int64_t> samples_ns) {
+  EmbedThroughput r;
+  r.batch_size = batch_size;
+  r.n_texts = n_texts;
+  r.n_tokens = n_tokens;
+  r.samples_ns = std::move(samples_ns);
+  r.texts_per_s = summarize(tokens_per_second(r.samples_ns, n_texts));
+  r.tokens_per_s = summarize(tokens_per_second(r.samples_ns, n_tokens));
+  return r;
+}
+
 }  // namespace rigbench

@@ -21,4 +21,8 @@ ThroughputResult make_summary_throughput(int n_tokens, std::size_t n, double mea
 // A latency result: statistics of the samples in milliseconds.
 LatencyResult make_latency(std::vector<int64_t> samples_ns);
 
+// Embedding throughput at one batch size: per pass texts/s = 1e9 * n_texts / ns and tokens/s
+// = 1e9 * n_tokens / ns, and their statistics.
+EmbedThroughput make_embed_throughput(int batch_size, int n_texts, int n_tokens, std::vector<int64_t> samples_ns);
+
 }  // namespace rigbench

@@ -10,6 +10,7 @@
 #include "core/strings.h"
 #include "report/compare_printers.h"
 #include "report/comparison.h"
+#include "report/embed_table.h"
 #include "report/escape.h"
 #include "report/memory_usage.h"
 
@@ -394,6 +395,7 @@ Result<std::string> render_html_report(std::span<const RunRecord> records, const
   for (const MetricSection& s : kMetricSections) body += metric_section(*cmp, s, currencies, charts);
   body += memory_section(records, charts);
   body += power_section(records, charts);
+  body += embedding_section_html({records.begin(), records.end()});  // report/embed_table.h
   body += regressions_section(regs, options.alpha);
   std::string absent;
   for (const char* id : {"energy", "cost", "power"}) {

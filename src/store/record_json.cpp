@@ -133,6 +133,46 @@ ThroughputResult throughput_from(const json& j) {
 
 LatencyResult latency_from(const json& j) { return make_latency(j.at("samples_ns").get<std::vector<int64_t>>()); }
 
+// `rigbench embed`: raw samples kept, percentiles beside them (keys `_p50_ms` ..., units in
+// the names); statistics are recomputed from the samples on reading.
+json embedding_json(const EmbeddingResult& e) {
+  const Summary& l = e.latency.ms;
+  json lat = {{"n_samples", l.n},        {"samples_ns", e.latency.samples_ns},
+              {"avg_ms", num(l.mean)},   {"stddev_ms", num(l.stddev)},
+              {"p50_ms", num(l.median)}, {"p90_ms", num(l.p90)},
+              {"p95_ms", num(l.p95)},    {"p99_ms", num(l.p99)},
+              {"min_ms", num(l.min)},    {"max_ms", num(l.max)}};
+  json sweep = json::array();
+  for (const EmbedThroughput& t : e.throughput) {
+    sweep.push_back({{"batch_size", t.batch_size},
+                     {"n_texts", t.n_texts},
+                     {"n_tokens", t.n_tokens},
+                     {"samples_ns", t.samples_ns},
+                     {"avg_texts_per_s", num(t.texts_per_s.mean)},
+                     {"stddev_texts_per_s", num(t.texts_per_s.stddev)},
+                     {"avg_tps", num(t.tokens_per_s.mean)},
+                     {"stddev_tps", num(t.tokens_per_s.stddev)}});
+  }
+  return {{"pooling", e.pooling},     {"query_set", e.query_set},
+          {"n_queries", e.n_queries}, {"n_query_tokens", e.n_query_tokens},
+          {"latency", lat},           {"throughput", sweep}};
+}
+
+EmbeddingResult embedding_from(const json& j) {
+  EmbeddingResult e;
+  e.pooling = j.value("pooling", "");
+  e.query_set = j.value("query_set", "");
+  e.n_queries = j.value("n_queries", 0);
+  e.n_query_tokens = j.value("n_query_tokens", 0);
+  e.latency = latency_from(j.at("latency"));
+  for (const json& t : j.value("throughput", json::array())) {
+    e.throughput.push_back(make_embed_throughput(t.at("batch_size").get<int>(), t.at("n_texts").get<int>(),
+                                                 t.at("n_tokens").get<int>(),
+                                                 t.at("samples_ns").get<std::vector<int64_t>>()));
+  }
+  return e;
+}
+
 // The run's settings: the tests' token counts, every knob (core/knobs.h) under its key, and
 // the repetition settings.
 json params_json(const BenchParams& p) {
@@ -180,6 +220,7 @@ json to_json(const RunRecord& rec) {
   if (rec.results.pp) results["pp"] = throughput_json(*rec.results.pp);
   if (rec.results.tg) results["tg"] = throughput_json(*rec.results.tg);
   if (rec.results.ttft) results["ttft"] = latency_json(*rec.results.ttft);
+  if (rec.results.embedding) results["embedding"] = embedding_json(*rec.results.embedding);
 
   const auto& m = rec.machine;
   const auto& p = rec.params;
@@ -278,6 +319,7 @@ Result<RunRecord> from_json(const json& j) {
     if (r.contains("pp")) rec.results.pp = throughput_from(r.at("pp"));
     if (r.contains("tg")) rec.results.tg = throughput_from(r.at("tg"));
     if (r.contains("ttft")) rec.results.ttft = latency_from(r.at("ttft"));
+    if (r.contains("embedding")) rec.results.embedding = embedding_from(r.at("embedding"));
     const json& mem = j.value("memory", json::object());
     for (const auto& bj : mem.value("buffers", json::array())) {
       rec.memory.buffers.push_back({bj.value("device", ""), bj.value("buffer_type", ""),

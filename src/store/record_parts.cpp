@@ -37,6 +37,7 @@ RecordParts split_record(const Json& record) {
       if (auto t = r->find(test); t != r->end() && t->is_object())
         results[test] = result_shape(*t, std::string(test) != "ttft");
     }
+    copy_key(*r, results, "embedding");  // rigbench embed: its samples are not in the samples table
   }
   figures["results"] = results;
   if (auto m = record.find("memory"); m != record.end() && m->is_object()) {

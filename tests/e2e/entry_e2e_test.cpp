@@ -70,8 +70,9 @@ TEST(EntryE2E, UnknownSubcommandSuggestsTheNearestOne) {
   expect_usage_error(rigbench({"reprot", "-o", "html"}), "unknown subcommand 'reprot'; did you mean 'report'?");
   const ProcessResult far = rigbench({"frobnicate"});
   EXPECT_EQ(far.exit_code, 2);
-  EXPECT_EQ(far.err.rfind("rigbench: error: unknown subcommand 'frobnicate'; the subcommands are bench, synth, ", 0),
-            0u)
+  EXPECT_EQ(
+      far.err.rfind("rigbench: error: unknown subcommand 'frobnicate'; the subcommands are bench, embed, synth, ", 0),
+      0u)
       << far.err;
   EXPECT_NE(far.err.find(", report (see rigbench --help)\n"), std::string::npos) << far.err;
   expect_usage_error(rigbench({"--frob", "bench"}),

@@ -1,0 +1,271 @@
+#include "cli/embed_command.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+
+#include "cli/build_info.h"
+#include "cli/interrupt.h"
+#include "core/knobs.h"
+#include "core/strings.h"
+#include "engine/llama_embed.h"
+#include "engine/llama_engine.h"
+#include "hw/machine.h"
+#include "measure/embed.h"
+#include "measure/job.h"
+#include "measure/queries.h"
+#include "report/embed_table.h"
+#include "report/printer.h"
+#include "store/sqlite_store.h"
+
+namespace rigbench::cli {
+
+namespace {
+
+const std::vector<report::OutputFormat>& embed_formats() {
+  static const std::vector<report::OutputFormat> kFormats = {report::OutputFormat::kMarkdown,
+                                                             report::OutputFormat::kCsv, report::OutputFormat::kJson,
+                                                             report::OutputFormat::kJsonl};
+  return kFormats;
+}
+
+// The generation flags `embed` refuses, with bench's spellings.
+struct RefusedFlag {
+  std::string names;  // CLI11 names
+  std::string shown;  // for the message
+};
+const std::vector<RefusedFlag>& refused_flags() {
+  static const std::vector<RefusedFlag> kFlags = [] {
+    std::vector<RefusedFlag> out = {{"-p,--n-prompt", "-p/--n-prompt"}, {"-n,--n-gen", "-n/--n-gen"}, {"--pg", "-pg"}};
+    for (const char* key : {"n_depth", "n_ctx", "type_k", "type_v"}) {
+      const Knob* k = find_knob(key);
+      out.push_back({k->flags, knob_flag_name(*k)});
+    }
+    return out;
+  }();
+  return kFlags;
+}
+
+}  // namespace
+
+CLI::App* add_embed_command(CLI::App& app, EmbedOptions& o) {
+  CLI::App* cmd = app.add_subcommand(
+      "embed", "Measure an embedding model: latency per query at batch 1 (p50/p95/p99) and throughput per batch size");
+  cmd->add_option("models", o.models,
+                  "GGUF embedding models (an encoder such as BERT, or any model whose GGUF "
+                  "declares a pooling type)")
+      ->required();
+  cmd->add_option("--queries", o.queries,
+                  "query set: one query per line, or JSONL with a \"text\" string per line (default: the built-in "
+                  "set of short search queries, data/queries/embed.txt)");
+  cmd->add_option("-b,--batch-size", o.batch_sizes, "texts per llama.cpp call in the throughput sweep, list")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  cmd->add_option("-t,--threads", o.threads, "threads, list (default: physical cores)")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--n-gpu-layers", o.n_gpu_layers, "-ngl: layers offloaded to GPUs; -1 = all")
+      ->check(CLI::Range(-1, 100000))
+      ->capture_default_str()
+      ->take_last();
+  cmd->add_option("--flash-attn", o.flash_attn, "-fa: flash attention: auto, on or off")
+      ->check(CLI::IsMember({"auto", "on", "off", "1", "0"}))
+      ->capture_default_str()
+      ->take_last();
+  cmd->add_option("-r,--repetitions", o.repetitions,
+                  "passes over the query set: latency samples = queries x repetitions; one throughput sample per pass")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str()
+      ->take_last();
+  cmd->add_option("--warmup", o.warmup, "untimed calls before the latency pass and before each batch size")
+      ->check(CLI::Range(0, 1000))
+      ->capture_default_str()
+      ->take_last();
+  cmd->add_flag("--no-warmup", o.no_warmup, "no warmup call (as --warmup 0)");
+  cmd->add_option("-o,--output", o.output, "output format: md, csv, json or jsonl (json/jsonl: the records)")
+      ->capture_default_str()
+      ->take_last();
+  cmd->add_option("--db", o.db_path, "results database (default: $XDG_DATA_HOME/rigbench/results.db)")->take_last();
+  cmd->add_flag("--no-db", o.no_db, "do not store the results");
+  cmd->add_option("--tag", o.tags, "text kept with every record (repeatable)");
+  cmd->add_option("--machine", o.machine, "the machine's name in the records (default: the host's name)")->take_last();
+  cmd->add_flag("--progress", o.progress, "progress lines on stderr even when it is not a terminal");
+  cmd->add_flag("-v,--verbose", o.verbose, "show llama.cpp's own log on stderr");
+  for (const RefusedFlag& f : refused_flags()) {
+    cmd->add_option(f.names, o.refused_values, "")->group("")->each([&o, shown = f.shown](const std::string&) {
+      o.refused.push_back(shown);
+    });
+  }
+  for (CLI::Option* opt : cmd->get_options()) {
+    if (!opt->get_positional()) opt->allow_extra_args(false);
+  }
+  cmd->footer(
+      "An embedding model has no generation: `embed` measures what a search or RAG service waits for, one\n"
+      "query embedded at a time (latency, p50/p95/p99 ms), and how many texts per second it embeds in batches\n"
+      "(-b). Generation flags (-p, -n, -pg, -d, -c, -ctk, -ctv) are refused; `rigbench bench` on an encoder\n"
+      "refuses and points here. A generative model is refused unless its GGUF declares a pooling type\n"
+      "(decoder-based embedding models such as Qwen3-Embedding run with their own pooling).\n"
+      "Records go to the same database as bench's; `compare` and `report` show them per machine.\n"
+      "Exit codes: 0 measured; 1 a bad model or query file, or a failed run; 2 a bad flag or value, or a model\n"
+      "that is not an embedding model; 130 interrupted (finished samples are kept).\n"
+      "Examples:\n"
+      "  rigbench embed bge-small-en-v1.5-f16.gguf\n"
+      "  rigbench embed model.gguf --queries queries.jsonl -b 1,32 -t 4 -r 5 -o json");
+  return cmd;
+}
+
+Result<std::string> bench_refusal_for_encoder(const std::string& path) {
+  auto m = engine::read_embed_model(path);
+  if (!m) return std::unexpected(m.error());
+  if (m->causal) return std::string();
+  return "model '" + path + "': an encoder (embedding model, pooling " + m->pooling +
+         "): it generates nothing, so pp, tg and TTFT do not apply; use `rigbench embed " + path + "`";
+}
+
+Status run_embed_command(EmbedOptions& o) {
+  if (o.verbose) setenv("RIGBENCH_LLAMA_LOG", "1", 1);
+  engine::init_llama();
+  // 1. Flags.
+  if (!o.refused.empty()) {
+    return fail(ErrorCode::kUsage, o.refused.front() +
+                                       ": a generation setting; an embedding run has no prompt, generation or KV "
+                                       "cache (embed measures latency at batch 1 and throughput per -b)");
+  }
+  const auto format = report::parse_output_format(o.output, embed_formats());
+  if (!format) return std::unexpected(format.error());
+  if (o.no_db && !o.db_path.empty()) return fail(ErrorCode::kUsage, "--db and --no-db: give one, not both");
+  if (o.no_warmup) o.warmup = 0;
+  if (o.threads.empty()) o.threads = {hw::default_threads()};
+  std::string fa = to_lower(trim(o.flash_attn));
+  if (fa == "1") fa = "on";
+  if (fa == "0") fa = "off";
+
+  // 2. The query set, then every model, before anything runs.
+  measure::EmbedSpec base;
+  if (o.queries.empty()) {
+    auto q = measure::read_queries(measure::builtin_queries_path());
+    if (!q) return std::unexpected(q.error());
+    base.queries = std::move(*q);
+    base.query_set = "builtin";
+  } else {
+    auto q = measure::read_queries(o.queries);
+    if (!q) return std::unexpected(q.error());
+    base.queries = std::move(*q);
+    base.query_set = o.queries;
+  }
+  base.batch_sizes = o.batch_sizes;
+  measure::Job job;
+  if (Status s = measure::inspect_models(o.models, job); !s) return s;
+  for (const auto& path : o.models) {
+    auto m = engine::read_embed_model(path);
+    if (!m) return std::unexpected(m.error());
+    if (m->pooling == "none") {
+      return fail(ErrorCode::kUsage, "model '" + path +
+                                         "': not an embedding model (its GGUF declares no pooling type); a "
+                                         "generative model is measured by `rigbench bench " +
+                                         path + "`");
+    }
+  }
+
+  // 3. The database.
+  std::unique_ptr<store::SqliteStore> db;
+  if (!o.no_db) {
+    std::string path = o.db_path;
+    if (path.empty()) {
+      auto p = store::default_db_path();
+      if (!p) return std::unexpected(p.error());
+      path = *p;
+    }
+    auto opened = store::SqliteStore::open(path, "use --db PATH or --no-db");
+    if (!opened) return std::unexpected(opened.error());
+    db = std::move(*opened);
+  }
+
+  MachineInfo machine = machine_info();
+  if (!trim(o.machine).empty()) machine.hostname = trim(o.machine);
+  const BuildInfo build = build_info();
+
+  // 4. One record per model and thread count.
+  const std::atomic<bool>& cancel = install_interrupt_flag();
+  auto embedder = engine::make_llama_embedder(&cancel);
+  const bool show_progress = o.progress || isatty(STDERR_FILENO) != 0;
+  auto progress = [show_progress](const std::string& line) {
+    if (show_progress) std::fprintf(stderr, "rigbench: %s\n", line.c_str());
+  };
+  std::vector<RunRecord> records;
+  auto printer = (*format == report::OutputFormat::kJson || *format == report::OutputFormat::kJsonl)
+                     ? report::make_printer(*format, std::cout)
+                     : nullptr;
+  if (printer) printer->begin();
+  int stored = 0;
+  bool interrupted = false;
+  Status problem;
+  for (const auto& path : o.models) {
+    for (int t : o.threads) {
+      measure::EmbedSpec spec = base;
+      spec.model_path = path;
+      BenchParams& p = spec.params;
+      p.n_prompt = 0;
+      p.n_gen = 0;
+      p.n_threads = t;
+      p.n_gpu_layers = o.n_gpu_layers;
+      p.flash_attn = fa;
+      p.repetitions = o.repetitions;
+      p.warmup = o.warmup;
+      p.embeddings = 1;
+      p.n_batch = p.n_ubatch = *std::max_element(o.batch_sizes.begin(), o.batch_sizes.end());
+      RunRecord rec;
+      rec.record_id = measure::new_record_id();
+      rec.test_time = measure::utc_now_iso8601();
+      rec.machine = machine;
+      rec.build = build;
+      rec.model = job.models.at(path);
+      rec.params = p;
+      rec.tags = o.tags;
+      auto outcome = measure::run_embed(*embedder, spec, cancel, progress);
+      if (!outcome) {
+        if (outcome.error().code == ErrorCode::kInvalidInput || outcome.error().code == ErrorCode::kUsage) {
+          if (printer) printer->end();
+          return std::unexpected(outcome.error());
+        }
+        rec.failed = outcome.error().message;
+        if (problem) problem = std::unexpected(outcome.error());
+      } else {
+        rec.results.embedding = std::move(outcome->result);
+        rec.memory.buffers = std::move(outcome->memory);
+        rec.devices_used = std::move(outcome->devices_used);
+        rec.interrupted = outcome->interrupted;
+      }
+      rec.memory.peak_rss_bytes = hw::peak_rss_bytes();
+      rec.energy.notes = {"rigbench embed does not measure energy yet"};
+      const bool has_samples = rec.results.embedding && rec.results.embedding->latency.ms.n > 0;
+      if (has_samples || !rec.failed.empty()) {
+        if (db) {
+          if (Status s = db->save(rec); !s) return s;
+          ++stored;
+        }
+        if (printer) printer->add(rec);
+        records.push_back(rec);
+      }
+      if (rec.interrupted) {
+        interrupted = true;
+        break;
+      }
+    }
+    if (interrupted) break;
+  }
+  if (printer) printer->end();
+  else report::render(report::embedding_table(records), *format, std::cout);
+  if (db && stored > 0) {
+    std::fprintf(stderr, "rigbench: %d record%s stored in %s\n", stored, stored == 1 ? "" : "s", db->path().c_str());
+  }
+  if (interrupted) return fail(ErrorCode::kInterrupted, "interrupted: finished samples kept");
+  return problem;
+}
+
+}  // namespace rigbench::cli

@@ -1,0 +1,45 @@
+// rigbench: `rigbench embed`, the embedding benchmark: single-query latency at batch 1 over a
+// query set (p50/p95/p99 ms) and throughput (texts/s, tokens/s) per batch size, with the
+// model's own pooling, in-process through llama.cpp.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace rigbench::cli {
+
+struct EmbedOptions {
+  std::vector<std::string> models;              // GGUF embedding models
+  std::string queries;                          // --queries FILE; "" = the built-in set
+  std::vector<int> batch_sizes{1, 8, 32, 128};  // -b: texts per call, list
+  std::vector<int> threads;                     // -t: list; empty = physical cores
+  int n_gpu_layers = -1;                        // -ngl
+  std::string flash_attn = "auto";              // -fa
+  int repetitions = 3;                          // -r: passes over the query set
+  int warmup = 1;                               // --warmup
+  bool no_warmup = false;
+  std::string output = "md";  // -o md | csv | json | jsonl
+  std::string db_path;        // --db
+  bool no_db = false;
+  std::vector<std::string> tags;
+  std::string machine;
+  bool progress = false;
+  bool verbose = false;
+  // Generation flags, declared only to be refused with a reason (exit 2).
+  std::vector<std::string> refused;         // the flags given, as shown in the message
+  std::vector<std::string> refused_values;  // their values (unused)
+};
+
+CLI::App* add_embed_command(CLI::App& app, EmbedOptions& opts);
+
+Status run_embed_command(EmbedOptions& opts);
+
+// The one-line refusal of `bench` on an encoder (a model that cannot generate), or "" when
+// `path` is not one. Reads the GGUF header only. Errors: kInvalidInput for a file llama.cpp
+// cannot read.
+Result<std::string> bench_refusal_for_encoder(const std::string& path);
+
+}  // namespace rigbench::cli

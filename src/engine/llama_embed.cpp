@@ -1,0 +1,242 @@
+#include "engine/llama_embed.h"
+
+#include <ggml-backend.h>
+#include <ggml-cpu.h>
+#include <ggml.h>
+#include <llama.h>
+#ifdef RIGBENCH_HAVE_LLAMA_EXT
+#include <llama-ext.h>
+#endif
+
+#include <cstdlib>
+
+#include "engine/llama_support.h"
+
+namespace rigbench::engine {
+
+namespace {
+
+bool abort_requested(void* data) {
+  return data != nullptr && static_cast<const std::atomic<bool>*>(data)->load(std::memory_order_relaxed);
+}
+
+// A GGUF key's value as llama.cpp keeps it ("" when absent).
+std::string meta(const llama_model* m, const std::string& key) {
+  char buf[256];
+  const int32_t n = llama_model_meta_val_str(m, key.c_str(), buf, sizeof buf);
+  return n < 0 ? std::string() : std::string(buf);
+}
+
+EmbedModel describe(const llama_model* m) {
+  EmbedModel out;
+  const std::string arch = meta(m, "general.architecture");
+  const std::string causal = meta(m, arch + ".attention.causal");
+  out.causal = !(causal == "false" || causal == "0");
+  const std::string pooling = meta(m, arch + ".pooling_type");
+  out.pooling = pooling.empty() ? "none" : pooling_name(std::atoi(pooling.c_str()));
+  out.n_ctx_train = llama_model_n_ctx_train(m);
+  return out;
+}
+
+class LlamaEmbedder final : public Embedder {
+ public:
+  explicit LlamaEmbedder(const std::atomic<bool>* cancel) : cancel_(cancel) {}
+
+  ~LlamaEmbedder() override {
+    free_context();
+    if (model_) llama_model_free(model_);
+  }
+
+  Status load(const std::string& path, const BenchParams& spec) override {
+    free_context();
+    if (model_) {
+      llama_model_free(model_);
+      model_ = nullptr;
+    }
+    llama_model_params mp = llama_model_default_params();
+    mp.n_gpu_layers = spec.n_gpu_layers < 0 ? 999 : spec.n_gpu_layers;
+    if (!parse_load_mode(spec.load_mode, mp.load_mode)) {
+      return fail(ErrorCode::kUsage, "model '" + path + "': unknown load mode '" + spec.load_mode + "'");
+    }
+    clear_errors();
+    model_ = llama_model_load_from_file(path.c_str(), mp);
+    if (!model_) {
+      return fail(ErrorCode::kInvalidInput,
+                  "model '" + path + "': llama.cpp cannot load it: " + last_error("load failed"));
+    }
+    path_ = path;
+    n_gpu_layers_ = spec.n_gpu_layers;
+    return {};
+  }
+
+  EmbedModel model() const override {
+    EmbedModel m = describe(model_);
+    m.n_embd_out = llama_model_n_embd_out(model_);
+    if (ctx_) m.pooling = pooling_name(llama_pooling_type(ctx_));  // as the context resolved it
+    return m;
+  }
+
+  Result<std::vector<int32_t>> tokenize(const std::string& text) const override {
+    const llama_vocab* vocab = llama_model_get_vocab(model_);
+    const auto len = static_cast<int32_t>(text.size());
+    std::vector<llama_token> out(text.size() + 8);
+    int32_t n = llama_tokenize(vocab, text.data(), len, out.data(), static_cast<int32_t>(out.size()), true, true);
+    if (n < 0) {
+      out.resize(static_cast<size_t>(-n));
+      n = llama_tokenize(vocab, text.data(), len, out.data(), static_cast<int32_t>(out.size()), true, true);
+    }
+    if (n <= 0) return fail(ErrorCode::kInvalidInput, "the text gives no tokens");
+    out.resize(static_cast<size_t>(n));
+    return std::vector<int32_t>(out.begin(), out.end());
+  }
+
+  Status open_context(const BenchParams& spec, int n_tokens_max, int n_seq_max) override {
+    free_context();
+    if (!model_) return fail(ErrorCode::kRuntime, "no model loaded");
+    llama_context_params cp = llama_context_default_params();
+    // Encoders take a whole batch in one ubatch (llama-embedding sets n_ubatch = n_batch too).
+    cp.n_ctx = static_cast<uint32_t>(n_tokens_max);
+    cp.n_batch = cp.n_ubatch = static_cast<uint32_t>(n_tokens_max);
+    cp.n_seq_max = static_cast<uint32_t>(n_seq_max);
+    cp.kv_unified = true;  // as llama-embedding: any number of texts share the context
+    cp.n_threads = cp.n_threads_batch = spec.n_threads;
+    cp.embeddings = true;
+    cp.pooling_type = LLAMA_POOLING_TYPE_UNSPECIFIED;  // the model's own
+    cp.flash_attn_type = parse_flash_attn(spec.flash_attn);
+    cp.abort_callback = &abort_requested;
+    cp.abort_callback_data = const_cast<std::atomic<bool>*>(cancel_);
+    clear_errors();
+    ctx_ = llama_init_from_model(model_, cp);
+    if (!ctx_) {
+      return fail(ErrorCode::kRuntime, "model '" + path_ + "': cannot create an embedding context (" +
+                                           std::to_string(n_seq_max) + " texts, " + std::to_string(n_tokens_max) +
+                                           " tokens): " + last_error("llama_init_from_model failed"));
+    }
+    // One threadpool for the context, as llama-embedding (common_init_from_params) attaches one.
+    ggml_threadpool_params tpp = ggml_threadpool_params_default(spec.n_threads);
+    tpp.poll = spec.poll;
+    tpp.strict_cpu = spec.cpu_strict != 0;
+    threadpool_ = ggml_threadpool_new(&tpp);
+    if (!threadpool_)
+      return fail(ErrorCode::kRuntime, "cannot create a threadpool of " + std::to_string(spec.n_threads) + " threads");
+    llama_attach_threadpool(ctx_, threadpool_, nullptr);
+    batch_ = llama_batch_init(n_tokens_max, 0, 1);
+    has_batch_ = true;
+    n_tokens_max_ = n_tokens_max;
+    return {};
+  }
+
+  Status embed(const std::vector<const std::vector<int32_t>*>& texts) override {
+    if (!ctx_) return fail(ErrorCode::kRuntime, "no embedding context");
+    llama_memory_clear(llama_get_memory(ctx_), true);
+    batch_.n_tokens = 0;
+    for (size_t s = 0; s < texts.size(); ++s) {
+      const auto& toks = *texts[s];
+      if (batch_.n_tokens + static_cast<int>(toks.size()) > n_tokens_max_) {
+        return fail(ErrorCode::kRuntime, "embedding batch of " + std::to_string(texts.size()) +
+                                             " texts exceeds the context's " + std::to_string(n_tokens_max_) +
+                                             " tokens");
+      }
+      for (size_t i = 0; i < toks.size(); ++i) {
+        const int k = batch_.n_tokens++;
+        batch_.token[k] = toks[i];
+        batch_.pos[k] = static_cast<llama_pos>(i);
+        batch_.n_seq_id[k] = 1;
+        batch_.seq_id[k][0] = static_cast<llama_seq_id>(s);
+        batch_.logits[k] = 1;  // every token's output, as llama-embedding asks
+      }
+    }
+    const int32_t rc = llama_decode(ctx_, batch_);
+    if (rc != 0) {
+      if (rc == 2 || abort_requested(const_cast<std::atomic<bool>*>(cancel_))) {
+        return fail(ErrorCode::kInterrupted, "interrupted");
+      }
+      return fail(ErrorCode::kRuntime, "llama_decode failed on an embedding batch (code " + std::to_string(rc) + ")");
+    }
+    // Read each text's pooled embedding, as a user of the embeddings would.
+    const bool pooled = llama_pooling_type(ctx_) != LLAMA_POOLING_TYPE_NONE;
+    for (size_t s = 0; s < texts.size(); ++s) {
+      const float* e =
+          pooled ? llama_get_embeddings_seq(ctx_, static_cast<llama_seq_id>(s)) : llama_get_embeddings_ith(ctx_, -1);
+      if (e == nullptr) return fail(ErrorCode::kRuntime, "llama.cpp returned no embedding for a text");
+      sink_ += e[0];
+    }
+    return {};
+  }
+
+  std::vector<BufferMemory> memory() const override { return memory_breakdown(ctx_); }
+
+  std::vector<std::string> devices_used() const override {
+    std::vector<std::string> out;
+#ifdef RIGBENCH_HAVE_LLAMA_EXT
+    if (model_ && n_gpu_layers_ != 0) {
+      for (int i = 0; i < llama_model_n_devices(model_); ++i) {
+        out.emplace_back(ggml_backend_dev_name(llama_model_get_device(model_, i)));
+      }
+    }
+#endif
+    if (out.empty()) out.emplace_back("CPU");
+    return out;
+  }
+
+ private:
+  void free_context() {
+    if (has_batch_) {
+      llama_batch_free(batch_);
+      has_batch_ = false;
+    }
+    if (ctx_) {
+      llama_free(ctx_);
+      ctx_ = nullptr;
+    }
+    if (threadpool_) {
+      ggml_threadpool_free(threadpool_);
+      threadpool_ = nullptr;
+    }
+  }
+
+  const std::atomic<bool>* cancel_;
+  llama_model* model_ = nullptr;
+  std::string path_;
+  int n_gpu_layers_ = -1;
+  llama_context* ctx_ = nullptr;
+  ggml_threadpool* threadpool_ = nullptr;
+  llama_batch batch_{};
+  bool has_batch_ = false;
+  int n_tokens_max_ = 0;
+  volatile float sink_ = 0;  // the embeddings are read, not optimized away
+};
+
+}  // namespace
+
+std::string pooling_name(int t) {
+  switch (t) {
+    case LLAMA_POOLING_TYPE_NONE: return "none";
+    case LLAMA_POOLING_TYPE_MEAN: return "mean";
+    case LLAMA_POOLING_TYPE_CLS: return "cls";
+    case LLAMA_POOLING_TYPE_LAST: return "last";
+    case LLAMA_POOLING_TYPE_RANK: return "rank";
+    default: return "unspecified";
+  }
+}
+
+Result<EmbedModel> read_embed_model(const std::string& path) {
+  init_llama();
+  llama_model_params mp = llama_model_default_params();
+  mp.vocab_only = true;
+  clear_errors();
+  llama_model* m = llama_model_load_from_file(path.c_str(), mp);
+  if (!m)
+    return fail(ErrorCode::kInvalidInput,
+                "model '" + path + "': llama.cpp cannot load it: " + last_error("load failed"));
+  EmbedModel out = describe(m);
+  llama_model_free(m);
+  return out;
+}
+
+std::unique_ptr<Embedder> make_llama_embedder(const std::atomic<bool>* cancel) {
+  init_llama();
+  return std::make_unique<LlamaEmbedder>(cancel);
+}
+
+}  // namespace rigbench::engine

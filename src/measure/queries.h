@@ -1,0 +1,28 @@
+// rigbench: the query set of `rigbench embed`: the built-in one (data/queries/embed.txt, short
+// search queries written for this project) or a user's file, one query per line or JSONL
+// with a "text" string. Parsing is pure; reading names the file.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace rigbench::measure {
+
+// The queries in `text`, read from `name` (for messages). JSONL when the first non-blank line
+// starts with '{': every non-blank line an object with a non-empty "text" string (other keys
+// ignored); otherwise one query per line, trailing whitespace and '\r' trimmed. Blank lines
+// are skipped in both.
+// Errors: kInvalidInput, one line: "queries 'NAME' line N: <problem>", or "queries 'NAME':
+// no queries" for a file with none.
+Result<std::vector<std::string>> parse_queries(const std::string& text, const std::string& name);
+
+// parse_queries over the file at `path`. Errors: kNotFound when it cannot be opened; those of
+// parse_queries.
+Result<std::vector<std::string>> read_queries(const std::string& path);
+
+// The built-in set's file: $RIGBENCH_DATA_DIR/queries/embed.txt, else the source tree's data/.
+std::string builtin_queries_path();
+
+}  // namespace rigbench::measure

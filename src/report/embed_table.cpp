@@ -1,0 +1,122 @@
+#include "report/embed_table.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <tuple>
+
+#include "report/escape.h"
+
+namespace rigbench::report {
+
+namespace {
+
+std::string mean_sd(double mean, double sd, int decimals) {
+  if (!std::isfinite(mean)) return "-";
+  char buf[64];
+  if (std::isfinite(sd) && sd > 0) std::snprintf(buf, sizeof buf, "%.*f ± %.*f", decimals, mean, decimals, sd);
+  else std::snprintf(buf, sizeof buf, "%.*f", decimals, mean);
+  return buf;
+}
+
+// The model as people tell files apart: name, file type, and "(synthetic)" for a generated file.
+std::string model_label(const ModelInfo& m) {
+  std::string s = m.name;
+  if (!m.file_type.empty()) s += " " + m.file_type;
+  if (m.synthetic) s += " (synthetic)";
+  return s;
+}
+
+}  // namespace
+
+bool has_embeddings(const std::vector<RunRecord>& records) {
+  for (const auto& r : records)
+    if (r.results.embedding) return true;
+  return false;
+}
+
+Table embedding_table(const std::vector<RunRecord>& records) {
+  Table t({{"machine", "machine"},
+           {"model", "model", Align::kLeft, false, false, /*wrap=*/true},
+           {"pooling", "pooling"},
+           {"n_threads", "threads", Align::kRight},
+           {"test", "test"},
+           {"batch_size", "batch", Align::kRight, false, true},
+           {"n_samples", "samples", Align::kRight, false, true},
+           {"latency_p50_ms", "p50 ms", Align::kRight},
+           {"latency_p90_ms", "p90 ms", Align::kRight, false, true},
+           {"latency_p95_ms", "p95 ms", Align::kRight},
+           {"latency_p99_ms", "p99 ms", Align::kRight},
+           {"texts_per_s", "texts/s", Align::kRight},
+           {"stddev_texts_per_s", "sd texts/s", Align::kRight, false, true},
+           {"avg_tps", "t/s", Align::kRight},
+           {"stddev_tps", "sd t/s", Align::kRight, false, true}});
+  // Per model, then machine and threads: the machines side by side under each model.
+  std::vector<const RunRecord*> sorted;
+  for (const RunRecord& r : records)
+    if (r.results.embedding) sorted.push_back(&r);
+  std::stable_sort(sorted.begin(), sorted.end(), [](const RunRecord* a, const RunRecord* b) {
+    return std::tie(a->model.name, a->model.fingerprint, a->machine.hostname, a->params.n_threads) <
+           std::tie(b->model.name, b->model.fingerprint, b->machine.hostname, b->params.n_threads);
+  });
+  for (const RunRecord* rp : sorted) {
+    const RunRecord& r = *rp;
+    const EmbeddingResult& e = *r.results.embedding;
+    auto head = [&](std::string test, int batch, std::size_t n) {
+      return std::vector<TableCell>{TableCell::str(r.machine.hostname),
+                                    TableCell::str(model_label(r.model)),
+                                    TableCell::str(e.pooling),
+                                    TableCell::integer(r.params.n_threads),
+                                    TableCell::str(std::move(test)),
+                                    TableCell::integer(batch),
+                                    TableCell::count(n)};
+    };
+    const Summary& l = e.latency.ms;
+    if (l.n > 0) {
+      auto row = head("latency b1", 1, l.n);
+      for (double v : {l.median, l.p90, l.p95, l.p99}) row.push_back(TableCell::number(v, 2));
+      for (int i = 0; i < 4; ++i) row.push_back(TableCell::absent(""));
+      t.add_row(std::move(row));
+    }
+    for (const EmbedThroughput& b : e.throughput) {
+      auto row = head("batch " + std::to_string(b.batch_size), b.batch_size, b.texts_per_s.n);
+      for (int i = 0; i < 4; ++i) row.push_back(TableCell::absent(""));
+      row.push_back(TableCell::number_text(b.texts_per_s.mean, mean_sd(b.texts_per_s.mean, b.texts_per_s.stddev, 1)));
+      row.push_back(TableCell::number(b.texts_per_s.stddev, 2));
+      row.push_back(
+          TableCell::number_text(b.tokens_per_s.mean, mean_sd(b.tokens_per_s.mean, b.tokens_per_s.stddev, 1)));
+      row.push_back(TableCell::number(b.tokens_per_s.stddev, 2));
+      t.add_row(std::move(row));
+    }
+  }
+  t.add_footer(
+      "latency b1: one query per llama.cpp call, p50/p95/p99 over every query and repetition; batch N: the whole "
+      "query set in calls of N texts, mean ± sd over repetitions; the model's own pooling");
+  return t;
+}
+
+std::string embedding_section_html(const std::vector<RunRecord>& records) {
+  if (!has_embeddings(records)) return "";
+  const Table t = embedding_table(records);
+  std::string h = "<section id=\"embeddings\"><h2>Embeddings</h2><p class=\"note\">" +
+                  html_escape(t.footers().front()) + "</p><div class=\"table\"><table><thead><tr>";
+  std::vector<std::size_t> shown;
+  for (std::size_t c = 0; c < t.columns().size(); ++c) {
+    if (t.columns()[c].data_only) continue;
+    shown.push_back(c);
+    h += "<th>" + html_escape(t.columns()[c].header) + "</th>";
+  }
+  h += "</tr></thead><tbody>\n";
+  for (const auto& row : t.rows()) {
+    h += "<tr>";
+    for (std::size_t c : shown) {
+      const bool right = t.columns()[c].align == Align::kRight;
+      h +=
+          std::string(right ? "<td class=\"num\">" : "<td>") + html_escape(c < row.size() ? row[c].text : "") + "</td>";
+    }
+    h += "</tr>\n";
+  }
+  return h + "</tbody></table></div></section>\n";
+}
+
+}  // namespace rigbench::report

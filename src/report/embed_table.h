@@ -1,0 +1,28 @@
+// rigbench: the table of embedding records (`rigbench embed`'s md and csv, and the embedding
+// section of `compare` and the HTML report): per record one latency row (p50/p95/p99 ms of
+// single queries at batch 1) and one row per batch size (texts/s and tokens/s, mean ± sd).
+// Records without an embedding result are skipped.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/record.h"
+#include "report/table.h"
+
+namespace rigbench::report {
+
+// Columns: machine, model, pooling, threads, test ("latency b1" or "batch N"), p50/p95/p99 ms,
+// texts/s, t/s; keys machine, model, pooling, n_threads, test, batch_size, latency_p50_ms,
+// latency_p90_ms (data only), latency_p95_ms, latency_p99_ms, n_samples (data only),
+// texts_per_s, stddev_texts_per_s (data only), avg_tps, stddev_tps (data only).
+Table embedding_table(const std::vector<RunRecord>& records);
+
+// The HTML report's section "Embeddings" (id "embeddings"): the same table as HTML, with what
+// its rows mean; "" when no record has an embedding result.
+std::string embedding_section_html(const std::vector<RunRecord>& records);
+
+// True when any record has an embedding result.
+bool has_embeddings(const std::vector<RunRecord>& records);
+
+}  // namespace rigbench::report
