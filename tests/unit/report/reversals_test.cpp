@@ -12,6 +12,7 @@
 
 #include "core/results.h"
 #include "report/compare_printers.h"
+#include "report/html_report.h"
 #include "store/import.h"
 #include "support/golden.h"
 #include "support/sample_record.h"
@@ -186,6 +187,28 @@ TEST(Reversals, PrintedByCompare) {
   std::ostringstream plain;
   print_comparison(*cmp, {}, 0.05, OutputFormat::kJson, plain);
   EXPECT_FALSE(nlohmann::json::parse(plain.str()).contains("answers"));
+}
+
+// The HTML report opens with the sentences, each linked to the table it comes from.
+TEST(Reversals, HtmlReportOpensWithTheAnswers) {
+  const ReportAssets assets{"{{title}}{{generated}}{{body}}{{data}}{{chart_js}}{{glue_js}}", "", ""};
+  auto html = render_html_report(first_study(), assets, {});
+  ASSERT_TRUE(html) << html.error().message;
+  const std::size_t answers = html->find("<section id=\"answers\"><h2>Answers</h2>");
+  ASSERT_NE(answers, std::string::npos);
+  EXPECT_LT(answers, html->find("<section id=\"machines\">"));
+  EXPECT_NE(html->find("<li>RX 6600 XT is faster than M2 Pro on Llama 3.1 8B Q4_K_M (+80 %, significant) and Qwen2.5 "
+                       "7B Q4_K_M (+65 %, significant), and slower on Phi-3 mini Q4_K_M (\u221214 %, significant): no "
+                       "universal winner between them. (<a href=\"#answers-pairs-tg\">pairs</a>)</li>"),
+            std::string::npos)
+      << *html;
+  EXPECT_NE(html->find("(<a href=\"#answers-ranking-tg\">ranking</a>, <a href=\"#tg\">tg table</a>)</li>"),
+            std::string::npos);
+  // Every link has its target.
+  for (const char* id : {"answers-pairs-tg", "answers-ranking-tg"}) {
+    EXPECT_NE(html->find(std::string("<table id=\"") + id + "\">"), std::string::npos) << id;
+  }
+  EXPECT_NE(html->find("<section id=\"tg\">"), std::string::npos);
 }
 
 }  // namespace
