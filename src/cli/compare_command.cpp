@@ -19,7 +19,9 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& o) {
                   "the column ratios are against (a name or a unique part of one; default: the first)");
   cmd->add_option("--db", o.db_paths, "database to read (repeatable; default: $XDG_DATA_HOME/rigbench/results.db)");
   add_record_filter_flags(*cmd, o.filter);
-  cmd->add_option("--alpha", o.alpha, "significance level of the regression test (Welch's t-test, one-sided)")
+  cmd->add_option(
+         "--alpha", o.alpha,
+         "significance level of Welch's t-test: regressions (one-sided) and the answers' differences (two-sided)")
       ->check(CLI::Range(1e-9, 0.5))
       ->capture_default_str();
   cmd->add_option("-o,--output", o.output, "md, csv, json or jsonl")->capture_default_str();
@@ -36,7 +38,13 @@ Status run_compare_command(const CompareOptions& o) {
   auto cmp = report::compare(*records, report::CompareOptions{*by, o.baseline});
   if (!cmp) return std::unexpected(cmp.error());
   const auto regressions = report::find_regressions(*records, o.alpha);
-  report::print_comparison(*cmp, regressions, o.alpha, *format, std::cout);
+  // The answers (report/reversals.h) of each t/s metric the rows hold.
+  std::vector<report::Answers> answers;
+  for (const report::Metric m : {report::Metric::kTg, report::Metric::kPp}) {
+    report::Answers a = report::find_answers(*cmp, m, o.alpha);
+    if (!a.sentences.empty()) answers.push_back(std::move(a));
+  }
+  report::print_comparison(*cmp, regressions, o.alpha, *format, std::cout, answers);
   // Embedding records (rigbench embed): their own table per machine, in md only (report/embed_table.h).
   if (*format == report::OutputFormat::kMarkdown && report::has_embeddings(*records)) {
     std::cout << "\nEmbeddings\n\n";

@@ -8,12 +8,15 @@
 
 #include "core/status.h"
 #include "cost/estimate.h"
+#include "store/record_sources.h"
 
 namespace rigbench::cli {
 
 // Each numeric flag left NaN was not given.
 struct CostOptions {
   std::string run;                      // --run ID: a stored run (record_id or a unique prefix; "latest")
+  bool per_model = false;               // --per-model: one row per model of the stored runs on one machine
+  store::RecordFilter filter;           // --model, --machine, --tag: which stored runs --per-model prices
   std::string db_path;                  // --db: the database holding --run (default path)
   double tps = cost::kNaN;              // --tps: output tokens/s while generating (required without --run)
   double watts = cost::kNaN;            // --watts: average power while generating, W

@@ -15,6 +15,7 @@
 #include "engine/llama_simulate.h"
 #include "fit/kv_cache.h"
 #include "fit/memory_model.h"
+#include "fit/ranking.h"
 #include "fit/targets.h"
 #include "hw/bandwidth.h"
 #include "hw/catalog.h"
@@ -24,6 +25,7 @@
 #include "model/preset.h"
 #include "model/projector_shape.h"
 #include "report/fit_printer.h"
+#include "report/fit_ranking_printer.h"
 #include "synth/synthesis.h"
 
 namespace rigbench::cli {
@@ -83,6 +85,15 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
   cmd->add_flag(
       "--wide", o.wide,
       "md: every column (backend, ngl, weights, compute, output, overhead, memory, host RAM, margin, USD/GiB)");
+  cmd->add_option("--rank", o.rank,
+                  "what to buy: every catalog device (or the fewest GPUs of a kind, up to 8) that fits at -c, "
+                  "ranked by price, tps (tg bound) or usable-price (USD per usable GiB); implies --device all");
+  cmd->add_option("--min-tps", o.min_tps,
+                  "with --rank: only options whose tg bound reaches T t/s (implies --rank price)")
+      ->check(CLI::Range(0.0, 1e9));
+  cmd->add_option(
+      "--vs", o.vs,
+      "A,B: two catalog devices side by side: memory, price per GiB and per usable GiB (implies --rank price)");
   cmd->add_flag("--check", o.check,
                 "also load the model in llama.cpp with no_alloc (simulated allocation, no weights read) "
                 "and print its memory breakdown beside the estimate (this machine's backend; "
@@ -94,6 +105,8 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
       "Examples:\n"
       "  rigbench fit model.gguf\n"
       "  rigbench fit --preset Llama-3.1-70B --device all -c 8192\n"
+      "  rigbench fit --preset Llama-3.1-70B -c 8192 --rank price --min-tps 10\n"
+      "  rigbench fit --preset Llama-3.1-70B -c 8192 --vs 'M3 Ultra 512GB,RTX 5090'\n"
       "  rigbench fit --preset Llama-3.1-70B --quant Q3_K_S --device 'RTX 2080 Ti' --host-bandwidth 60\n"
       "  rigbench fit --preset Qwen2.5-7B -c 8192 -d 4096 -np 2 -o json\n"
       "  rigbench fit moe.gguf --device \"RTX 4090\" --n-cpu-moe 20\n"
@@ -181,6 +194,47 @@ Result<model::ModelShape> load_shape(const FitOptions& o, std::string& path, Tem
   return model::read_shape(tmp.path);
 }
 
+// --rank, --min-tps, --vs: the catalog ranked for the model at -c (fit/ranking.h).
+Status run_ranking(const FitOptions& o, const model::ModelShape& shape, const fit::ContextParams& ctx, int ngl,
+                   const MachineInfo& machine, report::OutputFormat format) {
+  auto by = fit::parse_rank_by(o.rank.empty() ? "price" : o.rank);
+  if (!by) return std::unexpected(by.error());
+  if (o.device != "auto" && o.device != "all") {
+    return fail(ErrorCode::kUsage, "--rank/--min-tps/--vs rank the whole catalog: drop --device " + o.device);
+  }
+  if (o.ctx_size <= 0) return fail(ErrorCode::kUsage, "--rank/--min-tps/--vs: give the context to fit with -c N");
+  if (o.count > 1 || !o.tensor_split.empty()) {
+    return fail(ErrorCode::kUsage, "--rank/--min-tps/--vs choose the device count themselves: drop --count/-ts");
+  }
+  auto catalog = hw::load_catalog(hw::catalog_path());
+  if (!catalog) return std::unexpected(catalog.error());
+  fit::HostChoice host;
+  if (o.host_ram_gib > 0) host.ram_bytes = static_cast<uint64_t>(o.host_ram_gib * (1ull << 30));
+  if (o.host_bandwidth_gbps > 0) host.bandwidth_gbps = o.host_bandwidth_gbps;
+  host.machine_ram_bytes = machine.ram_bytes;
+  const bool stateless_gpu = std::any_of(catalog->begin(), catalog->end(),
+                                         [](const hw::CatalogDevice& d) { return d.kind == "gpu" && d.host.empty(); });
+  if (stateless_gpu && !host.bandwidth_gbps) host.machine_bandwidth_gbps = hw::host_bandwidth_gbps(machine);
+  auto make_target = [&](const hw::CatalogDevice& d) { return fit::catalog_target(d, *catalog, host); };
+  report::FitRankingReport rep;
+  rep.model = o.preset.empty() ? shape.name : shape.name + " " + o.quant;
+  rep.model_path = o.model.empty() ? "preset " + o.preset + " " + o.quant : o.model;
+  rep.ranking = fit::rank_devices(shape, *catalog, make_target, ctx, ngl, o.n_depth, *by, o.min_tps);
+  if (!o.vs.empty()) {
+    const auto names = split_list(o.vs);
+    if (names.size() != 2) return fail(ErrorCode::kUsage, "--vs '" + o.vs + "': expected two catalog names, A,B");
+    std::vector<fit::BuyOption> pair;
+    for (const std::string& name : names) {
+      auto d = hw::find_device(*catalog, name);
+      if (!d) return std::unexpected(d.error());
+      pair.push_back(fit::plan_option(shape, *d, make_target(*d), ctx, ngl, o.n_depth, 1));
+    }
+    rep.vs = fit::compare_devices(pair[0], pair[1]);
+  }
+  report::print_fit_ranking(rep, format, std::cout);
+  return {};
+}
+
 }  // namespace
 
 Status run_fit_command(const FitOptions& o) {
@@ -244,6 +298,7 @@ Status run_fit_command(const FitOptions& o) {
   }
 
   const MachineInfo machine = machine_info();
+  if (!o.rank.empty() || o.min_tps > 0 || !o.vs.empty()) return run_ranking(o, *shape, ctx, *ngl, machine, *format);
   std::vector<fit::Target> targets;
   report::FitReport rep;
   const bool catalog_wanted = o.device != "auto";

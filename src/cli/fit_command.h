@@ -35,6 +35,9 @@ struct FitOptions {
   bool cpu_moe = false;                      // -cmoe, --cpu-moe: every MoE expert tensor in host RAM
   int n_cpu_moe = 0;                         // -ncmoe, --n-cpu-moe N: the expert tensors of blocks 0..N-1 in host RAM
   std::string mmproj;                        // --mmproj FILE: a vision projector loaded beside the model
+  std::string rank;    // --rank price|tps|usable-price: what to buy, the catalog ranked (fit/ranking.h)
+  double min_tps = 0;  // --min-tps T: only options whose tg bound reaches T t/s (implies --rank price)
+  std::string vs;      // --vs A,B: two catalog devices side by side (implies --rank price)
   bool check = false;  // --check: also ask llama.cpp's own no_alloc simulation (this machine's backend)
 };
 

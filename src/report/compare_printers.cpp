@@ -104,17 +104,19 @@ Json regression_json(const Regression& r) {
           {"verdict", change_name(r.verdict)}};
 }
 
-void print_markdown(const Comparison& cmp, const std::vector<Regression>& regressions, double alpha,
-                    std::ostream& out) {
+void print_markdown(const Comparison& cmp, const std::vector<Regression>& regressions, double alpha, std::ostream& out,
+                    const std::vector<Answers>& answers) {
+  print_answer_sentences(answers, out);
   render(compare_table(cmp), OutputFormat::kMarkdown, out);
   out << "\nRegressions (same machine, model and knobs across builds; Welch's t-test on per-sample values, one-sided,"
          " alpha "
       << full(alpha) << "):";
   if (regressions.empty()) {
     out << " none to test (no machine ran the same model and knobs under two builds).\n" << std::flush;
-    return;
+  } else {
+    out << "\n\n" << markdown_table(regressions_table(regressions)) << std::flush;
   }
-  out << "\n\n" << markdown_table(regressions_table(regressions)) << std::flush;
+  print_answer_tables(cmp, answers, out);
 }
 
 }  // namespace
@@ -250,9 +252,9 @@ std::string cell_text(Metric metric, const Cell& cell) {
 std::string ratio_text(double ratio) { return std::isnan(ratio) ? "" : "×" + fixed(ratio, 2); }
 
 void print_comparison(const Comparison& cmp, const std::vector<Regression>& regressions, double alpha,
-                      OutputFormat format, std::ostream& out) {
+                      OutputFormat format, std::ostream& out, const std::vector<Answers>& answers) {
   switch (format) {
-    case OutputFormat::kMarkdown: print_markdown(cmp, regressions, alpha, out); return;
+    case OutputFormat::kMarkdown: print_markdown(cmp, regressions, alpha, out, answers); return;
     case OutputFormat::kCsv: render(compare_cells_table(cmp), OutputFormat::kCsv, out); return;
     case OutputFormat::kJson: {
       Json rows = Json::array();
@@ -270,6 +272,10 @@ void print_comparison(const Comparison& cmp, const std::vector<Regression>& regr
                   {"columns", cmp.columns},
                   {"rows", rows},
                   {"regressions", regs}};
+      if (!answers.empty()) {
+        doc["answers"] = Json::array();
+        for (const Answers& a : answers) doc["answers"].push_back(answers_json(cmp, a));
+      }
       out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << "\n" << std::flush;
       return;
     }

@@ -14,6 +14,7 @@
 #include "core/status.h"
 #include "report/comparison.h"
 #include "report/regressions.h"
+#include "report/reversals.h"
 #include "report/table.h"
 
 namespace rigbench::report {
@@ -33,8 +34,10 @@ Table compare_cells_table(const Comparison& cmp);
 // One row per regression tested.
 Table regressions_table(const std::vector<Regression>& regressions);
 
-// Writes `cmp` and `regressions` (tested at `alpha`) to `out` in `format`.
+// Writes `cmp` and `regressions` (tested at `alpha`) to `out` in `format`. `answers`
+// (report/reversals.h), when given: md prints their sentences above the table and their
+// rankings and pairs below the regressions; json adds "answers": [...]; csv and jsonl leave them out.
 void print_comparison(const Comparison& cmp, const std::vector<Regression>& regressions, double alpha,
-                      OutputFormat format, std::ostream& out);
+                      OutputFormat format, std::ostream& out, const std::vector<Answers>& answers = {});
 
 }  // namespace rigbench::report

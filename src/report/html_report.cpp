@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/strings.h"
+#include "report/answers_html.h"
 #include "report/compare_printers.h"
 #include "report/comparison.h"
 #include "report/embed_table.h"
@@ -387,7 +388,8 @@ Result<std::string> render_html_report(std::span<const RunRecord> records, const
   const std::vector<Regression> regs = find_regressions(records, options.alpha);
 
   Json charts = Json::array();
-  std::string body = machines_section(records);
+  std::string body = answers_section_html(*cmp, options.alpha);  // first: the sentences (report/reversals.h)
+  body += machines_section(records);
   std::set<std::string> currencies;
   for (const RunRecord& rec : records) {
     if (rec.cost && !rec.cost->currency.empty()) currencies.insert(rec.cost->currency);

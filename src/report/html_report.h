@@ -5,6 +5,8 @@
 //
 // Sections, each only where the records hold its figures, each chart with its table beside
 // it (the tables are plain HTML, readable without scripts):
+//   answers         first: the sentences of report/reversals.h (who leads, reversals between
+//                   pairs), each linked to its ranking or pairs table (report/answers_html.h)
 //   machines        what each machine is (CPU, RAM, GPUs, OS, backends)
 //   tg, pp          grouped bars of mean tokens/s per model and test, one bar per machine
 //   TTFT            grouped bars of mean ms, likewise

@@ -1,0 +1,86 @@
+// rigbench: what to buy (`rigbench fit MODEL --device all --rank price`): the catalog's
+// devices ranked for one model at one context. For each device, the fewest of it (1, or up to
+// kMaxRankCount discrete GPUs with the layers split equally) on which the model fits entirely;
+// its price (count x the entry's launch price), its tg bound, and two prices per GiB: of the
+// total memory (what a spec sheet lists) and of the usable memory (what a model can have:
+// the planner's usable bytes, i.e. the Metal working set or a unified entry's GPU share, less
+// the reserve llama.cpp's --fit keeps free, less the backend's runtime overhead on the device).
+// Pure: plans with fit/planner.h, no I/O.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "fit/planner.h"
+#include "hw/catalog.h"
+
+namespace rigbench::fit {
+
+// The most discrete GPUs of one kind a ranking considers (a workstation's slots).
+inline constexpr int kMaxRankCount = 8;
+
+enum class RankBy {
+  kPrice,        // cheapest option first (unpriced ones last)
+  kTps,          // highest tg bound first
+  kUsablePrice,  // lowest USD per GiB of usable memory first (unpriced ones last)
+};
+
+// "price", "tps", "usable-price". Errors: kUsage naming --rank and the valid values.
+Result<RankBy> parse_rank_by(const std::string& name);
+const char* rank_by_name(RankBy by);
+
+// One way to buy memory for the model: `count` of catalog entry `device`.
+struct BuyOption {
+  std::string device;  // catalog name
+  std::string kind;    // catalog kind: gpu, apple, unified, cpu
+  int count = 1;
+  std::vector<FitResult> results;  // one per device (plan_fit for 1, plan_fit_split beyond)
+  Verdict verdict = Verdict::kNo;  // fits only when every device of the option fits
+  int n_ctx = 0;
+  double tg_bound_tps = 0;           // the option's bound (results' first; the split shares one)
+  uint64_t needed_bytes = 0;         // device totals summed (weights, KV, compute, output, overhead)
+  uint64_t total_memory_bytes = 0;   // count x installed memory
+  uint64_t usable_memory_bytes = 0;  // sum over devices of usable_bytes() - runtime overhead
+  std::optional<double> price_usd;   // count x launch price; none when the entry has no price
+  std::optional<double> usd_per_gib_total, usd_per_gib_usable;
+};
+
+struct Ranking {
+  RankBy by = RankBy::kPrice;
+  double min_tps = 0;                    // --min-tps (0: none)
+  std::vector<BuyOption> ranked;         // options that fit (and reach min_tps), best first
+  std::vector<std::string> not_fitting;  // catalog names on which the model fits on no count tried
+  std::vector<std::string> dropped;      // options that fit but miss --min-tps: "2× RTX 3090: tg bound 9.1 < 10 t/s"
+};
+
+// Plans `shape` at `ctx` (n_ctx > 0: the context asked for) on every device of `devices`
+// (targets built by `make_target`, e.g. fit::catalog_target) and ranks the options that fit.
+// Discrete GPUs ("gpu") that do not fit alone are tried as 2..kMaxRankCount; other kinds as one.
+Ranking rank_devices(const model::ModelShape& shape, const std::vector<hw::CatalogDevice>& devices,
+                     const std::function<Target(const hw::CatalogDevice&)>& make_target, const ContextParams& ctx,
+                     int n_gpu_layers, int depth, RankBy by, double min_tps);
+
+// The option of `count` x `device` on `target` (its results planned here).
+BuyOption plan_option(const model::ModelShape& shape, const hw::CatalogDevice& device, const Target& target,
+                      const ContextParams& ctx, int n_gpu_layers, int depth, int count);
+
+// Orders `options` by `by` (ties: price, then name) and drops those below `min_tps`.
+Ranking rank_options(std::vector<BuyOption> options, std::vector<std::string> not_fitting, RankBy by, double min_tps);
+
+// Two devices side by side (`--vs A,B`): the second study's "16x the capacity at 3.4x lower
+// cost per GB". Ratios are a / b; NaN where a figure is missing.
+struct DeviceVs {
+  std::string a, b;
+  double memory_ratio = 0;             // installed memory a / b
+  double usable_ratio = 0;             // usable memory a / b
+  double usd_per_gib_total_ratio = 0;  // b's USD per GiB / a's (> 1: a is cheaper per GiB)
+  double usd_per_gib_usable_ratio = 0;
+  std::string
+      sentence;  // "M3 Ultra 512GB (Mac Studio) has 16× the memory of RTX 5090 at 3.4× lower cost per GiB (...)"
+};
+DeviceVs compare_devices(const BuyOption& a, const BuyOption& b);
+
+}  // namespace rigbench::fit

@@ -1,0 +1,144 @@
+#include "report/fit_ranking_printer.h"
+
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "report/table_json.h"
+
+namespace rigbench::report {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+TableCell gib(uint64_t bytes) { return TableCell::count(bytes, fixed(static_cast<double>(bytes) / kGiB, 2)); }
+
+TableCell money(const std::optional<double>& v, int decimals) {
+  return v ? TableCell::number_text(*v, fixed(*v, decimals)) : TableCell::absent("-");
+}
+
+Json jnum(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
+
+std::string order_text(fit::RankBy by) {
+  switch (by) {
+    case fit::RankBy::kPrice: return "price (cheapest first)";
+    case fit::RankBy::kTps: return "tg bound (fastest first)";
+    case fit::RankBy::kUsablePrice: return "USD per usable GiB (lowest first)";
+  }
+  return "";
+}
+
+}  // namespace
+
+Table fit_ranking_table(const FitRankingReport& r) {
+  Table t({{"rank", "#", Align::kRight},
+           {"device", "device"},
+           {"count", "count", Align::kRight, false, true},
+           {"kind", "kind", Align::kLeft, false, true},
+           {"n_ctx", "n_ctx", Align::kRight},
+           {"needed_bytes", "needed GiB", Align::kRight},
+           {"memory_bytes", "memory GiB", Align::kRight},
+           {"usable_bytes", "usable GiB", Align::kRight},
+           {"tg_bound_tps", "tg bound t/s", Align::kRight},
+           {"price_usd", "USD", Align::kRight},
+           {"usd_per_gib", "USD/GiB", Align::kRight},
+           {"usd_per_usable_gib", "USD/usable GiB", Align::kRight}});
+  int rank = 0;
+  for (const fit::BuyOption& o : r.ranking.ranked) {
+    t.add_row({TableCell::integer(++rank),
+               TableCell::str(o.count > 1 ? std::to_string(o.count) + "\u00d7 " + o.device : o.device),
+               TableCell::integer(o.count), TableCell::str(o.kind), TableCell::integer(o.n_ctx), gib(o.needed_bytes),
+               gib(o.total_memory_bytes), gib(o.usable_memory_bytes), TableCell::number(o.tg_bound_tps, 1),
+               money(o.price_usd, 0), money(o.usd_per_gib_total, 2), money(o.usd_per_gib_usable, 2)});
+  }
+  if (!r.ranking.not_fitting.empty()) {
+    std::string names;
+    for (const std::string& d : r.ranking.not_fitting) names += (names.empty() ? "" : ", ") + d;
+    t.add_note("does not fit: " + names);
+  }
+  for (const std::string& d : r.ranking.dropped) t.add_note("below --min-tps: " + d);
+  t.add_note(
+      "usable = what a model can have: the device's memory (the Metal working set on Apple, the GPU share of a "
+      "unified system) less the 1 GiB llama.cpp's --fit keeps free and the backend's runtime overhead; "
+      "USD/GiB counts all installed memory");
+  t.add_note(
+      "tg bound = bandwidth / bytes read per token: an upper bound, not a measurement; N\u00d7 = that many GPUs, "
+      "layers split equally; prices are launch prices (data/devices.json)");
+  for (const std::string& n : r.notes) t.add_note(n);
+  return t;
+}
+
+void print_fit_ranking(const FitRankingReport& r, OutputFormat format, std::ostream& out) {
+  const Table t = fit_ranking_table(r);
+  if (format == OutputFormat::kJson) {
+    Json vs = nullptr;
+    if (r.vs) {
+      vs = {{"a", r.vs->a},
+            {"b", r.vs->b},
+            {"memory_ratio", jnum(r.vs->memory_ratio)},
+            {"usable_ratio", jnum(r.vs->usable_ratio)},
+            {"usd_per_gib_total_ratio", jnum(r.vs->usd_per_gib_total_ratio)},
+            {"usd_per_gib_usable_ratio", jnum(r.vs->usd_per_gib_usable_ratio)},
+            {"sentence", r.vs->sentence}};
+    }
+    Json j = {{"model", r.model},
+              {"model_path", r.model_path},
+              {"rank_by", fit::rank_by_name(r.ranking.by)},
+              {"min_tps", r.ranking.min_tps > 0 ? Json(r.ranking.min_tps) : Json(nullptr)},
+              {"options", table_rows_json(t)},
+              {"not_fitting", r.ranking.not_fitting},
+              {"dropped", r.ranking.dropped},
+              {"vs", vs},
+              {"notes", t.notes()}};
+    out << j.dump(2, ' ', false, Json::error_handler_t::replace) << "\n" << std::flush;
+    return;
+  }
+  if (format != OutputFormat::kMarkdown) {
+    render(t, format, out);
+    return;
+  }
+  out << "model: " << r.model << "; ranked by " << order_text(r.ranking.by);
+  if (r.ranking.min_tps > 0) out << "; tg bound >= " << shortest(r.ranking.min_tps) << " t/s";
+  out << "\n\n";
+  if (r.ranking.ranked.empty()) {
+    out << "No catalog device fits" << (r.ranking.min_tps > 0 ? " with that tg bound" : "") << ".\n";
+  } else {
+    out << markdown_table(t);
+    // The answer in one line: the cheapest option, and the lowest price per usable GiB.
+    const fit::BuyOption* cheapest = nullptr;
+    const fit::BuyOption* per_usable = nullptr;
+    for (const fit::BuyOption& o : r.ranking.ranked) {
+      if (o.price_usd && (!cheapest || *o.price_usd < *cheapest->price_usd)) cheapest = &o;
+      if (o.usd_per_gib_usable && (!per_usable || *o.usd_per_gib_usable < *per_usable->usd_per_gib_usable))
+        per_usable = &o;
+    }
+    auto name = [](const fit::BuyOption& o) {
+      return o.count > 1 ? std::to_string(o.count) + "\u00d7 " + o.device : o.device;
+    };
+    if (cheapest) {
+      out << "\nCheapest that fits: " << name(*cheapest) << ", $" << fixed(*cheapest->price_usd, 0) << " (tg bound "
+          << fixed(cheapest->tg_bound_tps, 1) << " t/s)";
+      if (per_usable) {
+        out << "; lowest price per usable GiB: " << name(*per_usable) << ", $"
+            << fixed(*per_usable->usd_per_gib_usable, 2) << " ($" << fixed(*per_usable->usd_per_gib_total, 2)
+            << " per installed GiB)";
+      }
+      out << ".\n";
+    }
+  }
+  if (r.vs) out << "\n" << r.vs->sentence << "\n";
+  out << "\n";
+  for (const auto& n : t.notes()) out << note_lines(n);
+  out << std::flush;
+}
+
+}  // namespace rigbench::report

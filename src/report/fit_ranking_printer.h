@@ -1,0 +1,34 @@
+// rigbench: the output of `rigbench fit --device all --rank ...` (fit/ranking.h): what to buy.
+//   md     "model: NAME at n_ctx N; ranked by price (cheapest first)[, tg bound >= T t/s]", the
+//          table (rank, device, n_ctx, needed, memory, usable GiB, tg bound t/s, USD, USD/GiB,
+//          USD/usable GiB), the --vs sentence, then notes (devices left out and why, what
+//          usable means, that the tg bound is a bound)
+//   csv    the table, every column (count and kind included)
+//   json   {"model", "model_path", "rank_by", "min_tps", "options": [keyed as the csv header],
+//          "dropped": [...], "vs": {a, b, memory_ratio, usable_ratio, usd_per_gib_total_ratio,
+//          usd_per_gib_usable_ratio, sentence} or null, "notes"}
+//   jsonl  one object per option
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "fit/ranking.h"
+#include "report/table.h"
+
+namespace rigbench::report {
+
+struct FitRankingReport {
+  std::string model;  // name shown
+  std::string model_path;
+  fit::Ranking ranking;
+  std::optional<fit::DeviceVs> vs;  // --vs A,B
+  std::vector<std::string> notes;
+};
+
+Table fit_ranking_table(const FitRankingReport& r);
+void print_fit_ranking(const FitRankingReport& r, OutputFormat format, std::ostream& out);
+
+}  // namespace rigbench::report

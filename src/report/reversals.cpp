@@ -1,0 +1,425 @@
+#include "report/reversals.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "core/significance.h"
+#include "core/strings.h"
+
+namespace rigbench::report {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+Json jnum(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
+
+// "a", "a and b", "a, b and c".
+std::string and_list(const std::vector<std::string>& parts) {
+  std::string s;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) s += i + 1 == parts.size() ? " and " : ", ";
+    s += parts[i];
+  }
+  return s;
+}
+
+// What an item is, in words: "model" when the rows are models, else "machine".
+std::string item_noun(CompareBy by) { return by == CompareBy::kModel ? "machine" : "model"; }
+
+// Welch's two-sided p-value between two measured cells; NaN when untested.
+double welch_p(const Cell& a, const Cell& b) {
+  std::optional<WelchTest> t;
+  if (!a.summary_only && !b.summary_only) t = welch_t_test(a.samples, b.samples);
+  else t = welch_t_test(a.summary, b.summary);
+  return t ? t->p_two_sided : std::nan("");
+}
+
+// Labels of the rows of `metric`: what each row is about besides the column, with the test and
+// the third identity only where the rows differ in them.
+std::map<std::size_t, std::string> item_labels(const Comparison& cmp, Metric metric) {
+  std::set<std::string> tests, builds, machines;
+  for (const Row& r : cmp.rows) {
+    if (r.metric != metric) continue;
+    tests.insert(r.test);
+    builds.insert(r.build);
+    machines.insert(r.machine);
+  }
+  std::map<std::size_t, std::string> labels;
+  for (std::size_t i = 0; i < cmp.rows.size(); ++i) {
+    const Row& r = cmp.rows[i];
+    if (r.metric != metric) continue;
+    std::string s;
+    switch (cmp.by) {
+      case CompareBy::kMachine: s = r.model + (builds.size() > 1 ? " (" + r.build + ")" : ""); break;
+      case CompareBy::kModel: s = r.machine + (builds.size() > 1 ? " (" + r.build + ")" : ""); break;
+      case CompareBy::kBuild: s = r.model + (machines.size() > 1 ? " on " + r.machine : ""); break;
+    }
+    if (tests.size() > 1) s += " " + r.test;
+    labels[i] = s;
+  }
+  return labels;
+}
+
+std::string significance_word(double p, bool significant) {
+  if (std::isnan(p)) return "untested";
+  return significant ? "significant" : "not significant";
+}
+
+// "Llama 3.1 8B Q4_K_M (+80 %, significant)"
+std::string item_with_change(const PairItem& it) {
+  return it.item + " (" + change_text(it.change) + ", " + significance_word(it.p, it.significant) + ")";
+}
+
+std::string pair_sentence(const Comparison& cmp, const PairAnswer& pa) {
+  const std::string& a = cmp.columns[pa.a];
+  const std::string& b = cmp.columns[pa.b];
+  std::vector<std::string> ahead, behind, a_only, b_only, equal;
+  for (const PairItem& it : pa.items) {
+    switch (it.side) {
+      case PairSide::kAAhead: ahead.push_back(item_with_change(it)); break;
+      case PairSide::kBAhead: behind.push_back(item_with_change(it)); break;
+      case PairSide::kEqual: equal.push_back(it.item); break;
+      case PairSide::kAOnly: a_only.push_back(it.item); break;
+      case PairSide::kBOnly: b_only.push_back(it.item); break;
+    }
+  }
+  const std::size_t measured = ahead.size() + behind.size() + equal.size();
+  const bool all_significant_ahead =
+      behind.empty() && equal.empty() && !ahead.empty() && pa.a_ahead == static_cast<int>(pa.items.size());
+  std::string s;
+  if (all_significant_ahead && measured > 1) {
+    s = a + " is faster than " + b + " on every " + item_noun(cmp.by) + " both ran: " + and_list(ahead);
+  } else if (!ahead.empty()) {
+    s = a + " is faster than " + b + " on " + and_list(ahead);
+    if (!behind.empty()) s += ", and slower on " + and_list(behind);
+  } else if (!behind.empty()) {
+    s = a + " is slower than " + b + " on " + and_list(behind);
+  }
+  if (!equal.empty()) s += (s.empty() ? a + " and " + b + " are even on " : "; even on ") + and_list(equal);
+  if (!a_only.empty()) s += (s.empty() ? "" : "; ") + std::string("only ") + a + " fits " + and_list(a_only);
+  if (!b_only.empty()) s += (s.empty() ? "" : "; ") + std::string("only ") + b + " fits " + and_list(b_only);
+  if (pa.reversal) s += ": no universal winner between them";
+  return s + ".";
+}
+
+// The headline over every column: one clear leader everywhere, else each item's leader.
+std::string headline(const Comparison& cmp, const Answers& ans) {
+  if (ans.rankings.empty()) return "";
+  const std::string noun = item_noun(cmp.by);
+  // "Phi-3 mini Q4_K_M (+214 % over RX 6600 XT, significant)", or "alone fits ..." handled by caller.
+  auto lead_text = [&](const RankingAnswer& r) {
+    const RankEntry& first = r.order[0];
+    const RankEntry& second = r.order[1];
+    if (!second.fits) return r.item + " (the only one that fits)";
+    return r.item + " (" + change_text(first.mean / second.mean - 1) + " over " + cmp.columns[second.column] + ", " +
+           significance_word(r.p, r.clear) + ")";
+  };
+  if (ans.universal_winner >= 0) {
+    std::vector<std::string> parts;
+    for (const RankingAnswer& r : ans.rankings) parts.push_back(lead_text(r));
+    return cmp.columns[ans.universal_winner] + " is fastest on every " + noun + " (" + ans.unit_test +
+           "): " + and_list(parts) + ".";
+  }
+  // Leaders in column order, each with the items it leads clearly.
+  std::map<std::size_t, std::vector<std::string>> led;
+  std::vector<std::string> unclear;
+  for (const RankingAnswer& r : ans.rankings) {
+    if (r.clear) led[r.order[0].column].push_back(lead_text(r));
+    else unclear.push_back(r.item);
+  }
+  if (led.empty()) {
+    return "No clear leader (" + ans.unit_test + "): on " + and_list(unclear) + " the differences are within noise.";
+  }
+  std::vector<std::string> parts;
+  for (const auto& [column, texts] : led) parts.push_back(cmp.columns[column] + " leads on " + and_list(texts));
+  std::string s = "No universal winner (" + ans.unit_test + "): " + join(parts, "; ");
+  if (!unclear.empty()) s += (parts.empty() ? "" : "; ") + std::string("no clear leader on ") + and_list(unclear);
+  return s + ".";
+}
+
+// A p-value for people: 4 decimals, "<0.0001" below; "-" when untested.
+TableCell p_cell(double p) {
+  if (std::isfinite(p) && p < 1e-4) return TableCell::number_text(p, "<0.0001");
+  return TableCell::number(p, 4);
+}
+
+const char* side_name(PairSide s) {
+  switch (s) {
+    case PairSide::kAAhead: return "a";
+    case PairSide::kBAhead: return "b";
+    case PairSide::kEqual: return "equal";
+    case PairSide::kAOnly: return "a only";
+    case PairSide::kBOnly: return "b only";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string change_text(double change) {
+  if (!std::isfinite(change)) return "";
+  const double pct = 100 * change;
+  const double mag = std::fabs(pct);
+  const std::string digits = fixed(mag, mag < 1 ? 1 : 0);
+  if (digits == "0" || digits == "0.0") return "±0 %";
+  return (pct < 0 ? "\u2212" : "+") + digits + " %";
+}
+
+Answers find_answers(const Comparison& cmp, Metric metric, double alpha) {
+  Answers ans;
+  ans.metric = metric;
+  ans.alpha = alpha;
+  if (metric != Metric::kPp && metric != Metric::kTg) return ans;
+  const auto items = item_labels(cmp, metric);
+  std::set<std::string> tests;
+  for (const auto& [i, label] : items) tests.insert(cmp.rows[i].test);
+  ans.unit_test = (tests.size() == 1 ? *tests.begin() : std::string(metric == Metric::kPp ? "pp" : "tg")) + " " +
+                  metric_info(metric).unit;
+
+  // Pairs.
+  const std::size_t n = cmp.columns.size();
+  for (std::size_t x = 0; x < n; ++x) {
+    for (std::size_t y = x + 1; y < n; ++y) {
+      PairAnswer pa;
+      pa.a = x;
+      pa.b = y;
+      for (const auto& [i, label] : items) {
+        const Cell& cx = cmp.rows[i].cells[x];
+        const Cell& cy = cmp.rows[i].cells[y];
+        if (cx.state == CellState::kMissing || cy.state == CellState::kMissing) continue;
+        if (cx.state == CellState::kWontFit && cy.state == CellState::kWontFit) continue;
+        PairItem it;
+        it.item = label;
+        it.row = i;
+        if (cx.state == CellState::kWontFit || cy.state == CellState::kWontFit) {
+          it.side = cx.state == CellState::kMeasured ? PairSide::kAOnly : PairSide::kBOnly;
+          it.mean_a = cx.state == CellState::kMeasured ? cx.summary.mean : std::nan("");
+          it.mean_b = cy.state == CellState::kMeasured ? cy.summary.mean : std::nan("");
+          it.significant = true;
+        } else {
+          it.mean_a = cx.summary.mean;
+          it.mean_b = cy.summary.mean;
+          it.change = it.mean_a / it.mean_b - 1;
+          it.side = it.mean_a > it.mean_b   ? PairSide::kAAhead
+                    : it.mean_a < it.mean_b ? PairSide::kBAhead
+                                            : PairSide::kEqual;
+          it.p = welch_p(cx, cy);
+          it.significant = it.side != PairSide::kEqual && std::isfinite(it.p) && it.p < alpha;
+        }
+        pa.items.push_back(std::move(it));
+      }
+      if (pa.items.empty()) continue;
+      auto count = [&](PairSide ahead, PairSide only) {
+        int c = 0;
+        for (const PairItem& it : pa.items) c += (it.side == ahead && it.significant) || it.side == only;
+        return c;
+      };
+      pa.a_ahead = count(PairSide::kAAhead, PairSide::kAOnly);
+      pa.b_ahead = count(PairSide::kBAhead, PairSide::kBOnly);
+      auto largest_lead = [&](PairSide side) {
+        double m = 0;
+        for (const PairItem& it : pa.items) {
+          if (it.side == side && it.significant) m = std::max(m, std::fabs(std::log(it.mean_a / it.mean_b)));
+        }
+        return m;
+      };
+      // a is the one ahead on more items (ties: on the larger lead).
+      if (pa.b_ahead > pa.a_ahead ||
+          (pa.b_ahead == pa.a_ahead && largest_lead(PairSide::kBAhead) > largest_lead(PairSide::kAAhead))) {
+        std::swap(pa.a, pa.b);
+        std::swap(pa.a_ahead, pa.b_ahead);
+        for (PairItem& it : pa.items) {
+          std::swap(it.mean_a, it.mean_b);
+          if (std::isfinite(it.change)) it.change = it.mean_a / it.mean_b - 1;
+          switch (it.side) {
+            case PairSide::kAAhead: it.side = PairSide::kBAhead; break;
+            case PairSide::kBAhead: it.side = PairSide::kAAhead; break;
+            case PairSide::kAOnly: it.side = PairSide::kBOnly; break;
+            case PairSide::kBOnly: it.side = PairSide::kAOnly; break;
+            case PairSide::kEqual: break;
+          }
+        }
+      }
+      pa.reversal = pa.a_ahead > 0 && pa.b_ahead > 0;
+      // a's leads first, largest first; then even; then b's leads, largest first; then "only".
+      auto order = [](const PairItem& it) {
+        switch (it.side) {
+          case PairSide::kAAhead: return 0;
+          case PairSide::kEqual: return 1;
+          case PairSide::kBAhead: return 2;
+          case PairSide::kAOnly: return 3;
+          case PairSide::kBOnly: return 4;
+        }
+        return 5;
+      };
+      std::stable_sort(pa.items.begin(), pa.items.end(), [&](const PairItem& l, const PairItem& r) {
+        if (order(l) != order(r)) return order(l) < order(r);
+        return std::isfinite(l.change) && std::isfinite(r.change) && std::fabs(l.change) > std::fabs(r.change);
+      });
+      pa.sentence = pair_sentence(cmp, pa);
+      ans.pairs.push_back(std::move(pa));
+    }
+  }
+
+  // Rankings.
+  for (const auto& [i, label] : items) {
+    const Row& row = cmp.rows[i];
+    RankingAnswer r;
+    r.item = label;
+    r.row = i;
+    std::vector<RankEntry> refused;
+    for (std::size_t c = 0; c < row.cells.size(); ++c) {
+      if (row.cells[c].state == CellState::kMeasured) r.order.push_back({c, row.cells[c].summary.mean, true});
+      if (row.cells[c].state == CellState::kWontFit) refused.push_back({c, std::nan(""), false});
+    }
+    if (r.order.empty() || r.order.size() + refused.size() < 2) continue;
+    std::stable_sort(r.order.begin(), r.order.end(),
+                     [](const RankEntry& l, const RankEntry& rr) { return l.mean > rr.mean; });
+    if (r.order.size() == 1) {
+      r.clear = true;  // the only one that fits
+    } else {
+      r.p = welch_p(row.cells[r.order[0].column], row.cells[r.order[1].column]);
+      r.clear = r.order[0].mean > r.order[1].mean && std::isfinite(r.p) && r.p < alpha;
+    }
+    r.order.insert(r.order.end(), refused.begin(), refused.end());
+    ans.rankings.push_back(std::move(r));
+  }
+  if (!ans.rankings.empty()) {
+    const std::size_t first = ans.rankings.front().order.front().column;
+    const bool everywhere = std::all_of(ans.rankings.begin(), ans.rankings.end(), [&](const RankingAnswer& r) {
+      return r.clear && r.order.front().column == first;
+    });
+    if (everywhere) ans.universal_winner = static_cast<int>(first);
+  }
+  ans.headline = headline(cmp, ans);
+  if (!ans.headline.empty()) ans.sentences.push_back(ans.headline);
+  for (const PairAnswer& pa : ans.pairs) {
+    if (pa.reversal) ans.sentences.push_back(pa.sentence);
+  }
+  for (const PairAnswer& pa : ans.pairs) {
+    if (!pa.reversal) ans.sentences.push_back(pa.sentence);
+  }
+  return ans;
+}
+
+Table pairs_table(const Comparison& cmp, const Answers& ans) {
+  const std::string unit = metric_info(ans.metric).unit;
+  Table t({{"a", "a"},
+           {"b", "b"},
+           {"item", item_noun(cmp.by)},
+           {"a_tps", "a " + unit, Align::kRight},
+           {"b_tps", "b " + unit, Align::kRight},
+           {"change", "a vs b", Align::kRight},
+           {"p", "p", Align::kRight},
+           {"verdict", "verdict"}});
+  for (const PairAnswer& pa : ans.pairs) {
+    for (const PairItem& it : pa.items) {
+      std::string verdict;
+      switch (it.side) {
+        case PairSide::kAAhead:
+        case PairSide::kBAhead:
+          verdict = !it.significant ? (std::isnan(it.p) ? "untested" : "not significant")
+                                    : (it.side == PairSide::kAAhead ? "a ahead" : "b ahead");
+          break;
+        case PairSide::kEqual: verdict = "even"; break;
+        case PairSide::kAOnly: verdict = "only a fits"; break;
+        case PairSide::kBOnly: verdict = "only b fits"; break;
+      }
+      t.add_row({TableCell::str(cmp.columns[pa.a]), TableCell::str(cmp.columns[pa.b]), TableCell::str(it.item),
+                 TableCell::number(it.mean_a, 2, "does not fit"), TableCell::number(it.mean_b, 2, "does not fit"),
+                 TableCell::number_text(it.change, change_text(it.change)), p_cell(it.p), TableCell::str(verdict)});
+    }
+  }
+  return t;
+}
+
+Table rankings_table(const Comparison& cmp, const Answers& ans) {
+  Table t({{"item", item_noun(cmp.by)},
+           {"ranking", "ranking (" + ans.unit_test + ")", Align::kLeft, false, false, true},
+           {"leader", "leader"},
+           {"p", "p", Align::kRight}});
+  for (const RankingAnswer& r : ans.rankings) {
+    std::vector<std::string> parts;
+    for (const RankEntry& e : r.order) {
+      parts.push_back(cmp.columns[e.column] + " " + (e.fits ? fixed(e.mean, 2) : std::string("does not fit")));
+    }
+    t.add_row({TableCell::str(r.item), TableCell::str(join(parts, " > ")),
+               TableCell::str(r.clear ? cmp.columns[r.order.front().column] : "no clear leader"), p_cell(r.p)});
+  }
+  return t;
+}
+
+Json answers_json(const Comparison& cmp, const Answers& ans) {
+  Json pairs = Json::array();
+  for (const PairAnswer& pa : ans.pairs) {
+    Json items = Json::array();
+    for (const PairItem& it : pa.items) {
+      items.push_back({{"item", it.item},
+                       {"side", side_name(it.side)},
+                       {"a_tps", jnum(it.mean_a)},
+                       {"b_tps", jnum(it.mean_b)},
+                       {"change", jnum(it.change)},
+                       {"p", jnum(it.p)},
+                       {"significant", it.significant}});
+    }
+    pairs.push_back({{"a", cmp.columns[pa.a]},
+                     {"b", cmp.columns[pa.b]},
+                     {"reversal", pa.reversal},
+                     {"a_ahead", pa.a_ahead},
+                     {"b_ahead", pa.b_ahead},
+                     {"sentence", pa.sentence},
+                     {"items", items}});
+  }
+  Json rankings = Json::array();
+  for (const RankingAnswer& r : ans.rankings) {
+    Json order = Json::array();
+    for (const RankEntry& e : r.order) {
+      order.push_back({{"column", cmp.columns[e.column]}, {"mean_tps", jnum(e.mean)}, {"fits", e.fits}});
+    }
+    rankings.push_back({{"item", r.item}, {"order", order}, {"clear", r.clear}, {"p", jnum(r.p)}});
+  }
+  return {{"metric", metric_info(ans.metric).key},
+          {"unit_test", ans.unit_test},
+          {"alpha", ans.alpha},
+          {"headline", ans.headline},
+          {"sentences", ans.sentences},
+          {"universal_winner", ans.universal_winner >= 0 ? Json(cmp.columns[ans.universal_winner]) : Json(nullptr)},
+          {"pairs", pairs},
+          {"rankings", rankings}};
+}
+
+void print_answer_sentences(const std::vector<Answers>& answers, std::ostream& out) {
+  for (const Answers& a : answers) {
+    if (a.sentences.empty()) continue;
+    out << "Answers (" << a.unit_test << "; significant: Welch's t-test, two-sided, alpha " << shortest(a.alpha)
+        << "):\n";
+    for (const std::string& s : a.sentences) out << "- " << s << "\n";
+    out << "\n";
+  }
+  out << std::flush;
+}
+
+void print_answer_tables(const Comparison& cmp, const std::vector<Answers>& answers, std::ostream& out) {
+  for (const Answers& a : answers) {
+    if (a.pairs.empty() && a.rankings.empty()) continue;
+    if (!a.rankings.empty()) {
+      out << "\nRanking per " << item_noun(cmp.by) << " (" << a.unit_test << "):\n\n"
+          << markdown_table(rankings_table(cmp, a));
+    }
+    if (!a.pairs.empty()) {
+      out << "\nPairs (" << a.unit_test << "; change = a / b - 1):\n\n" << markdown_table(pairs_table(cmp, a));
+    }
+  }
+  out << std::flush;
+}
+
+}  // namespace rigbench::report

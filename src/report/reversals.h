@@ -1,0 +1,116 @@
+// rigbench: the answers a comparison holds, as sentences (`rigbench compare`, the HTML report).
+//
+// compare's table names one winner per row; a reversal between two columns that never win
+// (the first study's RX 6600 XT, 80 % ahead of the M2 Pro on Llama 3.1 8B and 14 % behind it
+// on Phi-3 mini, while the RTX 2080 Ti wins every row) shows there only through ratios. Here,
+// for one metric (pp or tg t/s, higher is better):
+//   - every pair of columns (machines, models or builds, as compare's --by): on each row both
+//     ran, which is ahead, by how much (the ratio of means less 1, from the first column's
+//     view) and whether the difference is significant: Welch's t-test, two-sided, at `alpha`
+//     (core/significance.h, the test compare's regressions use), on the cells' per-sample
+//     values, or on their statistics for a summary-only source. A row where one column's run
+//     was refused for memory and the other ran counts as "alone runs it" for the one that ran.
+//   - per row, a ranking: the measured columns by mean, best first, then those that did not fit;
+//     the leader is "clear" when Welch's test separates it from the runner-up (or only it ran).
+//   - a headline: "<X> is fastest on every <item> (...)" when one column leads every ranked row
+//     clearly; else "No universal winner: ..." naming each row's leader.
+//   - per pair, a sentence: "RX 6600 XT is faster than M2 Pro on Llama 3.1 8B Q4_K_M (+80 %,
+//     significant) and Qwen2.5 7B Q4_K_M (+65 %, significant), and slower on Phi-3 mini Q4_K_M
+//     (−14 %, significant): no universal winner between them." A pair is a reversal when
+//     each side is significantly ahead somewhere.
+// An "item" is what a row is about besides the metric: the model for --by machine or build,
+// the machine for --by model; with the test ("tg128") and the other identity added only when
+// the rows differ in them. Pure: no I/O.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "report/comparison.h"
+#include "report/table.h"
+
+namespace rigbench::report {
+
+// Where a pair stands on one item.
+enum class PairSide {
+  kAAhead,  // a's mean is higher (significant or not: see PairItem::significant)
+  kBAhead,
+  kEqual,  // equal means
+  kAOnly,  // b's run was refused for memory, a ran
+  kBOnly,
+};
+
+struct PairItem {
+  std::string item;     // "Llama 3.1 8B Q4_K_M" (with " tg128" when the rows hold several tests)
+  std::size_t row = 0;  // index into Comparison::rows
+  PairSide side = PairSide::kEqual;
+  double mean_a = std::nan(""), mean_b = std::nan("");  // t/s; NaN for a side that did not fit
+  double change = std::nan("");                         // mean_a / mean_b - 1: > 0 = a ahead; NaN for kAOnly/kBOnly
+  double p = std::nan("");   // two-sided Welch p-value; NaN when untested (fewer than 2 samples a side)
+  bool significant = false;  // p < alpha; true for kAOnly/kBOnly (one side cannot run it at all)
+};
+
+struct PairAnswer {
+  std::size_t a = 0, b = 0;      // column indices; a is the one ahead on more items (ties: on the larger lead)
+  std::vector<PairItem> items;   // rows both columns hold (measured or refused), a's leads first, largest first
+  int a_ahead = 0, b_ahead = 0;  // items each is significantly ahead on (kAOnly/kBOnly included)
+  bool reversal = false;         // a_ahead > 0 && b_ahead > 0: no universal winner between them
+  std::string sentence;
+};
+
+struct RankEntry {
+  std::size_t column = 0;
+  double mean = std::nan("");  // t/s; NaN when the run did not fit
+  bool fits = true;            // false: the run was refused for memory
+};
+
+struct RankingAnswer {
+  std::string item;
+  std::size_t row = 0;
+  std::vector<RankEntry> order;  // measured columns best first, then those that did not fit
+  bool clear = false;            // the leader is significantly ahead of the runner-up, or alone ran it
+  double p = std::nan("");       // Welch p-value leader vs runner-up; NaN when untested or alone
+};
+
+struct Answers {
+  Metric metric = Metric::kTg;
+  double alpha = 0.05;
+  std::string unit_test;                // "tg128 t/s" when every row has one test, else "tg t/s"
+  std::vector<PairAnswer> pairs;        // every pair of columns with an item in common, in column order
+  std::vector<RankingAnswer> rankings;  // rows of `metric` with two or more contestants
+  int universal_winner = -1;            // column index, or -1
+  std::string headline;
+  // headline, then each reversal's sentence, then the other pairs' sentences
+  std::vector<std::string> sentences;
+};
+
+// The answers of `cmp` for `metric` (kPp or kTg; others give no pairs), tested at `alpha`.
+// Empty (no pairs, no rankings, no sentences) when fewer than two columns share a row.
+Answers find_answers(const Comparison& cmp, Metric metric, double alpha);
+
+// A change for people: "+80 %", "−14 %" (U+2212 minus), "+0.4 %" below 1 %.
+std::string change_text(double change);
+
+// One row per pair and item: a, b, item, a t/s, b t/s, change, p, verdict ("a ahead",
+// "b ahead", "not significant", "a alone", "b alone").
+Table pairs_table(const Comparison& cmp, const Answers& answers);
+// One row per ranked item: item, ranking ("RTX 2080 Ti 59.90 > RX 6600 XT 20.90 > M2 Pro 11.60"),
+// leader, clear.
+Table rankings_table(const Comparison& cmp, const Answers& answers);
+
+// json: {"metric", "unit_test", "alpha", "headline", "sentences", "universal_winner" (label or
+// null), "pairs": [{"a", "b", "reversal", "a_ahead", "b_ahead", "sentence", "items": [{"item",
+// "side" ("a", "b", "equal", "a only", "b only"), "a_tps", "b_tps", "change", "p", "significant"}]}],
+// "rankings": [{"item", "order": [{"column", "mean_tps", "fits"}], "clear", "p"}]}.
+nlohmann::ordered_json answers_json(const Comparison& cmp, const Answers& answers);
+
+// md: "Answers (tg128 t/s, Welch's t-test two-sided, alpha 0.05):" and the sentences, one a line.
+void print_answer_sentences(const std::vector<Answers>& answers, std::ostream& out);
+// md: the pairs and rankings tables of each Answers with pairs.
+void print_answer_tables(const Comparison& cmp, const std::vector<Answers>& answers, std::ostream& out);
+
+}  // namespace rigbench::report

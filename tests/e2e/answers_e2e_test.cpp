@@ -1,0 +1,128 @@
+// End-to-end (#15, the answers people came for), through the real binary: compare's sentences
+// on the first study's table imported from tests/data/answers/first_study.jsonl; fit ranking
+// the catalog for Llama 3.1 70B Q4_K_M at 8192 (what to buy) and the second study's --vs;
+// cost --per-model on three imported runs with stated watts.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/subprocess.h"
+#include "support/temp_dir.h"
+
+namespace rigbench {
+namespace {
+
+using nlohmann::json;
+using testing::ProcessResult;
+using testing::run_process;
+using testing::TempDir;
+
+const std::string kData = std::string(RIGBENCH_TEST_DATA) + "/answers/";
+
+std::string imported(const TempDir& dir, const std::string& file) {
+  const std::string db = dir.file("answers.db");
+  const ProcessResult imp = run_process({RIGBENCH_BIN, "import", "--db", db, kData + file});
+  EXPECT_EQ(imp.exit_code, 0) << imp.err;
+  return db;
+}
+
+TEST(AnswersE2E, CompareWritesTheFirstStudysSentences) {
+  TempDir dir;
+  const std::string db = imported(dir, "first_study.jsonl");
+  const ProcessResult md = run_process({RIGBENCH_BIN, "compare", "--db", db});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_NE(md.out.find("- RX 6600 XT is faster than M2 Pro on Llama 3.1 8B Q4_K_M (+80 %, significant) and Qwen2.5 "
+                        "7B Q4_K_M (+65 %, significant), and slower on Phi-3 mini Q4_K_M (\u221214 %, significant): no "
+                        "universal winner between them.\n"),
+            std::string::npos)
+      << md.out;
+  EXPECT_NE(md.out.find("- RTX 2080 Ti is fastest on every model (tg128 t/s): Llama 3.1 70B Q3_K_S (the only one that "
+                        "fits)"),
+            std::string::npos)
+      << md.out;
+  const ProcessResult js = run_process({RIGBENCH_BIN, "compare", "--db", db, "-o", "json"});
+  ASSERT_EQ(js.exit_code, 0) << js.err;
+  const json j = json::parse(js.out);
+  ASSERT_EQ(j["answers"].size(), 1u);
+  EXPECT_EQ(j["answers"][0]["metric"], "tg_tps");
+  EXPECT_EQ(j["answers"][0]["universal_winner"], "RTX 2080 Ti");
+  // Without the 2080 Ti: no universal winner.
+  const ProcessResult two =
+      run_process({RIGBENCH_BIN, "compare", "--db", db, "--machine", "M2 Pro", "--machine", "RX 6600"});
+  ASSERT_EQ(two.exit_code, 0) << two.err;
+  EXPECT_NE(two.out.find("- No universal winner (tg128 t/s): M2 Pro leads on Phi-3 mini Q4_K_M (+16 % over RX 6600 "
+                         "XT, significant); RX 6600 XT leads on"),
+            std::string::npos)
+      << two.out;
+}
+
+TEST(AnswersE2E, FitRanksTheCatalogByPriceWithUsableMemoryPrices) {
+  const ProcessResult r = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--quant", "Q4_K_M", "-c",
+                                       "8192", "--device", "all", "--rank", "price", "-o", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["rank_by"], "price");
+  const json& options = j["options"];
+  ASSERT_GE(options.size(), 3u);
+  double last = 0;
+  for (const json& o : options) {
+    if (o["price_usd"].is_null()) break;  // unpriced last
+    EXPECT_GE(o["price_usd"].get<double>(), last) << o.dump();
+    last = o["price_usd"].get<double>();
+    // Usable memory is less than installed, so it costs more per GiB.
+    EXPECT_GT(o["usd_per_usable_gib"].get<double>(), o["usd_per_gib"].get<double>()) << o.dump();
+    EXPECT_GE(o["usable_bytes"].get<double>(), o["needed_bytes"].get<double>()) << o.dump();
+  }
+  // No single consumer card holds a 70B Q4_K_M: the cheapest options are several cards.
+  EXPECT_GT(options[0]["count"].get<int>(), 1) << options[0].dump();
+
+  const ProcessResult fast =
+      run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "-c", "8192", "--min-tps", "20", "-o", "json"});
+  ASSERT_EQ(fast.exit_code, 0) << fast.err;
+  for (const json& o : json::parse(fast.out)["options"]) EXPECT_GE(o["tg_bound_tps"].get<double>(), 20) << o.dump();
+
+  const ProcessResult bad = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--rank", "price"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("give the context to fit with -c N"), std::string::npos) << bad.err;
+}
+
+// The second study: "16x the capacity at 3.4x lower cost per GB", and the 70B fits the Mac only.
+TEST(AnswersE2E, FitVsTheSecondStudysPair) {
+  const ProcessResult r = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "-c", "8192", "--vs",
+                                       "M3 Ultra 512GB,RTX 5090", "-o", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json vs = json::parse(r.out)["vs"];
+  EXPECT_DOUBLE_EQ(vs["memory_ratio"].get<double>(), 16);
+  EXPECT_NEAR(vs["usd_per_gib_total_ratio"].get<double>(), (1999.0 / 32) / (9499.0 / 512), 1e-9);
+  const std::string s = vs["sentence"];
+  EXPECT_TRUE(
+      s.starts_with("M3 Ultra 512GB (Mac Studio) has 16\u00d7 the memory of RTX 5090 at 3.4\u00d7 lower cost "
+                    "per GiB ($18.55 vs $62.47 per GiB)"))
+      << s;
+  EXPECT_TRUE(s.ends_with("The model fits M3 Ultra 512GB (Mac Studio), not RTX 5090.")) << s;
+}
+
+TEST(AnswersE2E, CostPerModelFromStoredRuns) {
+  TempDir dir;
+  const std::string db = imported(dir, "cost_three_models.jsonl");
+  const ProcessResult r = run_process(
+      {RIGBENCH_BIN, "cost", "--per-model", "--db", db, "--price", "0.30", "--utilization", "0.5", "-o", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["machine"], "rtx3090");
+  ASSERT_EQ(j["models"].size(), 3u);
+  EXPECT_EQ(j["models"][0]["model"], "MoE 30B-A3B Q4_K_M");
+  // (2.5 J/token + 100 W x 0.5 / (0.5 x 128 t/s)) x 0.30 / 3.6
+  EXPECT_NEAR(j["models"][0]["at_utilization_per_mtok"].get<double>(), 0.2734375, 1e-9);
+  EXPECT_EQ(j["models"][2]["model"], "Dense 27B Q4_K_M");
+  EXPECT_FALSE(j["cheapest_is_smallest"].get<bool>());
+  const ProcessResult md = run_process({RIGBENCH_BIN, "cost", "--per-model", "--db", db, "--price", "0.30"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_NE(md.out.find("The cheapest is not the smallest: MoE 30B-A3B Q4_K_M (30.5 B params)"), std::string::npos)
+      << md.out;
+  const ProcessResult bad = run_process({RIGBENCH_BIN, "cost", "--per-model", "--db", db, "--tps", "40"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+}
+
+}  // namespace
+}  // namespace rigbench
