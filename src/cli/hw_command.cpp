@@ -48,7 +48,8 @@ Status run_hw_command(const HwOptions& o) {
   r.ram_available_bytes = hw::available_ram_bytes();
   r.meters = power::list_meters(power::MeterConfig{});
   if (o.bandwidth) {
-    if (!std::getenv("RIGBENCH_PROBE_FOR_BENCH")) std::fprintf(stderr, "rigbench: probing memory bandwidth (about a second)\n");
+    if (!std::getenv("RIGBENCH_PROBE_FOR_BENCH"))
+      std::fprintf(stderr, "rigbench: probing memory bandwidth (about a second)\n");
     r.bandwidth = hw::measure_bandwidth(r.machine.cores);
     // The tg bound of fit and bench uses the best recent reading: a disturbed one does not replace it.
     const hw::StoredBandwidth kept = hw::store_bandwidth(r.machine, *r.bandwidth);

@@ -228,8 +228,8 @@ struct Precision {
   std::string repetitions_mode = "fixed";  // "auto" (-r auto: until the interval is tight) or "fixed" (-r N)
   double ci_target_pct = kUnmeasured;      // --ci-target: ± % of the mean asked of the 95 % interval
   double max_time_s = kUnmeasured;         // --max-time: -r auto's budget per test, seconds (NaN with -r N)
-  bool reached = false;     // every measured t/s (pp, tg) has its 95 % interval within the target
-  std::string stopped_by;   // why the repetitions ended: count (-r N), target, max_time, cap, interrupted; "" = unknown
+  bool reached = false;                    // every measured t/s (pp, tg) has its 95 % interval within the target
+  std::string stopped_by;  // why the repetitions ended: count (-r N), target, max_time, cap, interrupted; "" = unknown
 };
 
 // A reason to doubt a run's figures, seen while it ran (measure/noise.h), with what to do.

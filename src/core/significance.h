@@ -46,8 +46,8 @@ inline constexpr double kConfidenceLevel = 0.95;
 
 // A two-sided confidence interval of a mean.
 struct MeanInterval {
-  double low = 0, high = 0;  // mean -+ half_width, in the samples' unit
-  double half_width = 0;     // t_{(1+level)/2, n-1} * s / sqrt(n)
+  double low = 0, high = 0;   // mean -+ half_width, in the samples' unit
+  double half_width = 0;      // t_{(1+level)/2, n-1} * s / sqrt(n)
   double half_width_pct = 0;  // half_width as a percentage of |mean| (+inf when the mean is 0)
 };
 

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cstdint>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -135,7 +135,9 @@ double host_bandwidth_gbps(const MachineInfo& machine) {
   return store_bandwidth(machine, r).figure_gbps;
 }
 
-double cached_bandwidth_gbps(const MachineInfo& machine) { return cached_bandwidth(cache_file(), bandwidth_key(machine)); }
+double cached_bandwidth_gbps(const MachineInfo& machine) {
+  return cached_bandwidth(cache_file(), bandwidth_key(machine));
+}
 
 StoredBandwidth store_bandwidth(const MachineInfo& machine, const BandwidthResult& r, int64_t now) {
   StoredBandwidth out;
@@ -153,8 +155,11 @@ StoredBandwidth store_bandwidth(const MachineInfo& machine, const BandwidthResul
         readings.push_back(x);
     }
   } else if (out.figure_gbps > 0) {
-    readings.push_back({{"read_gbps", out.figure_gbps}, {"triad_gbps", old.value("triad_gbps", 0.0)},
-                        {"time_s", now}, {"time", iso8601(now)}, {"disturbed", false}});
+    readings.push_back({{"read_gbps", out.figure_gbps},
+                        {"triad_gbps", old.value("triad_gbps", 0.0)},
+                        {"time_s", now},
+                        {"time", iso8601(now)},
+                        {"disturbed", false}});
   }
   readings.push_back({{"read_gbps", r.read_gbps},
                       {"triad_gbps", r.triad_gbps},

@@ -45,10 +45,10 @@ double cached_bandwidth_gbps(const MachineInfo& machine);
 
 // What store_bandwidth did with a reading.
 struct StoredBandwidth {
-  double figure_gbps = 0;   // the figure the tg bound uses now
-  bool kept_better = false; // the reading was below a better recent one, which stays the figure
-  double better_gbps = 0;   // that reading, GB/s
-  std::string better_time;  // when it was taken, UTC ISO 8601
+  double figure_gbps = 0;    // the figure the tg bound uses now
+  bool kept_better = false;  // the reading was below a better recent one, which stays the figure
+  double better_gbps = 0;    // that reading, GB/s
+  std::string better_time;   // when it was taken, UTC ISO 8601
 };
 
 // Adds `r` (what `rigbench hw --bandwidth` or bench's first probe measured) to this machine's

@@ -7,8 +7,8 @@
 #include <ctime>
 #include <random>
 
-#include "engine/llama_engine.h"
 #include "core/repetitions.h"
+#include "engine/llama_engine.h"
 #include "hw/machine.h"
 #include "measure/noise.h"
 #include "model/model_file.h"
@@ -130,8 +130,9 @@ Result<JobSummary> run_plan(const std::vector<TestCase>& plan, const std::map<st
     finished_s += outcome->seconds;
     ++finished;
     rec.precision = precision_of(tc.rule, *outcome, rec.results);
-    if (tc.rule.automatic) rec.params.repetitions = static_cast<int>(std::max(
-                               rec.results.pp ? rec.results.pp->tps.n : 0, rec.results.tg ? rec.results.tg->tps.n : 0));
+    if (tc.rule.automatic)
+      rec.params.repetitions = static_cast<int>(
+          std::max(rec.results.pp ? rec.results.pp->tps.n : 0, rec.results.tg ? rec.results.tg->tps.n : 0));
     rec.noise = sample_notes(rec.results);
     for (auto& n : watch.finish()) rec.noise.push_back(std::move(n));
     if (session) rec.energy = session->finish(rec.results, context.energy->idle_s, context.energy->idle_watts);

@@ -82,10 +82,11 @@ std::vector<NoiseNote> governor_notes(const std::vector<std::string>& governors)
     if (g != "performance") others += (others.empty() ? "" : ", ") + g;
   }
   if (others.empty()) return {};
-  return {{"governor", "",
-           "CPU frequency governor " + others + " (not performance): clocks move with the load and the figures with them",
-           "sudo cpupower frequency-set -g performance (or echo performance into "
-           "/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor) before benchmarking"}};
+  return {
+      {"governor", "",
+       "CPU frequency governor " + others + " (not performance): clocks move with the load and the figures with them",
+       "sudo cpupower frequency-set -g performance (or echo performance into "
+       "/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor) before benchmarking"}};
 }
 
 std::vector<NoiseNote> thermal_notes(const hw::ThermalState& before, const hw::ThermalState& after,

@@ -13,10 +13,10 @@
 
 namespace rigbench::measure {
 
-inline constexpr double kHighCvPct = 5;          // stddev / mean of the t/s samples, %
+inline constexpr double kHighCvPct = 5;            // stddev / mean of the t/s samples, %
 inline constexpr double kFirstRepetitionPct = 10;  // the first repetition this far from the median of the rest, %
-inline constexpr double kBusyOthersPct = 10;     // other processes' CPU time, % of all CPUs' time
-inline constexpr double kStealPct = 2;           // steal, % of all CPUs' time
+inline constexpr double kBusyOthersPct = 10;       // other processes' CPU time, % of all CPUs' time
+inline constexpr double kStealPct = 2;             // steal, % of all CPUs' time
 
 // Notes on the samples of pp and tg (each with its phase). Fewer than 3 samples: none.
 std::vector<NoiseNote> sample_notes(const Results& results);

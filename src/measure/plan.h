@@ -22,12 +22,12 @@ struct PlanSpec {
   // Each knob's values by knob key (core/knobs.h), canonical text ("4", "on", "q8_0"); a knob
   // absent here runs at its default. n_threads absent = the caller's default threads.
   std::map<std::string, std::vector<std::string>> knobs;
-  int repetitions = 5;  // -r N (with auto_repetitions: the minimum, at least 3)
+  int repetitions = 5;            // -r N (with auto_repetitions: the minimum, at least 3)
   bool auto_repetitions = false;  // -r auto: until the 95 % interval is within ci_target_pct (core/repetitions.h)
   double ci_target_pct = 2;       // --ci-target: ± % of the mean
   double max_time_s = 20;         // --max-time: -r auto's budget per test, seconds
-  int warmup = 1;       // --warmup
-  double delay_s = 0;   // --delay: seconds of cool-down before each run
+  int warmup = 1;                 // --warmup
+  double delay_s = 0;             // --delay: seconds of cool-down before each run
 
   // The values of knob `key`: knobs[key], or its default alone.
   std::vector<std::string> values(const std::string& key) const;

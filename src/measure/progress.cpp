@@ -1,7 +1,7 @@
 #include "measure/progress.h"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace rigbench::measure {
@@ -33,8 +33,9 @@ std::string progress_line(const Progress& p) {
   }
   if (std::isfinite(p.eta_s)) {
     const long left = std::lround(std::max(p.eta_s, 0.0));
-    s += " · ~" + (left >= 60 ? std::to_string(left / 60) + " min " + std::to_string(left % 60) + " s"
-                              : std::to_string(left) + " s") +
+    s += " · ~" +
+         (left >= 60 ? std::to_string(left / 60) + " min " + std::to_string(left % 60) + " s"
+                     : std::to_string(left) + " s") +
          " left";
   }
   return s;

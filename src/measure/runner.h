@@ -30,8 +30,8 @@ struct RunOutcome {
   Results results;                   // pp/tg/ttft present when their test ran >= 1 sample
   std::vector<BufferMemory> memory;  // llama.cpp's breakdown for the run's context
   std::vector<std::string> devices_used;
-  BenchParams params;        // the run's settings as llama.cpp applied them (Engine::settings_used)
-  bool interrupted = false;  // cancel was set; results hold the finished samples
+  BenchParams params;                      // the run's settings as llama.cpp applied them (Engine::settings_used)
+  bool interrupted = false;                // cancel was set; results hold the finished samples
   StopReason stopped = StopReason::kNone;  // why the repetitions ended (kNone: interrupted or failed)
   double seconds = 0;                      // wall time of the whole run, load included
 };

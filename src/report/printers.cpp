@@ -140,16 +140,16 @@ class MarkdownPrinter final : public Printer {
     if (ci->half_width_pct <= p.ci_target_pct) return;
     std::string why;
     if (p.stopped_by == "max_time") {
-      std::snprintf(buf, sizeof buf, " (--max-time %g s ran out); raise --max-time or quiet the machine",
-                    p.max_time_s);
+      std::snprintf(buf, sizeof buf, " (--max-time %g s ran out); raise --max-time or quiet the machine", p.max_time_s);
       why = buf;
     } else if (p.stopped_by == "cap") {
       why = " (the cap of -r auto); quiet the machine";
     } else if (p.repetitions_mode == "fixed") {
       why = "; use -r auto to repeat until it is, or more repetitions";
     }
-    std::snprintf(buf, sizeof buf, "row %zu: the 95 %% interval is ±%.1f %%, wider than the ±%g %% target, after %zu repetitions",
-                  row, ci->half_width_pct, p.ci_target_pct, res->tps.n);
+    std::snprintf(buf, sizeof buf,
+                  "row %zu: the 95 %% interval is ±%.1f %%, wider than the ±%g %% target, after %zu repetitions", row,
+                  ci->half_width_pct, p.ci_target_pct, res->tps.n);
     notes_.push_back(buf + why);
   }
 };

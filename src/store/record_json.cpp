@@ -128,12 +128,9 @@ CostInfo cost_from(const json& j) {
 }
 
 json precision_json(const Precision& p) {
-  return {{"repetitions_mode", p.repetitions_mode},
-          {"ci_level", kConfidenceLevel},
-          {"ci_target_pct", num(p.ci_target_pct)},
-          {"max_time_s", num(p.max_time_s)},
-          {"reached", p.reached},
-          {"stopped_by", p.stopped_by}};
+  return {
+      {"repetitions_mode", p.repetitions_mode}, {"ci_level", kConfidenceLevel}, {"ci_target_pct", num(p.ci_target_pct)},
+      {"max_time_s", num(p.max_time_s)},        {"reached", p.reached},         {"stopped_by", p.stopped_by}};
 }
 
 Precision precision_from(const json& j) {
@@ -148,7 +145,8 @@ Precision precision_from(const json& j) {
 
 json noise_json(const std::vector<NoiseNote>& notes) {
   json out = json::array();
-  for (const auto& n : notes) out.push_back({{"code", n.code}, {"phase", n.phase}, {"note", n.text}, {"remedy", n.remedy}});
+  for (const auto& n : notes)
+    out.push_back({{"code", n.code}, {"phase", n.phase}, {"note", n.text}, {"remedy", n.remedy}});
   return out;
 }
 

@@ -49,8 +49,8 @@ TEST(ConfidenceE2E, FirstBenchOnAFreshCacheProbesOutsideTheMeasuredProcess) {
   EXPECT_LT(rss, 200ull << 20) << "peak RSS " << (rss >> 20) << " MiB: the probe's arrays count in it";
   EXPECT_GT(j[1]["roofline"]["bandwidth_gbps"].get<double>(), 0);  // the child's reading is the bound's
   // The second run reads the cache: no probe.
-  const ProcessResult again = with_cache(cache, {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "0", "-n", "4",
-                                                 "-r", "1", "-t", "1", "--no-db", "--energy", "off"});
+  const ProcessResult again = with_cache(cache, {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "0", "-n", "4", "-r",
+                                                 "1", "-t", "1", "--no-db", "--energy", "off"});
   ASSERT_EQ(again.exit_code, 0) << again.err;
   EXPECT_EQ(again.err.find("probing"), std::string::npos) << again.err;
 }
@@ -58,9 +58,9 @@ TEST(ConfidenceE2E, FirstBenchOnAFreshCacheProbesOutsideTheMeasuredProcess) {
 // -r auto: at least 3 repetitions, the record keeps the rule, the target, why it stopped and
 // whether each interval reached it; the interval is beside each throughput.
 TEST(ConfidenceE2E, AutoRepetitionsKeepTheIntervalItsTargetAndWhetherItWasReached) {
-  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "4", "-r", "auto",
-                                       "--ci-target", "30", "--max-time", "5", "-t", "1", "--no-db", "--energy", "off",
-                                       "-o", "json"});
+  const ProcessResult r = run_process({RIGBENCH_BIN, "bench",   RIGBENCH_TEST_MODEL, "-p",  "16",         "-n",  "4",
+                                       "-r",         "auto",    "--ci-target",       "30",  "--max-time", "5",   "-t",
+                                       "1",          "--no-db", "--energy",          "off", "-o",         "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j.size(), 2u);
@@ -163,8 +163,7 @@ TEST(ConfidenceE2E, NoProgressWhenStderrIsNotATerminalUnlessAsked) {
   const ProcessResult asked = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "0", "-n", "4", "-r", "1",
                                            "-t", "1", "--no-db", "--energy", "off", "--progress"});
   ASSERT_EQ(asked.exit_code, 0) << asked.err;
-  EXPECT_NE(asked.err.find("rigbench: run 1/1 · llama · tg4 · tg · repetition 1/1"), std::string::npos)
-      << asked.err;
+  EXPECT_NE(asked.err.find("rigbench: run 1/1 · llama · tg4 · tg · repetition 1/1"), std::string::npos) << asked.err;
   EXPECT_EQ(asked.err.find('\r'), std::string::npos);  // lines, not a rewritten one
 }
 

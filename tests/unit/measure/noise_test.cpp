@@ -46,7 +46,7 @@ TEST(SampleNotes, QuietSamplesHaveNone) {
 
 TEST(SampleNotes, OutlierFirstRepetitionAndHighCvAreCalledOut) {
   Results r;
-  r.pp = tps({40, 100, 101, 99, 100});  // a first repetition far slower than the rest
+  r.pp = tps({40, 100, 101, 99, 100});   // a first repetition far slower than the rest
   r.tg = tps({100, 101, 99, 100, 130});  // one outlier
   const auto notes = sample_notes(r);
   EXPECT_TRUE(has(notes, "first_repetition", "pp"));
@@ -141,8 +141,8 @@ TEST(FakeSysfsTree, ThermalThrottlingFromCountsAndCoolingDevices) {
   write_file(count, "9\n");
   EXPECT_TRUE(has(thermal_notes(before, hw::read_thermal(sys.path().string())), "thermal_throttle"));
   // A processor cooling device at a state above 0 (the kernel slowing the CPU), a fan not.
-  for (const auto& [dev, type, state] : {std::tuple{"cooling_device0", "Fan", "3"},
-                                         std::tuple{"cooling_device1", "Processor", "2"}}) {
+  for (const auto& [dev, type, state] :
+       {std::tuple{"cooling_device0", "Fan", "3"}, std::tuple{"cooling_device1", "Processor", "2"}}) {
     fs::create_directories(sys.path() / "class/thermal" / dev);
     write_file((sys.path() / "class/thermal" / dev / "type").string(), std::string(type) + "\n");
     write_file((sys.path() / "class/thermal" / dev / "cur_state").string(), std::string(state) + "\n");

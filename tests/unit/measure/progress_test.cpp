@@ -33,7 +33,8 @@ TEST(ProgressLine, AutoShowsTheIntervalAgainstItsTarget) {
   p.ci_pct = 3.14;
   p.ci_target_pct = 2;
   p.eta_s = 9.6;
-  EXPECT_EQ(progress_line(p), "run 1/1 · m · pp512+tg128 @d4096 · pp · repetition 4 (auto: ±3.1 %, target ±2 %) · ~10 s left");
+  EXPECT_EQ(progress_line(p),
+            "run 1/1 · m · pp512+tg128 @d4096 · pp · repetition 4 (auto: ±3.1 %, target ±2 %) · ~10 s left");
   p.ci_pct = std::nan("");
   p.repetition = 1;
   p.eta_s = std::nan("");
