@@ -1,8 +1,12 @@
 #include "cli/bench_command.h"
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +22,7 @@
 #include "hw/bandwidth.h"
 #include "hw/machine.h"
 #include "measure/job.h"
+#include "measure/progress.h"
 #include "measure/runner.h"
 #include "measure/warnings.h"
 #include "power/meters.h"
@@ -47,6 +52,31 @@ report::PrinterOptions table_options(const BenchOptions& opts, bool energy_reada
   }
   if (p.models.size() > 1) o.shown_knobs.insert("model_file");
   return o;
+}
+
+// This machine's bandwidth for the tg bound: the cached figure, else a probe in a child process
+// (`rigbench hw --bandwidth`, this same binary), so its arrays count neither in this process's
+// peak RSS nor in its timing. 0 when the probe fails (no bound then).
+double host_bandwidth(const MachineInfo& machine) {
+  if (const double cached = hw::cached_bandwidth_gbps(machine); cached > 0) return cached;
+  std::fprintf(stderr,
+               "rigbench: probing memory bandwidth in a separate process, once per machine (about a second; "
+               "`rigbench hw --bandwidth` measures it again)\n");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  char arg0[] = "rigbench", arg1[] = "hw", arg2[] = "--bandwidth", arg3[] = "-o", arg4[] = "json";
+  char* argv[] = {arg0, arg1, arg2, arg3, arg4, nullptr};
+  pid_t pid = 0;
+  setenv("RIGBENCH_PROBE_FOR_BENCH", "1", 1);  // the child leaves out its own "probing" line
+  const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv, environ);
+  unsetenv("RIGBENCH_PROBE_FOR_BENCH");
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) return 0;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return hw::cached_bandwidth_gbps(machine);
 }
 
 }  // namespace
@@ -127,7 +157,7 @@ Status run_bench_command(BenchOptions& opts) {
   }
 
   job.plan = measure::expand(opts.plan);
-  job.target = fit::this_machine(job.context.machine, hw::host_bandwidth_gbps(job.context.machine));
+  job.target = fit::this_machine(job.context.machine, host_bandwidth(job.context.machine));
   job.force = opts.force;
   for (const auto& w :
        measure::plan_warnings(job.plan, job.models, job.context.machine, job.context.build.build_type)) {
@@ -139,12 +169,17 @@ Status run_bench_command(BenchOptions& opts) {
   // printed as it comes; the exit code is set at the end.
   const std::atomic<bool>& cancel = install_interrupt_flag();
   auto engine = engine::make_llama_engine(&cancel);
-  const bool show_progress = opts.progress || isatty(STDERR_FILENO) != 0;
-  const bool rewrite_line = isatty(STDERR_FILENO) != 0;
-  measure::Runner runner(*engine, cancel, [show_progress, rewrite_line](const std::string& line) {
+  // Progress: one line rewritten in place on a terminal (cleared before any table row and at
+  // the end), plain lines with --progress elsewhere, none with --no-progress.
+  const bool on_terminal = isatty(STDERR_FILENO) != 0;
+  const bool show_progress = !opts.no_progress && (opts.progress || on_terminal);
+  const bool rewrite_line = show_progress && on_terminal;
+  measure::Runner runner(*engine, cancel, [show_progress, rewrite_line](const measure::Progress& p) {
     if (!show_progress) return;
-    if (rewrite_line) std::fprintf(stderr, "\r\033[Krigbench: %s", line.c_str());
+    const std::string line = measure::progress_line(p);
+    if (rewrite_line) std::fprintf(stderr, "\r\033[K%s", line.c_str());
     else std::fprintf(stderr, "rigbench: %s\n", line.c_str());
+    std::fflush(stderr);
   });
 
   auto printer = report::make_printer(*format, std::cout, table_options(opts, energy_readable));
@@ -155,11 +190,11 @@ Status run_bench_command(BenchOptions& opts) {
       if (Status s = db->save(rec); !s) return s;
       ++stored;
     }
-    if (rewrite_line) std::fprintf(stderr, "\r\033[K");
+    if (rewrite_line) std::fprintf(stderr, "\r\033[K"), std::fflush(stderr);
     printer->add(rec);
     return {};
   });
-  if (rewrite_line) std::fprintf(stderr, "\r\033[K");
+  if (rewrite_line) std::fprintf(stderr, "\r\033[K"), std::fflush(stderr);
   printer->end();
   if (db && stored > 0) {
     std::fprintf(stderr, "rigbench: %d record%s stored in %s\n", stored, stored == 1 ? "" : "s", db->path().c_str());

@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "core/knobs.h"
+#include "core/repetitions.h"
 #include "core/strings.h"
 #include "report/printer.h"
 
@@ -56,8 +57,25 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
     if (k.key != "n_threads") opt->default_str(knob_default(k));
   }
   cmd.add_option("--mmap", o.mmap, "-mmp 0|1: llama-bench's older spelling of -lm none|mmap, list")->delimiter(',');
-  cmd.add_option("-r,--repetitions", p.repetitions, "timed repetitions per test")
-      ->check(int_in(1, 1000000))
+  cmd.add_option("-r,--repetitions", o.repetitions,
+                 "timed repetitions per test: auto (the default: until the 95 % interval of the mean t/s is within "
+                 "--ci-target, at least 3, at most --max-time) or a number N (exactly N, as llama-bench)")
+      ->check(CLI::Validator(
+          [](std::string& s) -> std::string {
+            if (s == "auto") return {};
+            return int_in(1, 1000000)(s);
+          },
+          "auto|INT in [1, 1000000]"))
+      ->capture_default_str()
+      ->take_last();
+  cmd.add_option("--ci-target", p.ci_target_pct,
+                 "-r auto: repeat until the 95 % confidence interval of the mean t/s is within ± this % of it")
+      ->check(CLI::Range(0.01, 100.0))
+      ->capture_default_str()
+      ->take_last();
+  cmd.add_option("--max-time", p.max_time_s,
+                 "-r auto: seconds of repetitions per test before it stops short of --ci-target (the record says so)")
+      ->check(CLI::Range(0.0, 86400.0))
       ->capture_default_str()
       ->take_last();
   cmd.add_option("--warmup", p.warmup, "warmup passes (one pp and one 1-token tg each) before timing")
@@ -80,7 +98,9 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
                  "the machine's name in the records, which compare goes by (default: the host's name)")
       ->take_last();
   cmd.add_flag("--force", o.force, "run even when the memory plan says the model will not fit this machine");
-  cmd.add_flag("--progress", o.progress, "progress lines on stderr even when it is not a terminal");
+  cmd.add_flag("--progress", o.progress,
+               "progress lines on stderr even when it is not a terminal (on a terminal: one line, on by default)");
+  cmd.add_flag("--no-progress", o.no_progress, "no progress line, even on a terminal");
   cmd.add_flag("-v,--verbose", o.verbose, "show llama.cpp's own log on stderr");
   cmd.add_option("--energy", o.energy, "measure energy with the meters found: auto or off")
       ->check(CLI::IsMember({"auto", "off"}))
@@ -114,6 +134,9 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
       "cartesian product of the knob lists. Lists: comma-separated or the flag repeated.\n"
       "An encoder (an embedding model such as BERT) is refused up front with a pointer to `rigbench embed`:\n"
       "it generates nothing, so pp, tg, TTFT and a tg bound do not apply to it.\n"
+      "Repetitions: -r auto (the default) stops as soon as the mean t/s is known to ±--ci-target % (95 %\n"
+      "confidence), at least 3 repetitions: a quiet machine is done sooner than with a fixed 5, a noisy one gets\n"
+      "more, up to --max-time s per test, and every row says how tight it is and why it stopped. -r N as llama-bench.\n"
       "Exit codes: 0 every test ran; 1 a test failed or was refused (the others still ran and were stored),\n"
       "or a bad model file; 2 a bad flag or value, or an encoder; 130 interrupted (finished repetitions are kept).\n"
       "Examples:\n"
@@ -136,6 +159,14 @@ Status validate(BenchOptions& o, int default_threads) {
     o.mmap.clear();
   }
   if (o.no_warmup) p.warmup = 0;
+  if (o.progress && o.no_progress) return fail(ErrorCode::kUsage, "--progress and --no-progress: give one, not both");
+  if (o.repetitions == "auto") {
+    p.auto_repetitions = true;
+    p.repetitions = kAutoMinRepetitions;
+  } else {
+    p.auto_repetitions = false;
+    p.repetitions = std::stoi(o.repetitions);  // checked by the option's validator
+  }
   o.machine = trim(o.machine);  // empty: the host's name
   for (const Knob& k : knobs()) {
     auto it = p.knobs.find(k.key);

@@ -18,6 +18,7 @@ struct BenchOptions {
   std::vector<std::string> model_flags;  // -m/--model (llama-bench's spelling), added to plan.models
   std::vector<std::string> pg;           // -pg PP,TG: one pp+tg test per pair (repeatable)
   std::vector<std::string> mmap;         // -mmp 0|1 (llama-bench, deprecated there): -lm none|mmap
+  std::string repetitions = "auto";      // -r: "auto" (until the interval is tight) or N
   bool no_warmup = false;                // --no-warmup: as --warmup 0
   std::string output = "md";             // -o: md | csv | json | jsonl | sql
   std::string db_path;                   // --db: SQLite file; empty = the default path
@@ -26,6 +27,7 @@ struct BenchOptions {
   std::string machine;          // --machine: the machine's name in records (machine.hostname); empty = the host's name
   bool force = false;           // --force: run even when fit says it will not fit
   bool progress = false;        // --progress: progress lines on stderr even when it is not a terminal
+  bool no_progress = false;     // --no-progress: no progress, even on a terminal
   bool verbose = false;         // -v/--verbose: llama.cpp's own log on stderr
   bool wide = false;            // --wide: every column in the markdown table
   std::string energy = "auto";  // --energy auto|off: measure energy with the meters found

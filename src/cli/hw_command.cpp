@@ -1,6 +1,7 @@
 // `rigbench hw` and `rigbench devices`.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -47,8 +48,23 @@ Status run_hw_command(const HwOptions& o) {
   r.ram_available_bytes = hw::available_ram_bytes();
   r.meters = power::list_meters(power::MeterConfig{});
   if (o.bandwidth) {
+    if (!std::getenv("RIGBENCH_PROBE_FOR_BENCH"))
+      std::fprintf(stderr, "rigbench: probing memory bandwidth (about a second)\n");
     r.bandwidth = hw::measure_bandwidth(r.machine.cores);
-    hw::store_bandwidth(r.machine, *r.bandwidth);  // the tg bound of fit and bench uses this deliberate measurement
+    // The tg bound of fit and bench uses the best recent reading: a disturbed one does not replace it.
+    const hw::StoredBandwidth kept = hw::store_bandwidth(r.machine, *r.bandwidth);
+    if (r.bandwidth->disturbed) {
+      std::fprintf(stderr,
+                   "rigbench: warning: the bandwidth probe was disturbed: other processes used %.0f %% of the CPUs "
+                   "while it ran, so %.1f GB/s reads low; run it again on an idle machine\n",
+                   r.bandwidth->others_cpu_pct, r.bandwidth->read_gbps);
+    }
+    if (kept.kept_better) {
+      std::fprintf(stderr,
+                   "rigbench: this reading (%.1f GB/s) is below the best recent one (%.1f GB/s, %s), which stays the "
+                   "figure behind the tg bound\n",
+                   r.bandwidth->read_gbps, kept.better_gbps, kept.better_time.c_str());
+    }
   }
   report::print_hw(r, *format, std::cout);
   return {};

@@ -221,6 +221,25 @@ struct CostInfo {
   std::vector<std::string> notes;
 };
 
+// How the repetitions were decided and whether the result is as tight as asked (bench's
+// -r auto, core/repetitions.h). The interval itself is derived from the samples
+// (core/significance.h mean_interval: `ci95_*` beside each throughput in JSON).
+struct Precision {
+  std::string repetitions_mode = "fixed";  // "auto" (-r auto: until the interval is tight) or "fixed" (-r N)
+  double ci_target_pct = kUnmeasured;      // --ci-target: ± % of the mean asked of the 95 % interval
+  double max_time_s = kUnmeasured;         // --max-time: -r auto's budget per test, seconds (NaN with -r N)
+  bool reached = false;                    // every measured t/s (pp, tg) has its 95 % interval within the target
+  std::string stopped_by;  // why the repetitions ended: count (-r N), target, max_time, cap, interrupted; "" = unknown
+};
+
+// A reason to doubt a run's figures, seen while it ran (measure/noise.h), with what to do.
+struct NoiseNote {
+  std::string code;    // outliers, first_repetition, high_cv, machine_busy, steal, governor, thermal_throttle, ...
+  std::string phase;   // "pp", "tg" or "" (the whole run)
+  std::string text;    // what was seen, with the numbers
+  std::string remedy;  // what to do about it
+};
+
 struct RunRecord {
   int schema_version = kRecordSchemaVersion;
   std::string record_id;  // 32 hex digits, random; identity for deduplication on import
@@ -235,6 +254,8 @@ struct RunRecord {
   Roofline roofline;
   EnergyInfo energy;
   std::optional<CostInfo> cost;   // present when a price (or tariff) was given
+  Precision precision;            // bench: the stopping rule and whether the interval reached its target
+  std::vector<NoiseNote> noise;   // bench: outliers, a busy machine, a governor, throttling (empty = none seen)
   bool interrupted = false;       // true when SIGINT cut the run short (results hold finished samples)
   std::string refused;            // why the run was not attempted ("will not fit this machine: ..."); "" = it ran
   std::string failed;             // why the run failed once started (load, context, decode error); "" = it did not

@@ -47,6 +47,23 @@ double student_t_cdf(double t, double df) {
   return boost::math::cdf(boost::math::students_t_distribution<double, Policy>(df), t);
 }
 
+double student_t_quantile(double p, double df) {
+  if (!(p > 0) || !(p < 1) || !(df > 0)) return kNaN;
+  return boost::math::quantile(boost::math::students_t_distribution<double, Policy>(df), p);
+}
+
+std::optional<MeanInterval> mean_interval(const Summary& s, double level) {
+  if (s.n < 2 || !std::isfinite(s.stddev) || !std::isfinite(s.mean) || !(level > 0) || !(level < 1))
+    return std::nullopt;
+  const double n = static_cast<double>(s.n);
+  MeanInterval r;
+  r.half_width = student_t_quantile((1 + level) / 2, n - 1) * s.stddev / std::sqrt(n);
+  r.low = s.mean - r.half_width;
+  r.high = s.mean + r.half_width;
+  r.half_width_pct = s.mean != 0 ? 100 * r.half_width / std::fabs(s.mean) : kInf;
+  return r;
+}
+
 namespace {
 
 // Welch's test of two samples of sizes na, nb >= 2 with these means and variances.

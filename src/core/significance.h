@@ -41,6 +41,26 @@ std::optional<WelchTest> welch_t_test(std::span<const double> a, std::span<const
 // either standard deviation is not finite. Otherwise as above.
 std::optional<WelchTest> welch_t_test(const Summary& a, const Summary& b);
 
+// The confidence level of every interval rigbench reports (bench's -r auto, the table's ±%).
+inline constexpr double kConfidenceLevel = 0.95;
+
+// A two-sided confidence interval of a mean.
+struct MeanInterval {
+  double low = 0, high = 0;   // mean -+ half_width, in the samples' unit
+  double half_width = 0;      // t_{(1+level)/2, n-1} * s / sqrt(n)
+  double half_width_pct = 0;  // half_width as a percentage of |mean| (+inf when the mean is 0)
+};
+
+// The Student t interval of the mean at `level` (default 95 %): mean +- t * s / sqrt(n), with
+// t the (1 + level) / 2 quantile of Student's t with n - 1 degrees of freedom (Boost.Math).
+// The one definition of "the interval" in rigbench: bench's stopping rule (-r auto), the
+// record's ci95 fields and the table read it. nullopt when n < 2 or the standard deviation or
+// mean is not finite.
+std::optional<MeanInterval> mean_interval(const Summary& s, double level = kConfidenceLevel);
+
+// The p-quantile (0 < p < 1) of Student's t with `df` > 0 degrees of freedom; NaN outside.
+double student_t_quantile(double p, double df);
+
 // P(T <= t) for Student's t distribution with `df` > 0 degrees of freedom (df need not be
 // an integer). t = -inf gives 0, +inf gives 1; NaN in gives NaN.
 double student_t_cdf(double t, double df);

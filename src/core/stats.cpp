@@ -65,6 +65,36 @@ Summary combine(const Summary& a, const Summary& b) {
   return s;
 }
 
+double median_absolute_deviation(std::span<const double> samples) {
+  if (samples.empty()) return 0;
+  const double med = percentile(samples, 50);
+  std::vector<double> dev;
+  dev.reserve(samples.size());
+  for (double x : samples) dev.push_back(std::fabs(x - med));
+  return percentile(dev, 50);
+}
+
+std::vector<double> modified_z_scores(std::span<const double> samples) {
+  std::vector<double> z;
+  if (samples.empty()) return z;
+  const double med = percentile(samples, 50);
+  double mad = median_absolute_deviation(samples);
+  if (!(mad > 0)) mad = std::max(std::fabs(med), 1.0) * std::numeric_limits<double>::epsilon();
+  z.reserve(samples.size());
+  for (double x : samples) z.push_back((x - med) / mad);
+  return z;
+}
+
+std::vector<std::size_t> mad_outliers(std::span<const double> samples, double threshold) {
+  std::vector<std::size_t> out;
+  if (samples.size() < 3) return out;
+  const auto z = modified_z_scores(samples);
+  for (std::size_t i = 0; i < z.size(); ++i) {
+    if (std::fabs(z[i]) > threshold) out.push_back(i);
+  }
+  return out;
+}
+
 std::vector<double> tokens_per_second(std::span<const int64_t> samples_ns, int64_t n_tokens) {
   std::vector<double> out;
   out.reserve(samples_ns.size());

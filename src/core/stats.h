@@ -46,6 +46,23 @@ double percentile_sorted(std::span<const double> sorted, double p);
 // is returned as it is).
 Summary combine(const Summary& a, const Summary& b);
 
+// The median absolute deviation of `samples`: median(|x - median(x)|), unscaled (multiply by
+// 1.4826 for a standard deviation of normal data). 0 for an empty span.
+double median_absolute_deviation(std::span<const double> samples);
+
+// hyperfine's outlier rule (src/outlier_detection.rs): a sample is an outlier when its
+// modified z-score (x - median) / MAD is beyond this in absolute value, i.e. more than ten
+// robust standard deviations (1.4826 MAD each) from the median.
+inline constexpr double kOutlierThreshold = 1.4826 * 10.0;
+
+// The modified z-score of each sample, (x - median) / MAD, as hyperfine computes it; a MAD of
+// 0 (most samples equal) is replaced by the smallest positive double's epsilon-scaled median,
+// so a sample off an otherwise constant series scores huge rather than infinite or NaN.
+std::vector<double> modified_z_scores(std::span<const double> samples);
+
+// The indices of the outliers of `samples` by that rule, ascending. Fewer than 3 samples have none.
+std::vector<std::size_t> mad_outliers(std::span<const double> samples, double threshold = kOutlierThreshold);
+
 // Per-sample throughput, tokens per second: 1e9 * n_tokens / duration_ns, as llama-bench
 // computes samples_ts. duration_ns must be > 0 (a zero duration gives +inf).
 std::vector<double> tokens_per_second(std::span<const int64_t> samples_ns, int64_t n_tokens);

@@ -1,13 +1,16 @@
 #include "measure/job.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <random>
 
+#include "core/repetitions.h"
 #include "engine/llama_engine.h"
 #include "hw/machine.h"
+#include "measure/noise.h"
 #include "model/model_file.h"
 
 namespace rigbench::measure {
@@ -43,6 +46,21 @@ RunRecord base_record(const TestCase& tc, const ModelInfo& model, const JobConte
   return rec;
 }
 
+// The record's precision: the rule, why it stopped, and whether every measured t/s has its
+// 95 % interval within the target (asked of -r N too, so a fixed run says how tight it is).
+Precision precision_of(const RepetitionRule& rule, const RunOutcome& outcome, const Results& results) {
+  Precision p;
+  p.repetitions_mode = rule.automatic ? "auto" : "fixed";
+  p.ci_target_pct = rule.ci_target_pct;
+  if (rule.automatic) p.max_time_s = rule.max_time_s;
+  p.stopped_by = outcome.interrupted ? "interrupted" : stop_reason_name(outcome.stopped);
+  bool reached = results.pp || results.tg;
+  if (results.pp) reached = reached && interval_within(results.pp->samples_tps, rule.ci_target_pct);
+  if (results.tg) reached = reached && interval_within(results.tg->samples_tps, rule.ci_target_pct);
+  p.reached = reached;
+  return p;
+}
+
 }  // namespace
 
 RunRecord refused_record(const TestCase& tc, const ModelInfo& model, const JobContext& context,
@@ -61,8 +79,13 @@ Result<JobSummary> run_plan(const std::vector<TestCase>& plan, const std::map<st
   auto problem = [&summary](const std::string& what) {
     if (summary.first_problem.empty()) summary.first_problem = what;
   };
+  double finished_s = 0;  // wall time of the runs finished so far, for the progress's estimate
+  int finished = 0;
   for (std::size_t i = 0; i < plan.size(); ++i) {
     const TestCase& tc = plan[i];
+    const int after = static_cast<int>(plan.size() - i - 1);
+    runner.set_position(static_cast<int>(i + 1), static_cast<int>(plan.size()), models.at(tc.model_path).name,
+                        finished > 0 ? after * finished_s / finished : std::nan(""));
     const Roofline roofline = i < rooflines.size() ? rooflines[i] : Roofline{};
     if (i < refusals.size() && !refusals[i].empty()) {
       if (Status s = sink(refused_record(tc, models.at(tc.model_path), context, roofline, refusals[i])); !s) {
@@ -88,6 +111,7 @@ Result<JobSummary> run_plan(const std::vector<TestCase>& plan, const std::map<st
       runner.set_phase_marker({}, 0);
     }
 
+    const MachineWatch watch(context.kernel);
     auto outcome = runner.run(tc);
     if (!outcome) {
       rec.failed = outcome.error().message;
@@ -103,6 +127,14 @@ Result<JobSummary> run_plan(const std::vector<TestCase>& plan, const std::map<st
     rec.devices_used = std::move(outcome->devices_used);
     rec.params = outcome->params;  // what ran: llama.cpp clamps n_ubatch to n_batch
     rec.interrupted = outcome->interrupted;
+    finished_s += outcome->seconds;
+    ++finished;
+    rec.precision = precision_of(tc.rule, *outcome, rec.results);
+    if (tc.rule.automatic)
+      rec.params.repetitions = static_cast<int>(
+          std::max(rec.results.pp ? rec.results.pp->tps.n : 0, rec.results.tg ? rec.results.tg->tps.n : 0));
+    rec.noise = sample_notes(rec.results);
+    for (auto& n : watch.finish()) rec.noise.push_back(std::move(n));
     if (session) rec.energy = session->finish(rec.results, context.energy->idle_s, context.energy->idle_watts);
     else if (context.energy) rec.energy = unavailable_energy(meter_status);
     if (context.energy && context.energy->pricing)

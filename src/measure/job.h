@@ -9,6 +9,7 @@
 
 #include "core/record.h"
 #include "core/status.h"
+#include "hw/activity.h"
 #include "measure/energy.h"
 #include "measure/plan.h"
 #include "measure/preflight.h"
@@ -30,6 +31,7 @@ struct JobContext {
   BuildInfo build;
   std::vector<std::string> tags;
   std::optional<EnergyConfig> energy;  // nullopt = --energy off
+  hw::KernelPaths kernel;              // where the machine's activity is read (measure/noise.h)
 };
 
 // Receives each record, whatever its status (printing and storing happen there). An error
@@ -51,7 +53,9 @@ struct JobSummary {
 // - a run with a non-empty `refusals[i]` is not attempted: a refused record (no results);
 // - otherwise the record gets a fresh record_id, test_time (UTC, run start), the run's
 //   results, llama.cpp's memory breakdown, the process peak RSS and, with context.energy,
-//   the energy of its phases (a sampler per run, an idle window first) and their cost;
+//   the energy of its phases (a sampler per run, an idle window first) and their cost, its
+//   precision (the stopping rule, the interval against its target) and its noise notes
+//   (measure/noise.h: the samples and the machine over the run);
 // - a run whose load, context or decode fails becomes a failed record (`failed` = the
 //   error), and the job goes on with the next run (as Google Benchmark's SkipWithError and
 //   llama-bench's failed-test count);

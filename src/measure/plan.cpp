@@ -34,11 +34,15 @@ void expand_knobs(const PlanSpec& spec, const std::string& model, std::size_t i,
   }
   const int asked_ctx = p.n_ctx;
   auto add = [&](int np, int ng) {
-    TestCase tc{model, p};
+    TestCase tc{model, p, {}};
     tc.params.n_prompt = np;
     tc.params.n_gen = ng;
     tc.params.n_ctx = std::max(asked_ctx, p.n_depth + np + ng);
     tc.params.repetitions = spec.repetitions;
+    tc.rule.automatic = spec.auto_repetitions;
+    tc.rule.repetitions = spec.auto_repetitions ? std::max(spec.repetitions, kAutoMinRepetitions) : spec.repetitions;
+    tc.rule.ci_target_pct = spec.ci_target_pct;
+    tc.rule.max_time_s = spec.max_time_s;
     tc.params.warmup = spec.warmup;
     tc.params.delay_s = spec.delay_s;
     out.push_back(std::move(tc));

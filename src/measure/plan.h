@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/record.h"
+#include "core/repetitions.h"
 
 namespace rigbench::measure {
 
@@ -21,9 +22,12 @@ struct PlanSpec {
   // Each knob's values by knob key (core/knobs.h), canonical text ("4", "on", "q8_0"); a knob
   // absent here runs at its default. n_threads absent = the caller's default threads.
   std::map<std::string, std::vector<std::string>> knobs;
-  int repetitions = 5;  // -r
-  int warmup = 1;       // --warmup
-  double delay_s = 0;   // --delay: seconds of cool-down before each run
+  int repetitions = 5;            // -r N (with auto_repetitions: the minimum, at least 3)
+  bool auto_repetitions = false;  // -r auto: until the 95 % interval is within ci_target_pct (core/repetitions.h)
+  double ci_target_pct = 2;       // --ci-target: ± % of the mean
+  double max_time_s = 20;         // --max-time: -r auto's budget per test, seconds
+  int warmup = 1;                 // --warmup
+  double delay_s = 0;             // --delay: seconds of cool-down before each run
 
   // The values of knob `key`: knobs[key], or its default alone.
   std::vector<std::string> values(const std::string& key) const;
@@ -37,6 +41,7 @@ struct TestCase {
   // n_ctx = the -c value, or n_depth + n_prompt + n_gen when it is 0 (or smaller: validate
   // refuses that up front).
   BenchParams params;
+  RepetitionRule rule;  // how many repetitions (params.repetitions is -r N, or auto's minimum)
 };
 
 // Expands the spec into runs. Order: model, then the knobs in core/knobs.h's order (the

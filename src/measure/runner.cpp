@@ -1,9 +1,13 @@
 #include "measure/runner.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <thread>
 
 #include "core/results.h"
+#include "core/significance.h"
+#include "core/stats.h"
 
 namespace rigbench::measure {
 
@@ -16,23 +20,39 @@ int64_t now_ns() {
 
 }  // namespace
 
-Runner::Runner(engine::Engine& engine, const std::atomic<bool>& cancel,
-               std::function<void(const std::string&)> progress)
+Runner::Runner(engine::Engine& engine, const std::atomic<bool>& cancel, std::function<void(const Progress&)> progress)
     : engine_(engine), cancel_(cancel), progress_(std::move(progress)) {}
 
-void Runner::say(const std::string& line) const {
-  if (progress_) progress_(line);
+void Runner::say(const std::string& phase, int repetition) {
+  if (!progress_) return;
+  progress_state_.phase = phase;
+  if (repetition >= 0) progress_state_.repetition = repetition;
+  const double runs_after = std::max(0, progress_state_.runs - progress_state_.run);
+  // Before any earlier run finished, the runs after this one are guessed to take as long as it.
+  const double rest = std::isfinite(rest_s_) ? rest_s_ : runs_after * test_eta_s_;
+  progress_state_.eta_s = test_eta_s_ + rest;
+  progress_(progress_state_);
 }
 
 Status Runner::prefill_depth(int n_depth, bool first) {
   if (n_depth <= 0) return {};
   if (!first) return engine_.restore_state();
+  say("depth fill");
   if (Status s = engine_.prompt(n_depth); !s) return s;
   return engine_.save_state();
 }
 
 Result<RunOutcome> Runner::run(const TestCase& tc) {
   const BenchParams& p = tc.params;
+  RepetitionRule rule = tc.rule;
+  if (!rule.automatic) rule.repetitions = p.repetitions;  // -r N: the params say N
+  const int64_t run_start = now_ns();
+  progress_state_.test = test_name(p.n_prompt, p.n_gen, p.n_depth);
+  progress_state_.repetitions = rule.automatic ? 0 : rule.repetitions;
+  progress_state_.ci_target_pct = rule.ci_target_pct;
+  progress_state_.ci_pct = std::numeric_limits<double>::quiet_NaN();
+  test_eta_s_ = std::numeric_limits<double>::quiet_NaN();
+  say("load", 0);
   if (Status s = engine_.load(tc.model_path, p); !s) return std::unexpected(s.error());
   if (Status s = engine_.open_context(p); !s) return std::unexpected(s.error());
 
@@ -57,7 +77,7 @@ Result<RunOutcome> Runner::run(const TestCase& tc) {
       mark("");
     }
     for (int w = 0; w < p.warmup && !cancel_.load(); ++w) {
-      say("warmup " + std::to_string(w + 1) + "/" + std::to_string(p.warmup));
+      say("warmup");
       if (p.n_prompt > 0) {
         engine_.clear();
         if (Status s = engine_.prompt(p.n_prompt); !s) return s;
@@ -67,11 +87,13 @@ Result<RunOutcome> Runner::run(const TestCase& tc) {
         if (Status s = engine_.generate(1); !s) return s;
       }
     }
-    for (int i = 0; i < p.repetitions && !cancel_.load(); ++i) {
-      say("repetition " + std::to_string(i + 1) + "/" + std::to_string(p.repetitions));
+    int64_t first_rep_ns = 0;
+    for (int i = 0; !cancel_.load(); ++i) {
+      if (i == 0) first_rep_ns = now_ns();
       if (p.n_prompt > 0) {
         engine_.clear();
         if (Status s = prefill_depth(p.n_depth, i == 0); !s) return s;
+        say("pp", i + 1);
         mark("pp");
         const int64_t t0 = now_ns();
         if (Status s = engine_.prompt(p.n_prompt); !s) return s;
@@ -86,12 +108,39 @@ Result<RunOutcome> Runner::run(const TestCase& tc) {
         engine_.clear();
         // The depth state exists once the pp half ran (it is made here when -p 0).
         if (Status s = prefill_depth(p.n_depth, i == 0 && p.n_prompt == 0); !s) return s;
+        say("tg", i + 1);
         mark("tg");
         const int64_t t0 = now_ns();
         if (Status s = engine_.generate(p.n_gen); !s) return s;
         tg_ns.push_back(now_ns() - t0);
         mark("");
       }
+      // The stopping rule on the t/s of every measured test so far.
+      std::vector<std::vector<double>> series;
+      if (!pp_ns.empty()) series.push_back(tokens_per_second(pp_ns, p.n_prompt));
+      if (!tg_ns.empty()) series.push_back(tokens_per_second(tg_ns, p.n_gen));
+      const double elapsed_s = static_cast<double>(now_ns() - first_rep_ns) / 1e9;
+      const int done = i + 1;
+      double widest = 0;
+      for (const auto& v : series) {
+        const auto ci = mean_interval(summarize(v));
+        widest = ci ? std::max(widest, ci->half_width_pct) : std::numeric_limits<double>::infinity();
+      }
+      progress_state_.ci_pct = std::isfinite(widest) ? widest : std::numeric_limits<double>::quiet_NaN();
+      out.stopped = stop_after(rule, series, elapsed_s);
+      if (out.stopped != StopReason::kNone) break;
+      // Time left in this test: the repetitions still expected at the mean repetition's time.
+      const double per_rep = elapsed_s / done;
+      double reps_left = rule.repetitions - done;
+      if (rule.automatic) {
+        reps_left = std::max(reps_left, 1.0);
+        if (std::isfinite(progress_state_.ci_pct) && rule.ci_target_pct > 0) {  // the interval narrows as 1/sqrt(n)
+          const double ratio = progress_state_.ci_pct / rule.ci_target_pct;
+          reps_left = std::max(reps_left, std::ceil(done * ratio * ratio) - done);
+        }
+        reps_left = std::min(reps_left, std::max(1.0, std::floor((rule.max_time_s - elapsed_s) / per_rep)));
+      }
+      test_eta_s_ = reps_left * per_rep;
     }
     return {};
   };
@@ -107,6 +156,7 @@ Result<RunOutcome> Runner::run(const TestCase& tc) {
   if (!ttft_ns.empty()) out.results.ttft = make_latency(std::move(ttft_ns));
   out.memory = engine_.memory();
   out.devices_used = engine_.devices_used();
+  out.seconds = static_cast<double>(now_ns() - run_start) / 1e9;
   return out;
 }
 

@@ -8,17 +8,21 @@
 //         t0; prompt(n_prompt) (synchronized); t1; greedy sample of the first token; t2.
 //         pp sample = t1 - t0; TTFT sample = t2 - t0.
 //   tg:   clear KV; depth restore, not timed; t0; generate(n_gen); t1. tg sample = t1 - t0.
+// The repetitions go on as the test's RepetitionRule says (core/repetitions.h): -r N exactly
+// N; -r auto until every measured t/s has a tight enough 95 % interval or time runs out.
 // Times come from std::chrono::steady_clock, in ns.
 #pragma once
 
 #include <atomic>
 #include <functional>
+#include <limits>
 #include <string>
 
 #include "core/record.h"
 #include "core/status.h"
 #include "engine/engine.h"
 #include "measure/plan.h"
+#include "measure/progress.h"
 
 namespace rigbench::measure {
 
@@ -26,8 +30,10 @@ struct RunOutcome {
   Results results;                   // pp/tg/ttft present when their test ran >= 1 sample
   std::vector<BufferMemory> memory;  // llama.cpp's breakdown for the run's context
   std::vector<std::string> devices_used;
-  BenchParams params;        // the run's settings as llama.cpp applied them (Engine::settings_used)
-  bool interrupted = false;  // cancel was set; results hold the finished samples
+  BenchParams params;                      // the run's settings as llama.cpp applied them (Engine::settings_used)
+  bool interrupted = false;                // cancel was set; results hold the finished samples
+  StopReason stopped = StopReason::kNone;  // why the repetitions ended (kNone: interrupted or failed)
+  double seconds = 0;                      // wall time of the whole run, load included
 };
 
 // Receives phase boundaries for an energy sampler: "idle", "pp", "tg", and "" between them.
@@ -35,9 +41,18 @@ using PhaseMarker = std::function<void(const std::string&)>;
 
 class Runner {
  public:
-  // `progress` (may be empty) receives one short line per phase, for a terminal.
-  Runner(engine::Engine& engine, const std::atomic<bool>& cancel,
-         std::function<void(const std::string&)> progress = {});
+  // `progress` (may be empty) receives the state at every phase, for a terminal.
+  Runner(engine::Engine& engine, const std::atomic<bool>& cancel, std::function<void(const Progress&)> progress = {});
+
+  // Where the next run stands in the job, for the progress: run `run` of `runs`, the model's
+  // name, and the estimated seconds of the runs after it (NaN: not known).
+  void set_position(int run, int runs, std::string model, double rest_s) {
+    progress_state_ = Progress{};
+    progress_state_.run = run;
+    progress_state_.runs = runs;
+    progress_state_.model = std::move(model);
+    rest_s_ = rest_s;
+  }
 
   // For the next run(s): mark phases through `marker` (empty = none) and, once the model is
   // loaded and the context created, hold an idle window of `idle_s` seconds (marked "idle")
@@ -53,7 +68,7 @@ class Runner {
 
  private:
   Status prefill_depth(int n_depth, bool first);
-  void say(const std::string& line) const;
+  void say(const std::string& phase, int repetition = -1);
 
   void mark(const std::string& phase) const {
     if (marker_) marker_(phase);
@@ -61,7 +76,10 @@ class Runner {
 
   engine::Engine& engine_;
   const std::atomic<bool>& cancel_;
-  std::function<void(const std::string&)> progress_;
+  std::function<void(const Progress&)> progress_;
+  Progress progress_state_;
+  double rest_s_ = 0;
+  double test_eta_s_ = std::numeric_limits<double>::quiet_NaN();
   PhaseMarker marker_;
   double idle_s_ = 0;
 };

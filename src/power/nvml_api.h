@@ -79,5 +79,13 @@ using DeviceGetFieldValuesFn = nvmlReturn_t (*)(nvmlDevice_t, int, nvmlFieldValu
 // nvmlDeviceGetPowerUsage: milliwatts, a ~1 s average on recent GPUs: never integrated.
 using DeviceGetPowerUsageFn = nvmlReturn_t (*)(nvmlDevice_t, unsigned int*);
 using DeviceGetMemoryInfoFn = nvmlReturn_t (*)(nvmlDevice_t, nvmlMemory_t*);  // nvmlDeviceGetMemoryInfo
+// nvmlDeviceGetCurrentClocksEventReasons (nvmlDeviceGetCurrentClocksThrottleReasons before
+// driver 535): why the clocks are below their maximum, a bit mask (nvmlClocksEventReason*).
+using DeviceGetClocksThrottleReasonsFn = nvmlReturn_t (*)(nvmlDevice_t, unsigned long long*);
+inline constexpr unsigned long long kReasonSwPowerCap = 0x4;             // software power cap
+inline constexpr unsigned long long kReasonHwSlowdown = 0x8;             // hardware slowdown (temperature or power)
+inline constexpr unsigned long long kReasonSwThermalSlowdown = 0x20;     // driver-side thermal slowdown
+inline constexpr unsigned long long kReasonHwThermalSlowdown = 0x40;     // hardware thermal slowdown
+inline constexpr unsigned long long kReasonHwPowerBrakeSlowdown = 0x80;  // external power brake
 
 }  // namespace rigbench::power::nvml

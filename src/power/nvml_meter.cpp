@@ -25,6 +25,7 @@ struct NvmlApi {
   nvml::DeviceGetFieldValuesFn get_fields = nullptr;
   nvml::DeviceGetPowerUsageFn get_power_usage = nullptr;
   nvml::DeviceGetMemoryInfoFn get_memory = nullptr;
+  nvml::DeviceGetClocksThrottleReasonsFn get_throttle = nullptr;
 
   std::string error(nvmlReturn_t rc) const {
     const char* s = error_string ? error_string(rc) : nullptr;
@@ -165,6 +166,8 @@ std::expected<NvmlApi, Unavailable> load_nvml(const std::string& library_arg) {
   lookup(lib, "nvmlDeviceGetFieldValues", api.get_fields);
   lookup(lib, "nvmlDeviceGetPowerUsage", api.get_power_usage);
   lookup(lib, "nvmlDeviceGetMemoryInfo", api.get_memory);
+  lookup(lib, "nvmlDeviceGetCurrentClocksEventReasons", api.get_throttle);
+  if (!api.get_throttle) lookup(lib, "nvmlDeviceGetCurrentClocksThrottleReasons", api.get_throttle);
   if (!api.init || !api.get_count || !api.get_handle) {
     return std::unexpected(
         Unavailable{"NVML: " + library + " lacks nvmlInit_v2 / nvmlDeviceGetCount_v2 (driver too old)",
@@ -204,6 +207,35 @@ std::vector<DeviceInfo> list_nvml_gpus(const std::string& library) {
         d.memory_free_bytes = mem.free;
       }
       out.push_back(std::move(d));
+    }
+  }
+  if (api.shutdown) api.shutdown();
+  return out;
+}
+
+std::vector<std::string> nvml_throttled_gpus(const std::string& library) {
+  std::vector<std::string> out;
+  auto loaded = load_nvml(library);
+  if (!loaded) return out;
+  const NvmlApi& api = *loaded;
+  unsigned count = 0;
+  if (api.get_throttle && api.get_count(&count) == nvml::kSuccess) {
+    for (unsigned i = 0; i < count; ++i) {
+      nvmlDevice_t dev = nullptr;
+      unsigned long long reasons = 0;
+      if (api.get_handle(i, &dev) != nvml::kSuccess || api.get_throttle(dev, &reasons) != nvml::kSuccess) continue;
+      std::string why;
+      for (const auto& [bit, name] : {std::pair{nvml::kReasonHwThermalSlowdown, "hw thermal slowdown"},
+                                      std::pair{nvml::kReasonSwThermalSlowdown, "sw thermal slowdown"},
+                                      std::pair{nvml::kReasonHwSlowdown, "hw slowdown"},
+                                      std::pair{nvml::kReasonHwPowerBrakeSlowdown, "power brake"},
+                                      std::pair{nvml::kReasonSwPowerCap, "sw power cap"}}) {
+        if (reasons & bit) why += (why.empty() ? "" : ", ") + std::string(name);
+      }
+      if (why.empty()) continue;
+      char name_buf[96] = "NVIDIA GPU";
+      if (api.get_name) api.get_name(dev, name_buf, sizeof name_buf);
+      out.push_back("nvml:gpu" + std::to_string(i) + " (" + name_buf + "): " + why);
     }
   }
   if (api.shutdown) api.shutdown();

@@ -42,4 +42,9 @@ MeterOpen open_nvml(const std::string& library = "");
 // nvmlDeviceGetMemoryInfo. Empty when NVML cannot be loaded or initialized.
 std::vector<DeviceInfo> list_nvml_gpus(const std::string& library = "");
 
+// The GPUs whose clocks NVML says are held down now by heat or power (thermal slowdown,
+// hardware slowdown, power brake, software power cap), one line each: "nvml:gpu0 (NAME): hw
+// thermal slowdown, sw power cap". Empty when NVML cannot be loaded or none is throttled.
+std::vector<std::string> nvml_throttled_gpus(const std::string& library = "");
+
 }  // namespace rigbench::power

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/significance.h"
 #include "report/columns.h"
 #include "report/printer.h"
 #include "store/record_json.h"
@@ -63,12 +64,26 @@ class MarkdownPrinter final : public Printer {
       if (!rec.failed.empty()) notes_.push_back(at + "failed: " + rec.failed);
       if (rec.interrupted) {
         const auto& res = ph == Phase::kPp ? rec.results.pp : rec.results.tg;
-        notes_.push_back(at + "interrupted after " + std::to_string(res ? res->tps.n : 0) + " of " +
-                         std::to_string(rec.params.repetitions) + " repetitions");
+        const std::string done = std::to_string(res ? res->tps.n : 0);
+        notes_.push_back(at + "interrupted after " +
+                         (rec.precision.repetitions_mode == "auto"
+                              ? done + " repetitions (-r auto)"
+                              : done + " of " + std::to_string(rec.params.repetitions) + " repetitions"));
       }
       if (ph == Phase::kTg) {
         if (const std::string note = bound_exceeded_note(rec); !note.empty()) notes_.push_back(at + note);
       }
+      interval_cell(rec, ph, table_.rows().size());
+      const char* phase = ph == Phase::kPp ? "pp" : "tg";
+      for (const auto& n : rec.noise) {
+        if (n.phase == phase) notes_.push_back(at + n.text + (n.remedy.empty() ? "" : "; " + n.remedy));
+      }
+    }
+    // Notes on the whole run (the machine, not one test's samples), once, at its last row.
+    for (const auto& n : rec.noise) {
+      if (n.phase.empty() && !table_.rows().empty())
+        notes_.push_back("row " + std::to_string(table_.rows().size()) + ": " + n.text +
+                         (n.remedy.empty() ? "" : "; " + n.remedy));
     }
     // Doubts about the energy figures (docs/energy.md, flags), once per record, with their causes.
     if (!rec.energy.flags.empty() && !table_.rows().empty()) {
@@ -81,6 +96,15 @@ class MarkdownPrinter final : public Printer {
     if (rec.model.synthetic) synthetic_ = true;
   }
   void end() override {
+    if (!intervals_.empty()) {
+      std::string target;
+      if (std::isfinite(target_pct_)) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, " (target ±%g %%)", target_pct_);
+        target = buf;
+      }
+      table_.add_footer("95 % interval of the mean t/s: " + intervals_ + target);
+    }
     if (!commit_.empty()) table_.add_footer("llama.cpp build: " + commit_);
     if (synthetic_)
       table_.add_note(
@@ -97,6 +121,37 @@ class MarkdownPrinter final : public Printer {
   std::string commit_;
   bool synthetic_ = false;
   std::vector<std::string> notes_;
+  std::string intervals_;  // "row 1 ±0.8 %, row 2 ±1.9 %"
+  double target_pct_ = std::nan("");
+
+  // The row's 95 % interval (core/significance.h) for the footer, and a note when it missed
+  // the record's target.
+  void interval_cell(const RunRecord& rec, Phase ph, std::size_t row) {
+    const auto& res = ph == Phase::kPp ? rec.results.pp : rec.results.tg;
+    if (!res) return;
+    const auto ci = mean_interval(res->tps);
+    if (!ci || !std::isfinite(ci->half_width_pct)) return;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "row %zu ±%.1f %%", row, ci->half_width_pct);
+    intervals_ += (intervals_.empty() ? "" : ", ") + std::string(buf);
+    const Precision& p = rec.precision;
+    if (!std::isfinite(p.ci_target_pct)) return;
+    target_pct_ = p.ci_target_pct;
+    if (ci->half_width_pct <= p.ci_target_pct) return;
+    std::string why;
+    if (p.stopped_by == "max_time") {
+      std::snprintf(buf, sizeof buf, " (--max-time %g s ran out); raise --max-time or quiet the machine", p.max_time_s);
+      why = buf;
+    } else if (p.stopped_by == "cap") {
+      why = " (the cap of -r auto); quiet the machine";
+    } else if (p.repetitions_mode == "fixed") {
+      why = "; use -r auto to repeat until it is, or more repetitions";
+    }
+    std::snprintf(buf, sizeof buf,
+                  "row %zu: the 95 %% interval is ±%.1f %%, wider than the ±%g %% target, after %zu repetitions", row,
+                  ci->half_width_pct, p.ci_target_pct, res->tps.n);
+    notes_.push_back(buf + why);
+  }
 };
 
 // Every column of columns() (report/columns.h), raw values, through the table builder's csv

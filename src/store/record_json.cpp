@@ -4,6 +4,7 @@
 
 #include "core/knobs.h"
 #include "core/results.h"
+#include "core/significance.h"
 #include "core/strings.h"
 
 namespace rigbench::store {
@@ -23,6 +24,11 @@ json throughput_json(const ThroughputResult& r) {
             {"samples_tps", r.samples_tps},    {"avg_tps", num(r.tps.mean)}, {"stddev_tps", num(r.tps.stddev)},
             {"median_tps", num(r.tps.median)}, {"min_tps", num(r.tps.min)},  {"max_tps", num(r.tps.max)}};
   if (r.summary_only) j["summary_only"] = true;  // statistics as the source stated them, no samples
+  // The 95 % interval of the mean (core/significance.h mean_interval), derived: never read back.
+  const auto ci = mean_interval(r.tps);
+  j["ci95_low_tps"] = ci ? num(ci->low) : json(nullptr);
+  j["ci95_high_tps"] = ci ? num(ci->high) : json(nullptr);
+  j["ci95_pct"] = ci ? num(ci->half_width_pct) : json(nullptr);
   return j;
 }
 
@@ -119,6 +125,39 @@ CostInfo cost_from(const json& j) {
   c.total_per_mtok = figure("total");
   c.notes = j.value("notes", std::vector<std::string>{});
   return c;
+}
+
+json precision_json(const Precision& p) {
+  return {
+      {"repetitions_mode", p.repetitions_mode}, {"ci_level", kConfidenceLevel}, {"ci_target_pct", num(p.ci_target_pct)},
+      {"max_time_s", num(p.max_time_s)},        {"reached", p.reached},         {"stopped_by", p.stopped_by}};
+}
+
+Precision precision_from(const json& j) {
+  Precision p;
+  p.repetitions_mode = j.value("repetitions_mode", "fixed");
+  p.ci_target_pct = num_from(j, "ci_target_pct");
+  p.max_time_s = num_from(j, "max_time_s");
+  p.reached = j.value("reached", false);
+  p.stopped_by = j.value("stopped_by", "");
+  return p;
+}
+
+json noise_json(const std::vector<NoiseNote>& notes) {
+  json out = json::array();
+  for (const auto& n : notes)
+    out.push_back({{"code", n.code}, {"phase", n.phase}, {"note", n.text}, {"remedy", n.remedy}});
+  return out;
+}
+
+std::vector<NoiseNote> noise_from(const json& j) {
+  std::vector<NoiseNote> out;
+  if (!j.is_array()) return out;
+  for (const auto& n : j) {
+    if (n.is_object())
+      out.push_back({n.value("code", ""), n.value("phase", ""), n.value("note", ""), n.value("remedy", "")});
+  }
+  return out;
 }
 
 // Statistics are recomputed from the raw samples, so an imported record cannot carry
@@ -267,6 +306,8 @@ json to_json(const RunRecord& rec) {
         {"is_measurement", false}}},
       {"energy", energy_json(rec.energy)},
       {"cost", rec.cost ? cost_json(*rec.cost) : json(nullptr)},
+      {"precision", precision_json(rec.precision)},
+      {"noise", noise_json(rec.noise)},
       {"status", run_status(rec)},
       {"interrupted", rec.interrupted},
       {"refused", rec.refused.empty() ? json(nullptr) : json(rec.refused)},
@@ -334,6 +375,8 @@ Result<RunRecord> from_json(const json& j) {
     rec.roofline.estimate_bytes = roof.value("estimate_bytes", uint64_t{0});
     if (j.contains("energy") && j["energy"].is_object()) rec.energy = energy_from(j["energy"]);
     if (j.contains("cost") && j["cost"].is_object()) rec.cost = cost_from(j["cost"]);
+    if (j.contains("precision") && j["precision"].is_object()) rec.precision = precision_from(j["precision"]);
+    if (j.contains("noise")) rec.noise = noise_from(j["noise"]);
     rec.interrupted = j.value("interrupted", false);
     if (j.contains("refused") && j["refused"].is_string()) rec.refused = j["refused"].get<std::string>();
     if (j.contains("failed") && j["failed"].is_string()) rec.failed = j["failed"].get<std::string>();

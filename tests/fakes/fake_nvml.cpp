@@ -9,6 +9,7 @@
 //   gpuI.energy_mj=N | unsupported       (nvmlDeviceGetTotalEnergyConsumption)
 //   gpuI.power_instant_mw=N | unsupported  (field NVML_FI_DEV_POWER_INSTANT, unsigned int mW)
 //   gpuI.power_usage_mw=N | unsupported  (nvmlDeviceGetPowerUsage)
+//   gpuI.throttle_reasons=N | unsupported  (nvmlDeviceGetCurrentClocksThrottleReasons, a bit mask)
 // A missing key reads as "unsupported" (count: 0).
 #include <cstdio>
 #include <cstdlib>
@@ -121,6 +122,14 @@ __attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetPowerUsage(nvml
   unsigned long long v = 0;
   if (!gpu_value(dev, "power_usage_mw", v)) return kNotSupported;
   *power_mw = static_cast<unsigned>(v);
+  return kSuccess;
+}
+
+__attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(
+    nvmlDevice_t dev, unsigned long long* reasons) {
+  unsigned long long v = 0;
+  if (!gpu_value(dev, "throttle_reasons", v)) return kNotSupported;
+  *reasons = v;
   return kSuccess;
 }
 

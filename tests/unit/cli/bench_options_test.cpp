@@ -31,12 +31,13 @@ TEST(ExpandAliases, RewritesLlamaBenchSpellingsOnly) {
                                            "--load-mode=mmap", "-n", "4", "-nglx", "-lmx"}));
 }
 
-TEST(BenchOptions, DefaultsAreLlamaBenchs) {
+// llama-bench's defaults but for the repetitions: -r auto (until ±2 %, at least 3, 20 s per test).
+TEST(BenchOptions, DefaultsAreLlamaBenchsButRepetitionsAreAuto) {
   BenchOptions o = parse({"bench"});
   EXPECT_EQ(o.plan.n_prompt, (std::vector<int>{512}));
   EXPECT_EQ(o.plan.n_gen, (std::vector<int>{128}));
   EXPECT_EQ(o.plan.values("n_depth"), (std::vector<std::string>{"0"}));
-  EXPECT_EQ(o.plan.repetitions, 5);
+  EXPECT_EQ(o.repetitions, "auto");
   EXPECT_EQ(o.plan.warmup, 1);
   EXPECT_EQ(o.plan.values("n_batch"), (std::vector<std::string>{"2048"}));
   EXPECT_EQ(o.plan.values("n_ubatch"), (std::vector<std::string>{"512"}));
@@ -46,6 +47,30 @@ TEST(BenchOptions, DefaultsAreLlamaBenchs) {
   ASSERT_TRUE(validate(o, 6));
   EXPECT_EQ(o.plan.values("n_threads"), (std::vector<std::string>{"6"}));
   EXPECT_TRUE(o.plan.models.empty());  // the command picks the default model
+  EXPECT_TRUE(o.plan.auto_repetitions);
+  EXPECT_EQ(o.plan.repetitions, 3);
+  EXPECT_DOUBLE_EQ(o.plan.ci_target_pct, 2);
+  EXPECT_DOUBLE_EQ(o.plan.max_time_s, 20);
+}
+
+TEST(BenchOptions, RepetitionsAreAutoOrANumber) {
+  BenchOptions fixed = parse({"bench", "-r", "5"});
+  ASSERT_TRUE(validate(fixed, 2));
+  EXPECT_FALSE(fixed.plan.auto_repetitions);
+  EXPECT_EQ(fixed.plan.repetitions, 5);
+  BenchOptions automatic = parse({"bench", "-r", "auto", "--ci-target", "1", "--max-time", "60", "m.gguf"});
+  ASSERT_TRUE(validate(automatic, 2));
+  EXPECT_TRUE(automatic.plan.auto_repetitions);
+  EXPECT_DOUBLE_EQ(automatic.plan.ci_target_pct, 1);
+  EXPECT_DOUBLE_EQ(automatic.plan.max_time_s, 60);
+  const auto plan = measure::expand(automatic.plan);
+  ASSERT_FALSE(plan.empty());
+  EXPECT_TRUE(plan[0].rule.automatic);
+  EXPECT_EQ(plan[0].rule.repetitions, 3);
+  EXPECT_THROW(parse({"bench", "-r", "often"}), CLI::ParseError);
+  EXPECT_THROW(parse({"bench", "--ci-target", "0"}), CLI::ParseError);
+  BenchOptions both = parse({"bench", "--progress", "--no-progress"});
+  EXPECT_FALSE(validate(both, 2));
 }
 
 TEST(BenchOptions, ListsAndAliasesParse) {
@@ -56,7 +81,7 @@ TEST(BenchOptions, ListsAndAliasesParse) {
   EXPECT_EQ(o.plan.n_gen, (std::vector<int>{16}));
   EXPECT_EQ(o.plan.values("n_gpu_layers"), (std::vector<std::string>{"0"}));
   EXPECT_EQ(o.plan.values("n_depth"), (std::vector<std::string>{"0", "512"}));
-  EXPECT_EQ(o.plan.repetitions, 2);
+  EXPECT_EQ(o.repetitions, "2");
   EXPECT_DOUBLE_EQ(o.plan.delay_s, 0.5);
   EXPECT_EQ(o.output, "json");
   EXPECT_EQ(o.tags, (std::vector<std::string>{"x"}));
@@ -65,6 +90,8 @@ TEST(BenchOptions, ListsAndAliasesParse) {
   EXPECT_EQ(o.plan.values("flash_attn"), (std::vector<std::string>{"on", "off"}));
   EXPECT_EQ(o.plan.values("type_k"), (std::vector<std::string>{"q8_0"}));
   EXPECT_EQ(o.plan.values("n_threads"), (std::vector<std::string>{"3"}));
+  EXPECT_EQ(o.plan.repetitions, 2);
+  EXPECT_FALSE(o.plan.auto_repetitions);
 }
 
 TEST(BenchOptions, LoadModeIsAListOfLlamaCppNames) {

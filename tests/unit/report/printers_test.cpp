@@ -154,6 +154,36 @@ TEST(MarkdownPrinter, NotesAnInterruptedRow) {
   EXPECT_NE(out.str().find("note: row 1: interrupted after 2 of 100 repetitions"), std::string::npos) << out.str();
 }
 
+// -r auto that ran out of time: the footer gives each row's interval, a note says which row
+// missed the target and why; noise notes go to their row (pp, tg) or the record's last row.
+TEST(MarkdownPrinter, IntervalFooterMissedTargetsAndNoiseNotes) {
+  RunRecord r = testing::sample_record();  // pp 512/1024 t/s, tg 64/128 t/s: ±423.5 % each
+  r.precision.repetitions_mode = "auto";
+  r.precision.ci_target_pct = 2;
+  r.precision.max_time_s = 20;
+  r.precision.stopped_by = "max_time";
+  r.noise = {{"outliers", "tg", "tg: 1 of 2 repetitions are statistical outliers", "re-run on a quiet machine"},
+             {"machine_busy", "", "machine busy: other processes used 40 % of the CPUs' time", "stop other programs"}};
+  std::ostringstream out;
+  auto p = make_printer(OutputFormat::kMarkdown, out);
+  p->begin();
+  p->add(r);
+  p->end();
+  const std::string md = out.str();
+  EXPECT_NE(md.find("95 % interval of the mean t/s: row 1 ±423.5 %, row 2 ±423.5 % (target ±2 %)"), std::string::npos)
+      << md;
+  EXPECT_NE(md.find("note: row 1: the 95 % interval is ±423.5 %, wider than the ±2 % target, after 2 repetitions "
+                    "(--max-time 20 s ran out);\n      raise --max-time or quiet the machine"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("note: row 2: tg: 1 of 2 repetitions are statistical outliers; re-run on a quiet machine"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("note: row 2: machine busy: other processes used 40 % of the CPUs' time; stop other programs"),
+            std::string::npos)
+      << md;
+}
+
 // A tg above its roofline bound means the bandwidth behind the bound was measured low.
 TEST(MarkdownPrinter, NotesTgAboveItsBoundAndNotTgBelowIt) {
   RunRecord above = testing::sample_record();  // tg mean 96 t/s

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "support/sample_record.h"
 
 namespace rigbench::store {
@@ -29,6 +31,36 @@ TEST(RecordJson, RoundTripsEveryField) {
   EXPECT_EQ(b->model.name, a.model.name);
   EXPECT_EQ(b->results.tg->samples_ns, a.results.tg->samples_ns);
   EXPECT_DOUBLE_EQ(b->results.tg->tps.mean, 96.0);
+}
+
+// The precision and noise a bench run keeps come back from JSON; the interval is derived.
+TEST(RecordJson, RoundTripKeepsPrecisionAndNoise) {
+  RunRecord a = testing::sample_record();
+  a.precision = {"auto", 2, 20, true, "target"};
+  a.noise = {{"governor", "", "CPU frequency governor powersave", "use performance"}};
+  const Json j = to_json(a);
+  EXPECT_EQ(j["precision"]["ci_level"], 0.95);
+  EXPECT_NEAR(j["results"]["tg"]["ci95_pct"].get<double>(), 423.5401578724898, 1e-9);
+  EXPECT_EQ(j["noise"][0]["note"], "CPU frequency governor powersave");
+  const auto b = from_json(j);
+  ASSERT_TRUE(b) << b.error().message;
+  EXPECT_EQ(b->precision.repetitions_mode, "auto");
+  EXPECT_DOUBLE_EQ(b->precision.ci_target_pct, 2);
+  EXPECT_DOUBLE_EQ(b->precision.max_time_s, 20);
+  EXPECT_TRUE(b->precision.reached);
+  EXPECT_EQ(b->precision.stopped_by, "target");
+  ASSERT_EQ(b->noise.size(), 1u);
+  EXPECT_EQ(b->noise[0].code, "governor");
+  EXPECT_EQ(b->noise[0].remedy, "use performance");
+  // A record from before these fields: fixed, target unknown, no noise.
+  Json old = j;
+  old.erase("precision");
+  old.erase("noise");
+  const auto c = from_json(old);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->precision.repetitions_mode, "fixed");
+  EXPECT_TRUE(std::isnan(c->precision.ci_target_pct));
+  EXPECT_TRUE(c->noise.empty());
 }
 
 TEST(RecordJson, RoundTripKeepsLoadMode) {

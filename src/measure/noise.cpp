@@ -1,0 +1,126 @@
+#include "measure/noise.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/stats.h"
+#include "power/nvml_meter.h"
+
+namespace rigbench::measure {
+
+namespace {
+
+std::string fmt(const char* f, double a, double b = 0, double c = 0) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, f, a, b, c);
+  return buf;
+}
+
+void phase_notes(const ThroughputResult& r, const std::string& phase, std::vector<NoiseNote>& out) {
+  const auto& v = r.samples_tps;
+  if (r.summary_only || v.size() < 3) return;
+  if (const auto idx = mad_outliers(v); !idx.empty()) {
+    std::string which;
+    for (std::size_t i : idx) which += (which.empty() ? "" : ", ") + std::to_string(i + 1);
+    out.push_back({"outliers", phase,
+                   phase + ": " + std::to_string(idx.size()) + " of " + std::to_string(v.size()) +
+                       " repetitions are statistical outliers (repetition " + which +
+                       ", more than 10 robust standard deviations from the median)",
+                   "re-run on a quiet machine (close other programs); a larger --warmup helps when the first ones "
+                   "are slow"});
+  }
+  const std::vector<double> rest(v.begin() + 1, v.end());
+  const double med = percentile(rest, 50);
+  const double lo = *std::min_element(rest.begin(), rest.end()), hi = *std::max_element(rest.begin(), rest.end());
+  if (med > 0 && std::fabs(v.front() - med) / med * 100 > kFirstRepetitionPct && (v.front() < lo || v.front() > hi)) {
+    out.push_back({"first_repetition", phase,
+                   phase + fmt(": the first repetition (%.2f t/s) is %.0f %% off the rest's median (%.2f t/s)",
+                               v.front(), 100 * (v.front() - med) / med, med),
+                   "raise --warmup (caches, clocks or the page cache were still warming up)"});
+  }
+  if (r.tps.mean > 0 && r.tps.stddev / r.tps.mean * 100 > kHighCvPct) {
+    out.push_back({"high_cv", phase,
+                   phase + fmt(": the repetitions vary by %.1f %% (coefficient of variation, above %.0f %%)",
+                               r.tps.stddev / r.tps.mean * 100, kHighCvPct),
+                   "run on a quiet machine (see the other notes for a cause); -r auto repeats until the interval is "
+                   "tight"});
+  }
+}
+
+}  // namespace
+
+std::vector<NoiseNote> sample_notes(const Results& results) {
+  std::vector<NoiseNote> out;
+  if (results.pp) phase_notes(*results.pp, "pp", out);
+  if (results.tg) phase_notes(*results.tg, "tg", out);
+  return out;
+}
+
+std::vector<NoiseNote> activity_notes(const hw::CpuActivity& a, double load) {
+  std::vector<NoiseNote> out;
+  const std::string load_text = std::isfinite(load) ? fmt(", load average %.2f", load) : "";
+  if (a.others_pct > kBusyOthersPct) {
+    out.push_back({"machine_busy", "",
+                   fmt("machine busy: other processes used %.0f %% of the CPUs' time during the run (this one %.0f %%",
+                       a.others_pct, a.own_pct) +
+                       load_text + ")",
+                   "stop other programs or re-run when the machine is idle; the figures are lower than this machine "
+                   "gives"});
+  }
+  if (a.steal_pct > kStealPct) {
+    out.push_back({"steal", "",
+                   fmt("the hypervisor took %.1f %% of the CPUs' time (steal) during the run", a.steal_pct),
+                   "run on a dedicated or less loaded host, or re-run later"});
+  }
+  return out;
+}
+
+std::vector<NoiseNote> governor_notes(const std::vector<std::string>& governors) {
+  std::string others;
+  for (const auto& g : governors) {
+    if (g != "performance") others += (others.empty() ? "" : ", ") + g;
+  }
+  if (others.empty()) return {};
+  return {
+      {"governor", "",
+       "CPU frequency governor " + others + " (not performance): clocks move with the load and the figures with them",
+       "sudo cpupower frequency-set -g performance (or echo performance into "
+       "/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor) before benchmarking"}};
+}
+
+std::vector<NoiseNote> thermal_notes(const hw::ThermalState& before, const hw::ThermalState& after,
+                                     const std::vector<std::string>& gpus) {
+  std::string seen;
+  if (after.throttle_count > before.throttle_count)
+    seen = std::to_string(after.throttle_count - before.throttle_count) + " thermal throttling events counted";
+  if (!after.cooling_active.empty()) {
+    std::string devs;
+    for (const auto& d : after.cooling_active) devs += (devs.empty() ? "" : ", ") + d;
+    seen += (seen.empty() ? "" : "; ") + std::string("processor cooling active (") + devs + ")";
+  }
+  for (const auto& g : gpus) seen += (seen.empty() ? "" : "; ") + g;
+  if (seen.empty()) return {};
+  return {{"thermal_throttle", "", "thermal throttling during the run: " + seen,
+           "let the machine cool (--delay SECONDS before each test), improve its cooling, or lower the load"}};
+}
+
+MachineWatch::MachineWatch(hw::KernelPaths paths) : paths_(std::move(paths)) {
+  cpu_ = hw::read_cpu_times(paths_.proc);
+  own_cpu_s_ = hw::own_cpu_seconds();
+  thermal_ = hw::read_thermal(paths_.sys);
+}
+
+std::vector<NoiseNote> MachineWatch::finish() const {
+  std::vector<NoiseNote> out;
+  if (const auto now = hw::read_cpu_times(paths_.proc); now && cpu_) {
+    const auto a = hw::cpu_activity(*cpu_, *now, hw::own_cpu_seconds() - own_cpu_s_, hw::clock_ticks_per_second());
+    for (auto& n : activity_notes(a, hw::read_load_average(paths_.proc))) out.push_back(std::move(n));
+  }
+  for (auto& n : governor_notes(hw::cpu_governors(paths_.sys))) out.push_back(std::move(n));
+  for (auto& n : thermal_notes(thermal_, hw::read_thermal(paths_.sys), power::nvml_throttled_gpus()))
+    out.push_back(std::move(n));
+  return out;
+}
+
+}  // namespace rigbench::measure

@@ -1,0 +1,51 @@
+// rigbench: reasons to doubt a run's figures, each a NoiseNote (core/record.h) that says
+// what was seen and what to do: in the samples (outliers by median absolute deviation as
+// hyperfine finds them, a first repetition far from the rest, a coefficient of variation
+// above kHighCvPct) and on the machine while the run measured (other processes' CPU time,
+// steal, a CPU governor other than performance, thermal throttling).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/record.h"
+#include "hw/activity.h"
+
+namespace rigbench::measure {
+
+inline constexpr double kHighCvPct = 5;            // stddev / mean of the t/s samples, %
+inline constexpr double kFirstRepetitionPct = 10;  // the first repetition this far from the median of the rest, %
+inline constexpr double kBusyOthersPct = 10;       // other processes' CPU time, % of all CPUs' time
+inline constexpr double kStealPct = 2;             // steal, % of all CPUs' time
+
+// Notes on the samples of pp and tg (each with its phase). Fewer than 3 samples: none.
+std::vector<NoiseNote> sample_notes(const Results& results);
+
+// A note when other processes used more than kBusyOthersPct of the CPUs (code machine_busy)
+// and one when steal passed kStealPct (code steal). `load` is the 1-minute load average at the
+// end (NaN = unknown), said in the text.
+std::vector<NoiseNote> activity_notes(const hw::CpuActivity& activity, double load);
+
+// A note when any CPU's governor is not "performance" (code governor); none when none is known.
+std::vector<NoiseNote> governor_notes(const std::vector<std::string>& governors);
+
+// A note when the kernel counted throttling events between the two readings, a processor
+// cooling device was active at the end, or NVML says a GPU's clocks are held down by heat or
+// power (`gpus`: power::nvml_throttled_gpus lines) (code thermal_throttle).
+std::vector<NoiseNote> thermal_notes(const hw::ThermalState& before, const hw::ThermalState& after,
+                                     const std::vector<std::string>& gpus = {});
+
+// Watches the machine over one run: the readings at construction, the notes at finish().
+class MachineWatch {
+ public:
+  explicit MachineWatch(hw::KernelPaths paths);
+  std::vector<NoiseNote> finish() const;
+
+ private:
+  hw::KernelPaths paths_;
+  std::optional<hw::CpuTimes> cpu_;
+  double own_cpu_s_ = 0;
+  hw::ThermalState thermal_;
+};
+
+}  // namespace rigbench::measure

@@ -1,0 +1,122 @@
+// The stopping rule of -r N and -r auto on set sample sequences (no engine, no clock): the
+// expected stopping points are computed by hand from Student t quantiles (t_0.975,2 = 4.3027,
+// t_0.975,14 = 2.1448, t_0.975,15 = 2.1314).
+#include "core/repetitions.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "core/significance.h"
+#include "core/stats.h"
+
+namespace rigbench {
+namespace {
+
+RepetitionRule auto_rule(double target = 2, double max_time_s = 1e9) {
+  RepetitionRule r;
+  r.automatic = true;
+  r.repetitions = kAutoMinRepetitions;
+  r.ci_target_pct = target;
+  r.max_time_s = max_time_s;
+  return r;
+}
+
+// Feeds `seq` one sample a repetition, each taking `rep_s` seconds; returns the count at
+// which the rule stopped and why.
+std::pair<int, StopReason> run_rule(const RepetitionRule& rule, const std::vector<double>& seq, double rep_s = 1) {
+  std::vector<std::vector<double>> series(1);
+  for (std::size_t i = 0; i < seq.size(); ++i) {
+    series[0].push_back(seq[i]);
+    const StopReason r = stop_after(rule, series, rep_s * static_cast<double>(i + 1));
+    if (r != StopReason::kNone) return {static_cast<int>(i + 1), r};
+  }
+  return {static_cast<int>(seq.size()), StopReason::kNone};
+}
+
+TEST(StoppingRule, FixedRunsExactlyN) {
+  RepetitionRule r;
+  r.repetitions = 5;
+  EXPECT_EQ(run_rule(r, {100, 100, 100, 100, 100, 100, 100}), std::make_pair(5, StopReason::kCount));
+  r.repetitions = 1;
+  EXPECT_EQ(run_rule(r, {100, 200}), std::make_pair(1, StopReason::kCount));
+}
+
+TEST(StoppingRule, AutoStopsAtTheMinimumWhenTheIntervalIsAlreadyTight) {
+  // {100, 100.5, 99.5}: mean 100, s 0.5, half width 4.3027 * 0.5 / sqrt(3) = 1.242 % <= 2 %.
+  EXPECT_EQ(run_rule(auto_rule(), {100, 100.5, 99.5, 100}), std::make_pair(3, StopReason::kTarget));
+  // Never below 3, however tight two samples are.
+  std::vector<std::vector<double>> two = {{100, 100}};
+  EXPECT_EQ(stop_after(auto_rule(), two, 1), StopReason::kNone);
+}
+
+TEST(StoppingRule, AutoRepeatsUntilTheIntervalNarrowsToTheTarget) {
+  // 100, 110, 90, then 100s: the half width falls as s/sqrt(n): 2.09 % at n = 15, 1.95 % at 16.
+  std::vector<double> seq = {100, 110, 90};
+  seq.resize(30, 100);
+  EXPECT_EQ(run_rule(auto_rule(), seq), std::make_pair(16, StopReason::kTarget));
+  // A looser target is reached sooner: at n = 3 the half width is 24.8 %.
+  EXPECT_EQ(run_rule(auto_rule(25), seq), std::make_pair(3, StopReason::kTarget));
+}
+
+TEST(StoppingRule, AutoStopsWhenAnotherRepetitionWouldPassMaxTime) {
+  std::vector<double> seq = {100, 110, 90};
+  seq.resize(30, 100);
+  // 1 s a repetition, 5.5 s budget: after 5 (5 s), a sixth would end at 6 s.
+  EXPECT_EQ(run_rule(auto_rule(2, 5.5), seq), std::make_pair(5, StopReason::kTime));
+  // The minimum of 3 is kept even when it alone passes the budget.
+  EXPECT_EQ(run_rule(auto_rule(2, 0.5), seq), std::make_pair(3, StopReason::kTime));
+}
+
+TEST(StoppingRule, AutoHasACap) {
+  RepetitionRule r = auto_rule();
+  r.max_repetitions = 4;
+  EXPECT_EQ(run_rule(r, {100, 150, 50, 120, 80, 100}), std::make_pair(4, StopReason::kCap));
+}
+
+TEST(StoppingRule, EveryMeasuredTestMustReachTheTarget) {
+  const std::vector<std::vector<double>> tight_and_noisy = {{100, 100.5, 99.5}, {100, 110, 90}};
+  EXPECT_EQ(stop_after(auto_rule(), tight_and_noisy, 3), StopReason::kNone);
+  const std::vector<std::vector<double>> both_tight = {{100, 100.5, 99.5}, {50, 50.25, 49.75}};
+  EXPECT_EQ(stop_after(auto_rule(), both_tight, 3), StopReason::kTarget);
+}
+
+TEST(StoppingRule, ReasonNamesAreTheRecordsWords) {
+  EXPECT_STREQ(stop_reason_name(StopReason::kTarget), "target");
+  EXPECT_STREQ(stop_reason_name(StopReason::kTime), "max_time");
+  EXPECT_STREQ(stop_reason_name(StopReason::kCount), "count");
+  EXPECT_STREQ(stop_reason_name(StopReason::kCap), "cap");
+}
+
+TEST(MeanInterval, StudentTIntervalOfTheMean) {
+  const std::vector<double> v = {10, 12, 14};  // mean 12, s 2
+  const auto ci = mean_interval(summarize(v));
+  ASSERT_TRUE(ci);
+  EXPECT_NEAR(ci->half_width, 4.302652729911275 * 2 / std::sqrt(3.0), 1e-9);
+  EXPECT_NEAR(ci->low, 12 - ci->half_width, 1e-12);
+  EXPECT_NEAR(ci->high, 12 + ci->half_width, 1e-12);
+  EXPECT_NEAR(ci->half_width_pct, 41.4022951958, 1e-6);
+  EXPECT_NEAR(student_t_quantile(0.975, 4), 2.7764451051977987, 1e-9);
+  const std::vector<double> one = {5};
+  EXPECT_FALSE(mean_interval(summarize(one)));
+  EXPECT_TRUE(interval_within(std::vector<double>{100, 100.5, 99.5}, 2));
+  EXPECT_FALSE(interval_within(std::vector<double>{100, 110, 90}, 2));
+}
+
+TEST(MadOutliers, AsHyperfineMoreThanTenRobustDeviationsFromTheMedian) {
+  // median 100, MAD 1: 115 scores 15 > 14.826, 114 scores 14 (kept).
+  const std::vector<double> v = {99, 100, 101, 100, 115, 99, 101};
+  EXPECT_DOUBLE_EQ(median_absolute_deviation(v), 1);
+  EXPECT_EQ(mad_outliers(v), (std::vector<std::size_t>{4}));
+  const std::vector<double> w = {99, 100, 101, 100, 114, 99, 101};
+  EXPECT_TRUE(mad_outliers(w).empty());
+  // A slow first repetition is an outlier too; fewer than 3 samples have none.
+  EXPECT_EQ(mad_outliers(std::vector<double>{20, 100, 101, 99, 100}), (std::vector<std::size_t>{0}));
+  EXPECT_TRUE(mad_outliers(std::vector<double>{1, 100}).empty());
+  // All equal but one: MAD 0 does not divide by zero; the odd one out is flagged.
+  EXPECT_EQ(mad_outliers(std::vector<double>{100, 100, 100, 100, 101}), (std::vector<std::size_t>{4}));
+}
+
+}  // namespace
+}  // namespace rigbench

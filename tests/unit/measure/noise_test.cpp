@@ -1,0 +1,173 @@
+// Noise notes: outliers, a slow first repetition and a high coefficient of variation in set
+// samples; a busy machine from a fake /proc tree (stat and loadavg written in a temp dir,
+// rewritten between the two readings); the CPU governor and thermal throttling from a fake
+// sysfs tree. Each note says what to do.
+#include "measure/noise.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "core/results.h"
+#include "fakes/fake_nvml_state.h"
+#include "hw/activity.h"
+#include "power/nvml_meter.h"
+#include "support/temp_dir.h"
+
+namespace rigbench::measure {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::TempDir;
+using testing::write_file;
+
+// A throughput result from t/s samples (n_tokens 100, durations to match).
+ThroughputResult tps(const std::vector<double>& v) {
+  std::vector<int64_t> ns;
+  for (double x : v) ns.push_back(static_cast<int64_t>(1e9 * 100 / x));
+  return make_throughput(100, ns);
+}
+
+bool has(const std::vector<NoiseNote>& notes, const std::string& code, const std::string& phase = "*") {
+  for (const auto& n : notes) {
+    if (n.code == code && (phase == "*" || n.phase == phase)) {
+      EXPECT_FALSE(n.remedy.empty()) << code << " says what to do";
+      return true;
+    }
+  }
+  return false;
+}
+
+TEST(SampleNotes, QuietSamplesHaveNone) {
+  Results r;
+  r.tg = tps({100, 101, 99, 100, 100.5});
+  EXPECT_TRUE(sample_notes(r).empty());
+}
+
+TEST(SampleNotes, OutlierFirstRepetitionAndHighCvAreCalledOut) {
+  Results r;
+  r.pp = tps({40, 100, 101, 99, 100});   // a first repetition far slower than the rest
+  r.tg = tps({100, 101, 99, 100, 130});  // one outlier
+  const auto notes = sample_notes(r);
+  EXPECT_TRUE(has(notes, "first_repetition", "pp"));
+  EXPECT_TRUE(has(notes, "outliers", "pp"));
+  EXPECT_TRUE(has(notes, "outliers", "tg"));
+  EXPECT_TRUE(has(notes, "high_cv", "pp"));
+  EXPECT_FALSE(has(notes, "first_repetition", "tg"));
+  Results spread;
+  spread.tg = tps({100, 120, 80, 110, 90});  // CV 15.8 %, no outlier
+  const auto s = sample_notes(spread);
+  EXPECT_TRUE(has(s, "high_cv", "tg"));
+  EXPECT_FALSE(has(s, "outliers"));
+}
+
+// /proc/stat's cpu line: user nice system idle iowait irq softirq steal.
+std::string proc_stat(uint64_t user, uint64_t idle, uint64_t steal = 0) {
+  return "cpu  " + std::to_string(user) + " 0 0 " + std::to_string(idle) + " 0 0 0 " + std::to_string(steal) +
+         " 0 0\ncpu0 0 0 0 0 0 0 0 0 0 0\nintr 1\n";
+}
+
+TEST(FakeProcStatTree, BusyMachineFromOtherProcessesCpuTime) {
+  TempDir proc;
+  write_file(proc.file("stat"), proc_stat(1000, 5000));
+  write_file(proc.file("loadavg"), "3.50 2.00 1.00 4/300 1234\n");
+  const auto before = hw::read_cpu_times(proc.path().string());
+  ASSERT_TRUE(before);
+  EXPECT_EQ(before->busy, 1000u);
+  EXPECT_EQ(before->idle, 5000u);
+  // 2 CPUs over 10 s at 100 ticks/s = 2000 ticks: 1600 busy (this process 10 s = 1000), 400 idle.
+  write_file(proc.file("stat"), proc_stat(2600, 5400));
+  const auto after = hw::read_cpu_times(proc.path().string());
+  const auto a = hw::cpu_activity(*before, *after, 10.0, 100);
+  EXPECT_DOUBLE_EQ(a.others_pct, 30);  // (1600 - 1000) / 2000
+  EXPECT_DOUBLE_EQ(a.own_pct, 50);
+  EXPECT_DOUBLE_EQ(a.seconds, 20);
+  EXPECT_DOUBLE_EQ(hw::read_load_average(proc.path().string()), 3.5);
+  const auto notes = activity_notes(a, 3.5);
+  ASSERT_TRUE(has(notes, "machine_busy"));
+  EXPECT_NE(notes[0].text.find("30 %"), std::string::npos) << notes[0].text;
+  EXPECT_NE(notes[0].text.find("load average 3.50"), std::string::npos) << notes[0].text;
+}
+
+TEST(FakeProcStatTree, IdleMachineHasNoNoteAndStealIsItsOwn) {
+  TempDir proc;
+  write_file(proc.file("stat"), proc_stat(1000, 5000));
+  const auto before = hw::read_cpu_times(proc.path().string());
+  // Only this process ran (1000 ticks), plus 100 ticks of steal out of 2000.
+  write_file(proc.file("stat"), proc_stat(2020, 5880, 100));
+  const auto a = hw::cpu_activity(*before, *hw::read_cpu_times(proc.path().string()), 10.0, 100);
+  EXPECT_NEAR(a.others_pct, 1, 1e-9);
+  EXPECT_NEAR(a.steal_pct, 5, 1e-9);
+  const auto notes = activity_notes(a, 1.0);
+  EXPECT_FALSE(has(notes, "machine_busy"));
+  EXPECT_TRUE(has(notes, "steal"));
+}
+
+TEST(FakeProcStatTree, MachineWatchReadsTheTreeItIsPointedAt) {
+  TempDir proc, sys;
+  write_file(proc.file("stat"), proc_stat(1000, 5000));
+  const MachineWatch watch({proc.path().string(), sys.path().string()});
+  // Far more busy ticks than this test process can have used meanwhile.
+  write_file(proc.file("stat"), proc_stat(901000, 905000));
+  EXPECT_TRUE(has(watch.finish(), "machine_busy"));
+  EXPECT_FALSE(has(watch.finish(), "governor"));  // no cpufreq in the tree: nothing said
+}
+
+TEST(FakeSysfsTree, GovernorOtherThanPerformanceIsCalledOut) {
+  TempDir sys;
+  for (const char* cpu : {"cpu0", "cpu1"}) {
+    fs::create_directories(sys.path() / "devices/system/cpu" / cpu / "cpufreq");
+  }
+  fs::create_directories(sys.path() / "devices/system/cpu/cpufreq");  // not a cpuN directory
+  write_file((sys.path() / "devices/system/cpu/cpu0/cpufreq/scaling_governor").string(), "performance\n");
+  write_file((sys.path() / "devices/system/cpu/cpu1/cpufreq/scaling_governor").string(), "performance\n");
+  EXPECT_EQ(hw::cpu_governors(sys.path().string()), std::vector<std::string>{"performance"});
+  EXPECT_TRUE(governor_notes(hw::cpu_governors(sys.path().string())).empty());
+  write_file((sys.path() / "devices/system/cpu/cpu1/cpufreq/scaling_governor").string(), "powersave\n");
+  const auto notes = governor_notes(hw::cpu_governors(sys.path().string()));
+  ASSERT_TRUE(has(notes, "governor"));
+  EXPECT_NE(notes[0].text.find("powersave"), std::string::npos);
+  EXPECT_NE(notes[0].remedy.find("performance"), std::string::npos);
+}
+
+TEST(FakeSysfsTree, ThermalThrottlingFromCountsAndCoolingDevices) {
+  TempDir sys;
+  fs::create_directories(sys.path() / "devices/system/cpu/cpu0/thermal_throttle");
+  const auto count = (sys.path() / "devices/system/cpu/cpu0/thermal_throttle/core_throttle_count").string();
+  write_file(count, "7\n");
+  const auto before = hw::read_thermal(sys.path().string());
+  EXPECT_EQ(before.throttle_count, 7u);
+  EXPECT_TRUE(thermal_notes(before, hw::read_thermal(sys.path().string())).empty());
+  write_file(count, "9\n");
+  EXPECT_TRUE(has(thermal_notes(before, hw::read_thermal(sys.path().string())), "thermal_throttle"));
+  // A processor cooling device at a state above 0 (the kernel slowing the CPU), a fan not.
+  for (const auto& [dev, type, state] :
+       {std::tuple{"cooling_device0", "Fan", "3"}, std::tuple{"cooling_device1", "Processor", "2"}}) {
+    fs::create_directories(sys.path() / "class/thermal" / dev);
+    write_file((sys.path() / "class/thermal" / dev / "type").string(), std::string(type) + "\n");
+    write_file((sys.path() / "class/thermal" / dev / "cur_state").string(), std::string(state) + "\n");
+  }
+  const auto now = hw::read_thermal(sys.path().string());
+  EXPECT_EQ(now.cooling_active, std::vector<std::string>{"cooling_device1"});
+}
+
+// NVML's throttle reasons through the fake NVML library: a GPU held down by heat or a power
+// cap is called out; one idle (reason bit 0x1) is not.
+TEST(FakeNvmlLibrary, GpuThermalSlowdownIsThermalThrottling) {
+  testing::FakeNvml nvml;
+  nvml.set("count", 2);
+  nvml.set("gpu0.name", "Fake GPU A");
+  nvml.set("gpu0.throttle_reasons", 0x40 | 0x4);
+  nvml.set("gpu1.name", "Fake GPU B");
+  nvml.set("gpu1.throttle_reasons", 0x1);
+  const auto gpus = power::nvml_throttled_gpus();
+  ASSERT_EQ(gpus, std::vector<std::string>{"nvml:gpu0 (Fake GPU A): hw thermal slowdown, sw power cap"});
+  const auto notes = thermal_notes({}, {}, gpus);
+  ASSERT_TRUE(has(notes, "thermal_throttle"));
+  EXPECT_NE(notes[0].text.find("Fake GPU A"), std::string::npos);
+  nvml.set("gpu0.throttle_reasons", "unsupported");
+  EXPECT_TRUE(power::nvml_throttled_gpus().empty());
+}
+
+}  // namespace
+}  // namespace rigbench::measure
