@@ -149,17 +149,22 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   // build_attn_inp_kv_iswa): the full cache's over n_kv cells where some attention layer is
   // global, and the window cache's over its own cells; both are inputs, live through the graph.
   uint64_t mask_cells = n_kv, score_cells = n_kv;  // score_cells: the widest layer's KQ
+  // ggml-alloc allocates the graph's inputs first and frees each after its last reader, so a
+  // mask that only block 0 reads is gone by block 0's FFN: the FFN phase (whose peak is block 0's,
+  // where the most masks remain) holds the masks that a later block reads.
+  uint64_t ffn_mask_cells = n_kv;
   const bool compressed = std::any_of(s.compress_ratio.begin(), s.compress_ratio.end(), [](uint32_t r) { return r > 0; });
   if (s.causal && s.n_swa > 0 && !compressed) {  // DeepSeek-V4's compressed caches: not traced
-    bool any_full = false;
+    bool any_full = false, later_full = false, later_swa = false;
     uint32_t swa_il = s.n_layer;
     for (uint32_t il = 0; il < s.n_layer; ++il) {
       if (!s.has_kv(il) || s.is_recurrent(il)) continue;
-      if (s.is_swa(il)) swa_il = std::min(swa_il, il);
-      else any_full = true;
+      if (s.is_swa(il)) swa_il = std::min(swa_il, il), later_swa = later_swa || il > 0;
+      else any_full = true, later_full = later_full || il > 0;
     }
     if (swa_il < s.n_layer) {
       mask_cells = (any_full ? n_kv : 0) + layer_cells(s, c, swa_il);
+      ffn_mask_cells = (later_full ? n_kv : 0) + (later_swa ? layer_cells(s, c, swa_il) : 0);
       if (!any_full) score_cells = layer_cells(s, c, swa_il);
     }
   }
@@ -171,7 +176,9 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   const uint64_t streams = s.causal ? static_cast<uint64_t>(std::max(1, c.n_seq)) : 1;
   mask_cells /= streams;
   score_cells /= streams;
+  ffn_mask_cells /= streams;
   const uint64_t mask = ffn.attention ? mask_cells * u * (c.flash_attn ? 2 : 4) : 0;
+  const uint64_t ffn_mask = ffn.attention ? ffn_mask_cells * u * (c.flash_attn ? 2 : 4) : 0;
   // Residual, norm, Q/K/V and the attention output live together; with flash attention a
   // sequential FFN without a gate frees one n_embd-wide tensor earlier (checked on llama.cpp's
   // tiny model of each kind).
@@ -210,10 +217,12 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   uint64_t ffn_per_token = 2 * e + (ffn.gated ? 3ull : 2ull) * n_ff_max + (ffn.parallel ? 2 * e : 0);
   if (s.n_expert > 0 && ffn.moe_first) {
     const uint64_t ff_exp = ffn.n_ff_exp > 0 ? ffn.n_ff_exp : (s.n_ff_exp > 0 ? s.n_ff_exp : n_ff_max);
-    const uint64_t moe = 4 * e + 3ull * s.n_expert_used * ff_exp;
+    // Without a KV cache (non-causal decoders: LLaDA-MoE, RND1) the attention leaves one n_embd-wide
+    // hole fewer below the experts' tensors: 3 n_embd (llama.cpp's tiny LLaDA-MoE at -ub 128..1024).
+    const uint64_t moe = (s.causal ? 4 : 3) * e + 3ull * s.n_expert_used * ff_exp;
     ffn_per_token = std::max(moe, n_ff_max > ff_exp ? ffn_per_token : 0);
   }
-  p.ffn = mask + u * 4 * ffn_per_token;
+  p.ffn = ffn_mask + u * 4 * ffn_per_token;
   p.output = u * 4 * (static_cast<uint64_t>(s.causal ? s.n_vocab : 0) + 2 * e);
   if (!ffn.attention && ffn.ssm_x_rows > 0 && ffn.ssm_inner > 0) {
     // Mamba (no attention, so no mask): per token the residual and input (2 n_embd), the
