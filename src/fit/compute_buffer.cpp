@@ -25,6 +25,7 @@ struct FfnKind {
   uint64_t n_ff_exp = 0;     // rows of an expert's up projection (0 without experts)
   bool fused_qkv = false;    // one attn_qkv projection
   bool learned_pos = false;  // position_embd: no RoPE
+  bool embd_skip = false;    // every block adds the normed embedding back (layer_output_scale: Talkie)
   uint64_t indexer_q = 0;    // DeepSeek sparse attention: rows of the lightning indexer's query (heads x dims)
   // Recurrent blocks (the first block with ssm_* tensors). Mamba (ssm_x): inner size, state
   // size and the x projection's rows (dt_rank + 2 d_state); 0 otherwise.
@@ -70,7 +71,7 @@ FfnKind ffn_kind(const model::ModelShape& s) {
   const uint64_t n_ff = s.n_ff.empty() ? 0 : s.n_ff[0];
   bool block0 = false, attn_norm = false, ffn_norm = false;
   for (const auto& t : s.tensors) {
-    if (t.layer != 0 && !(k.n_ff_exp == 0 && t.name.find("ffn_up_exps.weight") != std::string::npos)) continue;
+    if (t.layer != 0 && !(k.n_ff_exp == 0 && t.name.find("up_exps.weight") != std::string::npos)) continue;
     block0 = block0 || t.layer == 0;
     if (t.name.rfind("blk.0.ffn_gate", 0) == 0 && t.name.find("_inp") == std::string::npos) k.gated = true;
     if (t.name == "blk.0.ffn_up.weight" && n_ff > 0 && static_cast<uint64_t>(t.n_rows) == 2 * n_ff) k.gated = true;
@@ -78,11 +79,18 @@ FfnKind ffn_kind(const model::ModelShape& s) {
     if (t.name == "blk.0.attn_qkv.weight") k.fused_qkv = true;
     if (t.name == "blk.0.indexer.attn_q_b.weight") k.indexer_q = static_cast<uint64_t>(t.n_rows);
     if (t.name.rfind("position_embd", 0) == 0) k.learned_pos = true;
+    if (t.name == "blk.0.layer_output_scale.weight") k.embd_skip = true;
     for (const char* n : {"blk.0.ffn_norm.weight", "blk.0.post_attention_norm.weight", "blk.0.post_ffw_norm.weight"})
       if (t.name == n) ffn_norm = true;
     if (t.name.find("ffn_up_exps.weight") != std::string::npos) {
       k.n_ff_exp = static_cast<uint64_t>(t.n_rows);
       k.moe_first = k.moe_first || t.layer == 0;
+    }
+    // One fused gate+up expert projection (HY-V3, Qwen3.5-MoE, Qwen3-Next): 2 x expert n_ff rows.
+    if (t.name.find("ffn_gate_up_exps.weight") != std::string::npos) {
+      k.n_ff_exp = static_cast<uint64_t>(t.n_rows) / 2;
+      k.moe_first = k.moe_first || t.layer == 0;
+      k.gated = true;
     }
   }
   // The recurrent blocks' tensors, from the first block that has them (hybrids interleave).
@@ -197,6 +205,10 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   // at -ub 64..1024: 2 u^2 (the F16 mask) + 7692 u bytes = (4 e + q + kv + kv / 4) floats a token
   // and the three int32 inputs (tokens, positions, output ids).
   if (!s.causal && c.flash_attn && !s.is_mla()) act += kv / 4;
+  // A skip from the embeddings into every block (Talkie) keeps the normed embedding live
+  // throughout: one n_embd more in the attention phase, and in the FFN phase two (the skip and the
+  // hole it leaves below the FFN's tensors; llama.cpp's tiny Talkie: 4 n_embd + 3 n_ff).
+  if (ffn.embd_skip) act += e;
   p.attention = mask + u * 4 * act;
   if (!c.flash_attn) p.attention += score_cells * u * n_head * 4;
   if (s.is_mla()) p.attention += u * 4 * 2 * n_head * (s.kv_lora_rank + s.qk_rope_dim);
@@ -214,7 +226,8 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   // reuses their freed blocks for the experts' tensors and the dense peak holds (measured on
   // its tiny model of each architecture).
   const uint64_t n_ff_max = max_of(s.n_ff);
-  uint64_t ffn_per_token = 2 * e + (ffn.gated ? 3ull : 2ull) * n_ff_max + (ffn.parallel ? 2 * e : 0);
+  uint64_t ffn_per_token =
+      2 * e + (ffn.gated ? 3ull : 2ull) * n_ff_max + (ffn.parallel ? 2 * e : 0) + (ffn.embd_skip ? 2 * e : 0);
   if (s.n_expert > 0 && ffn.moe_first) {
     const uint64_t ff_exp = ffn.n_ff_exp > 0 ? ffn.n_ff_exp : (s.n_ff_exp > 0 ? s.n_ff_exp : n_ff_max);
     // Without a KV cache (non-causal decoders: LLaDA-MoE, RND1) the attention leaves one n_embd-wide
