@@ -25,6 +25,7 @@ struct FfnKind {
   uint64_t n_ff_exp = 0;     // rows of an expert's up projection (0 without experts)
   bool fused_qkv = false;    // one attn_qkv projection
   bool learned_pos = false;  // position_embd: no RoPE
+  bool embd_skip = false;    // every block adds the normed embedding back (layer_output_scale: Talkie)
   uint64_t indexer_q = 0;    // DeepSeek sparse attention: rows of the lightning indexer's query (heads x dims)
   // Recurrent blocks (the first block with ssm_* tensors). Mamba (ssm_x): inner size, state
   // size and the x projection's rows (dt_rank + 2 d_state); 0 otherwise.
@@ -70,7 +71,7 @@ FfnKind ffn_kind(const model::ModelShape& s) {
   const uint64_t n_ff = s.n_ff.empty() ? 0 : s.n_ff[0];
   bool block0 = false, attn_norm = false, ffn_norm = false;
   for (const auto& t : s.tensors) {
-    if (t.layer != 0 && !(k.n_ff_exp == 0 && t.name.find("ffn_up_exps.weight") != std::string::npos)) continue;
+    if (t.layer != 0 && !(k.n_ff_exp == 0 && t.name.find("up_exps.weight") != std::string::npos)) continue;
     block0 = block0 || t.layer == 0;
     if (t.name.rfind("blk.0.ffn_gate", 0) == 0 && t.name.find("_inp") == std::string::npos) k.gated = true;
     if (t.name == "blk.0.ffn_up.weight" && n_ff > 0 && static_cast<uint64_t>(t.n_rows) == 2 * n_ff) k.gated = true;
@@ -78,11 +79,18 @@ FfnKind ffn_kind(const model::ModelShape& s) {
     if (t.name == "blk.0.attn_qkv.weight") k.fused_qkv = true;
     if (t.name == "blk.0.indexer.attn_q_b.weight") k.indexer_q = static_cast<uint64_t>(t.n_rows);
     if (t.name.rfind("position_embd", 0) == 0) k.learned_pos = true;
+    if (t.name == "blk.0.layer_output_scale.weight") k.embd_skip = true;
     for (const char* n : {"blk.0.ffn_norm.weight", "blk.0.post_attention_norm.weight", "blk.0.post_ffw_norm.weight"})
       if (t.name == n) ffn_norm = true;
     if (t.name.find("ffn_up_exps.weight") != std::string::npos) {
       k.n_ff_exp = static_cast<uint64_t>(t.n_rows);
       k.moe_first = k.moe_first || t.layer == 0;
+    }
+    // One fused gate+up expert projection (HY-V3, Qwen3.5-MoE, Qwen3-Next): 2 x expert n_ff rows.
+    if (t.name.find("ffn_gate_up_exps.weight") != std::string::npos) {
+      k.n_ff_exp = static_cast<uint64_t>(t.n_rows) / 2;
+      k.moe_first = k.moe_first || t.layer == 0;
+      k.gated = true;
     }
   }
   // The recurrent blocks' tensors, from the first block that has them (hybrids interleave).
@@ -149,17 +157,22 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   // build_attn_inp_kv_iswa): the full cache's over n_kv cells where some attention layer is
   // global, and the window cache's over its own cells; both are inputs, live through the graph.
   uint64_t mask_cells = n_kv, score_cells = n_kv;  // score_cells: the widest layer's KQ
+  // ggml-alloc allocates the graph's inputs first and frees each after its last reader, so a
+  // mask that only block 0 reads is gone by block 0's FFN: the FFN phase (whose peak is block 0's,
+  // where the most masks remain) holds the masks that a later block reads.
+  uint64_t ffn_mask_cells = n_kv;
   const bool compressed = std::any_of(s.compress_ratio.begin(), s.compress_ratio.end(), [](uint32_t r) { return r > 0; });
   if (s.causal && s.n_swa > 0 && !compressed) {  // DeepSeek-V4's compressed caches: not traced
-    bool any_full = false;
+    bool any_full = false, later_full = false, later_swa = false;
     uint32_t swa_il = s.n_layer;
     for (uint32_t il = 0; il < s.n_layer; ++il) {
       if (!s.has_kv(il) || s.is_recurrent(il)) continue;
-      if (s.is_swa(il)) swa_il = std::min(swa_il, il);
-      else any_full = true;
+      if (s.is_swa(il)) swa_il = std::min(swa_il, il), later_swa = later_swa || il > 0;
+      else any_full = true, later_full = later_full || il > 0;
     }
     if (swa_il < s.n_layer) {
       mask_cells = (any_full ? n_kv : 0) + layer_cells(s, c, swa_il);
+      ffn_mask_cells = (later_full ? n_kv : 0) + (later_swa ? layer_cells(s, c, swa_il) : 0);
       if (!any_full) score_cells = layer_cells(s, c, swa_il);
     }
   }
@@ -171,7 +184,9 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   const uint64_t streams = s.causal ? static_cast<uint64_t>(std::max(1, c.n_seq)) : 1;
   mask_cells /= streams;
   score_cells /= streams;
+  ffn_mask_cells /= streams;
   const uint64_t mask = ffn.attention ? mask_cells * u * (c.flash_attn ? 2 : 4) : 0;
+  const uint64_t ffn_mask = ffn.attention ? ffn_mask_cells * u * (c.flash_attn ? 2 : 4) : 0;
   // Residual, norm, Q/K/V and the attention output live together; with flash attention a
   // sequential FFN without a gate frees one n_embd-wide tensor earlier (checked on llama.cpp's
   // tiny model of each kind).
@@ -190,6 +205,10 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   // at -ub 64..1024: 2 u^2 (the F16 mask) + 7692 u bytes = (4 e + q + kv + kv / 4) floats a token
   // and the three int32 inputs (tokens, positions, output ids).
   if (!s.causal && c.flash_attn && !s.is_mla()) act += kv / 4;
+  // A skip from the embeddings into every block (Talkie) keeps the normed embedding live
+  // throughout: one n_embd more in the attention phase, and in the FFN phase two (the skip and the
+  // hole it leaves below the FFN's tensors; llama.cpp's tiny Talkie: 4 n_embd + 3 n_ff).
+  if (ffn.embd_skip) act += e;
   p.attention = mask + u * 4 * act;
   if (!c.flash_attn) p.attention += score_cells * u * n_head * 4;
   if (s.is_mla()) p.attention += u * 4 * 2 * n_head * (s.kv_lora_rank + s.qk_rope_dim);
@@ -207,13 +226,16 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   // reuses their freed blocks for the experts' tensors and the dense peak holds (measured on
   // its tiny model of each architecture).
   const uint64_t n_ff_max = max_of(s.n_ff);
-  uint64_t ffn_per_token = 2 * e + (ffn.gated ? 3ull : 2ull) * n_ff_max + (ffn.parallel ? 2 * e : 0);
+  uint64_t ffn_per_token =
+      2 * e + (ffn.gated ? 3ull : 2ull) * n_ff_max + (ffn.parallel ? 2 * e : 0) + (ffn.embd_skip ? 2 * e : 0);
   if (s.n_expert > 0 && ffn.moe_first) {
     const uint64_t ff_exp = ffn.n_ff_exp > 0 ? ffn.n_ff_exp : (s.n_ff_exp > 0 ? s.n_ff_exp : n_ff_max);
-    const uint64_t moe = 4 * e + 3ull * s.n_expert_used * ff_exp;
+    // Without a KV cache (non-causal decoders: LLaDA-MoE, RND1) the attention leaves one n_embd-wide
+    // hole fewer below the experts' tensors: 3 n_embd (llama.cpp's tiny LLaDA-MoE at -ub 128..1024).
+    const uint64_t moe = (s.causal ? 4 : 3) * e + 3ull * s.n_expert_used * ff_exp;
     ffn_per_token = std::max(moe, n_ff_max > ff_exp ? ffn_per_token : 0);
   }
-  p.ffn = mask + u * 4 * ffn_per_token;
+  p.ffn = ffn_mask + u * 4 * ffn_per_token;
   p.output = u * 4 * (static_cast<uint64_t>(s.causal ? s.n_vocab : 0) + 2 * e);
   if (!ffn.attention && ffn.ssm_x_rows > 0 && ffn.ssm_inner > 0) {
     // Mamba (no attention, so no mask): per token the residual and input (2 n_embd), the

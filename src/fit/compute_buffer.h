@@ -35,9 +35,13 @@ ComputePhases compute_phases(const model::ModelShape& shape, const ContextParams
 //              in-projection + 2 d_inner, and the scan states (with the mask only where the
 //              block also runs attention: Falcon-H1). Gated delta net (Qwen3.5, Qwen3-Next):
 //              mask + 3 n_embd + 3 x the convolution's channels
-//   FFN:       mask + 2 n_embd + 3 n_ff (2 n_ff without a gate; + 2 n_embd beside the
-//              attention); MoE with experts from block 0: 4 n_embd + 3 x used x expert n_ff
-//              (the expert width from its tensors), with leading dense blocks the dense FFN
+//   FFN:       the masks a later block reads (ggml-alloc frees an input after its last reader:
+//              a window mask that only block 0 reads is gone by its FFN) + 2 n_embd + 3 n_ff
+//              (2 n_ff without a gate; + 2 n_embd beside the attention); MoE with experts from
+//              block 0: 4 n_embd (3 without a KV cache) + 3 x used x expert n_ff
+//              (the expert width from its tensors, up or fused gate+up), with leading dense
+//              blocks the dense FFN. A skip from the embedding into every block (Talkie):
+//              n_embd more in the attention phase, 2 n_embd more in the FFN phase
 //   output:    (n_vocab + 2 n_embd) (F32 logits of every token), only on the device that holds
 //              the output layer (`include_output`)
 // Plus 2 KiB of reservation slack. Derived from llama.cpp's graphs and fitted to its no_alloc
