@@ -32,9 +32,10 @@ Status run_compare_command(const CompareOptions& o) {
   if (!format) return std::unexpected(format.error());
   auto records = store::load_records(o.db_paths, o.filter, store::RecordView::kCompare);
   if (!records) return std::unexpected(records.error());
-  auto cmp = report::compare(*records, report::CompareOptions{*by, o.baseline});
+  const report::RecordIdentities ids(*records);  // once, for both
+  auto cmp = report::compare(*records, report::CompareOptions{*by, o.baseline}, ids);
   if (!cmp) return std::unexpected(cmp.error());
-  const auto regressions = report::find_regressions(*records, o.alpha);
+  const auto regressions = report::find_regressions(*records, o.alpha, ids);
   report::print_comparison(*cmp, regressions, o.alpha, *format, std::cout);
   return {};
 }
