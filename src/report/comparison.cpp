@@ -226,6 +226,29 @@ void PooledValues::add(const MetricValues& v) {
   if (v.stated) stated = stated ? combine(with_known_n(*stated), with_known_n(*v.stated)) : *v.stated;
 }
 
+bool PooledValues::add_values_of(const RunRecord& rec, Metric metric) {
+  const Results& r = rec.results;
+  switch (metric) {
+    case Metric::kPp:
+    case Metric::kTg: {
+      const auto& t = metric == Metric::kPp ? r.pp : r.tg;
+      if (!t || t->summary_only) break;  // summary-only: as metric_values states it, below
+      if (t->samples_tps.empty()) return false;
+      samples.insert(samples.end(), t->samples_tps.begin(), t->samples_tps.end());
+      return true;
+    }
+    case Metric::kTtft:
+      if (!r.ttft || r.ttft->samples_ns.empty()) return false;
+      for (int64_t ns : r.ttft->samples_ns) samples.push_back(static_cast<double>(ns) / 1e6);  // to_milliseconds
+      return true;
+    default: break;  // one value per run: few
+  }
+  auto v = metric_values(rec, metric);
+  if (!v) return false;
+  add(*v);
+  return true;
+}
+
 Summary PooledValues::summary() const {
   if (!stated) return summarize(samples);
   if (samples.empty()) return *stated;
@@ -612,7 +635,7 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
     for (const Destination& d : dest->second) {
       // A refused run adds no values to its pp and tg rows (their cell says "won't fit").
       if (!rec.refused.empty() && (d.metric == Metric::kPp || d.metric == Metric::kTg)) continue;
-      if (auto c = metric_values(rec, d.metric)) d.values->add(*c);
+      d.values->add_values_of(rec, d.metric);
     }
   }
 

@@ -151,6 +151,9 @@ struct PooledValues {
   std::vector<std::string> flags;  // the energy flags of everything added, sorted, each once
 
   void add(const MetricValues& v);
+  // Adds what metric_values(rec, metric) holds, without making its test label (a view of
+  // many records adds each record's values); false when the record holds no value of `metric`.
+  bool add_values_of(const RunRecord& rec, Metric metric);
   // The statistics of everything added: summarize(samples), combined with `stated`. A
   // summary that does not state its n (0) counts as 2, the fewest that carry a spread,
   // when it is pooled with anything else; alone it is returned as it is.

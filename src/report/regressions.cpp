@@ -84,9 +84,9 @@ std::vector<Regression> find_regressions(std::span<const RunRecord> records, dou
       }
     }
     for (Destination& d : dest->second) {
-      auto v = metric_values(rec, d.metric);
-      if (!v) continue;
       if (!d.samples) {
+        auto v = metric_values(rec, d.metric);
+        if (!v) continue;
         const RecordIdentities::Entry& id = ids.of(i);
         GroupKey key{id.machine.label, id.model.label, id.machine.key,     id.model.key, static_cast<int>(d.metric),
                      v->n,             v->depth,       v->test,            id.knobs};
@@ -96,8 +96,8 @@ std::vector<Regression> find_regressions(std::span<const RunRecord> records, dou
           d.samples->first_time = rec.test_time;
         }
       }
+      if (!d.samples->values.add_values_of(rec, d.metric)) continue;  // no value of this test
       d.samples->first_time = std::min(d.samples->first_time, rec.test_time);
-      d.samples->values.add(*v);
     }
   }
   std::vector<Regression> out;
