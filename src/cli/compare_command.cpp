@@ -35,9 +35,10 @@ Status run_compare_command(const CompareOptions& o) {
   if (!format) return std::unexpected(format.error());
   auto records = store::load_records(o.db_paths, o.filter, store::RecordView::kCompare);
   if (!records) return std::unexpected(records.error());
-  auto cmp = report::compare(*records, report::CompareOptions{*by, o.baseline});
+  const report::RecordIdentities ids(*records);  // once, for both
+  auto cmp = report::compare(*records, report::CompareOptions{*by, o.baseline}, ids);
   if (!cmp) return std::unexpected(cmp.error());
-  const auto regressions = report::find_regressions(*records, o.alpha);
+  const auto regressions = report::find_regressions(*records, o.alpha, ids);
   // The answers (report/reversals.h) of each t/s metric the rows hold.
   std::vector<report::Answers> answers;
   for (const report::Metric m : {report::Metric::kTg, report::Metric::kPp}) {

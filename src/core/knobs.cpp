@@ -148,6 +148,21 @@ const std::vector<Knob>& knobs() {
   return kKnobs;
 }
 
+bool is_source_knob(const std::string& field) {
+  // What llama-bench (every version) writes about the build, the machine, the model and the
+  // results, rather than about how the test ran.
+  static const char* const kNotKnobs[] = {
+      "build_commit", "build_number", "cpu_info", "gpu_info",  "backends",  "model_filename", "model_type",
+      "model_size",   "model_n_params", "n_prompt", "n_gen",   "test_time", "avg_ns",         "stddev_ns",
+      "avg_ts",       "stddev_ts",    "samples_ns", "samples_ts", "gpu_blas", "cuda",         "vulkan",
+      "kompute",      "metal",        "sycl",     "opencl",    "rpc",       "blas",
+  };
+  for (const char* name : kNotKnobs) {
+    if (field == name) return false;
+  }
+  return true;
+}
+
 const Knob* find_knob(const std::string& key) {
   for (const Knob& k : knobs()) {
     if (k.key == key) return &k;
@@ -159,7 +174,10 @@ std::string knob_text(const Knob& k, const BenchParams& p) {
   return k.type == Knob::Type::kInt ? std::to_string(p.*k.int_field) : p.*k.text_field;
 }
 
-std::string knob_default(const Knob& k) { return knob_text(k, BenchParams{}); }
+std::string knob_default(const Knob& k) {
+  static const BenchParams kDefaults{};
+  return knob_text(k, kDefaults);
+}
 
 std::string knob_flag_name(const Knob& k) {
   std::string names = k.flags;

@@ -51,6 +51,13 @@ struct Knob {
 // Every knob, in the plan's nesting order (outermost first).
 const std::vector<Knob>& knobs();
 
+// Whether a field that a source recorded and no knob declares (RunRecord::source_fields:
+// llama-bench fields of versions other than v0.4.0) is a knob, and so part of compare's key.
+// Every such field is, but those llama-bench writes about the build, machine, model and
+// results (build_number, avg_ns, stddev_ns, samples_ts, gpu_blas, ...): a setting that
+// rigbench does not know yet keeps runs apart rather than pooling them.
+bool is_source_knob(const std::string& field);
+
 // The knob whose key is `key`, or nullptr.
 const Knob* find_knob(const std::string& key);
 

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -260,6 +261,10 @@ struct RunRecord {
   std::string refused;            // why the run was not attempted ("will not fit this machine: ..."); "" = it ran
   std::string failed;             // why the run failed once started (load, context, decode error); "" = it did not
   std::vector<std::string> tags;  // --tag values
+  // Fields the source recorded that no field above holds (an import's: llama-bench's
+  // build_number, fields of llama-bench versions other than v0.4.0), by the source's name, as
+  // text. Those that are knobs (core/knobs.h is_source_knob) are part of compare's key.
+  std::map<std::string, std::string> source_fields;
 };
 
 // How a run ended, derived from the record: "refused" (not attempted), "failed" (an error

@@ -40,14 +40,17 @@ std::string state_name(CellState s) {
   return "missing";
 }
 
-// The row-label columns for `by`: the identities that are not the columns.
-std::vector<std::pair<std::string, std::string Row::*>> label_columns(CompareBy by) {
-  switch (by) {
-    case CompareBy::kMachine: return {{"model", &Row::model}};
-    case CompareBy::kModel: return {{"machine", &Row::machine}};
-    case CompareBy::kBuild: return {{"model", &Row::model}, {"machine", &Row::machine}};
+// The row-label columns: the identities that are not the columns; the build only where the
+// rows hold several (else one build is every row's).
+std::vector<std::pair<std::string, std::string Row::*>> label_columns(const Comparison& cmp) {
+  std::vector<std::pair<std::string, std::string Row::*>> cols;
+  switch (cmp.by) {
+    case CompareBy::kMachine: cols = {{"model", &Row::model}}; break;
+    case CompareBy::kModel: cols = {{"machine", &Row::machine}}; break;
+    case CompareBy::kBuild: cols = {{"model", &Row::model}, {"machine", &Row::machine}}; break;
   }
-  return {};
+  if (cmp.several_builds) cols.push_back({"build", &Row::build});
+  return cols;
 }
 
 std::string test_with_unit(const Row& row) {
@@ -59,7 +62,7 @@ std::string winner_text(const Comparison& cmp, const Row& row) {
   return row.winner >= 0 ? cmp.columns[row.winner] : row.verdict;
 }
 
-Json cell_json(const Comparison& cmp, std::size_t i, const Cell& c) {
+Json cell_json(const Comparison& cmp, Metric metric, std::size_t i, const Cell& c) {
   Json j = {{"column", cmp.columns[i]}, {"state", state_name(c.state)}};
   if (c.state == CellState::kMeasured) {
     j["n"] = c.summary.n;
@@ -73,12 +76,14 @@ Json cell_json(const Comparison& cmp, std::size_t i, const Cell& c) {
     j["config"] = c.config;
     j["n_configs"] = c.n_configs;
   }
+  if (c.state == CellState::kMeasured && !metric_info(metric).per_repetition && metric != Metric::kMemory)
+    j["energy_flags"] = c.energy_flags;  // J/token and cost: the doubts about the energy they come from
   return j;
 }
 
 Json row_json(const Comparison& cmp, const Row& row) {
   Json j;
-  for (const auto& [name, field] : label_columns(cmp.by)) j[name] = row.*field;
+  for (const auto& [name, field] : label_columns(cmp)) j[name] = row.*field;
   j["metric"] = metric_info(row.metric).key;
   j["unit"] = metric_info(row.metric).unit;
   j["test"] = row.test;
@@ -123,7 +128,11 @@ void print_markdown(const Comparison& cmp, const std::vector<Regression>& regres
 
 Table compare_table(const Comparison& cmp) {
   std::vector<TableColumn> cols;
-  for (const auto& [name, field] : label_columns(cmp.by)) cols.push_back({name, name});
+  for (const auto& [name, field] : label_columns(cmp)) {
+    TableColumn c{name, name};
+    c.wrap = name == "build";  // "rigbench 0.1.0 / llama.cpp 80fb11ac" wraps to keep the table in 120 columns
+    cols.push_back(std::move(c));
+  }
   cols.push_back({"test", "test"});
   for (std::size_t i = 0; i < cmp.columns.size(); ++i) {
     cols.push_back({cmp.columns[i], cmp.columns[i] + (i == cmp.baseline ? " (baseline)" : ""), Align::kRight});
@@ -143,9 +152,10 @@ Table compare_table(const Comparison& cmp) {
         "(its -o jsonl keeps them).");
   }
   bool several_configs = false;
+  std::vector<std::string> flags;  // the energy flags shown
   for (const Row& row : cmp.rows) {
     std::vector<TableCell> cells;
-    for (const auto& [name, field] : label_columns(cmp.by)) cells.push_back(TableCell::str(row.*field));
+    for (const auto& [name, field] : label_columns(cmp)) cells.push_back(TableCell::str(row.*field));
     cells.push_back(TableCell::str(test_with_unit(row)));
     for (std::size_t i = 0; i < row.cells.size(); ++i) {
       const Cell& c = row.cells[i];
@@ -156,6 +166,8 @@ Table compare_table(const Comparison& cmp) {
         text += " (best of " + std::to_string(c.n_configs) + ")";
         several_configs = true;
       }
+      text += flags_text(c);
+      flags.insert(flags.end(), c.energy_flags.begin(), c.energy_flags.end());
       cells.push_back(c.state == CellState::kMeasured ? TableCell::number_text(c.summary.mean, text)
                                                       : TableCell::absent(text));
     }
@@ -167,15 +179,16 @@ Table compare_table(const Comparison& cmp) {
         "(best of N): N configurations (knob combinations) ran there, never pooled; the best is shown "
         "(-o json: config, n_configs).");
   }
+  if (const std::string note = energy_flags_note(flags); !note.empty()) t.add_note(note);
   return t;
 }
 
 Table compare_cells_table(const Comparison& cmp) {
   std::vector<TableColumn> cols;
-  for (const auto& [name, field] : label_columns(cmp.by)) cols.push_back({name, name});
+  for (const auto& [name, field] : label_columns(cmp)) cols.push_back({name, name});
   const std::string column = compare_by_name(cmp.by);
   for (const std::string h : {"metric", "unit", "test", column.c_str(), "baseline", "state", "n", "mean", "stddev",
-                              "median", "min", "max", "ratio", "winner", "verdict", "config"}) {
+                              "median", "min", "max", "ratio", "winner", "verdict", "config", "energy_flags"}) {
     cols.push_back({h, h});
   }
   Table t(std::move(cols));
@@ -184,7 +197,7 @@ Table compare_cells_table(const Comparison& cmp) {
       const Cell& c = row.cells[i];
       const bool m = c.state == CellState::kMeasured;
       std::vector<TableCell> f;
-      for (const auto& [name, field] : label_columns(cmp.by)) f.push_back(TableCell::str(row.*field));
+      for (const auto& [name, field] : label_columns(cmp)) f.push_back(TableCell::str(row.*field));
       f.push_back(TableCell::str(metric_info(row.metric).key));
       f.push_back(TableCell::str(metric_info(row.metric).unit));
       f.push_back(TableCell::str(row.test));
@@ -199,6 +212,7 @@ Table compare_cells_table(const Comparison& cmp) {
       f.push_back(TableCell::boolean(static_cast<int>(i) == row.winner));
       f.push_back(TableCell::str(row.verdict));
       f.push_back(TableCell::str(c.config));
+      f.push_back(TableCell::str(join(c.energy_flags, ";")));
       t.add_row(std::move(f));
     }
   }
@@ -249,6 +263,37 @@ std::string cell_text(Metric metric, const Cell& cell) {
   return fixed(cell.summary.mean, 2) + " ± " + sd + (cell.summary_only ? " (summary)" : "");
 }
 
+std::string energy_flag_meaning(const std::string& flag) {
+  static const std::pair<const char*, const char*> kMeanings[] = {
+      {"below_update_period", "a phase shorter than the meter's update period"},
+      {"coarse", "a phase shorter than ten updates of its meter"},
+      {"sources_disagree", "the meter's counter and its power readings differ by more than 10 %"},
+      {"gap", "the meter had no reading over part of a phase"},
+      {"idle_above_active", "idle power above the phase's: no marginal figure"},
+      {"idle_stated", "idle power stated (--idle-watts), not measured"},
+  };
+  for (const auto& [name, meaning] : kMeanings) {
+    if (flag == name) return meaning;
+  }
+  return "see the record's energy notes";
+}
+
+std::string flags_text(const Cell& cell) {
+  return cell.energy_flags.empty() ? "" : " [" + join(cell.energy_flags, ", ") + "]";
+}
+
+std::string energy_flags_note(const std::vector<std::string>& flags) {
+  std::vector<std::string> seen(flags);
+  std::sort(seen.begin(), seen.end());
+  seen.erase(std::unique(seen.begin(), seen.end()), seen.end());
+  if (seen.empty()) return "";
+  std::string note = "[flags]: doubts about the energy figures of the runs shown (docs/energy.md; their causes in the "
+                     "record's energy notes):";
+  for (std::size_t i = 0; i < seen.size(); ++i)
+    note += (i ? "; " : " ") + seen[i] + " = " + energy_flag_meaning(seen[i]);
+  return note + ".";
+}
+
 std::string ratio_text(double ratio) { return std::isnan(ratio) ? "" : "×" + fixed(ratio, 2); }
 
 void print_comparison(const Comparison& cmp, const std::vector<Regression>& regressions, double alpha,
@@ -261,7 +306,7 @@ void print_comparison(const Comparison& cmp, const std::vector<Regression>& regr
       for (const Row& row : cmp.rows) {
         Json j = row_json(cmp, row);
         j["cells"] = Json::array();
-        for (std::size_t i = 0; i < row.cells.size(); ++i) j["cells"].push_back(cell_json(cmp, i, row.cells[i]));
+        for (std::size_t i = 0; i < row.cells.size(); ++i) j["cells"].push_back(cell_json(cmp, row.metric, i, row.cells[i]));
         rows.push_back(std::move(j));
       }
       Json regs = Json::array();
@@ -284,7 +329,7 @@ void print_comparison(const Comparison& cmp, const std::vector<Regression>& regr
         for (std::size_t i = 0; i < row.cells.size(); ++i) {
           Json j = {{"kind", "cell"}};
           j.update(row_json(cmp, row));
-          j.update(cell_json(cmp, i, row.cells[i]));
+          j.update(cell_json(cmp, row.metric, i, row.cells[i]));
           out << j.dump(-1, ' ', false, Json::error_handler_t::replace) << "\n";
         }
       }

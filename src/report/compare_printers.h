@@ -23,6 +23,16 @@ namespace rigbench::report {
 // digits), "1.13 MiB" (memory), "does not fit", "-".
 std::string cell_text(Metric metric, const Cell& cell);
 
+// What an energy flag (EnergyInfo::flags) says of the figures, in a few words (docs/energy.md).
+std::string energy_flag_meaning(const std::string& flag);
+
+// The energy flags of a cell for people: " [coarse, gap]"; "" when it has none.
+std::string flags_text(const Cell& cell);
+
+// A note explaining each energy flag that `flags` holds: "energy flags: coarse = ...; gap = ...";
+// "" when none.
+std::string energy_flags_note(const std::vector<std::string>& flags);
+
 // A ratio for people: "×1.52"; "" for NaN.
 std::string ratio_text(double ratio);
 

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 #include "core/knobs.h"
 #include "core/strings.h"
@@ -89,6 +91,7 @@ Cell make_cell(const ColumnSamples& configs, const MetricInfo& info) {
   cell.samples = best->second.samples;
   cell.summary = best_summary;
   cell.summary_only = best->second.summary_only();
+  cell.energy_flags = best->second.flags;
   cell.n_configs = configs.size();
   return cell;
 }
@@ -159,7 +162,7 @@ std::string test_label(Metric metric, int n, int depth, const std::string& suffi
 }
 
 MetricValues values(std::vector<double> samples, Metric metric, int n, int depth, const std::string& suffix = "") {
-  return MetricValues{std::move(samples), n, depth, test_label(metric, n, depth, suffix)};
+  return MetricValues{std::move(samples), n, depth, test_label(metric, n, depth, suffix), std::nullopt, {}};
 }
 
 // " (stated)", " (estimated)", ...: energy that no meter read; "" for counter or integrated.
@@ -168,6 +171,38 @@ std::string unmeasured_suffix(const EnergyInfo& e) {
     if (method != "counter" && method != "integrated") return " (" + e.method + ")";
   }
   return "";
+}
+
+}  // namespace
+
+namespace {
+
+// What of a record's results decides its rows (metric_values: which metrics it holds, their
+// tokens, depth and test label; whether it was refused), apart from its setup: records of
+// one setup and one results shape have the same rows.
+std::string results_shape(const RunRecord& rec) {
+  std::string shape;
+  shape.reserve(64);
+  for (const auto* t : {&rec.results.pp, &rec.results.tg}) {
+    shape.push_back(t->has_value() ? 1 : 0);
+    if (!*t) continue;
+    const ThroughputResult& r = **t;
+    shape.append(reinterpret_cast<const char*>(&r.n_tokens), sizeof r.n_tokens);
+    shape.push_back(r.summary_only ? 1 : 0);
+    shape.push_back(r.samples_tps.empty() ? 1 : 0);
+  }
+  shape.push_back(rec.results.ttft && !rec.results.ttft->samples_ns.empty() ? 1 : 0);
+  shape.push_back(rec.energy.tg && std::isfinite(rec.energy.tg->j_per_token) ? 1 : 0);
+  shape.push_back(rec.cost && std::isfinite(rec.cost->gross_per_mtok) ? 1 : 0);
+  shape.push_back(rec.memory.buffers.empty() ? 1 : 0);
+  shape.push_back(rec.refused.empty() ? 1 : 0);
+  const std::string& currency = rec.cost ? rec.cost->currency : std::string();
+  for (const std::string* text : {&rec.energy.method, &currency}) {
+    const auto n = static_cast<uint32_t>(text->size());
+    shape.append(reinterpret_cast<const char*>(&n), sizeof n);
+    shape.append(*text);
+  }
+  return shape;
 }
 
 }  // namespace
@@ -184,7 +219,34 @@ Summary with_known_n(Summary s) {
 
 void PooledValues::add(const MetricValues& v) {
   samples.insert(samples.end(), v.samples.begin(), v.samples.end());
+  for (const std::string& f : v.flags) {
+    const auto at = std::lower_bound(flags.begin(), flags.end(), f);
+    if (at == flags.end() || *at != f) flags.insert(at, f);
+  }
   if (v.stated) stated = stated ? combine(with_known_n(*stated), with_known_n(*v.stated)) : *v.stated;
+}
+
+bool PooledValues::add_values_of(const RunRecord& rec, Metric metric) {
+  const Results& r = rec.results;
+  switch (metric) {
+    case Metric::kPp:
+    case Metric::kTg: {
+      const auto& t = metric == Metric::kPp ? r.pp : r.tg;
+      if (!t || t->summary_only) break;  // summary-only: as metric_values states it, below
+      if (t->samples_tps.empty()) return false;
+      samples.insert(samples.end(), t->samples_tps.begin(), t->samples_tps.end());
+      return true;
+    }
+    case Metric::kTtft:
+      if (!r.ttft || r.ttft->samples_ns.empty()) return false;
+      for (int64_t ns : r.ttft->samples_ns) samples.push_back(static_cast<double>(ns) / 1e6);  // to_milliseconds
+      return true;
+    default: break;  // one value per run: few
+  }
+  auto v = metric_values(rec, metric);
+  if (!v) return false;
+  add(*v);
+  return true;
 }
 
 Summary PooledValues::summary() const {
@@ -221,14 +283,18 @@ std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric) {
       break;
     case Metric::kTgEnergy:
       if (r.tg && rec.energy.tg && std::isfinite(rec.energy.tg->j_per_token)) {
-        return values({rec.energy.tg->j_per_token}, metric, r.tg->n_tokens, rec.params.n_depth,
-                      unmeasured_suffix(rec.energy));
+        MetricValues v = values({rec.energy.tg->j_per_token}, metric, r.tg->n_tokens, rec.params.n_depth,
+                                unmeasured_suffix(rec.energy));
+        v.flags = rec.energy.flags;
+        return v;
       }
       break;
     case Metric::kCost:
       if (r.tg && rec.cost && std::isfinite(rec.cost->gross_per_mtok)) {
-        return values({rec.cost->gross_per_mtok}, metric, r.tg->n_tokens, rec.params.n_depth,
-                      " in " + rec.cost->currency + unmeasured_suffix(rec.energy));
+        MetricValues v = values({rec.cost->gross_per_mtok}, metric, r.tg->n_tokens, rec.params.n_depth,
+                                " in " + rec.cost->currency + unmeasured_suffix(rec.energy));
+        v.flags = rec.energy.flags;  // the cost is the energy's: the same doubts
+        return v;
       }
       break;
     case Metric::kMemory: {
@@ -250,6 +316,10 @@ std::string knobs_label(const RunRecord& rec) {
     // and still tells every configuration apart.
     if (k.flags.empty() && value == knob_default(k)) continue;
     label += (label.empty() ? "" : " ") + k.header + "=" + value;
+  }
+  // Settings a source recorded that no knob declares (another llama-bench version's).
+  for (const auto& [field, value] : rec.source_fields) {
+    if (is_source_knob(field)) label += (label.empty() ? "" : " ") + field + "=" + value;
   }
   return label;
 }
@@ -319,10 +389,24 @@ Identity model_identity(const RunRecord& rec) {
   return id;
 }
 
-ModelIdentities::ModelIdentities(std::span<const RunRecord> records) {
+namespace {
+
+std::vector<const RunRecord*> pointers_to(std::span<const RunRecord> records) {
+  std::vector<const RunRecord*> out;
+  out.reserve(records.size());
+  for (const RunRecord& rec : records) out.push_back(&rec);
+  return out;
+}
+
+}  // namespace
+
+ModelIdentities::ModelIdentities(std::span<const RunRecord> records) : ModelIdentities(pointers_to(records)) {}
+
+ModelIdentities::ModelIdentities(const std::vector<const RunRecord*>& record_ptrs) {
   // Fingerprints seen per shape.
   std::map<std::string, std::set<std::string>> fingerprints;
-  for (const RunRecord& rec : records) {
+  for (const RunRecord* r : record_ptrs) {
+    const RunRecord& rec = *r;
     if (!rec.model.fingerprint.empty()) fingerprints[model_shape_key(rec.model)].insert(rec.model.fingerprint);
   }
   // Each record's own key -> the model it is; a record without a fingerprint joins the one
@@ -335,7 +419,8 @@ ModelIdentities::ModelIdentities(std::span<const RunRecord> records) {
     bool from_file = false;
   };
   std::map<std::string, Entry> models;  // resolved key -> entry
-  for (const RunRecord& rec : records) {
+  for (const RunRecord* r : record_ptrs) {
+    const RunRecord& rec = *r;
     const Identity own = model_identity(rec);
     std::string key = own.key;
     if (rec.model.fingerprint.empty()) {
@@ -387,6 +472,84 @@ Identity build_identity(const RunRecord& rec) {
   return Identity{tool + '\x1f' + commit, tool + " / llama.cpp " + commit};
 }
 
+namespace {
+
+// Appends `v` to a signature: its length, then its bytes, so no two sequences of fields read alike.
+void put(std::string& sig, std::string_view v) {
+  const auto n = static_cast<uint32_t>(v.size());
+  sig.append(reinterpret_cast<const char*>(&n), sizeof n);
+  sig.append(v);
+}
+template <typename T>
+void put_raw(std::string& sig, T v) {
+  sig.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+// Everything machine_identity, model_identity (and so ModelIdentities), build_identity and
+// knobs_label read of a record, and the params the rows read (n_prompt, n_gen, n_ctx): two
+// records with the same signature have the same identities and knobs.
+std::string setup_signature(const RunRecord& rec) {
+  std::string sig;
+  sig.reserve(512);
+  const MachineInfo& m = rec.machine;
+  put(sig, m.hostname);
+  put(sig, m.cpu);
+  put_raw(sig, m.gpus.size());
+  for (const DeviceInfo& d : m.gpus) {
+    put(sig, d.name);
+    put(sig, d.description);
+  }
+  put(sig, rec.build.rigbench_version);
+  put(sig, rec.build.llama_cpp_commit);
+  put_raw(sig, rec.tags.size());
+  for (const std::string& t : rec.tags) put(sig, t);
+  const ModelInfo& mo = rec.model;
+  put(sig, mo.path);
+  put(sig, mo.name);
+  put(sig, mo.arch);
+  put(sig, mo.file_type);
+  put(sig, mo.fingerprint);
+  put_raw(sig, mo.n_params);
+  put_raw(sig, mo.synthetic);
+  put_raw(sig, mo.synthetic_values);
+  put_raw(sig, mo.synthetic_seed);
+  const BenchParams& p = rec.params;
+  for (const Knob& k : knobs()) {
+    if (k.type == Knob::Type::kInt) put_raw(sig, p.*k.int_field);
+    else put(sig, p.*k.text_field);
+  }
+  put_raw(sig, p.n_prompt);
+  put_raw(sig, p.n_gen);
+  put_raw(sig, p.n_ctx);
+  put_raw(sig, rec.source_fields.size());
+  for (const auto& [field, value] : rec.source_fields) {
+    put(sig, field);
+    put(sig, value);
+  }
+  return sig;
+}
+
+}  // namespace
+
+RecordIdentities::RecordIdentities(std::span<const RunRecord> records) {
+  std::unordered_map<std::string, std::size_t> setups;  // signature -> index into entries_
+  std::vector<const RunRecord*> firsts;                 // the first record of each setup
+  setup_of_.reserve(records.size());
+  for (const RunRecord& rec : records) {
+    const auto [it, fresh] = setups.try_emplace(setup_signature(rec), firsts.size());
+    if (fresh) firsts.push_back(&rec);
+    setup_of_.push_back(it->second);
+  }
+  // The first record of each setup, in the records' order, resolves the models as all the
+  // records would: the same fingerprints per shape, the same first record of each model.
+  const ModelIdentities model_ids(firsts);
+  entries_.reserve(firsts.size());
+  for (const RunRecord* rec : firsts) {
+    entries_.push_back({machine_identity(*rec), model_ids.of(*rec), build_identity(*rec), knobs_label(*rec),
+                        static_cast<std::size_t>(rec - records.data())});
+  }
+}
+
 const MetricInfo& metric_info(Metric metric) {
   for (const MetricDef& d : kMetrics) {
     if (d.metric == metric) return d.info;
@@ -395,20 +558,17 @@ const MetricInfo& metric_info(Metric metric) {
 }
 
 Result<Comparison> compare(std::span<const RunRecord> records, const CompareOptions& options) {
+  return compare(records, options, RecordIdentities(records));
+}
+
+Result<Comparison> compare(std::span<const RunRecord> records, const CompareOptions& options,
+                           const RecordIdentities& ids) {
   if (records.empty()) return fail(ErrorCode::kInvalidInput, "no records to compare");
-  // Each record's identities, made once.
-  const ModelIdentities model_ids(records);
-  struct Ids {
-    Identity machine, model, build;
-  };
-  std::vector<Ids> ids;
-  ids.reserve(records.size());
   Labels machines, models, builds;
-  for (const RunRecord& rec : records) {
-    ids.push_back({machine_identity(rec), model_ids.of(rec), build_identity(rec)});
-    machines.add(ids.back().machine);
-    models.add(ids.back().model);
-    builds.add(ids.back().build);
+  for (const RecordIdentities::Entry& e : ids.entries()) {
+    machines.add(e.machine);
+    models.add(e.model);
+    builds.add(e.build);
   }
   machines.finish();
   models.finish();
@@ -427,35 +587,55 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
   cmp.baseline = *baseline;
 
   std::map<RowKey, std::vector<ColumnSamples>> table;
+  // Where a record's values go (metric -> pooled values of its row, column and
+  // configuration), found once per setup and shape of results: the records that share both
+  // go to the same cells.
+  struct Destination {
+    Metric metric;
+    PooledValues* values;
+  };
+  std::unordered_map<std::string, std::vector<Destination>> destinations;
   for (std::size_t r = 0; r < records.size(); ++r) {
     const RunRecord& rec = records[r];
-    const std::string& machine = machines.of(ids[r].machine.key);
-    const std::string& model = models.of(ids[r].model.key);
-    const std::string& build = builds.of(ids[r].build.key);
-    const std::string& column = options.by == CompareBy::kMachine ? machine
-                                : options.by == CompareBy::kModel ? model
-                                                                  : build;
-    const std::size_t col = column_of.at(column);
-    const std::string config =
-        options.by == CompareBy::kBuild ? knobs_label(rec) : knobs_label(rec) + " build=" + build;
-    for (const MetricDef& def : kMetrics) {
-      auto c = metric_values(rec, def.metric);
-      if (!rec.refused.empty() && (def.metric == Metric::kPp || def.metric == Metric::kTg)) {
-        // A refused run has no samples: its pp and tg rows say "won't fit" for this column.
-        const int n = def.metric == Metric::kPp ? rec.params.n_prompt : rec.params.n_gen;
-        if (n > 0) c = MetricValues{{}, n, rec.params.n_depth, test_label(def.metric, n, rec.params.n_depth, "")};
+    std::string where = results_shape(rec);
+    put_raw(where, ids.setup(r));
+    auto [dest, fresh] = destinations.try_emplace(std::move(where));
+    if (fresh) {
+      const RecordIdentities::Entry& id = ids.of(r);
+      const std::string& machine = machines.of(id.machine.key);
+      const std::string& model = models.of(id.model.key);
+      const std::string& build = builds.of(id.build.key);
+      const std::string& column = options.by == CompareBy::kMachine ? machine
+                                  : options.by == CompareBy::kModel ? model
+                                                                    : build;
+      const std::size_t col = column_of.at(column);
+      const std::string config = options.by == CompareBy::kBuild ? id.knobs : id.knobs + " build=" + build;
+      for (const MetricDef& def : kMetrics) {
+        auto c = metric_values(rec, def.metric);
+        if (!rec.refused.empty() && (def.metric == Metric::kPp || def.metric == Metric::kTg)) {
+          // A refused run has no samples: its pp and tg rows say "won't fit" for this column.
+          const int n = def.metric == Metric::kPp ? rec.params.n_prompt : rec.params.n_gen;
+          if (n > 0)
+            c = MetricValues{{}, n, rec.params.n_depth, test_label(def.metric, n, rec.params.n_depth, ""), std::nullopt, {}};
+        }
+        if (!c) continue;
+        RowKey key{options.by == CompareBy::kModel ? "" : model,
+                   options.by == CompareBy::kMachine ? "" : machine,
+                   options.by == CompareBy::kBuild ? "" : build,
+                   static_cast<int>(def.metric),
+                   c->n,
+                   c->depth,
+                   c->test};
+        auto& cells = table[key];
+        if (cells.empty()) cells.resize(cmp.columns.size());
+        dest->second.push_back(
+            {def.metric, &cells[col][rec.refused.empty() ? config : std::string(kRefusedConfig)]});
       }
-      if (!c) continue;
-      RowKey key{options.by == CompareBy::kModel ? "" : model,
-                 options.by == CompareBy::kMachine ? "" : machine,
-                 options.by == CompareBy::kBuild ? "" : build,
-                 static_cast<int>(def.metric),
-                 c->n,
-                 c->depth,
-                 c->test};
-      auto& cells = table[key];
-      if (cells.empty()) cells.resize(cmp.columns.size());
-      cells[col][rec.refused.empty() ? config : std::string(kRefusedConfig)].add(*c);
+    }
+    for (const Destination& d : dest->second) {
+      // A refused run adds no values to its pp and tg rows (their cell says "won't fit").
+      if (!rec.refused.empty() && (d.metric == Metric::kPp || d.metric == Metric::kTg)) continue;
+      d.values->add_values_of(rec, d.metric);
     }
   }
 
@@ -472,6 +652,7 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
     set_ratios(row, info, cmp.baseline);
     cmp.rows.push_back(std::move(row));
   }
+  for (const Row& row : cmp.rows) cmp.several_builds = cmp.several_builds || row.build != cmp.rows.front().build;
   return cmp;
 }
 

@@ -72,6 +72,9 @@ Identity model_identity(const RunRecord& rec);
 class ModelIdentities {
  public:
   explicit ModelIdentities(std::span<const RunRecord> records);
+  // The same from some records of a set, in their order: one of each distinct setup
+  // (RecordIdentities) resolves every record of the set alike.
+  explicit ModelIdentities(const std::vector<const RunRecord*>& records);
   // The model of `rec`, which must be one of the records given (else it aborts: std::out_of_range).
   const Identity& of(const RunRecord& rec) const;
 
@@ -83,6 +86,33 @@ class ModelIdentities {
 // Build: the tool (rigbench and its version, or llama-bench for imported rows) and the
 // llama.cpp commit's first 8 hex digits; labelled "rigbench 0.1.0 / llama.cpp 80fb11ac".
 Identity build_identity(const RunRecord& rec);
+
+// Every compare-key knob of a record's run (core/knobs.h), by its table header, e.g.
+// "ngl=99 lm=auto n_batch=2048 n_ubatch=512 type_k=f16 type_v=f16 fa=on poll=50 cpu_strict=0 threads=8 n_depth=0";
+// a knob bench does not set (no flag: n_cpu_moe, sm, ...) only where it is not at its default ("... n_cpu_moe=30").
+std::string knobs_label(const RunRecord& rec);
+
+// The identities of a set of records (machine, model as ModelIdentities resolves it, build)
+// and its knobs label, made once per distinct setup: the records that share machine, build,
+// model, params and tags (most records of a large database: the repetitions of one
+// configuration) share one entry, so a view of 100,000 records builds a few thousand.
+class RecordIdentities {
+ public:
+  struct Entry {
+    Identity machine, model, build;
+    std::string knobs;      // knobs_label
+    std::size_t first = 0;  // index of the setup's first record
+  };
+  explicit RecordIdentities(std::span<const RunRecord> records);
+  // The distinct setup of records[i], an index into entries(); records of one setup share it.
+  std::size_t setup(std::size_t i) const { return setup_of_[i]; }
+  const Entry& of(std::size_t i) const { return entries_[setup_of_[i]]; }
+  const std::vector<Entry>& entries() const { return entries_; }
+
+ private:
+  std::vector<Entry> entries_;         // one per distinct setup, in order of first record
+  std::vector<std::size_t> setup_of_;  // per record
+};
 
 enum class Metric { kPp, kTg, kTtft, kTgEnergy, kCost, kMemory };
 
@@ -109,6 +139,8 @@ struct MetricValues {
   // A summary-only result (ThroughputResult::summary_only: llama-bench csv, sql): its
   // statistics, as the source stated them; `samples` is then empty.
   std::optional<Summary> stated;
+  // Energy and cost: the record's doubts about its energy figures (EnergyInfo::flags).
+  std::vector<std::string> flags;
 };
 
 // Values pooled from several records: raw samples, and the statistics of summary-only
@@ -116,8 +148,12 @@ struct MetricValues {
 struct PooledValues {
   std::vector<double> samples;
   std::optional<Summary> stated;  // the summary-only results, combined (core/stats.h combine)
+  std::vector<std::string> flags;  // the energy flags of everything added, sorted, each once
 
   void add(const MetricValues& v);
+  // Adds what metric_values(rec, metric) holds, without making its test label (a view of
+  // many records adds each record's values); false when the record holds no value of `metric`.
+  bool add_values_of(const RunRecord& rec, Metric metric);
   // The statistics of everything added: summarize(samples), combined with `stated`. A
   // summary that does not state its n (0) counts as 2, the fewest that carry a spread,
   // when it is pooled with anything else; alone it is returned as it is.
@@ -126,11 +162,6 @@ struct PooledValues {
 };
 // nullopt when the record holds no value of `metric` (a test that did not run, no memory breakdown).
 std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric);
-
-// Every compare-key knob of a record's run (core/knobs.h), by its table header, e.g.
-// "ngl=99 lm=auto n_batch=2048 n_ubatch=512 type_k=f16 type_v=f16 fa=on poll=50 cpu_strict=0 threads=8 n_depth=0";
-// a knob bench does not set (no flag: n_cpu_moe, sm, ...) only where it is not at its default ("... n_cpu_moe=30").
-std::string knobs_label(const RunRecord& rec);
 
 enum class CellState {
   kMissing,   // no record of this row in this column
@@ -145,6 +176,9 @@ struct Cell {
   bool summary_only = false;    // a source of the configuration shown kept statistics, not samples
   std::string config;  // that configuration's knobs, e.g. "t=8 ngl=99 lm=auto fa=on ctk=f16 ctv=f16 b=2048 ub=512"
   std::size_t n_configs = 0;    // configurations run in this cell (the best one is shown)
+  // Energy and cost: the energy flags (EnergyInfo::flags: below_update_period, coarse,
+  // sources_disagree, gap, idle_above_active, idle_stated) of the runs shown, sorted, each once.
+  std::vector<std::string> energy_flags;
   double ratio = std::nan("");  // against the baseline column, > 1 = better; NaN when not ranked or absent
 };
 
@@ -163,6 +197,9 @@ struct Comparison {
   std::vector<std::string> columns;  // labels of the column identity, sorted, unique
   std::size_t baseline = 0;          // index into columns
   std::vector<Row> rows;             // sorted by the row labels, then metric, then test
+  // By machine or model: the rows hold more than one build, so each row says which (Row::build);
+  // else the one build is the same in every row and is not shown.
+  bool several_builds = false;
 };
 
 struct CompareOptions {
@@ -173,5 +210,9 @@ struct CompareOptions {
 // The comparison of `records`. Errors: kUsage when --baseline matches no column or several
 // (naming them); kInvalidInput when there are no records.
 Result<Comparison> compare(std::span<const RunRecord> records, const CompareOptions& options);
+// The same with the records' identities made already (RecordIdentities(records)), which a
+// caller that also finds regressions or draws a report makes once.
+Result<Comparison> compare(std::span<const RunRecord> records, const CompareOptions& options,
+                           const RecordIdentities& ids);
 
 }  // namespace rigbench::report

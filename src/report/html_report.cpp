@@ -129,22 +129,30 @@ constexpr MetricSection kMetricSections[] = {
 // A metric's chart and table from the by-machine comparison; "" when no row has it.
 std::string metric_section(const Comparison& cmp, const MetricSection& s, const std::set<std::string>& currencies,
                            Json& charts) {
-  std::vector<std::string> head = {"model", "test"};
+  // Rows of one model under several builds say which build each is.
+  std::vector<std::string> head = {"model"};
+  if (cmp.several_builds) head.push_back("build");
+  head.push_back("test");
   for (std::size_t i = 0; i < cmp.columns.size(); ++i)
     head.push_back(cmp.columns[i] + (i == cmp.baseline ? " (baseline)" : ""));
   head.push_back("winner");
   std::vector<Tr> rows;
+  std::vector<std::string> flags;  // the energy flags shown
   Json labels = Json::array();
   std::vector<Json> data(cmp.columns.size(), Json::array());
   for (const Row& row : cmp.rows) {
     if (row.metric != s.metric) continue;
-    labels.push_back(row.model + " · " + row.test);
-    Tr tr = {{row.model}, {row.test}};
+    labels.push_back(row.model + " · " + (cmp.several_builds ? row.build + " · " : "") + row.test);
+    Tr tr = {{row.model}};
+    if (cmp.several_builds) tr.push_back({row.build});
+    tr.push_back({row.test});
     for (std::size_t i = 0; i < row.cells.size(); ++i) {
       const Cell& c = row.cells[i];
       data[i].push_back(c.state == CellState::kMeasured ? Json(c.summary.mean) : Json(nullptr));
       std::string text = cell_text(row.metric, c);
       if (i != cmp.baseline && !std::isnan(c.ratio)) text.append(" ").append(ratio_text(c.ratio));
+      text += flags_text(c);
+      flags.insert(flags.end(), c.energy_flags.begin(), c.energy_flags.end());
       tr.push_back({text, static_cast<int>(i) == row.winner, true});
     }
     tr.push_back({row.winner >= 0 ? cmp.columns[row.winner] : row.verdict});
@@ -166,6 +174,7 @@ std::string metric_section(const Comparison& cmp, const MetricSection& s, const 
   }
   Json spec = chart_spec(chart_id, s.title, y_title, unit, false, labels, datasets);
   std::string note = std::string(s.note) + " Cells: mean ± sd, ×ratio to the baseline (> 1 is better).";
+  if (const std::string f = energy_flags_note(flags); !f.empty()) note += " " + f;
   const double ratio = spread(data);
   if (ratio > kLogAxisSpread) {
     spec["scale"] = "log";
@@ -182,8 +191,8 @@ std::string metric_section(const Comparison& cmp, const MetricSection& s, const 
   return section_html(s.id, s.title, note, chart_id, table_html(head, rows));
 }
 
-std::string memory_section(std::span<const RunRecord> records, Json& charts) {
-  const std::vector<DeviceMemory> mem = memory_by_device(records);
+std::string memory_section(std::span<const RunRecord> records, const RecordIdentities& ids, Json& charts) {
+  const std::vector<DeviceMemory> mem = memory_by_device(records, ids);
   if (mem.empty()) return "";
   Json labels = Json::array(), weights = Json::array(), kv = Json::array(), compute = Json::array();
   std::vector<Tr> rows;
@@ -223,6 +232,7 @@ std::string memory_section(std::span<const RunRecord> records, Json& charts) {
 std::string power_section(std::span<const RunRecord> records, Json& charts) {
   Json datasets = Json::array();
   std::vector<Tr> rows;
+  std::vector<std::string> flags;  // the energy flags shown
   for (const RunRecord& rec : records) {
     const auto& trace = rec.energy.power_trace;
     if (trace.empty()) continue;
@@ -250,7 +260,9 @@ std::string power_section(std::span<const RunRecord> records, Json& charts) {
                     {std::to_string(trace.size()), false, true},
                     {span, false, true},
                     {avg, false, true},
-                    {max, false, true}});
+                    {max, false, true},
+                    {rec.energy.flags.empty() ? "-" : join(rec.energy.flags, ", ")}});
+    flags.insert(flags.end(), rec.energy.flags.begin(), rec.energy.flags.end());
   }
   if (rows.empty()) return "";
   Json spec = chart_spec("chart-power", "Power over time", "W", "W", false, Json::array(), datasets);
@@ -261,16 +273,18 @@ std::string power_section(std::span<const RunRecord> records, Json& charts) {
       "power", "Power over time",
       "Watts between successive meter reads during each run that measured energy, from its idle baseline "
       "through the repetitions (at most 240 points per run; the method says how the watts were obtained). "
-      "Dashed lines are a power stated with --watts or estimated from a TDP: a constant, not a reading.",
+      "Dashed lines are a power stated with --watts or estimated from a TDP: a constant, not a reading." +
+          (flags.empty() ? std::string() : " " + energy_flags_note(flags)),
       "chart-power",
-      table_html({"model", "machine", "run", "method", "points", "seconds", "average W", "peak W"}, rows));
+      table_html({"model", "machine", "run", "method", "points", "seconds", "average W", "peak W", "flags"}, rows));
 }
 
-std::string machines_section(std::span<const RunRecord> records) {
+std::string machines_section(std::span<const RunRecord> records, const RecordIdentities& ids) {
   std::map<std::string, std::pair<const RunRecord*, int>> machines;  // label -> first record, count
-  for (const RunRecord& rec : records) {
-    auto& entry = machines[machine_identity(rec).label + '\x1f' + machine_identity(rec).key];
-    if (!entry.first) entry.first = &rec;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const Identity& machine = ids.of(i).machine;
+    auto& entry = machines[machine.label + '\x1f' + machine.key];
+    if (!entry.first) entry.first = &records[i];
     ++entry.second;
   }
   std::vector<Tr> rows;
@@ -328,10 +342,10 @@ std::string regressions_section(const std::vector<Regression>& regs, double alph
 
 // What "(synthetic vN, seed S)" after a model's name means, once at the end of the page,
 // with the recipes and seeds that occur; "" when no model is synthetic.
-std::string synthetic_footnote(std::span<const RunRecord> records) {
+std::string synthetic_footnote(std::span<const RunRecord> records, const RecordIdentities& ids) {
   std::set<std::string> seen;
-  for (const RunRecord& rec : records) {
-    const std::string label = model_identity(rec).label;
+  for (const RecordIdentities::Entry& e : ids.entries()) {
+    const std::string label = model_identity(records[e.first]).label;
     const std::size_t at = label.find(" (synthetic");
     if (at != std::string::npos) seen.insert(label.substr(at + 2, label.size() - at - 3));
   }
@@ -383,19 +397,20 @@ std::string script_safe(std::string js) {
 
 Result<std::string> render_html_report(std::span<const RunRecord> records, const ReportAssets& assets,
                                        const HtmlReportOptions& options) {
-  auto cmp = compare(records, CompareOptions{});
+  const RecordIdentities ids(records);  // once per distinct setup, for every section
+  auto cmp = compare(records, CompareOptions{}, ids);
   if (!cmp) return std::unexpected(cmp.error());
-  const std::vector<Regression> regs = find_regressions(records, options.alpha);
+  const std::vector<Regression> regs = find_regressions(records, options.alpha, ids);
 
   Json charts = Json::array();
   std::string body = answers_section_html(*cmp, options.alpha);  // first: the sentences (report/reversals.h)
-  body += machines_section(records);
+  body += machines_section(records, ids);
   std::set<std::string> currencies;
   for (const RunRecord& rec : records) {
     if (rec.cost && !rec.cost->currency.empty()) currencies.insert(rec.cost->currency);
   }
   for (const MetricSection& s : kMetricSections) body += metric_section(*cmp, s, currencies, charts);
-  body += memory_section(records, charts);
+  body += memory_section(records, ids, charts);
   body += power_section(records, charts);
   body += embedding_section_html({records.begin(), records.end()});  // report/embed_table.h
   body += regressions_section(regs, options.alpha);
@@ -405,11 +420,10 @@ Result<std::string> render_html_report(std::span<const RunRecord> records, const
       absent += (absent.empty() ? "" : ", ") + std::string(id);
   }
   if (!absent.empty()) body += "<p class=\"note\">Not shown: " + absent + ", where no stored run measured it.</p>\n";
-  body += synthetic_footnote(records);
+  body += synthetic_footnote(records, ids);
 
   std::set<std::string> models;
-  const ModelIdentities model_ids(records);
-  for (const RunRecord& rec : records) models.insert(model_ids.of(rec).key);
+  for (const RecordIdentities::Entry& e : ids.entries()) models.insert(e.model.key);
   auto count = [](std::size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
   std::string generated = count(records.size(), "record") + ", " + count(cmp->columns.size(), "machine") + ", " +
                           count(models.size(), "model");

@@ -20,12 +20,16 @@ uint64_t capacity_of(const MachineInfo& m, const std::string& device) {
 }  // namespace
 
 std::vector<DeviceMemory> memory_by_device(std::span<const RunRecord> records) {
+  return memory_by_device(records, RecordIdentities(records));
+}
+
+std::vector<DeviceMemory> memory_by_device(std::span<const RunRecord> records, const RecordIdentities& ids) {
   // (model label, machine label, device, model key, machine key) -> worst case.
   std::map<std::tuple<std::string, std::string, std::string, std::string, std::string>, DeviceMemory> worst;
-  const ModelIdentities model_ids(records);
-  for (const RunRecord& rec : records) {
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const RunRecord& rec = records[i];
     if (rec.memory.buffers.empty()) continue;
-    const Identity model = model_ids.of(rec), machine = machine_identity(rec);
+    const Identity &model = ids.of(i).model, &machine = ids.of(i).machine;
     std::map<std::string, DeviceMemory> per_device;
     for (const BufferMemory& b : rec.memory.buffers) {
       DeviceMemory& d = per_device[b.device];

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/record.h"
+#include "report/comparison.h"
 
 namespace rigbench::report {
 
@@ -30,5 +31,7 @@ struct DeviceMemory {
 // device (the worst case stored), sorted by model, machine, device. Records without a
 // breakdown (llama-bench imports) give none.
 std::vector<DeviceMemory> memory_by_device(std::span<const RunRecord> records);
+// The same with the records' identities made already (RecordIdentities(records)).
+std::vector<DeviceMemory> memory_by_device(std::span<const RunRecord> records, const RecordIdentities& ids);
 
 }  // namespace rigbench::report

@@ -59,26 +59,45 @@ std::string change_name(Change change) {
 }
 
 std::vector<Regression> find_regressions(std::span<const RunRecord> records, double alpha) {
+  return find_regressions(records, alpha, RecordIdentities(records));
+}
+
+std::vector<Regression> find_regressions(std::span<const RunRecord> records, double alpha,
+                                         const RecordIdentities& ids) {
   // Group -> build key -> samples.
   std::map<GroupKey, std::map<std::string, BuildSamples>> groups;
-  const ModelIdentities model_ids(records);
-  for (const RunRecord& rec : records) {
-    const Identity build = build_identity(rec);
-    const Identity machine = machine_identity(rec), model = model_ids.of(rec);
-    const std::string knobs = knobs_label(rec);
-    for (Metric metric : all_metrics()) {
-      if (!metric_info(metric).per_repetition) continue;  // a test needs samples, not one figure per run
-      auto v = metric_values(rec, metric);
-      if (!v) continue;
-      GroupKey key{machine.label, model.label, machine.key, model.key, static_cast<int>(metric),
-                   v->n,          v->depth,    v->test,     knobs};
-      BuildSamples& b = groups[key][build.key];
-      if (b.label.empty()) {
-        b.label = build.label;
-        b.first_time = rec.test_time;
+  // Where the values of a setup's records go, per metric with a value per repetition: its
+  // records share machine, model, build and knobs; the test's tokens come from the results
+  // (in the key). Found at a setup's first value of the metric.
+  struct Destination {
+    Metric metric;
+    BuildSamples* samples = nullptr;
+  };
+  std::map<std::tuple<std::size_t, int, int>, std::vector<Destination>> destinations;  // setup, pp n, tg n
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const RunRecord& rec = records[i];
+    const auto n_of = [](const std::optional<ThroughputResult>& t) { return t ? t->n_tokens : -1; };
+    auto [dest, fresh] = destinations.try_emplace({ids.setup(i), n_of(rec.results.pp), n_of(rec.results.tg)});
+    if (fresh) {
+      for (Metric metric : all_metrics()) {
+        if (metric_info(metric).per_repetition) dest->second.push_back({metric});  // a test needs samples
       }
-      b.first_time = std::min(b.first_time, rec.test_time);
-      b.values.add(*v);
+    }
+    for (Destination& d : dest->second) {
+      if (!d.samples) {
+        auto v = metric_values(rec, d.metric);
+        if (!v) continue;
+        const RecordIdentities::Entry& id = ids.of(i);
+        GroupKey key{id.machine.label, id.model.label, id.machine.key,     id.model.key, static_cast<int>(d.metric),
+                     v->n,             v->depth,       v->test,            id.knobs};
+        d.samples = &groups[key][id.build.key];
+        if (d.samples->label.empty()) {
+          d.samples->label = id.build.label;
+          d.samples->first_time = rec.test_time;
+        }
+      }
+      if (!d.samples->values.add_values_of(rec, d.metric)) continue;  // no value of this test
+      d.samples->first_time = std::min(d.samples->first_time, rec.test_time);
     }
   }
   std::vector<Regression> out;

@@ -46,5 +46,8 @@ struct Regression {
 // Every consecutive pair of builds in every group, sorted by machine, model, test, knobs,
 // then build order. `alpha` in (0, 1).
 std::vector<Regression> find_regressions(std::span<const RunRecord> records, double alpha);
+// The same with the records' identities made already (RecordIdentities(records)).
+std::vector<Regression> find_regressions(std::span<const RunRecord> records, double alpha,
+                                         const RecordIdentities& ids);
 
 }  // namespace rigbench::report

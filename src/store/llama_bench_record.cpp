@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <set>
 #include <utility>
 
 #include "core/knobs.h"
@@ -138,6 +139,25 @@ std::vector<DeviceInfo> gpus_of(const std::string& gpu_info) {
   return gpus;
 }
 
+// The row's fields that map_llama_bench_row reads into the record's own fields (the rest
+// are kept in RunRecord::source_fields). avg_ns and stddev_ns are the results' statistics,
+// which the record holds as its samples (json, jsonl) or as avg_ts and stddev_ts (csv, sql).
+const std::set<std::string>& mapped_fields() {
+  static const std::set<std::string> kMapped = [] {
+    std::set<std::string> s = {"build_commit", "cpu_info",   "gpu_info",  "backends",      "model_filename",
+                               "model_type",   "model_size", "model_n_params", "n_prompt", "n_gen",
+                               "test_time",    "avg_ts",     "stddev_ts", "avg_ns",        "stddev_ns",
+                               "load_mode",    "use_mmap",
+                               "use_direct_io", "f16_kv"};
+    for (const auto& [flag, name] : kBackendFlags) s.insert(flag);
+    for (const Knob& k : knobs()) {
+      if (!k.llama_bench_key.empty()) s.insert(k.llama_bench_key);
+    }
+    return s;
+  }();
+  return kMapped;
+}
+
 }  // namespace
 
 std::string file_type_from_model_type(const std::string& model_type) {
@@ -253,6 +273,10 @@ Result<MappedRow> map_llama_bench_row(const LlamaBenchRow& row, const std::strin
     rec.tags.push_back(kSummaryOnlyTag);
   }
   rec.tags.insert(rec.tags.begin(), kLlamaBenchTag);
+  // Every field the row recorded that the record holds nowhere else is kept as it is.
+  for (const auto& [key, value] : row.fields) {
+    if (!mapped_fields().count(key)) rec.source_fields[key] = value;
+  }
   return MappedRow{std::move(rec), ""};
 }
 

@@ -20,6 +20,9 @@
 //   load_mode ("auto", "none", "mmap", ...) -> params.load_mode; older builds: use_direct_io
 //     true -> "dio", else use_mmap true/false -> "mmap"/"none"; neither -> "auto"
 //   test_time -> test_time; samples_ns -> results.pp|tg.samples_ns, statistics recomputed
+//   every other field (build_number, gpu_blas, fields of versions other than v0.4.0) ->
+//     source_fields, as text; those that are knobs (core/knobs.h is_source_knob) are part of
+//     compare's key (avg_ns and stddev_ns are the results', held as samples or avg_ts/stddev_ts)
 // llama-bench names no host: machine.hostname is empty unless the importer is given one.
 // Builds before 2024 (e.g. build 1026, August 2023): model_type "LLaMA 7B mostly Q4_0" ->
 //   arch "llama", file_type "Q4_0"; no `backends` but one flag per backend (cuda, metal,

@@ -263,7 +263,7 @@ json to_json(const RunRecord& rec) {
 
   const auto& m = rec.machine;
   const auto& p = rec.params;
-  return {
+  json out = {
       {"schema_version", rec.schema_version},
       {"record_id", rec.record_id},
       {"test_time", rec.test_time},
@@ -314,6 +314,8 @@ json to_json(const RunRecord& rec) {
       {"failed", rec.failed.empty() ? json(nullptr) : json(rec.failed)},
       {"tags", rec.tags},
   };
+  if (!rec.source_fields.empty()) out["source_fields"] = rec.source_fields;
+  return out;
 }
 
 Result<RunRecord> from_json(const json& j) {
@@ -381,6 +383,11 @@ Result<RunRecord> from_json(const json& j) {
     if (j.contains("refused") && j["refused"].is_string()) rec.refused = j["refused"].get<std::string>();
     if (j.contains("failed") && j["failed"].is_string()) rec.failed = j["failed"].get<std::string>();
     rec.tags = j.value("tags", std::vector<std::string>{});
+    if (auto f = j.find("source_fields"); f != j.end() && f->is_object()) {
+      for (const auto& [key, value] : f->items()) {
+        if (value.is_string()) rec.source_fields[key] = value.get<std::string>();
+      }
+    }
     return rec;
   } catch (const json::exception& e) {
     return fail(ErrorCode::kInvalidInput, std::string("record JSON: ") + e.what());

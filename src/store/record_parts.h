@@ -16,7 +16,7 @@ namespace rigbench::store {
 
 struct RecordParts {
   // JSON object: what the run was, the identity of a comparison cell: schema_version,
-  // machine, build, model, params, tags.
+  // machine, build, model, params, tags, source_fields (when the record has them).
   std::string setup;
   // JSON object: what the run gave, less what varies per record and lies elsewhere:
   // results (per test n_tokens and an empty samples_ns: the samples are the samples

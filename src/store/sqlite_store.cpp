@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -9,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 
 #include "core/knobs.h"
@@ -108,8 +110,15 @@ class Stmt {
  public:
   Stmt(sqlite3* db, const char* sql) { rc_ = sqlite3_prepare_v2(db, sql, -1, &s_, nullptr); }
   ~Stmt() { sqlite3_finalize(s_); }
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
   bool ok() const { return rc_ == SQLITE_OK; }
   sqlite3_stmt* get() const { return s_; }
+  // Ready to bind and step again (a statement kept prepared across calls).
+  void reset() {
+    sqlite3_reset(s_);
+    sqlite3_clear_bindings(s_);
+  }
   void bind(int i, const std::string& v) {
     sqlite3_bind_text(s_, i, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
   }
@@ -128,7 +137,50 @@ std::string newer_schema(int version) {
          std::to_string(kSchemaVersion) + ")";
 }
 
+// The INSERT of a run: the headline columns, then one per knob (core/knobs.h), then the record itself.
+const std::string& insert_run_sql() {
+  static const std::string kInsert = [] {
+    std::string cols =
+        "record_id, test_time, machine_hostname, machine_cpu, machine_os, rigbench_version, "
+        "llama_cpp_commit, model_name, model_path, model_arch, model_file_type, model_fingerprint, "
+        "model_synthetic, n_prompt, n_gen, pp_avg_tps, tg_avg_tps, ttft_avg_ms, peak_rss_bytes, "
+        "interrupted, refused, failed, status, energy_method, tg_j_per_token, cost_currency, "
+        "cost_gross_per_mtok, tags, record_json, setup_part, figures_part, power_trace_json";
+    int n = 32;
+    for (const Knob& k : knobs()) {
+      cols += ", " + k.key;
+      ++n;
+    }
+    std::string marks;
+    for (int i = 1; i <= n; ++i) marks += (i > 1 ? ", ?" : "?") + std::to_string(i);
+    return "INSERT INTO runs (" + cols + ") VALUES (" + marks + ") ON CONFLICT(record_id) DO NOTHING";
+  }();
+  return kInsert;
+}
+
 }  // namespace
+
+struct SqliteStore::Statements {
+  explicit Statements(sqlite3* db)
+      : insert_run(db, insert_run_sql().c_str()),
+        insert_sample(db, "INSERT INTO samples (run_id, test, idx, duration_ns) VALUES (?1, ?2, ?3, ?4)"),
+        insert_part(db, "INSERT INTO run_parts (json) VALUES (?1) ON CONFLICT(json) DO NOTHING"),
+        select_part(db, "SELECT id FROM run_parts WHERE json = ?1") {}
+  bool ok() const { return insert_run.ok() && insert_sample.ok() && insert_part.ok() && select_part.ok(); }
+
+  Stmt insert_run, insert_sample, insert_part, select_part;
+};
+
+SqliteStore::SqliteStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+
+SqliteStore::Statements* SqliteStore::statements() {
+  if (!statements_) {
+    auto s = std::make_unique<Statements>(db_);
+    if (!s->ok()) return nullptr;  // not kept: the next call prepares again
+    statements_ = std::move(s);
+  }
+  return statements_.get();
+}
 
 Result<std::string> default_db_path() {
   const char* xdg = std::getenv("XDG_DATA_HOME");
@@ -178,7 +230,10 @@ Result<std::unique_ptr<SqliteStore>> SqliteStore::connect(const std::string& pat
   return std::unique_ptr<SqliteStore>(new SqliteStore(db, path));
 }
 
-SqliteStore::~SqliteStore() { sqlite3_close(db_); }
+SqliteStore::~SqliteStore() {
+  statements_.reset();  // finalized before the connection closes
+  sqlite3_close(db_);
+}
 
 Status SqliteStore::exec(const char* sql) {
   char* err = nullptr;
@@ -246,14 +301,24 @@ Status SqliteStore::fill_parts() {
 }
 
 std::optional<int64_t> SqliteStore::part_id(const std::string& json) {
-  Stmt ins(db_, "INSERT INTO run_parts (json) VALUES (?1) ON CONFLICT(json) DO NOTHING");
-  Stmt sel(db_, "SELECT id FROM run_parts WHERE json = ?1");
-  if (!ins.ok() || !sel.ok()) return std::nullopt;
+  Statements* st = statements();
+  if (!st) return std::nullopt;
+  Stmt& ins = st->insert_part;
+  Stmt& sel = st->select_part;
+  ins.reset();
   ins.bind(1, json);
-  if (sqlite3_step(ins.get()) != SQLITE_DONE) return std::nullopt;
+  const int rc = sqlite3_step(ins.get());
+  ins.reset();
+  if (rc != SQLITE_DONE) return std::nullopt;
+  sel.reset();
   sel.bind(1, json);
-  if (sqlite3_step(sel.get()) != SQLITE_ROW) return std::nullopt;
-  return sqlite3_column_int64(sel.get(), 0);
+  if (sqlite3_step(sel.get()) != SQLITE_ROW) {
+    sel.reset();
+    return std::nullopt;
+  }
+  const int64_t id = sqlite3_column_int64(sel.get(), 0);
+  sel.reset();
+  return id;
 }
 
 int SqliteStore::schema_version() const {
@@ -282,6 +347,16 @@ Status SqliteStore::migrate() {
     (void)exec("ROLLBACK");
     return s;
   }
+  // What compare and report read of every run (load_from_parts), so that they read it from an
+  // index rather than the rows, which hold each record's JSON; and the runs with a power trace.
+  // A file without them (written by an older rigbench, or opened read-only) reads the same, slower.
+  if (Status s = exec("CREATE INDEX IF NOT EXISTS runs_view ON runs(id, record_id, test_time, peak_rss_bytes, "
+                      "setup_part, figures_part);"
+                      "CREATE INDEX IF NOT EXISTS runs_traced ON runs(id) WHERE power_trace_json IS NOT NULL");
+      !s) {
+    (void)exec("ROLLBACK");
+    return s;
+  }
   const std::string set_version = "PRAGMA user_version=" + std::to_string(kSchemaVersion);
   if (Status s = exec(set_version.c_str()); !s) {
     (void)exec("ROLLBACK");
@@ -298,25 +373,10 @@ Status SqliteStore::save(const RunRecord& rec) {
     return fail(ErrorCode::kRuntime, "database '" + path_ + "': " + msg);
   };
 
-  // The headline columns, then one per knob (core/knobs.h), then the record itself.
-  static const std::string kInsert = [] {
-    std::string cols =
-        "record_id, test_time, machine_hostname, machine_cpu, machine_os, rigbench_version, "
-        "llama_cpp_commit, model_name, model_path, model_arch, model_file_type, model_fingerprint, "
-        "model_synthetic, n_prompt, n_gen, pp_avg_tps, tg_avg_tps, ttft_avg_ms, peak_rss_bytes, "
-        "interrupted, refused, failed, status, energy_method, tg_j_per_token, cost_currency, "
-        "cost_gross_per_mtok, tags, record_json, setup_part, figures_part, power_trace_json";
-    int n = 32;
-    for (const Knob& k : knobs()) {
-      cols += ", " + k.key;
-      ++n;
-    }
-    std::string marks;
-    for (int i = 1; i <= n; ++i) marks += (i > 1 ? ", ?" : "?") + std::to_string(i);
-    return "INSERT INTO runs (" + cols + ") VALUES (" + marks + ") ON CONFLICT(record_id) DO NOTHING";
-  }();
-  Stmt ins(db_, kInsert.c_str());
-  if (!ins.ok()) return rollback("prepare insert");
+  Statements* st = statements();
+  if (!st) return rollback("prepare");
+  Stmt& ins = st->insert_run;
+  ins.reset();
   const auto& p = rec.params;
   int i = 1;
   ins.bind(i++, rec.record_id);
@@ -369,21 +429,23 @@ Status SqliteStore::save(const RunRecord& rec) {
     if (k.type == Knob::Type::kInt) ins.bind(i++, int64_t{p.*k.int_field});
     else ins.bind(i++, p.*k.text_field);
   }
-  if (sqlite3_step(ins.get()) != SQLITE_DONE) return rollback("insert run");
+  const int rc = sqlite3_step(ins.get());
+  ins.reset();
+  if (rc != SQLITE_DONE) return rollback("insert run");
   if (sqlite3_changes(db_) == 0) return exec("COMMIT");  // already stored
 
   const int64_t run_id = sqlite3_last_insert_rowid(db_);
-  Stmt smp(db_, "INSERT INTO samples (run_id, test, idx, duration_ns) VALUES (?1, ?2, ?3, ?4)");
-  if (!smp.ok()) return rollback("prepare samples");
+  Stmt& smp = st->insert_sample;
   auto add_samples = [&](const char* test, const std::vector<int64_t>& ns) -> bool {
     for (std::size_t k = 0; k < ns.size(); ++k) {
-      sqlite3_reset(smp.get());
+      smp.reset();
       smp.bind(1, run_id);
       smp.bind(2, std::string(test));
       smp.bind(3, static_cast<int64_t>(k));
       smp.bind(4, ns[k]);
       if (sqlite3_step(smp.get()) != SQLITE_DONE) return false;
     }
+    smp.reset();
     return true;
   };
   if (rec.results.pp && !add_samples("pp", rec.results.pp->samples_ns)) return rollback("insert samples");
@@ -440,12 +502,20 @@ std::string_view column_text(sqlite3_stmt* st, int i) {
 Result<std::vector<RunRecord>> SqliteStore::load_from_parts(RecordView view) const {
   const std::string where = "database '" + path_ + "'";
   // A row without parts (none after migrate(); kept for safety) is read from its JSON.
-  const std::string sql =
-      std::string("SELECT id, record_id, test_time, peak_rss_bytes, setup_part, figures_part, ") +
-      (view == RecordView::kReport ? "power_trace_json" : "NULL") +
-      ", CASE WHEN setup_part IS NULL OR figures_part IS NULL THEN record_json END FROM runs ORDER BY id";
-  Stmt st(db_, sql.c_str());
-  Stmt smp(db_, "SELECT run_id, test, duration_ns FROM samples ORDER BY run_id, test, idx");
+  // The columns a view reads of every run, which the index runs_view covers (a file written by
+  // this rigbench): the rows themselves, which hold the record's JSON, are not read; a run
+  // without parts, or with a power trace that the view shows, is looked up by its id.
+  Stmt st(db_, "SELECT id, record_id, test_time, peak_rss_bytes, setup_part, figures_part FROM runs ORDER BY id");
+  Stmt whole(db_, "SELECT record_json FROM runs WHERE id = ?1");
+  Stmt traced(db_, view == RecordView::kReport
+                       ? "SELECT id, power_trace_json FROM runs WHERE power_trace_json IS NOT NULL ORDER BY id"
+                       : "SELECT 0, NULL WHERE 0");
+  if (!st.ok() || !whole.ok() || !traced.ok()) return fail(ErrorCode::kRuntime, where + ": " + sqlite3_errmsg(db_));
+  int traced_rc = sqlite3_step(traced.get());
+  // In the table's own order (a scan, not a walk of the primary key's index with a lookup per
+  // row), which is the order save() wrote them in: run by run, test by test, idx ascending.
+  // Checked below; a file written otherwise is sorted here.
+  Stmt smp(db_, "SELECT run_id, test, idx, duration_ns FROM samples");
   Stmt part(db_, "SELECT id, json FROM run_parts");
   if (!st.ok() || !smp.ok() || !part.ok()) return fail(ErrorCode::kRuntime, where + ": " + sqlite3_errmsg(db_));
   const auto bad_json = [&] { return fail(ErrorCode::kInvalidInput, where + ": a record's JSON does not parse"); };
@@ -463,25 +533,44 @@ Result<std::vector<RunRecord>> SqliteStore::load_from_parts(RecordView view) con
   }
   std::map<std::pair<int64_t, int64_t>, RunRecord> joined;  // (setup, figures) -> the record they describe
 
-  // The samples, read alongside the runs (both in run id order).
-  int smp_rc = sqlite3_step(smp.get());
+  // Every sample, sorted by run id, test and idx, then read alongside the runs (in run id order).
+  struct Sample {
+    int64_t run_id;
+    int test;  // 0 pp, 1 tg, 2 ttft
+    int64_t idx, ns;
+    auto operator<=>(const Sample& o) const { return std::tie(run_id, test, idx) <=> std::tie(o.run_id, o.test, o.idx); }
+  };
+  std::vector<Sample> all_samples;
+  {
+    int rc_s;
+    while ((rc_s = sqlite3_step(smp.get())) == SQLITE_ROW) {
+      const std::string_view test = column_text(smp.get(), 1);
+      all_samples.push_back({sqlite3_column_int64(smp.get(), 0), test == "pp" ? 0 : test == "tg" ? 1 : 2,
+                             sqlite3_column_int64(smp.get(), 2), sqlite3_column_int64(smp.get(), 3)});
+    }
+    if (rc_s != SQLITE_DONE) return fail(ErrorCode::kRuntime, where + ": " + sqlite3_errmsg(db_));
+    if (!std::is_sorted(all_samples.begin(), all_samples.end())) std::sort(all_samples.begin(), all_samples.end());
+  }
+  std::size_t next_sample = 0;
   std::vector<int64_t> samples[3];  // pp, tg, ttft of the current run
   const auto take_samples = [&](int64_t run_id) {
     for (auto& s : samples) s.clear();
-    while (smp_rc == SQLITE_ROW && sqlite3_column_int64(smp.get(), 0) < run_id) smp_rc = sqlite3_step(smp.get());
-    while (smp_rc == SQLITE_ROW && sqlite3_column_int64(smp.get(), 0) == run_id) {
-      const std::string_view test = column_text(smp.get(), 1);
-      const int t = test == "pp" ? 0 : test == "tg" ? 1 : 2;
-      samples[t].push_back(sqlite3_column_int64(smp.get(), 2));
-      smp_rc = sqlite3_step(smp.get());
+    while (next_sample < all_samples.size() && all_samples[next_sample].run_id < run_id) ++next_sample;
+    for (; next_sample < all_samples.size() && all_samples[next_sample].run_id == run_id; ++next_sample) {
+      samples[all_samples[next_sample].test].push_back(all_samples[next_sample].ns);
     }
   };
 
   int rc;
   while ((rc = sqlite3_step(st.get())) == SQLITE_ROW) {
     sqlite3_stmt* row = st.get();
-    if (sqlite3_column_type(row, 7) != SQLITE_NULL) {  // no parts: the whole JSON
-      const auto j = Json::parse(column_text(row, 7), nullptr, /*allow_exceptions=*/false);
+    const int64_t id = sqlite3_column_int64(row, 0);
+    if (sqlite3_column_type(row, 4) == SQLITE_NULL || sqlite3_column_type(row, 5) == SQLITE_NULL) {
+      // no parts: the whole JSON
+      whole.reset();
+      whole.bind(1, id);
+      if (sqlite3_step(whole.get()) != SQLITE_ROW) return fail(ErrorCode::kRuntime, where + ": " + sqlite3_errmsg(db_));
+      const auto j = Json::parse(column_text(whole.get(), 0), nullptr, /*allow_exceptions=*/false);
       if (j.is_discarded()) return bad_json();
       auto rec = from_json(j);
       if (!rec) return std::unexpected(rec.error());
@@ -502,13 +591,14 @@ Result<std::vector<RunRecord>> SqliteStore::load_from_parts(RecordView view) con
     rec.record_id = column_text(row, 1);
     rec.test_time = column_text(row, 2);
     rec.memory.peak_rss_bytes = static_cast<uint64_t>(sqlite3_column_int64(row, 3));
-    take_samples(sqlite3_column_int64(row, 0));
+    take_samples(id);
     Results& r = rec.results;
     if (r.pp && !r.pp->summary_only) r.pp = make_throughput(r.pp->n_tokens, samples[0]);
     if (r.tg && !r.tg->summary_only) r.tg = make_throughput(r.tg->n_tokens, samples[1]);
     if (r.ttft) r.ttft = make_latency(samples[2]);
-    if (sqlite3_column_type(row, 6) != SQLITE_NULL) {
-      const auto trace = Json::parse(column_text(row, 6), nullptr, /*allow_exceptions=*/false);
+    while (traced_rc == SQLITE_ROW && sqlite3_column_int64(traced.get(), 0) < id) traced_rc = sqlite3_step(traced.get());
+    if (traced_rc == SQLITE_ROW && sqlite3_column_int64(traced.get(), 0) == id) {
+      const auto trace = Json::parse(column_text(traced.get(), 1), nullptr, /*allow_exceptions=*/false);
       if (trace.is_discarded()) return bad_json();
       for (const auto& p : trace) {
         if (p.is_array() && p.size() == 2 && p[0].is_number() && p[1].is_number()) {

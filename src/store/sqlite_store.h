@@ -6,7 +6,8 @@
 //   samples  one row per raw sample: (run_id, test 'pp'|'tg'|'ttft', idx, duration_ns)
 //   run_parts each distinct part of a record (store/record_parts.h: setup, figures) once, as
 //            JSON; runs.setup_part and runs.figures_part point into it (version 4)
-// WAL journal; one transaction per record; parameterized statements only.
+// WAL journal; one transaction per record; parameterized statements only, each prepared once
+// per open store (an import of many records prepares them once).
 //
 // Thread safety: one Store per thread. Several processes may write the same file (SQLite
 // locking, 5 s busy timeout).
@@ -76,7 +77,9 @@ class SqliteStore {
   const std::string& path() const { return path_; }
 
  private:
-  SqliteStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+  struct Statements;  // the statements save() and part_id() run, prepared once per open store
+
+  SqliteStore(sqlite3* db, std::string path);
   // Opens `path` with sqlite3_open_v2 `flags` and a 5 s busy timeout.
   static Result<std::unique_ptr<SqliteStore>> connect(const std::string& path, int flags);
   Status migrate();
@@ -87,9 +90,13 @@ class SqliteStore {
   // load_all for a view other than kFull from a database of version 4 or later.
   Result<std::vector<RunRecord>> load_from_parts(RecordView view) const;
   Status exec(const char* sql);
+  // The prepared statements, prepared on first use (after migrate(): the knob columns exist);
+  // nullptr when one does not prepare (sqlite3_errmsg says why).
+  Statements* statements();
 
   sqlite3* db_;
   std::string path_;
+  std::unique_ptr<Statements> statements_;
 };
 
 }  // namespace rigbench::store

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "core/knobs.h"
@@ -304,7 +305,8 @@ TEST(ComparePrinters, CsvAndJson) {
   std::ostringstream csv;
   print_comparison(*cmp, {}, 0.05, OutputFormat::kCsv, csv);
   EXPECT_TRUE(csv.str().starts_with(
-      "model,metric,unit,test,machine,baseline,state,n,mean,stddev,median,min,max,ratio,winner,verdict,config\n"))
+      "model,metric,unit,test,machine,baseline,state,n,mean,stddev,median,min,max,ratio,winner,verdict,config,"
+      "energy_flags\n"))
       << csv.str();
   EXPECT_NE(csv.str().find("alpha F32,tg_tps,t/s,tg128,box-b,false,measured,2,"), std::string::npos);
   std::ostringstream json;
@@ -606,6 +608,84 @@ TEST(Regressions, FasterTtftDirectionAndTooFewSamples) {
   // Different machines are never compared across builds.
   records[1].machine.hostname = "box-b";
   EXPECT_TRUE(find_regressions(records, 0.05).empty());
+}
+
+
+// One machine and model under two builds: the tg and pp rows say which build each is (a
+// build column in md, csv and json; the HTML report's tables too), where they read alike before.
+TEST(ComparePrinters, TwoBuildsOfOneMachineAndModelAreRowsThatNameTheirBuild) {
+  const std::vector<RunRecord> records = {
+      run("1", "box-a", "alpha", {1'000'000'000, 1'010'000'000}, {1'000'000'000, 1'010'000'000}, kCommitA),
+      run("2", "box-a", "alpha", {500'000'000, 505'000'000}, {500'000'000, 505'000'000}, kCommitB),
+  };
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp);
+  EXPECT_TRUE(cmp->several_builds);
+  std::set<std::string> tg_builds;
+  for (const Row& r : cmp->rows) {
+    if (r.test == "tg128") tg_builds.insert(r.build);
+  }
+  EXPECT_EQ(tg_builds, (std::set<std::string>{"rigbench 0.1.0 / llama.cpp aaaaaaaa", "rigbench 0.1.0 / llama.cpp bbbbbbbb"}));
+  std::ostringstream md, json;
+  print_comparison(*cmp, {}, 0.05, OutputFormat::kMarkdown, md);
+  EXPECT_NE(md.str().find("| model     | build "), std::string::npos) << md.str();
+  EXPECT_NE(md.str().find("| alpha F32 | rigbench 0.1.0 / llama.cpp aaaaaaaa | tg128 t/s "), std::string::npos)
+      << md.str();
+  EXPECT_NE(md.str().find("| alpha F32 | rigbench 0.1.0 / llama.cpp bbbbbbbb | tg128 t/s "), std::string::npos)
+      << md.str();
+  print_comparison(*cmp, {}, 0.05, OutputFormat::kJson, json);
+  const auto j = nlohmann::json::parse(json.str());
+  EXPECT_EQ(j["rows"][0]["build"], "rigbench 0.1.0 / llama.cpp aaaaaaaa");
+  // One build: no build column, as before.
+  auto one = compare(three_machines(), {});
+  ASSERT_TRUE(one);
+  EXPECT_FALSE(one->several_builds);
+  std::ostringstream md1;
+  print_comparison(*one, {}, 0.05, OutputFormat::kMarkdown, md1);
+  EXPECT_EQ(md1.str().find("build"), md1.str().find("builds"));  // only in the regressions line
+}
+
+// Energy flags (EnergyInfo::flags) are shown with the J/token and cost cells they qualify,
+// and said once below the table; json and csv carry them as energy_flags.
+TEST(ComparePrinters, EnergyFlagsAreShownWithTheFiguresTheyQualify) {
+  RunRecord a = run("1", "box-a", "alpha", {1'000'000'000, 1'000'000'000}, {1'000'000'000, 1'000'000'000});
+  a.energy.method = "counter";
+  a.energy.tg = PhaseEnergyInfo{1.0, 2.0, 2.0, 0.0156};
+  a.energy.flags = {"sources_disagree", "below_update_period"};
+  a.cost = CostInfo{};
+  a.cost->currency = "EUR";
+  a.cost->gross_per_mtok = 0.0013;
+  RunRecord b = run("2", "box-b", "alpha", {1'000'000'000, 1'000'000'000}, {1'000'000'000, 1'000'000'000});
+  b.energy.method = "counter";
+  b.energy.tg = PhaseEnergyInfo{1.0, 2.0, 2.0, 0.0200};
+  auto cmp = compare(std::vector<RunRecord>{a, b}, {});
+  ASSERT_TRUE(cmp);
+  for (const Row& r : cmp->rows) {
+    if (r.metric == Metric::kTgEnergy || r.metric == Metric::kCost) {
+      EXPECT_EQ(r.cells[0].energy_flags, (std::vector<std::string>{"below_update_period", "sources_disagree"}));
+      if (r.metric == Metric::kTgEnergy) EXPECT_TRUE(r.cells[1].energy_flags.empty());
+    } else {
+      for (const Cell& c : r.cells) EXPECT_TRUE(c.energy_flags.empty()) << r.test;
+    }
+  }
+  std::ostringstream md, json, csv;
+  print_comparison(*cmp, {}, 0.05, OutputFormat::kMarkdown, md);
+  EXPECT_NE(md.str().find("**0.0156** [below_update_period, sources_disagree]"), std::string::npos) << md.str();
+  EXPECT_NE(md.str().find("0.0013 [below_update_period, sources_disagree]"), std::string::npos) << md.str();
+  EXPECT_NE(md.str().find("below_update_period = a phase shorter than the meter's update period;"), std::string::npos)
+      << md.str();
+  print_comparison(*cmp, {}, 0.05, OutputFormat::kJson, json);
+  bool seen = false;
+  const auto doc = nlohmann::json::parse(json.str());
+  for (const auto& row : doc["rows"]) {
+    if (row["metric"] != "tg_j_per_token") continue;
+    EXPECT_EQ(row["cells"][0]["energy_flags"], nlohmann::json({"below_update_period", "sources_disagree"}));
+    EXPECT_EQ(row["cells"][1]["energy_flags"], nlohmann::json::array());
+    seen = true;
+  }
+  EXPECT_TRUE(seen) << json.str();
+  print_comparison(*cmp, {}, 0.05, OutputFormat::kCsv, csv);
+  EXPECT_NE(csv.str().find(",below_update_period;sources_disagree\n"), std::string::npos) << csv.str();
 }
 
 }  // namespace

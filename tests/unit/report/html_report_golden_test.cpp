@@ -32,6 +32,7 @@ std::vector<RunRecord> fixed_records() {
   a.energy.method = "counter";
   a.energy.tg = PhaseEnergyInfo{1.0, 2.0, 2.0, 0.0156};
   a.energy.power_trace = {{0.5, 40.0}, {1.0, 80.0}, {1.5, 60.0}};
+  a.energy.flags = {"coarse"};  // shown with its J/token, cost and power
   a.cost = CostInfo{};
   a.cost->currency = "EUR";
   a.cost->gross_per_mtok = 0.0013;

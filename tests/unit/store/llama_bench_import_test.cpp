@@ -12,6 +12,9 @@
 #include "core/strings.h"
 #include "store/llama_bench_record.h"
 #include "store/llama_bench_rows.h"
+#include "store/record_json.h"
+#include "store/record_parts.h"
+#include "report/comparison.h"
 #include "support/temp_dir.h"
 
 namespace rigbench::store {
@@ -433,6 +436,50 @@ TEST(LlamaBenchRecord, FileTypeNames) {
   EXPECT_EQ(file_type_from_model_type("llama"), "");
   EXPECT_EQ(file_type_from_model_type("LLaMA 7B mostly Q4_0"), "Q4_0");  // builds before 2024
   EXPECT_EQ(file_type_from_model_type("LLaMA 7B mostly Q4_K - Medium"), "Q4_K_M");
+}
+
+}  // namespace
+}  // namespace rigbench::store
+
+namespace rigbench::store {
+namespace {
+
+// A field of a llama-bench version other than v0.4.0 (faked: "n_spec_draft", which no knob
+// declares) and build_number are kept; the unknown setting is part of compare's key, so two
+// rows that differ only in it are two configurations, never pooled.
+TEST(LlamaBenchRecord, FieldsNoKnobDeclaresAreKeptAndAnUnknownSettingKeepsRunsApart) {
+  LlamaBenchRow row = pp_row();
+  row.fields["n_spec_draft"] = "3";
+  auto mapped = map_llama_bench_row(row, "rig");
+  ASSERT_TRUE(mapped && mapped->record);
+  const RunRecord& a = *mapped->record;
+  EXPECT_EQ(a.source_fields.at("n_spec_draft"), "3");
+  EXPECT_EQ(a.source_fields.at("build_number"), "1");
+  EXPECT_FALSE(a.source_fields.count("avg_ns"));      // the results' statistics, held as samples
+  EXPECT_FALSE(a.source_fields.count("n_threads"));   // a knob: params.n_threads
+  EXPECT_TRUE(is_source_knob("n_spec_draft"));
+  EXPECT_FALSE(is_source_knob("build_number"));
+  EXPECT_NE(report::knobs_label(a).find("n_spec_draft=3"), std::string::npos) << report::knobs_label(a);
+  EXPECT_EQ(report::knobs_label(a).find("build_number"), std::string::npos);
+  // Stored and read back: the record's JSON (export) and the parts compare reads.
+  const Json j = to_json(a);
+  EXPECT_EQ(j["source_fields"]["n_spec_draft"], "3");
+  auto back = from_json(j);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->source_fields, a.source_fields);
+  const RecordParts parts = split_record(j);
+  auto joined = join_parts(Json::parse(parts.setup), Json::parse(parts.figures));
+  ASSERT_TRUE(joined);
+  EXPECT_EQ(joined->source_fields, a.source_fields);
+
+  row.fields["n_spec_draft"] = "5";
+  auto other = map_llama_bench_row(row, "rig");
+  ASSERT_TRUE(other && other->record);
+  const std::vector<RunRecord> both = {a, *other->record};
+  auto cmp = report::compare(both, {});
+  ASSERT_TRUE(cmp) << cmp.error().message;
+  ASSERT_EQ(cmp->rows.size(), 1u);
+  EXPECT_EQ(cmp->rows[0].cells[0].n_configs, 2u);  // not pooled
 }
 
 }  // namespace

@@ -266,6 +266,7 @@ void downgrade_to_version_3(const std::string& path) {
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
   ASSERT_EQ(sqlite3_exec(db,
+                         "DROP INDEX IF EXISTS runs_view; DROP INDEX IF EXISTS runs_traced; "
                          "ALTER TABLE runs DROP COLUMN setup_part; ALTER TABLE runs DROP COLUMN figures_part; "
                          "ALTER TABLE runs DROP COLUMN power_trace_json; DROP TABLE run_parts; PRAGMA user_version=3;",
                          nullptr, nullptr, nullptr),
@@ -397,6 +398,53 @@ TEST(SqliteStore, DefaultPathFollowsXdgDataHome) {
   unsetenv("XDG_DATA_HOME");
   ASSERT_TRUE(p);
   EXPECT_EQ(*p, "/data/x/rigbench/results.db");
+}
+
+}  // namespace
+}  // namespace rigbench::store
+
+namespace rigbench::store {
+namespace {
+
+// One store saves many records through the statements it prepared once (reset between
+// uses), and the views read every record's own samples back, also from a file whose samples
+// table is not in run order (faked: rows copied back in reverse).
+TEST(SqliteStore, ManyRecordsThroughOneSetOfStatementsAndSamplesReadInAnyTableOrder) {
+  testing::TempDir dir;
+  const std::string path = dir.file("many.db");
+  {
+    auto store = SqliteStore::open(path);
+    ASSERT_TRUE(store);
+    for (int i = 0; i < 20; ++i) {
+      RunRecord r = testing::sample_record("r" + std::to_string(100 + i));
+      r.results.tg = make_throughput(128, {1'000'000'000 + 1'000'000 * i, 1'000'000'000});
+      ASSERT_TRUE((*store)->save(r));
+      ASSERT_TRUE((*store)->save(r));  // already stored: left as it is
+    }
+  }
+  EXPECT_EQ(count_rows(path, "SELECT COUNT(*) FROM runs"), 20);
+  EXPECT_EQ(count_rows(path, "SELECT COUNT(*) FROM run_parts"), 2);  // one setup, one figures shape
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db,
+                         "CREATE TEMP TABLE s AS SELECT * FROM samples; DELETE FROM samples; "
+                         "INSERT INTO samples SELECT * FROM s ORDER BY run_id DESC, test DESC, idx DESC;",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  auto store = SqliteStore::open_readonly(path);
+  ASSERT_TRUE(store);
+  for (RecordView view : {RecordView::kCompare, RecordView::kReport, RecordView::kFull}) {
+    auto all = (*store)->load_all(view);
+    ASSERT_TRUE(all) << all.error().message;
+    ASSERT_EQ(all->size(), 20u);
+    for (int i = 0; i < 20; ++i) {
+      const RunRecord& r = (*all)[static_cast<std::size_t>(i)];
+      EXPECT_EQ(r.record_id, "r" + std::to_string(100 + i));
+      EXPECT_EQ(r.results.tg->samples_ns, (std::vector<int64_t>{1'000'000'000 + 1'000'000 * i, 1'000'000'000}));
+      EXPECT_EQ(r.results.pp->samples_ns, testing::sample_record().results.pp->samples_ns);
+    }
+  }
 }
 
 }  // namespace
