@@ -7,6 +7,7 @@
 
 #include "report/columns.h"
 #include "report/printer.h"
+#include "report/suite_table.h"
 #include "store/record_json.h"
 
 namespace rigbench::report {
@@ -52,6 +53,16 @@ class MarkdownPrinter final : public Printer {
       : out_(out), options_(std::move(options)), table_(test_table(options_)) {}
   void begin() override {}
   void add(const RunRecord& rec) override {
+    if (rec.results.suite) {  // a prompt suite: its own table, whole
+      if (suites_++) out_ << "\n";
+      render(suite_table(rec), OutputFormat::kMarkdown, out_, RenderOptions{options_.wide});
+      return;
+    }
+    if (rec.params.n_prompt == 0 && rec.params.n_gen == 0) {  // a suite that did not run
+      if (!rec.refused.empty()) notes_.push_back("suite refused: " + rec.refused);
+      if (!rec.failed.empty()) notes_.push_back("suite failed: " + rec.failed);
+      return;
+    }
     for (const Phase ph : row_phases(rec)) {
       if (table_.rows().empty()) out_ << markdown_header(table_, options_.wide);
       std::vector<TableCell> cells;
@@ -81,6 +92,11 @@ class MarkdownPrinter final : public Printer {
     if (rec.model.synthetic) synthetic_ = true;
   }
   void end() override {
+    if (table_.rows().empty() && notes_.empty()) return;  // nothing, or only suites (each with its footer)
+    if (!table_.rows().empty())
+      table_.add_note(
+          "p99 ms: TTFT's 99th percentile on pp rows, each generated token's latency on tg rows (--wide: p50, p90, "
+          "p95; -o json/csv: every percentile)");
     if (!commit_.empty()) table_.add_footer("llama.cpp build: " + commit_);
     if (synthetic_)
       table_.add_note(
@@ -97,6 +113,7 @@ class MarkdownPrinter final : public Printer {
   std::string commit_;
   bool synthetic_ = false;
   std::vector<std::string> notes_;
+  int suites_ = 0;
 };
 
 // Every column of columns() (report/columns.h), raw values, through the table builder's csv

@@ -505,7 +505,7 @@ Result<std::vector<RunRecord>> SqliteStore::load_from_parts(RecordView view) con
     take_samples(sqlite3_column_int64(row, 0));
     Results& r = rec.results;
     if (r.pp && !r.pp->summary_only) r.pp = make_throughput(r.pp->n_tokens, samples[0]);
-    if (r.tg && !r.tg->summary_only) r.tg = make_throughput(r.tg->n_tokens, samples[1]);
+    if (r.tg && !r.tg->summary_only) r.tg = make_throughput(r.tg->n_tokens, samples[1], std::move(r.tg->itl_ns));
     if (r.ttft) r.ttft = make_latency(samples[2]);
     if (sqlite3_column_type(row, 6) != SQLITE_NULL) {
       const auto trace = Json::parse(column_text(row, 6), nullptr, /*allow_exceptions=*/false);
