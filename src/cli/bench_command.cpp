@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <set>
 
 #include "cli/build_info.h"
 #include "cli/embed_command.h"
@@ -23,6 +25,7 @@
 #include "hw/machine.h"
 #include "measure/job.h"
 #include "measure/progress.h"
+#include "measure/prompt_suite.h"
 #include "measure/runner.h"
 #include "measure/warnings.h"
 #include "power/meters.h"
@@ -103,6 +106,13 @@ Status run_bench_command(BenchOptions& opts) {
     opts.plan.models = {*path};
   }
   const auto format = report::parse_output_format(opts.output, report::record_formats());
+  // A prompt suite is read (and checked line by line) before any model is.
+  std::optional<measure::PromptSuite> suite;
+  if (opts.plan.suite) {
+    auto read = measure::read_prompt_suite(opts.prompts);
+    if (!read) return std::unexpected(read.error());
+    suite = std::move(*read);
+  }
 
   // 2. Every model is checked before anything runs, so a bad file measures and stores nothing.
   measure::Job job;
@@ -181,6 +191,19 @@ Status run_bench_command(BenchOptions& opts) {
     else std::fprintf(stderr, "rigbench: %s\n", line.c_str());
     std::fflush(stderr);
   });
+  if (suite) {
+    // Every prompt through each model's template and tokenizer before anything runs: a chat
+    // prompt on a model without a template, or a prompt longer than -c, stops here (the model
+    // stays loaded for its first run).
+    std::set<std::pair<std::string, int>> checked;
+    for (const measure::TestCase& tc : job.plan) {
+      if (!checked.insert({tc.model_path, tc.params.n_ctx}).second) continue;
+      if (Status s = engine->load(tc.model_path, tc.params); !s) return s;
+      if (auto prepared = measure::prepare_prompts(*engine, *suite, tc.params.n_ctx); !prepared)
+        return std::unexpected(prepared.error());
+    }
+    runner.set_suite(&*suite, opts.ignore_eos);
+  }
 
   auto printer = report::make_printer(*format, std::cout, table_options(opts, energy_readable));
   printer->begin();

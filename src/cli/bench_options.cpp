@@ -124,6 +124,11 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
                  "estimate power as TDP x CPU utilization, with this TDP in W (labelled estimated)")
       ->check(CLI::Range(1.0, 10000.0));
   add_price_flags(cmd, o.cost);
+  cmd.add_option("--prompts", o.prompts,
+                 "a prompt suite instead of pp/tg: a JSONL file (id, category, text or messages, n_gen) or "
+                 "builtin; -r runs the whole suite")
+      ->take_last();
+  cmd.add_flag("--ignore-eos", o.ignore_eos, "with --prompts: generate each prompt's n_gen tokens past end of generation");
   // A list flag takes one value per occurrence (comma-separated, or the flag repeated, as
   // llama-bench), so `-p 64 model.gguf` leaves the model to the positional.
   for (CLI::Option* opt : cmd.get_options()) {
@@ -141,6 +146,7 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
       "or a bad model file; 2 a bad flag or value, or an encoder; 130 interrupted (finished repetitions are kept).\n"
       "Examples:\n"
       "  rigbench bench model.gguf -p 512 -n 128 -t 4,8\n"
+      "  rigbench bench model.gguf --prompts builtin -r 3\n"
       "  rigbench bench -m a.gguf -m b.gguf -pg 512,128 -fa on,off -o json");
 }
 
@@ -196,9 +202,20 @@ Status validate(BenchOptions& o, int default_threads) {
   }
   if (auto f = report::parse_output_format(o.output, report::record_formats()); !f) return std::unexpected(f.error());
   if (o.no_db && !o.db_path.empty()) return fail(ErrorCode::kUsage, "--db and --no-db: give one, not both");
+  if (o.ignore_eos && o.prompts.empty()) return fail(ErrorCode::kUsage, "--ignore-eos needs --prompts");
+  if (!o.prompts.empty()) {
+    // The suite's prompts set the tokens: -p/-n/-pg/-d have nothing to say.
+    if (p.n_prompt != std::vector<int>{512} || p.n_gen != std::vector<int>{128} || !p.n_pg.empty()) {
+      return fail(ErrorCode::kUsage, "--prompts with -p/-n/-pg: a suite's prompts set the tokens; give one or the other");
+    }
+    if (p.values("n_depth") != std::vector<std::string>{"0"}) {
+      return fail(ErrorCode::kUsage, "--prompts with -d/--n-depth: a suite runs each prompt on an empty context");
+    }
+    p.suite = true;
+  }
   const bool any_pp = std::any_of(p.n_prompt.begin(), p.n_prompt.end(), [](int v) { return v > 0; });
   const bool any_tg = std::any_of(p.n_gen.begin(), p.n_gen.end(), [](int v) { return v > 0; });
-  if (!any_pp && !any_tg && p.n_pg.empty()) return fail(ErrorCode::kUsage, "-p/-n: both are 0, nothing to measure");
+  if (!p.suite && !any_pp && !any_tg && p.n_pg.empty()) return fail(ErrorCode::kUsage, "-p/-n: both are 0, nothing to measure");
   // Combinations llama.cpp would refuse at the first run, refused before any runs.
   for (const std::string& tv : p.values("type_v")) {
     for (const std::string& fa : p.values("flash_attn")) {
@@ -216,6 +233,7 @@ Status validate(BenchOptions& o, int default_threads) {
   int deepest = 0;
   for (const std::string& d : p.values("n_depth")) deepest = std::max(deepest, std::stoi(d));
   for (const std::string& c : p.values("n_ctx")) {
+    if (p.suite) break;  // a suite checks each prompt against -c once it is tokenized
     const int ctx = std::stoi(c);
     if (ctx > 0 && ctx < deepest + most_tokens) {
       return fail(ErrorCode::kUsage, "-c/--ctx-size " + c + ": smaller than a test needs (n_depth " +

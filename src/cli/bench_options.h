@@ -36,6 +36,8 @@ struct BenchOptions {
   std::string power_log;        // --power-log: CSV timestamp,watts of a wall meter
   double estimate_tdp_w = 0;    // --estimate-power TDP: TDP x CPU utilization, asked for explicitly
   CostOptions cost;             // --price/--tariff/--currency/... (see cost_command.h)
+  std::string prompts;          // --prompts FILE|builtin: a prompt suite instead of the pp/tg tests
+  bool ignore_eos = false;      // --ignore-eos: a suite's prompts generate their n_gen, end of generation or not
 };
 
 // Declares the flags of `bench` on `cmd`, bound to `opts`.

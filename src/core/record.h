@@ -113,7 +113,11 @@ struct ThroughputResult {
   int n_tokens = 0;                 // tokens per sample
   std::vector<int64_t> samples_ns;  // ns per sample, steady clock around the timed region
   std::vector<double> samples_tps;  // tokens/s per sample = 1e9 * n_tokens / samples_ns
-  Summary tps;                      // statistics of samples_tps
+  Summary tps;                      // statistics of samples_tps (p50 = median, p90, p95, p99)
+  // tg only: every generated token's latency (its decode, synchronized), ns, the repetitions
+  // one after another (n_tokens per repetition); empty for pp and for sources that kept none.
+  std::vector<int64_t> itl_ns;
+  Summary itl_ms;  // statistics of itl_ns in milliseconds (inter-token latency)
   // True when the source kept statistics only, not the samples (llama-bench csv and sql):
   // samples are empty; tps.mean and tps.stddev are the source's avg_ts and stddev_ts, tps.n
   // the repetitions (0 when the source does not say), median, min and max NaN.
@@ -149,11 +153,41 @@ struct EmbeddingResult {
   std::vector<EmbedThroughput> throughput;  // one per -b value, in order
 };
 
+// One prompt of a prompt suite (`bench --prompts`), measured over the suite's runs.
+struct PromptResult {
+  std::string id;           // the prompt's id in the suite file
+  std::string category;     // e.g. "code", "chat"
+  int n_prompt_tokens = 0;  // tokens of the prompt after the chat template, as tokenized
+  int n_gen_asked = 0;      // output length asked
+  // Per run of the suite (index = run):
+  std::vector<int> n_generated;         // tokens generated (fewer than asked at end of generation)
+  std::vector<int64_t> prefill_ns;      // prompt decoded (synchronized)
+  std::vector<int64_t> ttft_ns;         // prompt decoded and the first token sampled
+  std::vector<int64_t> gen_ns;          // the generated tokens after the first, each decoded and sampled
+  std::vector<std::vector<int64_t>> itl_ns;  // each generated token's latency after the first, ns
+};
+
+// Statistics of one prompt's runs, or of a set of prompts (core/suite_stats.h).
+struct SuiteFigures {
+  Summary gen_tps;  // generation tokens/s (per prompt: median over runs; over prompts: of those medians)
+  Summary ttft_ms;  // TTFT, ms
+};
+
+// A prompt suite run (`bench --prompts`): the prompts' own text, not random tokens.
+struct SuiteResult {
+  std::string name;          // "builtin" or the file's name
+  std::string hash;          // "xxh64:<16 hex>" of the suite's content: two suites of one name never pool
+  int runs = 0;              // runs of the whole suite finished (-r)
+  bool ignore_eos = false;   // --ignore-eos: every prompt generated its asked length
+  std::vector<PromptResult> prompts;
+};
+
 struct Results {
   std::optional<ThroughputResult> pp;
   std::optional<ThroughputResult> tg;
   std::optional<LatencyResult> ttft;
   std::optional<EmbeddingResult> embedding;  // rigbench embed only
+  std::optional<SuiteResult> suite;  // `bench --prompts`: then pp, tg and ttft are absent
 };
 
 // Memory that llama.cpp allocated, per buffer type, from llama_get_memory_breakdown().

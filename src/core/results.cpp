@@ -2,12 +2,14 @@
 
 namespace rigbench {
 
-ThroughputResult make_throughput(int n_tokens, std::vector<int64_t> samples_ns) {
+ThroughputResult make_throughput(int n_tokens, std::vector<int64_t> samples_ns, std::vector<int64_t> itl_ns) {
   ThroughputResult r;
   r.n_tokens = n_tokens;
   r.samples_ns = std::move(samples_ns);
   r.samples_tps = tokens_per_second(r.samples_ns, n_tokens);
   r.tps = summarize(r.samples_tps);
+  r.itl_ns = std::move(itl_ns);
+  r.itl_ms = summarize(to_milliseconds(r.itl_ns));
   return r;
 }
 
@@ -19,6 +21,7 @@ ThroughputResult make_summary_throughput(int n_tokens, std::size_t n, double mea
   r.tps.mean = mean_tps;
   r.tps.stddev = stddev_tps;
   r.tps.median = r.tps.min = r.tps.max = kUnmeasured;
+  r.tps.p90 = r.tps.p95 = r.tps.p99 = kUnmeasured;
   return r;
 }
 

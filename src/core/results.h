@@ -10,12 +10,13 @@
 
 namespace rigbench {
 
-// A throughput result: per-sample tokens/s = 1e9 * n_tokens / samples_ns, and their statistics.
-ThroughputResult make_throughput(int n_tokens, std::vector<int64_t> samples_ns);
+// A throughput result: per-sample tokens/s = 1e9 * n_tokens / samples_ns, and their statistics;
+// with `itl_ns` (tg: each generated token's latency), their statistics in ms too.
+ThroughputResult make_throughput(int n_tokens, std::vector<int64_t> samples_ns, std::vector<int64_t> itl_ns = {});
 
 // A summary-only throughput result (ThroughputResult::summary_only): no samples, the
 // statistics as a source stated them: `n` repetitions (0 = not stated), mean and sample
-// standard deviation in tokens/s; median, min and max NaN.
+// standard deviation in tokens/s; median, min, max and the percentiles NaN.
 ThroughputResult make_summary_throughput(int n_tokens, std::size_t n, double mean_tps, double stddev_tps);
 
 // A latency result: statistics of the samples in milliseconds.

@@ -6,6 +6,8 @@
 // returns kInterrupted.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,12 @@
 #include "core/status.h"
 
 namespace rigbench::engine {
+
+// One message of a chat (a prompt suite's "messages"): role "system", "user" or "assistant".
+struct ChatMessage {
+  std::string role;
+  std::string content;
+};
 
 class Engine {
  public:
@@ -43,8 +51,53 @@ class Engine {
   // random (no sampling), as llama-bench's test_gen. Errors as prompt().
   virtual Status generate(int n_tokens) = 0;
 
+  // generate(), with `after_token` called after each token's decode has synchronized, so
+  // that the caller can time every token (the engine reads no clock). The default generates
+  // one token at a time through generate(1).
+  virtual Status generate_each(int n_tokens, const std::function<void()>& after_token) {
+    for (int i = 0; i < n_tokens; ++i) {
+      if (Status s = generate(1); !s) return s;
+      if (after_token) after_token();
+    }
+    return {};
+  }
+
   // Samples one token greedily from the logits of the last decoded token (for TTFT).
   virtual Status sample() = 0;
+
+  // --- Real text (prompt suites, `bench --prompts`). The defaults say the engine cannot. ---
+
+  // Whether the loaded model carries a chat template (GGUF tokenizer.chat_template).
+  virtual bool has_chat_template() const { return false; }
+
+  // The model's chat template applied to `messages`, the assistant's turn opened after them.
+  // Errors: kInvalidInput when the model has no template or llama.cpp does not know it.
+  virtual Result<std::string> apply_chat_template(const std::vector<ChatMessage>& messages) const {
+    (void)messages;
+    return fail(ErrorCode::kInvalidInput, "this engine applies no chat template");
+  }
+
+  // `text` tokenized with the loaded model's tokenizer: BOS (and what else the vocab adds)
+  // first, special tokens written in the text (a template's) parsed as such.
+  virtual Result<std::vector<int32_t>> tokenize(const std::string& text) const {
+    (void)text;
+    return fail(ErrorCode::kRuntime, "this engine does not tokenize");
+  }
+
+  // Decodes `tokens` in calls of n_batch tokens, then synchronizes (a prompt's prefill).
+  virtual Status decode_tokens(const std::vector<int32_t>& tokens) {
+    (void)tokens;
+    return fail(ErrorCode::kRuntime, "this engine does not decode text");
+  }
+
+  // Samples greedily from the logits of the last decoded token and returns the token.
+  virtual Result<int32_t> sample_token() { return fail(ErrorCode::kRuntime, "this engine does not sample text"); }
+
+  // Whether `token` ends generation (end of sequence, end of turn, ...).
+  virtual bool is_end_of_generation(int32_t token) const {
+    (void)token;
+    return false;
+  }
 
   // Saves / restores sequence 0's state (the depth prefill), as llama-bench caches it.
   virtual Status save_state() = 0;

@@ -129,6 +129,85 @@ class LlamaEngine final : public Engine {
     return {};
   }
 
+  Status generate_each(int n_tokens, const std::function<void()>& after_token) override {
+    llama_set_n_threads(ctx_, n_threads_, n_threads_);
+    const llama_vocab* vocab = llama_model_get_vocab(model_);
+    const int32_t n_vocab = llama_vocab_n_tokens(vocab);
+    llama_token token = llama_vocab_get_add_bos(vocab) ? llama_vocab_bos(vocab) : random_token(n_vocab);
+    for (int i = 0; i < n_tokens; ++i) {
+      if (Status s = decode(&token, 1, "generation"); !s) return s;
+      llama_synchronize(ctx_);
+      if (after_token) after_token();
+      token = random_token(n_vocab);
+    }
+    return {};
+  }
+
+  bool has_chat_template() const override { return model_ && llama_model_chat_template(model_, nullptr) != nullptr; }
+
+  Result<std::string> apply_chat_template(const std::vector<ChatMessage>& messages) const override {
+    const char* tmpl = model_ ? llama_model_chat_template(model_, nullptr) : nullptr;
+    if (!tmpl) return fail(ErrorCode::kInvalidInput, "the model has no chat template");
+    std::vector<llama_chat_message> chat;
+    std::size_t chars = 0;
+    for (const ChatMessage& m : messages) {
+      chat.push_back({m.role.c_str(), m.content.c_str()});
+      chars += m.role.size() + m.content.size();
+    }
+    std::vector<char> buf(2 * chars + 256);
+    int32_t n = llama_chat_apply_template(tmpl, chat.data(), chat.size(), true, buf.data(),
+                                          static_cast<int32_t>(buf.size()));
+    if (n > static_cast<int32_t>(buf.size())) {
+      buf.resize(static_cast<std::size_t>(n));
+      n = llama_chat_apply_template(tmpl, chat.data(), chat.size(), true, buf.data(), n);
+    }
+    if (n < 0) {
+      return fail(ErrorCode::kInvalidInput,
+                  "llama.cpp does not know the model's chat template (llama_chat_apply_template supports a fixed list)");
+    }
+    return std::string(buf.data(), static_cast<std::size_t>(n));
+  }
+
+  Result<std::vector<int32_t>> tokenize(const std::string& text) const override {
+    if (!model_) return fail(ErrorCode::kRuntime, "no model loaded");
+    const llama_vocab* vocab = llama_model_get_vocab(model_);
+    const auto len = static_cast<int32_t>(text.size());
+    std::vector<llama_token> tokens(text.size() + 8);
+    int32_t n = llama_tokenize(vocab, text.c_str(), len, tokens.data(), static_cast<int32_t>(tokens.size()), true, true);
+    if (n < 0) {
+      tokens.resize(static_cast<std::size_t>(-n));
+      n = llama_tokenize(vocab, text.c_str(), len, tokens.data(), -n, true, true);
+    }
+    if (n < 0) return fail(ErrorCode::kRuntime, "llama_tokenize failed");
+    tokens.resize(static_cast<std::size_t>(n));
+    return std::vector<int32_t>(tokens.begin(), tokens.end());
+  }
+
+  Status decode_tokens(const std::vector<int32_t>& tokens) override {
+    llama_set_n_threads(ctx_, n_threads_, n_threads_);
+    std::vector<llama_token> chunk;
+    for (std::size_t done = 0; done < tokens.size();) {
+      const std::size_t n = std::min(tokens.size() - done, static_cast<std::size_t>(n_batch_));
+      chunk.assign(tokens.begin() + static_cast<std::ptrdiff_t>(done),
+                   tokens.begin() + static_cast<std::ptrdiff_t>(done + n));
+      if (Status s = decode(chunk.data(), static_cast<int>(n), "prompt"); !s) return s;
+      done += n;
+    }
+    llama_synchronize(ctx_);
+    return {};
+  }
+
+  Result<int32_t> sample_token() override {
+    if (!sampler_) sampler_ = llama_sampler_init_greedy();
+    const llama_token t = llama_sampler_sample(sampler_, ctx_, -1);
+    if (t < 0) return fail(ErrorCode::kRuntime, "sampling a token failed");
+    return t;
+  }
+
+  bool is_end_of_generation(int32_t token) const override {
+    return model_ && llama_vocab_is_eog(llama_model_get_vocab(model_), token);
+  }
+
   Status sample() override {
     if (!sampler_) sampler_ = llama_sampler_init_greedy();
     const llama_token t = llama_sampler_sample(sampler_, ctx_, -1);

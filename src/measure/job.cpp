@@ -140,7 +140,7 @@ Result<JobSummary> run_plan(const std::vector<TestCase>& plan, const std::map<st
     if (context.energy && context.energy->pricing)
       rec.cost = price_run(rec.energy, rec.results, *context.energy->pricing);
 
-    const bool has_samples = rec.results.pp || rec.results.tg;
+    const bool has_samples = rec.results.pp || rec.results.tg || rec.results.suite;
     if (has_samples) {
       if (Status s = sink(rec); !s) return std::unexpected(s.error());
     }

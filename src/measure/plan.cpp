@@ -47,6 +47,10 @@ void expand_knobs(const PlanSpec& spec, const std::string& model, std::size_t i,
     tc.params.delay_s = spec.delay_s;
     out.push_back(std::move(tc));
   };
+  if (spec.suite) {
+    add(0, 0);
+    return;
+  }
   for (int np : spec.n_prompt) {
     if (np > 0) add(np, 0);
   }

@@ -28,6 +28,9 @@ struct PlanSpec {
   double max_time_s = 20;         // --max-time: -r auto's budget per test, seconds
   int warmup = 1;                 // --warmup
   double delay_s = 0;             // --delay: seconds of cool-down before each run
+  // --prompts: one suite run per knob combination instead of the pp/tg tests (n_prompt and
+  // n_gen 0: the suite's prompts set the tokens; n_ctx as asked, 0 = the suite's longest).
+  bool suite = false;
 
   // The values of knob `key`: knobs[key], or its default alone.
   std::vector<std::string> values(const std::string& key) const;

@@ -8,6 +8,7 @@
 #include "core/results.h"
 #include "core/significance.h"
 #include "core/stats.h"
+#include "measure/prompt_suite.h"
 
 namespace rigbench::measure {
 
@@ -43,6 +44,7 @@ Status Runner::prefill_depth(int n_depth, bool first) {
 }
 
 Result<RunOutcome> Runner::run(const TestCase& tc) {
+  if (suite_) return run_suite(engine_, cancel_, tc, *suite_, ignore_eos_, progress_);
   const BenchParams& p = tc.params;
   RepetitionRule rule = tc.rule;
   if (!rule.automatic) rule.repetitions = p.repetitions;  // -r N: the params say N
@@ -59,7 +61,7 @@ Result<RunOutcome> Runner::run(const TestCase& tc) {
   RunOutcome out;
   out.params = p;
   engine_.settings_used(out.params);
-  std::vector<int64_t> pp_ns, tg_ns, ttft_ns;
+  std::vector<int64_t> pp_ns, tg_ns, ttft_ns, itl_ns;
 
   // An interruption surfaces as a kInterrupted error from any step; it ends the run and
   // keeps the samples already taken.
@@ -111,8 +113,19 @@ Result<RunOutcome> Runner::run(const TestCase& tc) {
         say("tg", i + 1);
         mark("tg");
         const int64_t t0 = now_ns();
-        if (Status s = engine_.generate(p.n_gen); !s) return s;
+        int64_t last = t0;
+        std::vector<int64_t> tokens_ns;  // this repetition's, kept only when it finishes
+        tokens_ns.reserve(static_cast<std::size_t>(p.n_gen));
+        if (Status s = engine_.generate_each(p.n_gen,
+                                             [&] {
+                                               const int64_t t = now_ns();
+                                               tokens_ns.push_back(t - last);
+                                               last = t;
+                                             });
+            !s)
+          return s;
         tg_ns.push_back(now_ns() - t0);
+        itl_ns.insert(itl_ns.end(), tokens_ns.begin(), tokens_ns.end());
         mark("");
       }
       // The stopping rule on the t/s of every measured test so far.
@@ -152,7 +165,7 @@ Result<RunOutcome> Runner::run(const TestCase& tc) {
   if (cancel_.load()) out.interrupted = true;
 
   if (!pp_ns.empty()) out.results.pp = make_throughput(p.n_prompt, std::move(pp_ns));
-  if (!tg_ns.empty()) out.results.tg = make_throughput(p.n_gen, std::move(tg_ns));
+  if (!tg_ns.empty()) out.results.tg = make_throughput(p.n_gen, std::move(tg_ns), std::move(itl_ns));
   if (!ttft_ns.empty()) out.results.ttft = make_latency(std::move(ttft_ns));
   out.memory = engine_.memory();
   out.devices_used = engine_.devices_used();

@@ -7,7 +7,8 @@
 //   pp:   clear KV; depth prefill (first repetition) or restore (later ones), not timed;
 //         t0; prompt(n_prompt) (synchronized); t1; greedy sample of the first token; t2.
 //         pp sample = t1 - t0; TTFT sample = t2 - t0.
-//   tg:   clear KV; depth restore, not timed; t0; generate(n_gen); t1. tg sample = t1 - t0.
+//   tg:   clear KV; depth restore, not timed; t0; generate(n_gen); t1. tg sample = t1 - t0;
+//         each token's latency (its decode, synchronized, from the previous token's end) too.
 // The repetitions go on as the test's RepetitionRule says (core/repetitions.h): -r N exactly
 // N; -r auto until every measured t/s has a tight enough 95 % interval or time runs out.
 // Times come from std::chrono::steady_clock, in ns.
@@ -25,6 +26,8 @@
 #include "measure/progress.h"
 
 namespace rigbench::measure {
+
+struct PromptSuite;
 
 struct RunOutcome {
   Results results;                   // pp/tg/ttft present when their test ran >= 1 sample
@@ -62,6 +65,13 @@ class Runner {
     idle_s_ = idle_s;
   }
 
+  // For the next run(s): run the prompt suite `suite` (null = the pp/tg tests) instead
+  // (measure/prompt_suite.h run_suite); `suite` must outlive the runs.
+  void set_suite(const PromptSuite* suite, bool ignore_eos) {
+    suite_ = suite;
+    ignore_eos_ = ignore_eos;
+  }
+
   // Runs `tc`. Errors: those of Engine::load/open_context (kInvalidInput, kRuntime);
   // kRuntime when a decode fails. Cancellation is not an error: see RunOutcome::interrupted.
   Result<RunOutcome> run(const TestCase& tc);
@@ -82,6 +92,8 @@ class Runner {
   double test_eta_s_ = std::numeric_limits<double>::quiet_NaN();
   PhaseMarker marker_;
   double idle_s_ = 0;
+  const PromptSuite* suite_ = nullptr;
+  bool ignore_eos_ = false;
 };
 
 }  // namespace rigbench::measure

@@ -7,6 +7,7 @@
 
 #include "core/knobs.h"
 #include "core/strings.h"
+#include "core/suite_stats.h"
 
 namespace rigbench::report {
 
@@ -55,6 +56,31 @@ Column col(const char* key, const char* header, InTable in_table, ValueType type
   return Column{key, header, in_table, type, std::move(raw), std::move(pretty)};
 }
 
+// A percentile (or other statistic) of pp's or tg's tokens/s: "" when the test did not run.
+Column pct(const char* key, const char* header, std::optional<ThroughputResult> Results::*test,
+           double Summary::*stat) {
+  return col(key, header, kNever, kReal, [test, stat](const RunRecord& r) {
+    const auto& t = r.results.*test;
+    return t ? opt(t->tps.*stat) : std::string();
+  });
+}
+// A statistic of tg's per-token latency, ms: "" when no token was timed.
+Column itl(const char* key, const char* header, double Summary::*stat) {
+  return col(key, header, kNever, kReal, [stat](const RunRecord& r) {
+    return r.results.tg && r.results.tg->itl_ms.n > 0 ? opt(r.results.tg->itl_ms.*stat) : std::string();
+  });
+}
+Column ttft(const char* key, const char* header, double Summary::*stat) {
+  return col(key, header, kNever, kReal,
+             [stat](const RunRecord& r) { return r.results.ttft ? opt(r.results.ttft->ms.*stat) : std::string(); });
+}
+// A statistic over a suite's per-prompt medians (core/suite_stats.h).
+Column suite_col(const char* key, const char* header, Summary SuiteFigures::*figure, double Summary::*stat) {
+  return col(key, header, kNever, kReal, [figure, stat](const RunRecord& r) {
+    return r.results.suite ? opt(suite_figures(*r.results.suite).*figure.*stat) : std::string();
+  });
+}
+
 // A column per knob (core/knobs.h), in the knobs' order.
 std::vector<Column> knob_columns() {
   std::vector<Column> out;
@@ -97,6 +123,10 @@ std::vector<Column> make_columns() {
           [](const RunRecord& r) { return r.results.pp ? full(r.results.pp->tps.stddev) : ""; }),
       col("pp_median_tps", "pp median", kNever, kReal,
           [](const RunRecord& r) { return r.results.pp ? full(r.results.pp->tps.median) : ""; }),
+      pct("pp_p50_tps", "pp p50", &Results::pp, &Summary::median),
+      pct("pp_p90_tps", "pp p90", &Results::pp, &Summary::p90),
+      pct("pp_p95_tps", "pp p95", &Results::pp, &Summary::p95),
+      pct("pp_p99_tps", "pp p99", &Results::pp, &Summary::p99),
       col(
           "n_gen", "tg", kAlways, kInteger, [](const RunRecord& r) { return str(r.params.n_gen); },
           [](const RunRecord& r) { return r.params.n_gen ? "tg" + str(r.params.n_gen) : std::string("-"); }),
@@ -125,6 +155,16 @@ std::vector<Column> make_columns() {
           [](const RunRecord& r) { return r.results.tg ? full(r.results.tg->tps.stddev) : ""; }),
       col("tg_median_tps", "tg median", kNever, kReal,
           [](const RunRecord& r) { return r.results.tg ? full(r.results.tg->tps.median) : ""; }),
+      pct("tg_p50_tps", "tg p50", &Results::tg, &Summary::median),
+      pct("tg_p90_tps", "tg p90", &Results::tg, &Summary::p90),
+      pct("tg_p95_tps", "tg p95", &Results::tg, &Summary::p95),
+      pct("tg_p99_tps", "tg p99", &Results::tg, &Summary::p99),
+      itl("itl_avg_ms", "ITL ms", &Summary::mean),
+      itl("itl_stddev_ms", "ITL sd", &Summary::stddev),
+      itl("itl_p50_ms", "ITL p50", &Summary::median),
+      itl("itl_p90_ms", "ITL p90", &Summary::p90),
+      itl("itl_p95_ms", "ITL p95", &Summary::p95),
+      itl("itl_p99_ms", "ITL p99", &Summary::p99),
       col(
           "ttft_avg_ms", "TTFT ms", kAlways, kReal,
           [](const RunRecord& r) { return r.results.ttft ? full(r.results.ttft->ms.mean) : ""; },
@@ -133,6 +173,22 @@ std::vector<Column> make_columns() {
           }),
       col("ttft_stddev_ms", "TTFT sd", kNever, kReal,
           [](const RunRecord& r) { return r.results.ttft ? full(r.results.ttft->ms.stddev) : ""; }),
+      ttft("ttft_p50_ms", "TTFT p50", &Summary::median),
+      ttft("ttft_p90_ms", "TTFT p90", &Summary::p90),
+      ttft("ttft_p95_ms", "TTFT p95", &Summary::p95),
+      ttft("ttft_p99_ms", "TTFT p99", &Summary::p99),
+      col("suite_name", "suite", kNever, kText,
+          [](const RunRecord& r) { return r.results.suite ? r.results.suite->name : std::string(); }),
+      col("suite_hash", "suite hash", kNever, kText,
+          [](const RunRecord& r) { return r.results.suite ? r.results.suite->hash : std::string(); }),
+      col("suite_runs", "suite runs", kNever, kInteger,
+          [](const RunRecord& r) { return r.results.suite ? str(r.results.suite->runs) : std::string(); }),
+      col("suite_n_prompts", "prompts", kNever, kInteger,
+          [](const RunRecord& r) { return r.results.suite ? str(r.results.suite->prompts.size()) : std::string(); }),
+      suite_col("suite_gen_p50_tps", "gen t/s p50", &SuiteFigures::gen_tps, &Summary::median),
+      suite_col("suite_gen_p95_tps", "gen t/s p95", &SuiteFigures::gen_tps, &Summary::p95),
+      suite_col("suite_ttft_p50_ms", "TTFT p50", &SuiteFigures::ttft_ms, &Summary::median),
+      suite_col("suite_ttft_p95_ms", "TTFT p95", &SuiteFigures::ttft_ms, &Summary::p95),
       col("energy_method", "energy", kIfAsked, kText, [](const RunRecord& r) { return r.energy.method; }),
       col(
           "idle_power_w", "idle W", kIfAsked, kReal, [](const RunRecord& r) { return opt(r.energy.idle_power_w); },
@@ -240,6 +296,22 @@ std::string test_name(const RunRecord& r, Phase ph) {
   return name;
 }
 
+// A statistic of the row's latency distribution, ms: TTFT on a pp row, each generated token's
+// latency on a tg row; "-" when the row has none.
+TestColumn row_latency(const char* key, const char* header, bool wide_only, double Summary::*stat) {
+  return tcol(key, header, kAlways, wide_only, [stat](const RunRecord& r, Phase ph) {
+    if (ph == Phase::kPp) return r.results.ttft ? opt_pretty(r.results.ttft->ms.*stat, 2) : std::string("-");
+    return r.results.tg && r.results.tg->itl_ms.n > 0 ? opt_pretty(r.results.tg->itl_ms.*stat, 2) : std::string("-");
+  });
+}
+// A statistic of the row's tokens/s (wide view).
+TestColumn row_rate(const char* key, const char* header, double Summary::*stat) {
+  return tcol(key, header, kAlways, true, [stat](const RunRecord& r, Phase ph) {
+    const auto& t = phase_result(r, ph);
+    return t ? opt_pretty(t->tps.*stat, 2) : std::string("-");
+  });
+}
+
 std::vector<TestColumn> make_test_columns() {
   std::vector<TestColumn> out = {
       tcol("model_name", "model", kAlways, false,
@@ -271,6 +343,8 @@ std::vector<TestColumn> make_test_columns() {
              if (!r.failed.empty()) return std::string("failed");
              return rate(phase_result(r, ph));
            }),
+      row_rate("rate_p50_tps", "p50 t/s", &Summary::median),
+      row_rate("rate_p95_tps", "p95 t/s", &Summary::p95),
       tcol("ttft_avg_ms", "TTFT ms", kAlways, false,
            [](const RunRecord& r, Phase ph) {
              return ph == Phase::kPp && r.results.ttft ? num(r.results.ttft->ms.mean, 2) : std::string("-");
@@ -279,6 +353,10 @@ std::vector<TestColumn> make_test_columns() {
            [](const RunRecord& r, Phase ph) {
              return ph == Phase::kPp && r.results.ttft ? num(r.results.ttft->ms.stddev, 2) : std::string("-");
            }),
+      row_latency("latency_p50_ms", "p50 ms", true, &Summary::median),
+      row_latency("latency_p90_ms", "p90 ms", true, &Summary::p90),
+      row_latency("latency_p95_ms", "p95 ms", true, &Summary::p95),
+      row_latency("latency_p99_ms", "p99 ms", false, &Summary::p99),
       tcol("tg_bound_tps", "tg bound", kAlways, false,
            [](const RunRecord& r, Phase ph) {
              return ph == Phase::kTg && r.roofline.tg_bound_tps > 0 ? "<= " + num(r.roofline.tg_bound_tps, 1)

@@ -69,6 +69,9 @@ Json cell_json(const Comparison& cmp, Metric metric, std::size_t i, const Cell& 
     j["mean"] = jnum(c.summary.mean);
     j["stddev"] = jnum(c.summary.stddev);
     j["median"] = jnum(c.summary.median);
+    j["p90"] = jnum(c.summary.p90);
+    j["p95"] = jnum(c.summary.p95);
+    j["p99"] = jnum(c.summary.p99);
     j["min"] = jnum(c.summary.min);
     j["max"] = jnum(c.summary.max);
     if (c.summary_only) j["summary_only"] = true;  // statistics stated by the source, no samples
@@ -143,6 +146,14 @@ Table compare_table(const Comparison& cmp) {
       "Compared by " + compare_by_name(cmp.by) + "; baseline: " + cmp.columns[cmp.baseline] +
       ". Cells: mean ± standard deviation over samples; ×ratio to the baseline (> 1 is better). A winner's mean ± sd"
       " does not overlap the runner-up's.");
+  const bool any_distribution = std::any_of(cmp.rows.begin(), cmp.rows.end(), [](const Row& r) {
+    return r.metric == Metric::kItl || r.metric == Metric::kSuiteGen || r.metric == Metric::kSuiteTtft;
+  });
+  if (any_distribution) {
+    t.add_preamble(
+        "itl rows: each generated token's latency, p50 · p99; suite rows: the prompts' medians, p50 · p95 "
+        "(ranked by the same rule on their means).");
+  }
   const bool any_summary = std::any_of(cmp.rows.begin(), cmp.rows.end(), [](const Row& r) {
     return std::any_of(r.cells.begin(), r.cells.end(), [](const Cell& c) { return c.summary_only; });
   });
@@ -188,7 +199,7 @@ Table compare_cells_table(const Comparison& cmp) {
   for (const auto& [name, field] : label_columns(cmp)) cols.push_back({name, name});
   const std::string column = compare_by_name(cmp.by);
   for (const std::string h : {"metric", "unit", "test", column.c_str(), "baseline", "state", "n", "mean", "stddev",
-                              "median", "min", "max", "ratio", "winner", "verdict", "config", "energy_flags"}) {
+                              "median", "p90", "p95", "p99", "min", "max", "ratio", "winner", "verdict", "config", "energy_flags"}) {
     cols.push_back({h, h});
   }
   Table t(std::move(cols));
@@ -205,7 +216,8 @@ Table compare_cells_table(const Comparison& cmp) {
       f.push_back(TableCell::boolean(i == cmp.baseline));
       f.push_back(TableCell::str(state_name(c.state)));
       f.push_back(m ? TableCell::count(c.summary.n) : TableCell::absent());
-      for (double v : {c.summary.mean, c.summary.stddev, c.summary.median, c.summary.min, c.summary.max}) {
+      for (double v : {c.summary.mean, c.summary.stddev, c.summary.median, c.summary.p90, c.summary.p95,
+                       c.summary.p99, c.summary.min, c.summary.max}) {
         f.push_back(m ? TableCell::number(v) : TableCell::absent());
       }
       f.push_back(TableCell::number(c.ratio));
@@ -249,6 +261,11 @@ std::string cell_text(Metric metric, const Cell& cell) {
     case CellState::kMeasured: break;
   }
   if (metric == Metric::kMemory) return format_bytes(static_cast<uint64_t>(cell.summary.mean));
+  // Distributions whose tail matters: the median and the tail percentile (suites: over the
+  // prompts' medians; ITL: over every token).
+  if (metric == Metric::kItl) return "p50 " + fixed(cell.summary.median, 2) + " · p99 " + fixed(cell.summary.p99, 2);
+  if (metric == Metric::kSuiteGen || metric == Metric::kSuiteTtft)
+    return "p50 " + fixed(cell.summary.median, 2) + " · p95 " + fixed(cell.summary.p95, 2);
   if (!metric_info(metric).per_repetition) {  // J/token, cost: small numbers, 4 significant digits
     char buf[64];
     if (cell.summary.n > 1) {

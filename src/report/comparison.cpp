@@ -11,6 +11,7 @@
 
 #include "core/knobs.h"
 #include "core/strings.h"
+#include "core/suite_stats.h"
 #include "store/llama_bench_record.h"
 
 namespace rigbench::report {
@@ -30,6 +31,9 @@ constexpr MetricDef kMetrics[] = {
     {Metric::kTgEnergy, {"tg_j_per_token", "J/token", false, true, false}},
     {Metric::kCost, {"cost_per_mtok", "per Mtok", false, true, false}},
     {Metric::kMemory, {"memory_bytes", "bytes", false, false, false}},
+    {Metric::kItl, {"itl_ms", "ms", false, true, false}},
+    {Metric::kSuiteGen, {"suite_gen_tps", "t/s", true, true, false}},
+    {Metric::kSuiteTtft, {"suite_ttft_ms", "ms", false, true, false}},
 };
 
 // Identity keys to labels that are unique: a label two keys share gets " (2)", " (3)", ...
@@ -157,6 +161,9 @@ std::string test_label(Metric metric, int n, int depth, const std::string& suffi
     case Metric::kCost: s = "tg" + std::to_string(n); break;
     case Metric::kTtft: s = "ttft pp" + std::to_string(n); break;
     case Metric::kMemory: return "n_ctx " + std::to_string(n);
+    case Metric::kItl: s = "itl tg" + std::to_string(n); break;
+    case Metric::kSuiteGen:
+    case Metric::kSuiteTtft: return suffix;  // metric_values names the suite
   }
   return (depth > 0 ? s + " @ d" + std::to_string(depth) : s) + suffix;
 }
@@ -256,8 +263,8 @@ Summary PooledValues::summary() const {
 }
 
 std::span<const Metric> all_metrics() {
-  static constexpr Metric kAll[] = {Metric::kPp,       Metric::kTg,   Metric::kTtft,
-                                    Metric::kTgEnergy, Metric::kCost, Metric::kMemory};
+  static constexpr Metric kAll[] = {Metric::kPp,     Metric::kTg,  Metric::kTtft,     Metric::kTgEnergy, Metric::kCost,
+                                    Metric::kMemory, Metric::kItl, Metric::kSuiteGen, Metric::kSuiteTtft};
   return kAll;
 }
 
@@ -297,6 +304,23 @@ std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric) {
         return v;
       }
       break;
+    case Metric::kItl:
+      if (r.tg && !r.tg->itl_ns.empty()) {
+        return values(to_milliseconds(r.tg->itl_ns), metric, r.tg->n_tokens, rec.params.n_depth);
+      }
+      break;
+    case Metric::kSuiteGen:
+    case Metric::kSuiteTtft: {
+      if (!r.suite) break;
+      const bool gen = metric == Metric::kSuiteGen;
+      std::vector<double> medians = prompt_medians(*r.suite, gen ? "gen_tps" : "ttft_ms");
+      if (medians.empty()) break;
+      // "suite builtin [1a2b3c4d] gen": the name and the content hash's first 8 hex digits.
+      const std::string& h = r.suite->hash;
+      const std::string tag = h.substr(h.find(':') == std::string::npos ? 0 : h.find(':') + 1, 8);
+      const std::string label = "suite " + r.suite->name + " [" + tag + "] " + (gen ? "gen" : "TTFT");
+      return values(std::move(medians), metric, static_cast<int>(r.suite->prompts.size()), 0, label);
+    }
     case Metric::kMemory: {
       if (rec.memory.buffers.empty()) break;
       uint64_t total = 0;

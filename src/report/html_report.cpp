@@ -119,6 +119,15 @@ constexpr MetricSection kMetricSections[] = {
      "Mean tokens/s per model and test, one bar per machine; higher is better."},
     {Metric::kTtft, "ttft", "Time to first token (TTFT)", "ms",
      "Mean ms from the start of the prompt to the first token sampled; lower is better."},
+    {Metric::kItl, "itl", "Per-token latency in tg", "ms",
+     "Median ms per generated token (each token's decode) per model and test; the cells add the 99th percentile; "
+     "lower is better."},
+    {Metric::kSuiteGen, "suite-gen", "Prompt suites: generation", "tokens/s",
+     "Median over the suite's prompts of each prompt's median generation tokens/s; the cells add the 95th "
+     "percentile; higher is better. Suites of another name or content are other rows."},
+    {Metric::kSuiteTtft, "suite-ttft", "Prompt suites: time to first token", "ms",
+     "Median over the suite's prompts of each prompt's median TTFT; the cells add the 95th percentile; lower is "
+     "better."},
     {Metric::kTgEnergy, "energy", "Energy per generated token", "J/token",
      "Joules per token of the tg phase, per run; lower is better. Figures stated with --watts or estimated are "
      "shown apart from measured ones."},
@@ -148,7 +157,9 @@ std::string metric_section(const Comparison& cmp, const MetricSection& s, const 
     tr.push_back({row.test});
     for (std::size_t i = 0; i < row.cells.size(); ++i) {
       const Cell& c = row.cells[i];
-      data[i].push_back(c.state == CellState::kMeasured ? Json(c.summary.mean) : Json(nullptr));
+      const bool by_median = s.metric == Metric::kItl || s.metric == Metric::kSuiteGen || s.metric == Metric::kSuiteTtft;
+      data[i].push_back(c.state == CellState::kMeasured ? Json(by_median ? c.summary.median : c.summary.mean)
+                                                        : Json(nullptr));
       std::string text = cell_text(row.metric, c);
       if (i != cmp.baseline && !std::isnan(c.ratio)) text.append(" ").append(ratio_text(c.ratio));
       text += flags_text(c);
@@ -173,7 +184,9 @@ std::string metric_section(const Comparison& cmp, const MetricSection& s, const 
     unit = (currencies.size() == 1 ? named + " " : std::string()) + "per Mtok";
   }
   Json spec = chart_spec(chart_id, s.title, y_title, unit, false, labels, datasets);
-  std::string note = std::string(s.note) + " Cells: mean ± sd, ×ratio to the baseline (> 1 is better).";
+  const bool by_median = s.metric == Metric::kItl || s.metric == Metric::kSuiteGen || s.metric == Metric::kSuiteTtft;
+  std::string note = std::string(s.note) + (by_median ? " Cells: p50 · tail percentile" : " Cells: mean ± sd") +
+                     ", ×ratio to the baseline (> 1 is better).";
   if (const std::string f = energy_flags_note(flags); !f.empty()) note += " " + f;
   const double ratio = spread(data);
   if (ratio > kLogAxisSpread) {

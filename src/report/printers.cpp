@@ -8,6 +8,7 @@
 #include "core/significance.h"
 #include "report/columns.h"
 #include "report/printer.h"
+#include "report/suite_table.h"
 #include "store/record_json.h"
 
 namespace rigbench::report {
@@ -53,6 +54,16 @@ class MarkdownPrinter final : public Printer {
       : out_(out), options_(std::move(options)), table_(test_table(options_)) {}
   void begin() override {}
   void add(const RunRecord& rec) override {
+    if (rec.results.suite) {  // a prompt suite: its own table, whole
+      if (suites_++) out_ << "\n";
+      render(suite_table(rec), OutputFormat::kMarkdown, out_, RenderOptions{options_.wide});
+      return;
+    }
+    if (rec.params.n_prompt == 0 && rec.params.n_gen == 0) {  // a suite that did not run
+      if (!rec.refused.empty()) notes_.push_back("suite refused: " + rec.refused);
+      if (!rec.failed.empty()) notes_.push_back("suite failed: " + rec.failed);
+      return;
+    }
     for (const Phase ph : row_phases(rec)) {
       if (table_.rows().empty()) out_ << markdown_header(table_, options_.wide);
       std::vector<TableCell> cells;
@@ -96,6 +107,11 @@ class MarkdownPrinter final : public Printer {
     if (rec.model.synthetic) synthetic_ = true;
   }
   void end() override {
+    if (table_.rows().empty() && notes_.empty()) return;  // nothing, or only suites (each with its footer)
+    if (!table_.rows().empty())
+      table_.add_note(
+          "p99 ms: TTFT's 99th percentile on pp rows, each generated token's latency on tg rows (--wide: p50, p90, "
+          "p95; -o json/csv: every percentile)");
     if (!intervals_.empty()) {
       std::string target;
       if (std::isfinite(target_pct_)) {
@@ -152,6 +168,8 @@ class MarkdownPrinter final : public Printer {
                   ci->half_width_pct, p.ci_target_pct, res->tps.n);
     notes_.push_back(buf + why);
   }
+
+  int suites_ = 0;
 };
 
 // Every column of columns() (report/columns.h), raw values, through the table builder's csv

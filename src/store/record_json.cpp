@@ -6,6 +6,7 @@
 #include "core/results.h"
 #include "core/significance.h"
 #include "core/strings.h"
+#include "core/suite_stats.h"
 
 namespace rigbench::store {
 
@@ -19,22 +20,115 @@ double num_from(const json& j, const char* key) {
   return j.contains(key) && j[key].is_number() ? j[key].get<double>() : kUnmeasured;
 }
 
+// Percentiles beside the mean: `<p>_<unit>` keys (p50 is the median), docs/record.md.
+void add_percentiles(json& j, const Summary& s, const std::string& unit) {
+  j["p50_" + unit] = num(s.median);
+  j["p90_" + unit] = num(s.p90);
+  j["p95_" + unit] = num(s.p95);
+  j["p99_" + unit] = num(s.p99);
+}
+
 json throughput_json(const ThroughputResult& r) {
   json j = {{"n_tokens", r.n_tokens},          {"n_samples", r.tps.n},       {"samples_ns", r.samples_ns},
             {"samples_tps", r.samples_tps},    {"avg_tps", num(r.tps.mean)}, {"stddev_tps", num(r.tps.stddev)},
             {"median_tps", num(r.tps.median)}, {"min_tps", num(r.tps.min)},  {"max_tps", num(r.tps.max)}};
+  add_percentiles(j, r.tps, "tps");
   if (r.summary_only) j["summary_only"] = true;  // statistics as the source stated them, no samples
   // The 95 % interval of the mean (core/significance.h mean_interval), derived: never read back.
   const auto ci = mean_interval(r.tps);
   j["ci95_low_tps"] = ci ? num(ci->low) : json(nullptr);
   j["ci95_high_tps"] = ci ? num(ci->high) : json(nullptr);
   j["ci95_pct"] = ci ? num(ci->half_width_pct) : json(nullptr);
+  if (!r.itl_ns.empty()) {  // tg: each generated token's latency
+    j["itl_samples_ns"] = r.itl_ns;
+    j["itl_avg_ms"] = num(r.itl_ms.mean);
+    j["itl_stddev_ms"] = num(r.itl_ms.stddev);
+    j["itl_min_ms"] = num(r.itl_ms.min);
+    j["itl_max_ms"] = num(r.itl_ms.max);
+    j["itl_p50_ms"] = num(r.itl_ms.median);
+    j["itl_p90_ms"] = num(r.itl_ms.p90);
+    j["itl_p95_ms"] = num(r.itl_ms.p95);
+    j["itl_p99_ms"] = num(r.itl_ms.p99);
+  }
   return j;
 }
 
 json latency_json(const LatencyResult& r) {
-  return {{"n_samples", r.ms.n},      {"samples_ns", r.samples_ns}, {"avg_ms", r.ms.mean}, {"stddev_ms", r.ms.stddev},
-          {"median_ms", r.ms.median}, {"min_ms", r.ms.min},         {"max_ms", r.ms.max}};
+  json j = {{"n_samples", r.ms.n},      {"samples_ns", r.samples_ns}, {"avg_ms", r.ms.mean}, {"stddev_ms", r.ms.stddev},
+            {"median_ms", r.ms.median}, {"min_ms", r.ms.min},         {"max_ms", r.ms.max}};
+  add_percentiles(j, r.ms, "ms");
+  return j;
+}
+
+// A suite's figures under `<metric>_<stat>_<unit>` keys: gen_p50_tps, gen_p95_tps, ttft_p50_ms, ...
+void add_suite_figures(json& j, const SuiteFigures& f) {
+  j["n_prompts"] = f.ttft_ms.n;
+  j["gen_avg_tps"] = num(f.gen_tps.mean);
+  j["gen_stddev_tps"] = num(f.gen_tps.stddev);
+  j["gen_p50_tps"] = num(f.gen_tps.median);
+  j["gen_p90_tps"] = num(f.gen_tps.p90);
+  j["gen_p95_tps"] = num(f.gen_tps.p95);
+  j["gen_p99_tps"] = num(f.gen_tps.p99);
+  j["ttft_avg_ms"] = num(f.ttft_ms.mean);
+  j["ttft_stddev_ms"] = num(f.ttft_ms.stddev);
+  j["ttft_p50_ms"] = num(f.ttft_ms.median);
+  j["ttft_p90_ms"] = num(f.ttft_ms.p90);
+  j["ttft_p95_ms"] = num(f.ttft_ms.p95);
+  j["ttft_p99_ms"] = num(f.ttft_ms.p99);
+}
+
+// The suite: its identity, each prompt's samples per run (and its medians over runs), and the
+// statistics over the prompts' medians, whole suite and per category. Figures are recomputed
+// from the samples on reading.
+json suite_json(const SuiteResult& s) {
+  json prompts = json::array();
+  for (const PromptResult& p : s.prompts) {
+    const SuiteFigures f = prompt_figures(p);
+    prompts.push_back({{"id", p.id},
+                       {"category", p.category},
+                       {"n_prompt_tokens", p.n_prompt_tokens},
+                       {"n_gen_asked", p.n_gen_asked},
+                       {"n_generated", p.n_generated},
+                       {"prefill_samples_ns", p.prefill_ns},
+                       {"ttft_samples_ns", p.ttft_ns},
+                       {"gen_samples_ns", p.gen_ns},
+                       {"itl_samples_ns", p.itl_ns},
+                       {"gen_p50_tps", num(f.gen_tps.median)},
+                       {"ttft_p50_ms", num(f.ttft_ms.median)}});
+  }
+  json j = {{"name", s.name}, {"hash", s.hash}, {"runs", s.runs}, {"ignore_eos", s.ignore_eos}};
+  add_suite_figures(j, suite_figures(s));
+  json categories = json::array();
+  for (const std::string& c : suite_categories(s)) {
+    json cj = {{"category", c}};
+    add_suite_figures(cj, suite_figures(s, c));
+    categories.push_back(std::move(cj));
+  }
+  j["categories"] = std::move(categories);
+  j["prompts"] = std::move(prompts);
+  return j;
+}
+
+SuiteResult suite_from(const json& j) {
+  SuiteResult s;
+  s.name = j.at("name").get<std::string>();
+  s.hash = j.value("hash", "");
+  s.runs = j.value("runs", 0);
+  s.ignore_eos = j.value("ignore_eos", false);
+  for (const json& pj : j.value("prompts", json::array())) {
+    PromptResult p;
+    p.id = pj.at("id").get<std::string>();
+    p.category = pj.value("category", "");
+    p.n_prompt_tokens = pj.value("n_prompt_tokens", 0);
+    p.n_gen_asked = pj.value("n_gen_asked", 0);
+    p.n_generated = pj.value("n_generated", std::vector<int>{});
+    p.prefill_ns = pj.value("prefill_samples_ns", std::vector<int64_t>{});
+    p.ttft_ns = pj.value("ttft_samples_ns", std::vector<int64_t>{});
+    p.gen_ns = pj.value("gen_samples_ns", std::vector<int64_t>{});
+    p.itl_ns = pj.value("itl_samples_ns", std::vector<std::vector<int64_t>>{});
+    s.prompts.push_back(std::move(p));
+  }
+  return s;
 }
 
 json device_json(const DeviceInfo& d) {
@@ -167,7 +261,8 @@ ThroughputResult throughput_from(const json& j) {
     return make_summary_throughput(j.at("n_tokens").get<int>(), j.value("n_samples", std::size_t{0}),
                                    num_from(j, "avg_tps"), num_from(j, "stddev_tps"));
   }
-  return make_throughput(j.at("n_tokens").get<int>(), j.at("samples_ns").get<std::vector<int64_t>>());
+  return make_throughput(j.at("n_tokens").get<int>(), j.at("samples_ns").get<std::vector<int64_t>>(),
+                         j.value("itl_samples_ns", std::vector<int64_t>{}));
 }
 
 LatencyResult latency_from(const json& j) { return make_latency(j.at("samples_ns").get<std::vector<int64_t>>()); }
@@ -260,6 +355,7 @@ json to_json(const RunRecord& rec) {
   if (rec.results.tg) results["tg"] = throughput_json(*rec.results.tg);
   if (rec.results.ttft) results["ttft"] = latency_json(*rec.results.ttft);
   if (rec.results.embedding) results["embedding"] = embedding_json(*rec.results.embedding);
+  if (rec.results.suite) results["suite"] = suite_json(*rec.results.suite);
 
   const auto& m = rec.machine;
   const auto& p = rec.params;
@@ -363,6 +459,7 @@ Result<RunRecord> from_json(const json& j) {
     if (r.contains("tg")) rec.results.tg = throughput_from(r.at("tg"));
     if (r.contains("ttft")) rec.results.ttft = latency_from(r.at("ttft"));
     if (r.contains("embedding")) rec.results.embedding = embedding_from(r.at("embedding"));
+    if (r.contains("suite")) rec.results.suite = suite_from(r.at("suite"));
     const json& mem = j.value("memory", json::object());
     for (const auto& bj : mem.value("buffers", json::array())) {
       rec.memory.buffers.push_back({bj.value("device", ""), bj.value("buffer_type", ""),

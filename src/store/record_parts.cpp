@@ -19,6 +19,7 @@ Json result_shape(const Json& test, bool throughput) {
   Json shape = Json::object();
   if (throughput) copy_key(test, shape, "n_tokens");
   shape["samples_ns"] = Json::array();
+  copy_key(test, shape, "itl_samples_ns");  // tg's per-token latencies: not in the samples table
   return shape;
 }
 
@@ -38,6 +39,7 @@ RecordParts split_record(const Json& record) {
         results[test] = result_shape(*t, std::string(test) != "ttft");
     }
     copy_key(*r, results, "embedding");  // rigbench embed: its samples are not in the samples table
+    copy_key(*r, results, "suite");  // a prompt suite's results, whole (no samples table rows)
   }
   figures["results"] = results;
   if (auto m = record.find("memory"); m != record.end() && m->is_object()) {

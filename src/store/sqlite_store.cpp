@@ -594,7 +594,7 @@ Result<std::vector<RunRecord>> SqliteStore::load_from_parts(RecordView view) con
     take_samples(id);
     Results& r = rec.results;
     if (r.pp && !r.pp->summary_only) r.pp = make_throughput(r.pp->n_tokens, samples[0]);
-    if (r.tg && !r.tg->summary_only) r.tg = make_throughput(r.tg->n_tokens, samples[1]);
+    if (r.tg && !r.tg->summary_only) r.tg = make_throughput(r.tg->n_tokens, samples[1], std::move(r.tg->itl_ns));
     if (r.ttft) r.ttft = make_latency(samples[2]);
     while (traced_rc == SQLITE_ROW && sqlite3_column_int64(traced.get(), 0) < id) traced_rc = sqlite3_step(traced.get());
     if (traced_rc == SQLITE_ROW && sqlite3_column_int64(traced.get(), 0) == id) {

@@ -113,8 +113,9 @@ TEST(ReportBrowserE2E, LoadsOfflineDrawsEveryChartAndKeepsNamesAsText) {
     EXPECT_GT(c["width"].get<int>(), 100) << c.dump();
     EXPECT_GT(c["painted"].get<int>(), 1000) << c.dump();  // axes, labels and bars drawn
   }
-  EXPECT_EQ(ids, (std::vector<std::string>{"chart-tg", "chart-pp", "chart-ttft", "chart-energy", "chart-cost",
-                                           "chart-memory", "chart-power"}));
+  // chart-itl: tg's per-token latency, which every bench run records now.
+  EXPECT_EQ(ids, (std::vector<std::string>{"chart-tg", "chart-pp", "chart-ttft", "chart-itl", "chart-energy",
+                                           "chart-cost", "chart-memory", "chart-power"}));
   // Speeds 300 times apart: a log axis, on which the slow model's bars are plainly visible.
   for (const json& c : r["charts"]) {
     const std::string id = c["id"];
@@ -123,9 +124,9 @@ TEST(ReportBrowserE2E, LoadsOfflineDrawsEveryChartAndKeepsNamesAsText) {
     EXPECT_GT(c["min_bar_px"].get<double>(), 20) << c.dump();
   }
   // A stated power (--watts 50) is drawn dashed, never as a measured trace.
-  ASSERT_GE(r["charts"][6]["dashed"].size(), 4u) << r["charts"][6].dump();
-  for (const json& d : r["charts"][6]["dashed"]) EXPECT_TRUE(d.get<bool>()) << r["charts"][6].dump();
-  for (const json& label : r["charts"][6]["labels"])
+  ASSERT_GE(r["charts"][7]["dashed"].size(), 4u) << r["charts"][7].dump();
+  for (const json& d : r["charts"][7]["dashed"]) EXPECT_TRUE(d.get<bool>()) << r["charts"][7].dump();
+  for (const json& label : r["charts"][7]["labels"])
     EXPECT_TRUE(label.get<std::string>().ends_with(" (stated)")) << label;
   // Tables at a 1400 px viewport: names on one line, a wide table scrolls inside its box,
   // the page itself is not wider than the window.
@@ -135,7 +136,7 @@ TEST(ReportBrowserE2E, LoadsOfflineDrawsEveryChartAndKeepsNamesAsText) {
     EXPECT_TRUE(overflow == "auto" || overflow == "scroll") << t.dump();
   }
   EXPECT_LE(r["page_width"].get<int>(), 1400);
-  EXPECT_EQ(r["charts"][4]["y_title"], "EUR per Mtok");  // the cost axis names the currency
+  EXPECT_EQ(r["charts"][5]["y_title"], "EUR per Mtok");  // the cost axis names the currency
   const std::string texts = r["texts"];
   EXPECT_NE(texts.find(std::string(kHostileName) + " F32"), std::string::npos);
   EXPECT_NE(texts.find("<img src=x onerror=alert(2)>"), std::string::npos);

@@ -43,6 +43,18 @@ TEST(Runner, MeasuresPpTgAndTtftPerRepetition) {
     EXPECT_GE(out->results.ttft->samples_ns[i], out->results.pp->samples_ns[i]);
   }
   EXPECT_GT(out->results.tg->tps.mean, 0);
+  // Every generated token of every repetition timed; together they are at most the tg time.
+  ASSERT_EQ(out->results.tg->itl_ns.size(), 3u * 8u);
+  int64_t tokens = 0;
+  for (int64_t t : out->results.tg->itl_ns) {
+    EXPECT_GT(t, 0);
+    tokens += t;
+  }
+  int64_t tg_total = 0;
+  for (int64_t t : out->results.tg->samples_ns) tg_total += t;
+  EXPECT_LE(tokens, tg_total);
+  EXPECT_EQ(out->results.tg->itl_ms.n, 24u);
+  EXPECT_LE(out->results.tg->itl_ms.median, out->results.tg->itl_ms.p99);
   uint64_t context = 0, model = 0;
   for (const auto& b : out->memory) {
     context += b.context_bytes;

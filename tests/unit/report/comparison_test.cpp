@@ -305,8 +305,8 @@ TEST(ComparePrinters, CsvAndJson) {
   std::ostringstream csv;
   print_comparison(*cmp, {}, 0.05, OutputFormat::kCsv, csv);
   EXPECT_TRUE(csv.str().starts_with(
-      "model,metric,unit,test,machine,baseline,state,n,mean,stddev,median,min,max,ratio,winner,verdict,config,"
-      "energy_flags\n"))
+      "model,metric,unit,test,machine,baseline,state,n,mean,stddev,median,p90,p95,p99,min,max,ratio,winner,verdict,"
+      "config,energy_flags\n"))
       << csv.str();
   EXPECT_NE(csv.str().find("alpha F32,tg_tps,t/s,tg128,box-b,false,measured,2,"), std::string::npos);
   std::ostringstream json;
@@ -686,6 +686,71 @@ TEST(ComparePrinters, EnergyFlagsAreShownWithTheFiguresTheyQualify) {
   EXPECT_TRUE(seen) << json.str();
   print_comparison(*cmp, {}, 0.05, OutputFormat::kCsv, csv);
   EXPECT_NE(csv.str().find(",below_update_period;sources_disagree\n"), std::string::npos) << csv.str();
+}
+
+}  // namespace
+}  // namespace rigbench::report
+
+namespace rigbench::report {
+namespace {
+
+// A suite record on `host`: one prompt per TTFT value (ms), one run each, 11 tokens in
+// `gen_ms` ms (10 after the first: 10000 / gen_ms t/s).
+RunRecord suite_run(const std::string& id, const std::string& host, const std::string& hash,
+                    std::vector<double> ttft_ms, double gen_ms) {
+  RunRecord r = testing::sample_record(id);
+  r.machine.hostname = host;
+  r.model.name = "alpha";
+  r.model.fingerprint = "xxh64:alpha";
+  r.results = Results{};
+  SuiteResult s;
+  s.name = "builtin";
+  s.hash = hash;
+  s.runs = 1;
+  for (std::size_t i = 0; i < ttft_ms.size(); ++i) {
+    PromptResult p;
+    p.id = "p" + std::to_string(i);
+    p.category = i % 2 ? "chat" : "code";
+    p.n_generated = {11};
+    p.ttft_ns = {static_cast<int64_t>(ttft_ms[i] * 1e6)};
+    p.gen_ns = {static_cast<int64_t>(gen_ms * 1e6)};
+    s.prompts.push_back(p);
+  }
+  r.results.suite = s;
+  return r;
+}
+
+TEST(Compare, SuiteMediansPerMachineRankedByTheSameRule) {
+  const std::vector<RunRecord> records = {
+      suite_run("1", "box-a", "xxh64:1111111122222222", {10, 11, 12, 13}, 100),  // 100 t/s
+      suite_run("2", "box-b", "xxh64:1111111122222222", {20, 22, 24, 26}, 50),   // 200 t/s
+      suite_run("3", "box-b", "xxh64:3333333344444444", {5, 5, 5, 5}, 10),       // another suite
+  };
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp) << cmp.error().message;
+  const Row& ttft = find_row(*cmp, "alpha F32", "suite builtin [11111111] TTFT");
+  EXPECT_EQ(ttft.metric, Metric::kSuiteTtft);
+  EXPECT_DOUBLE_EQ(ttft.cells[0].summary.median, 11.5);
+  EXPECT_DOUBLE_EQ(ttft.cells[1].summary.median, 23);
+  EXPECT_EQ(ttft.cells[0].summary.n, 4u);
+  EXPECT_EQ(ttft.winner, 0);  // {10..13} and {20..26}: mean ± sd apart
+  const Row& gen = find_row(*cmp, "alpha F32", "suite builtin [11111111] gen");
+  EXPECT_EQ(gen.winner, 1);  // 200 against 100 t/s: box-b generates faster, box-a answers sooner
+  // The other suite is its own row, with one machine.
+  const Row& other = find_row(*cmp, "alpha F32", "suite builtin [33333333] TTFT");
+  EXPECT_EQ(other.verdict, "single result");
+  EXPECT_EQ(cell_text(Metric::kSuiteTtft, ttft.cells[0]), "p50 11.50 · p95 12.85");
+}
+
+TEST(Compare, TgPerTokenLatencyIsARowOfItsOwn) {
+  auto records = three_machines();
+  records[0].results.tg = make_throughput(128, {1'000'000'000}, std::vector<int64_t>(128, 7'812'500));
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp);
+  const Row& itl = find_row(*cmp, "alpha F32", "itl tg128");
+  EXPECT_EQ(itl.metric, Metric::kItl);
+  EXPECT_DOUBLE_EQ(itl.cells[0].summary.p99, 7.8125);
+  EXPECT_EQ(itl.verdict, "single result");
 }
 
 }  // namespace

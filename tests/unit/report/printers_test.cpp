@@ -50,12 +50,14 @@ TEST(MarkdownPrinter, OneRowPerTestLikeLlamaBenchWithMeanAndStddev) {
   const std::string md = print(OutputFormat::kMarkdown, 1);
   const auto lines = split(md, '\n');
   ASSERT_GE(lines.size(), 4u) << md;
-  EXPECT_EQ(lines[0], "| model | size | backend | threads | test | t/s | TTFT ms | tg bound |");
+  EXPECT_EQ(lines[0], "| model | size | backend | threads | test | t/s | TTFT ms | p99 ms | tg bound |");
   // The record holds pp512 (with TTFT) and tg128 of one -pg test: a row each, marked (pg);
   // pipes in names escaped.
   EXPECT_EQ(lines[2],
-            "| Model, \"quoted\" \\| piped F32 | 1.13 MiB | CPU | 8 | pp512 (pg) | 768.00 ± 362.04 | 750.50 | - |");
-  EXPECT_EQ(lines[3], "| Model, \"quoted\" \\| piped F32 | 1.13 MiB | CPU | 8 | tg128 (pg) | 96.00 ± 45.25 | - | - |");
+            "| Model, \"quoted\" \\| piped F32 | 1.13 MiB | CPU | 8 | pp512 (pg) | 768.00 ± 362.04 | 750.50 | 995.50 | - |");
+  // TTFT's p99 on the pp row (1000.5 and 500.5 ms: 500.5 + 0.99 * 500); this tg kept no token latencies.
+  EXPECT_EQ(lines[3],
+            "| Model, \"quoted\" \\| piped F32 | 1.13 MiB | CPU | 8 | tg128 (pg) | 96.00 ± 45.25 | - | - | - |");
   EXPECT_NE(md.find("llama.cpp build: 80fb11ac"), std::string::npos);
   for (const auto& line : lines) EXPECT_LE(line.size(), 120u) << line;
 }
@@ -66,11 +68,12 @@ TEST(MarkdownPrinter, WideShowsMemoryParamsAndTtftSpread) {
   p->begin();
   p->add(testing::sample_record());
   p->end();
-  EXPECT_NE(out.str().find("| model | size | params | backend | threads | test | t/s | TTFT ms | TTFT sd | tg bound | "
-                           "of bound | model MiB | KV MiB | compute MiB | peak RSS MiB |"),
+  EXPECT_NE(out.str().find("| model | size | params | backend | threads | test | t/s | p50 t/s | p95 t/s | TTFT ms | "
+                           "TTFT sd | p50 ms | p90 ms | p95 ms | p99 ms | tg bound | of bound | model MiB | KV MiB | "
+                           "compute MiB | peak RSS MiB |"),
             std::string::npos)
       << out.str();
-  EXPECT_NE(out.str().find("| 750.50 | 353.55 |"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("| 750.50 | 353.55 | 750.50 | 950.50 | 975.50 | 995.50 |"), std::string::npos) << out.str();
 }
 
 TEST(MarkdownPrinter, RefusedAndFailedRunsAreRowsWithTheirReasonInTheNotes) {

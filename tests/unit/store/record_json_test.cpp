@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "core/results.h"
 #include "support/sample_record.h"
 
 namespace rigbench::store {
@@ -118,6 +119,57 @@ TEST(RecordJson, MissingKeyIsInvalidInput) {
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);
   EXPECT_NE(r.error().message.find("n_gen"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rigbench::store
+
+namespace rigbench::store {
+namespace {
+
+// tg's per-token latencies and a prompt suite survive JSON, and their statistics are recomputed.
+TEST(RecordJson, PerTokenLatencyAndSuiteRoundTripWithPercentiles) {
+  RunRecord a = testing::sample_record();
+  a.results.tg = make_throughput(4, {4'000'000, 4'000'000}, {1'000'000, 1'000'000, 1'000'000, 1'000'000, 1'000'000,
+                                                             1'000'000, 1'000'000, 1'000'000});
+  SuiteResult s;
+  s.name = "builtin";
+  s.hash = "xxh64:0123456789abcdef";
+  s.runs = 1;
+  PromptResult p;
+  p.id = "a";
+  p.category = "code";
+  p.n_prompt_tokens = 12;
+  p.n_gen_asked = 3;
+  p.n_generated = {3};
+  p.prefill_ns = {4'000'000};
+  p.ttft_ns = {5'000'000};
+  p.gen_ns = {20'000'000};
+  p.itl_ns = {{10'000'000, 10'000'000}};
+  s.prompts.push_back(p);
+  a.results.suite = s;
+  const Json j = to_json(a);
+  EXPECT_EQ(j["results"]["tg"]["itl_samples_ns"].size(), 8u);
+  EXPECT_DOUBLE_EQ(j["results"]["tg"]["itl_p99_ms"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(j["results"]["ttft"]["p50_ms"].get<double>(), 750.5);
+  EXPECT_DOUBLE_EQ(j["results"]["pp"]["p99_tps"].get<double>(), 512 + 0.99 * 512);
+  EXPECT_DOUBLE_EQ(j["results"]["suite"]["gen_p50_tps"].get<double>(), 100.0);  // 2 tokens in 20 ms
+  EXPECT_DOUBLE_EQ(j["results"]["suite"]["ttft_p95_ms"].get<double>(), 5.0);
+  EXPECT_EQ(j["results"]["suite"]["categories"][0]["category"], "code");
+  auto b = from_json(j);
+  ASSERT_TRUE(b) << b.error().message;
+  EXPECT_EQ(to_json(*b), j);
+  EXPECT_EQ(b->results.tg->itl_ms.n, 8u);
+  ASSERT_TRUE(b->results.suite);
+  EXPECT_EQ(b->results.suite->prompts[0].itl_ns, p.itl_ns);
+}
+
+TEST(RecordJson, SummaryOnlyResultsHaveNullPercentiles) {
+  RunRecord a = testing::sample_record();
+  a.results.pp = make_summary_throughput(512, 5, 100, 3);
+  const Json j = to_json(a);
+  EXPECT_TRUE(j["results"]["pp"]["p95_tps"].is_null());
+  EXPECT_TRUE(j["results"]["pp"]["p50_tps"].is_null());
 }
 
 }  // namespace

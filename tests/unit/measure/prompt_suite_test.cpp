@@ -1,0 +1,189 @@
+// The prompt-suite reader (one-line errors naming the file and line), the built-in suite, and
+// prepare_prompts against a fake engine (a template or none, one token per character).
+#include "measure/prompt_suite.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace rigbench::measure {
+namespace {
+
+Result<PromptSuite> parse(const std::string& content) { return parse_prompt_suite(content, "p.jsonl", "p.jsonl"); }
+
+std::string error_of(const std::string& content) {
+  auto s = parse(content);
+  EXPECT_FALSE(s.has_value()) << content;
+  return s ? std::string() : s.error().message;
+}
+
+TEST(PromptSuiteReader, ReadsTextAndMessagesWithDefaults) {
+  auto s = parse(
+      "{\"id\": \"a\", \"category\": \"code\", \"text\": \"hello\", \"n_gen\": 16}\n"
+      "\n"
+      "{\"messages\": [{\"role\": \"system\", \"content\": \"be brief\"}, {\"role\": \"user\", \"content\": \"hi\"}]}\r\n");
+  ASSERT_TRUE(s) << s.error().message;
+  ASSERT_EQ(s->prompts.size(), 2u);
+  EXPECT_EQ(s->prompts[0].id, "a");
+  EXPECT_EQ(s->prompts[0].category, "code");
+  EXPECT_EQ(s->prompts[0].text, "hello");
+  EXPECT_EQ(s->prompts[0].n_gen, 16);
+  EXPECT_EQ(s->prompts[1].id, "line 3");
+  EXPECT_EQ(s->prompts[1].line, 3);
+  EXPECT_EQ(s->prompts[1].category, "none");
+  EXPECT_EQ(s->prompts[1].n_gen, 128);
+  ASSERT_EQ(s->prompts[1].messages.size(), 2u);
+  EXPECT_EQ(s->prompts[1].messages[1].content, "hi");
+  EXPECT_EQ(s->hash.rfind("xxh64:", 0), 0u);
+  EXPECT_EQ(s->hash.size(), 6u + 16u);
+}
+
+TEST(PromptSuiteReader, TheHashFollowsTheContent) {
+  auto a = parse("{\"text\": \"one\"}\n");
+  auto b = parse("{\"text\": \"two\"}\n");
+  ASSERT_TRUE(a && b);
+  EXPECT_NE(a->hash, b->hash);
+  EXPECT_EQ(a->hash, parse("{\"text\": \"one\"}\n")->hash);
+}
+
+TEST(PromptSuiteReader, EachBadLineIsOneErrorNamingTheFileAndLine) {
+  EXPECT_EQ(error_of("{\"text\": \"ok\"}\nnot json\n"), "prompts 'p.jsonl' line 2: not JSONL (each line one JSON object)");
+  EXPECT_EQ(error_of("[1, 2]\n"), "prompts 'p.jsonl' line 1: not JSONL (each line one JSON object)");
+  EXPECT_EQ(error_of("{\"id\": \"x\"}\n"), "prompts 'p.jsonl' line 1: no text (give \"text\" or \"messages\")");
+  EXPECT_EQ(error_of("{\"text\": \"\"}\n"), "prompts 'p.jsonl' line 1: no text (\"text\" is empty)");
+  EXPECT_EQ(error_of("{\"text\": \"a\", \"n_gen\": 0}\n"),
+            "prompts 'p.jsonl' line 1: output length n_gen 0: must be a whole number of tokens >= 1");
+  EXPECT_NE(error_of("{\"text\": \"a\", \"n_gen\": \"many\"}\n").find("line 1: output length"), std::string::npos);
+  EXPECT_NE(error_of("{\"text\": \"a\", \"messages\": []}\n").find("both text and messages"), std::string::npos);
+  EXPECT_NE(error_of("{\"messages\": [{\"role\": \"user\"}]}\n").find("line 1: a message without"), std::string::npos);
+  EXPECT_NE(error_of("{\"id\": \"a\", \"text\": \"x\"}\n{\"id\": \"a\", \"text\": \"y\"}\n")
+                .find("line 2: id 'a' appears twice"),
+            std::string::npos);
+  EXPECT_EQ(error_of("\n\n"), "prompts 'p.jsonl': no prompts in the file");
+}
+
+TEST(PromptSuiteReader, AFileThatIsMissingIsNotFound) {
+  auto s = read_prompt_suite("/nonexistent/prompts.jsonl");
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().code, ErrorCode::kNotFound);
+  EXPECT_EQ(s.error().message, "prompts '/nonexistent/prompts.jsonl': cannot read the file");
+}
+
+TEST(PromptSuiteReader, TheBuiltInSuiteHasTenPromptsInFiveCategories) {
+  auto s = read_prompt_suite("builtin");
+  ASSERT_TRUE(s) << s.error().message;
+  EXPECT_EQ(s->name, "builtin");
+  EXPECT_EQ(s->prompts.size(), 10u);
+  std::set<std::string> categories;
+  std::size_t longest = 0;
+  for (const SuitePrompt& p : s->prompts) {
+    categories.insert(p.category);
+    longest = std::max(longest, p.text.size());
+    EXPECT_FALSE(p.text.empty()) << p.id;  // text, so it runs on a model without a chat template
+  }
+  EXPECT_EQ(categories, (std::set<std::string>{"code", "summarize", "reasoning", "chat", "long-context"}));
+  EXPECT_GT(longest, 8000u);  // the long-context prompt: about 2,000 tokens of English
+}
+
+// An engine that tokenizes one token per byte (BOS first) and applies a template that wraps
+// each message as "<role>content</role>" when it has one.
+class FakeTextEngine final : public engine::Engine {
+ public:
+  bool templated = false;
+  Status load(const std::string&, const BenchParams&) override { return {}; }
+  Status open_context(const BenchParams&) override { return {}; }
+  void clear() override {}
+  Status prompt(int) override { return {}; }
+  Status generate(int) override { return {}; }
+  Status sample() override { return {}; }
+  Status save_state() override { return {}; }
+  Status restore_state() override { return {}; }
+  std::vector<BufferMemory> memory() const override { return {}; }
+  void settings_used(BenchParams&) const override {}
+  std::vector<std::string> devices_used() const override { return {"CPU"}; }
+  bool has_chat_template() const override { return templated; }
+  Result<std::string> apply_chat_template(const std::vector<engine::ChatMessage>& messages) const override {
+    std::string out;
+    for (const auto& m : messages) out += "<" + m.role + ">" + m.content + "</" + m.role + ">";
+    return out;
+  }
+  Result<std::vector<int32_t>> tokenize(const std::string& text) const override {
+    std::vector<int32_t> t = {1};
+    for (unsigned char c : text) t.push_back(c);
+    return t;
+  }
+  // Generation: token 2 is the end of generation; `script` is what sampling returns, in turn.
+  std::vector<int32_t> script;
+  std::size_t next = 0;
+  int decodes = 0;
+  Status decode_tokens(const std::vector<int32_t>&) override {
+    ++decodes;
+    return {};
+  }
+  Result<int32_t> sample_token() override { return next < script.size() ? script[next++] : 7; }
+  bool is_end_of_generation(int32_t token) const override { return token == 2; }
+};
+
+TEST(PreparePromptsWithFakeEngine, ChatMessagesNeedATemplate) {
+  auto s = parse("{\"text\": \"hi\"}\n{\"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}\n");
+  ASSERT_TRUE(s);
+  FakeTextEngine engine;
+  auto none = prepare_prompts(engine, *s, 0);
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().message,
+            "prompts 'p.jsonl' line 2: chat messages, but the model has no chat template; give \"text\" instead");
+  engine.templated = true;
+  auto with = prepare_prompts(engine, *s, 0);
+  ASSERT_TRUE(with) << with.error().message;
+  // Text goes through the template as a user message: BOS + "<user>hi</user>".
+  EXPECT_EQ((*with)[0].tokens.size(), 1u + 15u);
+  EXPECT_EQ((*with)[1].tokens.size(), 1u + 15u);
+}
+
+TEST(PreparePromptsWithFakeEngine, APromptLongerThanTheContextNamesItsLine) {
+  auto s = parse("{\"text\": \"short\", \"n_gen\": 4}\n{\"text\": \"a longer prompt\", \"n_gen\": 4}\n");
+  ASSERT_TRUE(s);
+  FakeTextEngine engine;
+  EXPECT_TRUE(prepare_prompts(engine, *s, 20));  // 1 + 15 + 4 = 20 fits exactly
+  auto r = prepare_prompts(engine, *s, 19);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);
+  EXPECT_EQ(r.error().message,
+            "prompts 'p.jsonl' line 2: the prompt (16 tokens) and its n_gen 4 are longer than the context (-c 19); "
+            "shorten it or raise -c");
+}
+
+TEST(RunSuiteWithFakeEngine, StopsAtEndOfGenerationUnlessIgnoreEos) {
+  auto s = parse("{\"id\": \"a\", \"text\": \"x\", \"n_gen\": 5}\n");
+  ASSERT_TRUE(s);
+  TestCase tc;
+  tc.model_path = "m.gguf";
+  tc.params.repetitions = 2;
+  tc.params.warmup = 0;
+  std::atomic<bool> cancel{false};
+  FakeTextEngine engine;
+  engine.script = {9, 9, 2, 9, 9, 9, 9, 9, 2, 9};  // run 1: 9 9 2 (stop); run 2: 9 9 9 9 9
+  auto out = run_suite(engine, cancel, tc, *s, /*ignore_eos=*/false);
+  ASSERT_TRUE(out) << out.error().message;
+  ASSERT_TRUE(out->results.suite);
+  EXPECT_FALSE(out->results.pp || out->results.tg || out->results.ttft);
+  const SuiteResult& r = *out->results.suite;
+  EXPECT_EQ(r.runs, 2);
+  ASSERT_EQ(r.prompts.size(), 1u);
+  EXPECT_EQ(r.prompts[0].n_generated, (std::vector<int>{3, 5}));  // the end token counts as generated
+  ASSERT_EQ(r.prompts[0].itl_ns.size(), 2u);
+  EXPECT_EQ(r.prompts[0].itl_ns[0].size(), 2u);  // tokens after the first
+  EXPECT_EQ(r.prompts[0].itl_ns[1].size(), 4u);
+  EXPECT_EQ(r.prompts[0].n_prompt_tokens, 2);  // BOS + "x"
+  EXPECT_EQ(out->params.n_ctx, 2 + 5);         // the context made to fit the longest prompt
+
+  FakeTextEngine again;
+  again.script = {9, 2, 2, 2, 2};
+  auto ignored = run_suite(again, cancel, tc, *s, /*ignore_eos=*/true);
+  ASSERT_TRUE(ignored);
+  EXPECT_EQ(ignored->results.suite->prompts[0].n_generated, (std::vector<int>{5, 5}));
+  EXPECT_TRUE(ignored->results.suite->ignore_eos);
+}
+
+}  // namespace
+}  // namespace rigbench::measure
