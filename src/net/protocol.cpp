@@ -102,8 +102,11 @@ class OpenAiReader final : public StreamReader {
     return n;
   }
   int finish() override {
+    // An event without its blank line: taken when whole; a piece of one is what a cut leaves
+    // (the outcome is then kCut, not kMalformed).
     const SseEvent last = sse_.finish();
-    int n = last.data.empty() ? 0 : take(last);
+    const bool whole = last.data == "[DONE]" || !json::parse(last.data, nullptr, false).is_discarded();
+    int n = last.data.empty() || !whole ? 0 : take(last);
     if (sse_.unknown_lines() > 0 && pieces_ == 0 && !done_) {
       malformed("the answer is not a stream of server-sent events (does the server stream?)");
     }
@@ -175,8 +178,9 @@ class OllamaReader final : public StreamReader {
     return n;
   }
   int finish() override {
+    // A last line without its '\n': taken when whole JSON; a piece of one is what a cut leaves.
     const std::string last = lines_.finish();
-    return last.empty() ? 0 : take(last);
+    return last.empty() || json::parse(last, nullptr, false).is_discarded() ? 0 : take(last);
   }
 
  private:

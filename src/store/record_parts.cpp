@@ -26,7 +26,7 @@ Json result_shape(const Json& test, bool throughput) {
 
 RecordParts split_record(const Json& record) {
   Json setup = Json::object();
-  for (const char* key : {"schema_version", "machine", "build", "model", "params", "tags"}) {
+  for (const char* key : {"schema_version", "machine", "build", "model", "params", "tags", "server"}) {
     copy_key(record, setup, key);
   }
 
