@@ -18,6 +18,7 @@
 #include "cli/import_command.h"
 #include "cli/interrupt.h"
 #include "cli/report_command.h"
+#include "cli/serve_bench_command.h"
 #include "cli/synth_command.h"
 
 namespace {
@@ -129,6 +130,9 @@ int main(int argc, char** argv) {
       {cli::add_compare_command(app, compare_opts), [&] { return cli::run_compare_command(compare_opts); }});
   cli::ReportOptions report_opts;
   commands.push_back({cli::add_report_command(app, report_opts), [&] { return cli::run_report_command(report_opts); }});
+  cli::ServeBenchOptions serve_opts;
+  commands.push_back(
+      {cli::add_serve_bench_command(app, serve_opts), [&] { return cli::run_serve_bench_command(serve_opts); }});
 
   // After the subcommands, so that theirs do not inherit it.
   app.footer(

@@ -275,6 +275,38 @@ struct NoiseNote {
   std::string remedy;  // what to do about it
 };
 
+// A run of `rigbench serve-bench`: a server under load, measured from the client. The server
+// (its URL without credentials, software, version), the API and the load (concurrency, rate)
+// are part of the run's identity (compare and report keep them apart). Per request TTFT,
+// TPOT, ITL and E2E are summarized here; Results::ttft holds the TTFT samples and
+// Results::tg the per-request decode rate (1000 / TPOT, as n_gen tokens at that pace).
+struct ServerRun {
+  std::string url;       // scheme://host:port/path, never credentials
+  std::string software;  // "llama.cpp", "ollama", "" unknown
+  std::string version;   // as the server states it ("b7090-80fb11ac", "0.5.1"), "" unknown
+  std::string api;       // "openai-chat", "openai-completions", "ollama-generate", "ollama-chat"
+  int concurrency = 1;   // workers (closed loop), or the most in flight under a rate
+  double rate_rps = 0;   // requests/s asked (Poisson arrivals); 0 = closed loop
+  int requests = 0;      // counted requests that ended (warm-up excluded)
+  int completed = 0;
+  int failed = 0;
+  std::vector<std::pair<std::string, int>> errors;  // by kind: refused, http_status, malformed_stream, cut_mid_stream, timeout
+  std::string first_error;                          // the first failure's message, one line ("" none)
+  double duration_s = 0;
+  Summary ttft_ms, tpot_ms, itl_ms, e2e_ms;  // over completed requests; itl over every gap
+  double input_tokens_mean = 0, output_tokens_mean = 0;
+  double request_throughput_rps = 0, output_tps = 0, total_tps = 0;
+  std::string slo;                // as given ("ttft_ms=500,tpot_ms=50"), "" none
+  double goodput_rps = 0;         // completed requests meeting the SLO per second (all completed when none)
+  int output_short = 0;           // requests whose output tokens != n_gen (the server did not honour the length)
+  // The server's own timings where it reported them (llama-server `timings`, Ollama's
+  // durations): its mean generation rate beside the client's 1000/TPOT over the same
+  // requests, and its prompt time; NaN when it did not report.
+  double server_tg_tps = std::numeric_limits<double>::quiet_NaN();
+  double client_tg_tps = std::numeric_limits<double>::quiet_NaN();
+  double server_prompt_p50_ms = std::numeric_limits<double>::quiet_NaN();
+};
+
 struct RunRecord {
   int schema_version = kRecordSchemaVersion;
   std::string record_id;  // 32 hex digits, random; identity for deduplication on import
@@ -299,6 +331,7 @@ struct RunRecord {
   // build_number, fields of llama-bench versions other than v0.4.0), by the source's name, as
   // text. Those that are knobs (core/knobs.h is_source_knob) are part of compare's key.
   std::map<std::string, std::string> source_fields;
+  std::optional<ServerRun> server;  // present for `serve-bench` runs (no in-process engine ran)
 };
 
 // How a run ended, derived from the record: "refused" (not attempted), "failed" (an error

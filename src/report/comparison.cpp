@@ -12,6 +12,7 @@
 #include "core/knobs.h"
 #include "core/strings.h"
 #include "core/suite_stats.h"
+#include "report/table.h"
 #include "store/llama_bench_record.h"
 
 namespace rigbench::report {
@@ -268,7 +269,9 @@ std::span<const Metric> all_metrics() {
   return kAll;
 }
 
-std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric) {
+namespace {
+
+std::optional<MetricValues> run_metric_values(const RunRecord& rec, Metric metric) {
   const Results& r = rec.results;
   switch (metric) {
     case Metric::kPp:
@@ -329,6 +332,24 @@ std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric) {
     }
   }
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric) {
+  auto v = run_metric_values(rec, metric);
+  // serve-bench runs: the load, the server and its API are part of the row, so runs at
+  // another concurrency or against another server are never pooled nor ranked together
+  // ("tg16 @ c4 llama.cpp b7090 openai-completions http://127.0.0.1:8080").
+  if (v && rec.server) {
+    const ServerRun& s = *rec.server;
+    v->test += " @ c" + std::to_string(s.concurrency);
+    if (s.rate_rps > 0) v->test += " rate " + shortest(s.rate_rps);
+    if (!s.software.empty()) v->test += " " + s.software;
+    if (!s.version.empty()) v->test += " " + s.version;
+    v->test += " " + s.api + " " + s.url;
+  }
+  return v;
 }
 
 std::string knobs_label(const RunRecord& rec) {

@@ -292,6 +292,84 @@ std::string power_section(std::span<const RunRecord> records, Json& charts) {
       table_html({"model", "machine", "run", "method", "points", "seconds", "average W", "peak W", "flags"}, rows));
 }
 
+// serve-bench runs: latency percentiles against concurrency, a line per server, model, API and
+// percentile (TTFT and TPOT at p50, p90, p99), and a row per run.
+std::string serve_section(std::span<const RunRecord> records, Json& charts) {
+  struct Point {
+    int concurrency;
+    const RunRecord* rec;
+  };
+  std::map<std::string, std::vector<Point>> groups;  // "model · server (api)" -> runs
+  for (const RunRecord& rec : records) {
+    if (!rec.server || rec.server->completed == 0) continue;
+    const ServerRun& s = *rec.server;
+    std::string server = s.url;
+    if (!s.software.empty()) server += " " + s.software + (s.version.empty() ? "" : " " + s.version);
+    groups[rec.model.name + " · " + server + " (" + s.api + ")"].push_back({s.concurrency, &rec});
+  }
+  if (groups.empty()) return "";
+  Json datasets = Json::array();
+  std::vector<Tr> rows;
+  const auto ms = [](double v) {
+    if (!std::isfinite(v)) return std::string("-");
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+    return std::string(buf);
+  };
+  for (auto& [label, points] : groups) {
+    std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.concurrency < b.concurrency; });
+    struct Series {
+      const char* name;
+      double (*get)(const ServerRun&);
+      bool dashed;
+    };
+    const Series series[] = {
+        {"TTFT p50", [](const ServerRun& s) { return s.ttft_ms.median; }, false},
+        {"TTFT p90", [](const ServerRun& s) { return s.ttft_ms.p90; }, false},
+        {"TTFT p99", [](const ServerRun& s) { return s.ttft_ms.p99; }, false},
+        {"TPOT p50", [](const ServerRun& s) { return s.tpot_ms.median; }, true},
+        {"TPOT p90", [](const ServerRun& s) { return s.tpot_ms.p90; }, true},
+        {"TPOT p99", [](const ServerRun& s) { return s.tpot_ms.p99; }, true},
+    };
+    for (const Series& se : series) {
+      Json data = Json::array();
+      for (const Point& p : points) {
+        const double v = se.get(*p.rec->server);
+        if (std::isfinite(v)) data.push_back({{"x", p.concurrency}, {"y", v}});
+      }
+      datasets.push_back({{"label", label + " · " + se.name}, {"data", data}, {"dashed", se.dashed}});
+    }
+    for (const Point& p : points) {
+      const ServerRun& s = *p.rec->server;
+      rows.push_back({{p.rec->model.name},
+                      {s.url + " (" + s.api + ")"},
+                      {std::to_string(s.concurrency), false, true},
+                      {std::to_string(s.completed) + "/" + std::to_string(s.requests), false, true},
+                      {ms(s.request_throughput_rps), false, true},
+                      {ms(s.output_tps), false, true},
+                      {ms(s.ttft_ms.median), false, true},
+                      {ms(s.ttft_ms.p90), false, true},
+                      {ms(s.ttft_ms.p99), false, true},
+                      {ms(s.tpot_ms.median), false, true},
+                      {ms(s.tpot_ms.p99), false, true},
+                      {ms(s.itl_ms.p99), false, true},
+                      {ms(s.e2e_ms.median), false, true}});
+    }
+  }
+  Json spec = chart_spec("chart-serve", "Server latency against concurrency", "ms", "ms", false, Json::array(), datasets);
+  spec["type"] = "line";
+  spec["x_title"] = "concurrency (requests in flight)";
+  charts.push_back(std::move(spec));
+  return section_html(
+      "serve", "Server latency against concurrency",
+      "rigbench serve-bench runs: time to first token (solid) and time per output token after the first (dashed) "
+      "at their 50th, 90th and 99th percentiles, per server, model and API, measured by the client.",
+      "chart-serve",
+      table_html({"model", "server", "c", "ok", "req/s", "out t/s", "TTFT p50 ms", "TTFT p90 ms", "TTFT p99 ms",
+                  "TPOT p50 ms", "TPOT p99 ms", "ITL p99 ms", "E2E p50 ms"},
+                 rows));
+}
+
 std::string machines_section(std::span<const RunRecord> records, const RecordIdentities& ids) {
   std::map<std::string, std::pair<const RunRecord*, int>> machines;  // label -> first record, count
   for (std::size_t i = 0; i < records.size(); ++i) {
@@ -426,6 +504,7 @@ Result<std::string> render_html_report(std::span<const RunRecord> records, const
   body += memory_section(records, ids, charts);
   body += power_section(records, charts);
   body += embedding_section_html({records.begin(), records.end()});  // report/embed_table.h
+  body += serve_section(records, charts);
   body += regressions_section(regs, options.alpha);
   std::string absent;
   for (const char* id : {"energy", "cost", "power"}) {

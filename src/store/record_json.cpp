@@ -190,6 +190,103 @@ EnergyInfo energy_from(const json& j) {
 
 // Cost keys are fixed; the currency is its own field. Records written before 2026-11-30 named
 // the currency in the keys (`gross_eur_per_mtok`): those still read.
+// serve-bench's run: identity (url, software, version, api, load) and its figures, flat, units
+// in the keys (ttft_p95_ms, ...).
+void summary_ms_json(json& j, const char* metric, const Summary& s) {
+  const std::string m = metric;
+  j[m + "_n"] = s.n;
+  j[m + "_mean_ms"] = num(s.mean);
+  j[m + "_p50_ms"] = num(s.median);
+  j[m + "_p90_ms"] = num(s.p90);
+  j[m + "_p95_ms"] = num(s.p95);
+  j[m + "_p99_ms"] = num(s.p99);
+  j[m + "_stddev_ms"] = num(s.stddev);
+  j[m + "_min_ms"] = num(s.min);
+  j[m + "_max_ms"] = num(s.max);
+}
+Summary summary_ms_from(const json& j, const char* metric) {
+  const std::string m = metric;
+  Summary s;
+  s.n = j.value(m + "_n", std::size_t{0});
+  s.mean = num_from(j, (m + "_mean_ms").c_str());
+  s.median = num_from(j, (m + "_p50_ms").c_str());
+  s.p90 = num_from(j, (m + "_p90_ms").c_str());
+  s.p95 = num_from(j, (m + "_p95_ms").c_str());
+  s.p99 = num_from(j, (m + "_p99_ms").c_str());
+  s.stddev = num_from(j, (m + "_stddev_ms").c_str());
+  s.min = num_from(j, (m + "_min_ms").c_str());
+  s.max = num_from(j, (m + "_max_ms").c_str());
+  return s;
+}
+
+json server_json(const ServerRun& r) {
+  json errors = json::object();
+  for (const auto& [kind, n] : r.errors) errors[kind] = n;
+  json j = {{"url", r.url},
+            {"software", r.software},
+            {"version", r.version},
+            {"api", r.api},
+            {"concurrency", r.concurrency},
+            {"rate_rps", r.rate_rps},
+            {"requests", r.requests},
+            {"completed", r.completed},
+            {"failed", r.failed},
+            {"errors", errors},
+            {"first_error", r.first_error},
+            {"duration_s", r.duration_s},
+            {"input_tokens_mean", r.input_tokens_mean},
+            {"output_tokens_mean", r.output_tokens_mean},
+            {"request_throughput_rps", num(r.request_throughput_rps)},
+            {"output_tps", num(r.output_tps)},
+            {"total_tps", num(r.total_tps)},
+            {"slo", r.slo},
+            {"goodput_rps", num(r.goodput_rps)},
+            {"output_short", r.output_short},
+            {"server_tg_tps", num(r.server_tg_tps)},
+            {"client_tg_tps", num(r.client_tg_tps)},
+            {"server_prompt_p50_ms", num(r.server_prompt_p50_ms)}};
+  summary_ms_json(j, "ttft", r.ttft_ms);
+  summary_ms_json(j, "tpot", r.tpot_ms);
+  summary_ms_json(j, "itl", r.itl_ms);
+  summary_ms_json(j, "e2e", r.e2e_ms);
+  return j;
+}
+
+ServerRun server_from(const json& j) {
+  ServerRun r;
+  r.url = j.value("url", "");
+  r.software = j.value("software", "");
+  r.version = j.value("version", "");
+  r.api = j.value("api", "");
+  r.concurrency = j.value("concurrency", 1);
+  r.rate_rps = num_from(j, "rate_rps");
+  if (std::isnan(r.rate_rps)) r.rate_rps = 0;
+  r.requests = j.value("requests", 0);
+  r.completed = j.value("completed", 0);
+  r.failed = j.value("failed", 0);
+  if (j.contains("errors") && j["errors"].is_object()) {
+    for (const auto& [kind, n] : j["errors"].items()) r.errors.emplace_back(kind, n.get<int>());
+  }
+  r.first_error = j.value("first_error", "");
+  r.duration_s = num_from(j, "duration_s");
+  r.input_tokens_mean = num_from(j, "input_tokens_mean");
+  r.output_tokens_mean = num_from(j, "output_tokens_mean");
+  r.request_throughput_rps = num_from(j, "request_throughput_rps");
+  r.output_tps = num_from(j, "output_tps");
+  r.total_tps = num_from(j, "total_tps");
+  r.slo = j.value("slo", "");
+  r.goodput_rps = num_from(j, "goodput_rps");
+  r.output_short = j.value("output_short", 0);
+  r.server_tg_tps = num_from(j, "server_tg_tps");
+  r.client_tg_tps = num_from(j, "client_tg_tps");
+  r.server_prompt_p50_ms = num_from(j, "server_prompt_p50_ms");
+  r.ttft_ms = summary_ms_from(j, "ttft");
+  r.tpot_ms = summary_ms_from(j, "tpot");
+  r.itl_ms = summary_ms_from(j, "itl");
+  r.e2e_ms = summary_ms_from(j, "e2e");
+  return r;
+}
+
 json cost_json(const CostInfo& c) {
   return {{"currency", c.currency},
           {"price_per_kwh", num(c.price_per_kwh)},
@@ -411,6 +508,7 @@ json to_json(const RunRecord& rec) {
       {"tags", rec.tags},
   };
   if (!rec.source_fields.empty()) out["source_fields"] = rec.source_fields;
+  if (rec.server) out["server"] = server_json(*rec.server);  // serve-bench runs only
   return out;
 }
 
@@ -485,6 +583,7 @@ Result<RunRecord> from_json(const json& j) {
         if (value.is_string()) rec.source_fields[key] = value.get<std::string>();
       }
     }
+    if (j.contains("server") && j["server"].is_object()) rec.server = server_from(j["server"]);
     return rec;
   } catch (const json::exception& e) {
     return fail(ErrorCode::kInvalidInput, std::string("record JSON: ") + e.what());

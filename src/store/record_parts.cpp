@@ -27,7 +27,7 @@ Json result_shape(const Json& test, bool throughput) {
 
 RecordParts split_record(const Json& record) {
   Json setup = Json::object();
-  for (const char* key : {"schema_version", "machine", "build", "model", "params", "tags", "source_fields"}) {
+  for (const char* key : {"schema_version", "machine", "build", "model", "params", "tags", "source_fields", "server"}) {
     copy_key(record, setup, key);
   }
 

@@ -1,0 +1,53 @@
+// rigbench: `rigbench serve-bench URL`, a running server (llama-server, Ollama, vLLM, any
+// OpenAI-compatible endpoint) under load: per request TTFT, TPOT, ITL, end-to-end latency;
+// per run their mean and percentiles, throughput, goodput under SLOs and errors by kind, at
+// each concurrency of a list (or a Poisson request rate).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/cost_command.h"
+#include "core/status.h"
+
+namespace rigbench::cli {
+
+struct ServeBenchOptions {
+  std::string url;                   // positional
+  std::string api;                   // --api: openai, openai-chat, openai-completions, ollama, ollama-generate, ollama-chat; "" = detect
+  std::string model;                 // -m, --model: the server's model name; "" = the loaded one
+  std::string api_key;               // --api-key, else $OPENAI_API_KEY; never printed or stored
+  std::vector<int> concurrency{1};   // --concurrency 1,4,16
+  double rate = 0;                   // --rate: requests/s (Poisson); 0 = closed loop
+  int num_requests = -1;             // --num-requests; -1 = default (unless --duration-seconds)
+  double duration_s = 0;             // --duration-seconds
+  int warmup = 1;                    // --warmup
+  int n_prompt = 128;                // -p, --n-prompt: random prompt tokens
+  int n_gen = 128;                   // -n, --n-gen: output tokens asked for
+  std::string prompts_file;          // --prompts FILE (JSONL)
+  std::string slo;                   // --slo ttft_ms=500,tpot_ms=50
+  double timeout_s = 60;             // --timeout-seconds
+  uint64_t seed = 42;                // --seed
+  bool no_ignore_eos = false;        // --no-ignore-eos
+  std::string output = "md";         // -o
+  bool wide = false;                 // --wide
+  std::string db_path;               // --db
+  bool no_db = false;                // --no-db
+  std::vector<std::string> tags;     // --tag
+  bool progress = false;             // --progress
+  // Energy and cost with bench's meters (the server must run on this machine): an idle window
+  // with the model loaded, then the loaded window (warm-up excluded).
+  std::string energy = "off";        // --energy auto|off
+  double idle_s = 5;                 // --idle-seconds
+  double watts = 0;                  // --watts
+  std::string power_log;             // --power-log
+  double estimate_tdp_w = 0;         // --estimate-power
+  CostOptions cost;                  // --price, --tariff, --idle-watts, ... (as bench)
+};
+
+CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& opts);
+
+Status run_serve_bench_command(ServeBenchOptions& opts);
+
+}  // namespace rigbench::cli

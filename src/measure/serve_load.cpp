@@ -1,0 +1,249 @@
+#include "measure/serve_load.h"
+
+#include <algorithm>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <thread>
+
+namespace rigbench::measure {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point origin) { return std::chrono::duration<double>(Clock::now() - origin).count(); }
+
+// Common English words; most tokenizers give each (with its leading space) one token.
+constexpr const char* kWords[] = {
+    "time", "year", "people", "way", "day", "man", "thing", "woman", "life", "child", "world", "school",
+    "state", "family", "student", "group", "country", "problem", "hand", "part", "place", "case", "week",
+    "company", "system", "program", "question", "work", "government", "number", "night", "point", "home",
+    "water", "room", "mother", "area", "money", "story", "fact", "month", "lot", "right", "study", "book",
+    "eye", "job", "word", "business", "issue", "side", "kind", "head", "house", "service", "friend",
+    "father", "power", "hour", "game", "line", "end", "member", "law", "car", "city", "name", "team",
+    "minute", "idea", "kid", "body", "back", "parent", "face", "others", "level", "office", "door",
+    "health", "person", "art", "war", "history", "party", "result", "change", "morning", "reason",
+    "girl", "guy", "moment", "air", "teacher", "force", "education", "dog", "cat", "tree", "sun"};
+
+// One line of a server's answer for a message: whitespace runs folded, at most 160 characters.
+std::string one_line(const std::string& body) {
+  std::string out;
+  for (const char c : body) {
+    const bool space = c == '\n' || c == '\r' || c == '\t' || c == ' ';
+    if (space) {
+      if (!out.empty() && out.back() != ' ') out.push_back(' ');
+    } else {
+      out.push_back(c);
+    }
+    if (out.size() >= 160) break;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+}  // namespace
+
+std::vector<ServePrompt> random_prompts(int count, int input_tokens, int output_tokens, uint64_t seed,
+                                        const std::function<Result<std::vector<int>>(const std::string&)>& tokenize) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<std::size_t> pick(0, std::size(kWords) - 1);
+  std::vector<ServePrompt> prompts;
+  for (int i = 0; i < count; ++i) {
+    ServePrompt p;
+    p.max_tokens = output_tokens;
+    // Twice the words asked when cutting to token ids (a word may be more than one token).
+    const int words = tokenize ? input_tokens * 2 + 8 : input_tokens;
+    for (int w = 0; w < words; ++w) {
+      if (w > 0) p.text.push_back(' ');
+      p.text += kWords[pick(rng)];
+    }
+    bool cut = false;
+    if (tokenize) {
+      auto ids = tokenize(p.text);
+      if (ids && static_cast<int>(ids->size()) >= input_tokens) {
+        ids->resize(input_tokens);
+        p.tokens = std::move(*ids);
+        p.input_tokens = input_tokens;
+        cut = true;
+      }
+    }
+    if (tokenize && !cut) {  // no /tokenize after all: the first input_tokens words
+      std::size_t at = 0;
+      for (int w = 0; w < input_tokens && at != std::string::npos; ++w) at = p.text.find(' ', at + 1);
+      if (at != std::string::npos) p.text.resize(at);
+    }
+    prompts.push_back(std::move(p));
+  }
+  return prompts;
+}
+
+Result<std::vector<ServePrompt>> read_prompt_file(const std::string& path, int default_output_tokens) {
+  std::ifstream in(path);
+  if (!in) return fail(ErrorCode::kNotFound, "prompt file '" + path + "': cannot open it");
+  std::vector<ServePrompt> prompts;
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const auto j = nlohmann::json::parse(line, nullptr, false);
+    const auto bad = [&](const std::string& what) {
+      return fail(ErrorCode::kInvalidInput, "prompt file '" + path + "' line " + std::to_string(n) + ": " + what);
+    };
+    if (j.is_discarded() || !j.is_object()) return bad("not a JSON object");
+    ServePrompt p;
+    p.max_tokens = default_output_tokens;
+    if (j.contains("prompt") && j["prompt"].is_string()) {
+      p.text = j["prompt"].get<std::string>();
+    } else if (j.contains("messages") && j["messages"].is_array()) {
+      for (const auto& m : j["messages"]) {
+        if (!m.is_object() || !m.contains("content") || !m["content"].is_string()) return bad("a message without text 'content'");
+        if (!p.text.empty()) p.text += "\n";
+        p.text += m["content"].get<std::string>();
+      }
+    } else {
+      return bad("no \"prompt\" text and no \"messages\" array");
+    }
+    for (const char* key : {"max_tokens", "output_tokens"}) {
+      if (j.contains(key)) {
+        if (!j[key].is_number_integer() || j[key].get<int>() < 1) return bad(std::string("\"") + key + "\" is not a count >= 1");
+        p.max_tokens = j[key].get<int>();
+      }
+    }
+    prompts.push_back(std::move(p));
+  }
+  if (prompts.empty()) return fail(ErrorCode::kInvalidInput, "prompt file '" + path + "': no prompts");
+  return prompts;
+}
+
+RequestTrace send_request(net::HttpClient& client, const LoadOptions& o, const ServePrompt& prompt,
+                          Clock::time_point origin) {
+  RequestTrace t;
+  t.asked_output_tokens = prompt.max_tokens;
+  t.client_input_tokens = prompt.input_tokens;
+  net::GenerationRequest req;
+  req.model = o.model;
+  req.prompt = prompt.text;
+  if (o.api == net::Api::kOpenAiCompletions) req.prompt_tokens = prompt.tokens;
+  if (req.prompt_tokens.empty() && o.api != net::Api::kOpenAiCompletions) t.client_input_tokens = -1;
+  req.max_tokens = prompt.max_tokens;
+  req.ignore_eos = o.ignore_eos;
+  const std::string body = net::request_body(o.api, req);
+  std::unique_ptr<net::StreamReader> reader;
+  net::HttpReply reply;
+  // Once more on a new connection when a kept-alive one turned out closed before any answer.
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    reader = net::make_stream_reader(o.api);
+    t.token_s.clear();
+    t.start_s = seconds_since(origin);
+    reply = client.post_stream(net::generation_path(o.api), body, [&](std::string_view chunk) {
+      const double at = seconds_since(origin);
+      const int n = reader->feed(chunk);
+      for (int i = 0; i < n; ++i) t.token_s.push_back(at);
+      return !(o.stop != nullptr && o.stop->load());
+    });
+    if (!reply.stale_connection) break;
+  }
+  const double at = seconds_since(origin);
+  if (reply.ok() || reply.error == net::ErrorKind::kCut) {
+    const int n = reader->finish();
+    for (int i = 0; i < n; ++i) t.token_s.push_back(at);
+  }
+  t.end_s = at;
+  t.http_status = reply.status;
+  if (reply.ok()) {
+    t.error = net::stream_outcome(*reader, t.error_message);
+  } else if (reply.error == net::ErrorKind::kCut && reader->error() != net::ErrorKind::kNone) {
+    t.error = reader->error();  // bad bytes, then a lost connection: the bytes are the fault
+    t.error_message = reader->error_message();
+  } else {
+    t.error = reply.error;
+    t.error_message = reply.message;
+    if (reply.error == net::ErrorKind::kHttpStatus && !reply.body.empty()) t.error_message += ": " + one_line(reply.body);
+  }
+  t.error_message = net::without_secret(t.error_message, o.client.api_key);
+  if (auto p = reader->prompt_tokens()) t.prompt_tokens = *p;
+  if (auto c = reader->completion_tokens()) t.completion_tokens = *c;
+  t.server = reader->timings();
+  return t;
+}
+
+LoadResult run_load(const LoadOptions& o, const std::function<void(const RequestTrace&)>& on_done) {
+  LoadResult result;
+  const auto stopped = [&] { return o.stop != nullptr && o.stop->load(); };
+  static const ServePrompt kEmpty;
+  const auto prompt_at = [&](std::size_t i) -> const ServePrompt& {
+    return o.prompts.empty() ? kEmpty : o.prompts[i % o.prompts.size()];
+  };
+  Clock::time_point origin = Clock::now();
+  {
+    net::HttpClient client(o.url, o.client);
+    for (int i = 0; i < o.warmup && !stopped(); ++i) result.warmup.push_back(send_request(client, o, prompt_at(i), origin));
+  }
+  if (o.stop_if_warmup_fails && !result.warmup.empty() && !stopped() &&
+      std::all_of(result.warmup.begin(), result.warmup.end(),
+                  [](const RequestTrace& t) { return t.error != net::ErrorKind::kNone; })) {
+    result.warmup_failed = true;
+    return result;
+  }
+  if (o.before_counted) o.before_counted();
+  const int limit = o.num_requests > 0 ? std::min(o.num_requests, kMaxRequestsPerRun) : kMaxRequestsPerRun;
+  origin = Clock::now();
+  const bool timed = o.duration_s > 0;
+  const Clock::time_point deadline =
+      origin + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timed ? o.duration_s : 0));
+  const auto past_deadline = [&] { return timed && Clock::now() >= deadline; };
+
+  // Poisson arrivals: exponential gaps at `rate`, drawn in order as requests are taken.
+  std::mt19937_64 rng(o.seed);
+  std::exponential_distribution<double> gap(o.rate > 0 ? o.rate : 1.0);
+  double next_arrival_s = 0;
+
+  std::mutex mu;  // guards next, rng, next_arrival_s, result, on_done
+  int next = 0;
+  double last_end_s = 0;
+  const auto worker = [&](int w) {
+    net::HttpClient client(o.url, o.client);
+    for (;;) {
+      int index = 0;
+      double arrival_s = 0;
+      {
+        std::lock_guard lock(mu);
+        if (next >= limit || stopped() || past_deadline()) return;
+        index = next++;
+        if (o.rate > 0) {
+          arrival_s = next_arrival_s;
+          next_arrival_s += gap(rng);
+        }
+      }
+      if (o.rate > 0) {
+        // Wait for the arrival time in slices, so Ctrl-C and the deadline are seen.
+        for (;;) {
+          if (stopped() || past_deadline()) return;
+          const double wait = arrival_s - seconds_since(origin);
+          if (wait <= 0) break;
+          std::this_thread::sleep_for(std::chrono::duration<double>(std::min(wait, 0.05)));
+        }
+      }
+      RequestTrace t = send_request(client, o, prompt_at(static_cast<std::size_t>(o.warmup + index)), origin);
+      (void)w;
+      std::lock_guard lock(mu);
+      last_end_s = std::max(last_end_s, t.end_s);
+      if (on_done) on_done(t);
+      result.requests.push_back(std::move(t));
+    }
+  };
+  std::vector<std::thread> threads;
+  const int workers = std::max(1, std::min(o.concurrency, limit));
+  threads.reserve(workers);
+  for (int w = 0; w < workers; ++w) threads.emplace_back(worker, w);
+  for (auto& th : threads) th.join();
+  result.duration_s = last_end_s;
+  result.interrupted = stopped();
+  return result;
+}
+
+}  // namespace rigbench::measure

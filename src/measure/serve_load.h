@@ -1,0 +1,84 @@
+// rigbench: the load generator of `serve-bench`: requests to a server's streaming API at a
+// fixed concurrency (a closed loop: each of N workers sends its next request when its last
+// one ends) or at a request rate (Poisson arrivals, at most N in flight), until a number of
+// requests or a duration, whichever comes first; both are always bounded. Warm-up requests
+// go first, one at a time, and are not counted. Ctrl-C (the `stop` flag) cancels the
+// requests in flight; the finished ones are kept.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "measure/serve_metrics.h"
+#include "net/http_client.h"
+#include "net/protocol.h"
+#include "net/url.h"
+
+namespace rigbench::measure {
+
+// One prompt: text (or token ids for openai-completions) and the output length asked for.
+struct ServePrompt {
+  std::string text;
+  std::vector<int> tokens;  // non-empty: sent as token ids (openai-completions)
+  int max_tokens = 128;
+  int input_tokens = -1;    // the prompt's length in tokens when the client knows it, else -1
+};
+
+// `count` prompts of random words (seeded), each of about `input_tokens` tokens: one common
+// English word per token. When `tokenize` is given (llama-server's /tokenize), each prompt
+// is cut to exactly `input_tokens` token ids.
+std::vector<ServePrompt> random_prompts(int count, int input_tokens, int output_tokens, uint64_t seed,
+                                        const std::function<Result<std::vector<int>>(const std::string&)>& tokenize);
+
+// A JSONL prompt file: one object a line, {"prompt": "..."} or {"messages": [{"role":
+// "user", "content": "..."}, ...]} (the contents joined), with "max_tokens" (or
+// "output_tokens", else `default_output_tokens`). Errors: kNotFound, kInvalidInput naming
+// the file and the line.
+Result<std::vector<ServePrompt>> read_prompt_file(const std::string& path, int default_output_tokens);
+
+struct LoadOptions {
+  net::Url url;
+  net::ClientOptions client;
+  net::Api api = net::Api::kOpenAiCompletions;
+  std::string model;
+  int concurrency = 1;       // workers (closed loop), or the most requests in flight under a rate
+  double rate = 0;           // requests/s, Poisson arrivals; 0 = closed loop
+  int num_requests = 0;      // requests counted; 0 = until the duration
+  double duration_s = 0;     // seconds of the counted run; 0 = until num_requests
+  int warmup = 1;            // requests before, one at a time, not counted
+  bool ignore_eos = true;
+  uint64_t seed = 42;        // Poisson arrivals
+  std::vector<ServePrompt> prompts;  // cycled
+  const std::atomic<bool>* stop = nullptr;  // set: cancel what is in flight, start nothing more
+  // When every warm-up request failed, send nothing more (the server cannot serve this load:
+  // wrong model, 401, no stream) and say so in LoadResult::warmup_failed.
+  bool stop_if_warmup_fails = true;
+  // Called once between the warm-up and the counted requests (energy: the loaded window starts).
+  std::function<void()> before_counted;
+};
+
+// The most requests one run sends when only a duration bounds it.
+inline constexpr int kMaxRequestsPerRun = 1'000'000;
+
+struct LoadResult {
+  std::vector<RequestTrace> warmup;    // the warm-up requests
+  std::vector<RequestTrace> requests;  // the counted requests, in the order they ended
+  double duration_s = 0;               // first counted request sent .. last one ended
+  bool interrupted = false;
+  bool warmup_failed = false;  // every warm-up request failed; no counted request was sent
+};
+
+// One request: sends, streams, times. `origin` is the run's time zero.
+RequestTrace send_request(net::HttpClient& client, const LoadOptions& options, const ServePrompt& prompt,
+                          std::chrono::steady_clock::time_point origin);
+
+// Runs the load. `on_done` (optional) is called for each counted request as it ends, from the
+// worker threads, one at a time (for progress and error counts while the run goes on).
+LoadResult run_load(const LoadOptions& options, const std::function<void(const RequestTrace&)>& on_done = {});
+
+}  // namespace rigbench::measure

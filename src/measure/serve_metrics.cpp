@@ -1,0 +1,121 @@
+#include "measure/serve_metrics.h"
+
+#include <cmath>
+#include <cstdlib>
+
+#include "core/strings.h"
+
+namespace rigbench::measure {
+
+RequestMetrics request_metrics(const RequestTrace& t) {
+  RequestMetrics m;
+  m.e2e_ms = (t.end_s - t.start_s) * 1e3;
+  if (!t.token_s.empty()) {
+    m.ttft_ms = (t.token_s.front() - t.start_s) * 1e3;
+    m.itl_ms.reserve(t.token_s.size() - 1);
+    for (std::size_t i = 1; i < t.token_s.size(); ++i) m.itl_ms.push_back((t.token_s[i] - t.token_s[i - 1]) * 1e3);
+  }
+  if (t.completion_tokens >= 0) {
+    m.output_tokens = t.completion_tokens;
+    m.output_from_server = true;
+  } else {
+    m.output_tokens = static_cast<int>(t.token_s.size());
+  }
+  m.input_tokens = t.prompt_tokens >= 0 ? t.prompt_tokens : t.client_input_tokens;
+  if (m.output_tokens >= 2 && !t.token_s.empty()) m.tpot_ms = (m.e2e_ms - m.ttft_ms) / (m.output_tokens - 1);
+  return m;
+}
+
+bool Slo::any() const { return !std::isnan(ttft_ms) || !std::isnan(tpot_ms) || !std::isnan(e2e_ms); }
+
+Result<Slo> parse_slo(std::string_view text) {
+  Slo slo;
+  for (const auto& part : split(text, ',')) {
+    const std::string p = trim(part);
+    if (p.empty()) continue;
+    const auto eq = p.find('=');
+    const std::string key = eq == std::string::npos ? p : p.substr(0, eq);
+    const std::string value = eq == std::string::npos ? "" : p.substr(eq + 1);
+    char* end = nullptr;
+    const double v = std::strtod(value.c_str(), &end);
+    if (value.empty() || end != value.c_str() + value.size() || !(v > 0)) {
+      return fail(ErrorCode::kUsage, "--slo '" + p + "': expected KEY=MILLISECONDS (> 0), e.g. ttft_ms=500");
+    }
+    if (key == "ttft_ms") {
+      slo.ttft_ms = v;
+    } else if (key == "tpot_ms") {
+      slo.tpot_ms = v;
+    } else if (key == "e2e_ms") {
+      slo.e2e_ms = v;
+    } else {
+      return fail(ErrorCode::kUsage, "--slo '" + key + "': unknown objective; use ttft_ms, tpot_ms, e2e_ms");
+    }
+  }
+  return slo;
+}
+
+bool meets(const RequestMetrics& m, const Slo& slo) {
+  const auto ok = [](double value, double limit) { return std::isnan(limit) || (!std::isnan(value) && value <= limit); };
+  // A request with one output token has no TPOT: nothing to miss.
+  const bool tpot_ok = std::isnan(slo.tpot_ms) || std::isnan(m.tpot_ms) || m.tpot_ms <= slo.tpot_ms;
+  return ok(m.ttft_ms, slo.ttft_ms) && tpot_ok && ok(m.e2e_ms, slo.e2e_ms);
+}
+
+ServeRunMetrics summarize_run(const std::vector<RequestTrace>& traces, double duration_s, const Slo& slo) {
+  ServeRunMetrics r;
+  r.duration_s = duration_s;
+  std::vector<double> ttft, tpot, itl, e2e, in, out, server_tps, client_tps, server_prompt;
+  for (const auto& t : traces) {
+    if (t.error == net::ErrorKind::kCanceled) continue;  // cut short by Ctrl-C: neither a result nor a failure
+    ++r.requests;
+    if (t.error != net::ErrorKind::kNone) {
+      ++r.failed;
+      ++r.errors[net::error_kind_key(t.error)];
+      if (r.first_error.empty()) r.first_error = t.error_message;
+      continue;
+    }
+    ++r.completed;
+    const RequestMetrics m = request_metrics(t);
+    if (!std::isnan(m.ttft_ms)) ttft.push_back(m.ttft_ms);
+    if (!std::isnan(m.tpot_ms)) tpot.push_back(m.tpot_ms);
+    itl.insert(itl.end(), m.itl_ms.begin(), m.itl_ms.end());
+    e2e.push_back(m.e2e_ms);
+    out.push_back(m.output_tokens);
+    r.total_output_tokens += m.output_tokens;
+    if (m.input_tokens >= 0) {
+      in.push_back(m.input_tokens);
+      r.total_input_tokens += m.input_tokens;
+    }
+    if (m.output_tokens != t.asked_output_tokens) ++r.output_short;
+    if (meets(m, slo)) ++r.good_requests;
+    if (t.server.present()) {
+      ++r.server_reported;
+      if (!std::isnan(t.server.prompt_ms)) server_prompt.push_back(t.server.prompt_ms);
+      if (!std::isnan(t.server.predicted_per_second) && !std::isnan(m.tpot_ms) && m.tpot_ms > 0) {
+        server_tps.push_back(t.server.predicted_per_second);
+        client_tps.push_back(1e3 / m.tpot_ms);
+      }
+    }
+  }
+  r.ttft_ms = summarize(ttft);
+  r.tpot_ms = summarize(tpot);
+  r.itl_ms = summarize(itl);
+  r.e2e_ms = summarize(e2e);
+  r.input_tokens = summarize(in);
+  r.output_tokens = summarize(out);
+  r.server_tg_tps = summarize(server_tps);
+  r.client_tg_tps = summarize(client_tps);
+  r.server_prompt_ms = summarize(server_prompt);
+  if (r.server_tg_tps.n > 0 && r.server_tg_tps.mean > 0) {
+    r.tg_tps_diff_pct = 100.0 * (r.client_tg_tps.mean - r.server_tg_tps.mean) / r.server_tg_tps.mean;
+  }
+  if (duration_s > 0) {
+    r.request_rate = r.completed / duration_s;
+    r.output_tps = r.total_output_tokens / duration_s;
+    r.total_tps = (r.total_input_tokens + r.total_output_tokens) / duration_s;
+    r.goodput = r.good_requests / duration_s;
+  }
+  return r;
+}
+
+}  // namespace rigbench::measure

@@ -1,0 +1,94 @@
+// rigbench: what `serve-bench` measures, per request and per run, from the times the client
+// saw (no I/O: the load generator records the times, these compute from them).
+//
+// Per request (the definitions of vLLM's `bench serve` and GuideLLM): TTFT = first streamed
+// text - request sent; ITL = every gap between streamed text pieces; TPOT = (E2E - TTFT) /
+// (output tokens - 1); E2E = last byte - request sent. Output tokens are the server's usage
+// when it reports them, else the pieces counted. Per run: mean, p50, p90, p95, p99 of each
+// (core/stats.h summarize(), one percentile definition), requests/s, output and total
+// tokens/s over the run's wall time, goodput (requests/s meeting every SLO given), errors by
+// kind, and the server's own timings beside the client's.
+#pragma once
+
+#include <limits>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/stats.h"
+#include "core/status.h"
+#include "net/http_client.h"
+#include "net/protocol.h"
+
+namespace rigbench::measure {
+
+// What the client saw of one request; times in seconds since the run started (steady clock).
+struct RequestTrace {
+  double start_s = 0;            // request sent
+  std::vector<double> token_s;   // arrival of each streamed text piece
+  double end_s = 0;              // answer over (or failed)
+  int asked_output_tokens = 0;   // max_tokens asked for
+  int prompt_tokens = -1;        // the server's usage; -1 = not reported
+  int completion_tokens = -1;    // idem
+  int client_input_tokens = -1;  // the prompt's length as the client built it (-1 unknown)
+  net::ErrorKind error = net::ErrorKind::kNone;
+  std::string error_message;     // one line; never holds the API key
+  int http_status = 0;
+  net::ServerTimings server;     // the server's own figures (llama-server timings, Ollama durations)
+};
+
+struct RequestMetrics {
+  double ttft_ms = kNaN;
+  double tpot_ms = kNaN;  // NaN with fewer than 2 output tokens
+  double e2e_ms = kNaN;
+  std::vector<double> itl_ms;
+  int input_tokens = -1;   // server usage, else the client's count; -1 unknown
+  int output_tokens = 0;   // server usage, else the pieces counted
+  bool output_from_server = false;
+  static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+};
+
+RequestMetrics request_metrics(const RequestTrace& trace);
+
+// Service-level objectives; NaN = not set. A request meets them when each set one holds.
+struct Slo {
+  double ttft_ms = RequestMetrics::kNaN;
+  double tpot_ms = RequestMetrics::kNaN;
+  double e2e_ms = RequestMetrics::kNaN;
+  bool any() const;
+};
+// "ttft_ms=500,tpot_ms=50[,e2e_ms=2000]". Errors: kUsage naming --slo and the bad part.
+Result<Slo> parse_slo(std::string_view text);
+bool meets(const RequestMetrics& m, const Slo& slo);
+
+// One run (one concurrency or rate) of many requests.
+struct ServeRunMetrics {
+  int requests = 0;   // sent and finished (ok or failed), warm-up excluded
+  int completed = 0;  // ok
+  int failed = 0;
+  std::map<std::string, int> errors;  // by net::error_kind_key: refused, http_status, malformed_stream, ...
+  std::string first_error;            // the first failure's message (one line)
+  double duration_s = 0;              // wall time of the run
+  Summary ttft_ms, tpot_ms, itl_ms, e2e_ms;  // over completed requests (itl: every gap of every request)
+  Summary input_tokens, output_tokens;
+  int64_t total_input_tokens = 0, total_output_tokens = 0;
+  double request_rate = 0;  // completed requests / s
+  double output_tps = 0;    // output tokens / s
+  double total_tps = 0;     // (input + output) tokens / s
+  int good_requests = 0;    // completed requests meeting the SLO (all completed when none is set)
+  double goodput = 0;       // good requests / s
+  int output_short = 0;     // completed requests whose output tokens != asked (the server did not honour the length)
+  // The server's own figures, where it reported them (NaN otherwise): per-request generation
+  // rate (predicted_n / predicted_ms) and prompt time, beside the client's tokens/s per
+  // request (1000 / TPOT) and TTFT.
+  int server_reported = 0;  // completed requests carrying server timings
+  Summary server_tg_tps;    // the server's predicted_per_second per request
+  Summary client_tg_tps;    // the client's 1000 / TPOT per request (same requests)
+  Summary server_prompt_ms;
+  double tg_tps_diff_pct = RequestMetrics::kNaN;  // (client mean - server mean) / server mean, %
+};
+
+ServeRunMetrics summarize_run(const std::vector<RequestTrace>& traces, double duration_s, const Slo& slo);
+
+}  // namespace rigbench::measure

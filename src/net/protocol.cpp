@@ -1,0 +1,446 @@
+#include "net/protocol.h"
+
+#include <nlohmann/json.hpp>
+
+#include "net/line_framing.h"
+
+namespace rigbench::net {
+
+using nlohmann::json;
+
+const char* api_name(Api api) {
+  switch (api) {
+    case Api::kOpenAiChat: return "openai-chat";
+    case Api::kOpenAiCompletions: return "openai-completions";
+    case Api::kOllamaGenerate: return "ollama-generate";
+    case Api::kOllamaChat: return "ollama-chat";
+  }
+  return "";
+}
+
+std::optional<Api> parse_api(std::string_view name) {
+  if (name == "openai" || name == "openai-chat") return Api::kOpenAiChat;
+  if (name == "openai-completions") return Api::kOpenAiCompletions;
+  if (name == "ollama" || name == "ollama-generate") return Api::kOllamaGenerate;
+  if (name == "ollama-chat") return Api::kOllamaChat;
+  return std::nullopt;
+}
+
+bool is_ollama(Api api) { return api == Api::kOllamaGenerate || api == Api::kOllamaChat; }
+
+const char* generation_path(Api api) {
+  switch (api) {
+    case Api::kOpenAiChat: return "/v1/chat/completions";
+    case Api::kOpenAiCompletions: return "/v1/completions";
+    case Api::kOllamaGenerate: return "/api/generate";
+    case Api::kOllamaChat: return "/api/chat";
+  }
+  return "";
+}
+
+std::string request_body(Api api, const GenerationRequest& r) {
+  json body;
+  body["model"] = r.model;
+  body["stream"] = true;
+  if (is_ollama(api)) {
+    if (api == Api::kOllamaChat) {
+      body["messages"] = json::array({{{"role", "user"}, {"content", r.prompt}}});
+    } else {
+      body["prompt"] = r.prompt;
+      body["raw"] = true;  // no template: the prompt as given
+    }
+    body["options"] = {{"num_predict", r.max_tokens}, {"temperature", 0}};
+    return body.dump();
+  }
+  if (api == Api::kOpenAiChat) {
+    body["messages"] = json::array({{{"role", "user"}, {"content", r.prompt}}});
+  } else if (!r.prompt_tokens.empty()) {
+    body["prompt"] = r.prompt_tokens;
+  } else {
+    body["prompt"] = r.prompt;
+  }
+  body["max_tokens"] = r.max_tokens;
+  body["temperature"] = 0;
+  body["stream_options"] = {{"include_usage", true}};
+  if (r.ignore_eos) {
+    body["ignore_eos"] = true;         // llama-server, vLLM
+    body["min_tokens"] = r.max_tokens;  // vLLM
+  }
+  return body.dump();
+}
+
+namespace {
+
+std::optional<int> int_field(const json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_number()) return std::nullopt;
+  return it->get<int>();
+}
+
+double number_field(const json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_number()) return kNoValue;
+  return it->get<double>();
+}
+
+std::string error_text(const json& e) {
+  if (e.is_string()) return e.get<std::string>();
+  if (e.is_object() && e.contains("message") && e["message"].is_string()) return e["message"].get<std::string>();
+  return e.dump();
+}
+
+// OpenAI's SSE stream: `data: {chunk}` events, then `data: [DONE]`.
+class OpenAiReader final : public StreamReader {
+ public:
+  explicit OpenAiReader(bool chat) : chat_(chat) {}
+  int feed(std::string_view chunk) override {
+    int n = 0;
+    for (const auto& e : sse_.feed(chunk)) n += take(e);
+    if (sse_.unknown_lines() > 0 && pieces_ == 0 && !done_) {
+      malformed("the answer is not a stream of server-sent events (does the server stream?)");
+    }
+    return n;
+  }
+  int finish() override {
+    // An event without its blank line: taken when whole; a piece of one is what a cut leaves
+    // (the outcome is then kCut, not kMalformed).
+    const SseEvent last = sse_.finish();
+    const bool whole = last.data == "[DONE]" || !json::parse(last.data, nullptr, false).is_discarded();
+    int n = last.data.empty() || !whole ? 0 : take(last);
+    if (sse_.unknown_lines() > 0 && pieces_ == 0 && !done_) {
+      malformed("the answer is not a stream of server-sent events (does the server stream?)");
+    }
+    return n;
+  }
+
+ private:
+  int take(const SseEvent& e) {
+    if (done_ || error_ != ErrorKind::kNone) return 0;
+    if (e.data == "[DONE]") {
+      done_ = true;
+      return 0;
+    }
+    const json j = json::parse(e.data, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+      malformed("an event that is not JSON: " + e.data.substr(0, 80));
+      return 0;
+    }
+    if (j.contains("error")) {
+      malformed("the server sent an error: " + error_text(j["error"]));
+      return 0;
+    }
+    int n = 0;
+    if (const auto c = j.find("choices"); c != j.end() && c->is_array()) {
+      for (const auto& choice : *c) {
+        const json* text = nullptr;
+        if (chat_) {
+          if (const auto d = choice.find("delta"); d != choice.end() && d->is_object()) {
+            if (const auto t = d->find("content"); t != d->end()) text = &*t;
+            // Reasoning models stream their thinking apart; it is generated text too.
+            if ((text == nullptr || !text->is_string() || text->get_ref<const std::string&>().empty())) {
+              if (const auto t = d->find("reasoning_content"); t != d->end()) text = &*t;
+            }
+          }
+        } else if (const auto t = choice.find("text"); t != choice.end()) {
+          text = &*t;
+        }
+        if (text != nullptr && text->is_string() && !text->get_ref<const std::string&>().empty()) ++n;
+        if (const auto f = choice.find("finish_reason"); f != choice.end() && f->is_string()) {
+          finish_reason_ = f->get<std::string>();
+        }
+      }
+    }
+    if (const auto u = j.find("usage"); u != j.end() && u->is_object()) {
+      if (auto p = int_field(*u, "prompt_tokens")) prompt_tokens_ = p;
+      if (auto c = int_field(*u, "completion_tokens")) completion_tokens_ = c;
+    }
+    if (const auto t = j.find("timings"); t != j.end() && t->is_object()) {  // llama-server
+      if (auto v = int_field(*t, "prompt_n")) timings_.prompt_n = *v;
+      if (auto v = int_field(*t, "predicted_n")) timings_.predicted_n = *v;
+      timings_.prompt_ms = number_field(*t, "prompt_ms");
+      timings_.predicted_ms = number_field(*t, "predicted_ms");
+      timings_.predicted_per_second = number_field(*t, "predicted_per_second");
+    }
+    pieces_ += n;
+    return n;
+  }
+  bool chat_;
+  SseDecoder sse_;
+};
+
+// Ollama's NDJSON stream: one object per token, the last with "done": true and the durations.
+class OllamaReader final : public StreamReader {
+ public:
+  explicit OllamaReader(bool chat) : chat_(chat) {}
+  int feed(std::string_view chunk) override {
+    int n = 0;
+    for (const auto& line : lines_.feed(chunk)) n += take(line);
+    return n;
+  }
+  int finish() override {
+    // A last line without its '\n': taken when whole JSON; a piece of one is what a cut leaves.
+    const std::string last = lines_.finish();
+    return last.empty() || json::parse(last, nullptr, false).is_discarded() ? 0 : take(last);
+  }
+
+ private:
+  int take(const std::string& line) {
+    if (done_ || error_ != ErrorKind::kNone) return 0;
+    const json j = json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+      malformed("a line that is not JSON: " + line.substr(0, 80));
+      return 0;
+    }
+    if (j.contains("error")) {
+      malformed("the server sent an error: " + error_text(j["error"]));
+      return 0;
+    }
+    const json* text = nullptr;
+    if (chat_) {
+      if (const auto m = j.find("message"); m != j.end() && m->is_object()) {
+        if (const auto t = m->find("content"); t != m->end()) text = &*t;
+        if (text == nullptr || !text->is_string() || text->get_ref<const std::string&>().empty()) {
+          if (const auto t = m->find("thinking"); t != m->end()) text = &*t;
+        }
+      }
+    } else if (const auto t = j.find("response"); t != j.end()) {
+      text = &*t;
+      if (!text->is_string() || text->get_ref<const std::string&>().empty()) {
+        if (const auto th = j.find("thinking"); th != j.end()) text = &*th;
+      }
+    }
+    const int n = (text != nullptr && text->is_string() && !text->get_ref<const std::string&>().empty()) ? 1 : 0;
+    pieces_ += n;
+    if (const auto d = j.find("done"); d != j.end() && d->is_boolean() && d->get<bool>()) {
+      done_ = true;
+      if (const auto r = j.find("done_reason"); r != j.end() && r->is_string()) finish_reason_ = r->get<std::string>();
+      const auto ns_to_ms = [&](const char* key) {
+        const double ns = number_field(j, key);
+        return ns / 1e6;
+      };
+      if (auto v = int_field(j, "prompt_eval_count")) {
+        prompt_tokens_ = *v;
+        timings_.prompt_n = *v;
+      }
+      if (auto v = int_field(j, "eval_count")) {
+        completion_tokens_ = *v;
+        timings_.predicted_n = *v;
+      }
+      timings_.prompt_ms = ns_to_ms("prompt_eval_duration");
+      timings_.predicted_ms = ns_to_ms("eval_duration");
+      timings_.load_ms = ns_to_ms("load_duration");
+      timings_.total_ms = ns_to_ms("total_duration");
+      if (timings_.predicted_n >= 0 && timings_.predicted_ms > 0) {
+        timings_.predicted_per_second = 1e3 * timings_.predicted_n / timings_.predicted_ms;
+      }
+    }
+    return n;
+  }
+  bool chat_;
+  NdjsonDecoder lines_;
+};
+
+}  // namespace
+
+std::unique_ptr<StreamReader> make_stream_reader(Api api) {
+  switch (api) {
+    case Api::kOpenAiChat: return std::make_unique<OpenAiReader>(true);
+    case Api::kOpenAiCompletions: return std::make_unique<OpenAiReader>(false);
+    case Api::kOllamaGenerate: return std::make_unique<OllamaReader>(false);
+    case Api::kOllamaChat: return std::make_unique<OllamaReader>(true);
+  }
+  return nullptr;
+}
+
+ErrorKind stream_outcome(const StreamReader& reader, std::string& message) {
+  if (reader.error() != ErrorKind::kNone) {
+    message = reader.error_message();
+    return reader.error();
+  }
+  if (!reader.done()) {
+    message = "the stream ended before its last event (" + std::to_string(reader.pieces()) + " pieces received)";
+    return ErrorKind::kCut;
+  }
+  return ErrorKind::kNone;
+}
+
+Result<std::vector<std::string>> parse_model_list(std::string_view body, bool ollama) {
+  const json j = json::parse(body, nullptr, false);
+  const char* key = ollama ? "models" : "data";
+  if (j.is_discarded() || !j.is_object() || !j.contains(key) || !j[key].is_array()) {
+    return fail(ErrorCode::kInvalidInput, std::string("the model list has no '") + key + "' array");
+  }
+  std::vector<std::string> names;
+  for (const auto& m : j[key]) {
+    const char* field = ollama ? "name" : "id";
+    if (m.is_object() && m.contains(field) && m[field].is_string()) names.push_back(m[field].get<std::string>());
+  }
+  return names;
+}
+
+namespace {
+
+std::string version_from_json(std::string_view body, const char* key) {
+  const json j = json::parse(body, nullptr, false);
+  if (j.is_object() && j.contains(key) && j[key].is_string()) return j[key].get<std::string>();
+  return "";
+}
+
+Status reachable(const HttpReply& r, const Url& url) {
+  if (r.error == ErrorKind::kRefused || r.error == ErrorKind::kTimeout) {
+    return fail(ErrorCode::kRuntime, url.redacted() + ": " + r.message);
+  }
+  if (r.status == 401 || r.status == 403) {
+    return fail(ErrorCode::kRuntime, url.redacted() + ": HTTP " + std::to_string(r.status) +
+                                         ", the server wants an API key; give --api-key or set OPENAI_API_KEY");
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<ServerInfo> probe_server(HttpClient& client, const Url& url, std::optional<Api> forced) {
+  ServerInfo info;
+  const bool try_ollama = !forced || is_ollama(*forced);
+  const bool try_openai = !forced || !is_ollama(*forced);
+  if (try_ollama) {
+    const HttpReply v = client.get("/api/version");
+    if (auto s = reachable(v, url); !s) return std::unexpected(s.error());
+    const std::string version = v.ok() ? version_from_json(v.body, "version") : "";
+    if (v.ok() && !version.empty()) {
+      info.api_family = "ollama";
+      info.software = "ollama";
+      info.version = version;
+      const HttpReply tags = client.get("/api/tags");
+      if (tags.ok()) {
+        if (auto names = parse_model_list(tags.body, true)) info.models = *names;
+      }
+      const HttpReply ps = client.get("/api/ps");
+      if (ps.ok()) {
+        if (auto names = parse_model_list(ps.body, true)) info.loaded = *names;
+      }
+      return info;
+    }
+  }
+  if (try_openai) {
+    const HttpReply m = client.get("/v1/models");
+    if (auto s = reachable(m, url); !s) return std::unexpected(s.error());
+    if (m.ok()) {
+      auto names = parse_model_list(m.body, false);
+      if (!names) {
+        return fail(ErrorCode::kRuntime, url.redacted() + "/v1/models: not an OpenAI model list (" +
+                                             names.error().message + ")");
+      }
+      info.api_family = "openai";
+      info.models = *names;
+      info.loaded = *names;
+      // llama-server states its build in /props; vLLM its version in /version.
+      const HttpReply props = client.get("/props");
+      if (props.ok()) {
+        const json j = json::parse(props.body, nullptr, false);
+        if (j.is_object() && j.contains("build_info") && j["build_info"].is_string()) {
+          info.software = "llama.cpp";
+          info.version = j["build_info"].get<std::string>();
+        }
+      }
+      if (info.version.empty()) {
+        const HttpReply ver = client.get("/version");
+        if (ver.ok()) info.version = version_from_json(ver.body, "version");
+      }
+      return info;
+    }
+  }
+  std::string what = forced ? std::string("does not answer the ") + (is_ollama(*forced) ? "Ollama" : "OpenAI") +
+                                  " API (" + (is_ollama(*forced) ? "/api/version" : "/v1/models") + ")"
+                            : "answers neither Ollama's /api/version nor OpenAI's /v1/models";
+  return fail(ErrorCode::kRuntime, url.redacted() + ": " + what + "; is it an LLM server?");
+}
+
+Result<std::string> choose_model(const ServerInfo& info, const std::string& wanted, const Url& url) {
+  const auto listing = [&] {
+    std::string all;
+    for (const auto& m : info.models) all += (all.empty() ? "" : ", ") + m;
+    return all.empty() ? std::string("none") : all;
+  };
+  if (!wanted.empty()) {
+    if (info.models.empty()) return wanted;
+    for (const auto& m : info.models) {
+      if (m == wanted) return wanted;
+    }
+    // Ollama's names carry a tag; "llama3" means "llama3:latest".
+    for (const auto& m : info.models) {
+      if (m == wanted + ":latest") return m;
+    }
+    return fail(ErrorCode::kRuntime,
+                url.redacted() + ": no model '" + wanted + "' on the server; it has: " + listing());
+  }
+  if (info.loaded.size() == 1) return info.loaded.front();
+  if (info.loaded.empty() && info.models.size() == 1) return info.models.front();
+  if (info.models.empty()) return fail(ErrorCode::kRuntime, url.redacted() + ": the server lists no model");
+  return fail(ErrorCode::kUsage,
+              url.redacted() + ": the server has several models; choose one with --model: " + listing());
+}
+
+Result<std::vector<int>> tokenize(HttpClient& client, const std::string& text) {
+  const HttpReply r = client.post("/tokenize", json{{"content", text}, {"add_special", false}}.dump());
+  if (!r.ok()) return fail(ErrorCode::kRuntime, "/tokenize: " + r.message);
+  const json j = json::parse(r.body, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("tokens") || !j["tokens"].is_array()) {
+    return fail(ErrorCode::kRuntime, "/tokenize: the answer has no 'tokens' array");
+  }
+  std::vector<int> ids;
+  for (const auto& t : j["tokens"]) {
+    if (t.is_number_integer()) {
+      ids.push_back(t.get<int>());
+    } else if (t.is_object() && t.contains("id")) {
+      ids.push_back(t["id"].get<int>());
+    }
+  }
+  return ids;
+}
+
+std::string without_secret(std::string text, const std::string& secret) {
+  if (secret.empty()) return text;
+  for (auto at = text.find(secret); at != std::string::npos; at = text.find(secret, at + 3)) {
+    text.replace(at, secret.size(), "***");
+  }
+  return text;
+}
+
+const char* embedding_path(bool ollama) { return ollama ? "/api/embed" : "/v1/embeddings"; }
+
+std::string embedding_body(bool ollama, const std::string& model, const std::vector<std::string>& inputs) {
+  json body = {{"model", model}, {"input", inputs}};
+  if (!ollama) body["encoding_format"] = "float";
+  return body.dump();
+}
+
+Result<EmbeddingReply> parse_embedding_reply(bool ollama, std::string_view body) {
+  const json j = json::parse(body, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return fail(ErrorCode::kInvalidInput, "the embedding answer is not JSON");
+  EmbeddingReply r;
+  if (ollama) {
+    if (!j.contains("embeddings") || !j["embeddings"].is_array()) {
+      return fail(ErrorCode::kInvalidInput, "the embedding answer has no 'embeddings' array");
+    }
+    for (const auto& v : j["embeddings"]) {
+      ++r.count;
+      if (v.is_array()) r.dimension = static_cast<int>(v.size());
+    }
+    if (auto n = int_field(j, "prompt_eval_count")) r.prompt_tokens = n;
+  } else {
+    if (!j.contains("data") || !j["data"].is_array()) {
+      return fail(ErrorCode::kInvalidInput, "the embedding answer has no 'data' array");
+    }
+    for (const auto& d : j["data"]) {
+      ++r.count;
+      if (d.is_object() && d.contains("embedding") && d["embedding"].is_array()) {
+        r.dimension = static_cast<int>(d["embedding"].size());
+      }
+    }
+    if (j.contains("usage") && j["usage"].is_object()) r.prompt_tokens = int_field(j["usage"], "prompt_tokens");
+  }
+  return r;
+}
+
+}  // namespace rigbench::net

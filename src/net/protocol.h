@@ -1,0 +1,141 @@
+// rigbench: the two streaming APIs local servers speak, as request bodies and stream
+// readers. OpenAI's (/v1/chat/completions, /v1/completions; SSE, `stream_options.include_usage`,
+// llama-server's `timings`) and Ollama's (/api/generate, /api/chat; NDJSON, durations in ns).
+// No I/O: bytes in, pieces out, so both are tested on chunks cut anywhere.
+#pragma once
+
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+#include "net/http_client.h"
+
+namespace rigbench::net {
+
+enum class Api { kOpenAiChat, kOpenAiCompletions, kOllamaGenerate, kOllamaChat };
+
+// "openai-chat", "openai-completions", "ollama-generate", "ollama-chat".
+const char* api_name(Api api);
+// Accepts the names above and the families "openai" (= openai-chat) and "ollama" (= ollama-generate).
+std::optional<Api> parse_api(std::string_view name);
+bool is_ollama(Api api);
+// The path of the generation endpoint ("/v1/chat/completions", "/api/generate", ...).
+const char* generation_path(Api api);
+
+// What a request asks the server to generate.
+struct GenerationRequest {
+  std::string model;
+  std::string prompt;              // text; for chat APIs the one user message
+  std::vector<int> prompt_tokens;  // token ids instead of text (openai-completions only; llama-server, vLLM)
+  int max_tokens = 128;            // output length asked for
+  bool ignore_eos = true;          // ask for exactly max_tokens (ignore_eos, min_tokens; Ollama: num_predict only)
+};
+
+// The JSON body of the streaming request.
+std::string request_body(Api api, const GenerationRequest& request);
+
+inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
+
+// Timings the server reports about its own work on one request (llama-server's `timings`,
+// Ollama's durations converted from ns to ms). NaN / -1 where it does not say.
+struct ServerTimings {
+  int prompt_n = -1;                      // prompt tokens evaluated
+  double prompt_ms = kNoValue;            // prompt evaluation
+  int predicted_n = -1;                   // tokens generated
+  double predicted_ms = kNoValue;         // generation
+  double predicted_per_second = kNoValue; // predicted_n / predicted_ms, as the server states it
+  double load_ms = kNoValue;              // Ollama's load_duration
+  double total_ms = kNoValue;             // Ollama's total_duration
+  bool present() const { return predicted_n >= 0 || prompt_n >= 0; }
+};
+
+// Reads one streamed answer. feed() returns how many text pieces the chunk completed (the
+// caller timestamps them); the totals and the server's figures accumulate.
+class StreamReader {
+ public:
+  virtual ~StreamReader() = default;
+  // Bytes as they arrived; returns the generated-text pieces they completed.
+  virtual int feed(std::string_view chunk) = 0;
+  // The stream ended (the connection's body is over): returns pieces of a last unterminated event.
+  virtual int finish() = 0;
+
+  bool done() const { return done_; }  // the API's last event arrived ([DONE], "done": true)
+  ErrorKind error() const { return error_; }
+  const std::string& error_message() const { return message_; }
+  std::optional<int> prompt_tokens() const { return prompt_tokens_; }          // server usage
+  std::optional<int> completion_tokens() const { return completion_tokens_; }  // server usage
+  const ServerTimings& timings() const { return timings_; }
+  int pieces() const { return pieces_; }
+  const std::string& finish_reason() const { return finish_reason_; }
+
+ protected:
+  void malformed(std::string message) {
+    if (error_ == ErrorKind::kNone) {
+      error_ = ErrorKind::kMalformed;
+      message_ = std::move(message);
+    }
+  }
+  bool done_ = false;
+  ErrorKind error_ = ErrorKind::kNone;
+  std::string message_;
+  std::optional<int> prompt_tokens_, completion_tokens_;
+  ServerTimings timings_;
+  int pieces_ = 0;
+  std::string finish_reason_;
+};
+
+std::unique_ptr<StreamReader> make_stream_reader(Api api);
+
+// The outcome of reading a whole answer: kNone, or why it failed (malformed, cut: the stream
+// ended without its last event, which the reader did not see).
+ErrorKind stream_outcome(const StreamReader& reader, std::string& message);
+
+// --- the server's identity --------------------------------------------------------------
+
+struct ServerInfo {
+  std::string api_family;             // "openai" or "ollama"
+  std::string version;                // Ollama's /api/version, llama-server's /props build_info, vLLM's /version; "" unknown
+  std::string software;               // "ollama", "llama.cpp", "" unknown
+  std::vector<std::string> models;    // the models the server lists (/v1/models ids, /api/tags names)
+  std::vector<std::string> loaded;    // models loaded now (Ollama's /api/ps; OpenAI: the listed ones)
+};
+
+// Parses /v1/models ({"data":[{"id":...}]}) or Ollama's /api/tags ({"models":[{"name":...}]})
+// or /api/ps. Errors: kInvalidInput when the body is not that shape.
+Result<std::vector<std::string>> parse_model_list(std::string_view body, bool ollama);
+
+// Asks the server which API it speaks (Ollama answers /api/version; OpenAI-compatible
+// servers /v1/models), unless `forced` names the family, and which models it has.
+// Errors (kRuntime, one line naming the URL): unreachable, 401/403 (an API key is needed),
+// neither API answering.
+Result<ServerInfo> probe_server(HttpClient& client, const Url& url, std::optional<Api> forced);
+
+// The model to ask for: `wanted` when the server has it (or cannot list), else the one loaded
+// model; errors name the models the server has.
+Result<std::string> choose_model(const ServerInfo& info, const std::string& wanted, const Url& url);
+
+// llama-server's /tokenize: the token ids of `text` (no special tokens). Errors: kRuntime
+// (the server has no /tokenize, or its answer is not {"tokens": [...]}).
+Result<std::vector<int>> tokenize(HttpClient& client, const std::string& text);
+
+// `text` with every occurrence of `secret` replaced by "***" (messages that quote a server's
+// answer never carry the API key).
+std::string without_secret(std::string text, const std::string& secret);
+
+// --- embeddings -------------------------------------------------------------------------
+
+// /v1/embeddings or Ollama's /api/embed for `inputs`; returns the vectors' dimension and count.
+struct EmbeddingReply {
+  int count = 0;
+  int dimension = 0;
+  std::optional<int> prompt_tokens;
+};
+const char* embedding_path(bool ollama);
+std::string embedding_body(bool ollama, const std::string& model, const std::vector<std::string>& inputs);
+Result<EmbeddingReply> parse_embedding_reply(bool ollama, std::string_view body);
+
+}  // namespace rigbench::net

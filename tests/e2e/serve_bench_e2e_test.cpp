@@ -1,0 +1,366 @@
+// serve-bench end to end: the real binary against servers on 127.0.0.1 only. A fake
+// Ollama-protocol server and a fake OpenAI-protocol server (tests/fakes/fake_llm_server.cpp)
+// stream tokens at set times and report set timings; the same timings give the same metrics
+// through both protocols. A fault server refuses, answers 500, cuts a stream, sends malformed
+// SSE and stalls; each is counted as its kind. llama-server, built from the same llama.cpp
+// sources (RIGBENCH_BUILD_PEERS), runs the shipped model with --parallel 4 for a sweep 1,2,4.
+// No timed assertions: counts, tokens and the server's set figures only.
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support/db_query.h"
+#include "support/subprocess.h"
+#include "support/temp_dir.h"
+
+extern char** environ;
+
+namespace rigbench {
+namespace {
+
+using nlohmann::json;
+using testing::ProcessResult;
+using testing::run_process;
+using testing::TempDir;
+
+// A server started for one test and killed at its end.
+class Background {
+ public:
+  explicit Background(const std::vector<std::string>& argv) {
+    out_ = dir_.file("out");
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 2, dir_.file("err").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    if (posix_spawn(&pid_, args[0], &fa, nullptr, args.data(), environ) != 0) pid_ = -1;
+    posix_spawn_file_actions_destroy(&fa);
+  }
+  ~Background() {
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+  // The port the fake printed ("port N"), waiting up to 30 s; -1 when none came.
+  int port() const {
+    for (int i = 0; i < 300; ++i) {
+      const std::string out = testing::read_file(out_);
+      if (const auto at = out.find("port "); at != std::string::npos && out.find('\n', at) != std::string::npos) {
+        return std::atoi(out.c_str() + at + 5);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return -1;
+  }
+  std::string err() const { return testing::read_file(dir_.file("err")); }
+
+ private:
+  TempDir dir_;
+  std::string out_;
+  pid_t pid_ = -1;
+};
+
+// A port nothing listens on (bound, then closed).
+int free_port() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = 0;
+  bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  socklen_t len = sizeof a;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  close(fd);
+  return ntohs(a.sin_port);
+}
+
+std::string url(int port) { return "http://127.0.0.1:" + std::to_string(port); }
+
+std::vector<std::string> fake(const std::string& protocol, std::vector<std::string> more = {}) {
+  std::vector<std::string> argv = {RIGBENCH_FAKE_LLM_SERVER, "--protocol", protocol, "--port", "0"};
+  argv.insert(argv.end(), more.begin(), more.end());
+  return argv;
+}
+
+ProcessResult serve_bench(std::vector<std::string> args) {
+  std::vector<std::string> argv = {RIGBENCH_BIN, "serve-bench"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_process(argv);
+}
+
+// Lines of text (stderr has one line per error).
+int count_lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+json runs_of(const ProcessResult& r) {
+  const json j = json::parse(r.out, nullptr, false);
+  return j.is_array() ? j : json::array();
+}
+
+TEST(ServeBenchFakeOllamaAndFakeOpenAi, SameSetTimingsGiveTheSameMetricsThroughBothProtocols) {
+  const std::vector<std::string> timing = {"--ttft-ms", "30", "--interval-ms", "5"};
+  Background ollama(fake("ollama", timing)), openai(fake("openai", timing));
+  const int po = ollama.port(), pa = openai.port();
+  ASSERT_GT(po, 0) << ollama.err();
+  ASSERT_GT(pa, 0) << openai.err();
+  const std::vector<std::string> load = {"--concurrency", "1,2", "--num-requests", "6", "-p", "16", "-n", "12",
+                                         "-o", "json", "--no-db"};
+  std::vector<std::string> a1 = {url(po)}, a2 = {url(pa)};
+  a1.insert(a1.end(), load.begin(), load.end());
+  a2.insert(a2.end(), load.begin(), load.end());
+  const ProcessResult ro = serve_bench(a1), ra = serve_bench(a2);
+  ASSERT_EQ(ro.exit_code, 0) << ro.err;
+  ASSERT_EQ(ra.exit_code, 0) << ra.err;
+  const json jo = runs_of(ro), ja = runs_of(ra);
+  ASSERT_EQ(jo.size(), 2u) << ro.out;
+  ASSERT_EQ(ja.size(), 2u) << ra.out;
+  EXPECT_EQ(jo[0]["api"], "ollama-generate");
+  EXPECT_EQ(jo[0]["server_software"], "ollama");
+  EXPECT_EQ(jo[0]["server_version"], "0.0.0-fake");
+  EXPECT_EQ(jo[0]["model"], "fake:latest");
+  EXPECT_EQ(ja[0]["api"], "openai-completions");
+  for (std::size_t i = 0; i < 2; ++i) {
+    for (const json* j : {&jo[i], &ja[i]}) {
+      const json& r = *j;
+      EXPECT_EQ(r["concurrency"], i == 0 ? 1 : 2);
+      EXPECT_EQ(r["completed"], 6);
+      EXPECT_EQ(r["failed"], 0);
+      EXPECT_DOUBLE_EQ(r["output_tokens_mean"].get<double>(), 12.0);
+      EXPECT_DOUBLE_EQ(r["input_tokens_mean"].get<double>(), 16.0);
+      // The server's set timings: 12 tokens over 11 intervals of 5 ms.
+      EXPECT_NEAR(r["server_tg_tps"].get<double>(), 1e3 * 12 / 55.0, 1e-6);
+      EXPECT_NEAR(r["server_prompt_p50_ms"].get<double>(), 30.0, 1e-9);
+      EXPECT_EQ(r["output_short"], 0);
+      for (const char* k : {"ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "itl_p50_ms", "itl_p95_ms", "e2e_p90_ms"}) {
+        EXPECT_TRUE(r[k].is_number()) << k;
+      }
+    }
+    // Identical figures from the two protocols where they are the server's; the client's own
+    // come from the same number of tokens.
+    EXPECT_EQ(jo[i]["server_tg_tps"], ja[i]["server_tg_tps"]);
+    EXPECT_EQ(jo[i]["output_tokens_mean"], ja[i]["output_tokens_mean"]);
+    EXPECT_EQ(jo[i]["requests"], ja[i]["requests"]);
+  }
+}
+
+TEST(ServeBenchFakeOllamaAndFakeOpenAi, ChatApisStreamTheSameTokens) {
+  Background ollama(fake("ollama", {"--ttft-ms", "5", "--interval-ms", "1"}));
+  Background openai(fake("openai", {"--ttft-ms", "5", "--interval-ms", "1"}));
+  ASSERT_GT(ollama.port(), 0);
+  ASSERT_GT(openai.port(), 0);
+  const ProcessResult ro = serve_bench({url(ollama.port()), "--api", "ollama-chat", "--num-requests", "3", "-n", "7",
+                                        "-o", "json", "--no-db"});
+  const ProcessResult ra = serve_bench({url(openai.port()), "--api", "openai-chat", "--num-requests", "3", "-n", "7",
+                                        "-o", "json", "--no-db"});
+  ASSERT_EQ(ro.exit_code, 0) << ro.err;
+  ASSERT_EQ(ra.exit_code, 0) << ra.err;
+  EXPECT_EQ(runs_of(ro)[0]["output_tokens_mean"], 7.0);
+  EXPECT_EQ(runs_of(ra)[0]["output_tokens_mean"], 7.0);
+  EXPECT_EQ(runs_of(ra)[0]["api"], "openai-chat");
+}
+
+TEST(ServeBenchFakeOpenAi, AServerThatIgnoresTheLengthIsSaidSo) {
+  Background openai(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1", "--tokens", "5"}));
+  ASSERT_GT(openai.port(), 0);
+  const ProcessResult r = serve_bench({url(openai.port()), "--num-requests", "2", "-n", "9", "--no-db"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("did not honour the output length on 2 of 2 requests (asked 9, got 5.0"), std::string::npos)
+      << r.out;
+}
+
+TEST(ServeBenchFaultServer, EachFaultIsCountedAsItsKindAndTheRunGoesOn) {
+  // Request 0 is the warm-up (ok); then 500, cut, malformed, stall, ok.
+  Background faults(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1", "--faults", "ok,500,cut,malformed,stall,ok",
+                                    "--stall-ms", "2500"}));
+  ASSERT_GT(faults.port(), 0);
+  const ProcessResult r = serve_bench({url(faults.port()), "--num-requests", "5", "-n", "8", "--timeout-seconds", "1",
+                                       "-o", "json", "--no-db"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json run = runs_of(r).at(0);
+  EXPECT_EQ(run["requests"], 5);
+  EXPECT_EQ(run["completed"], 1);
+  EXPECT_EQ(run["failed"], 4);
+  EXPECT_EQ(run["errors_http_status"], 1);
+  EXPECT_EQ(run["errors_cut_mid_stream"], 1);
+  EXPECT_EQ(run["errors_malformed_stream"], 1);
+  EXPECT_EQ(run["errors_timeout"], 1);
+  EXPECT_EQ(run["errors_refused"], 0);
+}
+
+TEST(ServeBenchFaultServer, MalformedNdjsonAndACutStreamFromOllamaToo) {
+  Background faults(fake("ollama", {"--ttft-ms", "1", "--interval-ms", "1", "--faults", "ok,malformed,cut"}));
+  ASSERT_GT(faults.port(), 0);
+  const ProcessResult r = serve_bench({url(faults.port()), "--num-requests", "2", "-n", "8", "-o", "json", "--no-db"});
+  ASSERT_EQ(r.exit_code, 1) << r.err;  // every counted request failed
+  const json run = runs_of(r).at(0);
+  EXPECT_EQ(run["errors_malformed_stream"], 1);
+  EXPECT_EQ(run["errors_cut_mid_stream"], 1);
+}
+
+TEST(ServeBenchFaultServer, AServerThatGoesAwayIsCountedAsRefused) {
+  // Request 2 stops the server: it and every later one find nobody listening.
+  Background faults(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1", "--faults", "ok,ok,exit"}));
+  ASSERT_GT(faults.port(), 0);
+  const ProcessResult r = serve_bench({url(faults.port()), "--num-requests", "4", "-n", "4", "-o", "json", "--no-db"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json run = runs_of(r).at(0);
+  EXPECT_EQ(run["completed"], 1);
+  EXPECT_EQ(run["errors_refused"], 3);
+}
+
+TEST(ServeBenchBadInput, UnreachableWrongApiUnknownModelNoStreamOneLineExit1) {
+  const int dead = free_port();
+  const ProcessResult unreachable = serve_bench({url(dead), "--no-db"});
+  EXPECT_EQ(unreachable.exit_code, 1);
+  EXPECT_EQ(count_lines(unreachable.err), 1) << unreachable.err;
+  EXPECT_NE(unreachable.err.find("rigbench: error: " + url(dead)), std::string::npos) << unreachable.err;
+
+  Background openai(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1"}));
+  ASSERT_GT(openai.port(), 0);
+  const ProcessResult wrong_api = serve_bench({url(openai.port()), "--api", "ollama", "--no-db"});
+  EXPECT_EQ(wrong_api.exit_code, 1);
+  EXPECT_NE(wrong_api.err.find("does not answer the Ollama API"), std::string::npos) << wrong_api.err;
+  EXPECT_EQ(count_lines(wrong_api.err), 1) << wrong_api.err;
+
+  const ProcessResult unknown = serve_bench({url(openai.port()), "-m", "llama3", "--no-db"});
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_NE(unknown.err.find("no model 'llama3' on the server; it has: fake"), std::string::npos) << unknown.err;
+
+  Background nostream(fake("openai", {"--faults", "nostream"}));
+  ASSERT_GT(nostream.port(), 0);
+  const ProcessResult flat = serve_bench({url(nostream.port()), "--no-db"});
+  EXPECT_EQ(flat.exit_code, 1);
+  EXPECT_NE(flat.err.find("the server does not stream"), std::string::npos) << flat.err;
+  EXPECT_NE(flat.err.find(url(nostream.port())), std::string::npos) << flat.err;
+  EXPECT_EQ(count_lines(flat.err), 2) << flat.err;  // the server line, then the error
+}
+
+TEST(ServeBenchBadInput, BadFlagsExit2) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"http://127.0.0.1:1", "--concurrency", "0"},
+        std::vector<std::string>{"http://127.0.0.1:1", "--api", "grpc"},
+        std::vector<std::string>{"http://127.0.0.1:1", "-o", "out.json"},
+        std::vector<std::string>{"http://127.0.0.1:1", "--slo", "ttft=5"},
+        std::vector<std::string>{"ftp://127.0.0.1:1"}}) {
+    const ProcessResult r = serve_bench(args);
+    EXPECT_EQ(r.exit_code, 2) << args[1] << ": " << r.err;
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  }
+}
+
+TEST(ServeBenchApiKey, A401SaysSoAndTheKeyIsNeverPrintedNorStored) {
+  const std::string key = "sk-test-5ecret-k3y";
+  Background guarded(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1", "--api-key", key}));
+  ASSERT_GT(guarded.port(), 0);
+  TempDir dir;
+  const std::string db = dir.file("r.db");
+  const ProcessResult no_key = serve_bench({url(guarded.port()), "--db", db});
+  EXPECT_EQ(no_key.exit_code, 1);
+  EXPECT_NE(no_key.err.find("401"), std::string::npos) << no_key.err;
+  EXPECT_NE(no_key.err.find("--api-key"), std::string::npos) << no_key.err;
+
+  setenv("OPENAI_API_KEY", key.c_str(), 1);
+  const ProcessResult with_key = serve_bench({"http://user:pa55word@127.0.0.1:" + std::to_string(guarded.port()),
+                                              "--num-requests", "2", "-n", "4", "--db", db, "--wide", "--progress"});
+  unsetenv("OPENAI_API_KEY");
+  ASSERT_EQ(with_key.exit_code, 0) << with_key.err;
+  const ProcessResult exported = run_process({RIGBENCH_BIN, "export", "--db", db, "-o", "json"});
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  for (const std::string* text : {&with_key.out, &with_key.err, &exported.out}) {
+    EXPECT_EQ(text->find(key), std::string::npos);
+    EXPECT_EQ(text->find("pa55word"), std::string::npos);
+  }
+  EXPECT_EQ(testing::read_file(db).find(key), std::string::npos);
+  EXPECT_EQ(testing::read_file(db).find("pa55word"), std::string::npos);
+  EXPECT_NE(exported.out.find("\"url\": \"" + url(guarded.port()) + "\""), std::string::npos) << exported.out;
+}
+
+TEST(ServeBenchInterrupt, CtrlCKeepsAndStoresTheFinishedRequestsExit130) {
+  Background slow(fake("ollama", {"--ttft-ms", "1", "--interval-ms", "40"}));
+  ASSERT_GT(slow.port(), 0);
+  TempDir dir;
+  const std::string db = dir.file("r.db");
+  bool seen = false;
+  const ProcessResult r = testing::run_process_signal_when(
+      {RIGBENCH_BIN, "serve-bench", url(slow.port()), "--num-requests", "40", "-n", "20", "--db", db, "--progress"},
+      SIGINT, [](const std::string& err) { return err.find("2/40 requests") != std::string::npos; }, seen);
+  ASSERT_TRUE(seen) << r.err;
+  EXPECT_EQ(r.exit_code, 130) << r.err;
+  EXPECT_EQ(testing::query_int(db, "SELECT COUNT(*) FROM runs"), 1);
+  const ProcessResult exported = run_process({RIGBENCH_BIN, "export", "--db", db, "-o", "json"});
+  const json rec = json::parse(exported.out, nullptr, false);
+  ASSERT_TRUE(rec.is_array() && rec.size() == 1) << exported.out;
+  EXPECT_EQ(rec[0]["interrupted"], true);
+  EXPECT_GE(rec[0]["server"]["completed"].get<int>(), 2);
+  EXPECT_LT(rec[0]["server"]["completed"].get<int>(), 40);
+  EXPECT_EQ(rec[0]["server"]["failed"], 0);  // canceled requests are neither results nor failures
+}
+
+#ifdef RIGBENCH_LLAMA_SERVER
+TEST(ServeBenchLlamaServer, ConcurrencySweep124AgainstTheShippedModel) {
+  const int port = free_port();
+  Background server({RIGBENCH_LLAMA_SERVER, "-m", RIGBENCH_TEST_MODEL, "--host", "127.0.0.1", "--port",
+                     std::to_string(port), "--parallel", "4", "-c", "1024", "-t", "2", "--no-webui"});
+  // Ready when /health answers 200 (the model is loaded); at most 120 s.
+  bool ready = false;
+  for (int i = 0; i < 240 && !ready; ++i) {
+    const ProcessResult h = run_process({"/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}",
+                                         url(port) + "/health"});
+    ready = h.out == "200";
+    if (!ready) std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  ASSERT_TRUE(ready) << server.err();
+  TempDir dir;
+  const std::string db = dir.file("r.db");
+  const ProcessResult r = serve_bench({url(port), "--concurrency", "1,2,4", "--num-requests", "8", "-p", "32", "-n",
+                                       "16", "-o", "json", "--db", db});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json runs = runs_of(r);
+  ASSERT_EQ(runs.size(), 3u) << r.out;
+  for (std::size_t i = 0; i < 3; ++i) {
+    const json& run = runs[i];
+    const int want_c[] = {1, 2, 4};
+    EXPECT_EQ(run["concurrency"], want_c[i]);
+    EXPECT_EQ(run["server_software"], "llama.cpp");
+    EXPECT_EQ(run["completed"], 8) << run.dump();
+    EXPECT_EQ(run["failed"], 0);
+    EXPECT_DOUBLE_EQ(run["input_tokens_mean"].get<double>(), 32.0);  // token ids, cut by /tokenize
+    EXPECT_DOUBLE_EQ(run["output_tokens_mean"].get<double>(), 16.0);  // ignore_eos honoured
+    EXPECT_TRUE(run["server_tg_tps"].is_number());
+    for (const char* k : {"ttft_p50_ms", "ttft_p90_ms", "ttft_p95_ms", "ttft_p99_ms", "tpot_p99_ms", "itl_p99_ms",
+                          "e2e_p99_ms"}) {
+      EXPECT_TRUE(run[k].is_number()) << k;
+    }
+  }
+  EXPECT_EQ(testing::query_int(db, "SELECT COUNT(*) FROM runs"), 3);
+  // compare keeps the three concurrencies apart.
+  const ProcessResult cmp = run_process({RIGBENCH_BIN, "compare", "--db", db});
+  EXPECT_EQ(cmp.exit_code, 0) << cmp.err;
+  EXPECT_NE(cmp.out.find("@ c4 llama.cpp"), std::string::npos) << cmp.out;
+  EXPECT_NE(cmp.out.find("@ c1 llama.cpp"), std::string::npos) << cmp.out;
+}
+#endif
+
+}  // namespace
+}  // namespace rigbench

@@ -1,0 +1,280 @@
+// A fake LLM server for the serve-bench tests and bench/ scripts (loopback only): it speaks
+// Ollama's NDJSON API (/api/version, /api/tags, /api/ps, /api/generate, /api/chat,
+// /api/embed) or the OpenAI API as llama-server does (/v1/models, /props, /v1/completions,
+// /v1/chat/completions with SSE, usage and llama-server's `timings`, /v1/embeddings), and
+// streams its tokens at set times: the first after --ttft-ms, then one every --interval-ms.
+// The timings it reports are the ones it was set to (prompt_ms = ttft, predicted_ms = the
+// intervals), so both protocols carry the same figures.
+//
+// Faults, by request in arrival order (--faults ok,500,cut,malformed,stall,nostream, cycled):
+//   500        answers HTTP 500 with an error body
+//   cut        streams half the tokens, then closes the connection mid-stream
+//   malformed  streams one token, then a line that is not JSON
+//   stall      sends nothing for --stall-ms (past the client's timeout)
+//   nostream   answers the whole completion as one JSON body (a server that does not stream)
+//   exit       stops listening and exits without answering (later requests are refused)
+//
+// Usage: fake_llm_server --protocol ollama|openai [--port N] [--ttft-ms 50] [--interval-ms 10]
+//        [--tokens N (ignore the length asked)] [--faults LIST] [--stall-ms 3000]
+//        [--api-key KEY (answer 401 without it)] [--model NAME]
+// Prints "port N" on stdout once it listens (port 0: a free one), then serves until killed.
+#include <httplib.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+using nlohmann::json;
+
+namespace {
+
+struct Config {
+  bool ollama = false;
+  int port = 0;
+  double ttft_ms = 50;
+  double interval_ms = 10;
+  int fixed_tokens = 0;  // > 0: ignore the length asked
+  std::vector<std::string> faults;
+  double stall_ms = 3000;
+  std::string api_key;
+  std::string model = "fake";
+};
+
+std::atomic<long> g_requests{0};
+
+void sleep_ms(double ms) {
+  if (ms > 0) std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(ms));
+}
+
+// Words in the prompt (the fake's "tokens").
+int count_words(const json& body) {
+  std::string text;
+  if (body.contains("prompt")) {
+    if (body["prompt"].is_string()) text = body["prompt"].get<std::string>();
+    if (body["prompt"].is_array()) return static_cast<int>(body["prompt"].size());
+  }
+  if (body.contains("messages") && body["messages"].is_array()) {
+    for (const auto& m : body["messages"]) text += " " + m.value("content", "");
+  }
+  int n = 0;
+  bool in = false;
+  for (char c : text) {
+    const bool space = c == ' ' || c == '\n' || c == '\t';
+    if (!space && !in) ++n;
+    in = !space;
+  }
+  return n;
+}
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (c == ',') {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur.push_back(c);
+    }
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+bool authorized(const Config& cfg, const httplib::Request& req, httplib::Response& res) {
+  if (cfg.api_key.empty()) return true;
+  if (req.get_header_value("Authorization") == "Bearer " + cfg.api_key) return true;
+  res.status = 401;
+  res.set_content(R"({"error":{"message":"Invalid API Key","type":"authentication_error"}})", "application/json");
+  return false;
+}
+
+void generate(const Config& cfg, const httplib::Request& req, httplib::Response& res, bool chat) {
+  if (!authorized(cfg, req, res)) return;
+  const long index = g_requests.fetch_add(1);
+  const std::string fault = cfg.faults.empty() ? "ok" : cfg.faults[static_cast<std::size_t>(index) % cfg.faults.size()];
+  const json body = json::parse(req.body, nullptr, false);
+  if (body.is_discarded()) {
+    res.status = 400;
+    res.set_content(R"({"error":"bad json"})", "application/json");
+    return;
+  }
+  const std::string model = body.value("model", "");
+  if (model != cfg.model && model != cfg.model + ":latest") {
+    res.status = 404;
+    res.set_content(json{{"error", "model '" + model + "' not found"}}.dump(), "application/json");
+    return;
+  }
+  int asked = 128;
+  if (cfg.ollama) {
+    if (body.contains("options") && body["options"].contains("num_predict")) asked = body["options"]["num_predict"];
+  } else if (body.contains("max_tokens")) {
+    asked = body["max_tokens"];
+  }
+  const int n = cfg.fixed_tokens > 0 ? cfg.fixed_tokens : asked;
+  const int prompt_n = count_words(body);
+  const double predicted_ms = cfg.interval_ms * (n > 0 ? n - 1 : 0);
+  if (fault == "exit") {
+    std::_Exit(0);  // every connection closes; nothing listens any more
+  }
+  if (fault == "500") {
+    res.status = 500;
+    res.set_content(R"({"error":{"message":"the fake's set internal error","code":500}})", "application/json");
+    return;
+  }
+  if (fault == "nostream") {
+    json whole = cfg.ollama ? json{{"model", model}, {"response", "all at once"}, {"done", true}}
+                            : json{{"choices", json::array({{{"text", "all at once"}, {"finish_reason", "length"}}})}};
+    res.set_content(cfg.ollama ? whole.dump() : whole.dump(2), "application/json");
+    return;
+  }
+  const Config c = cfg;
+  res.set_chunked_content_provider(
+      cfg.ollama ? "application/x-ndjson" : "text/event-stream",
+      [c, fault, n, prompt_n, predicted_ms, chat, model](size_t, httplib::DataSink& sink) {
+        const auto send = [&](const std::string& s) { return sink.write(s.data(), s.size()); };
+        if (fault == "stall") {
+          sleep_ms(c.stall_ms);
+          return false;
+        }
+        const int upto = fault == "cut" ? n / 2 : (fault == "malformed" ? 1 : n);
+        sleep_ms(c.ttft_ms);
+        const auto start = std::chrono::steady_clock::now();
+        for (int i = 0; i < upto; ++i) {
+          if (i > 0) {
+            // On schedule from the first token: i intervals after it, whatever writing cost.
+            std::this_thread::sleep_until(start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                      std::chrono::duration<double, std::milli>(c.interval_ms * i)));
+          }
+          const std::string word = " tok" + std::to_string(i);
+          std::string line;
+          if (c.ollama) {
+            json j = {{"model", model}, {"created_at", "2026-11-30T00:00:00Z"}, {"done", false}};
+            if (chat) j["message"] = {{"role", "assistant"}, {"content", word}};
+            else j["response"] = word;
+            line = j.dump() + "\n";
+          } else {
+            json choice = {{"index", 0}, {"finish_reason", nullptr}};
+            if (chat) choice["delta"] = {{"content", word}};
+            else choice["text"] = word;
+            line = "data: " + json{{"choices", json::array({choice})}}.dump() + "\n\n";
+          }
+          if (!send(line)) return false;
+        }
+        if (fault == "cut") return false;  // the connection closes mid-stream
+        if (fault == "malformed") {
+          send(c.ollama ? "{\"response\": \"broken\n" : "data: {\"choices\": [oops\n\n");
+          sink.done();
+          return true;
+        }
+        if (c.ollama) {
+          json done = {{"model", model},
+                       {"created_at", "2026-11-30T00:00:00Z"},
+                       {"done", true},
+                       {"done_reason", "length"},
+                       {"total_duration", static_cast<int64_t>((c.ttft_ms + predicted_ms) * 1e6)},
+                       {"load_duration", 1000000},
+                       {"prompt_eval_count", prompt_n},
+                       {"prompt_eval_duration", static_cast<int64_t>(c.ttft_ms * 1e6)},
+                       {"eval_count", n},
+                       {"eval_duration", static_cast<int64_t>(predicted_ms * 1e6)}};
+          if (chat) done["message"] = {{"role", "assistant"}, {"content", ""}};
+          else done["response"] = "";
+          send(done.dump() + "\n");
+        } else {
+          json fin = {{"choices", json::array({{{"index", 0}, {"finish_reason", "length"}, {chat ? "delta" : "text", chat ? json::object() : json("")}}})}};
+          send("data: " + fin.dump() + "\n\n");
+          json usage = {{"choices", json::array()},
+                        {"usage", {{"prompt_tokens", prompt_n}, {"completion_tokens", n}, {"total_tokens", prompt_n + n}}},
+                        {"timings",
+                         {{"prompt_n", prompt_n},
+                          {"prompt_ms", c.ttft_ms},
+                          {"predicted_n", n},
+                          {"predicted_ms", predicted_ms},
+                          {"predicted_per_second", predicted_ms > 0 ? 1e3 * n / predicted_ms : 0.0}}}};
+          send("data: " + usage.dump() + "\n\n");
+          send("data: [DONE]\n\n");
+        }
+        sink.done();
+        return true;
+      });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Config cfg;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string k = argv[i], v = argv[i + 1];
+    if (k == "--protocol") cfg.ollama = v == "ollama";
+    else if (k == "--port") cfg.port = std::atoi(v.c_str());
+    else if (k == "--ttft-ms") cfg.ttft_ms = std::atof(v.c_str());
+    else if (k == "--interval-ms") cfg.interval_ms = std::atof(v.c_str());
+    else if (k == "--tokens") cfg.fixed_tokens = std::atoi(v.c_str());
+    else if (k == "--faults") cfg.faults = split(v);
+    else if (k == "--stall-ms") cfg.stall_ms = std::atof(v.c_str());
+    else if (k == "--api-key") cfg.api_key = v;
+    else if (k == "--model") cfg.model = v;
+    else {
+      std::fprintf(stderr, "fake_llm_server: unknown flag %s\n", k.c_str());
+      return 2;
+    }
+  }
+  httplib::Server svr;
+  svr.new_task_queue = [] { return new httplib::ThreadPool(160); };
+  svr.set_keep_alive_max_count(100000);
+  svr.set_tcp_nodelay(true);  // each token leaves when written (Nagle would hold small writes ~40 ms)
+  if (cfg.ollama) {
+    svr.Get("/api/version", [](const httplib::Request&, httplib::Response& res) {
+      res.set_content(R"({"version":"0.0.0-fake"})", "application/json");
+    });
+    svr.Get("/api/tags", [&](const httplib::Request&, httplib::Response& res) {
+      res.set_content(json{{"models", json::array({{{"name", cfg.model + ":latest"}}})}}.dump(), "application/json");
+    });
+    svr.Get("/api/ps", [&](const httplib::Request&, httplib::Response& res) {
+      res.set_content(json{{"models", json::array({{{"name", cfg.model + ":latest"}}})}}.dump(), "application/json");
+    });
+    svr.Post("/api/generate", [&](const httplib::Request& q, httplib::Response& r) { generate(cfg, q, r, false); });
+    svr.Post("/api/chat", [&](const httplib::Request& q, httplib::Response& r) { generate(cfg, q, r, true); });
+    svr.Post("/api/embed", [&](const httplib::Request&, httplib::Response& r) {
+      r.set_content(R"({"model":"fake","embeddings":[[0.1,0.2,0.3,0.4]],"prompt_eval_count":3})", "application/json");
+    });
+  } else {
+    svr.Get("/v1/models", [&](const httplib::Request&, httplib::Response& res) {
+      res.set_content(json{{"object", "list"}, {"data", json::array({{{"id", cfg.model}}})}}.dump(), "application/json");
+    });
+    svr.Get("/props", [](const httplib::Request&, httplib::Response& res) {
+      res.set_content(R"({"build_info":"b0-fake"})", "application/json");
+    });
+    svr.Post("/tokenize", [](const httplib::Request& q, httplib::Response& r) {  // one id per word
+      const json body = json::parse(q.body, nullptr, false);
+      json ids = json::array();
+      const int n = body.is_object() ? count_words(json{{"prompt", body.value("content", "")}}) : 0;
+      for (int i = 0; i < n; ++i) ids.push_back(100 + i);
+      r.set_content(json{{"tokens", ids}}.dump(), "application/json");
+    });
+    svr.Post("/v1/completions", [&](const httplib::Request& q, httplib::Response& r) { generate(cfg, q, r, false); });
+    svr.Post("/v1/chat/completions", [&](const httplib::Request& q, httplib::Response& r) { generate(cfg, q, r, true); });
+    svr.Post("/v1/embeddings", [&](const httplib::Request&, httplib::Response& r) {
+      r.set_content(R"({"data":[{"embedding":[0.1,0.2,0.3,0.4]}],"usage":{"prompt_tokens":3}})", "application/json");
+    });
+  }
+  int port = cfg.port;
+  if (port == 0) {
+    port = svr.bind_to_any_port("127.0.0.1");
+  } else if (!svr.bind_to_port("127.0.0.1", port)) {
+    port = -1;
+  }
+  if (port <= 0) {
+    std::fprintf(stderr, "fake_llm_server: cannot listen on 127.0.0.1\n");
+    return 1;
+  }
+  std::printf("port %d\n", port);
+  std::fflush(stdout);
+  return svr.listen_after_bind() ? 0 : 1;
+}

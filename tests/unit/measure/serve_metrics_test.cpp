@@ -1,0 +1,131 @@
+// measure/serve_metrics: per-request TTFT, TPOT, ITL, E2E and the run's percentiles from the
+// times the client saw; the same stream timings through the Ollama and OpenAI readers give
+// the same metrics (fed byte chunks at set, fake times: nothing here reads a clock).
+#include "measure/serve_metrics.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+namespace rigbench::measure {
+namespace {
+
+// A request whose text pieces arrived at `ttft_s`, then every `itl_s`.
+RequestTrace trace(double start_s, double ttft_s, double itl_s, int tokens, int asked) {
+  RequestTrace t;
+  t.start_s = start_s;
+  for (int i = 0; i < tokens; ++i) t.token_s.push_back(start_s + ttft_s + i * itl_s);
+  t.end_s = t.token_s.back() + 0.001;
+  t.asked_output_tokens = asked;
+  return t;
+}
+
+TEST(RequestMetrics, TtftTpotItlAndE2eFromArrivalTimes) {
+  RequestTrace t = trace(1.0, 0.100, 0.020, 11, 11);
+  const RequestMetrics m = request_metrics(t);
+  EXPECT_NEAR(m.ttft_ms, 100.0, 1e-9);
+  EXPECT_NEAR(m.e2e_ms, 100.0 + 200.0 + 1.0, 1e-9);
+  ASSERT_EQ(m.itl_ms.size(), 10u);
+  for (double itl : m.itl_ms) EXPECT_NEAR(itl, 20.0, 1e-9);
+  EXPECT_NEAR(m.tpot_ms, 201.0 / 10, 1e-9);  // (E2E - TTFT) / (tokens - 1)
+  EXPECT_EQ(m.output_tokens, 11);
+  EXPECT_FALSE(m.output_from_server);
+  t.completion_tokens = 21;  // the server's usage wins over the pieces counted
+  EXPECT_EQ(request_metrics(t).output_tokens, 21);
+  EXPECT_NEAR(request_metrics(t).tpot_ms, 201.0 / 20, 1e-9);
+}
+
+TEST(SummarizeRun, PercentilesThroughputGoodputAndErrorsByKind) {
+  std::vector<RequestTrace> traces;
+  for (int i = 0; i < 4; ++i) traces.push_back(trace(0, 0.1 * (i + 1), 0.01, 5, 5));  // TTFT 100..400 ms
+  RequestTrace refused;
+  refused.error = net::ErrorKind::kRefused;
+  refused.error_message = "cannot connect";
+  RequestTrace timeout;
+  timeout.error = net::ErrorKind::kTimeout;
+  RequestTrace canceled;
+  canceled.error = net::ErrorKind::kCanceled;
+  traces.push_back(refused);
+  traces.push_back(timeout);
+  traces.push_back(canceled);
+  Slo slo = *parse_slo("ttft_ms=250,tpot_ms=50");
+  const ServeRunMetrics r = summarize_run(traces, 2.0, slo);
+  EXPECT_EQ(r.requests, 6);  // the canceled one is neither
+  EXPECT_EQ(r.completed, 4);
+  EXPECT_EQ(r.failed, 2);
+  EXPECT_EQ(r.errors.at("refused"), 1);
+  EXPECT_EQ(r.errors.at("timeout"), 1);
+  EXPECT_EQ(r.first_error, "cannot connect");
+  // percentile() of {100, 200, 300, 400}: linear interpolation.
+  EXPECT_NEAR(r.ttft_ms.median, 250.0, 1e-9);
+  EXPECT_NEAR(r.ttft_ms.p90, 370.0, 1e-9);
+  EXPECT_NEAR(r.ttft_ms.p99, 397.0, 1e-9);
+  EXPECT_EQ(r.itl_ms.n, 16u);
+  EXPECT_DOUBLE_EQ(r.request_rate, 2.0);
+  EXPECT_DOUBLE_EQ(r.output_tps, 10.0);
+  EXPECT_EQ(r.good_requests, 2);  // TTFT 100 and 200 ms
+  EXPECT_DOUBLE_EQ(r.goodput, 1.0);
+}
+
+TEST(ParseSlo, KeysAndBadValues) {
+  const Slo s = *parse_slo("ttft_ms=500, tpot_ms=50");
+  EXPECT_EQ(s.ttft_ms, 500);
+  EXPECT_EQ(s.tpot_ms, 50);
+  EXPECT_TRUE(std::isnan(s.e2e_ms));
+  EXPECT_FALSE(parse_slo("").value().any());
+  EXPECT_EQ(parse_slo("ttft=5").error().code, ErrorCode::kUsage);
+  EXPECT_EQ(parse_slo("ttft_ms=-1").error().code, ErrorCode::kUsage);
+}
+
+// The same stream, as each protocol frames it, fed in chunks at the same fake times.
+RequestTrace through(net::Api api, const std::vector<std::string>& chunks, const std::vector<double>& at) {
+  auto reader = net::make_stream_reader(api);
+  RequestTrace t;
+  t.asked_output_tokens = 3;
+  for (std::size_t i = 0; i < chunks.size(); ++i) {
+    const int n = reader->feed(chunks[i]);
+    for (int k = 0; k < n; ++k) t.token_s.push_back(at[i]);
+  }
+  reader->finish();
+  t.end_s = at.back();
+  t.error = net::stream_outcome(*reader, t.error_message);
+  if (auto c = reader->completion_tokens()) t.completion_tokens = *c;
+  if (auto p = reader->prompt_tokens()) t.prompt_tokens = *p;
+  t.server = reader->timings();
+  return t;
+}
+
+TEST(BothProtocols, TheSameTimingsGiveTheSameMetrics) {
+  const std::vector<double> at = {0.050, 0.060, 0.070, 0.071};
+  const RequestTrace ollama = through(
+      net::Api::kOllamaGenerate,
+      {"{\"response\":\"a\",\"done\":false}\n", "{\"response\":\"b\",\"done\":false}\n",
+       "{\"response\":\"c\",\"done\":false}\n",
+       "{\"response\":\"\",\"done\":true,\"prompt_eval_count\":7,\"prompt_eval_duration\":40000000,"
+       "\"eval_count\":3,\"eval_duration\":20000000}\n"},
+      at);
+  const RequestTrace openai = through(
+      net::Api::kOpenAiCompletions,
+      {"data: {\"choices\":[{\"text\":\"a\"}]}\n\n", "data: {\"choices\":[{\"text\":\"b\"}]}\n\n",
+       "data: {\"choices\":[{\"text\":\"c\",\"finish_reason\":\"length\"}]}\n\n",
+       "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":7,\"completion_tokens\":3},\"timings\":{\"prompt_n\":7,"
+       "\"prompt_ms\":40.0,\"predicted_n\":3,\"predicted_ms\":20.0,\"predicted_per_second\":150.0}}\n\ndata: [DONE]\n\n"},
+      at);
+  ASSERT_EQ(ollama.error, net::ErrorKind::kNone) << ollama.error_message;
+  ASSERT_EQ(openai.error, net::ErrorKind::kNone) << openai.error_message;
+  const RequestMetrics a = request_metrics(ollama), b = request_metrics(openai);
+  EXPECT_DOUBLE_EQ(a.ttft_ms, b.ttft_ms);
+  EXPECT_DOUBLE_EQ(a.tpot_ms, b.tpot_ms);
+  EXPECT_DOUBLE_EQ(a.e2e_ms, b.e2e_ms);
+  EXPECT_EQ(a.itl_ms, b.itl_ms);
+  EXPECT_EQ(a.input_tokens, b.input_tokens);
+  EXPECT_EQ(a.output_tokens, b.output_tokens);
+  EXPECT_DOUBLE_EQ(ollama.server.predicted_per_second, openai.server.predicted_per_second);
+  EXPECT_DOUBLE_EQ(ollama.server.prompt_ms, openai.server.prompt_ms);
+  const ServeRunMetrics ra = summarize_run({ollama}, 1.0, {}), rb = summarize_run({openai}, 1.0, {});
+  EXPECT_DOUBLE_EQ(ra.tg_tps_diff_pct, rb.tg_tps_diff_pct);
+}
+
+}  // namespace
+}  // namespace rigbench::measure
