@@ -44,7 +44,10 @@ Status Runner::prefill_depth(int n_depth, bool first) {
 }
 
 Result<RunOutcome> Runner::run(const TestCase& tc) {
-  if (suite_) return run_suite(engine_, cancel_, tc, *suite_, ignore_eos_, progress_);
+  if (suite_) {  // the suite's own steps ("prompt 3/10 code-parse") as the progress line's phase
+    progress_state_.test = "suite " + suite_->name;
+    return run_suite(engine_, cancel_, tc, *suite_, ignore_eos_, [this](const std::string& step) { say(step); });
+  }
   const BenchParams& p = tc.params;
   RepetitionRule rule = tc.rule;
   if (!rule.automatic) rule.repetitions = p.repetitions;  // -r N: the params say N
