@@ -173,18 +173,9 @@ Status run_embed_command(EmbedOptions& o) {
   }
 
   // 3. The database.
-  std::unique_ptr<store::SqliteStore> db;
-  if (!o.no_db) {
-    std::string path = o.db_path;
-    if (path.empty()) {
-      auto p = store::default_db_path();
-      if (!p) return std::unexpected(p.error());
-      path = *p;
-    }
-    auto opened = store::SqliteStore::open(path, "use --db PATH or --no-db");
-    if (!opened) return std::unexpected(opened.error());
-    db = std::move(*opened);
-  }
+  auto opened = store::open_results_db(o.db_path, o.no_db);
+  if (!opened) return std::unexpected(opened.error());
+  std::unique_ptr<store::SqliteStore> db = std::move(*opened);
 
   MachineInfo machine = machine_info();
   if (!trim(o.machine).empty()) machine.hostname = trim(o.machine);

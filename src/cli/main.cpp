@@ -107,6 +107,9 @@ int main(int argc, char** argv) {
   commands.push_back({cli::add_bench_command(app, bench_opts), [&] { return cli::run_bench_command(bench_opts); }});
   cli::EmbedOptions embed_opts;
   commands.push_back({cli::add_embed_command(app, embed_opts), [&] { return cli::run_embed_command(embed_opts); }});
+  cli::ServeBenchOptions serve_opts;
+  commands.push_back(
+      {cli::add_serve_bench_command(app, serve_opts), [&] { return cli::run_serve_bench_command(serve_opts); }});
   cli::SynthOptions synth_opts;
   commands.push_back({cli::add_synth_command(app, synth_opts), [&] { return cli::run_synth_command(synth_opts); }});
   cli::PresetsOptions presets_opts;
@@ -130,9 +133,6 @@ int main(int argc, char** argv) {
       {cli::add_compare_command(app, compare_opts), [&] { return cli::run_compare_command(compare_opts); }});
   cli::ReportOptions report_opts;
   commands.push_back({cli::add_report_command(app, report_opts), [&] { return cli::run_report_command(report_opts); }});
-  cli::ServeBenchOptions serve_opts;
-  commands.push_back(
-      {cli::add_serve_bench_command(app, serve_opts), [&] { return cli::run_serve_bench_command(serve_opts); }});
 
   // After the subcommands, so that theirs do not inherit it.
   app.footer(

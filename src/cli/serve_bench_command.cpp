@@ -383,18 +383,9 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
                           secretless(model.error().message));
 
   // 4. The database, opened before the first run so that a bad --db fails early.
-  std::unique_ptr<store::SqliteStore> db;
-  if (!opts.no_db) {
-    std::string path = opts.db_path;
-    if (path.empty()) {
-      auto p = store::default_db_path();
-      if (!p) return std::unexpected(p.error());
-      path = *p;
-    }
-    auto opened = store::SqliteStore::open(path, "use --db PATH or --no-db");
-    if (!opened) return std::unexpected(opened.error());
-    db = std::move(*opened);
-  }
+  auto opened = store::open_results_db(opts.db_path, opts.no_db);
+  if (!opened) return std::unexpected(opened.error());
+  std::unique_ptr<store::SqliteStore> db = std::move(*opened);
 
   // 5. Energy and cost, as bench measures them (cli/bench_command.cpp).
   std::optional<measure::EnergyConfig> energy;

@@ -53,17 +53,11 @@ class LlamaEmbedder final : public Embedder {
       llama_model_free(model_);
       model_ = nullptr;
     }
-    llama_model_params mp = llama_model_default_params();
-    mp.n_gpu_layers = spec.n_gpu_layers < 0 ? 999 : spec.n_gpu_layers;
-    if (!parse_load_mode(spec.load_mode, mp.load_mode)) {
-      return fail(ErrorCode::kUsage, "model '" + path + "': unknown load mode '" + spec.load_mode + "'");
-    }
-    clear_errors();
-    model_ = llama_model_load_from_file(path.c_str(), mp);
-    if (!model_) {
-      return fail(ErrorCode::kInvalidInput,
-                  "model '" + path + "': llama.cpp cannot load it: " + last_error("load failed"));
-    }
+    auto mp = run_model_params(path, spec);
+    if (!mp) return std::unexpected(mp.error());
+    auto loaded = load_model(path, *mp);
+    if (!loaded) return std::unexpected(loaded.error());
+    model_ = *loaded;
     path_ = path;
     n_gpu_layers_ = spec.n_gpu_layers;
     return {};
@@ -224,11 +218,9 @@ Result<EmbedModel> read_embed_model(const std::string& path) {
   init_llama();
   llama_model_params mp = llama_model_default_params();
   mp.vocab_only = true;
-  clear_errors();
-  llama_model* m = llama_model_load_from_file(path.c_str(), mp);
-  if (!m)
-    return fail(ErrorCode::kInvalidInput,
-                "model '" + path + "': llama.cpp cannot load it: " + last_error("load failed"));
+  auto loaded = load_model(path, mp);
+  if (!loaded) return std::unexpected(loaded.error());
+  llama_model* m = *loaded;
   EmbedModel out = describe(m);
   llama_model_free(m);
   return out;

@@ -37,17 +37,11 @@ class LlamaEngine final : public Engine {
       llama_model_free(model_);
       model_ = nullptr;
     }
-    llama_model_params mp = llama_model_default_params();
-    mp.n_gpu_layers = spec.n_gpu_layers < 0 ? 999 : spec.n_gpu_layers;
-    if (!parse_load_mode(spec.load_mode, mp.load_mode)) {
-      return fail(ErrorCode::kUsage, "model '" + path + "': unknown load mode '" + spec.load_mode + "'");
-    }
-    clear_errors();
-    model_ = llama_model_load_from_file(path.c_str(), mp);
-    if (!model_) {
-      return fail(ErrorCode::kInvalidInput,
-                  "model '" + path + "': llama.cpp cannot load it: " + last_error("load failed"));
-    }
+    auto mp = run_model_params(path, spec);
+    if (!mp) return std::unexpected(mp.error());
+    auto loaded = load_model(path, *mp);
+    if (!loaded) return std::unexpected(loaded.error());
+    model_ = *loaded;
     loaded_ = spec;
     loaded_path_ = path;
     return {};
@@ -299,11 +293,9 @@ Status check_loadable(const std::string& path) {
   init_llama();
   llama_model_params mp = llama_model_default_params();
   mp.vocab_only = true;
-  clear_errors();
-  llama_model* m = llama_model_load_from_file(path.c_str(), mp);
-  if (!m)
-    return fail(ErrorCode::kInvalidInput,
-                "model '" + path + "': llama.cpp cannot load it: " + last_error("load failed"));
+  auto loaded = load_model(path, mp);
+  if (!loaded) return std::unexpected(loaded.error());
+  llama_model* m = *loaded;
   llama_model_free(m);
   return {};
 }
@@ -314,11 +306,9 @@ Status check_tensors(const std::string& path) {
   mp.no_alloc = true;
   mp.load_mode = LLAMA_LOAD_MODE_NONE;  // with mmap, no_alloc asserts (docs/fit.md)
   mp.n_gpu_layers = 0;
-  clear_errors();
-  llama_model* m = llama_model_load_from_file(path.c_str(), mp);
-  if (!m)
-    return fail(ErrorCode::kInvalidInput,
-                "model '" + path + "': llama.cpp cannot load it: " + last_error("load failed"));
+  auto loaded = load_model(path, mp);
+  if (!loaded) return std::unexpected(loaded.error());
+  llama_model* m = *loaded;
   llama_model_free(m);
   return {};
 }

@@ -91,6 +91,24 @@ bool parse_load_mode(const std::string& name, llama_load_mode& out) {
   }
 }
 
+Result<llama_model_params> run_model_params(const std::string& path, const BenchParams& spec) {
+  llama_model_params mp = llama_model_default_params();
+  mp.n_gpu_layers = spec.n_gpu_layers < 0 ? 999 : spec.n_gpu_layers;
+  if (!parse_load_mode(spec.load_mode, mp.load_mode)) {
+    return fail(ErrorCode::kUsage, "model '" + path + "': unknown load mode '" + spec.load_mode + "'");
+  }
+  return mp;
+}
+
+Result<llama_model*> load_model(const std::string& path, const llama_model_params& mp) {
+  clear_errors();
+  llama_model* m = llama_model_load_from_file(path.c_str(), mp);
+  if (!m)
+    return fail(ErrorCode::kInvalidInput,
+                "model '" + path + "': llama.cpp cannot load it: " + last_error("load failed"));
+  return m;
+}
+
 void init_llama_log() {
   static std::once_flag once;
   std::call_once(once, [] {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/record.h"
+#include "core/status.h"
 
 namespace rigbench::engine {
 
@@ -33,6 +34,14 @@ llama_flash_attn_type parse_flash_attn(const std::string& v);
 // A load mode from llama.cpp's name ("auto", "none", "mmap", "mlock", "mmap+mlock", "dio"),
 // through llama_load_mode_from_str; false when llama.cpp names no such mode.
 bool parse_load_mode(const std::string& name, llama_load_mode& out);
+
+// The model parameters a run loads with: -ngl from spec.n_gpu_layers (negative = every layer,
+// 999), the load mode from spec.load_mode. kUsage naming `path` on an unknown load mode.
+Result<llama_model_params> run_model_params(const std::string& path, const BenchParams& spec);
+
+// llama_model_load_from_file(path, mp): the model (free it with llama_model_free), or
+// kInvalidInput "model 'PATH': llama.cpp cannot load it: <llama.cpp's last error>".
+Result<llama_model*> load_model(const std::string& path, const llama_model_params& mp);
 
 // llama.cpp's memory per buffer type for `ctx` (empty without llama-ext.h).
 std::vector<BufferMemory> memory_breakdown(const llama_context* ctx);

@@ -204,8 +204,20 @@ std::string results_shape(const RunRecord& rec) {
   shape.push_back(rec.cost && std::isfinite(rec.cost->gross_per_mtok) ? 1 : 0);
   shape.push_back(rec.memory.buffers.empty() ? 1 : 0);
   shape.push_back(rec.refused.empty() ? 1 : 0);
+  shape.push_back(rec.results.tg && !rec.results.tg->itl_ns.empty() ? 1 : 0);  // kItl
+  // A prompt suite's rows name the suite (kSuiteGen, kSuiteTtft); a serve-bench run's name the
+  // server and its load (metric_values).
+  const Results& res = rec.results;
+  const std::string suite =
+      res.suite ? res.suite->name + '\x1f' + res.suite->hash + '\x1f' + std::to_string(res.suite->prompts.size()) : "";
+  std::string server;
+  if (rec.server) {
+    const ServerRun& sv = *rec.server;
+    server = std::to_string(sv.concurrency) + '\x1f' + std::to_string(sv.rate_rps) + '\x1f' + sv.software + '\x1f' +
+             sv.version + '\x1f' + sv.api + '\x1f' + sv.url;
+  }
   const std::string& currency = rec.cost ? rec.cost->currency : std::string();
-  for (const std::string* text : {&rec.energy.method, &currency}) {
+  for (const std::string* text : {&rec.energy.method, &currency, &suite, static_cast<const std::string*>(&server)}) {
     const auto n = static_cast<uint32_t>(text->size());
     shape.append(reinterpret_cast<const char*>(&n), sizeof n);
     shape.append(*text);

@@ -190,6 +190,17 @@ Result<std::string> default_db_path() {
   return fail(ErrorCode::kRuntime, "database: neither XDG_DATA_HOME nor HOME is set; use --db PATH or --no-db");
 }
 
+Result<std::unique_ptr<SqliteStore>> open_results_db(const std::string& path, bool no_db) {
+  if (no_db) return std::unique_ptr<SqliteStore>{};
+  std::string p = path;
+  if (p.empty()) {
+    auto d = default_db_path();
+    if (!d) return std::unexpected(d.error());
+    p = *d;
+  }
+  return SqliteStore::open(p, "use --db PATH or --no-db");
+}
+
 Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path, const std::string& hint) {
   const std::string where = "database '" + path + "'";
   // WAL needs the folder writable too (the -wal and -shm files), even for an existing file.

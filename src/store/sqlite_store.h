@@ -33,6 +33,13 @@ inline constexpr int kSchemaVersion = 4;
 // $HOME/.local/share/rigbench/results.db. Errors: kRuntime when neither variable is set.
 Result<std::string> default_db_path();
 
+class SqliteStore;
+// The results database a measuring subcommand (bench, embed, serve-bench) writes to, opened
+// before its first run so that a bad --db fails early: `path`, or default_db_path() when empty;
+// nullptr when `no_db` (--no-db). Errors as SqliteStore::open, with the hint "use --db PATH or
+// --no-db".
+Result<std::unique_ptr<SqliteStore>> open_results_db(const std::string& path, bool no_db);
+
 // What a reader needs of each record. The parts a view does not show stay in the database,
 // unread. From a version 4 file a view is read from the record's parts (each distinct part
 // parsed once, samples from the samples table); from an older one SQLite removes what the

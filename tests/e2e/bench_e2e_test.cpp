@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/strings.h"
+#include "report/table.h"
 #include "support/db_query.h"
 #include "support/gguf_fixtures.h"
 #include "support/subprocess.h"
@@ -90,7 +91,7 @@ TEST(BenchE2E, DefaultRunWritesTheSyntheticDefaultOnceAndLabelsIt) {
   EXPECT_NE(second.out.find("| pp32 |"), std::string::npos) << second.out;
   EXPECT_NE(second.out.find("| tg4 |"), std::string::npos) << second.out;
   EXPECT_NE(second.out.find("note: (synthetic): random weights"), std::string::npos);
-  for (const auto& line : split(second.out, '\n')) EXPECT_LE(line.size(), 120u) << line;
+  for (const auto& line : split(second.out, '\n')) EXPECT_LE(report::display_width(line), 120u) << line;
 }
 
 TEST(BenchE2E, TableShowsKnobsThatAreSetAndTheFileWhenSeveralModelsRun) {
@@ -119,7 +120,7 @@ TEST(BenchE2E, TableShowsKnobsThatAreSetAndTheFileWhenSeveralModelsRun) {
   ASSERT_EQ(pg.exit_code, 0) << pg.err;
   EXPECT_NE(pg.out.find("| pp32 (pg) |"), std::string::npos) << pg.out;
   EXPECT_NE(pg.out.find("| tg8 (pg) |"), std::string::npos) << pg.out;
-  for (const auto& line : split(plain.out + pg.out, '\n')) EXPECT_LE(line.size(), 120u) << line;
+  for (const auto& line : split(plain.out + pg.out, '\n')) EXPECT_LE(report::display_width(line), 120u) << line;
   EXPECT_EQ(plain.out.find("| file |"), std::string::npos);
 }
 
