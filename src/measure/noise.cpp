@@ -17,12 +17,35 @@ std::string fmt(const char* f, double a, double b = 0, double c = 0) {
   return buf;
 }
 
+}  // namespace
+
+std::string repetition_list(std::span<const std::size_t> indices) {
+  // Consecutive repetitions as one range ("1-13"), at most six items, then "and N more".
+  constexpr std::size_t kMaxItems = 6;
+  std::vector<std::string> items;
+  std::size_t shown = 0;
+  for (std::size_t k = 0; k < indices.size();) {
+    std::size_t end = k;
+    while (end + 1 < indices.size() && indices[end + 1] == indices[end] + 1) ++end;
+    if (items.size() == kMaxItems) break;
+    const std::string first = std::to_string(indices[k] + 1);
+    items.push_back(end > k ? first + "-" + std::to_string(indices[end] + 1) : first);
+    shown = end + 1;
+    k = end + 1;
+  }
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
+  if (shown < indices.size()) out += " and " + std::to_string(indices.size() - shown) + " more";
+  return out;
+}
+
+namespace {
+
 void phase_notes(const ThroughputResult& r, const std::string& phase, std::vector<NoiseNote>& out) {
   const auto& v = r.samples_tps;
   if (r.summary_only || v.size() < 3) return;
   if (const auto idx = mad_outliers(v); !idx.empty()) {
-    std::string which;
-    for (std::size_t i : idx) which += (which.empty() ? "" : ", ") + std::to_string(i + 1);
+    const std::string which = repetition_list(idx);
     out.push_back({"outliers", phase,
                    phase + ": " + std::to_string(idx.size()) + " of " + std::to_string(v.size()) +
                        " repetitions are statistical outliers (repetition " + which +

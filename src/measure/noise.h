@@ -5,6 +5,7 @@
 // steal, a CPU governor other than performance, thermal throttling).
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,10 @@ inline constexpr double kHighCvPct = 5;            // stddev / mean of the t/s s
 inline constexpr double kFirstRepetitionPct = 10;  // the first repetition this far from the median of the rest, %
 inline constexpr double kBusyOthersPct = 10;       // other processes' CPU time, % of all CPUs' time
 inline constexpr double kStealPct = 2;             // steal, % of all CPUs' time
+
+// 0-based repetition indices (ascending) as the note names them, 1-based: consecutive ones as
+// a range, at most six items, then how many more: {0..12, 16, 20} -> "1-13, 17, 21".
+std::string repetition_list(std::span<const std::size_t> indices);
 
 // Notes on the samples of pp and tg (each with its phase). Fewer than 3 samples: none.
 std::vector<NoiseNote> sample_notes(const Results& results);

@@ -169,5 +169,17 @@ TEST(FakeNvmlLibrary, GpuThermalSlowdownIsThermalThrottling) {
   EXPECT_TRUE(power::nvml_throttled_gpus().empty());
 }
 
+// A quiet run of stories260K (-r auto, 102 repetitions) flagged its first 13 one by one.
+TEST(RepetitionList, RangesAndAtMostSixItems) {
+  std::vector<std::size_t> first13;
+  for (std::size_t i = 0; i < 13; ++i) first13.push_back(i);
+  EXPECT_EQ(repetition_list(first13), "1-13");
+  const std::vector<std::size_t> mixed{0, 1, 2, 4, 9, 10};
+  EXPECT_EQ(repetition_list(mixed), "1-3, 5, 10-11");
+  const std::vector<std::size_t> many{2, 5, 8, 12, 15, 18, 22, 25, 28};
+  EXPECT_EQ(repetition_list(many), "3, 6, 9, 13, 16, 19 and 3 more");
+  EXPECT_EQ(repetition_list({}), "");
+}
+
 }  // namespace
 }  // namespace rigbench::measure
