@@ -17,6 +17,7 @@
 
 #include "cli/build_info.h"
 #include "cli/embed_command.h"
+#include "cli/energy_flags.h"
 #include "cli/interrupt.h"
 #include "core/knobs.h"
 #include "engine/llama_engine.h"
@@ -135,27 +136,10 @@ Status run_bench_command(BenchOptions& opts) {
   job.context.build = build_info();
   job.context.tags = opts.tags;
   bool energy_readable = false;
-  if (opts.energy == "auto") {
-    measure::EnergyConfig energy;
-    energy.meters.watts = opts.watts;
-    energy.meters.power_log = opts.power_log;
-    energy.meters.estimate_tdp_w = opts.estimate_tdp_w;
-    energy.idle_s = opts.idle_s;
-    energy.idle_watts = opts.cost.idle_watts;
-    auto pricing = cost_inputs(opts.cost, /*require_tps=*/false);
-    if (!pricing) return std::unexpected(pricing.error());
-    if (std::isfinite(pricing->price_per_kwh)) energy.pricing = *pricing;
-    // Say plainly, once, when nothing can be measured and why; speed is measured regardless.
-    const auto status = power::list_meters(energy.meters);
-    energy_readable =
-        std::any_of(status.begin(), status.end(), [](const power::MeterStatus& m) { return m.available; });
-    if (!energy_readable) std::fprintf(stderr, "%s\n", power::no_meter_line(status).c_str());
-    job.context.energy = std::move(energy);
-  } else if (std::isfinite(opts.cost.price) || !opts.cost.tariff.empty()) {
-    return fail(ErrorCode::kUsage, "--price/--tariff need --energy auto (cost comes from measured energy)");
-  } else if (std::isfinite(opts.cost.idle_watts)) {
-    return fail(ErrorCode::kUsage, "--idle-watts needs --energy auto (it is the idle baseline of measured energy)");
-  }
+  auto energy = energy_config({opts.energy, opts.idle_s, opts.watts, opts.power_log, opts.estimate_tdp_w, &opts.cost},
+                              &energy_readable);
+  if (!energy) return std::unexpected(energy.error());
+  job.context.energy = std::move(*energy);
 
   job.plan = measure::expand(opts.plan);
   job.target = fit::this_machine(job.context.machine, host_bandwidth(job.context.machine));

@@ -15,6 +15,7 @@
 
 #include "cli/args.h"
 #include "cli/build_info.h"
+#include "cli/energy_flags.h"
 #include "cli/interrupt.h"
 #include "core/strings.h"
 #include "measure/energy.h"
@@ -388,25 +389,10 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   std::unique_ptr<store::SqliteStore> db = std::move(*opened);
 
   // 5. Energy and cost, as bench measures them (cli/bench_command.cpp).
-  std::optional<measure::EnergyConfig> energy;
-  if (opts.energy == "auto") {
-    measure::EnergyConfig e;
-    e.meters.watts = opts.watts;
-    e.meters.power_log = opts.power_log;
-    e.meters.estimate_tdp_w = opts.estimate_tdp_w;
-    e.idle_s = opts.idle_s;
-    e.idle_watts = opts.cost.idle_watts;
-    auto pricing = cost_inputs(opts.cost, /*require_tps=*/false);
-    if (!pricing) return std::unexpected(pricing.error());
-    if (std::isfinite(pricing->price_per_kwh)) e.pricing = *pricing;
-    const auto status = power::list_meters(e.meters);
-    if (std::none_of(status.begin(), status.end(), [](const power::MeterStatus& m) { return m.available; })) {
-      std::fprintf(stderr, "%s\n", power::no_meter_line(status).c_str());
-    }
-    energy = std::move(e);
-  } else if (std::isfinite(opts.cost.price) || !opts.cost.tariff.empty()) {
-    return fail(ErrorCode::kUsage, "--price/--tariff need --energy auto (cost comes from measured energy)");
-  }
+  auto configured =
+      energy_config({opts.energy, opts.idle_s, opts.watts, opts.power_log, opts.estimate_tdp_w, &opts.cost});
+  if (!configured) return std::unexpected(configured.error());
+  std::optional<measure::EnergyConfig> energy = std::move(*configured);
 
   const std::atomic<bool>& stop = install_interrupt_flag();
   const bool show_progress = opts.progress || isatty(STDERR_FILENO) != 0;
