@@ -107,13 +107,9 @@ class LlamaEmbedder final : public Embedder {
                                            " tokens): " + last_error("llama_init_from_model failed"));
     }
     // One threadpool for the context, as llama-embedding (common_init_from_params) attaches one.
-    ggml_threadpool_params tpp = ggml_threadpool_params_default(spec.n_threads);
-    tpp.poll = spec.poll;
-    tpp.strict_cpu = spec.cpu_strict != 0;
-    threadpool_ = ggml_threadpool_new(&tpp);
-    if (!threadpool_)
-      return fail(ErrorCode::kRuntime, "cannot create a threadpool of " + std::to_string(spec.n_threads) + " threads");
-    llama_attach_threadpool(ctx_, threadpool_, nullptr);
+    auto pool = attach_threadpool(ctx_, spec);
+    if (!pool) return std::unexpected(pool.error());
+    threadpool_ = *pool;
     batch_ = llama_batch_init(n_tokens_max, 0, 1);
     has_batch_ = true;
     n_tokens_max_ = n_tokens_max;

@@ -72,13 +72,9 @@ class LlamaEngine final : public Engine {
     }
     // One threadpool for the context, as llama-bench attaches one; without it ggml would
     // create and join threads on every graph, which slows tg.
-    ggml_threadpool_params tpp = ggml_threadpool_params_default(spec.n_threads);
-    tpp.poll = spec.poll;
-    tpp.strict_cpu = spec.cpu_strict != 0;
-    threadpool_ = ggml_threadpool_new(&tpp);
-    if (!threadpool_)
-      return fail(ErrorCode::kRuntime, "cannot create a threadpool of " + std::to_string(spec.n_threads) + " threads");
-    llama_attach_threadpool(ctx_, threadpool_, nullptr);
+    auto pool = attach_threadpool(ctx_, spec);
+    if (!pool) return std::unexpected(pool.error());
+    threadpool_ = *pool;
     n_threads_ = spec.n_threads;
     n_batch_ = spec.n_batch;
     state_.clear();

@@ -109,6 +109,16 @@ Result<llama_model*> load_model(const std::string& path, const llama_model_param
   return m;
 }
 
+Result<ggml_threadpool*> attach_threadpool(llama_context* ctx, const BenchParams& spec) {
+  ggml_threadpool_params tpp = ggml_threadpool_params_default(spec.n_threads);
+  tpp.poll = spec.poll;
+  tpp.strict_cpu = spec.cpu_strict != 0;
+  ggml_threadpool* pool = ggml_threadpool_new(&tpp);
+  if (!pool) return fail(ErrorCode::kRuntime, "cannot create a threadpool of " + std::to_string(spec.n_threads) + " threads");
+  llama_attach_threadpool(ctx, pool, nullptr);
+  return pool;
+}
+
 void init_llama_log() {
   static std::once_flag once;
   std::call_once(once, [] {

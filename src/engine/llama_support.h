@@ -43,6 +43,12 @@ Result<llama_model_params> run_model_params(const std::string& path, const Bench
 // kInvalidInput "model 'PATH': llama.cpp cannot load it: <llama.cpp's last error>".
 Result<llama_model*> load_model(const std::string& path, const llama_model_params& mp);
 
+// A threadpool of spec.n_threads (with spec.poll and spec.cpu_strict) attached to `ctx`, as
+// llama-bench and llama-embedding attach one; without it ggml creates and joins threads on
+// every graph. The caller frees it (ggml_threadpool_free) after the context. kRuntime when
+// ggml cannot create it.
+Result<ggml_threadpool*> attach_threadpool(llama_context* ctx, const BenchParams& spec);
+
 // llama.cpp's memory per buffer type for `ctx` (empty without llama-ext.h).
 std::vector<BufferMemory> memory_breakdown(const llama_context* ctx);
 
