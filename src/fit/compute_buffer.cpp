@@ -27,6 +27,11 @@ struct FfnKind {
   bool learned_pos = false;  // position_embd: no RoPE
   bool embd_skip = false;    // every block adds the normed embedding back (layer_output_scale: Talkie)
   uint64_t indexer_q = 0;    // DeepSeek sparse attention: rows of the lightning indexer's query (heads x dims)
+  // A per-head indexer query projection (indexer.q_proj: MiniMax-M3's block-sparse attention,
+  // Qwen4exp's pooled-block indexer): its rows (heads x key size) and the first layer holding it.
+  uint64_t idx_q_rows = 0;
+  int idx_layer = -1;
+  uint64_t output_rows = 0;  // rows of output.weight (0: tied or none)
   // Recurrent blocks (the first block with ssm_* tensors). Mamba (ssm_x): inner size, state
   // size and the x projection's rows (dt_rank + 2 d_state); 0 otherwise.
   uint64_t ssm_inner = 0, ssm_state = 0, ssm_x_rows = 0;
@@ -92,6 +97,14 @@ FfnKind ffn_kind(const model::ModelShape& s) {
       k.moe_first = k.moe_first || t.layer == 0;
       k.gated = true;
     }
+  }
+  for (const auto& t : s.tensors) {
+    if (k.idx_layer < 0 && t.layer >= 0 && t.name.size() > 22 &&
+        t.name.compare(t.name.size() - 22, 22, ".indexer.q_proj.weight") == 0) {
+      k.idx_q_rows = static_cast<uint64_t>(t.n_rows);
+      k.idx_layer = t.layer;
+    }
+    if (t.name == "output.weight") k.output_rows = static_cast<uint64_t>(t.n_rows);
   }
   // The recurrent blocks' tensors, from the first block that has them (hybrids interleave).
   int ssm_layer = -1;
@@ -217,6 +230,23 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   // per-head weights, 1.5 x its width per token (fitted to llama.cpp's plan of its tiny model
   // at 4096 and 32768 cells: within 1 % at both).
   if (ffn.indexer_q > 0) p.attention += n_kv / streams * u * 11 / 2 + u * 4 * (ffn.indexer_q * 3 / 2);
+  // Indexers with a per-head query projection (indexer.q_proj; the rows are heads x key size):
+  // - pooled blocks (Qwen4exp, build_qsa_top_k: cells pooled by indexer_pool): the query and its
+  //   norm (2 x its width), the block bias input (one F32 per block and token) and the per-head
+  //   block scores twice (the product and its ReLU), F32 [blocks, heads, tokens];
+  // - block-sparse selection (MiniMax-M3's MSA, batch path, one stream at a time): the per-head
+  //   block mask expanded to every cell and its transposed copy, F32 [cells, tokens, heads] twice.
+  // Traced in llama.cpp's allocation of its tiny models (the peak holds exactly these beside the
+  // attention phase).
+  if (ffn.idx_q_rows > 0 && s.indexer_head_k > 0) {
+    const uint64_t n_idx_head = ffn.idx_q_rows / s.indexer_head_k, cells = n_kv / streams;
+    if (s.indexer_pool > 0) {
+      const uint64_t blocks = (cells + s.indexer_pool - 1) / s.indexer_pool;
+      p.attention += u * 4 * 2 * ffn.idx_q_rows + blocks * u * 4 + 2 * blocks * n_idx_head * u * 4;
+    } else {
+      p.attention += 2 * cells * (u / streams) * n_idx_head * 4;
+    }
+  }
   // Dense FFN: residual and norm (2 n_embd) + up, gate and their product (3 n_ff; 2 without a
   // gate); run in parallel with the attention (no ffn_norm: Command-R, Falcon, Phi-2), the
   // attention's output and input stay live too (2 n_embd more). MoE (llama.cpp's
@@ -237,6 +267,11 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   }
   p.ffn = ffn_mask + u * 4 * ffn_per_token;
   p.output = u * 4 * (static_cast<uint64_t>(s.causal ? s.n_vocab : 0) + 2 * e);
+  // An output layer narrower than the vocabulary that the graph pads back to n_vocab with -inf
+  // (Qwen3-VL's graph, which Qwen3-TTS's talker uses: 3072 codec rows of a larger vocabulary):
+  // the narrow logits, the padding and their concatenation are live together.
+  if (s.causal && ffn.output_rows > 0 && ffn.output_rows < s.n_vocab && (s.arch == "qwen3vl" || s.arch == "qwen3tts"))
+    p.output += u * 4 * static_cast<uint64_t>(s.n_vocab);
   if (!ffn.attention && ffn.ssm_x_rows > 0 && ffn.ssm_inner > 0) {
     // Mamba (no attention, so no mask): per token the residual and input (2 n_embd), the
     // in-projection x and z (2 d_inner), the convolved x, dt and the scan's y (3 d_inner), the

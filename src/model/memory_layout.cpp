@@ -252,6 +252,12 @@ void read_layer_exceptions(const GgufReader& r, ModelShape& s) {
       else if (s.arch == "minimax-m3") s.indexer_layer[il] = il >= dense_lead;
       else s.indexer_layer[il] = !s.is_recurrent(il);
     }
+    // Qwen4exp's indexer scores blocks of attention.compress_ratios cells (build_qsa_top_k).
+    if (s.arch == "qwen4exp") {
+      const auto ratios = r.per_layer("attention.compress_ratios", s.n_layer, 0);
+      for (uint32_t il = 0; il < n_trunk; ++il)
+        if (s.indexer_layer[il]) s.indexer_pool = std::max(s.indexer_pool, ratios[il]);
+    }
   }
 }
 

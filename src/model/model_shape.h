@@ -49,6 +49,8 @@ struct ModelShape {
   uint32_t n_layer_nextn = 0;               // next-token prediction layers at the end (nextn_predict_layers)
   uint32_t head_k_swa = 0, head_v_swa = 0;  // head sizes of sliding-window layers (key_length_swa)
   uint32_t indexer_head_k = 0;              // DSA: the indexer key's size (attention.indexer.key_length)
+  uint32_t indexer_pool = 0;                // Qwen4exp: cells the indexer pools into one scored block
+                                            // (attention.compress_ratios of its indexer layers; 0: none)
   uint64_t state_r = 0, state_s = 0;        // recurrent state per sequence and layer, f32 elements:
                                             // r = convolution / token shift, s = the SSM / WKV state
   std::vector<uint32_t> compress_ratio;     // DeepSeek-V4: per layer, 4 (CSA) or 128 (HCA) compressed
