@@ -32,6 +32,9 @@ struct FfnKind {
   uint64_t idx_q_rows = 0;
   int idx_layer = -1;
   uint64_t output_rows = 0;  // rows of output.weight (0: tied or none)
+  // Lightning attention (MiniMax-01): recurrent blocks that project a fused QKV and hold no
+  // ssm_* tensors (the linear-attention state is K x V per head).
+  bool lightning = false;
   // Recurrent blocks (the first block with ssm_* tensors). Mamba (ssm_x): inner size, state
   // size and the x projection's rows (dt_rank + 2 d_state); 0 otherwise.
   uint64_t ssm_inner = 0, ssm_state = 0, ssm_x_rows = 0;
@@ -139,6 +142,12 @@ FfnKind ffn_kind(const model::ModelShape& s) {
     }
   }
   k.has_ssm = ssm_layer >= 0;
+  for (uint32_t il = 0; il < s.n_layer && !k.has_ssm; ++il) {
+    if (!s.is_recurrent(il)) continue;
+    const std::string qkv = "blk." + std::to_string(il) + ".attn_qkv.weight";
+    k.lightning = std::any_of(s.tensors.begin(), s.tensors.end(), [&](const auto& t) { return t.name == qkv; });
+    break;
+  }
   if (!block0) {  // a shape without tensor infos: Llama's kind
     k.attention = true;
     k.gated = true;
@@ -293,6 +302,16 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
                          d_state * d * 4 * static_cast<uint64_t>(c.n_seq);
     if (!ffn.attention) p.attention = 0, p.ffn = ssm;
     else p.ffn = std::max(p.ffn, ssm);
+  } else if (ffn.lightning) {
+    // Lightning attention blocks (MiniMax-01, llama.cpp's build of the chunk as one block of t =
+    // n_ubatch / n_seq tokens): the decay input and the intra-block scores, F32 [t, t, n_head]
+    // per sequence each; beside them the residual and input, the fused QKV, V transposed and the
+    // state's contribution (2 n_embd + 5 n_head head_k per token), and the state row read
+    // (head_k^2 n_head per sequence), with the attention layers' mask. Traced in llama.cpp's
+    // allocation of its tiny MiniMax-01 (within 0.2 % at -c 4096 and -c 32768 -fa on).
+    const uint64_t n_seq = static_cast<uint64_t>(std::max(1, c.n_seq)), t = u / n_seq, hk = s.head_k;
+    p.attention = std::max(p.attention, mask + 2 * n_head * t * t * 4 * n_seq + u * 4 * (2 * e + 5 * n_head * hk) +
+                                            n_head * hk * hk * 4 * n_seq);
   } else if (ffn.gdn_conv_rows > 0) {
     // Gated delta net blocks (Qwen3.5, Qwen3-Next): the convolution's input (its states and the
     // batch) and output, the residual and input, and what the delta rule keeps beside them:
