@@ -244,7 +244,8 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   //   norm (2 x its width), the block bias input (one F32 per block and token) and the per-head
   //   block scores twice (the product and its ReLU), F32 [blocks, heads, tokens];
   // - block-sparse selection (MiniMax-M3's MSA, batch path, one stream at a time): the per-head
-  //   block mask expanded to every cell and its transposed copy, F32 [cells, tokens, heads] twice.
+  //   block mask expanded to every cell and its transposed copy, F32 [cells, tokens, heads] twice
+  //   (per stream; beside them, with several streams, the mask's F32 copy).
   // Traced in llama.cpp's allocation of its tiny models (the peak holds exactly these beside the
   // attention phase).
   if (ffn.idx_q_rows > 0 && s.indexer_head_k > 0) {
@@ -253,7 +254,8 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
       const uint64_t blocks = (cells + s.indexer_pool - 1) / s.indexer_pool;
       p.attention += u * 4 * 2 * ffn.idx_q_rows + blocks * u * 4 + 2 * blocks * n_idx_head * u * 4;
     } else {
-      p.attention += 2 * cells * (u / streams) * n_idx_head * 4;
+      // With several streams the F32 copy of the mask (every stream's) stays live for the later ones.
+      p.attention += 2 * cells * (u / streams) * n_idx_head * 4 + (streams > 1 ? cells * u * 4 : 0);
     }
   }
   // Dense FFN: residual and norm (2 n_embd) + up, gate and their product (3 n_ff; 2 without a
