@@ -220,6 +220,11 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   // the wider form holds (measured on llama.cpp's tiny models).
   if (s.is_mla() && ffn.indexer_q == 0 && !ffn.has_ssm) act = 3 * e + q + s.kv_lora_rank + s.qk_rope_dim;
   if (c.flash_attn && !ffn.gated && !ffn.parallel && s.arch != "gptneox" && s.n_expert == 0) act = 3 * e + q + kv;
+  // A compressed KV projection that the graph decompresses (kv_lora_rank without the MLA lengths:
+  // MiniCPM3): when the compressed row's norm is made, Q, the compressed row with its rope part
+  // and the normed row are live beside the residuals: 4 n_embd + q + 2 kv_lora + rope (llama.cpp's
+  // tiny MiniCPM3: the peak, exactly); the decompressed K and V later are the generic form.
+  if (!s.is_mla() && s.kv_lora_rank > 0) act = std::max<uint64_t>(act, 4 * e + q + 2ull * s.kv_lora_rank + s.qk_rope_dim);
   if (!c.flash_attn && ffn.fused_qkv && !ffn.learned_pos && !without_rope(s.arch)) act = e + 2 * q + kv;
   // Without a KV cache (non-causal decoders: Dream, LLaDA; encoders) flash attention reads K and V
   // cast from F32 to F16 (llama-graph.cpp, build_attn_mha); one such copy (K's or V's width in F16,
