@@ -39,9 +39,6 @@ TOTAL_TOLERANCE = 0.02
 TOTAL_EXCEPTIONS = {
     # sparse or compressed attention: indexer / compressor graphs not modelled
     "deepseek4-moe": "compressed-attention graph (-26 % / -14 %)",
-    "minimax-m3-moe": "indexer graph (-56 % / -68 %)",
-    "qwen4exp-moe": "indexer and PLE graphs (-89 % / -95 %)",
-    "minicpm3-dense": "MLA without the MLA lengths (-5 % at 4096)",
     "kimi-linear-moe": "MLA beside linear attention (+2.2 % at 4096)",
     "bailingmoe3-moe": "MLA beside linear attention (+8.6 % at 4096)",
     # recurrent and hybrid graphs
@@ -49,10 +46,8 @@ TOTAL_EXCEPTIONS = {
                   "(was +41 % / +352 %), the conv graph is not traced (+5.4 % / +5.4 %)",
     "lfm2moe-moe": "short-conv hybrid MoE (+2.9 % at 4096)",
     "falcon-h1-dense": "parallel attention + SSM (-2.5 % at 4096)",
-    "minimax-01-moe": "lightning attention layers (-15 % / -4 %)",
     # layouts and heads
     "llama4-moe": "chunked attention; with the chunk cache's mask -3.1 % / -1.1 % (was -13 % / -8 %)",
-    "qwen3tts-dense": "the talker's extra heads (-22 % at 4096)",
     "jais-dense": "fused QKV with a gated FFN: block 1's QKV lands above a 2 n_embd hole, "
                   "8 n_embd beside the mask where fit counts 7 (-2.5 % at 4096)",
     "dbrx-moe": "fused-QKV MoE: llama.cpp's allocator places the experts' tensors above about "

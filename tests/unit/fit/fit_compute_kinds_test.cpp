@@ -1,0 +1,76 @@
+// The compute buffer by kind (issue 19), held against llama.cpp's own figures: header-only copies
+// (metadata and tensor infos, no data; tests/data/fit_kinds/) of the tiny models llama.cpp's
+// test-llama-archs writes for these kinds, and the compute bytes llama.cpp's no_alloc plan of the
+// full file reserves at the sweep's two settings (bench/fit_every_arch: -c 4096 with flash
+// attention as "auto" resolves it on the CPU, and -c 32768 -fa on). Each kind's rule was read from
+// llama.cpp's graph (src/models/<arch>.cpp) and its allocation traced (ggml-alloc's live tensors at
+// the peak); the comment of each case says what was missing before.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "fit/compute_buffer.h"
+#include "model/model_shape.h"
+
+namespace rigbench {
+namespace {
+
+struct KindCase {
+  const char* file;      // tests/data/fit_kinds/<file>.gguf
+  int n_ctx;             // both with flash attention (the sweep's settings)
+  uint64_t llama_bytes;  // llama.cpp's compute buffer (CPU), bytes
+};
+
+void expect_within(const KindCase& k, double tolerance) {
+  auto shape = model::read_shape(std::string(RIGBENCH_TEST_DATA "/fit_kinds/") + k.file + ".gguf");
+  ASSERT_TRUE(shape) << shape.error().message;
+  fit::ContextParams c;
+  c.n_ctx = k.n_ctx;
+  c.flash_attn = true;
+  const double estimate = static_cast<double>(fit::compute_buffer_bytes(*shape, c, true));
+  const double real = static_cast<double>(k.llama_bytes);
+  EXPECT_NEAR(estimate, real, tolerance * real) << k.file << " at -c " << k.n_ctx;
+}
+
+// Qwen4exp's pooled-block indexer (build_qsa_top_k): the per-head block scores, F32 [blocks, 64
+// heads, tokens], as the product and its ReLU (2 x 128 MiB at 4096), the indexer query and its norm
+// and the block bias. fit said 10,487,808 / 39,847,936 bytes before (-96.7 % / -98.2 %).
+TEST(FitComputeKinds, PooledBlockIndexerScoresPerHead) {
+  expect_within({"qwen4exp-moe", 4096, 316811296}, 0.02);
+  expect_within({"qwen4exp-moe", 32768, 2248632352}, 0.02);
+}
+
+// MiniMax-M3's block-sparse attention (MSA, batch path): the per-head block mask expanded to every
+// cell and its transposed copy, F32 [cells, tokens, heads] twice. Before: 7,866,368 / 37,226,496
+// (-80.8 % / -87.8 %).
+TEST(FitComputeKinds, BlockSparseMaskPerHeadOverEveryCell) {
+  expect_within({"minimax-m3-moe", 4096, 41061376}, 0.01);
+  expect_within({"minimax-m3-moe", 32768, 305417216}, 0.01);
+}
+
+// MiniMax-01's lightning attention: the decay input and the intra-block scores, F32 [t, t, heads],
+// beside the fused QKV, V transposed and the state's contribution. Before: 8,652,800 / 38,012,928
+// (-29.1 % / -8.6 %).
+TEST(FitComputeKinds, LightningAttentionScoresPerHead) {
+  expect_within({"minimax-01-moe", 4096, 12212288}, 0.01);
+  expect_within({"minimax-01-moe", 32768, 41572416}, 0.01);
+}
+
+// Qwen3-TTS (Qwen3-VL's graph): an output layer of 3072 rows padded back to the 4096-token
+// vocabulary with -inf; the narrow logits, the padding and the concatenation live together in the
+// output phase. Before: 9,439,232 at 4096 (-47.1 %).
+TEST(FitComputeKinds, NarrowOutputPaddedToTheVocabulary) {
+  expect_within({"qwen3tts-dense", 4096, 17827840}, 0.01);
+  expect_within({"qwen3tts-dense", 32768, 37244928}, 0.01);
+}
+
+// MiniCPM3: a compressed KV projection without the MLA lengths, decompressed by the graph; when the
+// compressed row's norm is made, Q, the row with its rope part and the normed row are live beside
+// the residuals. Before: 7,866,368 / 37,226,496 (-14.4 % / -3.4 %).
+TEST(FitComputeKinds, DecompressedLatentAttention) {
+  expect_within({"minicpm3-dense", 4096, 9189376}, 0.01);
+  expect_within({"minicpm3-dense", 32768, 38549504}, 0.01);
+}
+
+}  // namespace
+}  // namespace rigbench
