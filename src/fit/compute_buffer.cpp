@@ -219,6 +219,17 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   // 3 n_embd and Q. Beside an indexer or linear-attention blocks (DeepSeek-V3.2, Kimi-Linear)
   // the wider form holds (measured on llama.cpp's tiny models).
   if (s.is_mla() && ffn.indexer_q == 0 && !ffn.has_ssm) act = 3 * e + q + s.kv_lora_rank + s.qk_rope_dim;
+  // Absorbed MLA without RoPE (Kimi-Linear, Kimi-K3: q_pe and k_pe are views, nothing is roped).
+  // Two moments of the block in graph order, the larger holds: Q's (the projection, the absorbed
+  // nope part, n_head x kv_lora, and the concatenated Q, n_head x (kv_lora + rope)) and K's (the
+  // concatenated Q, the compressed row with its rope part, its normed latent and the concatenated
+  // K), each beside 4 n_embd (the residuals and the attention norm's hole). llama.cpp's tiny
+  // Kimi-Linear and Kimi-K3 (one head): K's moment, to the byte.
+  const bool mla_unroped = s.is_mla() && without_rope(s.arch);
+  if (mla_unroped) {
+    const uint64_t lr = s.kv_lora_rank + s.qk_rope_dim, q_cat = n_head * lr;
+    act = std::max(4 * e + q + n_head * s.kv_lora_rank + q_cat, 4 * e + q_cat + 2 * lr + s.kv_lora_rank);
+  }
   if (c.flash_attn && !ffn.gated && !ffn.parallel && s.arch != "gptneox" && s.n_expert == 0) act = 3 * e + q + kv;
   // A compressed KV projection that the graph decompresses (kv_lora_rank without the MLA lengths:
   // MiniCPM3): when the compressed row's norm is made, Q, the compressed row with its rope part
@@ -238,7 +249,7 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   if (ffn.embd_skip) act += e;
   p.attention = mask + u * 4 * act;
   if (!c.flash_attn) p.attention += score_cells * u * n_head * 4;
-  if (s.is_mla()) p.attention += u * 4 * 2 * n_head * (s.kv_lora_rank + s.qk_rope_dim);
+  if (s.is_mla() && !mla_unroped) p.attention += u * 4 * 2 * n_head * (s.kv_lora_rank + s.qk_rope_dim);
   // DeepSeek sparse attention (DeepSeek-V3.2, GLM-DSA): the lightning indexer's scores over
   // every cell (F32) and its mask, 5.5 bytes per cell and token, and its query with the
   // per-head weights, 1.5 x its width per token (fitted to llama.cpp's plan of its tiny model

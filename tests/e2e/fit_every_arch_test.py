@@ -39,7 +39,6 @@ TOTAL_TOLERANCE = 0.02
 TOTAL_EXCEPTIONS = {
     # sparse or compressed attention: indexer / compressor graphs not modelled
     "deepseek4-moe": "compressed-attention graph (-26 % / -14 %)",
-    "kimi-linear-moe": "MLA beside linear attention (+2.2 % at 4096)",
     "bailingmoe3-moe": "MLA beside linear attention (+8.6 % at 4096)",
     # recurrent and hybrid graphs
     "lfm2-dense": "short-conv blocks beside sliding-window attention: the mask now spans the window "
@@ -52,7 +51,6 @@ TOTAL_EXCEPTIONS = {
                   "8 n_embd beside the mask where fit counts 7 (-2.5 % at 4096)",
     "dbrx-moe": "fused-QKV MoE: llama.cpp's allocator places the experts' tensors above about "
                 "2.25 n_embd, not the 4 of other MoE (+2.1 % at 4096)",
-    "kimi-k3-moe": "not traced yet (+2.1 % at 4096)",
     "refact-moe": "llama.cpp's Refact graph is dense and never reads the expert tensors that "
                   "test-llama-archs writes (its FFN is empty: the attention phase alone); fit counts "
                   "the experts (+5.7 % at 4096; no real Refact has experts)",

@@ -72,5 +72,16 @@ TEST(FitComputeKinds, DecompressedLatentAttention) {
   expect_within({"minicpm3-dense", 32768, 38549504}, 0.01);
 }
 
+// Absorbed MLA without RoPE beside linear attention (Kimi-Linear, Kimi-K3: one head in the tiny
+// models): the larger of Q's and K's moments; at K's, the concatenated Q, the compressed row, its
+// normed latent and the concatenated K beside 4 n_embd. Before: 10,225,664 / 39,585,792 (+3.9 % /
+// +1.0 %; the form fitted to the roped DSA models).
+TEST(FitComputeKinds, UnropedLatentAttention) {
+  for (const char* file : {"kimi-linear-moe", "kimi-k3-moe"}) {
+    expect_within({file, 4096, 9838624}, 0.01);
+    expect_within({file, 32768, 39198752}, 0.01);
+  }
+}
+
 }  // namespace
 }  // namespace rigbench
