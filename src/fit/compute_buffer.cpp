@@ -32,6 +32,7 @@ struct FfnKind {
   uint64_t idx_q_rows = 0;
   int idx_layer = -1;
   uint64_t output_rows = 0;  // rows of output.weight (0: tied or none)
+  uint64_t idx_qb_rows = 0;  // rows of the lightning indexer's query (indexer.attn_q_b) in its first layer
   // Lightning attention (MiniMax-01): recurrent blocks that project a fused QKV and hold no
   // ssm_* tensors (the linear-attention state is K x V per head).
   bool lightning = false;
@@ -108,6 +109,8 @@ FfnKind ffn_kind(const model::ModelShape& s) {
       k.idx_layer = t.layer;
     }
     if (t.name == "output.weight") k.output_rows = static_cast<uint64_t>(t.n_rows);
+    if (k.idx_qb_rows == 0 && t.layer >= 0 && t.name.find(".indexer.attn_q_b.weight") != std::string::npos)
+      k.idx_qb_rows = static_cast<uint64_t>(t.n_rows);
   }
   // The recurrent blocks' tensors, from the first block that has them (hybrids interleave).
   int ssm_layer = -1;
@@ -273,6 +276,32 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
       // With several streams the F32 copy of the mask (every stream's) stays live for the later ones.
       p.attention += 2 * cells * (u / streams) * n_idx_head * 4 + (streams > 1 ? cells * u * 4 : 0);
     }
+  }
+  // DeepSeek-V4's compressed attention (llama_kv_cache_dsv4; traced in llama.cpp's allocation of
+  // its tiny model: -0.2 % at -c 32768 -fa on, -2 % at 4096 where a hole of the first blocks is left
+  // out). The masks: the window's, and per compression ratio present the compressed cache's
+  // (PAD(ceil(cells / ratio), 256) cells; ratio 4 twice, the indexer's and the CSA's). Per token:
+  // the input, the hyper-connection state and the previous one (2 x hc x n_embd), the pre-mixed
+  // residual, Q and its norm (2 n_head head_k) and the lightning indexer's query and its rope
+  // (2 x its width). And the window's and CSA's K views concatenated (F16).
+  if (compressed) {
+    const uint64_t cells = n_kv / streams;
+    auto comp = [&](uint64_t r) { return ((cells + r - 1) / r + 255) / 256 * 256; };
+    bool csa = false, hca = false;
+    uint32_t swa_il = 0;
+    for (uint32_t il = 0; il < s.n_layer; ++il) {
+      csa = csa || s.compress_ratio[il] == 4;
+      hca = hca || s.compress_ratio[il] == 128;
+      if (s.is_swa(il)) swa_il = il;
+    }
+    const uint64_t window = layer_cells(s, c, swa_il) / streams;
+    const uint64_t masked = window + (csa ? 2 * comp(4) : 0) + (hca ? comp(128) : 0);
+    const uint64_t hc = std::max<uint64_t>(s.n_hc, 1);
+    p.attention = masked * u * (c.flash_attn ? 2 : 4) +
+                  u * 4 * (e + 2 * hc * e + e + 2 * n_head * s.head_k + 2 * ffn.idx_qb_rows) +
+                  (window + (csa ? comp(4) : 0)) * s.head_k * 2 * streams;
+    // Without flash attention, the F32 scores of the widest layer (the window and the CSA cache).
+    if (!c.flash_attn) p.attention += (window + (csa ? comp(4) : hca ? comp(128) : 0)) * u * n_head * 4;
   }
   // Dense FFN: residual and norm (2 n_embd) + up, gate and their product (3 n_ff; 2 without a
   // gate); run in parallel with the attention (no ffn_norm: Command-R, Falcon, Phi-2), the

@@ -234,6 +234,7 @@ void read_layer_exceptions(const GgufReader& r, ModelShape& s) {
   if (s.arch == "deepseek4") {
     s.compress_ratio = r.per_layer("attention.compress_ratios", s.n_layer, 0);
     s.indexer_head_k = static_cast<uint32_t>(r.u("attention.indexer.key_length"));
+    s.n_hc = static_cast<uint32_t>(r.u("hyper_connection.count"));
   }
   // Sparse attention: a cache of the indexer's keys, one head per cell, beside the main one.
   // DSA (deepseek32: every trunk layer; glm-dsa, dots3note: the layers attention.indexer.types

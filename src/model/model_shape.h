@@ -53,6 +53,8 @@ struct ModelShape {
                                             // (attention.compress_ratios of its indexer layers; 0: none)
   uint64_t state_r = 0, state_s = 0;        // recurrent state per sequence and layer, f32 elements:
                                             // r = convolution / token shift, s = the SSM / WKV state
+  uint32_t n_hc = 0;                        // DeepSeek-V4: hyper-connection copies of the residual
+                                            // (hyper_connection.count; 0: none)
   std::vector<uint32_t> compress_ratio;     // DeepSeek-V4: per layer, 4 (CSA) or 128 (HCA) compressed
                                             // K caches beside the sliding window (0: none)
   uint64_t state_ple = 0;                   // and on the layers ple_layer marks, the PLE convolution history

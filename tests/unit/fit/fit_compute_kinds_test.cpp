@@ -83,5 +83,14 @@ TEST(FitComputeKinds, UnropedLatentAttention) {
   }
 }
 
+// DeepSeek-V4's compressed attention: the window's mask and one per compressed cache (the indexer's
+// and the CSA's at ratio 4, the HCA's at 128), the hyper-connection state twice, and the lightning
+// indexer's query with its rope (2 x 64 heads x 128 per token). Before: 14.00 / 42.00 MiB (-70.9 % /
+// -32.4 %). At 4096 a hole left by the first blocks (about 0.9 MiB) is not modelled: -1.8 %.
+TEST(FitComputeKinds, CompressedAttentionWithHyperConnections) {
+  expect_within({"deepseek4-moe", 4096, 50437024}, 0.02);
+  expect_within({"deepseek4-moe", 32768, 65117088}, 0.01);
+}
+
 }  // namespace
 }  // namespace rigbench
