@@ -345,7 +345,9 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
     // sequence). Within 3 % of llama.cpp's tiny Mamba-2; not checked on a real size.
     const uint64_t d = ffn.ssm2_inner;
     const uint64_t d_state = (ffn.ssm_conv_rows - d) / (2 * std::max<uint64_t>(ffn.ssm_groups, 1));
-    const uint64_t ssm = (ffn.ssm_beside_attention ? mask : 0) + u * 4 * (2 * e + 2 * ffn.ssm_in_rows + 2 * d) +
+    // Beside attention in the same block (Falcon-H1: the two outputs are summed), the attention's
+    // output waits for the SSM's: one n_embd more (llama.cpp's tiny Falcon-H1: -5.6 % without it).
+    const uint64_t ssm = (ffn.ssm_beside_attention ? mask + u * 4 * e : 0) + u * 4 * (2 * e + 2 * ffn.ssm_in_rows + 2 * d) +
                          d_state * d * 4 * static_cast<uint64_t>(c.n_seq);
     if (!ffn.attention) p.attention = 0, p.ffn = ssm;
     else p.ffn = std::max(p.ffn, ssm);

@@ -43,7 +43,6 @@ TOTAL_EXCEPTIONS = {
     "lfm2-dense": "short-conv blocks beside sliding-window attention: the mask now spans the window "
                   "(was +41 % / +352 %), the conv graph is not traced (+5.4 % / +5.4 %)",
     "lfm2moe-moe": "short-conv hybrid MoE (+2.9 % at 4096)",
-    "falcon-h1-dense": "parallel attention + SSM (-2.5 % at 4096)",
     # layouts and heads
     "llama4-moe": "chunked attention; with the chunk cache's mask -3.1 % / -1.1 % (was -13 % / -8 %)",
     "jais-dense": "fused QKV with a gated FFN: block 1's QKV lands above a 2 n_embd hole, "

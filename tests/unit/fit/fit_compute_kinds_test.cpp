@@ -92,5 +92,14 @@ TEST(FitComputeKinds, CompressedAttentionWithHyperConnections) {
   expect_within({"deepseek4-moe", 32768, 65117088}, 0.01);
 }
 
+// Falcon-H1: attention and a Mamba-2 SSM side by side in one block, their outputs summed; the
+// attention's output waits beside the SSM's scan (one n_embd more than a Mamba-2 block alone).
+// Before: 13,903,872 / 43,264,000 (-5.6 % / -1.9 %); the hole the convolution leaves is not
+// modelled (-2 % / -0.7 %).
+TEST(FitComputeKinds, AttentionBesideStateSpaceScan) {
+  expect_within({"falcon-h1-dense", 4096, 14723104}, 0.025);
+  expect_within({"falcon-h1-dense", 32768, 44083232}, 0.01);
+}
+
 }  // namespace
 }  // namespace rigbench
