@@ -222,16 +222,25 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   // 3 n_embd and Q. Beside an indexer or linear-attention blocks (DeepSeek-V3.2, Kimi-Linear)
   // the wider form holds (measured on llama.cpp's tiny models).
   if (s.is_mla() && ffn.indexer_q == 0 && !ffn.has_ssm) act = 3 * e + q + s.kv_lora_rank + s.qk_rope_dim;
-  // Absorbed MLA without RoPE (Kimi-Linear, Kimi-K3: q_pe and k_pe are views, nothing is roped).
-  // Two moments of the block in graph order, the larger holds: Q's (the projection, the absorbed
-  // nope part, n_head x kv_lora, and the concatenated Q, n_head x (kv_lora + rope)) and K's (the
-  // concatenated Q, the compressed row with its rope part, its normed latent and the concatenated
-  // K), each beside 4 n_embd (the residuals and the attention norm's hole). llama.cpp's tiny
-  // Kimi-Linear and Kimi-K3 (one head): K's moment, to the byte.
-  const bool mla_unroped = s.is_mla() && without_rope(s.arch);
-  if (mla_unroped) {
-    const uint64_t lr = s.kv_lora_rank + s.qk_rope_dim, q_cat = n_head * lr;
-    act = std::max(4 * e + q + n_head * s.kv_lora_rank + q_cat, 4 * e + q_cat + 2 * lr + s.kv_lora_rank);
+  // Absorbed MLA beside an indexer or linear-attention blocks, or without RoPE (DeepSeek-V3.2,
+  // GLM-DSA, Kimi-Linear, Kimi-K3, Ling/Bailing-MoE 3): two moments of the block in graph order
+  // (Q's subtree, then K's), the larger holds, each beside 4 n_embd (the residuals and the
+  // attention norm's hole):
+  //   Q's: the projection, the absorbed nope part (n_head x kv_lora), the roped q_pe (n_head x
+  //        rope; a view without RoPE) and the concatenated Q (n_head x (kv_lora + rope));
+  //   K's: the concatenated Q, the compressed row (kv_lora + rope), the roped k_pe, the normed
+  //        latent, and the concatenated K unless it fits where the absorbed and roped Q parts were
+  //        freed (n_head x kv_lora (+ n_head x rope) >= kv_lora + rope).
+  // llama.cpp's tiny Kimi-Linear, Kimi-K3 (one head, unroped: K's moment with the concatenated K)
+  // and Bailing-MoE 3 (roped: K's moment, K in the freed Q parts), to the byte.
+  const bool mla_moments = s.is_mla() && (ffn.indexer_q > 0 || ffn.has_ssm || without_rope(s.arch));
+  if (mla_moments) {
+    const bool roped = !without_rope(s.arch);
+    const uint64_t L = s.kv_lora_rank, R = s.qk_rope_dim, lr = L + R, q_cat = n_head * lr;
+    const uint64_t q_parts = n_head * L + (roped ? n_head * R : 0);
+    const uint64_t at_q = 4 * e + q + q_parts + q_cat;
+    const uint64_t at_k = 4 * e + q_cat + lr + (roped ? R : 0) + L + (q_parts < lr ? lr : 0);
+    act = std::max(at_q, at_k);
   }
   if (c.flash_attn && !ffn.gated && !ffn.parallel && s.arch != "gptneox" && s.n_expert == 0) act = 3 * e + q + kv;
   // A compressed KV projection that the graph decompresses (kv_lora_rank without the MLA lengths:
@@ -252,7 +261,7 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   if (ffn.embd_skip) act += e;
   p.attention = mask + u * 4 * act;
   if (!c.flash_attn) p.attention += score_cells * u * n_head * 4;
-  if (s.is_mla() && !mla_unroped) p.attention += u * 4 * 2 * n_head * (s.kv_lora_rank + s.qk_rope_dim);
+  if (s.is_mla() && !mla_moments) p.attention += u * 4 * 2 * n_head * (s.kv_lora_rank + s.qk_rope_dim);
   // DeepSeek sparse attention (DeepSeek-V3.2, GLM-DSA): the lightning indexer's scores over
   // every cell (F32) and its mask, 5.5 bytes per cell and token, and its query with the
   // per-head weights, 1.5 x its width per token (fitted to llama.cpp's plan of its tiny model

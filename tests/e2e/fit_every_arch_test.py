@@ -38,7 +38,6 @@ KV_EXCEPTIONS = {
 TOTAL_TOLERANCE = 0.02
 TOTAL_EXCEPTIONS = {
     # sparse or compressed attention: indexer / compressor graphs not modelled
-    "bailingmoe3-moe": "MLA beside linear attention (+8.6 % at 4096)",
     # recurrent and hybrid graphs
     "lfm2-dense": "short-conv blocks beside sliding-window attention: the mask now spans the window "
                   "(was +41 % / +352 %), the conv graph is not traced (+5.4 % / +5.4 %)",

@@ -72,10 +72,10 @@ TEST(FitComputeKinds, DecompressedLatentAttention) {
   expect_within({"minicpm3-dense", 32768, 38549504}, 0.01);
 }
 
-// Absorbed MLA without RoPE beside linear attention (Kimi-Linear, Kimi-K3: one head in the tiny
-// models): the larger of Q's and K's moments; at K's, the concatenated Q, the compressed row, its
-// normed latent and the concatenated K beside 4 n_embd. Before: 10,225,664 / 39,585,792 (+3.9 % /
-// +1.0 %; the form fitted to the roped DSA models).
+// Absorbed MLA beside linear attention or an indexer, one rule: the larger of Q's moment and K's
+// (the concatenated Q, the compressed row, the normed latent, and the concatenated K unless it fits
+// where the absorbed and roped Q parts were freed). Kimi-Linear and Kimi-K3 run it without RoPE
+// (one head: K does not fit there); before: 10,225,664 / 39,585,792 (+3.9 % / +1.0 %).
 TEST(FitComputeKinds, UnropedLatentAttention) {
   for (const char* file : {"kimi-linear-moe", "kimi-k3-moe"}) {
     expect_within({file, 4096, 9838624}, 0.01);
@@ -99,6 +99,14 @@ TEST(FitComputeKinds, CompressedAttentionWithHyperConnections) {
 TEST(FitComputeKinds, AttentionBesideStateSpaceScan) {
   expect_within({"falcon-h1-dense", 4096, 14723104}, 0.025);
   expect_within({"falcon-h1-dense", 32768, 44083232}, 0.01);
+}
+
+// The same rule with RoPE (Bailing-MoE 3: q_pe and k_pe roped; K fits where the absorbed and roped
+// Q parts were freed). Before: 10,225,664 / 39,585,792 (+16.3 % / +3.8 %). DeepSeek-V3.2 and GLM-DSA
+// (roped, beside an indexer) follow the same rule in the sweep (-1.2 % / -0.0 % of the total).
+TEST(FitComputeKinds, RopedLatentAttentionBesideLinearAttention) {
+  expect_within({"bailingmoe3-moe", 4096, 8792096}, 0.01);
+  expect_within({"bailingmoe3-moe", 32768, 38152224}, 0.01);
 }
 
 }  // namespace
