@@ -327,7 +327,10 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
     const uint64_t ff_exp = ffn.n_ff_exp > 0 ? ffn.n_ff_exp : (s.n_ff_exp > 0 ? s.n_ff_exp : n_ff_max);
     // Without a KV cache (non-causal decoders: LLaDA-MoE, RND1) the attention leaves one n_embd-wide
     // hole fewer below the experts' tensors: 3 n_embd (llama.cpp's tiny LLaDA-MoE at -ub 128..1024).
-    const uint64_t moe = (s.causal ? 4 : 3) * e + 3ull * s.n_expert_used * ff_exp;
+    // With one fused QKV projection (DBRX) the attention also leaves one n_embd-wide hole fewer:
+    // 3 n_embd (llama.cpp's tiny DBRX: the residual, one hole and the FFN norm beside the experts,
+    // where its tiny Llama MoE and Mixtral hold two holes). DBRX is the corpus's only fused-QKV MoE.
+    const uint64_t moe = (s.causal && !ffn.fused_qkv ? 4 : 3) * e + 3ull * s.n_expert_used * ff_exp;
     ffn_per_token = std::max(moe, n_ff_max > ff_exp ? ffn_per_token : 0);
   }
   p.ffn = ffn_mask + u * 4 * ffn_per_token;

@@ -29,25 +29,30 @@ KV_EXCEPTIONS = {
 
 # The total within 2 % (issue #19's target), except the files below, whose compute buffer does
 # not follow llama.cpp's yet (their KV is held above). Measured 2026-11-30 with
-# bench/fit_every_arch: 94 of 110 within 2 % at -c 4096, 105 of 110 at -c 32768 -fa on (88 and 103
-# before the FFN phase held only the masks a later block reads, the cache-less MoE its 3 n_embd,
-# fused gate+up experts counted as experts and an embedding skip kept live: gpt-oss, smallthinker,
-# llada-moe, rnd1, hy_v3 and talkie left; 86 and 99 before the window cache's mask and the
-# F16 K/V copy of cache-less attention).
+# bench/fit_every_arch: 105 of 110 within 2 % at -c 4096, 109 of 110 at -c 32768 -fa on (94 and 105
+# before the kinds traced in tests/unit/fit/fit_compute_kinds_test.cpp: per-head indexers
+# (qwen4exp, minimax-m3), lightning attention (minimax-01), DeepSeek-V4's compressed attention,
+# absorbed MLA beside linear attention or an indexer (kimi-linear, kimi-k3, bailingmoe3),
+# decompressed MLA (minicpm3), a padded narrow output (qwen3tts), attention beside an SSM
+# (falcon-h1) and a fused-QKV MoE (dbrx); 88 and 103 before the FFN phase held only the masks a
+# later block reads, ...; 86 and 99 before the window cache's mask and the F16 K/V copy of
+# cache-less attention).
 # A file that comes within 2 % should leave this list; one that falls out of it fails.
 TOTAL_TOLERANCE = 0.02
 TOTAL_EXCEPTIONS = {
-    # sparse or compressed attention: indexer / compressor graphs not modelled
-    # recurrent and hybrid graphs
-    "lfm2-dense": "short-conv blocks beside sliding-window attention: the mask now spans the window "
-                  "(was +41 % / +352 %), the conv graph is not traced (+5.4 % / +5.4 %)",
-    "lfm2moe-moe": "short-conv hybrid MoE (+2.9 % at 4096)",
-    # layouts and heads
-    "llama4-moe": "chunked attention; with the chunk cache's mask -3.1 % / -1.1 % (was -13 % / -8 %)",
+    # hybrids whose attention block llama.cpp builds with Q/K norms and RoPE in place: traced, the
+    # tiny models' attention (block 0 alone) peaks at 4 n_embd + q + k where the generic form counts
+    # V too; the same change moves Jamba and PLaMo-2 (same layout) 1.4 % away, so it is not one rule
+    # yet. Real LFM2 files attend in later blocks too.
+    "lfm2-dense": "LFM2's attention block (+5.4 % / +5.4 %; the short-conv block, not modelled, is "
+                  "0.05 % above it)",
+    "lfm2moe-moe": "LFM2's attention block (+2.9 % at 4096, +0.7 % at 32768)",
+    # the routed experts' output waits beside the shared expert in Llama 4's MoE blocks (traced:
+    # 5 n_embd + 3 x the shared n_ff beside both masks); the same rule puts DeepSeek-MoE, dots1
+    # and GLM-4.5, whose MoE blocks are not their peak, 5.6 % high: not one rule yet
+    "llama4-moe": "MoE after dense blocks with a shared expert (-3.1 % / -1.1 %)",
     "jais-dense": "fused QKV with a gated FFN: block 1's QKV lands above a 2 n_embd hole, "
-                  "8 n_embd beside the mask where fit counts 7 (-2.5 % at 4096)",
-    "dbrx-moe": "fused-QKV MoE: llama.cpp's allocator places the experts' tensors above about "
-                "2.25 n_embd, not the 4 of other MoE (+2.1 % at 4096)",
+                  "8 n_embd beside the mask where fit counts 7 (-2.5 % at 4096, -0.5 % at 32768)",
     "refact-moe": "llama.cpp's Refact graph is dense and never reads the expert tensors that "
                   "test-llama-archs writes (its FFN is empty: the attention phase alone); fit counts "
                   "the experts (+5.7 % at 4096; no real Refact has experts)",
