@@ -46,9 +46,11 @@ ComputePhases compute_phases(const model::ModelShape& shape, const ContextParams
 //              the output layer (`include_output`)
 // Plus 2 KiB of reservation slack. Derived from llama.cpp's graphs and fitted to its no_alloc
 // plan of a tiny model of every architecture (test-llama-archs) and of real shapes
-// (tests/unit/fit/fit_compute_buffer_test.cpp, fit_memory_model_test.cpp). LFM2's
-// convolutions, chunked attention (Llama 4) and several newer attentions (MiniMax-M3,
-// Qwen4-exp, DeepSeek-V4) are not followed yet (docs/fit.md lists them).
+// (tests/unit/fit/fit_compute_buffer_test.cpp, fit_memory_model_test.cpp). Newer attentions
+// (per-head indexers, lightning attention, DeepSeek-V4's compressed attention, MLA beside linear
+// attention) are traced kinds of their own (fit_compute_kinds_test.cpp; compute_buffer.cpp says
+// what is live). LFM2's attention block, Llama 4's shared expert after routed ones and JAIS's
+// fused QKV are not followed yet (docs/fit.md lists them).
 uint64_t compute_buffer_bytes(const model::ModelShape& shape, const ContextParams& ctx, bool include_output);
 
 // Compute buffer of a vision projector (mtmd/clip), approximate: llama.cpp reserves it with a
