@@ -186,7 +186,8 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   // mask that only block 0 reads is gone by block 0's FFN: the FFN phase (whose peak is block 0's,
   // where the most masks remain) holds the masks that a later block reads.
   uint64_t ffn_mask_cells = n_kv;
-  const bool compressed = std::any_of(s.compress_ratio.begin(), s.compress_ratio.end(), [](uint32_t r) { return r > 0; });
+  const bool compressed =
+      std::any_of(s.compress_ratio.begin(), s.compress_ratio.end(), [](uint32_t r) { return r > 0; });
   if (s.causal && s.n_swa > 0 && !compressed) {  // DeepSeek-V4's compressed caches: not traced
     bool any_full = false, later_full = false, later_swa = false;
     uint32_t swa_il = s.n_layer;
@@ -247,7 +248,8 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   // MiniCPM3): when the compressed row's norm is made, Q, the compressed row with its rope part
   // and the normed row are live beside the residuals: 4 n_embd + q + 2 kv_lora + rope (llama.cpp's
   // tiny MiniCPM3: the peak, exactly); the decompressed K and V later are the generic form.
-  if (!s.is_mla() && s.kv_lora_rank > 0) act = std::max<uint64_t>(act, 4 * e + q + 2ull * s.kv_lora_rank + s.qk_rope_dim);
+  if (!s.is_mla() && s.kv_lora_rank > 0)
+    act = std::max<uint64_t>(act, 4 * e + q + 2ull * s.kv_lora_rank + s.qk_rope_dim);
   if (!c.flash_attn && ffn.fused_qkv && !ffn.learned_pos && !without_rope(s.arch)) act = e + 2 * q + kv;
   // Without a KV cache (non-causal decoders: Dream, LLaDA; encoders) flash attention reads K and V
   // cast from F32 to F16 (llama-graph.cpp, build_attn_mha); one such copy (K's or V's width in F16,
@@ -359,7 +361,8 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
     const uint64_t d_state = (ffn.ssm_conv_rows - d) / (2 * std::max<uint64_t>(ffn.ssm_groups, 1));
     // Beside attention in the same block (Falcon-H1: the two outputs are summed), the attention's
     // output waits for the SSM's: one n_embd more (llama.cpp's tiny Falcon-H1: -5.6 % without it).
-    const uint64_t ssm = (ffn.ssm_beside_attention ? mask + u * 4 * e : 0) + u * 4 * (2 * e + 2 * ffn.ssm_in_rows + 2 * d) +
+    const uint64_t ssm = (ffn.ssm_beside_attention ? mask + u * 4 * e : 0) +
+                         u * 4 * (2 * e + 2 * ffn.ssm_in_rows + 2 * d) +
                          d_state * d * 4 * static_cast<uint64_t>(c.n_seq);
     if (!ffn.attention) p.attention = 0, p.ffn = ssm;
     else p.ffn = std::max(p.ffn, ssm);
