@@ -233,8 +233,10 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   //        latent, and the concatenated K unless it fits where the absorbed and roped Q parts were
   //        freed (n_head x kv_lora (+ n_head x rope) >= kv_lora + rope).
   // llama.cpp's tiny Kimi-Linear, Kimi-K3 (one head, unroped: K's moment with the concatenated K)
-  // and Bailing-MoE 3 (roped: K's moment, K in the freed Q parts), to the byte.
-  const bool mla_moments = s.is_mla() && (ffn.indexer_q > 0 || ffn.has_ssm || without_rope(s.arch));
+  // and Bailing-MoE 3 (roped: K's moment, K in the freed Q parts), to the byte. With flash
+  // attention only: without it the scores' moment holds, closer to the earlier form (-5 to -10 %
+  // on these tiny models at -fa off either way).
+  const bool mla_moments = c.flash_attn && s.is_mla() && (ffn.indexer_q > 0 || ffn.has_ssm || without_rope(s.arch));
   if (mla_moments) {
     const bool roped = !without_rope(s.arch);
     const uint64_t L = s.kv_lora_rank, R = s.qk_rope_dim, lr = L + R, q_cat = n_head * lr;
@@ -248,7 +250,8 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   // MiniCPM3): when the compressed row's norm is made, Q, the compressed row with its rope part
   // and the normed row are live beside the residuals: 4 n_embd + q + 2 kv_lora + rope (llama.cpp's
   // tiny MiniCPM3: the peak, exactly); the decompressed K and V later are the generic form.
-  if (!s.is_mla() && s.kv_lora_rank > 0)
+  // With flash attention; without it the scores' moment is the peak (the generic form, +1.2 %).
+  if (c.flash_attn && !s.is_mla() && s.kv_lora_rank > 0)
     act = std::max<uint64_t>(act, 4 * e + q + 2ull * s.kv_lora_rank + s.qk_rope_dim);
   if (!c.flash_attn && ffn.fused_qkv && !ffn.learned_pos && !without_rope(s.arch)) act = e + 2 * q + kv;
   // Without a KV cache (non-causal decoders: Dream, LLaDA; encoders) flash attention reads K and V
@@ -283,7 +286,7 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
     if (s.indexer_pool > 0) {
       const uint64_t blocks = (cells + s.indexer_pool - 1) / s.indexer_pool;
       p.attention += u * 4 * 2 * ffn.idx_q_rows + blocks * u * 4 + 2 * blocks * n_idx_head * u * 4;
-    } else {
+    } else if (c.flash_attn) {  // without flash attention llama.cpp runs MiniMax-M3 dense
       // With several streams the F32 copy of the mask (every stream's) stays live for the later ones.
       p.attention += 2 * cells * (u / streams) * n_idx_head * 4 + (streams > 1 ? cells * u * 4 : 0);
     }
