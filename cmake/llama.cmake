@@ -73,6 +73,11 @@ else()
   # Their warnings are not ours to fix (GCC 12 floods -Wmaybe-uninitialized in AVX-512 intrinsics).
   set(GGML_ALL_WARNINGS OFF CACHE BOOL "" FORCE)
   set(LLAMA_ALL_WARNINGS OFF CACHE BOOL "" FORCE)
+  # ggml's RPC backend (ggml-rpc.cpp + its transport, two files): `bench --rpc` and `fit --rpc`
+  # reach llama.cpp's rpc-server on other machines. With the peers, tools/rpc builds the server
+  # too (target ggml-rpc-server), which the RPC tests start on 127.0.0.1.
+  option(RIGBENCH_GGML_RPC "Build ggml's RPC backend (bench --rpc, fit --rpc) and, with the peers, ggml-rpc-server" ON)
+  set(GGML_RPC ${RIGBENCH_GGML_RPC} CACHE BOOL "" FORCE)
   set(LLAMA_BUILD_TESTS OFF CACHE BOOL "" FORCE)
   set(LLAMA_BUILD_EXAMPLES OFF CACHE BOOL "" FORCE)
   set(LLAMA_BUILD_SERVER ${RIGBENCH_BUILD_PEERS} CACHE BOOL "" FORCE)
@@ -105,7 +110,7 @@ else()
     add_executable(llama-embedding EXCLUDE_FROM_ALL ${_bundled_dir}/examples/embedding/embedding.cpp)
     target_link_libraries(llama-embedding PRIVATE llama llama-common)
   endif()
-  # With RIGBENCH_BUILD_PEERS the llama-bench, llama-server and llama-embedding targets exist
+  # With RIGBENCH_BUILD_PEERS the llama-bench, llama-server, llama-embedding and ggml-rpc-server targets exist
   # (not part of the default build): bench scripts build the one they need by name.
 endif()
 add_library(rigbench::llama ALIAS rigbench_llama)

@@ -55,7 +55,6 @@ Status check_unsupported_llama_bench_flags(const std::vector<std::string>& args)
       {"-sm/--split-mode", "not measured yet; a CPU-only build has one device"},
       {"-mg/--main-gpu", "not measured yet; a CPU-only build has one device"},
       {"-dev/--device", "not measured yet; `rigbench hw` lists this machine's devices"},
-      {"-rpc/--rpc", "not measured yet (RPC backends are planned)"},
       {"-embd/--embeddings", "embedding models are measured by `rigbench embed MODEL`"},
       {"-C/--cpu-mask", "not taken; pin the process with taskset instead"},
       {"--numa", "not taken; run under numactl instead"},

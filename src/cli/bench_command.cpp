@@ -20,7 +20,9 @@
 #include "cli/energy_flags.h"
 #include "cli/interrupt.h"
 #include "core/knobs.h"
+#include "core/rpc_endpoints.h"
 #include "engine/llama_engine.h"
+#include "engine/llama_rpc.h"
 #include "fit/targets.h"
 #include "hw/bandwidth.h"
 #include "hw/machine.h"
@@ -83,6 +85,25 @@ double host_bandwidth(const MachineInfo& machine) {
   return hw::cached_bandwidth_gbps(machine);
 }
 
+// Probes each rpc-server that a --rpc value of the plan names (engine::probe_rpc_server).
+// Errors: the first failed probe's, one line naming the endpoint (exit 1).
+Status probe_rpc_servers(const measure::PlanSpec& plan) {
+  auto it = plan.knobs.find("rpc");
+  if (it == plan.knobs.end()) return {};
+  for (const std::string& value : it->second) {
+    auto endpoints = parse_rpc_endpoints(value);
+    if (!endpoints) return std::unexpected(endpoints.error());
+    if (!endpoints->empty() && !engine::rpc_supported()) {
+      return fail(ErrorCode::kRuntime,
+                  "--rpc: this rigbench's llama.cpp has no RPC backend (build it with -DGGML_RPC=ON; scripts/setup does)");
+    }
+    for (const std::string& e : *endpoints) {
+      if (auto probed = engine::probe_rpc_server(e); !probed) return std::unexpected(probed.error());
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 CLI::App* add_bench_command(CLI::App& app, BenchOptions& opts) {
@@ -124,6 +145,11 @@ Status run_bench_command(BenchOptions& opts) {
     if (!refusal) return std::unexpected(refusal.error());
     if (!refusal->empty()) return fail(ErrorCode::kUsage, *refusal);
   }
+
+  // Every rpc-server of the plan answers, speaks our protocol and has a device, before anything
+  // runs (ggml's own client would abort the process on any of these); the probe times the
+  // round trip that the records keep.
+  if (Status s = probe_rpc_servers(opts.plan); !s) return s;
 
   // 3. The database, opened before the first run so that a bad --db fails early.
   auto opened = store::open_results_db(opts.db_path, opts.no_db);
@@ -183,6 +209,24 @@ Status run_bench_command(BenchOptions& opts) {
   auto printer = report::make_printer(*format, std::cout, table_options(opts, energy_readable));
   printer->begin();
   int stored = 0;
+  // An rpc-server lost mid-run: ggml's client cannot return the error, so the run in progress
+  // is stored here with its finished repetitions, the output closed, and the process ends
+  // (exit 1) from ggml's thread while the run's thread waits on the lost server.
+  engine::on_rpc_server_lost([&](const std::string& what) {
+    if (auto rec = measure::salvage_run_in_progress(what)) {
+      if (db && db->save(*rec)) ++stored;
+      if (rewrite_line) std::fprintf(stderr, "\r\033[K");
+      printer->add(*rec);
+    }
+    printer->end();
+    std::cout.flush();
+    if (db && stored > 0) {
+      std::fprintf(stderr, "rigbench: %d record%s stored in %s\n", stored, stored == 1 ? "" : "s", db->path().c_str());
+    }
+    std::fprintf(stderr, "rigbench: error: %s\n", what.c_str());
+    std::fflush(stderr);
+    std::_Exit(1);
+  });
   const auto summary = measure::run_job(job, runner, [&](const RunRecord& rec) -> Status {
     if (db) {
       if (Status s = db->save(rec); !s) return s;

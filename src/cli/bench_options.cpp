@@ -51,9 +51,11 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
                  "measured apart (repeatable)");
   for (const Knob& k : knobs()) {
     if (k.flags.empty()) continue;  // recorded from other sources, not set by bench
-    const std::string help = (k.llama_alias.empty() ? "" : k.llama_alias + ": ") + k.help + ", list" +
+    const std::string help = (k.llama_alias.empty() ? "" : k.llama_alias + ": ") + k.help +
+                             (k.whole_value ? " (repeat the flag for a list)" : ", list") +
                              (k.choices.empty() ? "" : " of " + join(k.choices, "|"));
-    CLI::Option* opt = cmd.add_option(k.flags, p.knobs[k.key], help)->delimiter(',');
+    CLI::Option* opt = cmd.add_option(k.flags, p.knobs[k.key], help);
+    if (!k.whole_value) opt->delimiter(',');
     if (k.key != "n_threads") opt->default_str(knob_default(k));
   }
   cmd.add_option("--mmap", o.mmap, "-mmp 0|1: llama-bench's older spelling of -lm none|mmap, list")->delimiter(',');
@@ -144,10 +146,13 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
       "more, up to --max-time s per test, and every row says how tight it is and why it stopped. -r N as llama-bench.\n"
       "Exit codes: 0 every test ran; 1 a test failed or was refused (the others still ran and were stored),\n"
       "or a bad model file; 2 a bad flag or value, or an encoder; 130 interrupted (finished repetitions are kept).\n"
+      "--rpc: each rpc-server is probed first (refused, busy, another protocol version: one line naming it, exit 1);\n"
+      "a server lost mid-run ends the run with its finished repetitions stored, one line naming it, exit 1.\n"
       "Examples:\n"
       "  rigbench bench model.gguf -p 512 -n 128 -t 4,8\n"
       "  rigbench bench model.gguf --prompts builtin -r 3\n"
-      "  rigbench bench -m a.gguf -m b.gguf -pg 512,128 -fa on,off -o json");
+      "  rigbench bench -m a.gguf -m b.gguf -pg 512,128 -fa on,off -o json\n"
+      "  rigbench bench model.gguf --rpc none --rpc 192.168.1.7:50052,192.168.1.8:50052 -ngl 99   (local and split)");
 }
 
 Status validate(BenchOptions& o, int default_threads) {

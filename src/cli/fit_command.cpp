@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "cli/build_info.h"
+#include "cli/fit_rpc.h"
 #include "core/knobs.h"
 #include "core/strings.h"
 #include "engine/llama_engine.h"
@@ -98,6 +99,20 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
                 "also load the model in llama.cpp with no_alloc (simulated allocation, no weights read) "
                 "and print its memory breakdown beside the estimate (this machine's backend; "
                 "with -o csv/json/jsonl, the comparison alone)");
+  cmd->add_option("--rpc", o.rpc,
+                  "HOST:PORT[,HOST:PORT...]: also plan over these rpc-servers (llama.cpp's ggml-rpc-server), each "
+                  "asked for its device memory; layers as llama.cpp splits them; needs -c");
+  cmd->add_option("--rpc-device", o.rpc_device,
+                  "NAME[,NAME...]: catalog devices on other machines running ggml-rpc-server, beside --device NAME "
+                  "(the machine that runs the model); needs -c");
+  cmd->add_option("--link-gbps", o.link_gbps, "the network between the machines, Gb/s (default: 1, gigabit Ethernet)")
+      ->check(CLI::Range(0.001, 1e6));
+  cmd->add_option("--link-rtt-ms", o.link_rtt_ms,
+                  "its round trip, ms (default: measured with --rpc; 0.5 with --rpc-device)")
+      ->check(CLI::Range(0.0, 1e5));
+  cmd->add_option("--rpc-timeout", o.rpc_timeout_s, "seconds each wait on an rpc-server may take")
+      ->check(CLI::Range(0.1, 600.0))
+      ->capture_default_str();
   cmd->footer(
       "Verdicts: fits, partial (some layers on the device, the rest in host RAM), does not fit.\n"
       "Exit codes: 0 the question was answered, whatever the verdict (\"does not fit\" included); 1 a bad model file "
@@ -110,7 +125,9 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
       "  rigbench fit --preset Llama-3.1-70B --quant Q3_K_S --device 'RTX 2080 Ti' --host-bandwidth 60\n"
       "  rigbench fit --preset Qwen2.5-7B -c 8192 -d 4096 -np 2 -o json\n"
       "  rigbench fit moe.gguf --device \"RTX 4090\" --n-cpu-moe 20\n"
-      "  rigbench fit gemma3.gguf --mmproj mmproj.gguf -c 8192\n");
+      "  rigbench fit gemma3.gguf --mmproj mmproj.gguf -c 8192\n"
+      "  rigbench fit model.gguf -c 4096 --rpc 192.168.1.7:50052,192.168.1.8:50052\n"
+      "  rigbench fit --preset Llama-3.1-70B -c 8192 --device 'RTX 3090' --rpc-device 'DDR4-3200 dual channel (64 GB)'\n");
   return cmd;
 }
 
@@ -249,7 +266,7 @@ Status run_fit_command(const FitOptions& o) {
     if (!k.fit_shared || it == o.knobs.end() || it->second.empty()) continue;
     if (Status s = set_knob(k, p, it->second); !s) return s;
   }
-  if (o.check && o.device != "auto")
+  if (o.check && o.device != "auto" && o.rpc.empty())
     return fail(ErrorCode::kUsage, "--check compares on this machine: use it with --device auto");
   std::vector<double> split;
   for (const auto& part : o.tensor_split.empty() ? std::vector<std::string>{} : split_list(o.tensor_split)) {
@@ -261,11 +278,11 @@ Status run_fit_command(const FitOptions& o) {
     }
     split.push_back(v);
   }
-  const bool multi = o.count > 1 || !split.empty();
+  const bool multi = (o.count > 1 || !split.empty()) && o.rpc.empty() && o.rpc_device.empty();
   if (multi && (o.device == "auto" || o.device == "all")) {
     return fail(ErrorCode::kUsage, "--count/-ts: name one catalog --device to split over");
   }
-  if (!split.empty() && static_cast<int>(split.size()) != o.count) {
+  if (multi && !split.empty() && static_cast<int>(split.size()) != o.count) {
     return fail(ErrorCode::kUsage, "-ts/--tensor-split '" + o.tensor_split + "': " + std::to_string(split.size()) +
                                        " shares for --count " + std::to_string(o.count));
   }
@@ -298,6 +315,11 @@ Status run_fit_command(const FitOptions& o) {
   }
 
   const MachineInfo machine = machine_info();
+  if (wants_rpc_fit(o)) {
+    return run_rpc_fit(o, *shape, ctx, *ngl, machine, *format,
+                       o.preset.empty() ? shape->name : shape->name + " " + o.quant,
+                       o.model.empty() ? "preset " + o.preset + " " + o.quant : o.model, path);
+  }
   if (!o.rank.empty() || o.min_tps > 0 || !o.vs.empty()) return run_ranking(o, *shape, ctx, *ngl, machine, *format);
   std::vector<fit::Target> targets;
   report::FitReport rep;

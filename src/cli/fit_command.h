@@ -39,6 +39,11 @@ struct FitOptions {
   double min_tps = 0;  // --min-tps T: only options whose tg bound reaches T t/s (implies --rank price)
   std::string vs;      // --vs A,B: two catalog devices side by side (implies --rank price)
   bool check = false;  // --check: also ask llama.cpp's own no_alloc simulation (this machine's backend)
+  std::string rpc;         // --rpc HOST:PORT,...: plan over these rpc-servers' devices (asked for their memory)
+  std::string rpc_device;  // --rpc-device NAME,...: catalog devices on other machines (with --device NAME)
+  double link_gbps = 0;    // --link-gbps: the link between the machines, Gb/s (0 = 1 Gb/s assumed, said so)
+  double link_rtt_ms = -1;  // --link-rtt-ms: its round trip, ms (< 0 = measured with --rpc, 0.5 assumed otherwise)
+  double rpc_timeout_s = 5;  // --rpc-timeout: seconds each wait on an rpc-server may take
 };
 
 struct HwOptions {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "core/rpc_endpoints.h"
 #include "core/strings.h"
 
 namespace rigbench {
@@ -43,6 +44,27 @@ Knob text_knob(std::string key, std::string flags, std::string alias, std::strin
 }
 
 constexpr long kMaxTokens = 1L << 24;
+
+Result<std::string> check_rpc(const std::string& value) {
+  auto endpoints = parse_rpc_endpoints(value);
+  if (!endpoints) return std::unexpected(endpoints.error());
+  return rpc_endpoints_text(*endpoints);
+}
+
+// llama-bench's -ts value: shares per device separated by '/', e.g. "3/1" ("0.00" = by free memory).
+Result<std::string> check_tensor_split(const std::string& value) {
+  const std::string v = trim(value);
+  const auto parts = split(v, '/');
+  for (const std::string& part : parts) {
+    double x = 0;
+    const std::string t = trim(part);
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), x);
+    if (t.empty() || ec != std::errc() || end != t.data() + t.size() || x < 0) {
+      return fail(ErrorCode::kUsage, "-ts/--tensor-split '" + value + "': expected shares per device separated by '/' (e.g. 3/1)");
+    }
+  }
+  return v;
+}
 
 std::vector<Knob> make_knobs() {
   std::vector<Knob> all;
@@ -109,7 +131,22 @@ std::vector<Knob> make_knobs() {
   recorded(int_knob("no_kv_offload", "", "", "nkvo", "1 = KV cache in host RAM (llama-bench -nkvo)",
                     &BenchParams::no_kv_offload, 0, 1));
   recorded(text_knob("devices", "", "", "dev", "ggml devices used (llama-bench -dev)", &BenchParams::devices, {}));
-  recorded(text_knob("tensor_split", "", "", "ts", "share per GPU (llama-bench -ts)", &BenchParams::tensor_split, {}));
+  Knob ts = text_knob("tensor_split", "--tensor-split", "-ts", "ts",
+                      "share per device, '/' between devices (e.g. 3/1); 0.00 = by free memory", &BenchParams::tensor_split, {});
+  ts.check = &check_tensor_split;
+  ts.reloads_model = true;
+  ts.quiet_default = true;
+  all.push_back(ts);
+  Knob rpc = text_knob("rpc", "--rpc", "-rpc", "rpc",
+                       "rpc-servers whose devices take part, HOST:PORT[,HOST:PORT...] (llama.cpp's ggml-rpc-server); "
+                       "none = local devices only; one value per --rpc",
+                       &BenchParams::rpc, {});
+  rpc.check = &check_rpc;
+  rpc.whole_value = true;
+  rpc.quiet_default = true;
+  rpc.reloads_model = true;
+  rpc.llama_bench_key = "";  // llama-bench records only "RPC" among its backends
+  all.push_back(rpc);
   recorded(text_knob("tensor_buft_overrides", "", "", "ot", "tensor buffer type overrides (llama-bench -ot)",
                      &BenchParams::tensor_buft_overrides, {}));
   recorded(text_knob("cpu_mask", "", "", "cpu_mask", "CPU affinity mask (llama-bench -C)", &BenchParams::cpu_mask, {}));
@@ -200,6 +237,7 @@ Result<std::string> normalize_knob(const Knob& k, const std::string& value) {
     }
     return std::to_string(n);
   }
+  if (k.check) return k.check(v);
   std::string canonical = v;
   for (const auto& [from, to] : k.synonyms) {
     if (v == from) canonical = to;

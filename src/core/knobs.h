@@ -46,6 +46,11 @@ struct Knob {
                                 // -ctv, -b, -ub. (fit's -ngl also takes auto and its -c 0 means n_ctx_train,
                                 // so those two are declared by fit itself.)
   std::string llama_bench_key;  // field of llama-bench's output rows; "" = llama-bench has none
+  // kText with free values: checks one value and returns its canonical text (errors: kUsage
+  // naming the flag); null = trimmed text as given.
+  Result<std::string> (*check)(const std::string& value) = nullptr;
+  bool quiet_default = false;  // compare's label names it only away from its default (as a knob without a flag)
+  bool whole_value = false;  // a value may hold commas (--rpc A:1,B:2): one value per flag occurrence, not a list
 };
 
 // Every knob, in the plan's nesting order (outermost first).

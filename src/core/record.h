@@ -94,6 +94,7 @@ struct BenchParams {
   int no_kv_offload = 0;                       // 1 = the KV cache stays in host RAM (-nkvo)
   std::string devices = "auto";                // ggml devices used, "auto" = every one (-dev)
   std::string tensor_split = "0.00";           // share per GPU as llama-bench prints it ("0.00" = by free memory) (-ts)
+  std::string rpc = "none";  // rpc-servers whose devices take part, "HOST:PORT,..." (--rpc); "none" = local devices only
   std::string tensor_buft_overrides = "none";  // tensor buffer type overrides, "pattern=BUFT;..." (-ot)
   std::string cpu_mask = "0x0";                // CPU affinity mask, hex (-C)
   std::string lazy_mode = "auto";              // llama.cpp's lazy weight loading: off, auto, on (-lzm)
@@ -307,6 +308,19 @@ struct ServerRun {
   double server_prompt_p50_ms = std::numeric_limits<double>::quiet_NaN();
 };
 
+// One device that held layers of a split run (`bench --rpc`): a remote rpc-server's device as
+// the server reported it before the run, or a local one; and the layers llama.cpp gave it
+// (its load_tensors placement).
+struct TopologyDevice {
+  std::string endpoint;             // the rpc-server's "HOST:PORT"; "" for a device of this machine
+  std::string device;               // ggml device name ("RPC0", "CPU", "CUDA0")
+  uint64_t memory_total_bytes = 0;  // bytes, ggml_backend_dev_memory before the run (remote: the server's answer)
+  uint64_t memory_free_bytes = 0;   // bytes, likewise
+  int n_layers = 0;                 // repeating layers placed on it
+  bool output_layer = false;        // the output layer (and its norm) too
+  double rtt_ms = kUnmeasured;      // ms, remote only: median of 5 round trips, measured before the first run
+};
+
 struct RunRecord {
   int schema_version = kRecordSchemaVersion;
   std::string record_id;  // 32 hex digits, random; identity for deduplication on import
@@ -316,6 +330,7 @@ struct RunRecord {
   ModelInfo model;
   BenchParams params;
   std::vector<std::string> devices_used;  // ggml devices holding the model's layers
+  std::vector<TopologyDevice> topology;   // bench --rpc: every device that held layers (empty for a local run)
   Results results;
   MemoryInfo memory;
   Roofline roofline;

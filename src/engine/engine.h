@@ -116,6 +116,11 @@ class Engine {
 
   // ggml devices holding the model's layers ("CPU" when none is offloaded).
   virtual std::vector<std::string> devices_used() const = 0;
+
+  // For a model loaded with rpc-servers (BenchParams::rpc): every device that holds layers,
+  // the remote ones with what their server reported and the round trip measured before the
+  // first run, and the layers each was given. Empty for a local load.
+  virtual std::vector<TopologyDevice> topology() const { return {}; }
 };
 
 }  // namespace rigbench::engine

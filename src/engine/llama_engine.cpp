@@ -8,9 +8,13 @@
 #include <llama-ext.h>
 #endif
 
+#include <algorithm>
 #include <random>
 
 #include "core/knobs.h"
+#include "core/rpc_endpoints.h"
+#include "core/strings.h"
+#include "engine/llama_rpc.h"
 #include "engine/llama_support.h"
 
 namespace rigbench::engine {
@@ -39,13 +43,20 @@ class LlamaEngine final : public Engine {
     }
     auto mp = run_model_params(path, spec);
     if (!mp) return std::unexpected(mp.error());
+    topology_.clear();
+    std::vector<RpcDevice> remote;
+    if (Status s = choose_devices(spec, *mp, remote); !s) return s;
+    clear_layer_placement();
     auto loaded = load_model(path, *mp);
     if (!loaded) return std::unexpected(loaded.error());
     model_ = *loaded;
     loaded_ = spec;
     loaded_path_ = path;
+    if (!remote.empty()) record_topology(remote);
     return {};
   }
+
+  std::vector<TopologyDevice> topology() const override { return topology_; }
 
   Status open_context(const BenchParams& spec) override {
     free_context();
@@ -236,6 +247,61 @@ class LlamaEngine final : public Engine {
   }
 
  private:
+  // The devices and split of a load (engine/llama_rpc.h placement_for).
+  Status choose_devices(const BenchParams& spec, llama_model_params& mp, std::vector<RpcDevice>& remote) {
+    auto placed = placement_for(spec.rpc, spec.tensor_split);
+    if (!placed) return std::unexpected(placed.error());
+    devices_.clear();
+    for (void* d : placed->devices) devices_.push_back(static_cast<ggml_backend_dev_t>(d));
+    if (!devices_.empty()) mp.devices = devices_.data();
+    split_ = std::move(placed->split);
+    if (!split_.empty()) mp.tensor_split = split_.data();
+    remote = std::move(placed->remote);
+    return {};
+  }
+
+  // The loaded model's placement (llama.cpp's load_tensors lines) over the devices it used.
+  void record_topology(const std::vector<RpcDevice>& remote) {
+    const LayerPlacement placed = layer_placement(llama_model_n_layer(model_));
+    auto layers_of = [&placed](const std::string& dev) {
+      for (const auto& [name, n] : placed.layers)
+        if (name == dev) return n;
+      return 0;
+    };
+    for (const RpcDevice& r : remote) {
+      TopologyDevice t;
+      t.endpoint = r.endpoint;
+      t.device = r.name;
+      t.memory_total_bytes = r.memory_total_bytes;
+      t.memory_free_bytes = r.memory_free_bytes;
+      t.n_layers = layers_of(r.name);
+      t.output_layer = placed.output_device == r.name;
+      t.rtt_ms = r.rtt_ms;
+      topology_.push_back(std::move(t));
+    }
+    for (const auto& [name, n] : placed.layers) {  // this machine's devices that held layers
+      if (std::any_of(remote.begin(), remote.end(), [&](const RpcDevice& r) { return r.name == name; })) continue;
+      TopologyDevice t;
+      t.device = name;
+      if (ggml_backend_dev_t dev = ggml_backend_dev_by_name(name.c_str())) {
+        size_t free = 0, total = 0;
+        ggml_backend_dev_memory(dev, &free, &total);
+        t.memory_free_bytes = free;
+        t.memory_total_bytes = total;
+      }
+      t.n_layers = n;
+      t.output_layer = placed.output_device == name;
+      topology_.push_back(std::move(t));
+    }
+    if (!placed.output_device.empty() &&
+        std::none_of(topology_.begin(), topology_.end(), [&](const TopologyDevice& t) { return t.output_layer; })) {
+      TopologyDevice t;  // the output layer alone on a device (e.g. the CPU with -ngl = n_layer)
+      t.device = placed.output_device;
+      t.output_layer = true;
+      topology_.push_back(std::move(t));
+    }
+  }
+
   llama_token random_token(int32_t n_vocab) {
     return static_cast<llama_token>(std::uniform_int_distribution<int32_t>(0, n_vocab - 1)(rng_));
   }
@@ -269,6 +335,9 @@ class LlamaEngine final : public Engine {
   std::mt19937 rng_;
   llama_model* model_ = nullptr;
   BenchParams loaded_;  // the model-load knobs of the loaded model
+  std::vector<ggml_backend_dev_t> devices_;  // llama_model_params.devices of the load (null-terminated)
+  std::vector<float> split_;                 // llama_model_params.tensor_split of the load
+  std::vector<TopologyDevice> topology_;
   std::string loaded_path_;
   llama_context* ctx_ = nullptr;
   ggml_threadpool* threadpool_ = nullptr;

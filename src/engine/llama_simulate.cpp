@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "engine/llama_rpc.h"
 #include "engine/llama_support.h"
 
 namespace rigbench::engine {
@@ -14,6 +15,10 @@ Result<Simulation> simulate_memory(const SimulationSpec& spec) {
   mp.no_alloc = true;
   mp.load_mode = LLAMA_LOAD_MODE_NONE;  // with mmap, no_alloc asserts
   mp.n_gpu_layers = spec.n_gpu_layers < 0 ? 999 : spec.n_gpu_layers;
+  auto placed = placement_for(spec.rpc, spec.tensor_split);  // rpc-servers and -ts, as bench loads
+  if (!placed) return std::unexpected(placed.error());
+  if (!placed->devices.empty()) mp.devices = reinterpret_cast<ggml_backend_dev_t*>(placed->devices.data());
+  if (!placed->split.empty()) mp.tensor_split = placed->split.data();
   clear_errors();
   std::unique_ptr<llama_model, decltype(&llama_model_free)> model(llama_model_load_from_file(spec.path.c_str(), mp),
                                                                   &llama_model_free);

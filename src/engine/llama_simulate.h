@@ -23,6 +23,8 @@ struct SimulationSpec {
   std::string flash_attn = "auto";  // auto | on | off
   int n_gpu_layers = -1;
   bool offload_kqv = true;
+  std::string rpc = "none";            // rpc-servers whose devices take part (bench's --rpc value)
+  std::string tensor_split = "0.00";   // -ts as bench takes it ("3/1"); "0.00" = by free memory
 };
 
 struct Simulation {

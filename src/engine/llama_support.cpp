@@ -6,7 +6,9 @@
 #include <llama-ext.h>
 #endif
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <deque>
 #include <mutex>
@@ -24,6 +26,7 @@ struct LogCapture {
   std::deque<std::string> errors;
   std::string partial;
   bool echo = false;
+  std::vector<std::pair<int, std::string>> layers;  // (layer, device) from load_tensors' debug lines
 };
 
 LogCapture& log_capture() {
@@ -34,6 +37,22 @@ LogCapture& log_capture() {
 void on_llama_log(ggml_log_level level, const char* text, void*) {
   LogCapture& c = log_capture();
   if (c.echo) std::fputs(text, stderr);
+  // llama.cpp's load_tensors says where each layer goes: "load_tensors: layer  12 assigned to
+  // device RPC0, is_swa = 0" (the layer n_layer is the output layer).
+  static constexpr char kLayer[] = "load_tensors: layer ";
+  if (text && std::strncmp(text, kLayer, sizeof kLayer - 1) == 0) {
+    const char* p = text + sizeof kLayer - 1;
+    char* end = nullptr;
+    const long il = std::strtol(p, &end, 10);
+    const char* dev = end ? std::strstr(end, "device ") : nullptr;
+    if (dev) {
+      dev += 7;
+      const char* stop = std::strchr(dev, ',');
+      std::lock_guard<std::mutex> lock(c.mu);
+      c.layers.emplace_back(static_cast<int>(il), stop ? std::string(dev, stop) : trim(dev));
+    }
+    return;
+  }
   if (level != GGML_LOG_LEVEL_ERROR && level != GGML_LOG_LEVEL_CONT) return;
   std::lock_guard<std::mutex> lock(c.mu);
   if (level == GGML_LOG_LEVEL_CONT && c.partial.empty()) return;
@@ -46,6 +65,26 @@ void on_llama_log(ggml_log_level level, const char* text, void*) {
 }
 
 }  // namespace
+
+void clear_layer_placement() {
+  std::lock_guard<std::mutex> lock(log_capture().mu);
+  log_capture().layers.clear();
+}
+
+LayerPlacement layer_placement(int n_layer) {
+  LayerPlacement out;
+  std::lock_guard<std::mutex> lock(log_capture().mu);
+  for (const auto& [il, dev] : log_capture().layers) {
+    if (il >= n_layer) {
+      out.output_device = dev;
+      continue;
+    }
+    auto it = std::find_if(out.layers.begin(), out.layers.end(), [&](const auto& e) { return e.first == dev; });
+    if (it == out.layers.end()) out.layers.emplace_back(dev, 1);
+    else ++it->second;
+  }
+  return out;
+}
 
 void clear_errors() {
   std::lock_guard<std::mutex> lock(log_capture().mu);

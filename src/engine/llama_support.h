@@ -7,6 +7,7 @@
 #include <llama.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/record.h"
@@ -16,6 +17,16 @@ namespace rigbench::engine {
 
 // Initializes llama.cpp once per process (see llama_engine.h).
 void init_llama();
+
+// Where llama.cpp put each layer during the last model load, from its load_tensors debug
+// lines (captured whatever the log level): repeating layers per device, in the order first
+// seen, and the device of the output layer ("" when the log said nothing: a vocab-only load).
+struct LayerPlacement {
+  std::vector<std::pair<std::string, int>> layers;  // device name -> repeating layers held
+  std::string output_device;
+};
+void clear_layer_placement();
+LayerPlacement layer_placement(int n_layer);
 
 // Forgets captured error lines (call before a llama.cpp call whose failure you explain).
 void clear_errors();

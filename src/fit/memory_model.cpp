@@ -189,9 +189,7 @@ MemorySplit estimate_memory(const model::ModelShape& s, const ContextParams& c, 
   return m;
 }
 
-std::vector<Components> estimate_split(const model::ModelShape& s, const ContextParams& c, int n_gpu_layers,
-                                       const std::string& backend, std::vector<double> split, Components& host) {
-  const int n_layer = static_cast<int>(s.n_layer);
+std::vector<int> split_layer_devices(int n_layer, int n_gpu_layers, std::vector<double> split) {
   const std::size_t n_dev = std::max<std::size_t>(split.size(), 1);
   double total = 0;
   for (double v : split) total += std::max(0.0, v);
@@ -199,16 +197,37 @@ std::vector<Components> estimate_split(const model::ModelShape& s, const Context
   std::vector<double> cumulative(n_dev);
   double sum = 0;
   for (std::size_t i = 0; i < n_dev; ++i) cumulative[i] = (sum += std::max(0.0, split[i])) / total;
-
   const int ngl = n_gpu_layers < 0 ? n_layer + 1 : std::min(n_gpu_layers, n_layer + 1);
   const int i_gpu_start = n_layer + 1 - ngl;
+  std::vector<int> out(static_cast<std::size_t>(n_layer) + 1, -1);
+  for (int il = 0; il <= n_layer; ++il) {
+    if (ngl <= 0 || il < i_gpu_start) continue;
+    // llama.cpp (llama-model.cpp load_tensors): upper_bound of the layer's position among the
+    // offloaded ones in the cumulative split, computed in float as there.
+    const float at = static_cast<float>(il - i_gpu_start) / static_cast<float>(ngl);
+    std::size_t d = 0;
+    while (d < n_dev && static_cast<float>(cumulative[d]) <= at) ++d;
+    out[static_cast<std::size_t>(il)] = static_cast<int>(std::min(d, n_dev - 1));
+  }
+  return out;
+}
+
+std::vector<Components> estimate_split(const model::ModelShape& s, const ContextParams& c, int n_gpu_layers,
+                                       const std::string& backend, std::vector<double> split, Components& host) {
+  const std::size_t n_dev = std::max<std::size_t>(split.size(), 1);
+  return estimate_split_devices(s, c, n_gpu_layers, std::vector<std::string>(n_dev, backend), std::move(split), host);
+}
+
+std::vector<Components> estimate_split_devices(const model::ModelShape& s, const ContextParams& c, int n_gpu_layers,
+                                               const std::vector<std::string>& backends, std::vector<double> split,
+                                               Components& host) {
+  const int n_layer = static_cast<int>(s.n_layer);
+  const std::size_t n_dev = std::max<std::size_t>(split.size(), 1);
+  const int ngl = n_gpu_layers < 0 ? n_layer + 1 : std::min(n_gpu_layers, n_layer + 1);
+  const std::vector<int> placed = split_layer_devices(n_layer, n_gpu_layers, std::move(split));
   // The device of layer il (n_layer = the output layer), or -1 for the host.
-  auto device_of = [&](int il) -> int {
-    if (ngl <= 0 || il < i_gpu_start) return -1;
-    const double at = static_cast<double>(il - i_gpu_start) / static_cast<double>(ngl);
-    const auto it = std::upper_bound(cumulative.begin(), cumulative.end(), at);
-    return static_cast<int>(std::min<std::ptrdiff_t>(it - cumulative.begin(), static_cast<std::ptrdiff_t>(n_dev) - 1));
-  };
+  auto device_of = [&](int il) -> int { return placed[static_cast<std::size_t>(il)]; };
+  auto backend_of = [&](std::size_t d) { return d < backends.size() ? backends[d] : backends.back(); };
 
   std::vector<Components> dev(n_dev);
   host = Components{};
@@ -230,13 +249,13 @@ std::vector<Components> estimate_split(const model::ModelShape& s, const Context
     const bool holds_output = out_dev == static_cast<int>(d);
     if (!has_layers[d] && !holds_output) continue;
     dev[d].compute = compute_buffer_bytes(s, c, holds_output);
-    dev[d].overhead = backend_overhead_bytes(backend);
+    dev[d].overhead = backend_overhead_bytes(backend_of(d));
   }
   if (ngl < n_layer + 1 || out_dev < 0) host.compute = compute_buffer_bytes(s, c, out_dev < 0);
   if (host_overridden > 0) host.compute = std::max(host.compute, compute_phases(s, c).ffn);
   dev[0].weights += c.mmproj_weights_bytes;  // a projector: on the main device
   dev[0].compute += c.mmproj_compute_bytes;
-  if (dev[0].overhead == 0 && c.mmproj_weights_bytes > 0) dev[0].overhead = backend_overhead_bytes(backend);
+  if (dev[0].overhead == 0 && c.mmproj_weights_bytes > 0) dev[0].overhead = backend_overhead_bytes(backend_of(0));
   host.output = static_cast<uint64_t>(s.causal ? s.n_vocab : s.n_embd) * static_cast<uint64_t>(c.n_seq) * 4;
   return dev;
 }

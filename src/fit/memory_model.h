@@ -62,6 +62,17 @@ MemorySplit estimate_memory(const model::ModelShape& shape, const ContextParams&
 std::vector<Components> estimate_split(const model::ModelShape& shape, const ContextParams& ctx, int n_gpu_layers,
                                        const std::string& backend, std::vector<double> split, Components& host);
 
+// As estimate_split over unlike devices, each with its own backend (`backends`, one per
+// share; the last repeats when fewer): llama.cpp's split over rpc-servers and local GPUs.
+std::vector<Components> estimate_split_devices(const model::ModelShape& shape, const ContextParams& ctx,
+                                               int n_gpu_layers, const std::vector<std::string>& backends,
+                                               std::vector<double> split, Components& host);
+
+// llama.cpp's split rule alone: for each layer 0..n_layer (n_layer = the output layer) the
+// index of the device in `split` that holds it, -1 for the host (not offloaded). An empty or
+// all-zero split is an equal split.
+std::vector<int> split_layer_devices(int n_layer, int n_gpu_layers, std::vector<double> split);
+
 // Parses llama.cpp's -ot/--override-tensor value, "PATTERN=BUFT[,PATTERN=BUFT...]" (see
 // TensorOverride). Errors (kUsage, naming the flag): an item without '=' or with an empty side;
 // a pattern that is not a valid regular expression. Buffer type names are not checked (a

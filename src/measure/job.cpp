@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <mutex>
 #include <random>
 
 #include "core/repetitions.h"
@@ -32,6 +33,17 @@ std::string utc_now_iso8601() {
 }
 
 namespace {
+
+// The run in progress, for salvage_run_in_progress().
+struct InProgress {
+  std::mutex mu;
+  const RunRecord* record = nullptr;  // its record so far (no results)
+  const Runner* runner = nullptr;
+};
+InProgress& in_progress() {
+  static InProgress p;
+  return p;
+}
 
 // What every record of the job shares, for the run `tc`.
 RunRecord base_record(const TestCase& tc, const ModelInfo& model, const JobContext& context) {
@@ -112,7 +124,17 @@ Result<JobSummary> run_plan(const std::vector<TestCase>& plan, const std::map<st
     }
 
     const MachineWatch watch(context.kernel);
+    {
+      std::lock_guard<std::mutex> lock(in_progress().mu);
+      in_progress().record = &rec;
+      in_progress().runner = &runner;
+    }
     auto outcome = runner.run(tc);
+    {
+      std::lock_guard<std::mutex> lock(in_progress().mu);
+      in_progress().record = nullptr;
+      in_progress().runner = nullptr;
+    }
     if (!outcome) {
       rec.failed = outcome.error().message;
       rec.memory.peak_rss_bytes = hw::peak_rss_bytes();
@@ -125,6 +147,7 @@ Result<JobSummary> run_plan(const std::vector<TestCase>& plan, const std::map<st
     rec.memory.buffers = std::move(outcome->memory);
     rec.memory.peak_rss_bytes = hw::peak_rss_bytes();
     rec.devices_used = std::move(outcome->devices_used);
+    rec.topology = std::move(outcome->topology);
     rec.params = outcome->params;  // what ran: llama.cpp clamps n_ubatch to n_batch
     rec.interrupted = outcome->interrupted;
     finished_s += outcome->seconds;
@@ -152,6 +175,24 @@ Result<JobSummary> run_plan(const std::vector<TestCase>& plan, const std::map<st
     ++summary.ok;
   }
   return summary;
+}
+
+std::optional<RunRecord> salvage_run_in_progress(const std::string& why) {
+  std::lock_guard<std::mutex> lock(in_progress().mu);
+  if (!in_progress().record || !in_progress().runner) return std::nullopt;
+  RunRecord rec = *in_progress().record;
+  rec.failed = why;
+  rec.memory.peak_rss_bytes = hw::peak_rss_bytes();
+  if (auto done = in_progress().runner->finished_so_far()) {
+    rec.results = std::move(done->results);
+    rec.devices_used = std::move(done->devices_used);
+    rec.topology = std::move(done->topology);
+    rec.params = done->params;
+    rec.params.repetitions = static_cast<int>(
+        std::max(rec.results.pp ? rec.results.pp->tps.n : 0, rec.results.tg ? rec.results.tg->tps.n : 0));
+    rec.noise = sample_notes(rec.results);
+  }
+  return rec;
 }
 
 Status inspect_models(const std::vector<std::string>& paths, Job& job) {

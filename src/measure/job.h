@@ -92,6 +92,13 @@ Result<JobSummary> run_job(const Job& job, Runner& runner, const RecordSink& sin
 RunRecord refused_record(const TestCase& tc, const ModelInfo& model, const JobContext& context,
                          const Roofline& roofline, const std::string& why);
 
+// The run in progress (inside run_plan) as a failed record (`failed` = `why`) holding its
+// finished repetitions, for a failure that cannot return through the engine: an rpc-server
+// lost mid-run, whose ggml client would abort the process (engine/llama_rpc.h
+// on_rpc_server_lost). nullopt when no run is in progress. Thread-safe; meant for the thread
+// that reports the failure while the run's thread waits inside the engine.
+std::optional<RunRecord> salvage_run_in_progress(const std::string& why);
+
 // 32 random hex digits (std::random_device): a record's identity.
 std::string new_record_id();
 

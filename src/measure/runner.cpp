@@ -64,7 +64,19 @@ Result<RunOutcome> Runner::run(const TestCase& tc) {
   RunOutcome out;
   out.params = p;
   engine_.settings_used(out.params);
+  out.devices_used = engine_.devices_used();
+  out.topology = engine_.topology();
   std::vector<int64_t> pp_ns, tg_ns, ttft_ns, itl_ns;
+  {
+    std::lock_guard<std::mutex> lock(live_mu_);
+    live_ = out;
+    live_pp_.clear(), live_tg_.clear(), live_ttft_.clear(), live_itl_.clear();
+  }
+  // After each repetition: what finished, for finished_so_far().
+  auto publish = [&] {
+    std::lock_guard<std::mutex> lock(live_mu_);
+    live_pp_ = pp_ns, live_tg_ = tg_ns, live_ttft_ = ttft_ns, live_itl_ = itl_ns;
+  };
 
   // An interruption surfaces as a kInterrupted error from any step; it ends the run and
   // keeps the samples already taken.
@@ -131,6 +143,7 @@ Result<RunOutcome> Runner::run(const TestCase& tc) {
         itl_ns.insert(itl_ns.end(), tokens_ns.begin(), tokens_ns.end());
         mark("");
       }
+      publish();
       // The stopping rule on the t/s of every measured test so far.
       std::vector<std::vector<double>> series;
       if (!pp_ns.empty()) series.push_back(tokens_per_second(pp_ns, p.n_prompt));
@@ -161,8 +174,13 @@ Result<RunOutcome> Runner::run(const TestCase& tc) {
     return {};
   };
 
-  if (Status s = body(); !s) {
-    if (s.error().code != ErrorCode::kInterrupted) return std::unexpected(s.error());
+  const Status ran = body();
+  {
+    std::lock_guard<std::mutex> lock(live_mu_);
+    live_.reset();
+  }
+  if (!ran) {
+    if (ran.error().code != ErrorCode::kInterrupted) return std::unexpected(ran.error());
     out.interrupted = true;
   }
   if (cancel_.load()) out.interrupted = true;
@@ -173,6 +191,17 @@ Result<RunOutcome> Runner::run(const TestCase& tc) {
   out.memory = engine_.memory();
   out.devices_used = engine_.devices_used();
   out.seconds = static_cast<double>(now_ns() - run_start) / 1e9;
+  return out;
+}
+
+std::optional<RunOutcome> Runner::finished_so_far() const {
+  std::lock_guard<std::mutex> lock(live_mu_);
+  if (!live_ || (live_pp_.empty() && live_tg_.empty())) return std::nullopt;
+  RunOutcome out = *live_;
+  const BenchParams& p = out.params;
+  if (!live_pp_.empty()) out.results.pp = make_throughput(p.n_prompt, live_pp_);
+  if (!live_tg_.empty()) out.results.tg = make_throughput(p.n_gen, live_tg_, live_itl_);
+  if (!live_ttft_.empty()) out.results.ttft = make_latency(live_ttft_);
   return out;
 }
 

@@ -17,6 +17,8 @@
 #include <atomic>
 #include <functional>
 #include <limits>
+#include <mutex>
+#include <optional>
 #include <string>
 
 #include "core/record.h"
@@ -33,6 +35,7 @@ struct RunOutcome {
   Results results;                   // pp/tg/ttft present when their test ran >= 1 sample
   std::vector<BufferMemory> memory;  // llama.cpp's breakdown for the run's context
   std::vector<std::string> devices_used;
+  std::vector<TopologyDevice> topology;    // Engine::topology (bench --rpc)
   BenchParams params;                      // the run's settings as llama.cpp applied them (Engine::settings_used)
   bool interrupted = false;                // cancel was set; results hold the finished samples
   StopReason stopped = StopReason::kNone;  // why the repetitions ended (kNone: interrupted or failed)
@@ -76,6 +79,13 @@ class Runner {
   // kRuntime when a decode fails. Cancellation is not an error: see RunOutcome::interrupted.
   Result<RunOutcome> run(const TestCase& tc);
 
+  // The run in progress as far as it went: the repetitions finished so far (pp, tg, TTFT),
+  // the settings and the topology; nullopt when no run is in progress or it has no finished
+  // repetition. For a failure that cannot return through the engine (an rpc-server lost
+  // mid-run: ggml's RPC client ends the process), called from another thread while the
+  // run's thread waits inside the engine. Thread-safe.
+  std::optional<RunOutcome> finished_so_far() const;
+
  private:
   Status prefill_depth(int n_depth, bool first);
   void say(const std::string& phase, int repetition = -1);
@@ -94,6 +104,10 @@ class Runner {
   double idle_s_ = 0;
   const PromptSuite* suite_ = nullptr;
   bool ignore_eos_ = false;
+  // The finished repetitions of the run in progress (finished_so_far), under live_mu_.
+  mutable std::mutex live_mu_;
+  std::optional<RunOutcome> live_;
+  std::vector<int64_t> live_pp_, live_tg_, live_ttft_, live_itl_;
 };
 
 }  // namespace rigbench::measure

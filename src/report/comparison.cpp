@@ -371,7 +371,7 @@ std::string knobs_label(const RunRecord& rec) {
     const std::string value = knob_text(k, rec.params);
     // A knob bench does not set is named only away from its default: the label stays short
     // and still tells every configuration apart.
-    if (k.flags.empty() && value == knob_default(k)) continue;
+    if ((k.flags.empty() || k.quiet_default) && value == knob_default(k)) continue;
     label += (label.empty() ? "" : " ") + k.header + "=" + value;
   }
   // Settings a source recorded that no knob declares (another llama-bench version's).

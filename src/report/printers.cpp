@@ -48,6 +48,28 @@ Table test_table(const PrinterOptions& options) {
 // the table builder's streaming lines (report/table.h: rows unpadded, each flushed); the
 // footer and notes after the table say what a row's cells cannot (the llama.cpp build, why a
 // run was refused or failed, an interruption, a tg above its bound).
+// "RPC0 at 127.0.0.1:50052 3 layers (15.2 of 15.6 GiB free, rtt 0.061 ms), CPU 0 layers + output".
+std::string topology_text(const std::vector<TopologyDevice>& topology) {
+  std::string out;
+  for (const TopologyDevice& t : topology) {
+    char buf[256];
+    std::string where = t.endpoint.empty() ? t.device : t.device + " at " + t.endpoint;
+    std::string mem;
+    if (t.memory_total_bytes > 0) {
+      std::snprintf(buf, sizeof buf, "%.1f of %.1f GiB free", t.memory_free_bytes / 1073741824.0,
+                    t.memory_total_bytes / 1073741824.0);
+      mem = buf;
+    }
+    if (std::isfinite(t.rtt_ms)) {
+      std::snprintf(buf, sizeof buf, "%srtt %.3f ms", mem.empty() ? "" : ", ", t.rtt_ms);
+      mem += buf;
+    }
+    out += (out.empty() ? "" : ", ") + where + " " + std::to_string(t.n_layers) + " layers" +
+           (t.output_layer ? " + output" : "") + (mem.empty() ? "" : " (" + mem + ")");
+  }
+  return out;
+}
+
 class MarkdownPrinter final : public Printer {
  public:
   MarkdownPrinter(std::ostream& out, PrinterOptions options)
@@ -96,6 +118,9 @@ class MarkdownPrinter final : public Printer {
         notes_.push_back("row " + std::to_string(table_.rows().size()) + ": " + n.text +
                          (n.remedy.empty() ? "" : "; " + n.remedy));
     }
+    // A split run (bench --rpc): where its layers went and what each server reported.
+    if (!rec.topology.empty() && !table_.rows().empty())
+      notes_.push_back("row " + std::to_string(table_.rows().size()) + ": split: " + topology_text(rec.topology));
     // Doubts about the energy figures (docs/energy.md, flags), once per record, with their causes.
     if (!rec.energy.flags.empty() && !table_.rows().empty()) {
       std::string text = "row " + std::to_string(table_.rows().size()) + ": energy flagged";

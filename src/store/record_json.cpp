@@ -509,6 +509,19 @@ json to_json(const RunRecord& rec) {
   };
   if (!rec.source_fields.empty()) out["source_fields"] = rec.source_fields;
   if (rec.server) out["server"] = server_json(*rec.server);  // serve-bench runs only
+  if (!rec.topology.empty()) {  // bench --rpc only
+    json topo = json::array();
+    for (const TopologyDevice& t : rec.topology) {
+      topo.push_back({{"endpoint", t.endpoint.empty() ? json(nullptr) : json(t.endpoint)},
+                      {"device", t.device},
+                      {"memory_total_bytes", t.memory_total_bytes},
+                      {"memory_free_bytes", t.memory_free_bytes},
+                      {"n_layers", t.n_layers},
+                      {"output_layer", t.output_layer},
+                      {"rtt_ms", num(t.rtt_ms)}});
+    }
+    out["topology"] = topo;
+  }
   return out;
 }
 
@@ -552,6 +565,17 @@ Result<RunRecord> from_json(const json& j) {
     auto& rp = rec.params;
     if (Status st = params_from(p, rp); !st) return std::unexpected(st.error());
     rec.devices_used = j.value("devices_used", std::vector<std::string>{});
+    for (const auto& t : j.value("topology", json::array())) {
+      TopologyDevice d;
+      if (t.contains("endpoint") && t.at("endpoint").is_string()) d.endpoint = t.at("endpoint").get<std::string>();
+      d.device = t.value("device", "");
+      d.memory_total_bytes = t.value("memory_total_bytes", uint64_t{0});
+      d.memory_free_bytes = t.value("memory_free_bytes", uint64_t{0});
+      d.n_layers = t.value("n_layers", 0);
+      d.output_layer = t.value("output_layer", false);
+      d.rtt_ms = num_from(t, "rtt_ms");
+      rec.topology.push_back(std::move(d));
+    }
     const json& r = j.at("results");
     if (r.contains("pp")) rec.results.pp = throughput_from(r.at("pp"));
     if (r.contains("tg")) rec.results.tg = throughput_from(r.at("tg"));

@@ -1,0 +1,212 @@
+#include "cli/fit_rpc.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
+#include "core/rpc_endpoints.h"
+#include "core/strings.h"
+#include "engine/llama_rpc.h"
+#include "engine/llama_simulate.h"
+#include "fit/device_split.h"
+#include "fit/targets.h"
+#include "hw/bandwidth.h"
+#include "hw/catalog.h"
+#include "report/fit_printer.h"
+
+namespace rigbench::cli {
+
+namespace {
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string mib(uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
+// fit --rpc --check: llama.cpp's own no_alloc plan with the same servers and split, per
+// device beside fit's (weights + KV + compute; the device's name as ggml gives it: RPC0, ...).
+Status print_rpc_check(const FitOptions& o, const fit::ContextParams& ctx, int ngl, const fit::SplitPlan& plan,
+                       const std::vector<fit::SplitDevice>& devices, const std::string& path) {
+  if (o.rpc.empty()) return fail(ErrorCode::kUsage, "--check with --rpc-device: llama.cpp needs the live servers (--rpc)");
+  engine::SimulationSpec sim;
+  sim.path = path;
+  sim.n_ctx = plan.n_ctx;
+  sim.n_batch = ctx.n_batch;
+  sim.n_ubatch = ctx.n_ubatch;
+  sim.n_seq = ctx.n_seq;
+  sim.type_k = ctx.type_k;
+  sim.type_v = ctx.type_v;
+  sim.flash_attn = ctx.flash_attn ? "on" : "off";
+  sim.offload_kqv = ctx.offload_kqv;
+  sim.n_gpu_layers = ngl == -2 ? plan.n_gpu_layers : ngl;
+  sim.rpc = o.rpc;
+  std::string ts;
+  for (const auto& d : devices) ts += (ts.empty() ? "" : "/") + fixed(d.share, 3);
+  sim.tensor_split = std::all_of(devices.begin(), devices.end(), [](const auto& d) { return d.share <= 0; }) ? "0.00" : ts;
+  auto real = engine::simulate_memory(sim);
+  if (!real) return std::unexpected(real.error());
+  std::cout << "\nllama.cpp's own plan (no_alloc, the same servers and split) per device, beside fit's:\n";
+  std::cout << "| device | fit MiB | llama.cpp MiB | fit / llama.cpp |\n| --- | ---: | ---: | ---: |\n";
+  auto row = [](const std::string& name, uint64_t mine, uint64_t theirs) {
+    std::cout << "| " << name << " | " << fixed(mine / 1048576.0, 2) << " | " << fixed(theirs / 1048576.0, 2) << " | "
+              << (theirs > 0 ? fixed(static_cast<double>(mine) / static_cast<double>(theirs), 4) : std::string("-"))
+              << " |\n";
+  };
+  uint64_t host_llama = 0;
+  std::vector<uint64_t> llama(devices.size(), 0);
+  for (const auto& b : real->buffers) {
+    const uint64_t bytes = b.model_bytes + b.context_bytes + b.compute_bytes;
+    bool matched = false;
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+      const std::string& name = devices[i].target.name;
+      if (name.rfind(b.device + " ", 0) == 0 || name == b.device) llama[i] += bytes, matched = true;
+    }
+    if (!matched) host_llama += bytes;
+  }
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    const auto& c = plan.devices[i].device;
+    row(devices[i].target.name, c.weights + c.kv + c.recurrent + c.compute, llama[i]);
+  }
+  const auto& h = plan.host;
+  row("host (CPU)", h.weights + h.kv + h.recurrent + h.compute, host_llama);
+  return {};
+}
+
+}  // namespace
+
+bool wants_rpc_fit(const FitOptions& o) { return !o.rpc.empty() || !o.rpc_device.empty(); }
+
+Status run_rpc_fit(const FitOptions& o, const model::ModelShape& shape, const fit::ContextParams& ctx, int ngl,
+                   const MachineInfo& machine, report::OutputFormat format, const std::string& model_label,
+                   const std::string& model_path, const std::string& model_path_for_check) {
+  if (!o.rpc.empty() && !o.rpc_device.empty())
+    return fail(ErrorCode::kUsage, "--rpc plans over live rpc-servers, --rpc-device over catalog devices: give one");
+  if (o.count > 1) return fail(ErrorCode::kUsage, "--rpc/--rpc-device: each device is named; drop --count");
+  if (o.ctx_size <= 0) return fail(ErrorCode::kUsage, "--rpc/--rpc-device: give the context with -c N");
+  std::vector<fit::SplitDevice> devices;
+  fit::Target host;  // the machine that runs the model
+  fit::Link link;
+  link.gbps = o.link_gbps > 0 ? o.link_gbps : 1.0;
+  std::string link_source = o.link_gbps > 0 ? "--link-gbps " + fixed(o.link_gbps, 3) : "1 Gb/s assumed (gigabit Ethernet; --link-gbps)";
+  report::FitReport rep;
+  rep.model = model_label;
+  rep.model_path = model_path;
+  rep.weights_bytes = shape.tensor_bytes;
+
+  if (!o.rpc.empty()) {
+    if (o.device != "auto") return fail(ErrorCode::kUsage, "--rpc plans beside this machine: drop --device " + o.device);
+    auto endpoints = parse_rpc_endpoints(o.rpc);
+    if (!endpoints) return std::unexpected(endpoints.error());
+    if (endpoints->empty()) return fail(ErrorCode::kUsage, "--rpc none: name at least one HOST:PORT");
+    const double host_bw = o.host_bandwidth_gbps > 0 ? o.host_bandwidth_gbps : hw::host_bandwidth_gbps(machine);
+    std::vector<double> rtts;
+    int index = 0;
+    for (const std::string& e : *endpoints) {
+      auto info = engine::probe_rpc_server(e, o.rpc_timeout_s);
+      if (!info) return std::unexpected(info.error());
+      rtts.push_back(info->rtt_ms);
+      for (const auto& d : info->devices) {
+        fit::SplitDevice sd;
+        sd.endpoint = e;
+        sd.target.name = "RPC" + std::to_string(index++) + " " + e;
+        sd.target.backend = "rpc";
+        sd.target.capacity_bytes = d.memory_free_bytes;  // llama.cpp splits and fits by free memory
+        sd.target.bandwidth_gbps = host_bw;               // not reported by the server: assumed as this machine's
+        devices.push_back(std::move(sd));
+      }
+    }
+    // This machine's GPU after the servers, as llama.cpp orders them; else only its host RAM.
+    fit::Target local = fit::this_machine(machine, host_bw);
+    if (local.backend != "cpu") devices.push_back({local, "", 0});
+    host = local;
+    host.host_ram_bytes = machine.ram_bytes;
+    host.host_bandwidth_gbps = host_bw;
+    std::sort(rtts.begin(), rtts.end());
+    link.rtt_ms = o.link_rtt_ms >= 0 ? o.link_rtt_ms : rtts[rtts.size() / 2];
+    link_source += o.link_rtt_ms >= 0 ? ", --link-rtt-ms " + fixed(o.link_rtt_ms, 3)
+                                      : ", round trip " + fixed(link.rtt_ms, 3) + " ms measured (median of 5 per server)";
+    rep.notes.push_back("rpc-server devices: the memory each server reports free (llama.cpp's default split is by "
+                        "free memory); their bandwidth is not reported: this machine's " +
+                        fixed(host_bw, 1) + " GB/s is assumed for the tg bound");
+  } else {
+    if (o.device == "auto" || o.device == "all")
+      return fail(ErrorCode::kUsage, "--rpc-device: name the catalog --device of the machine that runs the model");
+    auto catalog = hw::load_catalog(hw::catalog_path());
+    if (!catalog) return std::unexpected(catalog.error());
+    fit::HostChoice choice;
+    if (o.host_ram_gib > 0) choice.ram_bytes = static_cast<uint64_t>(o.host_ram_gib * (1ull << 30));
+    if (o.host_bandwidth_gbps > 0) choice.bandwidth_gbps = o.host_bandwidth_gbps;
+    choice.machine_ram_bytes = machine.ram_bytes;
+    auto primary = hw::find_device(*catalog, o.device);
+    if (!primary) return std::unexpected(primary.error());
+    if (primary->kind == "gpu" && primary->host.empty() && !choice.bandwidth_gbps)
+      choice.machine_bandwidth_gbps = hw::host_bandwidth_gbps(machine);
+    const fit::Target local = fit::catalog_target(*primary, *catalog, choice);
+    int index = 0;
+    for (const std::string& name : split(o.rpc_device, ',')) {
+      auto d = hw::find_device(*catalog, trim(name));
+      if (!d) return std::unexpected(d.error());
+      fit::SplitDevice sd;
+      sd.target = fit::catalog_target(*d, *catalog, choice);
+      // A remote machine runs ggml-rpc-server: a GPU's memory, a Mac's working set, or a
+      // CPU machine's RAM (the CPU device reports it) is what it offers.
+      sd.endpoint = "remote " + std::to_string(++index);
+      sd.target.name = d->name + " (rpc-server " + std::to_string(index) + ")";
+      devices.push_back(std::move(sd));
+    }
+    host = local;
+    if (local.backend != "cpu") {
+      devices.push_back({local, "", 0});
+      devices.back().target.name = local.name + " (runs the model)";
+    }
+    if (local.unified || local.backend == "cpu") {
+      // One memory: what the device does not take of it is the host's.
+      host.host_ram_bytes = primary->memory_bytes > local.capacity_bytes && local.unified
+                                ? primary->memory_bytes - local.capacity_bytes
+                                : primary->memory_bytes;
+      host.host_bandwidth_gbps = primary->bandwidth_gbps;
+    }
+    link.rtt_ms = o.link_rtt_ms >= 0 ? o.link_rtt_ms : 0.5;
+    link_source += o.link_rtt_ms >= 0 ? ", --link-rtt-ms " + fixed(o.link_rtt_ms, 3)
+                                      : ", round trip 0.5 ms assumed (a switched LAN; --link-rtt-ms)";
+  }
+  link.source = link_source;
+  // -ts: one share per device, in the order above.
+  if (!o.tensor_split.empty()) {
+    const auto parts = split(o.tensor_split, ',');
+    if (parts.size() != devices.size())
+      return fail(ErrorCode::kUsage, "-ts/--tensor-split '" + o.tensor_split + "': " + std::to_string(parts.size()) +
+                                         " shares for " + std::to_string(devices.size()) + " devices");
+    for (std::size_t i = 0; i < parts.size(); ++i) devices[i].share = std::stod(trim(parts[i]));
+  }
+
+  const fit::SplitPlan plan = fit::plan_device_split(shape, devices, host, ctx, ngl, o.n_depth, link);
+  rep.results = plan.devices;
+  std::string layers;
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    rep.results[i].note = std::to_string(plan.n_layers[i]) + " layers" +
+                          (plan.output_device == static_cast<int>(i) ? " + output" : "");
+    layers += (layers.empty() ? "" : ", ") + devices[i].target.name + " " + rep.results[i].note;
+    rep.results[i].verdict = rep.results[i].verdict == fit::Verdict::kFits ? fit::Verdict::kFits : fit::Verdict::kNo;
+  }
+  rep.preamble.push_back("split over " + std::to_string(devices.size()) + " devices, as llama.cpp places layers: " +
+                         layers + (plan.output_device < 0 ? "; output layer on the host" : ""));
+  rep.preamble.push_back("verdict over all devices: " + std::string(fit::verdict_name(plan.verdict)) + " (host RAM " +
+                         mib(plan.host.total()) + " of " + mib(plan.host_ram_bytes) + ")" +
+                         (plan.note.empty() ? "" : "; " + plan.note));
+  rep.preamble.push_back("tg bound " + fixed(plan.tg_bound_tps, 2) + " t/s = memory " + fixed(plan.compute_bound_tps, 2) +
+                         " t/s with the network: " + std::to_string(plan.hops) + " hop" + (plan.hops == 1 ? "" : "s") +
+                         " x (round trip + 2 x n_embd " + std::to_string(shape.n_embd) + " f32 values) = " +
+                         fixed(plan.network_s_per_token * 1e3, 3) + " ms per token; link: " + link.source);
+  rep.notes.push_back("each device's verdict is its own memory against its usable memory; the plan's verdict also "
+                      "needs the host RAM of the machine that runs the model");
+  report::print_fit(rep, format, std::cout, report::RenderOptions{o.wide});
+  if (o.check) return print_rpc_check(o, ctx, ngl, plan, devices, model_path_for_check);
+  return {};
+}
+
+}  // namespace rigbench::cli

@@ -1,0 +1,128 @@
+#include "fit/device_split.h"
+
+#include <algorithm>
+
+#include "fit/kv_cache.h"
+#include "fit/memory_model.h"
+
+namespace rigbench::fit {
+
+namespace {
+
+bool is_input(const model::TensorInfo& t) {
+  return t.layer < 0 && (t.name.rfind("token_embd", 0) == 0 || t.name.rfind("position_embd", 0) == 0 ||
+                         t.name.rfind("token_types", 0) == 0);
+}
+
+// The split's shares: -ts where given, else each device's capacity (llama.cpp's default split
+// is by the free memory each device reports).
+std::vector<double> shares_of(const std::vector<SplitDevice>& devices) {
+  std::vector<double> shares;
+  bool any = false;
+  for (const auto& d : devices) any = any || d.share > 0;
+  for (const auto& d : devices) shares.push_back(any ? d.share : static_cast<double>(d.target.capacity_bytes));
+  return shares;
+}
+
+struct Evaluated {
+  std::vector<Components> dev;
+  Components host;
+  bool room = false;
+};
+
+Evaluated evaluate(const model::ModelShape& s, const std::vector<SplitDevice>& devices, const Target& host,
+                   const ContextParams& c, int ngl) {
+  std::vector<std::string> backends;
+  for (const auto& d : devices) backends.push_back(d.target.backend);
+  Evaluated e;
+  e.dev = estimate_split_devices(s, c, ngl, backends, shares_of(devices), e.host);
+  e.room = e.host.total() <= host.host_ram_bytes;
+  for (std::size_t i = 0; i < devices.size(); ++i) e.room = e.room && e.dev[i].total() <= devices[i].target.usable_bytes();
+  return e;
+}
+
+}  // namespace
+
+double network_seconds_per_token(uint32_t n_embd, int hops, const Link& link) {
+  if (hops <= 0) return 0;
+  const double bits = 2.0 * n_embd * 4 * 8;  // one f32 activation vector each way
+  const double transfer = link.gbps > 0 ? bits / (link.gbps * 1e9) : 0;
+  return hops * (link.rtt_ms / 1e3 + transfer);
+}
+
+SplitPlan plan_device_split(const model::ModelShape& s, const std::vector<SplitDevice>& devices, const Target& host,
+                            const ContextParams& c, int n_gpu_layers, int depth, const Link& link) {
+  SplitPlan plan;
+  plan.link = link;
+  plan.host_ram_bytes = host.host_ram_bytes;
+  const int n_layer = static_cast<int>(s.n_layer);
+  int ngl = n_gpu_layers;
+  if (n_gpu_layers == -2) {  // the most layers for which every device has room
+    int lo = 0, hi = n_layer + 1;
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) / 2;
+      const Evaluated e = evaluate(s, devices, host, c, mid);
+      bool devices_ok = true;
+      for (std::size_t i = 0; i < devices.size(); ++i)
+        devices_ok = devices_ok && e.dev[i].total() <= devices[i].target.usable_bytes();
+      if (devices_ok) lo = mid;
+      else hi = mid - 1;
+    }
+    ngl = lo;
+  }
+  plan.n_gpu_layers = ngl < 0 ? n_layer + 1 : std::min(ngl, n_layer + 1);
+  plan.n_ctx = padded_context(c.n_ctx, c.n_seq);
+  const Evaluated e = evaluate(s, devices, host, c, ngl);
+  plan.host = e.host;
+  const std::vector<int> placed = split_layer_devices(n_layer, ngl, shares_of(devices));
+  plan.n_layers.assign(devices.size(), 0);
+  for (int il = 0; il < n_layer; ++il) {
+    if (placed[static_cast<std::size_t>(il)] >= 0) ++plan.n_layers[static_cast<std::size_t>(placed[static_cast<std::size_t>(il)])];
+  }
+  plan.output_device = placed[static_cast<std::size_t>(n_layer)];
+  const bool whole = plan.n_gpu_layers == n_layer + 1;
+  const int64_t host_margin = static_cast<int64_t>(host.host_ram_bytes) - static_cast<int64_t>(e.host.total());
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    FitResult r;
+    r.target = devices[i].target;
+    r.device = e.dev[i];
+    r.n_ctx = plan.n_ctx;
+    r.n_gpu_layers = plan.n_gpu_layers;
+    r.margin_bytes = static_cast<int64_t>(devices[i].target.usable_bytes()) - static_cast<int64_t>(e.dev[i].total());
+    r.verdict = r.margin_bytes >= 0 ? Verdict::kFits : Verdict::kNo;
+    plan.devices.push_back(std::move(r));
+  }
+  plan.verdict = !e.room ? Verdict::kNo : (whole ? Verdict::kFits : (plan.n_gpu_layers > 0 ? Verdict::kPartial : Verdict::kNo));
+  if (host_margin < 0) {
+    plan.note = "the " + std::to_string(e.host.total() >> 20) + " MiB left in host RAM exceed its " +
+                std::to_string(host.host_ram_bytes >> 20) + " MiB";
+  }
+
+  // tg bound: the layers run one device after another, each reading its share of the bytes
+  // per token at its own bandwidth, the host's part at the host's; then the network.
+  const double all = static_cast<double>(bytes_per_token(s, c, depth));
+  uint64_t input = 0;
+  for (const auto& t : s.tensors) {
+    if (is_input(t)) input += t.bytes;
+  }
+  const double host_read = static_cast<double>(e.host.weights > input ? e.host.weights - input : 0);
+  double weights = host_read;
+  for (const auto& d : e.dev) weights += static_cast<double>(d.weights);
+  double seconds = 0;
+  for (std::size_t i = 0; i < devices.size() && weights > 0; ++i) {
+    const double bw = devices[i].target.bandwidth_gbps;
+    if (e.dev[i].weights > 0 && bw > 0) seconds += all * static_cast<double>(e.dev[i].weights) / weights / (bw * 1e9);
+  }
+  if (host_read > 0 && weights > 0) seconds += all * host_read / weights / (std::max(host.host_bandwidth_gbps, 1e-9) * 1e9);
+  plan.compute_bound_tps = seconds > 0 ? 1.0 / seconds : 0;
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    if (!devices[i].endpoint.empty() && (plan.n_layers[i] > 0 || plan.output_device == static_cast<int>(i))) ++plan.hops;
+  }
+  plan.network_s_per_token = network_seconds_per_token(s.n_embd, plan.hops, link);
+  const double total_s = seconds + plan.network_s_per_token;
+  plan.tg_bound_tps = total_s > 0 ? 1.0 / total_s : 0;
+  for (auto& r : plan.devices) r.tg_bound_tps = plan.tg_bound_tps;
+  return plan;
+}
+
+}  // namespace rigbench::fit

@@ -1,0 +1,302 @@
+// bench --rpc end to end: two real rpc-servers (llama.cpp's ggml-rpc-server, built from the same
+// sources with RIGBENCH_BUILD_PEERS and GGML_RPC) on 127.0.0.1, different free ports, CPU
+// backend; the shipped model and a synthetic one split across them; compare shows the local
+// run and the split run side by side. Bad input: a port nothing listens on, a fake server of
+// another protocol version (tests/fakes/fake_rpc_server.py), a server killed mid-run. Loopback
+// only; every wait bounded. No timed assertions.
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support/db_query.h"
+#include "support/subprocess.h"
+#include "support/temp_dir.h"
+
+extern char** environ;
+
+namespace rigbench {
+namespace {
+
+using nlohmann::json;
+using testing::ProcessResult;
+using testing::run_process;
+using testing::TempDir;
+
+// A port nothing listens on (bound, then closed).
+int free_port() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  socklen_t len = sizeof a;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  close(fd);
+  return ntohs(a.sin_port);
+}
+
+// Whether something accepts TCP connections on 127.0.0.1:port.
+bool listening(int port) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  const bool ok = connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  close(fd);
+  return ok;
+}
+
+// A server process started for one test, listening on `port` (waited for up to 30 s), and
+// killed at the end of the test (or earlier with stop()).
+class Server {
+ public:
+  Server(const std::vector<std::string>& argv, int port) : port_(port) {
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, dir_.file("out").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 2, dir_.file("err").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    if (posix_spawn(&pid_, args[0], &fa, nullptr, args.data(), environ) != 0) pid_ = -1;
+    posix_spawn_file_actions_destroy(&fa);
+    for (int i = 0; i < 300 && pid_ > 0 && !listening(port_); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ~Server() { stop(); }
+  void stop() {
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+      pid_ = -1;
+    }
+  }
+  bool up() const { return pid_ > 0 && listening(port_); }
+  std::string endpoint() const { return "127.0.0.1:" + std::to_string(port_); }
+
+ private:
+  TempDir dir_;
+  int port_;
+  pid_t pid_ = -1;
+};
+
+#ifdef RIGBENCH_RPC_SERVER
+// llama.cpp's rpc-server on a free port of 127.0.0.1, CPU backend, one thread.
+std::vector<std::string> rpc_server_argv(int port) {
+  return {RIGBENCH_RPC_SERVER, "-H", "127.0.0.1", "-p", std::to_string(port), "-t", "1"};
+}
+#endif
+
+std::vector<json> json_lines(const std::string& text) {
+  std::vector<json> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty()) out.push_back(json::parse(line));
+  }
+  return out;
+}
+
+int count_lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+ProcessResult rigbench(std::vector<std::string> args) {
+  std::vector<std::string> argv = {RIGBENCH_BIN};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_process(argv);
+}
+
+// ---- Bad input that needs no rpc-server of ours ----------------------------------------
+
+TEST(RpcE2E, RefusedEndpointIsOneLineNamingItExit1AndNothingStored) {
+  TempDir dir;
+  const std::string dead = "127.0.0.1:" + std::to_string(free_port());
+  const auto r = rigbench({"bench", RIGBENCH_TEST_MODEL, "--rpc", dead, "-p", "8", "-n", "4", "-r", "1", "-t", "1",
+                           "--db", dir.file("r.db"), "--energy", "off"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("rpc-server " + dead + ": connection refused"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("r.db")) &&
+               testing::query_int(dir.file("r.db"), "SELECT COUNT(*) FROM runs") > 0);
+}
+
+TEST(RpcE2E, MalformedEndpointIsAUsageError) {
+  const auto r = rigbench({"bench", RIGBENCH_TEST_MODEL, "--rpc", "localhost", "--no-db"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--rpc 'localhost': expected HOST:PORT"), std::string::npos) << r.err;
+}
+
+TEST(RpcE2E, FakeServerOfAnotherProtocolVersionIsOneLineNamingItExit1) {
+  const int port = free_port();
+  Server fake({"/usr/bin/env", "python3", RIGBENCH_FAKE_RPC_SERVER, "--port", std::to_string(port), "--major", "5"},
+              port);
+  ASSERT_TRUE(fake.up()) << "the fake rpc-server did not start";
+  const auto r = rigbench({"bench", RIGBENCH_TEST_MODEL, "--rpc", fake.endpoint(), "-p", "8", "-n", "4", "-r", "1",
+                           "-t", "1", "--no-db", "--energy", "off"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("rpc-server " + fake.endpoint() + ": speaks RPC protocol 5.0.0"), std::string::npos) << r.err;
+}
+
+TEST(RpcE2E, SilentServerIsABoundedWaitNamingIt) {
+  // A listener that never answers HELLO (an rpc-server busy with another client looks so).
+  const int port = free_port();
+  Server fake({"/usr/bin/env", "python3", RIGBENCH_FAKE_RPC_SERVER, "--port", std::to_string(port), "--silent"}, port);
+  ASSERT_TRUE(fake.up());
+  const auto r = rigbench({"bench", RIGBENCH_TEST_MODEL, "--rpc", fake.endpoint(), "--no-db", "--energy", "off"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("rpc-server " + fake.endpoint() + ": no answer to HELLO within 5 s"), std::string::npos)
+      << r.err;
+}
+
+#ifdef RIGBENCH_RPC_SERVER
+
+// ---- Two real rpc-servers ---------------------------------------------------------------
+
+class TwoServers : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const int p1 = free_port();
+    int p2 = free_port();
+    while (p2 == p1) p2 = free_port();
+    a_ = std::make_unique<Server>(rpc_server_argv(p1), p1);
+    b_ = std::make_unique<Server>(rpc_server_argv(p2), p2);
+    ASSERT_TRUE(a_->up() && b_->up()) << "ggml-rpc-server did not start";
+  }
+  std::string endpoints() const { return a_->endpoint() + "," + b_->endpoint(); }
+  std::unique_ptr<Server> a_, b_;
+};
+
+TEST_F(TwoServers, ShippedModelSplitRunKeepsTopologyAndCompareShowsLocalAndSplit) {
+  TempDir dir;
+  const std::string db = dir.file("r.db");
+  // One command: the local run and the split run (-ts 1/1: half the layers each).
+  const auto r = rigbench({"bench", RIGBENCH_TEST_MODEL, "--rpc", "none", "--rpc", endpoints(), "-ts", "1/1", "-p",
+                           "32", "-n", "8", "-r", "2", "-t", "1", "--db", db, "--energy", "off", "-o", "jsonl"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto recs = json_lines(r.out);
+  ASSERT_EQ(recs.size(), 2u);
+  EXPECT_EQ(recs[0]["params"]["rpc"], "none");
+  EXPECT_FALSE(recs[0].contains("topology"));
+  const json& split = recs[1];
+  EXPECT_EQ(split["params"]["rpc"], endpoints());
+  EXPECT_EQ(split["status"], "ok");
+  ASSERT_TRUE(split.contains("topology")) << split.dump();
+  const json& topo = split["topology"];
+  ASSERT_GE(topo.size(), 2u);
+  EXPECT_EQ(topo[0]["endpoint"], a_->endpoint());
+  EXPECT_EQ(topo[1]["endpoint"], b_->endpoint());
+  EXPECT_EQ(topo[0]["device"], "RPC0");
+  EXPECT_EQ(topo[1]["device"], "RPC1");
+  int layers = 0;
+  for (const auto& t : topo) {
+    layers += t["n_layers"].get<int>();
+    if (!t["endpoint"].is_null()) {
+      EXPECT_GT(t["memory_total_bytes"].get<uint64_t>(), 0u);
+      EXPECT_GT(t["rtt_ms"].get<double>(), 0.0);
+      EXPECT_GT(t["n_layers"].get<int>(), 0);  // -ts 1/1: each server holds layers
+    }
+  }
+  EXPECT_EQ(layers, 5);  // stories260K: 5 blocks, every one placed (the output layer apart)
+  EXPECT_TRUE(topo[1]["output_layer"].get<bool>());  // the last device holds the output layer
+  EXPECT_GT(split["results"]["tg"]["avg_tps"].get<double>(), 0.0);
+  // The record's identity keeps split and local apart: compare shows both rows.
+  const auto c = rigbench({"compare", "--db", db, "-o", "csv"});
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_NE(c.out.find(endpoints()), std::string::npos) << c.out;
+  EXPECT_EQ(testing::query_int(db, "SELECT COUNT(DISTINCT rpc) FROM runs"), 2);
+  const auto md = rigbench({"compare", "--db", db});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_NE(md.out.find("rpc"), std::string::npos) << md.out;
+}
+
+TEST_F(TwoServers, SyntheticModelSplitAcrossBoth) {
+  TempDir dir;
+  const std::string model = dir.file("tiny.gguf");
+  const auto s = rigbench({"synth", "--preset", "SmolLM2-135M", "--quant", "Q4_0", "--output-file", model});
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  const auto r = rigbench({"bench", model, "--rpc", endpoints(), "-p", "16", "-n", "4", "-r", "1", "-t", "1", "--no-db",
+                           "--energy", "off", "-o", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json rec = json::parse(r.out)[0];
+  const json& topo = rec["topology"];
+  ASSERT_GE(topo.size(), 2u);
+  int layers = 0;
+  for (const auto& t : topo) layers += t["n_layers"].get<int>();
+  EXPECT_EQ(layers, 30);  // SmolLM2-135M: 30 blocks
+  EXPECT_GT(topo[0]["n_layers"].get<int>() * topo[1]["n_layers"].get<int>(), 0) << topo.dump();
+}
+
+TEST_F(TwoServers, ServerLostMidRunKeepsFinishedRepetitionsNamesItExit1) {
+  TempDir dir;
+  const std::string db = dir.file("r.db");
+  bool seen = false;
+  Server* victim = b_.get();
+  // Kill the second server once the third repetition has begun (plain progress lines on stderr).
+  const auto r = testing::run_process_signal_when(
+      {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "--rpc", endpoints(), "-ts", "1/1", "-p", "16", "-n", "64", "-r",
+       "100000", "-t", "1", "--db", db, "--energy", "off", "--progress"},
+      0,
+      [victim](const std::string& err) {
+        if (err.find("tg · repetition 3/") != std::string::npos) {
+          victim->stop();
+          return true;
+        }
+        return false;
+      },
+      seen);
+  ASSERT_TRUE(seen) << r.err;
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const std::string last = r.err.substr(r.err.rfind("rigbench: error:"));
+  EXPECT_EQ(count_lines(last), 1) << r.err;
+  EXPECT_NE(last.find("rpc-server " + b_->endpoint() + ": connection lost mid-run"), std::string::npos) << r.err;
+  // The run is stored as failed, with the repetitions that finished before the loss.
+  EXPECT_EQ(testing::query_int(db, "SELECT COUNT(*) FROM runs"), 1);
+  EXPECT_EQ(testing::query_text(db, "SELECT json_extract(record_json, '$.status') FROM runs"), "failed");
+  EXPECT_GE(testing::query_int(db, "SELECT COUNT(*) FROM samples WHERE test = 'tg'"), 2);
+}
+
+TEST_F(TwoServers, CtrlCDuringASplitRunKeepsFinishedRepetitionsExit130) {
+  TempDir dir;
+  const std::string db = dir.file("r.db");
+  bool seen = false;
+  const auto r = testing::run_process_signal_when(
+      {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "--rpc", endpoints(), "-p", "16", "-n", "64", "-r", "100000", "-t",
+       "1", "--db", db, "--energy", "off", "--progress"},
+      SIGINT, [](const std::string& err) { return err.find("tg · repetition 3/") != std::string::npos; }, seen);
+  ASSERT_TRUE(seen) << r.err;
+  EXPECT_EQ(r.exit_code, 130) << r.err;
+  EXPECT_EQ(testing::query_text(db, "SELECT json_extract(record_json, '$.status') FROM runs"), "interrupted");
+  EXPECT_GE(testing::query_int(db, "SELECT COUNT(*) FROM samples WHERE test = 'tg'"), 2);
+  // The servers are still there for the next client.
+  EXPECT_TRUE(a_->up() && b_->up());
+}
+
+#else
+TEST(RpcE2E, TwoServersNeedThePeers) {
+  GTEST_SKIP() << "ggml-rpc-server not built: configure with -DRIGBENCH_BUILD_PEERS=ON (scripts/test does)";
+}
+#endif
+
+}  // namespace
+}  // namespace rigbench

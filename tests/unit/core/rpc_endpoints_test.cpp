@@ -1,0 +1,52 @@
+// The --rpc value: endpoints parsed and checked once (core/rpc_endpoints.h), and as the rpc knob.
+#include "core/rpc_endpoints.h"
+
+#include <gtest/gtest.h>
+
+#include "core/knobs.h"
+
+namespace rigbench {
+namespace {
+
+TEST(RpcEndpoints, ListInOrderTrimmedNoneIsEmpty) {
+  auto e = parse_rpc_endpoints(" 192.168.1.7:50052 , host-b:1 ");
+  ASSERT_TRUE(e);
+  EXPECT_EQ(*e, (std::vector<std::string>{"192.168.1.7:50052", "host-b:1"}));
+  EXPECT_EQ(rpc_endpoints_text(*e), "192.168.1.7:50052,host-b:1");
+  auto none = parse_rpc_endpoints("none");
+  ASSERT_TRUE(none);
+  EXPECT_TRUE(none->empty());
+  EXPECT_EQ(rpc_endpoints_text(*none), "none");
+}
+
+TEST(RpcEndpoints, BadOnesAreUsageErrorsNamingThem) {
+  for (const char* bad : {"localhost", "host:", ":50052", "host:0", "host:65536", "host:12x", "a b:1"}) {
+    auto e = parse_rpc_endpoints(bad);
+    ASSERT_FALSE(e) << bad;
+    EXPECT_EQ(e.error().code, ErrorCode::kUsage);
+    EXPECT_NE(e.error().message.find("expected HOST:PORT"), std::string::npos) << e.error().message;
+  }
+  auto twice = parse_rpc_endpoints("h:1,h:1");
+  ASSERT_FALSE(twice);
+  EXPECT_NE(twice.error().message.find("named twice"), std::string::npos);
+}
+
+TEST(RpcEndpoints, TheRpcKnobTakesAWholeListAndReloadsTheModel) {
+  const Knob* k = find_knob("rpc");
+  ASSERT_NE(k, nullptr);
+  EXPECT_TRUE(k->whole_value);
+  EXPECT_TRUE(k->reloads_model);
+  EXPECT_TRUE(k->compare_key);
+  EXPECT_EQ(k->llama_alias, "-rpc");
+  auto v = normalize_knob(*k, "127.0.0.1:1, 127.0.0.1:2");
+  ASSERT_TRUE(v);
+  EXPECT_EQ(*v, "127.0.0.1:1,127.0.0.1:2");
+  EXPECT_EQ(knob_default(*k), "none");
+  const Knob* ts = find_knob("tensor_split");
+  ASSERT_NE(ts, nullptr);
+  EXPECT_TRUE(normalize_knob(*ts, "3/1"));
+  EXPECT_FALSE(normalize_knob(*ts, "3/x"));
+}
+
+}  // namespace
+}  // namespace rigbench

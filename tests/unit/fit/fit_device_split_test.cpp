@@ -1,0 +1,121 @@
+// fit over machines (llama.cpp's RPC backend): the network term of the tg bound, llama.cpp's
+// layer split rule over unlike devices, and the plan's verdicts, on header-only files of real
+// model shapes written here.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "fit/device_split.h"
+#include "fit/memory_model.h"
+#include "model/model_shape.h"
+#include "support/temp_dir.h"
+#include "synth/synthesis.h"
+
+namespace rigbench {
+namespace {
+
+constexpr uint64_t kGiB = 1ull << 30;
+
+model::ModelShape shape_of(const std::string& preset, const std::string& quant) {
+  static testing::TempDir* dir = new testing::TempDir();
+  const std::string path = dir->file(preset + "-" + quant + ".gguf");
+  if (!std::filesystem::exists(path)) {
+    synth::SynthRequest req;
+    req.preset = preset;
+    req.quant = quant;
+    req.output_path = path;
+    req.header_only = true;
+    auto written = synth::run_synth(req, nullptr);
+    EXPECT_TRUE(written) << written.error().message;
+  }
+  auto shape = model::read_shape(path);
+  EXPECT_TRUE(shape) << shape.error().message;
+  return *shape;
+}
+
+fit::SplitDevice device(const std::string& name, uint64_t capacity, double bw, const std::string& endpoint,
+                        const std::string& backend = "rpc") {
+  fit::SplitDevice d;
+  d.target.name = name;
+  d.target.backend = backend;
+  d.target.capacity_bytes = capacity;
+  d.target.bandwidth_gbps = bw;
+  d.endpoint = endpoint;
+  return d;
+}
+
+TEST(NetworkTerm, HopsTimesRoundTripPlusOneActivationEachWay) {
+  fit::Link link{1.0, 0.5, "test"};
+  // Llama-3.1-70B: n_embd 8192 -> 2 x 8192 x 4 B = 65,536 B = 524,288 bits at 1 Gb/s = 0.524288 ms.
+  EXPECT_NEAR(fit::network_seconds_per_token(8192, 1, link), 0.5e-3 + 0.524288e-3, 1e-12);
+  EXPECT_NEAR(fit::network_seconds_per_token(8192, 2, link), 2 * (0.5e-3 + 0.524288e-3), 1e-12);
+  EXPECT_EQ(fit::network_seconds_per_token(8192, 0, link), 0.0);
+  fit::Link rtt_only{0, 2.0, "test"};
+  EXPECT_NEAR(fit::network_seconds_per_token(4096, 3, rtt_only), 6e-3, 1e-12);
+}
+
+TEST(SplitLayers, LlamaCppRuleRpcFirstOutputOnLastDevice) {
+  // 80 blocks + output, all offloaded, shares 1:1: 40.5 layers each -> blocks 0..40 on the
+  // first device (positions < 0.5), 41..79 and the output on the second.
+  const auto placed = fit::split_layer_devices(80, -1, {1, 1});
+  int first = 0, second = 0;
+  for (int il = 0; il < 80; ++il) (placed[static_cast<std::size_t>(il)] == 0 ? first : second)++;
+  EXPECT_EQ(first, 41);
+  EXPECT_EQ(second, 39);
+  EXPECT_EQ(placed[80], 1);
+  // -ngl 10: the last 9 blocks and the output, split over both; the rest on the host.
+  const auto partial = fit::split_layer_devices(80, 10, {1, 1});
+  EXPECT_EQ(partial[70], -1);
+  EXPECT_EQ(partial[71], 0);
+  EXPECT_EQ(partial[75], 0);
+  EXPECT_EQ(partial[76], 1);
+  EXPECT_EQ(partial[80], 1);
+}
+
+TEST(DeviceSplit, Llama70BOverA3090AndA64GBDesktopFitsWithANetworkTerm) {
+  const auto shape = shape_of("Llama-3.1-70B", "Q4_K_M");
+  fit::ContextParams ctx;
+  ctx.n_ctx = 8192;
+  // The desktop runs ggml-rpc-server (CPU, 64 GB), the 3090 box runs the model.
+  std::vector<fit::SplitDevice> devs = {device("desktop", 64 * kGiB, 51.2, "remote 1", "cpu"),
+                                        device("RTX 3090", 24 * kGiB, 936, "", "cuda")};
+  fit::Target host;
+  host.host_ram_bytes = 32 * kGiB;
+  host.host_bandwidth_gbps = 51.2;
+  const fit::Link link{1.0, 0.5, "test"};
+  const auto plan = fit::plan_device_split(shape, devs, host, ctx, -1, 0, link);
+  ASSERT_EQ(plan.devices.size(), 2u);
+  EXPECT_EQ(plan.verdict, fit::Verdict::kFits);
+  EXPECT_EQ(plan.n_layers[0] + plan.n_layers[1], 80);
+  EXPECT_GT(plan.n_layers[0], plan.n_layers[1]);  // by free memory: 64 GB vs 24 GB
+  EXPECT_EQ(plan.output_device, 1);
+  EXPECT_EQ(plan.hops, 1);
+  EXPECT_NEAR(plan.network_s_per_token, fit::network_seconds_per_token(8192, 1, link), 1e-15);
+  EXPECT_LT(plan.tg_bound_tps, plan.compute_bound_tps);
+  EXPECT_NEAR(1.0 / plan.tg_bound_tps, 1.0 / plan.compute_bound_tps + plan.network_s_per_token, 1e-9);
+  // Every byte of the weights is somewhere: devices plus host.
+  uint64_t weights = plan.host.weights;
+  for (const auto& d : plan.devices) weights += d.device.weights;
+  EXPECT_EQ(weights, shape.tensor_bytes);
+}
+
+TEST(DeviceSplit, AutoOffloadStopsWhereADeviceIsFullAndEachDeviceHasItsVerdict) {
+  const auto shape = shape_of("Llama-3.1-70B", "Q4_K_M");
+  fit::ContextParams ctx;
+  ctx.n_ctx = 4096;
+  std::vector<fit::SplitDevice> devs = {device("a", 16 * kGiB, 100, "h:1"), device("b", 16 * kGiB, 100, "h:2")};
+  fit::Target host;
+  host.host_ram_bytes = 128 * kGiB;
+  host.host_bandwidth_gbps = 50;
+  const auto all = fit::plan_device_split(shape, devs, host, ctx, -1, 0, {1, 0.5, "t"});
+  EXPECT_EQ(all.verdict, fit::Verdict::kNo);  // ~40 GiB does not go into 2 x 15 GiB usable
+  EXPECT_EQ(all.devices[0].verdict, fit::Verdict::kNo);
+  const auto aut = fit::plan_device_split(shape, devs, host, ctx, -2, 0, {1, 0.5, "t"});
+  EXPECT_EQ(aut.verdict, fit::Verdict::kPartial);
+  EXPECT_LT(aut.n_gpu_layers, 81);
+  for (const auto& d : aut.devices) EXPECT_LE(d.device.total(), d.target.usable_bytes());
+  EXPECT_EQ(aut.hops, 2);
+}
+
+}  // namespace
+}  // namespace rigbench
