@@ -254,7 +254,7 @@ TEST_F(TwoServers, ServerLostMidRunKeepsFinishedRepetitionsNamesItExit1) {
   Server* victim = b_.get();
   // Kill the second server once the third repetition has begun (plain progress lines on stderr).
   const auto r = testing::run_process_signal_when(
-      {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "--rpc", endpoints(), "-ts", "1/1", "-p", "16", "-n", "64", "-r",
+      {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "--rpc", endpoints(), "-ts", "1/1", "-p", "0", "-n", "64", "-r",
        "100000", "-t", "1", "--db", db, "--energy", "off", "--progress"},
       0,
       [victim](const std::string& err) {
@@ -281,7 +281,7 @@ TEST_F(TwoServers, CtrlCDuringASplitRunKeepsFinishedRepetitionsExit130) {
   const std::string db = dir.file("r.db");
   bool seen = false;
   const auto r = testing::run_process_signal_when(
-      {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "--rpc", endpoints(), "-p", "16", "-n", "64", "-r", "100000", "-t",
+      {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "--rpc", endpoints(), "-p", "0", "-n", "64", "-r", "100000", "-t",
        "1", "--db", db, "--energy", "off", "--progress"},
       SIGINT, [](const std::string& err) { return err.find("tg · repetition 3/") != std::string::npos; }, seen);
   ASSERT_TRUE(seen) << r.err;
