@@ -195,13 +195,19 @@ TEST_F(TwoServers, ShippedModelSplitRunKeepsTopologyAndCompareShowsLocalAndSplit
                            "32", "-n", "8", "-r", "2", "-t", "1", "--db", db, "--energy", "off", "-o", "jsonl"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto recs = json_lines(r.out);
-  ASSERT_EQ(recs.size(), 2u);
-  EXPECT_EQ(recs[0]["params"]["rpc"], "none");
-  EXPECT_FALSE(recs[0].contains("topology"));
-  const json& split = recs[1];
-  EXPECT_EQ(split["params"]["rpc"], endpoints());
-  EXPECT_EQ(split["status"], "ok");
-  ASSERT_TRUE(split.contains("topology")) << split.dump();
+  ASSERT_EQ(recs.size(), 4u);  // pp32 and tg8, local then split
+  json split;
+  for (const auto& rec : recs) {
+    EXPECT_EQ(rec["status"], "ok");
+    if (rec["params"]["rpc"] == "none") {
+      EXPECT_FALSE(rec.contains("topology"));
+      continue;
+    }
+    EXPECT_EQ(rec["params"]["rpc"], endpoints());
+    ASSERT_TRUE(rec.contains("topology")) << rec.dump();
+    if (rec["results"].contains("tg")) split = rec;
+  }
+  ASSERT_FALSE(split.is_null());
   const json& topo = split["topology"];
   ASSERT_GE(topo.size(), 2u);
   EXPECT_EQ(topo[0]["endpoint"], a_->endpoint());
@@ -235,7 +241,7 @@ TEST_F(TwoServers, SyntheticModelSplitAcrossBoth) {
   const std::string model = dir.file("tiny.gguf");
   const auto s = rigbench({"synth", "--preset", "SmolLM2-135M", "--quant", "Q4_0", "--output-file", model});
   ASSERT_EQ(s.exit_code, 0) << s.err;
-  const auto r = rigbench({"bench", model, "--rpc", endpoints(), "-p", "16", "-n", "4", "-r", "1", "-t", "1", "--no-db",
+  const auto r = rigbench({"bench", model, "--rpc", endpoints(), "-p", "0", "-n", "4", "-r", "1", "-t", "1", "--no-db",
                            "--energy", "off", "-o", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json rec = json::parse(r.out)[0];
@@ -255,10 +261,10 @@ TEST_F(TwoServers, ServerLostMidRunKeepsFinishedRepetitionsNamesItExit1) {
   // Kill the second server once the third repetition has begun (plain progress lines on stderr).
   const auto r = testing::run_process_signal_when(
       {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "--rpc", endpoints(), "-ts", "1/1", "-p", "0", "-n", "64", "-r",
-       "100000", "-t", "1", "--db", db, "--energy", "off", "--progress"},
+       "auto", "--ci-target", "0.01", "--max-time", "120", "-t", "1", "--db", db, "--energy", "off", "--progress"},
       0,
       [victim](const std::string& err) {
-        if (err.find("tg · repetition 3/") != std::string::npos) {
+        if (err.find("tg · repetition 3") != std::string::npos) {
           victim->stop();
           return true;
         }
@@ -281,9 +287,9 @@ TEST_F(TwoServers, CtrlCDuringASplitRunKeepsFinishedRepetitionsExit130) {
   const std::string db = dir.file("r.db");
   bool seen = false;
   const auto r = testing::run_process_signal_when(
-      {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "--rpc", endpoints(), "-p", "0", "-n", "64", "-r", "100000", "-t",
-       "1", "--db", db, "--energy", "off", "--progress"},
-      SIGINT, [](const std::string& err) { return err.find("tg · repetition 3/") != std::string::npos; }, seen);
+      {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "--rpc", endpoints(), "-p", "0", "-n", "64", "-r", "auto",
+       "--ci-target", "0.01", "--max-time", "120", "-t", "1", "--db", db, "--energy", "off", "--progress"},
+      SIGINT, [](const std::string& err) { return err.find("tg · repetition 3") != std::string::npos; }, seen);
   ASSERT_TRUE(seen) << r.err;
   EXPECT_EQ(r.exit_code, 130) << r.err;
   EXPECT_EQ(testing::query_text(db, "SELECT json_extract(record_json, '$.status') FROM runs"), "interrupted");
