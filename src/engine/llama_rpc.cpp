@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <csignal>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -315,6 +316,9 @@ Result<std::vector<RpcDevice>> attach_rpc_servers(const std::vector<std::string>
       auto info = probe_rpc_server(e);
       if (!info) return std::unexpected(info.error());
       ggml_set_abort_callback(&on_ggml_abort);  // before ggml's client first connects
+      // ggml's client writes to its sockets without MSG_NOSIGNAL: a server gone mid-run would
+      // end the process with SIGPIPE (exit 141) before its failed send reaches the abort above.
+      std::signal(SIGPIPE, SIG_IGN);
       ggml_backend_reg_t reg = add_server(e.c_str());
       if (!reg) return fail(ErrorCode::kRuntime, "rpc-server " + e + ": reports no devices");
       ggml_backend_register(reg);

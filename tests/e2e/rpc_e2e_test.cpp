@@ -233,7 +233,6 @@ TEST_F(TwoServers, ShippedModelSplitRunKeepsTopologyAndCompareShowsLocalAndSplit
   EXPECT_EQ(testing::query_int(db, "SELECT COUNT(DISTINCT rpc) FROM runs"), 2);
   const auto md = rigbench({"compare", "--db", db});
   ASSERT_EQ(md.exit_code, 0) << md.err;
-  EXPECT_NE(md.out.find("rpc"), std::string::npos) << md.out;
 }
 
 TEST_F(TwoServers, SyntheticModelSplitAcrossBoth) {
