@@ -84,9 +84,10 @@ backend_cmake_args_vulkan() {
 backend_cmake_args_cuda() {
   local nvcc=${CUDACXX:-}
   [ -n "$nvcc" ] || nvcc=$(command -v nvcc 2>/dev/null) || true
-  [ -n "$nvcc" ] || { [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc; } || true
+  local home=${CUDA_HOME:-/usr/local/cuda}
+  [ -n "$nvcc" ] || { [ -x "$home/bin/nvcc" ] && nvcc=$home/bin/nvcc; } || true
   if [ -z "$nvcc" ] || [ ! -x "$nvcc" ]; then
-    say "error: cuda: nvcc (NVIDIA's CUDA toolkit) was not found on PATH, in CUDACXX or in /usr/local/cuda; install the toolkit (NVIDIA's apt repository: sudo apt-get install cuda-toolkit; or Debian's non-free nvidia-cuda-toolkit) and run setup again"
+    say "error: cuda: nvcc (NVIDIA's CUDA toolkit) was not found on PATH, in CUDACXX or in $home/bin; install the toolkit (NVIDIA's apt repository: sudo apt-get install cuda-toolkit; or Debian's non-free nvidia-cuda-toolkit) and run setup again"
     return 1
   fi
   local arch=${RIGBENCH_CUDA_ARCHITECTURES:-}

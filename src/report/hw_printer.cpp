@@ -51,6 +51,13 @@ json to_json(const HwReport& r) {
             {"backends", m.backends},
             {"gpus", gpus},
             {"meters", meters}};
+  // Only on a build with a GPU backend that lists no device (the CPU build's output is unchanged).
+  if (const auto idle = hw::backends_without_devices(m); !idle.empty()) {
+    j["backends_without_devices"] = idle;
+    json notes = json::array();
+    for (const auto& b : idle) notes.push_back(hw::no_device_note(b));
+    j["backend_notes"] = notes;
+  }
   if (r.bandwidth) {
     const auto& bw = *r.bandwidth;
     j["bandwidth"] = {{"read_gbps", bw.read_gbps},
@@ -119,6 +126,7 @@ void print_md(const HwReport& r, std::ostream& out) {
   machine.add_row({TableCell::str("kernel"), or_dash(m.kernel)});
   machine.add_row({TableCell::str("ggml backends"), or_dash(join(m.backends, ", "))});
   render(machine, OutputFormat::kMarkdown, out);
+  for (const auto& b : hw::backends_without_devices(m)) out << "note: " << hw::no_device_note(b) << "\n";
 
   out << "\n";
   if (m.gpus.empty()) {
