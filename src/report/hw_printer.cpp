@@ -125,8 +125,8 @@ void print_md(const HwReport& r, std::ostream& out) {
   machine.add_row({TableCell::str("os"), or_dash(m.os)});
   machine.add_row({TableCell::str("kernel"), or_dash(m.kernel)});
   machine.add_row({TableCell::str("ggml backends"), or_dash(join(m.backends, ", "))});
+  for (const auto& b : hw::backends_without_devices(m)) machine.add_note(hw::no_device_note(b));
   render(machine, OutputFormat::kMarkdown, out);
-  for (const auto& b : hw::backends_without_devices(m)) out << "note: " << hw::no_device_note(b) << "\n";
 
   out << "\n";
   if (m.gpus.empty()) {
