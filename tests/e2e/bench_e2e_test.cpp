@@ -393,7 +393,8 @@ TEST(BenchE2E, HelpAndVersionExitZero) {
 TEST(BenchE2E, NglOnABuildWithoutAGpuDeviceSaysLayersStayOnTheCpu) {
   const ProcessResult hw = run_process({RIGBENCH_BIN, "hw", "-o", "json"});
   ASSERT_EQ(hw.exit_code, 0) << hw.err;
-  for (const auto& g : nlohmann::json::parse(hw.out)["gpus"]) {
+  const auto machine = nlohmann::json::parse(hw.out);  // kept: a range over a temporary's member would dangle
+  for (const auto& g : machine["gpus"]) {
     if (g["source"] == "ggml") GTEST_SKIP() << "this build offloads to " << g["name"];
   }
   const ProcessResult r = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "4", "-r", "1",
