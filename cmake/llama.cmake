@@ -89,6 +89,15 @@ else()
   set(LLAMA_OPENSSL OFF CACHE BOOL "" FORCE)
   set(LLAMA_BUILD_COMMIT ${RIGBENCH_LLAMA_PINNED_COMMIT} CACHE STRING "" FORCE)
   add_subdirectory(${_bundled_dir} ${CMAKE_BINARY_DIR}/llama.cpp EXCLUDE_FROM_ALL)
+  # A GPU backend (GGML_VULKAN, GGML_CUDA, GGML_METAL, ...) adds GGML_USE_<BACKEND> to ggml's
+  # public definitions; only ggml's own backend registry reads it (ggml-backend-reg.cpp, which
+  # keeps it). Off the consumers (libllama, llama-bench, rigbench), whose objects are then
+  # the CPU build's and come from ccache: a backend's build compiles little beyond its backend.
+  get_target_property(_ggml_public_defs ggml INTERFACE_COMPILE_DEFINITIONS)
+  if(_ggml_public_defs)
+    list(FILTER _ggml_public_defs EXCLUDE REGEX "^GGML_USE_(CUDA|HIP|MUSA|VULKAN|METAL|SYCL|OPENCL|CANN)$")
+    set_target_properties(ggml PROPERTIES INTERFACE_COMPILE_DEFINITIONS "${_ggml_public_defs}")
+  endif()
   set(RIGBENCH_LLAMA_SOURCE bundled CACHE INTERNAL "")
   set(RIGBENCH_LLAMA_VOCAB_DIR ${_bundled_dir}/models CACHE INTERNAL "")
   set(RIGBENCH_LLAMA_COMMIT ${RIGBENCH_LLAMA_PINNED_COMMIT} CACHE INTERNAL "")

@@ -175,6 +175,9 @@ Status run_bench_command(BenchOptions& opts) {
     std::fprintf(stderr, "rigbench: warning: %s%s%s\n", w.cause.c_str(), w.remedy.empty() ? "" : "; ",
                  w.remedy.c_str());
   }
+  if (const auto note = measure::offload_note(opts.plan, job.context.machine)) {
+    std::fprintf(stderr, "rigbench: note: %s; %s\n", note->cause.c_str(), note->remedy.c_str());
+  }
 
   // 5. The use case: every run becomes a record (ok, refused, failed, interrupted), stored and
   // printed as it comes; the exit code is set at the end.

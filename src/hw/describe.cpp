@@ -1,5 +1,6 @@
 #include "hw/describe.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "core/strings.h"
@@ -45,6 +46,32 @@ std::string gpu_source(const DeviceInfo& gpu) {
   if (gpu.name.rfind("nvml:", 0) == 0) return "nvml";
   if (gpu.name.rfind("amdgpu:", 0) == 0) return "amdgpu";
   return "ggml";
+}
+
+std::vector<std::string> backends_without_devices(const MachineInfo& machine) {
+  static const char* const kGpuBackends[] = {"CUDA", "ROCm", "MUSA", "Vulkan", "MTL", "SYCL", "OpenCL", "CANN"};
+  std::vector<std::string> out;
+  for (const std::string& b : machine.backends) {
+    if (std::find(std::begin(kGpuBackends), std::end(kGpuBackends), b) == std::end(kGpuBackends)) continue;
+    const bool listed = std::any_of(machine.gpus.begin(), machine.gpus.end(), [&](const DeviceInfo& g) {
+      return offloadable(g) && g.name.rfind(b, 0) == 0;
+    });
+    if (!listed) out.push_back(b);
+  }
+  return out;
+}
+
+std::string no_device_note(const std::string& backend) {
+  if (backend == "CUDA") {
+    return "CUDA: compiled in, but no CUDA device is present (the driver lists none: check nvidia-smi and "
+           "CUDA_VISIBLE_DEVICES); every layer stays on the CPU";
+  }
+  if (backend == "Vulkan") {
+    return "Vulkan: compiled in, but ggml-vulkan lists no device (it skips CPU-type devices such as Mesa's lavapipe "
+           "unless GGML_VK_VISIBLE_DEVICES=0 is set; vulkaninfo --summary lists the devices); every layer stays on "
+           "the CPU";
+  }
+  return backend + ": compiled in, but it lists no device; every layer stays on the CPU";
 }
 
 MachineInfo describe(const GgmlView& ggml, const DriverSources& drivers) {

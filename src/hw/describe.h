@@ -44,4 +44,13 @@ std::string gpu_source(const DeviceInfo& gpu);
 // True for a ggml device: this build can offload layers to it (fit plans on it).
 inline bool offloadable(const DeviceInfo& gpu) { return gpu_source(gpu) == "ggml"; }
 
+// The GPU backends this build has (machine.backends: "CUDA", "Vulkan", "MTL", ...) that list
+// no device (no ggml device in machine.gpus named after them: "CUDA0", "Vulkan0"): compiled in,
+// but nothing to offload to. The CPU, BLAS and RPC backends are never listed.
+std::vector<std::string> backends_without_devices(const MachineInfo& machine);
+
+// One line on such a backend, what it means and what to do: "CUDA: compiled in, but no CUDA
+// device is present ...", "Vulkan: ... unless GGML_VK_VISIBLE_DEVICES=0 ...".
+std::string no_device_note(const std::string& backend);
+
 }  // namespace rigbench::hw

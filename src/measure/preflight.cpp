@@ -32,7 +32,13 @@ Preflight preflight(const std::vector<TestCase>& plan, const std::map<std::strin
     r.bytes_per_token = fit::bytes_per_token(shape, ctx, tc.params.n_depth);
     r.tg_bound_tps = f.tg_bound_tps;
     std::string refusal;
-    if (f.verdict == fit::Verdict::kNo && !force) {
+    // -ngl 0 on a build with a GPU: fit's verdict is about the device ("does not fit" when no
+    // layer goes there), but the run asked for none: it runs when host RAM (and the device's
+    // share, the compute buffer a GPU backend still reserves) hold it.
+    const bool host_only_run_fits = tc.params.n_gpu_layers == 0 && target.backend != "cpu" &&
+                                    f.host.total() <= target.host_ram_bytes &&
+                                    f.device.total() <= target.usable_bytes();
+    if (f.verdict == fit::Verdict::kNo && !force && !host_only_run_fits) {
       const fit::Components& c = f.device;
       refusal = "model '" + tc.model_path + "' at n_ctx " + std::to_string(tc.params.n_ctx) +
                 " will not fit this machine: needs " + format_gib(f.device.total() + f.host.total()) +

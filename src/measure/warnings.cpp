@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "core/strings.h"
+#include "hw/describe.h"
+
 namespace rigbench::measure {
 
 std::vector<Warning> plan_warnings(const std::vector<TestCase>& plan, const std::map<std::string, ModelInfo>& models,
@@ -35,6 +38,23 @@ std::vector<Warning> plan_warnings(const std::vector<TestCase>& plan, const std:
     }
   }
   return out;
+}
+
+std::optional<Warning> offload_note(const PlanSpec& spec, const MachineInfo& machine) {
+  const auto it = spec.knobs.find("n_gpu_layers");
+  if (it == spec.knobs.end()) return std::nullopt;
+  const auto asked = std::find_if(it->second.begin(), it->second.end(), [](const std::string& v) { return v != "0"; });
+  if (asked == it->second.end()) return std::nullopt;
+  if (std::any_of(machine.gpus.begin(), machine.gpus.end(), hw::offloadable)) return std::nullopt;
+  const std::string backends = machine.backends.empty() ? std::string("CPU") : join(machine.backends, ", ");
+  Warning w;
+  w.cause = "-ngl " + *asked + ": this build's ggml backends (" + backends +
+            ") list no device but the CPU, so every layer stays on the CPU (the record says backend CPU)";
+  const auto idle = hw::backends_without_devices(machine);
+  w.remedy = idle.empty()
+                 ? "build a GPU backend with RIGBENCH_BACKENDS=vulkan|cuda|metal scripts/setup (README, Backends)"
+                 : hw::no_device_note(idle.front());
+  return w;
 }
 
 }  // namespace rigbench::measure

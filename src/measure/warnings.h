@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,5 +22,13 @@ struct Warning {
 // Each distinct warning appears once.
 std::vector<Warning> plan_warnings(const std::vector<TestCase>& plan, const std::map<std::string, ModelInfo>& models,
                                    const MachineInfo& machine, const std::string& build_type);
+
+// The one-line note for -ngl given with a value other than 0 when this build's ggml lists no
+// device that takes layers (machine.gpus holds no ggml device, hw::offloadable): every layer
+// stays on the CPU and the record says backend CPU. The remedy names what is missing: a GPU
+// backend (RIGBENCH_BACKENDS), or, for a build that has one (machine.backends), a device it
+// can see (ggml-vulkan skips CPU-type devices such as lavapipe unless GGML_VK_VISIBLE_DEVICES
+// is set; no CUDA device present). nullopt when nothing was asked or a device can take layers.
+std::optional<Warning> offload_note(const PlanSpec& spec, const MachineInfo& machine);
 
 }  // namespace rigbench::measure

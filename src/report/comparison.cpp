@@ -522,6 +522,14 @@ const Identity& ModelIdentities::of(const RunRecord& rec) const {
   return models_.at(resolved_.at(model_identity(rec).key));
 }
 
+std::string build_backends(const MachineInfo& m) {
+  std::vector<std::string> gpu;
+  for (const std::string& b : m.backends) {
+    if (b != "CPU") gpu.push_back(b);
+  }
+  return gpu.empty() ? std::string("CPU") : join(gpu, ",");
+}
+
 Identity build_identity(const RunRecord& rec) {
   const bool llama_bench = std::find(rec.tags.begin(), rec.tags.end(), store::kLlamaBenchTag) != rec.tags.end();
   const std::string tool = llama_bench ? "llama-bench" : "rigbench " + rec.build.rigbench_version;
@@ -558,6 +566,8 @@ std::string setup_signature(const RunRecord& rec) {
   }
   put(sig, rec.build.rigbench_version);
   put(sig, rec.build.llama_cpp_commit);
+  put_raw(sig, m.backends.size());
+  for (const std::string& b : m.backends) put(sig, b);
   put_raw(sig, rec.tags.size());
   for (const std::string& t : rec.tags) put(sig, t);
   const ModelInfo& mo = rec.model;
@@ -604,6 +614,16 @@ RecordIdentities::RecordIdentities(std::span<const RunRecord> records) {
   for (const RunRecord* rec : firsts) {
     entries_.push_back({machine_identity(*rec), model_ids.of(*rec), build_identity(*rec), knobs_label(*rec),
                         static_cast<std::size_t>(rec - records.data())});
+  }
+  // Builds of several backends on one machine (a CPU build and a Vulkan build of the same
+  // sources): one machine, builds told apart by their backends, so their runs are never pooled.
+  std::map<std::string, std::set<std::string>> backends_per_machine;
+  for (const Entry& e : entries_) backends_per_machine[e.machine.key].insert(build_backends(records[e.first].machine));
+  for (Entry& e : entries_) {
+    if (backends_per_machine[e.machine.key].size() < 2) continue;
+    const std::string backends = build_backends(records[e.first].machine);
+    e.build.key += '\x1f' + backends;
+    e.build.label += " (" + backends + ")";
   }
 }
 

@@ -86,6 +86,11 @@ class ModelIdentities {
 // Build: the tool (rigbench and its version, or llama-bench for imported rows) and the
 // llama.cpp commit's first 8 hex digits; labelled "rigbench 0.1.0 / llama.cpp 80fb11ac".
 Identity build_identity(const RunRecord& rec);
+// The backends a build has besides the CPU, as llama-bench's `backends` field names them
+// ("Vulkan", "CUDA,BLAS"); "CPU" when none (or none recorded). RecordIdentities adds them to
+// the build's key and label (" (Vulkan)") where one machine's records come from builds of
+// different backends, so a CPU build's and a Vulkan build's runs stay apart.
+std::string build_backends(const MachineInfo& m);
 
 // Every compare-key knob of a record's run (core/knobs.h), by its table header, e.g.
 // "ngl=99 lm=auto n_batch=2048 n_ubatch=512 type_k=f16 type_v=f16 fa=on poll=50 cpu_strict=0 threads=8 n_depth=0";

@@ -51,6 +51,13 @@ json to_json(const HwReport& r) {
             {"backends", m.backends},
             {"gpus", gpus},
             {"meters", meters}};
+  // Only on a build with a GPU backend that lists no device (the CPU build's output is unchanged).
+  if (const auto idle = hw::backends_without_devices(m); !idle.empty()) {
+    j["backends_without_devices"] = idle;
+    json notes = json::array();
+    for (const auto& b : idle) notes.push_back(hw::no_device_note(b));
+    j["backend_notes"] = notes;
+  }
   if (r.bandwidth) {
     const auto& bw = *r.bandwidth;
     j["bandwidth"] = {{"read_gbps", bw.read_gbps},
@@ -118,6 +125,7 @@ void print_md(const HwReport& r, std::ostream& out) {
   machine.add_row({TableCell::str("os"), or_dash(m.os)});
   machine.add_row({TableCell::str("kernel"), or_dash(m.kernel)});
   machine.add_row({TableCell::str("ggml backends"), or_dash(join(m.backends, ", "))});
+  for (const auto& b : hw::backends_without_devices(m)) machine.add_note(hw::no_device_note(b));
   render(machine, OutputFormat::kMarkdown, out);
 
   out << "\n";

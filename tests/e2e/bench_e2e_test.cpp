@@ -386,5 +386,35 @@ TEST(BenchE2E, HelpAndVersionExitZero) {
   EXPECT_EQ(none.exit_code, 0);
 }
 
+// -ngl 99 on a build whose ggml lists no device but the CPU (the default CPU build; a GPU
+// build with no device visible too): one note on stderr that the layers stay on the CPU, and
+// the record says backend CPU, not a silent CPU run labelled as offloaded. Skipped on a build
+// that has a device (there the layers do go to it: tests/e2e/vulkan_e2e_test.cpp).
+TEST(BenchE2E, NglOnABuildWithoutAGpuDeviceSaysLayersStayOnTheCpu) {
+  const ProcessResult hw = run_process({RIGBENCH_BIN, "hw", "-o", "json"});
+  ASSERT_EQ(hw.exit_code, 0) << hw.err;
+  const auto machine = nlohmann::json::parse(hw.out);  // kept: a range over a temporary's member would dangle
+  for (const auto& g : machine["gpus"]) {
+    if (g["source"] == "ggml") GTEST_SKIP() << "this build offloads to " << g["name"];
+  }
+  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "4", "-r", "1",
+                                       "-t", "1", "-ngl", "99", "--no-db", "-o", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string note = "rigbench: note: -ngl 99: this build's ggml backends (";
+  const auto at = r.err.find(note);
+  ASSERT_NE(at, std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(note, at + 1), std::string::npos) << "said once:\n" << r.err;
+  EXPECT_NE(r.err.find("every layer stays on the CPU", at), std::string::npos) << r.err;
+  for (const auto& rec : nlohmann::json::parse(r.out)) {
+    EXPECT_EQ(rec["params"]["n_gpu_layers"], 99);
+    EXPECT_EQ(rec["devices_used"], nlohmann::json::array({"CPU"})) << rec["devices_used"].dump();
+  }
+  // Without -ngl (the default, -1 = all) nothing is said.
+  const ProcessResult quiet = run_process(
+      {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "0", "-r", "1", "-t", "1", "--no-db"});
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_EQ(quiet.err.find("rigbench: note: -ngl"), std::string::npos) << quiet.err;
+}
+
 }  // namespace
 }  // namespace rigbench

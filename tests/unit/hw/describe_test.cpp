@@ -161,5 +161,27 @@ TEST(ThisMachineTarget, PlansOnAGgmlDeviceNeverOnAGpuOnlyADriverLists) {
   EXPECT_EQ(gpu.capacity_bytes, 139 * kGiB);
 }
 
+// A CUDA build on a machine without an NVIDIA GPU (ggml-cuda registers, lists no device), and a
+// Vulkan build whose ggml-vulkan skipped lavapipe: each backend is named with what it means.
+TEST(BackendsWithoutDevices, CudaOrVulkanCompiledInWithNoDeviceIsNamed) {
+  MachineInfo m;
+  m.backends = {"CUDA", "BLAS", "RPC", "CPU"};
+  EXPECT_EQ(backends_without_devices(m), std::vector<std::string>{"CUDA"});
+  EXPECT_EQ(no_device_note("CUDA").rfind("CUDA: compiled in, but no CUDA device is present", 0), 0u);
+  DeviceInfo nvml;
+  nvml.name = "nvml:gpu0";  // a driver's GPU does not count: ggml cannot put layers on it
+  m.gpus = {nvml};
+  EXPECT_EQ(backends_without_devices(m), std::vector<std::string>{"CUDA"});
+  DeviceInfo cuda;
+  cuda.name = "CUDA0";
+  m.gpus.push_back(cuda);
+  EXPECT_TRUE(backends_without_devices(m).empty());
+  m.backends = {"Vulkan", "CPU"};
+  EXPECT_EQ(backends_without_devices(m), std::vector<std::string>{"Vulkan"});
+  EXPECT_NE(no_device_note("Vulkan").find("GGML_VK_VISIBLE_DEVICES=0"), std::string::npos);
+  m.backends = {"CPU"};
+  EXPECT_TRUE(backends_without_devices(m).empty());
+}
+
 }  // namespace
 }  // namespace rigbench::hw

@@ -47,5 +47,55 @@ TEST(PlanWarnings, ContextBeyondTrainingSyntheticModelAndDebugBuild) {
   EXPECT_NE(w[2].cause.find("synthetic"), std::string::npos);
 }
 
+// -ngl on a build whose ggml lists no device but the CPU: one note, the remedy by backend.
+PlanSpec ngl_spec(std::vector<std::string> values) {
+  PlanSpec spec;
+  spec.knobs["n_gpu_layers"] = std::move(values);
+  return spec;
+}
+
+TEST(OffloadNote, CpuOnlyBuildSaysLayersStayOnTheCpu) {
+  MachineInfo m;
+  m.backends = {"CPU"};
+  const auto w = offload_note(ngl_spec({"0", "99"}), m);
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(w->cause,
+            "-ngl 99: this build's ggml backends (CPU) list no device but the CPU, so every layer stays on the CPU "
+            "(the record says backend CPU)");
+  EXPECT_NE(w->remedy.find("RIGBENCH_BACKENDS=vulkan|cuda|metal"), std::string::npos);
+}
+
+TEST(OffloadNote, NoneWithoutNglOrWithNglZeroOnly) {
+  MachineInfo m;
+  m.backends = {"CPU"};
+  EXPECT_FALSE(offload_note(PlanSpec{}, m).has_value());  // the default -ngl: nothing asked
+  EXPECT_FALSE(offload_note(ngl_spec({"0"}), m).has_value());
+}
+
+TEST(OffloadNote, NoneWhenAGgmlDeviceTakesLayers) {
+  MachineInfo m;
+  m.backends = {"Vulkan", "CPU"};
+  DeviceInfo d;
+  d.name = "Vulkan0";
+  d.description = "llvmpipe (LLVM 15.0.6, 256 bits)";
+  m.gpus = {d};
+  EXPECT_FALSE(offload_note(ngl_spec({"99"}), m).has_value());
+}
+
+TEST(OffloadNote, DriverOnlyGpuDoesNotTakeLayersAndVulkanOrCudaWithoutDeviceSaySo) {
+  MachineInfo m;
+  DeviceInfo nvml;
+  nvml.name = "nvml:gpu0";  // NVML sees it, this build's ggml does not
+  m.gpus = {nvml};
+  m.backends = {"Vulkan", "CPU"};
+  auto w = offload_note(ngl_spec({"-1"}), m);
+  ASSERT_TRUE(w.has_value());
+  EXPECT_NE(w->remedy.find("GGML_VK_VISIBLE_DEVICES=0"), std::string::npos);
+  m.backends = {"CUDA", "CPU"};
+  w = offload_note(ngl_spec({"99"}), m);
+  ASSERT_TRUE(w.has_value());
+  EXPECT_NE(w->remedy.find("no CUDA device is present"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace rigbench::measure

@@ -80,6 +80,45 @@ TEST(Compare, ByMachineWinnersRatiosAndOverlap) {
   EXPECT_EQ(beta.cells[1].state, CellState::kMissing);
 }
 
+// A CPU build and a Vulkan build of the same sources on one machine: one machine, two builds
+// told apart by their backends (never pooled); on machines of one backend each, nothing changes.
+TEST(Compare, OneMachineTwoBackendsStaysOneMachineWithTwoBuilds) {
+  std::vector<RunRecord> records = {
+      run("1", "box-a", "alpha", {1'000'000'000, 1'010'000'000}, {1'000'000'000, 1'010'000'000}),
+      run("2", "box-a", "alpha", {250'000'000, 255'000'000}, {500'000'000, 505'000'000}),
+      run("3", "box-b", "alpha", {900'000'000, 910'000'000}, {900'000'000, 910'000'000}),
+  };
+  records[0].machine.backends = {"CPU"};
+  records[1].machine.backends = {"Vulkan", "CPU"};
+  records[2].machine.backends = {"CUDA", "CPU"};
+  EXPECT_EQ(build_backends(records[0].machine), "CPU");
+  EXPECT_EQ(build_backends(records[1].machine), "Vulkan");
+  EXPECT_EQ(build_backends(MachineInfo{}), "CPU");  // a record that lists none
+  auto by_machine = compare(records, {});
+  ASSERT_TRUE(by_machine) << by_machine.error().message;
+  EXPECT_EQ(by_machine->columns, (std::vector<std::string>{"box-a", "box-b"}));
+  std::set<std::string> builds;
+  for (const Row& r : by_machine->rows) {
+    if (r.test == "tg128") builds.insert(r.build);
+  }
+  EXPECT_EQ(builds, (std::set<std::string>{"rigbench 0.1.0 / llama.cpp aaaaaaaa (CPU)",
+                                           "rigbench 0.1.0 / llama.cpp aaaaaaaa (Vulkan)",
+                                           "rigbench 0.1.0 / llama.cpp aaaaaaaa"}));
+  CompareOptions by_build;
+  by_build.by = CompareBy::kBuild;
+  auto side_by_side = compare(records, by_build);
+  ASSERT_TRUE(side_by_side);
+  EXPECT_EQ(side_by_side->columns, (std::vector<std::string>{"rigbench 0.1.0 / llama.cpp aaaaaaaa",
+                                                              "rigbench 0.1.0 / llama.cpp aaaaaaaa (CPU)",
+                                                              "rigbench 0.1.0 / llama.cpp aaaaaaaa (Vulkan)"}));
+  for (const Row& r : side_by_side->rows) {
+    if (r.machine != "box-a" || r.test != "tg128") continue;
+    EXPECT_EQ(r.cells[1].summary.n, 2u);  // the CPU build's two samples, not pooled with Vulkan's
+    EXPECT_EQ(r.cells[2].summary.n, 2u);
+    EXPECT_EQ(r.winner, 2);
+  }
+}
+
 TEST(Compare, OverlappingSpreadsHaveNoClearWinner) {
   const std::vector<RunRecord> records = {
       run("1", "box-a", "alpha", {1'000'000'000, 1'100'000'000}, {1'000'000'000, 1'000'000'000}),
