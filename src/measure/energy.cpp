@@ -6,6 +6,7 @@
 
 #include "core/strings.h"
 #include "cost/run_figures.h"
+#include "measure/prompt_suite.h"
 
 namespace rigbench::measure {
 
@@ -100,8 +101,10 @@ EnergyInfo EnergySession::finish(const Results& results, double idle_s, double s
     e.flags.push_back("idle_stated");
     e.notes.push_back("idle power " + fmt_w(stated_idle_w) + " stated (--idle-watts), not measured");
   }
-  if (const auto* p = r.phase("pp")) e.pp = phase_info(*p, r.domains, tokens_of(results.pp));
-  if (const auto* p = r.phase("tg")) e.tg = phase_info(*p, r.domains, tokens_of(results.tg));
+  // A prompt suite marks its prefills "pp" and its generations "tg" (run_suite).
+  const SuitePhaseTokens suite = results.suite ? suite_phase_tokens(*results.suite) : SuitePhaseTokens{};
+  if (const auto* p = r.phase("pp")) e.pp = phase_info(*p, r.domains, results.suite ? suite.pp : tokens_of(results.pp));
+  if (const auto* p = r.phase("tg")) e.tg = phase_info(*p, r.domains, results.suite ? suite.tg : tokens_of(results.tg));
   // At most kTracePoints points: consecutive points averaged in groups.
   constexpr std::size_t kTracePoints = 240;
   const std::size_t group = (r.trace.size() + kTracePoints - 1) / kTracePoints;

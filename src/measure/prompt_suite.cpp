@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <thread>
 
 namespace rigbench::measure {
 
@@ -147,7 +148,8 @@ Result<std::vector<PreparedPrompt>> prepare_prompts(engine::Engine& engine, cons
 
 Result<RunOutcome> run_suite(engine::Engine& engine, const std::atomic<bool>& cancel, const TestCase& tc,
                              const PromptSuite& suite, bool ignore_eos,
-                             const std::function<void(const std::string&)>& progress) {
+                             const std::function<void(const std::string&)>& progress, const PhaseMarker& mark,
+                             double idle_s) {
   auto say = [&](const std::string& line) {
     if (progress) progress(line);
   };
@@ -184,14 +186,22 @@ Result<RunOutcome> run_suite(engine::Engine& engine, const std::atomic<bool>& ca
     int generated = 0;
     std::vector<int64_t> itl;
   };
-  auto run_prompt = [&](const PreparedPrompt& pp, int n_gen, Timing& t) -> Status {
+  // Energy phases bracket the timed regions of the runs (not the warmup); a mark is taken
+  // outside the clock readings.
+  auto phase = [&](bool timed, const char* name) {
+    if (timed && mark) mark(name);
+  };
+  auto run_prompt = [&](const PreparedPrompt& pp, int n_gen, Timing& t, bool timed) -> Status {
     engine.clear();
+    phase(timed, "pp");
     const int64_t t0 = now_ns();
     if (Status s = engine.decode_tokens(pp.tokens); !s) return s;
     const int64_t t1 = now_ns();
+    phase(timed, "");
     auto token = engine.sample_token();
     if (!token) return std::unexpected(token.error());
     const int64_t t2 = now_ns();
+    phase(timed, "tg");
     t.prefill = t1 - t0;
     t.ttft = t2 - t0;
     t.generated = 1;
@@ -209,21 +219,33 @@ Result<RunOutcome> run_suite(engine::Engine& engine, const std::atomic<bool>& ca
       ++t.generated;
     }
     t.gen = last - t2;
+    phase(timed, "");
     return {};
   };
 
   auto body = [&]() -> Status {
+    if (mark && idle_s > 0) {  // idle baseline: the model loaded, nothing running
+      say("idle baseline");
+      mark("idle");
+      for (double left = idle_s; left > 0 && !cancel.load(); left -= 0.1) {
+        std::this_thread::sleep_for(std::chrono::duration<double>(std::min(left, 0.1)));
+      }
+      mark("");
+    }
     for (int w = 0; w < p.warmup && !cancel.load() && !prepared->empty(); ++w) {
       say("warmup " + std::to_string(w + 1) + "/" + std::to_string(p.warmup));
       Timing t;
-      if (Status s = run_prompt(prepared->front(), 2, t); !s) return s;
+      if (Status s = run_prompt(prepared->front(), 2, t, false); !s) return s;
     }
     for (int run = 0; run < p.repetitions && !cancel.load(); ++run) {
       say("suite run " + std::to_string(run + 1) + "/" + std::to_string(p.repetitions));
       std::vector<Timing> timings(prepared->size());
       for (std::size_t i = 0; i < prepared->size(); ++i) {
         if (cancel.load()) return fail(ErrorCode::kInterrupted, "interrupted");
-        if (Status s = run_prompt((*prepared)[i], (*prepared)[i].prompt->n_gen, timings[i]); !s) return s;
+        if (Status s = run_prompt((*prepared)[i], (*prepared)[i].prompt->n_gen, timings[i], true); !s) {
+          phase(true, "");
+          return s;
+        }
       }
       // A run counts once every prompt finished: the runs of a suite stay whole.
       for (std::size_t i = 0; i < timings.size(); ++i) {
@@ -247,6 +269,17 @@ Result<RunOutcome> run_suite(engine::Engine& engine, const std::atomic<bool>& ca
   out.memory = engine.memory();
   out.devices_used = engine.devices_used();
   return out;
+}
+
+SuitePhaseTokens suite_phase_tokens(const SuiteResult& suite) {
+  SuitePhaseTokens t;
+  for (const PromptResult& p : suite.prompts) {
+    t.pp += static_cast<double>(p.n_prompt_tokens) * static_cast<double>(suite.runs);
+    for (int run = 0; run < suite.runs && run < static_cast<int>(p.n_generated.size()); ++run) {
+      t.tg += std::max(0, p.n_generated[static_cast<std::size_t>(run)] - 1);
+    }
+  }
+  return t;
 }
 
 }  // namespace rigbench::measure

@@ -75,8 +75,20 @@ Result<std::vector<PreparedPrompt>> prepare_prompts(engine::Engine& engine, cons
 //   token's latency timed. prefill = t1 - t0, TTFT = t2 - t0, generation = the rest.
 // The result is RunOutcome::results.suite (pp, tg, ttft absent). Errors: load, context and
 // prepare_prompts' errors, kRuntime when a decode fails; cancellation sets interrupted.
+// Energy (with a `mark`, as Runner::set_phase_marker): once the context exists, an idle window
+// of `idle_s` seconds marked "idle"; then in the runs (not the warmup) each prompt's prefill
+// (t0 to t1) marked "pp" and its generation after the first token (t2 to the last token)
+// marked "tg", "" between them: the tokens of those phases are suite_phase_tokens'.
 Result<RunOutcome> run_suite(engine::Engine& engine, const std::atomic<bool>& cancel, const TestCase& tc,
                              const PromptSuite& suite, bool ignore_eos,
-                             const std::function<void(const std::string&)>& progress = {});
+                             const std::function<void(const std::string&)>& progress = {},
+                             const PhaseMarker& mark = {}, double idle_s = 0);
+
+// The tokens a suite's marked phases processed over its kept runs: pp = every prompt's tokens
+// per run, tg = every prompt's generated tokens after the first, per run.
+struct SuitePhaseTokens {
+  double pp = 0, tg = 0;
+};
+SuitePhaseTokens suite_phase_tokens(const SuiteResult& suite);
 
 }  // namespace rigbench::measure

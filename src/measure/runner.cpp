@@ -46,7 +46,8 @@ Status Runner::prefill_depth(int n_depth, bool first) {
 Result<RunOutcome> Runner::run(const TestCase& tc) {
   if (suite_) {  // the suite's own steps ("prompt 3/10 code-parse") as the progress line's phase
     progress_state_.test = "suite " + suite_->name;
-    return run_suite(engine_, cancel_, tc, *suite_, ignore_eos_, [this](const std::string& step) { say(step); });
+    return run_suite(engine_, cancel_, tc, *suite_, ignore_eos_, [this](const std::string& step) { say(step); },
+                     marker_, idle_s_);
   }
   const BenchParams& p = tc.params;
   RepetitionRule rule = tc.rule;

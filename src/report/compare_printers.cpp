@@ -147,12 +147,12 @@ Table compare_table(const Comparison& cmp) {
       ". Cells: mean ± standard deviation over samples; ×ratio to the baseline (> 1 is better). A winner's mean ± sd"
       " does not overlap the runner-up's.");
   const bool any_distribution = std::any_of(cmp.rows.begin(), cmp.rows.end(), [](const Row& r) {
-    return r.metric == Metric::kItl || r.metric == Metric::kSuiteGen || r.metric == Metric::kSuiteTtft;
+    return is_distribution(r.metric);
   });
   if (any_distribution) {
     t.add_preamble(
-        "itl rows: each generated token's latency, p50 · p99; suite rows: the prompts' medians, p50 · p95 "
-        "(ranked by the same rule on their means).");
+        "itl rows: each generated token's latency, p50 · p99; suite rows: the prompts' medians, p50 · p95; embed "
+        "latency rows: each query's latency, p50 · p95 · p99 (ranked by the same rule on their means).");
   }
   const bool any_summary = std::any_of(cmp.rows.begin(), cmp.rows.end(), [](const Row& r) {
     return std::any_of(r.cells.begin(), r.cells.end(), [](const Cell& c) { return c.summary_only; });
@@ -254,6 +254,11 @@ Table regressions_table(const std::vector<Regression>& regressions) {
   return t;
 }
 
+bool is_distribution(Metric metric) {
+  return metric == Metric::kItl || metric == Metric::kSuiteGen || metric == Metric::kSuiteTtft ||
+         metric == Metric::kEmbedLatency;
+}
+
 std::string cell_text(Metric metric, const Cell& cell) {
   switch (cell.state) {
     case CellState::kMissing: return "-";
@@ -264,6 +269,10 @@ std::string cell_text(Metric metric, const Cell& cell) {
   // Distributions whose tail matters: the median and the tail percentile (suites: over the
   // prompts' medians; ITL: over every token).
   if (metric == Metric::kItl) return "p50 " + fixed(cell.summary.median, 2) + " · p99 " + fixed(cell.summary.p99, 2);
+  if (metric == Metric::kEmbedLatency) {
+    return "p50 " + fixed(cell.summary.median, 2) + " · p95 " + fixed(cell.summary.p95, 2) + " · p99 " +
+           fixed(cell.summary.p99, 2);
+  }
   if (metric == Metric::kSuiteGen || metric == Metric::kSuiteTtft)
     return "p50 " + fixed(cell.summary.median, 2) + " · p95 " + fixed(cell.summary.p95, 2);
   if (!metric_info(metric).per_repetition) {  // J/token, cost: small numbers, 4 significant digits

@@ -20,8 +20,14 @@
 namespace rigbench::report {
 
 // A cell for people: "1234.56 ± 12.30" (t/s, ms), "0.005013" (J/token, cost: 4 significant
-// digits), "1.13 MiB" (memory), "does not fit", "-".
+// digits), "1.13 MiB" (memory), "does not fit", "-"; a distribution (is_distribution) by its
+// median and tail: "p50 7.81 · p99 9.02" (ITL), "p50 · p95" (suites), "p50 · p95 · p99"
+// (embedding latency).
 std::string cell_text(Metric metric, const Cell& cell);
+
+// Whether a metric's cells show percentiles (and its chart the median) rather than mean ± sd:
+// ITL, the suites' medians, embedding latency. Its rows are still ranked on the means.
+bool is_distribution(Metric metric);
 
 // What an energy flag (EnergyInfo::flags) says of the figures, in a few words (docs/energy.md).
 std::string energy_flag_meaning(const std::string& flag);

@@ -35,6 +35,7 @@ constexpr MetricDef kMetrics[] = {
     {Metric::kItl, {"itl_ms", "ms", false, true, false}},
     {Metric::kSuiteGen, {"suite_gen_tps", "t/s", true, true, false}},
     {Metric::kSuiteTtft, {"suite_ttft_ms", "ms", false, true, false}},
+    {Metric::kEmbedLatency, {"embed_latency_ms", "ms", false, true, false}},
 };
 
 // Identity keys to labels that are unique: a label two keys share gets " (2)", " (3)", ...
@@ -164,7 +165,8 @@ std::string test_label(Metric metric, int n, int depth, const std::string& suffi
     case Metric::kMemory: return "n_ctx " + std::to_string(n);
     case Metric::kItl: s = "itl tg" + std::to_string(n); break;
     case Metric::kSuiteGen:
-    case Metric::kSuiteTtft: return suffix;  // metric_values names the suite
+    case Metric::kSuiteTtft:
+    case Metric::kEmbedLatency: return suffix;  // metric_values names the suite or the query set
   }
   return (depth > 0 ? s + " @ d" + std::to_string(depth) : s) + suffix;
 }
@@ -205,6 +207,10 @@ std::string results_shape(const RunRecord& rec) {
   shape.push_back(rec.memory.buffers.empty() ? 1 : 0);
   shape.push_back(rec.refused.empty() ? 1 : 0);
   shape.push_back(rec.results.tg && !rec.results.tg->itl_ns.empty() ? 1 : 0);  // kItl
+  const auto& embedding = rec.results.embedding;  // kEmbedLatency: its row names the query set and its size
+  const bool embed_latency = embedding && !embedding->latency.samples_ns.empty();
+  shape.push_back(embed_latency ? 1 : 0);
+  if (embed_latency) shape.append(reinterpret_cast<const char*>(&embedding->n_queries), sizeof embedding->n_queries);
   // A prompt suite's rows name the suite (kSuiteGen, kSuiteTtft); a serve-bench run's name the
   // server and its load (metric_values).
   const Results& res = rec.results;
@@ -217,7 +223,9 @@ std::string results_shape(const RunRecord& rec) {
              sv.version + '\x1f' + sv.api + '\x1f' + sv.url;
   }
   const std::string& currency = rec.cost ? rec.cost->currency : std::string();
-  for (const std::string* text : {&rec.energy.method, &currency, &suite, static_cast<const std::string*>(&server)}) {
+  const std::string& query_set = embed_latency ? embedding->query_set : std::string();
+  for (const std::string* text :
+       {&rec.energy.method, &currency, &suite, static_cast<const std::string*>(&server), &query_set}) {
     const auto n = static_cast<uint32_t>(text->size());
     shape.append(reinterpret_cast<const char*>(&n), sizeof n);
     shape.append(*text);
@@ -276,8 +284,10 @@ Summary PooledValues::summary() const {
 }
 
 std::span<const Metric> all_metrics() {
-  static constexpr Metric kAll[] = {Metric::kPp,     Metric::kTg,  Metric::kTtft,     Metric::kTgEnergy, Metric::kCost,
-                                    Metric::kMemory, Metric::kItl, Metric::kSuiteGen, Metric::kSuiteTtft};
+  static constexpr Metric kAll[] = {Metric::kPp,       Metric::kTg,        Metric::kTtft,
+                                    Metric::kTgEnergy, Metric::kCost,      Metric::kMemory,
+                                    Metric::kItl,      Metric::kSuiteGen,  Metric::kSuiteTtft,
+                                    Metric::kEmbedLatency};
   return kAll;
 }
 
@@ -335,6 +345,14 @@ std::optional<MetricValues> run_metric_values(const RunRecord& rec, Metric metri
       const std::string tag = h.substr(h.find(':') == std::string::npos ? 0 : h.find(':') + 1, 8);
       const std::string label = "suite " + r.suite->name + " [" + tag + "] " + (gen ? "gen" : "TTFT");
       return values(std::move(medians), metric, static_cast<int>(r.suite->prompts.size()), 0, label);
+    }
+    case Metric::kEmbedLatency: {
+      if (!r.embedding || r.embedding->latency.samples_ns.empty()) break;
+      // "embed latency b1 builtin (343 queries)": the query set as given and its size.
+      const EmbeddingResult& e = *r.embedding;
+      const std::string label =
+          "embed latency b1 " + e.query_set + " (" + std::to_string(e.n_queries) + " queries)";
+      return values(to_milliseconds(e.latency.samples_ns), metric, e.n_queries, 0, label);
     }
     case Metric::kMemory: {
       if (rec.memory.buffers.empty()) break;

@@ -121,16 +121,19 @@ class RecordIdentities {
 
 // kItl: each generated token's latency in tg (ms). kSuiteGen, kSuiteTtft: a prompt suite's
 // per-prompt medians (generation t/s, TTFT ms; core/suite_stats.h), one row per suite name and
-// content hash, so that two suites are never pooled.
-enum class Metric { kPp, kTg, kTtft, kTgEnergy, kCost, kMemory, kItl, kSuiteGen, kSuiteTtft };
+// content hash, so that two suites are never pooled. kEmbedLatency: `rigbench embed`'s
+// single-query latency at batch 1 (ms, one value per query and repetition), one row per query
+// set and its size.
+enum class Metric { kPp, kTg, kTtft, kTgEnergy, kCost, kMemory, kItl, kSuiteGen, kSuiteTtft, kEmbedLatency };
 
 struct MetricInfo {
   const char* key;        // "pp_tps", "tg_tps", "ttft_ms", "tg_j_per_token", "cost_per_mtok", "memory_bytes",
-                          // "itl_ms", "suite_gen_tps", "suite_ttft_ms"
+                          // "itl_ms", "suite_gen_tps", "suite_ttft_ms", "embed_latency_ms"
   const char* unit;       // "t/s", "ms", "J/token", "per Mtok", "bytes"
   bool higher_is_better;  // t/s: true; ms, J, cost, bytes: false
   bool ranked;            // whether rows of the metric have a winner and ratios
-  bool per_repetition;    // one value per repetition (pp, tg, TTFT), else one per run, token (ITL) or prompt (suites)
+  bool per_repetition;    // one value per repetition (pp, tg, TTFT), else one per run, token (ITL), prompt (suites)
+                          // or query (embedding latency)
 };
 const MetricInfo& metric_info(Metric metric);
 

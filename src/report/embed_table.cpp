@@ -29,13 +29,13 @@ std::string model_label(const ModelInfo& m) {
 
 }  // namespace
 
-bool has_embeddings(const std::vector<RunRecord>& records) {
+bool has_embeddings(std::span<const RunRecord> records) {
   for (const auto& r : records)
     if (r.results.embedding) return true;
   return false;
 }
 
-Table embedding_table(const std::vector<RunRecord>& records) {
+Table embedding_table(std::span<const RunRecord> records) {
   Table t({{"machine", "machine"},
            {"model", "model", Align::kLeft, false, false, /*wrap=*/true},
            {"pooling", "pooling"},
@@ -95,7 +95,7 @@ Table embedding_table(const std::vector<RunRecord>& records) {
   return t;
 }
 
-std::string embedding_section_html(const std::vector<RunRecord>& records) {
+std::string embedding_section_html(std::span<const RunRecord> records) {
   if (!has_embeddings(records)) return "";
   const Table t = embedding_table(records);
   std::string h = "<section id=\"embeddings\"><h2>Embeddings</h2><p class=\"note\">" +

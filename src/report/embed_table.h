@@ -4,6 +4,7 @@
 // Records without an embedding result are skipped.
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -16,13 +17,13 @@ namespace rigbench::report {
 // texts/s, t/s; keys machine, model, pooling, n_threads, test, batch_size, latency_p50_ms,
 // latency_p90_ms (data only), latency_p95_ms, latency_p99_ms, n_samples (data only),
 // texts_per_s, stddev_texts_per_s (data only), avg_tps, stddev_tps (data only).
-Table embedding_table(const std::vector<RunRecord>& records);
+Table embedding_table(std::span<const RunRecord> records);
 
 // The HTML report's section "Embeddings" (id "embeddings"): the same table as HTML, with what
 // its rows mean; "" when no record has an embedding result.
-std::string embedding_section_html(const std::vector<RunRecord>& records);
+std::string embedding_section_html(std::span<const RunRecord> records);
 
 // True when any record has an embedding result.
-bool has_embeddings(const std::vector<RunRecord>& records);
+bool has_embeddings(std::span<const RunRecord> records);
 
 }  // namespace rigbench::report

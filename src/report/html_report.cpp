@@ -128,6 +128,9 @@ constexpr MetricSection kMetricSections[] = {
     {Metric::kSuiteTtft, "suite-ttft", "Prompt suites: time to first token", "ms",
      "Median over the suite's prompts of each prompt's median TTFT; the cells add the 95th percentile; lower is "
      "better."},
+    {Metric::kEmbedLatency, "embed-latency", "Embedding latency at batch 1", "ms",
+     "Median ms per query, one query per llama.cpp call (rigbench embed), per model and query set; the cells add "
+     "the 95th and 99th percentiles; lower is better. The batch sweep is in the Embeddings table below."},
     {Metric::kTgEnergy, "energy", "Energy per generated token", "J/token",
      "Joules per token of the tg phase, per run; lower is better. Figures stated with --watts or estimated are "
      "shown apart from measured ones."},
@@ -157,7 +160,7 @@ std::string metric_section(const Comparison& cmp, const MetricSection& s, const 
     tr.push_back({row.test});
     for (std::size_t i = 0; i < row.cells.size(); ++i) {
       const Cell& c = row.cells[i];
-      const bool by_median = s.metric == Metric::kItl || s.metric == Metric::kSuiteGen || s.metric == Metric::kSuiteTtft;
+      const bool by_median = is_distribution(s.metric);
       data[i].push_back(c.state == CellState::kMeasured ? Json(by_median ? c.summary.median : c.summary.mean)
                                                         : Json(nullptr));
       std::string text = cell_text(row.metric, c);
@@ -184,7 +187,7 @@ std::string metric_section(const Comparison& cmp, const MetricSection& s, const 
     unit = (currencies.size() == 1 ? named + " " : std::string()) + "per Mtok";
   }
   Json spec = chart_spec(chart_id, s.title, y_title, unit, false, labels, datasets);
-  const bool by_median = s.metric == Metric::kItl || s.metric == Metric::kSuiteGen || s.metric == Metric::kSuiteTtft;
+  const bool by_median = is_distribution(s.metric);
   std::string note = std::string(s.note) + (by_median ? " Cells: p50 · tail percentile" : " Cells: mean ± sd") +
                      ", ×ratio to the baseline (> 1 is better).";
   if (const std::string f = energy_flags_note(flags); !f.empty()) note += " " + f;
@@ -503,7 +506,7 @@ Result<std::string> render_html_report(std::span<const RunRecord> records, const
   for (const MetricSection& s : kMetricSections) body += metric_section(*cmp, s, currencies, charts);
   body += memory_section(records, ids, charts);
   body += power_section(records, charts);
-  body += embedding_section_html({records.begin(), records.end()});  // report/embed_table.h
+  body += embedding_section_html(records);  // report/embed_table.h
   body += serve_section(records, charts);
   body += regressions_section(regs, options.alpha);
   std::string absent;

@@ -80,12 +80,14 @@ TEST_F(EmbedE2E, LlamaCppLoadsTheSyntheticBgeSmallAsAnEmbeddingModelWithClsPooli
   ASSERT_EQ(c.exit_code, 0) << c.err;
   EXPECT_NE(c.out.find("latency b1"), std::string::npos) << c.out;
   EXPECT_NE(c.out.find("batch 2"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("embed latency b1"), std::string::npos) << c.out;  // a compare row, ranked as the others
   const ProcessResult h =
       run_process({RIGBENCH_BIN, "report", "--db", work.file("r.db"), "--output-file", work.file("r.html")});
   ASSERT_EQ(h.exit_code, 0) << h.err;
   const std::string html = testing::read_file(work.file("r.html"));
   EXPECT_NE(html.find("<section id=\"embeddings\"><h2>Embeddings</h2>"), std::string::npos);
   EXPECT_NE(html.find("<th>p99 ms</th>"), std::string::npos);
+  EXPECT_NE(html.find("<section id=\"embed-latency\">"), std::string::npos);  // the latency chart per machine
   const ProcessResult x = run_process({RIGBENCH_BIN, "export", "--db", work.file("r.db"), "-o", "jsonl"});
   ASSERT_EQ(x.exit_code, 0) << x.err;
   const auto back = nlohmann::json::parse(x.out.substr(0, x.out.find('\n')));

@@ -120,6 +120,25 @@ TEST(PromptsE2E, TwoSuitesAreNeverPooled) {
   EXPECT_EQ(tests.size(), 4u);  // two suites of one name, different content: gen and TTFT each
 }
 
+TEST(PromptsE2E, EnergyPerPhaseWithAStatedPowerCountsTheSuitesTokens) {
+  TempDir dir;
+  testing::write_file(dir.file("p.jsonl"), "{\"id\": \"a\", \"text\": \"Once upon a time\", \"n_gen\": 8}\n"
+                                           "{\"id\": \"b\", \"text\": \"The cat sat\", \"n_gen\": 6}\n");
+  const ProcessResult r = run_process(suite_args(
+      dir.file("p.jsonl"), {"-r", "2", "--ignore-eos", "--no-db", "--energy", "auto", "--watts", "10", "-o", "json"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rec = nlohmann::json::parse(r.out)[0];
+  const auto& e = rec["energy"];
+  EXPECT_EQ(e["method"], "stated");
+  ASSERT_TRUE(e.contains("pp") && e.contains("tg")) << e.dump();
+  int pp_tokens = 0;
+  for (const auto& p : rec["results"]["suite"]["prompts"]) pp_tokens += 2 * p["n_prompt_tokens"].get<int>();
+  const int tg_tokens = 2 * ((8 - 1) + (6 - 1));  // tokens after the first, per prompt and run
+  // 10 W stated: J/token = 10 W x the phase's seconds / its tokens.
+  EXPECT_NEAR(e["pp"]["j_per_token"].get<double>(), 10 * e["pp"]["duration_s"].get<double>() / pp_tokens, 1e-6);
+  EXPECT_NEAR(e["tg"]["j_per_token"].get<double>(), 10 * e["tg"]["duration_s"].get<double>() / tg_tokens, 1e-6);
+}
+
 TEST(PromptsE2E, IgnoreEosGeneratesTheAskedLength) {
   TempDir dir;
   testing::write_file(dir.file("p.jsonl"), "{\"id\": \"a\", \"text\": \"Once upon a time\", \"n_gen\": 40}\n");

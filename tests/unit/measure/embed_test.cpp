@@ -240,7 +240,8 @@ TEST(EmbedRecord, StoredPartsKeepTheEmbeddingResult) {
 }
 
 TEST(EmbedRecord, TableHasALatencyRowAndOneRowPerBatchSize) {
-  const report::Table t = report::embedding_table({embedding_record(), testing::sample_record()});
+  const std::vector<RunRecord> records = {embedding_record(), testing::sample_record()};
+  const report::Table t = report::embedding_table(records);
   ASSERT_EQ(t.rows().size(), 2u);  // the bench record has no embedding: skipped
   const std::string md = report::markdown_table(t);
   EXPECT_NE(md.find("latency b1"), std::string::npos) << md;

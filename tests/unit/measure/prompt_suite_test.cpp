@@ -185,5 +185,30 @@ TEST(RunSuiteWithFakeEngine, StopsAtEndOfGenerationUnlessIgnoreEos) {
   EXPECT_TRUE(ignored->results.suite->ignore_eos);
 }
 
+TEST(RunSuiteWithFakeEngine, MarksIdleThenPrefillAsPpAndGenerationAsTgOutsideTheWarmup) {
+  auto s = parse("{\"id\": \"a\", \"text\": \"x\", \"n_gen\": 3}\n{\"id\": \"b\", \"text\": \"y z\", \"n_gen\": 2}\n");
+  ASSERT_TRUE(s);
+  TestCase tc;
+  tc.model_path = "m.gguf";
+  tc.params.repetitions = 2;
+  tc.params.warmup = 1;
+  std::atomic<bool> cancel{false};
+  FakeTextEngine engine;
+  engine.script = std::vector<int32_t>(64, 9);  // never the end token
+  std::vector<std::string> marks;
+  auto out = run_suite(engine, cancel, tc, *s, /*ignore_eos=*/false, {},
+                       [&marks](const std::string& phase) { marks.push_back(phase); }, /*idle_s=*/0.01);
+  ASSERT_TRUE(out) << out.error().message;
+  std::vector<std::string> want = {"idle", ""};  // the idle window, then nothing for the warmup
+  for (int run = 0; run < 2; ++run)
+    for (int prompt = 0; prompt < 2; ++prompt) want.insert(want.end(), {"pp", "", "tg", ""});
+  EXPECT_EQ(marks, want);
+  // The phases' tokens: prompts' tokens per run; tokens after the first per prompt and run.
+  const SuitePhaseTokens t = suite_phase_tokens(*out->results.suite);
+  const auto& pr = out->results.suite->prompts;
+  EXPECT_DOUBLE_EQ(t.pp, 2.0 * (pr[0].n_prompt_tokens + pr[1].n_prompt_tokens));
+  EXPECT_DOUBLE_EQ(t.tg, 2.0 * ((3 - 1) + (2 - 1)));
+}
+
 }  // namespace
 }  // namespace rigbench::measure

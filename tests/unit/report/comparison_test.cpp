@@ -781,6 +781,59 @@ TEST(Compare, SuiteMediansPerMachineRankedByTheSameRule) {
   EXPECT_EQ(cell_text(Metric::kSuiteTtft, ttft.cells[0]), "p50 11.50 · p95 12.85");
 }
 
+// An embedding record on `host`: single-query latencies (ms) at batch 1 over `n_queries` of
+// the query set `set`.
+RunRecord embed_run(const std::string& id, const std::string& host, const std::string& set, int n_queries,
+                    const std::vector<double>& latency_ms) {
+  RunRecord r = testing::sample_record(id);
+  r.machine.hostname = host;
+  r.model.name = "alpha";
+  r.model.fingerprint = "xxh64:alpha";
+  r.results = Results{};
+  r.params.n_prompt = r.params.n_gen = 0;
+  EmbeddingResult e;
+  e.pooling = "cls";
+  e.query_set = set;
+  e.n_queries = n_queries;
+  std::vector<int64_t> ns;
+  for (double ms : latency_ms) ns.push_back(static_cast<int64_t>(ms * 1e6));
+  e.latency = make_latency(ns);
+  r.results.embedding = e;
+  return r;
+}
+
+TEST(Compare, EmbeddingLatencyPerMachineWithPercentilesAndTheSameWinnerRule) {
+  const std::vector<RunRecord> records = {
+      embed_run("1", "box-a", "builtin", 4, {10, 11, 12, 13}),   // mean 11.5, sd 1.29
+      embed_run("2", "box-b", "builtin", 4, {20, 22, 24, 26}),   // mean 23, sd 2.58: apart
+      embed_run("3", "box-c", "builtin", 4, {11, 12, 13, 14}),   // mean 12.5: overlaps box-a
+      embed_run("4", "box-a", "mine.txt", 2, {5, 6}),            // another query set: its own row
+  };
+  auto cmp = compare(std::span<const RunRecord>(records).first(2), {});
+  ASSERT_TRUE(cmp) << cmp.error().message;
+  const Row& row = find_row(*cmp, "alpha F32", "embed latency b1 builtin (4 queries)");
+  EXPECT_EQ(row.metric, Metric::kEmbedLatency);
+  EXPECT_EQ(row.winner, 0);  // lower latency wins, mean ± sd apart
+  EXPECT_DOUBLE_EQ(row.cells[0].summary.median, 11.5);
+  EXPECT_EQ(cell_text(Metric::kEmbedLatency, row.cells[0]), "p50 11.50 · p95 12.85 · p99 12.97");
+  EXPECT_NEAR(row.cells[1].ratio, 11.5 / 23, 1e-12);  // > 1 is better: box-b is half as fast
+
+  auto all = compare(records, {});
+  ASSERT_TRUE(all) << all.error().message;
+  const Row& three = find_row(*all, "alpha F32", "embed latency b1 builtin (4 queries)");
+  EXPECT_EQ(three.winner, -1);
+  EXPECT_EQ(three.verdict, "no clear winner");  // box-a and box-c overlap
+  EXPECT_EQ(find_row(*all, "alpha F32", "embed latency b1 mine.txt (2 queries)").verdict, "single result");
+  // md shows the percentiles, csv/json every statistic of the row.
+  std::ostringstream md, csv;
+  print_comparison(*all, {}, 0.05, OutputFormat::kMarkdown, md);
+  EXPECT_NE(md.str().find("p50 11.50 · p95 12.85 · p99 12.97"), std::string::npos) << md.str();
+  EXPECT_NE(md.str().find("embed latency rows"), std::string::npos) << md.str();
+  print_comparison(*all, {}, 0.05, OutputFormat::kCsv, csv);
+  EXPECT_NE(csv.str().find("embed_latency_ms,ms,embed latency b1 builtin (4 queries),"), std::string::npos)
+      << csv.str();
+}
+
 TEST(Compare, TgPerTokenLatencyIsARowOfItsOwn) {
   auto records = three_machines();
   records[0].results.tg = make_throughput(128, {1'000'000'000}, std::vector<int64_t>(128, 7'812'500));
