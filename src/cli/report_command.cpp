@@ -4,12 +4,23 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <set>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 
 #include "cli/args.h"
+#include "cli/build_info.h"
+#include "cli/fit_command.h"
+#include "cost/estimate.h"
+#include "fit/kv_cache.h"
+#include "fit/ranking.h"
 #include "measure/job.h"
+#include "model/model_file.h"
+#include "report/comparison.h"
 #include "report/html_assets.h"
 #include "report/html_report.h"
 #include "store/record_sources.h"
@@ -51,6 +62,99 @@ Status write_whole(const std::string& path, const std::string& text) {
   return {};
 }
 
+// The context a run had: n_ctx as created, else what llama-bench sizes (depth + prompt + gen).
+int run_context(const RunRecord& r) {
+  return r.params.n_ctx > 0 ? r.params.n_ctx : r.params.n_depth + r.params.n_prompt + r.params.n_gen;
+}
+
+// What to buy for each stored model (report/answers_html.h BuyAnswer): its shape from its file
+// at a stored path when that file is here and has the fingerprint that ran; the catalog ranked
+// by price at `ctx_size` (0: the largest context the model ran at, with that run's KV types,
+// flash attention and batch sizes), -ngl auto, as `rigbench fit MODEL -c N --rank price` ranks it.
+Result<std::vector<report::BuyAnswer>> buy_answers(std::span<const RunRecord> records, int ctx_size) {
+  const report::ModelIdentities models(records);
+  struct Model {
+    std::string label;
+    std::vector<const RunRecord*> runs;
+  };
+  std::map<std::string, Model> by_label;
+  for (const RunRecord& r : records) {
+    const report::Identity& id = models.of(r);
+    Model& m = by_label[id.label];
+    m.label = id.label;
+    m.runs.push_back(&r);
+  }
+  std::optional<CatalogPlan> plan;
+  std::vector<report::BuyAnswer> out;
+  for (const auto& [label, m] : by_label) {
+    report::BuyAnswer answer;
+    answer.model = label;
+    const RunRecord* widest = m.runs.front();
+    for (const RunRecord* r : m.runs) {
+      if (run_context(*r) > run_context(*widest)) widest = r;
+    }
+    // The model's file: the first stored path that is here with the fingerprint that ran.
+    std::optional<model::ModelFile> file;
+    std::string path, why;
+    std::set<std::string> tried;
+    for (const RunRecord* r : m.runs) {
+      if (r->model.path.empty() || !tried.insert(r->model.path).second) continue;
+      std::error_code ec;
+      if (!std::filesystem::is_regular_file(r->model.path, ec)) continue;
+      auto f = model::check_model_file(r->model.path, !r->model.fingerprint.empty());
+      if (!f) {
+        why = f.error().message;
+        continue;
+      }
+      if (!r->model.fingerprint.empty() && f->info.fingerprint != r->model.fingerprint) {
+        why = "the file at " + r->model.path + " is not the one that ran (" + f->info.fingerprint + ", not " +
+              r->model.fingerprint + ")";
+        continue;
+      }
+      file = std::move(*f);
+      path = r->model.path;
+      break;
+    }
+    const int n_ctx = ctx_size > 0 ? ctx_size : run_context(*widest);
+    if (!file) {
+      answer.note = (why.empty() ? "its file (" + (tried.empty() ? std::string("no path stored") : join({tried.begin(), tried.end()}, ", ")) +
+                                       ") is not on this machine"
+                                 : why) +
+                    "; rank the catalog for it with rigbench fit MODEL.gguf -c " + std::to_string(n_ctx) +
+                    " --rank price";
+      out.push_back(std::move(answer));
+      continue;
+    }
+    fit::ContextParams ctx;
+    ctx.n_ctx = n_ctx;
+    ctx.n_batch = widest->params.n_batch;
+    ctx.n_ubatch = widest->params.n_ubatch;
+    ctx.type_k = widest->params.type_k;
+    ctx.type_v = widest->params.type_v;
+    ctx.flash_attn = widest->params.flash_attn != "off";
+    if (Status s = fit::check_cache_types(file->shape, ctx); !s) {
+      answer.note = s.error().message;
+      out.push_back(std::move(answer));
+      continue;
+    }
+    if (!plan) {
+      auto p = catalog_plan(0, 0, machine_info());
+      if (!p) return std::unexpected(p.error());
+      plan = std::move(*p);
+    }
+    report::FitRankingReport rep;
+    rep.model = label;
+    rep.model_path = path;
+    rep.n_ctx = n_ctx;
+    rep.ranking = fit::rank_devices(
+        file->shape, plan->catalog, [&](const hw::CatalogDevice& d) { return plan->target(d); }, ctx,
+        /*n_gpu_layers=*/-2, /*depth=*/0, fit::RankBy::kPrice, 0);
+    answer.ranking = std::move(rep);
+    out.push_back(std::move(answer));
+  }
+  return out;
+}
+
 }  // namespace
 
 CLI::App* add_report_command(CLI::App& app, ReportOptions& o) {
@@ -66,11 +170,23 @@ CLI::App* add_report_command(CLI::App& app, ReportOptions& o) {
   cmd->add_option("--alpha", o.alpha, "significance level of the regression test (Welch's t-test, one-sided)")
       ->check(CLI::Range(1e-9, 0.5))
       ->capture_default_str();
+  cmd->add_option("-c,--ctx-size", o.ctx_size,
+                  "context of the what-to-buy answers (default: the largest each model ran at)")
+      ->check(CLI::Range(1, 1 << 24));
+  cmd->add_option("--price", o.price,
+                  "electricity price per kWh of the cost-per-model answers (default: the price each machine's "
+                  "latest priced run was stored with)")
+      ->check(CLI::Range(0.0, 1e6));
+  cmd->add_option("--currency", o.currency, "currency of --price")->capture_default_str();
+  cmd->add_option("--utilization", o.utilization,
+                  "share of the time the machine generates, (0, 1]: the cost answers include the idle hours")
+      ->check(CLI::Range(1e-9, 1.0));
   cmd->footer(
       "Examples:\n"
       "  rigbench report                                   # rigbench-report.html from the default database\n"
       "  rigbench report --db a.db --db b.db --model llama --output-file llama.html\n"
       "  rigbench report --output-file - > report.html\n"
+      "  rigbench report -c 8192 --price 0.30 --utilization 0.25   # what to buy at 8192; cost per model\n"
       "Exit codes: 0 written; 1 no database, no matching record, or the file cannot be written; 2 a bad flag or "
       "value.\n");
   return cmd;
@@ -78,6 +194,21 @@ CLI::App* add_report_command(CLI::App& app, ReportOptions& o) {
 
 Status run_report_command(const ReportOptions& o) {
   const bool to_stdout = o.output_file == "-";
+  std::optional<cost::CostInputs> price_answers;  // --price: the cost answers' price (else the stored ones)
+  if (!std::isnan(o.price)) {
+    if (o.currency.empty() || o.currency.size() > 8 ||
+        o.currency.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") != std::string::npos) {
+      return fail(ErrorCode::kUsage, "--currency '" + o.currency + "': expected 1 to 8 letters, e.g. EUR");
+    }
+    cost::CostInputs price;
+    price.price_per_kwh = o.price;
+    price.currency = o.currency;
+    price.utilization = o.utilization;
+    price.price_source = "--price";
+    price_answers = price;
+  } else if (!std::isnan(o.utilization)) {
+    return fail(ErrorCode::kUsage, "--utilization: give the price it applies to with --price");
+  }
   // A path that cannot be written fails before anything is read or rendered.
   if (!to_stdout) {
     if (Status s = store::check_writable("--output-file", o.output_file, kOutputFileHint); !s) return s;
@@ -90,6 +221,10 @@ Status run_report_command(const ReportOptions& o) {
   options.title = o.title;
   options.generated_at = measure::utc_now_iso8601();
   options.alpha = o.alpha;
+  auto buy = buy_answers(*records, o.ctx_size);
+  if (!buy) return std::unexpected(buy.error());
+  options.answers.buy = std::move(*buy);
+  options.answers.price = price_answers;
   auto html = report::render_html_report(*records, *assets, options);
   if (!html) return std::unexpected(html.error());
   if (to_stdout) {

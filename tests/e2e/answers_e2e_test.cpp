@@ -79,7 +79,8 @@ TEST(AnswersE2E, FitRanksTheCatalogByPriceWithUsableMemoryPrices) {
   const ProcessResult fast =
       run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "-c", "8192", "--min-tps", "20", "-o", "json"});
   ASSERT_EQ(fast.exit_code, 0) << fast.err;
-  for (const json& o : json::parse(fast.out)["options"]) EXPECT_GE(o["tg_bound_tps"].get<double>(), 20) << o.dump();
+  const json fast_json = json::parse(fast.out);  // named: a range-for over a temporary's ["options"] dangles
+  for (const json& o : fast_json["options"]) EXPECT_GE(o["tg_bound_tps"].get<double>(), 20) << o.dump();
 
   const ProcessResult bad = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--rank", "price"});
   EXPECT_EQ(bad.exit_code, 2);
@@ -122,6 +123,117 @@ TEST(AnswersE2E, CostPerModelFromStoredRuns) {
       << md.out;
   const ProcessResult bad = run_process({RIGBENCH_BIN, "cost", "--per-model", "--db", db, "--tps", "40"});
   EXPECT_EQ(bad.exit_code, 2) << bad.err;
+}
+
+// compare --by backend: the first study's Metal, CUDA and Vulkan builds as columns.
+TEST(AnswersE2E, CompareByBackendWritesTheReversalBetweenBackends) {
+  TempDir dir;
+  const std::string db = imported(dir, "first_study.jsonl");
+  const ProcessResult md = run_process({RIGBENCH_BIN, "compare", "--db", db, "--by", "backend"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_NE(md.out.find("- Vulkan is faster than Metal on Llama 3.1 8B Q4_K_M (+80 %, significant) and Qwen2.5 7B "
+                        "Q4_K_M (+65 %, significant), and slower on Phi-3 mini Q4_K_M (\u221214 %, significant): no "
+                        "universal winner between them.\n"),
+            std::string::npos)
+      << md.out;
+  const ProcessResult js = run_process({RIGBENCH_BIN, "compare", "--db", db, "--by", "backend", "-o", "json"});
+  ASSERT_EQ(js.exit_code, 0) << js.err;
+  const json j = json::parse(js.out);
+  EXPECT_EQ(j["by"], "backend");
+  EXPECT_EQ(j["answers"][0]["universal_winner"], "CUDA");
+  const ProcessResult bad = run_process({RIGBENCH_BIN, "compare", "--db", db, "--by", "backends"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("(machine, model, build, backend)"), std::string::npos) << bad.err;
+}
+
+// A stored run of the shipped model whose file is at `path`, with `fingerprint` as stored ("" = none).
+std::string stories_record(const std::string& path, const std::string& fingerprint) {
+  json model = {{"path", path}, {"name", "stories260K"}, {"arch", "llama"}, {"n_params", 292800}, {"file_type", "F32"}};
+  if (!fingerprint.empty()) model["fingerprint"] = fingerprint;
+  const json r = {
+      {"schema_version", 2},
+      {"record_id", "5eed0100000000000000000000000000"},
+      {"test_time", "2026-11-30T12:00:00Z"},
+      {"machine", {{"hostname", "box"}, {"cpu", "Test CPU"}, {"backends", {"CPU"}}}},
+      {"build", {{"rigbench_version", "0.1.0"}, {"llama_cpp_commit", "80fb11ac73e66d89eae2c6a91d8a77428fa733ed"}}},
+      {"model", model},
+      {"params", {{"n_prompt", 0}, {"n_gen", 128}, {"repetitions", 2}}},
+      {"results", {{"tg", {{"n_tokens", 128}, {"samples_ns", {1000000000, 1010000000}}}}}}};
+  return r.dump() + "\n";
+}
+
+std::string html_escaped(std::string s) {
+  for (std::size_t at = 0; (at = s.find('\'', at)) != std::string::npos; at += 5) s.replace(at, 1, "&#39;");
+  return s;
+}
+
+// The report's what-to-buy answer for a stored model is the one `fit MODEL -c N --rank price` gives.
+TEST(AnswersE2E, ReportSaysWhatToBuyAsFitRanksIt) {
+  TempDir dir;
+  testing::write_file(dir.file("stories.jsonl"), stories_record(RIGBENCH_TEST_MODEL, ""));
+  const std::string db = dir.file("stories.db");
+  ASSERT_EQ(run_process({RIGBENCH_BIN, "import", "--db", db, dir.file("stories.jsonl")}).exit_code, 0);
+  const ProcessResult fit =
+      run_process({RIGBENCH_BIN, "fit", RIGBENCH_TEST_MODEL, "-c", "4096", "--rank", "price", "-o", "json"});
+  ASSERT_EQ(fit.exit_code, 0) << fit.err;
+  const json fj = json::parse(fit.out);
+  const std::string fit_sentence = fj["sentence"];
+  const std::size_t tail = fit_sentence.find(", the cheapest catalog option that fits is ");
+  ASSERT_NE(tail, std::string::npos) << fit_sentence;
+  const json& first = fj["options"][0];
+  EXPECT_NE(fit_sentence.find(first["device"].get<std::string>() + ", $"), std::string::npos) << fit_sentence;
+
+  const ProcessResult r = run_process({RIGBENCH_BIN, "report", "--db", db, "--output-file", "-", "-c", "4096"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("<li>For stories260K F32 at n_ctx 4096" + html_escaped(fit_sentence.substr(tail)) +
+                       " (<a href=\"#answers-buy-0\">what to buy</a>)</li>"),
+            std::string::npos)
+      << fit_sentence;
+  EXPECT_NE(r.out.find("<table id=\"answers-buy-0\">"), std::string::npos);
+  // Without -c: the context the model ran at (0 + 128 tokens).
+  const ProcessResult stored = run_process({RIGBENCH_BIN, "report", "--db", db, "--output-file", "-"});
+  ASSERT_EQ(stored.exit_code, 0) << stored.err;
+  EXPECT_NE(stored.out.find("<li>For stories260K F32 at n_ctx 128, the cheapest catalog option that fits is "),
+            std::string::npos);
+}
+
+// A file at the stored path that is not the one that ran, or no file at all: a note, no ranking.
+TEST(AnswersE2E, ReportWhatToBuyNeedsTheFileThatRan) {
+  TempDir dir;
+  testing::write_file(dir.file("stories.jsonl"), stories_record(RIGBENCH_TEST_MODEL, "xxh64:0000000000000000"));
+  const std::string db = dir.file("stories.db");
+  ASSERT_EQ(run_process({RIGBENCH_BIN, "import", "--db", db, dir.file("stories.jsonl")}).exit_code, 0);
+  const ProcessResult r = run_process({RIGBENCH_BIN, "report", "--db", db, "--output-file", "-"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("What to buy for stories260K F32: the file at " + std::string(RIGBENCH_TEST_MODEL) +
+                       " is not the one that ran"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("answers-buy-0"), std::string::npos);
+  const std::string study = imported(dir, "first_study.jsonl");
+  const ProcessResult s = run_process({RIGBENCH_BIN, "report", "--db", study, "--output-file", "-"});
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  EXPECT_NE(s.out.find("What to buy for Llama 3.1 70B Q3_K_S: its file (/models/Llama-3.1-70B-Q3_K_S.gguf) is not on "
+                       "this machine; rank the catalog for it with rigbench fit MODEL.gguf -c 128 --rank price"),
+            std::string::npos)
+      << s.out;
+}
+
+// The cost answer from stored runs with stated watts, at report --price and --utilization.
+TEST(AnswersE2E, ReportStatesTheCheapestModelPerMtok) {
+  TempDir dir;
+  const std::string db = imported(dir, "cost_three_models.jsonl");
+  const ProcessResult r = run_process(
+      {RIGBENCH_BIN, "report", "--db", db, "--output-file", "-", "--price", "0.30", "--utilization", "0.5"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("<li>On rtx3090 at 0.3 EUR/kWh, utilization 0.5, the cheapest is not the smallest: MoE "
+                       "30B-A3B Q4_K_M (30.5 B params) costs 0.2734 EUR/Mtok, Dense 8B Q4_K_M (8 B params) 0.5859 "
+                       "EUR/Mtok. (<a href=\"#answers-cost-0\">cost per model</a>)</li>"),
+            std::string::npos)
+      << r.out;
+  const ProcessResult bad = run_process({RIGBENCH_BIN, "report", "--db", db, "--output-file", "-", "--utilization", "0.5"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--utilization: give the price it applies to with --price"), std::string::npos) << bad.err;
 }
 
 }  // namespace
