@@ -72,17 +72,17 @@ int run_context(const RunRecord& r) {
 // by price at `ctx_size` (0: the largest context the model ran at, with that run's KV types,
 // flash attention and batch sizes), -ngl auto, as `rigbench fit MODEL -c N --rank price` ranks it.
 Result<std::vector<report::BuyAnswer>> buy_answers(std::span<const RunRecord> records, int ctx_size) {
-  const report::ModelIdentities models(records);
+  const report::RecordIdentities ids(records);  // the models as the report names them
   struct Model {
     std::string label;
     std::vector<const RunRecord*> runs;
   };
   std::map<std::string, Model> by_label;
-  for (const RunRecord& r : records) {
-    const report::Identity& id = models.of(r);
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const report::Identity& id = ids.of(i).model;
     Model& m = by_label[id.label];
     m.label = id.label;
-    m.runs.push_back(&r);
+    m.runs.push_back(&records[i]);
   }
   std::optional<CatalogPlan> plan;
   std::vector<report::BuyAnswer> out;
@@ -117,9 +117,9 @@ Result<std::vector<report::BuyAnswer>> buy_answers(std::span<const RunRecord> re
     }
     const int n_ctx = ctx_size > 0 ? ctx_size : run_context(*widest);
     if (!file) {
-      answer.note = (why.empty() ? "its file (" + (tried.empty() ? std::string("no path stored") : join({tried.begin(), tried.end()}, ", ")) +
-                                       ") is not on this machine"
-                                 : why) +
+      answer.note = (!why.empty()      ? why
+                     : tried.empty() ? std::string("its runs store no model file (a served model)")
+                                     : "its file (" + join({tried.begin(), tried.end()}, ", ") + ") is not on this machine") +
                     "; rank the catalog for it with rigbench fit MODEL.gguf -c " + std::to_string(n_ctx) +
                     " --rank price";
       out.push_back(std::move(answer));
