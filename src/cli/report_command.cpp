@@ -120,8 +120,7 @@ Result<std::vector<report::BuyAnswer>> buy_answers(std::span<const RunRecord> re
       answer.note = (!why.empty()      ? why
                      : tried.empty() ? std::string("its runs store no model file (a served model)")
                                      : "its file (" + join({tried.begin(), tried.end()}, ", ") + ") is not on this machine") +
-                    "; rank the catalog for it with rigbench fit MODEL.gguf -c " + std::to_string(n_ctx) +
-                    " --rank price";
+                    " (n_ctx " + std::to_string(n_ctx) + ")";
       out.push_back(std::move(answer));
       continue;
     }

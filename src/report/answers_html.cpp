@@ -122,9 +122,10 @@ void cost_answers(std::span<const RunRecord> records, const std::optional<cost::
 // "For MODEL at n_ctx N, the cheapest catalog option that fits is ..." per stored model.
 void buy_answers(const std::vector<BuyAnswer>& buy, Parts& out) {
   int index = 0;
+  std::string left_out;  // the models without a ranking, one item each, under one note
   for (const BuyAnswer& b : buy) {
     if (!b.ranking) {
-      if (!b.note.empty()) out.notes += "<p class=\"note\">" + html_escape("What to buy for " + b.model + ": " + b.note) + "</p>\n";
+      if (!b.note.empty()) left_out += "<li>" + html_escape(b.model + ": " + b.note) + "</li>";
       continue;
     }
     const std::string id = "answers-buy-" + std::to_string(index++);
@@ -134,6 +135,11 @@ void buy_answers(const std::vector<BuyAnswer>& buy, Parts& out) {
     out.tables += "<h3>What to buy for " + html_escape(b.ranking->model) + " at n_ctx " +
                   std::to_string(b.ranking->n_ctx) + " (the catalog by price; rigbench fit --rank price)</h3>" +
                   "<div class=\"table\">" + html_table(t, id) + "</div>" + table_notes(t) + "\n";
+  }
+  if (!left_out.empty()) {
+    out.notes += "<p class=\"note\">What to buy is left out for these models (rank the catalog for one with rigbench "
+                 "fit MODEL.gguf -c N --rank price):</p><ul class=\"note\">" +
+                 left_out + "</ul>\n";
   }
 }
 

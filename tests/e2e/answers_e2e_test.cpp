@@ -205,16 +205,17 @@ TEST(AnswersE2E, ReportWhatToBuyNeedsTheFileThatRan) {
   ASSERT_EQ(run_process({RIGBENCH_BIN, "import", "--db", db, dir.file("stories.jsonl")}).exit_code, 0);
   const ProcessResult r = run_process({RIGBENCH_BIN, "report", "--db", db, "--output-file", "-"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("What to buy for stories260K F32: the file at " + std::string(RIGBENCH_TEST_MODEL) +
-                       " is not the one that ran"),
+  EXPECT_NE(r.out.find("<li>stories260K F32: the file at " + std::string(RIGBENCH_TEST_MODEL) +
+                       " is not the one that ran (xxh64:"),
             std::string::npos)
       << r.out;
   EXPECT_EQ(r.out.find("answers-buy-0"), std::string::npos);
   const std::string study = imported(dir, "first_study.jsonl");
   const ProcessResult s = run_process({RIGBENCH_BIN, "report", "--db", study, "--output-file", "-"});
   ASSERT_EQ(s.exit_code, 0) << s.err;
-  EXPECT_NE(s.out.find("What to buy for Llama 3.1 70B Q3_K_S: its file (/models/Llama-3.1-70B-Q3_K_S.gguf) is not on "
-                       "this machine; rank the catalog for it with rigbench fit MODEL.gguf -c 128 --rank price"),
+  EXPECT_NE(s.out.find("<p class=\"note\">What to buy is left out for these models (rank the catalog for one with "
+                       "rigbench fit MODEL.gguf -c N --rank price):</p><ul class=\"note\"><li>Llama 3.1 70B Q3_K_S: "
+                       "its file (/models/Llama-3.1-70B-Q3_K_S.gguf) is not on this machine (n_ctx 128)</li>"),
             std::string::npos)
       << s.out;
 }

@@ -447,7 +447,7 @@ TEST(Reversals, HtmlReportStatesWhatToBuy) {
   options.answers.buy.push_back({"Qwen2.5 7B Q4_K_M", rep, ""});
   auto html = render_html_report(first_study(), assets, options);
   ASSERT_TRUE(html) << html.error().message;
-  EXPECT_NE(html->find("What to buy for Phi-3 mini Q4_K_M: its file (/models/phi.gguf) is not on this machine"),
+  EXPECT_NE(html->find("<li>Phi-3 mini Q4_K_M: its file (/models/phi.gguf) is not on this machine</li></ul>"),
             std::string::npos);
   EXPECT_NE(html->find("<li>For Qwen2.5 7B Q4_K_M at n_ctx 8192, the cheapest catalog option that fits is RTX 3060 "
                        "12GB, $329 (tg bound 61.0 t/s); the lowest price per usable GiB is RTX 3060 12GB&#39;s, $32.90 "
