@@ -71,7 +71,8 @@ int run_context(const RunRecord& r) {
 // at a stored path when that file is here and has the fingerprint that ran; the catalog ranked
 // by price at `ctx_size` (0: the largest context the model ran at, with that run's KV types,
 // flash attention and batch sizes), -ngl auto, as `rigbench fit MODEL -c N --rank price` ranks it.
-Result<std::vector<report::BuyAnswer>> buy_answers(std::span<const RunRecord> records, int ctx_size) {
+// What fails (no file, another file, an unreadable catalog) is the answer's note, never the report's error.
+std::vector<report::BuyAnswer> buy_answers(std::span<const RunRecord> records, int ctx_size) {
   const report::RecordIdentities ids(records);  // the models as the report names them
   struct Model {
     std::string label;
@@ -85,6 +86,7 @@ Result<std::vector<report::BuyAnswer>> buy_answers(std::span<const RunRecord> re
     m.runs.push_back(&records[i]);
   }
   std::optional<CatalogPlan> plan;
+  std::string catalog_error;
   std::vector<report::BuyAnswer> out;
   for (const auto& [label, m] : by_label) {
     report::BuyAnswer answer;
@@ -136,10 +138,15 @@ Result<std::vector<report::BuyAnswer>> buy_answers(std::span<const RunRecord> re
       out.push_back(std::move(answer));
       continue;
     }
-    if (!plan) {
+    if (!plan && catalog_error.empty()) {
       auto p = catalog_plan(0, 0, machine_info());
-      if (!p) return std::unexpected(p.error());
-      plan = std::move(*p);
+      if (p) plan = std::move(*p);
+      else catalog_error = p.error().message;
+    }
+    if (!plan) {  // the report is still written, without this answer
+      answer.note = "the device catalog cannot be read: " + catalog_error;
+      out.push_back(std::move(answer));
+      continue;
     }
     report::FitRankingReport rep;
     rep.model = label;
@@ -220,9 +227,7 @@ Status run_report_command(const ReportOptions& o) {
   options.title = o.title;
   options.generated_at = measure::utc_now_iso8601();
   options.alpha = o.alpha;
-  auto buy = buy_answers(*records, o.ctx_size);
-  if (!buy) return std::unexpected(buy.error());
-  options.answers.buy = std::move(*buy);
+  options.answers.buy = buy_answers(*records, o.ctx_size);
   options.answers.price = price_answers;
   auto html = report::render_html_report(*records, *assets, options);
   if (!html) return std::unexpected(html.error());

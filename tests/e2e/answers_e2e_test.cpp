@@ -4,6 +4,8 @@
 // cost --per-model on three imported runs with stated watts.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "support/subprocess.h"
@@ -218,6 +220,26 @@ TEST(AnswersE2E, ReportWhatToBuyNeedsTheFileThatRan) {
                        "its file (/models/Llama-3.1-70B-Q3_K_S.gguf) is not on this machine (n_ctx 128)</li>"),
             std::string::npos)
       << s.out;
+}
+
+// An unreadable catalog (faked: a data folder with the report's files and no devices.json)
+// leaves the what-to-buy answer out with the reason; the report is still written.
+TEST(AnswersE2E, ReportWithoutACatalogSaysSo) {
+  TempDir dir;
+  const auto source_data = std::filesystem::path(RIGBENCH_TEST_MODEL).parent_path().parent_path() / "data";
+  std::filesystem::create_directories(dir.file("data"));
+  std::filesystem::copy(source_data / "report", dir.file("data/report"), std::filesystem::copy_options::recursive);
+  testing::write_file(dir.file("stories.jsonl"), stories_record(RIGBENCH_TEST_MODEL, ""));
+  const std::string db = dir.file("stories.db");
+  ASSERT_EQ(run_process({RIGBENCH_BIN, "import", "--db", db, dir.file("stories.jsonl")}).exit_code, 0);
+  setenv("RIGBENCH_DATA_DIR", dir.file("data").c_str(), 1);
+  const ProcessResult r = run_process({RIGBENCH_BIN, "report", "--db", db, "--output-file", "-"});
+  unsetenv("RIGBENCH_DATA_DIR");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("<li>stories260K F32: the device catalog cannot be read: catalog &#39;" + dir.file("data") +
+                       "/devices.json&#39;: cannot open the file</li>"),
+            std::string::npos)
+      << r.out;
 }
 
 // The cost answer from stored runs with stated watts, at report --price and --utilization.
