@@ -20,6 +20,10 @@
 #include "fit/ranking.h"
 #include "measure/job.h"
 #include "model/model_file.h"
+#include "model/model_shape.h"
+#include "model/preset.h"
+#include "model/tensor_layout.h"
+#include "synth/synthesis.h"
 #include "report/comparison.h"
 #include "report/html_assets.h"
 #include "report/html_report.h"
@@ -67,8 +71,37 @@ int run_context(const RunRecord& r) {
   return r.params.n_ctx > 0 ? r.params.n_ctx : r.params.n_depth + r.params.n_prompt + r.params.n_gen;
 }
 
+// The shape of a preset of `m`'s architecture whose parameter count is within 1 % of `m`'s, at
+// `m`'s file type (written header-only to a temporary file and read back, as `fit --preset`
+// does); `preset` names it. nullopt when none is alike or it cannot be written.
+std::optional<model::ModelShape> preset_shape(const ModelInfo& m, std::string& preset) {
+  if (m.n_params == 0 || m.arch.empty() || m.file_type.empty()) return std::nullopt;
+  for (const model::Preset& p : model::presets()) {
+    if (p.arch != m.arch) continue;
+    uint64_t n = 0;
+    for (const auto& t : model::tensor_layout(p)) n += t.n_elements();
+    if (std::fabs(static_cast<double>(n) - static_cast<double>(m.n_params)) > 0.01 * static_cast<double>(m.n_params))
+      continue;
+    const std::string tmp = (std::filesystem::temp_directory_path() /
+                             ("rigbench-report-" + std::to_string(::getpid()) + ".gguf"))
+                                .string();
+    auto written = synth::synthesize(p, m.file_type, tmp, /*header_only=*/true);
+    std::optional<model::ModelShape> shape;
+    if (written) {
+      auto read = model::read_shape(tmp);
+      if (read) shape = std::move(*read);
+    }
+    std::error_code ec;
+    std::filesystem::remove(tmp, ec);
+    if (shape) preset = p.name;
+    return shape;
+  }
+  return std::nullopt;
+}
+
 // What to buy for each stored model (report/answers_html.h BuyAnswer): its shape from its file
-// at a stored path when that file is here and has the fingerprint that ran; the catalog ranked
+// at a stored path when that file is here and has the fingerprint that ran, else from the
+// preset alike (same architecture, parameter count within 1 %, at its file type), said so; the catalog ranked
 // by price at `ctx_size` (0: the largest context the model ran at, with that run's KV types,
 // flash attention and batch sizes), -ngl auto, as `rigbench fit MODEL -c N --rank price` ranks it.
 // What fails (no file, another file, an unreadable catalog) is the answer's note, never the report's error.
@@ -118,7 +151,10 @@ std::vector<report::BuyAnswer> buy_answers(std::span<const RunRecord> records, i
       break;
     }
     const int n_ctx = ctx_size > 0 ? ctx_size : run_context(*widest);
-    if (!file) {
+    // Without the file: the shape of the preset alike (architecture and parameter count), said so.
+    std::string preset;
+    std::optional<model::ModelShape> shape = file ? std::optional(file->shape) : preset_shape(widest->model, preset);
+    if (!shape) {
       answer.note = (!why.empty()      ? why
                      : tried.empty() ? std::string("its runs store no model file (a served model)")
                                      : "its file (" + join({tried.begin(), tried.end()}, ", ") + ") is not on this machine") +
@@ -133,7 +169,7 @@ std::vector<report::BuyAnswer> buy_answers(std::span<const RunRecord> records, i
     ctx.type_k = widest->params.type_k;
     ctx.type_v = widest->params.type_v;
     ctx.flash_attn = widest->params.flash_attn != "off";
-    if (Status s = fit::check_cache_types(file->shape, ctx); !s) {
+    if (Status s = fit::check_cache_types(*shape, ctx); !s) {
       answer.note = s.error().message;
       out.push_back(std::move(answer));
       continue;
@@ -149,11 +185,11 @@ std::vector<report::BuyAnswer> buy_answers(std::span<const RunRecord> records, i
       continue;
     }
     report::FitRankingReport rep;
-    rep.model = label;
-    rep.model_path = path;
+    rep.model = preset.empty() ? label : label + " (the shape of the preset " + preset + ")";
+    rep.model_path = preset.empty() ? path : "preset " + preset + " " + widest->model.file_type;
     rep.n_ctx = n_ctx;
     rep.ranking = fit::rank_devices(
-        file->shape, plan->catalog, [&](const hw::CatalogDevice& d) { return plan->target(d); }, ctx,
+        *shape, plan->catalog, [&](const hw::CatalogDevice& d) { return plan->target(d); }, ctx,
         /*n_gpu_layers=*/-2, /*depth=*/0, fit::RankBy::kPrice, 0);
     answer.ranking = std::move(rep);
     out.push_back(std::move(answer));

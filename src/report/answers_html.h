@@ -7,7 +7,8 @@
 //     EUR/kWh, the cheapest is not the smallest: ...", linked to that machine's cost table;
 //     the price is `report --price` when given, else the one the machine's latest priced run
 //     was stored with; a machine whose runs give power but no price gets a note naming --price;
-//   - per stored model whose shape the caller could read (fit/ranking.h, BuyAnswer): "For
+//   - per stored model whose shape the caller could read, from its file or the preset alike
+//     (fit/ranking.h, BuyAnswer): "For
 //     MODEL at n_ctx N, the cheapest catalog option that fits is ...", linked to its ranking
 //     table; a model without one gets a note saying why.
 // "" when no sentence holds and no note is due.

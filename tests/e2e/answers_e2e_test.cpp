@@ -212,14 +212,37 @@ TEST(AnswersE2E, ReportWhatToBuyNeedsTheFileThatRan) {
             std::string::npos)
       << r.out;
   EXPECT_EQ(r.out.find("answers-buy-0"), std::string::npos);
-  const std::string study = imported(dir, "first_study.jsonl");
-  const ProcessResult s = run_process({RIGBENCH_BIN, "report", "--db", study, "--output-file", "-"});
-  ASSERT_EQ(s.exit_code, 0) << s.err;
-  EXPECT_NE(s.out.find("<p class=\"note\">What to buy is left out for these models (rank the catalog for one with "
-                       "rigbench fit MODEL.gguf -c N --rank price):</p><ul class=\"note\"><li>Llama 3.1 70B Q3_K_S: "
-                       "its file (/models/Llama-3.1-70B-Q3_K_S.gguf) is not on this machine (n_ctx 128)</li>"),
+  // No file at the stored path, and no preset of its shape: a note.
+  testing::write_file(dir.file("gone.jsonl"), stories_record("/nonexistent/stories260K.gguf", ""));
+  const std::string gone = dir.file("gone.db");
+  ASSERT_EQ(run_process({RIGBENCH_BIN, "import", "--db", gone, dir.file("gone.jsonl")}).exit_code, 0);
+  const ProcessResult g = run_process({RIGBENCH_BIN, "report", "--db", gone, "--output-file", "-"});
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  EXPECT_NE(g.out.find("<p class=\"note\">What to buy is left out for these models (rank the catalog for one with "
+                       "rigbench fit MODEL.gguf -c N --rank price):</p><ul class=\"note\"><li>stories260K F32: its "
+                       "file (/nonexistent/stories260K.gguf) is not on this machine (n_ctx 128)</li>"),
             std::string::npos)
-      << s.out;
+      << g.out;
+}
+
+// Without the file, a model of a preset's architecture and parameter count (within 1 %) is planned
+// with the preset's shape at its file type, said so: the first study's 70B as fit --preset ranks it.
+TEST(AnswersE2E, ReportWhatToBuyFromThePresetAlike) {
+  TempDir dir;
+  const std::string study = imported(dir, "first_study.jsonl");
+  const ProcessResult fit = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--quant", "Q3_K_S", "-c",
+                                         "8192", "--rank", "price", "-o", "json"});
+  ASSERT_EQ(fit.exit_code, 0) << fit.err;
+  const json fj = json::parse(fit.out);
+  const std::string fit_sentence = fj["sentence"];
+  const std::size_t tail = fit_sentence.find(" at n_ctx 8192, the cheapest catalog option that fits is ");
+  ASSERT_NE(tail, std::string::npos) << fit_sentence;
+  const ProcessResult s = run_process({RIGBENCH_BIN, "report", "--db", study, "--output-file", "-", "-c", "8192"});
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  EXPECT_NE(s.out.find("<li>For Llama 3.1 70B Q3_K_S (the shape of the preset Llama-3.1-70B)" +
+                       html_escaped(fit_sentence.substr(tail))),
+            std::string::npos)
+      << fit_sentence;
 }
 
 // An unreadable catalog (faked: a data folder with the report's files and no devices.json)
