@@ -103,7 +103,8 @@ std::string buy_sentence(const FitRankingReport& r) {
   std::string s = "For " + at + ", the cheapest catalog option that fits is " + name(*cheapest) + ", $" +
                   fixed(*cheapest->price_usd, 0) + " (tg bound " + fixed(cheapest->tg_bound_tps, 1) + " t/s)";
   if (per_usable) {
-    s += "; the lowest price per usable GiB is " + name(*per_usable) + "'s, $" +
+    s += (per_usable == cheapest ? std::string("; it is also the lowest price per usable GiB, $")
+                                 : "; the lowest price per usable GiB is " + name(*per_usable) + "'s, $") +
          fixed(*per_usable->usd_per_gib_usable, 2) + " ($" + fixed(*per_usable->usd_per_gib_total, 2) +
          " per installed GiB)";
   }

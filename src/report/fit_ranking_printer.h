@@ -31,7 +31,8 @@ struct FitRankingReport {
 
 Table fit_ranking_table(const FitRankingReport& r);
 // The answer in one sentence: "For MODEL at n_ctx N, the cheapest catalog option that fits is X,
-// $P (tg bound B t/s); the lowest price per usable GiB is Y's, $U ($T per installed GiB)."; when
+// $P (tg bound B t/s); the lowest price per usable GiB is Y's, $U ($T per installed GiB)." ("it is
+// also the lowest price per usable GiB, $U ..." when X is Y); when
 // no fitting option has a price, the number that fit and the highest tg bound; when none fits
 // (or reaches --min-tps), "No catalog option fits MODEL at n_ctx N ...".
 std::string buy_sentence(const FitRankingReport& r);

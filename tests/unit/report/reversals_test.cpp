@@ -450,8 +450,8 @@ TEST(Reversals, HtmlReportStatesWhatToBuy) {
   EXPECT_NE(html->find("<li>Phi-3 mini Q4_K_M: its file (/models/phi.gguf) is not on this machine</li></ul>"),
             std::string::npos);
   EXPECT_NE(html->find("<li>For Qwen2.5 7B Q4_K_M at n_ctx 8192, the cheapest catalog option that fits is RTX 3060 "
-                       "12GB, $329 (tg bound 61.0 t/s); the lowest price per usable GiB is RTX 3060 12GB&#39;s, $32.90 "
-                       "($27.42 per installed GiB). (<a href=\"#answers-buy-0\">what to buy</a>)</li>"),
+                       "12GB, $329 (tg bound 61.0 t/s); it is also the lowest price per usable GiB, $32.90 ($27.42 per "
+                       "installed GiB). (<a href=\"#answers-buy-0\">what to buy</a>)</li>"),
             std::string::npos)
       << *html;
   EXPECT_NE(html->find("<table id=\"answers-buy-0\">"), std::string::npos);
