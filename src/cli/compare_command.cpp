@@ -12,9 +12,12 @@ namespace rigbench::cli {
 
 CLI::App* add_compare_command(CLI::App& app, CompareOptions& o) {
   CLI::App* cmd = app.add_subcommand("compare",
-                                     "Stored results side by side: per model, one column per machine (or model, or "
-                                     "build), winners, ratios, regressions");
-  cmd->add_option("--by", o.by, "what the columns are: machine, model or build")->capture_default_str();
+                                     "Stored results side by side: per model, one column per machine (or model, "
+                                     "build or backend), winners, ratios, regressions, the answers");
+  cmd->add_option("--by", o.by,
+                  "what the columns are: machine, model, build or backend (the one the layers ran on: CPU, CUDA, "
+                  "Vulkan, Metal; a backend's cell shows its best machine: --machine keeps to one)")
+      ->capture_default_str();
   cmd->add_option("--baseline", o.baseline,
                   "the column ratios are against (a name or a unique part of one; default: the first)");
   cmd->add_option("--db", o.db_paths, "database to read (repeatable; default: $XDG_DATA_HOME/rigbench/results.db)");
@@ -39,9 +42,9 @@ Status run_compare_command(const CompareOptions& o) {
   auto cmp = report::compare(*records, report::CompareOptions{*by, o.baseline}, ids);
   if (!cmp) return std::unexpected(cmp.error());
   const auto regressions = report::find_regressions(*records, o.alpha, ids);
-  // The answers (report/reversals.h) of each t/s metric the rows hold.
+  // The answers (report/reversals.h) of each metric the rows hold: tg, pp, TTFT, J/token, cost.
   std::vector<report::Answers> answers;
-  for (const report::Metric m : {report::Metric::kTg, report::Metric::kPp}) {
+  for (const report::Metric m : report::answer_metrics()) {
     report::Answers a = report::find_answers(*cmp, m, o.alpha);
     if (!a.sentences.empty()) answers.push_back(std::move(a));
   }

@@ -7,9 +7,26 @@
 
 namespace rigbench::cost {
 
+std::string cost_machine(const RunRecord& r) { return r.machine.hostname.empty() ? r.machine.cpu : r.machine.hostname; }
+
+std::optional<CostInputs> stored_price(std::span<const RunRecord> records) {
+  const RunRecord* latest = nullptr;
+  for (const RunRecord& r : records) {
+    if (!r.cost || !given(r.cost->price_per_kwh)) continue;
+    if (!latest || r.test_time > latest->test_time) latest = &r;
+  }
+  if (!latest) return std::nullopt;
+  CostInputs in;
+  in.price_per_kwh = latest->cost->price_per_kwh;
+  if (!latest->cost->currency.empty()) in.currency = latest->cost->currency;
+  in.utilization = latest->cost->utilization;
+  in.price_source = "stored with the run of " + latest->test_time;
+  return in;
+}
+
 namespace {
 
-std::string machine_name(const RunRecord& r) { return r.machine.hostname.empty() ? r.machine.cpu : r.machine.hostname; }
+std::string machine_name(const RunRecord& r) { return cost_machine(r); }
 
 std::string model_label(const ModelInfo& m) {
   return m.name + (m.file_type.empty() ? "" : " " + m.file_type) + (m.synthetic ? " (synthetic)" : "");

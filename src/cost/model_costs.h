@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -43,6 +44,14 @@ struct ModelCosts {
   std::string sentence;
   bool cheapest_is_smallest = false;
 };
+
+// The machine a run is priced on: its hostname, else its CPU (model_costs groups by it).
+std::string cost_machine(const RunRecord& r);
+
+// The price the runs were stored with (`bench --price/--tariff`, RunRecord::cost): the latest
+// priced run's price per kWh, currency and utilization, with price_source "stored with the run
+// of <test_time>"; nullopt when no run of `records` holds a price.
+std::optional<CostInputs> stored_price(std::span<const RunRecord> records);
 
 // The table of `records` (one machine's) under `shared` (price, utilization, wall-power
 // corrections, currency; its tokens_per_s and powers are ignored: each run gives its own;

@@ -1,6 +1,12 @@
 #include "report/answers_html.h"
 
+#include <cctype>
+#include <map>
+
+#include "cost/model_costs.h"
+#include "report/cost_printer.h"
 #include "report/escape.h"
+#include "report/model_cost_printer.h"
 #include "report/reversals.h"
 
 namespace rigbench::report {
@@ -26,43 +32,130 @@ std::string html_table(const Table& t, const std::string& id) {
   return h + "</tbody></table>";
 }
 
+std::string table_notes(const Table& t) {
+  std::string h;
+  for (const std::string& n : t.notes()) h += "<p class=\"note\">" + html_escape(n) + "</p>";
+  return h;
+}
+
 std::string link(const std::string& href, const std::string& text) {
   return "<a href=\"#" + href + "\">" + html_escape(text) + "</a>";
 }
 
-}  // namespace
+// The metric's own section of the report (html_report.cpp's kMetricSections) and its name.
+std::pair<std::string, std::string> metric_anchor(Metric m) {
+  switch (m) {
+    case Metric::kPp: return {"pp", "pp table"};
+    case Metric::kTtft: return {"ttft", "TTFT table"};
+    case Metric::kTgEnergy: return {"energy", "energy table"};
+    case Metric::kCost: return {"cost", "cost table"};
+    default: return {"tg", "tg table"};
+  }
+}
 
-std::string answers_section_html(const Comparison& cmp, double alpha) {
-  std::string items, tables;
-  for (const Metric m : {Metric::kTg, Metric::kPp}) {
+struct Parts {
+  std::string items, tables, notes;
+};
+
+void speed_answers(const Comparison& cmp, double alpha, Parts& out) {
+  for (const Metric m : answer_metrics()) {
     const Answers a = find_answers(cmp, m, alpha);
     if (a.sentences.empty()) continue;
-    const std::string key = m == Metric::kTg ? "tg" : "pp";
+    const auto [key, section_name] = metric_anchor(m);
     const std::string ranking_id = "answers-ranking-" + key, pairs_id = "answers-pairs-" + key;
     if (!a.headline.empty()) {
-      items += "<li>" + html_escape(a.headline) + " (" + link(ranking_id, "ranking") + ", " +
-               link(key, key + " table") + ")</li>\n";
+      out.items += "<li>" + html_escape(a.headline) + " (" + link(ranking_id, "ranking") + ", " +
+                   link(key, section_name) + ")</li>\n";
     }
     for (const PairAnswer& p : a.pairs) {
-      if (p.reversal) items += "<li>" + html_escape(p.sentence) + " (" + link(pairs_id, "pairs") + ")</li>\n";
+      if (p.reversal) out.items += "<li>" + html_escape(p.sentence) + " (" + link(pairs_id, "pairs") + ")</li>\n";
     }
     for (const PairAnswer& p : a.pairs) {
-      if (!p.reversal) items += "<li>" + html_escape(p.sentence) + " (" + link(pairs_id, "pairs") + ")</li>\n";
+      if (!p.reversal) out.items += "<li>" + html_escape(p.sentence) + " (" + link(pairs_id, "pairs") + ")</li>\n";
     }
     if (!a.rankings.empty()) {
-      tables += "<h3>Ranking per model (" + html_escape(a.unit_test) + ")</h3><div class=\"table\">" +
-                html_table(rankings_table(cmp, a), ranking_id) + "</div>\n";
+      out.tables += "<h3>Ranking per model (" + html_escape(a.unit_test) + ")</h3><div class=\"table\">" +
+                    html_table(rankings_table(cmp, a), ranking_id) + "</div>\n";
     }
     if (!a.pairs.empty()) {
-      tables += "<h3>Pairs (" + html_escape(a.unit_test) + "; change = a / b - 1)</h3><div class=\"table\">" +
-                html_table(pairs_table(cmp, a), pairs_id) + "</div>\n";
+      out.tables += "<h3>Pairs (" + html_escape(a.unit_test) + "; change = a / b - 1)</h3><div class=\"table\">" +
+                    html_table(pairs_table(cmp, a), pairs_id) + "</div>\n";
     }
   }
-  if (items.empty()) return "";
+}
+
+// "On rtx3090 at 0.3 EUR/kWh, utilization 0.5, the cheapest is not the smallest: ..." per machine.
+void cost_answers(std::span<const RunRecord> records, const std::optional<cost::CostInputs>& price, Parts& out) {
+  std::map<std::string, std::vector<RunRecord>> by_machine;
+  for (const RunRecord& r : records) {
+    if (r.results.tg && r.refused.empty()) by_machine[cost::cost_machine(r)].push_back(r);
+  }
+  int index = 0;
+  for (const auto& [machine, runs] : by_machine) {
+    const std::optional<cost::CostInputs> shared = price ? price : cost::stored_price(runs);
+    auto costs = cost::model_costs(runs, shared.value_or(cost::CostInputs{}));
+    if (!costs || costs->models.size() < 2) continue;
+    if (!shared) {
+      int powered = 0;
+      for (const cost::ModelCost& m : costs->models) powered += cost::given(m.figures.active_power_w);
+      if (powered >= 2) {
+        out.notes += "<p class=\"note\">" +
+                     html_escape("Cost per model on " + machine + ": its runs give power but no price; give " +
+                                 "`rigbench report --price P` (per kWh) for the cheapest model per Mtok.") +
+                     "</p>\n";
+      }
+      continue;
+    }
+    if (costs->sentence.empty()) continue;
+    const std::string id = "answers-cost-" + std::to_string(index++);
+    std::string lead = "On " + machine + " at " + figure_text(shared->price_per_kwh) + " " + shared->currency + "/kWh";
+    if (cost::given(shared->utilization)) lead += ", utilization " + figure_text(shared->utilization, "%g");
+    std::string sentence = costs->sentence;
+    sentence[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(sentence[0])));
+    out.items += "<li>" + html_escape(lead + ", " + sentence) + " (" + link(id, "cost per model") + ")</li>\n";
+    const Table t = model_costs_table(*costs, *shared);
+    out.tables += "<h3>Cost per model on " + html_escape(machine) + " (" + html_escape(shared->price_source) +
+                  ")</h3><div class=\"table\">" + html_table(t, id) + "</div>" + table_notes(t) + "\n";
+  }
+}
+
+// "For MODEL at n_ctx N, the cheapest catalog option that fits is ..." per stored model.
+void buy_answers(const std::vector<BuyAnswer>& buy, Parts& out) {
+  int index = 0;
+  std::string left_out;  // the models without a ranking, one item each, under one note
+  for (const BuyAnswer& b : buy) {
+    if (!b.ranking) {
+      if (!b.note.empty()) left_out += "<li>" + html_escape(b.model + ": " + b.note) + "</li>";
+      continue;
+    }
+    const std::string id = "answers-buy-" + std::to_string(index++);
+    out.items += "<li>" + html_escape(buy_sentence(*b.ranking)) + " (" + link(id, "what to buy") + ")</li>\n";
+    if (b.ranking->ranking.ranked.empty()) continue;
+    const Table t = fit_ranking_table(*b.ranking);
+    out.tables += "<h3>What to buy for " + html_escape(b.ranking->model) + " at n_ctx " +
+                  std::to_string(b.ranking->n_ctx) + " (the catalog by price; rigbench fit --rank price)</h3>" +
+                  "<div class=\"table\">" + html_table(t, id) + "</div>" + table_notes(t) + "\n";
+  }
+  if (!left_out.empty()) {
+    out.notes += "<p class=\"note\">What to buy is left out for these models (rank the catalog for one with rigbench "
+                 "fit MODEL.gguf -c N --rank price):</p><ul class=\"note\">" +
+                 left_out + "</ul>\n";
+  }
+}
+
+}  // namespace
+
+std::string answers_section_html(const Comparison& cmp, double alpha, std::span<const RunRecord> records,
+                                 const AnswerInputs& inputs) {
+  Parts parts;
+  speed_answers(cmp, alpha, parts);
+  cost_answers(records, inputs.price, parts);
+  buy_answers(inputs.buy, parts);
+  if (parts.items.empty() && parts.notes.empty()) return "";
   return "<section id=\"answers\"><h2>Answers</h2><p class=\"note\">Written from the data: significant means "
          "Welch's t-test, two-sided, p &lt; " +
-         html_escape(shortest(alpha)) + ", on the per-repetition values.</p><ul>\n" + items + "</ul>\n" + tables +
-         "</section>\n";
+         html_escape(shortest(alpha)) + ", on the per-repetition values.</p><ul>\n" + parts.items + "</ul>\n" +
+         parts.notes + parts.tables + "</section>\n";
 }
 
 }  // namespace rigbench::report

@@ -1,14 +1,47 @@
-// rigbench: the HTML report's first section, "Answers": the sentences of report/reversals.h
-// for tg and pp, each linked to the table it comes from (the ranking or pairs table below it,
-// and the metric's own section, #tg or #pp). "" when no sentence holds.
+// rigbench: the HTML report's first section, "Answers": the sentences the data holds, each
+// linked to the table it comes from (a table in this section, or the metric's own section):
+//   - per metric (tg, pp, TTFT, J per token, cost per Mtok; report/reversals.h): who leads
+//     every model, and the reversals and other pairs between machines, linked to the ranking
+//     and pairs tables and to the metric's section (#tg, #pp, #ttft, #energy, #cost);
+//   - per machine with two or more models priced (cost/model_costs.h): "On rtx3090 at 0.3
+//     EUR/kWh, the cheapest is not the smallest: ...", linked to that machine's cost table;
+//     the price is `report --price` when given, else the one the machine's latest priced run
+//     was stored with; a machine whose runs give power but no price gets a note naming --price;
+//   - per stored model whose shape the caller could read, from its file or the preset alike
+//     (fit/ranking.h, BuyAnswer): "For
+//     MODEL at n_ctx N, the cheapest catalog option that fits is ...", linked to its ranking
+//     table; a model without one gets a note saying why.
+// "" when no sentence holds and no note is due.
 #pragma once
 
+#include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
+#include "core/record.h"
+#include "cost/estimate.h"
 #include "report/comparison.h"
+#include "report/fit_ranking_printer.h"
 
 namespace rigbench::report {
 
-std::string answers_section_html(const Comparison& cmp, double alpha);
+// What to buy for one stored model, planned by the caller (the report command reads the
+// model's file and the catalog; the report itself does no I/O).
+struct BuyAnswer {
+  std::string model;                        // the model's label, as the report names it
+  std::optional<FitRankingReport> ranking;  // the catalog ranked by price at the model's context
+  std::string note;                         // without a ranking: why ("its file ... is not on this machine")
+};
+
+struct AnswerInputs {
+  // The price of the cost-per-model answers (price_per_kwh, currency, utilization, price_source);
+  // nullopt: each machine's stored price (cost::stored_price).
+  std::optional<cost::CostInputs> price;
+  std::vector<BuyAnswer> buy;  // in the order they are stated
+};
+
+std::string answers_section_html(const Comparison& cmp, double alpha, std::span<const RunRecord> records = {},
+                                 const AnswerInputs& inputs = {});
 
 }  // namespace rigbench::report

@@ -45,7 +45,8 @@ std::string state_name(CellState s) {
 std::vector<std::pair<std::string, std::string Row::*>> label_columns(const Comparison& cmp) {
   std::vector<std::pair<std::string, std::string Row::*>> cols;
   switch (cmp.by) {
-    case CompareBy::kMachine: cols = {{"model", &Row::model}}; break;
+    case CompareBy::kMachine:
+    case CompareBy::kBackend: cols = {{"model", &Row::model}}; break;
     case CompareBy::kModel: cols = {{"machine", &Row::machine}}; break;
     case CompareBy::kBuild: cols = {{"model", &Row::model}, {"machine", &Row::machine}}; break;
   }

@@ -1,6 +1,7 @@
 #include "report/comparison.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -403,7 +404,8 @@ Result<CompareBy> parse_compare_by(const std::string& name) {
   if (name == "machine") return CompareBy::kMachine;
   if (name == "model") return CompareBy::kModel;
   if (name == "build") return CompareBy::kBuild;
-  return fail(ErrorCode::kUsage, "--by '" + name + "': unknown (machine, model, build)");
+  if (name == "backend") return CompareBy::kBackend;
+  return fail(ErrorCode::kUsage, "--by '" + name + "': unknown (machine, model, build, backend)");
 }
 
 std::string compare_by_name(CompareBy by) {
@@ -411,6 +413,7 @@ std::string compare_by_name(CompareBy by) {
     case CompareBy::kMachine: return "machine";
     case CompareBy::kModel: return "model";
     case CompareBy::kBuild: return "build";
+    case CompareBy::kBackend: return "backend";
   }
   return "?";
 }
@@ -555,6 +558,31 @@ Identity build_identity(const RunRecord& rec) {
   return Identity{tool + '\x1f' + commit, tool + " / llama.cpp " + commit};
 }
 
+Identity backend_identity(const RunRecord& rec) {
+  std::vector<std::string> names;
+  auto add = [&](std::string b) {
+    if (std::find(names.begin(), names.end(), b) == names.end()) names.push_back(std::move(b));
+  };
+  if (!rec.devices_used.empty()) {
+    // The devices that held the layers ("CUDA0", "Vulkan1", "CPU"): their backends, digits dropped.
+    for (const std::string& d : rec.devices_used) {
+      std::size_t end = d.size();
+      while (end > 0 && std::isdigit(static_cast<unsigned char>(d[end - 1]))) --end;
+      add(end > 0 ? d.substr(0, end) : d);
+    }
+  } else {
+    // Records without the devices (imports): the offload backends the build lists, unless -ngl 0.
+    for (const std::string& b : rec.machine.backends) {
+      const std::string l = to_lower(b);
+      if (l != "cpu" && l != "blas") add(b);
+    }
+    if (rec.machine.backends.empty()) return Identity{"unknown backend", "unknown backend"};
+    if (rec.params.n_gpu_layers == 0 || names.empty()) names = {"CPU"};
+  }
+  const std::string label = join(names, "+");
+  return Identity{label, label};
+}
+
 namespace {
 
 // Appends `v` to a signature: its length, then its bytes, so no two sequences of fields read alike.
@@ -582,6 +610,10 @@ std::string setup_signature(const RunRecord& rec) {
     put(sig, d.name);
     put(sig, d.description);
   }
+  put_raw(sig, m.backends.size());
+  for (const std::string& b : m.backends) put(sig, b);
+  put_raw(sig, rec.devices_used.size());
+  for (const std::string& d : rec.devices_used) put(sig, d);
   put(sig, rec.build.rigbench_version);
   put(sig, rec.build.llama_cpp_commit);
   put_raw(sig, m.backends.size());
@@ -630,8 +662,8 @@ RecordIdentities::RecordIdentities(std::span<const RunRecord> records) {
   const ModelIdentities model_ids(firsts);
   entries_.reserve(firsts.size());
   for (const RunRecord* rec : firsts) {
-    entries_.push_back({machine_identity(*rec), model_ids.of(*rec), build_identity(*rec), knobs_label(*rec),
-                        static_cast<std::size_t>(rec - records.data())});
+    entries_.push_back({machine_identity(*rec), model_ids.of(*rec), build_identity(*rec), backend_identity(*rec),
+                        knobs_label(*rec), static_cast<std::size_t>(rec - records.data())});
   }
   // Builds of several backends on one machine (a CPU build and a Vulkan build of the same
   // sources): one machine, builds told apart by their backends, so their runs are never pooled.
@@ -659,21 +691,24 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
 Result<Comparison> compare(std::span<const RunRecord> records, const CompareOptions& options,
                            const RecordIdentities& ids) {
   if (records.empty()) return fail(ErrorCode::kInvalidInput, "no records to compare");
-  Labels machines, models, builds;
+  Labels machines, models, builds, backends;
   for (const RecordIdentities::Entry& e : ids.entries()) {
     machines.add(e.machine);
     models.add(e.model);
     builds.add(e.build);
+    backends.add(e.backend);
   }
   machines.finish();
   models.finish();
   builds.finish();
+  backends.finish();
 
   Comparison cmp;
   cmp.by = options.by;
   const Labels& column_labels = options.by == CompareBy::kMachine ? machines
                                 : options.by == CompareBy::kModel ? models
-                                                                  : builds;
+                                : options.by == CompareBy::kBuild ? builds
+                                                                  : backends;
   cmp.columns = column_labels.sorted();
   std::map<std::string, std::size_t> column_of;
   for (std::size_t i = 0; i < cmp.columns.size(); ++i) column_of[cmp.columns[i]] = i;
@@ -702,9 +737,14 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
       const std::string& build = builds.of(id.build.key);
       const std::string& column = options.by == CompareBy::kMachine ? machine
                                   : options.by == CompareBy::kModel ? model
-                                                                    : build;
+                                  : options.by == CompareBy::kBuild ? build
+                                                                    : backends.of(id.backend.key);
       const std::size_t col = column_of.at(column);
-      const std::string config = options.by == CompareBy::kBuild ? id.knobs : id.knobs + " build=" + build;
+      // By backend, a cell pools the backend's runs on every machine: each machine is a configuration
+      // of it (the best one is shown, and says which machine).
+      const std::string config = options.by == CompareBy::kBuild     ? id.knobs
+                                 : options.by == CompareBy::kBackend ? id.knobs + " build=" + build + " machine=" + machine
+                                                                     : id.knobs + " build=" + build;
       for (const MetricDef& def : kMetrics) {
         auto c = metric_values(rec, def.metric);
         if (!rec.refused.empty() && (def.metric == Metric::kPp || def.metric == Metric::kTg)) {
@@ -715,7 +755,7 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
         }
         if (!c) continue;
         RowKey key{options.by == CompareBy::kModel ? "" : model,
-                   options.by == CompareBy::kMachine ? "" : machine,
+                   options.by == CompareBy::kMachine || options.by == CompareBy::kBackend ? "" : machine,
                    options.by == CompareBy::kBuild ? "" : build,
                    static_cast<int>(def.metric),
                    c->n,

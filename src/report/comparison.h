@@ -2,7 +2,12 @@
 //
 // Every record is seen along three identities: the machine it ran on, the model, and the
 // build (the tool and llama.cpp commit). One of them gives the columns (`--by`); the other
-// two, with the test, give the rows. A row holds one metric of one test: pp512 t/s, tg128
+// two, with the test, give the rows. `--by backend` makes the columns the backend the run
+// used (backend_identity: CPU, CUDA, Vulkan, Metal) and the rows the model (and build), as
+// --by machine does; each machine a backend ran on is one configuration of its cell (the best
+// is shown and named, "machine=..."), so the first study's Metal, CUDA and Vulkan machines
+// compare as backends, and CPU and GPU runs of one machine (bench -ngl 0,99) sit side by side;
+// --machine keeps the comparison to one machine. A row holds one metric of one test: pp512 t/s, tg128
 // t/s, TTFT of pp512 in ms (each " @ d<N>" at a depth), J per generated token, electricity
 // cost per million generated tokens, or the memory llama.cpp allocated at an n_ctx. Energy
 // rows hold the tg phase's joules per token (RunRecord::energy.tg), cost rows the gross
@@ -41,9 +46,9 @@
 
 namespace rigbench::report {
 
-enum class CompareBy { kMachine, kModel, kBuild };
+enum class CompareBy { kMachine, kModel, kBuild, kBackend };
 
-// "machine", "model", "build". Errors: kUsage naming --by and the value.
+// "machine", "model", "build", "backend". Errors: kUsage naming --by and the value.
 Result<CompareBy> parse_compare_by(const std::string& name);
 std::string compare_by_name(CompareBy by);
 
@@ -92,6 +97,13 @@ Identity build_identity(const RunRecord& rec);
 // different backends, so a CPU build's and a Vulkan build's runs stay apart.
 std::string build_backends(const MachineInfo& m);
 
+// Backend: the ggml backend the run's layers ran on: the backends of the devices that held them
+// (RunRecord::devices_used, "CUDA0" -> "CUDA"; several joined by "+"); for a record without
+// them (imports), the offload backends its build lists (MachineInfo::backends, BLAS and CPU
+// aside), or "CPU" under -ngl 0 or without one; "unknown backend" when it lists none. Key and
+// label are the same.
+Identity backend_identity(const RunRecord& rec);
+
 // Every compare-key knob of a record's run (core/knobs.h), by its table header, e.g.
 // "ngl=99 lm=auto n_batch=2048 n_ubatch=512 type_k=f16 type_v=f16 fa=on poll=50 cpu_strict=0 threads=8 n_depth=0";
 // a knob bench does not set (no flag: n_cpu_moe, sm, ...) only where it is not at its default ("... n_cpu_moe=30").
@@ -104,7 +116,7 @@ std::string knobs_label(const RunRecord& rec);
 class RecordIdentities {
  public:
   struct Entry {
-    Identity machine, model, build;
+    Identity machine, model, build, backend;
     std::string knobs;      // knobs_label
     std::size_t first = 0;  // index of the setup's first record
   };
@@ -215,7 +227,7 @@ struct Comparison {
 };
 
 struct CompareOptions {
-  CompareBy by = CompareBy::kMachine;  // --by
+  CompareBy by = CompareBy::kMachine;  // --by: machine, model, build or backend
   std::string baseline;  // --baseline: a column label (case-insensitive), or a unique part of one; "" = first
 };
 

@@ -77,6 +77,40 @@ Table fit_ranking_table(const FitRankingReport& r) {
   return t;
 }
 
+std::string buy_sentence(const FitRankingReport& r) {
+  const std::string at = r.model + " at n_ctx " + std::to_string(r.n_ctx);
+  if (r.ranking.ranked.empty()) {
+    return "No catalog option fits " + at + (r.ranking.min_tps > 0 ? " with a tg bound of " + shortest(r.ranking.min_tps) + " t/s" : "") +
+           " (up to " + std::to_string(fit::kMaxRankCount) + " GPUs of a kind).";
+  }
+  const fit::BuyOption* cheapest = nullptr;
+  const fit::BuyOption* per_usable = nullptr;
+  const fit::BuyOption* fastest = nullptr;
+  for (const fit::BuyOption& o : r.ranking.ranked) {
+    if (o.price_usd && (!cheapest || *o.price_usd < *cheapest->price_usd)) cheapest = &o;
+    if (o.usd_per_gib_usable && (!per_usable || *o.usd_per_gib_usable < *per_usable->usd_per_gib_usable))
+      per_usable = &o;
+    if (!fastest || o.tg_bound_tps > fastest->tg_bound_tps) fastest = &o;
+  }
+  auto name = [](const fit::BuyOption& o) {
+    return o.count > 1 ? std::to_string(o.count) + "\u00d7 " + o.device : o.device;
+  };
+  if (!cheapest) {
+    return "For " + at + ", " + std::to_string(r.ranking.ranked.size()) +
+           " catalog options fit, none with a list price; the highest tg bound is " + name(*fastest) + "'s, " +
+           fixed(fastest->tg_bound_tps, 1) + " t/s.";
+  }
+  std::string s = "For " + at + ", the cheapest catalog option that fits is " + name(*cheapest) + ", $" +
+                  fixed(*cheapest->price_usd, 0) + " (tg bound " + fixed(cheapest->tg_bound_tps, 1) + " t/s)";
+  if (per_usable) {
+    s += (per_usable == cheapest ? std::string("; it is also the lowest price per usable GiB, $")
+                                 : "; the lowest price per usable GiB is " + name(*per_usable) + "'s, $") +
+         fixed(*per_usable->usd_per_gib_usable, 2) + " ($" + fixed(*per_usable->usd_per_gib_total, 2) +
+         " per installed GiB)";
+  }
+  return s + ".";
+}
+
 void print_fit_ranking(const FitRankingReport& r, OutputFormat format, std::ostream& out) {
   const Table t = fit_ranking_table(r);
   if (format == OutputFormat::kJson) {
@@ -94,6 +128,8 @@ void print_fit_ranking(const FitRankingReport& r, OutputFormat format, std::ostr
               {"model_path", r.model_path},
               {"rank_by", fit::rank_by_name(r.ranking.by)},
               {"min_tps", r.ranking.min_tps > 0 ? Json(r.ranking.min_tps) : Json(nullptr)},
+              {"n_ctx", r.n_ctx},
+              {"sentence", buy_sentence(r)},
               {"options", table_rows_json(t)},
               {"not_fitting", r.ranking.not_fitting},
               {"dropped", r.ranking.dropped},
@@ -109,32 +145,8 @@ void print_fit_ranking(const FitRankingReport& r, OutputFormat format, std::ostr
   out << "model: " << r.model << "; ranked by " << order_text(r.ranking.by);
   if (r.ranking.min_tps > 0) out << "; tg bound >= " << shortest(r.ranking.min_tps) << " t/s";
   out << "\n\n";
-  if (r.ranking.ranked.empty()) {
-    out << "No catalog device fits" << (r.ranking.min_tps > 0 ? " with that tg bound" : "") << ".\n";
-  } else {
-    out << markdown_table(t);
-    // The answer in one line: the cheapest option, and the lowest price per usable GiB.
-    const fit::BuyOption* cheapest = nullptr;
-    const fit::BuyOption* per_usable = nullptr;
-    for (const fit::BuyOption& o : r.ranking.ranked) {
-      if (o.price_usd && (!cheapest || *o.price_usd < *cheapest->price_usd)) cheapest = &o;
-      if (o.usd_per_gib_usable && (!per_usable || *o.usd_per_gib_usable < *per_usable->usd_per_gib_usable))
-        per_usable = &o;
-    }
-    auto name = [](const fit::BuyOption& o) {
-      return o.count > 1 ? std::to_string(o.count) + "\u00d7 " + o.device : o.device;
-    };
-    if (cheapest) {
-      out << "\nCheapest that fits: " << name(*cheapest) << ", $" << fixed(*cheapest->price_usd, 0) << " (tg bound "
-          << fixed(cheapest->tg_bound_tps, 1) << " t/s)";
-      if (per_usable) {
-        out << "; lowest price per usable GiB: " << name(*per_usable) << ", $"
-            << fixed(*per_usable->usd_per_gib_usable, 2) << " ($" << fixed(*per_usable->usd_per_gib_total, 2)
-            << " per installed GiB)";
-      }
-      out << ".\n";
-    }
-  }
+  if (!r.ranking.ranked.empty()) out << markdown_table(t) << "\n";
+  out << buy_sentence(r) << "\n";
   if (r.vs) out << "\n" << r.vs->sentence << "\n";
   out << "\n";
   for (const auto& n : t.notes()) out << note_lines(n);

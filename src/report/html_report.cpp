@@ -497,7 +497,7 @@ Result<std::string> render_html_report(std::span<const RunRecord> records, const
   const std::vector<Regression> regs = find_regressions(records, options.alpha, ids);
 
   Json charts = Json::array();
-  std::string body = answers_section_html(*cmp, options.alpha);  // first: the sentences (report/reversals.h)
+  std::string body = answers_section_html(*cmp, options.alpha, records, options.answers);  // first: the sentences (report/reversals.h)
   body += machines_section(records, ids);
   std::set<std::string> currencies;
   for (const RunRecord& rec : records) {

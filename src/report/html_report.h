@@ -5,8 +5,10 @@
 //
 // Sections, each only where the records hold its figures, each chart with its table beside
 // it (the tables are plain HTML, readable without scripts):
-//   answers         first: the sentences of report/reversals.h (who leads, reversals between
-//                   pairs), each linked to its ranking or pairs table (report/answers_html.h)
+//   answers         first: the sentences (report/answers_html.h): who leads and the reversals
+//                   between pairs per metric (report/reversals.h), the cheapest model per Mtok
+//                   per machine (cost/model_costs.h), what to buy per model (fit/ranking.h),
+//                   each linked to the table it comes from
 //   machines        what each machine is (CPU, RAM, GPUs, OS, backends)
 //   tg, pp          grouped bars of mean tokens/s per model and test, one bar per machine
 //   TTFT            grouped bars of mean ms, likewise
@@ -35,6 +37,7 @@
 
 #include "core/record.h"
 #include "core/status.h"
+#include "report/answers_html.h"
 #include "report/regressions.h"
 
 namespace rigbench::report {
@@ -52,6 +55,7 @@ struct HtmlReportOptions {
   std::string title = "rigbench report";  // --title; escaped
   std::string generated_at;               // UTC ISO 8601 time shown in the header ("" = none)
   double alpha = kDefaultAlpha;           // significance level of the regressions
+  AnswerInputs answers;                   // the price of the cost answers; the what-to-buy rankings
 };
 
 // The report of `records`. Errors: kInvalidInput when there are no records or the template

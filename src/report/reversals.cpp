@@ -32,8 +32,44 @@ std::string and_list(const std::vector<std::string>& parts) {
   return s;
 }
 
-// What an item is, in words: "model" when the rows are models, else "machine".
+// What an item is, in words: "machine" when the columns are models, else "model".
 std::string item_noun(CompareBy by) { return by == CompareBy::kModel ? "machine" : "model"; }
+
+// How the sentences of one metric speak: who is better, who is worse, who is best.
+struct Words {
+  const char* better;      // "is faster than"
+  const char* worse_tail;  // "slower": "..., and slower on Y"
+  const char* worse;       // "is slower than"
+  const char* best;        // "is fastest": "X is fastest on every model"
+  const char* over;        // the leader's change against the runner-up: "+214 % over X", "-40 % vs X"
+  const char* key;         // JSON key suffix with the unit: "tps" (a_tps, mean_tps)
+  int decimals;            // of the figures in the tables
+};
+
+const Words& words(Metric m) {
+  static constexpr Words kRate{"is faster than", "slower", "is slower than", "is fastest", " over ", "tps", 2};
+  static constexpr Words kTtft{"has a shorter TTFT than", "a longer one",  "has a longer TTFT than",
+                               "has the shortest TTFT",   " vs ",          "ms",
+                               1};
+  static constexpr Words kEnergy{"uses less energy per token than",
+                                 "more",
+                                 "uses more energy per token than",
+                                 "uses the least energy per token",
+                                 " vs ",
+                                 "j_per_token",
+                                 3};
+  static constexpr Words kCost{"costs less per Mtok than", "more", "costs more per Mtok than", "costs least per Mtok",
+                               " vs ", "per_mtok", 4};
+  switch (m) {
+    case Metric::kTtft: return kTtft;
+    case Metric::kTgEnergy: return kEnergy;
+    case Metric::kCost: return kCost;
+    default: return kRate;
+  }
+}
+
+// Whether value `x` is better than `y` for `metric` (higher t/s; lower ms, J, cost).
+bool better(Metric metric, double x, double y) { return metric_info(metric).higher_is_better ? x > y : x < y; }
 
 // Welch's two-sided p-value between two measured cells; NaN when untested.
 double welch_p(const Cell& a, const Cell& b) {
@@ -59,7 +95,8 @@ std::map<std::size_t, std::string> item_labels(const Comparison& cmp, Metric met
     if (r.metric != metric) continue;
     std::string s;
     switch (cmp.by) {
-      case CompareBy::kMachine: s = r.model + (builds.size() > 1 ? " (" + r.build + ")" : ""); break;
+      case CompareBy::kMachine:
+      case CompareBy::kBackend: s = r.model + (builds.size() > 1 ? " (" + r.build + ")" : ""); break;
       case CompareBy::kModel: s = r.machine + (builds.size() > 1 ? " (" + r.build + ")" : ""); break;
       case CompareBy::kBuild: s = r.model + (machines.size() > 1 ? " on " + r.machine : ""); break;
     }
@@ -79,7 +116,8 @@ std::string item_with_change(const PairItem& it) {
   return it.item + " (" + change_text(it.change) + ", " + significance_word(it.p, it.significant) + ")";
 }
 
-std::string pair_sentence(const Comparison& cmp, const PairAnswer& pa) {
+std::string pair_sentence(const Comparison& cmp, const PairAnswer& pa, Metric metric) {
+  const Words& w = words(metric);
   const std::string& a = cmp.columns[pa.a];
   const std::string& b = cmp.columns[pa.b];
   std::vector<std::string> ahead, behind, a_only, b_only, equal;
@@ -97,12 +135,12 @@ std::string pair_sentence(const Comparison& cmp, const PairAnswer& pa) {
       behind.empty() && equal.empty() && !ahead.empty() && pa.a_ahead == static_cast<int>(pa.items.size());
   std::string s;
   if (all_significant_ahead && measured > 1) {
-    s = a + " is faster than " + b + " on every " + item_noun(cmp.by) + " both ran: " + and_list(ahead);
+    s = a + " " + w.better + " " + b + " on every " + item_noun(cmp.by) + " both ran: " + and_list(ahead);
   } else if (!ahead.empty()) {
-    s = a + " is faster than " + b + " on " + and_list(ahead);
-    if (!behind.empty()) s += ", and slower on " + and_list(behind);
+    s = a + " " + w.better + " " + b + " on " + and_list(ahead);
+    if (!behind.empty()) s += ", and " + std::string(w.worse_tail) + " on " + and_list(behind);
   } else if (!behind.empty()) {
-    s = a + " is slower than " + b + " on " + and_list(behind);
+    s = a + " " + w.worse + " " + b + " on " + and_list(behind);
   }
   if (!equal.empty()) s += (s.empty() ? a + " and " + b + " are even on " : "; even on ") + and_list(equal);
   if (!a_only.empty()) s += (s.empty() ? "" : "; ") + std::string("only ") + a + " fits " + and_list(a_only);
@@ -115,18 +153,19 @@ std::string pair_sentence(const Comparison& cmp, const PairAnswer& pa) {
 std::string headline(const Comparison& cmp, const Answers& ans) {
   if (ans.rankings.empty()) return "";
   const std::string noun = item_noun(cmp.by);
+  const Words& w = words(ans.metric);
   // "Phi-3 mini Q4_K_M (+214 % over RX 6600 XT, significant)", or "alone fits ..." handled by caller.
   auto lead_text = [&](const RankingAnswer& r) {
     const RankEntry& first = r.order[0];
     const RankEntry& second = r.order[1];
     if (!second.fits) return r.item + " (the only one that fits)";
-    return r.item + " (" + change_text(first.mean / second.mean - 1) + " over " + cmp.columns[second.column] + ", " +
+    return r.item + " (" + change_text(first.mean / second.mean - 1) + w.over + cmp.columns[second.column] + ", " +
            significance_word(r.p, r.clear) + ")";
   };
   if (ans.universal_winner >= 0) {
     std::vector<std::string> parts;
     for (const RankingAnswer& r : ans.rankings) parts.push_back(lead_text(r));
-    return cmp.columns[ans.universal_winner] + " is fastest on every " + noun + " (" + ans.unit_test +
+    return cmp.columns[ans.universal_winner] + " " + w.best + " on every " + noun + " (" + ans.unit_test +
            "): " + and_list(parts) + ".";
   }
   // Leaders in column order, each with the items it leads clearly.
@@ -163,7 +202,40 @@ const char* side_name(PairSide s) {
   return "?";
 }
 
+// "tg128 t/s", "TTFT pp512 ms", "tg128 J/token", "tg128 in EUR per Mtok" when the rows hold one
+// test; else the metric's kind: "tg t/s", "TTFT ms", ...
+std::string unit_test_text(Metric metric, const std::set<std::string>& tests) {
+  const std::string unit = metric_info(metric).unit;
+  if (tests.size() == 1) {
+    std::string t = *tests.begin();
+    if (t.starts_with("ttft ")) t = "TTFT " + t.substr(5);
+    return t + " " + unit;
+  }
+  switch (metric) {
+    case Metric::kPp: return "pp " + unit;
+    case Metric::kTtft: return "TTFT " + unit;
+    case Metric::kCost: return "cost " + unit;
+    default: return "tg " + unit;
+  }
+}
+
 }  // namespace
+
+bool answers_metric(Metric metric) {
+  switch (metric) {
+    case Metric::kPp:
+    case Metric::kTg:
+    case Metric::kTtft:
+    case Metric::kTgEnergy:
+    case Metric::kCost: return true;
+    default: return false;
+  }
+}
+
+std::span<const Metric> answer_metrics() {
+  static constexpr Metric kOrder[] = {Metric::kTg, Metric::kPp, Metric::kTtft, Metric::kTgEnergy, Metric::kCost};
+  return kOrder;
+}
 
 std::string change_text(double change) {
   if (!std::isfinite(change)) return "";
@@ -178,12 +250,11 @@ Answers find_answers(const Comparison& cmp, Metric metric, double alpha) {
   Answers ans;
   ans.metric = metric;
   ans.alpha = alpha;
-  if (metric != Metric::kPp && metric != Metric::kTg) return ans;
+  if (!answers_metric(metric)) return ans;
   const auto items = item_labels(cmp, metric);
   std::set<std::string> tests;
   for (const auto& [i, label] : items) tests.insert(cmp.rows[i].test);
-  ans.unit_test = (tests.size() == 1 ? *tests.begin() : std::string(metric == Metric::kPp ? "pp" : "tg")) + " " +
-                  metric_info(metric).unit;
+  ans.unit_test = unit_test_text(metric, tests);
 
   // Pairs.
   const std::size_t n = cmp.columns.size();
@@ -209,9 +280,9 @@ Answers find_answers(const Comparison& cmp, Metric metric, double alpha) {
           it.mean_a = cx.summary.mean;
           it.mean_b = cy.summary.mean;
           it.change = it.mean_a / it.mean_b - 1;
-          it.side = it.mean_a > it.mean_b   ? PairSide::kAAhead
-                    : it.mean_a < it.mean_b ? PairSide::kBAhead
-                                            : PairSide::kEqual;
+          it.side = better(metric, it.mean_a, it.mean_b)   ? PairSide::kAAhead
+                    : better(metric, it.mean_b, it.mean_a) ? PairSide::kBAhead
+                                                           : PairSide::kEqual;
           it.p = welch_p(cx, cy);
           it.significant = it.side != PairSide::kEqual && std::isfinite(it.p) && it.p < alpha;
         }
@@ -265,7 +336,7 @@ Answers find_answers(const Comparison& cmp, Metric metric, double alpha) {
         if (order(l) != order(r)) return order(l) < order(r);
         return std::isfinite(l.change) && std::isfinite(r.change) && std::fabs(l.change) > std::fabs(r.change);
       });
-      pa.sentence = pair_sentence(cmp, pa);
+      pa.sentence = pair_sentence(cmp, pa, metric);
       ans.pairs.push_back(std::move(pa));
     }
   }
@@ -283,12 +354,12 @@ Answers find_answers(const Comparison& cmp, Metric metric, double alpha) {
     }
     if (r.order.empty() || r.order.size() + refused.size() < 2) continue;
     std::stable_sort(r.order.begin(), r.order.end(),
-                     [](const RankEntry& l, const RankEntry& rr) { return l.mean > rr.mean; });
+                     [&](const RankEntry& l, const RankEntry& rr) { return better(metric, l.mean, rr.mean); });
     if (r.order.size() == 1) {
       r.clear = true;  // the only one that fits
     } else {
       r.p = welch_p(row.cells[r.order[0].column], row.cells[r.order[1].column]);
-      r.clear = r.order[0].mean > r.order[1].mean && std::isfinite(r.p) && r.p < alpha;
+      r.clear = better(metric, r.order[0].mean, r.order[1].mean) && std::isfinite(r.p) && r.p < alpha;
     }
     r.order.insert(r.order.end(), refused.begin(), refused.end());
     ans.rankings.push_back(std::move(r));
@@ -312,12 +383,13 @@ Answers find_answers(const Comparison& cmp, Metric metric, double alpha) {
 }
 
 Table pairs_table(const Comparison& cmp, const Answers& ans) {
+  const Words& w = words(ans.metric);
   const std::string unit = metric_info(ans.metric).unit;
   Table t({{"a", "a"},
            {"b", "b"},
            {"item", item_noun(cmp.by)},
-           {"a_tps", "a " + unit, Align::kRight},
-           {"b_tps", "b " + unit, Align::kRight},
+           {std::string("a_") + w.key, "a " + unit, Align::kRight},
+           {std::string("b_") + w.key, "b " + unit, Align::kRight},
            {"change", "a vs b", Align::kRight},
            {"p", "p", Align::kRight},
            {"verdict", "verdict"}});
@@ -335,7 +407,8 @@ Table pairs_table(const Comparison& cmp, const Answers& ans) {
         case PairSide::kBOnly: verdict = "only b fits"; break;
       }
       t.add_row({TableCell::str(cmp.columns[pa.a]), TableCell::str(cmp.columns[pa.b]), TableCell::str(it.item),
-                 TableCell::number(it.mean_a, 2, "does not fit"), TableCell::number(it.mean_b, 2, "does not fit"),
+                 TableCell::number(it.mean_a, w.decimals, "does not fit"),
+                 TableCell::number(it.mean_b, w.decimals, "does not fit"),
                  TableCell::number_text(it.change, change_text(it.change)), p_cell(it.p), TableCell::str(verdict)});
     }
   }
@@ -343,6 +416,7 @@ Table pairs_table(const Comparison& cmp, const Answers& ans) {
 }
 
 Table rankings_table(const Comparison& cmp, const Answers& ans) {
+  const Words& w = words(ans.metric);
   Table t({{"item", item_noun(cmp.by)},
            {"ranking", "ranking (" + ans.unit_test + ")", Align::kLeft, false, false, true},
            {"leader", "leader"},
@@ -350,23 +424,24 @@ Table rankings_table(const Comparison& cmp, const Answers& ans) {
   for (const RankingAnswer& r : ans.rankings) {
     std::vector<std::string> parts;
     for (const RankEntry& e : r.order) {
-      parts.push_back(cmp.columns[e.column] + " " + (e.fits ? fixed(e.mean, 2) : std::string("does not fit")));
+      parts.push_back(cmp.columns[e.column] + " " + (e.fits ? fixed(e.mean, w.decimals) : std::string("does not fit")));
     }
-    t.add_row({TableCell::str(r.item), TableCell::str(join(parts, " > ")),
+    t.add_row({TableCell::str(r.item), TableCell::str(join(parts, metric_info(ans.metric).higher_is_better ? " > " : " < ")),
                TableCell::str(r.clear ? cmp.columns[r.order.front().column] : "no clear leader"), p_cell(r.p)});
   }
   return t;
 }
 
 Json answers_json(const Comparison& cmp, const Answers& ans) {
+  const Words& w = words(ans.metric);
   Json pairs = Json::array();
   for (const PairAnswer& pa : ans.pairs) {
     Json items = Json::array();
     for (const PairItem& it : pa.items) {
       items.push_back({{"item", it.item},
                        {"side", side_name(it.side)},
-                       {"a_tps", jnum(it.mean_a)},
-                       {"b_tps", jnum(it.mean_b)},
+                       {std::string("a_") + w.key, jnum(it.mean_a)},
+                       {std::string("b_") + w.key, jnum(it.mean_b)},
                        {"change", jnum(it.change)},
                        {"p", jnum(it.p)},
                        {"significant", it.significant}});
@@ -383,7 +458,7 @@ Json answers_json(const Comparison& cmp, const Answers& ans) {
   for (const RankingAnswer& r : ans.rankings) {
     Json order = Json::array();
     for (const RankEntry& e : r.order) {
-      order.push_back({{"column", cmp.columns[e.column]}, {"mean_tps", jnum(e.mean)}, {"fits", e.fits}});
+      order.push_back({{"column", cmp.columns[e.column]}, {std::string("mean_") + w.key, jnum(e.mean)}, {"fits", e.fits}});
     }
     rankings.push_back({{"item", r.item}, {"order", order}, {"clear", r.clear}, {"p", jnum(r.p)}});
   }

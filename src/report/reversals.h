@@ -3,10 +3,11 @@
 // compare's table names one winner per row; a reversal between two columns that never win
 // (the first study's RX 6600 XT, 80 % ahead of the M2 Pro on Llama 3.1 8B and 14 % behind it
 // on Phi-3 mini, while the RTX 2080 Ti wins every row) shows there only through ratios. Here,
-// for one metric (pp or tg t/s, higher is better):
-//   - every pair of columns (machines, models or builds, as compare's --by): on each row both
-//     ran, which is ahead, by how much (the ratio of means less 1, from the first column's
-//     view) and whether the difference is significant: Welch's t-test, two-sided, at `alpha`
+// for one metric (pp or tg t/s, higher is better; TTFT ms, J per generated token, cost per
+// Mtok, lower is better: answers_metric):
+//   - every pair of columns (machines, models, builds or backends, as compare's --by): on each
+//     row both ran, which is ahead (the better mean), by how much (the ratio of means less 1,
+//     from the first column's view: +80 % t/s, or −30 % ms, J or cost) and whether the difference is significant: Welch's t-test, two-sided, at `alpha`
 //     (core/significance.h, the test compare's regressions use), on the cells' per-sample
 //     values, or on their statistics for a summary-only source. A row where one column's run
 //     was refused for memory and the other ran counts as "alone runs it" for the one that ran.
@@ -17,7 +18,10 @@
 //   - per pair, a sentence: "RX 6600 XT is faster than M2 Pro on Llama 3.1 8B Q4_K_M (+80 %,
 //     significant) and Qwen2.5 7B Q4_K_M (+65 %, significant), and slower on Phi-3 mini Q4_K_M
 //     (−14 %, significant): no universal winner between them." A pair is a reversal when
-//     each side is significantly ahead somewhere.
+//     each side is significantly ahead somewhere. Other metrics speak their own words: "has a
+//     shorter TTFT than ... and a longer one on", "uses less energy per token than ... and more
+//     on", "costs less per Mtok than ... and more on"; the headline "has the shortest TTFT",
+//     "uses the least energy per token", "costs least per Mtok".
 // An "item" is what a row is about besides the metric: the model for --by machine or build,
 // the machine for --by model; with the test ("tg128") and the other identity added only when
 // the rows differ in them. Pure: no I/O.
@@ -27,6 +31,7 @@
 #include <cstddef>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -48,8 +53,8 @@ struct PairItem {
   std::string item;     // "Llama 3.1 8B Q4_K_M" (with " tg128" when the rows hold several tests)
   std::size_t row = 0;  // index into Comparison::rows
   PairSide side = PairSide::kEqual;
-  double mean_a = std::nan(""), mean_b = std::nan("");  // t/s; NaN for a side that did not fit
-  double change = std::nan("");                         // mean_a / mean_b - 1: > 0 = a ahead; NaN for kAOnly/kBOnly
+  double mean_a = std::nan(""), mean_b = std::nan("");  // in the metric's unit; NaN for a side that did not fit
+  double change = std::nan("");  // mean_a / mean_b - 1 (t/s: > 0 = a ahead; ms, J, cost: < 0); NaN for kAOnly/kBOnly
   double p = std::nan("");   // two-sided Welch p-value; NaN when untested (fewer than 2 samples a side)
   bool significant = false;  // p < alpha; true for kAOnly/kBOnly (one side cannot run it at all)
 };
@@ -64,7 +69,7 @@ struct PairAnswer {
 
 struct RankEntry {
   std::size_t column = 0;
-  double mean = std::nan("");  // t/s; NaN when the run did not fit
+  double mean = std::nan("");  // in the metric's unit; NaN when the run did not fit
   bool fits = true;            // false: the run was refused for memory
 };
 
@@ -79,7 +84,7 @@ struct RankingAnswer {
 struct Answers {
   Metric metric = Metric::kTg;
   double alpha = 0.05;
-  std::string unit_test;                // "tg128 t/s" when every row has one test, else "tg t/s"
+  std::string unit_test;  // "tg128 t/s", "TTFT pp512 ms" when every row has one test, else "tg t/s", "TTFT ms"
   std::vector<PairAnswer> pairs;        // every pair of columns with an item in common, in column order
   std::vector<RankingAnswer> rankings;  // rows of `metric` with two or more contestants
   int universal_winner = -1;            // column index, or -1
@@ -88,8 +93,15 @@ struct Answers {
   std::vector<std::string> sentences;
 };
 
-// The answers of `cmp` for `metric` (kPp or kTg; others give no pairs), tested at `alpha`.
-// Empty (no pairs, no rankings, no sentences) when fewer than two columns share a row.
+// The metrics with answers: pp, tg, TTFT, J per tg token, cost per Mtok (not memory, whose
+// less is not better, nor ITL and suites, one value per token or prompt).
+bool answers_metric(Metric metric);
+// Those metrics in the order compare and the report state them: tg, pp, TTFT, J/token, cost.
+std::span<const Metric> answer_metrics();
+
+// The answers of `cmp` for `metric` (answers_metric; others give no pairs), tested at `alpha`.
+// Empty (no pairs, no rankings, no sentences) when fewer than two columns share a row. Energy
+// and cost hold one value per run: with one run a side, their differences are "untested".
 Answers find_answers(const Comparison& cmp, Metric metric, double alpha);
 
 // A change for people: "+80 %", "−14 %" (U+2212 minus), "+0.4 %" below 1 %.
@@ -105,7 +117,8 @@ Table rankings_table(const Comparison& cmp, const Answers& answers);
 // json: {"metric", "unit_test", "alpha", "headline", "sentences", "universal_winner" (label or
 // null), "pairs": [{"a", "b", "reversal", "a_ahead", "b_ahead", "sentence", "items": [{"item",
 // "side" ("a", "b", "equal", "a only", "b only"), "a_tps", "b_tps", "change", "p", "significant"}]}],
-// "rankings": [{"item", "order": [{"column", "mean_tps", "fits"}], "clear", "p"}]}.
+// "rankings": [{"item", "order": [{"column", "mean_tps", "fits"}], "clear", "p"}]}; the figures'
+// keys carry the metric's unit: _tps (pp, tg), _ms (TTFT), _j_per_token, _per_mtok (cost).
 nlohmann::ordered_json answers_json(const Comparison& cmp, const Answers& answers);
 
 // md: "Answers (tg128 t/s, Welch's t-test two-sided, alpha 0.05):" and the sentences, one a line.

@@ -4,6 +4,8 @@
 // cost --per-model on three imported runs with stated watts.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "support/subprocess.h"
@@ -79,7 +81,8 @@ TEST(AnswersE2E, FitRanksTheCatalogByPriceWithUsableMemoryPrices) {
   const ProcessResult fast =
       run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "-c", "8192", "--min-tps", "20", "-o", "json"});
   ASSERT_EQ(fast.exit_code, 0) << fast.err;
-  for (const json& o : json::parse(fast.out)["options"]) EXPECT_GE(o["tg_bound_tps"].get<double>(), 20) << o.dump();
+  const json fast_json = json::parse(fast.out);  // named: a range-for over a temporary's ["options"] dangles
+  for (const json& o : fast_json["options"]) EXPECT_GE(o["tg_bound_tps"].get<double>(), 20) << o.dump();
 
   const ProcessResult bad = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--rank", "price"});
   EXPECT_EQ(bad.exit_code, 2);
@@ -122,6 +125,161 @@ TEST(AnswersE2E, CostPerModelFromStoredRuns) {
       << md.out;
   const ProcessResult bad = run_process({RIGBENCH_BIN, "cost", "--per-model", "--db", db, "--tps", "40"});
   EXPECT_EQ(bad.exit_code, 2) << bad.err;
+}
+
+// compare --by backend: the first study's Metal, CUDA and Vulkan builds as columns.
+TEST(AnswersE2E, CompareByBackendWritesTheReversalBetweenBackends) {
+  TempDir dir;
+  const std::string db = imported(dir, "first_study.jsonl");
+  const ProcessResult md = run_process({RIGBENCH_BIN, "compare", "--db", db, "--by", "backend"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_NE(md.out.find("- Vulkan is faster than Metal on Llama 3.1 8B Q4_K_M (+80 %, significant) and Qwen2.5 7B "
+                        "Q4_K_M (+65 %, significant), and slower on Phi-3 mini Q4_K_M (\u221214 %, significant): no "
+                        "universal winner between them.\n"),
+            std::string::npos)
+      << md.out;
+  const ProcessResult js = run_process({RIGBENCH_BIN, "compare", "--db", db, "--by", "backend", "-o", "json"});
+  ASSERT_EQ(js.exit_code, 0) << js.err;
+  const json j = json::parse(js.out);
+  EXPECT_EQ(j["by"], "backend");
+  EXPECT_EQ(j["answers"][0]["universal_winner"], "CUDA");
+  const ProcessResult bad = run_process({RIGBENCH_BIN, "compare", "--db", db, "--by", "backends"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("(machine, model, build, backend)"), std::string::npos) << bad.err;
+}
+
+// A stored run of the shipped model whose file is at `path`, with `fingerprint` as stored ("" = none).
+std::string stories_record(const std::string& path, const std::string& fingerprint) {
+  json model = {{"path", path}, {"name", "stories260K"}, {"arch", "llama"}, {"n_params", 292800}, {"file_type", "F32"}};
+  if (!fingerprint.empty()) model["fingerprint"] = fingerprint;
+  const json r = {
+      {"schema_version", 2},
+      {"record_id", "5eed0100000000000000000000000000"},
+      {"test_time", "2026-11-30T12:00:00Z"},
+      {"machine", {{"hostname", "box"}, {"cpu", "Test CPU"}, {"backends", {"CPU"}}}},
+      {"build", {{"rigbench_version", "0.1.0"}, {"llama_cpp_commit", "80fb11ac73e66d89eae2c6a91d8a77428fa733ed"}}},
+      {"model", model},
+      {"params", {{"n_prompt", 0}, {"n_gen", 128}, {"repetitions", 2}}},
+      {"results", {{"tg", {{"n_tokens", 128}, {"samples_ns", {1000000000, 1010000000}}}}}}};
+  return r.dump() + "\n";
+}
+
+std::string html_escaped(std::string s) {
+  for (std::size_t at = 0; (at = s.find('\'', at)) != std::string::npos; at += 5) s.replace(at, 1, "&#39;");
+  return s;
+}
+
+// The report's what-to-buy answer for a stored model is the one `fit MODEL -c N --rank price` gives.
+TEST(AnswersE2E, ReportSaysWhatToBuyAsFitRanksIt) {
+  TempDir dir;
+  testing::write_file(dir.file("stories.jsonl"), stories_record(RIGBENCH_TEST_MODEL, ""));
+  const std::string db = dir.file("stories.db");
+  ASSERT_EQ(run_process({RIGBENCH_BIN, "import", "--db", db, dir.file("stories.jsonl")}).exit_code, 0);
+  const ProcessResult fit =
+      run_process({RIGBENCH_BIN, "fit", RIGBENCH_TEST_MODEL, "-c", "4096", "--rank", "price", "-o", "json"});
+  ASSERT_EQ(fit.exit_code, 0) << fit.err;
+  const json fj = json::parse(fit.out);
+  const std::string fit_sentence = fj["sentence"];
+  const std::size_t tail = fit_sentence.find(", the cheapest catalog option that fits is ");
+  ASSERT_NE(tail, std::string::npos) << fit_sentence;
+  const json& first = fj["options"][0];
+  EXPECT_NE(fit_sentence.find(first["device"].get<std::string>() + ", $"), std::string::npos) << fit_sentence;
+
+  const ProcessResult r = run_process({RIGBENCH_BIN, "report", "--db", db, "--output-file", "-", "-c", "4096"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("<li>For stories260K F32 at n_ctx 4096" + html_escaped(fit_sentence.substr(tail)) +
+                       " (<a href=\"#answers-buy-0\">what to buy</a>)</li>"),
+            std::string::npos)
+      << fit_sentence;
+  EXPECT_NE(r.out.find("<table id=\"answers-buy-0\">"), std::string::npos);
+  // Without -c: the context the model ran at (0 + 128 tokens).
+  const ProcessResult stored = run_process({RIGBENCH_BIN, "report", "--db", db, "--output-file", "-"});
+  ASSERT_EQ(stored.exit_code, 0) << stored.err;
+  EXPECT_NE(stored.out.find("<li>For stories260K F32 at n_ctx 128, the cheapest catalog option that fits is "),
+            std::string::npos);
+}
+
+// A file at the stored path that is not the one that ran, or no file at all: a note, no ranking.
+TEST(AnswersE2E, ReportWhatToBuyNeedsTheFileThatRan) {
+  TempDir dir;
+  testing::write_file(dir.file("stories.jsonl"), stories_record(RIGBENCH_TEST_MODEL, "xxh64:0000000000000000"));
+  const std::string db = dir.file("stories.db");
+  ASSERT_EQ(run_process({RIGBENCH_BIN, "import", "--db", db, dir.file("stories.jsonl")}).exit_code, 0);
+  const ProcessResult r = run_process({RIGBENCH_BIN, "report", "--db", db, "--output-file", "-"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("<li>stories260K F32: the file at " + std::string(RIGBENCH_TEST_MODEL) +
+                       " is not the one that ran (xxh64:"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("answers-buy-0"), std::string::npos);
+  // No file at the stored path, and no preset of its shape: a note.
+  testing::write_file(dir.file("gone.jsonl"), stories_record("/nonexistent/stories260K.gguf", ""));
+  const std::string gone = dir.file("gone.db");
+  ASSERT_EQ(run_process({RIGBENCH_BIN, "import", "--db", gone, dir.file("gone.jsonl")}).exit_code, 0);
+  const ProcessResult g = run_process({RIGBENCH_BIN, "report", "--db", gone, "--output-file", "-"});
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  EXPECT_NE(g.out.find("<p class=\"note\">What to buy is left out for these models (rank the catalog for one with "
+                       "rigbench fit MODEL.gguf -c N --rank price):</p><ul class=\"note\"><li>stories260K F32: its "
+                       "file (/nonexistent/stories260K.gguf) is not on this machine (n_ctx 128)</li>"),
+            std::string::npos)
+      << g.out;
+}
+
+// Without the file, a model of a preset's architecture and parameter count (within 1 %) is planned
+// with the preset's shape at its file type, said so: the first study's 70B as fit --preset ranks it.
+TEST(AnswersE2E, ReportWhatToBuyFromThePresetAlike) {
+  TempDir dir;
+  const std::string study = imported(dir, "first_study.jsonl");
+  const ProcessResult fit = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--quant", "Q3_K_S", "-c",
+                                         "8192", "--rank", "price", "-o", "json"});
+  ASSERT_EQ(fit.exit_code, 0) << fit.err;
+  const json fj = json::parse(fit.out);
+  const std::string fit_sentence = fj["sentence"];
+  const std::size_t tail = fit_sentence.find(" at n_ctx 8192, the cheapest catalog option that fits is ");
+  ASSERT_NE(tail, std::string::npos) << fit_sentence;
+  const ProcessResult s = run_process({RIGBENCH_BIN, "report", "--db", study, "--output-file", "-", "-c", "8192"});
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  EXPECT_NE(s.out.find("<li>For Llama 3.1 70B Q3_K_S (the shape of the preset Llama-3.1-70B)" +
+                       html_escaped(fit_sentence.substr(tail))),
+            std::string::npos)
+      << fit_sentence;
+}
+
+// An unreadable catalog (faked: a data folder with the report's files and no devices.json)
+// leaves the what-to-buy answer out with the reason; the report is still written.
+TEST(AnswersE2E, ReportWithoutACatalogSaysSo) {
+  TempDir dir;
+  const auto source_data = std::filesystem::path(RIGBENCH_TEST_MODEL).parent_path().parent_path() / "data";
+  std::filesystem::create_directories(dir.file("data"));
+  std::filesystem::copy(source_data / "report", dir.file("data/report"), std::filesystem::copy_options::recursive);
+  testing::write_file(dir.file("stories.jsonl"), stories_record(RIGBENCH_TEST_MODEL, ""));
+  const std::string db = dir.file("stories.db");
+  ASSERT_EQ(run_process({RIGBENCH_BIN, "import", "--db", db, dir.file("stories.jsonl")}).exit_code, 0);
+  setenv("RIGBENCH_DATA_DIR", dir.file("data").c_str(), 1);
+  const ProcessResult r = run_process({RIGBENCH_BIN, "report", "--db", db, "--output-file", "-"});
+  unsetenv("RIGBENCH_DATA_DIR");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("<li>stories260K F32: the device catalog cannot be read: catalog &#39;" + dir.file("data") +
+                       "/devices.json&#39;: cannot open the file</li>"),
+            std::string::npos)
+      << r.out;
+}
+
+// The cost answer from stored runs with stated watts, at report --price and --utilization.
+TEST(AnswersE2E, ReportStatesTheCheapestModelPerMtok) {
+  TempDir dir;
+  const std::string db = imported(dir, "cost_three_models.jsonl");
+  const ProcessResult r = run_process(
+      {RIGBENCH_BIN, "report", "--db", db, "--output-file", "-", "--price", "0.30", "--utilization", "0.5"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("<li>On rtx3090 at 0.3 EUR/kWh, utilization 0.5, the cheapest is not the smallest: MoE "
+                       "30B-A3B Q4_K_M (30.5 B params) costs 0.2734 EUR/Mtok, Dense 8B Q4_K_M (8 B params) 0.5859 "
+                       "EUR/Mtok. (<a href=\"#answers-cost-0\">cost per model</a>)</li>"),
+            std::string::npos)
+      << r.out;
+  const ProcessResult bad = run_process({RIGBENCH_BIN, "report", "--db", db, "--output-file", "-", "--utilization", "0.5"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--utilization: give the price it applies to with --price"), std::string::npos) << bad.err;
 }
 
 }  // namespace

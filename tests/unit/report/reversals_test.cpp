@@ -13,6 +13,7 @@
 #include "core/results.h"
 #include "report/compare_printers.h"
 #include "report/html_report.h"
+#include "cost/estimate.h"
 #include "store/import.h"
 #include "support/golden.h"
 #include "support/sample_record.h"
@@ -165,6 +166,170 @@ TEST(Reversals, ChangeText) {
   EXPECT_EQ(change_text(std::nan("")), "");
 }
 
+// --by backend: the first study's Metal, CUDA and Vulkan machines compared as backends (each
+// machine's build lists one offload backend and ran -ngl 99): the same reversal, named by backend.
+TEST(Reversals, FirstStudyByBackend) {
+  const auto records = first_study();
+  auto cmp = compare(records, {CompareBy::kBackend});
+  ASSERT_TRUE(cmp);
+  EXPECT_EQ(cmp->columns, (std::vector<std::string>{"CUDA", "Metal", "Vulkan"}));
+  const Answers a = find_answers(*cmp, Metric::kTg, 0.05);
+  const PairAnswer* p = find_pair(*cmp, a, "Vulkan", "Metal");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->sentence,
+            "Vulkan is faster than Metal on Llama 3.1 8B Q4_K_M (+80 %, significant) and Qwen2.5 7B Q4_K_M (+65 %, "
+            "significant), and slower on Phi-3 mini Q4_K_M (\u221214 %, significant): no universal winner between "
+            "them.");
+  EXPECT_TRUE(a.headline.starts_with("CUDA is fastest on every model (tg128 t/s): Llama 3.1 70B Q3_K_S (the only one "
+                                     "that fits)"))
+      << a.headline;
+}
+
+TEST(Reversals, BackendIdentity) {
+  RunRecord r = testing::sample_record();
+  r.devices_used = {"Vulkan0", "Vulkan1"};
+  EXPECT_EQ(backend_identity(r).label, "Vulkan");
+  r.devices_used = {"CUDA0", "CPU"};
+  EXPECT_EQ(backend_identity(r).label, "CUDA+CPU");
+  r.devices_used = {"CPU"};
+  EXPECT_EQ(backend_identity(r).label, "CPU");
+  // Without the devices (an import): the build's offload backends, unless -ngl 0.
+  r.devices_used.clear();
+  r.machine.backends = {"CPU", "BLAS", "Metal"};
+  r.params.n_gpu_layers = 99;
+  EXPECT_EQ(backend_identity(r).label, "Metal");
+  r.params.n_gpu_layers = 0;
+  EXPECT_EQ(backend_identity(r).label, "CPU");
+  r.machine.backends = {"CPU", "BLAS"};
+  r.params.n_gpu_layers = 99;
+  EXPECT_EQ(backend_identity(r).label, "CPU");
+  r.machine.backends.clear();
+  EXPECT_EQ(backend_identity(r).label, "unknown backend");
+  EXPECT_FALSE(parse_compare_by("backends"));
+  EXPECT_EQ(parse_compare_by("backend").value(), CompareBy::kBackend);
+}
+
+// One machine, one model, its layers on the CPU (-ngl 0) and on Vulkan (-ngl 99): --by backend
+// puts the two side by side; the rows name the model only.
+TEST(Reversals, CpuAndVulkanOnOneMachineFakedAsRecords) {
+  auto rec = [](const std::string& id, int ngl, std::vector<std::string> devices, std::vector<int64_t> tg_ns) {
+    RunRecord r = testing::sample_record(id);
+    r.machine.backends = {"CPU", "Vulkan"};
+    r.params.n_gpu_layers = ngl;
+    r.devices_used = std::move(devices);
+    r.results.pp.reset();
+    r.results.ttft.reset();
+    r.results.tg = make_throughput(128, std::move(tg_ns));
+    return r;
+  };
+  const std::vector<RunRecord> records = {
+      rec("1", 0, {"CPU"}, {4'000'000'000, 4'040'000'000, 3'960'000'000}),     // 32 t/s
+      rec("2", 99, {"Vulkan0"}, {1'000'000'000, 1'010'000'000, 990'000'000}),  // 128 t/s
+  };
+  auto cmp = compare(records, {CompareBy::kBackend});
+  ASSERT_TRUE(cmp);
+  EXPECT_EQ(cmp->columns, (std::vector<std::string>{"CPU", "Vulkan"}));
+  ASSERT_EQ(cmp->rows.size(), 2u);  // tg and memory
+  EXPECT_EQ(cmp->rows[0].metric, Metric::kTg);
+  EXPECT_EQ(cmp->rows[0].winner, 1);
+  const Answers a = find_answers(*cmp, Metric::kTg, 0.05);
+  ASSERT_EQ(a.pairs.size(), 1u);
+  EXPECT_EQ(a.pairs[0].sentence, "Vulkan is faster than CPU on Model, \"quoted\" | piped F32 (+300 %, significant).");
+  std::ostringstream md;
+  print_comparison(*cmp, {}, 0.05, OutputFormat::kMarkdown, md);
+  EXPECT_NE(md.str().find("Compared by backend; baseline: CPU."), std::string::npos) << md.str();
+}
+
+// Lower is better for TTFT, J per token and cost per Mtok: the one with the lower mean is ahead,
+// and the sentences say so in the metric's words.
+std::vector<RunRecord> two_machines_two_models() {
+  // a: m1 TTFT 100 ms, m2 400 ms; b: m1 200 ms, m2 250 ms (three repetitions, +-1 %); J per
+  // token and cost per Mtok in the same proportions, two runs a cell at -1 % and +1 %.
+  auto rec = [](const std::string& id, const std::string& host, const std::string& model, double ttft_ms,
+                double j_per_token, double cost) {
+    RunRecord r = testing::sample_record(id);
+    r.machine.hostname = host;
+    r.model.name = model;
+    r.model.fingerprint = "xxh64:" + model;
+    r.results.pp.reset();
+    const auto ns = [](double ms) { return static_cast<int64_t>(ms * 1e6); };
+    r.results.ttft = make_latency({ns(ttft_ms * 0.99), ns(ttft_ms), ns(ttft_ms * 1.01)});
+    r.energy.method = "counter";
+    r.energy.tg = PhaseEnergyInfo{};
+    r.energy.tg->duration_s = 2;
+    r.energy.tg->energy_j = j_per_token * 256;
+    r.energy.tg->j_per_token = j_per_token;
+    r.cost = CostInfo{};
+    r.cost->currency = "EUR";
+    r.cost->price_per_kwh = 0.30;
+    r.cost->gross_per_mtok = cost;
+    return r;
+  };
+  std::vector<RunRecord> out;
+  int id = 0;
+  // Two runs per cell, so that energy and cost (one value per run) can be tested.
+  for (int run = 0; run < 2; ++run) {
+    const double d = run == 0 ? 0.99 : 1.01;
+    out.push_back(rec(std::to_string(++id), "a", "m1", 100, 1.0 * d, 0.10 * d));
+    out.push_back(rec(std::to_string(++id), "a", "m2", 400, 4.0 * d, 0.40 * d));
+    out.push_back(rec(std::to_string(++id), "b", "m1", 200, 2.0 * d, 0.20 * d));
+    out.push_back(rec(std::to_string(++id), "b", "m2", 250, 2.5 * d, 0.25 * d));
+  }
+  return out;
+}
+
+TEST(Reversals, TtftLowerIsBetter) {
+  const auto records = two_machines_two_models();
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp);
+  const Answers a = find_answers(*cmp, Metric::kTtft, 0.05);
+  EXPECT_EQ(a.unit_test, "TTFT pp512 ms");
+  ASSERT_EQ(a.pairs.size(), 1u);
+  const PairAnswer& p = a.pairs[0];
+  EXPECT_TRUE(p.reversal);
+  EXPECT_EQ(p.sentence,
+            "a has a shorter TTFT than b on m1 F32 (\u221250 %, significant), and a longer one on m2 F32 (+60 %, "
+            "significant): no universal winner between them.");
+  EXPECT_EQ(a.headline,
+            "No universal winner (TTFT pp512 ms): a leads on m1 F32 (\u221250 % vs b, significant); b leads on m2 F32 "
+            "(\u221238 % vs a, significant).");
+  const std::string md = testing::unpadded(markdown_table(rankings_table(*cmp, a)));
+  EXPECT_NE(md.find("| m1 F32 | a 100.0 < b 200.0 | a |"), std::string::npos) << md;
+  const auto j = answers_json(*cmp, a);
+  EXPECT_DOUBLE_EQ(j["pairs"][0]["items"][0]["a_ms"].get<double>(), 100);
+  EXPECT_DOUBLE_EQ(j["pairs"][0]["items"][0]["b_ms"].get<double>(), 200);
+  EXPECT_DOUBLE_EQ(j["rankings"][0]["order"][0]["mean_ms"].get<double>(), 100);
+}
+
+TEST(Reversals, EnergyAndCostLowerIsBetter) {
+  const auto records = two_machines_two_models();
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp);
+  const Answers e = find_answers(*cmp, Metric::kTgEnergy, 0.05);
+  ASSERT_EQ(e.pairs.size(), 1u);
+  EXPECT_EQ(e.pairs[0].sentence,
+            "a uses less energy per token than b on m1 F32 (\u221250 %, significant), and more on m2 F32 (+60 %, "
+            "significant): no universal winner between them.");
+  EXPECT_NEAR(answers_json(*cmp, e)["pairs"][0]["items"][0]["a_j_per_token"].get<double>(), 1.0, 1e-12);
+  const Answers c = find_answers(*cmp, Metric::kCost, 0.05);
+  EXPECT_EQ(c.unit_test, "tg128 in EUR per Mtok");
+  ASSERT_EQ(c.pairs.size(), 1u);
+  EXPECT_EQ(c.pairs[0].sentence,
+            "a costs less per Mtok than b on m1 F32 (\u221250 %, significant), and more on m2 F32 (+60 %, "
+            "significant): no universal winner between them.");
+  // One run a side: one value each, untested.
+  std::vector<RunRecord> one(records.begin(), records.begin() + 4);
+  auto cmp1 = compare(one, {});
+  ASSERT_TRUE(cmp1);
+  const Answers u = find_answers(*cmp1, Metric::kCost, 0.05);
+  ASSERT_EQ(u.pairs.size(), 1u);
+  EXPECT_FALSE(u.pairs[0].reversal);
+  EXPECT_EQ(u.pairs[0].sentence,
+            "a costs less per Mtok than b on m1 F32 (\u221250 %, untested), and more on m2 F32 (+60 %, untested).");
+  // Memory is not an answer: less is not better.
+  EXPECT_TRUE(find_answers(*cmp, Metric::kMemory, 0.05).sentences.empty());
+}
+
 // compare -o md and -o json carry the answers when given; without them the output is as before.
 TEST(Reversals, PrintedByCompare) {
   const auto records = first_study();
@@ -209,6 +374,87 @@ TEST(Reversals, HtmlReportOpensWithTheAnswers) {
     EXPECT_NE(html->find(std::string("<table id=\"") + id + "\">"), std::string::npos) << id;
   }
   EXPECT_NE(html->find("<section id=\"tg\">"), std::string::npos);
+}
+
+// The report's answers state the cheapest model per Mtok on each machine, at the price the
+// machine's latest priced run was stored with (or report --price), linked to its cost table.
+TEST(Reversals, HtmlReportStatesTheCheapestModelAtTheStoredPrice) {
+  auto batch = store::read_import_file(std::string(RIGBENCH_TEST_DATA) + "/answers/cost_three_models.jsonl");
+  ASSERT_TRUE(batch);
+  std::vector<RunRecord> records = batch->records;
+  const ReportAssets assets{"{{title}}{{generated}}{{body}}{{data}}{{chart_js}}{{glue_js}}", "", ""};
+  // No price stored: a note says how to get the answer.
+  auto unpriced = render_html_report(records, assets, {});
+  ASSERT_TRUE(unpriced) << unpriced.error().message;
+  EXPECT_NE(unpriced->find("Cost per model on rtx3090: its runs give power but no price; give `rigbench report "
+                           "--price P` (per kWh)"),
+            std::string::npos)
+      << *unpriced;
+  // Priced: the latest priced run's price and utilization (an older run stored 0.10 without one).
+  for (RunRecord& r : records) {
+    r.cost = CostInfo{};
+    r.cost->currency = "EUR";
+    r.cost->price_per_kwh = 0.30;
+    r.cost->utilization = 0.5;
+  }
+  records[0].test_time = "2020-01-01T00:00:00Z";
+  records[0].cost->price_per_kwh = 0.10;
+  records[0].cost->utilization = kUnmeasured;
+  auto html = render_html_report(records, assets, {});
+  ASSERT_TRUE(html) << html.error().message;
+  // (2.5 J + 100 W x 0.5 / (0.5 x 128 t/s)) x 0.30 / 3.6 = 0.2734; Dense 8B: (5.46875 + 1.5625) x 0.30 / 3.6.
+  EXPECT_NE(html->find("<li>On rtx3090 at 0.3 EUR/kWh, utilization 0.5, the cheapest is not the smallest: MoE "
+                       "30B-A3B Q4_K_M (30.5 B params) costs 0.2734 EUR/Mtok, Dense 8B Q4_K_M (8 B params) 0.5859 "
+                       "EUR/Mtok. (<a href=\"#answers-cost-0\">cost per model</a>)</li>"),
+            std::string::npos)
+      << *html;
+  EXPECT_NE(html->find("<table id=\"answers-cost-0\">"), std::string::npos);
+  // report --price overrides the stored price.
+  HtmlReportOptions options;
+  cost::CostInputs price;
+  price.price_per_kwh = 0.60;
+  price.currency = "EUR";
+  price.price_source = "--price";
+  options.answers.price = price;
+  auto given = render_html_report(records, assets, options);
+  ASSERT_TRUE(given);
+  EXPECT_NE(given->find("<li>On rtx3090 at 0.6 EUR/kWh, the cheapest is not the smallest: MoE 30B-A3B Q4_K_M (30.5 B "
+                        "params) costs 0.4167 EUR/Mtok (gross)"),
+            std::string::npos)
+      << *given;
+}
+
+// A model whose ranking the caller could not make gets a note saying why; one with a ranking
+// gets its sentence, linked to its table.
+TEST(Reversals, HtmlReportStatesWhatToBuy) {
+  const ReportAssets assets{"{{title}}{{generated}}{{body}}{{data}}{{chart_js}}{{glue_js}}", "", ""};
+  HtmlReportOptions options;
+  options.answers.buy.push_back({"Phi-3 mini Q4_K_M", std::nullopt, "its file (/models/phi.gguf) is not on this machine"});
+  FitRankingReport rep;
+  rep.model = "Qwen2.5 7B Q4_K_M";
+  rep.n_ctx = 8192;
+  fit::BuyOption o;
+  o.device = "RTX 3060 12GB";
+  o.kind = "gpu";
+  o.n_ctx = 8192;
+  o.tg_bound_tps = 61.04;
+  o.total_memory_bytes = 12ull << 30;
+  o.usable_memory_bytes = 10ull << 30;
+  o.price_usd = 329;
+  o.usd_per_gib_total = 329.0 / 12;
+  o.usd_per_gib_usable = 32.9;
+  rep.ranking.ranked.push_back(o);
+  options.answers.buy.push_back({"Qwen2.5 7B Q4_K_M", rep, ""});
+  auto html = render_html_report(first_study(), assets, options);
+  ASSERT_TRUE(html) << html.error().message;
+  EXPECT_NE(html->find("<li>Phi-3 mini Q4_K_M: its file (/models/phi.gguf) is not on this machine</li></ul>"),
+            std::string::npos);
+  EXPECT_NE(html->find("<li>For Qwen2.5 7B Q4_K_M at n_ctx 8192, the cheapest catalog option that fits is RTX 3060 "
+                       "12GB, $329 (tg bound 61.0 t/s); it is also the lowest price per usable GiB, $32.90 ($27.42 per "
+                       "installed GiB). (<a href=\"#answers-buy-0\">what to buy</a>)</li>"),
+            std::string::npos)
+      << *html;
+  EXPECT_NE(html->find("<table id=\"answers-buy-0\">"), std::string::npos);
 }
 
 }  // namespace
