@@ -36,7 +36,7 @@ Status run_compare_command(const CompareOptions& o) {
   if (!by) return std::unexpected(by.error());
   auto format = report::parse_output_format(o.output);
   if (!format) return std::unexpected(format.error());
-  auto records = store::load_records(o.db_paths, o.filter, store::RecordView::kCompare);
+  auto records = store::load_records(o.db_paths, o.filter, store::RecordView::kCompare, store::Pooling::kRepetitions);
   if (!records) return std::unexpected(records.error());
   const report::RecordIdentities ids(*records);  // once, for both
   auto cmp = report::compare(*records, report::CompareOptions{*by, o.baseline}, ids);

@@ -255,7 +255,7 @@ Status run_report_command(const ReportOptions& o) {
   if (!to_stdout) {
     if (Status s = store::check_writable("--output-file", o.output_file, kOutputFileHint); !s) return s;
   }
-  auto records = store::load_records(o.db_paths, o.filter, store::RecordView::kReport);
+  auto records = store::load_records(o.db_paths, o.filter, store::RecordView::kReport, store::Pooling::kRepetitions);
   if (!records) return std::unexpected(records.error());
   auto assets = report::load_report_assets();
   if (!assets) return std::unexpected(assets.error());

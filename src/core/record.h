@@ -347,6 +347,11 @@ struct RunRecord {
   // text. Those that are knobs (core/knobs.h is_source_knob) are part of compare's key.
   std::map<std::string, std::string> source_fields;
   std::optional<ServerRun> server;  // present for `serve-bench` runs (no in-process engine ran)
+  // How many stored runs this record stands for: 1, except in a reader's pooled view
+  // (store::Pooling::kRepetitions, compare and report), where the runs of one setup with the
+  // same figures are one record holding all their samples (record_id and test_time the
+  // earliest run's). Never written to JSON nor the database.
+  int runs = 1;
 };
 
 // How a run ended, derived from the record: "refused" (not attempted), "failed" (an error

@@ -274,7 +274,9 @@ bool PooledValues::add_values_of(const RunRecord& rec, Metric metric) {
   }
   auto v = metric_values(rec, metric);
   if (!v) return false;
-  add(*v);
+  // One value per run (energy, cost, memory, ITL): a record that stands for several runs
+  // (RunRecord::runs, a pooled view) gives it once per run, as the runs one by one would.
+  for (int k = 0; k < std::max(rec.runs, 1); ++k) add(*v);
   return true;
 }
 

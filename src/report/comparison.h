@@ -177,6 +177,7 @@ struct PooledValues {
   void add(const MetricValues& v);
   // Adds what metric_values(rec, metric) holds, without making its test label (a view of
   // many records adds each record's values); false when the record holds no value of `metric`.
+  // A record that stands for several runs (RunRecord::runs) adds a per-run value once per run.
   bool add_values_of(const RunRecord& rec, Metric metric);
   // The statistics of everything added: summarize(samples), combined with `stated`. A
   // summary that does not state its n (0) counts as 2, the fewest that carry a spread,

@@ -379,7 +379,7 @@ std::string machines_section(std::span<const RunRecord> records, const RecordIde
     const Identity& machine = ids.of(i).machine;
     auto& entry = machines[machine.label + '\x1f' + machine.key];
     if (!entry.first) entry.first = &records[i];
-    ++entry.second;
+    entry.second += records[i].runs;  // a pooled record stands for its runs
   }
   std::vector<Tr> rows;
   for (const auto& [key, entry] : machines) {
@@ -520,7 +520,9 @@ Result<std::string> render_html_report(std::span<const RunRecord> records, const
   std::set<std::string> models;
   for (const RecordIdentities::Entry& e : ids.entries()) models.insert(e.model.key);
   auto count = [](std::size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
-  std::string generated = count(records.size(), "record") + ", " + count(cmp->columns.size(), "machine") + ", " +
+  std::size_t n_runs = 0;  // stored runs (a pooled record stands for RunRecord::runs)
+  for (const RunRecord& rec : records) n_runs += static_cast<std::size_t>(std::max(rec.runs, 1));
+  std::string generated = count(n_runs, "record") + ", " + count(cmp->columns.size(), "machine") + ", " +
                           count(models.size(), "model");
   if (!options.generated_at.empty()) generated += "; generated " + options.generated_at;
   if (body.find("<section id=\"synthetic-note\">") != std::string::npos) {

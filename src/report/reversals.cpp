@@ -170,13 +170,21 @@ std::string headline(const Comparison& cmp, const Answers& ans) {
   }
   // Leaders in column order, each with the items it leads clearly.
   std::map<std::size_t, std::vector<std::string>> led;
-  std::vector<std::string> unclear;
+  std::vector<std::string> unclear, noise, untested;  // untested: no p-value (a summary of unknown n)
   for (const RankingAnswer& r : ans.rankings) {
     if (r.clear) led[r.order[0].column].push_back(lead_text(r));
-    else unclear.push_back(r.item);
+    else {
+      unclear.push_back(r.item);
+      (std::isnan(r.p) ? untested : noise).push_back(r.item);
+    }
   }
   if (led.empty()) {
-    return "No clear leader (" + ans.unit_test + "): on " + and_list(unclear) + " the differences are within noise.";
+    std::string s = "No clear leader (" + ans.unit_test + "): ";
+    if (!noise.empty()) s += "on " + and_list(noise) + " the differences are within noise";
+    if (!untested.empty())
+      s += (noise.empty() ? "on " : "; on ") + and_list(untested) +
+           " they are untested (a summary without its repetition count: import it with -r N)";
+    return s + ".";
   }
   std::vector<std::string> parts;
   for (const auto& [column, texts] : led) parts.push_back(cmp.columns[column] + " leads on " + and_list(texts));

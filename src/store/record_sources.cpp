@@ -96,7 +96,7 @@ Result<std::vector<RunRecord>> select_records(std::vector<RunRecord> records, co
 }
 
 Result<std::vector<RunRecord>> load_records(const std::vector<std::string>& db_paths, const RecordFilter& filter,
-                                            RecordView view) {
+                                            RecordView view, Pooling pooling) {
   std::vector<std::string> paths = db_paths;
   if (paths.empty()) {
     auto p = default_db_path();
@@ -114,7 +114,7 @@ Result<std::vector<RunRecord>> load_records(const std::vector<std::string>& db_p
     }
     auto db = SqliteStore::open_readonly(path);
     if (!db) return std::unexpected(db.error());
-    auto loaded = (*db)->load_all(view);
+    auto loaded = (*db)->load_all(view, paths.size() == 1 ? pooling : Pooling::kNone);
     if (!loaded) return std::unexpected(loaded.error());
     if (records.empty()) {  // the first database's records are unique (runs.record_id is): kept as they are
       records = std::move(*loaded);

@@ -32,8 +32,10 @@ Result<std::vector<RunRecord>> select_records(std::vector<RunRecord> records, co
 // dropped (the first copy kept); then select_records(filter). Reading never creates a
 // database. Errors: kNotFound naming a path that does not exist; SqliteStore's errors
 // (kRuntime, kInvalidInput); select_records's.
-// `view` says which parts of each record the reader needs (SqliteStore::load_all).
+// `view` says which parts of each record the reader needs (SqliteStore::load_all);
+// `pooling` whether the repetitions of a configuration are one record (SqliteStore::load_all),
+// honoured for one database only: records of several are told apart by record_id.
 Result<std::vector<RunRecord>> load_records(const std::vector<std::string>& db_paths, const RecordFilter& filter = {},
-                                            RecordView view = RecordView::kFull);
+                                            RecordView view = RecordView::kFull, Pooling pooling = Pooling::kNone);
 
 }  // namespace rigbench::store

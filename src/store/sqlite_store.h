@@ -51,6 +51,21 @@ enum class RecordView {
   kCompare,  // kReport without the power trace (energy.power_trace) too
 };
 
+// Whether a reader gets one record per stored run or pools repetitions.
+enum class Pooling {
+  kNone,  // one record per stored run
+  // compare and report: the runs of one setup part whose figures part is the same (the
+  // repetitions of one configuration that measured no energy per run, or the same) are one
+  // record: its samples are all of theirs in run order, its statistics recomputed from them,
+  // RunRecord::runs their count, record_id and test_time the earliest run's, peak_rss_bytes
+  // the highest. Every figure a view draws from them is the same as from the runs one by one
+  // (report/comparison.h counts a per-run value RunRecord::runs times). Runs that are kept
+  // apart: a power trace (kReport shows it), a summary-only result (its statistics are stated,
+  // not samples), a prompt suite, embeddings, a serve-bench run. Only for a view other than
+  // kFull of a database of version 4 or later; else as kNone.
+  kRepetitions,
+};
+
 class SqliteStore {
  public:
   // Opens (creating the file and its directory if needed) and migrates to kSchemaVersion.
@@ -76,7 +91,9 @@ class SqliteStore {
 
   // Every stored record, oldest first, holding what `view` needs (the fields it leaves out
   // at their defaults). Errors: kRuntime; kInvalidInput for a row whose JSON does not parse.
-  Result<std::vector<RunRecord>> load_all(RecordView view = RecordView::kFull) const;
+  // With Pooling::kRepetitions, the repetitions of a configuration as one record (above).
+  Result<std::vector<RunRecord>> load_all(RecordView view = RecordView::kFull,
+                                          Pooling pooling = Pooling::kNone) const;
 
   // The schema version of the open file (PRAGMA user_version).
   int schema_version() const;
@@ -95,7 +112,7 @@ class SqliteStore {
   // The id in run_parts of the part `json`, added when new; nullopt on an SQLite error.
   std::optional<int64_t> part_id(const std::string& json);
   // load_all for a view other than kFull from a database of version 4 or later.
-  Result<std::vector<RunRecord>> load_from_parts(RecordView view) const;
+  Result<std::vector<RunRecord>> load_from_parts(RecordView view, Pooling pooling) const;
   Status exec(const char* sql);
   // The prepared statements, prepared on first use (after migrate(): the knob columns exist);
   // nullptr when one does not prepare (sqlite3_errmsg says why).

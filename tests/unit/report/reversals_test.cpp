@@ -158,6 +158,27 @@ TEST(Reversals, NoiseIsNotAReversal) {
             "m1 F32.");
 }
 
+// old2023.json beside old2024_9312.csv (shared/cases/compare): a csv summary of unknown n
+// cannot be tested, so the headline says untested, not "within noise" (it was never tested).
+TEST(Reversals, AnUntestedDifferenceIsNotCalledNoise) {
+  RunRecord samples = testing::sample_record("2023");
+  samples.build.llama_cpp_commit = "1f0bccb0";
+  samples.results.pp.reset();
+  samples.results.ttft.reset();
+  samples.results.tg = make_throughput(128, {2'970'000'000, 2'940'000'000, 2'990'000'000});  // ~43 t/s
+  RunRecord summary = testing::sample_record("2024");
+  summary.build.llama_cpp_commit = "506122d0";
+  summary.results.pp.reset();
+  summary.results.ttft.reset();
+  summary.results.tg = make_summary_throughput(128, 0, 158.16, 0.20);  // csv without -r N
+  const std::vector<RunRecord> records = {samples, summary};
+  auto cmp = compare(records, {CompareBy::kBuild, ""});
+  ASSERT_TRUE(cmp);
+  const Answers an = find_answers(*cmp, Metric::kTg, 0.05);
+  EXPECT_EQ(an.headline.find("within noise"), std::string::npos) << an.headline;
+  EXPECT_NE(an.headline.find("untested"), std::string::npos) << an.headline;
+}
+
 TEST(Reversals, ChangeText) {
   EXPECT_EQ(change_text(0.8017), "+80 %");
   EXPECT_EQ(change_text(-0.1414), "\u221214 %");
