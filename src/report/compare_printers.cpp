@@ -197,13 +197,13 @@ Table compare_table(const Comparison& cmp) {
     for (std::size_t i = 0; i < row.cells.size(); ++i) {
       const Cell& c = row.cells[i];
       const std::string strong = static_cast<int>(i) == row.winner ? "**" : "";
-      std::string text = strong + cell_text(row.metric, c) + strong;
+      std::string text = strong + cell_text(row.metric, c) + strong + interval_text(row.metric, c);
       if (i != cmp.baseline && !std::isnan(c.ratio)) text += " " + ratio_text(c.ratio);
       if (c.n_configs > 1) {
         text += " (best of " + std::to_string(c.n_configs) + ")";
         several_configs = true;
       }
-      text += interval_text(row.metric, c) + flags_text(c) + noise_text(c);
+      text += flags_text(c) + noise_text(c);
       flags.insert(flags.end(), c.energy_flags.begin(), c.energy_flags.end());
       cells.push_back(c.state == CellState::kMeasured ? TableCell::number_text(c.summary.mean, text)
                                                       : TableCell::absent(text));

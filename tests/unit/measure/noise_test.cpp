@@ -72,8 +72,10 @@ TEST(SampleNotes, FirstRepetitionSaysSlowerOrFasterAndByAFactorWhenFar) {
     }
     return std::string("<none>");
   };
+  EXPECT_EQ(first_note({70, 100, 101, 99, 100}),
+            "tg: the first repetition (70.00 t/s) is 30 % slower than the rest's median (100.00 t/s)");
   EXPECT_EQ(first_note({40, 100, 101, 99, 100}),
-            "tg: the first repetition (40.00 t/s) is 60 % slower than the rest's median (100.00 t/s)");
+            "tg: the first repetition (40.00 t/s) is 2.5x slower than the rest's median (100.00 t/s)");
   EXPECT_EQ(first_note({0.74, 3500, 3502, 3504, 3503}),
             "tg: the first repetition (0.74 t/s) is 4733.1x slower than the rest's median (3502.50 t/s)");
   EXPECT_EQ(first_note({300, 100, 101, 99, 100}),

@@ -269,10 +269,11 @@ TEST(ComparePrinters, MarkdownMarksWinnerRatiosAndDoesNotFit) {
   print_comparison(*cmp, {}, 0.05, OutputFormat::kMarkdown, out);
   const std::string md = unpadded(out.str());
   EXPECT_NE(md.find("| model | test | box-a (baseline) | box-b | box-c | winner |"), std::string::npos) << md;
-  EXPECT_NE(md.find("| alpha F32 | tg128 t/s | 127.37 ± 0.90 | **254.73 ± 1.79** ×2.00 | 63.68 ± 0.45 ×0.50 | box-b |"),
+  EXPECT_NE(md.find("| alpha F32 | tg128 t/s | 127.37 ± 0.90 (±6.3 %) | **254.73 ± 1.79** (±6.3 %) ×2.00 | 63.68 ± 0.45 (±6.3 %) "
+                    "×0.50 | box-b |"),
             std::string::npos)
       << md;
-  EXPECT_NE(md.find("| beta F32 | tg128 t/s | 128.00 ± 0.00 | - | does not fit | single result |"), std::string::npos)
+  EXPECT_NE(md.find("| beta F32 | tg128 t/s | 128.00 ± 0.00 (±0.0 %) | - | does not fit | single result |"), std::string::npos)
       << md;
   EXPECT_NE(md.find("| alpha F32 | memory n_ctx 640 | 1.55 MiB | 1.55 MiB | 1.55 MiB | |"), std::string::npos) << md;
   EXPECT_NE(md.find("alpha 0.05): none to test"), std::string::npos) << md;
@@ -306,8 +307,8 @@ TEST(ComparePrinters, CsvAndJson) {
   std::ostringstream csv;
   print_comparison(*cmp, {}, 0.05, OutputFormat::kCsv, csv);
   EXPECT_TRUE(csv.str().starts_with(
-      "model,metric,unit,test,machine,baseline,state,n,mean,stddev,median,p90,p95,p99,min,max,ratio,winner,verdict,"
-      "config,energy_flags\n"))
+      "model,metric,unit,test,machine,baseline,state,n,mean,stddev,median,p90,p95,p99,min,max,ci95_low,ci95_high,"
+      "ci95_pct,ci_target_pct,ci_reached,ratio,winner,verdict,config,energy_flags,noise_codes,noise_notes\n"))
       << csv.str();
   EXPECT_NE(csv.str().find("alpha F32,tg_tps,t/s,tg128,box-b,false,measured,2,"), std::string::npos);
   std::ostringstream json;
@@ -757,7 +758,7 @@ TEST(ComparePrinters, EnergyFlagsAreShownWithTheFiguresTheyQualify) {
   }
   EXPECT_TRUE(seen) << json.str();
   print_comparison(*cmp, {}, 0.05, OutputFormat::kCsv, csv);
-  EXPECT_NE(csv.str().find(",below_update_period;sources_disagree\n"), std::string::npos) << csv.str();
+  EXPECT_NE(csv.str().find(",below_update_period;sources_disagree,,\n"), std::string::npos) << csv.str();
 }
 
 }  // namespace

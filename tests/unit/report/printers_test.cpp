@@ -231,11 +231,11 @@ TEST(CsvPrinter, CarriesTheIntervalPrecisionAndNoiseNotes) {
   ASSERT_GE(lines.size(), 2u);
   const auto keys = split(lines[0], ',');
   const auto values = split(lines[1], ',');
-  // The model name's two commas shift the values by two.
-  ASSERT_EQ(values.size(), keys.size() + 2);
+  // The model name's comma (in quotes) shifts the values by one.
+  ASSERT_EQ(values.size(), keys.size() + 1);
   auto at = [&](const std::string& key) {
     const auto it = std::find(keys.begin(), keys.end(), key);
-    return it == keys.end() ? std::string("<no column>") : values.at(it - keys.begin() + 2);
+    return it == keys.end() ? std::string("<no column>") : values.at(it - keys.begin() + 1);
   };
   EXPECT_EQ(at("tg_ci95_pct").substr(0, 6), "423.54");
   EXPECT_EQ(at("tg_ci95_low_tps").substr(0, 8), "-310.598");

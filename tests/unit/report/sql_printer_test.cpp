@@ -67,7 +67,7 @@ TEST(SqlPrinter, CarriesTheIntervalPrecisionAndNoiseNotes) {
   ASSERT_EQ(db.rc(), SQLITE_OK) << db.error();
   EXPECT_EQ(db.query("SELECT typeof(tg_ci95_pct) FROM rigbench WHERE record_id = 'c3'"), "real");
   EXPECT_EQ(db.query("SELECT round(tg_ci95_pct, 1) FROM rigbench WHERE record_id = 'c3'"), "423.5");
-  EXPECT_EQ(db.query("SELECT round(pp_ci95_high_tps, 1) FROM rigbench WHERE record_id = 'c3'"), "4020.7");
+  EXPECT_EQ(db.query("SELECT round(pp_ci95_high_tps, 1) FROM rigbench WHERE record_id = 'c3'"), "4020.8");
   EXPECT_EQ(db.query("SELECT repetitions_mode || ' ' || ci_target_pct || ' ' || max_time_s || ' ' || ci_reached || ' ' "
                      "|| stopped_by FROM rigbench WHERE record_id = 'c3'"),
             "auto 2.0 20.0 0 max_time");
