@@ -57,9 +57,14 @@ void phase_notes(const ThroughputResult& r, const std::string& phase, std::vecto
   const double med = percentile(rest, 50);
   const double lo = *std::min_element(rest.begin(), rest.end()), hi = *std::max_element(rest.begin(), rest.end());
   if (med > 0 && std::fabs(v.front() - med) / med * 100 > kFirstRepetitionPct && (v.front() < lo || v.front() > hi)) {
+    // "60 % slower", or as a factor where a percentage reads oddly ("-100 %", "27141 %").
+    const bool slower = v.front() < med;
+    const double factor = slower ? med / v.front() : v.front() / med;
+    const std::string how =
+        factor >= 2 ? fmt("%.1fx", factor) : fmt("%.0f %%", 100 * std::fabs(v.front() - med) / med);
     out.push_back({"first_repetition", phase,
-                   phase + fmt(": the first repetition (%.2f t/s) is %.0f %% off the rest's median (%.2f t/s)",
-                               v.front(), 100 * (v.front() - med) / med, med),
+                   phase + fmt(": the first repetition (%.2f t/s) is ", v.front()) + how +
+                       (slower ? " slower" : " faster") + fmt(" than the rest's median (%.2f t/s)", med),
                    "raise --warmup (caches, clocks or the page cache were still warming up)"});
   }
   if (r.tps.mean > 0 && r.tps.stddev / r.tps.mean * 100 > kHighCvPct) {

@@ -1,11 +1,13 @@
 #include "report/columns.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 
 #include "core/knobs.h"
+#include "core/significance.h"
 #include "core/strings.h"
 #include "core/suite_stats.h"
 
@@ -64,6 +66,29 @@ Column pct(const char* key, const char* header, std::optional<ThroughputResult> 
     return t ? opt(t->tps.*stat) : std::string();
   });
 }
+// The 95 % interval of the mean t/s of pp or tg (core/significance.h mean_interval, as the
+// record's ci95_* in JSON): its low or high end in t/s, or its half width in % of the mean;
+// "" when the test did not run or has fewer than 2 samples.
+Column ci95(const char* key, const char* header, std::optional<ThroughputResult> Results::*test,
+            double MeanInterval::*end) {
+  return col(key, header, kNever, kReal, [test, end](const RunRecord& r) {
+    const auto& t = r.results.*test;
+    if (!t) return std::string();
+    const auto ci = mean_interval(t->tps);
+    return ci ? opt((*ci).*end) : std::string();
+  });
+}
+
+// The record's noise notes (measure/noise.h), "phase: note; remedy" each, " | " between them.
+std::string noise_notes(const RunRecord& r) {
+  std::string out;
+  for (const NoiseNote& n : r.noise) {
+    out += (out.empty() ? "" : " | ") + (n.phase.empty() ? "" : n.phase + ": ") + n.text +
+           (n.remedy.empty() ? "" : "; " + n.remedy);
+  }
+  return out;
+}
+
 // A statistic of tg's per-token latency, ms: "" when no token was timed.
 Column itl(const char* key, const char* header, double Summary::*stat) {
   return col(key, header, kNever, kReal, [stat](const RunRecord& r) {
@@ -127,6 +152,9 @@ std::vector<Column> make_columns() {
       pct("pp_p90_tps", "pp p90", &Results::pp, &Summary::p90),
       pct("pp_p95_tps", "pp p95", &Results::pp, &Summary::p95),
       pct("pp_p99_tps", "pp p99", &Results::pp, &Summary::p99),
+      ci95("pp_ci95_low_tps", "pp ci95 low", &Results::pp, &MeanInterval::low),
+      ci95("pp_ci95_high_tps", "pp ci95 high", &Results::pp, &MeanInterval::high),
+      ci95("pp_ci95_pct", "pp ci95 ±%", &Results::pp, &MeanInterval::half_width_pct),
       col(
           "n_gen", "tg", kAlways, kInteger, [](const RunRecord& r) { return str(r.params.n_gen); },
           [](const RunRecord& r) { return r.params.n_gen ? "tg" + str(r.params.n_gen) : std::string("-"); }),
@@ -159,6 +187,9 @@ std::vector<Column> make_columns() {
       pct("tg_p90_tps", "tg p90", &Results::tg, &Summary::p90),
       pct("tg_p95_tps", "tg p95", &Results::tg, &Summary::p95),
       pct("tg_p99_tps", "tg p99", &Results::tg, &Summary::p99),
+      ci95("tg_ci95_low_tps", "tg ci95 low", &Results::tg, &MeanInterval::low),
+      ci95("tg_ci95_high_tps", "tg ci95 high", &Results::tg, &MeanInterval::high),
+      ci95("tg_ci95_pct", "tg ci95 ±%", &Results::tg, &MeanInterval::half_width_pct),
       itl("itl_avg_ms", "ITL ms", &Summary::mean),
       itl("itl_stddev_ms", "ITL sd", &Summary::stddev),
       itl("itl_p50_ms", "ITL p50", &Summary::median),
@@ -240,6 +271,24 @@ std::vector<Column> make_columns() {
           [](const RunRecord& r) {
             return str(r.results.pp ? r.results.pp->tps.n : r.results.tg ? r.results.tg->tps.n : 0);
           }),
+      // How the repetitions were decided and whether the interval reached its target (the
+      // record's `precision`), and its noise notes (`noise`: the codes, then the notes).
+      col("repetitions_mode", "reps mode", kNever, kText,
+          [](const RunRecord& r) { return r.precision.repetitions_mode; }),
+      col("ci_target_pct", "ci target ±%", kNever, kReal, [](const RunRecord& r) { return opt(r.precision.ci_target_pct); }),
+      col("max_time_s", "max time s", kNever, kReal, [](const RunRecord& r) { return opt(r.precision.max_time_s); }),
+      col("ci_reached", "ci reached", kNever, kBool,
+          [](const RunRecord& r) { return std::string(r.precision.reached ? "true" : "false"); }),
+      col("stopped_by", "stopped by", kNever, kText, [](const RunRecord& r) { return r.precision.stopped_by; }),
+      col("noise_codes", "noise", kNever, kText,
+          [](const RunRecord& r) {
+            std::vector<std::string> codes;
+            for (const NoiseNote& n : r.noise) {
+              if (std::find(codes.begin(), codes.end(), n.code) == codes.end()) codes.push_back(n.code);
+            }
+            return join(codes, ";");
+          }),
+      col("noise_notes", "noise notes", kNever, kText, noise_notes),
       col("status", "status", kNever, kText, [](const RunRecord& r) { return std::string(run_status(r)); }),
       col("interrupted", "interrupted", kNever, kBool,
           [](const RunRecord& r) { return std::string(r.interrupted ? "true" : "false"); }),

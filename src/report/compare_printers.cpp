@@ -59,6 +59,20 @@ std::string test_with_unit(const Row& row) {
   return row.test + " " + metric_info(row.metric).unit;
 }
 
+// A cell's noise codes, each once, in order of first appearance.
+std::string noise_codes(const Cell& cell, const char* sep = ";") {
+  std::vector<std::string> codes;
+  for (const NoiseNote& n : cell.noise) {
+    if (std::find(codes.begin(), codes.end(), n.code) == codes.end()) codes.push_back(n.code);
+  }
+  return join(codes, sep);
+}
+
+// A noise note for people: "tg: <note>; <remedy>".
+std::string note_text(const NoiseNote& n) {
+  return (n.phase.empty() ? "" : n.phase + ": ") + n.text + (n.remedy.empty() ? "" : "; " + n.remedy);
+}
+
 std::string winner_text(const Comparison& cmp, const Row& row) {
   return row.winner >= 0 ? cmp.columns[row.winner] : row.verdict;
 }
@@ -79,6 +93,17 @@ Json cell_json(const Comparison& cmp, Metric metric, std::size_t i, const Cell& 
     j["ratio"] = jnum(c.ratio);
     j["config"] = c.config;
     j["n_configs"] = c.n_configs;
+    const auto ci = cell_interval(metric, c);
+    j["ci95_low"] = ci ? jnum(ci->low) : Json(nullptr);
+    j["ci95_high"] = ci ? jnum(ci->high) : Json(nullptr);
+    j["ci95_pct"] = ci ? jnum(ci->half_width_pct) : Json(nullptr);
+    j["ci_target_pct"] = jnum(c.ci_target_pct);
+    j["ci_reached"] = ci && std::isfinite(c.ci_target_pct) ? Json(ci->half_width_pct <= c.ci_target_pct) : Json(nullptr);
+    Json noise = Json::array();
+    for (const NoiseNote& n : c.noise)
+      noise.push_back({{"code", n.code}, {"phase", n.phase}, {"note", n.text}, {"remedy", n.remedy}});
+    j["noise"] = std::move(noise);
+    if (c.noise_more > 0) j["noise_more"] = c.noise_more;
   }
   if (c.state == CellState::kMeasured && !metric_info(metric).per_repetition && metric != Metric::kMemory)
     j["energy_flags"] = c.energy_flags;  // J/token and cost: the doubts about the energy they come from
@@ -145,8 +170,9 @@ Table compare_table(const Comparison& cmp) {
   Table t(std::move(cols));
   t.add_preamble(
       "Compared by " + compare_by_name(cmp.by) + "; baseline: " + cmp.columns[cmp.baseline] +
-      ". Cells: mean ± standard deviation over samples; ×ratio to the baseline (> 1 is better). A winner's mean ± sd"
-      " does not overlap the runner-up's.");
+      ". Cells: mean ± standard deviation over samples (± % of the mean: its 95 % interval); ×ratio to the baseline"
+      " (> 1 is better). A winner's mean ± sd does not overlap the runner-up's. [noise: ...]: the runs' noise notes,"
+      " below the table.");
   const bool any_distribution = std::any_of(cmp.rows.begin(), cmp.rows.end(), [](const Row& r) {
     return is_distribution(r.metric);
   });
@@ -172,13 +198,13 @@ Table compare_table(const Comparison& cmp) {
     for (std::size_t i = 0; i < row.cells.size(); ++i) {
       const Cell& c = row.cells[i];
       const std::string strong = static_cast<int>(i) == row.winner ? "**" : "";
-      std::string text = strong + cell_text(row.metric, c) + strong;
+      std::string text = strong + cell_text(row.metric, c) + strong + interval_text(row.metric, c);
       if (i != cmp.baseline && !std::isnan(c.ratio)) text += " " + ratio_text(c.ratio);
       if (c.n_configs > 1) {
         text += " (best of " + std::to_string(c.n_configs) + ")";
         several_configs = true;
       }
-      text += flags_text(c);
+      text += flags_text(c) + noise_text(c);
       flags.insert(flags.end(), c.energy_flags.begin(), c.energy_flags.end());
       cells.push_back(c.state == CellState::kMeasured ? TableCell::number_text(c.summary.mean, text)
                                                       : TableCell::absent(text));
@@ -192,6 +218,7 @@ Table compare_table(const Comparison& cmp) {
         "(-o json: config, n_configs).");
   }
   if (const std::string note = energy_flags_note(flags); !note.empty()) t.add_note(note);
+  for (std::string& line : noise_lines(cmp)) t.add_note("[noise] " + std::move(line));
   return t;
 }
 
@@ -200,7 +227,9 @@ Table compare_cells_table(const Comparison& cmp) {
   for (const auto& [name, field] : label_columns(cmp)) cols.push_back({name, name});
   const std::string column = compare_by_name(cmp.by);
   for (const std::string h : {"metric", "unit", "test", column.c_str(), "baseline", "state", "n", "mean", "stddev",
-                              "median", "p90", "p95", "p99", "min", "max", "ratio", "winner", "verdict", "config", "energy_flags"}) {
+                              "median", "p90", "p95", "p99", "min", "max", "ci95_low", "ci95_high", "ci95_pct", "ci_target_pct",
+                              "ci_reached", "ratio", "winner", "verdict", "config", "energy_flags", "noise_codes",
+                              "noise_notes"}) {
     cols.push_back({h, h});
   }
   Table t(std::move(cols));
@@ -221,11 +250,22 @@ Table compare_cells_table(const Comparison& cmp) {
                        c.summary.p99, c.summary.min, c.summary.max}) {
         f.push_back(m ? TableCell::number(v) : TableCell::absent());
       }
+      const auto ci = cell_interval(row.metric, c);
+      for (double v : {ci ? ci->low : NAN, ci ? ci->high : NAN, ci ? ci->half_width_pct : NAN})
+        f.push_back(ci ? TableCell::number(v) : TableCell::absent());
+      f.push_back(m ? TableCell::number(c.ci_target_pct) : TableCell::absent());
+      f.push_back(ci && std::isfinite(c.ci_target_pct) ? TableCell::boolean(ci->half_width_pct <= c.ci_target_pct)
+                                                       : TableCell::absent());
       f.push_back(TableCell::number(c.ratio));
       f.push_back(TableCell::boolean(static_cast<int>(i) == row.winner));
       f.push_back(TableCell::str(row.verdict));
       f.push_back(TableCell::str(c.config));
       f.push_back(TableCell::str(join(c.energy_flags, ";")));
+      f.push_back(TableCell::str(noise_codes(c)));
+      std::string notes;
+      for (const NoiseNote& n : c.noise) notes += (notes.empty() ? "" : " | ") + note_text(n);
+      if (c.noise_more > 0) notes += " | and " + std::to_string(c.noise_more) + " more";
+      f.push_back(TableCell::str(notes));
       t.add_row(std::move(f));
     }
   }
@@ -319,6 +359,34 @@ std::string energy_flags_note(const std::vector<std::string>& flags) {
   for (std::size_t i = 0; i < seen.size(); ++i)
     note += (i ? "; " : " ") + seen[i] + " = " + energy_flag_meaning(seen[i]);
   return note + ".";
+}
+
+std::string interval_text(Metric metric, const Cell& cell) {
+  const auto ci = cell_interval(metric, cell);
+  if (!ci || !std::isfinite(ci->half_width_pct)) return "";
+  return " (±" + fixed(ci->half_width_pct, 1) + " %)";
+}
+
+std::string noise_text(const Cell& cell) {
+  return cell.noise.empty() ? "" : " [noise: " + noise_codes(cell, ", ") + "]";
+}
+
+std::vector<std::string> noise_lines(const Comparison& cmp, std::optional<Metric> only) {
+  std::vector<std::string> lines;
+  for (const Row& row : cmp.rows) {
+    if (only && row.metric != *only) continue;
+    std::string where;
+    for (const auto& [name, field] : label_columns(cmp)) where += (where.empty() ? "" : " · ") + row.*field;
+    where += (where.empty() ? "" : " · ") + test_with_unit(row);
+    for (std::size_t i = 0; i < row.cells.size(); ++i) {
+      const Cell& c = row.cells[i];
+      for (const NoiseNote& n : c.noise) lines.push_back(where + ", " + cmp.columns[i] + ": " + note_text(n));
+      if (c.noise_more > 0)
+        lines.push_back(where + ", " + cmp.columns[i] + ": and " + std::to_string(c.noise_more) +
+                        " more distinct notes (-o json: the first " + std::to_string(kMaxCellNoise) + ")");
+    }
+  }
+  return lines;
 }
 
 std::string ratio_text(double ratio) { return std::isnan(ratio) ? "" : "×" + fixed(ratio, 2); }

@@ -7,6 +7,7 @@
 // Numbers in csv/json are plain (shortest form that reads back); NaN is empty / null.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -38,6 +39,19 @@ std::string flags_text(const Cell& cell);
 // A note explaining each energy flag that `flags` holds: "energy flags: coarse = ...; gap = ...";
 // "" when none.
 std::string energy_flags_note(const std::vector<std::string>& flags);
+
+// The 95 % interval of a cell's mean for people (cell_interval), as ± % of the mean:
+// " (±1.2 %)"; "" where there is none (a metric not measured per repetition, n < 2).
+std::string interval_text(Metric metric, const Cell& cell);
+
+// The noise notes of a cell for people: " [noise: machine_busy, high_cv]" (the codes, each
+// once); "" when it has none.
+std::string noise_text(const Cell& cell);
+
+// Every cell's noise notes, one line each: "<model> · <machine> · <test>, <column>: <note>;
+// <remedy>" (the row's labels that are not the columns), "... and N more" after a cell's
+// kMaxCellNoise; empty when no cell has any. `only`: the rows of that metric alone.
+std::vector<std::string> noise_lines(const Comparison& cmp, std::optional<Metric> only = std::nullopt);
 
 // A ratio for people: "×1.52"; "" for NaN.
 std::string ratio_text(double ratio);

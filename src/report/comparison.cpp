@@ -99,6 +99,9 @@ Cell make_cell(const ColumnSamples& configs, const MetricInfo& info) {
   cell.summary = best_summary;
   cell.summary_only = best->second.summary_only();
   cell.energy_flags = best->second.flags;
+  cell.noise = best->second.noise;
+  cell.noise_more = best->second.noise_more;
+  cell.ci_target_pct = best->second.ci_target_pct;
   cell.n_configs = configs.size();
   return cell;
 }
@@ -255,7 +258,48 @@ void PooledValues::add(const MetricValues& v) {
   if (v.stated) stated = stated ? combine(with_known_n(*stated), with_known_n(*v.stated)) : *v.stated;
 }
 
+namespace {
+
+// The phase of a record's noise notes that concern a metric's rows ("" = none but the whole
+// run's): TTFT is measured in the pp phase; ITL, energy and cost come from tg.
+const char* noise_phase(Metric metric) {
+  switch (metric) {
+    case Metric::kPp:
+    case Metric::kTtft: return "pp";
+    case Metric::kTg:
+    case Metric::kItl:
+    case Metric::kTgEnergy:
+    case Metric::kCost: return "tg";
+    default: return "";
+  }
+}
+
+// Adds the record's noise notes that concern `metric` and its interval target to `pooled`.
+void add_noise_of(PooledValues& pooled, const RunRecord& rec, Metric metric) {
+  const double target = rec.precision.ci_target_pct;
+  if (std::isfinite(target) && !(pooled.ci_target_pct <= target)) pooled.ci_target_pct = target;
+  if (rec.noise.empty() || metric == Metric::kMemory) return;
+  const std::string phase = noise_phase(metric);
+  for (const NoiseNote& n : rec.noise) {
+    if (!n.phase.empty() && n.phase != phase) continue;
+    const bool seen = std::any_of(pooled.noise.begin(), pooled.noise.end(), [&n](const NoiseNote& m) {
+      return m.code == n.code && m.phase == n.phase && m.text == n.text;
+    });
+    if (seen) continue;
+    if (pooled.noise.size() < kMaxCellNoise) pooled.noise.push_back(n);
+    else ++pooled.noise_more;
+  }
+}
+
+}  // namespace
+
 bool PooledValues::add_values_of(const RunRecord& rec, Metric metric) {
+  if (!add_samples_of(rec, metric)) return false;
+  add_noise_of(*this, rec, metric);
+  return true;
+}
+
+bool PooledValues::add_samples_of(const RunRecord& rec, Metric metric) {
   const Results& r = rec.results;
   switch (metric) {
     case Metric::kPp:
@@ -677,6 +721,11 @@ RecordIdentities::RecordIdentities(std::span<const RunRecord> records) {
     e.build.key += '\x1f' + backends;
     e.build.label += " (" + backends + ")";
   }
+}
+
+std::optional<MeanInterval> cell_interval(Metric metric, const Cell& cell) {
+  if (cell.state != CellState::kMeasured || !metric_info(metric).per_repetition) return std::nullopt;
+  return mean_interval(cell.summary);
 }
 
 const MetricInfo& metric_info(Metric metric) {

@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "core/record.h"
+#include "core/significance.h"
 #include "core/stats.h"
 #include "core/status.h"
 
@@ -173,18 +174,31 @@ struct PooledValues {
   std::vector<double> samples;
   std::optional<Summary> stated;  // the summary-only results, combined (core/stats.h combine)
   std::vector<std::string> flags;  // the energy flags of everything added, sorted, each once
+  // The noise notes (RunRecord::noise) of the records added that concern the metric's test
+  // (a pp row: pp's and the whole run's; tg, ITL, energy and cost: tg's and the whole run's),
+  // each distinct note once, at most kMaxCellNoise; noise_more counts the distinct ones left out.
+  std::vector<NoiseNote> noise;
+  std::size_t noise_more = 0;
+  // The strictest interval target (Precision::ci_target_pct) of the records added; NaN when none stated one.
+  double ci_target_pct = std::nan("");
 
   void add(const MetricValues& v);
   // Adds what metric_values(rec, metric) holds, without making its test label (a view of
   // many records adds each record's values); false when the record holds no value of `metric`.
   // A record that stands for several runs (RunRecord::runs) adds a per-run value once per run.
+  // Adds its noise notes and interval target too.
   bool add_values_of(const RunRecord& rec, Metric metric);
+  // add_values_of without the noise notes and target.
+  bool add_samples_of(const RunRecord& rec, Metric metric);
   // The statistics of everything added: summarize(samples), combined with `stated`. A
   // summary that does not state its n (0) counts as 2, the fewest that carry a spread,
   // when it is pooled with anything else; alone it is returned as it is.
   Summary summary() const;
   bool summary_only() const { return stated.has_value(); }
 };
+// The most distinct noise notes a cell keeps (PooledValues::noise).
+inline constexpr std::size_t kMaxCellNoise = 8;
+
 // nullopt when the record holds no value of `metric` (a test that did not run, no memory breakdown).
 std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric);
 
@@ -205,7 +219,18 @@ struct Cell {
   // sources_disagree, gap, idle_above_active, idle_stated) of the runs shown, sorted, each once.
   std::vector<std::string> energy_flags;
   double ratio = std::nan("");  // against the baseline column, > 1 = better; NaN when not ranked or absent
+  // The noise notes of the runs shown (PooledValues::noise, noise_more) and their strictest
+  // interval target (ci_target_pct; NaN when none stated one): the interval itself is
+  // cell_interval(), from `summary`.
+  std::vector<NoiseNote> noise;
+  std::size_t noise_more = 0;
+  double ci_target_pct = std::nan("");
 };
+
+// The 95 % interval of a cell's mean (core/significance.h mean_interval over its pooled
+// samples, or the n, mean and sd a summary-only source stated), for the metrics measured per
+// repetition (pp, tg, TTFT); nullopt for the others, a cell that is not measured, or n < 2.
+std::optional<MeanInterval> cell_interval(Metric metric, const Cell& cell);
 
 struct Row {
   // Labels of the two identities that are not the columns ("" for the column identity).

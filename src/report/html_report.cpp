@@ -105,6 +105,16 @@ double spread(const std::vector<Json>& data) {
   return hi > 0 && std::isfinite(lo) ? hi / lo : 1;
 }
 
+// The noise notes of a section's cells (compare_printers.h noise_lines), under its table:
+// what spoiled the figures beside them, each with what to do; "" when none.
+std::string noise_html(const Comparison& cmp, Metric metric) {
+  const std::vector<std::string> lines = noise_lines(cmp, metric);
+  if (lines.empty()) return "";
+  std::string h = "<p class=\"note\">Noise seen while these runs measured ([noise: ...] in a cell):</p><ul class=\"noise\">";
+  for (const std::string& line : lines) h += "<li>" + html_escape(line) + "</li>";
+  return h + "</ul>";
+}
+
 struct MetricSection {
   Metric metric;
   const char* id;
@@ -164,8 +174,9 @@ std::string metric_section(const Comparison& cmp, const MetricSection& s, const 
       data[i].push_back(c.state == CellState::kMeasured ? Json(by_median ? c.summary.median : c.summary.mean)
                                                         : Json(nullptr));
       std::string text = cell_text(row.metric, c);
+      text += interval_text(row.metric, c);
       if (i != cmp.baseline && !std::isnan(c.ratio)) text.append(" ").append(ratio_text(c.ratio));
-      text += flags_text(c);
+      text += flags_text(c) + noise_text(c);
       flags.insert(flags.end(), c.energy_flags.begin(), c.energy_flags.end());
       tr.push_back({text, static_cast<int>(i) == row.winner, true});
     }
@@ -188,7 +199,9 @@ std::string metric_section(const Comparison& cmp, const MetricSection& s, const 
   }
   Json spec = chart_spec(chart_id, s.title, y_title, unit, false, labels, datasets);
   const bool by_median = is_distribution(s.metric);
+  const bool per_repetition = metric_info(s.metric).per_repetition;
   std::string note = std::string(s.note) + (by_median ? " Cells: p50 · tail percentile" : " Cells: mean ± sd") +
+                     (per_repetition ? " (± % of the mean: its 95 % interval)" : "") +
                      ", ×ratio to the baseline (> 1 is better).";
   if (const std::string f = energy_flags_note(flags); !f.empty()) note += " " + f;
   const double ratio = spread(data);
@@ -204,7 +217,7 @@ std::string metric_section(const Comparison& cmp, const MetricSection& s, const 
     note += buf;
   }
   charts.push_back(std::move(spec));
-  return section_html(s.id, s.title, note, chart_id, table_html(head, rows));
+  return section_html(s.id, s.title, note, chart_id, table_html(head, rows) + noise_html(cmp, s.metric));
 }
 
 std::string memory_section(std::span<const RunRecord> records, const RecordIdentities& ids, Json& charts) {

@@ -59,7 +59,7 @@ RecordParts split_record(const Json& record) {
     if (cost.is_object()) cost.erase("notes");
     figures["cost"] = cost;
   }
-  for (const char* key : {"interrupted", "refused", "failed", "precision", "topology"}) copy_key(record, figures, key);
+  for (const char* key : {"interrupted", "refused", "failed", "precision", "topology", "noise"}) copy_key(record, figures, key);
   return RecordParts{setup.dump(), figures.dump(), power_trace};
 }
 

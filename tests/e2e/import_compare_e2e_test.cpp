@@ -151,7 +151,8 @@ TEST(ImportCompareE2E, ThreeMachinesMergeAndEachModelHasItsWinner) {
             std::string::npos)
       << md.out;
   EXPECT_NE(testing::unpadded(md.out).find("| " + shipped_label + " | tg32 t/s | "), std::string::npos) << md.out;
-  EXPECT_NE(testing::unpadded(md.out).find(" ×0.25 | "), std::string::npos) << md.out;
+  // the ratio, then the cell's end or, on a busy machine, its runs' noise codes ("[noise: ...]")
+  EXPECT_NE(testing::unpadded(md.out).find(" ×0.25 "), std::string::npos) << md.out;
   EXPECT_NE(testing::unpadded(md.out).find(" | rig-c |\n"), std::string::npos) << md.out;
 
   // Transposed: one column per model.

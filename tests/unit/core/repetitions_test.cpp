@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 #include <vector>
 
 #include "core/significance.h"
@@ -80,6 +81,41 @@ TEST(StoppingRule, EveryMeasuredTestMustReachTheTarget) {
   EXPECT_EQ(stop_after(auto_rule(), tight_and_noisy, 3), StopReason::kNone);
   const std::vector<std::vector<double>> both_tight = {{100, 100.5, 99.5}, {50, 50.25, 49.75}};
   EXPECT_EQ(stop_after(auto_rule(), both_tight, 3), StopReason::kTarget);
+}
+
+// Is the rule sound? Stopping as soon as the interval is tight is a sequential fixed-width
+// procedure (Chow and Robbins, Ann. Math. Statist. 36, 1965): its stopping time depends on
+// the sample's spread, so at the stop the interval covers the true mean somewhat less often
+// than 95 % where several repetitions are needed. What -r auto promises is that the mean it
+// reports is within ±target % of the true mean. Simulated on Gaussian repetitions (2000 runs
+// per CV, a fixed seed) with the default rule (±2 %, at least 3): at CV <= 2 % that holds in
+// at least 95 % of runs (measured 100 %, 100 %, 97 %); at CV 3 % and 5 %, which need about
+// 10 and 25 repetitions, in 93 % and 92 % (the sequential procedure's small-sample
+// shortfall; docs/measurement.md says so). Real repetitions also drift (load, heat), which
+// no i.i.d. interval covers: that is what the noise notes are for.
+TEST(StoppingRule, AutoMeanIsWithinTheTargetOfTheTrueMeanOnGaussianRepetitions) {
+  const RepetitionRule rule = auto_rule();
+  std::mt19937_64 rng(20261130);
+  const std::pair<double, double> cases[] = {{0.5, 0.95}, {1, 0.95}, {2, 0.95}, {3, 0.90}, {5, 0.90}};
+  for (const auto& [cv, least] : cases) {
+    std::normal_distribution<double> rep(100, cv);
+    constexpr int kRuns = 2000;
+    int within = 0, total_n = 0;
+    for (int run = 0; run < kRuns; ++run) {
+      std::vector<std::vector<double>> series(1);
+      StopReason why = StopReason::kNone;
+      while (why == StopReason::kNone) {
+        series[0].push_back(rep(rng));
+        why = stop_after(rule, series, 0);
+      }
+      ASSERT_EQ(why, StopReason::kTarget);
+      const double mean = summarize(series[0]).mean;
+      within += std::fabs(mean - 100) <= 2;
+      total_n += static_cast<int>(series[0].size());
+    }
+    EXPECT_GE(static_cast<double>(within) / kRuns, least) << "CV " << cv << " %";
+    if (cv <= 1) EXPECT_LT(static_cast<double>(total_n) / kRuns, 5.0) << "CV " << cv << " %: few repetitions";
+  }
 }
 
 TEST(StoppingRule, ReasonNamesAreTheRecordsWords) {

@@ -61,6 +61,27 @@ TEST(SampleNotes, OutlierFirstRepetitionAndHighCvAreCalledOut) {
   EXPECT_FALSE(has(s, "outliers"));
 }
 
+// The first repetition's distance from the rest reads as a percentage, or as a factor where
+// a percentage would not ("-100 % off" for 0.74 against 3502 t/s under load).
+TEST(SampleNotes, FirstRepetitionSaysSlowerOrFasterAndByAFactorWhenFar) {
+  auto first_note = [](std::vector<double> v) {
+    Results r;
+    r.tg = tps(std::move(v));
+    for (const auto& n : sample_notes(r)) {
+      if (n.code == "first_repetition") return n.text;
+    }
+    return std::string("<none>");
+  };
+  EXPECT_EQ(first_note({70, 100, 101, 99, 100}),
+            "tg: the first repetition (70.00 t/s) is 30 % slower than the rest's median (100.00 t/s)");
+  EXPECT_EQ(first_note({40, 100, 101, 99, 100}),
+            "tg: the first repetition (40.00 t/s) is 2.5x slower than the rest's median (100.00 t/s)");
+  EXPECT_EQ(first_note({0.74, 3500, 3502, 3504, 3503}),
+            "tg: the first repetition (0.74 t/s) is 4733.1x slower than the rest's median (3502.50 t/s)");
+  EXPECT_EQ(first_note({300, 100, 101, 99, 100}),
+            "tg: the first repetition (300.00 t/s) is 3.0x faster than the rest's median (100.00 t/s)");
+}
+
 // /proc/stat's cpu line: user nice system idle iowait irq softirq steal.
 std::string proc_stat(uint64_t user, uint64_t idle, uint64_t steal = 0) {
   return "cpu  " + std::to_string(user) + " 0 0 " + std::to_string(idle) + " 0 0 0 " + std::to_string(steal) +

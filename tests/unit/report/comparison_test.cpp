@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -307,10 +308,11 @@ TEST(ComparePrinters, MarkdownMarksWinnerRatiosAndDoesNotFit) {
   print_comparison(*cmp, {}, 0.05, OutputFormat::kMarkdown, out);
   const std::string md = unpadded(out.str());
   EXPECT_NE(md.find("| model | test | box-a (baseline) | box-b | box-c | winner |"), std::string::npos) << md;
-  EXPECT_NE(md.find("| alpha F32 | tg128 t/s | 127.37 ± 0.90 | **254.73 ± 1.79** ×2.00 | 63.68 ± 0.45 ×0.50 | box-b |"),
+  EXPECT_NE(md.find("| alpha F32 | tg128 t/s | 127.37 ± 0.90 (±6.3 %) | **254.73 ± 1.79** (±6.3 %) ×2.00 | 63.68 ± 0.45 (±6.3 %) "
+                    "×0.50 | box-b |"),
             std::string::npos)
       << md;
-  EXPECT_NE(md.find("| beta F32 | tg128 t/s | 128.00 ± 0.00 | - | does not fit | single result |"), std::string::npos)
+  EXPECT_NE(md.find("| beta F32 | tg128 t/s | 128.00 ± 0.00 (±0.0 %) | - | does not fit | single result |"), std::string::npos)
       << md;
   EXPECT_NE(md.find("| alpha F32 | memory n_ctx 640 | 1.55 MiB | 1.55 MiB | 1.55 MiB | |"), std::string::npos) << md;
   EXPECT_NE(md.find("alpha 0.05): none to test"), std::string::npos) << md;
@@ -344,8 +346,8 @@ TEST(ComparePrinters, CsvAndJson) {
   std::ostringstream csv;
   print_comparison(*cmp, {}, 0.05, OutputFormat::kCsv, csv);
   EXPECT_TRUE(csv.str().starts_with(
-      "model,metric,unit,test,machine,baseline,state,n,mean,stddev,median,p90,p95,p99,min,max,ratio,winner,verdict,"
-      "config,energy_flags\n"))
+      "model,metric,unit,test,machine,baseline,state,n,mean,stddev,median,p90,p95,p99,min,max,ci95_low,ci95_high,"
+      "ci95_pct,ci_target_pct,ci_reached,ratio,winner,verdict,config,energy_flags,noise_codes,noise_notes\n"))
       << csv.str();
   EXPECT_NE(csv.str().find("alpha F32,tg_tps,t/s,tg128,box-b,false,measured,2,"), std::string::npos);
   std::ostringstream json;
@@ -370,6 +372,77 @@ TEST(ComparePrinters, CsvAndJson) {
   EXPECT_EQ(first["kind"], "cell");
   EXPECT_FALSE(parse_output_format("xml"));
   EXPECT_FALSE(parse_compare_by("gpu"));
+}
+
+// A cell shows the 95 % interval of its pooled samples and carries the noise notes of the
+// runs it pools that concern its test (pp rows: pp's and the run's; tg rows: tg's and the
+// run's), each once, in md, csv and json.
+TEST(ComparePrinters, CellsCarryTheirIntervalAndTheNoiseNotesOfTheRunsTheyPool) {
+  RunRecord a1 = run("1", "box-a", "alpha", {1'000'000'000, 1'010'000'000}, {1'000'000'000, 1'010'000'000});
+  RunRecord a2 = run("2", "box-a", "alpha", {1'000'000'000, 1'020'000'000}, {1'000'000'000, 1'020'000'000});
+  a1.precision.ci_target_pct = 2;
+  a2.precision.ci_target_pct = 5;
+  const NoiseNote busy{"machine_busy", "", "machine busy: other processes used 60 % of the CPUs' time",
+                       "stop other programs"};
+  a1.noise = {busy, {"high_cv", "tg", "tg: CV 9 %", "quiet the machine"}};
+  a2.noise = {busy, {"outliers", "pp", "pp: 1 outlier", "re-run"}};
+  const RunRecord b = run("3", "box-b", "alpha", {500'000'000, 505'000'000}, {500'000'000, 505'000'000});
+  auto cmp = compare(std::vector<RunRecord>{a1, a2, b}, {});
+  ASSERT_TRUE(cmp);
+  const Row& tg = find_row(*cmp, "alpha F32", "tg128");
+  const Cell& cell = tg.cells[0];
+  ASSERT_EQ(cell.noise.size(), 2u);  // the busy note once (both runs), tg's CV; not pp's outlier
+  EXPECT_EQ(cell.noise[0].code, "machine_busy");
+  EXPECT_EQ(cell.noise[1].code, "high_cv");
+  EXPECT_DOUBLE_EQ(cell.ci_target_pct, 2);  // the strictest of the runs'
+  EXPECT_TRUE(tg.cells[1].noise.empty());
+  const Row& pp = find_row(*cmp, "alpha F32", "pp512");
+  ASSERT_EQ(pp.cells[0].noise.size(), 2u);
+  EXPECT_EQ(pp.cells[0].noise[1].code, "outliers");
+  // The interval of the pooled samples (4 of them), as mean_interval gives it.
+  const auto ci = cell_interval(Metric::kTg, cell);
+  ASSERT_TRUE(ci);
+  EXPECT_DOUBLE_EQ(ci->half_width_pct, mean_interval(cell.summary)->half_width_pct);
+  EXPECT_FALSE(cell_interval(Metric::kMemory, cell));
+
+  std::ostringstream md;
+  print_comparison(*cmp, {}, 0.05, OutputFormat::kMarkdown, md);
+  char interval[32];
+  std::snprintf(interval, sizeof interval, "(±%.1f %%)", ci->half_width_pct);
+  EXPECT_NE(md.str().find(interval), std::string::npos) << md.str();
+  EXPECT_NE(md.str().find("[noise: machine_busy, high_cv]"), std::string::npos) << md.str();
+  EXPECT_NE(unpadded(md.str()).find("[noise] alpha F32 · tg128 t/s, box-a: tg: tg: CV 9 %; quiet the machine"),
+            std::string::npos)
+      << md.str();
+
+  std::ostringstream csv;
+  print_comparison(*cmp, {}, 0.05, OutputFormat::kCsv, csv);
+  EXPECT_NE(csv.str().find(",ci95_low,ci95_high,ci95_pct,ci_target_pct,ci_reached,ratio,"), std::string::npos)
+      << csv.str();
+  EXPECT_NE(csv.str().find(",machine_busy;high_cv,machine busy: other processes used 60 % of the CPUs' time; stop "
+                           "other programs | tg: tg: CV 9 %; quiet the machine\n"),
+            std::string::npos)
+      << csv.str();
+
+  std::ostringstream json;
+  print_comparison(*cmp, {}, 0.05, OutputFormat::kJson, json);
+  const auto j = nlohmann::json::parse(json.str());
+  bool found = false;
+  for (const auto& row : j["rows"]) {
+    if (row["test"] != "tg128") continue;
+    found = true;
+    const auto& c = row["cells"][0];
+    EXPECT_NEAR(c["ci95_pct"].get<double>(), ci->half_width_pct, 1e-9);
+    EXPECT_NEAR(c["ci95_low"].get<double>(), ci->low, 1e-9);
+    EXPECT_EQ(c["ci_target_pct"], 2.0);
+    EXPECT_EQ(c["ci_reached"], ci->half_width_pct <= 2);
+    ASSERT_EQ(c["noise"].size(), 2u);
+    EXPECT_EQ(c["noise"][1]["code"], "high_cv");
+    EXPECT_EQ(c["noise"][1]["remedy"], "quiet the machine");
+    EXPECT_TRUE(row["cells"][1]["ci_target_pct"].is_null());
+    EXPECT_TRUE(row["cells"][1]["ci_reached"].is_null());
+  }
+  EXPECT_TRUE(found);
 }
 
 // tg of 105 tokens in 105, 35, 21 and 15 s: exactly 1, 3, 5 and 7 tokens/s.
@@ -724,7 +797,7 @@ TEST(ComparePrinters, EnergyFlagsAreShownWithTheFiguresTheyQualify) {
   }
   EXPECT_TRUE(seen) << json.str();
   print_comparison(*cmp, {}, 0.05, OutputFormat::kCsv, csv);
-  EXPECT_NE(csv.str().find(",below_update_period;sources_disagree\n"), std::string::npos) << csv.str();
+  EXPECT_NE(csv.str().find(",below_update_period;sources_disagree,,\n"), std::string::npos) << csv.str();
 }
 
 }  // namespace

@@ -101,6 +101,26 @@ TEST(HtmlReport, SectionsOnlyWhereFiguresExist) {
   EXPECT_EQ(nlohmann::json::parse(data_block(*html))["charts"].size(), 1u);
 }
 
+// The figures carry their 95 % interval, and the noise notes of the runs behind a cell are
+// listed under the section's table where the figure is (tg's under tg, not under pp).
+TEST(HtmlReport, CellsShowTheirIntervalAndNoiseNotesWhereTheFigureIs) {
+  auto records = records_with_name("m");
+  records[0].noise = {{"high_cv", "tg", "tg: CV 9 % <high>", "quiet the machine"}};
+  auto html = render_html_report(records, kAssets, {});
+  ASSERT_TRUE(html);
+  // sample_record's tg (64 and 128 t/s): ±423.5 %
+  EXPECT_NE(html->find("96.00 ± 45.25 (±423.5 %)"), std::string::npos) << *html;
+  EXPECT_NE(html->find("[noise: high_cv]"), std::string::npos);
+  const std::size_t tg = html->find("<section id=\"tg\">");
+  const std::size_t pp = html->find("<section id=\"pp\">");
+  const std::size_t note = html->find("tg: tg: CV 9 % &lt;high&gt;; quiet the machine</li>");
+  ASSERT_NE(note, std::string::npos) << *html;
+  EXPECT_GT(note, tg);
+  EXPECT_LT(note, html->find("</section>", tg));
+  ASSERT_GT(pp, tg);  // pp's section follows tg's
+  EXPECT_EQ(html->find("CV 9 %", pp), std::string::npos) << "the tg note is not under pp's table";
+}
+
 TEST(HtmlReport, EnergyAndCostOnlyWhereMeasured) {
   auto records = records_with_name("m");
   auto plain = render_html_report(records, kAssets, {});

@@ -213,6 +213,41 @@ TEST(MarkdownPrinter, NotesTgAboveItsBoundAndNotTgBelowIt) {
   EXPECT_EQ(out.str().find("note: row 4: tg"), std::string::npos) << out.str();
 }
 
+// CSV carries the interval (ci95 of pp and tg), the precision and the noise notes per record.
+TEST(CsvPrinter, CarriesTheIntervalPrecisionAndNoiseNotes) {
+  RunRecord r = testing::sample_record();  // tg 64/128 t/s: 96 ± 406.6 (±423.5 %)
+  r.precision.repetitions_mode = "auto";
+  r.precision.ci_target_pct = 2;
+  r.precision.max_time_s = 20;
+  r.precision.reached = false;
+  r.precision.stopped_by = "max_time";
+  r.noise = {{"high_cv", "tg", "tg: CV 35 %", "quiet the machine"}};
+  std::ostringstream out;
+  auto p = make_printer(OutputFormat::kCsv, out);
+  p->begin();
+  p->add(r);
+  p->end();
+  const auto lines = split(out.str(), '\n');
+  ASSERT_GE(lines.size(), 2u);
+  const auto keys = split(lines[0], ',');
+  const auto values = split(lines[1], ',');
+  // The model name's comma (in quotes) shifts the values by one.
+  ASSERT_EQ(values.size(), keys.size() + 1);
+  auto at = [&](const std::string& key) {
+    const auto it = std::find(keys.begin(), keys.end(), key);
+    return it == keys.end() ? std::string("<no column>") : values.at(it - keys.begin() + 1);
+  };
+  EXPECT_EQ(at("tg_ci95_pct").substr(0, 6), "423.54");
+  EXPECT_EQ(at("tg_ci95_low_tps").substr(0, 8), "-310.598");
+  EXPECT_EQ(at("repetitions_mode"), "auto");
+  EXPECT_EQ(at("ci_target_pct"), "2");
+  EXPECT_EQ(at("max_time_s"), "20");
+  EXPECT_EQ(at("ci_reached"), "false");
+  EXPECT_EQ(at("stopped_by"), "max_time");
+  EXPECT_EQ(at("noise_codes"), "high_cv");
+  EXPECT_EQ(at("noise_notes"), "tg: tg: CV 35 %; quiet the machine");
+}
+
 TEST(CsvPrinter, NumbersAreShortestExactForms) {
   RunRecord r = testing::sample_record();
   r.results.tg = make_throughput(128, {3'000'000'000});  // 42.666... t/s

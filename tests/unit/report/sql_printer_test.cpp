@@ -53,6 +53,33 @@ class Db {
   std::string error_;
 };
 
+// The interval (ci95 of pp and tg), how the repetitions were decided and the noise notes
+// are columns of -o sql, typed, with a quote in a note kept.
+TEST(SqlPrinter, CarriesTheIntervalPrecisionAndNoiseNotes) {
+  RunRecord r = testing::sample_record("c3");  // pp 512/1024 t/s, tg 64/128 t/s: ±423.5 % each
+  r.precision.repetitions_mode = "auto";
+  r.precision.ci_target_pct = 2;
+  r.precision.max_time_s = 20;
+  r.precision.stopped_by = "max_time";
+  r.noise = {{"outliers", "tg", "1 of 2 repetitions are 'outliers'", "re-run on a quiet machine"},
+             {"machine_busy", "", "machine busy: 40 %", "stop other programs"}};
+  const Db db(print_sql({r, testing::sample_record("d4")}));
+  ASSERT_EQ(db.rc(), SQLITE_OK) << db.error();
+  EXPECT_EQ(db.query("SELECT typeof(tg_ci95_pct) FROM rigbench WHERE record_id = 'c3'"), "real");
+  EXPECT_EQ(db.query("SELECT round(tg_ci95_pct, 1) FROM rigbench WHERE record_id = 'c3'"), "423.5");
+  EXPECT_EQ(db.query("SELECT round(pp_ci95_high_tps, 1) FROM rigbench WHERE record_id = 'c3'"), "4020.8");
+  EXPECT_EQ(db.query("SELECT repetitions_mode || ' ' || ci_target_pct || ' ' || max_time_s || ' ' || ci_reached || ' ' "
+                     "|| stopped_by FROM rigbench WHERE record_id = 'c3'"),
+            "auto 2.0 20.0 0 max_time");
+  EXPECT_EQ(db.query("SELECT noise_codes FROM rigbench WHERE record_id = 'c3'"), "outliers;machine_busy");
+  EXPECT_EQ(db.query("SELECT noise_notes FROM rigbench WHERE record_id = 'c3'"),
+            "tg: 1 of 2 repetitions are 'outliers'; re-run on a quiet machine | machine busy: 40 %; stop other programs");
+  // A fixed run without notes: no target (NULL), no notes ('' is NULL in -o sql).
+  EXPECT_EQ(db.query("SELECT quote(ci_target_pct) || ' ' || quote(noise_codes) || ' ' || repetitions_mode FROM "
+                     "rigbench WHERE record_id = 'd4'"),
+            "NULL NULL fixed");
+}
+
 TEST(SqlPrinter, PrintsNothingWithoutRecords) { EXPECT_EQ(print_sql({}), ""); }
 
 TEST(SqlPrinter, FormatNameIsSql) {

@@ -140,6 +140,36 @@ TEST(SqliteStore, SavesRecordAndSamplesAndLoadsThemBack) {
   EXPECT_DOUBLE_EQ((*all)[0].results.tg->tps.mean, 96.0);
 }
 
+// compare and report read the record in parts: the noise notes and the precision travel
+// with the figures, so that their cells can show them.
+TEST(SqliteStore, ComparesViewReadsTheNoiseNotesAndPrecision) {
+  testing::TempDir dir;
+  const std::string path = dir.file("r.db");
+  RunRecord r = testing::sample_record();
+  r.precision.repetitions_mode = "auto";
+  r.precision.ci_target_pct = 2;
+  r.precision.stopped_by = "target";
+  r.precision.reached = true;
+  r.noise = {{"machine_busy", "", "machine busy: 60 %", "stop other programs"}};
+  {
+    auto store = SqliteStore::open(path);
+    ASSERT_TRUE(store);
+    ASSERT_TRUE((*store)->save(r));
+  }
+  auto store = SqliteStore::open_readonly(path);
+  ASSERT_TRUE(store);
+  for (RecordView view : {RecordView::kCompare, RecordView::kReport}) {
+    auto all = (*store)->load_all(view);
+    ASSERT_TRUE(all);
+    ASSERT_EQ(all->size(), 1u);
+    ASSERT_EQ((*all)[0].noise.size(), 1u);
+    EXPECT_EQ((*all)[0].noise[0].code, "machine_busy");
+    EXPECT_EQ((*all)[0].noise[0].remedy, "stop other programs");
+    EXPECT_DOUBLE_EQ((*all)[0].precision.ci_target_pct, 2);
+    EXPECT_TRUE((*all)[0].precision.reached);
+  }
+}
+
 TEST(SqliteStore, SavingTheSameRecordTwiceKeepsOne) {
   testing::TempDir dir;
   auto store = SqliteStore::open(dir.file("r.db"));
