@@ -16,7 +16,7 @@ namespace rigbench::cli {
 struct ServeBenchOptions {
   std::string url;                   // positional
   std::string api;                   // --api: openai, openai-chat, openai-completions, ollama, ollama-generate, ollama-chat; "" = detect
-  std::string model;                 // -m, --model: the server's model name; "" = the loaded one
+  std::vector<std::string> models;   // -m, --model a,b,c: the server's model names, run one after another; none = the loaded one
   std::string api_key;               // --api-key, else $OPENAI_API_KEY; never printed or stored
   std::vector<int> concurrency{1};   // --concurrency 1,4,16
   double rate = 0;                   // --rate: requests/s (Poisson); 0 = closed loop
@@ -30,6 +30,13 @@ struct ServeBenchOptions {
   double timeout_s = 60;             // --timeout-seconds
   uint64_t seed = 42;                // --seed
   bool no_ignore_eos = false;        // --no-ignore-eos
+  std::string save_responses;        // --save-responses FILE: prompts and answers as JSONL (never kept by default)
+  // --embeddings: time the server's embeddings endpoint (/v1/embeddings, Ollama's /api/embed)
+  // as `rigbench embed` times a model: latency per text, texts/s per batch size.
+  bool embeddings = false;                      // --embeddings
+  std::string queries;                          // --queries FILE (embed's format); "" = the built-in set
+  std::vector<int> batch_sizes{1, 8, 32, 128};  // -b, --batch-size: texts per request, list
+  int repetitions = 3;                          // -r, --repetitions: passes over the query set
   std::string output = "md";         // -o
   bool wide = false;                 // --wide
   std::string db_path;               // --db

@@ -36,6 +36,8 @@ struct RequestTrace {
   std::string error_message;     // one line; never holds the API key
   int http_status = 0;
   net::ServerTimings server;     // the server's own figures (llama-server timings, Ollama durations)
+  std::string response;          // the generated text, only with LoadOptions::save_responses
+  std::size_t prompt_index = 0;  // the prompt sent: LoadOptions::prompts[prompt_index % size]
 };
 
 struct RequestMetrics {

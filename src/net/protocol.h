@@ -25,6 +25,9 @@ std::optional<Api> parse_api(std::string_view name);
 bool is_ollama(Api api);
 // The path of the generation endpoint ("/v1/chat/completions", "/api/generate", ...).
 const char* generation_path(Api api);
+// A cheap GET every server of the API answers ("/v1/models", "/api/version"): a load worker
+// opens its connection with it before the counted requests start.
+const char* ping_path(Api api);
 
 // What a request asks the server to generate.
 struct GenerationRequest {
@@ -71,6 +74,10 @@ class StreamReader {
   const ServerTimings& timings() const { return timings_; }
   int pieces() const { return pieces_; }
   const std::string& finish_reason() const { return finish_reason_; }
+  // Keep the generated text (serve-bench --save-responses); off by default, so a benchmark
+  // copies no text it does not store.
+  void keep_text(bool keep) { keep_text_ = keep; }
+  const std::string& text() const { return text_; }  // the pieces joined, when kept
 
  protected:
   void malformed(std::string message) {
@@ -86,6 +93,8 @@ class StreamReader {
   ServerTimings timings_;
   int pieces_ = 0;
   std::string finish_reason_;
+  bool keep_text_ = false;
+  std::string text_;
 };
 
 std::unique_ptr<StreamReader> make_stream_reader(Api api);

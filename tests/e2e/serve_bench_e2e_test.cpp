@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
@@ -315,6 +316,147 @@ TEST(ServeBenchInterrupt, CtrlCKeepsAndStoresTheFinishedRequestsExit130) {
   EXPECT_GE(rec[0]["server"]["completed"].get<int>(), 2);
   EXPECT_LT(rec[0]["server"]["completed"].get<int>(), 40);
   EXPECT_EQ(rec[0]["server"]["failed"], 0);  // canceled requests are neither results nor failures
+}
+
+TEST(ServeBenchFakeOllama, TheBuiltInPromptSuiteIsAPromptFile) {
+  Background server(fake("ollama", {"--ttft-ms", "1", "--interval-ms", "1"}));
+  ASSERT_GT(server.port(), 0) << server.err();
+  const ProcessResult r = serve_bench({url(server.port()), "--prompts", "builtin", "--num-requests", "3", "--warmup",
+                                       "0", "-o", "json", "--no-db"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json runs = runs_of(r);
+  ASSERT_EQ(runs.size(), 1u) << r.out;
+  EXPECT_EQ(runs[0]["completed"], 3);
+  EXPECT_EQ(runs[0]["output_short"], 0);  // each prompt's own n_gen asked and streamed
+  EXPECT_GT(runs[0]["input_tokens_mean"].get<double>(), 10.0);  // the suite's texts, not -p
+}
+
+TEST(ServeBenchFakeOpenAi, AModelListRunsEachModelOneAfterAnotherWithItsCostPerModel) {
+  Background server(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1", "--model", "small,large"}));
+  ASSERT_GT(server.port(), 0) << server.err();
+  const ProcessResult r = serve_bench({url(server.port()), "-m", "small,large", "--concurrency", "1,2",
+                                       "--num-requests", "2", "-n", "4", "-p", "8", "-o", "json", "--no-db"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json runs = runs_of(r);
+  ASSERT_EQ(runs.size(), 4u) << r.out;
+  const char* want_model[] = {"small", "small", "large", "large"};
+  const int want_c[] = {1, 2, 1, 2};
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(runs[i]["model"], want_model[i]);
+    EXPECT_EQ(runs[i]["concurrency"], want_c[i]);
+    EXPECT_EQ(runs[i]["completed"], 2);
+  }
+  // With a stated power and a price: the third study's table, one row per model (cost --per-model).
+  const ProcessResult md = serve_bench({url(server.port()), "-m", "small,large", "--num-requests", "2", "-n", "4",
+                                        "-p", "8", "--no-db", "--energy", "auto", "--watts", "100", "--idle-watts",
+                                        "40", "--price", "0.30"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_NE(md.out.find("J/tok"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("/Mtok"), std::string::npos) << md.out;
+  const auto per_model = md.out.find("cost per Mtok");
+  ASSERT_NE(per_model, std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("small", per_model), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("large", per_model), std::string::npos) << md.out;
+  // A model of the list that the server lacks: before any run, naming it and what it has.
+  const ProcessResult bad = serve_bench({url(server.port()), "-m", "small,huge", "--no-db"});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("'huge'"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("small, large"), std::string::npos) << bad.err;
+  EXPECT_EQ(count_lines(bad.err), 1) << bad.err;
+}
+
+TEST(ServeBenchFakeOpenAi, PromptsAndResponsesAreKeptOnlyWithSaveResponses) {
+  const std::string key = "sk-5ecret-in-the-env";
+  Background server(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1"}));
+  Background ollama(fake("ollama", {"--ttft-ms", "1", "--interval-ms", "1"}));
+  ASSERT_GT(server.port(), 0) << server.err();
+  ASSERT_GT(ollama.port(), 0) << ollama.err();
+  TempDir dir;
+  const std::string plain = dir.file("plain.db"), db = dir.file("saved.db"), file = dir.file("answers.jsonl");
+  // By default: counts and timings only, no text anywhere.
+  ASSERT_EQ(serve_bench({url(server.port()), "--num-requests", "2", "-n", "3", "-p", "4", "--db", plain}).exit_code, 0);
+  const ProcessResult p = run_process({RIGBENCH_BIN, "export", "--db", plain, "-o", "json"});
+  EXPECT_EQ(p.out.find(" tok1"), std::string::npos);
+  EXPECT_EQ(testing::read_file(plain).find(" tok1"), std::string::npos);
+
+  setenv("OPENAI_API_KEY", key.c_str(), 1);
+  const ProcessResult r = serve_bench({url(server.port()), "--num-requests", "2", "-n", "3", "-p", "4", "--db", db,
+                                       "--save-responses", file, "-o", "json"});
+  unsetenv("OPENAI_API_KEY");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string text = testing::read_file(file);
+  EXPECT_EQ(text.find(key), std::string::npos);
+  EXPECT_EQ(count_lines(text), 2) << text;
+  const std::string record_id = json::parse(run_process({RIGBENCH_BIN, "export", "--db", db, "-o", "json"}).out,
+                                            nullptr, false)[0]["record_id"];
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    const json one = json::parse(line, nullptr, false);
+    ASSERT_TRUE(one.is_object()) << line;
+    EXPECT_EQ(one["record_id"], record_id);  // the answers name the stored run they belong to
+    EXPECT_EQ(one["model"], "fake");
+    EXPECT_EQ(one["response"], " tok0 tok1 tok2");  // the fake's three pieces, joined
+    EXPECT_EQ(one["error"], "");
+    EXPECT_EQ(one["prompt_token_ids"].size(), 4u) << line;  // the fake has /tokenize: 4 token ids
+  }
+  // Through Ollama's protocol the prompt is text.
+  const ProcessResult o = serve_bench({url(ollama.port()), "--num-requests", "1", "-n", "2", "-p", "3", "--no-db",
+                                       "--save-responses", file});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const json one = json::parse(testing::read_file(file), nullptr, false);
+  ASSERT_TRUE(one.is_object());
+  EXPECT_EQ(one["response"], " tok0 tok1");
+  EXPECT_TRUE(one["prompt"].is_string());
+  EXPECT_EQ(count_lines(one["prompt"].get<std::string>() + "\n"), 1);
+  // A folder that does not exist: refused before any request.
+  const ProcessResult bad = serve_bench({url(server.port()), "--no-db", "--save-responses", dir.file("no/such.jsonl")});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("--save-responses"), std::string::npos) << bad.err;
+}
+
+TEST(ServeBenchFakeOllamaAndFakeOpenAi, EmbeddingsGiveEmbedsRecordsThroughBothProtocols) {
+  TempDir dir;
+  const std::string queries = dir.file("q.txt");
+  {
+    std::ofstream q(queries);
+    q << "red apple\ngreen pear tree\nblue sky\nwhat is a vector\nsmall dog runs\nhello\n";
+  }
+  for (const char* protocol : {"openai", "ollama"}) {
+    Background server(fake(protocol, {"--ttft-ms", "2"}));
+    ASSERT_GT(server.port(), 0) << server.err();
+    const std::string db = dir.file(std::string(protocol) + ".db");
+    const ProcessResult r = serve_bench({url(server.port()), "--embeddings", "--queries", queries, "-b", "1,4", "-r",
+                                         "2", "--concurrency", "1,2", "-o", "json", "--db", db});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json recs = json::parse(r.out, nullptr, false);
+    ASSERT_TRUE(recs.is_array() && recs.size() == 2) << r.out;
+    for (std::size_t i = 0; i < 2; ++i) {
+      const json& rec = recs[i];
+      const json& e = rec["results"]["embedding"];
+      EXPECT_EQ(rec["server"]["api"], std::string(protocol) == "ollama" ? "ollama-embed" : "openai-embeddings");
+      EXPECT_EQ(rec["server"]["concurrency"], i == 0 ? 1 : 2);
+      EXPECT_EQ(rec["server"]["failed"], 0);
+      EXPECT_EQ(e["n_queries"], 6);
+      EXPECT_EQ(e["n_query_tokens"], 14);  // the server's usage: the fake's words
+      EXPECT_EQ(e["latency"]["samples_ns"].size(), 12u) << e.dump();  // 6 texts x 2 repetitions
+      ASSERT_EQ(e["throughput"].size(), 2u);
+      EXPECT_EQ(e["throughput"][1]["batch_size"], 4);
+      EXPECT_EQ(e["throughput"][1]["samples_ns"].size(), 2u);
+    }
+    // md: embed's own table, the server's rows labelled "@ cN".
+    const ProcessResult md = serve_bench({url(server.port()), "--embeddings", "--queries", queries, "-b", "2", "-r",
+                                          "1", "--no-db"});
+    ASSERT_EQ(md.exit_code, 0) << md.err;
+    EXPECT_NE(md.out.find("latency b1"), std::string::npos) << md.out;
+    EXPECT_NE(md.out.find("batch 2"), std::string::npos) << md.out;
+    EXPECT_NE(md.out.find("@ c1"), std::string::npos) << md.out;
+    EXPECT_EQ(run_process({RIGBENCH_BIN, "compare", "--db", db}).exit_code, 0);
+  }
+  Background openai(fake("openai", {"--ttft-ms", "1"}));
+  ASSERT_GT(openai.port(), 0);
+  const ProcessResult refused = serve_bench({url(openai.port()), "--embeddings", "--rate", "2", "--no-db"});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("--rate"), std::string::npos) << refused.err;
 }
 
 #ifdef RIGBENCH_LLAMA_SERVER
