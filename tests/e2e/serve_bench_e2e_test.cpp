@@ -437,7 +437,7 @@ TEST(ServeBenchFakeOllamaAndFakeOpenAi, EmbeddingsGiveEmbedsRecordsThroughBothPr
       EXPECT_EQ(rec["server"]["concurrency"], i == 0 ? 1 : 2);
       EXPECT_EQ(rec["server"]["failed"], 0);
       EXPECT_EQ(e["n_queries"], 6);
-      EXPECT_EQ(e["n_query_tokens"], 14);  // the server's usage: the fake's words
+      EXPECT_EQ(e["n_query_tokens"], 15);  // the server's usage: the fake's words
       EXPECT_EQ(e["latency"]["samples_ns"].size(), 12u) << e.dump();  // 6 texts x 2 repetitions
       ASSERT_EQ(e["throughput"].size(), 2u);
       EXPECT_EQ(e["throughput"][1]["batch_size"], 4);
