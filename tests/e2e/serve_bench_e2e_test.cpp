@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -331,6 +332,39 @@ TEST(ServeBenchFakeOllama, TheBuiltInPromptSuiteIsAPromptFile) {
   EXPECT_GT(runs[0]["input_tokens_mean"].get<double>(), 10.0);  // the suite's texts, not -p
 }
 
+TEST(ServeBenchFakeOpenAi, EachWorkerOpensItsConnectionBeforeTheCountedRequests) {
+  // TTFT holds no TCP handshake nor thread start: every counted request goes on a connection
+  // that a worker opened (GET /v1/models) before the first counted request was sent.
+  Background server(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1"}));
+  ASSERT_GT(server.port(), 0) << server.err();
+  const ProcessResult r = serve_bench({url(server.port()), "--concurrency", "4", "--num-requests", "12", "-n", "3",
+                                       "-p", "4", "--no-db", "-o", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const ProcessResult log = run_process({"/usr/bin/curl", "-s", url(server.port()) + "/fake/log"});
+  std::istringstream lines(log.out);
+  std::vector<std::string> method, path, port;
+  for (std::string m, p, c; lines >> m >> p >> c;) {
+    method.push_back(m);
+    path.push_back(p);
+    port.push_back(c);
+  }
+  // The warm-up (one POST /v1/completions), then 4 pings, then the 12 counted requests.
+  std::size_t warmup = 0;
+  while (warmup < path.size() && path[warmup] != "/v1/completions") ++warmup;
+  ASSERT_LT(warmup + 17, path.size() + 1) << log.out;
+  std::set<std::string> pinged;
+  for (std::size_t i = warmup + 1; i < warmup + 5; ++i) {
+    EXPECT_EQ(method[i] + " " + path[i], "GET /v1/models") << log.out;
+    pinged.insert(port[i]);
+  }
+  EXPECT_EQ(pinged.size(), 4u) << log.out;  // four connections, one per worker
+  for (std::size_t i = warmup + 5; i < path.size(); ++i) {
+    EXPECT_EQ(path[i], "/v1/completions") << log.out;
+    EXPECT_TRUE(pinged.count(port[i])) << "request " << i << " on a new connection:\n" << log.out;
+  }
+  EXPECT_EQ(path.size() - warmup - 5, 12u) << log.out;
+}
+
 TEST(ServeBenchFakeOpenAi, AModelListRunsEachModelOneAfterAnotherWithItsCostPerModel) {
   Background server(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1", "--model", "small,large"}));
   ASSERT_GT(server.port(), 0) << server.err();
@@ -501,6 +535,42 @@ TEST(ServeBenchLlamaServer, ConcurrencySweep124AgainstTheShippedModel) {
   EXPECT_EQ(cmp.exit_code, 0) << cmp.err;
   EXPECT_NE(cmp.out.find("@ c4 llama.cpp"), std::string::npos) << cmp.out;
   EXPECT_NE(cmp.out.find("@ c1 llama.cpp"), std::string::npos) << cmp.out;
+}
+
+TEST(ServeBenchLlamaServer, EmbeddingsOfASyntheticBgeSmallThroughV1Embeddings) {
+  TempDir dir;
+  const std::string model = dir.file("bge-small-en-v1.5-f16.gguf");
+  const ProcessResult synth =
+      run_process({RIGBENCH_BIN, "synth", "--preset", "bge-small-en-v1.5", "--quant", "F16", "--output-file", model});
+  ASSERT_EQ(synth.exit_code, 0) << synth.err;
+  const int port = free_port();
+  Background server({RIGBENCH_LLAMA_SERVER, "-m", model, "--host", "127.0.0.1", "--port", std::to_string(port),
+                     "--embeddings", "-t", "2", "--no-webui"});
+  bool ready = false;
+  for (int i = 0; i < 240 && !ready; ++i) {
+    const ProcessResult h = run_process({"/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}",
+                                         url(port) + "/health"});
+    ready = h.out == "200";
+    if (!ready) std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  ASSERT_TRUE(ready) << server.err();
+  const std::string queries = dir.file("q.txt");
+  {
+    std::ofstream q(queries);
+    q << "how do I reset my password\nbest hiking trails near a lake\nwhat is a vector database\n";
+  }
+  const ProcessResult r = serve_bench({url(port), "--embeddings", "--queries", queries, "-b", "1,2", "-r", "1",
+                                       "-o", "json", "--no-db"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json recs = json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(recs.is_array() && recs.size() == 1) << r.out;
+  const json& e = recs[0]["results"]["embedding"];
+  EXPECT_EQ(recs[0]["server"]["software"], "llama.cpp");
+  EXPECT_EQ(recs[0]["server"]["api"], "openai-embeddings");
+  EXPECT_EQ(recs[0]["server"]["failed"], 0) << recs[0]["server"].dump();
+  EXPECT_EQ(e["latency"]["samples_ns"].size(), 3u);
+  ASSERT_EQ(e["throughput"].size(), 2u);
+  EXPECT_GT(e["n_query_tokens"].get<int>(), 3);  // the server's usage: more tokens than texts
 }
 #endif
 

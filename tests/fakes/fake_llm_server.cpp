@@ -20,6 +20,7 @@
 //        [--report-actual 1 (report the measured time to the first token written as the
 //        prompt time, instead of the set one: the client's own delay is then TTFT - it)]
 //        [--api-key KEY (answer 401 without it)] [--model NAME[,NAME...] (the models it has)]
+// GET /fake/log lists the requests so far ("METHOD PATH CLIENT_PORT" a line).
 // Prints "port N" on stdout once it listens (port 0: a free one), then serves until killed.
 #include <httplib.h>
 
@@ -27,6 +28,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
@@ -262,6 +264,25 @@ int main(int argc, char** argv) {
   svr.new_task_queue = [] { return new httplib::ThreadPool(160); };
   svr.set_keep_alive_max_count(100000);
   svr.set_tcp_nodelay(true);  // each token leaves when written (Nagle would hold small writes ~40 ms)
+  // GET /fake/log: every request so far, one line each, "METHOD PATH CLIENT_PORT", in arrival
+  // order (which connection each request came on: tests of connection reuse).
+  static std::mutex log_mu;
+  static std::vector<std::string> log;
+  svr.set_pre_routing_handler([](const httplib::Request& q, httplib::Response&) {
+    if (q.path != "/fake/log") {
+      std::lock_guard lock(log_mu);
+      log.push_back(q.method + " " + q.path + " " + std::to_string(q.remote_port));
+    }
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
+  svr.Get("/fake/log", [](const httplib::Request&, httplib::Response& res) {
+    std::string text;
+    {
+      std::lock_guard lock(log_mu);
+      for (const auto& line : log) text += line + "\n";
+    }
+    res.set_content(text, "text/plain");
+  });
   if (cfg.ollama) {
     svr.Get("/api/version", [](const httplib::Request&, httplib::Response& res) {
       res.set_content(R"({"version":"0.0.0-fake"})", "application/json");
