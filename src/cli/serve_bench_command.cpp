@@ -336,7 +336,7 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
                server->software.empty() ? server->api_family.c_str() : server->software.c_str(),
                server->version.empty() ? "" : " ", server->version.c_str(), net::api_name(api), join(models, ", ").c_str());
 
-  report::Table table(report::serve_columns(slo->any()));
+  report::Table table(report::serve_columns(slo->any(), models.size() > 1));
   table.add_preamble("serve-bench " + url->redacted() + " (" + net::api_name(api) + "), model" + (models.size() > 1 ? "s " : " ") + join(models, ", ") +
                      (opts.prompts_file.empty()
                           ? ", " + std::to_string(opts.n_prompt) + " prompt + " + std::to_string(opts.n_gen) + " output tokens"
@@ -454,7 +454,7 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
       table.add_row(report::serve_row(rec));
       report::add_serve_footers(table, rec, opts.n_gen);
       if (*format == report::OutputFormat::kJsonl) {
-        report::Table one(report::serve_columns(slo->any()));
+        report::Table one(report::serve_columns(slo->any(), models.size() > 1));
         one.add_row(report::serve_row(rec));
         report::render(one, *format, std::cout);
       }

@@ -11,8 +11,9 @@
 
 namespace rigbench::report {
 
-// The columns; `slo`: goodput is shown in md (else --wide only).
-std::vector<TableColumn> serve_columns(bool slo);
+// The columns; `slo`: goodput is shown in md (else --wide only); `models`: the model column
+// is shown in md (several models in one run), else only in the data formats.
+std::vector<TableColumn> serve_columns(bool slo, bool models = false);
 
 // The row of one serve-bench record (rec.server set), in serve_columns' order.
 std::vector<TableCell> serve_row(const RunRecord& rec);

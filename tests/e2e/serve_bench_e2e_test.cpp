@@ -366,14 +366,16 @@ TEST(ServeBenchFakeOpenAi, EachWorkerOpensItsConnectionBeforeTheCountedRequests)
 }
 
 TEST(ServeBenchFakeOpenAi, AModelListRunsEachModelOneAfterAnotherWithItsCostPerModel) {
-  Background server(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1", "--model", "small,large"}));
+  Background server(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1", "--model",
+                                    "small,large-model-with-a-name-as-long-as-ollama-tags-get"}));
   ASSERT_GT(server.port(), 0) << server.err();
-  const ProcessResult r = serve_bench({url(server.port()), "-m", "small,large", "--concurrency", "1,2",
+  const std::string large = "large-model-with-a-name-as-long-as-ollama-tags-get";
+  const ProcessResult r = serve_bench({url(server.port()), "-m", "small," + large, "--concurrency", "1,2",
                                        "--num-requests", "2", "-n", "4", "-p", "8", "-o", "json", "--no-db"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json runs = runs_of(r);
   ASSERT_EQ(runs.size(), 4u) << r.out;
-  const char* want_model[] = {"small", "small", "large", "large"};
+  const std::string want_model[] = {"small", "small", large, large};
   const int want_c[] = {1, 2, 1, 2};
   for (std::size_t i = 0; i < 4; ++i) {
     EXPECT_EQ(runs[i]["model"], want_model[i]);
@@ -381,21 +383,28 @@ TEST(ServeBenchFakeOpenAi, AModelListRunsEachModelOneAfterAnotherWithItsCostPerM
     EXPECT_EQ(runs[i]["completed"], 2);
   }
   // With a stated power and a price: the third study's table, one row per model (cost --per-model).
-  const ProcessResult md = serve_bench({url(server.port()), "-m", "small,large", "--num-requests", "2", "-n", "4",
+  const ProcessResult md = serve_bench({url(server.port()), "-m", "small," + large, "--num-requests", "2", "-n", "4",
                                         "-p", "8", "--no-db", "--energy", "auto", "--watts", "100", "--idle-watts",
                                         "40", "--price", "0.30"});
   ASSERT_EQ(md.exit_code, 0) << md.err;
+  // Several models: the runs' md table names them.
+  const auto header = md.out.rfind('\n', md.out.find("TTFT p50 ms"));
+  EXPECT_EQ(md.out.compare(header + 1, 7, "| model"), 0) << md.out;
+  std::istringstream md_lines(md.out);
+  for (std::string line; std::getline(md_lines, line);) {
+    if (!line.empty() && line[0] == '|') EXPECT_LE(line.size(), 120u) << line;  // within 120 columns
+  }
   EXPECT_NE(md.out.find("J/tok"), std::string::npos) << md.out;
   EXPECT_NE(md.out.find("/Mtok"), std::string::npos) << md.out;
   const auto per_model = md.out.find("cost per Mtok");
   ASSERT_NE(per_model, std::string::npos) << md.out;
   EXPECT_NE(md.out.find("small", per_model), std::string::npos) << md.out;
-  EXPECT_NE(md.out.find("large", per_model), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("large-model", per_model), std::string::npos) << md.out;
   // A model of the list that the server lacks: before any run, naming it and what it has.
   const ProcessResult bad = serve_bench({url(server.port()), "-m", "small,huge", "--no-db"});
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_NE(bad.err.find("'huge'"), std::string::npos) << bad.err;
-  EXPECT_NE(bad.err.find("small, large"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("small, " + large), std::string::npos) << bad.err;
   EXPECT_EQ(count_lines(bad.err), 1) << bad.err;
 }
 
