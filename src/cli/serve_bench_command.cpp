@@ -40,7 +40,6 @@ namespace rigbench::cli {
 
 namespace {
 
-
 constexpr int kDefaultRequestsPerWorker = 8;  // --num-requests default: 8 per concurrent request, at least 16
 
 Result<std::vector<int>> parse_positive_list(const std::vector<int>& values, const char* flag) {
@@ -52,8 +51,8 @@ Result<std::vector<int>> parse_positive_list(const std::vector<int>& values, con
 }
 
 // The record of one run at one concurrency.
-RunRecord make_record(const ServeBenchOptions& opts, const net::Url& url, const net::ServerInfo& server,
-                      net::Api api, const std::string& model, int concurrency, const measure::LoadResult& load,
+RunRecord make_record(const ServeBenchOptions& opts, const net::Url& url, const net::ServerInfo& server, net::Api api,
+                      const std::string& model, int concurrency, const measure::LoadResult& load,
                       const measure::ServeRunMetrics& m) {
   RunRecord rec;
   rec.record_id = measure::new_record_id();
@@ -134,9 +133,8 @@ void append_responses(std::string& out, const RunRecord& rec, const measure::Loa
   for (const auto& t : load.requests) {
     if (t.error == net::ErrorKind::kCanceled) continue;
     const measure::ServePrompt& p = prompts[t.prompt_index % prompts.size()];
-    nlohmann::ordered_json j = {{"record_id", rec.record_id},
-                                {"model", rec.model.name},
-                                {"concurrency", rec.server->concurrency}};
+    nlohmann::ordered_json j = {
+        {"record_id", rec.record_id}, {"model", rec.model.name}, {"concurrency", rec.server->concurrency}};
     if (p.tokens.empty()) j["prompt"] = p.text;
     else j["prompt_token_ids"] = p.tokens;
     j["response"] = t.response;
@@ -186,7 +184,8 @@ CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& o) {
   cmd->add_option("--rate", o.rate, "requests per second, Poisson arrivals (at most --concurrency in flight)");
   cmd->add_option("--num-requests", o.num_requests,
                   "requests counted per run (default: 8 per concurrent request, at least 16)");
-  cmd->add_option("--duration-seconds,--duration", o.duration_s, "seconds per run (with --num-requests: the first to end)");
+  cmd->add_option("--duration-seconds,--duration", o.duration_s,
+                  "seconds per run (with --num-requests: the first to end)");
   cmd->add_option("--warmup", o.warmup, "requests before each run, one at a time, not counted");
   cmd->add_option("-p,--n-prompt", o.n_prompt, "random prompt tokens per request");
   cmd->add_option("-n,--n-gen", o.n_gen, "output tokens asked for per request (ignore_eos, min_tokens, num_predict)");
@@ -219,7 +218,8 @@ CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& o) {
                   "measure energy with bench's meters (the server must run on this machine): auto or off")
       ->check(CLI::IsMember({"auto", "off"}))
       ->capture_default_str();
-  cmd->add_option("--idle-seconds", o.idle_s, "seconds of idle baseline before each run (the server idle, model loaded)")
+  cmd->add_option("--idle-seconds", o.idle_s,
+                  "seconds of idle baseline before each run (the server idle, model loaded)")
       ->check(CLI::Range(0.0, 3600.0))
       ->capture_default_str();
   cmd->add_option("--watts", o.watts, "a constant power you state, W (when no meter can read it)")
@@ -294,16 +294,17 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   net::HttpClient probe(*url, client_opts);
   auto server = net::probe_server(probe, *url, forced);
   if (!server) return fail(server.error().code, secretless(server.error().message));
-  net::Api api = forced ? *forced : (server->api_family == "ollama" ? net::Api::kOllamaGenerate
-                                                                    : net::Api::kOpenAiCompletions);
+  net::Api api =
+      forced ? *forced : (server->api_family == "ollama" ? net::Api::kOllamaGenerate : net::Api::kOpenAiCompletions);
   if (!forced && server->api_family == "ollama" && !opts.prompts_file.empty()) api = net::Api::kOllamaGenerate;
   // Every model of the list, checked before the first run (one run after another, each with
   // its own idle window: the third study's table).
   std::vector<std::string> models;
   for (const std::string& wanted : opts.models.empty() ? std::vector<std::string>{""} : opts.models) {
     auto model = net::choose_model(*server, wanted, *url);
-    if (!model) return fail(model.error().code == ErrorCode::kUsage ? ErrorCode::kRuntime : model.error().code,
-                            secretless(model.error().message));
+    if (!model)
+      return fail(model.error().code == ErrorCode::kUsage ? ErrorCode::kRuntime : model.error().code,
+                  secretless(model.error().message));
     models.push_back(*model);
   }
 
@@ -334,13 +335,15 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   const bool rewrite_line = isatty(STDERR_FILENO) != 0;
   std::fprintf(stderr, "rigbench: %s: %s%s%s, API %s, model %s\n", url->redacted().c_str(),
                server->software.empty() ? server->api_family.c_str() : server->software.c_str(),
-               server->version.empty() ? "" : " ", server->version.c_str(), net::api_name(api), join(models, ", ").c_str());
+               server->version.empty() ? "" : " ", server->version.c_str(), net::api_name(api),
+               join(models, ", ").c_str());
 
   report::Table table(report::serve_columns(slo->any(), models.size() > 1));
-  table.add_preamble("serve-bench " + url->redacted() + " (" + net::api_name(api) + "), model" + (models.size() > 1 ? "s " : " ") + join(models, ", ") +
-                     (opts.prompts_file.empty()
-                          ? ", " + std::to_string(opts.n_prompt) + " prompt + " + std::to_string(opts.n_gen) + " output tokens"
-                          : ", prompts from " + opts.prompts_file) +
+  table.add_preamble("serve-bench " + url->redacted() + " (" + net::api_name(api) + "), model" +
+                     (models.size() > 1 ? "s " : " ") + join(models, ", ") +
+                     (opts.prompts_file.empty() ? ", " + std::to_string(opts.n_prompt) + " prompt + " +
+                                                      std::to_string(opts.n_gen) + " output tokens"
+                                                : ", prompts from " + opts.prompts_file) +
                      (opts.rate > 0 ? ", " + report::shortest(opts.rate) + " req/s Poisson" : ""));
   int stored = 0;
   std::vector<RunRecord> runs;  // every run kept, for the per-model cost table
@@ -348,119 +351,120 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   int runs_all_failed = 0;
   std::string first_failure;
   for (const std::string& model : models) {
-  for (const int c : *conc) {
-    if (stop.load() || interrupted) break;
-    measure::LoadOptions load;
-    load.url = *url;
-    load.client = client_opts;
-    load.api = api;
-    load.model = model;
-    load.concurrency = c;
-    load.rate = opts.rate;
-    load.duration_s = opts.duration_s;
-    load.num_requests = opts.num_requests > 0 ? opts.num_requests
-                                              : (opts.duration_s > 0 ? 0 : std::max(16, kDefaultRequestsPerWorker * c));
-    load.warmup = opts.warmup;
-    load.ignore_eos = !opts.no_ignore_eos;
-    load.save_responses = saved.has_value();
-    load.seed = opts.seed;
-    load.stop = &stop;
-    if (!file_prompts.empty()) {
-      load.prompts = file_prompts;
-    } else {
-      const int count = std::min(opts.warmup + (load.num_requests > 0 ? load.num_requests : 256), 1024);
-      std::function<Result<std::vector<int>>(const std::string&)> tokenize;
-      if (api == net::Api::kOpenAiCompletions && server->software == "llama.cpp") {
-        tokenize = [&](const std::string& text) { return net::tokenize(probe, text); };
-      }
-      load.prompts = measure::random_prompts(count, opts.n_prompt, opts.n_gen, opts.seed, tokenize);
-    }
-
-    std::mutex mu;
-    int done = 0, errors = 0;
-    std::map<std::string, int> by_kind;
-    const int total = load.num_requests;
-    const auto on_done = [&](const measure::RequestTrace& t) {
-      std::lock_guard lock(mu);
-      ++done;
-      if (t.error != net::ErrorKind::kNone && t.error != net::ErrorKind::kCanceled) {
-        ++errors;
-        ++by_kind[net::error_kind_key(t.error)];
-      }
-      if (!show_progress) return;
-      std::string kinds;
-      for (const auto& [k, n] : by_kind) kinds += (kinds.empty() ? " (" : ", ") + k + " " + std::to_string(n);
-      if (!kinds.empty()) kinds += ")";
-      const std::string line = (models.size() > 1 ? model + " " : std::string()) + "c=" + std::to_string(c) + ": " + std::to_string(done) +
-                               (total > 0 ? "/" + std::to_string(total) : "") + " requests, " +
-                               std::to_string(errors) + " error" + (errors == 1 ? "" : "s") + kinds;
-      if (rewrite_line) std::fprintf(stderr, "\r\033[Krigbench: %s", line.c_str());
-      else std::fprintf(stderr, "rigbench: %s\n", line.c_str());
-    };
-    // Energy: the idle window (the server idle, model loaded), then the counted requests.
-    std::unique_ptr<measure::EnergySession> session;
-    std::vector<power::MeterStatus> meter_status;
-    double idle_s = 0;
-    if (energy) {
-      session = measure::EnergySession::open(energy->meters, &meter_status);
-      if (session) {
-        if (Status s = session->start(); !s) return s;
-        idle_s = std::isnan(energy->idle_watts) ? energy->idle_s : 0;
-        if (idle_s > 0) {
-          session->mark("idle");
-          for (double left = idle_s; left > 0 && !stop.load(); left -= 0.1) {
-            std::this_thread::sleep_for(std::chrono::duration<double>(std::min(left, 0.1)));
-          }
-          session->mark("");
+    for (const int c : *conc) {
+      if (stop.load() || interrupted) break;
+      measure::LoadOptions load;
+      load.url = *url;
+      load.client = client_opts;
+      load.api = api;
+      load.model = model;
+      load.concurrency = c;
+      load.rate = opts.rate;
+      load.duration_s = opts.duration_s;
+      load.num_requests = opts.num_requests > 0
+                              ? opts.num_requests
+                              : (opts.duration_s > 0 ? 0 : std::max(16, kDefaultRequestsPerWorker * c));
+      load.warmup = opts.warmup;
+      load.ignore_eos = !opts.no_ignore_eos;
+      load.save_responses = saved.has_value();
+      load.seed = opts.seed;
+      load.stop = &stop;
+      if (!file_prompts.empty()) {
+        load.prompts = file_prompts;
+      } else {
+        const int count = std::min(opts.warmup + (load.num_requests > 0 ? load.num_requests : 256), 1024);
+        std::function<Result<std::vector<int>>(const std::string&)> tokenize;
+        if (api == net::Api::kOpenAiCompletions && server->software == "llama.cpp") {
+          tokenize = [&](const std::string& text) { return net::tokenize(probe, text); };
         }
-        load.before_counted = [&session] { session->mark("tg"); };
+        load.prompts = measure::random_prompts(count, opts.n_prompt, opts.n_gen, opts.seed, tokenize);
       }
-    }
-    const measure::LoadResult result = measure::run_load(load, on_done);
-    if (session) session->mark("");
-    if (rewrite_line) std::fprintf(stderr, "\r\033[K");
 
-    // A warm-up that failed outright: the server cannot serve this benchmark (bad model, 401,
-    // no stream, wrong API). Nothing counted ran, so nothing is stored.
-    if (result.warmup_failed) {
-      const auto& w = result.warmup.front();
-      std::string why = w.error_message;
-      if (w.http_status == 401 || w.http_status == 403) why += "; give --api-key or set OPENAI_API_KEY";
-      if (w.error == net::ErrorKind::kMalformed && why.find("does the server stream") != std::string::npos) {
-        why = "the server does not stream: " + why;
+      std::mutex mu;
+      int done = 0, errors = 0;
+      std::map<std::string, int> by_kind;
+      const int total = load.num_requests;
+      const auto on_done = [&](const measure::RequestTrace& t) {
+        std::lock_guard lock(mu);
+        ++done;
+        if (t.error != net::ErrorKind::kNone && t.error != net::ErrorKind::kCanceled) {
+          ++errors;
+          ++by_kind[net::error_kind_key(t.error)];
+        }
+        if (!show_progress) return;
+        std::string kinds;
+        for (const auto& [k, n] : by_kind) kinds += (kinds.empty() ? " (" : ", ") + k + " " + std::to_string(n);
+        if (!kinds.empty()) kinds += ")";
+        const std::string line = (models.size() > 1 ? model + " " : std::string()) + "c=" + std::to_string(c) + ": " +
+                                 std::to_string(done) + (total > 0 ? "/" + std::to_string(total) : "") + " requests, " +
+                                 std::to_string(errors) + " error" + (errors == 1 ? "" : "s") + kinds;
+        if (rewrite_line) std::fprintf(stderr, "\r\033[Krigbench: %s", line.c_str());
+        else std::fprintf(stderr, "rigbench: %s\n", line.c_str());
+      };
+      // Energy: the idle window (the server idle, model loaded), then the counted requests.
+      std::unique_ptr<measure::EnergySession> session;
+      std::vector<power::MeterStatus> meter_status;
+      double idle_s = 0;
+      if (energy) {
+        session = measure::EnergySession::open(energy->meters, &meter_status);
+        if (session) {
+          if (Status s = session->start(); !s) return s;
+          idle_s = std::isnan(energy->idle_watts) ? energy->idle_s : 0;
+          if (idle_s > 0) {
+            session->mark("idle");
+            for (double left = idle_s; left > 0 && !stop.load(); left -= 0.1) {
+              std::this_thread::sleep_for(std::chrono::duration<double>(std::min(left, 0.1)));
+            }
+            session->mark("");
+          }
+          load.before_counted = [&session] { session->mark("tg"); };
+        }
       }
-      return fail(ErrorCode::kRuntime, url->redacted() + net::generation_path(api) + ": warm-up request failed (" +
-                                           net::error_kind_text(w.error) + "): " + secretless(why));
-    }
+      const measure::LoadResult result = measure::run_load(load, on_done);
+      if (session) session->mark("");
+      if (rewrite_line) std::fprintf(stderr, "\r\033[K");
 
-    const measure::ServeRunMetrics metrics = measure::summarize_run(result.requests, result.duration_s, *slo);
-    RunRecord rec = make_record(opts, *url, *server, api, model, c, result, metrics);
-    if (saved) append_responses(*saved, rec, result, load.prompts);
-    // J per output token over the loaded window (tokens: n_gen per completed request), and its cost.
-    if (session) rec.energy = session->finish(rec.results, idle_s, energy->idle_watts);
-    else if (energy) rec.energy = measure::unavailable_energy(meter_status);
-    if (energy && energy->pricing) rec.cost = measure::price_run(rec.energy, rec.results, *energy->pricing);
-    if (metrics.completed == 0 && metrics.requests > 0) {
-      ++runs_all_failed;
-      if (first_failure.empty()) first_failure = metrics.first_error;
-    }
-    interrupted = result.interrupted;
-    if (metrics.requests > 0 || metrics.completed > 0) {
-      if (db) {
-        if (Status s = db->save(rec); !s) return s;
-        ++stored;
+      // A warm-up that failed outright: the server cannot serve this benchmark (bad model, 401,
+      // no stream, wrong API). Nothing counted ran, so nothing is stored.
+      if (result.warmup_failed) {
+        const auto& w = result.warmup.front();
+        std::string why = w.error_message;
+        if (w.http_status == 401 || w.http_status == 403) why += "; give --api-key or set OPENAI_API_KEY";
+        if (w.error == net::ErrorKind::kMalformed && why.find("does the server stream") != std::string::npos) {
+          why = "the server does not stream: " + why;
+        }
+        return fail(ErrorCode::kRuntime, url->redacted() + net::generation_path(api) + ": warm-up request failed (" +
+                                             net::error_kind_text(w.error) + "): " + secretless(why));
       }
-      runs.push_back(rec);
-      table.add_row(report::serve_row(rec));
-      report::add_serve_footers(table, rec, opts.n_gen);
-      if (*format == report::OutputFormat::kJsonl) {
-        report::Table one(report::serve_columns(slo->any(), models.size() > 1));
-        one.add_row(report::serve_row(rec));
-        report::render(one, *format, std::cout);
+
+      const measure::ServeRunMetrics metrics = measure::summarize_run(result.requests, result.duration_s, *slo);
+      RunRecord rec = make_record(opts, *url, *server, api, model, c, result, metrics);
+      if (saved) append_responses(*saved, rec, result, load.prompts);
+      // J per output token over the loaded window (tokens: n_gen per completed request), and its cost.
+      if (session) rec.energy = session->finish(rec.results, idle_s, energy->idle_watts);
+      else if (energy) rec.energy = measure::unavailable_energy(meter_status);
+      if (energy && energy->pricing) rec.cost = measure::price_run(rec.energy, rec.results, *energy->pricing);
+      if (metrics.completed == 0 && metrics.requests > 0) {
+        ++runs_all_failed;
+        if (first_failure.empty()) first_failure = metrics.first_error;
       }
+      interrupted = result.interrupted;
+      if (metrics.requests > 0 || metrics.completed > 0) {
+        if (db) {
+          if (Status s = db->save(rec); !s) return s;
+          ++stored;
+        }
+        runs.push_back(rec);
+        table.add_row(report::serve_row(rec));
+        report::add_serve_footers(table, rec, opts.n_gen);
+        if (*format == report::OutputFormat::kJsonl) {
+          report::Table one(report::serve_columns(slo->any(), models.size() > 1));
+          one.add_row(report::serve_row(rec));
+          report::render(one, *format, std::cout);
+        }
+      }
+      if (interrupted) break;
     }
-    if (interrupted) break;
-  }
   }
   if (saved) {
     if (Status s = write_responses(opts.save_responses, *saved); !s) return s;
@@ -483,7 +487,8 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   }
   if (runs_all_failed > 0) {
     return fail(ErrorCode::kRuntime, url->redacted() + ": every request of " + std::to_string(runs_all_failed) +
-                                         " run" + (runs_all_failed == 1 ? "" : "s") + " failed: " + secretless(first_failure));
+                                         " run" + (runs_all_failed == 1 ? "" : "s") +
+                                         " failed: " + secretless(first_failure));
   }
   return {};
 }

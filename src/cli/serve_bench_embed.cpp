@@ -30,8 +30,8 @@ std::string embeddings_refusal(const ServeBenchOptions& o) {
   return "";
 }
 
-Status run_serve_embeddings(const ServeBenchOptions& o, const net::Url& url, const net::ServerInfo& server,
-                            bool ollama, const std::vector<std::string>& models, const std::vector<int>& concurrency,
+Status run_serve_embeddings(const ServeBenchOptions& o, const net::Url& url, const net::ServerInfo& server, bool ollama,
+                            const std::vector<std::string>& models, const std::vector<int>& concurrency,
                             const net::ClientOptions& client, store::SqliteStore* db, report::OutputFormat format) {
   // The texts: embed's query set (the built-in one or --queries).
   const std::string query_path = o.queries.empty() ? measure::builtin_queries_path() : o.queries;
@@ -109,8 +109,8 @@ Status run_serve_embeddings(const ServeBenchOptions& o, const net::Url& url, con
       rec.server = s;
       if (s.completed == 0 && !rec.interrupted) rec.failed = "every request failed: " + s.first_error;
       if (s.failed > 0 && show_progress) {
-        std::fprintf(stderr, "rigbench: %s: %d of %d requests failed (first: %s)\n", at.c_str(), s.failed,
-                     s.requests, s.first_error.c_str());
+        std::fprintf(stderr, "rigbench: %s: %d of %d requests failed (first: %s)\n", at.c_str(), s.failed, s.requests,
+                     s.first_error.c_str());
       }
       if (s.requests > 0) {
         if (db) {

@@ -40,7 +40,8 @@ Call embed_call(net::HttpClient& client, const ServeEmbedSpec& spec, const std::
   if (!reply.ok()) {
     c.error = reply.error;
     c.message = reply.message;
-    if (reply.error == net::ErrorKind::kHttpStatus && !reply.body.empty()) c.message += ": " + reply.body.substr(0, 160);
+    if (reply.error == net::ErrorKind::kHttpStatus && !reply.body.empty())
+      c.message += ": " + reply.body.substr(0, 160);
     return c;
   }
   auto parsed = net::parse_embedding_reply(spec.ollama, reply.body);

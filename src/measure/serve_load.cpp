@@ -21,15 +21,16 @@ double seconds_since(Clock::time_point origin) { return std::chrono::duration<do
 
 // Common English words; most tokenizers give each (with its leading space) one token.
 constexpr const char* kWords[] = {
-    "time", "year", "people", "way", "day", "man", "thing", "woman", "life", "child", "world", "school",
-    "state", "family", "student", "group", "country", "problem", "hand", "part", "place", "case", "week",
-    "company", "system", "program", "question", "work", "government", "number", "night", "point", "home",
-    "water", "room", "mother", "area", "money", "story", "fact", "month", "lot", "right", "study", "book",
-    "eye", "job", "word", "business", "issue", "side", "kind", "head", "house", "service", "friend",
-    "father", "power", "hour", "game", "line", "end", "member", "law", "car", "city", "name", "team",
-    "minute", "idea", "kid", "body", "back", "parent", "face", "others", "level", "office", "door",
-    "health", "person", "art", "war", "history", "party", "result", "change", "morning", "reason",
-    "girl", "guy", "moment", "air", "teacher", "force", "education", "dog", "cat", "tree", "sun"};
+    "time",   "year",   "people", "way",     "day",     "man",       "thing",    "woman",   "life",       "child",
+    "world",  "school", "state",  "family",  "student", "group",     "country",  "problem", "hand",       "part",
+    "place",  "case",   "week",   "company", "system",  "program",   "question", "work",    "government", "number",
+    "night",  "point",  "home",   "water",   "room",    "mother",    "area",     "money",   "story",      "fact",
+    "month",  "lot",    "right",  "study",   "book",    "eye",       "job",      "word",    "business",   "issue",
+    "side",   "kind",   "head",   "house",   "service", "friend",    "father",   "power",   "hour",       "game",
+    "line",   "end",    "member", "law",     "car",     "city",      "name",     "team",    "minute",     "idea",
+    "kid",    "body",   "back",   "parent",  "face",    "others",    "level",    "office",  "door",       "health",
+    "person", "art",    "war",    "history", "party",   "result",    "change",   "morning", "reason",     "girl",
+    "guy",    "moment", "air",    "teacher", "force",   "education", "dog",      "cat",     "tree",       "sun"};
 
 // One line of a server's answer for a message: whitespace runs folded, at most 160 characters.
 std::string one_line(const std::string& body) {
@@ -116,7 +117,8 @@ Result<std::vector<ServePrompt>> read_prompt_file(const std::string& spec, int d
       p.text = j["text"].get<std::string>();
     } else if (j.contains("messages") && j["messages"].is_array()) {
       for (const auto& m : j["messages"]) {
-        if (!m.is_object() || !m.contains("content") || !m["content"].is_string()) return bad("a message without text 'content'");
+        if (!m.is_object() || !m.contains("content") || !m["content"].is_string())
+          return bad("a message without text 'content'");
         if (!p.text.empty()) p.text += "\n";
         p.text += m["content"].get<std::string>();
       }
@@ -125,7 +127,8 @@ Result<std::vector<ServePrompt>> read_prompt_file(const std::string& spec, int d
     }
     for (const char* key : {"max_tokens", "output_tokens", "n_gen"}) {
       if (j.contains(key)) {
-        if (!j[key].is_number_integer() || j[key].get<int>() < 1) return bad(std::string("\"") + key + "\" is not a count >= 1");
+        if (!j[key].is_number_integer() || j[key].get<int>() < 1)
+          return bad(std::string("\"") + key + "\" is not a count >= 1");
         p.max_tokens = j[key].get<int>();
       }
     }
@@ -179,7 +182,8 @@ RequestTrace send_request(net::HttpClient& client, const LoadOptions& o, const S
   } else {
     t.error = reply.error;
     t.error_message = reply.message;
-    if (reply.error == net::ErrorKind::kHttpStatus && !reply.body.empty()) t.error_message += ": " + one_line(reply.body);
+    if (reply.error == net::ErrorKind::kHttpStatus && !reply.body.empty())
+      t.error_message += ": " + one_line(reply.body);
   }
   t.error_message = net::without_secret(t.error_message, o.client.api_key);
   if (auto p = reader->prompt_tokens()) t.prompt_tokens = *p;
@@ -269,7 +273,8 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
   connected.wait();
   if (o.before_counted) o.before_counted();
   origin = Clock::now();
-  deadline = origin + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timed ? o.duration_s : 0));
+  deadline =
+      origin + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timed ? o.duration_s : 0));
   go.count_down();
   for (auto& th : threads) th.join();
   result.duration_s = last_end_s;

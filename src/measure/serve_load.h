@@ -26,7 +26,7 @@ struct ServePrompt {
   std::string text;
   std::vector<int> tokens;  // non-empty: sent as token ids (openai-completions)
   int max_tokens = 128;
-  int input_tokens = -1;    // the prompt's length in tokens when the client knows it, else -1
+  int input_tokens = -1;  // the prompt's length in tokens when the client knows it, else -1
 };
 
 // `count` prompts of random words (seeded), each of about `input_tokens` tokens: one common
@@ -48,15 +48,15 @@ struct LoadOptions {
   net::ClientOptions client;
   net::Api api = net::Api::kOpenAiCompletions;
   std::string model;
-  int concurrency = 1;       // workers (closed loop), or the most requests in flight under a rate
-  double rate = 0;           // requests/s, Poisson arrivals; 0 = closed loop
-  int num_requests = 0;      // requests counted; 0 = until the duration
-  double duration_s = 0;     // seconds of the counted run; 0 = until num_requests
-  int warmup = 1;            // requests before, one at a time, not counted
+  int concurrency = 1;    // workers (closed loop), or the most requests in flight under a rate
+  double rate = 0;        // requests/s, Poisson arrivals; 0 = closed loop
+  int num_requests = 0;   // requests counted; 0 = until the duration
+  double duration_s = 0;  // seconds of the counted run; 0 = until num_requests
+  int warmup = 1;         // requests before, one at a time, not counted
   bool ignore_eos = true;
-  bool save_responses = false;  // keep each answer's text in RequestTrace::response
-  uint64_t seed = 42;        // Poisson arrivals
-  std::vector<ServePrompt> prompts;  // cycled
+  bool save_responses = false;              // keep each answer's text in RequestTrace::response
+  uint64_t seed = 42;                       // Poisson arrivals
+  std::vector<ServePrompt> prompts;         // cycled
   const std::atomic<bool>* stop = nullptr;  // set: cancel what is in flight, start nothing more
   // When every warm-up request failed, send nothing more (the server cannot serve this load:
   // wrong model, 401, no stream) and say so in LoadResult::warmup_failed.

@@ -65,7 +65,7 @@ std::string request_body(Api api, const GenerationRequest& r) {
   body["temperature"] = 0;
   body["stream_options"] = {{"include_usage", true}};
   if (r.ignore_eos) {
-    body["ignore_eos"] = true;         // llama-server, vLLM
+    body["ignore_eos"] = true;          // llama-server, vLLM
     body["min_tokens"] = r.max_tokens;  // vLLM
   }
   return body.dump();
@@ -334,8 +334,8 @@ Result<ServerInfo> probe_server(HttpClient& client, const Url& url, std::optiona
     if (m.ok()) {
       auto names = parse_model_list(m.body, false);
       if (!names) {
-        return fail(ErrorCode::kRuntime, url.redacted() + "/v1/models: not an OpenAI model list (" +
-                                             names.error().message + ")");
+        return fail(ErrorCode::kRuntime,
+                    url.redacted() + "/v1/models: not an OpenAI model list (" + names.error().message + ")");
       }
       info.api_family = "openai";
       info.models = *names;

@@ -46,13 +46,13 @@ inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 // Timings the server reports about its own work on one request (llama-server's `timings`,
 // Ollama's durations converted from ns to ms). NaN / -1 where it does not say.
 struct ServerTimings {
-  int prompt_n = -1;                      // prompt tokens evaluated
-  double prompt_ms = kNoValue;            // prompt evaluation
-  int predicted_n = -1;                   // tokens generated
-  double predicted_ms = kNoValue;         // generation
-  double predicted_per_second = kNoValue; // predicted_n / predicted_ms, as the server states it
-  double load_ms = kNoValue;              // Ollama's load_duration
-  double total_ms = kNoValue;             // Ollama's total_duration
+  int prompt_n = -1;                       // prompt tokens evaluated
+  double prompt_ms = kNoValue;             // prompt evaluation
+  int predicted_n = -1;                    // tokens generated
+  double predicted_ms = kNoValue;          // generation
+  double predicted_per_second = kNoValue;  // predicted_n / predicted_ms, as the server states it
+  double load_ms = kNoValue;               // Ollama's load_duration
+  double total_ms = kNoValue;              // Ollama's total_duration
   bool present() const { return predicted_n >= 0 || prompt_n >= 0; }
 };
 
@@ -106,11 +106,11 @@ ErrorKind stream_outcome(const StreamReader& reader, std::string& message);
 // --- the server's identity --------------------------------------------------------------
 
 struct ServerInfo {
-  std::string api_family;             // "openai" or "ollama"
-  std::string version;                // Ollama's /api/version, llama-server's /props build_info, vLLM's /version; "" unknown
-  std::string software;               // "ollama", "llama.cpp", "" unknown
-  std::vector<std::string> models;    // the models the server lists (/v1/models ids, /api/tags names)
-  std::vector<std::string> loaded;    // models loaded now (Ollama's /api/ps; OpenAI: the listed ones)
+  std::string api_family;  // "openai" or "ollama"
+  std::string version;     // Ollama's /api/version, llama-server's /props build_info, vLLM's /version; "" unknown
+  std::string software;    // "ollama", "llama.cpp", "" unknown
+  std::vector<std::string> models;  // the models the server lists (/v1/models ids, /api/tags names)
+  std::vector<std::string> loaded;  // models loaded now (Ollama's /api/ps; OpenAI: the listed ones)
 };
 
 // Parses /v1/models ({"data":[{"id":...}]}) or Ollama's /api/tags ({"models":[{"name":...}]})

@@ -116,7 +116,8 @@ std::string metric_section(const Comparison& cmp, const MetricSection& s, const 
     tr.push_back({row.test});
     for (std::size_t i = 0; i < row.cells.size(); ++i) {
       const Cell& c = row.cells[i];
-      const bool by_median = s.metric == Metric::kItl || s.metric == Metric::kSuiteGen || s.metric == Metric::kSuiteTtft;
+      const bool by_median =
+          s.metric == Metric::kItl || s.metric == Metric::kSuiteGen || s.metric == Metric::kSuiteTtft;
       data[i].push_back(c.state == CellState::kMeasured ? Json(by_median ? c.summary.median : c.summary.mean)
                                                         : Json(nullptr));
       std::string text = cell_text(row.metric, c);
@@ -385,7 +386,7 @@ Result<std::string> render_html_report(std::span<const RunRecord> records, const
   body += memory_section(records, ids, charts);
   body += power_section(records, charts);
   body += embedding_section_html({records.begin(), records.end()});  // report/embed_table.h
-  body += serve_section_html(records, charts);  // report/serve_html.h
+  body += serve_section_html(records, charts);                       // report/serve_html.h
   body += regressions_section(regs, options.alpha);
   std::string absent;
   for (const char* id : {"energy", "cost", "power"}) {

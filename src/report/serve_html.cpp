@@ -50,7 +50,8 @@ std::string serve_section_html(std::span<const RunRecord> records, Json& charts)
     return std::string(buf);
   };
   for (auto& [label, points] : groups) {
-    std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.concurrency < b.concurrency; });
+    std::stable_sort(points.begin(), points.end(),
+                     [](const Point& a, const Point& b) { return a.concurrency < b.concurrency; });
     struct Series {
       const char* name;
       double (*get)(const ServerRun&);
@@ -91,7 +92,8 @@ std::string serve_section_html(std::span<const RunRecord> records, Json& charts)
                       {cost(*p.rec), false, true}});
     }
   }
-  Json spec = chart_spec("chart-serve", "Server latency against concurrency", "ms", "ms", false, Json::array(), datasets);
+  Json spec =
+      chart_spec("chart-serve", "Server latency against concurrency", "ms", "ms", false, Json::array(), datasets);
   spec["type"] = "line";
   spec["x_title"] = "concurrency (requests in flight)";
   charts.push_back(std::move(spec));

@@ -126,8 +126,8 @@ void add_serve_footers(Table& table, const RunRecord& rec, int n_gen) {
   if (s.failed > 0) {
     std::string kinds;
     for (const auto& [k, n] : s.errors) kinds += (kinds.empty() ? "" : ", ") + k + " " + std::to_string(n);
-    table.add_footer(at + std::to_string(s.failed) + " of " + std::to_string(s.requests) +
-                     " requests failed (" + kinds + "; first: " + s.first_error + ")");
+    table.add_footer(at + std::to_string(s.failed) + " of " + std::to_string(s.requests) + " requests failed (" +
+                     kinds + "; first: " + s.first_error + ")");
   }
   if (std::isfinite(s.server_tg_tps)) {
     char line[256];

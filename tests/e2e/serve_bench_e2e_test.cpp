@@ -18,9 +18,9 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <vector>
@@ -126,8 +126,8 @@ TEST(ServeBenchFakeOllamaAndFakeOpenAi, SameSetTimingsGiveTheSameMetricsThroughB
   const int po = ollama.port(), pa = openai.port();
   ASSERT_GT(po, 0) << ollama.err();
   ASSERT_GT(pa, 0) << openai.err();
-  const std::vector<std::string> load = {"--concurrency", "1,2", "--num-requests", "6", "-p", "16", "-n", "12",
-                                         "-o", "json", "--no-db"};
+  const std::vector<std::string> load = {"--concurrency", "1,2",    "--num-requests", "6", "-p", "16", "-n", "12", "-o",
+                                         "json",          "--no-db"};
   std::vector<std::string> a1 = {url(po)}, a2 = {url(pa)};
   a1.insert(a1.end(), load.begin(), load.end());
   a2.insert(a2.end(), load.begin(), load.end());
@@ -171,10 +171,10 @@ TEST(ServeBenchFakeOllamaAndFakeOpenAi, ChatApisStreamTheSameTokens) {
   Background openai(fake("openai", {"--ttft-ms", "5", "--interval-ms", "1"}));
   ASSERT_GT(ollama.port(), 0);
   ASSERT_GT(openai.port(), 0);
-  const ProcessResult ro = serve_bench({url(ollama.port()), "--api", "ollama-chat", "--num-requests", "3", "-n", "7",
-                                        "-o", "json", "--no-db"});
-  const ProcessResult ra = serve_bench({url(openai.port()), "--api", "openai-chat", "--num-requests", "3", "-n", "7",
-                                        "-o", "json", "--no-db"});
+  const ProcessResult ro = serve_bench(
+      {url(ollama.port()), "--api", "ollama-chat", "--num-requests", "3", "-n", "7", "-o", "json", "--no-db"});
+  const ProcessResult ra = serve_bench(
+      {url(openai.port()), "--api", "openai-chat", "--num-requests", "3", "-n", "7", "-o", "json", "--no-db"});
   ASSERT_EQ(ro.exit_code, 0) << ro.err;
   ASSERT_EQ(ra.exit_code, 0) << ra.err;
   EXPECT_EQ(runs_of(ro)[0]["output_tokens_mean"], 7.0);
@@ -196,8 +196,8 @@ TEST(ServeBenchFaultServer, EachFaultIsCountedAsItsKindAndTheRunGoesOn) {
   Background faults(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1", "--faults", "ok,500,cut,malformed,stall,ok",
                                     "--stall-ms", "2500"}));
   ASSERT_GT(faults.port(), 0);
-  const ProcessResult r = serve_bench({url(faults.port()), "--num-requests", "5", "-n", "8", "--timeout-seconds", "1",
-                                       "-o", "json", "--no-db"});
+  const ProcessResult r = serve_bench(
+      {url(faults.port()), "--num-requests", "5", "-n", "8", "--timeout-seconds", "1", "-o", "json", "--no-db"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json run = runs_of(r).at(0);
   EXPECT_EQ(run["requests"], 5);
@@ -259,12 +259,11 @@ TEST(ServeBenchBadInput, UnreachableWrongApiUnknownModelNoStreamOneLineExit1) {
 }
 
 TEST(ServeBenchBadInput, BadFlagsExit2) {
-  for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"http://127.0.0.1:1", "--concurrency", "0"},
-        std::vector<std::string>{"http://127.0.0.1:1", "--api", "grpc"},
-        std::vector<std::string>{"http://127.0.0.1:1", "-o", "out.json"},
-        std::vector<std::string>{"http://127.0.0.1:1", "--slo", "ttft=5"},
-        std::vector<std::string>{"ftp://127.0.0.1:1"}}) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"http://127.0.0.1:1", "--concurrency", "0"},
+                                               std::vector<std::string>{"http://127.0.0.1:1", "--api", "grpc"},
+                                               std::vector<std::string>{"http://127.0.0.1:1", "-o", "out.json"},
+                                               std::vector<std::string>{"http://127.0.0.1:1", "--slo", "ttft=5"},
+                                               std::vector<std::string>{"ftp://127.0.0.1:1"}}) {
     const ProcessResult r = serve_bench(args);
     EXPECT_EQ(r.exit_code, 2) << args[1] << ": " << r.err;
     EXPECT_EQ(count_lines(r.err), 1) << r.err;
@@ -322,13 +321,13 @@ TEST(ServeBenchInterrupt, CtrlCKeepsAndStoresTheFinishedRequestsExit130) {
 TEST(ServeBenchFakeOllama, TheBuiltInPromptSuiteIsAPromptFile) {
   Background server(fake("ollama", {"--ttft-ms", "1", "--interval-ms", "1"}));
   ASSERT_GT(server.port(), 0) << server.err();
-  const ProcessResult r = serve_bench({url(server.port()), "--prompts", "builtin", "--num-requests", "3", "--warmup",
-                                       "0", "-o", "json", "--no-db"});
+  const ProcessResult r = serve_bench(
+      {url(server.port()), "--prompts", "builtin", "--num-requests", "3", "--warmup", "0", "-o", "json", "--no-db"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json runs = runs_of(r);
   ASSERT_EQ(runs.size(), 1u) << r.out;
   EXPECT_EQ(runs[0]["completed"], 3);
-  EXPECT_EQ(runs[0]["output_short"], 0);  // each prompt's own n_gen asked and streamed
+  EXPECT_EQ(runs[0]["output_short"], 0);                        // each prompt's own n_gen asked and streamed
   EXPECT_GT(runs[0]["input_tokens_mean"].get<double>(), 10.0);  // the suite's texts, not -p
 }
 
@@ -383,9 +382,9 @@ TEST(ServeBenchFakeOpenAi, AModelListRunsEachModelOneAfterAnotherWithItsCostPerM
     EXPECT_EQ(runs[i]["completed"], 2);
   }
   // With a stated power and a price: the third study's table, one row per model (cost --per-model).
-  const ProcessResult md = serve_bench({url(server.port()), "-m", "small," + large, "--num-requests", "2", "-n", "4",
-                                        "-p", "8", "--no-db", "--energy", "auto", "--watts", "100", "--idle-watts",
-                                        "40", "--price", "0.30"});
+  const ProcessResult md =
+      serve_bench({url(server.port()), "-m", "small," + large, "--num-requests", "2", "-n", "4", "-p", "8", "--no-db",
+                   "--energy", "auto", "--watts", "100", "--idle-watts", "40", "--price", "0.30"});
   ASSERT_EQ(md.exit_code, 0) << md.err;
   // Several models: the runs' md table names them.
   const auto header = md.out.rfind('\n', md.out.find("TTFT p50 ms"));
@@ -430,8 +429,8 @@ TEST(ServeBenchFakeOpenAi, PromptsAndResponsesAreKeptOnlyWithSaveResponses) {
   const std::string text = testing::read_file(file);
   EXPECT_EQ(text.find(key), std::string::npos);
   EXPECT_EQ(count_lines(text), 2) << text;
-  const std::string record_id = json::parse(run_process({RIGBENCH_BIN, "export", "--db", db, "-o", "json"}).out,
-                                            nullptr, false)[0]["record_id"];
+  const std::string record_id =
+      json::parse(run_process({RIGBENCH_BIN, "export", "--db", db, "-o", "json"}).out, nullptr, false)[0]["record_id"];
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) {
     const json one = json::parse(line, nullptr, false);
@@ -443,8 +442,8 @@ TEST(ServeBenchFakeOpenAi, PromptsAndResponsesAreKeptOnlyWithSaveResponses) {
     EXPECT_EQ(one["prompt_token_ids"].size(), 4u) << line;  // the fake has /tokenize: 4 token ids
   }
   // Through Ollama's protocol the prompt is text.
-  const ProcessResult o = serve_bench({url(ollama.port()), "--num-requests", "1", "-n", "2", "-p", "3", "--no-db",
-                                       "--save-responses", file});
+  const ProcessResult o = serve_bench(
+      {url(ollama.port()), "--num-requests", "1", "-n", "2", "-p", "3", "--no-db", "--save-responses", file});
   ASSERT_EQ(o.exit_code, 0) << o.err;
   const json one = json::parse(testing::read_file(file), nullptr, false);
   ASSERT_TRUE(one.is_object());
@@ -480,15 +479,15 @@ TEST(ServeBenchFakeOllamaAndFakeOpenAi, EmbeddingsGiveEmbedsRecordsThroughBothPr
       EXPECT_EQ(rec["server"]["concurrency"], i == 0 ? 1 : 2);
       EXPECT_EQ(rec["server"]["failed"], 0);
       EXPECT_EQ(e["n_queries"], 6);
-      EXPECT_EQ(e["n_query_tokens"], 15);  // the server's usage: the fake's words
+      EXPECT_EQ(e["n_query_tokens"], 15);                             // the server's usage: the fake's words
       EXPECT_EQ(e["latency"]["samples_ns"].size(), 12u) << e.dump();  // 6 texts x 2 repetitions
       ASSERT_EQ(e["throughput"].size(), 2u);
       EXPECT_EQ(e["throughput"][1]["batch_size"], 4);
       EXPECT_EQ(e["throughput"][1]["samples_ns"].size(), 2u);
     }
     // md: embed's own table, the server's rows labelled "@ cN".
-    const ProcessResult md = serve_bench({url(server.port()), "--embeddings", "--queries", queries, "-b", "2", "-r",
-                                          "1", "--no-db"});
+    const ProcessResult md =
+        serve_bench({url(server.port()), "--embeddings", "--queries", queries, "-b", "2", "-r", "1", "--no-db"});
     ASSERT_EQ(md.exit_code, 0) << md.err;
     EXPECT_NE(md.out.find("latency b1"), std::string::npos) << md.out;
     EXPECT_NE(md.out.find("batch 2"), std::string::npos) << md.out;
@@ -510,16 +509,16 @@ TEST(ServeBenchLlamaServer, ConcurrencySweep124AgainstTheShippedModel) {
   // Ready when /health answers 200 (the model is loaded); at most 120 s.
   bool ready = false;
   for (int i = 0; i < 240 && !ready; ++i) {
-    const ProcessResult h = run_process({"/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}",
-                                         url(port) + "/health"});
+    const ProcessResult h =
+        run_process({"/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", url(port) + "/health"});
     ready = h.out == "200";
     if (!ready) std::this_thread::sleep_for(std::chrono::milliseconds(500));
   }
   ASSERT_TRUE(ready) << server.err();
   TempDir dir;
   const std::string db = dir.file("r.db");
-  const ProcessResult r = serve_bench({url(port), "--concurrency", "1,2,4", "--num-requests", "8", "-p", "32", "-n",
-                                       "16", "-o", "json", "--db", db});
+  const ProcessResult r = serve_bench(
+      {url(port), "--concurrency", "1,2,4", "--num-requests", "8", "-p", "32", "-n", "16", "-o", "json", "--db", db});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json runs = runs_of(r);
   ASSERT_EQ(runs.size(), 3u) << r.out;
@@ -530,11 +529,11 @@ TEST(ServeBenchLlamaServer, ConcurrencySweep124AgainstTheShippedModel) {
     EXPECT_EQ(run["server_software"], "llama.cpp");
     EXPECT_EQ(run["completed"], 8) << run.dump();
     EXPECT_EQ(run["failed"], 0);
-    EXPECT_DOUBLE_EQ(run["input_tokens_mean"].get<double>(), 32.0);  // token ids, cut by /tokenize
+    EXPECT_DOUBLE_EQ(run["input_tokens_mean"].get<double>(), 32.0);   // token ids, cut by /tokenize
     EXPECT_DOUBLE_EQ(run["output_tokens_mean"].get<double>(), 16.0);  // ignore_eos honoured
     EXPECT_TRUE(run["server_tg_tps"].is_number());
-    for (const char* k : {"ttft_p50_ms", "ttft_p90_ms", "ttft_p95_ms", "ttft_p99_ms", "tpot_p99_ms", "itl_p99_ms",
-                          "e2e_p99_ms"}) {
+    for (const char* k :
+         {"ttft_p50_ms", "ttft_p90_ms", "ttft_p95_ms", "ttft_p99_ms", "tpot_p99_ms", "itl_p99_ms", "e2e_p99_ms"}) {
       EXPECT_TRUE(run[k].is_number()) << k;
     }
   }
@@ -557,8 +556,8 @@ TEST(ServeBenchLlamaServer, EmbeddingsOfASyntheticBgeSmallThroughV1Embeddings) {
                      "--embeddings", "-t", "2", "--no-webui"});
   bool ready = false;
   for (int i = 0; i < 240 && !ready; ++i) {
-    const ProcessResult h = run_process({"/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}",
-                                         url(port) + "/health"});
+    const ProcessResult h =
+        run_process({"/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", url(port) + "/health"});
     ready = h.out == "200";
     if (!ready) std::this_thread::sleep_for(std::chrono::milliseconds(500));
   }
@@ -568,8 +567,8 @@ TEST(ServeBenchLlamaServer, EmbeddingsOfASyntheticBgeSmallThroughV1Embeddings) {
     std::ofstream q(queries);
     q << "how do I reset my password\nbest hiking trails near a lake\nwhat is a vector database\n";
   }
-  const ProcessResult r = serve_bench({url(port), "--embeddings", "--queries", queries, "-b", "1,2", "-r", "1",
-                                       "-o", "json", "--no-db"});
+  const ProcessResult r =
+      serve_bench({url(port), "--embeddings", "--queries", queries, "-b", "1,2", "-r", "1", "-o", "json", "--no-db"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json recs = json::parse(r.out, nullptr, false);
   ASSERT_TRUE(recs.is_array() && recs.size() == 1) << r.out;

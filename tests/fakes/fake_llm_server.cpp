@@ -48,7 +48,7 @@ struct Config {
   double stall_ms = 3000;
   std::string api_key;
   bool report_actual = false;  // timings.prompt_ms / prompt_eval_duration: the measured time to the first token
-  std::string model = "fake";         // the first of `models`
+  std::string model = "fake";  // the first of `models`
   std::vector<std::string> models{"fake"};
 };
 
@@ -218,16 +218,19 @@ void generate(const Config& cfg, const httplib::Request& req, httplib::Response&
           else done["response"] = "";
           send(done.dump() + "\n");
         } else {
-          json fin = {{"choices", json::array({{{"index", 0}, {"finish_reason", "length"}, {chat ? "delta" : "text", chat ? json::object() : json("")}}})}};
+          json fin = {{"choices", json::array({{{"index", 0},
+                                                {"finish_reason", "length"},
+                                                {chat ? "delta" : "text", chat ? json::object() : json("")}}})}};
           send("data: " + fin.dump() + "\n\n");
-          json usage = {{"choices", json::array()},
-                        {"usage", {{"prompt_tokens", prompt_n}, {"completion_tokens", n}, {"total_tokens", prompt_n + n}}},
-                        {"timings",
-                         {{"prompt_n", prompt_n},
-                          {"prompt_ms", first_ms},
-                          {"predicted_n", n},
-                          {"predicted_ms", predicted_ms},
-                          {"predicted_per_second", predicted_ms > 0 ? 1e3 * n / predicted_ms : 0.0}}}};
+          json usage = {
+              {"choices", json::array()},
+              {"usage", {{"prompt_tokens", prompt_n}, {"completion_tokens", n}, {"total_tokens", prompt_n + n}}},
+              {"timings",
+               {{"prompt_n", prompt_n},
+                {"prompt_ms", first_ms},
+                {"predicted_n", n},
+                {"predicted_ms", predicted_ms},
+                {"predicted_per_second", predicted_ms > 0 ? 1e3 * n / predicted_ms : 0.0}}}};
           send("data: " + usage.dump() + "\n\n");
           send("data: [DONE]\n\n");
         }
@@ -254,8 +257,7 @@ int main(int argc, char** argv) {
     else if (k == "--model") {
       cfg.models = split(v);
       cfg.model = cfg.models.empty() ? "" : cfg.models.front();
-    }
-    else {
+    } else {
       std::fprintf(stderr, "fake_llm_server: unknown flag %s\n", k.c_str());
       return 2;
     }
@@ -323,7 +325,8 @@ int main(int argc, char** argv) {
       r.set_content(json{{"tokens", ids}}.dump(), "application/json");
     });
     svr.Post("/v1/completions", [&](const httplib::Request& q, httplib::Response& r) { generate(cfg, q, r, false); });
-    svr.Post("/v1/chat/completions", [&](const httplib::Request& q, httplib::Response& r) { generate(cfg, q, r, true); });
+    svr.Post("/v1/chat/completions",
+             [&](const httplib::Request& q, httplib::Response& r) { generate(cfg, q, r, true); });
     svr.Post("/v1/embeddings", [&](const httplib::Request& q, httplib::Response& r) {
       if (!authorized(cfg, q, r)) return;
       const auto [n, words] = embed_inputs(q);

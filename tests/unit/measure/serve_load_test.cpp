@@ -1,10 +1,10 @@
 // The serve-bench load generator's prompts (measure/serve_load.h), without a server: the
 // tokenizer is a function counting its calls.
+#include "measure/serve_load.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
-
-#include "measure/serve_load.h"
 
 namespace rigbench::measure {
 namespace {
