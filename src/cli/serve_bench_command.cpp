@@ -7,17 +7,22 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "cli/args.h"
 #include "cli/build_info.h"
 #include "cli/energy_flags.h"
 #include "cli/interrupt.h"
+#include "cli/serve_bench_embed.h"
 #include "core/strings.h"
+#include "cost/model_costs.h"
 #include "measure/energy.h"
 #include "measure/job.h"
 #include "measure/serve_load.h"
@@ -25,123 +30,17 @@
 #include "net/protocol.h"
 #include "net/url.h"
 #include "power/meters.h"
+#include "report/model_cost_printer.h"
+#include "report/serve_table.h"
 #include "report/table.h"
 #include "store/sqlite_store.h"
+#include "store/writable.h"
 
 namespace rigbench::cli {
 
 namespace {
 
-std::string upper(std::string s) {
-  for (auto& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  return s;
-}
-
 constexpr int kDefaultRequestsPerWorker = 8;  // --num-requests default: 8 per concurrent request, at least 16
-
-// The table's columns: md shows the headline ones (within 120 columns), --wide and the data
-// formats every one.
-std::vector<report::TableColumn> columns(bool slo) {
-  using report::Align;
-  std::vector<report::TableColumn> c = {
-      {"model", "model", Align::kLeft, false, true},
-      {"server_url", "server", Align::kLeft, false, true},
-      {"server_software", "software", Align::kLeft, false, true},
-      {"server_version", "version", Align::kLeft, false, true},
-      {"api", "api", Align::kLeft, false, true},
-      {"concurrency", "c", Align::kRight},
-      {"rate_rps", "rate req/s", Align::kRight, true},
-      {"requests", "req", Align::kRight, true},
-      {"completed", "ok", Align::kRight, true},
-      {"failed", "err", Align::kRight},
-      {"duration_s", "s", Align::kRight, true},
-      {"request_throughput_rps", "req/s", Align::kRight},
-      {"output_tps", "out t/s", Align::kRight},
-      {"total_tps", "total t/s", Align::kRight, true},
-      {"goodput_rps", "good req/s", Align::kRight, !slo},
-      {"input_tokens_mean", "in tok", Align::kRight, true},
-      {"output_tokens_mean", "out tok", Align::kRight, true},
-  };
-  for (const char* m : {"ttft", "tpot", "itl", "e2e"}) {
-    const std::string name = std::string(m) == "e2e" ? "E2E" : upper(m);
-    for (const char* p : {"mean", "p50", "p90", "p95", "p99"}) {
-      const std::string stat = p;
-      // md: p50 and p99 of TTFT and TPOT, p50 of ITL and E2E.
-      const bool shown = (stat == "p50") || (stat == "p99" && (std::string(m) == "ttft" || std::string(m) == "tpot"));
-      c.push_back({std::string(m) + "_" + stat + "_ms", name + " " + stat + " ms", Align::kRight, !shown});
-    }
-  }
-  for (const char* kind : {"refused", "http_status", "malformed_stream", "cut_mid_stream", "timeout"}) {
-    c.push_back({std::string("errors_") + kind, std::string("err ") + kind, Align::kRight, false, true});
-  }
-  c.push_back({"server_tg_tps", "server tg t/s", Align::kRight, true});
-  c.push_back({"client_tg_tps", "client tg t/s", Align::kRight, true});
-  c.push_back({"tg_tps_diff_pct", "tg diff %", Align::kRight, true});
-  c.push_back({"server_prompt_p50_ms", "server prompt p50 ms", Align::kRight, true});
-  c.push_back({"output_short", "short", Align::kRight, false, true});
-  c.push_back({"energy_method", "energy", Align::kLeft, false, true});
-  c.push_back({"idle_power_w", "idle W", Align::kRight, false, true});
-  c.push_back({"tg_power_w", "loaded W", Align::kRight, false, true});
-  c.push_back({"tg_j_per_token", "J/tok", Align::kRight, false, true});
-  c.push_back({"cost_gross_per_mtok", "cost/Mtok", Align::kRight, false, true});
-  c.push_back({"currency", "currency", Align::kLeft, false, true});
-  c.push_back({"interrupted", "interrupted", Align::kLeft, false, true});
-  c.push_back({"record_id", "record", Align::kLeft, false, true});
-  return c;
-}
-
-std::vector<report::TableCell> row(const RunRecord& rec) {
-  using report::TableCell;
-  const ServerRun& s = *rec.server;
-  std::vector<TableCell> r = {
-      TableCell::str(rec.model.name),
-      TableCell::str(s.url),
-      TableCell::str(s.software),
-      TableCell::str(s.version),
-      TableCell::str(s.api),
-      TableCell::integer(s.concurrency),
-      s.rate_rps > 0 ? TableCell::number(s.rate_rps, 2) : TableCell::absent("-"),
-      TableCell::integer(s.requests),
-      TableCell::integer(s.completed),
-      TableCell::integer(s.failed),
-      TableCell::number(s.duration_s, 2),
-      TableCell::number(s.request_throughput_rps, 2),
-      TableCell::number(s.output_tps, 1),
-      TableCell::number(s.total_tps, 1),
-      TableCell::number(s.goodput_rps, 2),
-      TableCell::number(s.input_tokens_mean, 1),
-      TableCell::number(s.output_tokens_mean, 1),
-  };
-  for (const Summary* m : {&s.ttft_ms, &s.tpot_ms, &s.itl_ms, &s.e2e_ms}) {
-    const bool none = m->n == 0;
-    for (double v : {m->mean, m->median, m->p90, m->p95, m->p99}) r.push_back(TableCell::number(none ? NAN : v, 2));
-  }
-  for (const char* kind : {"refused", "http_status", "malformed_stream", "cut_mid_stream", "timeout"}) {
-    int n = 0;
-    for (const auto& [k, v] : s.errors) {
-      if (k == kind) n = v;
-    }
-    r.push_back(TableCell::integer(n));
-  }
-  r.push_back(TableCell::number(s.server_tg_tps, 1));
-  r.push_back(TableCell::number(s.client_tg_tps, 1));
-  const double diff = std::isfinite(s.server_tg_tps) && s.server_tg_tps > 0
-                          ? 100.0 * (s.client_tg_tps - s.server_tg_tps) / s.server_tg_tps
-                          : NAN;
-  r.push_back(TableCell::number(diff, 1));
-  r.push_back(TableCell::number(s.server_prompt_p50_ms, 2));
-  r.push_back(TableCell::integer(s.output_short));
-  const bool measured = rec.energy.method != "unavailable";
-  r.push_back(measured ? TableCell::str(rec.energy.method) : TableCell::absent());
-  r.push_back(TableCell::number(rec.energy.idle_power_w, 2));
-  r.push_back(TableCell::number(rec.energy.tg ? rec.energy.tg->power_w : NAN, 2));
-  r.push_back(TableCell::number(rec.energy.tg ? rec.energy.tg->j_per_token : NAN, 4));
-  r.push_back(TableCell::number(rec.cost ? rec.cost->gross_per_mtok : NAN, 4));
-  r.push_back(rec.cost ? TableCell::str(rec.cost->currency) : TableCell::absent());
-  r.push_back(TableCell::boolean(rec.interrupted));
-  r.push_back(TableCell::str(rec.record_id));
-  return r;
-}
 
 Result<std::vector<int>> parse_positive_list(const std::vector<int>& values, const char* flag) {
   if (values.empty()) return fail(ErrorCode::kUsage, std::string(flag) + ": give at least one value");
@@ -152,8 +51,8 @@ Result<std::vector<int>> parse_positive_list(const std::vector<int>& values, con
 }
 
 // The record of one run at one concurrency.
-RunRecord make_record(const ServeBenchOptions& opts, const net::Url& url, const net::ServerInfo& server,
-                      net::Api api, const std::string& model, int concurrency, const measure::LoadResult& load,
+RunRecord make_record(const ServeBenchOptions& opts, const net::Url& url, const net::ServerInfo& server, net::Api api,
+                      const std::string& model, int concurrency, const measure::LoadResult& load,
                       const measure::ServeRunMetrics& m) {
   RunRecord rec;
   rec.record_id = measure::new_record_id();
@@ -227,47 +126,44 @@ RunRecord make_record(const ServeBenchOptions& opts, const net::Url& url, const 
   return rec;
 }
 
-// Footer lines of one run: errors by kind, the server's timings beside the client's, an
-// output length the server did not honour.
-void add_footers(report::Table& table, const RunRecord& rec, int n_gen) {
-  const ServerRun& s = *rec.server;
-  const std::string at = "c=" + std::to_string(s.concurrency) + ": ";
-  if (s.failed > 0) {
-    std::string kinds;
-    for (const auto& [k, n] : s.errors) kinds += (kinds.empty() ? "" : ", ") + k + " " + std::to_string(n);
-    table.add_footer(at + std::to_string(s.failed) + " of " + std::to_string(s.requests) +
-                     " requests failed (" + kinds + "; first: " + s.first_error + ")");
+// --save-responses: one JSON line per counted request of `rec`'s run (canceled ones left out).
+void append_responses(std::string& out, const RunRecord& rec, const measure::LoadResult& load,
+                      const std::vector<measure::ServePrompt>& prompts) {
+  if (prompts.empty()) return;
+  for (const auto& t : load.requests) {
+    if (t.error == net::ErrorKind::kCanceled) continue;
+    const measure::ServePrompt& p = prompts[t.prompt_index % prompts.size()];
+    nlohmann::ordered_json j = {
+        {"record_id", rec.record_id}, {"model", rec.model.name}, {"concurrency", rec.server->concurrency}};
+    if (p.tokens.empty()) j["prompt"] = p.text;
+    else j["prompt_token_ids"] = p.tokens;
+    j["response"] = t.response;
+    j["error"] = net::error_kind_key(t.error);
+    out += j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    out += '\n';
   }
-  if (std::isfinite(s.server_tg_tps)) {
-    char line[256];
-    std::snprintf(line, sizeof line,
-                  "server-reported tg %.1f t/s, client 1000/TPOT %.1f t/s (%+.1f %%); server prompt p50 %.2f ms, "
-                  "client TTFT p50 %.2f ms",
-                  s.server_tg_tps, s.client_tg_tps, 100.0 * (s.client_tg_tps - s.server_tg_tps) / s.server_tg_tps,
-                  s.server_prompt_p50_ms, s.ttft_ms.median);
-    table.add_footer(at + line);
-  }
-  if (rec.energy.tg && std::isfinite(rec.energy.tg->j_per_token)) {
-    char line[256];
-    std::snprintf(line, sizeof line, "energy (%s): idle %.1f W, loaded %.1f W, %.4f J per output token",
-                  rec.energy.method.c_str(), rec.energy.idle_power_w, rec.energy.tg->power_w,
-                  rec.energy.tg->j_per_token);
-    std::string text = at + line;
-    if (rec.cost && std::isfinite(rec.cost->gross_per_mtok)) {
-      std::snprintf(line, sizeof line, "; %.4f %s per Mtok (electricity, gross)", rec.cost->gross_per_mtok,
-                    rec.cost->currency.c_str());
-      text += line;
+}
+
+// Writes `text` to `path` through a file beside it, renamed at the end (nothing half-written).
+Status write_responses(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".partial-" + std::to_string(getpid());
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << text;
+    f.close();
+    if (!f) {
+      std::error_code ec;
+      std::filesystem::remove(tmp, ec);
+      return fail(ErrorCode::kRuntime, "--save-responses '" + path + "': " + store::unwritable_reason(path));
     }
-    table.add_footer(text);
   }
-  if (s.output_short > 0) {
-    char line[256];
-    std::snprintf(line, sizeof line,
-                  "the server did not honour the output length on %d of %d requests (asked %d, got %.1f on "
-                  "average): TPOT and tokens/s are over the tokens it sent",
-                  s.output_short, s.completed, n_gen, s.output_tokens_mean);
-    table.add_note(line);
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    return fail(ErrorCode::kRuntime, "--save-responses '" + path + "': " + ec.message());
   }
+  return {};
 }
 
 }  // namespace
@@ -279,23 +175,38 @@ CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& o) {
   cmd->add_option("--api", o.api,
                   "API: openai (= openai-chat), openai-chat, openai-completions, ollama (= ollama-generate), "
                   "ollama-chat; default: detected (openai-completions or ollama-generate)");
-  cmd->add_option("-m,--model", o.model, "the server's model name (default: the one it has loaded)");
+  cmd->add_option("-m,--model", o.models,
+                  "the server's model names, one run after another, list (a,b,c; default: the one it has loaded)")
+      ->delimiter(',');
   cmd->add_option("--api-key", o.api_key, "bearer key (default: $OPENAI_API_KEY); never printed or stored");
   cmd->add_option("--concurrency", o.concurrency, "requests in flight: one run per value, list (1,4,16)")
       ->delimiter(',');
   cmd->add_option("--rate", o.rate, "requests per second, Poisson arrivals (at most --concurrency in flight)");
   cmd->add_option("--num-requests", o.num_requests,
                   "requests counted per run (default: 8 per concurrent request, at least 16)");
-  cmd->add_option("--duration-seconds,--duration", o.duration_s, "seconds per run (with --num-requests: the first to end)");
+  cmd->add_option("--duration-seconds,--duration", o.duration_s,
+                  "seconds per run (with --num-requests: the first to end)");
   cmd->add_option("--warmup", o.warmup, "requests before each run, one at a time, not counted");
   cmd->add_option("-p,--n-prompt", o.n_prompt, "random prompt tokens per request");
   cmd->add_option("-n,--n-gen", o.n_gen, "output tokens asked for per request (ignore_eos, min_tokens, num_predict)");
   cmd->add_option("--prompts", o.prompts_file,
-                  "JSONL prompts instead of random ones: {\"prompt\": ...} or {\"messages\": [...]}, \"max_tokens\"");
+                  "JSONL prompts instead of random ones: {\"prompt\": ...} or {\"messages\": [...]}, \"max_tokens\"; "
+                  "builtin = bench's built-in prompt suite");
   cmd->add_option("--slo", o.slo, "service-level objectives for goodput, e.g. ttft_ms=500,tpot_ms=50");
   cmd->add_option("--timeout-seconds", o.timeout_s, "a request's time limit, and the longest wait for a byte");
   cmd->add_option("--seed", o.seed, "seed of the random prompts and arrivals");
+  cmd->add_option("--save-responses", o.save_responses,
+                  "write each counted request's prompt and answer to this JSONL file, with its record_id (by "
+                  "default no prompt or answer is kept, only counts and timings; the API key never is)");
   cmd->add_flag("--no-ignore-eos", o.no_ignore_eos, "let the model stop early (do not send ignore_eos/min_tokens)");
+  cmd->add_flag("--embeddings", o.embeddings,
+                "time the embeddings endpoint (/v1/embeddings, Ollama's /api/embed) as `rigbench embed` does: "
+                "latency per text, texts/s per -b (json/jsonl: the records)");
+  cmd->add_option("--queries", o.queries, "--embeddings: the texts, embed's format (default: its built-in set)");
+  cmd->add_option("-b,--batch-size", o.batch_sizes, "--embeddings: texts per request in the throughput sweep, list")
+      ->delimiter(',')
+      ->capture_default_str();
+  cmd->add_option("-r,--repetitions", o.repetitions, "--embeddings: passes over the query set")->capture_default_str();
   cmd->add_option("-o,--output", o.output, "output format: md, csv, json or jsonl")
       ->check(output_format({"md", "csv", "json", "jsonl"}));
   cmd->add_flag("--wide", o.wide, "every column in the md table (every percentile, server timings)");
@@ -307,7 +218,8 @@ CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& o) {
                   "measure energy with bench's meters (the server must run on this machine): auto or off")
       ->check(CLI::IsMember({"auto", "off"}))
       ->capture_default_str();
-  cmd->add_option("--idle-seconds", o.idle_s, "seconds of idle baseline before each run (the server idle, model loaded)")
+  cmd->add_option("--idle-seconds", o.idle_s,
+                  "seconds of idle baseline before each run (the server idle, model loaded)")
       ->check(CLI::Range(0.0, 3600.0))
       ->capture_default_str();
   cmd->add_option("--watts", o.watts, "a constant power you state, W (when no meter can read it)")
@@ -323,6 +235,8 @@ CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& o) {
       "  rigbench serve-bench http://127.0.0.1:8080 --concurrency 1,2,4 -p 128 -n 128\n"
       "  rigbench serve-bench http://127.0.0.1:11434 -m llama3 --rate 2 --duration-seconds 60\n"
       "  rigbench serve-bench http://127.0.0.1:8080 --slo ttft_ms=500,tpot_ms=50 -o json\n"
+      "  rigbench serve-bench http://127.0.0.1:11434 -m llama3,qwen2.5,gemma2 --energy auto --price 0.30\n"
+      "  rigbench serve-bench http://127.0.0.1:8080 --embeddings -b 1,32 --concurrency 1,4\n"
       "\nExit status: 0 success (failed requests are counted, not fatal), 1 the server cannot be used\n"
       "(unreachable, wrong API, unknown model, 401, no stream) or every request failed, 2 bad flag,\n"
       "130 interrupted (finished requests are kept and stored).");
@@ -364,6 +278,10 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   client_opts.connect_timeout_s = std::min(10.0, opts.timeout_s);
   const auto secretless = [&](std::string text) { return net::without_secret(std::move(text), client_opts.api_key); };
 
+  if (opts.embeddings) {
+    if (const std::string why = embeddings_refusal(opts); !why.empty()) return fail(ErrorCode::kUsage, why);
+  }
+
   // 2. The prompt file, read before the server is asked anything.
   std::vector<measure::ServePrompt> file_prompts;
   if (!opts.prompts_file.empty()) {
@@ -376,17 +294,35 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   net::HttpClient probe(*url, client_opts);
   auto server = net::probe_server(probe, *url, forced);
   if (!server) return fail(server.error().code, secretless(server.error().message));
-  net::Api api = forced ? *forced : (server->api_family == "ollama" ? net::Api::kOllamaGenerate
-                                                                    : net::Api::kOpenAiCompletions);
+  net::Api api =
+      forced ? *forced : (server->api_family == "ollama" ? net::Api::kOllamaGenerate : net::Api::kOpenAiCompletions);
   if (!forced && server->api_family == "ollama" && !opts.prompts_file.empty()) api = net::Api::kOllamaGenerate;
-  auto model = net::choose_model(*server, opts.model, *url);
-  if (!model) return fail(model.error().code == ErrorCode::kUsage ? ErrorCode::kRuntime : model.error().code,
-                          secretless(model.error().message));
+  // Every model of the list, checked before the first run (one run after another, each with
+  // its own idle window: the third study's table).
+  std::vector<std::string> models;
+  for (const std::string& wanted : opts.models.empty() ? std::vector<std::string>{""} : opts.models) {
+    auto model = net::choose_model(*server, wanted, *url);
+    if (!model)
+      return fail(model.error().code == ErrorCode::kUsage ? ErrorCode::kRuntime : model.error().code,
+                  secretless(model.error().message));
+    models.push_back(*model);
+  }
 
-  // 4. The database, opened before the first run so that a bad --db fails early.
+  // 4. The database and the --save-responses file, checked before the first run so that a bad
+  // path fails early.
+  std::optional<std::string> saved;  // the JSONL text of --save-responses, written at the end
+  if (!opts.save_responses.empty()) {
+    if (Status s = store::check_writable("--save-responses", opts.save_responses); !s) return s;
+    saved.emplace();
+  }
   auto opened = store::open_results_db(opts.db_path, opts.no_db);
   if (!opened) return std::unexpected(opened.error());
   std::unique_ptr<store::SqliteStore> db = std::move(*opened);
+
+  if (opts.embeddings) {
+    const bool ollama = forced ? net::is_ollama(*forced) : server->api_family == "ollama";
+    return run_serve_embeddings(opts, *url, *server, ollama, models, *conc, client_opts, db.get(), *format);
+  }
 
   // 5. Energy and cost, as bench measures them (cli/bench_command.cpp).
   auto configured =
@@ -399,129 +335,149 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   const bool rewrite_line = isatty(STDERR_FILENO) != 0;
   std::fprintf(stderr, "rigbench: %s: %s%s%s, API %s, model %s\n", url->redacted().c_str(),
                server->software.empty() ? server->api_family.c_str() : server->software.c_str(),
-               server->version.empty() ? "" : " ", server->version.c_str(), net::api_name(api), model->c_str());
+               server->version.empty() ? "" : " ", server->version.c_str(), net::api_name(api),
+               join(models, ", ").c_str());
 
-  report::Table table(columns(slo->any()));
-  table.add_preamble("serve-bench " + url->redacted() + " (" + net::api_name(api) + "), model " + *model +
-                     (opts.prompts_file.empty()
-                          ? ", " + std::to_string(opts.n_prompt) + " prompt + " + std::to_string(opts.n_gen) + " output tokens"
-                          : ", prompts from " + opts.prompts_file) +
+  report::Table table(report::serve_columns(slo->any(), models.size() > 1));
+  table.add_preamble("serve-bench " + url->redacted() + " (" + net::api_name(api) + "), model" +
+                     (models.size() > 1 ? "s " : " ") + join(models, ", ") +
+                     (opts.prompts_file.empty() ? ", " + std::to_string(opts.n_prompt) + " prompt + " +
+                                                      std::to_string(opts.n_gen) + " output tokens"
+                                                : ", prompts from " + opts.prompts_file) +
                      (opts.rate > 0 ? ", " + report::shortest(opts.rate) + " req/s Poisson" : ""));
   int stored = 0;
+  std::vector<RunRecord> runs;  // every run kept, for the per-model cost table
   bool interrupted = false;
   int runs_all_failed = 0;
   std::string first_failure;
-  for (const int c : *conc) {
-    if (stop.load()) break;
-    measure::LoadOptions load;
-    load.url = *url;
-    load.client = client_opts;
-    load.api = api;
-    load.model = *model;
-    load.concurrency = c;
-    load.rate = opts.rate;
-    load.duration_s = opts.duration_s;
-    load.num_requests = opts.num_requests > 0 ? opts.num_requests
-                                              : (opts.duration_s > 0 ? 0 : std::max(16, kDefaultRequestsPerWorker * c));
-    load.warmup = opts.warmup;
-    load.ignore_eos = !opts.no_ignore_eos;
-    load.seed = opts.seed;
-    load.stop = &stop;
-    if (!file_prompts.empty()) {
-      load.prompts = file_prompts;
-    } else {
-      const int count = std::min(opts.warmup + (load.num_requests > 0 ? load.num_requests : 256), 1024);
-      std::function<Result<std::vector<int>>(const std::string&)> tokenize;
-      if (api == net::Api::kOpenAiCompletions && server->software == "llama.cpp") {
-        tokenize = [&](const std::string& text) { return net::tokenize(probe, text); };
-      }
-      load.prompts = measure::random_prompts(count, opts.n_prompt, opts.n_gen, opts.seed, tokenize);
-    }
-
-    std::mutex mu;
-    int done = 0, errors = 0;
-    std::map<std::string, int> by_kind;
-    const int total = load.num_requests;
-    const auto on_done = [&](const measure::RequestTrace& t) {
-      std::lock_guard lock(mu);
-      ++done;
-      if (t.error != net::ErrorKind::kNone && t.error != net::ErrorKind::kCanceled) {
-        ++errors;
-        ++by_kind[net::error_kind_key(t.error)];
-      }
-      if (!show_progress) return;
-      std::string kinds;
-      for (const auto& [k, n] : by_kind) kinds += (kinds.empty() ? " (" : ", ") + k + " " + std::to_string(n);
-      if (!kinds.empty()) kinds += ")";
-      const std::string line = "c=" + std::to_string(c) + ": " + std::to_string(done) +
-                               (total > 0 ? "/" + std::to_string(total) : "") + " requests, " +
-                               std::to_string(errors) + " error" + (errors == 1 ? "" : "s") + kinds;
-      if (rewrite_line) std::fprintf(stderr, "\r\033[Krigbench: %s", line.c_str());
-      else std::fprintf(stderr, "rigbench: %s\n", line.c_str());
-    };
-    // Energy: the idle window (the server idle, model loaded), then the counted requests.
-    std::unique_ptr<measure::EnergySession> session;
-    std::vector<power::MeterStatus> meter_status;
-    double idle_s = 0;
-    if (energy) {
-      session = measure::EnergySession::open(energy->meters, &meter_status);
-      if (session) {
-        if (Status s = session->start(); !s) return s;
-        idle_s = std::isnan(energy->idle_watts) ? energy->idle_s : 0;
-        if (idle_s > 0) {
-          session->mark("idle");
-          for (double left = idle_s; left > 0 && !stop.load(); left -= 0.1) {
-            std::this_thread::sleep_for(std::chrono::duration<double>(std::min(left, 0.1)));
-          }
-          session->mark("");
+  for (const std::string& model : models) {
+    for (const int c : *conc) {
+      if (stop.load() || interrupted) break;
+      measure::LoadOptions load;
+      load.url = *url;
+      load.client = client_opts;
+      load.api = api;
+      load.model = model;
+      load.concurrency = c;
+      load.rate = opts.rate;
+      load.duration_s = opts.duration_s;
+      load.num_requests = opts.num_requests > 0
+                              ? opts.num_requests
+                              : (opts.duration_s > 0 ? 0 : std::max(16, kDefaultRequestsPerWorker * c));
+      load.warmup = opts.warmup;
+      load.ignore_eos = !opts.no_ignore_eos;
+      load.save_responses = saved.has_value();
+      load.seed = opts.seed;
+      load.stop = &stop;
+      if (!file_prompts.empty()) {
+        load.prompts = file_prompts;
+      } else {
+        const int count = std::min(opts.warmup + (load.num_requests > 0 ? load.num_requests : 256), 1024);
+        std::function<Result<std::vector<int>>(const std::string&)> tokenize;
+        if (api == net::Api::kOpenAiCompletions && server->software == "llama.cpp") {
+          tokenize = [&](const std::string& text) { return net::tokenize(probe, text); };
         }
-        load.before_counted = [&session] { session->mark("tg"); };
+        load.prompts = measure::random_prompts(count, opts.n_prompt, opts.n_gen, opts.seed, tokenize);
       }
-    }
-    const measure::LoadResult result = measure::run_load(load, on_done);
-    if (session) session->mark("");
-    if (rewrite_line) std::fprintf(stderr, "\r\033[K");
 
-    // A warm-up that failed outright: the server cannot serve this benchmark (bad model, 401,
-    // no stream, wrong API). Nothing counted ran, so nothing is stored.
-    if (result.warmup_failed) {
-      const auto& w = result.warmup.front();
-      std::string why = w.error_message;
-      if (w.http_status == 401 || w.http_status == 403) why += "; give --api-key or set OPENAI_API_KEY";
-      if (w.error == net::ErrorKind::kMalformed && why.find("does the server stream") != std::string::npos) {
-        why = "the server does not stream: " + why;
+      std::mutex mu;
+      int done = 0, errors = 0;
+      std::map<std::string, int> by_kind;
+      const int total = load.num_requests;
+      const auto on_done = [&](const measure::RequestTrace& t) {
+        std::lock_guard lock(mu);
+        ++done;
+        if (t.error != net::ErrorKind::kNone && t.error != net::ErrorKind::kCanceled) {
+          ++errors;
+          ++by_kind[net::error_kind_key(t.error)];
+        }
+        if (!show_progress) return;
+        std::string kinds;
+        for (const auto& [k, n] : by_kind) kinds += (kinds.empty() ? " (" : ", ") + k + " " + std::to_string(n);
+        if (!kinds.empty()) kinds += ")";
+        const std::string line = (models.size() > 1 ? model + " " : std::string()) + "c=" + std::to_string(c) + ": " +
+                                 std::to_string(done) + (total > 0 ? "/" + std::to_string(total) : "") + " requests, " +
+                                 std::to_string(errors) + " error" + (errors == 1 ? "" : "s") + kinds;
+        if (rewrite_line) std::fprintf(stderr, "\r\033[Krigbench: %s", line.c_str());
+        else std::fprintf(stderr, "rigbench: %s\n", line.c_str());
+      };
+      // Energy: the idle window (the server idle, model loaded), then the counted requests.
+      std::unique_ptr<measure::EnergySession> session;
+      std::vector<power::MeterStatus> meter_status;
+      double idle_s = 0;
+      if (energy) {
+        session = measure::EnergySession::open(energy->meters, &meter_status);
+        if (session) {
+          if (Status s = session->start(); !s) return s;
+          idle_s = std::isnan(energy->idle_watts) ? energy->idle_s : 0;
+          if (idle_s > 0) {
+            session->mark("idle");
+            for (double left = idle_s; left > 0 && !stop.load(); left -= 0.1) {
+              std::this_thread::sleep_for(std::chrono::duration<double>(std::min(left, 0.1)));
+            }
+            session->mark("");
+          }
+          load.before_counted = [&session] { session->mark("tg"); };
+        }
       }
-      return fail(ErrorCode::kRuntime, url->redacted() + net::generation_path(api) + ": warm-up request failed (" +
-                                           net::error_kind_text(w.error) + "): " + secretless(why));
-    }
+      const measure::LoadResult result = measure::run_load(load, on_done);
+      if (session) session->mark("");
+      if (rewrite_line) std::fprintf(stderr, "\r\033[K");
 
-    const measure::ServeRunMetrics metrics = measure::summarize_run(result.requests, result.duration_s, *slo);
-    RunRecord rec = make_record(opts, *url, *server, api, *model, c, result, metrics);
-    // J per output token over the loaded window (tokens: n_gen per completed request), and its cost.
-    if (session) rec.energy = session->finish(rec.results, idle_s, energy->idle_watts);
-    else if (energy) rec.energy = measure::unavailable_energy(meter_status);
-    if (energy && energy->pricing) rec.cost = measure::price_run(rec.energy, rec.results, *energy->pricing);
-    if (metrics.completed == 0 && metrics.requests > 0) {
-      ++runs_all_failed;
-      if (first_failure.empty()) first_failure = metrics.first_error;
-    }
-    interrupted = result.interrupted;
-    if (metrics.requests > 0 || metrics.completed > 0) {
-      if (db) {
-        if (Status s = db->save(rec); !s) return s;
-        ++stored;
+      // A warm-up that failed outright: the server cannot serve this benchmark (bad model, 401,
+      // no stream, wrong API). Nothing counted ran, so nothing is stored.
+      if (result.warmup_failed) {
+        const auto& w = result.warmup.front();
+        std::string why = w.error_message;
+        if (w.http_status == 401 || w.http_status == 403) why += "; give --api-key or set OPENAI_API_KEY";
+        if (w.error == net::ErrorKind::kMalformed && why.find("does the server stream") != std::string::npos) {
+          why = "the server does not stream: " + why;
+        }
+        return fail(ErrorCode::kRuntime, url->redacted() + net::generation_path(api) + ": warm-up request failed (" +
+                                             net::error_kind_text(w.error) + "): " + secretless(why));
       }
-      table.add_row(row(rec));
-      add_footers(table, rec, opts.n_gen);
-      if (*format == report::OutputFormat::kJsonl) {
-        report::Table one(columns(slo->any()));
-        one.add_row(row(rec));
-        report::render(one, *format, std::cout);
+
+      const measure::ServeRunMetrics metrics = measure::summarize_run(result.requests, result.duration_s, *slo);
+      RunRecord rec = make_record(opts, *url, *server, api, model, c, result, metrics);
+      if (saved) append_responses(*saved, rec, result, load.prompts);
+      // J per output token over the loaded window (tokens: n_gen per completed request), and its cost.
+      if (session) rec.energy = session->finish(rec.results, idle_s, energy->idle_watts);
+      else if (energy) rec.energy = measure::unavailable_energy(meter_status);
+      if (energy && energy->pricing) rec.cost = measure::price_run(rec.energy, rec.results, *energy->pricing);
+      if (metrics.completed == 0 && metrics.requests > 0) {
+        ++runs_all_failed;
+        if (first_failure.empty()) first_failure = metrics.first_error;
       }
+      interrupted = result.interrupted;
+      if (metrics.requests > 0 || metrics.completed > 0) {
+        if (db) {
+          if (Status s = db->save(rec); !s) return s;
+          ++stored;
+        }
+        runs.push_back(rec);
+        table.add_row(report::serve_row(rec));
+        report::add_serve_footers(table, rec, opts.n_gen);
+        if (*format == report::OutputFormat::kJsonl) {
+          report::Table one(report::serve_columns(slo->any(), models.size() > 1));
+          one.add_row(report::serve_row(rec));
+          report::render(one, *format, std::cout);
+        }
+      }
+      if (interrupted) break;
     }
-    if (interrupted) break;
+  }
+  if (saved) {
+    if (Status s = write_responses(opts.save_responses, *saved); !s) return s;
   }
   if (*format != report::OutputFormat::kJsonl) report::render(table, *format, std::cout, {opts.wide});
+  // Several models priced: the third study's table (cost --per-model on these runs: each
+  // model's last run, J per output token, cost per Mtok with the idle window measured).
+  if (models.size() > 1 && energy && energy->pricing && *format == report::OutputFormat::kMarkdown) {
+    if (auto costs = cost::model_costs(runs, *energy->pricing)) {
+      std::cout << "\n";
+      report::print_model_costs(*costs, *energy->pricing, *format, std::cout);
+    }
+  }
   if (db && stored > 0) {
     std::fprintf(stderr, "rigbench: %d record%s stored in %s\n", stored, stored == 1 ? "" : "s", db->path().c_str());
   }
@@ -531,7 +487,8 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   }
   if (runs_all_failed > 0) {
     return fail(ErrorCode::kRuntime, url->redacted() + ": every request of " + std::to_string(runs_all_failed) +
-                                         " run" + (runs_all_failed == 1 ? "" : "s") + " failed: " + secretless(first_failure));
+                                         " run" + (runs_all_failed == 1 ? "" : "s") +
+                                         " failed: " + secretless(first_failure));
   }
   return {};
 }

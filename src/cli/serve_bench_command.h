@@ -14,36 +14,44 @@
 namespace rigbench::cli {
 
 struct ServeBenchOptions {
-  std::string url;                   // positional
-  std::string api;                   // --api: openai, openai-chat, openai-completions, ollama, ollama-generate, ollama-chat; "" = detect
-  std::string model;                 // -m, --model: the server's model name; "" = the loaded one
-  std::string api_key;               // --api-key, else $OPENAI_API_KEY; never printed or stored
-  std::vector<int> concurrency{1};   // --concurrency 1,4,16
-  double rate = 0;                   // --rate: requests/s (Poisson); 0 = closed loop
-  int num_requests = -1;             // --num-requests; -1 = default (unless --duration-seconds)
-  double duration_s = 0;             // --duration-seconds
-  int warmup = 1;                    // --warmup
-  int n_prompt = 128;                // -p, --n-prompt: random prompt tokens
-  int n_gen = 128;                   // -n, --n-gen: output tokens asked for
-  std::string prompts_file;          // --prompts FILE (JSONL)
-  std::string slo;                   // --slo ttft_ms=500,tpot_ms=50
-  double timeout_s = 60;             // --timeout-seconds
-  uint64_t seed = 42;                // --seed
-  bool no_ignore_eos = false;        // --no-ignore-eos
-  std::string output = "md";         // -o
-  bool wide = false;                 // --wide
-  std::string db_path;               // --db
-  bool no_db = false;                // --no-db
-  std::vector<std::string> tags;     // --tag
-  bool progress = false;             // --progress
+  std::string url;  // positional
+  std::string api;  // --api: openai, openai-chat, openai-completions, ollama, ollama-generate, ollama-chat; "" = detect
+  std::vector<std::string>
+      models;           // -m, --model a,b,c: the server's model names, run one after another; none = the loaded one
+  std::string api_key;  // --api-key, else $OPENAI_API_KEY; never printed or stored
+  std::vector<int> concurrency{1};  // --concurrency 1,4,16
+  double rate = 0;                  // --rate: requests/s (Poisson); 0 = closed loop
+  int num_requests = -1;            // --num-requests; -1 = default (unless --duration-seconds)
+  double duration_s = 0;            // --duration-seconds
+  int warmup = 1;                   // --warmup
+  int n_prompt = 128;               // -p, --n-prompt: random prompt tokens
+  int n_gen = 128;                  // -n, --n-gen: output tokens asked for
+  std::string prompts_file;         // --prompts FILE (JSONL)
+  std::string slo;                  // --slo ttft_ms=500,tpot_ms=50
+  double timeout_s = 60;            // --timeout-seconds
+  uint64_t seed = 42;               // --seed
+  bool no_ignore_eos = false;       // --no-ignore-eos
+  std::string save_responses;       // --save-responses FILE: prompts and answers as JSONL (never kept by default)
+  // --embeddings: time the server's embeddings endpoint (/v1/embeddings, Ollama's /api/embed)
+  // as `rigbench embed` times a model: latency per text, texts/s per batch size.
+  bool embeddings = false;                      // --embeddings
+  std::string queries;                          // --queries FILE (embed's format); "" = the built-in set
+  std::vector<int> batch_sizes{1, 8, 32, 128};  // -b, --batch-size: texts per request, list
+  int repetitions = 3;                          // -r, --repetitions: passes over the query set
+  std::string output = "md";                    // -o
+  bool wide = false;                            // --wide
+  std::string db_path;                          // --db
+  bool no_db = false;                           // --no-db
+  std::vector<std::string> tags;                // --tag
+  bool progress = false;                        // --progress
   // Energy and cost with bench's meters (the server must run on this machine): an idle window
   // with the model loaded, then the loaded window (warm-up excluded).
-  std::string energy = "off";        // --energy auto|off
-  double idle_s = 5;                 // --idle-seconds
-  double watts = 0;                  // --watts
-  std::string power_log;             // --power-log
-  double estimate_tdp_w = 0;         // --estimate-power
-  CostOptions cost;                  // --price, --tariff, --idle-watts, ... (as bench)
+  std::string energy = "off";  // --energy auto|off
+  double idle_s = 5;           // --idle-seconds
+  double watts = 0;            // --watts
+  std::string power_log;       // --power-log
+  double estimate_tdp_w = 0;   // --estimate-power
+  CostOptions cost;            // --price, --tariff, --idle-watts, ... (as bench)
 };
 
 CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& opts);

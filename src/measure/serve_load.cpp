@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <fstream>
+#include <latch>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <thread>
+
+#include "measure/prompt_suite.h"
 
 namespace rigbench::measure {
 
@@ -18,15 +21,16 @@ double seconds_since(Clock::time_point origin) { return std::chrono::duration<do
 
 // Common English words; most tokenizers give each (with its leading space) one token.
 constexpr const char* kWords[] = {
-    "time", "year", "people", "way", "day", "man", "thing", "woman", "life", "child", "world", "school",
-    "state", "family", "student", "group", "country", "problem", "hand", "part", "place", "case", "week",
-    "company", "system", "program", "question", "work", "government", "number", "night", "point", "home",
-    "water", "room", "mother", "area", "money", "story", "fact", "month", "lot", "right", "study", "book",
-    "eye", "job", "word", "business", "issue", "side", "kind", "head", "house", "service", "friend",
-    "father", "power", "hour", "game", "line", "end", "member", "law", "car", "city", "name", "team",
-    "minute", "idea", "kid", "body", "back", "parent", "face", "others", "level", "office", "door",
-    "health", "person", "art", "war", "history", "party", "result", "change", "morning", "reason",
-    "girl", "guy", "moment", "air", "teacher", "force", "education", "dog", "cat", "tree", "sun"};
+    "time",   "year",   "people", "way",     "day",     "man",       "thing",    "woman",   "life",       "child",
+    "world",  "school", "state",  "family",  "student", "group",     "country",  "problem", "hand",       "part",
+    "place",  "case",   "week",   "company", "system",  "program",   "question", "work",    "government", "number",
+    "night",  "point",  "home",   "water",   "room",    "mother",    "area",     "money",   "story",      "fact",
+    "month",  "lot",    "right",  "study",   "book",    "eye",       "job",      "word",    "business",   "issue",
+    "side",   "kind",   "head",   "house",   "service", "friend",    "father",   "power",   "hour",       "game",
+    "line",   "end",    "member", "law",     "car",     "city",      "name",     "team",    "minute",     "idea",
+    "kid",    "body",   "back",   "parent",  "face",    "others",    "level",    "office",  "door",       "health",
+    "person", "art",    "war",    "history", "party",   "result",    "change",   "morning", "reason",     "girl",
+    "guy",    "moment", "air",    "teacher", "force",   "education", "dog",      "cat",     "tree",       "sun"};
 
 // One line of a server's answer for a message: whitespace runs folded, at most 160 characters.
 std::string one_line(const std::string& body) {
@@ -50,37 +54,48 @@ std::vector<ServePrompt> random_prompts(int count, int input_tokens, int output_
                                         const std::function<Result<std::vector<int>>(const std::string&)>& tokenize) {
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<std::size_t> pick(0, std::size(kWords) - 1);
+  const auto words = [&](int n) {
+    std::string text;
+    for (int w = 0; w < n; ++w) {
+      if (w > 0) text.push_back(' ');
+      text += kWords[pick(rng)];
+    }
+    return text;
+  };
   std::vector<ServePrompt> prompts;
+  // Token ids: one /tokenize call for one long random text (twice the words asked, as a word
+  // may be more than one token, plus one word per prompt); prompt i is a window of
+  // input_tokens ids at a random offset, so no two prompts share a prefix by design and the
+  // server is asked once, not once per prompt.
+  if (tokenize && count > 0) {
+    auto ids = tokenize(words(input_tokens * 2 + 8 + count));
+    if (ids && static_cast<int>(ids->size()) > input_tokens) {
+      std::uniform_int_distribution<std::size_t> offset(0, ids->size() - static_cast<std::size_t>(input_tokens));
+      for (int i = 0; i < count; ++i) {
+        ServePrompt p;
+        p.max_tokens = output_tokens;
+        const std::size_t at = offset(rng);
+        p.tokens.assign(ids->begin() + static_cast<std::ptrdiff_t>(at),
+                        ids->begin() + static_cast<std::ptrdiff_t>(at) + input_tokens);
+        p.input_tokens = input_tokens;
+        prompts.push_back(std::move(p));
+      }
+      return prompts;
+    }
+  }
+  // No /tokenize: input_tokens words, about one token each.
   for (int i = 0; i < count; ++i) {
     ServePrompt p;
     p.max_tokens = output_tokens;
-    // Twice the words asked when cutting to token ids (a word may be more than one token).
-    const int words = tokenize ? input_tokens * 2 + 8 : input_tokens;
-    for (int w = 0; w < words; ++w) {
-      if (w > 0) p.text.push_back(' ');
-      p.text += kWords[pick(rng)];
-    }
-    bool cut = false;
-    if (tokenize) {
-      auto ids = tokenize(p.text);
-      if (ids && static_cast<int>(ids->size()) >= input_tokens) {
-        ids->resize(input_tokens);
-        p.tokens = std::move(*ids);
-        p.input_tokens = input_tokens;
-        cut = true;
-      }
-    }
-    if (tokenize && !cut) {  // no /tokenize after all: the first input_tokens words
-      std::size_t at = 0;
-      for (int w = 0; w < input_tokens && at != std::string::npos; ++w) at = p.text.find(' ', at + 1);
-      if (at != std::string::npos) p.text.resize(at);
-    }
+    p.text = words(input_tokens);
     prompts.push_back(std::move(p));
   }
   return prompts;
 }
 
-Result<std::vector<ServePrompt>> read_prompt_file(const std::string& path, int default_output_tokens) {
+Result<std::vector<ServePrompt>> read_prompt_file(const std::string& spec, int default_output_tokens) {
+  // "builtin": bench's built-in prompt suite (its "text" and "n_gen" keys are read below).
+  const std::string path = spec == "builtin" ? builtin_suite_path() : spec;
   std::ifstream in(path);
   if (!in) return fail(ErrorCode::kNotFound, "prompt file '" + path + "': cannot open it");
   std::vector<ServePrompt> prompts;
@@ -98,18 +113,22 @@ Result<std::vector<ServePrompt>> read_prompt_file(const std::string& path, int d
     p.max_tokens = default_output_tokens;
     if (j.contains("prompt") && j["prompt"].is_string()) {
       p.text = j["prompt"].get<std::string>();
+    } else if (j.contains("text") && j["text"].is_string()) {  // a prompt suite's line (bench --prompts)
+      p.text = j["text"].get<std::string>();
     } else if (j.contains("messages") && j["messages"].is_array()) {
       for (const auto& m : j["messages"]) {
-        if (!m.is_object() || !m.contains("content") || !m["content"].is_string()) return bad("a message without text 'content'");
+        if (!m.is_object() || !m.contains("content") || !m["content"].is_string())
+          return bad("a message without text 'content'");
         if (!p.text.empty()) p.text += "\n";
         p.text += m["content"].get<std::string>();
       }
     } else {
       return bad("no \"prompt\" text and no \"messages\" array");
     }
-    for (const char* key : {"max_tokens", "output_tokens"}) {
+    for (const char* key : {"max_tokens", "output_tokens", "n_gen"}) {
       if (j.contains(key)) {
-        if (!j[key].is_number_integer() || j[key].get<int>() < 1) return bad(std::string("\"") + key + "\" is not a count >= 1");
+        if (!j[key].is_number_integer() || j[key].get<int>() < 1)
+          return bad(std::string("\"") + key + "\" is not a count >= 1");
         p.max_tokens = j[key].get<int>();
       }
     }
@@ -137,6 +156,7 @@ RequestTrace send_request(net::HttpClient& client, const LoadOptions& o, const S
   // Once more on a new connection when a kept-alive one turned out closed before any answer.
   for (int attempt = 0; attempt < 2; ++attempt) {
     reader = net::make_stream_reader(o.api);
+    reader->keep_text(o.save_responses);
     t.token_s.clear();
     t.start_s = seconds_since(origin);
     reply = client.post_stream(net::generation_path(o.api), body, [&](std::string_view chunk) {
@@ -162,12 +182,14 @@ RequestTrace send_request(net::HttpClient& client, const LoadOptions& o, const S
   } else {
     t.error = reply.error;
     t.error_message = reply.message;
-    if (reply.error == net::ErrorKind::kHttpStatus && !reply.body.empty()) t.error_message += ": " + one_line(reply.body);
+    if (reply.error == net::ErrorKind::kHttpStatus && !reply.body.empty())
+      t.error_message += ": " + one_line(reply.body);
   }
   t.error_message = net::without_secret(t.error_message, o.client.api_key);
   if (auto p = reader->prompt_tokens()) t.prompt_tokens = *p;
   if (auto c = reader->completion_tokens()) t.completion_tokens = *c;
   t.server = reader->timings();
+  if (o.save_responses) t.response = reader->text();
   return t;
 }
 
@@ -181,7 +203,10 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
   Clock::time_point origin = Clock::now();
   {
     net::HttpClient client(o.url, o.client);
-    for (int i = 0; i < o.warmup && !stopped(); ++i) result.warmup.push_back(send_request(client, o, prompt_at(i), origin));
+    for (int i = 0; i < o.warmup && !stopped(); ++i) {
+      result.warmup.push_back(send_request(client, o, prompt_at(i), origin));
+      result.warmup.back().prompt_index = static_cast<std::size_t>(i);
+    }
   }
   if (o.stop_if_warmup_fails && !result.warmup.empty() && !stopped() &&
       std::all_of(result.warmup.begin(), result.warmup.end(),
@@ -189,13 +214,14 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
     result.warmup_failed = true;
     return result;
   }
-  if (o.before_counted) o.before_counted();
   const int limit = o.num_requests > 0 ? std::min(o.num_requests, kMaxRequestsPerRun) : kMaxRequestsPerRun;
-  origin = Clock::now();
   const bool timed = o.duration_s > 0;
-  const Clock::time_point deadline =
-      origin + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timed ? o.duration_s : 0));
+  Clock::time_point deadline;
   const auto past_deadline = [&] { return timed && Clock::now() >= deadline; };
+  const int workers = std::max(1, std::min(o.concurrency, limit));
+  // Every worker starts its thread and opens its connection (a cheap GET) before the first
+  // counted request: no TTFT holds a thread start or a TCP handshake.
+  std::latch connected(workers), go(1);
 
   // Poisson arrivals: exponential gaps at `rate`, drawn in order as requests are taken.
   std::mt19937_64 rng(o.seed);
@@ -207,6 +233,9 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
   double last_end_s = 0;
   const auto worker = [&](int w) {
     net::HttpClient client(o.url, o.client);
+    if (!stopped()) (void)client.get(net::ping_path(o.api));
+    connected.count_down();
+    go.wait();
     for (;;) {
       int index = 0;
       double arrival_s = 0;
@@ -228,7 +257,9 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
           std::this_thread::sleep_for(std::chrono::duration<double>(std::min(wait, 0.05)));
         }
       }
-      RequestTrace t = send_request(client, o, prompt_at(static_cast<std::size_t>(o.warmup + index)), origin);
+      const auto at = static_cast<std::size_t>(o.warmup + index);
+      RequestTrace t = send_request(client, o, prompt_at(at), origin);
+      t.prompt_index = at;
       (void)w;
       std::lock_guard lock(mu);
       last_end_s = std::max(last_end_s, t.end_s);
@@ -237,9 +268,14 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
     }
   };
   std::vector<std::thread> threads;
-  const int workers = std::max(1, std::min(o.concurrency, limit));
   threads.reserve(workers);
   for (int w = 0; w < workers; ++w) threads.emplace_back(worker, w);
+  connected.wait();
+  if (o.before_counted) o.before_counted();
+  origin = Clock::now();
+  deadline =
+      origin + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timed ? o.duration_s : 0));
+  go.count_down();
   for (auto& th : threads) th.join();
   result.duration_s = last_end_s;
   result.interrupted = stopped();

@@ -26,34 +26,37 @@ struct ServePrompt {
   std::string text;
   std::vector<int> tokens;  // non-empty: sent as token ids (openai-completions)
   int max_tokens = 128;
-  int input_tokens = -1;    // the prompt's length in tokens when the client knows it, else -1
+  int input_tokens = -1;  // the prompt's length in tokens when the client knows it, else -1
 };
 
 // `count` prompts of random words (seeded), each of about `input_tokens` tokens: one common
-// English word per token. When `tokenize` is given (llama-server's /tokenize), each prompt
-// is cut to exactly `input_tokens` token ids.
+// English word per token. When `tokenize` is given (llama-server's /tokenize), it is called
+// once, on one long random text, and each prompt is a window of exactly `input_tokens` of its
+// token ids at a random (seeded) offset.
 std::vector<ServePrompt> random_prompts(int count, int input_tokens, int output_tokens, uint64_t seed,
                                         const std::function<Result<std::vector<int>>(const std::string&)>& tokenize);
 
-// A JSONL prompt file: one object a line, {"prompt": "..."} or {"messages": [{"role":
-// "user", "content": "..."}, ...]} (the contents joined), with "max_tokens" (or
-// "output_tokens", else `default_output_tokens`). Errors: kNotFound, kInvalidInput naming
-// the file and the line.
-Result<std::vector<ServePrompt>> read_prompt_file(const std::string& path, int default_output_tokens);
+// A JSONL prompt file: one object a line, {"prompt": "..."} (or a prompt suite's "text") or
+// {"messages": [{"role": "user", "content": "..."}, ...]} (the contents joined), with
+// "max_tokens" (or "output_tokens", or a suite's "n_gen", else `default_output_tokens`).
+// "builtin" reads bench's built-in prompt suite (measure/prompt_suite.h builtin_suite_path()).
+// Errors: kNotFound, kInvalidInput naming the file and the line.
+Result<std::vector<ServePrompt>> read_prompt_file(const std::string& spec, int default_output_tokens);
 
 struct LoadOptions {
   net::Url url;
   net::ClientOptions client;
   net::Api api = net::Api::kOpenAiCompletions;
   std::string model;
-  int concurrency = 1;       // workers (closed loop), or the most requests in flight under a rate
-  double rate = 0;           // requests/s, Poisson arrivals; 0 = closed loop
-  int num_requests = 0;      // requests counted; 0 = until the duration
-  double duration_s = 0;     // seconds of the counted run; 0 = until num_requests
-  int warmup = 1;            // requests before, one at a time, not counted
+  int concurrency = 1;    // workers (closed loop), or the most requests in flight under a rate
+  double rate = 0;        // requests/s, Poisson arrivals; 0 = closed loop
+  int num_requests = 0;   // requests counted; 0 = until the duration
+  double duration_s = 0;  // seconds of the counted run; 0 = until num_requests
+  int warmup = 1;         // requests before, one at a time, not counted
   bool ignore_eos = true;
-  uint64_t seed = 42;        // Poisson arrivals
-  std::vector<ServePrompt> prompts;  // cycled
+  bool save_responses = false;              // keep each answer's text in RequestTrace::response
+  uint64_t seed = 42;                       // Poisson arrivals
+  std::vector<ServePrompt> prompts;         // cycled
   const std::atomic<bool>* stop = nullptr;  // set: cancel what is in flight, start nothing more
   // When every warm-up request failed, send nothing more (the server cannot serve this load:
   // wrong model, 401, no stream) and say so in LoadResult::warmup_failed.

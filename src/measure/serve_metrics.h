@@ -33,9 +33,11 @@ struct RequestTrace {
   int completion_tokens = -1;    // idem
   int client_input_tokens = -1;  // the prompt's length as the client built it (-1 unknown)
   net::ErrorKind error = net::ErrorKind::kNone;
-  std::string error_message;     // one line; never holds the API key
+  std::string error_message;  // one line; never holds the API key
   int http_status = 0;
   net::ServerTimings server;     // the server's own figures (llama-server timings, Ollama durations)
+  std::string response;          // the generated text, only with LoadOptions::save_responses
+  std::size_t prompt_index = 0;  // the prompt sent: LoadOptions::prompts[prompt_index % size]
 };
 
 struct RequestMetrics {
@@ -43,8 +45,8 @@ struct RequestMetrics {
   double tpot_ms = kNaN;  // NaN with fewer than 2 output tokens
   double e2e_ms = kNaN;
   std::vector<double> itl_ms;
-  int input_tokens = -1;   // server usage, else the client's count; -1 unknown
-  int output_tokens = 0;   // server usage, else the pieces counted
+  int input_tokens = -1;  // server usage, else the client's count; -1 unknown
+  int output_tokens = 0;  // server usage, else the pieces counted
   bool output_from_server = false;
   static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 };
@@ -67,9 +69,9 @@ struct ServeRunMetrics {
   int requests = 0;   // sent and finished (ok or failed), warm-up excluded
   int completed = 0;  // ok
   int failed = 0;
-  std::map<std::string, int> errors;  // by net::error_kind_key: refused, http_status, malformed_stream, ...
-  std::string first_error;            // the first failure's message (one line)
-  double duration_s = 0;              // wall time of the run
+  std::map<std::string, int> errors;         // by net::error_kind_key: refused, http_status, malformed_stream, ...
+  std::string first_error;                   // the first failure's message (one line)
+  double duration_s = 0;                     // wall time of the run
   Summary ttft_ms, tpot_ms, itl_ms, e2e_ms;  // over completed requests (itl: every gap of every request)
   Summary input_tokens, output_tokens;
   int64_t total_input_tokens = 0, total_output_tokens = 0;

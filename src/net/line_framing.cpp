@@ -4,72 +4,62 @@ namespace rigbench::net {
 
 std::vector<std::string> LineSplitter::feed(std::string_view chunk) {
   std::vector<std::string> lines;
-  for (const char c : chunk) {
-    if (after_cr_) {
-      after_cr_ = false;
-      if (c == '\n') continue;  // "\r\n": the line ended at '\r'
-    }
-    if (c == '\n' || c == '\r') {
-      lines.push_back(std::move(buffer_));
-      buffer_.clear();
-      after_cr_ = c == '\r';
-    } else {
-      buffer_.push_back(c);
-    }
-  }
+  each_line(chunk, [&](std::string_view line) { lines.emplace_back(line); });
   return lines;
 }
 
-void SseDecoder::take_line(const std::string& line, std::vector<SseEvent>& out) {
+void SseDecoder::reset() {
+  current_.data.clear();
+  current_.event.clear();
+  has_data_ = false;
+}
+
+bool SseDecoder::take_line(std::string_view line) {
   if (line.empty()) {
-    if (has_data_) out.push_back(std::move(current_));
-    current_ = {};
-    has_data_ = false;
-    return;
+    if (has_data_) return true;
+    reset();
+    return false;
   }
-  if (line.front() == ':') return;  // comment (keep-alive)
+  if (line.front() == ':') return false;  // comment (keep-alive)
   const auto colon = line.find(':');
-  const std::string field = line.substr(0, colon);
-  std::string value;
-  if (colon != std::string::npos) {
+  const std::string_view field = line.substr(0, colon);
+  std::string_view value;
+  if (colon != std::string_view::npos) {
     value = line.substr(colon + 1);
-    if (!value.empty() && value.front() == ' ') value.erase(0, 1);
+    if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
   }
   if (field == "data") {
     if (has_data_) current_.data.push_back('\n');
-    current_.data += value;
+    current_.data.append(value);
     has_data_ = true;
   } else if (field == "event") {
-    current_.event = value;
+    current_.event.assign(value);
   } else if (field == "id" || field == "retry") {
     // not used
   } else {
     ++unknown_lines_;
   }
+  return false;
 }
 
 std::vector<SseEvent> SseDecoder::feed(std::string_view chunk) {
   std::vector<SseEvent> out;
-  for (const auto& line : lines_.feed(chunk)) take_line(line, out);
+  each_event(chunk, [&](const SseEvent& e) { out.push_back(e); });
   return out;
 }
 
 SseEvent SseDecoder::finish() {
-  std::vector<SseEvent> out;
   const std::string rest = lines_.rest();
-  if (!rest.empty()) take_line(rest, out);
+  if (!rest.empty()) take_line(rest);
   SseEvent last;
-  if (has_data_) last = std::move(current_);
-  current_ = {};
-  has_data_ = false;
+  if (has_data_) last = current_;
+  reset();
   return last;
 }
 
 std::vector<std::string> NdjsonDecoder::feed(std::string_view chunk) {
   std::vector<std::string> out;
-  for (auto& line : lines_.feed(chunk)) {
-    if (line.find_first_not_of(" \t") != std::string::npos) out.push_back(std::move(line));
-  }
+  each_line(chunk, [&](std::string_view line) { out.emplace_back(line); });
   return out;
 }
 

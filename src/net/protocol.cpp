@@ -38,6 +38,8 @@ const char* generation_path(Api api) {
   return "";
 }
 
+const char* ping_path(Api api) { return is_ollama(api) ? "/api/version" : "/v1/models"; }
+
 std::string request_body(Api api, const GenerationRequest& r) {
   json body;
   body["model"] = r.model;
@@ -63,7 +65,7 @@ std::string request_body(Api api, const GenerationRequest& r) {
   body["temperature"] = 0;
   body["stream_options"] = {{"include_usage", true}};
   if (r.ignore_eos) {
-    body["ignore_eos"] = true;         // llama-server, vLLM
+    body["ignore_eos"] = true;          // llama-server, vLLM
     body["min_tokens"] = r.max_tokens;  // vLLM
   }
   return body.dump();
@@ -95,7 +97,7 @@ class OpenAiReader final : public StreamReader {
   explicit OpenAiReader(bool chat) : chat_(chat) {}
   int feed(std::string_view chunk) override {
     int n = 0;
-    for (const auto& e : sse_.feed(chunk)) n += take(e);
+    sse_.each_event(chunk, [&](const SseEvent& e) { n += take(e); });
     if (sse_.unknown_lines() > 0 && pieces_ == 0 && !done_) {
       malformed("the answer is not a stream of server-sent events (does the server stream?)");
     }
@@ -144,7 +146,10 @@ class OpenAiReader final : public StreamReader {
         } else if (const auto t = choice.find("text"); t != choice.end()) {
           text = &*t;
         }
-        if (text != nullptr && text->is_string() && !text->get_ref<const std::string&>().empty()) ++n;
+        if (text != nullptr && text->is_string() && !text->get_ref<const std::string&>().empty()) {
+          ++n;
+          if (keep_text_) text_ += text->get_ref<const std::string&>();
+        }
         if (const auto f = choice.find("finish_reason"); f != choice.end() && f->is_string()) {
           finish_reason_ = f->get<std::string>();
         }
@@ -174,7 +179,7 @@ class OllamaReader final : public StreamReader {
   explicit OllamaReader(bool chat) : chat_(chat) {}
   int feed(std::string_view chunk) override {
     int n = 0;
-    for (const auto& line : lines_.feed(chunk)) n += take(line);
+    lines_.each_line(chunk, [&](std::string_view line) { n += take(line); });
     return n;
   }
   int finish() override {
@@ -184,11 +189,11 @@ class OllamaReader final : public StreamReader {
   }
 
  private:
-  int take(const std::string& line) {
+  int take(std::string_view line) {
     if (done_ || error_ != ErrorKind::kNone) return 0;
     const json j = json::parse(line, nullptr, false);
     if (j.is_discarded() || !j.is_object()) {
-      malformed("a line that is not JSON: " + line.substr(0, 80));
+      malformed("a line that is not JSON: " + std::string(line.substr(0, 80)));
       return 0;
     }
     if (j.contains("error")) {
@@ -210,6 +215,7 @@ class OllamaReader final : public StreamReader {
       }
     }
     const int n = (text != nullptr && text->is_string() && !text->get_ref<const std::string&>().empty()) ? 1 : 0;
+    if (n > 0 && keep_text_) text_ += text->get_ref<const std::string&>();
     pieces_ += n;
     if (const auto d = j.find("done"); d != j.end() && d->is_boolean() && d->get<bool>()) {
       done_ = true;
@@ -328,8 +334,8 @@ Result<ServerInfo> probe_server(HttpClient& client, const Url& url, std::optiona
     if (m.ok()) {
       auto names = parse_model_list(m.body, false);
       if (!names) {
-        return fail(ErrorCode::kRuntime, url.redacted() + "/v1/models: not an OpenAI model list (" +
-                                             names.error().message + ")");
+        return fail(ErrorCode::kRuntime,
+                    url.redacted() + "/v1/models: not an OpenAI model list (" + names.error().message + ")");
       }
       info.api_family = "openai";
       info.models = *names;

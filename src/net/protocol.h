@@ -25,6 +25,9 @@ std::optional<Api> parse_api(std::string_view name);
 bool is_ollama(Api api);
 // The path of the generation endpoint ("/v1/chat/completions", "/api/generate", ...).
 const char* generation_path(Api api);
+// A cheap GET every server of the API answers ("/v1/models", "/api/version"): a load worker
+// opens its connection with it before the counted requests start.
+const char* ping_path(Api api);
 
 // What a request asks the server to generate.
 struct GenerationRequest {
@@ -43,13 +46,13 @@ inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 // Timings the server reports about its own work on one request (llama-server's `timings`,
 // Ollama's durations converted from ns to ms). NaN / -1 where it does not say.
 struct ServerTimings {
-  int prompt_n = -1;                      // prompt tokens evaluated
-  double prompt_ms = kNoValue;            // prompt evaluation
-  int predicted_n = -1;                   // tokens generated
-  double predicted_ms = kNoValue;         // generation
-  double predicted_per_second = kNoValue; // predicted_n / predicted_ms, as the server states it
-  double load_ms = kNoValue;              // Ollama's load_duration
-  double total_ms = kNoValue;             // Ollama's total_duration
+  int prompt_n = -1;                       // prompt tokens evaluated
+  double prompt_ms = kNoValue;             // prompt evaluation
+  int predicted_n = -1;                    // tokens generated
+  double predicted_ms = kNoValue;          // generation
+  double predicted_per_second = kNoValue;  // predicted_n / predicted_ms, as the server states it
+  double load_ms = kNoValue;               // Ollama's load_duration
+  double total_ms = kNoValue;              // Ollama's total_duration
   bool present() const { return predicted_n >= 0 || prompt_n >= 0; }
 };
 
@@ -71,6 +74,10 @@ class StreamReader {
   const ServerTimings& timings() const { return timings_; }
   int pieces() const { return pieces_; }
   const std::string& finish_reason() const { return finish_reason_; }
+  // Keep the generated text (serve-bench --save-responses); off by default, so a benchmark
+  // copies no text it does not store.
+  void keep_text(bool keep) { keep_text_ = keep; }
+  const std::string& text() const { return text_; }  // the pieces joined, when kept
 
  protected:
   void malformed(std::string message) {
@@ -86,6 +93,8 @@ class StreamReader {
   ServerTimings timings_;
   int pieces_ = 0;
   std::string finish_reason_;
+  bool keep_text_ = false;
+  std::string text_;
 };
 
 std::unique_ptr<StreamReader> make_stream_reader(Api api);
@@ -97,11 +106,11 @@ ErrorKind stream_outcome(const StreamReader& reader, std::string& message);
 // --- the server's identity --------------------------------------------------------------
 
 struct ServerInfo {
-  std::string api_family;             // "openai" or "ollama"
-  std::string version;                // Ollama's /api/version, llama-server's /props build_info, vLLM's /version; "" unknown
-  std::string software;               // "ollama", "llama.cpp", "" unknown
-  std::vector<std::string> models;    // the models the server lists (/v1/models ids, /api/tags names)
-  std::vector<std::string> loaded;    // models loaded now (Ollama's /api/ps; OpenAI: the listed ones)
+  std::string api_family;  // "openai" or "ollama"
+  std::string version;     // Ollama's /api/version, llama-server's /props build_info, vLLM's /version; "" unknown
+  std::string software;    // "ollama", "llama.cpp", "" unknown
+  std::vector<std::string> models;  // the models the server lists (/v1/models ids, /api/tags names)
+  std::vector<std::string> loaded;  // models loaded now (Ollama's /api/ps; OpenAI: the listed ones)
 };
 
 // Parses /v1/models ({"data":[{"id":...}]}) or Ollama's /api/tags ({"models":[{"name":...}]})

@@ -19,11 +19,17 @@ std::string mean_sd(double mean, double sd, int decimals) {
   return buf;
 }
 
-// The model as people tell files apart: name, file type, and "(synthetic)" for a generated file.
-std::string model_label(const ModelInfo& m) {
+// The model as people tell files apart: name, file type, and "(synthetic)" for a generated file;
+// a server's (serve-bench --embeddings) with "@ cN" and the server, as compare labels it.
+std::string model_label(const RunRecord& r) {
+  const ModelInfo& m = r.model;
   std::string s = m.name;
   if (!m.file_type.empty()) s += " " + m.file_type;
   if (m.synthetic) s += " (synthetic)";
+  if (r.server) {
+    s += " @ c" + std::to_string(r.server->concurrency) + " " +
+         (r.server->software.empty() ? r.server->url : r.server->software);
+  }
   return s;
 }
 
@@ -64,7 +70,7 @@ Table embedding_table(std::span<const RunRecord> records) {
     const EmbeddingResult& e = *r.results.embedding;
     auto head = [&](std::string test, int batch, std::size_t n) {
       return std::vector<TableCell>{TableCell::str(r.machine.hostname),
-                                    TableCell::str(model_label(r.model)),
+                                    TableCell::str(model_label(r)),
                                     TableCell::str(e.pooling),
                                     TableCell::integer(r.params.n_threads),
                                     TableCell::str(std::move(test)),
@@ -92,6 +98,11 @@ Table embedding_table(std::span<const RunRecord> records) {
   t.add_footer(
       "latency b1: one query per llama.cpp call, p50/p95/p99 over every query and repetition; batch N: the whole "
       "query set in calls of N texts, mean ± sd over repetitions; the model's own pooling");
+  if (std::any_of(sorted.begin(), sorted.end(), [](const RunRecord* r) { return r->server.has_value(); })) {
+    t.add_footer(
+        "@ cN: serve-bench --embeddings, one HTTP request per call with N in flight, timed by the client (request "
+        "written to answer read); t/s from the server's usage, 0 where it reports none");
+  }
   return t;
 }
 

@@ -13,66 +13,25 @@
 #include "report/comparison.h"
 #include "report/embed_table.h"
 #include "report/escape.h"
+#include "report/html_parts.h"
 #include "report/memory_usage.h"
+#include "report/serve_html.h"
 
 namespace rigbench::report {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
-
-// A table cell: plain text, escaped when the table is written.
-struct Td {
-  std::string text;
-  bool strong = false;  // the row's winner
-  bool num = false;     // right-aligned
-};
-using Tr = std::vector<Td>;
-
-std::string table_html(const std::vector<std::string>& head, const std::vector<Tr>& rows) {
-  std::string h = "<table><thead><tr>";
-  for (const std::string& c : head) h += "<th>" + html_escape(c) + "</th>";
-  h += "</tr></thead><tbody>\n";
-  for (const Tr& r : rows) {
-    h += "<tr>";
-    for (const Td& c : r) {
-      h += c.num ? "<td class=\"num\">" : "<td>";
-      h += c.strong ? "<strong>" + html_escape(c.text) + "</strong>" : html_escape(c.text);
-      h += "</td>";
-    }
-    h += "</tr>\n";
-  }
-  return h + "</tbody></table>";
-}
-
-// A section; with a chart, the canvas and the table side by side.
-std::string section_html(const std::string& id, const std::string& title, const std::string& note,
-                         const std::string& chart_id, const std::string& table) {
-  std::string h = "<section id=\"" + id + "\"><h2>" + html_escape(title) + "</h2>";
-  if (!note.empty()) h += "<p class=\"note\">" + html_escape(note) + "</p>";
-  if (chart_id.empty()) return h + "<div class=\"table\">" + table + "</div></section>\n";
-  return h + "<div class=\"pair\"><div class=\"chart\"><canvas id=\"" + chart_id + "\" role=\"img\" aria-label=\"" +
-         html_escape(title) + "\"></canvas></div><div class=\"table\">" + table + "</div></div></section>\n";
-}
+using html::chart_spec;
+using html::Json;
+using html::section_html;
+using html::table_html;
+using html::Td;
+using html::Tr;
 
 std::string percent(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, v < 0.01 ? "%.4f %%" : "%.2f %%", v);
   return buf;
-}
-
-// `y_max` > 0: the value axis reaches at least that far (100 for shares of a capacity).
-Json chart_spec(const std::string& id, const std::string& title, const std::string& y_title, const std::string& unit,
-                bool stacked, const Json& labels, const Json& datasets, double y_max = 0) {
-  return {{"id", id},
-          {"title", title},
-          {"y_title", y_title},
-          {"unit", unit},
-          {"stacked", stacked},
-          {"labels", labels},
-          {"datasets", datasets},
-          {"y_max", y_max > 0 ? Json(y_max) : Json(nullptr)},
-          {"scale", "linear"}};
 }
 
 // Bars whose largest value is more than this many times the smallest are drawn on a log
@@ -308,84 +267,6 @@ std::string power_section(std::span<const RunRecord> records, Json& charts) {
       table_html({"model", "machine", "run", "method", "points", "seconds", "average W", "peak W", "flags"}, rows));
 }
 
-// serve-bench runs: latency percentiles against concurrency, a line per server, model, API and
-// percentile (TTFT and TPOT at p50, p90, p99), and a row per run.
-std::string serve_section(std::span<const RunRecord> records, Json& charts) {
-  struct Point {
-    int concurrency;
-    const RunRecord* rec;
-  };
-  std::map<std::string, std::vector<Point>> groups;  // "model · server (api)" -> runs
-  for (const RunRecord& rec : records) {
-    if (!rec.server || rec.server->completed == 0) continue;
-    const ServerRun& s = *rec.server;
-    std::string server = s.url;
-    if (!s.software.empty()) server += " " + s.software + (s.version.empty() ? "" : " " + s.version);
-    groups[rec.model.name + " · " + server + " (" + s.api + ")"].push_back({s.concurrency, &rec});
-  }
-  if (groups.empty()) return "";
-  Json datasets = Json::array();
-  std::vector<Tr> rows;
-  const auto ms = [](double v) {
-    if (!std::isfinite(v)) return std::string("-");
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f", v);
-    return std::string(buf);
-  };
-  for (auto& [label, points] : groups) {
-    std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.concurrency < b.concurrency; });
-    struct Series {
-      const char* name;
-      double (*get)(const ServerRun&);
-      bool dashed;
-    };
-    const Series series[] = {
-        {"TTFT p50", [](const ServerRun& s) { return s.ttft_ms.median; }, false},
-        {"TTFT p90", [](const ServerRun& s) { return s.ttft_ms.p90; }, false},
-        {"TTFT p99", [](const ServerRun& s) { return s.ttft_ms.p99; }, false},
-        {"TPOT p50", [](const ServerRun& s) { return s.tpot_ms.median; }, true},
-        {"TPOT p90", [](const ServerRun& s) { return s.tpot_ms.p90; }, true},
-        {"TPOT p99", [](const ServerRun& s) { return s.tpot_ms.p99; }, true},
-    };
-    for (const Series& se : series) {
-      Json data = Json::array();
-      for (const Point& p : points) {
-        const double v = se.get(*p.rec->server);
-        if (std::isfinite(v)) data.push_back({{"x", p.concurrency}, {"y", v}});
-      }
-      datasets.push_back({{"label", label + " · " + se.name}, {"data", data}, {"dashed", se.dashed}});
-    }
-    for (const Point& p : points) {
-      const ServerRun& s = *p.rec->server;
-      rows.push_back({{p.rec->model.name},
-                      {s.url + " (" + s.api + ")"},
-                      {std::to_string(s.concurrency), false, true},
-                      {std::to_string(s.completed) + "/" + std::to_string(s.requests), false, true},
-                      {ms(s.request_throughput_rps), false, true},
-                      {ms(s.output_tps), false, true},
-                      {ms(s.ttft_ms.median), false, true},
-                      {ms(s.ttft_ms.p90), false, true},
-                      {ms(s.ttft_ms.p99), false, true},
-                      {ms(s.tpot_ms.median), false, true},
-                      {ms(s.tpot_ms.p99), false, true},
-                      {ms(s.itl_ms.p99), false, true},
-                      {ms(s.e2e_ms.median), false, true}});
-    }
-  }
-  Json spec = chart_spec("chart-serve", "Server latency against concurrency", "ms", "ms", false, Json::array(), datasets);
-  spec["type"] = "line";
-  spec["x_title"] = "concurrency (requests in flight)";
-  charts.push_back(std::move(spec));
-  return section_html(
-      "serve", "Server latency against concurrency",
-      "rigbench serve-bench runs: time to first token (solid) and time per output token after the first (dashed) "
-      "at their 50th, 90th and 99th percentiles, per server, model and API, measured by the client.",
-      "chart-serve",
-      table_html({"model", "server", "c", "ok", "req/s", "out t/s", "TTFT p50 ms", "TTFT p90 ms", "TTFT p99 ms",
-                  "TPOT p50 ms", "TPOT p99 ms", "ITL p99 ms", "E2E p50 ms"},
-                 rows));
-}
-
 std::string machines_section(std::span<const RunRecord> records, const RecordIdentities& ids) {
   std::map<std::string, std::pair<const RunRecord*, int>> machines;  // label -> first record, count
   for (std::size_t i = 0; i < records.size(); ++i) {
@@ -520,7 +401,7 @@ Result<std::string> render_html_report(std::span<const RunRecord> records, const
   body += memory_section(records, ids, charts);
   body += power_section(records, charts);
   body += embedding_section_html(records);  // report/embed_table.h
-  body += serve_section(records, charts);
+  body += serve_section_html(records, charts);  // report/serve_html.h
   body += regressions_section(regs, options.alpha);
   std::string absent;
   for (const char* id : {"energy", "cost", "power"}) {

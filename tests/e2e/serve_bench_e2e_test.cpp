@@ -19,6 +19,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -124,8 +126,8 @@ TEST(ServeBenchFakeOllamaAndFakeOpenAi, SameSetTimingsGiveTheSameMetricsThroughB
   const int po = ollama.port(), pa = openai.port();
   ASSERT_GT(po, 0) << ollama.err();
   ASSERT_GT(pa, 0) << openai.err();
-  const std::vector<std::string> load = {"--concurrency", "1,2", "--num-requests", "6", "-p", "16", "-n", "12",
-                                         "-o", "json", "--no-db"};
+  const std::vector<std::string> load = {"--concurrency", "1,2",    "--num-requests", "6", "-p", "16", "-n", "12", "-o",
+                                         "json",          "--no-db"};
   std::vector<std::string> a1 = {url(po)}, a2 = {url(pa)};
   a1.insert(a1.end(), load.begin(), load.end());
   a2.insert(a2.end(), load.begin(), load.end());
@@ -169,10 +171,10 @@ TEST(ServeBenchFakeOllamaAndFakeOpenAi, ChatApisStreamTheSameTokens) {
   Background openai(fake("openai", {"--ttft-ms", "5", "--interval-ms", "1"}));
   ASSERT_GT(ollama.port(), 0);
   ASSERT_GT(openai.port(), 0);
-  const ProcessResult ro = serve_bench({url(ollama.port()), "--api", "ollama-chat", "--num-requests", "3", "-n", "7",
-                                        "-o", "json", "--no-db"});
-  const ProcessResult ra = serve_bench({url(openai.port()), "--api", "openai-chat", "--num-requests", "3", "-n", "7",
-                                        "-o", "json", "--no-db"});
+  const ProcessResult ro = serve_bench(
+      {url(ollama.port()), "--api", "ollama-chat", "--num-requests", "3", "-n", "7", "-o", "json", "--no-db"});
+  const ProcessResult ra = serve_bench(
+      {url(openai.port()), "--api", "openai-chat", "--num-requests", "3", "-n", "7", "-o", "json", "--no-db"});
   ASSERT_EQ(ro.exit_code, 0) << ro.err;
   ASSERT_EQ(ra.exit_code, 0) << ra.err;
   EXPECT_EQ(runs_of(ro)[0]["output_tokens_mean"], 7.0);
@@ -194,8 +196,8 @@ TEST(ServeBenchFaultServer, EachFaultIsCountedAsItsKindAndTheRunGoesOn) {
   Background faults(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1", "--faults", "ok,500,cut,malformed,stall,ok",
                                     "--stall-ms", "2500"}));
   ASSERT_GT(faults.port(), 0);
-  const ProcessResult r = serve_bench({url(faults.port()), "--num-requests", "5", "-n", "8", "--timeout-seconds", "1",
-                                       "-o", "json", "--no-db"});
+  const ProcessResult r = serve_bench(
+      {url(faults.port()), "--num-requests", "5", "-n", "8", "--timeout-seconds", "1", "-o", "json", "--no-db"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json run = runs_of(r).at(0);
   EXPECT_EQ(run["requests"], 5);
@@ -257,12 +259,11 @@ TEST(ServeBenchBadInput, UnreachableWrongApiUnknownModelNoStreamOneLineExit1) {
 }
 
 TEST(ServeBenchBadInput, BadFlagsExit2) {
-  for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"http://127.0.0.1:1", "--concurrency", "0"},
-        std::vector<std::string>{"http://127.0.0.1:1", "--api", "grpc"},
-        std::vector<std::string>{"http://127.0.0.1:1", "-o", "out.json"},
-        std::vector<std::string>{"http://127.0.0.1:1", "--slo", "ttft=5"},
-        std::vector<std::string>{"ftp://127.0.0.1:1"}}) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"http://127.0.0.1:1", "--concurrency", "0"},
+                                               std::vector<std::string>{"http://127.0.0.1:1", "--api", "grpc"},
+                                               std::vector<std::string>{"http://127.0.0.1:1", "-o", "out.json"},
+                                               std::vector<std::string>{"http://127.0.0.1:1", "--slo", "ttft=5"},
+                                               std::vector<std::string>{"ftp://127.0.0.1:1"}}) {
     const ProcessResult r = serve_bench(args);
     EXPECT_EQ(r.exit_code, 2) << args[1] << ": " << r.err;
     EXPECT_EQ(count_lines(r.err), 1) << r.err;
@@ -317,6 +318,189 @@ TEST(ServeBenchInterrupt, CtrlCKeepsAndStoresTheFinishedRequestsExit130) {
   EXPECT_EQ(rec[0]["server"]["failed"], 0);  // canceled requests are neither results nor failures
 }
 
+TEST(ServeBenchFakeOllama, TheBuiltInPromptSuiteIsAPromptFile) {
+  Background server(fake("ollama", {"--ttft-ms", "1", "--interval-ms", "1"}));
+  ASSERT_GT(server.port(), 0) << server.err();
+  const ProcessResult r = serve_bench(
+      {url(server.port()), "--prompts", "builtin", "--num-requests", "3", "--warmup", "0", "-o", "json", "--no-db"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json runs = runs_of(r);
+  ASSERT_EQ(runs.size(), 1u) << r.out;
+  EXPECT_EQ(runs[0]["completed"], 3);
+  EXPECT_EQ(runs[0]["output_short"], 0);                        // each prompt's own n_gen asked and streamed
+  EXPECT_GT(runs[0]["input_tokens_mean"].get<double>(), 10.0);  // the suite's texts, not -p
+}
+
+TEST(ServeBenchFakeOpenAi, EachWorkerOpensItsConnectionBeforeTheCountedRequests) {
+  // TTFT holds no TCP handshake nor thread start: every counted request goes on a connection
+  // that a worker opened (GET /v1/models) before the first counted request was sent.
+  Background server(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1"}));
+  ASSERT_GT(server.port(), 0) << server.err();
+  const ProcessResult r = serve_bench({url(server.port()), "--concurrency", "4", "--num-requests", "12", "-n", "3",
+                                       "-p", "4", "--no-db", "-o", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const ProcessResult log = run_process({"/usr/bin/curl", "-s", url(server.port()) + "/fake/log"});
+  std::istringstream lines(log.out);
+  std::vector<std::string> method, path, port;
+  for (std::string m, p, c; lines >> m >> p >> c;) {
+    method.push_back(m);
+    path.push_back(p);
+    port.push_back(c);
+  }
+  // The warm-up (one POST /v1/completions), then 4 pings, then the 12 counted requests.
+  std::size_t warmup = 0;
+  while (warmup < path.size() && path[warmup] != "/v1/completions") ++warmup;
+  ASSERT_LT(warmup + 17, path.size() + 1) << log.out;
+  std::set<std::string> pinged;
+  for (std::size_t i = warmup + 1; i < warmup + 5; ++i) {
+    EXPECT_EQ(method[i] + " " + path[i], "GET /v1/models") << log.out;
+    pinged.insert(port[i]);
+  }
+  EXPECT_EQ(pinged.size(), 4u) << log.out;  // four connections, one per worker
+  for (std::size_t i = warmup + 5; i < path.size(); ++i) {
+    EXPECT_EQ(path[i], "/v1/completions") << log.out;
+    EXPECT_TRUE(pinged.count(port[i])) << "request " << i << " on a new connection:\n" << log.out;
+  }
+  EXPECT_EQ(path.size() - warmup - 5, 12u) << log.out;
+}
+
+TEST(ServeBenchFakeOpenAi, AModelListRunsEachModelOneAfterAnotherWithItsCostPerModel) {
+  Background server(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1", "--model",
+                                    "small,large-model-with-a-name-as-long-as-ollama-tags-get"}));
+  ASSERT_GT(server.port(), 0) << server.err();
+  const std::string large = "large-model-with-a-name-as-long-as-ollama-tags-get";
+  const ProcessResult r = serve_bench({url(server.port()), "-m", "small," + large, "--concurrency", "1,2",
+                                       "--num-requests", "2", "-n", "4", "-p", "8", "-o", "json", "--no-db"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json runs = runs_of(r);
+  ASSERT_EQ(runs.size(), 4u) << r.out;
+  const std::string want_model[] = {"small", "small", large, large};
+  const int want_c[] = {1, 2, 1, 2};
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(runs[i]["model"], want_model[i]);
+    EXPECT_EQ(runs[i]["concurrency"], want_c[i]);
+    EXPECT_EQ(runs[i]["completed"], 2);
+  }
+  // With a stated power and a price: the third study's table, one row per model (cost --per-model).
+  const ProcessResult md =
+      serve_bench({url(server.port()), "-m", "small," + large, "--num-requests", "2", "-n", "4", "-p", "8", "--no-db",
+                   "--energy", "auto", "--watts", "100", "--idle-watts", "40", "--price", "0.30"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  // Several models: the runs' md table names them.
+  const auto header = md.out.rfind('\n', md.out.find("TTFT p50 ms"));
+  EXPECT_EQ(md.out.compare(header + 1, 7, "| model"), 0) << md.out;
+  std::istringstream md_lines(md.out);
+  for (std::string line; std::getline(md_lines, line);) {
+    if (!line.empty() && line[0] == '|') EXPECT_LE(line.size(), 120u) << line;  // within 120 columns
+  }
+  EXPECT_NE(md.out.find("J/tok"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("/Mtok"), std::string::npos) << md.out;
+  const auto per_model = md.out.find("cost per Mtok");
+  ASSERT_NE(per_model, std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("small", per_model), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("large-model", per_model), std::string::npos) << md.out;
+  // A model of the list that the server lacks: before any run, naming it and what it has.
+  const ProcessResult bad = serve_bench({url(server.port()), "-m", "small,huge", "--no-db"});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("'huge'"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("small, " + large), std::string::npos) << bad.err;
+  EXPECT_EQ(count_lines(bad.err), 1) << bad.err;
+}
+
+TEST(ServeBenchFakeOpenAi, PromptsAndResponsesAreKeptOnlyWithSaveResponses) {
+  const std::string key = "sk-5ecret-in-the-env";
+  Background server(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1"}));
+  Background ollama(fake("ollama", {"--ttft-ms", "1", "--interval-ms", "1"}));
+  ASSERT_GT(server.port(), 0) << server.err();
+  ASSERT_GT(ollama.port(), 0) << ollama.err();
+  TempDir dir;
+  const std::string plain = dir.file("plain.db"), db = dir.file("saved.db"), file = dir.file("answers.jsonl");
+  // By default: counts and timings only, no text anywhere.
+  ASSERT_EQ(serve_bench({url(server.port()), "--num-requests", "2", "-n", "3", "-p", "4", "--db", plain}).exit_code, 0);
+  const ProcessResult p = run_process({RIGBENCH_BIN, "export", "--db", plain, "-o", "json"});
+  EXPECT_EQ(p.out.find(" tok1"), std::string::npos);
+  EXPECT_EQ(testing::read_file(plain).find(" tok1"), std::string::npos);
+
+  setenv("OPENAI_API_KEY", key.c_str(), 1);
+  const ProcessResult r = serve_bench({url(server.port()), "--num-requests", "2", "-n", "3", "-p", "4", "--db", db,
+                                       "--save-responses", file, "-o", "json"});
+  unsetenv("OPENAI_API_KEY");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string text = testing::read_file(file);
+  EXPECT_EQ(text.find(key), std::string::npos);
+  EXPECT_EQ(count_lines(text), 2) << text;
+  const std::string record_id =
+      json::parse(run_process({RIGBENCH_BIN, "export", "--db", db, "-o", "json"}).out, nullptr, false)[0]["record_id"];
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    const json one = json::parse(line, nullptr, false);
+    ASSERT_TRUE(one.is_object()) << line;
+    EXPECT_EQ(one["record_id"], record_id);  // the answers name the stored run they belong to
+    EXPECT_EQ(one["model"], "fake");
+    EXPECT_EQ(one["response"], " tok0 tok1 tok2");  // the fake's three pieces, joined
+    EXPECT_EQ(one["error"], "");
+    EXPECT_EQ(one["prompt_token_ids"].size(), 4u) << line;  // the fake has /tokenize: 4 token ids
+  }
+  // Through Ollama's protocol the prompt is text.
+  const ProcessResult o = serve_bench(
+      {url(ollama.port()), "--num-requests", "1", "-n", "2", "-p", "3", "--no-db", "--save-responses", file});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const json one = json::parse(testing::read_file(file), nullptr, false);
+  ASSERT_TRUE(one.is_object());
+  EXPECT_EQ(one["response"], " tok0 tok1");
+  EXPECT_TRUE(one["prompt"].is_string());
+  EXPECT_EQ(count_lines(one["prompt"].get<std::string>() + "\n"), 1);
+  // A folder that does not exist: refused before any request.
+  const ProcessResult bad = serve_bench({url(server.port()), "--no-db", "--save-responses", dir.file("no/such.jsonl")});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("--save-responses"), std::string::npos) << bad.err;
+}
+
+TEST(ServeBenchFakeOllamaAndFakeOpenAi, EmbeddingsGiveEmbedsRecordsThroughBothProtocols) {
+  TempDir dir;
+  const std::string queries = dir.file("q.txt");
+  {
+    std::ofstream q(queries);
+    q << "red apple\ngreen pear tree\nblue sky\nwhat is a vector\nsmall dog runs\nhello\n";
+  }
+  for (const char* protocol : {"openai", "ollama"}) {
+    Background server(fake(protocol, {"--ttft-ms", "2"}));
+    ASSERT_GT(server.port(), 0) << server.err();
+    const std::string db = dir.file(std::string(protocol) + ".db");
+    const ProcessResult r = serve_bench({url(server.port()), "--embeddings", "--queries", queries, "-b", "1,4", "-r",
+                                         "2", "--concurrency", "1,2", "-o", "json", "--db", db});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json recs = json::parse(r.out, nullptr, false);
+    ASSERT_TRUE(recs.is_array() && recs.size() == 2) << r.out;
+    for (std::size_t i = 0; i < 2; ++i) {
+      const json& rec = recs[i];
+      const json& e = rec["results"]["embedding"];
+      EXPECT_EQ(rec["server"]["api"], std::string(protocol) == "ollama" ? "ollama-embed" : "openai-embeddings");
+      EXPECT_EQ(rec["server"]["concurrency"], i == 0 ? 1 : 2);
+      EXPECT_EQ(rec["server"]["failed"], 0);
+      EXPECT_EQ(e["n_queries"], 6);
+      EXPECT_EQ(e["n_query_tokens"], 15);                             // the server's usage: the fake's words
+      EXPECT_EQ(e["latency"]["samples_ns"].size(), 12u) << e.dump();  // 6 texts x 2 repetitions
+      ASSERT_EQ(e["throughput"].size(), 2u);
+      EXPECT_EQ(e["throughput"][1]["batch_size"], 4);
+      EXPECT_EQ(e["throughput"][1]["samples_ns"].size(), 2u);
+    }
+    // md: embed's own table, the server's rows labelled "@ cN".
+    const ProcessResult md =
+        serve_bench({url(server.port()), "--embeddings", "--queries", queries, "-b", "2", "-r", "1", "--no-db"});
+    ASSERT_EQ(md.exit_code, 0) << md.err;
+    EXPECT_NE(md.out.find("latency b1"), std::string::npos) << md.out;
+    EXPECT_NE(md.out.find("batch 2"), std::string::npos) << md.out;
+    EXPECT_NE(md.out.find("@ c1"), std::string::npos) << md.out;
+    EXPECT_EQ(run_process({RIGBENCH_BIN, "compare", "--db", db}).exit_code, 0);
+  }
+  Background openai(fake("openai", {"--ttft-ms", "1"}));
+  ASSERT_GT(openai.port(), 0);
+  const ProcessResult refused = serve_bench({url(openai.port()), "--embeddings", "--rate", "2", "--no-db"});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("--rate"), std::string::npos) << refused.err;
+}
+
 #ifdef RIGBENCH_LLAMA_SERVER
 TEST(ServeBenchLlamaServer, ConcurrencySweep124AgainstTheShippedModel) {
   const int port = free_port();
@@ -325,16 +509,16 @@ TEST(ServeBenchLlamaServer, ConcurrencySweep124AgainstTheShippedModel) {
   // Ready when /health answers 200 (the model is loaded); at most 120 s.
   bool ready = false;
   for (int i = 0; i < 240 && !ready; ++i) {
-    const ProcessResult h = run_process({"/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}",
-                                         url(port) + "/health"});
+    const ProcessResult h =
+        run_process({"/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", url(port) + "/health"});
     ready = h.out == "200";
     if (!ready) std::this_thread::sleep_for(std::chrono::milliseconds(500));
   }
   ASSERT_TRUE(ready) << server.err();
   TempDir dir;
   const std::string db = dir.file("r.db");
-  const ProcessResult r = serve_bench({url(port), "--concurrency", "1,2,4", "--num-requests", "8", "-p", "32", "-n",
-                                       "16", "-o", "json", "--db", db});
+  const ProcessResult r = serve_bench(
+      {url(port), "--concurrency", "1,2,4", "--num-requests", "8", "-p", "32", "-n", "16", "-o", "json", "--db", db});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json runs = runs_of(r);
   ASSERT_EQ(runs.size(), 3u) << r.out;
@@ -345,11 +529,11 @@ TEST(ServeBenchLlamaServer, ConcurrencySweep124AgainstTheShippedModel) {
     EXPECT_EQ(run["server_software"], "llama.cpp");
     EXPECT_EQ(run["completed"], 8) << run.dump();
     EXPECT_EQ(run["failed"], 0);
-    EXPECT_DOUBLE_EQ(run["input_tokens_mean"].get<double>(), 32.0);  // token ids, cut by /tokenize
+    EXPECT_DOUBLE_EQ(run["input_tokens_mean"].get<double>(), 32.0);   // token ids, cut by /tokenize
     EXPECT_DOUBLE_EQ(run["output_tokens_mean"].get<double>(), 16.0);  // ignore_eos honoured
     EXPECT_TRUE(run["server_tg_tps"].is_number());
-    for (const char* k : {"ttft_p50_ms", "ttft_p90_ms", "ttft_p95_ms", "ttft_p99_ms", "tpot_p99_ms", "itl_p99_ms",
-                          "e2e_p99_ms"}) {
+    for (const char* k :
+         {"ttft_p50_ms", "ttft_p90_ms", "ttft_p95_ms", "ttft_p99_ms", "tpot_p99_ms", "itl_p99_ms", "e2e_p99_ms"}) {
       EXPECT_TRUE(run[k].is_number()) << k;
     }
   }
@@ -359,6 +543,42 @@ TEST(ServeBenchLlamaServer, ConcurrencySweep124AgainstTheShippedModel) {
   EXPECT_EQ(cmp.exit_code, 0) << cmp.err;
   EXPECT_NE(cmp.out.find("@ c4 llama.cpp"), std::string::npos) << cmp.out;
   EXPECT_NE(cmp.out.find("@ c1 llama.cpp"), std::string::npos) << cmp.out;
+}
+
+TEST(ServeBenchLlamaServer, EmbeddingsOfASyntheticBgeSmallThroughV1Embeddings) {
+  TempDir dir;
+  const std::string model = dir.file("bge-small-en-v1.5-f16.gguf");
+  const ProcessResult synth =
+      run_process({RIGBENCH_BIN, "synth", "--preset", "bge-small-en-v1.5", "--quant", "F16", "--output-file", model});
+  ASSERT_EQ(synth.exit_code, 0) << synth.err;
+  const int port = free_port();
+  Background server({RIGBENCH_LLAMA_SERVER, "-m", model, "--host", "127.0.0.1", "--port", std::to_string(port),
+                     "--embeddings", "-t", "2", "--no-webui"});
+  bool ready = false;
+  for (int i = 0; i < 240 && !ready; ++i) {
+    const ProcessResult h =
+        run_process({"/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", url(port) + "/health"});
+    ready = h.out == "200";
+    if (!ready) std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  ASSERT_TRUE(ready) << server.err();
+  const std::string queries = dir.file("q.txt");
+  {
+    std::ofstream q(queries);
+    q << "how do I reset my password\nbest hiking trails near a lake\nwhat is a vector database\n";
+  }
+  const ProcessResult r =
+      serve_bench({url(port), "--embeddings", "--queries", queries, "-b", "1,2", "-r", "1", "-o", "json", "--no-db"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json recs = json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(recs.is_array() && recs.size() == 1) << r.out;
+  const json& e = recs[0]["results"]["embedding"];
+  EXPECT_EQ(recs[0]["server"]["software"], "llama.cpp");
+  EXPECT_EQ(recs[0]["server"]["api"], "openai-embeddings");
+  EXPECT_EQ(recs[0]["server"]["failed"], 0) << recs[0]["server"].dump();
+  EXPECT_EQ(e["latency"]["samples_ns"].size(), 3u);
+  ASSERT_EQ(e["throughput"].size(), 2u);
+  EXPECT_GT(e["n_query_tokens"].get<int>(), 3);  // the server's usage: more tokens than texts
 }
 #endif
 

@@ -1,7 +1,8 @@
 // A fake LLM server for the serve-bench tests and bench/ scripts (loopback only): it speaks
 // Ollama's NDJSON API (/api/version, /api/tags, /api/ps, /api/generate, /api/chat,
 // /api/embed) or the OpenAI API as llama-server does (/v1/models, /props, /v1/completions,
-// /v1/chat/completions with SSE, usage and llama-server's `timings`, /v1/embeddings), and
+// /v1/chat/completions with SSE, usage and llama-server's `timings`, /v1/embeddings: one vector
+// per input after --ttft-ms, usage = the inputs' words), and
 // streams its tokens at set times: the first after --ttft-ms, then one every --interval-ms.
 // The timings it reports are the ones it was set to (prompt_ms = ttft, predicted_ms = the
 // intervals), so both protocols carry the same figures.
@@ -16,7 +17,10 @@
 //
 // Usage: fake_llm_server --protocol ollama|openai [--port N] [--ttft-ms 50] [--interval-ms 10]
 //        [--tokens N (ignore the length asked)] [--faults LIST] [--stall-ms 3000]
-//        [--api-key KEY (answer 401 without it)] [--model NAME]
+//        [--report-actual 1 (report the measured time to the first token written as the
+//        prompt time, instead of the set one: the client's own delay is then TTFT - it)]
+//        [--api-key KEY (answer 401 without it)] [--model NAME[,NAME...] (the models it has)]
+// GET /fake/log lists the requests so far ("METHOD PATH CLIENT_PORT" a line).
 // Prints "port N" on stdout once it listens (port 0: a free one), then serves until killed.
 #include <httplib.h>
 
@@ -24,6 +28,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
@@ -42,8 +47,17 @@ struct Config {
   std::vector<std::string> faults;
   double stall_ms = 3000;
   std::string api_key;
-  std::string model = "fake";
+  bool report_actual = false;  // timings.prompt_ms / prompt_eval_duration: the measured time to the first token
+  std::string model = "fake";  // the first of `models`
+  std::vector<std::string> models{"fake"};
 };
+
+bool has_model(const Config& cfg, const std::string& name) {
+  for (const auto& m : cfg.models) {
+    if (name == m || name == m + ":latest") return true;
+  }
+  return false;
+}
 
 std::atomic<long> g_requests{0};
 
@@ -71,6 +85,16 @@ int count_words(const json& body) {
   return n;
 }
 
+// An embeddings request's inputs: how many texts ("input": a string or an array) and their words.
+std::pair<int, int> embed_inputs(const httplib::Request& q) {
+  const json body = json::parse(q.body, nullptr, false);
+  if (!body.is_object() || !body.contains("input")) return {0, 0};
+  json texts = body["input"].is_array() ? body["input"] : json::array({body["input"]});
+  int words = 0;
+  for (const auto& t : texts) words += count_words(json{{"prompt", t.is_string() ? t.get<std::string>() : ""}});
+  return {static_cast<int>(texts.size()), words};
+}
+
 std::vector<std::string> split(const std::string& s) {
   std::vector<std::string> out;
   std::string cur;
@@ -95,6 +119,7 @@ bool authorized(const Config& cfg, const httplib::Request& req, httplib::Respons
 }
 
 void generate(const Config& cfg, const httplib::Request& req, httplib::Response& res, bool chat) {
+  const auto entered = std::chrono::steady_clock::now();  // the request parsed, the handler entered
   if (!authorized(cfg, req, res)) return;
   const long index = g_requests.fetch_add(1);
   const std::string fault = cfg.faults.empty() ? "ok" : cfg.faults[static_cast<std::size_t>(index) % cfg.faults.size()];
@@ -105,7 +130,7 @@ void generate(const Config& cfg, const httplib::Request& req, httplib::Response&
     return;
   }
   const std::string model = body.value("model", "");
-  if (model != cfg.model && model != cfg.model + ":latest") {
+  if (!has_model(cfg, model)) {
     res.status = 404;
     res.set_content(json{{"error", "model '" + model + "' not found"}}.dump(), "application/json");
     return;
@@ -136,15 +161,18 @@ void generate(const Config& cfg, const httplib::Request& req, httplib::Response&
   const Config c = cfg;
   res.set_chunked_content_provider(
       cfg.ollama ? "application/x-ndjson" : "text/event-stream",
-      [c, fault, n, prompt_n, predicted_ms, chat, model](size_t, httplib::DataSink& sink) {
+      [c, fault, n, prompt_n, predicted_ms, chat, model, entered](size_t, httplib::DataSink& sink) {
         const auto send = [&](const std::string& s) { return sink.write(s.data(), s.size()); };
         if (fault == "stall") {
           sleep_ms(c.stall_ms);
           return false;
         }
         const int upto = fault == "cut" ? n / 2 : (fault == "malformed" ? 1 : n);
-        sleep_ms(c.ttft_ms);
+        // The first token at ttft after the handler was entered (the headers' write included).
+        std::this_thread::sleep_until(entered + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                    std::chrono::duration<double, std::milli>(c.ttft_ms)));
         const auto start = std::chrono::steady_clock::now();
+        double first_ms = c.ttft_ms;  // --report-actual: when the first token was written, measured
         for (int i = 0; i < upto; ++i) {
           if (i > 0) {
             // On schedule from the first token: i intervals after it, whatever writing cost.
@@ -165,6 +193,9 @@ void generate(const Config& cfg, const httplib::Request& req, httplib::Response&
             line = "data: " + json{{"choices", json::array({choice})}}.dump() + "\n\n";
           }
           if (!send(line)) return false;
+          if (i == 0 && c.report_actual) {
+            first_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - entered).count();
+          }
         }
         if (fault == "cut") return false;  // the connection closes mid-stream
         if (fault == "malformed") {
@@ -180,23 +211,26 @@ void generate(const Config& cfg, const httplib::Request& req, httplib::Response&
                        {"total_duration", static_cast<int64_t>((c.ttft_ms + predicted_ms) * 1e6)},
                        {"load_duration", 1000000},
                        {"prompt_eval_count", prompt_n},
-                       {"prompt_eval_duration", static_cast<int64_t>(c.ttft_ms * 1e6)},
+                       {"prompt_eval_duration", static_cast<int64_t>(first_ms * 1e6)},
                        {"eval_count", n},
                        {"eval_duration", static_cast<int64_t>(predicted_ms * 1e6)}};
           if (chat) done["message"] = {{"role", "assistant"}, {"content", ""}};
           else done["response"] = "";
           send(done.dump() + "\n");
         } else {
-          json fin = {{"choices", json::array({{{"index", 0}, {"finish_reason", "length"}, {chat ? "delta" : "text", chat ? json::object() : json("")}}})}};
+          json fin = {{"choices", json::array({{{"index", 0},
+                                                {"finish_reason", "length"},
+                                                {chat ? "delta" : "text", chat ? json::object() : json("")}}})}};
           send("data: " + fin.dump() + "\n\n");
-          json usage = {{"choices", json::array()},
-                        {"usage", {{"prompt_tokens", prompt_n}, {"completion_tokens", n}, {"total_tokens", prompt_n + n}}},
-                        {"timings",
-                         {{"prompt_n", prompt_n},
-                          {"prompt_ms", c.ttft_ms},
-                          {"predicted_n", n},
-                          {"predicted_ms", predicted_ms},
-                          {"predicted_per_second", predicted_ms > 0 ? 1e3 * n / predicted_ms : 0.0}}}};
+          json usage = {
+              {"choices", json::array()},
+              {"usage", {{"prompt_tokens", prompt_n}, {"completion_tokens", n}, {"total_tokens", prompt_n + n}}},
+              {"timings",
+               {{"prompt_n", prompt_n},
+                {"prompt_ms", first_ms},
+                {"predicted_n", n},
+                {"predicted_ms", predicted_ms},
+                {"predicted_per_second", predicted_ms > 0 ? 1e3 * n / predicted_ms : 0.0}}}};
           send("data: " + usage.dump() + "\n\n");
           send("data: [DONE]\n\n");
         }
@@ -218,9 +252,12 @@ int main(int argc, char** argv) {
     else if (k == "--tokens") cfg.fixed_tokens = std::atoi(v.c_str());
     else if (k == "--faults") cfg.faults = split(v);
     else if (k == "--stall-ms") cfg.stall_ms = std::atof(v.c_str());
+    else if (k == "--report-actual") cfg.report_actual = v == "1";
     else if (k == "--api-key") cfg.api_key = v;
-    else if (k == "--model") cfg.model = v;
-    else {
+    else if (k == "--model") {
+      cfg.models = split(v);
+      cfg.model = cfg.models.empty() ? "" : cfg.models.front();
+    } else {
       std::fprintf(stderr, "fake_llm_server: unknown flag %s\n", k.c_str());
       return 2;
     }
@@ -229,24 +266,53 @@ int main(int argc, char** argv) {
   svr.new_task_queue = [] { return new httplib::ThreadPool(160); };
   svr.set_keep_alive_max_count(100000);
   svr.set_tcp_nodelay(true);  // each token leaves when written (Nagle would hold small writes ~40 ms)
+  // GET /fake/log: every request so far, one line each, "METHOD PATH CLIENT_PORT", in arrival
+  // order (which connection each request came on: tests of connection reuse).
+  static std::mutex log_mu;
+  static std::vector<std::string> log;
+  svr.set_pre_routing_handler([](const httplib::Request& q, httplib::Response&) {
+    if (q.path != "/fake/log") {
+      std::lock_guard lock(log_mu);
+      log.push_back(q.method + " " + q.path + " " + std::to_string(q.remote_port));
+    }
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
+  svr.Get("/fake/log", [](const httplib::Request&, httplib::Response& res) {
+    std::string text;
+    {
+      std::lock_guard lock(log_mu);
+      for (const auto& line : log) text += line + "\n";
+    }
+    res.set_content(text, "text/plain");
+  });
   if (cfg.ollama) {
     svr.Get("/api/version", [](const httplib::Request&, httplib::Response& res) {
       res.set_content(R"({"version":"0.0.0-fake"})", "application/json");
     });
     svr.Get("/api/tags", [&](const httplib::Request&, httplib::Response& res) {
-      res.set_content(json{{"models", json::array({{{"name", cfg.model + ":latest"}}})}}.dump(), "application/json");
+      json list = json::array();
+      for (const auto& m : cfg.models) list.push_back({{"name", m + ":latest"}});
+      res.set_content(json{{"models", list}}.dump(), "application/json");
     });
     svr.Get("/api/ps", [&](const httplib::Request&, httplib::Response& res) {
       res.set_content(json{{"models", json::array({{{"name", cfg.model + ":latest"}}})}}.dump(), "application/json");
     });
     svr.Post("/api/generate", [&](const httplib::Request& q, httplib::Response& r) { generate(cfg, q, r, false); });
     svr.Post("/api/chat", [&](const httplib::Request& q, httplib::Response& r) { generate(cfg, q, r, true); });
-    svr.Post("/api/embed", [&](const httplib::Request&, httplib::Response& r) {
-      r.set_content(R"({"model":"fake","embeddings":[[0.1,0.2,0.3,0.4]],"prompt_eval_count":3})", "application/json");
+    svr.Post("/api/embed", [&](const httplib::Request& q, httplib::Response& r) {
+      if (!authorized(cfg, q, r)) return;
+      const auto [n, words] = embed_inputs(q);
+      json vectors = json::array();
+      for (int i = 0; i < n; ++i) vectors.push_back({0.1, 0.2, 0.3, 0.4});
+      sleep_ms(cfg.ttft_ms);
+      r.set_content(json{{"model", cfg.model}, {"embeddings", vectors}, {"prompt_eval_count", words}}.dump(),
+                    "application/json");
     });
   } else {
     svr.Get("/v1/models", [&](const httplib::Request&, httplib::Response& res) {
-      res.set_content(json{{"object", "list"}, {"data", json::array({{{"id", cfg.model}}})}}.dump(), "application/json");
+      json list = json::array();
+      for (const auto& m : cfg.models) list.push_back({{"id", m}});
+      res.set_content(json{{"object", "list"}, {"data", list}}.dump(), "application/json");
     });
     svr.Get("/props", [](const httplib::Request&, httplib::Response& res) {
       res.set_content(R"({"build_info":"b0-fake"})", "application/json");
@@ -259,9 +325,16 @@ int main(int argc, char** argv) {
       r.set_content(json{{"tokens", ids}}.dump(), "application/json");
     });
     svr.Post("/v1/completions", [&](const httplib::Request& q, httplib::Response& r) { generate(cfg, q, r, false); });
-    svr.Post("/v1/chat/completions", [&](const httplib::Request& q, httplib::Response& r) { generate(cfg, q, r, true); });
-    svr.Post("/v1/embeddings", [&](const httplib::Request&, httplib::Response& r) {
-      r.set_content(R"({"data":[{"embedding":[0.1,0.2,0.3,0.4]}],"usage":{"prompt_tokens":3}})", "application/json");
+    svr.Post("/v1/chat/completions",
+             [&](const httplib::Request& q, httplib::Response& r) { generate(cfg, q, r, true); });
+    svr.Post("/v1/embeddings", [&](const httplib::Request& q, httplib::Response& r) {
+      if (!authorized(cfg, q, r)) return;
+      const auto [n, words] = embed_inputs(q);
+      json data = json::array();
+      for (int i = 0; i < n; ++i) data.push_back({{"index", i}, {"embedding", {0.1, 0.2, 0.3, 0.4}}});
+      sleep_ms(cfg.ttft_ms);
+      r.set_content(json{{"data", data}, {"usage", {{"prompt_tokens", words}, {"total_tokens", words}}}}.dump(),
+                    "application/json");
     });
   }
   int port = cfg.port;

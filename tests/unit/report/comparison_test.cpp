@@ -118,6 +118,12 @@ TEST(Compare, OneMachineTwoBackendsStaysOneMachineWithTwoBuilds) {
     EXPECT_EQ(r.cells[2].summary.n, 2u);
     EXPECT_EQ(r.winner, 2);
   }
+  // A CPU build and a Vulkan build of one commit are two backends, not a regression (the
+  // CPU build's 4x faster run was listed as "(Vulkan) -> (CPU)" before).
+  EXPECT_TRUE(find_regressions(records, 0.05).empty());
+  records[1].machine.backends = {"CPU"};  // the same backend: now a pair of builds to test
+  records[1].build.llama_cpp_commit = kCommitB;
+  EXPECT_FALSE(find_regressions(records, 0.05).empty());
 }
 
 TEST(Compare, OverlappingSpreadsHaveNoClearWinner) {

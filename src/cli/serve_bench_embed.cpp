@@ -1,0 +1,138 @@
+#include "cli/serve_bench_embed.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+
+#include "cli/build_info.h"
+#include "cli/interrupt.h"
+#include "measure/job.h"
+#include "measure/queries.h"
+#include "measure/serve_embed.h"
+#include "report/embed_table.h"
+#include "report/printer.h"
+
+namespace rigbench::cli {
+
+std::string embeddings_refusal(const ServeBenchOptions& o) {
+  const auto refused = [](const char* flag) {
+    return std::string(flag) + ": a generation setting; --embeddings measures latency per text and texts/s per -b";
+  };
+  if (o.rate > 0) return refused("--rate");
+  if (!o.prompts_file.empty()) return refused("--prompts") + " (give the texts with --queries)";
+  if (!o.slo.empty()) return refused("--slo");
+  if (!o.save_responses.empty()) return refused("--save-responses");
+  if (o.energy != "off") return "--energy: not measured with --embeddings yet (as `rigbench embed`)";
+  if (o.duration_s > 0) return refused("--duration-seconds");
+  if (o.num_requests > 0) return refused("--num-requests") + " (the query set times -r sets the count)";
+  return "";
+}
+
+Status run_serve_embeddings(const ServeBenchOptions& o, const net::Url& url, const net::ServerInfo& server, bool ollama,
+                            const std::vector<std::string>& models, const std::vector<int>& concurrency,
+                            const net::ClientOptions& client, store::SqliteStore* db, report::OutputFormat format) {
+  // The texts: embed's query set (the built-in one or --queries).
+  const std::string query_path = o.queries.empty() ? measure::builtin_queries_path() : o.queries;
+  auto queries = measure::read_queries(query_path);
+  if (!queries) return std::unexpected(queries.error());
+  for (int b : o.batch_sizes) {
+    if (b < 1) return fail(ErrorCode::kUsage, "--batch-size " + std::to_string(b) + ": must be >= 1");
+  }
+  if (o.repetitions < 1) return fail(ErrorCode::kUsage, "--repetitions: must be >= 1");
+
+  const std::atomic<bool>& stop = install_interrupt_flag();
+  const bool show_progress = o.progress || isatty(STDERR_FILENO) != 0;
+  const MachineInfo machine = machine_info();
+  const BuildInfo build = build_info();
+  auto printer = (format == report::OutputFormat::kJson || format == report::OutputFormat::kJsonl)
+                     ? report::make_printer(format, std::cout)
+                     : nullptr;
+  if (printer) printer->begin();
+  std::vector<RunRecord> records;
+  int stored = 0;
+  bool interrupted = false;
+  for (const std::string& model : models) {
+    for (const int c : concurrency) {
+      if (interrupted) break;
+      measure::ServeEmbedSpec spec;
+      spec.url = url;
+      spec.client = client;
+      spec.ollama = ollama;
+      spec.model = model;
+      spec.queries = *queries;
+      spec.query_set = o.queries.empty() ? "builtin" : o.queries;
+      spec.batch_sizes = o.batch_sizes;
+      spec.repetitions = o.repetitions;
+      spec.warmup = o.warmup;
+      spec.concurrency = c;
+      spec.stop = &stop;
+      const std::string at = model + " c=" + std::to_string(c);
+      auto outcome = measure::run_serve_embed(spec, [&](const std::string& line) {
+        if (show_progress) std::fprintf(stderr, "rigbench: %s: %s\n", at.c_str(), line.c_str());
+      });
+      if (!outcome) {
+        if (printer) printer->end();
+        return std::unexpected(outcome.error());
+      }
+      RunRecord rec;
+      rec.record_id = measure::new_record_id();
+      rec.test_time = measure::utc_now_iso8601();
+      rec.machine = machine;
+      rec.build = build;
+      rec.model.name = model;
+      rec.params.n_prompt = 0;
+      rec.params.n_gen = 0;
+      rec.params.n_threads = 0;
+      rec.params.repetitions = o.repetitions;
+      rec.params.warmup = o.warmup;
+      rec.params.embeddings = 1;
+      rec.params.n_batch = rec.params.n_ubatch = *std::max_element(o.batch_sizes.begin(), o.batch_sizes.end());
+      rec.tags = o.tags;
+      rec.interrupted = outcome->interrupted;
+      rec.results.embedding = std::move(outcome->result);
+      rec.energy.notes = {"serve-bench --embeddings does not measure energy yet"};
+      ServerRun s;
+      s.url = url.redacted();
+      s.software = server.software;
+      s.version = server.version;
+      s.api = ollama ? "ollama-embed" : "openai-embeddings";
+      s.concurrency = c;
+      s.requests = outcome->requests;
+      s.failed = outcome->failed;
+      s.completed = outcome->requests - outcome->failed;
+      for (const auto& [kind, n] : outcome->errors) s.errors.emplace_back(kind, n);
+      s.first_error = outcome->first_error;
+      s.duration_s = outcome->duration_s;
+      s.e2e_ms = rec.results.embedding->latency.ms;  // a request's whole time: its latency
+      rec.server = s;
+      if (s.completed == 0 && !rec.interrupted) rec.failed = "every request failed: " + s.first_error;
+      if (s.failed > 0 && show_progress) {
+        std::fprintf(stderr, "rigbench: %s: %d of %d requests failed (first: %s)\n", at.c_str(), s.failed, s.requests,
+                     s.first_error.c_str());
+      }
+      if (s.requests > 0) {
+        if (db) {
+          if (Status st = db->save(rec); !st) return st;
+          ++stored;
+        }
+        if (printer) printer->add(rec);
+        records.push_back(std::move(rec));
+      }
+      interrupted = stop.load();
+    }
+  }
+  if (printer) printer->end();
+  else report::render(report::embedding_table(records), format, std::cout);
+  if (db && stored > 0) {
+    std::fprintf(stderr, "rigbench: %d record%s stored in %s\n", stored, stored == 1 ? "" : "s", db->path().c_str());
+  }
+  if (interrupted) return fail(ErrorCode::kInterrupted, "interrupted: finished samples kept");
+  for (const RunRecord& r : records) {
+    if (!r.failed.empty()) return fail(ErrorCode::kRuntime, url.redacted() + ": " + r.failed);
+  }
+  return {};
+}
+
+}  // namespace rigbench::cli

@@ -1,0 +1,35 @@
+// rigbench: the pieces every HTML report section is built from, declared once: a plain table
+// (cells escaped), a section (a chart's canvas beside its table) and a chart's JSON spec (the
+// glue script draws it). Used by html_report.cpp and the sections in their own files
+// (serve_html.cpp). Pure functions; no I/O.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace rigbench::report::html {
+
+using Json = nlohmann::ordered_json;
+
+// A table cell: plain text, escaped when the table is written.
+struct Td {
+  std::string text;
+  bool strong = false;  // the row's winner
+  bool num = false;     // right-aligned
+};
+using Tr = std::vector<Td>;
+
+// <table> with `head` and `rows`, every text escaped.
+std::string table_html(const std::vector<std::string>& head, const std::vector<Tr>& rows);
+
+// <section id=ID><h2>TITLE</h2>, the note, then the table; with `chart_id`, the canvas and the
+// table side by side.
+std::string section_html(const std::string& id, const std::string& title, const std::string& note,
+                         const std::string& chart_id, const std::string& table);
+
+// A chart's spec for the glue script. `y_max` > 0: the value axis reaches at least that far.
+Json chart_spec(const std::string& id, const std::string& title, const std::string& y_title, const std::string& unit,
+                bool stacked, const Json& labels, const Json& datasets, double y_max = 0);
+
+}  // namespace rigbench::report::html

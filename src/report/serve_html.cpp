@@ -1,0 +1,111 @@
+#include "report/serve_html.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <vector>
+
+namespace rigbench::report {
+
+using html::chart_spec;
+using html::Json;
+using html::section_html;
+using html::table_html;
+using html::Tr;
+
+std::string serve_section_html(std::span<const RunRecord> records, Json& charts) {
+  struct Point {
+    int concurrency;
+    const RunRecord* rec;
+  };
+  std::map<std::string, std::vector<Point>> groups;  // "model · server (api)" -> runs
+  for (const RunRecord& rec : records) {
+    if (!rec.server || rec.server->completed == 0 || rec.results.embedding) continue;  // embeddings: their own section
+    const ServerRun& s = *rec.server;
+    std::string server = s.url;
+    if (!s.software.empty()) server += " " + s.software + (s.version.empty() ? "" : " " + s.version);
+    groups[rec.model.name + " · " + server + " (" + s.api + ")"].push_back({s.concurrency, &rec});
+  }
+  if (groups.empty()) return "";
+  Json datasets = Json::array();
+  std::vector<Tr> rows;
+  const auto ms = [](double v) {
+    if (!std::isfinite(v)) return std::string("-");
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+    return std::string(buf);
+  };
+  // Energy and cost where the run measured them (the third study's figures: one server, several models).
+  const auto jtok = [](const RunRecord& r) {
+    if (!r.energy.tg || !std::isfinite(r.energy.tg->j_per_token)) return std::string("-");
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4f", r.energy.tg->j_per_token);
+    return std::string(buf);
+  };
+  const auto cost = [](const RunRecord& r) {
+    if (!r.cost || !std::isfinite(r.cost->gross_per_mtok)) return std::string("-");
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.4f %s", r.cost->gross_per_mtok, r.cost->currency.c_str());
+    return std::string(buf);
+  };
+  for (auto& [label, points] : groups) {
+    std::stable_sort(points.begin(), points.end(),
+                     [](const Point& a, const Point& b) { return a.concurrency < b.concurrency; });
+    struct Series {
+      const char* name;
+      double (*get)(const ServerRun&);
+      bool dashed;
+    };
+    const Series series[] = {
+        {"TTFT p50", [](const ServerRun& s) { return s.ttft_ms.median; }, false},
+        {"TTFT p90", [](const ServerRun& s) { return s.ttft_ms.p90; }, false},
+        {"TTFT p99", [](const ServerRun& s) { return s.ttft_ms.p99; }, false},
+        {"TPOT p50", [](const ServerRun& s) { return s.tpot_ms.median; }, true},
+        {"TPOT p90", [](const ServerRun& s) { return s.tpot_ms.p90; }, true},
+        {"TPOT p99", [](const ServerRun& s) { return s.tpot_ms.p99; }, true},
+    };
+    for (const Series& se : series) {
+      Json data = Json::array();
+      for (const Point& p : points) {
+        const double v = se.get(*p.rec->server);
+        if (std::isfinite(v)) data.push_back({{"x", p.concurrency}, {"y", v}});
+      }
+      datasets.push_back({{"label", label + " · " + se.name}, {"data", data}, {"dashed", se.dashed}});
+    }
+    for (const Point& p : points) {
+      const ServerRun& s = *p.rec->server;
+      rows.push_back({{p.rec->model.name},
+                      {s.url + " (" + s.api + ")"},
+                      {std::to_string(s.concurrency), false, true},
+                      {std::to_string(s.completed) + "/" + std::to_string(s.requests), false, true},
+                      {ms(s.request_throughput_rps), false, true},
+                      {ms(s.output_tps), false, true},
+                      {ms(s.ttft_ms.median), false, true},
+                      {ms(s.ttft_ms.p90), false, true},
+                      {ms(s.ttft_ms.p99), false, true},
+                      {ms(s.tpot_ms.median), false, true},
+                      {ms(s.tpot_ms.p99), false, true},
+                      {ms(s.itl_ms.p99), false, true},
+                      {ms(s.e2e_ms.median), false, true},
+                      {jtok(*p.rec), false, true},
+                      {cost(*p.rec), false, true}});
+    }
+  }
+  Json spec =
+      chart_spec("chart-serve", "Server latency against concurrency", "ms", "ms", false, Json::array(), datasets);
+  spec["type"] = "line";
+  spec["x_title"] = "concurrency (requests in flight)";
+  charts.push_back(std::move(spec));
+  return section_html(
+      "serve", "Server latency against concurrency",
+      "rigbench serve-bench runs: time to first token (solid) and time per output token after the first (dashed) "
+      "at their 50th, 90th and 99th percentiles, per server, model and API, measured by the client; J per output "
+      "token and electricity cost per million output tokens where the run measured energy (idle window included).",
+      "chart-serve",
+      table_html({"model", "server", "c", "ok", "req/s", "out t/s", "TTFT p50 ms", "TTFT p90 ms", "TTFT p99 ms",
+                  "TPOT p50 ms", "TPOT p99 ms", "ITL p99 ms", "E2E p50 ms", "J/tok", "cost/Mtok"},
+                 rows));
+}
+
+}  // namespace rigbench::report

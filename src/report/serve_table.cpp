@@ -1,0 +1,164 @@
+#include "report/serve_table.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace rigbench::report {
+
+namespace {
+
+std::string upper(std::string s) {
+  for (auto& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+}  // namespace
+
+// The table's columns: md shows the headline ones (within 120 columns), --wide and the data
+// formats every one.
+std::vector<TableColumn> serve_columns(bool slo, bool models) {
+  std::vector<TableColumn> c = {
+      {"model", "model", Align::kLeft, false, !models, /*wrap=*/models},
+      {"server_url", "server", Align::kLeft, false, true},
+      {"server_software", "software", Align::kLeft, false, true},
+      {"server_version", "version", Align::kLeft, false, true},
+      {"api", "api", Align::kLeft, false, true},
+      {"concurrency", "c", Align::kRight},
+      {"rate_rps", "rate req/s", Align::kRight, true},
+      {"requests", "req", Align::kRight, true},
+      {"completed", "ok", Align::kRight, true},
+      {"failed", "err", Align::kRight},
+      {"duration_s", "s", Align::kRight, true},
+      {"request_throughput_rps", "req/s", Align::kRight},
+      {"output_tps", "out t/s", Align::kRight},
+      {"total_tps", "total t/s", Align::kRight, true},
+      {"goodput_rps", "good req/s", Align::kRight, !slo},
+      {"input_tokens_mean", "in tok", Align::kRight, true},
+      {"output_tokens_mean", "out tok", Align::kRight, true},
+  };
+  for (const char* m : {"ttft", "tpot", "itl", "e2e"}) {
+    const std::string name = std::string(m) == "e2e" ? "E2E" : upper(m);
+    for (const char* p : {"mean", "p50", "p90", "p95", "p99"}) {
+      const std::string stat = p;
+      // md: p50 and p99 of TTFT and TPOT, p50 of ITL and E2E.
+      // With the model column (several models), E2E p50 goes to --wide to keep within 120 columns.
+      const bool shown = (stat == "p50" && !(models && std::string(m) == "e2e")) ||
+                         (stat == "p99" && (std::string(m) == "ttft" || std::string(m) == "tpot"));
+      c.push_back({std::string(m) + "_" + stat + "_ms", name + " " + stat + " ms", Align::kRight, !shown});
+    }
+  }
+  for (const char* kind : {"refused", "http_status", "malformed_stream", "cut_mid_stream", "timeout"}) {
+    c.push_back({std::string("errors_") + kind, std::string("err ") + kind, Align::kRight, false, true});
+  }
+  c.push_back({"server_tg_tps", "server tg t/s", Align::kRight, true});
+  c.push_back({"client_tg_tps", "client tg t/s", Align::kRight, true});
+  c.push_back({"tg_tps_diff_pct", "tg diff %", Align::kRight, true});
+  c.push_back({"server_prompt_p50_ms", "server prompt p50 ms", Align::kRight, true});
+  c.push_back({"output_short", "short", Align::kRight, false, true});
+  c.push_back({"energy_method", "energy", Align::kLeft, false, true});
+  c.push_back({"idle_power_w", "idle W", Align::kRight, false, true});
+  c.push_back({"tg_power_w", "loaded W", Align::kRight, false, true});
+  c.push_back({"tg_j_per_token", "J/tok", Align::kRight, false, true});
+  c.push_back({"cost_gross_per_mtok", "cost/Mtok", Align::kRight, false, true});
+  c.push_back({"currency", "currency", Align::kLeft, false, true});
+  c.push_back({"interrupted", "interrupted", Align::kLeft, false, true});
+  c.push_back({"record_id", "record", Align::kLeft, false, true});
+  return c;
+}
+
+std::vector<TableCell> serve_row(const RunRecord& rec) {
+  const ServerRun& s = *rec.server;
+  std::vector<TableCell> r = {
+      TableCell::str(rec.model.name),
+      TableCell::str(s.url),
+      TableCell::str(s.software),
+      TableCell::str(s.version),
+      TableCell::str(s.api),
+      TableCell::integer(s.concurrency),
+      s.rate_rps > 0 ? TableCell::number(s.rate_rps, 2) : TableCell::absent("-"),
+      TableCell::integer(s.requests),
+      TableCell::integer(s.completed),
+      TableCell::integer(s.failed),
+      TableCell::number(s.duration_s, 2),
+      TableCell::number(s.request_throughput_rps, 2),
+      TableCell::number(s.output_tps, 1),
+      TableCell::number(s.total_tps, 1),
+      TableCell::number(s.goodput_rps, 2),
+      TableCell::number(s.input_tokens_mean, 1),
+      TableCell::number(s.output_tokens_mean, 1),
+  };
+  for (const Summary* m : {&s.ttft_ms, &s.tpot_ms, &s.itl_ms, &s.e2e_ms}) {
+    const bool none = m->n == 0;
+    for (double v : {m->mean, m->median, m->p90, m->p95, m->p99}) r.push_back(TableCell::number(none ? NAN : v, 2));
+  }
+  for (const char* kind : {"refused", "http_status", "malformed_stream", "cut_mid_stream", "timeout"}) {
+    int n = 0;
+    for (const auto& [k, v] : s.errors) {
+      if (k == kind) n = v;
+    }
+    r.push_back(TableCell::integer(n));
+  }
+  r.push_back(TableCell::number(s.server_tg_tps, 1));
+  r.push_back(TableCell::number(s.client_tg_tps, 1));
+  const double diff = std::isfinite(s.server_tg_tps) && s.server_tg_tps > 0
+                          ? 100.0 * (s.client_tg_tps - s.server_tg_tps) / s.server_tg_tps
+                          : NAN;
+  r.push_back(TableCell::number(diff, 1));
+  r.push_back(TableCell::number(s.server_prompt_p50_ms, 2));
+  r.push_back(TableCell::integer(s.output_short));
+  const bool measured = rec.energy.method != "unavailable";
+  r.push_back(measured ? TableCell::str(rec.energy.method) : TableCell::absent());
+  r.push_back(TableCell::number(rec.energy.idle_power_w, 2));
+  r.push_back(TableCell::number(rec.energy.tg ? rec.energy.tg->power_w : NAN, 2));
+  r.push_back(TableCell::number(rec.energy.tg ? rec.energy.tg->j_per_token : NAN, 4));
+  r.push_back(TableCell::number(rec.cost ? rec.cost->gross_per_mtok : NAN, 4));
+  r.push_back(rec.cost ? TableCell::str(rec.cost->currency) : TableCell::absent());
+  r.push_back(TableCell::boolean(rec.interrupted));
+  r.push_back(TableCell::str(rec.record_id));
+  return r;
+}
+
+// Footer lines of one run: errors by kind, the server's timings beside the client's, an
+// output length the server did not honour.
+void add_serve_footers(Table& table, const RunRecord& rec, int n_gen) {
+  const ServerRun& s = *rec.server;
+  const std::string at = "c=" + std::to_string(s.concurrency) + ": ";
+  if (s.failed > 0) {
+    std::string kinds;
+    for (const auto& [k, n] : s.errors) kinds += (kinds.empty() ? "" : ", ") + k + " " + std::to_string(n);
+    table.add_footer(at + std::to_string(s.failed) + " of " + std::to_string(s.requests) + " requests failed (" +
+                     kinds + "; first: " + s.first_error + ")");
+  }
+  if (std::isfinite(s.server_tg_tps)) {
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "server-reported tg %.1f t/s, client 1000/TPOT %.1f t/s (%+.1f %%); server prompt p50 %.2f ms, "
+                  "client TTFT p50 %.2f ms",
+                  s.server_tg_tps, s.client_tg_tps, 100.0 * (s.client_tg_tps - s.server_tg_tps) / s.server_tg_tps,
+                  s.server_prompt_p50_ms, s.ttft_ms.median);
+    table.add_footer(at + line);
+  }
+  if (rec.energy.tg && std::isfinite(rec.energy.tg->j_per_token)) {
+    char line[256];
+    std::snprintf(line, sizeof line, "energy (%s): idle %.1f W, loaded %.1f W, %.4f J per output token",
+                  rec.energy.method.c_str(), rec.energy.idle_power_w, rec.energy.tg->power_w,
+                  rec.energy.tg->j_per_token);
+    std::string text = at + line;
+    if (rec.cost && std::isfinite(rec.cost->gross_per_mtok)) {
+      std::snprintf(line, sizeof line, "; %.4f %s per Mtok (electricity, gross)", rec.cost->gross_per_mtok,
+                    rec.cost->currency.c_str());
+      text += line;
+    }
+    table.add_footer(text);
+  }
+  if (s.output_short > 0) {
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "the server did not honour the output length on %d of %d requests (asked %d, got %.1f on "
+                  "average): TPOT and tokens/s are over the tokens it sent",
+                  s.output_short, s.completed, n_gen, s.output_tokens_mean);
+    table.add_note(line);
+  }
+}
+
+}  // namespace rigbench::report
