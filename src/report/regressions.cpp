@@ -11,7 +11,7 @@ namespace {
 struct GroupKey {
   std::string machine, model;          // labels, for order and display
   std::string machine_key, model_key;  // identities (two machines may share a label)
-  std::string backend_key;             // a CPU build and a Vulkan build are backends, not a regression
+  std::string backends;                // build_backends(): a CPU and a Vulkan build are not a regression
   int metric = 0, n = 0, depth = 0;
   std::string test, config;
   auto operator<=>(const GroupKey&) const = default;
@@ -89,7 +89,7 @@ std::vector<Regression> find_regressions(std::span<const RunRecord> records, dou
         auto v = metric_values(rec, d.metric);
         if (!v) continue;
         const RecordIdentities::Entry& id = ids.of(i);
-        GroupKey key{id.machine.label, id.model.label, id.machine.key, id.model.key, id.backend.key,
+        GroupKey key{id.machine.label, id.model.label, id.machine.key, id.model.key, build_backends(rec.machine),
                      static_cast<int>(d.metric), v->n, v->depth, v->test, id.knobs};
         d.samples = &groups[key][id.build.key];
         if (d.samples->label.empty()) {

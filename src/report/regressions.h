@@ -1,9 +1,9 @@
 // rigbench: regressions, the same machine and model across builds (llama.cpp commits or
 // rigbench versions, report/comparison.h's build identity), tested for significance.
 //
-// Records are grouped by machine, model, backend (report/comparison.h's backend identity: a
-// CPU build and a Vulkan build of one commit are compared by `compare --by backend`, not
-// called a regression), test (pp/tg/TTFT, tokens, depth: the metrics with a value per
+// Records are grouped by machine, model, the backends the build was compiled with
+// (report/comparison.h's build_backends: a CPU build and a Vulkan build of one commit are
+// compared by `compare --by backend`, not called a regression), test (pp/tg/TTFT, tokens, depth: the metrics with a value per
 // repetition, so not energy or cost) and knobs; within
 // a group, builds are ordered by their first record's test_time, and each build is tested
 // against the one before it: Welch's t-test (core/significance.h) of the later build's
