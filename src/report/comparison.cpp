@@ -617,11 +617,14 @@ Identity backend_identity(const RunRecord& rec) {
       add(end > 0 ? d.substr(0, end) : d);
     }
   } else {
-    // Records without the devices (imports): the offload backends the build lists, unless -ngl 0.
+    // Records without the devices (imports, CPU-only runs): the offload backends the build
+    // lists, unless -ngl 0. RPC is compiled into every build: its devices are the rpc-servers',
+    // used only by a run that named them (--rpc).
     for (const std::string& b : rec.machine.backends) {
       const std::string l = to_lower(b);
-      if (l != "cpu" && l != "blas") add(b);
+      if (l != "cpu" && l != "blas" && l != "rpc") add(b);
     }
+    if (!rec.params.rpc.empty() && rec.params.rpc != "none") add("RPC");
     if (rec.machine.backends.empty()) return Identity{"unknown backend", "unknown backend"};
     if (rec.params.n_gpu_layers == 0 || names.empty()) names = {"CPU"};
   }
@@ -662,8 +665,6 @@ std::string setup_signature(const RunRecord& rec) {
   for (const std::string& d : rec.devices_used) put(sig, d);
   put(sig, rec.build.rigbench_version);
   put(sig, rec.build.llama_cpp_commit);
-  put_raw(sig, m.backends.size());
-  for (const std::string& b : m.backends) put(sig, b);
   put_raw(sig, rec.tags.size());
   for (const std::string& t : rec.tags) put(sig, t);
   const ModelInfo& mo = rec.model;

@@ -226,10 +226,13 @@ TEST_F(TwoServers, ShippedModelSplitRunKeepsTopologyAndCompareShowsLocalAndSplit
   EXPECT_EQ(layers, 5);  // stories260K: 5 blocks, every one placed (the output layer apart)
   EXPECT_TRUE(topo[1]["output_layer"].get<bool>());  // the last device holds the output layer
   EXPECT_GT(split["results"]["tg"]["avg_tps"].get<double>(), 0.0);
-  // The record's identity keeps split and local apart: compare shows both rows.
-  const auto c = rigbench({"compare", "--db", db, "-o", "csv"});
+  // The record's identity keeps split and local apart; compare --by backend shows them side
+  // by side, CPU (local) and RPC (split). Before, the local run's build listed RPC among its
+  // backends and both runs were one "RPC" column; by machine, the faster of the two was shown.
+  const auto c = rigbench({"compare", "--db", db, "--by", "backend", "-o", "csv"});
   ASSERT_EQ(c.exit_code, 0) << c.err;
-  EXPECT_NE(c.out.find(endpoints()), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("tg8,CPU,"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("tg8,RPC,"), std::string::npos) << c.out;
   EXPECT_EQ(testing::query_int(db, "SELECT COUNT(DISTINCT rpc) FROM runs"), 2);
   const auto md = rigbench({"compare", "--db", db});
   ASSERT_EQ(md.exit_code, 0) << md.err;
