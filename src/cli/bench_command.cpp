@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 
@@ -215,7 +216,14 @@ Status run_bench_command(BenchOptions& opts) {
   // An rpc-server lost mid-run: ggml's client cannot return the error, so the run in progress
   // is stored here with its finished repetitions, the output closed, and the process ends
   // (exit 1) from ggml's thread while the run's thread waits on the lost server.
+  // The handler runs on ggml's thread: it shares the output with the run's sink under one
+  // lock, and is cleared before the printer and the database go (every return below).
+  std::mutex output_mutex;
+  struct ClearLostHandler {
+    ~ClearLostHandler() { engine::on_rpc_server_lost({}); }
+  } clear_lost_handler;
   engine::on_rpc_server_lost([&](const std::string& what) {
+    std::lock_guard<std::mutex> lock(output_mutex);
     if (auto rec = measure::salvage_run_in_progress(what)) {
       if (db && db->save(*rec)) ++stored;
       if (rewrite_line) std::fprintf(stderr, "\r\033[K");
@@ -231,6 +239,7 @@ Status run_bench_command(BenchOptions& opts) {
     std::_Exit(1);
   });
   const auto summary = measure::run_job(job, runner, [&](const RunRecord& rec) -> Status {
+    std::lock_guard<std::mutex> lock(output_mutex);
     if (db) {
       if (Status s = db->save(rec); !s) return s;
       ++stored;
@@ -239,6 +248,7 @@ Status run_bench_command(BenchOptions& opts) {
     printer->add(rec);
     return {};
   });
+  engine::on_rpc_server_lost({});  // the run is over: a server lost from here on is ggml's abort
   if (rewrite_line) std::fprintf(stderr, "\r\033[K"), std::fflush(stderr);
   printer->end();
   if (db && stored > 0) {
