@@ -46,6 +46,10 @@ std::optional<Warning> offload_note(const PlanSpec& spec, const MachineInfo& mac
   const auto asked = std::find_if(it->second.begin(), it->second.end(), [](const std::string& v) { return v != "0"; });
   if (asked == it->second.end()) return std::nullopt;
   if (std::any_of(machine.gpus.begin(), machine.gpus.end(), hw::offloadable)) return std::nullopt;
+  // With --rpc the layers go to the rpc-servers' devices: every run of the plan names servers.
+  if (const auto rpc = spec.knobs.find("rpc"); rpc != spec.knobs.end() && !rpc->second.empty() &&
+      std::none_of(rpc->second.begin(), rpc->second.end(), [](const std::string& v) { return v.empty() || v == "none"; }))
+    return std::nullopt;
   const std::string backends = machine.backends.empty() ? std::string("CPU") : join(machine.backends, ", ");
   Warning w;
   w.cause = "-ngl " + *asked + ": this build's ggml backends (" + backends +

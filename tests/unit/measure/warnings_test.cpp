@@ -72,6 +72,18 @@ TEST(OffloadNote, NoneWithoutNglOrWithNglZeroOnly) {
   EXPECT_FALSE(offload_note(ngl_spec({"0"}), m).has_value());
 }
 
+// bench --rpc H:P -ngl 99 on a CPU-only host (the usual RPC setup): the layers go to the
+// rpc-servers, so no "stays on the CPU" note; a local run beside it (--rpc none) keeps it.
+TEST(OffloadNote, NoneWhenEveryRunSendsLayersToRpcServers) {
+  MachineInfo m;
+  m.backends = {"CPU", "RPC"};
+  PlanSpec spec = ngl_spec({"99"});
+  spec.knobs["rpc"] = {"127.0.0.1:50052,127.0.0.1:50053"};
+  EXPECT_FALSE(offload_note(spec, m).has_value());
+  spec.knobs["rpc"] = {"none", "127.0.0.1:50052"};
+  EXPECT_TRUE(offload_note(spec, m).has_value());
+}
+
 TEST(OffloadNote, NoneWhenAGgmlDeviceTakesLayers) {
   MachineInfo m;
   m.backends = {"Vulkan", "CPU"};
