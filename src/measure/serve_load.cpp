@@ -5,6 +5,7 @@
 #include <latch>
 #include <memory>
 #include <mutex>
+#include <numeric>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <thread>
@@ -65,16 +66,20 @@ std::vector<ServePrompt> random_prompts(int count, int input_tokens, int output_
   std::vector<ServePrompt> prompts;
   // Token ids: one /tokenize call for one long random text (twice the words asked, as a word
   // may be more than one token, plus one word per prompt); prompt i is a window of
-  // input_tokens ids at a random offset, so no two prompts share a prefix by design and the
-  // server is asked once, not once per prompt.
+  // input_tokens ids at an offset of its own (drawn without replacement: the text has at
+  // least input_tokens + count + 8 offsets when a word is a token or more), so no prompt is
+  // another's repeat (a repeat would hit the server's prompt cache and shorten its TTFT), and
+  // the server is asked once, not once per prompt.
   if (tokenize && count > 0) {
     auto ids = tokenize(words(input_tokens * 2 + 8 + count));
     if (ids && static_cast<int>(ids->size()) > input_tokens) {
-      std::uniform_int_distribution<std::size_t> offset(0, ids->size() - static_cast<std::size_t>(input_tokens));
+      std::vector<std::size_t> offsets(ids->size() - static_cast<std::size_t>(input_tokens) + 1);
+      std::iota(offsets.begin(), offsets.end(), std::size_t{0});
+      std::shuffle(offsets.begin(), offsets.end(), rng);
       for (int i = 0; i < count; ++i) {
         ServePrompt p;
         p.max_tokens = output_tokens;
-        const std::size_t at = offset(rng);
+        const std::size_t at = offsets[static_cast<std::size_t>(i) % offsets.size()];
         p.tokens.assign(ids->begin() + static_cast<std::ptrdiff_t>(at),
                         ids->begin() + static_cast<std::ptrdiff_t>(at) + input_tokens);
         p.input_tokens = input_tokens;

@@ -32,7 +32,9 @@ TEST(ServeRandomPrompts, TokenizeIsCalledOnceForAllPromptsEachExactlyInputTokens
     EXPECT_EQ(p.max_tokens, 16);
     distinct.insert(p.tokens);
   }
-  EXPECT_GT(distinct.size(), 150u);  // windows at random offsets: (nearly) all different
+  // Each window at an offset of its own: no repeat for the server's prompt cache (offsets drawn
+  // with replacement repeated 43 of 193 prompts).
+  EXPECT_EQ(distinct.size(), 193u);
 }
 
 TEST(ServeRandomPrompts, SameSeedSamePromptsAndWordsWithoutATokenizer) {
