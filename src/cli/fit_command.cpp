@@ -143,16 +143,7 @@ std::vector<std::string> split_list(const std::string& s) {
 // llama.cpp's own breakdown for the plan's context, beside fit's estimate for the host.
 Status print_check(const std::string& path, const fit::ContextParams& ctx, const fit::FitResult& f,
                    report::OutputFormat format) {
-  engine::SimulationSpec sim;
-  sim.path = path;
-  sim.n_ctx = f.n_ctx;
-  sim.n_batch = ctx.n_batch;
-  sim.n_ubatch = ctx.n_ubatch;
-  sim.n_seq = ctx.n_seq;
-  sim.type_k = ctx.type_k;
-  sim.type_v = ctx.type_v;
-  sim.flash_attn = ctx.flash_attn ? "on" : "off";
-  sim.offload_kqv = ctx.offload_kqv;
+  const engine::SimulationSpec sim = simulation_spec(path, ctx, f.n_ctx);
   auto real = engine::simulate_memory(sim);
   if (!real) return std::unexpected(real.error());
   report::FitCheck c;
@@ -424,6 +415,20 @@ Status run_fit_command(const FitOptions& o) {
   report::print_fit(rep, *format, std::cout, report::RenderOptions{o.wide});
   if (o.check) return print_check(path, ctx, rep.results.front(), *format);
   return {};
+}
+
+engine::SimulationSpec simulation_spec(const std::string& path, const fit::ContextParams& ctx, int n_ctx) {
+  engine::SimulationSpec sim;
+  sim.path = path;
+  sim.n_ctx = n_ctx;
+  sim.n_batch = ctx.n_batch;
+  sim.n_ubatch = ctx.n_ubatch;
+  sim.n_seq = ctx.n_seq;
+  sim.type_k = ctx.type_k;
+  sim.type_v = ctx.type_v;
+  sim.flash_attn = ctx.flash_attn ? "on" : "off";
+  sim.offload_kqv = ctx.offload_kqv;
+  return sim;
 }
 
 }  // namespace rigbench::cli

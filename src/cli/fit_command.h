@@ -9,6 +9,8 @@
 
 #include "core/record.h"
 #include "core/status.h"
+#include "engine/llama_simulate.h"
+#include "fit/context_params.h"
 #include "fit/targets.h"
 #include "hw/catalog.h"
 
@@ -78,5 +80,10 @@ CLI::App* add_devices_command(CLI::App& app, DevicesOptions& o);
 Status run_fit_command(const FitOptions& o);
 Status run_hw_command(const HwOptions& o);
 Status run_devices_command(const DevicesOptions& o);
+
+// llama.cpp's no_alloc plan asked for the file `path` at n_ctx with fit's context parameters
+// (batch, ubatch, sequences, cache types, flash attention, KQV offload): what fit --check and
+// fit --rpc --check put beside fit's estimate. Callers add the offload (-ngl, --rpc).
+engine::SimulationSpec simulation_spec(const std::string& path, const fit::ContextParams& ctx, int n_ctx);
 
 }  // namespace rigbench::cli

@@ -32,16 +32,7 @@ std::string mib(uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 Status print_rpc_check(const FitOptions& o, const fit::ContextParams& ctx, int ngl, const fit::SplitPlan& plan,
                        const std::vector<fit::SplitDevice>& devices, const std::string& path) {
   if (o.rpc.empty()) return fail(ErrorCode::kUsage, "--check with --rpc-device: llama.cpp needs the live servers (--rpc)");
-  engine::SimulationSpec sim;
-  sim.path = path;
-  sim.n_ctx = plan.n_ctx;
-  sim.n_batch = ctx.n_batch;
-  sim.n_ubatch = ctx.n_ubatch;
-  sim.n_seq = ctx.n_seq;
-  sim.type_k = ctx.type_k;
-  sim.type_v = ctx.type_v;
-  sim.flash_attn = ctx.flash_attn ? "on" : "off";
-  sim.offload_kqv = ctx.offload_kqv;
+  engine::SimulationSpec sim = simulation_spec(path, ctx, plan.n_ctx);
   sim.n_gpu_layers = ngl == -2 ? plan.n_gpu_layers : ngl;
   sim.rpc = o.rpc;
   std::string ts;
