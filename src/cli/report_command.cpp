@@ -1,6 +1,5 @@
 #include "cli/report_command.h"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -35,36 +34,6 @@ namespace rigbench::cli {
 namespace {
 
 constexpr const char* kOutputFileHint = "name the HTML file to write, or - for standard output";
-
-// Writes `text` to `path` through a temporary file beside it, renamed at the end; errors
-// name --output-file and errno's reason.
-Status write_whole(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".partial-" + std::to_string(getpid());
-  auto failed = [&](int err) -> Status {
-    std::error_code ec;
-    std::filesystem::remove(tmp, ec);
-    const std::string reason = store::unwritable_reason(path);
-    return fail(ErrorCode::kRuntime, "--output-file '" + path + "': " + (reason.empty() ? errno_text(err) : reason) +
-                                         "; " + kOutputFileHint);
-  };
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) return failed(errno);
-  for (std::size_t at = 0; at < text.size();) {
-    const ssize_t w = ::write(fd, text.data() + at, text.size() - at);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) {
-      const int err = w < 0 ? errno : EIO;
-      ::close(fd);
-      return failed(err);
-    }
-    at += static_cast<std::size_t>(w);
-  }
-  if (::close(fd) != 0) return failed(errno);
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) return failed(ec.value());
-  return {};
-}
 
 // The context a run had: n_ctx as created, else what llama-bench sizes (depth + prompt + gen).
 int run_context(const RunRecord& r) {
@@ -272,7 +241,7 @@ Status run_report_command(const ReportOptions& o) {
     if (!std::cout) return fail(ErrorCode::kRuntime, "--output-file -: cannot write to standard output");
     return {};
   }
-  if (Status s = write_whole(o.output_file, *html); !s) return s;
+  if (Status s = store::write_whole("--output-file", o.output_file, *html, kOutputFileHint); !s) return s;
   std::printf("%s\n", o.output_file.c_str());
   return {};
 }

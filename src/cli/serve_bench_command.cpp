@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -142,28 +141,6 @@ void append_responses(std::string& out, const RunRecord& rec, const measure::Loa
     out += j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
     out += '\n';
   }
-}
-
-// Writes `text` to `path` through a file beside it, renamed at the end (nothing half-written).
-Status write_responses(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".partial-" + std::to_string(getpid());
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << text;
-    f.close();
-    if (!f) {
-      std::error_code ec;
-      std::filesystem::remove(tmp, ec);
-      return fail(ErrorCode::kRuntime, "--save-responses '" + path + "': " + store::unwritable_reason(path));
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    return fail(ErrorCode::kRuntime, "--save-responses '" + path + "': " + ec.message());
-  }
-  return {};
 }
 
 }  // namespace
@@ -467,7 +444,7 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
     }
   }
   if (saved) {
-    if (Status s = write_responses(opts.save_responses, *saved); !s) return s;
+    if (Status s = store::write_whole("--save-responses", opts.save_responses, *saved); !s) return s;
   }
   if (*format != report::OutputFormat::kJsonl) report::render(table, *format, std::cout, {opts.wide});
   // Several models priced: the third study's table (cost --per-model on these runs: each

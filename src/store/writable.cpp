@@ -1,5 +1,6 @@
 #include "store/writable.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -73,6 +74,35 @@ Status check_writable(const std::string& subject, const std::string& path, const
   const std::string reason = unwritable_reason(path, mode, create_parent);
   if (reason.empty()) return {};
   return fail(ErrorCode::kRuntime, subject + " '" + path + "': " + reason + (hint.empty() ? "" : "; " + hint));
+}
+
+Status write_whole(const std::string& subject, const std::string& path, const std::string& text,
+                   const std::string& hint) {
+  const std::string tmp = path + ".partial-" + std::to_string(getpid());
+  auto failed = [&](int err) -> Status {
+    std::error_code ec;
+    std::filesystem::remove(tmp, ec);
+    const std::string reason = unwritable_reason(path);
+    return fail(ErrorCode::kRuntime, subject + " '" + path + "': " + (reason.empty() ? errno_text(err) : reason) +
+                                         (hint.empty() ? "" : "; " + hint));
+  };
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) return failed(errno);
+  for (std::size_t at = 0; at < text.size();) {
+    const ssize_t w = ::write(fd, text.data() + at, text.size() - at);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      const int err = w < 0 ? errno : EIO;
+      ::close(fd);
+      return failed(err);
+    }
+    at += static_cast<std::size_t>(w);
+  }
+  if (::close(fd) != 0) return failed(errno);
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) return failed(ec.value());
+  return {};
 }
 
 }  // namespace rigbench::store

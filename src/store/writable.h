@@ -31,4 +31,11 @@ std::string unwritable_reason(const std::string& path, WriteMode mode = WriteMod
 Status check_writable(const std::string& subject, const std::string& path, const std::string& hint = "",
                       WriteMode mode = WriteMode::kReplace, bool create_parent = false);
 
+// Writes `text` to `path` through a file beside it ("<path>.partial-<pid>"), renamed over
+// `path` at the end, so nothing half-written is left (the partial file is removed on any
+// error). Errors: kRuntime "<subject> '<path>': <reason>[; <hint>]", the reason from
+// unwritable_reason() or errno's text.
+Status write_whole(const std::string& subject, const std::string& path, const std::string& text,
+                   const std::string& hint = "");
+
 }  // namespace rigbench::store
