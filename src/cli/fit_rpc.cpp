@@ -19,12 +19,6 @@ namespace rigbench::cli {
 
 namespace {
 
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
 std::string mib(uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
 // fit --rpc --check: llama.cpp's own no_alloc plan with the same servers and split, per
@@ -36,15 +30,15 @@ Status print_rpc_check(const FitOptions& o, const fit::ContextParams& ctx, int n
   sim.n_gpu_layers = ngl == -2 ? plan.n_gpu_layers : ngl;
   sim.rpc = o.rpc;
   std::string ts;
-  for (const auto& d : devices) ts += (ts.empty() ? "" : "/") + fixed(d.share, 3);
+  for (const auto& d : devices) ts += (ts.empty() ? "" : "/") + format_fixed(d.share, 3);
   sim.tensor_split = std::all_of(devices.begin(), devices.end(), [](const auto& d) { return d.share <= 0; }) ? "0.00" : ts;
   auto real = engine::simulate_memory(sim);
   if (!real) return std::unexpected(real.error());
   std::cout << "\nllama.cpp's own plan (no_alloc, the same servers and split) per device, beside fit's:\n";
   std::cout << "| device | fit MiB | llama.cpp MiB | fit / llama.cpp |\n| --- | ---: | ---: | ---: |\n";
   auto row = [](const std::string& name, uint64_t mine, uint64_t theirs) {
-    std::cout << "| " << name << " | " << fixed(mine / 1048576.0, 2) << " | " << fixed(theirs / 1048576.0, 2) << " | "
-              << (theirs > 0 ? fixed(static_cast<double>(mine) / static_cast<double>(theirs), 4) : std::string("-"))
+    std::cout << "| " << name << " | " << format_fixed(mine / 1048576.0, 2) << " | " << format_fixed(theirs / 1048576.0, 2) << " | "
+              << (theirs > 0 ? format_fixed(static_cast<double>(mine) / static_cast<double>(theirs), 4) : std::string("-"))
               << " |\n";
   };
   uint64_t host_llama = 0;
@@ -82,7 +76,7 @@ Status run_rpc_fit(const FitOptions& o, const model::ModelShape& shape, const fi
   fit::Target host;  // the machine that runs the model
   fit::Link link;
   link.gbps = o.link_gbps > 0 ? o.link_gbps : 1.0;
-  std::string link_source = o.link_gbps > 0 ? "--link-gbps " + fixed(o.link_gbps, 3) : "1 Gb/s assumed (gigabit Ethernet; --link-gbps)";
+  std::string link_source = o.link_gbps > 0 ? "--link-gbps " + format_fixed(o.link_gbps, 3) : "1 Gb/s assumed (gigabit Ethernet; --link-gbps)";
   report::FitReport rep;
   rep.model = model_label;
   rep.model_path = model_path;
@@ -118,11 +112,11 @@ Status run_rpc_fit(const FitOptions& o, const model::ModelShape& shape, const fi
     host.host_bandwidth_gbps = host_bw;
     std::sort(rtts.begin(), rtts.end());
     link.rtt_ms = o.link_rtt_ms >= 0 ? o.link_rtt_ms : rtts[rtts.size() / 2];
-    link_source += o.link_rtt_ms >= 0 ? ", --link-rtt-ms " + fixed(o.link_rtt_ms, 3)
-                                      : ", round trip " + fixed(link.rtt_ms, 3) + " ms measured (median of 5 per server)";
+    link_source += o.link_rtt_ms >= 0 ? ", --link-rtt-ms " + format_fixed(o.link_rtt_ms, 3)
+                                      : ", round trip " + format_fixed(link.rtt_ms, 3) + " ms measured (median of 5 per server)";
     rep.notes.push_back("rpc-server devices: the memory each server reports free (llama.cpp's default split is by "
                         "free memory); their bandwidth is not reported: this machine's " +
-                        fixed(host_bw, 1) + " GB/s is assumed for the tg bound");
+                        format_fixed(host_bw, 1) + " GB/s is assumed for the tg bound");
   } else {
     if (o.device == "auto" || o.device == "all")
       return fail(ErrorCode::kUsage, "--rpc-device: name the catalog --device of the machine that runs the model");
@@ -162,7 +156,7 @@ Status run_rpc_fit(const FitOptions& o, const model::ModelShape& shape, const fi
       host.host_bandwidth_gbps = primary->bandwidth_gbps;
     }
     link.rtt_ms = o.link_rtt_ms >= 0 ? o.link_rtt_ms : 0.5;
-    link_source += o.link_rtt_ms >= 0 ? ", --link-rtt-ms " + fixed(o.link_rtt_ms, 3)
+    link_source += o.link_rtt_ms >= 0 ? ", --link-rtt-ms " + format_fixed(o.link_rtt_ms, 3)
                                       : ", round trip 0.5 ms assumed (a switched LAN; --link-rtt-ms)";
   }
   link.source = link_source;
@@ -189,10 +183,10 @@ Status run_rpc_fit(const FitOptions& o, const model::ModelShape& shape, const fi
   rep.preamble.push_back("verdict over all devices: " + std::string(fit::verdict_name(plan.verdict)) + " (host RAM " +
                          mib(plan.host.total()) + " of " + mib(plan.host_ram_bytes) + ")" +
                          (plan.note.empty() ? "" : "; " + plan.note));
-  rep.preamble.push_back("tg bound " + fixed(plan.tg_bound_tps, 2) + " t/s = memory " + fixed(plan.compute_bound_tps, 2) +
+  rep.preamble.push_back("tg bound " + format_fixed(plan.tg_bound_tps, 2) + " t/s = memory " + format_fixed(plan.compute_bound_tps, 2) +
                          " t/s with the network: " + std::to_string(plan.hops) + " hop" + (plan.hops == 1 ? "" : "s") +
                          " x (round trip + 2 x n_embd " + std::to_string(shape.n_embd) + " f32 values) = " +
-                         fixed(plan.network_s_per_token * 1e3, 3) + " ms per token; link: " + link.source);
+                         format_fixed(plan.network_s_per_token * 1e3, 3) + " ms per token; link: " + link.source);
   rep.notes.push_back("each device's verdict is its own memory against its usable memory; the plan's verdict also "
                       "needs the host RAM of the machine that runs the model");
   report::print_fit(rep, format, std::cout, report::RenderOptions{o.wide});

@@ -43,6 +43,12 @@ std::string to_lower(std::string_view s) {
   return out;
 }
 
+std::string format_fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
 std::string format_bytes(uint64_t bytes) {
   static constexpr std::array<const char*, 5> kUnits = {"B", "KiB", "MiB", "GiB", "TiB"};
   double v = static_cast<double>(bytes);

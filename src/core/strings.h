@@ -27,6 +27,9 @@ std::string errno_text(int err);
 
 std::string format_bytes(uint64_t bytes);
 
+// `v` with `decimals` digits after the point, as printf's "%.*f" ("3.14" for 3.14159, 2).
+std::string format_fixed(double v, int decimals);
+
 // Bytes as GiB with two decimals, no unit ("4.58"); negative values keep their sign.
 std::string format_gib(int64_t bytes);
 

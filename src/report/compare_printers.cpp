@@ -15,12 +15,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
-
 // Shortest decimal form that reads back as the same double; "" for NaN or inf.
 std::string full(double v) {
   if (!std::isfinite(v)) return "";
@@ -288,7 +282,7 @@ Table regressions_table(const std::vector<Regression>& regressions) {
     t.add_row({TableCell::str(r.machine), TableCell::str(r.model),
                TableCell::str(r.test + " " + metric_info(r.metric).unit), TableCell::str(r.from_build),
                TableCell::str(r.to_build), TableCell::number(r.from.mean), TableCell::number(r.to.mean),
-               TableCell::number_text(r.change, (r.change >= 0 ? "+" : "") + fixed(100 * r.change, 1) + " %"),
+               TableCell::number_text(r.change, (r.change >= 0 ? "+" : "") + format_fixed(100 * r.change, 1) + " %"),
                tested ? TableCell::number(r.p_slower, 4) : TableCell::absent(),
                TableCell::str(change_name(r.verdict))});
   }
@@ -309,13 +303,13 @@ std::string cell_text(Metric metric, const Cell& cell) {
   if (metric == Metric::kMemory) return format_bytes(static_cast<uint64_t>(cell.summary.mean));
   // Distributions whose tail matters: the median and the tail percentile (suites: over the
   // prompts' medians; ITL: over every token).
-  if (metric == Metric::kItl) return "p50 " + fixed(cell.summary.median, 2) + " · p99 " + fixed(cell.summary.p99, 2);
+  if (metric == Metric::kItl) return "p50 " + format_fixed(cell.summary.median, 2) + " · p99 " + format_fixed(cell.summary.p99, 2);
   if (metric == Metric::kEmbedLatency) {
-    return "p50 " + fixed(cell.summary.median, 2) + " · p95 " + fixed(cell.summary.p95, 2) + " · p99 " +
-           fixed(cell.summary.p99, 2);
+    return "p50 " + format_fixed(cell.summary.median, 2) + " · p95 " + format_fixed(cell.summary.p95, 2) + " · p99 " +
+           format_fixed(cell.summary.p99, 2);
   }
   if (metric == Metric::kSuiteGen || metric == Metric::kSuiteTtft)
-    return "p50 " + fixed(cell.summary.median, 2) + " · p95 " + fixed(cell.summary.p95, 2);
+    return "p50 " + format_fixed(cell.summary.median, 2) + " · p95 " + format_fixed(cell.summary.p95, 2);
   if (!metric_info(metric).per_repetition) {  // J/token, cost: small numbers, 4 significant digits
     char buf[64];
     if (cell.summary.n > 1) {
@@ -325,9 +319,9 @@ std::string cell_text(Metric metric, const Cell& cell) {
     }
     return buf;
   }
-  const std::string sd = std::isfinite(cell.summary.stddev) ? fixed(cell.summary.stddev, 2) : "?";
+  const std::string sd = std::isfinite(cell.summary.stddev) ? format_fixed(cell.summary.stddev, 2) : "?";
   // Statistics a source stated without its samples (llama-bench csv, sql).
-  return fixed(cell.summary.mean, 2) + " ± " + sd + (cell.summary_only ? " (summary)" : "");
+  return format_fixed(cell.summary.mean, 2) + " ± " + sd + (cell.summary_only ? " (summary)" : "");
 }
 
 std::string energy_flag_meaning(const std::string& flag) {
@@ -364,7 +358,7 @@ std::string energy_flags_note(const std::vector<std::string>& flags) {
 std::string interval_text(Metric metric, const Cell& cell) {
   const auto ci = cell_interval(metric, cell);
   if (!ci || !std::isfinite(ci->half_width_pct)) return "";
-  return " (±" + fixed(ci->half_width_pct, 1) + " %)";
+  return " (±" + format_fixed(ci->half_width_pct, 1) + " %)";
 }
 
 std::string noise_text(const Cell& cell) {
@@ -389,7 +383,7 @@ std::vector<std::string> noise_lines(const Comparison& cmp, std::optional<Metric
   return lines;
 }
 
-std::string ratio_text(double ratio) { return std::isnan(ratio) ? "" : "×" + fixed(ratio, 2); }
+std::string ratio_text(double ratio) { return std::isnan(ratio) ? "" : "×" + format_fixed(ratio, 2); }
 
 void print_comparison(const Comparison& cmp, const std::vector<Regression>& regressions, double alpha,
                       OutputFormat format, std::ostream& out, const std::vector<Answers>& answers) {

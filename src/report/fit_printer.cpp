@@ -15,12 +15,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
-
 // A size column: its unit is chosen from every value in it.
 struct SizeColumn {
   const char* key;
@@ -125,7 +119,7 @@ Table fit_table(const FitReport& r) {
                TableCell::str(fit::verdict_name(f.verdict)),
                size_cell(r, kMargin, f),
                TableCell::integer(f.max_ctx, f.max_ctx > 0 ? "" : "-"),
-               TableCell::number_text(f.tg_bound_tps, "<= " + fixed(f.tg_bound_tps, 1)),
+               TableCell::number_text(f.tg_bound_tps, "<= " + format_fixed(f.tg_bound_tps, 1)),
                TableCell::boolean(false),
                usd >= 0 ? TableCell::number(usd) : TableCell::absent(),
                TableCell::str(f.note)});

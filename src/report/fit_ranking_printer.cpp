@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "core/strings.h"
 #include "report/table_json.h"
 
 namespace rigbench::report {
@@ -14,16 +15,10 @@ using Json = nlohmann::ordered_json;
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
-std::string fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
-
-TableCell gib(uint64_t bytes) { return TableCell::count(bytes, fixed(static_cast<double>(bytes) / kGiB, 2)); }
+TableCell gib(uint64_t bytes) { return TableCell::count(bytes, format_fixed(static_cast<double>(bytes) / kGiB, 2)); }
 
 TableCell money(const std::optional<double>& v, int decimals) {
-  return v ? TableCell::number_text(*v, fixed(*v, decimals)) : TableCell::absent("-");
+  return v ? TableCell::number_text(*v, format_fixed(*v, decimals)) : TableCell::absent("-");
 }
 
 Json jnum(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
@@ -98,14 +93,14 @@ std::string buy_sentence(const FitRankingReport& r) {
   if (!cheapest) {
     return "For " + at + ", " + std::to_string(r.ranking.ranked.size()) +
            " catalog options fit, none with a list price; the highest tg bound is " + name(*fastest) + "'s, " +
-           fixed(fastest->tg_bound_tps, 1) + " t/s.";
+           format_fixed(fastest->tg_bound_tps, 1) + " t/s.";
   }
   std::string s = "For " + at + ", the cheapest catalog option that fits is " + name(*cheapest) + ", $" +
-                  fixed(*cheapest->price_usd, 0) + " (tg bound " + fixed(cheapest->tg_bound_tps, 1) + " t/s)";
+                  format_fixed(*cheapest->price_usd, 0) + " (tg bound " + format_fixed(cheapest->tg_bound_tps, 1) + " t/s)";
   if (per_usable) {
     s += (per_usable == cheapest ? std::string("; it is also the lowest price per usable GiB, $")
                                  : "; the lowest price per usable GiB is " + name(*per_usable) + "'s, $") +
-         fixed(*per_usable->usd_per_gib_usable, 2) + " ($" + fixed(*per_usable->usd_per_gib_total, 2) +
+         format_fixed(*per_usable->usd_per_gib_usable, 2) + " ($" + format_fixed(*per_usable->usd_per_gib_total, 2) +
          " per installed GiB)";
   }
   return s + ".";

@@ -12,13 +12,7 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-std::string fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
-
-std::string gib(uint64_t bytes) { return fixed(static_cast<double>(bytes) / (1ull << 30), 2); }
+std::string gib(uint64_t bytes) { return format_fixed(static_cast<double>(bytes) / (1ull << 30), 2); }
 
 json to_json(const HwReport& r) {
   const MachineInfo& m = r.machine;

@@ -14,12 +14,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
-
 Json jnum(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
 
 // "a", "a and b", "a, b and c".
@@ -249,7 +243,7 @@ std::string change_text(double change) {
   if (!std::isfinite(change)) return "";
   const double pct = 100 * change;
   const double mag = std::fabs(pct);
-  const std::string digits = fixed(mag, mag < 1 ? 1 : 0);
+  const std::string digits = format_fixed(mag, mag < 1 ? 1 : 0);
   if (digits == "0" || digits == "0.0") return "±0 %";
   return (pct < 0 ? "\u2212" : "+") + digits + " %";
 }
@@ -432,7 +426,7 @@ Table rankings_table(const Comparison& cmp, const Answers& ans) {
   for (const RankingAnswer& r : ans.rankings) {
     std::vector<std::string> parts;
     for (const RankEntry& e : r.order) {
-      parts.push_back(cmp.columns[e.column] + " " + (e.fits ? fixed(e.mean, w.decimals) : std::string("does not fit")));
+      parts.push_back(cmp.columns[e.column] + " " + (e.fits ? format_fixed(e.mean, w.decimals) : std::string("does not fit")));
     }
     t.add_row({TableCell::str(r.item), TableCell::str(join(parts, metric_info(ans.metric).higher_is_better ? " > " : " < ")),
                TableCell::str(r.clear ? cmp.columns[r.order.front().column] : "no clear leader"), p_cell(r.p)});

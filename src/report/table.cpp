@@ -19,12 +19,6 @@ using Json = nlohmann::ordered_json;
 constexpr OutputFormat kAllFormats[] = {OutputFormat::kMarkdown, OutputFormat::kCsv, OutputFormat::kJson,
                                         OutputFormat::kJsonl};
 
-std::string fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
-
 // The value as csv writes it.
 std::string csv_value(const TableCell::Value& v) {
   struct Visitor {
@@ -165,7 +159,7 @@ TableCell TableCell::count(uint64_t v, std::string text) {
 
 TableCell TableCell::number(double v, int decimals, std::string absent_text) {
   if (!std::isfinite(v)) return absent(std::move(absent_text));
-  return TableCell{v, fixed(v, decimals)};
+  return TableCell{v, format_fixed(v, decimals)};
 }
 
 TableCell TableCell::number_text(double v, std::string text) {
@@ -374,7 +368,7 @@ std::string size_in(int64_t bytes, SizeUnit u) {
   const double scale = u == SizeUnit::kKiB ? 1024.0 : u == SizeUnit::kMiB ? 1048576.0 : 1073741824.0;
   const double v = static_cast<double>(bytes) / scale;
   if (std::fabs(v) < 0.005) return bytes < 0 ? "-<0.01" : "<0.01";
-  return fixed(v, 2);
+  return format_fixed(v, 2);
 }
 
 }  // namespace rigbench::report
