@@ -34,12 +34,17 @@ class ConstantMeter final : public Meter {
   std::vector<DomainReading> read(const TimePoint& now) override {
     DomainReading r;
     r.power_w = watts_;
-    r.integrated_j = watts_ * static_cast<double>(now.steady_ns) * 1e-9;  // any fixed origin will do
+    // Energy since the first read, not since the clock's origin: days after boot the
+    // clock's joules reach 1e8 and a few-ms window's difference keeps too few digits for a
+    // stated idle and active to come back as one figure.
+    if (!origin_ns_) origin_ns_ = now.steady_ns;
+    r.integrated_j = watts_ * static_cast<double>(now.steady_ns - *origin_ns_) * 1e-9;
     return {r};
   }
 
  private:
   double watts_;
+  std::optional<int64_t> origin_ns_;  // steady time of the first read
   std::vector<DomainInfo> domains_;
 };
 
