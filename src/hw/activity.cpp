@@ -54,10 +54,13 @@ std::vector<fs::path> cpu_dirs(const std::string& sys_root) {
 std::optional<CpuTimes> read_cpu_times(const std::string& proc_root) {
   std::ifstream in(fs::path(proc_root) / "stat");
   std::string line;
+  std::optional<CpuTimes> out;
+  int cpus = 0;
   while (in && std::getline(in, line)) {
     std::istringstream fields(line);
     std::string label;
     fields >> label;
+    if (label.size() > 3 && label.rfind("cpu", 0) == 0) ++cpus;
     if (label != "cpu") continue;
     uint64_t v[8] = {};  // user nice system idle iowait irq softirq steal
     int n = 0;
@@ -67,9 +70,10 @@ std::optional<CpuTimes> read_cpu_times(const std::string& proc_root) {
     t.busy = v[0] + v[1] + v[2] + v[5] + v[6];
     t.idle = v[3] + v[4];
     t.steal = v[7];
-    return t;
+    out = t;
   }
-  return std::nullopt;
+  if (out) out->cpus = std::max(1, cpus);
+  return out;
 }
 
 double read_load_average(const std::string& proc_root) {
@@ -105,7 +109,38 @@ CpuActivity cpu_activity(const CpuTimes& before, const CpuTimes& after, double o
   a.steal_pct = 100 * steal / total;
   a.own_pct = std::min(100.0, 100 * own / total);
   a.seconds = total / ticks_per_s;
+  a.ticks_per_cpu = total / std::max(1, after.cpus);
   return a;
+}
+
+std::optional<std::map<int, ThreadSched>> read_thread_sched(const std::string& proc_root) {
+  std::map<int, ThreadSched> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(fs::path(proc_root) / "self/task", ec)) {
+    int tid = 0;
+    try {
+      tid = std::stoi(e.path().filename().string());
+    } catch (...) {
+      continue;
+    }
+    std::ifstream in(e.path() / "schedstat");
+    ThreadSched t;
+    if (in >> t.run_ns >> t.wait_ns) out[tid] = t;
+  }
+  if (out.empty()) return std::nullopt;
+  return out;
+}
+
+double run_queue_wait_pct(const std::map<int, ThreadSched>& before, const std::map<int, ThreadSched>& after) {
+  double run = 0, wait = 0;
+  for (const auto& [tid, a] : after) {
+    ThreadSched b;
+    if (const auto it = before.find(tid); it != before.end()) b = it->second;
+    if (a.run_ns >= b.run_ns) run += static_cast<double>(a.run_ns - b.run_ns);
+    if (a.wait_ns >= b.wait_ns) wait += static_cast<double>(a.wait_ns - b.wait_ns);
+  }
+  if (!(run + wait > 0)) return std::numeric_limits<double>::quiet_NaN();
+  return 100 * wait / (run + wait);
 }
 
 std::vector<std::string> cpu_governors(const std::string& sys_root) {

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +24,7 @@ struct CpuTimes {
   uint64_t busy = 0;   // user + nice + system + irq + softirq (guest time is inside user)
   uint64_t idle = 0;   // idle + iowait
   uint64_t steal = 0;  // time the hypervisor gave another guest
+  int cpus = 1;        // the cpuN lines under it (at least 1)
   uint64_t total() const { return busy + idle + steal; }
 };
 
@@ -43,7 +46,31 @@ struct CpuActivity {
   double steal_pct = 0;   // steal, % of all CPUs' time
   double own_pct = 0;     // this process, % of all CPUs' time
   double seconds = 0;     // CPU-seconds elapsed over all CPUs (total ticks / ticks per second)
+  double ticks_per_cpu = 0;  // clock ticks elapsed per CPU: /proc/stat counts whole ticks, so a window
+                             // of few ticks cannot resolve a share (1 tick of 6 reads as 17 %)
+  // This process's threads' wait for a CPU (schedstat), % of the time they were ready to run
+  // (on a CPU or waiting for one); NaN when the kernel keeps no schedstat.
+  double wait_pct = std::numeric_limits<double>::quiet_NaN();
 };
+
+// The clock ticks per CPU a window needs before /proc/stat's shares are read at all (1 s at
+// USER_HZ 100): each CPU's count can be one tick off at either end, so shares are then within
+// about 2 %, well below the thresholds (measure/noise.h).
+inline constexpr double kMinTicksPerCpu = 100;
+
+// <proc>/self/task/<tid>/schedstat of every thread of this process: per thread id, the
+// nanoseconds it ran and the nanoseconds it waited on a run queue (ready, no CPU free); fields
+// 1 and 2 of the file (CONFIG_SCHED_INFO). nullopt when no thread's file can be read.
+struct ThreadSched {
+  uint64_t run_ns = 0;
+  uint64_t wait_ns = 0;
+};
+std::optional<std::map<int, ThreadSched>> read_thread_sched(const std::string& proc_root);
+
+// Over a window: the threads' waiting, % of their run + wait time, from two read_thread_sched
+// snapshots; a thread not in `before` started within the window (counted from 0), one gone from
+// `after` is left out. NaN when neither ran nor waited.
+double run_queue_wait_pct(const std::map<int, ThreadSched>& before, const std::map<int, ThreadSched>& after);
 
 // The activity between `before` and `after`, this process having used `own_cpu_s` seconds
 // of CPU in between; ticks per second as clock_ticks_per_second(). All zero when no tick passed.

@@ -88,15 +88,25 @@ std::vector<NoiseNote> sample_notes(const Results& results) {
 std::vector<NoiseNote> activity_notes(const hw::CpuActivity& a, double load) {
   std::vector<NoiseNote> out;
   const std::string load_text = std::isfinite(load) ? fmt(", load average %.2f", load) : "";
-  if (a.others_pct > kBusyOthersPct) {
+  // /proc/stat's shares only over a window of enough ticks to resolve them.
+  const bool resolved = a.ticks_per_cpu >= hw::kMinTicksPerCpu;
+  const bool waited = std::isfinite(a.wait_pct) && a.wait_pct > kBusyWaitPct;
+  const bool others = !std::isfinite(a.wait_pct) && resolved && a.others_pct > kBusyOthersPct;
+  if (waited || others) {
+    const std::string shares =
+        resolved ? fmt("other processes used %.0f %% of the CPUs' time (this one %.0f %%", a.others_pct, a.own_pct) +
+                       load_text + ")"
+                 : "the run was too short for /proc/stat's shares" + (load_text.empty() ? "" : " (" + load_text.substr(2) + ")");
     out.push_back({"machine_busy", "",
-                   fmt("machine busy: other processes used %.0f %% of the CPUs' time during the run (this one %.0f %%",
-                       a.others_pct, a.own_pct) +
-                       load_text + ")",
+                   waited ? fmt("machine busy: this run's threads waited for a CPU %.0f %% of the time they were ready "
+                                "to run; ",
+                                a.wait_pct) +
+                                shares
+                          : "machine busy: " + shares + " during the run",
                    "stop other programs or re-run when the machine is idle; the figures are lower than this machine "
                    "gives"});
   }
-  if (a.steal_pct > kStealPct) {
+  if (resolved && a.steal_pct > kStealPct) {
     out.push_back({"steal", "",
                    fmt("the hypervisor took %.1f %% of the CPUs' time (steal) during the run", a.steal_pct),
                    "run on a dedicated or less loaded host, or re-run later"});
@@ -135,6 +145,7 @@ std::vector<NoiseNote> thermal_notes(const hw::ThermalState& before, const hw::T
 
 MachineWatch::MachineWatch(hw::KernelPaths paths) : paths_(std::move(paths)) {
   cpu_ = hw::read_cpu_times(paths_.proc);
+  sched_ = hw::read_thread_sched(paths_.proc);
   own_cpu_s_ = hw::own_cpu_seconds();
   thermal_ = hw::read_thermal(paths_.sys);
 }
@@ -142,7 +153,9 @@ MachineWatch::MachineWatch(hw::KernelPaths paths) : paths_(std::move(paths)) {
 std::vector<NoiseNote> MachineWatch::finish() const {
   std::vector<NoiseNote> out;
   if (const auto now = hw::read_cpu_times(paths_.proc); now && cpu_) {
-    const auto a = hw::cpu_activity(*cpu_, *now, hw::own_cpu_seconds() - own_cpu_s_, hw::clock_ticks_per_second());
+    auto a = hw::cpu_activity(*cpu_, *now, hw::own_cpu_seconds() - own_cpu_s_, hw::clock_ticks_per_second());
+    if (const auto sched = hw::read_thread_sched(paths_.proc); sched && sched_)
+      a.wait_pct = hw::run_queue_wait_pct(*sched_, *sched);
     for (auto& n : activity_notes(a, hw::read_load_average(paths_.proc))) out.push_back(std::move(n));
   }
   for (auto& n : governor_notes(hw::cpu_governors(paths_.sys))) out.push_back(std::move(n));

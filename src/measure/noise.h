@@ -16,6 +16,7 @@ namespace rigbench::measure {
 
 inline constexpr double kHighCvPct = 5;            // stddev / mean of the t/s samples, %
 inline constexpr double kFirstRepetitionPct = 10;  // the first repetition this far from the median of the rest, %
+inline constexpr double kBusyWaitPct = 5;          // this run's threads waiting for a CPU, % of their ready time
 inline constexpr double kBusyOthersPct = 10;       // other processes' CPU time, % of all CPUs' time
 inline constexpr double kStealPct = 2;             // steal, % of all CPUs' time
 
@@ -26,9 +27,13 @@ std::string repetition_list(std::span<const std::size_t> indices);
 // Notes on the samples of pp and tg (each with its phase). Fewer than 3 samples: none.
 std::vector<NoiseNote> sample_notes(const Results& results);
 
-// A note when other processes used more than kBusyOthersPct of the CPUs (code machine_busy)
-// and one when steal passed kStealPct (code steal). `load` is the 1-minute load average at the
-// end (NaN = unknown), said in the text.
+// A note (code machine_busy) when other work took CPU time from this run: its threads waited
+// for a CPU more than kBusyWaitPct of the time they were ready to run (schedstat, exact at any
+// length); where the kernel keeps no schedstat, when other processes used more than
+// kBusyOthersPct of all CPUs' time over a window of at least kMinTicksPerCpu ticks per CPU.
+// One when steal passed kStealPct over such a window (code steal). Shorter windows say
+// nothing from /proc/stat: it counts whole ticks, and 1 tick of 6 would read as 17 %.
+// `load` is the 1-minute load average at the end (NaN = unknown), said in the text.
 std::vector<NoiseNote> activity_notes(const hw::CpuActivity& activity, double load);
 
 // A note when any CPU's governor is not "performance" (code governor); none when none is known.
@@ -40,7 +45,8 @@ std::vector<NoiseNote> governor_notes(const std::vector<std::string>& governors)
 std::vector<NoiseNote> thermal_notes(const hw::ThermalState& before, const hw::ThermalState& after,
                                      const std::vector<std::string>& gpus = {});
 
-// Watches the machine over one run: the readings at construction, the notes at finish().
+// Watches the machine over one run: the readings at construction, the notes at finish()
+// (called while the run's threads still exist: a thread gone by then is not counted).
 class MachineWatch {
  public:
   explicit MachineWatch(hw::KernelPaths paths);
@@ -49,6 +55,7 @@ class MachineWatch {
  private:
   hw::KernelPaths paths_;
   std::optional<hw::CpuTimes> cpu_;
+  std::optional<std::map<int, hw::ThreadSched>> sched_;
   double own_cpu_s_ = 0;
   hw::ThermalState thermal_;
 };

@@ -1,6 +1,8 @@
 // End-to-end: -r auto and -r N as the record keeps them, the bandwidth probe out of the
 // measured process (peak RSS on a fresh cache), and the progress line on a pseudo-terminal
-// (forkpty), cleared before every table row.
+// (forkpty), cleared before every table row; a real busy loop beside a run gives it the
+// machine_busy note (the quiet side is unit-tested on faked /proc trees: a shared CI host is
+// not quiet enough to hold "no note" end to end).
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <pty.h>
@@ -8,6 +10,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <thread>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -165,6 +170,42 @@ TEST(ConfidenceE2E, NoProgressWhenStderrIsNotATerminalUnlessAsked) {
   ASSERT_EQ(asked.exit_code, 0) << asked.err;
   EXPECT_NE(asked.err.find("rigbench: run 1/1 · llama · tg4 · tg · repetition 1/1"), std::string::npos) << asked.err;
   EXPECT_EQ(asked.err.find('\r'), std::string::npos);  // lines, not a rewritten one
+}
+
+// Real busy loops, one per CPU, beside a 1-thread run: its thread waits for a CPU about a third
+// of the time it is ready (2 CPUs), and the record says "machine busy". One thread, because
+// ggml's threads spin at each barrier and, beside busy loops, a run with a thread per CPU
+// crawls. Each loop is a forked child that ends itself after 60 s (alarm) should the test die
+// before killing it.
+TEST(ConfidenceE2E, ARealBusyLoopBesideTheRunGivesTheMachineBusyNote) {
+  const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<pid_t> burners;
+  for (unsigned i = 0; i < cpus; ++i) {
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      alarm(60);
+      for (volatile unsigned long n = 0;; n = n + 1) {
+      }
+    }
+    burners.push_back(pid);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the loops are on the CPUs
+  const ProcessResult r =
+      run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "0", "-n", "32", "-r", "3", "-t", "1",
+                   "--no-db", "--energy", "off", "--no-progress", "-o", "json"});
+  for (const pid_t pid : burners) {
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+  }
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rec = nlohmann::json::parse(r.out)[0];
+  std::string busy;
+  for (const auto& n : rec["noise"]) {
+    if (n["code"] == "machine_busy") busy = n["note"].get<std::string>();
+  }
+  ASSERT_FALSE(busy.empty()) << rec["noise"].dump();
+  EXPECT_NE(busy.find("waited for a CPU"), std::string::npos) << busy;
 }
 
 }  // namespace

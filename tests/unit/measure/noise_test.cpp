@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include "core/results.h"
@@ -82,10 +83,11 @@ TEST(SampleNotes, FirstRepetitionSaysSlowerOrFasterAndByAFactorWhenFar) {
             "tg: the first repetition (300.00 t/s) is 3.0x faster than the rest's median (100.00 t/s)");
 }
 
-// /proc/stat's cpu line: user nice system idle iowait irq softirq steal.
+// /proc/stat's cpu line: user nice system idle iowait irq softirq steal, then one line per CPU
+// (2 CPUs, as the kernel writes them; only their number is read).
 std::string proc_stat(uint64_t user, uint64_t idle, uint64_t steal = 0) {
   return "cpu  " + std::to_string(user) + " 0 0 " + std::to_string(idle) + " 0 0 0 " + std::to_string(steal) +
-         " 0 0\ncpu0 0 0 0 0 0 0 0 0 0 0\nintr 1\n";
+         " 0 0\ncpu0 0 0 0 0 0 0 0 0 0 0\ncpu1 0 0 0 0 0 0 0 0 0 0\nintr 1\nctxt 5\nprocs_running 1\n";
 }
 
 TEST(FakeProcStatTree, BusyMachineFromOtherProcessesCpuTime) {
@@ -132,6 +134,102 @@ TEST(FakeProcStatTree, MachineWatchReadsTheTreeItIsPointedAt) {
   write_file(proc.file("stat"), proc_stat(901000, 905000));
   EXPECT_TRUE(has(watch.finish(), "machine_busy"));
   EXPECT_FALSE(has(watch.finish(), "governor"));  // no cpufreq in the tree: nothing said
+}
+
+// The quiet 2-core VM of the last stop: a stories260K run of about 30 ms spans 6 ticks of the
+// two CPUs, and one tick of a kworker (or of this process, counted by the tick, not by
+// getrusage) read as "other processes used 17 %". A window that short says nothing from
+// /proc/stat; one of 1 s per CPU and more does.
+TEST(FakeProcStatTree, AWindowOfAFewTicksSaysNothing) {
+  TempDir proc;
+  write_file(proc.file("stat"), proc_stat(1000, 5000));
+  const auto before = hw::read_cpu_times(proc.path().string());
+  ASSERT_TRUE(before);
+  EXPECT_EQ(before->cpus, 2);
+  write_file(proc.file("stat"), proc_stat(1005, 5001, 0));  // 6 ticks: 5 busy, this process 40 ms
+  const auto a = hw::cpu_activity(*before, *hw::read_cpu_times(proc.path().string()), 0.04, 100);
+  EXPECT_EQ(a.ticks_per_cpu, 3);
+  EXPECT_NEAR(a.others_pct, 100.0 / 6, 1e-9);  // the figure that fired without a burner
+  EXPECT_TRUE(activity_notes(a, 1.08).empty());
+  // One tick of steal in 6 (17 %) is not steal either.
+  write_file(proc.file("stat"), proc_stat(1004, 5001, 1));
+  EXPECT_TRUE(activity_notes(hw::cpu_activity(*before, *hw::read_cpu_times(proc.path().string()), 0.04, 100), 1.08)
+                  .empty());
+  // About as much (18 %) over 2 s of both CPUs (200 ticks each) is resolved and busy.
+  write_file(proc.file("stat"), proc_stat(1340, 5060));
+  const auto b = hw::cpu_activity(*before, *hw::read_cpu_times(proc.path().string()), 2.67, 100);
+  EXPECT_EQ(b.ticks_per_cpu, 200);
+  EXPECT_NEAR(b.others_pct, 18.25, 1e-9);
+  EXPECT_TRUE(has(activity_notes(b, 1.08), "machine_busy"));
+}
+
+// <proc>/self/task/<tid>/schedstat: "<ns on a CPU> <ns waiting on a run queue> <timeslices>".
+void write_sched(const TempDir& proc, int tid, uint64_t run_ns, uint64_t wait_ns) {
+  fs::create_directories(proc.path() / "self/task" / std::to_string(tid));
+  write_file((proc.path() / "self/task" / std::to_string(tid) / "schedstat").string(),
+             std::to_string(run_ns) + " " + std::to_string(wait_ns) + " 42\n");
+}
+
+TEST(FakeSchedstatTree, ThreadsWaitFromEveryThreadOfTheProcess) {
+  TempDir proc;
+  EXPECT_FALSE(hw::read_thread_sched(proc.path().string()));  // no schedstat: unknown, not 0
+  write_sched(proc, 100, 1'000'000'000, 10'000'000);
+  write_sched(proc, 101, 500'000'000, 0);
+  const auto before = hw::read_thread_sched(proc.path().string());
+  ASSERT_TRUE(before);
+  EXPECT_EQ(before->size(), 2u);
+  EXPECT_EQ(before->at(100).wait_ns, 10'000'000u);
+  // 100 ran 0.6 s and waited 0.2 s; 101 is gone (not counted); 102 started in the window and
+  // ran 0.6 s, waited 0.2 s: 0.4 / 1.6 = 25 %.
+  fs::remove_all(proc.path() / "self/task/101");
+  write_sched(proc, 100, 1'600'000'000, 210'000'000);
+  write_sched(proc, 102, 600'000'000, 200'000'000);
+  const auto after = hw::read_thread_sched(proc.path().string());
+  EXPECT_DOUBLE_EQ(hw::run_queue_wait_pct(*before, *after), 25);
+  EXPECT_TRUE(std::isnan(hw::run_queue_wait_pct(*after, *after)));  // nothing ran: unknown
+}
+
+// With schedstat the threshold is the run's threads' wait, exact however short the run: a busy
+// loop on each CPU beside a run with a thread per CPU makes them wait about half the time; a
+// quiet machine's kworkers a fraction of a percent.
+TEST(FakeSchedstatTree, BusyWhenTheRunsThreadsWaitedForACpuNotOtherwise) {
+  hw::CpuActivity a;  // a 30 ms run: /proc/stat cannot say
+  a.ticks_per_cpu = 3;
+  a.others_pct = 100.0 / 6;
+  a.wait_pct = 0.4;
+  EXPECT_TRUE(activity_notes(a, 1.08).empty());
+  a.wait_pct = kBusyWaitPct;  // at the threshold: not above it
+  EXPECT_TRUE(activity_notes(a, 1.08).empty());
+  a.wait_pct = 48;
+  auto notes = activity_notes(a, 2.5);
+  ASSERT_TRUE(has(notes, "machine_busy"));
+  EXPECT_NE(notes[0].text.find("waited for a CPU 48 % of the time they were ready to run"), std::string::npos)
+      << notes[0].text;
+  EXPECT_NE(notes[0].text.find("too short"), std::string::npos) << notes[0].text;
+  EXPECT_NE(notes[0].text.find("load average 2.50"), std::string::npos) << notes[0].text;
+  // A long run with schedstat: its threads' wait decides, not others' share of all CPUs (a
+  // 1-thread run on a 16-CPU host beside a build using other CPUs waited for none).
+  a.ticks_per_cpu = 1000;
+  a.others_pct = 40;
+  a.wait_pct = 1;
+  EXPECT_FALSE(has(activity_notes(a, 7), "machine_busy"));
+  a.wait_pct = 20;
+  notes = activity_notes(a, 7);
+  ASSERT_TRUE(has(notes, "machine_busy"));
+  EXPECT_NE(notes[0].text.find("other processes used 40 %"), std::string::npos) << notes[0].text;
+}
+
+TEST(FakeSchedstatTree, MachineWatchReadsItsThreadsWait) {
+  TempDir proc, sys;
+  write_file(proc.file("stat"), proc_stat(1000, 5000));
+  write_sched(proc, 7, 1'000'000'000, 0);
+  const MachineWatch watch({proc.path().string(), sys.path().string()});
+  // A short window (no /proc/stat verdict) in which the thread waited 1 s of 3.
+  write_file(proc.file("stat"), proc_stat(1002, 5001));
+  write_sched(proc, 7, 3'000'000'000, 1'000'000'000);
+  EXPECT_TRUE(has(watch.finish(), "machine_busy"));
+  write_sched(proc, 7, 3'000'000'000, 10'000'000);  // 10 ms of 2 s: quiet
+  EXPECT_FALSE(has(watch.finish(), "machine_busy"));
 }
 
 TEST(FakeSysfsTree, GovernorOtherThanPerformanceIsCalledOut) {
