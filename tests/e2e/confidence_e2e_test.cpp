@@ -208,5 +208,23 @@ TEST(ConfidenceE2E, ARealBusyLoopBesideTheRunGivesTheMachineBusyNote) {
   EXPECT_NE(busy.find("waited for a CPU"), std::string::npos) << busy;
 }
 
+// Time to an interval (bench/confidence) counts what llama-bench does not pay: before its run,
+// bench reads a generative model's vocabulary once (llama.cpp's check that it loads), not a
+// second time to ask whether it is an encoder (its header says causal). llama.cpp's log
+// (--verbose) prints "vocab_only = 1" for each vocabulary-only load.
+TEST(ConfidenceE2E, BenchReadsAGenerativeModelsVocabularyOnceBeforeItsRun) {
+  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "0", "-n", "1", "-r", "1",
+                                       "-t", "1", "--no-db", "--energy", "off", "--verbose", "-o", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::size_t loads = 0, checks = 0;
+  for (std::size_t at = 0; (at = r.err.find("vocab_only", at)) != std::string::npos; ++at) {
+    const std::string line = r.err.substr(at, r.err.find('\n', at) - at);
+    if (line.back() == '1') ++checks;
+    else ++loads;
+  }
+  EXPECT_EQ(checks, 1u) << r.err;
+  EXPECT_EQ(loads, 1u) << r.err;
+}
+
 }  // namespace
 }  // namespace rigbench
