@@ -42,10 +42,10 @@ double clock_ticks_per_second();
 
 // Between two snapshots of /proc/stat: how much of every CPU's time went elsewhere.
 struct CpuActivity {
-  double others_pct = 0;  // CPU time of other processes, % of all CPUs' time (busy minus this process's own)
-  double steal_pct = 0;   // steal, % of all CPUs' time
-  double own_pct = 0;     // this process, % of all CPUs' time
-  double seconds = 0;     // CPU-seconds elapsed over all CPUs (total ticks / ticks per second)
+  double others_pct = 0;     // CPU time of other processes, % of all CPUs' time (busy minus this process's own)
+  double steal_pct = 0;      // steal, % of all CPUs' time
+  double own_pct = 0;        // this process, % of all CPUs' time
+  double seconds = 0;        // CPU-seconds elapsed over all CPUs (total ticks / ticks per second)
   double ticks_per_cpu = 0;  // clock ticks elapsed per CPU: /proc/stat counts whole ticks, so a window
                              // of few ticks cannot resolve a share (1 tick of 6 reads as 17 %)
   // This process's threads' wait for a CPU (schedstat), % of the time they were ready to run

@@ -96,7 +96,8 @@ std::vector<NoiseNote> activity_notes(const hw::CpuActivity& a, double load) {
     const std::string shares =
         resolved ? fmt("other processes used %.0f %% of the CPUs' time (this one %.0f %%", a.others_pct, a.own_pct) +
                        load_text + ")"
-                 : "the run was too short for /proc/stat's shares" + (load_text.empty() ? "" : " (" + load_text.substr(2) + ")");
+                 : "the run was too short for /proc/stat's shares" +
+                       (load_text.empty() ? "" : " (" + load_text.substr(2) + ")");
     out.push_back({"machine_busy", "",
                    waited ? fmt("machine busy: this run's threads waited for a CPU %.0f %% of the time they were ready "
                                 "to run; ",

@@ -12,10 +12,10 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
-#include <thread>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
@@ -191,9 +191,8 @@ TEST(ConfidenceE2E, ARealBusyLoopBesideTheRunGivesTheMachineBusyNote) {
     burners.push_back(pid);
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the loops are on the CPUs
-  const ProcessResult r =
-      run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "0", "-n", "32", "-r", "3", "-t", "1",
-                   "--no-db", "--energy", "off", "--no-progress", "-o", "json"});
+  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "0", "-n", "32", "-r", "3",
+                                       "-t", "1", "--no-db", "--energy", "off", "--no-progress", "-o", "json"});
   for (const pid_t pid : burners) {
     kill(pid, SIGKILL);
     waitpid(pid, nullptr, 0);

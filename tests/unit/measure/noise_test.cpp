@@ -153,8 +153,8 @@ TEST(FakeProcStatTree, AWindowOfAFewTicksSaysNothing) {
   EXPECT_TRUE(activity_notes(a, 1.08).empty());
   // One tick of steal in 6 (17 %) is not steal either.
   write_file(proc.file("stat"), proc_stat(1004, 5001, 1));
-  EXPECT_TRUE(activity_notes(hw::cpu_activity(*before, *hw::read_cpu_times(proc.path().string()), 0.04, 100), 1.08)
-                  .empty());
+  EXPECT_TRUE(
+      activity_notes(hw::cpu_activity(*before, *hw::read_cpu_times(proc.path().string()), 0.04, 100), 1.08).empty());
   // About as much (18 %) over 2 s of both CPUs (200 ticks each) is resolved and busy.
   write_file(proc.file("stat"), proc_stat(1340, 5060));
   const auto b = hw::cpu_activity(*before, *hw::read_cpu_times(proc.path().string()), 2.67, 100);
