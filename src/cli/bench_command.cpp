@@ -186,6 +186,11 @@ Status run_bench_command(BenchOptions& opts) {
   // 5. The use case: every run becomes a record (ok, refused, failed, interrupted), stored and
   // printed as it comes; the exit code is set at the end.
   const std::atomic<bool>& cancel = install_interrupt_flag();
+  // SIGPIPE as it was before any rpc-server was attached, on every return (declared before the
+  // engine: the model on the servers is freed, over their sockets, before it is put back).
+  struct EndRpcRun {
+    ~EndRpcRun() { engine::end_rpc_run(); }
+  } end_rpc_run;
   auto engine = engine::make_llama_engine(&cancel);
   // Progress: one line rewritten in place on a terminal (cleared before any table row and at
   // the end), plain lines with --progress elsewhere, none with --no-progress.

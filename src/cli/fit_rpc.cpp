@@ -24,7 +24,8 @@ std::string mib(uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 // fit --rpc --check: llama.cpp's own no_alloc plan with the same servers and split, per
 // device beside fit's (weights + KV + compute; the device's name as ggml gives it: RPC0, ...).
 Status print_rpc_check(const FitOptions& o, const fit::ContextParams& ctx, int ngl, const fit::SplitPlan& plan,
-                       const std::vector<fit::SplitDevice>& devices, const std::string& path) {
+                       const std::vector<fit::SplitDevice>& devices, const std::string& path,
+                       report::OutputFormat format) {
   if (o.rpc.empty()) return fail(ErrorCode::kUsage, "--check with --rpc-device: llama.cpp needs the live servers (--rpc)");
   engine::SimulationSpec sim = simulation_spec(path, ctx, plan.n_ctx);
   sim.n_gpu_layers = ngl == -2 ? plan.n_gpu_layers : ngl;
@@ -34,12 +35,18 @@ Status print_rpc_check(const FitOptions& o, const fit::ContextParams& ctx, int n
   sim.tensor_split = std::all_of(devices.begin(), devices.end(), [](const auto& d) { return d.share <= 0; }) ? "0.00" : ts;
   auto real = engine::simulate_memory(sim);
   if (!real) return std::unexpected(real.error());
-  std::cout << "\nllama.cpp's own plan (no_alloc, the same servers and split) per device, beside fit's:\n";
-  std::cout << "| device | fit MiB | llama.cpp MiB | fit / llama.cpp |\n| --- | ---: | ---: | ---: |\n";
-  auto row = [](const std::string& name, uint64_t mine, uint64_t theirs) {
-    std::cout << "| " << name << " | " << format_fixed(mine / 1048576.0, 2) << " | " << format_fixed(theirs / 1048576.0, 2) << " | "
-              << (theirs > 0 ? format_fixed(static_cast<double>(mine) / static_cast<double>(theirs), 4) : std::string("-"))
-              << " |\n";
+  using report::Align;
+  using report::TableCell;
+  report::Table t({{"device", "device"},
+                   {"fit_bytes", "fit MiB", Align::kRight},
+                   {"llama_cpp_bytes", "llama.cpp MiB", Align::kRight},
+                   {"fit_per_llama_cpp", "fit / llama.cpp", Align::kRight}});
+  t.add_preamble("llama.cpp's own plan (no_alloc, the same servers and split) per device, beside fit's:");
+  auto row = [&t](const std::string& name, uint64_t mine, uint64_t theirs) {
+    const double ratio = theirs > 0 ? static_cast<double>(mine) / static_cast<double>(theirs) : 0;
+    t.add_row({TableCell::str(name), TableCell::count(mine, format_fixed(mine / 1048576.0, 2)),
+               TableCell::count(theirs, format_fixed(theirs / 1048576.0, 2)),
+               theirs > 0 ? TableCell::number_text(ratio, format_fixed(ratio, 4)) : TableCell::absent()});
   };
   uint64_t host_llama = 0;
   std::vector<uint64_t> llama(devices.size(), 0);
@@ -58,6 +65,8 @@ Status print_rpc_check(const FitOptions& o, const fit::ContextParams& ctx, int n
   }
   const auto& h = plan.host;
   row("host (CPU)", h.weights + h.kv + h.recurrent + h.compute, host_llama);
+  if (format == report::OutputFormat::kMarkdown) std::cout << "\n";
+  report::render(t, format, std::cout);
   return {};
 }
 
@@ -76,6 +85,8 @@ Status run_rpc_fit(const FitOptions& o, const model::ModelShape& shape, const fi
   fit::Target host;  // the machine that runs the model
   fit::Link link;
   link.gbps = o.link_gbps > 0 ? o.link_gbps : 1.0;
+  link.gbps_from = o.link_gbps > 0 ? "stated" : "assumed";
+  link.rtt_from = o.link_rtt_ms >= 0 ? "stated" : (o.rpc.empty() ? "assumed" : "measured");
   std::string link_source = o.link_gbps > 0 ? "--link-gbps " + format_fixed(o.link_gbps, 3) : "1 Gb/s assumed (gigabit Ethernet; --link-gbps)";
   report::FitReport rep;
   rep.model = model_label;
@@ -183,14 +194,34 @@ Status run_rpc_fit(const FitOptions& o, const model::ModelShape& shape, const fi
   rep.preamble.push_back("verdict over all devices: " + std::string(fit::verdict_name(plan.verdict)) + " (host RAM " +
                          mib(plan.host.total()) + " of " + mib(plan.host_ram_bytes) + ")" +
                          (plan.note.empty() ? "" : "; " + plan.note));
-  rep.preamble.push_back("tg bound " + format_fixed(plan.tg_bound_tps, 2) + " t/s = memory " + format_fixed(plan.compute_bound_tps, 2) +
-                         " t/s with the network: " + std::to_string(plan.hops) + " hop" + (plan.hops == 1 ? "" : "s") +
-                         " x (round trip + 2 x n_embd " + std::to_string(shape.n_embd) + " f32 values) = " +
-                         format_fixed(plan.network_s_per_token * 1e3, 3) + " ms per token; link: " + link.source);
+  const std::string network = std::to_string(plan.hops) + " hop" + (plan.hops == 1 ? "" : "s") + " x " +
+                              std::to_string(fit::kRpcRoundTripsPerHop) + " round trip (ggml-rpc waits for one answer per " +
+                              "remote split per token) + " + format_fixed(plan.network_bytes_per_token / 1024.0, 1) +
+                              " KiB each token both ways (hidden states, KQ mask, logits from a remote output layer) = " +
+                              format_fixed(plan.network_s_per_token * 1e3, 3) + " ms per token; link: " + link.source;
+  if (plan.bound_unknown.empty()) {
+    rep.preamble.push_back("tg bound " + format_fixed(plan.tg_bound_tps, 2) + " t/s = memory " +
+                           format_fixed(plan.compute_bound_tps, 2) + " t/s with the network: " + network);
+  } else {
+    rep.preamble.push_back("tg bound unknown: " + plan.bound_unknown + "; the network alone: " + network);
+  }
+  rep.network = report::FitNetwork{link.gbps,
+                                   link.gbps_from,
+                                   link.rtt_ms,
+                                   link.rtt_from,
+                                   plan.hops,
+                                   plan.round_trips_per_token,
+                                   plan.network_bytes_per_token,
+                                   plan.network_s_per_token * 1e3,
+                                   plan.compute_bound_tps,
+                                   plan.tg_bound_tps};
   rep.notes.push_back("each device's verdict is its own memory against its usable memory; the plan's verdict also "
                       "needs the host RAM of the machine that runs the model");
+  // --check with -o csv/json/jsonl prints the comparison alone, in that format (as fit --check).
+  if (o.check && format != report::OutputFormat::kMarkdown)
+    return print_rpc_check(o, ctx, ngl, plan, devices, model_path_for_check, format);
   report::print_fit(rep, format, std::cout, report::RenderOptions{o.wide});
-  if (o.check) return print_rpc_check(o, ctx, ngl, plan, devices, model_path_for_check);
+  if (o.check) return print_rpc_check(o, ctx, ngl, plan, devices, model_path_for_check, format);
   return {};
 }
 

@@ -295,6 +295,27 @@ Result<RpcServerInfo> probe_rpc_server(const std::string& endpoint, double timeo
   return info;
 }
 
+namespace {
+// SIGPIPE's disposition before attach_rpc_servers ignored it, until end_rpc_run().
+struct SigpipeState {
+  std::mutex mutex;
+  bool held = false;
+  struct sigaction previous {};
+};
+SigpipeState& sigpipe_state() {
+  static SigpipeState s;
+  return s;
+}
+}  // namespace
+
+void end_rpc_run() {
+  SigpipeState& sp = sigpipe_state();
+  std::lock_guard<std::mutex> lock(sp.mutex);
+  if (!sp.held) return;
+  sigaction(SIGPIPE, &sp.previous, nullptr);
+  sp.held = false;
+}
+
 Result<std::vector<RpcDevice>> attach_rpc_servers(const std::vector<std::string>& endpoints) {
   init_llama();
   ggml_backend_reg_t rpc_reg = ggml_backend_reg_by_name("RPC");
@@ -305,6 +326,19 @@ Result<std::vector<RpcDevice>> attach_rpc_servers(const std::vector<std::string>
   using AddServer = ggml_backend_reg_t (*)(const char*);
   auto add_server = reinterpret_cast<AddServer>(ggml_backend_reg_get_proc_address(rpc_reg, "ggml_backend_rpc_add_server"));
   if (!add_server) return fail(ErrorCode::kRuntime, "--rpc: llama.cpp's RPC backend lacks ggml_backend_rpc_add_server");
+  // ggml's client writes to its sockets without MSG_NOSIGNAL: a server gone mid-run would end
+  // the process with SIGPIPE (exit 141) before its failed send reaches the abort above. Ignored
+  // until end_rpc_run(), which puts back what it was.
+  {
+    SigpipeState& sp = sigpipe_state();
+    std::lock_guard<std::mutex> lock(sp.mutex);
+    if (!sp.held) {
+      struct sigaction ignore {};
+      ignore.sa_handler = SIG_IGN;
+      sigemptyset(&ignore.sa_mask);
+      sp.held = sigaction(SIGPIPE, &ignore, &sp.previous) == 0;
+    }
+  }
   std::vector<RpcDevice> out;
   for (const auto& e : endpoints) {
     bool have = false;
@@ -316,9 +350,6 @@ Result<std::vector<RpcDevice>> attach_rpc_servers(const std::vector<std::string>
       auto info = probe_rpc_server(e);
       if (!info) return std::unexpected(info.error());
       ggml_set_abort_callback(&on_ggml_abort);  // before ggml's client first connects
-      // ggml's client writes to its sockets without MSG_NOSIGNAL: a server gone mid-run would
-      // end the process with SIGPIPE (exit 141) before its failed send reaches the abort above.
-      std::signal(SIGPIPE, SIG_IGN);
       ggml_backend_reg_t reg = add_server(e.c_str());
       if (!reg) return fail(ErrorCode::kRuntime, "rpc-server " + e + ": reports no devices");
       ggml_backend_register(reg);

@@ -62,6 +62,8 @@ struct RpcDevice {
 
 // Probes every endpoint (probe_rpc_server), then registers each with ggml's RPC backend, as
 // llama-bench's -rpc does (idempotent per endpoint), and returns their devices in order.
+// SIGPIPE is ignored from here until end_rpc_run() (ggml's client sends without MSG_NOSIGNAL;
+// a lost server must reach on_rpc_server_lost, not end the process with exit 141).
 // Errors: the first failed probe's; kRuntime when the build has no RPC backend.
 Result<std::vector<RpcDevice>> attach_rpc_servers(const std::vector<std::string>& endpoints);
 
@@ -87,5 +89,9 @@ Result<Placement> placement_for(const std::string& rpc, const std::string& tenso
 // not return (it saves what finished and ends the process); if it does, the process aborts
 // as ggml would. An empty handler restores ggml's own abort message.
 void on_rpc_server_lost(std::function<void(const std::string& what)> handler);
+
+// The run that attached rpc-servers is over: SIGPIPE goes back to the disposition it had
+// before attach_rpc_servers ignored it. A no-op when nothing was attached since the last call.
+void end_rpc_run();
 
 }  // namespace rigbench::engine

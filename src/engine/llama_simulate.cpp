@@ -16,6 +16,9 @@ Result<Simulation> simulate_memory(const SimulationSpec& spec) {
   mp.load_mode = LLAMA_LOAD_MODE_NONE;  // with mmap, no_alloc asserts
   mp.n_gpu_layers = spec.n_gpu_layers < 0 ? 999 : spec.n_gpu_layers;
   auto placed = placement_for(spec.rpc, spec.tensor_split);  // rpc-servers and -ts, as bench loads
+  struct EndRpcRun {
+    ~EndRpcRun() { end_rpc_run(); }  // SIGPIPE as it was before the servers were attached
+  } end_rpc;
   if (!placed) return std::unexpected(placed.error());
   if (!placed->devices.empty()) mp.devices = reinterpret_cast<ggml_backend_dev_t*>(placed->devices.data());
   if (!placed->split.empty()) mp.tensor_split = placed->split.data();

@@ -60,11 +60,39 @@ Evaluated evaluate(const model::ModelShape& s, const std::vector<SplitDevice>& d
 
 }  // namespace
 
-double network_seconds_per_token(uint32_t n_embd, int hops, const Link& link) {
-  if (hops <= 0) return 0;
-  const double bits = 2.0 * n_embd * 4 * 8;  // one f32 activation vector each way
-  const double transfer = link.gbps > 0 ? bits / (link.gbps * 1e9) : 0;
-  return hops * (link.rtt_ms / 1e3 + transfer);
+HopTraffic rpc_hop_traffic(uint32_t n_embd, uint32_t n_vocab, uint32_t n_kv, bool flash_attn, bool holds_output) {
+  const uint64_t set_header = kRpcCommandHeaderBytes + kRpcTensorBytes + 8;  // | cmd | size | rpc_tensor | offset |
+  HopTraffic h;
+  const uint64_t inputs = uint64_t{n_embd} * 4                        // hidden state, f32
+                          + uint64_t{n_kv} * (flash_attn ? 2 : 4)     // KQ mask, one row
+                          + 4 + 8 + 8                                 // position (i32), K and V row ids (i64)
+                          + (holds_output ? 4 : 0);                   // output ids (i32)
+  const int messages = kRpcInputsPerHop + (holds_output ? 1 : 0);
+  h.bytes_to_server = inputs + static_cast<uint64_t>(messages) * set_header
+                      + kRpcCommandHeaderBytes + 4                     // GRAPH_RECOMPUTE: device id
+                      + kRpcCommandHeaderBytes + kRpcTensorBytes + 16;  // GET_TENSOR: rpc_tensor, offset, size
+  h.bytes_from_server = kRpcAnswerHeaderBytes + uint64_t{holds_output ? n_vocab : n_embd} * 4;
+  h.round_trips = kRpcRoundTripsPerHop;
+  return h;
+}
+
+uint32_t mask_cells(int n_ctx, int depth) {
+  const int used = std::max(depth, 0) + 1;
+  const int padded = std::max(256, (used + 255) / 256 * 256);
+  return static_cast<uint32_t>(std::min(padded, std::max(n_ctx, 1)));
+}
+
+NetworkTerm network_per_token(const std::vector<HopTraffic>& hops, const Link& link) {
+  NetworkTerm t;
+  for (const HopTraffic& h : hops) {
+    ++t.hops;
+    t.round_trips += h.round_trips;
+    t.bytes += h.bytes_to_server + h.bytes_from_server;
+  }
+  t.known = link.gbps > 0 || t.bytes == 0;
+  const double transfer = link.gbps > 0 ? static_cast<double>(t.bytes) * 8 / (link.gbps * 1e9) : 0;
+  t.seconds = t.round_trips * link.rtt_ms / 1e3 + transfer;
+  return t;
 }
 
 SplitPlan plan_device_split(const model::ModelShape& s, const std::vector<SplitDevice>& devices, const Target& host,
@@ -128,16 +156,37 @@ SplitPlan plan_device_split(const model::ModelShape& s, const std::vector<SplitD
   double seconds = 0;
   for (std::size_t i = 0; i < devices.size() && weights > 0; ++i) {
     const double bw = devices[i].target.bandwidth_gbps;
-    if (e.dev[i].weights > 0 && bw > 0) seconds += all * static_cast<double>(e.dev[i].weights) / weights / (bw * 1e9);
+    if (e.dev[i].weights == 0) continue;
+    // A device of unknown bandwidth makes the bound unknown: adding 0 s would call it infinitely fast.
+    if (bw <= 0) {
+      if (plan.bound_unknown.empty()) plan.bound_unknown = devices[i].target.name + " has no known memory bandwidth";
+      continue;
+    }
+    seconds += all * static_cast<double>(e.dev[i].weights) / weights / (bw * 1e9);
   }
-  if (host_read > 0 && weights > 0) seconds += all * host_read / weights / (std::max(host.host_bandwidth_gbps, 1e-9) * 1e9);
-  plan.compute_bound_tps = seconds > 0 ? 1.0 / seconds : 0;
+  if (host_read > 0 && weights > 0) {
+    if (host.host_bandwidth_gbps > 0) seconds += all * host_read / weights / (host.host_bandwidth_gbps * 1e9);
+    else if (plan.bound_unknown.empty()) plan.bound_unknown = "the host has no known memory bandwidth";
+  }
+  // The network: one hop per remote device that holds layers or the output layer.
+  std::vector<HopTraffic> hops;
+  const uint32_t n_kv = mask_cells(plan.n_ctx, depth);
   for (std::size_t i = 0; i < devices.size(); ++i) {
-    if (!devices[i].endpoint.empty() && (plan.n_layers[i] > 0 || plan.output_device == static_cast<int>(i))) ++plan.hops;
+    const bool output = plan.output_device == static_cast<int>(i);
+    if (!devices[i].endpoint.empty() && (plan.n_layers[i] > 0 || output))
+      hops.push_back(rpc_hop_traffic(s.n_embd, s.n_vocab, n_kv, c.flash_attn, output));
   }
-  plan.network_s_per_token = network_seconds_per_token(s.n_embd, plan.hops, link);
-  const double total_s = seconds + plan.network_s_per_token;
-  plan.tg_bound_tps = total_s > 0 ? 1.0 / total_s : 0;
+  const NetworkTerm net = network_per_token(hops, link);
+  plan.hops = net.hops;
+  plan.round_trips_per_token = net.round_trips;
+  plan.network_bytes_per_token = net.bytes;
+  plan.network_s_per_token = net.seconds;
+  if (!net.known && plan.bound_unknown.empty()) plan.bound_unknown = "the link's bandwidth is not known";
+  if (plan.bound_unknown.empty()) {
+    plan.compute_bound_tps = seconds > 0 ? 1.0 / seconds : 0;
+    const double total_s = seconds + plan.network_s_per_token;
+    plan.tg_bound_tps = total_s > 0 ? 1.0 / total_s : 0;
+  }
   for (auto& r : plan.devices) r.tg_bound_tps = plan.tg_bound_tps;
   return plan;
 }

@@ -2,7 +2,8 @@
 // backend: `fit --rpc`, `fit --device NAME --rpc-device NAME,...`). The layers go as llama.cpp
 // places them (memory_model.h split_layer_devices: rpc-servers first, then this machine's
 // GPUs, in the shares of -ts or, by default, of each device's free memory); every device gets
-// a verdict; the tg bound adds the network (network_seconds_per_token).
+// a verdict; the tg bound adds the network (network_per_token: what ggml's RPC client sends
+// and waits for per token, rpc_hop_traffic).
 #pragma once
 
 #include <string>
@@ -18,14 +19,62 @@ struct Link {
   double rtt_ms = 0;        // ms, a round trip of a small message
   std::string source;       // how the figures were obtained, said with the plan, e.g.
                             // "--link-gbps 1, --link-rtt-ms 0.5" or "rtt measured (median of 5)"
+  std::string gbps_from;    // where gbps came from: "stated" (--link-gbps) or "assumed"
+  std::string rtt_from;     // where rtt_ms came from: "stated", "measured" or "assumed"
 };
 
-// Seconds per generated token that the network adds: `hops` crossings between machines
-// (each remote device that holds layers is entered and left once per token), each carrying
-// one activation vector of n_embd f32 values each way plus one round trip:
-//   hops x (rtt + 2 x n_embd x 4 bytes x 8 / (gbps x 10^9)).
-// 0 when hops is 0. A link without bandwidth (gbps <= 0) counts the round trips only.
-double network_seconds_per_token(uint32_t n_embd, int hops, const Link& link);
+// What ggml's RPC client does per generated token for one remote split of the graph (a "hop":
+// a device of an rpc-server holding a run of layers or the output layer). Read from
+// third_party/llama.cpp, ggml/src/ggml-rpc/ggml-rpc.cpp (protocol 6.0.0, the rpc_dispatcher:
+// one queue and one socket per server) and ggml-backend.cpp ggml_backend_sched_compute_splits:
+//  - llama.cpp places a device's layers contiguously, so the scheduler makes one split per
+//    device per graph;
+//  - into the split, one SET_TENSOR per input of the split (kRpcInputsPerHop): the hidden state
+//    (n_embd f32), the KQ mask (n_kv f16 with flash attention, else f32; n_kv is the KV cells
+//    in use padded to 256), the position (i32), the K and V row ids (i64); the hop holding the
+//    output layer also gets the output ids (i32). send_rpc_cmd without an output: no answer.
+//  - GRAPH_RECOMPUTE (GRAPH_COMPUTE the first time, with the serialized graph): no answer;
+//    synchronize and events are a marker in the dispatcher's local queue, not a message.
+//  - out of the split, one GET_TENSOR: the hidden state for the next device (the scheduler's
+//    ggml_backend_tensor_copy) or, on the hop holding the output layer, the logits (n_vocab
+//    f32, llama_context's tensor_get_async + synchronize). The only command per token that
+//    waits for the server's answer.
+// So 1 round trip per hop per token (kRpcRoundTripsPerHop), not 1 per command: the other
+// commands are pipelined on the socket ahead of it. The relay in bench/rpc_delay_relay.py counts
+// the commands on the wire (--count-file); rpc_e2e_tests holds 1 turn per graph compute.
+constexpr int kRpcRoundTripsPerHop = 1;
+constexpr int kRpcInputsPerHop = 5;            // SET_TENSOR per token into a hop (+1 on the output hop)
+constexpr uint64_t kRpcTensorBytes = 296;      // sizeof(rpc_tensor), packed, GGML_MAX_SRC 10
+constexpr uint64_t kRpcCommandHeaderBytes = 9;  // command byte + 8-byte size
+constexpr uint64_t kRpcAnswerHeaderBytes = 8;   // 8-byte size
+
+// The bytes one hop moves per token, each way, and its round trips.
+struct HopTraffic {
+  uint64_t bytes_to_server = 0;    // SET_TENSORs (header + rpc_tensor + offset + data), the
+                                   // GRAPH_RECOMPUTE and the GET_TENSOR request
+  uint64_t bytes_from_server = 0;  // the GET_TENSOR answer: hidden state or logits
+  int round_trips = 0;             // kRpcRoundTripsPerHop
+};
+
+// n_kv: the KV cells the mask covers (llama_kv_cache::get_n_kv: the cells in use, padded to
+// 256, at most the context). holds_output: the hop holds the output layer (the logits come back).
+HopTraffic rpc_hop_traffic(uint32_t n_embd, uint32_t n_vocab, uint32_t n_kv, bool flash_attn, bool holds_output);
+
+// The cells llama.cpp's KV mask covers for a token at `depth` in a context of n_ctx cells
+// (padded): max(256, the cells in use rounded up to 256), at most n_ctx.
+uint32_t mask_cells(int n_ctx, int depth);
+
+// The network's part of a token: the hops run one after another, each costing its round
+// trips and its bytes both ways over the link:
+//   sum over hops of (round_trips x rtt + (bytes_to + bytes_from) x 8 / (gbps x 10^9)).
+struct NetworkTerm {
+  int hops = 0;
+  int round_trips = 0;     // per token, all hops
+  uint64_t bytes = 0;      // per token, all hops, both ways
+  double seconds = 0;      // per token
+  bool known = true;       // false: the link's bandwidth is not known (gbps <= 0) and bytes > 0
+};
+NetworkTerm network_per_token(const std::vector<HopTraffic>& hops, const Link& link);
 
 // One device of a split: a target (its memory, bandwidth, backend) and where it is.
 struct SplitDevice {
@@ -45,10 +94,14 @@ struct SplitPlan {
   Verdict verdict = Verdict::kNo;  // fits: every device and the host have room and every layer is
                                    // offloaded; partial: room everywhere, some layers on the host
   int hops = 0;                    // remote devices holding layers (network crossings per token)
+  int round_trips_per_token = 0;   // hops x kRpcRoundTripsPerHop
+  uint64_t network_bytes_per_token = 0;  // both ways, all hops (HopTraffic)
   Link link;                       // the link used for the network term
-  double compute_bound_tps = 0;    // tg bound from memory bandwidth alone, tokens/s
+  double compute_bound_tps = 0;    // tg bound from memory bandwidth alone, tokens/s; 0 = unknown
   double network_s_per_token = 0;  // seconds per token the network adds
-  double tg_bound_tps = 0;         // 1 / (1 / compute_bound + network), tokens/s
+  double tg_bound_tps = 0;         // 1 / (1 / compute_bound + network), tokens/s; 0 = unknown
+  std::string bound_unknown;       // why the tg bound is unknown ("" when known): a device
+                                   // holding weights has no known bandwidth, or the link none
   std::string note;
 };
 

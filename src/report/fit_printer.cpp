@@ -119,7 +119,8 @@ Table fit_table(const FitReport& r) {
                TableCell::str(fit::verdict_name(f.verdict)),
                size_cell(r, kMargin, f),
                TableCell::integer(f.max_ctx, f.max_ctx > 0 ? "" : "-"),
-               TableCell::number_text(f.tg_bound_tps, "<= " + format_fixed(f.tg_bound_tps, 1)),
+               f.tg_bound_tps > 0 ? TableCell::number_text(f.tg_bound_tps, "<= " + format_fixed(f.tg_bound_tps, 1))
+                                  : TableCell::absent("unknown"),
                TableCell::boolean(false),
                usd >= 0 ? TableCell::number(usd) : TableCell::absent(),
                TableCell::str(f.note)});
@@ -151,6 +152,20 @@ void print_fit(const FitReport& r, OutputFormat format, std::ostream& out, Rende
             {"weights_bytes", r.weights_bytes},
             {"devices", table_rows_json(t)},
             {"notes", t.notes()}};
+  if (r.network) {
+    const FitNetwork& n = *r.network;
+    auto tps = [](double v) { return v > 0 ? Json(v) : Json(nullptr); };  // null: unknown
+    j["network"] = {{"link_gbps", n.link_gbps},
+                    {"link_gbps_source", n.link_gbps_source},
+                    {"link_rtt_ms", n.link_rtt_ms},
+                    {"link_rtt_source", n.link_rtt_source},
+                    {"hops", n.hops},
+                    {"round_trips_per_token", n.round_trips_per_token},
+                    {"network_bytes_per_token", n.bytes_per_token},
+                    {"network_ms_per_token", n.ms_per_token},
+                    {"memory_bound_tps", tps(n.memory_bound_tps)},
+                    {"tg_bound_tps", tps(n.tg_bound_tps)}};
+  }
   out << j.dump(2, ' ', false, Json::error_handler_t::replace) << "\n" << std::flush;
 }
 

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <ostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,21 @@
 #include "report/table.h"
 
 namespace rigbench::report {
+
+// A plan split over machines (fit --rpc, --rpc-device): the link and the network's part of the
+// tg bound, for -o json ("network").
+struct FitNetwork {
+  double link_gbps = 0;
+  std::string link_gbps_source;     // "stated" (--link-gbps) or "assumed"
+  double link_rtt_ms = 0;
+  std::string link_rtt_source;      // "stated" (--link-rtt-ms), "measured" (probe) or "assumed"
+  int hops = 0;                     // remote splits per token
+  int round_trips_per_token = 0;
+  uint64_t bytes_per_token = 0;     // both ways, all hops
+  double ms_per_token = 0;          // the network's part of a token
+  double memory_bound_tps = 0;      // the bound without the network; 0 = unknown
+  double tg_bound_tps = 0;          // with it; 0 = unknown
+};
 
 struct FitReport {
   std::string model;  // name shown
@@ -28,6 +44,7 @@ struct FitReport {
   std::vector<double> usd_per_gib;    // per result; < 0 when the device has no price
   std::vector<std::string> preamble;  // md lines under the model line (e.g. what "this machine" is)
   std::vector<std::string> notes;     // assumptions, stated once
+  std::optional<FitNetwork> network;  // a split over machines; json: "network"
 };
 
 // The table: columns name (header "device"), backend, n_ctx (as allocated: padded),

@@ -297,6 +297,34 @@ std::string machines_section(std::span<const RunRecord> records, const RecordIde
       table_html({"machine", "CPU", "cores / threads", "RAM", "GPUs", "OS", "backends", "records"}, rows));
 }
 
+// Split runs (bench --rpc): each device that held layers, once per distinct setup that has a
+// topology (record.h TopologyDevice). "" when no record has one.
+std::string topology_section(std::span<const RunRecord> records, const RecordIdentities& ids) {
+  std::vector<Tr> rows;
+  std::set<std::size_t> seen;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    if (records[i].topology.empty() || !seen.insert(ids.setup(i)).second) continue;
+    for (const TopologyDevice& t : records[i].topology) {
+      const std::string memory = t.memory_total_bytes > 0 ? format_bytes(t.memory_free_bytes) + " free of " +
+                                                                format_bytes(t.memory_total_bytes)
+                                                          : "-";
+      rows.push_back({{ids.of(i).model.label},
+                      {ids.of(i).machine.label},
+                      {t.endpoint.empty() ? "this machine" : t.endpoint},
+                      {t.device},
+                      {memory, false, true},
+                      {std::to_string(t.n_layers) + (t.output_layer ? " + output" : ""), false, true},
+                      {std::isfinite(t.rtt_ms) ? format_fixed(t.rtt_ms, 3) : "-", false, true}});
+    }
+  }
+  if (rows.empty()) return "";
+  return section_html("topology", "Split runs over machines",
+                      "Runs split over rpc-servers (bench --rpc): each device that held layers, its memory as it "
+                      "reported it before the run, the layers llama.cpp gave it, and the round trip measured before "
+                      "the first run.",
+                      "", table_html({"model", "machine", "endpoint", "device", "memory", "layers", "rtt ms"}, rows));
+}
+
 std::string regressions_section(const std::vector<Regression>& regs, double alpha) {
   char note[200];
   std::snprintf(note, sizeof note,
@@ -393,6 +421,7 @@ Result<std::string> render_html_report(std::span<const RunRecord> records, const
   Json charts = Json::array();
   std::string body = answers_section_html(*cmp, options.alpha, records, options.answers);  // first: the sentences (report/reversals.h)
   body += machines_section(records, ids);
+  body += topology_section(records, ids);
   std::set<std::string> currencies;
   for (const RunRecord& rec : records) {
     if (rec.cost && !rec.cost->currency.empty()) currencies.insert(rec.cost->currency);

@@ -23,6 +23,9 @@
 #include <thread>
 #include <vector>
 
+#include "cli/args.h"
+#include "cli/bench_command.h"
+#include "cli/bench_options.h"
 #include "support/db_query.h"
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
@@ -86,6 +89,19 @@ class Server {
       waitpid(pid_, nullptr, 0);
       pid_ = -1;
     }
+  }
+  // SIGTERM, then up to 10 s for it to exit (SIGKILL after that).
+  void terminate() {
+    if (pid_ <= 0) return;
+    kill(pid_, SIGTERM);
+    for (int i = 0; i < 100; ++i) {
+      if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
+        pid_ = -1;
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    stop();
   }
   bool up() const { return pid_ > 0 && listening(port_); }
   std::string endpoint() const { return "127.0.0.1:" + std::to_string(port_); }
@@ -301,6 +317,130 @@ TEST_F(TwoServers, CtrlCDuringASplitRunKeepsFinishedRepetitionsExit130) {
   EXPECT_GE(testing::query_int(db, "SELECT COUNT(*) FROM samples WHERE test = 'tg'"), 2);
   // The servers are still there for the next client.
   EXPECT_TRUE(a_->up() && b_->up());
+}
+
+// ---- The network term of fit's tg bound, through a relay that delays the link -------------
+
+// bench/rpc_delay_relay.py between rigbench and one real rpc-server: each chunk held `delay_ms`
+// each way (tc netem is not in this machine's kernel), commands counted on the wire.
+class DelayedServer : public ::testing::Test {
+ protected:
+  void start(double delay_ms) {
+    const int p = free_port();
+    server_ = std::make_unique<Server>(rpc_server_argv(p), p);
+    ASSERT_TRUE(server_->up()) << "ggml-rpc-server did not start";
+    int q = free_port();
+    while (q == p) q = free_port();
+    counts_ = dir_.file("counts.json");
+    relay_ = std::make_unique<Server>(
+        std::vector<std::string>{"/usr/bin/env", "python3", RIGBENCH_DELAY_RELAY, "--target-port", std::to_string(p),
+                                 "--listen-port", std::to_string(q), "--delay-ms", std::to_string(delay_ms),
+                                 "--count-file", counts_, "--max-seconds", "280"},
+        q);
+    ASSERT_TRUE(relay_->up()) << "the delay relay did not start";
+  }
+  // Stops the relay (SIGTERM: it writes its counts) and reads them.
+  json counts() {
+    relay_->terminate();
+    return json::parse(testing::read_file(counts_));
+  }
+  std::string endpoint() const { return relay_->endpoint(); }
+  TempDir dir_;
+  std::string counts_;
+  std::unique_ptr<Server> server_, relay_;
+};
+
+TEST_F(DelayedServer, TgBoundThroughA10msRelayIsAboveTheMeasuredTgAndWithin2xOneRoundTripPerTokenOnTheWire) {
+  start(10);
+  // fit: one hop (the server holds every layer and the output layer), 1 round trip per token.
+  // The round trip measured through the relay is 2 x 10 ms and the relay's own wake-ups, which
+  // vary with the machine's load as much as the tokens' do; the link's latency is stated as the
+  // relay adds it (20 ms), so the bound is the network term's and not the probe's noise.
+  const auto m = rigbench({"fit", RIGBENCH_TEST_MODEL, "--rpc", endpoint(), "-c", "256", "-ngl", "-1", "-o", "json"});
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  EXPECT_EQ(json::parse(m.out)["network"]["link_rtt_source"], "measured");
+  EXPECT_GE(json::parse(m.out)["network"]["link_rtt_ms"].get<double>(), 20.0);
+  const auto f = rigbench({"fit", RIGBENCH_TEST_MODEL, "--rpc", endpoint(), "-c", "256", "-ngl", "-1", "--link-rtt-ms",
+                           "20", "-o", "json"});
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  const json net = json::parse(f.out)["network"];
+  EXPECT_EQ(net["hops"], 1);
+  EXPECT_EQ(net["round_trips_per_token"], 1);
+  EXPECT_EQ(net["link_rtt_source"], "stated");
+  const double bound = net["tg_bound_tps"].get<double>();
+  const auto b = rigbench({"bench", RIGBENCH_TEST_MODEL, "--rpc", endpoint(), "-ngl", "-1", "-p", "0", "-n", "16", "-r",
+                           "2", "-t", "1", "--no-db", "--energy", "off", "-o", "json"});
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  const double measured = json::parse(b.out)[0]["results"]["tg"]["avg_tps"].get<double>();
+  // The bound is an upper bound on t/s, and the network term makes it a close one: the link's
+  // 20 ms per token dominate, which fit counts once per hop (before: the old proxy's run read
+  // 5.4x; the bytes and round trips are now ggml-rpc's own).
+  EXPECT_GE(bound, measured) << "bound " << bound << " t/s, measured " << measured << " t/s";
+  EXPECT_LE(bound, 2 * measured) << "bound " << bound << " t/s, measured " << measured << " t/s";
+  // On the wire: one answer waited for per graph compute (one compute per token on this hop),
+  // as fit/device_split.h kRpcRoundTripsPerHop says; the inputs go without an answer.
+  const json c = counts();
+  const int computes = c["computes"].get<int>();
+  EXPECT_GE(computes, 16 * 2) << c.dump();
+  EXPECT_EQ(c["turns_after_compute"].get<int>(), computes) << c.dump();
+  EXPECT_EQ(c["commands"]["GET_TENSOR"].get<int>(), computes) << c.dump();
+  EXPECT_GE(c["commands"]["SET_TENSOR"].get<int>(), 5 * computes) << c.dump();
+}
+
+TEST_F(DelayedServer, FitJsonCarriesTheNetworkAndCheckHonoursTheFormat) {
+  start(0);
+  const auto f = rigbench({"fit", RIGBENCH_TEST_MODEL, "--rpc", endpoint(), "-c", "256", "--link-gbps", "2.5", "-o",
+                           "json"});
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  const json net = json::parse(f.out)["network"];
+  EXPECT_EQ(net["link_gbps"], 2.5);
+  EXPECT_EQ(net["link_gbps_source"], "stated");
+  EXPECT_EQ(net["link_rtt_source"], "measured");
+  EXPECT_GT(net["link_rtt_ms"].get<double>(), 0.0);
+  EXPECT_EQ(net["hops"], 1);
+  EXPECT_EQ(net["round_trips_per_token"], 1);
+  // stories260K: n_embd 64, n_vocab 512; the one server holds the output layer, so the logits
+  // (512 x 4 B) come back: more than the hidden state each way.
+  EXPECT_GT(net["network_bytes_per_token"].get<uint64_t>(), 512u * 4u + 64u * 4u);
+  EXPECT_GT(net["network_ms_per_token"].get<double>(), 0.0);
+  EXPECT_GT(net["memory_bound_tps"].get<double>(), net["tg_bound_tps"].get<double>());
+  // --check -o json: llama.cpp's plan beside fit's, as JSON (before: a md table whatever -o said).
+  const auto c = rigbench({"fit", RIGBENCH_TEST_MODEL, "--rpc", endpoint(), "-c", "256", "--check", "-o", "json"});
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  const json rows = json::parse(c.out);
+  ASSERT_EQ(rows.size(), 2u) << c.out;  // the server's device and the host
+  EXPECT_GT(rows[0]["fit_bytes"].get<uint64_t>(), 0u);
+  EXPECT_GT(rows[0]["llama_cpp_bytes"].get<uint64_t>(), 0u);
+  EXPECT_EQ(rows[1]["device"], "host (CPU)");
+  const auto csv = rigbench({"fit", RIGBENCH_TEST_MODEL, "--rpc", endpoint(), "-c", "256", "--check", "-o", "csv"});
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  EXPECT_EQ(csv.out.rfind("device,fit_bytes,llama_cpp_bytes,fit_per_llama_cpp\n", 0), 0u) << csv.out;
+}
+
+// In process: bench --rpc ignores SIGPIPE while it runs (ggml sends without MSG_NOSIGNAL) and
+// puts back the disposition it found when it returns (before: left ignored for the process).
+void on_sigpipe_for_test(int) {}
+
+TEST_F(DelayedServer, BenchRpcInProcessPutsBackSigpipesHandlerWhenItReturns) {
+  start(0);
+  struct sigaction mine {}, before {}, after {};
+  mine.sa_handler = &on_sigpipe_for_test;
+  sigemptyset(&mine.sa_mask);
+  ASSERT_EQ(sigaction(SIGPIPE, &mine, &before), 0);
+  std::vector<std::string> args = {"rigbench", "bench", RIGBENCH_TEST_MODEL, "--rpc", endpoint(), "-p", "0", "-n", "2",
+                                   "-r", "1", "-t", "1", "--no-db", "--energy", "off", "-o", "json"};
+  const auto expanded = cli::expand_llama_bench_aliases(args);
+  std::vector<char*> argv;
+  for (const auto& a : expanded) argv.push_back(const_cast<char*>(a.c_str()));
+  CLI::App app;
+  cli::BenchOptions opts;
+  cli::add_bench_command(app, opts);
+  app.parse(static_cast<int>(argv.size()), argv.data());
+  const Status s = cli::run_bench_command(opts);
+  ASSERT_TRUE(s) << s.error().message;
+  ASSERT_EQ(sigaction(SIGPIPE, nullptr, &after), 0);
+  EXPECT_EQ(after.sa_handler, &on_sigpipe_for_test);
+  sigaction(SIGPIPE, &before, nullptr);
 }
 
 #else

@@ -87,6 +87,40 @@ TEST(HtmlReport, TitleIsEscapedAndEverySectionWithFiguresIsThere) {
   EXPECT_NE(html->find("/* glue */"), std::string::npos);
 }
 
+TEST(HtmlReport, ASplitRunsTopologyIsShownEachDeviceWithItsEndpointMemoryAndLayers) {
+  auto recs = records_with_name("m");
+  // A local run: no topology section.
+  auto plain = render_html_report(recs, kAssets, {});
+  ASSERT_TRUE(plain) << plain.error().message;
+  EXPECT_EQ(plain->find("<section id=\"topology\">"), std::string::npos);
+  // A split run (bench --rpc -ts 1/1 over two servers), as the record keeps it.
+  recs[1].params.rpc = "10.0.0.7:50052,10.0.0.8:50052";
+  TopologyDevice a;
+  a.endpoint = "10.0.0.7:50052";
+  a.device = "RPC0";
+  a.memory_total_bytes = 16ull << 30;
+  a.memory_free_bytes = 15ull << 30;
+  a.n_layers = 3;
+  a.rtt_ms = 0.25;
+  TopologyDevice b = a;
+  b.endpoint = "10.0.0.8:50052";
+  b.device = "RPC1";
+  b.n_layers = 2;
+  b.output_layer = true;
+  recs[1].topology = {a, b};
+  auto html = render_html_report(recs, kAssets, {});
+  ASSERT_TRUE(html) << html.error().message;
+  const std::size_t at = html->find("<section id=\"topology\">");
+  ASSERT_NE(at, std::string::npos);
+  const std::string section = html->substr(at, html->find("</section>", at) - at);
+  EXPECT_NE(section.find("10.0.0.7:50052"), std::string::npos) << section;
+  EXPECT_NE(section.find("RPC1"), std::string::npos) << section;
+  EXPECT_NE(section.find("15.00 GiB free of 16.00 GiB"), std::string::npos) << section;
+  EXPECT_NE(section.find(">2 + output<"), std::string::npos) << section;
+  EXPECT_NE(section.find(">0.250<"), std::string::npos) << section;
+  EXPECT_NE(section.find("rig-b"), std::string::npos) << section;  // the split run's machine
+}
+
 TEST(HtmlReport, SectionsOnlyWhereFiguresExist) {
   RunRecord r = testing::sample_record("only-tg");
   r.results.pp.reset();
