@@ -1,8 +1,20 @@
 # scripts/backends.sh: sourced by scripts/setup. One function per GPU backend,
 # backend_cmake_args_<name>, that installs what the backend needs from the system's packages and
-# prints the CMake arguments of its build (one line); or, when it cannot be built here, says on
-# stderr which package is missing and how to get it, and returns 1. Messages go to stderr
-# through setup's say().
+# prints the CMake arguments of its build (one argument a line, so that a path with a space stays
+# one argument); or, when it cannot be built here, says on stderr which package is missing and
+# how to get it, and returns 1. Messages go to stderr through setup's say().
+
+# cmake_args_words TEXT: the words of TEXT (CMAKE_ARGS) one a line, quoted as in the shell
+# ('-DX=a b' or "-DX=a b" is one word; nothing is expanded or run); returns 1 and says why on
+# an unmatched quote.
+cmake_args_words() {
+  local out
+  out=$(xargs -r printf '%s\n' 2>&1 <<<"$1") || {
+    say "error: CMAKE_ARGS '$1': an unmatched quote; quote a value with a space as the shell does (-DX=\"a b\")"
+    return 1
+  }
+  [ -z "$out" ] || printf '%s\n' "$out"
+}
 
 # apt_install PACKAGE...: installs the Debian packages that are not installed yet (sudo when not
 # root); returns 1, quietly, without Debian's tools or when apt fails.
@@ -77,7 +89,7 @@ backend_cmake_args_vulkan() {
     fi
     inc=$root/$vulkan_headers_dir/include
   fi
-  echo "-DGGML_VULKAN=ON -DVulkan_INCLUDE_DIR=$inc"
+  printf '%s\n' -DGGML_VULKAN=ON "-DVulkan_INCLUDE_DIR=$inc"
 }
 
 # --- CUDA --------------------------------------------------------------------------------------
@@ -97,7 +109,7 @@ backend_cmake_args_cuda() {
       say "cuda: no NVIDIA GPU visible; compiling for compute capability 9.0 (H100/H200); set RIGBENCH_CUDA_ARCHITECTURES (e.g. 89 for RTX 40, 86 for RTX 30) for another"
     fi
   fi
-  echo "-DGGML_CUDA=ON -DCMAKE_CUDA_COMPILER=$nvcc -DCMAKE_CUDA_ARCHITECTURES=$arch -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache"
+  printf '%s\n' -DGGML_CUDA=ON "-DCMAKE_CUDA_COMPILER=$nvcc" "-DCMAKE_CUDA_ARCHITECTURES=$arch" -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache
 }
 
 # --- Metal -------------------------------------------------------------------------------------
@@ -107,5 +119,5 @@ backend_cmake_args_metal() {
     return 1
   fi
   xcrun -f metal >/dev/null 2>&1 || say "metal: the Metal compiler (xcrun metal) was not found; ggml embeds its shader source and compiles it at run time"
-  echo "-DGGML_METAL=ON -DGGML_METAL_EMBED_LIBRARY=ON"
+  printf '%s\n' -DGGML_METAL=ON -DGGML_METAL_EMBED_LIBRARY=ON
 }
