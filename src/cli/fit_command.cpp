@@ -14,6 +14,7 @@
 #include "core/strings.h"
 #include "engine/llama_engine.h"
 #include "engine/llama_simulate.h"
+#include "fit/catalog_plan.h"
 #include "fit/kv_cache.h"
 #include "fit/memory_model.h"
 #include "fit/ranking.h"
@@ -202,24 +203,6 @@ Result<model::ModelShape> load_shape(const FitOptions& o, std::string& path, Tem
   return model::read_shape(tmp.path);
 }
 
-}  // namespace
-
-Result<CatalogPlan> catalog_plan(double host_ram_gib, double host_bandwidth_gbps, const MachineInfo& machine) {
-  auto catalog = hw::load_catalog(hw::catalog_path());
-  if (!catalog) return std::unexpected(catalog.error());
-  CatalogPlan plan;
-  plan.catalog = std::move(*catalog);
-  if (host_ram_gib > 0) plan.host.ram_bytes = static_cast<uint64_t>(host_ram_gib * (1ull << 30));
-  if (host_bandwidth_gbps > 0) plan.host.bandwidth_gbps = host_bandwidth_gbps;
-  plan.host.machine_ram_bytes = machine.ram_bytes;
-  const bool stateless_gpu = std::any_of(plan.catalog.begin(), plan.catalog.end(),
-                                         [](const hw::CatalogDevice& d) { return d.kind == "gpu" && d.host.empty(); });
-  if (stateless_gpu && !plan.host.bandwidth_gbps) plan.host.machine_bandwidth_gbps = hw::host_bandwidth_gbps(machine);
-  return plan;
-}
-
-namespace {
-
 // --rank, --min-tps, --vs: the catalog ranked for the model at -c (fit/ranking.h).
 Status run_ranking(const FitOptions& o, const model::ModelShape& shape, const fit::ContextParams& ctx, int ngl,
                    const MachineInfo& machine, report::OutputFormat format) {
@@ -232,7 +215,7 @@ Status run_ranking(const FitOptions& o, const model::ModelShape& shape, const fi
   if (o.count > 1 || !o.tensor_split.empty()) {
     return fail(ErrorCode::kUsage, "--rank/--min-tps/--vs choose the device count themselves: drop --count/-ts");
   }
-  auto plan = catalog_plan(o.host_ram_gib, o.host_bandwidth_gbps, machine);
+  auto plan = fit::catalog_plan(o.host_ram_gib, o.host_bandwidth_gbps, machine);
   if (!plan) return std::unexpected(plan.error());
   const std::vector<hw::CatalogDevice>* catalog = &plan->catalog;
   auto make_target = [&](const hw::CatalogDevice& d) { return plan->target(d); };

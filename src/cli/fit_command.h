@@ -60,19 +60,6 @@ struct DevicesOptions {
   std::string output = "md";  // -o: md | csv | json | jsonl
 };
 
-// The catalog as `fit --rank/--vs` plans it (also the report's what-to-buy answers): the
-// catalog file and, for a GPU entry, its host (the user's figures, else the entry's stated
-// host, else this machine's RAM and measured bandwidth: hw::host_bandwidth_gbps, probed only
-// when an entry states no host).
-struct CatalogPlan {
-  std::vector<hw::CatalogDevice> catalog;
-  fit::HostChoice host;
-  fit::Target target(const hw::CatalogDevice& d) const { return fit::catalog_target(d, catalog, host); }
-};
-// `host_ram_gib`, `host_bandwidth_gbps`: --host-ram, --host-bandwidth (0 = not given). Errors:
-// hw::load_catalog's.
-Result<CatalogPlan> catalog_plan(double host_ram_gib, double host_bandwidth_gbps, const MachineInfo& machine);
-
 CLI::App* add_fit_command(CLI::App& app, FitOptions& o);
 CLI::App* add_hw_command(CLI::App& app, HwOptions& o);
 CLI::App* add_devices_command(CLI::App& app, DevicesOptions& o);

@@ -26,8 +26,8 @@
 
 namespace rigbench::report {
 
-// What to buy for one stored model, planned by the caller (the report command reads the
-// model's file and the catalog; the report itself does no I/O).
+// What to buy for one stored model, planned by report/buy_answers.h (the report command calls
+// it: it reads the model's file and the catalog; the HTML report itself does no I/O).
 struct BuyAnswer {
   std::string model;                        // the model's label, as the report names it
   std::optional<FitRankingReport> ranking;  // the catalog ranked by price at the model's context
