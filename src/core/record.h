@@ -349,9 +349,14 @@ struct RunRecord {
   std::optional<ServerRun> server;  // present for `serve-bench` runs (no in-process engine ran)
   // How many stored runs this record stands for: 1, except in a reader's pooled view
   // (store::Pooling::kRepetitions, compare and report), where the runs of one setup with the
-  // same figures are one record holding all their samples (record_id and test_time the
-  // earliest run's). Never written to JSON nor the database.
+  // same figures are one record holding all their samples (record_id the first stored run's,
+  // test_time the latest run's, first_test_time the earliest's). Never written to JSON nor the database.
   int runs = 1;
+  // A pooled record's runs span first_test_time .. test_time: test_time is when the
+  // configuration was last measured (what "latest" picks by, as the runs one by one would),
+  // first_test_time when it was first (what the regressions order builds by). "" for a record
+  // that is one run (its test_time is both). Never written to JSON nor the database.
+  std::string first_test_time;
 };
 
 // How a run ended, derived from the record: "refused" (not attempted), "failed" (an error

@@ -23,6 +23,9 @@ struct BuildSamples {
   PooledValues values;
 };
 
+// When a record's first run started: a pooled record's earliest run (RunRecord::first_test_time).
+const std::string& first_time(const RunRecord& r) { return r.first_test_time.empty() ? r.test_time : r.first_test_time; }
+
 Regression test_pair(const GroupKey& key, const BuildSamples& from, const BuildSamples& to, double alpha) {
   const MetricInfo& info = metric_info(static_cast<Metric>(key.metric));
   Regression r;
@@ -94,11 +97,11 @@ std::vector<Regression> find_regressions(std::span<const RunRecord> records, dou
         d.samples = &groups[key][id.build.key];
         if (d.samples->label.empty()) {
           d.samples->label = id.build.label;
-          d.samples->first_time = rec.test_time;
+          d.samples->first_time = first_time(rec);
         }
       }
       if (!d.samples->values.add_values_of(rec, d.metric)) continue;  // no value of this test
-      d.samples->first_time = std::min(d.samples->first_time, rec.test_time);
+      d.samples->first_time = std::min(d.samples->first_time, first_time(rec));
     }
   }
   std::vector<Regression> out;

@@ -631,7 +631,9 @@ Result<std::vector<RunRecord>> SqliteStore::load_from_parts(RecordView view, Poo
       // Another repetition of a configuration read before: its samples join that record's.
       RunRecord& rec = out[proto.pooled_at];
       ++rec.runs;
-      if (test_time < rec.test_time) rec.test_time = test_time;
+      if (rec.first_test_time.empty()) rec.first_test_time = rec.test_time;
+      if (test_time < rec.first_test_time) rec.first_test_time = test_time;
+      if (test_time > rec.test_time) rec.test_time = test_time;
       rec.memory.peak_rss_bytes = std::max(rec.memory.peak_rss_bytes, peak_rss);
       for (int t = 0; t < 3; ++t) {
         auto& into = record_samples[proto.pooled_at][t];

@@ -57,7 +57,8 @@ enum class Pooling {
   // compare and report: the runs of one setup part whose figures part is the same (the
   // repetitions of one configuration that measured no energy per run, or the same) are one
   // record: its samples are all of theirs in run order, its statistics recomputed from them,
-  // RunRecord::runs their count, record_id and test_time the earliest run's, peak_rss_bytes
+  // RunRecord::runs their count, record_id the first stored run's, test_time the latest run's
+  // and first_test_time the earliest run's (the span they were measured over), peak_rss_bytes
   // the highest. Every figure a view draws from them is the same as from the runs one by one
   // (report/comparison.h counts a per-run value RunRecord::runs times). Runs that are kept
   // apart: a power trace (kReport shows it), a summary-only result (its statistics are stated,

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "core/results.h"
+#include "cost/model_costs.h"
 #include "report/comparison.h"
 #include "report/regressions.h"
 #include "store/record_sources.h"
@@ -122,7 +123,8 @@ TEST_F(PooledView, RepetitionsOfAConfigurationAreOneRecordHoldingEverySample) {
   const RunRecord& p = pooled[1];
   EXPECT_EQ(p.runs, 6);
   EXPECT_EQ(p.record_id, "run101");
-  EXPECT_EQ(p.test_time, "2026-11-29T10:00:00Z");  // the earliest
+  EXPECT_EQ(p.test_time, "2026-11-29T15:00:00Z");        // the latest: when it was last measured
+  EXPECT_EQ(p.first_test_time, "2026-11-29T10:00:00Z");  // the earliest: the span's start
   EXPECT_EQ(p.memory.peak_rss_bytes, 1011u);        // the highest
   ASSERT_TRUE(p.results.tg);
   ASSERT_EQ(p.results.tg->samples_ns.size(), 12u);
@@ -195,6 +197,58 @@ TEST_F(PooledView, SeveralDatabasesAreReadRunByRun) {
   auto all = load_records({path_, path_}, {}, RecordView::kCompare, Pooling::kRepetitions);
   ASSERT_TRUE(all);
   EXPECT_EQ(all->size(), repetitions().size());
+}
+
+// A pooled record's time is its latest run's (RunRecord::first_test_time the earliest's), so
+// what picks "the latest" or "the first" run picks as from the runs one by one. Faked: runs of
+// configurations A and B saved with hand-set times; A measured at 10:00 and 16:00, B at 12:00.
+TEST(PooledViewTime, TheLatestAndTheFirstRunAreTheOnesTheRunsOneByOneGive) {
+  testing::TempDir dir;
+  const std::string path = dir.file("times.db");
+  {
+    auto store = SqliteStore::open(path);
+    ASSERT_TRUE(store);
+    const auto run = [](const std::string& id, const char* commit, const char* time, double price, int64_t tg_ns) {
+      RunRecord r = testing::sample_record(id);
+      r.build.llama_cpp_commit = commit;
+      r.test_time = time;
+      r.results.tg = make_throughput(128, {tg_ns, tg_ns + 10'000'000, tg_ns + 20'000'000});
+      r.cost = CostInfo{};
+      r.cost->currency = "EUR";
+      r.cost->price_per_kwh = price;
+      return r;
+    };
+    // build A (commit 8...): two repetitions, the same figures, pooled; build B (commit 9...) slower
+    ASSERT_TRUE((*store)->save(run("a1", "80fb11ac73e66d89eae2c6a91d8a77428fa733ed", "2026-11-29T10:00:00Z", 0.30, 1'000'000'000)));
+    ASSERT_TRUE((*store)->save(run("b1", "90fb11ac73e66d89eae2c6a91d8a77428fa733ed", "2026-11-29T12:00:00Z", 0.20, 1'500'000'000)));
+    ASSERT_TRUE((*store)->save(run("a2", "80fb11ac73e66d89eae2c6a91d8a77428fa733ed", "2026-11-29T16:00:00Z", 0.30, 1'000'000'000)));
+  }
+  auto runs = load_records({path}, {}, RecordView::kCompare, Pooling::kNone);
+  auto pooled = load_records({path}, {}, RecordView::kCompare, Pooling::kRepetitions);
+  ASSERT_TRUE(runs && pooled);
+  ASSERT_EQ(pooled->size(), 2u);
+  const RunRecord& a = (*pooled)[0];
+  EXPECT_EQ(a.runs, 2);
+  EXPECT_EQ(a.record_id, "a1");
+  EXPECT_EQ(a.test_time, "2026-11-29T16:00:00Z");
+  EXPECT_EQ(a.first_test_time, "2026-11-29T10:00:00Z");
+  EXPECT_EQ((*pooled)[1].first_test_time, "");  // one run: its test_time is both ends
+  // The stored price is the latest priced run's: A's at 16:00 (0.30), not B's at 12:00.
+  for (const auto* view : {&*runs, &*pooled}) {
+    const auto price = cost::stored_price(*view);
+    ASSERT_TRUE(price);
+    EXPECT_DOUBLE_EQ(price->price_per_kwh, 0.30);
+    EXPECT_EQ(price->price_source, "stored with the run of 2026-11-29T16:00:00Z");
+  }
+  // The regressions order builds by their first run: A (10:00) before B (12:00), so B is slower.
+  for (const auto* view : {&*runs, &*pooled}) {
+    const auto regressions = report::find_regressions(*view, 0.05);
+    ASSERT_FALSE(regressions.empty());
+    for (const auto& r : regressions) {
+      if (r.test != "tg128") continue;
+      EXPECT_EQ(r.verdict, report::Change::kSlower) << r.from_build << " -> " << r.to_build;
+    }
+  }
 }
 
 }  // namespace
