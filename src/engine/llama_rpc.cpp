@@ -28,6 +28,7 @@
 #include <map>
 #include <mutex>
 
+#include "core/clock.h"
 #include "core/rpc_endpoints.h"
 #include "core/strings.h"
 #include "engine/llama_support.h"
@@ -50,11 +51,6 @@ constexpr uint8_t kCmdHello = 14;  // "must be always 14" (ggml-rpc.cpp)
 constexpr uint8_t kCmdDeviceCount = 15;
 constexpr std::size_t kConnCapsSize = 24;  // transport.h RPC_CONN_CAPS_SIZE
 constexpr uint32_t kMaxDevices = 64;       // a bound on what a server may claim
-
-int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 // A TCP connection whose every wait ends by a deadline.
 class Conn {

@@ -3,18 +3,10 @@
 #include <algorithm>
 #include <chrono>
 
+#include "core/clock.h"
 #include "core/results.h"
 
 namespace rigbench::measure {
-
-namespace {
-
-int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-}  // namespace
 
 std::vector<std::pair<std::size_t, std::size_t>> batch_ranges(std::size_t n_texts, int batch_size) {
   std::vector<std::pair<std::size_t, std::size_t>> out;

@@ -1,4 +1,5 @@
 #include "measure/prompt_suite.h"
+#include "core/clock.h"
 
 #include <xxhash.h>
 
@@ -18,11 +19,6 @@ namespace rigbench::measure {
 namespace {
 
 using nlohmann::json;
-
-int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 std::string xxh64_hex(const std::string& bytes) {
   char buf[32];

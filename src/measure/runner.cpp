@@ -5,21 +5,13 @@
 #include <cmath>
 #include <thread>
 
+#include "core/clock.h"
 #include "core/results.h"
 #include "core/significance.h"
 #include "core/stats.h"
 #include "measure/prompt_suite.h"
 
 namespace rigbench::measure {
-
-namespace {
-
-int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-}  // namespace
 
 Runner::Runner(engine::Engine& engine, const std::atomic<bool>& cancel, std::function<void(const Progress&)> progress)
     : engine_(engine), cancel_(cancel), progress_(std::move(progress)) {}

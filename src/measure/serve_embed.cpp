@@ -4,6 +4,7 @@
 #include <mutex>
 #include <thread>
 
+#include "core/clock.h"
 #include "core/results.h"
 #include "measure/embed.h"
 #include "net/protocol.h"
@@ -11,12 +12,6 @@
 namespace rigbench::measure {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
-}
 
 // One request of `inputs`: its time in ns, the server's prompt tokens (-1 unknown), or why it failed.
 struct Call {
