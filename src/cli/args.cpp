@@ -86,6 +86,14 @@ Status check_unsupported_llama_bench_flags(const std::vector<std::string>& args)
   return {};
 }
 
+Status check_currency(const std::string& currency) {
+  if (currency.empty() || currency.size() > 8 ||
+      currency.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") != std::string::npos) {
+    return fail(ErrorCode::kUsage, "--currency '" + currency + "': expected 1 to 8 letters, e.g. EUR");
+  }
+  return {};
+}
+
 std::string output_format_error(const std::string& value, const std::vector<std::string>& formats) {
   if (std::find(formats.begin(), formats.end(), value) != formats.end()) return "";
   std::string msg = "'" + value + "' is not an output format (" + join(formats, ", ") + ")";

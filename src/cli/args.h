@@ -31,6 +31,9 @@ CLI::Validator output_format(const std::vector<std::string>& formats);
 // The message of output_format() for `value` ("" when it is one of `formats`).
 std::string output_format_error(const std::string& value, const std::vector<std::string>& formats);
 
+// `--currency CODE` (cost, report): 1 to 8 letters. Errors: kUsage naming the value.
+Status check_currency(const std::string& currency);
+
 // The readers' selection flags (compare, report, export): --model, --machine, --tag, each
 // repeatable, a case-insensitive substring (store::select_records).
 void add_record_filter_flags(CLI::App& cmd, store::RecordFilter& filter);

@@ -95,10 +95,7 @@ Result<cost::CostInputs> cost_inputs(const CostOptions& o, bool require_tps) {
   if (given(o.hardware_price) != given(o.lifetime_years)) {
     return fail(ErrorCode::kUsage, "cost: --hardware-price and --lifetime-years go together");
   }
-  if (o.currency.empty() || o.currency.size() > 8 ||
-      o.currency.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") != std::string::npos) {
-    return fail(ErrorCode::kUsage, "--currency '" + o.currency + "': expected 1 to 8 letters, e.g. EUR");
-  }
+  if (Status s = check_currency(o.currency); !s) return std::unexpected(s.error());
   cost::CostInputs in;
   in.tokens_per_s = o.tps;
   in.active_power_w = o.watts;

@@ -62,10 +62,7 @@ Status run_report_command(const ReportOptions& o) {
   const bool to_stdout = o.output_file == "-";
   std::optional<cost::CostInputs> price_answers;  // --price: the cost answers' price (else the stored ones)
   if (!std::isnan(o.price)) {
-    if (o.currency.empty() || o.currency.size() > 8 ||
-        o.currency.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") != std::string::npos) {
-      return fail(ErrorCode::kUsage, "--currency '" + o.currency + "': expected 1 to 8 letters, e.g. EUR");
-    }
+    if (Status s = check_currency(o.currency); !s) return s;
     cost::CostInputs price;
     price.price_per_kwh = o.price;
     price.currency = o.currency;

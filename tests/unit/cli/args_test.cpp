@@ -49,5 +49,18 @@ TEST(UnexpectedArguments, NamesTheUnknownFlagFirstAndKeepsTheOrderGiven) {
   EXPECT_EQ(unexpected_arguments_message("", {"--frob"}, {}), "unknown flag '--frob' (see rigbench --help)");
 }
 
+// cost and report take --currency through one check.
+TEST(Currency, OneToEightLettersElseAUsageErrorNamingTheValue) {
+  EXPECT_TRUE(check_currency("EUR"));
+  EXPECT_TRUE(check_currency("usd"));
+  EXPECT_TRUE(check_currency("ABCDEFGH"));
+  for (const char* bad : {"", "ABCDEFGHI", "EUR1", "€", "US D"}) {
+    const Status s = check_currency(bad);
+    ASSERT_FALSE(s) << bad;
+    EXPECT_EQ(s.error().code, ErrorCode::kUsage);
+    EXPECT_EQ(s.error().message, "--currency '" + std::string(bad) + "': expected 1 to 8 letters, e.g. EUR");
+  }
+}
+
 }  // namespace
 }  // namespace rigbench::cli
