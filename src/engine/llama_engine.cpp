@@ -117,18 +117,7 @@ class LlamaEngine final : public Engine {
     return {};
   }
 
-  Status generate(int n_tokens) override {
-    llama_set_n_threads(ctx_, n_threads_, n_threads_);
-    const llama_vocab* vocab = llama_model_get_vocab(model_);
-    const int32_t n_vocab = llama_vocab_n_tokens(vocab);
-    llama_token token = llama_vocab_get_add_bos(vocab) ? llama_vocab_bos(vocab) : random_token(n_vocab);
-    for (int i = 0; i < n_tokens; ++i) {
-      if (Status s = decode(&token, 1, "generation"); !s) return s;
-      llama_synchronize(ctx_);
-      token = random_token(n_vocab);
-    }
-    return {};
-  }
+  Status generate(int n_tokens) override { return generate_each(n_tokens, nullptr); }
 
   Status generate_each(int n_tokens, const std::function<void()>& after_token) override {
     llama_set_n_threads(ctx_, n_threads_, n_threads_);
