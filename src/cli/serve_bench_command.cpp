@@ -13,6 +13,8 @@
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
 #include <thread>
 
 #include "cli/args.h"
@@ -296,16 +298,16 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   if (!opened) return std::unexpected(opened.error());
   std::unique_ptr<store::SqliteStore> db = std::move(*opened);
 
-  if (opts.embeddings) {
-    const bool ollama = forced ? net::is_ollama(*forced) : server->api_family == "ollama";
-    return run_serve_embeddings(opts, *url, *server, ollama, models, *conc, client_opts, db.get(), *format);
-  }
-
   // 5. Energy and cost, as bench measures them (cli/bench_command.cpp).
   auto configured =
       energy_config({opts.energy, opts.idle_s, opts.watts, opts.power_log, opts.estimate_tdp_w, &opts.cost});
   if (!configured) return std::unexpected(configured.error());
   std::optional<measure::EnergyConfig> energy = std::move(*configured);
+
+  if (opts.embeddings) {
+    const bool ollama = forced ? net::is_ollama(*forced) : server->api_family == "ollama";
+    return run_serve_embeddings(opts, *url, *server, ollama, models, *conc, client_opts, db.get(), *format, energy);
+  }
 
   const std::atomic<bool>& stop = install_interrupt_flag();
   const bool show_progress = opts.progress || isatty(STDERR_FILENO) != 0;
@@ -327,137 +329,175 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   bool interrupted = false;
   int runs_all_failed = 0;
   std::string first_failure;
-  for (const std::string& model : models) {
-    for (const int c : *conc) {
-      if (stop.load() || interrupted) break;
-      measure::LoadOptions load;
-      load.url = *url;
-      load.client = client_opts;
-      load.api = api;
-      load.model = model;
-      load.concurrency = c;
-      load.rate = opts.rate;
-      load.duration_s = opts.duration_s;
-      load.num_requests = opts.num_requests > 0
-                              ? opts.num_requests
-                              : (opts.duration_s > 0 ? 0 : std::max(16, kDefaultRequestsPerWorker * c));
-      load.warmup = opts.warmup;
-      load.ignore_eos = !opts.no_ignore_eos;
-      load.save_responses = saved.has_value();
-      load.seed = opts.seed;
-      load.stop = &stop;
-      if (!file_prompts.empty()) {
-        load.prompts = file_prompts;
-      } else {
-        const int count = std::min(opts.warmup + (load.num_requests > 0 ? load.num_requests : 256), 1024);
-        std::function<Result<std::vector<int>>(const std::string&)> tokenize;
-        if (api == net::Api::kOpenAiCompletions && server->software == "llama.cpp") {
-          tokenize = [&](const std::string& text) { return net::tokenize(probe, text); };
-        }
-        load.prompts = measure::random_prompts(count, opts.n_prompt, opts.n_gen, opts.seed, tokenize);
-      }
-
-      std::mutex mu;
-      int done = 0, errors = 0;
-      std::map<std::string, int> by_kind;
-      const int total = load.num_requests;
-      const auto on_done = [&](const measure::RequestTrace& t) {
-        std::lock_guard lock(mu);
-        ++done;
-        if (t.error != net::ErrorKind::kNone && t.error != net::ErrorKind::kCanceled) {
-          ++errors;
-          ++by_kind[net::error_kind_key(t.error)];
-        }
-        if (!show_progress) return;
-        std::string kinds;
-        for (const auto& [k, n] : by_kind) kinds += (kinds.empty() ? " (" : ", ") + k + " " + std::to_string(n);
-        if (!kinds.empty()) kinds += ")";
-        const std::string line = (models.size() > 1 ? model + " " : std::string()) + "c=" + std::to_string(c) + ": " +
-                                 std::to_string(done) + (total > 0 ? "/" + std::to_string(total) : "") + " requests, " +
-                                 std::to_string(errors) + " error" + (errors == 1 ? "" : "s") + kinds;
-        if (rewrite_line) std::fprintf(stderr, "\r\033[Krigbench: %s", line.c_str());
-        else std::fprintf(stderr, "rigbench: %s\n", line.c_str());
-      };
-      // Energy: the idle window (the server idle, model loaded), then the counted requests.
-      std::unique_ptr<measure::EnergySession> session;
-      std::vector<power::MeterStatus> meter_status;
-      double idle_s = 0;
-      if (energy) {
-        session = measure::EnergySession::open(energy->meters, &meter_status);
-        if (session) {
-          if (Status s = session->start(); !s) return s;
-          idle_s = std::isnan(energy->idle_watts) ? energy->idle_s : 0;
-          if (idle_s > 0) {
-            session->mark("idle");
-            for (double left = idle_s; left > 0 && !stop.load(); left -= 0.1) {
-              std::this_thread::sleep_for(std::chrono::duration<double>(std::min(left, 0.1)));
-            }
-            session->mark("");
+  // The runs, one after another; an error ends them (returned below, after the finished runs'
+  // answers are saved and their table printed: a failure on a later model loses nothing).
+  const Status run_error = [&]() -> Status {
+    for (const std::string& model : models) {
+      for (const int c : *conc) {
+        if (stop.load() || interrupted) break;
+        measure::LoadOptions load;
+        load.url = *url;
+        load.client = client_opts;
+        load.api = api;
+        load.model = model;
+        load.concurrency = c;
+        load.rate = opts.rate;
+        load.duration_s = opts.duration_s;
+        load.num_requests = opts.num_requests > 0
+                                ? opts.num_requests
+                                : (opts.duration_s > 0 ? 0 : std::max(16, kDefaultRequestsPerWorker * c));
+        load.warmup = opts.warmup;
+        load.ignore_eos = !opts.no_ignore_eos;
+        load.save_responses = saved.has_value();
+        load.seed = opts.seed;
+        load.stop = &stop;
+        if (!file_prompts.empty()) {
+          load.prompts = file_prompts;
+        } else {
+          const int count = std::min(opts.warmup + (load.num_requests > 0 ? load.num_requests : 256), 1024);
+          std::function<Result<std::vector<int>>(const std::string&)> tokenize;
+          if (api == net::Api::kOpenAiCompletions && server->software == "llama.cpp") {
+            tokenize = [&](const std::string& text) { return net::tokenize(probe, text); };
           }
-          load.before_counted = [&session] { session->mark("tg"); };
+          load.prompts = measure::random_prompts(count, opts.n_prompt, opts.n_gen, opts.seed, tokenize);
         }
-      }
-      const measure::LoadResult result = measure::run_load(load, on_done);
-      if (session) session->mark("");
-      if (rewrite_line) std::fprintf(stderr, "\r\033[K");
 
-      // A warm-up that failed outright: the server cannot serve this benchmark (bad model, 401,
-      // no stream, wrong API). Nothing counted ran, so nothing is stored.
-      if (result.warmup_failed) {
-        const auto& w = result.warmup.front();
-        std::string why = w.error_message;
-        if (w.http_status == 401 || w.http_status == 403) why += "; give --api-key or set OPENAI_API_KEY";
-        if (w.error == net::ErrorKind::kMalformed && why.find("does the server stream") != std::string::npos) {
-          why = "the server does not stream: " + why;
+        std::mutex mu;
+        int done = 0, errors = 0;
+        std::map<std::string, int> by_kind;
+        const int total = load.num_requests;
+        const auto on_done = [&](const measure::RequestTrace& t) {
+          std::lock_guard lock(mu);
+          ++done;
+          if (t.error != net::ErrorKind::kNone && t.error != net::ErrorKind::kCanceled) {
+            ++errors;
+            ++by_kind[net::error_kind_key(t.error)];
+          }
+          if (!show_progress) return;
+          std::string kinds;
+          for (const auto& [k, n] : by_kind) kinds += (kinds.empty() ? " (" : ", ") + k + " " + std::to_string(n);
+          if (!kinds.empty()) kinds += ")";
+          const std::string line = (models.size() > 1 ? model + " " : std::string()) + "c=" + std::to_string(c) + ": " +
+                                   std::to_string(done) + (total > 0 ? "/" + std::to_string(total) : "") +
+                                   " requests, " + std::to_string(errors) + " error" + (errors == 1 ? "" : "s") + kinds;
+          if (rewrite_line) std::fprintf(stderr, "\r\033[Krigbench: %s", line.c_str());
+          else std::fprintf(stderr, "rigbench: %s\n", line.c_str());
+        };
+        // Energy: the idle window (the server idle, model loaded), then the counted requests.
+        std::unique_ptr<measure::EnergySession> session;
+        std::vector<power::MeterStatus> meter_status;
+        double idle_s = 0;
+        if (energy) {
+          session = measure::EnergySession::open(energy->meters, &meter_status);
+          if (session) {
+            if (Status s = session->start(); !s) return s;
+            idle_s = std::isnan(energy->idle_watts) ? energy->idle_s : 0;
+            if (idle_s > 0) idle_window(*session, idle_s, stop);
+            load.before_counted = [&session] { session->mark("tg"); };
+          }
         }
-        return fail(ErrorCode::kRuntime, url->redacted() + net::generation_path(api) + ": warm-up request failed (" +
-                                             net::error_kind_text(w.error) + "): " + secretless(why));
-      }
+        const measure::LoadResult result = measure::run_load(load, on_done);
+        if (session) session->mark("");
+        if (rewrite_line) std::fprintf(stderr, "\r\033[K");
 
-      const measure::ServeRunMetrics metrics = measure::summarize_run(result.requests, result.duration_s, *slo);
-      RunRecord rec = make_record(opts, *url, *server, api, model, c, result, metrics);
-      if (saved) append_responses(*saved, rec, result, load.prompts);
-      // J per output token over the loaded window (tokens: n_gen per completed request), and its cost.
-      if (session) rec.energy = session->finish(rec.results, idle_s, energy->idle_watts);
-      else if (energy) rec.energy = measure::unavailable_energy(meter_status);
-      if (energy && energy->pricing) rec.cost = measure::price_run(rec.energy, rec.results, *energy->pricing);
-      if (metrics.completed == 0 && metrics.requests > 0) {
-        ++runs_all_failed;
-        if (first_failure.empty()) first_failure = metrics.first_error;
-      }
-      interrupted = result.interrupted;
-      if (metrics.requests > 0 || metrics.completed > 0) {
-        if (db) {
-          if (Status s = db->save(rec); !s) return s;
-          ++stored;
+        // A warm-up that failed outright: the server cannot serve this benchmark (bad model, 401,
+        // no stream, wrong API). Nothing counted ran, so nothing is stored.
+        if (result.warmup_failed) {
+          const auto& w = result.warmup.front();
+          std::string why = w.error_message;
+          if (w.http_status == 401 || w.http_status == 403) why += "; give --api-key or set OPENAI_API_KEY";
+          if (w.error == net::ErrorKind::kMalformed && why.find("does the server stream") != std::string::npos) {
+            why = "the server does not stream: " + why;
+          }
+          return fail(ErrorCode::kRuntime, url->redacted() + net::generation_path(api) + ": warm-up request failed (" +
+                                               net::error_kind_text(w.error) + "): " + secretless(why));
         }
-        runs.push_back(rec);
-        table.add_row(report::serve_row(rec));
-        report::add_serve_footers(table, rec, opts.n_gen);
-        if (*format == report::OutputFormat::kJsonl) {
-          report::Table one(report::serve_columns(slo->any(), models.size() > 1));
-          one.add_row(report::serve_row(rec));
-          report::render(one, *format, std::cout);
+
+        const measure::ServeRunMetrics metrics = measure::summarize_run(result.requests, result.duration_s, *slo);
+        RunRecord rec = make_record(opts, *url, *server, api, model, c, result, metrics);
+        if (saved) append_responses(*saved, rec, result, load.prompts);
+        // J per output token over the loaded window (tokens: n_gen per completed request), and its cost.
+        if (session) rec.energy = session->finish(rec.results, idle_s, energy->idle_watts);
+        else if (energy) rec.energy = measure::unavailable_energy(meter_status);
+        if (energy && energy->pricing) rec.cost = measure::price_run(rec.energy, rec.results, *energy->pricing);
+        if (metrics.completed == 0 && metrics.requests > 0) {
+          ++runs_all_failed;
+          if (first_failure.empty()) first_failure = metrics.first_error;
         }
+        interrupted = result.interrupted;
+        if (metrics.requests > 0 || metrics.completed > 0) {
+          if (db) {
+            if (Status s = db->save(rec); !s) return s;
+            ++stored;
+          }
+          runs.push_back(rec);
+          table.add_row(report::serve_row(rec));
+          report::add_serve_footers(table, rec, opts.n_gen);
+          if (*format == report::OutputFormat::kJsonl) {
+            report::Table one(report::serve_columns(slo->any(), models.size() > 1));
+            one.add_row(report::serve_row(rec));
+            report::render(one, *format, std::cout);
+          }
+        }
+        if (interrupted) break;
       }
-      if (interrupted) break;
     }
-  }
-  if (saved) {
+    return {};
+  }();
+  // --save-responses holds every finished request, also when a later run failed or Ctrl-C
+  // stopped the job (nothing is written when no run finished before an error).
+  if (saved && (run_error || !runs.empty())) {
     if (Status s = store::write_whole("--save-responses", opts.save_responses, *saved); !s) return s;
   }
-  if (*format != report::OutputFormat::kJsonl) report::render(table, *format, std::cout, {opts.wide});
+  if (!run_error && runs.empty()) return run_error;
   // Several models priced: the third study's table (cost --per-model on these runs: each
-  // model's last run, J per output token, cost per Mtok with the idle window measured).
-  if (models.size() > 1 && energy && energy->pricing && *format == report::OutputFormat::kMarkdown) {
-    if (auto costs = cost::model_costs(runs, *energy->pricing)) {
-      std::cout << "\n";
-      report::print_model_costs(*costs, *energy->pricing, *format, std::cout);
-    }
+  // model's last run, J per output token, cost per Mtok with the idle window measured), in
+  // every format: md and csv after the runs' table (csv: after one blank line, its own header),
+  // json as {"runs": [the runs' rows], "model_costs": {cost --per-model's object, or null when
+  // no run gave a figure}}, jsonl one more line per model {"model_cost": {its row}}.
+  const bool per_model = models.size() > 1 && energy && energy->pricing;
+  std::optional<cost::ModelCosts> costs;
+  if (per_model) {
+    if (auto c = cost::model_costs(runs, *energy->pricing)) costs = std::move(*c);
   }
+  switch (*format) {
+    case report::OutputFormat::kJson: {
+      if (!per_model) {
+        report::render(table, *format, std::cout, {opts.wide});
+        break;
+      }
+      std::ostringstream rows, priced;
+      report::render(table, *format, rows, {opts.wide});
+      if (costs) report::print_model_costs(*costs, *energy->pricing, *format, priced);
+      const nlohmann::ordered_json both = {
+          {"runs", nlohmann::ordered_json::parse(rows.str())},
+          {"model_costs", costs ? nlohmann::ordered_json::parse(priced.str()) : nlohmann::ordered_json()}};
+      std::cout << both.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+      break;
+    }
+    case report::OutputFormat::kJsonl:
+      if (costs) {
+        std::ostringstream priced;
+        report::print_model_costs(*costs, *energy->pricing, *format, priced);
+        std::istringstream lines(priced.str());
+        for (std::string line; std::getline(lines, line);) {
+          if (!line.empty()) std::cout << "{\"model_cost\": " << line << "}\n";
+        }
+      }
+      break;
+    default:
+      report::render(table, *format, std::cout, {opts.wide});
+      if (costs) {
+        std::cout << "\n";
+        report::print_model_costs(*costs, *energy->pricing, *format, std::cout);
+      }
+      break;
+  }
+  std::cout << std::flush;
   if (db && stored > 0) {
     std::fprintf(stderr, "rigbench: %d record%s stored in %s\n", stored, stored == 1 ? "" : "s", db->path().c_str());
   }
+  if (!run_error) return run_error;
   if (interrupted) {
     return fail(ErrorCode::kInterrupted, "interrupted: " + std::to_string(stored) + " run" + (stored == 1 ? "" : "s") +
                                              " kept with the requests that finished");

@@ -3,11 +3,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <thread>
 #include <cstdio>
 #include <iostream>
 
 #include "cli/build_info.h"
 #include "cli/interrupt.h"
+#include "core/strings.h"
 #include "measure/job.h"
 #include "measure/queries.h"
 #include "measure/serve_embed.h"
@@ -24,15 +28,23 @@ std::string embeddings_refusal(const ServeBenchOptions& o) {
   if (!o.prompts_file.empty()) return refused("--prompts") + " (give the texts with --queries)";
   if (!o.slo.empty()) return refused("--slo");
   if (!o.save_responses.empty()) return refused("--save-responses");
-  if (o.energy != "off") return "--energy: not measured with --embeddings yet (as `rigbench embed`)";
   if (o.duration_s > 0) return refused("--duration-seconds");
   if (o.num_requests > 0) return refused("--num-requests") + " (the query set times -r sets the count)";
   return "";
 }
 
+void idle_window(measure::EnergySession& session, double seconds, const std::atomic<bool>& stop) {
+  session.mark("idle");
+  for (double left = seconds; left > 0 && !stop.load(); left -= 0.1) {
+    std::this_thread::sleep_for(std::chrono::duration<double>(std::min(left, 0.1)));
+  }
+  session.mark("");
+}
+
 Status run_serve_embeddings(const ServeBenchOptions& o, const net::Url& url, const net::ServerInfo& server, bool ollama,
                             const std::vector<std::string>& models, const std::vector<int>& concurrency,
-                            const net::ClientOptions& client, store::SqliteStore* db, report::OutputFormat format) {
+                            const net::ClientOptions& client, store::SqliteStore* db, report::OutputFormat format,
+                            const std::optional<measure::EnergyConfig>& energy) {
   // The texts: embed's query set (the built-in one or --queries).
   const std::string query_path = o.queries.empty() ? measure::builtin_queries_path() : o.queries;
   auto queries = measure::read_queries(query_path);
@@ -51,6 +63,7 @@ Status run_serve_embeddings(const ServeBenchOptions& o, const net::Url& url, con
                      : nullptr;
   if (printer) printer->begin();
   std::vector<RunRecord> records;
+  std::vector<int64_t> texts;  // per record: the texts its counted requests embedded (J per text)
   int stored = 0;
   bool interrupted = false;
   for (const std::string& model : models) {
@@ -69,6 +82,22 @@ Status run_serve_embeddings(const ServeBenchOptions& o, const net::Url& url, con
       spec.concurrency = c;
       spec.stop = &stop;
       const std::string at = model + " c=" + std::to_string(c);
+      // Energy: the idle window (the server idle, model loaded), then the counted requests as "pp".
+      std::unique_ptr<measure::EnergySession> session;
+      std::vector<power::MeterStatus> meter_status;
+      double idle_s = 0;
+      if (energy) {
+        session = measure::EnergySession::open(energy->meters, &meter_status);
+        if (session) {
+          if (Status st = session->start(); !st) {
+            if (printer) printer->end();
+            return st;
+          }
+          idle_s = std::isnan(energy->idle_watts) ? energy->idle_s : 0;
+          if (idle_s > 0) idle_window(*session, idle_s, stop);
+          spec.on_counting = [&session](bool on) { session->mark(on ? "pp" : ""); };
+        }
+      }
       auto outcome = measure::run_serve_embed(spec, [&](const std::string& line) {
         if (show_progress) std::fprintf(stderr, "rigbench: %s: %s\n", at.c_str(), line.c_str());
       });
@@ -92,7 +121,19 @@ Status run_serve_embeddings(const ServeBenchOptions& o, const net::Url& url, con
       rec.tags = o.tags;
       rec.interrupted = outcome->interrupted;
       rec.results.embedding = std::move(outcome->result);
-      rec.energy.notes = {"serve-bench --embeddings does not measure energy yet"};
+      // J per input token and per text over the loaded window, and the cost per Mtok of input tokens.
+      if (session) {
+        rec.energy = session->finish(Results{}, idle_s, energy->idle_watts);
+        if (rec.energy.pp) {
+          PhaseEnergyInfo& pp = *rec.energy.pp;
+          const double tokens = outcome->tokens_known ? static_cast<double>(outcome->tokens) : 0;
+          if (std::isfinite(pp.energy_j) && tokens > 0) pp.j_per_token = pp.energy_j / tokens;
+          if (!(tokens > 0)) rec.energy.notes.push_back("the server did not state the input tokens: no J per token");
+          if (energy->pricing) rec.cost = measure::price_phase(rec.energy, pp, tokens, *energy->pricing);
+        }
+      } else if (energy) {
+        rec.energy = measure::unavailable_energy(meter_status);
+      }
       ServerRun s;
       s.url = url.redacted();
       s.software = server.software;
@@ -119,12 +160,34 @@ Status run_serve_embeddings(const ServeBenchOptions& o, const net::Url& url, con
         }
         if (printer) printer->add(rec);
         records.push_back(std::move(rec));
+        texts.push_back(outcome->texts);
       }
       interrupted = stop.load();
     }
   }
   if (printer) printer->end();
-  else report::render(report::embedding_table(records), format, std::cout);
+  else {
+    report::Table table = report::embedding_table(records);
+    // Energy where the run measured it: one note per run (json/jsonl: the records' energy and cost).
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      const RunRecord& r = records[i];
+      if (!r.energy.pp || !std::isfinite(r.energy.pp->energy_j)) continue;
+      const PhaseEnergyInfo& pp = *r.energy.pp;
+      const double j_per_text = texts[i] > 0 ? pp.energy_j / static_cast<double>(texts[i]) : kUnmeasured;
+      const auto fig = [](double v, int decimals) {
+        return std::isfinite(v) ? format_fixed(v, decimals) : std::string("-");
+      };
+      std::string note = r.model.name + " @ c" + std::to_string(r.server->concurrency) + ": " + fig(pp.j_per_token, 6) +
+                         " J per input token, " + fig(j_per_text, 4) + " J per text, " + fig(pp.power_w, 1) +
+                         " W loaded, " + fig(r.energy.idle_power_w, 1) + " W idle (" + r.energy.method + ")";
+      if (r.cost && std::isfinite(r.cost->gross_per_mtok)) {
+        note += "; " + fig(r.cost->gross_per_mtok, 4) + " " + r.cost->currency + " per Mtok of input at " +
+                fig(r.cost->price_per_kwh, 3) + " " + r.cost->currency + "/kWh";
+      }
+      table.add_note(note);
+    }
+    report::render(table, format, std::cout);
+  }
   if (db && stored > 0) {
     std::fprintf(stderr, "rigbench: %d record%s stored in %s\n", stored, stored == 1 ? "" : "s", db->path().c_str());
   }

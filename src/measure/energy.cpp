@@ -141,15 +141,9 @@ EnergyInfo unavailable_energy(const std::vector<power::MeterStatus>& status) {
   return e;
 }
 
-std::optional<CostInfo> price_run(const EnergyInfo& energy, const Results& results, cost::CostInputs in) {
-  if (!std::isfinite(in.price_per_kwh) || !energy.tg || !std::isfinite(energy.tg->power_w) || !results.tg)
-    return std::nullopt;
-  const cost::RunFigures f = cost::run_figures(results, energy);
-  if (!std::isfinite(f.tokens_per_s) || !std::isfinite(f.active_power_w)) return std::nullopt;
-  in.tokens_per_s = f.tokens_per_s;
-  in.active_power_w = f.active_power_w;
-  in.idle_power_w = f.idle_power_w;
-  in.power_method = f.power_method;
+namespace {
+
+CostInfo cost_info(const cost::CostInputs& in) {
   const cost::CostReport r = cost::estimate_cost(in);
   CostInfo c;
   c.currency = in.currency;
@@ -162,6 +156,31 @@ std::optional<CostInfo> price_run(const EnergyInfo& energy, const Results& resul
   c.total_per_mtok = r.total_per_mtok;
   c.notes = r.notes;
   return c;
+}
+
+}  // namespace
+
+std::optional<CostInfo> price_run(const EnergyInfo& energy, const Results& results, cost::CostInputs in) {
+  if (!std::isfinite(in.price_per_kwh) || !energy.tg || !std::isfinite(energy.tg->power_w) || !results.tg)
+    return std::nullopt;
+  const cost::RunFigures f = cost::run_figures(results, energy);
+  if (!std::isfinite(f.tokens_per_s) || !std::isfinite(f.active_power_w)) return std::nullopt;
+  in.tokens_per_s = f.tokens_per_s;
+  in.active_power_w = f.active_power_w;
+  in.idle_power_w = f.idle_power_w;
+  in.power_method = f.power_method;
+  return cost_info(in);
+}
+
+std::optional<CostInfo> price_phase(const EnergyInfo& energy, const PhaseEnergyInfo& phase, double tokens,
+                                    cost::CostInputs in) {
+  if (!std::isfinite(in.price_per_kwh) || !std::isfinite(phase.power_w) || !(tokens > 0) || !(phase.duration_s > 0))
+    return std::nullopt;
+  in.tokens_per_s = tokens / phase.duration_s;
+  in.active_power_w = phase.power_w;
+  in.idle_power_w = energy.idle_power_w;
+  in.power_method = energy.method;
+  return cost_info(in);
 }
 
 }  // namespace rigbench::measure

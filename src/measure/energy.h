@@ -51,4 +51,11 @@ EnergyInfo unavailable_energy(const std::vector<power::MeterStatus>& status);
 // tg energy is unavailable.
 std::optional<CostInfo> price_run(const EnergyInfo& energy, const Results& results, cost::CostInputs inputs);
 
+// The same estimate for one phase that processed `tokens` tokens in its seconds (serve-bench
+// --embeddings: the loaded window, "pp", and the input tokens embedded): r = tokens / the
+// phase's seconds, P = its energy / those seconds, so gross cost per token is E / tokens.
+// nullopt without a price, the phase's power or tokens.
+std::optional<CostInfo> price_phase(const EnergyInfo& energy, const PhaseEnergyInfo& phase, double tokens,
+                                    cost::CostInputs inputs);
+
 }  // namespace rigbench::measure

@@ -1,6 +1,9 @@
 #include "measure/serve_embed.h"
 
+#include <algorithm>
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -67,9 +70,16 @@ Result<ServeEmbedOutcome> run_serve_embed(const ServeEmbedSpec& spec,
   const std::string where = spec.url.redacted() + net::embedding_path(spec.ollama);
   const std::string key = spec.client.api_key;
 
+  // One client (one kept-alive connection) per worker for the whole run: worker w of every
+  // pass sends on clients[w], so no counted request holds a TCP handshake. Client 0 is opened
+  // by the warm-up (when there is one), the others by a cheap GET before the first counted request.
+  const int workers = std::max(1, std::min<int>(spec.concurrency, static_cast<int>(spec.queries.size())));
+  std::vector<std::unique_ptr<net::HttpClient>> clients;
+  for (int w = 0; w < workers; ++w) clients.push_back(std::make_unique<net::HttpClient>(spec.url, spec.client));
+
   // Warm-up: one text; when every warm-up request fails, the server cannot embed.
   {
-    net::HttpClient client(spec.url, spec.client);
+    net::HttpClient& client = *clients.front();
     int ok = 0;
     Call last;
     for (int w = 0; w < spec.warmup && !stopped(); ++w) {
@@ -86,10 +96,22 @@ Result<ServeEmbedOutcome> run_serve_embed(const ServeEmbedSpec& spec,
     }
   }
 
+  for (int w = spec.warmup > 0 ? 1 : 0; w < workers && !stopped(); ++w) {
+    (void)clients[static_cast<std::size_t>(w)]->get(spec.ollama ? "/api/version" : "/v1/models");
+  }
+
   std::mutex mu;  // guards out, the samples and the next index
-  const auto count = [&](const Call& c) {
+  const auto counting = [&](bool on) {
+    if (spec.on_counting) spec.on_counting(on);
+  };
+  const auto count = [&](const Call& c, std::size_t texts) {
     ++out.requests;
-    if (c.error == net::ErrorKind::kNone) return;
+    if (c.error == net::ErrorKind::kNone) {
+      out.texts += static_cast<int64_t>(texts);
+      if (c.prompt_tokens >= 0) out.tokens += c.prompt_tokens;
+      else out.tokens_known = false;
+      return;
+    }
     ++out.failed;
     ++out.errors[net::error_kind_key(c.error)];
     if (out.first_error.empty()) out.first_error = net::without_secret(c.message, key);
@@ -99,8 +121,7 @@ Result<ServeEmbedOutcome> run_serve_embed(const ServeEmbedSpec& spec,
   const auto run_jobs = [&](const std::vector<std::pair<std::size_t, std::size_t>>& jobs) {
     std::vector<Call> calls(jobs.size());
     std::size_t next = 0;
-    const auto worker = [&] {
-      net::HttpClient client(spec.url, spec.client);
+    const auto worker = [&](net::HttpClient& client) {
       for (;;) {
         std::size_t i = 0;
         {
@@ -113,19 +134,20 @@ Result<ServeEmbedOutcome> run_serve_embed(const ServeEmbedSpec& spec,
                                         spec.queries.begin() + static_cast<std::ptrdiff_t>(end));
         Call c = embed_call(client, spec, inputs, end - first);
         std::lock_guard lock(mu);
-        count(c);
+        count(c, end - first);
         calls[i] = std::move(c);
       }
     };
     const int n = std::max(1, std::min<int>(spec.concurrency, static_cast<int>(jobs.size())));
     std::vector<std::thread> threads;
-    for (int w = 0; w < n; ++w) threads.emplace_back(worker);
+    for (int w = 0; w < n; ++w) threads.emplace_back(worker, std::ref(*clients[static_cast<std::size_t>(w)]));
     for (auto& t : threads) t.join();
     calls.resize(std::min(next, calls.size()));
     return calls;
   };
 
   const int64_t started = now_ns();
+  counting(true);
   // 1. Latency: one text per request.
   say("latency, one text per request, " + std::to_string(spec.concurrency) + " in flight");
   std::vector<int64_t> latency_ns;
@@ -148,14 +170,16 @@ Result<ServeEmbedOutcome> run_serve_embed(const ServeEmbedSpec& spec,
   for (int b : spec.batch_sizes) {
     if (stopped()) break;
     const auto ranges = batch_ranges(spec.queries.size(), b);
+    counting(false);  // the batch size's warm-up is not counted
     {
-      net::HttpClient client(spec.url, spec.client);
+      net::HttpClient& client = *clients.front();
       for (int w = 0; w < spec.warmup && !stopped(); ++w) {
         std::vector<std::string> inputs(spec.queries.begin(),
                                         spec.queries.begin() + static_cast<std::ptrdiff_t>(ranges[0].second));
         (void)embed_call(client, spec, inputs, inputs.size());
       }
     }
+    counting(true);
     say("throughput at batch " + std::to_string(b));
     std::vector<int64_t> pass_ns;
     for (int rep = 0; rep < spec.repetitions && !stopped(); ++rep) {
@@ -169,6 +193,7 @@ Result<ServeEmbedOutcome> run_serve_embed(const ServeEmbedSpec& spec,
       r.throughput.push_back(make_embed_throughput(b, r.n_queries, r.n_query_tokens, std::move(pass_ns)));
     }
   }
+  counting(false);
   out.duration_s = static_cast<double>(now_ns() - started) / 1e9;
   out.interrupted = stopped();
   return out;

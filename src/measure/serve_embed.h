@@ -40,6 +40,10 @@ struct ServeEmbedSpec {
   int warmup = 1;
   int concurrency = 1;
   const std::atomic<bool>* stop = nullptr;  // set: finish the request in flight, start nothing more
+  // Called with true when the counted requests start (after the warm-up) and again after each
+  // batch size's warm-up, with false before each such warm-up and at the end: energy's loaded
+  // window (the "pp" phase) covers the counted requests only.
+  std::function<void(bool counting)> on_counting;
 };
 
 struct ServeEmbedOutcome {
@@ -50,6 +54,11 @@ struct ServeEmbedOutcome {
   std::string first_error;            // one line, never the API key
   double duration_s = 0;              // the counted requests' wall time
   bool interrupted = false;
+  // What the counted requests that succeeded embedded: texts, and their tokens as the server's
+  // usage states them (tokens_known false when an answer did not state them).
+  int64_t texts = 0;
+  int64_t tokens = 0;
+  bool tokens_known = true;
 };
 
 // Runs `spec`. Errors (kRuntime, one line naming the URL and path): every warm-up request

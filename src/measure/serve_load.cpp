@@ -2,15 +2,13 @@
 
 #include <algorithm>
 #include <fstream>
-#include <latch>
 #include <memory>
-#include <mutex>
 #include <numeric>
 #include <nlohmann/json.hpp>
 #include <random>
-#include <thread>
 
 #include "measure/prompt_suite.h"
+#include "net/stream_loop.h"
 
 namespace rigbench::measure {
 
@@ -143,9 +141,16 @@ Result<std::vector<ServePrompt>> read_prompt_file(const std::string& spec, int d
   return prompts;
 }
 
-RequestTrace send_request(net::HttpClient& client, const LoadOptions& o, const ServePrompt& prompt,
-                          Clock::time_point origin) {
+namespace {
+
+// A request in flight: its trace so far and the reader of its stream.
+struct Pending {
   RequestTrace t;
+  std::unique_ptr<net::StreamReader> reader;
+};
+
+// The request's JSON body; fills what the trace knows before it is sent.
+std::string begin_request(const LoadOptions& o, const ServePrompt& prompt, RequestTrace& t) {
   t.asked_output_tokens = prompt.max_tokens;
   t.client_input_tokens = prompt.input_tokens;
   net::GenerationRequest req;
@@ -155,35 +160,40 @@ RequestTrace send_request(net::HttpClient& client, const LoadOptions& o, const S
   if (req.prompt_tokens.empty() && o.api != net::Api::kOpenAiCompletions) t.client_input_tokens = -1;
   req.max_tokens = prompt.max_tokens;
   req.ignore_eos = o.ignore_eos;
-  const std::string body = net::request_body(o.api, req);
-  std::unique_ptr<net::StreamReader> reader;
-  net::HttpReply reply;
-  // Once more on a new connection when a kept-alive one turned out closed before any answer.
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    reader = net::make_stream_reader(o.api);
-    reader->keep_text(o.save_responses);
-    t.token_s.clear();
-    t.start_s = seconds_since(origin);
-    reply = client.post_stream(net::generation_path(o.api), body, [&](std::string_view chunk) {
-      const double at = seconds_since(origin);
-      const int n = reader->feed(chunk);
-      for (int i = 0; i < n; ++i) t.token_s.push_back(at);
-      return !(o.stop != nullptr && o.stop->load());
-    });
-    if (!reply.stale_connection) break;
-  }
-  const double at = seconds_since(origin);
+  return net::request_body(o.api, req);
+}
+
+// A fresh reader and an empty token list: the request is (re)sent now, at `start_s`.
+void restart(Pending& p, const LoadOptions& o, double start_s) {
+  p.reader = net::make_stream_reader(o.api);
+  p.reader->keep_text(o.save_responses);
+  p.t.token_s.clear();
+  p.t.start_s = start_s;
+}
+
+// Bytes of the answer that arrived at `at` (seconds since the origin): each text piece they
+// complete is a token at that time. False when the run was stopped (Ctrl-C).
+bool take_chunk(Pending& p, const LoadOptions& o, std::string_view chunk, double at) {
+  const int n = p.reader->feed(chunk);
+  for (int i = 0; i < n; ++i) p.t.token_s.push_back(at);
+  return !(o.stop != nullptr && o.stop->load());
+}
+
+// The request ended at `at` with `reply`: its outcome, the server's counts and timings.
+void end_request(Pending& p, const LoadOptions& o, const net::HttpReply& reply, double at) {
+  RequestTrace& t = p.t;
+  net::StreamReader& reader = *p.reader;
   if (reply.ok() || reply.error == net::ErrorKind::kCut) {
-    const int n = reader->finish();
+    const int n = reader.finish();
     for (int i = 0; i < n; ++i) t.token_s.push_back(at);
   }
   t.end_s = at;
   t.http_status = reply.status;
   if (reply.ok()) {
-    t.error = net::stream_outcome(*reader, t.error_message);
-  } else if (reply.error == net::ErrorKind::kCut && reader->error() != net::ErrorKind::kNone) {
-    t.error = reader->error();  // bad bytes, then a lost connection: the bytes are the fault
-    t.error_message = reader->error_message();
+    t.error = net::stream_outcome(reader, t.error_message);
+  } else if (reply.error == net::ErrorKind::kCut && reader.error() != net::ErrorKind::kNone) {
+    t.error = reader.error();  // bad bytes, then a lost connection: the bytes are the fault
+    t.error_message = reader.error_message();
   } else {
     t.error = reply.error;
     t.error_message = reply.message;
@@ -191,11 +201,28 @@ RequestTrace send_request(net::HttpClient& client, const LoadOptions& o, const S
       t.error_message += ": " + one_line(reply.body);
   }
   t.error_message = net::without_secret(t.error_message, o.client.api_key);
-  if (auto p = reader->prompt_tokens()) t.prompt_tokens = *p;
-  if (auto c = reader->completion_tokens()) t.completion_tokens = *c;
-  t.server = reader->timings();
-  if (o.save_responses) t.response = reader->text();
-  return t;
+  if (auto n = reader.prompt_tokens()) t.prompt_tokens = *n;
+  if (auto c = reader.completion_tokens()) t.completion_tokens = *c;
+  t.server = reader.timings();
+  if (o.save_responses) t.response = reader.text();
+}
+
+}  // namespace
+
+RequestTrace send_request(net::HttpClient& client, const LoadOptions& o, const ServePrompt& prompt,
+                          Clock::time_point origin) {
+  Pending p;
+  const std::string body = begin_request(o, prompt, p.t);
+  net::HttpReply reply;
+  // Once more on a new connection when a kept-alive one turned out closed before any answer.
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    restart(p, o, seconds_since(origin));
+    reply = client.post_stream(net::generation_path(o.api), body,
+                               [&](std::string_view chunk) { return take_chunk(p, o, chunk, seconds_since(origin)); });
+    if (!reply.stale_connection) break;
+  }
+  end_request(p, o, reply, seconds_since(origin));
+  return std::move(p.t);
 }
 
 LoadResult run_load(const LoadOptions& o, const std::function<void(const RequestTrace&)>& on_done) {
@@ -223,65 +250,62 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
   const bool timed = o.duration_s > 0;
   Clock::time_point deadline;
   const auto past_deadline = [&] { return timed && Clock::now() >= deadline; };
-  const int workers = std::max(1, std::min(o.concurrency, limit));
-  // Every worker starts its thread and opens its connection (a cheap GET) before the first
-  // counted request: no TTFT holds a thread start or a TCP handshake.
-  std::latch connected(workers), go(1);
+  const int slots = std::max(1, std::min(o.concurrency, limit));
 
-  // Poisson arrivals: exponential gaps at `rate`, drawn in order as requests are taken.
+  // Poisson arrivals: exponential gaps at `rate`, drawn in order as requests are started.
   std::mt19937_64 rng(o.seed);
   std::exponential_distribution<double> gap(o.rate > 0 ? o.rate : 1.0);
   double next_arrival_s = 0;
-
-  std::mutex mu;  // guards next, rng, next_arrival_s, result, on_done
   int next = 0;
   double last_end_s = 0;
-  const auto worker = [&](int w) {
-    net::HttpClient client(o.url, o.client);
-    if (!stopped()) (void)client.get(net::ping_path(o.api));
-    connected.count_down();
-    go.wait();
-    for (;;) {
-      int index = 0;
-      double arrival_s = 0;
-      {
-        std::lock_guard lock(mu);
-        if (next >= limit || stopped() || past_deadline()) return;
-        index = next++;
-        if (o.rate > 0) {
-          arrival_s = next_arrival_s;
-          next_arrival_s += gap(rng);
-        }
-      }
-      if (o.rate > 0) {
-        // Wait for the arrival time in slices, so Ctrl-C and the deadline are seen.
-        for (;;) {
-          if (stopped() || past_deadline()) return;
-          const double wait = arrival_s - seconds_since(origin);
-          if (wait <= 0) break;
-          std::this_thread::sleep_for(std::chrono::duration<double>(std::min(wait, 0.05)));
-        }
-      }
-      const auto at = static_cast<std::size_t>(o.warmup + index);
-      RequestTrace t = send_request(client, o, prompt_at(at), origin);
-      t.prompt_index = at;
-      (void)w;
-      std::lock_guard lock(mu);
-      last_end_s = std::max(last_end_s, t.end_s);
-      if (on_done) on_done(t);
-      result.requests.push_back(std::move(t));
-    }
-  };
-  std::vector<std::thread> threads;
-  threads.reserve(workers);
-  for (int w = 0; w < workers; ++w) threads.emplace_back(worker, w);
-  connected.wait();
+
+  // One thread and one event loop for every request in flight (net/stream_loop.h). Its
+  // connections are opened (a cheap GET each) before the first counted request: no TTFT holds
+  // a TCP handshake.
+  net::StreamLoop loop(o.url, o.client, slots);
+  if (!stopped()) (void)loop.open_connections(net::ping_path(o.api), slots);
   if (o.before_counted) o.before_counted();
   origin = Clock::now();
   deadline =
       origin + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timed ? o.duration_s : 0));
-  go.count_down();
-  for (auto& th : threads) th.join();
+
+  const auto start_one = [&] {
+    const auto at = static_cast<std::size_t>(o.warmup + next++);
+    auto p = std::make_shared<Pending>();
+    p->t.prompt_index = at;
+    std::string body = begin_request(o, prompt_at(at), p->t);
+    restart(*p, o, seconds_since(origin));
+    loop.post_stream(
+        net::generation_path(o.api), std::move(body),
+        [p, &o, &origin](std::string_view chunk) { return take_chunk(*p, o, chunk, seconds_since(origin)); },
+        [p, &o, &origin, &result, &last_end_s, &on_done](net::HttpReply&& reply) {
+          end_request(*p, o, reply, seconds_since(origin));
+          last_end_s = std::max(last_end_s, p->t.end_s);
+          if (on_done) on_done(p->t);
+          result.requests.push_back(std::move(p->t));
+        });
+  };
+  bool canceled = false;
+  for (;;) {
+    if (stopped() && !canceled) {
+      loop.cancel_all();  // Ctrl-C: what is in flight ends now, as canceled
+      canceled = true;
+    }
+    const bool may_start = next < limit && !stopped() && !past_deadline();
+    if (!may_start && loop.in_flight() == 0) break;
+    double wait_s = 0.05;  // at most: Ctrl-C and the deadline are seen within it
+    if (may_start && o.rate > 0) {
+      const double now_s = seconds_since(origin);
+      while (next < limit && loop.in_flight() < slots && next_arrival_s <= now_s) {
+        start_one();
+        next_arrival_s += gap(rng);
+      }
+      if (next < limit && loop.in_flight() < slots) wait_s = std::min(wait_s, std::max(0.0, next_arrival_s - now_s));
+    } else if (may_start) {
+      while (next < limit && loop.in_flight() < slots) start_one();
+    }
+    loop.run(wait_s);
+  }
   result.duration_s = last_end_s;
   result.interrupted = stopped();
   return result;

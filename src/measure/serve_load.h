@@ -80,8 +80,9 @@ struct LoadResult {
 RequestTrace send_request(net::HttpClient& client, const LoadOptions& options, const ServePrompt& prompt,
                           std::chrono::steady_clock::time_point origin);
 
-// Runs the load. `on_done` (optional) is called for each counted request as it ends, from the
-// worker threads, one at a time (for progress and error counts while the run goes on).
+// Runs the load: every counted request on one thread (net::StreamLoop, one event loop over
+// the connections). `on_done` (optional) is called for each counted request as it ends, on
+// the calling thread (for progress and error counts while the run goes on).
 LoadResult run_load(const LoadOptions& options, const std::function<void(const RequestTrace&)>& on_done = {});
 
 }  // namespace rigbench::measure

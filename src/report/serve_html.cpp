@@ -6,6 +6,10 @@
 #include <map>
 #include <vector>
 
+#include "cost/model_costs.h"
+#include "report/escape.h"
+#include "report/model_cost_printer.h"
+
 namespace rigbench::report {
 
 using html::chart_spec;
@@ -92,12 +96,48 @@ std::string serve_section_html(std::span<const RunRecord> records, Json& charts)
                       {cost(*p.rec), false, true}});
     }
   }
+  // Several models served on one machine by one server, priced: the third study's table per
+  // server (cost --per-model on these runs, at the price they were stored with), after the runs.
+  std::string per_model;
+  std::map<std::pair<std::string, std::string>, std::vector<RunRecord>> served;  // (machine, url) -> runs
+  for (const auto& [label, points] : groups) {
+    for (const Point& p : points) {
+      if (p.rec->results.tg && p.rec->refused.empty()) {
+        served[{cost::cost_machine(*p.rec), p.rec->server->url}].push_back(*p.rec);
+      }
+    }
+  }
+  for (const auto& [where, runs] : served) {
+    const auto shared = cost::stored_price(runs);
+    if (!shared) continue;
+    auto costs = cost::model_costs(runs, *shared);
+    if (!costs || costs->models.size() < 2) continue;
+    const Table t = model_costs_table(*costs, *shared);
+    std::vector<std::string> head;
+    for (const TableColumn& c : t.columns()) {
+      if (!c.data_only) head.push_back(c.header);
+    }
+    std::vector<Tr> cost_rows;
+    for (const auto& row : t.rows()) {
+      Tr tr;
+      for (std::size_t i = 0; i < row.size() && i < t.columns().size(); ++i) {
+        if (!t.columns()[i].data_only) tr.push_back({row[i].text, false, t.columns()[i].align == Align::kRight});
+      }
+      cost_rows.push_back(std::move(tr));
+    }
+    per_model += "<h3>" +
+                 html_escape("Cost per model: " + where.second + " on " + where.first + " (" + shared->price_source +
+                             ")") +
+                 "</h3><div class=\"table\">" + table_html(head, cost_rows) + "</div>";
+    if (!costs->sentence.empty()) per_model += "<p class=\"note\">" + html_escape(costs->sentence) + "</p>";
+    per_model += "\n";
+  }
   Json spec =
       chart_spec("chart-serve", "Server latency against concurrency", "ms", "ms", false, Json::array(), datasets);
   spec["type"] = "line";
   spec["x_title"] = "concurrency (requests in flight)";
   charts.push_back(std::move(spec));
-  return section_html(
+  std::string section = section_html(
       "serve", "Server latency against concurrency",
       "rigbench serve-bench runs: time to first token (solid) and time per output token after the first (dashed) "
       "at their 50th, 90th and 99th percentiles, per server, model and API, measured by the client; J per output "
@@ -106,6 +146,8 @@ std::string serve_section_html(std::span<const RunRecord> records, Json& charts)
       table_html({"model", "server", "c", "ok", "req/s", "out t/s", "TTFT p50 ms", "TTFT p90 ms", "TTFT p99 ms",
                   "TPOT p50 ms", "TPOT p99 ms", "ITL p99 ms", "E2E p50 ms", "J/tok", "cost/Mtok"},
                  rows));
+  if (!per_model.empty()) section.insert(section.rfind("</section>"), per_model);
+  return section;
 }
 
 }  // namespace rigbench::report

@@ -399,6 +399,62 @@ TEST(ServeBenchFakeOpenAi, AModelListRunsEachModelOneAfterAnotherWithItsCostPerM
   ASSERT_NE(per_model, std::string::npos) << md.out;
   EXPECT_NE(md.out.find("small", per_model), std::string::npos) << md.out;
   EXPECT_NE(md.out.find("large-model", per_model), std::string::npos) << md.out;
+  // The same table in json ({"runs", "model_costs"}), csv (after a blank line, its own header)
+  // and jsonl ({"model_cost": row}): each model's cost per Mtok is its run's own.
+  const std::vector<std::string> priced = {url(server.port()), "-m", "small," + large, "--num-requests", "2", "-n",
+                                           "4", "-p", "8", "--no-db", "--energy", "auto", "--watts", "100",
+                                           "--idle-watts", "40", "--price", "0.30"};
+  const auto with = [&](const char* format) {
+    std::vector<std::string> args = priced;
+    args.insert(args.end(), {"-o", format});
+    return serve_bench(args);
+  };
+  const ProcessResult js = with("json");
+  ASSERT_EQ(js.exit_code, 0) << js.err;
+  const json both = json::parse(js.out, nullptr, false);
+  ASSERT_TRUE(both.is_object()) << js.out;
+  ASSERT_EQ(both["runs"].size(), 2u) << js.out;
+  const json& mc = both["model_costs"];
+  ASSERT_TRUE(mc.is_object()) << js.out;
+  EXPECT_EQ(mc["price_per_kwh"], 0.30);
+  EXPECT_FALSE(mc["currency"].get<std::string>().empty());
+  ASSERT_EQ(mc["models"].size(), 2u) << js.out;
+  for (const json& m : mc["models"]) {
+    const json* run = nullptr;
+    for (const json& r : both["runs"]) {
+      if (r["record_id"] == m["record_id"]) run = &r;
+    }
+    ASSERT_NE(run, nullptr) << m.dump();
+    EXPECT_EQ(m["currency"], (*run)["currency"]);
+    EXPECT_NEAR(m["active_power_w"].get<double>(), 100.0, 1e-9) << m.dump();
+    EXPECT_NEAR(m["idle_power_w"].get<double>(), 40.0, 1e-9) << m.dump();
+    EXPECT_NEAR(m["gross_per_mtok"].get<double>(), (*run)["cost_gross_per_mtok"].get<double>(),
+                1e-9 * (*run)["cost_gross_per_mtok"].get<double>())
+        << m.dump();
+    for (const auto& [key, value] : m.items()) EXPECT_EQ(key.find("EUR"), std::string::npos) << key;
+  }
+  const ProcessResult csv = with("csv");
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  const auto blank = csv.out.find("\n\n");
+  ASSERT_NE(blank, std::string::npos) << csv.out;
+  EXPECT_EQ(count_lines(csv.out.substr(0, blank + 1)), 3) << csv.out;  // the runs: header + 2 rows
+  const std::string costs_csv = csv.out.substr(blank + 2);
+  EXPECT_EQ(costs_csv.rfind("model,n_params,tg_tps,active_power_w,idle_power_w,gross_j_per_token,gross_per_mtok", 0),
+            0u)
+      << costs_csv;
+  EXPECT_EQ(count_lines(costs_csv), 3) << costs_csv;
+  const ProcessResult jsonl = with("jsonl");
+  ASSERT_EQ(jsonl.exit_code, 0) << jsonl.err;
+  std::istringstream jl(jsonl.out);
+  int run_lines = 0, cost_lines = 0;
+  for (std::string line; std::getline(jl, line);) {
+    const json one = json::parse(line, nullptr, false);
+    ASSERT_TRUE(one.is_object()) << line;
+    if (one.contains("model_cost")) ++cost_lines;
+    else ++run_lines;
+  }
+  EXPECT_EQ(run_lines, 2) << jsonl.out;
+  EXPECT_EQ(cost_lines, 2) << jsonl.out;
   // A model of the list that the server lacks: before any run, naming it and what it has.
   const ProcessResult bad = serve_bench({url(server.port()), "-m", "small,huge", "--no-db"});
   EXPECT_EQ(bad.exit_code, 1);
@@ -499,6 +555,139 @@ TEST(ServeBenchFakeOllamaAndFakeOpenAi, EmbeddingsGiveEmbedsRecordsThroughBothPr
   const ProcessResult refused = serve_bench({url(openai.port()), "--embeddings", "--rate", "2", "--no-db"});
   EXPECT_EQ(refused.exit_code, 2);
   EXPECT_NE(refused.err.find("--rate"), std::string::npos) << refused.err;
+}
+
+TEST(ServeBenchFakeOpenAi, EmbeddingsReuseOneConnectionPerWorkerOverEveryPass) {
+  // Two workers, three passes of latency and of each batch size: every embeddings request goes
+  // on one of two kept-alive connections (a client per pass opened a new one each time, and its
+  // first sample held a TCP handshake).
+  Background server(fake("openai", {"--ttft-ms", "1"}));
+  ASSERT_GT(server.port(), 0) << server.err();
+  TempDir dir;
+  const std::string queries = dir.file("q.txt");
+  {
+    std::ofstream q(queries);
+    q << "red apple\ngreen pear tree\nblue sky\nwhat is a vector\n";
+  }
+  const ProcessResult r = serve_bench({url(server.port()), "--embeddings", "--queries", queries, "-b", "1,2", "-r",
+                                       "3", "--concurrency", "2", "-o", "json", "--no-db"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const ProcessResult log = run_process({"/usr/bin/curl", "-s", url(server.port()) + "/fake/log"});
+  std::istringstream lines(log.out);
+  std::set<std::string> ports;
+  int posts = 0;
+  for (std::string m, p, c; lines >> m >> p >> c;) {
+    if (p != "/v1/embeddings") continue;
+    ++posts;
+    ports.insert(c);
+  }
+  EXPECT_EQ(posts, 1 + 12 + 1 + 12 + 1 + 6) << log.out;  // warm-ups, 4 texts x 3 passes, 2 batches x 3 passes
+  EXPECT_EQ(ports.size(), 2u) << log.out;
+}
+
+TEST(ServeBenchFakeOllamaAndFakeOpenAi, EmbeddingsEnergyWithStatedWattsGivesJoulesPerTokenPerTextAndCost) {
+  // A stated 50 W over the loaded window (the counted requests), a stated idle 10 W, 0.30/kWh.
+  // The fakes' usage counts words: 15 in the set, embedded twice for latency (-r 2) and twice
+  // in batches of 2: 60 input tokens and 24 texts.
+  TempDir dir;
+  const std::string queries = dir.file("q.txt");
+  {
+    std::ofstream q(queries);
+    q << "red apple\ngreen pear tree\nblue sky\nwhat is a vector\nsmall dog runs\nhello\n";
+  }
+  for (const char* protocol : {"openai", "ollama"}) {
+    Background server(fake(protocol, {"--ttft-ms", "2"}));
+    ASSERT_GT(server.port(), 0) << server.err();
+    const std::vector<std::string> args = {url(server.port()), "--embeddings", "--queries", queries, "-b", "2", "-r",
+                                           "2", "--energy", "auto", "--watts", "50", "--idle-watts", "10",
+                                           "--price", "0.30", "--no-db"};
+    std::vector<std::string> as_json = args;
+    as_json.insert(as_json.end(), {"-o", "json"});
+    const ProcessResult r = serve_bench(as_json);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json recs = json::parse(r.out, nullptr, false);
+    ASSERT_TRUE(recs.is_array() && recs.size() == 1) << r.out;
+    const json& e = recs[0]["energy"];
+    ASSERT_TRUE(e["pp"].is_object()) << e.dump();
+    const json& pp = e["pp"];
+    EXPECT_EQ(e["method"], "stated");
+    EXPECT_EQ(e["idle_power_w"], 10.0);
+    EXPECT_NEAR(pp["power_w"].get<double>(), 50.0, 1e-6) << pp.dump();
+    const double joules = pp["energy_j"].get<double>();
+    EXPECT_NEAR(joules, 50.0 * pp["duration_s"].get<double>(), 1e-6 * joules) << pp.dump();
+    EXPECT_NEAR(pp["j_per_token"].get<double>(), joules / 60, 1e-9 * joules) << pp.dump();
+    const json& cost = recs[0]["cost"];
+    ASSERT_TRUE(cost.is_object()) << recs[0].dump();
+    // gross: J per input token x 10^6 / 3.6e6 J per kWh x 0.30 per kWh
+    EXPECT_NEAR(cost["gross_per_mtok"].get<double>(), pp["j_per_token"].get<double>() / 3.6 * 0.30,
+                1e-9 * cost["gross_per_mtok"].get<double>())
+        << cost.dump();
+    // md: the figures under embed's table; J per text / J per input token = 60 tokens / 24 texts.
+    ProcessResult md = serve_bench(args);
+    ASSERT_EQ(md.exit_code, 0) << md.err;
+    for (auto at = md.out.find("\n      "); at != std::string::npos; at = md.out.find("\n      ", at)) {
+      md.out.replace(at, md.out.find_first_not_of(' ', at + 1) - at, " ");  // a note's wrapped lines, joined
+    }
+    const auto per_token = md.out.find(" J per input token, ");
+    ASSERT_NE(per_token, std::string::npos) << md.out;
+    const auto per_text = md.out.find(" J per text, 50.0 W loaded, 10.0 W idle (stated)");
+    ASSERT_NE(per_text, std::string::npos) << md.out;
+    const double j_token = std::atof(md.out.c_str() + md.out.rfind(' ', per_token - 1) + 1);
+    const double j_text = std::atof(md.out.c_str() + md.out.rfind(' ', per_text - 1) + 1);
+    ASSERT_GT(j_token, 0) << md.out;
+    EXPECT_NEAR(j_text / j_token, 60.0 / 24, 0.01) << md.out;
+    EXPECT_NE(md.out.find(" per Mtok of input at 0.300 "), std::string::npos) << md.out;
+  }
+}
+
+TEST(ServeBenchFakeOpenAi, SaveResponsesKeepsTheFinishedRunsWhenALaterModelFails) {
+  // Requests in order: small's warm-up and its one counted request (ok), then other's warm-up
+  // answers 500: the job fails on the second model, and small's answer is still saved and its
+  // run printed.
+  Background server(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1", "--model", "small,other", "--faults",
+                                    "ok,ok,500,500"}));
+  ASSERT_GT(server.port(), 0) << server.err();
+  TempDir dir;
+  const std::string file = dir.file("answers.jsonl");
+  const ProcessResult r = serve_bench({url(server.port()), "-m", "small,other", "--num-requests", "1", "-n", "3", "-p",
+                                       "4", "--no-db", "--save-responses", file, "-o", "json"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const auto error = r.err.find("rigbench: error: ");
+  ASSERT_NE(error, std::string::npos) << r.err;
+  EXPECT_EQ(count_lines(r.err.substr(error)), 1) << r.err;  // one error line, the last
+  EXPECT_NE(r.err.find("warm-up request failed", error), std::string::npos) << r.err;
+  const json runs = runs_of(r);
+  ASSERT_EQ(runs.size(), 1u) << r.out;
+  EXPECT_EQ(runs[0]["model"], "small");
+  const std::string text = testing::read_file(file);
+  ASSERT_EQ(count_lines(text), 1) << text;
+  const json one = json::parse(text, nullptr, false);
+  EXPECT_EQ(one["model"], "small");
+  EXPECT_EQ(one["response"], " tok0 tok1 tok2");
+}
+
+TEST(ServeBenchInterrupt, CtrlCKeepsTheFinishedAnswersInSaveResponses) {
+  Background slow(fake("ollama", {"--ttft-ms", "1", "--interval-ms", "40"}));
+  ASSERT_GT(slow.port(), 0);
+  TempDir dir;
+  const std::string file = dir.file("answers.jsonl");
+  bool seen = false;
+  const ProcessResult r = testing::run_process_signal_when(
+      {RIGBENCH_BIN, "serve-bench", url(slow.port()), "--num-requests", "40", "-n", "5", "--no-db", "--progress",
+       "--save-responses", file, "-o", "json"},
+      SIGINT, [](const std::string& err) { return err.find("2/40 requests") != std::string::npos; }, seen);
+  ASSERT_TRUE(seen) << r.err;
+  EXPECT_EQ(r.exit_code, 130) << r.err;
+  const json runs = runs_of(r);
+  ASSERT_EQ(runs.size(), 1u) << r.out;
+  const int completed = runs[0]["completed"].get<int>();
+  EXPECT_GE(completed, 2);
+  const std::string text = testing::read_file(file);
+  EXPECT_EQ(count_lines(text), completed) << text;  // each finished answer, none canceled
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    EXPECT_EQ(json::parse(line, nullptr, false)["response"], " tok0 tok1 tok2 tok3 tok4") << line;
+  }
 }
 
 #ifdef RIGBENCH_LLAMA_SERVER

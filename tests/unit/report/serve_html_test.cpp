@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/results.h"
 #include "report/html_report.h"
 #include "support/sample_record.h"
 
@@ -55,6 +56,48 @@ TEST(ServeHtml, ALinePerModelAndPercentileAgainstConcurrencyAndEnergyWhereMeasur
   EXPECT_NE(h.find("<section id=\"serve\">"), std::string::npos);
   EXPECT_NE(h.find("0.1250"), std::string::npos) << h;      // J/tok of the run that measured it
   EXPECT_NE(h.find("0.5000 EUR"), std::string::npos) << h;  // its cost per Mtok
+}
+
+TEST(ServeHtml, TwoModelsPricedOnOneServerGiveTheirCostPerModelTable) {
+  // Two models served by one server on one machine, stated 350 and 320 W, priced at 0.30 EUR/kWh
+  // when stored: cost --per-model's table after the runs. Dense 8B: 128 tokens x 2 in 4 s =
+  // 64 t/s, 350 W -> 5.46875 J/token -> 0.4557 EUR/Mtok; MoE: 128 t/s, 320 W -> 2.5 J/token ->
+  // 0.2083 EUR/Mtok, cheapest first.
+  const auto priced = [](const std::string& id, const std::string& model, uint64_t params, double rep_s,
+                         double watts) {
+    RunRecord r = serve_run(id, model, 1, 10);
+    r.machine.hostname = "rtx3090";
+    r.model.n_params = params;
+    r.model.fingerprint = "xxh64:" + model;
+    const auto ns = static_cast<int64_t>(rep_s * 1e9);
+    r.results.tg = make_throughput(128, {ns, ns});
+    r.energy.method = "stated";
+    r.energy.idle_power_w = 100;
+    r.energy.tg = PhaseEnergyInfo{2 * rep_s, watts * 2 * rep_s, watts, watts * rep_s / 128};
+    CostInfo c;
+    c.currency = "EUR";
+    c.price_per_kwh = 0.30;
+    c.gross_per_mtok = r.energy.tg->j_per_token * 0.30 / 3.6;
+    r.cost = c;
+    return r;
+  };
+  const std::vector<RunRecord> runs = {priced("a", "Dense 8B", 8'000'000'000, 2.0, 350),
+                                       priced("b", "MoE 30B-A3B", 30'500'000'000, 1.0, 320)};
+  html::Json charts = html::Json::array();
+  const std::string h = serve_section_html(runs, charts);
+  const auto table = h.find("Cost per model: http://127.0.0.1:8080 on rtx3090");
+  ASSERT_NE(table, std::string::npos) << h;
+  EXPECT_LT(table, h.rfind("</section>"));
+  const auto moe = h.find("<td>MoE 30B-A3B", table), dense = h.find("<td>Dense 8B", table);
+  ASSERT_NE(moe, std::string::npos) << h;
+  ASSERT_NE(dense, std::string::npos) << h;
+  EXPECT_LT(moe, dense);                                      // cheapest first
+  EXPECT_NE(h.find(">0.2083<", table), std::string::npos) << h;  // EUR/Mtok of the MoE
+  EXPECT_NE(h.find(">0.4557<", table), std::string::npos) << h;
+  EXPECT_NE(h.find("EUR/Mtok", table), std::string::npos) << h;
+  // One model only: no per-model table.
+  const std::vector<RunRecord> one = {runs[0]};
+  EXPECT_EQ(serve_section_html(one, charts).find("Cost per model"), std::string::npos);
 }
 
 TEST(ServeHtml, NothingWithoutServerRunsAndEmbeddingRunsAreLeftToTheirSection) {
