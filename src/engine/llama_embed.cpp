@@ -165,7 +165,7 @@ class LlamaEmbedder final : public Embedder {
   // One untimed call of the context's full size: n_tokens_max tokens in n_seq_max sequences of
   // at most ceil(n_tokens_max / n_seq_max) tokens (no longer than the longest text, so within
   // the model's positions). llama.cpp sizes its output buffer for the outputs of a call only
-  // when a call needs more (a new buffer, its pages cleared: inside that call, about 0.5 ms
+  // when a call needs more (a new buffer, its pages cleared: inside that call, about 0.6 ms
   // for one 12-token text of bge-small) and touches compute memory for a larger graph the first
   // time one runs. llama-embedding never pays this in its timed call (its context reserves 256
   // outputs); here it is paid now, so that no timed call pays it.
