@@ -39,7 +39,9 @@ class Embedder {
 
   // A fresh embedding context with the model's own pooling: room for `n_seq_max` texts of
   // `n_tokens_max` tokens in all per call (n_ctx = n_batch = n_ubatch = n_tokens_max), and
-  // `params.n_threads` threads. Errors: kRuntime (out of memory, too many sequences).
+  // `params.n_threads` threads; every buffer of the largest call already allocated and touched
+  // (the llama embedder makes one untimed call of that size), so that no embed() pays for it.
+  // Errors: kRuntime (out of memory, too many sequences); kInterrupted when cancelled.
   virtual Status open_context(const BenchParams& params, int n_tokens_max, int n_seq_max) = 0;
 
   // Embeds `texts` (token lists, one sequence each) in one llama.cpp call, waits for it, and

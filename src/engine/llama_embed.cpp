@@ -113,7 +113,12 @@ class LlamaEmbedder final : public Embedder {
     batch_ = llama_batch_init(n_tokens_max, 0, 1);
     has_batch_ = true;
     n_tokens_max_ = n_tokens_max;
-    return {};
+    return size_outputs(n_seq_max);
+  }
+
+  // Whether llama.cpp's output buffer is still the one open_context sized (no embed() grew it).
+  bool output_buffer_kept() const {
+    return ctx_ != nullptr && sized_output_ != nullptr && output_base() == sized_output_;
   }
 
   Status embed(const std::vector<const std::vector<int32_t>*>& texts) override {
@@ -156,6 +161,48 @@ class LlamaEmbedder final : public Embedder {
 
   std::vector<BufferMemory> memory() const override { return memory_breakdown(ctx_); }
 
+ private:
+  // One untimed call of the context's full size: n_tokens_max tokens in n_seq_max sequences of
+  // at most ceil(n_tokens_max / n_seq_max) tokens (no longer than the longest text, so within
+  // the model's positions). llama.cpp sizes its output buffer for the outputs of a call only
+  // when a call needs more (a new buffer, its pages cleared: inside that call, about 0.6 ms
+  // for one 12-token text of bge-small) and touches compute memory for a larger graph the first
+  // time one runs. llama-embedding never pays this in its timed call (its context reserves 256
+  // outputs); here it is paid now, so that no timed call pays it.
+  Status size_outputs(int n_seq_max) {
+    const llama_vocab* vocab = llama_model_get_vocab(model_);
+    const llama_token bos = llama_vocab_bos(vocab);
+    const llama_token token = bos == LLAMA_TOKEN_NULL ? 0 : bos;
+    const int per_seq = (n_tokens_max_ + n_seq_max - 1) / n_seq_max;
+    batch_.n_tokens = 0;
+    for (int i = 0; i < n_tokens_max_; ++i) {
+      const int k = batch_.n_tokens++;
+      batch_.token[k] = token;
+      batch_.pos[k] = static_cast<llama_pos>(i % per_seq);
+      batch_.n_seq_id[k] = 1;
+      batch_.seq_id[k][0] = static_cast<llama_seq_id>(i / per_seq);
+      batch_.logits[k] = 1;
+    }
+    const int32_t rc = llama_decode(ctx_, batch_);
+    llama_memory_clear(llama_get_memory(ctx_), true);
+    if (rc != 0) {
+      if (rc == 2 || abort_requested(const_cast<std::atomic<bool>*>(cancel_))) {
+        return fail(ErrorCode::kInterrupted, "interrupted");
+      }
+      return fail(
+          ErrorCode::kRuntime,
+          "model '" + path_ + "': llama_decode failed sizing the embedding context (code " + std::to_string(rc) + ")");
+    }
+    sized_output_ = output_base();
+    return {};
+  }
+
+  // The start of llama.cpp's output buffer: its logits view comes first (llama.cpp keeps one
+  // for every context; the embeddings view follows at an offset that changes with each call's
+  // outputs, so it cannot tell a new buffer from the same one).
+  const float* output_base() const { return llama_get_logits(ctx_); }
+
+ public:
   std::vector<std::string> devices_used() const override {
     std::vector<std::string> out;
 #ifdef RIGBENCH_HAVE_LLAMA_EXT
@@ -194,7 +241,8 @@ class LlamaEmbedder final : public Embedder {
   llama_batch batch_{};
   bool has_batch_ = false;
   int n_tokens_max_ = 0;
-  volatile float sink_ = 0;  // the embeddings are read, not optimized away
+  const float* sized_output_ = nullptr;  // llama.cpp's output buffer as open_context sized it
+  volatile float sink_ = 0;              // the embeddings are read, not optimized away
 };
 
 }  // namespace
@@ -220,6 +268,11 @@ Result<EmbedModel> read_embed_model(const std::string& path) {
   EmbedModel out = describe(m);
   llama_model_free(m);
   return out;
+}
+
+bool llama_output_buffer_kept(const Embedder& embedder) {
+  const auto* e = dynamic_cast<const LlamaEmbedder*>(&embedder);
+  return e != nullptr && e->output_buffer_kept();
 }
 
 std::unique_ptr<Embedder> make_llama_embedder(const std::atomic<bool>* cancel) {

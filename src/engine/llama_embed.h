@@ -20,6 +20,11 @@ Result<EmbedModel> read_embed_model(const std::string& path);
 // An embedder on llama.cpp. `cancel` (may be null) aborts a call in flight when it becomes true.
 std::unique_ptr<Embedder> make_llama_embedder(const std::atomic<bool>* cancel);
 
+// For tests: whether the llama embedder's output buffer in llama.cpp is still the one that
+// open_context sized, i.e. no embed() since paid for growing it inside its timed call (false
+// for another Embedder or without a context).
+bool llama_output_buffer_kept(const Embedder& embedder);
+
 // llama.cpp's name of a pooling type: none, mean, cls, last, rank ("unspecified" otherwise).
 std::string pooling_name(int llama_pooling_type);
 

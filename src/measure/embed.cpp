@@ -76,7 +76,14 @@ Result<EmbedOutcome> run_embed(engine::Embedder& embedder, const EmbedSpec& spec
 
   // 1. Single-query latency at batch 1.
   const int longest = *std::max_element(counts.begin(), counts.end());
-  if (Status s = embedder.open_context(p, longest, 1); !s) return std::unexpected(s.error());
+  {
+    auto halt = stop(embedder.open_context(p, longest, 1));  // it makes one untimed call
+    if (!halt) return std::unexpected(halt.error());
+    if (*halt) {
+      out.interrupted = true;
+      return out;
+    }
+  }
   r.pooling = embedder.model().pooling;
   for (int w = 0; w < p.warmup; ++w) {
     auto halt = stop(call(0, 1));
@@ -105,7 +112,12 @@ Result<EmbedOutcome> run_embed(engine::Embedder& embedder, const EmbedSpec& spec
   for (int b : spec.batch_sizes) {
     if (out.interrupted) break;
     const int n_seq = std::min<int>(b, static_cast<int>(tokens.size()));
-    if (Status s = embedder.open_context(p, max_batch_tokens(counts, b), n_seq); !s) return std::unexpected(s.error());
+    auto opened = stop(embedder.open_context(p, max_batch_tokens(counts, b), n_seq));
+    if (!opened) return std::unexpected(opened.error());
+    if (*opened) {
+      out.interrupted = true;
+      break;
+    }
     const auto ranges = batch_ranges(tokens.size(), b);
     for (int w = 0; w < p.warmup && !out.interrupted; ++w) {
       auto halt = stop(call(ranges[0].first, ranges[0].second));

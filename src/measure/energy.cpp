@@ -6,7 +6,6 @@
 
 #include "core/strings.h"
 #include "cost/run_figures.h"
-#include "measure/prompt_suite.h"
 
 namespace rigbench::measure {
 
@@ -63,7 +62,8 @@ Status EnergySession::start() { return sampler_->start(); }
 
 void EnergySession::mark(const std::string& phase) { sampler_->mark(phase); }
 
-EnergyInfo EnergySession::finish(const Results& results, double idle_s, double stated_idle_w) {
+EnergyInfo EnergySession::finish(const Results& results, double idle_s, double stated_idle_w,
+                                 const std::optional<PhaseTokens>& marked) {
   const power::EnergyReport r = sampler_->stop();
   EnergyInfo e;
   std::set<std::string> methods;
@@ -101,10 +101,12 @@ EnergyInfo EnergySession::finish(const Results& results, double idle_s, double s
     e.flags.push_back("idle_stated");
     e.notes.push_back("idle power " + fmt_w(stated_idle_w) + " stated (--idle-watts), not measured");
   }
-  // A prompt suite marks its prefills "pp" and its generations "tg" (run_suite).
-  const SuitePhaseTokens suite = results.suite ? suite_phase_tokens(*results.suite) : SuitePhaseTokens{};
-  if (const auto* p = r.phase("pp")) e.pp = phase_info(*p, r.domains, results.suite ? suite.pp : tokens_of(results.pp));
-  if (const auto* p = r.phase("tg")) e.tg = phase_info(*p, r.domains, results.suite ? suite.tg : tokens_of(results.tg));
+  // A prompt suite marks its prefills "pp" and its generations "tg" (run_suite) and counts the
+  // tokens of the windows it kept: the same windows as the energy.
+  const double pp_tokens = marked ? marked->pp : tokens_of(results.pp);
+  const double tg_tokens = marked ? marked->tg : tokens_of(results.tg);
+  if (const auto* p = r.phase("pp")) e.pp = phase_info(*p, r.domains, pp_tokens);
+  if (const auto* p = r.phase("tg")) e.tg = phase_info(*p, r.domains, tg_tokens);
   // At most kTracePoints points: consecutive points averaged in groups.
   constexpr std::size_t kTracePoints = 240;
   const std::size_t group = (r.trace.size() + kTracePoints - 1) / kTracePoints;

@@ -11,6 +11,7 @@
 #include "core/record.h"
 #include "core/status.h"
 #include "cost/estimate.h"
+#include "measure/runner.h"
 #include "power/meters.h"
 #include "power/sampler.h"
 
@@ -27,12 +28,14 @@ class EnergySession {
 
   // Stops and summarizes: per phase the energy summed over the domains read (a whole-system
   // figure, a wall meter or a stated --watts, is used alone, never added to components),
-  // J per token of the phase from `results` (tokens per sample x samples), idle W from the
+  // J per token of the phase from `results` (tokens per sample x samples; for a prompt suite,
+  // `marked`: the tokens of the windows it kept, RunOutcome::marked_tokens), idle W from the
   // same sources as the phases. `stated_idle_w` (not NaN: --idle-watts) replaces the measured
   // idle power (flag idle_stated); no idle window ran then and idle_s is 0. The summary's
   // notes and flags (power/summary.h) are kept, and idle_above_active is added when the idle
   // power is above a phase's.
-  EnergyInfo finish(const Results& results, double idle_s, double stated_idle_w = kUnmeasured);
+  EnergyInfo finish(const Results& results, double idle_s, double stated_idle_w = kUnmeasured,
+                    const std::optional<PhaseTokens>& marked = std::nullopt);
 
  private:
   explicit EnergySession(power::OpenedMeters meters);

@@ -158,7 +158,9 @@ Result<JobSummary> run_plan(const std::vector<TestCase>& plan, const std::map<st
           std::max(rec.results.pp ? rec.results.pp->tps.n : 0, rec.results.tg ? rec.results.tg->tps.n : 0));
     rec.noise = sample_notes(rec.results);
     for (auto& n : watch.finish()) rec.noise.push_back(std::move(n));
-    if (session) rec.energy = session->finish(rec.results, context.energy->idle_s, context.energy->idle_watts);
+    if (session)
+      rec.energy =
+          session->finish(rec.results, context.energy->idle_s, context.energy->idle_watts, outcome->marked_tokens);
     else if (context.energy) rec.energy = unavailable_energy(meter_status);
     if (context.energy && context.energy->pricing)
       rec.cost = price_run(rec.energy, rec.results, *context.energy->pricing);

@@ -14,6 +14,8 @@
 #include <sstream>
 #include <thread>
 
+#include "power/summary.h"
+
 namespace rigbench::measure {
 
 namespace {
@@ -187,6 +189,7 @@ Result<RunOutcome> run_suite(engine::Engine& engine, const std::atomic<bool>& ca
   auto phase = [&](bool timed, const char* name) {
     if (timed && mark) mark(name);
   };
+  PhaseTokens marked;  // the tokens of the windows marked and finished
   auto run_prompt = [&](const PreparedPrompt& pp, int n_gen, Timing& t, bool timed) -> Status {
     engine.clear();
     phase(timed, "pp");
@@ -194,6 +197,7 @@ Result<RunOutcome> run_suite(engine::Engine& engine, const std::atomic<bool>& ca
     if (Status s = engine.decode_tokens(pp.tokens); !s) return s;
     const int64_t t1 = now_ns();
     phase(timed, "");
+    if (timed) marked.pp += static_cast<double>(pp.tokens.size());
     auto token = engine.sample_token();
     if (!token) return std::unexpected(token.error());
     const int64_t t2 = now_ns();
@@ -216,6 +220,7 @@ Result<RunOutcome> run_suite(engine::Engine& engine, const std::atomic<bool>& ca
     }
     t.gen = last - t2;
     phase(timed, "");
+    if (timed) marked.tg += t.generated - 1;
     return {};
   };
 
@@ -239,7 +244,7 @@ Result<RunOutcome> run_suite(engine::Engine& engine, const std::atomic<bool>& ca
       for (std::size_t i = 0; i < prepared->size(); ++i) {
         if (cancel.load()) return fail(ErrorCode::kInterrupted, "interrupted");
         if (Status s = run_prompt((*prepared)[i], (*prepared)[i].prompt->n_gen, timings[i], true); !s) {
-          phase(true, "");
+          phase(true, power::kDropWindow);  // the window it cut (if any): energy without its tokens
           return s;
         }
       }
@@ -262,20 +267,10 @@ Result<RunOutcome> run_suite(engine::Engine& engine, const std::atomic<bool>& ca
   }
   if (cancel.load()) out.interrupted = true;
   if (result.runs > 0) out.results.suite = std::move(result);
+  out.marked_tokens = marked;
   out.memory = engine.memory();
   out.devices_used = engine.devices_used();
   return out;
-}
-
-SuitePhaseTokens suite_phase_tokens(const SuiteResult& suite) {
-  SuitePhaseTokens t;
-  for (const PromptResult& p : suite.prompts) {
-    t.pp += static_cast<double>(p.n_prompt_tokens) * static_cast<double>(suite.runs);
-    for (int run = 0; run < suite.runs && run < static_cast<int>(p.n_generated.size()); ++run) {
-      t.tg += std::max(0, p.n_generated[static_cast<std::size_t>(run)] - 1);
-    }
-  }
-  return t;
 }
 
 }  // namespace rigbench::measure

@@ -78,17 +78,13 @@ Result<std::vector<PreparedPrompt>> prepare_prompts(engine::Engine& engine, cons
 // Energy (with a `mark`, as Runner::set_phase_marker): once the context exists, an idle window
 // of `idle_s` seconds marked "idle"; then in the runs (not the warmup) each prompt's prefill
 // (t0 to t1) marked "pp" and its generation after the first token (t2 to the last token)
-// marked "tg", "" between them: the tokens of those phases are suite_phase_tokens'.
+// marked "tg", "" between them; a window cut by an interruption or a failed call ends with
+// power::kDropWindow (not kept). RunOutcome::marked_tokens holds the kept windows' tokens, the
+// same windows as the energy (the finished prompts of a run cut short included), while the
+// results keep whole runs only.
 Result<RunOutcome> run_suite(engine::Engine& engine, const std::atomic<bool>& cancel, const TestCase& tc,
                              const PromptSuite& suite, bool ignore_eos,
-                             const std::function<void(const std::string&)>& progress = {},
-                             const PhaseMarker& mark = {}, double idle_s = 0);
-
-// The tokens a suite's marked phases processed over its kept runs: pp = every prompt's tokens
-// per run, tg = every prompt's generated tokens after the first, per run.
-struct SuitePhaseTokens {
-  double pp = 0, tg = 0;
-};
-SuitePhaseTokens suite_phase_tokens(const SuiteResult& suite);
+                             const std::function<void(const std::string&)>& progress = {}, const PhaseMarker& mark = {},
+                             double idle_s = 0);
 
 }  // namespace rigbench::measure

@@ -13,6 +13,15 @@
 
 namespace rigbench::measure {
 
+namespace {
+
+// `published` holds a prefix of `all`: appends the rest.
+void append_new(std::vector<int64_t>& published, const std::vector<int64_t>& all) {
+  published.insert(published.end(), all.begin() + static_cast<std::ptrdiff_t>(published.size()), all.end());
+}
+
+}  // namespace
+
 Runner::Runner(engine::Engine& engine, const std::atomic<bool>& cancel, std::function<void(const Progress&)> progress)
     : engine_(engine), cancel_(cancel), progress_(std::move(progress)) {}
 
@@ -65,10 +74,13 @@ Result<RunOutcome> Runner::run(const TestCase& tc) {
     live_ = out;
     live_pp_.clear(), live_tg_.clear(), live_ttft_.clear(), live_itl_.clear();
   }
-  // After each repetition: what finished, for finished_so_far().
+  // After each repetition: what finished, for finished_so_far(). Each live vector holds a
+  // prefix of its run vector; only the samples this repetition added are appended (a copy of
+  // every sample each repetition would cost O(samples) per repetition, and itl grows by n_gen).
   auto publish = [&] {
     std::lock_guard<std::mutex> lock(live_mu_);
-    live_pp_ = pp_ns, live_tg_ = tg_ns, live_ttft_ = ttft_ns, live_itl_ = itl_ns;
+    append_new(live_pp_, pp_ns), append_new(live_tg_, tg_ns), append_new(live_ttft_, ttft_ns);
+    append_new(live_itl_, itl_ns);
   };
 
   // An interruption surfaces as a kInterrupted error from any step; it ends the run and

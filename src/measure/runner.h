@@ -31,6 +31,11 @@ namespace rigbench::measure {
 
 struct PromptSuite;
 
+// Tokens processed in the energy phases: pp (prompt tokens) and tg (generated tokens).
+struct PhaseTokens {
+  double pp = 0, tg = 0;
+};
+
 struct RunOutcome {
   Results results;                   // pp/tg/ttft present when their test ran >= 1 sample
   std::vector<BufferMemory> memory;  // llama.cpp's breakdown for the run's context
@@ -40,6 +45,10 @@ struct RunOutcome {
   bool interrupted = false;                // cancel was set; results hold the finished samples
   StopReason stopped = StopReason::kNone;  // why the repetitions ended (kNone: interrupted or failed)
   double seconds = 0;                      // wall time of the whole run, load included
+  // A prompt suite's (run_suite): the tokens of the energy windows it marked "pp" and "tg" and
+  // that finished, the finished prompts of an interrupted run included; a window cut by the
+  // interruption is dropped from the energy (power::kDropWindow) and counts no tokens here.
+  std::optional<PhaseTokens> marked_tokens;
 };
 
 // Receives phase boundaries for an energy sampler: "idle", "pp", "tg", and "" between them.

@@ -82,8 +82,9 @@ void Sampler::mark(const std::string& phase) {
   const TimePoint now = clock_.now();
   {
     std::lock_guard lock(mu_);
-    if (!open_phase_.empty()) windows_.push_back({open_phase_, open_since_ns_, now.steady_ns});
-    open_phase_ = phase;
+    const bool drop = phase == kDropWindow;
+    if (!open_phase_.empty() && !drop) windows_.push_back({open_phase_, open_since_ns_, now.steady_ns});
+    open_phase_ = drop ? std::string() : phase;
     open_since_ns_ = now.steady_ns;
     wake_ = true;
   }

@@ -54,8 +54,9 @@ class Sampler {
   // Errors: kRuntime when already started, or the thread cannot be created.
   Status start();
 
-  // Ends the current phase (if any) now and begins `phase` ("" = none). Cheap: records the
-  // time and wakes the thread for a read; never reads a meter itself.
+  // Ends the current phase (if any) now and begins `phase` ("" = none; kDropWindow = none,
+  // and the window just ended is not kept). Cheap: records the time and wakes the thread for
+  // a read; never reads a meter itself.
   void mark(const std::string& phase);
 
   // Ends the current phase, takes a last read, joins the thread, reads after-the-fact meters

@@ -35,6 +35,10 @@ namespace rigbench::power {
 // The phase name of the idle baseline (model loaded, nothing running).
 inline constexpr const char* kIdlePhase = "idle";
 
+// Sampler::mark(kDropWindow) ends the open window without keeping it (its work did not
+// finish, so no phase counts its energy) and begins none, as mark("") would.
+inline constexpr const char* kDropWindow = "(dropped)";
+
 inline constexpr double kFrozenMinSpanS = 1.0;  // NVML's counter moves about every 0.1 s
 inline constexpr double kFrozenMinPowerW = 1.0;
 inline constexpr double kPlausibleMinSpanS = 2.0;

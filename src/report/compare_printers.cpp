@@ -294,6 +294,13 @@ bool is_distribution(Metric metric) {
          metric == Metric::kEmbedLatency;
 }
 
+std::string percentiles_text(Metric metric, const Cell& cell) {
+  if (cell.state != CellState::kMeasured || !is_distribution(metric)) return cell_text(metric, cell);
+  const Summary& s = cell.summary;
+  return "p50 " + format_fixed(s.median, 2) + " · p90 " + format_fixed(s.p90, 2) + " · p95 " + format_fixed(s.p95, 2) +
+         " · p99 " + format_fixed(s.p99, 2);
+}
+
 std::string cell_text(Metric metric, const Cell& cell) {
   switch (cell.state) {
     case CellState::kMissing: return "-";

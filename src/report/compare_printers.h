@@ -26,6 +26,10 @@ namespace rigbench::report {
 // (embedding latency).
 std::string cell_text(Metric metric, const Cell& cell);
 
+// A measured cell's four percentiles, "p50 11.50 · p90 12.70 · p95 12.85 · p99 12.97" (the
+// HTML report's cells for a distribution: it has no 120-column limit); cell_text otherwise.
+std::string percentiles_text(Metric metric, const Cell& cell);
+
 // Whether a metric's cells show percentiles (and its chart the median) rather than mean ± sd:
 // ITL, the suites' medians, embedding latency. Its rows are still ranked on the means.
 bool is_distribution(Metric metric);

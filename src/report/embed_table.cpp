@@ -113,7 +113,8 @@ std::string embedding_section_html(std::span<const RunRecord> records) {
                   html_escape(t.footers().front()) + "</p><div class=\"table\"><table><thead><tr>";
   std::vector<std::size_t> shown;
   for (std::size_t c = 0; c < t.columns().size(); ++c) {
-    if (t.columns()[c].data_only) continue;
+    // The page has room for every percentile (p90 too); the sd columns repeat the mean ± sd cells.
+    if (t.columns()[c].data_only && t.columns()[c].key.rfind("latency_p", 0) != 0) continue;
     shown.push_back(c);
     h += "<th>" + html_escape(t.columns()[c].header) + "</th>";
   }

@@ -89,17 +89,17 @@ constexpr MetricSection kMetricSections[] = {
     {Metric::kTtft, "ttft", "Time to first token (TTFT)", "ms",
      "Mean ms from the start of the prompt to the first token sampled; lower is better."},
     {Metric::kItl, "itl", "Per-token latency in tg", "ms",
-     "Median ms per generated token (each token's decode) per model and test; the cells add the 99th percentile; "
-     "lower is better."},
+     "Median ms per generated token (each token's decode) per model and test; the cells add the 90th, 95th and "
+     "99th percentiles; lower is better."},
     {Metric::kSuiteGen, "suite-gen", "Prompt suites: generation", "tokens/s",
-     "Median over the suite's prompts of each prompt's median generation tokens/s; the cells add the 95th "
-     "percentile; higher is better. Suites of another name or content are other rows."},
+     "Median over the suite's prompts of each prompt's median generation tokens/s; the cells add the 90th, "
+     "95th and 99th percentiles; higher is better. Suites of another name or content are other rows."},
     {Metric::kSuiteTtft, "suite-ttft", "Prompt suites: time to first token", "ms",
-     "Median over the suite's prompts of each prompt's median TTFT; the cells add the 95th percentile; lower is "
-     "better."},
+     "Median over the suite's prompts of each prompt's median TTFT; the cells add the 90th, 95th and 99th "
+     "percentiles; lower is better."},
     {Metric::kEmbedLatency, "embed-latency", "Embedding latency at batch 1", "ms",
      "Median ms per query, one query per llama.cpp call (rigbench embed), per model and query set; the cells add "
-     "the 95th and 99th percentiles; lower is better. The batch sweep is in the Embeddings table below."},
+     "the 90th, 95th and 99th percentiles; lower is better. The batch sweep is in the Embeddings table below."},
     {Metric::kTgEnergy, "energy", "Energy per generated token", "J/token",
      "Joules per token of the tg phase, per run; lower is better. Figures stated with --watts or estimated are "
      "shown apart from measured ones."},
@@ -132,7 +132,7 @@ std::string metric_section(const Comparison& cmp, const MetricSection& s, const 
       const bool by_median = is_distribution(s.metric);
       data[i].push_back(c.state == CellState::kMeasured ? Json(by_median ? c.summary.median : c.summary.mean)
                                                         : Json(nullptr));
-      std::string text = cell_text(row.metric, c);
+      std::string text = percentiles_text(row.metric, c);  // a distribution: p50, p90, p95, p99
       text += interval_text(row.metric, c);
       if (i != cmp.baseline && !std::isnan(c.ratio)) text.append(" ").append(ratio_text(c.ratio));
       text += flags_text(c) + noise_text(c);
@@ -159,7 +159,7 @@ std::string metric_section(const Comparison& cmp, const MetricSection& s, const 
   Json spec = chart_spec(chart_id, s.title, y_title, unit, false, labels, datasets);
   const bool by_median = is_distribution(s.metric);
   const bool per_repetition = metric_info(s.metric).per_repetition;
-  std::string note = std::string(s.note) + (by_median ? " Cells: p50 · tail percentile" : " Cells: mean ± sd") +
+  std::string note = std::string(s.note) + (by_median ? " Cells: p50 · p90 · p95 · p99" : " Cells: mean ± sd") +
                      (per_repetition ? " (± % of the mean: its 95 % interval)" : "") +
                      ", ×ratio to the baseline (> 1 is better).";
   if (const std::string f = energy_flags_note(flags); !f.empty()) note += " " + f;

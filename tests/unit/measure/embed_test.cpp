@@ -9,12 +9,15 @@
 
 #include "core/results.h"
 #include "core/strings.h"
+#include "engine/llama_embed.h"
 #include "measure/queries.h"
+#include "model/preset.h"
 #include "report/embed_table.h"
 #include "store/record_json.h"
 #include "store/record_parts.h"
 #include "support/sample_record.h"
 #include "support/temp_dir.h"
+#include "synth/synthesis.h"
 
 namespace rigbench::measure {
 namespace {
@@ -117,8 +120,13 @@ class RecordingEmbedder final : public engine::Embedder {
   }
   Status open_context(const BenchParams&, int n_tokens_max, int n_seq_max) override {
     contexts.emplace_back(n_tokens_max, n_seq_max);
+    if (cancel_open_ > 0 && static_cast<int>(contexts.size()) == cancel_open_) {  // its untimed sizing call
+      cancel_ = true;
+      return fail(ErrorCode::kInterrupted, "interrupted");
+    }
     return {};
   }
+  int cancel_open_ = 0;  // the context (1-based) whose opening is interrupted (0 = none)
   Status embed(const std::vector<const std::vector<int32_t>*>& texts) override {
     if (cancel_.load()) return fail(ErrorCode::kInterrupted, "interrupted");
     calls.push_back(static_cast<int>(texts.size()));
@@ -190,6 +198,68 @@ TEST(EmbedSweep, CancelledMidLatencyKeepsFinishedSamplesAndSkipsTheSweep) {
   EXPECT_TRUE(out->interrupted);
   EXPECT_EQ(out->result.latency.samples_ns.size(), 3u);
   EXPECT_TRUE(out->result.throughput.empty());
+}
+
+// Opening a context makes one untimed call (engine/embedder.h): interrupted there, the run
+// ends interrupted with what finished, not failed.
+TEST(EmbedSweep, InterruptedWhileOpeningAContextIsAnInterruptionNotAFailure) {
+  std::atomic<bool> cancel{false};
+  RecordingEmbedder fake(cancel);
+  fake.cancel_open_ = 1;  // the latency context
+  auto out = run_embed(fake, five_queries(), cancel);
+  ASSERT_TRUE(out) << out.error().message;
+  EXPECT_TRUE(out->interrupted);
+  EXPECT_TRUE(out->result.latency.samples_ns.empty());
+  EXPECT_TRUE(fake.calls.empty());
+
+  std::atomic<bool> cancel2{false};
+  RecordingEmbedder second(cancel2);
+  second.cancel_open_ = 2;  // the first batch size's context: the latency samples are kept
+  auto kept = run_embed(second, five_queries(), cancel2);
+  ASSERT_TRUE(kept) << kept.error().message;
+  EXPECT_TRUE(kept->interrupted);
+  EXPECT_EQ(kept->result.latency.samples_ns.size(), 5u * static_cast<std::size_t>(five_queries().params.repetitions));
+  EXPECT_TRUE(kept->result.throughput.empty());
+}
+
+// The llama embedder on a small synthetic bge-small (BERT, CLS pooling, 2 layers): opening a
+// context sizes llama.cpp's buffers by one untimed call of the context's full size, so no
+// embed() grows llama.cpp's output buffer inside its own timed call. Without it llama.cpp
+// grows that buffer in the first call with more outputs than any before (new pages cleared):
+// in bench/embed_latency's old form ("a", then the query) every query's sample paid about
+// 0.5 ms and 380 page faults for it, llama-embedding's none.
+TEST(LlamaEmbedderOnSyntheticBge, NoEmbedCallGrowsTheOutputBufferThatOpenContextSized) {
+  testing::TempDir dir;
+  auto preset = model::find_preset("bge-small-en-v1.5");
+  ASSERT_TRUE(preset) << preset.error().message;
+  preset->n_layer = 2;
+  const std::string path = dir.file("bge-2l.gguf");
+  auto written = synth::synthesize(*preset, "F16", path, /*header_only=*/false);
+  ASSERT_TRUE(written) << written.error().message;
+  std::atomic<bool> cancel{false};
+  auto embedder = engine::make_llama_embedder(&cancel);
+  BenchParams p;
+  p.n_threads = 1;
+  ASSERT_TRUE(embedder->load(path, p));
+  auto text = [](int n) {
+    std::vector<int32_t> t(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) t[static_cast<std::size_t>(i)] = 1000 + 37 * i;
+    return t;
+  };
+  const auto t3 = text(3), t5 = text(5), t12 = text(12);
+  // Latency: one text per call, the longest 12 tokens; a short text first, as a warmup.
+  ASSERT_TRUE(embedder->open_context(p, 12, 1));
+  for (const auto* t : {&t3, &t12, &t5, &t12}) {
+    ASSERT_TRUE(embedder->embed({t}));
+    EXPECT_TRUE(engine::llama_output_buffer_kept(*embedder)) << t->size() << " tokens";
+  }
+  // A batch size of 4: 20 tokens in all at most, in 4 texts.
+  ASSERT_TRUE(embedder->open_context(p, 20, 4));
+  ASSERT_TRUE(embedder->embed({&t3}));
+  EXPECT_TRUE(engine::llama_output_buffer_kept(*embedder));
+  ASSERT_TRUE(embedder->embed({&t5, &t5, &t5, &t5}));
+  EXPECT_TRUE(engine::llama_output_buffer_kept(*embedder));
+  EXPECT_EQ(embedder->model().pooling, "cls");
 }
 
 // --- the record -----------------------------------------------------------------------------

@@ -17,6 +17,7 @@ class FakeEngine final : public engine::Engine {
   std::set<std::string> broken;
   std::vector<BenchParams> contexts;
   int loads = 0;
+  std::function<void()> on_prompt;  // called at each prompt() (a timed pp or a warmup)
 
   Status load(const std::string& path, const BenchParams&) override {
     ++loads;
@@ -29,7 +30,10 @@ class FakeEngine final : public engine::Engine {
     return {};
   }
   void clear() override {}
-  Status prompt(int) override { return {}; }
+  Status prompt(int) override {
+    if (on_prompt) on_prompt();
+    return {};
+  }
   Status generate(int) override { return {}; }
   Status sample() override { return {}; }
   Status save_state() override { return {}; }
@@ -172,6 +176,41 @@ TEST(RunPlanWithFakeEngine, AnInterruptionKeepsNothingWithoutSamplesAndStops) {
   EXPECT_TRUE(summary->interrupted);
   EXPECT_EQ(summary->ok, 0);
   EXPECT_TRUE(got.records.empty());
+}
+
+// Runner::finished_so_far between repetitions (what a lost rpc-server's record keeps): at the
+// start of repetition k the k-1 finished ones, each sample once and in order, itl included.
+TEST(RunnerWithFakeEngine, FinishedSoFarHoldsEachFinishedRepetitionOnceInOrder) {
+  FakeEngine engine;
+  std::atomic<bool> cancel{false};
+  Runner runner(engine, cancel);
+  TestCase tc;
+  tc.model_path = "m.gguf";
+  tc.params.n_prompt = 16;
+  tc.params.n_gen = 4;
+  tc.params.n_threads = 1;
+  tc.params.repetitions = 4;
+  tc.params.warmup = 0;
+  std::vector<std::optional<RunOutcome>> seen;
+  engine.on_prompt = [&] { seen.push_back(runner.finished_so_far()); };
+  auto out = runner.run(tc);
+  ASSERT_TRUE(out) << out.error().message;
+  ASSERT_EQ(seen.size(), 4u);
+  EXPECT_FALSE(seen[0]);  // nothing finished before the first repetition
+  const auto& pp = out->results.pp->samples_ns;
+  const auto& tg = out->results.tg->samples_ns;
+  const auto& itl = out->results.tg->itl_ns;
+  const auto& ttft = out->results.ttft->samples_ns;
+  ASSERT_EQ(itl.size(), 16u);
+  for (std::size_t k = 1; k < 4; ++k) {
+    ASSERT_TRUE(seen[k]) << k;
+    const Results& r = seen[k]->results;
+    ASSERT_TRUE(r.pp && r.tg && r.ttft) << k;
+    EXPECT_EQ(r.pp->samples_ns, std::vector<int64_t>(pp.begin(), pp.begin() + k)) << k;
+    EXPECT_EQ(r.tg->samples_ns, std::vector<int64_t>(tg.begin(), tg.begin() + k)) << k;
+    EXPECT_EQ(r.ttft->samples_ns, std::vector<int64_t>(ttft.begin(), ttft.begin() + k)) << k;
+    EXPECT_EQ(r.tg->itl_ns, std::vector<int64_t>(itl.begin(), itl.begin() + 4 * k)) << k;
+  }
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 
 #include <set>
 
+#include "power/summary.h"
+
 namespace rigbench::measure {
 namespace {
 
@@ -21,7 +23,8 @@ TEST(PromptSuiteReader, ReadsTextAndMessagesWithDefaults) {
   auto s = parse(
       "{\"id\": \"a\", \"category\": \"code\", \"text\": \"hello\", \"n_gen\": 16}\n"
       "\n"
-      "{\"messages\": [{\"role\": \"system\", \"content\": \"be brief\"}, {\"role\": \"user\", \"content\": \"hi\"}]}\r\n");
+      "{\"messages\": [{\"role\": \"system\", \"content\": \"be brief\"}, {\"role\": \"user\", \"content\": "
+      "\"hi\"}]}\r\n");
   ASSERT_TRUE(s) << s.error().message;
   ASSERT_EQ(s->prompts.size(), 2u);
   EXPECT_EQ(s->prompts[0].id, "a");
@@ -204,10 +207,90 @@ TEST(RunSuiteWithFakeEngine, MarksIdleThenPrefillAsPpAndGenerationAsTgOutsideThe
     for (int prompt = 0; prompt < 2; ++prompt) want.insert(want.end(), {"pp", "", "tg", ""});
   EXPECT_EQ(marks, want);
   // The phases' tokens: prompts' tokens per run; tokens after the first per prompt and run.
-  const SuitePhaseTokens t = suite_phase_tokens(*out->results.suite);
+  ASSERT_TRUE(out->marked_tokens);
+  const PhaseTokens t = *out->marked_tokens;
   const auto& pr = out->results.suite->prompts;
   EXPECT_DOUBLE_EQ(t.pp, 2.0 * (pr[0].n_prompt_tokens + pr[1].n_prompt_tokens));
   EXPECT_DOUBLE_EQ(t.tg, 2.0 * ((3 - 1) + (2 - 1)));
+}
+
+// An engine whose decode number `cut_at` (1-based) is interrupted: it sets `cancel` and fails
+// as llama.cpp's abort callback makes llama_decode fail.
+class CutTextEngine final : public engine::Engine {
+ public:
+  CutTextEngine(std::atomic<bool>& cancel, int cut_at) : cancel_(cancel), cut_at_(cut_at) {}
+  Status load(const std::string&, const BenchParams&) override { return {}; }
+  Status open_context(const BenchParams&) override { return {}; }
+  void clear() override {}
+  Status prompt(int) override { return {}; }
+  Status generate(int) override { return {}; }
+  Status sample() override { return {}; }
+  Status save_state() override { return {}; }
+  Status restore_state() override { return {}; }
+  std::vector<BufferMemory> memory() const override { return {}; }
+  void settings_used(BenchParams&) const override {}
+  std::vector<std::string> devices_used() const override { return {"CPU"}; }
+  Result<std::vector<int32_t>> tokenize(const std::string& text) const override {
+    std::vector<int32_t> t = {1};
+    for (unsigned char c : text) t.push_back(c);
+    return t;
+  }
+  Status decode_tokens(const std::vector<int32_t>&) override {
+    if (++decodes_ == cut_at_) {
+      cancel_.store(true);
+      return fail(ErrorCode::kInterrupted, "interrupted");
+    }
+    return {};
+  }
+  Result<int32_t> sample_token() override { return 9; }  // never the end of generation
+  bool is_end_of_generation(int32_t token) const override { return token == 2; }
+
+ private:
+  std::atomic<bool>& cancel_;
+  int cut_at_;
+  int decodes_ = 0;
+};
+
+// An interrupted suite: the results keep the whole run only, and J/token's tokens are those of
+// the windows the energy kept: every finished prompt's (the cut run's too), never the cut
+// window's, which is dropped. Per run: prompt a (2 tokens, n_gen 3) = decodes 1-3, prompt b (4
+// tokens, n_gen 2) = decodes 4-5; run 2 starts at decode 6.
+TEST(RunSuiteWithFakeEngine, AnInterruptionDropsTheCutWindowAndCountsTheFinishedWindowsTokens) {
+  auto s = parse("{\"id\": \"a\", \"text\": \"x\", \"n_gen\": 3}\n{\"id\": \"b\", \"text\": \"y z\", \"n_gen\": 2}\n");
+  ASSERT_TRUE(s);
+  TestCase tc;
+  tc.model_path = "m.gguf";
+  tc.params.repetitions = 3;
+  tc.params.warmup = 0;
+  const std::vector<std::string> run = {"pp", "", "tg", "", "pp", "", "tg", ""};
+  struct Cut {
+    int decode;
+    std::vector<std::string> run2_marks;  // after run 1's
+    double pp, tg;                        // the kept windows' tokens
+  };
+  const std::vector<Cut> cuts = {
+      // b's prefill in run 2: a's windows kept, b's pp dropped.
+      {9, {"pp", "", "tg", "", "pp", power::kDropWindow}, 2 + 4 + 2, 2 + 1 + 2},
+      // a's first generated token in run 2: a's pp kept, its tg window dropped.
+      {7, {"pp", "", "tg", power::kDropWindow}, 2 + 4 + 2, 2 + 1},
+  };
+  for (const Cut& cut : cuts) {
+    std::atomic<bool> cancel{false};
+    CutTextEngine engine(cancel, cut.decode);
+    std::vector<std::string> marks;
+    auto out = run_suite(engine, cancel, tc, *s, /*ignore_eos=*/false, {},
+                         [&marks](const std::string& phase) { marks.push_back(phase); });
+    ASSERT_TRUE(out) << out.error().message;
+    EXPECT_TRUE(out->interrupted) << cut.decode;
+    ASSERT_TRUE(out->results.suite) << cut.decode;
+    EXPECT_EQ(out->results.suite->runs, 1) << cut.decode;
+    std::vector<std::string> want = run;
+    want.insert(want.end(), cut.run2_marks.begin(), cut.run2_marks.end());
+    EXPECT_EQ(marks, want) << cut.decode;
+    ASSERT_TRUE(out->marked_tokens) << cut.decode;
+    EXPECT_DOUBLE_EQ(out->marked_tokens->pp, cut.pp) << cut.decode;
+    EXPECT_DOUBLE_EQ(out->marked_tokens->tg, cut.tg) << cut.decode;
+  }
 }
 
 }  // namespace

@@ -107,6 +107,30 @@ TEST(SamplerFakeNvml, IntegratedPowerIsSampledAtTenHertzPeriod) {
   EXPECT_NEAR(tg->domains[0].energy_j, 120 * tg->duration_s, 1e-6);  // constant 120 W
 }
 
+// A window ended by kDropWindow (work cut by an interruption) counts for no phase: 65 W x the
+// kept "pp" window's seconds only, and no phase named after the marker.
+TEST(SamplerConstantMeter, ADroppedWindowCountsForNoPhase) {
+  std::vector<std::unique_ptr<Meter>> meters;
+  meters.push_back(make_constant_meter(65));
+  Sampler sampler(std::move(meters));
+  ASSERT_TRUE(sampler.start());
+  const auto t0 = std::chrono::steady_clock::now();
+  sampler.mark("pp");
+  sleep_s(0.05);
+  sampler.mark("");
+  sampler.mark("pp");
+  sleep_s(0.2);
+  sampler.mark(kDropWindow);
+  const double total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const EnergyReport r = sampler.stop();
+  ASSERT_EQ(r.phases.size(), 1u);
+  const PhaseEnergy* pp = r.phase("pp");
+  ASSERT_NE(pp, nullptr);
+  EXPECT_GE(pp->duration_s, 0.05);
+  EXPECT_LE(pp->duration_s, total_s - 0.2);  // the dropped window lasted 0.2 s or more
+  EXPECT_NEAR(pp->domains[0].energy_j, 65 * pp->duration_s, 1e-6);
+}
+
 TEST(SamplerNoMeter, StillMarksPhasesWithNoDomains) {
   Sampler sampler({});
   ASSERT_TRUE(sampler.start());

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -728,7 +729,6 @@ TEST(Regressions, FasterTtftDirectionAndTooFewSamples) {
   EXPECT_TRUE(find_regressions(records, 0.05).empty());
 }
 
-
 // One machine and model under two builds: the tg and pp rows say which build each is (a
 // build column in md, csv and json; the HTML report's tables too), where they read alike before.
 TEST(ComparePrinters, TwoBuildsOfOneMachineAndModelAreRowsThatNameTheirBuild) {
@@ -911,6 +911,56 @@ TEST(Compare, EmbeddingLatencyPerMachineWithPercentilesAndTheSameWinnerRule) {
   print_comparison(*all, {}, 0.05, OutputFormat::kCsv, csv);
   EXPECT_NE(csv.str().find("embed_latency_ms,ms,embed latency b1 builtin (4 queries),"), std::string::npos)
       << csv.str();
+}
+
+// compare -o json and -o csv carry every percentile of the suite and embedding rows (md shows
+// p50 · p95 [· p99] to stay within 120 columns): {10, 11, 12, 13} ms, interpolated as numpy.
+TEST(Compare, JsonAndCsvCarryP50P90P95P99OfSuiteAndEmbeddingRows) {
+  const std::vector<RunRecord> records = {
+      suite_run("1", "box-a", "xxh64:1111111122222222", {10, 11, 12, 13}, 100),
+      embed_run("2", "box-a", "builtin", 4, {10, 11, 12, 13}),
+  };
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp) << cmp.error().message;
+  const std::vector<double> want = {11.5, 12.7, 12.85, 12.97};
+  std::ostringstream json;
+  print_comparison(*cmp, {}, 0.05, OutputFormat::kJson, json);
+  std::set<std::string> seen;
+  const auto doc = nlohmann::json::parse(json.str());
+  for (const auto& row : doc["rows"]) {
+    if (row["metric"] != "suite_ttft_ms" && row["metric"] != "embed_latency_ms") continue;
+    seen.insert(row["metric"].get<std::string>());
+    const auto& c = row["cells"][0];
+    const std::vector<double> got = {c["median"], c["p90"], c["p95"], c["p99"]};
+    for (std::size_t i = 0; i < 4; ++i) EXPECT_NEAR(got[i], want[i], 1e-9) << row["metric"] << " " << i;
+  }
+  EXPECT_EQ(seen, (std::set<std::string>{"suite_ttft_ms", "embed_latency_ms"}));
+
+  std::ostringstream csv;
+  print_comparison(*cmp, {}, 0.05, OutputFormat::kCsv, csv);
+  std::istringstream lines(csv.str());
+  std::string line;
+  auto split = [](const std::string& l) {
+    std::vector<std::string> f;
+    std::stringstream ss(l);
+    for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
+    return f;
+  };
+  std::getline(lines, line);
+  const auto header = split(line);
+  auto at = [&](const std::string& key) {
+    return static_cast<std::size_t>(std::find(header.begin(), header.end(), key) - header.begin());
+  };
+  int rows = 0;
+  while (std::getline(lines, line)) {
+    const auto f = split(line);
+    if (f.size() <= at("p99") || (f[at("metric")] != "suite_ttft_ms" && f[at("metric")] != "embed_latency_ms"))
+      continue;
+    ++rows;
+    const std::vector<std::string> keys = {"median", "p90", "p95", "p99"};
+    for (std::size_t i = 0; i < 4; ++i) EXPECT_NEAR(std::stod(f[at(keys[i])]), want[i], 1e-9) << line;
+  }
+  EXPECT_EQ(rows, 2);
 }
 
 TEST(Compare, TgPerTokenLatencyIsARowOfItsOwn) {

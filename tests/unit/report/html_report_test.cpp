@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/results.h"
 #include "report/escape.h"
 #include "report/html_assets.h"
 #include "report/memory_usage.h"
@@ -294,6 +295,49 @@ TEST(HtmlReport, RealAssetsLoad) {
   EXPECT_NE(missing.error().message.find("'/nonexistent/chart.js': cannot read (scripts/setup installs Chart.js"),
             std::string::npos)
       << missing.error().message;
+}
+
+// The report's suite and embedding cells carry p50, p90, p95 and p99 (the page has room), and
+// the Embeddings table its p90 column: latencies {10, 11, 12, 13} ms, interpolated as numpy.
+TEST(HtmlReport, SuiteAndEmbeddingCellsShowP50P90P95P99) {
+  RunRecord suite = testing::sample_record("s");
+  suite.results = Results{};
+  SuiteResult s;
+  s.name = "builtin";
+  s.hash = "xxh64:1111111122222222";
+  s.runs = 1;
+  for (int ms : {10, 11, 12, 13}) {
+    PromptResult p;
+    p.id = "p" + std::to_string(ms);
+    p.category = "chat";
+    p.n_generated = {11};
+    p.ttft_ns = {ms * 1'000'000LL};
+    p.gen_ns = {100'000'000};
+    s.prompts.push_back(p);
+  }
+  suite.results.suite = s;
+  RunRecord embed = testing::sample_record("e");
+  embed.results = Results{};
+  EmbeddingResult e;
+  e.pooling = "cls";
+  e.query_set = "builtin";
+  e.n_queries = 4;
+  e.latency = make_latency({10'000'000, 11'000'000, 12'000'000, 13'000'000});
+  embed.results.embedding = e;
+  auto html = render_html_report(std::vector<RunRecord>{suite, embed}, kAssets, {});
+  ASSERT_TRUE(html) << html.error().message;
+  const std::string cell = "p50 11.50 · p90 12.70 · p95 12.85 · p99 12.97";
+  for (const char* id : {"id=\"suite-ttft\"", "id=\"embed-latency\""}) {
+    const std::size_t at = html->find(id);
+    ASSERT_NE(at, std::string::npos) << id;
+    const std::size_t end = html->find("</section>", at);
+    EXPECT_NE(html->substr(at, end - at).find(cell), std::string::npos) << id << *html;
+  }
+  const std::size_t table = html->find("id=\"embeddings\"");
+  ASSERT_NE(table, std::string::npos);
+  const std::string section = html->substr(table, html->find("</section>", table) - table);
+  EXPECT_NE(section.find("<th>p90 ms</th>"), std::string::npos) << section;
+  EXPECT_NE(section.find(">12.70<"), std::string::npos) << section;
 }
 
 TEST(MemoryUsage, PerDeviceAgainstCapacity) {
