@@ -93,6 +93,16 @@ backend_cmake_args_vulkan() {
 }
 
 # --- CUDA --------------------------------------------------------------------------------------
+# The NVIDIA driver's user-space library (libcuda.so.1), which the toolkit does not ship (only a
+# link stub): in the dynamic linker's cache or in one of these folders.
+cuda_driver_dirs=(/usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/lib64 /usr/lib/wsl/lib)
+cuda_driver_present() {
+  local d
+  ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 ' && return 0
+  for d in "${cuda_driver_dirs[@]}"; do [ -e "$d/libcuda.so.1" ] && return 0; done
+  return 1
+}
+
 backend_cmake_args_cuda() {
   local nvcc=${CUDACXX:-}
   [ -n "$nvcc" ] || nvcc=$(command -v nvcc 2>/dev/null) || true
@@ -109,7 +119,18 @@ backend_cmake_args_cuda() {
       say "cuda: no NVIDIA GPU visible; compiling for compute capability 9.0 (H100/H200); set RIGBENCH_CUDA_ARCHITECTURES (e.g. 89 for RTX 40, 86 for RTX 30) for another"
     fi
   fi
-  printf '%s\n' -DGGML_CUDA=ON "-DCMAKE_CUDA_COMPILER=$nvcc" "-DCMAKE_CUDA_ARCHITECTURES=$arch" -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache
+  # ggml-cuda links the driver's libcuda.so.1 for its virtual-memory pool (VMM). Without an
+  # NVIDIA driver (no GPU: a build-only machine) a binary linked with it does not even start
+  # ("libcuda.so.1: cannot open shared object file"); without VMM it links only the toolkit's
+  # libcudart, which loads the driver at run time, finds none, and ggml lists no CUDA device:
+  # rigbench then says so. VMM stays on where the driver is installed.
+  local vmm=OFF
+  cuda_driver_present || {
+    vmm=ON
+    say "cuda: no NVIDIA driver (libcuda.so.1) here; building without CUDA's virtual-memory pool (GGML_CUDA_NO_VMM) so that the binary starts and reports that no CUDA device is present"
+  }
+  printf '%s\n' -DGGML_CUDA=ON "-DCMAKE_CUDA_COMPILER=$nvcc" "-DCMAKE_CUDA_ARCHITECTURES=$arch" -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache \
+    "-DGGML_CUDA_NO_VMM=$vmm"
 }
 
 # --- Metal -------------------------------------------------------------------------------------

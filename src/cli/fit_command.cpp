@@ -12,6 +12,7 @@
 #include "cli/fit_rpc.h"
 #include "core/knobs.h"
 #include "core/strings.h"
+#include "engine/llama_build.h"
 #include "engine/llama_engine.h"
 #include "engine/llama_simulate.h"
 #include "fit/catalog_plan.h"
@@ -21,6 +22,7 @@
 #include "fit/targets.h"
 #include "hw/bandwidth.h"
 #include "hw/catalog.h"
+#include "hw/describe.h"
 #include "hw/machine.h"
 #include "model/model_file.h"
 #include "model/model_shape.h"
@@ -144,7 +146,9 @@ std::vector<std::string> split_list(const std::string& s) {
 // llama.cpp's own breakdown for the plan's context, beside fit's estimate for the host.
 Status print_check(const std::string& path, const fit::ContextParams& ctx, const fit::FitResult& f,
                    report::OutputFormat format) {
-  const engine::SimulationSpec sim = simulation_spec(path, ctx, f.n_ctx);
+  engine::SimulationSpec sim = simulation_spec(path, ctx, f.n_ctx);
+  const bool split = f.target.backend != "cpu" && !f.target.unified;  // a device beside the host RAM
+  if (split) sim.n_gpu_layers = f.n_gpu_layers;                       // the layers fit planned on the device
   auto real = engine::simulate_memory(sim);
   if (!real) return std::unexpected(real.error());
   report::FitCheck c;
@@ -153,10 +157,24 @@ Status print_check(const std::string& path, const fit::ContextParams& ctx, const
     c.llama_weights += b.model_bytes;
     c.llama_kv += b.context_bytes;
     c.llama_compute += b.compute_bytes;
+    const uint64_t bytes = b.model_bytes + b.context_bytes + b.compute_bytes;
+    if (b.device == "CPU") {
+      c.llama_host += bytes;
+    } else {
+      c.llama_device += bytes;
+      if (c.device.empty()) c.device = b.device;
+    }
   }
   c.estimate_weights = f.device.weights + f.host.weights;
   c.estimate_kv = f.device.kv + f.host.kv + f.device.recurrent + f.host.recurrent;  // llama.cpp's "context": KV + state
   c.estimate_compute = f.device.compute + f.host.compute;
+  if (split) {
+    if (c.device.empty()) c.device = "the device";
+    c.estimate_device = f.device.weights + f.device.kv + f.device.recurrent + f.device.compute;
+    c.estimate_host = f.host.weights + f.host.kv + f.host.recurrent + f.host.compute;
+  } else {
+    c.device.clear();
+  }
   report::print_fit_check(c, format, std::cout);
   return {};
 }
@@ -315,6 +333,10 @@ Status run_fit_command(const FitOptions& o) {
     const double host_bw =
         o.host_bandwidth_gbps > 0 ? o.host_bandwidth_gbps : hw::host_bandwidth_gbps(machine);  // cached
     fit::Target t = fit::this_machine(machine, host_bw);
+    // The largest tensor the device's ops take (lavapipe: 128 MiB), asked of the device itself.
+    if (const auto gpu = std::find_if(machine.gpus.begin(), machine.gpus.end(), hw::offloadable);
+        t.backend != "cpu" && gpu != machine.gpus.end())
+      t.max_tensor_bytes = engine::max_op_tensor_bytes(gpu->name);
     // The table names it "this machine"; what it is goes above the table.
     rep.preamble.push_back("device: " + t.name);
     t.name = "this machine";

@@ -50,6 +50,31 @@ std::vector<DeviceInfo> ggml_devices() {
   return out;
 }
 
+uint64_t max_op_tensor_bytes(const std::string& device) {
+  init_llama();
+  ggml_backend_dev_t dev = ggml_backend_dev_by_name(device.c_str());
+  if (!dev) return 0;
+  // An addition of two F32 vectors of `bytes`: only the metadata is made (no_alloc).
+  auto accepts = [&](uint64_t bytes) {
+    ggml_init_params params{/*mem_size=*/4 * ggml_tensor_overhead() + 1024, /*mem_buffer=*/nullptr, /*no_alloc=*/true};
+    ggml_context* ctx = ggml_init(params);
+    if (!ctx) return true;
+    const int64_t n = static_cast<int64_t>(bytes / 4);
+    ggml_tensor* a = ggml_new_tensor_1d(ctx, GGML_TYPE_F32, n);
+    ggml_tensor* b = ggml_new_tensor_1d(ctx, GGML_TYPE_F32, n);
+    const bool ok = ggml_backend_dev_supports_op(dev, ggml_add(ctx, a, b));
+    ggml_free(ctx);
+    return ok;
+  };
+  uint64_t lo = 1ull << 20, hi = 1ull << 40;  // accepted, refused (in units of 4 bytes)
+  if (!accepts(lo) || accepts(hi)) return 0;
+  while (hi - lo > 4) {
+    const uint64_t mid = lo + (hi - lo) / 2 / 4 * 4;
+    (accepts(mid) ? lo : hi) = mid;
+  }
+  return lo;
+}
+
 std::string llama_commit() {
   const std::string configured = RIGBENCH_LLAMA_COMMIT;
   if (!configured.empty() && configured != "unknown") return configured;  // full hash when known

@@ -20,6 +20,13 @@ std::vector<std::string> ggml_backends();
 // ggml_backend_dev_memory. Initializes llama.cpp first.
 std::vector<DeviceInfo> ggml_devices();
 
+// The largest tensor, in bytes, that the ggml device named `device` (e.g. "Vulkan0") accepts in
+// an op, found by asking the device (ggml_backend_dev_supports_op on an F32 addition, no memory
+// allocated): ggml-vulkan refuses tensors beyond the device's maxStorageBufferRange (without
+// 64-bit indexing) or its largest buffer; 128 MiB on Mesa's lavapipe. 0 when the device
+// accepts every size tried (up to 1 TiB), or is not found. Initializes llama.cpp first.
+uint64_t max_op_tensor_bytes(const std::string& device);
+
 // The llama.cpp commit the binary was built against: the full hash known at configure time,
 // else ggml_commit() (short).
 std::string llama_commit();

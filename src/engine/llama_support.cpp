@@ -191,7 +191,11 @@ std::vector<BufferMemory> memory_breakdown(const llama_context* ctx) {
     BufferMemory m;
     m.buffer_type = ggml_backend_buft_name(buft);
     ggml_backend_dev_t dev = ggml_backend_buft_get_device(buft);
-    m.device = dev ? ggml_backend_dev_name(dev) : "CPU";  // host buffers (e.g. CPU_Mapped) have no device
+    // Host buffers (e.g. CPU_Mapped) have no device; a device's pinned host buffer type
+    // (CUDA_Host, Vulkan_Host: the CPU's compute buffer and its weights beside a GPU) names
+    // the GPU as its device but lives in host RAM.
+    const bool pinned_host = dev && ggml_backend_dev_host_buffer_type(dev) == buft;
+    m.device = dev && !pinned_host ? ggml_backend_dev_name(dev) : "CPU";
     m.model_bytes = mb.model;
     m.context_bytes = mb.context;
     m.compute_bytes = mb.compute;

@@ -212,6 +212,7 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   score_cells /= streams;
   ffn_mask_cells /= streams;
   const uint64_t mask = ffn.attention ? mask_cells * u * (c.flash_attn ? 2 : 4) : 0;
+  p.mask = mask;
   const uint64_t ffn_mask = ffn.attention ? ffn_mask_cells * u * (c.flash_attn ? 2 : 4) : 0;
   // Residual, norm, Q/K/V and the attention output live together; with flash attention a
   // sequential FFN without a gate frees one n_embd-wide tensor earlier (checked on llama.cpp's
@@ -392,6 +393,13 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
 uint64_t compute_buffer_bytes(const model::ModelShape& s, const ContextParams& c, bool include_output) {
   const ComputePhases p = compute_phases(s, c);
   return std::max({p.attention, p.ffn, include_output ? p.output : 0}) + kGraphSlack;
+}
+
+uint64_t offloaded_host_compute_bytes(const model::ModelShape& s, const ContextParams& c, bool with_output) {
+  const uint64_t u = static_cast<uint64_t>(std::min(c.n_ctx, c.n_ubatch));
+  const ComputePhases p = compute_phases(s, c);
+  const uint64_t inputs = p.mask + u * 4 * (2ull * s.n_embd + 3);
+  return with_output ? std::max(inputs, p.output + kGraphSlack) : inputs;
 }
 
 uint64_t projector_compute_bytes(const model::ProjectorShape& p, bool flash_attn) {

@@ -13,6 +13,7 @@ namespace rigbench::fit {
 // Bytes live at the peak of each phase of the worst-case graph (see compute_buffer_bytes).
 struct ComputePhases {
   uint64_t attention = 0, ffn = 0, output = 0;
+  uint64_t mask = 0;  // the KQ masks (graph inputs) within the attention phase
 };
 ComputePhases compute_phases(const model::ModelShape& shape, const ContextParams& ctx);
 
@@ -52,6 +53,20 @@ ComputePhases compute_phases(const model::ModelShape& shape, const ContextParams
 // what is live). LFM2's attention block, Llama 4's shared expert after routed ones and JAIS's
 // fused QKV are not followed yet (docs/fit.md lists them).
 uint64_t compute_buffer_bytes(const model::ModelShape& shape, const ContextParams& ctx, bool include_output);
+
+// The host's compute buffer when a device holds every layer and the output layer (-ngl all):
+// ggml's scheduler keeps the graph's inputs on the CPU backend and copies them to the device
+// (the KQ masks, and the token ids, positions and output ids, 4 bytes each per token), and
+// beside them run the embedding lookup (token_embd stays on the host) and the first op after it
+// that reads no weight (the first norm), n_embd F32 each per token. llama.cpp puts this buffer
+// in the device's pinned host type where it has one (CUDA_Host, Vulkan_Host), else the CPU's;
+// either way it is host RAM. `with_output`: the host also runs the output layer (the device
+// cannot: see estimate_memory's max_tensor_bytes), whose phase (the logits) is then the peak.
+// Measured: llama.cpp's no_alloc plan of stories260K and Llama-3.2-1B with every layer on an
+// rpc-server (CPU 4.26 and 12.01 MiB at n_ctx 4096) and on lavapipe (Vulkan_Host 4.26 MiB, and
+// 258.50 MiB with the 1B's output layer on the host; fit_memory_model_test.cpp).
+uint64_t offloaded_host_compute_bytes(const model::ModelShape& shape, const ContextParams& ctx,
+                                      bool with_output = false);
 
 // Compute buffer of a vision projector (mtmd/clip), approximate: llama.cpp reserves it with a
 // warmup image of clip.vision.image_size pixels per side (some projector types use other

@@ -49,6 +49,16 @@ class Overrides {
   std::vector<std::pair<std::regex, int>> rules_;
 };
 
+// Whether a device whose ops accept tensors up to `max_tensor_bytes` (0: no limit) can hold a
+// weight: llama.cpp asks the device for the weight's op on 512 tokens (llama-model-loader.cpp,
+// weight_buft_supported), so the weight and that product (rows x 512 F32) must both be within
+// it; else the weight and its op stay on the host.
+bool device_takes(const model::TensorInfo& t, uint64_t max_tensor_bytes) {
+  if (max_tensor_bytes == 0) return true;
+  const uint64_t product = t.n_rows > 1 ? static_cast<uint64_t>(t.n_rows) * 512 * 4 : 0;
+  return t.bytes <= max_tensor_bytes && product <= max_tensor_bytes;
+}
+
 // The token embedding a decoder without output.weight uses as its output layer too.
 const model::TensorInfo* tied_output(const model::ModelShape& s) {
   if (!s.causal) return nullptr;
@@ -64,14 +74,15 @@ const model::TensorInfo* tied_output(const model::ModelShape& s) {
 // layer), -1 the host; overrides come first. `add(where, natural, bytes)` receives each
 // placement (`natural`: where it would be without overrides), the tied output's copy included.
 template <typename LayerDevice, typename Add>
-void place_weights(const model::ModelShape& s, const ContextParams& c, LayerDevice layer_device, int n_devices,
-                   Add add) {
+void place_weights(const model::ModelShape& s, const ContextParams& c, LayerDevice layer_device, int n_devices, Add add,
+                   uint64_t max_tensor_bytes = 0) {
   const Overrides overrides(c.tensor_overrides);
   const int n_layer = static_cast<int>(s.n_layer);
   auto clamp = [&](int d) { return n_devices <= 0 ? -1 : std::min(d, n_devices - 1); };
   int embd_where = -1;
   for (const auto& t : s.tensors) {
-    const int natural = is_input_tensor(t) ? -1 : layer_device(t.layer >= 0 ? t.layer : n_layer);
+    int natural = is_input_tensor(t) ? -1 : layer_device(t.layer >= 0 ? t.layer : n_layer);
+    if (!device_takes(t, max_tensor_bytes)) natural = -1;
     int where = natural;
     if (auto o = overrides.match(t.name)) where = *o < 0 ? -1 : clamp(*o);
     if (t.name == "token_embd.weight") embd_where = where;
@@ -81,7 +92,7 @@ void place_weights(const model::ModelShape& s, const ContextParams& c, LayerDevi
   // where that differs from the input's (the device; on the CPU, CPU_REPACK for a
   // repackable type), none where it is the same buffer.
   if (const model::TensorInfo* tied = tied_output(s)) {
-    const int natural = layer_device(n_layer);
+    const int natural = device_takes(*tied, max_tensor_bytes) ? layer_device(n_layer) : -1;
     int out_where = natural;
     if (auto o = overrides.match(tied->name)) out_where = *o < 0 ? -1 : clamp(*o);
     if (out_where != embd_where || (out_where < 0 && is_repackable(*tied))) add(out_where, natural, tied->bytes);
@@ -135,7 +146,7 @@ uint64_t repack_bytes(const model::ModelShape& s) {
 }
 
 MemorySplit estimate_memory(const model::ModelShape& s, const ContextParams& c, int n_gpu_layers,
-                            const std::string& backend) {
+                            const std::string& backend, uint64_t max_tensor_bytes) {
   MemorySplit m;
   const int n_layer = static_cast<int>(s.n_layer);
   const bool has_device = to_lower(backend) != "cpu";
@@ -144,7 +155,18 @@ MemorySplit estimate_memory(const model::ModelShape& s, const ContextParams& c, 
   m.n_gpu_layers = ngl;
   const int i_gpu_start = n_layer + 1 - ngl;  // blocks il >= i_gpu_start and the output (il = n_layer) offloaded
   auto on_device = [&](int il) { return ngl > 0 && il >= i_gpu_start; };
-  const bool output_on_device = on_device(n_layer);
+  // The output layer's product runs on the device only when the device takes its weight (the
+  // tied token_embd's copy included) and the logits of a worst-case micro-batch.
+  bool output_on_device = on_device(n_layer);
+  if (output_on_device && max_tensor_bytes > 0) {
+    const uint64_t u = static_cast<uint64_t>(std::min(c.n_ctx, c.n_ubatch));
+    const model::TensorInfo* out = tied_output(s);
+    for (const auto& t : s.tensors)
+      if (t.name == "output.weight") out = &t;
+    if ((out && !device_takes(*out, max_tensor_bytes)) ||
+        static_cast<uint64_t>(s.causal ? s.n_vocab : s.n_embd) * u * 4 > max_tensor_bytes)
+      output_on_device = false;
+  }
 
   // Weights, by where their layer lives (output, output_norm, rope factors: the output layer)
   // unless an override moves them.
@@ -154,7 +176,8 @@ MemorySplit estimate_memory(const model::ModelShape& s, const ContextParams& c, 
       [&](int where, int natural, uint64_t bytes) {
         (where >= 0 ? m.device : m.host).weights += bytes;
         if (where < 0 && natural >= 0) host_overridden += bytes;
-      });
+      },
+      max_tensor_bytes);
 
   // KV cache, with its layer (or all on the host with --no-kv-offload).
   m.kv_size = padded_context(c.n_ctx, c.n_seq);
@@ -169,7 +192,12 @@ MemorySplit estimate_memory(const model::ModelShape& s, const ContextParams& c, 
   if (ngl > 0) {
     m.device.compute = compute_buffer_bytes(s, c, output_on_device);
     m.device.overhead = backend_overhead_bytes(backend);
-    if (ngl < n_layer + 1 || !output_on_device) m.host.compute = compute_buffer_bytes(s, c, !output_on_device);
+    // With part of the graph on the host the host runs that part; with all of it on the device
+    // the host still holds the graph's inputs and the embedding lookup.
+    // (and with the output layer, where the device cannot run it).
+    const bool blocks_on_host = ngl < n_layer + 1;
+    m.host.compute = blocks_on_host ? compute_buffer_bytes(s, c, !output_on_device)
+                                    : offloaded_host_compute_bytes(s, c, !output_on_device);
     // Weights of offloaded layers kept on the host (--cpu-moe, -ot): the host runs their
     // matrix products, so it reserves the FFN phase of the graph too.
     if (host_overridden > 0) m.host.compute = std::max(m.host.compute, compute_phases(s, c).ffn);
@@ -251,7 +279,8 @@ std::vector<Components> estimate_split_devices(const model::ModelShape& s, const
     dev[d].compute = compute_buffer_bytes(s, c, holds_output);
     dev[d].overhead = backend_overhead_bytes(backend_of(d));
   }
-  if (ngl < n_layer + 1 || out_dev < 0) host.compute = compute_buffer_bytes(s, c, out_dev < 0);
+  host.compute =
+      ngl < n_layer + 1 || out_dev < 0 ? compute_buffer_bytes(s, c, out_dev < 0) : offloaded_host_compute_bytes(s, c);
   if (host_overridden > 0) host.compute = std::max(host.compute, compute_phases(s, c).ffn);
   dev[0].weights += c.mmproj_weights_bytes;  // a projector: on the main device
   dev[0].compute += c.mmproj_compute_bytes;

@@ -12,7 +12,9 @@
 //            is repackable (the CPU_REPACK copy; Q4_0, Q4_K, IQ4_NL, MXFP4 with rows % 8 == 0)
 //   kv       per layer, see fit/kv_cache.h
 //   recurrent per recurrent layer and sequence, see fit/kv_cache.h
-//   compute  the worst-case graph per device, see fit/compute_buffer.h
+//   compute  the worst-case graph per device, see fit/compute_buffer.h; with every layer on
+//            devices the host keeps the graph's inputs and the embedding lookup
+//            (offloaded_host_compute_bytes)
 //   output   host logits buffer: n_vocab x n_seq x 4 (+ n_embd x n_seq x 4 for embeddings)
 //   overhead per backend, not reserved by llama.cpp (CUDA context, cuBLAS workspace): a stated
 //            figure per backend, see backend_overhead_bytes(). On the CPU, llama.cpp also
@@ -49,9 +51,14 @@ struct MemorySplit {
 
 // Estimates the memory of `shape` with `ctx`, offloading `n_gpu_layers` (clamped to
 // 0..n_layer+1; -1 = all) to a device of backend `backend` ("cpu" keeps everything on the
-// host). Unknown cache type names count as f16.
+// host). Unknown cache type names count as f16. `max_tensor_bytes`: the largest tensor the
+// device's ops accept (0: no limit; ggml-vulkan refuses tensors beyond the device's
+// maxStorageBufferRange, 128 MiB on Mesa's lavapipe): a weight beyond it, or whose product
+// with 512 tokens is (llama.cpp's test when it places weights), stays on the host with its op,
+// so a tied token_embd is then not copied to the device; where the output layer's weight or
+// its logits are beyond it, the host runs the output layer (and reserves its phase).
 MemorySplit estimate_memory(const model::ModelShape& shape, const ContextParams& ctx, int n_gpu_layers,
-                            const std::string& backend);
+                            const std::string& backend, uint64_t max_tensor_bytes = 0);
 
 // As estimate_memory, with the offloaded layers split over several devices of `backend` in
 // the proportions `split` (llama.cpp's -ts: layer il goes to the device whose share of the

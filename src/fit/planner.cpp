@@ -27,7 +27,7 @@ int64_t trained_context(const model::ModelShape& s, const ContextParams& c) {
 FitResult evaluate(const model::ModelShape& s, const Target& t, const ContextParams& c, int ngl) {
   FitResult r;
   r.target = t;
-  const MemorySplit m = estimate_memory(s, c, ngl, t.backend);
+  const MemorySplit m = estimate_memory(s, c, ngl, t.backend, t.max_tensor_bytes);
   r.n_ctx = m.kv_size;
   r.n_gpu_layers = m.n_gpu_layers;
   if (t.backend == "cpu") {
@@ -64,7 +64,7 @@ bool has_room(const FitResult& r) { return r.margin_bytes >= 0; }
 
 double tg_bound(const model::ModelShape& s, const Target& t, const ContextParams& c, int ngl, int depth) {
   // Bytes per token on each side: the share of layers offloaded moves with the weights.
-  const MemorySplit m = estimate_memory(s, c, ngl, t.backend);
+  const MemorySplit m = estimate_memory(s, c, ngl, t.backend, t.max_tensor_bytes);
   const double all = static_cast<double>(bytes_per_token(s, c, depth));
   uint64_t input = 0;
   for (const auto& tensor : s.tensors) {

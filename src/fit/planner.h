@@ -30,6 +30,8 @@ struct Target {
   double bandwidth_gbps = 0;                 // device memory bandwidth, GB/s
   double host_bandwidth_gbps = 0;            // host memory bandwidth, GB/s (for partial offload)
   std::string host_name;                     // what the host is, for notes ("" = not stated)
+  uint64_t max_tensor_bytes = 0;             // the largest tensor the device's ops accept, bytes (0 = no
+                                             // limit known; lavapipe: 128 MiB): see estimate_memory
 
   // Bytes a plan may use on the device: capacity less the reserve (0 when smaller).
   uint64_t usable_bytes() const { return capacity_bytes > reserve_bytes ? capacity_bytes - reserve_bytes : 0; }

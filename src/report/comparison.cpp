@@ -592,7 +592,8 @@ const Identity& ModelIdentities::of(const RunRecord& rec) const {
 std::string build_backends(const MachineInfo& m) {
   std::vector<std::string> gpu;
   for (const std::string& b : m.backends) {
-    if (b != "CPU") gpu.push_back(b);
+    // RPC is compiled into every build (GGML_RPC): it tells no two builds apart.
+    if (b != "CPU" && b != "RPC") gpu.push_back(b);
   }
   return gpu.empty() ? std::string("CPU") : join(gpu, ",");
 }

@@ -92,8 +92,9 @@ class ModelIdentities {
 // Build: the tool (rigbench and its version, or llama-bench for imported rows) and the
 // llama.cpp commit's first 8 hex digits; labelled "rigbench 0.1.0 / llama.cpp 80fb11ac".
 Identity build_identity(const RunRecord& rec);
-// The backends a build has besides the CPU, as llama-bench's `backends` field names them
-// ("Vulkan", "CUDA,BLAS"); "CPU" when none (or none recorded). RecordIdentities adds them to
+// The backends a build has besides the CPU and RPC (compiled into every build), as
+// llama-bench's `backends` field names them ("Vulkan", "CUDA,BLAS"); "CPU" when none (or none
+// recorded). RecordIdentities adds them to
 // the build's key and label (" (Vulkan)") where one machine's records come from builds of
 // different backends, so a CPU build's and a Vulkan build's runs stay apart.
 std::string build_backends(const MachineInfo& m);

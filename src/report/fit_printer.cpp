@@ -184,6 +184,13 @@ void print_fit_check(const FitCheck& c, OutputFormat format, std::ostream& out) 
                 {"kv_bytes", c.llama_kv},
                 {"compute_bytes", c.llama_compute},
                 {"total_bytes", real_total}}}};
+    if (!c.device.empty()) {
+      j["device"] = c.device;
+      j["estimate"]["device_bytes"] = c.estimate_device;
+      j["estimate"]["host_bytes"] = c.estimate_host;
+      j["llama_cpp"]["device_bytes"] = c.llama_device;
+      j["llama_cpp"]["host_bytes"] = c.llama_host;
+    }
     out << j.dump(2) << "\n" << std::flush;
     return;
   }
@@ -207,6 +214,10 @@ void print_fit_check(const FitCheck& c, OutputFormat format, std::ostream& out) 
   row("KV cache", c.estimate_kv, c.llama_kv);
   row("compute", c.estimate_compute, c.llama_compute);
   row("total", est_total, real_total);
+  if (!c.device.empty()) {
+    row(("on " + c.device).c_str(), c.estimate_device, c.llama_device);
+    row("on the host", c.estimate_host, c.llama_host);
+  }
   if (format == OutputFormat::kMarkdown) out << "\n";
   render(t, format, out);
 }

@@ -65,11 +65,16 @@ struct FitCheck {
   int n_ctx = 0;
   uint64_t estimate_weights = 0, estimate_kv = 0, estimate_compute = 0;
   uint64_t llama_weights = 0, llama_kv = 0, llama_compute = 0;
+  // With an offload device: the same totals split by where they live, the device's memory and
+  // host RAM (llama.cpp's buffers by BufferMemory::device: a GPU's pinned host type is host RAM).
+  std::string device;  // the device's ggml name ("Vulkan0"); empty when the plan has none
+  uint64_t estimate_device = 0, estimate_host = 0, llama_device = 0, llama_host = 0;
 };
 
-// md: a table (component, estimate MiB, llama.cpp MiB, difference %) under a title line;
-// json: {"n_ctx", "estimate": {weights_bytes, kv_bytes, compute_bytes, total_bytes},
-// "llama_cpp": {...}}; csv/jsonl: one row per component.
+// md: a table (component, estimate MiB, llama.cpp MiB, difference %) under a title line, with a
+// device the rows "on DEVICE" and "on the host" after the total;
+// json: {"n_ctx", "estimate": {weights_bytes, kv_bytes, compute_bytes, total_bytes[, device_bytes,
+// host_bytes]}, "llama_cpp": {...}[, "device"]}; csv/jsonl: one row per component.
 void print_fit_check(const FitCheck& c, OutputFormat format, std::ostream& out);
 
 }  // namespace rigbench::report

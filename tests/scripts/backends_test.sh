@@ -30,6 +30,17 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/bin" && printf '#!/bin/sh\nexit 0\n' >"$tmp/bin/nvcc" && chmod +x "$tmp/bin/nvcc"
 check cuda_no_gpu 0 $'^-DGGML_CUDA=ON\n-DCMAKE_CUDA_COMPILER='"$tmp/bin/nvcc"$'\n-DCMAKE_CUDA_ARCHITECTURES=90\n' 'no NVIDIA GPU visible' \
   env -u CUDACXX CUDA_HOME="$tmp" PATH=/usr/bin:/bin bash -c 'source scripts/backends.sh; say() { printf "%s\n" "$*" >&2; }; backend_cmake_args_cuda'
+# No NVIDIA driver (no libcuda.so.1: the toolkit alone, as on a build machine): built without
+# CUDA's VMM pool, which links the driver's library, so that the binary starts and says that no
+# CUDA device is present; with the driver (a stand-in ldconfig lists it) VMM stays on.
+printf '#!/bin/sh\nexit 0\n' >"$tmp/bin/ldconfig" && chmod +x "$tmp/bin/ldconfig"
+check cuda_no_driver_no_vmm 0 '-DGGML_CUDA_NO_VMM=ON$' 'no NVIDIA driver \(libcuda.so.1\) here' \
+  env CUDACXX="$tmp/bin/nvcc" PATH="$tmp/bin:/usr/bin:/bin" bash -c 'source scripts/backends.sh; cuda_driver_dirs=(); say() { printf "%s\n" "$*" >&2; }; backend_cmake_args_cuda'
+mkdir -p "$tmp/driver/bin"
+printf '#!/bin/sh\necho "\tlibcuda.so.1 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcuda.so.1"\n' >"$tmp/driver/bin/ldconfig"
+chmod +x "$tmp/driver/bin/ldconfig"
+check cuda_driver_keeps_vmm 0 '-DGGML_CUDA_NO_VMM=OFF$' '^$' \
+  env CUDACXX="$tmp/bin/nvcc" RIGBENCH_CUDA_ARCHITECTURES=89 PATH="$tmp/driver/bin:$tmp/bin:/usr/bin:/bin" bash -c 'source scripts/backends.sh; cuda_driver_dirs=(); say() { printf "%s\n" "$*" >&2; }; backend_cmake_args_cuda'
 check cuda_arch_asked 0 'CMAKE_CUDA_ARCHITECTURES=89' '' \
   env CUDACXX="$tmp/bin/nvcc" RIGBENCH_CUDA_ARCHITECTURES=89 bash -c 'source scripts/backends.sh; say() { :; }; backend_cmake_args_cuda'
 if [ "$(uname -s)" != Darwin ]; then

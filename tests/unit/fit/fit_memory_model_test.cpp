@@ -208,5 +208,49 @@ TEST(FitMemoryModel, OffloadPutsTheLastLayersAndOutputOnTheDevice) {
   EXPECT_EQ(all.device.overhead, 400ull << 20);
 }
 
+// llama.cpp's own plan (no_alloc) on a Vulkan device, every layer on it, n_ctx 4096, flash
+// attention on: Mesa's lavapipe, whose ops take tensors up to 128 MiB (maxStorageBufferRange),
+// measured with `GGML_VK_VISIBLE_DEVICES=0 build-vulkan/bin/rigbench fit MODEL --device auto -c
+// 4096 -ngl -1 --check -o json` (llama_cpp's device_bytes and host_bytes; the Vulkan e2e test
+// checks the same live). The device side is Vulkan0's weights, KV and compute; the host side
+// token_embd (and the 1B's output layer), and in Vulkan_Host the graph's inputs, the embedding
+// lookup and, for the 1B, the logits: its tied output (token_embd, 205 MiB) and its logits
+// (250 MiB) are beyond 128 MiB, so llama.cpp keeps the output layer on the host and makes no
+// copy of token_embd on the device. Without the limit (a GPU that takes them) the copy and the
+// logits go to the device.
+TEST(FitMemoryModel, VulkanWithEveryLayerOffloadedMatchesLlamaCppsPlanOnLavapipePerSide) {
+  struct Measured {
+    std::string model;
+    uint64_t device, host;
+  };
+  const uint64_t kLavapipeMaxTensor = 134217728;
+  testing::TempDir dir;
+  for (const Measured& m : {Measured{"stories260K", 9187072, 4601856}, Measured{"Llama-3.2-1B", 781537408, 486529024}}) {
+    SCOPED_TRACE(m.model);
+    std::string path = RIGBENCH_TEST_MODEL;
+    if (m.model != "stories260K") {
+      path = (dir.path() / "m.gguf").string();
+      ASSERT_TRUE(synth::synthesize(*model::find_preset(m.model), "Q4_K_M", path, true));
+    }
+    auto shape = model::read_shape(path);
+    ASSERT_TRUE(shape) << shape.error().message;
+    fit::ContextParams ctx;
+    ctx.n_ctx = 4096;
+    const fit::MemorySplit est = fit::estimate_memory(*shape, ctx, -1, "vulkan", kLavapipeMaxTensor);
+    const auto side = [](const fit::Components& c) { return c.weights + c.kv + c.recurrent + c.compute; };
+    EXPECT_NEAR(static_cast<double>(side(est.device)), static_cast<double>(m.device), 0.02 * m.device);
+    EXPECT_NEAR(static_cast<double>(side(est.host)), static_cast<double>(m.host), 0.02 * m.host);
+    if (m.model == "Llama-3.2-1B") {
+      // A GPU without the limit: the tied output's copy (Q6_K, 205.5 MiB) and the logits
+      // phase move to the device; the host keeps token_embd and the graph's inputs.
+      const fit::MemorySplit gpu = fit::estimate_memory(*shape, ctx, -1, "vulkan");
+      EXPECT_EQ(gpu.device.weights - est.device.weights, 215470080u);  // 128256 rows x 1680 bytes
+      EXPECT_EQ(gpu.host.weights, est.host.weights);                      // token_embd itself
+      EXPECT_LT(gpu.host.compute, 16u << 20);  // 12 MiB: the mask and two n_embd rows per token
+      EXPECT_GT(gpu.device.compute, 250u << 20);  // the logits of 512 tokens
+    }
+  }
+}
+
 }  // namespace
 }  // namespace rigbench

@@ -120,5 +120,13 @@ TEST(Machine, DescribesThisMachine) {
   EXPECT_EQ(hw::default_threads(), m.cores);
 }
 
+// The tensor-size probe on the devices this build has: ggml's CPU device takes any size (no
+// limit: 0), a name no device has gives 0; a Vulkan build's lavapipe says 128 MiB (fit
+// --check against llama.cpp's plan in vulkan_e2e_test.cpp holds what follows from it).
+TEST(Machine, MaxOpTensorBytesIsNoLimitOnTheCpuAndForAnUnknownDevice) {
+  EXPECT_EQ(engine::max_op_tensor_bytes("CPU"), 0u);
+  EXPECT_EQ(engine::max_op_tensor_bytes("NoSuchDevice7"), 0u);
+}
+
 }  // namespace
 }  // namespace rigbench::measure

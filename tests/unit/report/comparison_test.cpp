@@ -96,6 +96,13 @@ TEST(Compare, OneMachineTwoBackendsStaysOneMachineWithTwoBuilds) {
   EXPECT_EQ(build_backends(records[0].machine), "CPU");
   EXPECT_EQ(build_backends(records[1].machine), "Vulkan");
   EXPECT_EQ(build_backends(MachineInfo{}), "CPU");  // a record that lists none
+  // RPC is in every build since GGML_RPC=ON: a CPU build lists "RPC, CPU" and a Vulkan build
+  // "Vulkan, RPC, CPU" (they were labelled "(RPC)" and "(Vulkan,RPC)").
+  MachineInfo rpc_cpu, rpc_vulkan;
+  rpc_cpu.backends = {"RPC", "CPU"};
+  rpc_vulkan.backends = {"Vulkan", "RPC", "CPU"};
+  EXPECT_EQ(build_backends(rpc_cpu), "CPU");
+  EXPECT_EQ(build_backends(rpc_vulkan), "Vulkan");
   auto by_machine = compare(records, {});
   ASSERT_TRUE(by_machine) << by_machine.error().message;
   EXPECT_EQ(by_machine->columns, (std::vector<std::string>{"box-a", "box-b"}));

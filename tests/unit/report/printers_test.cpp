@@ -7,6 +7,7 @@
 #include "core/results.h"
 #include "core/strings.h"
 #include "report/columns.h"
+#include "report/fit_printer.h"
 #include "report/printer.h"
 #include "support/golden.h"
 #include "support/sample_record.h"
@@ -292,6 +293,36 @@ TEST(OutputFormat, UnknownNameIsUsageError) {
   auto f = parse_output_format("xml");
   ASSERT_FALSE(f);
   EXPECT_EQ(f.error().code, ErrorCode::kUsage);
+}
+
+// fit --check with an offload device (a faked plan, no llama.cpp): the totals, then each side
+// (the device's memory and host RAM) beside llama.cpp's; without a device, neither.
+TEST(FitCheckPrinter, SplitsTheTotalsByDeviceAndHostWhenThePlanHasADevice) {
+  FitCheck c;
+  c.n_ctx = 4096;
+  c.estimate_weights = 300, c.estimate_kv = 100, c.estimate_compute = 600;
+  c.llama_weights = 300, c.llama_kv = 100, c.llama_compute = 620;
+  c.device = "Vulkan0";
+  c.estimate_device = 900, c.estimate_host = 100, c.llama_device = 880, c.llama_host = 140;
+  std::ostringstream json;
+  print_fit_check(c, OutputFormat::kJson, json);
+  const auto j = nlohmann::json::parse(json.str());
+  EXPECT_EQ(j["device"], "Vulkan0");
+  EXPECT_EQ(j["estimate"]["total_bytes"], 1000u);
+  EXPECT_EQ(j["estimate"]["device_bytes"], 900u);
+  EXPECT_EQ(j["estimate"]["host_bytes"], 100u);
+  EXPECT_EQ(j["llama_cpp"]["device_bytes"], 880u);
+  EXPECT_EQ(j["llama_cpp"]["host_bytes"], 140u);
+  std::ostringstream md;
+  print_fit_check(c, OutputFormat::kMarkdown, md);
+  EXPECT_NE(md.str().find("| on Vulkan0 "), std::string::npos) << md.str();
+  EXPECT_NE(md.str().find("| on the host "), std::string::npos) << md.str();
+  EXPECT_NE(md.str().find("-28.57"), std::string::npos) << md.str();  // host: (100 - 140) / 140
+  c.device.clear();
+  std::ostringstream cpu;
+  print_fit_check(c, OutputFormat::kJson, cpu);
+  EXPECT_FALSE(nlohmann::json::parse(cpu.str()).contains("device"));
+  EXPECT_FALSE(nlohmann::json::parse(cpu.str())["estimate"].contains("host_bytes"));
 }
 
 }  // namespace
