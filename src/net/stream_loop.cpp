@@ -16,6 +16,10 @@ namespace rigbench::net {
 
 namespace {
 
+// Seconds a connection may sit idle and still be reused (see CURLOPT_MAXAGE_CONN below).
+constexpr long kMaxIdleReuseS = 2;
+
+
 using Clock = std::chrono::steady_clock;
 constexpr std::size_t kMaxErrorBody = 64 * 1024;
 constexpr int kMaxEvents = 128;
@@ -145,6 +149,11 @@ struct StreamLoop::Impl {
     curl_easy_setopt(e, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
     curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
     curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options.connect_timeout_s * 1e3));
+    // A kept-alive connection idle longer than kMaxIdleReuseS is not reused: llama-server's
+    // HTTP library closes idle connections after 5 s, and a request sent as the server closes
+    // its connection ends with nothing received, counted as refused (libcurl's own limit is
+    // 118 s). Seen once in a few hundred sweeps on a loaded machine; the cause is inferred.
+    curl_easy_setopt(e, CURLOPT_MAXAGE_CONN, kMaxIdleReuseS);
     // The request's time limit (a wait for the next byte as long as that is past it too).
     curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(options.timeout_s * 1e3));
     if (!url.user.empty() && options.api_key.empty()) {

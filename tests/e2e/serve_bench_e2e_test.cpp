@@ -716,7 +716,7 @@ TEST(ServeBenchLlamaServer, ConcurrencySweep124AgainstTheShippedModel) {
     const int want_c[] = {1, 2, 4};
     EXPECT_EQ(run["concurrency"], want_c[i]);
     EXPECT_EQ(run["server_software"], "llama.cpp");
-    EXPECT_EQ(run["completed"], 8) << run.dump();
+    EXPECT_EQ(run["completed"], 8) << run.dump() << "\n" << r.err;  // r.err names each error kind
     EXPECT_EQ(run["failed"], 0);
     EXPECT_DOUBLE_EQ(run["input_tokens_mean"].get<double>(), 32.0);   // token ids, cut by /tokenize
     EXPECT_DOUBLE_EQ(run["output_tokens_mean"].get<double>(), 16.0);  // ignore_eos honoured
