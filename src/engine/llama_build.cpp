@@ -66,7 +66,7 @@ uint64_t max_op_tensor_bytes(const std::string& device) {
     ggml_free(ctx);
     return ok;
   };
-  uint64_t lo = 1ull << 20, hi = 1ull << 40;  // accepted, refused (in units of 4 bytes)
+  uint64_t lo = 1ull << 20, hi = 1ull << 40;  // bytes: accepted, refused (kept multiples of 4, one F32)
   if (!accepts(lo) || accepts(hi)) return 0;
   while (hi - lo > 4) {
     const uint64_t mid = lo + (hi - lo) / 2 / 4 * 4;

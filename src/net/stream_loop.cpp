@@ -17,7 +17,7 @@ namespace rigbench::net {
 namespace {
 
 // Seconds a connection may sit idle and still be reused (see CURLOPT_MAXAGE_CONN below).
-constexpr long kMaxIdleReuseS = 2;
+constexpr long kMaxIdleReuseS = 4;
 
 
 using Clock = std::chrono::steady_clock;
@@ -152,7 +152,9 @@ struct StreamLoop::Impl {
     // A kept-alive connection idle longer than kMaxIdleReuseS is not reused: llama-server's
     // HTTP library closes idle connections after 5 s, and a request sent as the server closes
     // its connection ends with nothing received, counted as refused (libcurl's own limit is
-    // 118 s). Seen once in a few hundred sweeps on a loaded machine; the cause is inferred.
+    // 118 s). Just under 5 s, so that --rate's gaps of a few seconds still reuse a connection
+    // (no TTFT holds a handshake) where the server keeps it. Seen once in a few hundred sweeps
+    // on a loaded machine; the cause is inferred, not proven.
     curl_easy_setopt(e, CURLOPT_MAXAGE_CONN, kMaxIdleReuseS);
     // The request's time limit (a wait for the next byte as long as that is past it too).
     curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(options.timeout_s * 1e3));
