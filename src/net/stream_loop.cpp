@@ -41,6 +41,7 @@ struct StreamLoop::Impl {
     DoneFn on_done;
     long status = 0;
     bool canceled = false;
+    bool resent = false;    // sent again once on a fresh connection (see drain())
     std::string collected;  // a non-2xx body, or the whole body without on_chunk
   };
 
@@ -145,6 +146,7 @@ struct StreamLoop::Impl {
     curl_easy_setopt(e, CURLOPT_WRITEDATA, t.get());
     curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(e, CURLOPT_TCP_NODELAY, 1L);
+    curl_easy_setopt(e, CURLOPT_FRESH_CONNECT, 0L);  // a spare handle may carry drain()'s 1
     curl_easy_setopt(e, CURLOPT_PROXY, "");  // as HttpClient: the URL's server, never an environment proxy
     curl_easy_setopt(e, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
     curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
@@ -232,9 +234,26 @@ struct StreamLoop::Impl {
     return owned;
   }
 
+  // A request that a kept-alive connection lost before any answer (the server closed or reset
+  // it as the request went out: llama-server's HTTP library does so when its threads are all
+  // held by idle connections) is sent once more on a new connection, as browsers and HTTP
+  // libraries do: nothing reached the server's application. Its caller's clock keeps running
+  // from the first send, so the lost attempt counts in its TTFT. Seen as 1 request in 8
+  // counted "refused" (libcurl: 55 failed sending, 56 failure receiving) in about 1 sweep of
+  // 4 beside other tests; ServeBenchLlamaServer.ConcurrencySweep124 holds it.
+  static bool may_resend(const Transfer& t, CURLcode code) {
+    if (t.resent || t.canceled || t.status != 0) return false;
+    if (code != CURLE_SEND_ERROR && code != CURLE_RECV_ERROR && code != CURLE_GOT_NOTHING) return false;
+    long response = 0, new_connections = 1;
+    curl_easy_getinfo(t.easy, CURLINFO_RESPONSE_CODE, &response);
+    curl_easy_getinfo(t.easy, CURLINFO_NUM_CONNECTS, &new_connections);
+    return response == 0 && new_connections == 0;  // no answer, on a reused connection
+  }
+
   // Ended transfers: their handles back to `spare`, then each DoneFn (which may start more).
   void drain() {
     std::vector<std::pair<std::unique_ptr<Transfer>, HttpReply>> ended;
+    std::vector<std::unique_ptr<Transfer>> resend;
     int left = 0;
     while (CURLMsg* m = curl_multi_info_read(multi, &left)) {
       if (m->msg != CURLMSG_DONE) continue;
@@ -242,9 +261,20 @@ struct StreamLoop::Impl {
       char* priv = nullptr;
       curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, &priv);
       std::unique_ptr<Transfer> owned = take(reinterpret_cast<Transfer*>(priv));
+      if (may_resend(*owned, code)) {
+        owned->resent = true;
+        resend.push_back(std::move(owned));
+        continue;
+      }
       HttpReply reply = outcome(*owned, code);
       spare.push_back(owned->easy);
       ended.emplace_back(std::move(owned), std::move(reply));
+    }
+    for (auto& t : resend) {
+      CURL* e = t->easy;
+      curl_easy_setopt(e, CURLOPT_FRESH_CONNECT, 1L);
+      live.push_back(std::move(t));
+      curl_multi_add_handle(multi, e);
     }
     for (auto& [t, reply] : ended) {
       if (t->on_done) t->on_done(std::move(reply));
