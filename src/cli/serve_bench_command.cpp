@@ -22,6 +22,7 @@
 #include "cli/energy_flags.h"
 #include "cli/interrupt.h"
 #include "cli/serve_bench_embed.h"
+#include "cli/serve_energy.h"
 #include "core/strings.h"
 #include "cost/model_costs.h"
 #include "measure/energy.h"
@@ -384,20 +385,11 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
           else std::fprintf(stderr, "rigbench: %s\n", line.c_str());
         };
         // Energy: the idle window (the server idle, model loaded), then the counted requests.
-        std::unique_ptr<measure::EnergySession> session;
-        std::vector<power::MeterStatus> meter_status;
-        double idle_s = 0;
-        if (energy) {
-          session = measure::EnergySession::open(energy->meters, &meter_status);
-          if (session) {
-            if (Status s = session->start(); !s) return s;
-            idle_s = std::isnan(energy->idle_watts) ? energy->idle_s : 0;
-            if (idle_s > 0) idle_window(*session, idle_s, stop);
-            load.before_counted = [&session] { session->mark("tg"); };
-          }
-        }
+        auto meters = open_serve_energy(energy, stop);
+        if (!meters) return std::unexpected(meters.error());
+        if (meters->session) load.before_counted = [&meters] { meters->mark("tg"); };
         const measure::LoadResult result = measure::run_load(load, on_done);
-        if (session) session->mark("");
+        meters->mark("");
         if (rewrite_line) std::fprintf(stderr, "\r\033[K");
 
         // A warm-up that failed outright: the server cannot serve this benchmark (bad model, 401,
@@ -417,8 +409,7 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
         RunRecord rec = make_record(opts, *url, *server, api, model, c, result, metrics);
         if (saved) append_responses(*saved, rec, result, load.prompts);
         // J per output token over the loaded window (tokens: n_gen per completed request), and its cost.
-        if (session) rec.energy = session->finish(rec.results, idle_s, energy->idle_watts);
-        else if (energy) rec.energy = measure::unavailable_energy(meter_status);
+        if (energy) rec.energy = meters->finish(rec.results, *energy);
         if (energy && energy->pricing) rec.cost = measure::price_run(rec.energy, rec.results, *energy->pricing);
         if (metrics.completed == 0 && metrics.requests > 0) {
           ++runs_all_failed;

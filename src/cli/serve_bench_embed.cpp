@@ -11,6 +11,7 @@
 
 #include "cli/build_info.h"
 #include "cli/interrupt.h"
+#include "cli/serve_energy.h"
 #include "core/strings.h"
 #include "measure/job.h"
 #include "measure/queries.h"
@@ -31,14 +32,6 @@ std::string embeddings_refusal(const ServeBenchOptions& o) {
   if (o.duration_s > 0) return refused("--duration-seconds");
   if (o.num_requests > 0) return refused("--num-requests") + " (the query set times -r sets the count)";
   return "";
-}
-
-void idle_window(measure::EnergySession& session, double seconds, const std::atomic<bool>& stop) {
-  session.mark("idle");
-  for (double left = seconds; left > 0 && !stop.load(); left -= 0.1) {
-    std::this_thread::sleep_for(std::chrono::duration<double>(std::min(left, 0.1)));
-  }
-  session.mark("");
 }
 
 Status run_serve_embeddings(const ServeBenchOptions& o, const net::Url& url, const net::ServerInfo& server, bool ollama,
@@ -83,21 +76,12 @@ Status run_serve_embeddings(const ServeBenchOptions& o, const net::Url& url, con
       spec.stop = &stop;
       const std::string at = model + " c=" + std::to_string(c);
       // Energy: the idle window (the server idle, model loaded), then the counted requests as "pp".
-      std::unique_ptr<measure::EnergySession> session;
-      std::vector<power::MeterStatus> meter_status;
-      double idle_s = 0;
-      if (energy) {
-        session = measure::EnergySession::open(energy->meters, &meter_status);
-        if (session) {
-          if (Status st = session->start(); !st) {
-            if (printer) printer->end();
-            return st;
-          }
-          idle_s = std::isnan(energy->idle_watts) ? energy->idle_s : 0;
-          if (idle_s > 0) idle_window(*session, idle_s, stop);
-          spec.on_counting = [&session](bool on) { session->mark(on ? "pp" : ""); };
-        }
+      auto meters = open_serve_energy(energy, stop);
+      if (!meters) {
+        if (printer) printer->end();
+        return std::unexpected(meters.error());
       }
+      if (meters->session) spec.on_counting = [&meters](bool on) { meters->mark(on ? "pp" : ""); };
       auto outcome = measure::run_serve_embed(spec, [&](const std::string& line) {
         if (show_progress) std::fprintf(stderr, "rigbench: %s: %s\n", at.c_str(), line.c_str());
       });
@@ -122,8 +106,8 @@ Status run_serve_embeddings(const ServeBenchOptions& o, const net::Url& url, con
       rec.interrupted = outcome->interrupted;
       rec.results.embedding = std::move(outcome->result);
       // J per input token and per text over the loaded window, and the cost per Mtok of input tokens.
-      if (session) {
-        rec.energy = session->finish(Results{}, idle_s, energy->idle_watts);
+      if (energy) {
+        rec.energy = meters->finish(Results{}, *energy);
         if (rec.energy.pp) {
           PhaseEnergyInfo& pp = *rec.energy.pp;
           const double tokens = outcome->tokens_known ? static_cast<double>(outcome->tokens) : 0;
@@ -131,8 +115,6 @@ Status run_serve_embeddings(const ServeBenchOptions& o, const net::Url& url, con
           if (!(tokens > 0)) rec.energy.notes.push_back("the server did not state the input tokens: no J per token");
           if (energy->pricing) rec.cost = measure::price_phase(rec.energy, pp, tokens, *energy->pricing);
         }
-      } else if (energy) {
-        rec.energy = measure::unavailable_energy(meter_status);
       }
       ServerRun s;
       s.url = url.redacted();

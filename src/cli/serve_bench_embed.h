@@ -37,7 +37,4 @@ Status run_serve_embeddings(const ServeBenchOptions& opts, const net::Url& url, 
                             const net::ClientOptions& client, store::SqliteStore* db, report::OutputFormat format,
                             const std::optional<measure::EnergyConfig>& energy);
 
-// The idle window: `seconds` with nothing sent, marked "idle" on `session`; Ctrl-C ends it.
-void idle_window(measure::EnergySession& session, double seconds, const std::atomic<bool>& stop);
-
 }  // namespace rigbench::cli
