@@ -1,12 +1,10 @@
 #include "cli/fit_command.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "cli/build_info.h"
 #include "cli/fit_rpc.h"
@@ -33,8 +31,6 @@
 #include "synth/synthesis.h"
 
 namespace rigbench::cli {
-
-namespace fs = std::filesystem;
 
 CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
   CLI::App* cmd = app.add_subcommand(
@@ -189,18 +185,9 @@ Result<int> parse_ngl(const std::string& v) {
   return n;
 }
 
-// Removes a temporary file at scope exit.
-struct TempFile {
-  std::string path;
-  ~TempFile() {
-    std::error_code ec;
-    if (!path.empty()) fs::remove(path, ec);
-  }
-};
-
 // The model's shape: from the file, or from a preset written header-only to `tmp` (whose
 // path then names the model for --check).
-Result<model::ModelShape> load_shape(const FitOptions& o, std::string& path, TempFile& tmp) {
+Result<model::ModelShape> load_shape(const FitOptions& o, std::string& path, std::optional<synth::PresetHeader>& tmp) {
   if (!o.model.empty() && !o.preset.empty()) {
     return fail(ErrorCode::kUsage,
                 "fit: give a MODEL.gguf or --preset NAME, not both ('" + o.model + "' and --preset " + o.preset + ")");
@@ -214,11 +201,11 @@ Result<model::ModelShape> load_shape(const FitOptions& o, std::string& path, Tem
   }
   auto preset = model::find_preset(o.preset);
   if (!preset) return std::unexpected(preset.error());
-  tmp.path = (fs::temp_directory_path() / ("rigbench-fit-" + std::to_string(::getpid()) + ".gguf")).string();
-  auto written = synth::synthesize(*preset, o.quant, tmp.path, /*header_only=*/true);
+  auto written = synth::PresetHeader::write(*preset, o.quant);
   if (!written) return std::unexpected(written.error());
-  path = tmp.path;
-  return model::read_shape(tmp.path);
+  tmp.emplace(std::move(*written));
+  path = tmp->path();
+  return model::read_shape(path);
 }
 
 // --rank, --min-tps, --vs: the catalog ranked for the model at -c (fit/ranking.h).
@@ -292,7 +279,7 @@ Status run_fit_command(const FitOptions& o) {
                                        " shares for --count " + std::to_string(o.count));
   }
   std::string path;
-  TempFile tmp;
+  std::optional<synth::PresetHeader> tmp;
   auto shape = load_shape(o, path, tmp);
   if (!shape) return std::unexpected(shape.error());
 

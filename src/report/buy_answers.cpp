@@ -1,6 +1,5 @@
 #include "report/buy_answers.h"
 
-#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
@@ -39,17 +38,12 @@ std::optional<model::ModelShape> preset_shape(const ModelInfo& m, std::string& p
     for (const auto& t : model::tensor_layout(p)) n += t.n_elements();
     if (std::fabs(static_cast<double>(n) - static_cast<double>(m.n_params)) > 0.01 * static_cast<double>(m.n_params))
       continue;
-    const std::string tmp = (std::filesystem::temp_directory_path() /
-                             ("rigbench-report-" + std::to_string(::getpid()) + ".gguf"))
-                                .string();
-    auto written = synth::synthesize(p, m.file_type, tmp, /*header_only=*/true);
+    auto written = synth::PresetHeader::write(p, m.file_type);
     std::optional<model::ModelShape> shape;
     if (written) {
-      auto read = model::read_shape(tmp);
+      auto read = model::read_shape(written->path());
       if (read) shape = std::move(*read);
     }
-    std::error_code ec;
-    std::filesystem::remove(tmp, ec);
     if (shape) preset = p.name;
     return shape;
   }

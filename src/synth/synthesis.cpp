@@ -1,8 +1,10 @@
 #include "synth/synthesis.h"
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <utility>
 
 #include "engine/llama_quant.h"
 #include "model/file_type.h"
@@ -38,6 +40,40 @@ Result<model::SynthResult> synthesize(const model::Preset& preset, const std::st
   spec.vocab_dir = vocab_dir();
   spec.cancel = cancel;
   return model::write_synthetic(spec);
+}
+
+Result<PresetHeader> PresetHeader::write(const model::Preset& preset, const std::string& quant) {
+  std::error_code ec;
+  const fs::path tmp = fs::temp_directory_path(ec);
+  if (ec) return fail(ErrorCode::kRuntime, "no temporary directory for the preset's header: " + ec.message());
+  std::string pattern = (tmp / "rigbench-preset-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr) {
+    return fail(ErrorCode::kRuntime, "cannot make a folder in " + tmp.string() + " for the preset's header: " +
+                                         std::error_code(errno, std::generic_category()).message());
+  }
+  PresetHeader h;
+  h.dir_ = pattern;
+  h.path_ = (fs::path(pattern) / (preset.name + ".gguf")).string();
+  auto written = synthesize(preset, quant, h.path_, /*header_only=*/true);
+  if (!written) return std::unexpected(written.error());  // h's destructor removes the folder
+  return h;
+}
+
+PresetHeader::PresetHeader(PresetHeader&& other) noexcept
+    : dir_(std::exchange(other.dir_, {})), path_(std::exchange(other.path_, {})) {}
+
+PresetHeader& PresetHeader::operator=(PresetHeader&& other) noexcept {
+  if (this != &other) {
+    PresetHeader old(std::move(*this));
+    dir_ = std::exchange(other.dir_, {});
+    path_ = std::exchange(other.path_, {});
+  }
+  return *this;
+}
+
+PresetHeader::~PresetHeader() {
+  std::error_code ec;
+  if (!dir_.empty()) fs::remove_all(dir_, ec);
 }
 
 Result<SynthOutcome> run_synth(const SynthRequest& r, const std::atomic<bool>* cancel) {

@@ -27,6 +27,30 @@ Result<model::SynthResult> synthesize(const model::Preset& preset, const std::st
                                       bool header_only, uint64_t seed = model::SynthSpec{}.seed,
                                       const std::atomic<bool>* cancel = nullptr);
 
+// A preset written header-only (tensor data a sparse hole) into a fresh private folder under
+// the system's temporary directory (mkdtemp, mode 0700: no other user can plant a link there or
+// read it), for the commands that need a preset's shape or a file to hand to llama.cpp (fit
+// --preset, the report's what-to-buy). The folder and the file are removed with the object.
+class PresetHeader {
+ public:
+  // Errors: kRuntime naming the temporary directory when no folder can be made there; those
+  // of synthesize() (kUsage for an unknown type name).
+  static Result<PresetHeader> write(const model::Preset& preset, const std::string& quant);
+
+  PresetHeader(PresetHeader&& other) noexcept;
+  PresetHeader& operator=(PresetHeader&& other) noexcept;
+  PresetHeader(const PresetHeader&) = delete;
+  PresetHeader& operator=(const PresetHeader&) = delete;
+  ~PresetHeader();
+
+  const std::string& path() const { return path_; }  // the GGUF inside the private folder
+
+ private:
+  PresetHeader() = default;
+  std::string dir_;
+  std::string path_;
+};
+
 // What `rigbench synth` asks for.
 struct SynthRequest {
   std::string preset;            // a preset name, or

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -41,6 +44,44 @@ TEST(Synth, LlamaCppLoadsEveryPresetHeaderOnly) {
     EXPECT_EQ(info->arch, p.arch);
     EXPECT_EQ(info->file_type, "Q4_K_M");
   }
+}
+
+// fit --preset and the report's what-to-buy write a preset's header to a temporary file: in a
+// fresh folder only this user can enter, named anew each time (never a guessable /tmp path that
+// another user could plant a link at), and gone with the object, folder included.
+TEST(Synth, PresetHeaderIsWrittenInAFreshPrivateFolderAndRemovedWithIt) {
+  testing::TempDir tmp;
+  ASSERT_EQ(setenv("TMPDIR", tmp.path().c_str(), 1), 0);
+  const model::Preset& preset = *model::find_preset("Llama-3.2-1B");
+  std::string first_dir;
+  {
+    auto a = synth::PresetHeader::write(preset, "Q4_K_M");
+    auto b = synth::PresetHeader::write(preset, "Q4_K_M");
+    ASSERT_TRUE(a) << a.error().message;
+    ASSERT_TRUE(b) << b.error().message;
+    EXPECT_NE(a->path(), b->path());
+    const std::filesystem::path dir = std::filesystem::path(a->path()).parent_path();
+    first_dir = dir.string();
+    EXPECT_EQ(dir.parent_path(), std::filesystem::path(tmp.path()));
+    struct stat st {};
+    ASSERT_EQ(lstat(dir.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISDIR(st.st_mode));
+    EXPECT_EQ(st.st_mode & 0777, 0700u);
+    EXPECT_EQ(st.st_uid, geteuid());
+    auto info = model::inspect(a->path());
+    ASSERT_TRUE(info) << info.error().message;
+    EXPECT_EQ(info->arch, preset.arch);
+    synth::PresetHeader moved = std::move(*a);  // the moved-to object owns the folder now
+    EXPECT_TRUE(std::filesystem::exists(moved.path()));
+  }
+  EXPECT_FALSE(std::filesystem::exists(first_dir));
+  EXPECT_TRUE(std::filesystem::is_empty(tmp.path()));  // both folders removed
+  // An unknown type: an error naming it, and no folder left behind.
+  auto bad = synth::PresetHeader::write(preset, "Q9_X");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("Q9_X"), std::string::npos);
+  EXPECT_TRUE(std::filesystem::is_empty(tmp.path()));
+  unsetenv("TMPDIR");
 }
 
 TEST(Synth, ParameterCountsMatchThePublishedModels) {
