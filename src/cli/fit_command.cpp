@@ -322,8 +322,15 @@ Status run_fit_command(const FitOptions& o) {
     fit::Target t = fit::this_machine(machine, host_bw);
     // The largest tensor the device's ops take (lavapipe: 128 MiB), asked of the device itself.
     if (const auto gpu = std::find_if(machine.gpus.begin(), machine.gpus.end(), hw::offloadable);
-        t.backend != "cpu" && gpu != machine.gpus.end())
-      t.max_tensor_bytes = engine::max_op_tensor_bytes(gpu->name);
+        t.backend != "cpu" && gpu != machine.gpus.end()) {
+      if (auto limit = engine::max_op_tensor_bytes(gpu->name)) {
+        t.max_tensor_bytes = *limit;
+      } else {
+        rep.notes.push_back("the largest tensor " + gpu->name + "'s ops take is unknown (" + limit.error().message +
+                            "): planned as if it took any size, so tensors llama.cpp would keep on the host may "
+                            "be counted on the device");
+      }
+    }
     // The table names it "this machine"; what it is goes above the table.
     rep.preamble.push_back("device: " + t.name);
     t.name = "this machine";

@@ -50,15 +50,19 @@ std::vector<DeviceInfo> ggml_devices() {
   return out;
 }
 
-uint64_t max_op_tensor_bytes(const std::string& device) {
+Result<uint64_t> max_op_tensor_bytes(const std::string& device) {
   init_llama();
   ggml_backend_dev_t dev = ggml_backend_dev_by_name(device.c_str());
-  if (!dev) return 0;
+  if (!dev) return fail(ErrorCode::kNotFound, "ggml has no device named '" + device + "'");
   // An addition of two F32 vectors of `bytes`: only the metadata is made (no_alloc).
+  bool probed = true;  // false once a probe context cannot be made
   auto accepts = [&](uint64_t bytes) {
     ggml_init_params params{/*mem_size=*/4 * ggml_tensor_overhead() + 1024, /*mem_buffer=*/nullptr, /*no_alloc=*/true};
     ggml_context* ctx = ggml_init(params);
-    if (!ctx) return true;
+    if (!ctx) {
+      probed = false;
+      return false;
+    }
     const int64_t n = static_cast<int64_t>(bytes / 4);
     ggml_tensor* a = ggml_new_tensor_1d(ctx, GGML_TYPE_F32, n);
     ggml_tensor* b = ggml_new_tensor_1d(ctx, GGML_TYPE_F32, n);
@@ -67,11 +71,16 @@ uint64_t max_op_tensor_bytes(const std::string& device) {
     return ok;
   };
   uint64_t lo = 1ull << 20, hi = 1ull << 40;  // bytes: accepted, refused (kept multiples of 4, one F32)
-  if (!accepts(lo) || accepts(hi)) return 0;
+  if (!accepts(lo)) {
+    return fail(ErrorCode::kRuntime, probed ? "device " + device + " refuses an addition of two 1 MiB F32 vectors"
+                                            : "no ggml context for the probe of device " + device);
+  }
+  if (accepts(hi)) return uint64_t{0};
   while (hi - lo > 4) {
     const uint64_t mid = lo + (hi - lo) / 2 / 4 * 4;
     (accepts(mid) ? lo : hi) = mid;
   }
+  if (!probed) return fail(ErrorCode::kRuntime, "no ggml context for the probe of device " + device);
   return lo;
 }
 

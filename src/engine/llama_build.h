@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/record.h"
+#include "core/status.h"
 
 namespace rigbench::engine {
 
@@ -24,8 +25,10 @@ std::vector<DeviceInfo> ggml_devices();
 // an op, found by asking the device (ggml_backend_dev_supports_op on an F32 addition, no memory
 // allocated): ggml-vulkan refuses tensors beyond the device's maxStorageBufferRange (without
 // 64-bit indexing) or its largest buffer; 128 MiB on Mesa's lavapipe. 0 when the device
-// accepts every size tried (up to 1 TiB), or is not found. Initializes llama.cpp first.
-uint64_t max_op_tensor_bytes(const std::string& device);
+// accepts every size tried (up to 1 TiB). Initializes llama.cpp first.
+// Errors: kNotFound when ggml has no device of that name; kRuntime when the probe cannot tell
+// (no ggml context for the probe, or the device refuses even 1 MiB).
+Result<uint64_t> max_op_tensor_bytes(const std::string& device);
 
 // The llama.cpp commit the binary was built against: the full hash known at configure time,
 // else ggml_commit() (short).

@@ -121,11 +121,17 @@ TEST(Machine, DescribesThisMachine) {
 }
 
 // The tensor-size probe on the devices this build has: ggml's CPU device takes any size (no
-// limit: 0), a name no device has gives 0; a Vulkan build's lavapipe says 128 MiB (fit
-// --check against llama.cpp's plan in vulkan_e2e_test.cpp holds what follows from it).
-TEST(Machine, MaxOpTensorBytesIsNoLimitOnTheCpuAndForAnUnknownDevice) {
-  EXPECT_EQ(engine::max_op_tensor_bytes("CPU"), 0u);
-  EXPECT_EQ(engine::max_op_tensor_bytes("NoSuchDevice7"), 0u);
+// limit: 0); a name no device has is an error, not "no limit" (fit then says the limit is
+// unknown); a Vulkan build's lavapipe says 128 MiB (fit --check against llama.cpp's plan in
+// vulkan_e2e_test.cpp holds what follows from it).
+TEST(Machine, MaxOpTensorBytesIsNoLimitOnTheCpuAndAnErrorForAnUnknownDevice) {
+  auto cpu = engine::max_op_tensor_bytes("CPU");
+  ASSERT_TRUE(cpu) << cpu.error().message;
+  EXPECT_EQ(*cpu, 0u);
+  auto unknown = engine::max_op_tensor_bytes("NoSuchDevice7");
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(unknown.error().code, ErrorCode::kNotFound);
+  EXPECT_NE(unknown.error().message.find("NoSuchDevice7"), std::string::npos);
 }
 
 }  // namespace
