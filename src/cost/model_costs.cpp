@@ -68,7 +68,7 @@ Result<ModelCosts> model_costs(std::span<const RunRecord> records, const CostInp
     const std::string key =
         model_label(r.model) + '\x1f' + (r.model.fingerprint.empty() ? r.model.path : r.model.fingerprint);
     ModelCost& m = by_model[key];
-    ++m.n_runs;
+    m.n_runs += std::max(r.runs, 1);  // a pooled record stands for r.runs stored runs
     if (!m.record_id.empty() && r.test_time < m.test_time) continue;  // keep the latest
     m.model = model_label(r.model);
     m.n_params = r.model.n_params;

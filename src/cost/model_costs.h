@@ -26,7 +26,8 @@ struct ModelCost {
   uint64_t size_bytes = 0;  // its file size
   std::string record_id;    // the run priced: the model's latest with a tg result
   std::string test_time;
-  int n_runs = 0;      // runs of the model with a tg result on this machine (the latest is priced)
+  int n_runs = 0;      // stored runs of the model with a tg result on this machine, a pooled record
+                       // counting as the runs it stands for (RunRecord::runs); the latest is priced
   RunFigures figures;  // that run's r, P_active, P_idle
   CostReport report;   // estimate_cost of the shared inputs with the run's r and powers
   // The figure the table is sorted by: electricity at the utilization when one was given,

@@ -78,6 +78,19 @@ TEST(ModelCosts, SortedCheapestFirstWithIdleAtTheUtilization) {
             "Q4_K_M (8 B params) 0.5859 EUR/Mtok.");
 }
 
+// compare and the report read pooled records (store::Pooling::kRepetitions): one record that
+// stands for 3 stored runs counts as 3, as the runs one by one would.
+TEST(ModelCosts, APooledRecordCountsTheRunsItStandsFor) {
+  auto records = three_models();
+  records[0].runs = 3;  // "Dense 8B", the latest: 3 runs pooled, plus the older one
+  auto c = model_costs(records, tariff(0.5));
+  ASSERT_TRUE(c) << c.error().message;
+  ASSERT_EQ(c->models.size(), 3u);
+  EXPECT_EQ(c->models[1].model, "Dense 8B Q4_K_M");
+  EXPECT_EQ(c->models[1].n_runs, 4);
+  EXPECT_EQ(c->models[0].n_runs, 1);
+}
+
 TEST(ModelCosts, WithoutAUtilizationSortedByGross) {
   const auto records = three_models();
   CostInputs in = tariff(0.5);
