@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "fit/compute_buffer.h"
 #include "fit/device_split.h"
 #include "fit/memory_model.h"
 #include "model/model_shape.h"
@@ -100,6 +101,89 @@ TEST(SplitLayers, LlamaCppRuleRpcFirstOutputOnLastDevice) {
   EXPECT_EQ(partial[75], 0);
   EXPECT_EQ(partial[76], 1);
   EXPECT_EQ(partial[80], 1);
+}
+
+// llama.cpp's own no_alloc plan (rigbench fit --rpc --check -o json, two or three ggml-rpc-servers
+// on 127.0.0.1, -c 4096 -ngl -1 -ts 1,1[,1]) of the header-only Llama-3.2-1B Q4_K_M written here:
+// per device weights + KV + compute, the host's weights + compute. With every layer on more than
+// one device llama.cpp runs pipeline parallelism (compute_buffer.h): 4 copies of each split's
+// inputs. Before: RPC0 0.983, RPC1 0.975, host 1.017 of these (the norm crossing into the second
+// device, the hole of a middle block, the host's fifth mask).
+struct LlamaCppPlan {
+  std::vector<uint64_t> devices;
+  uint64_t host;
+};
+
+std::vector<uint64_t> device_totals(const fit::SplitPlan& plan) {
+  std::vector<uint64_t> totals;
+  for (const auto& d : plan.devices) totals.push_back(d.device.weights + d.device.kv + d.device.compute);
+  return totals;
+}
+
+fit::SplitPlan plan_over_servers(const model::ModelShape& shape, int n_servers, bool flash_attn) {
+  fit::ContextParams ctx;
+  ctx.n_ctx = 4096;
+  ctx.flash_attn = flash_attn;
+  std::vector<fit::SplitDevice> devs;
+  for (int i = 0; i < n_servers; ++i) {
+    devs.push_back(device("RPC" + std::to_string(i), 24 * kGiB, 30, "127.0.0.1:" + std::to_string(50601 + i)));
+    devs.back().share = 1;
+  }
+  fit::Target host;
+  host.host_ram_bytes = 24 * kGiB;
+  host.host_bandwidth_gbps = 30;
+  return fit::plan_device_split(shape, devs, host, ctx, -1, 0, {1, 0.5, "t", "", ""});
+}
+
+TEST(PipelineParallel, EachDeviceAndTheHostAsLlamaCppsNoAllocPlanOfLlama1BOverTwoAndThreeServers) {
+  const auto shape = shape_of("Llama-3.2-1B", "Q4_K_M");
+  // Flash attention (llama.cpp's auto resolves to on): to 128 bytes (an alignment on the first device).
+  for (const auto& [n, want] : std::vector<std::pair<int, LlamaCppPlan>>{
+           {2, {{498425984, 849408128}, 240693248}}, {3, {{365985920, 378167424, 716968064}, 240693248}}}) {
+    const auto plan = plan_over_servers(shape, n, true);
+    const auto got = device_totals(plan);
+    ASSERT_EQ(got.size(), want.devices.size());
+    for (std::size_t i = 0; i < got.size(); ++i)
+      EXPECT_NEAR(static_cast<double>(got[i]), static_cast<double>(want.devices[i]), 128) << n << " servers, RPC" << i;
+    EXPECT_EQ(plan.host.weights + plan.host.kv + plan.host.compute, want.host) << n << " servers";
+  }
+  // Without flash attention: the masks in F32, the V row ids one per value of the widest V (512
+  // i64 per token, 4 copies on the host and on each device); the scores' phase is the fitted one
+  // (within 1 %: llama.cpp's allocator lays the block out tighter).
+  const auto plan = plan_over_servers(shape, 2, false);
+  const auto got = device_totals(plan);
+  const std::vector<uint64_t> want = {745873536, 892907648};
+  for (std::size_t i = 0; i < got.size(); ++i)
+    EXPECT_NEAR(static_cast<double>(got[i]) / static_cast<double>(want[i]), 1.0, 0.01) << "RPC" << i;
+  EXPECT_EQ(plan.host.weights + plan.host.kv + plan.host.compute, 265842688u);
+}
+
+TEST(PipelineParallel, TheHostKeepsFourCopiesOfEachGraphInputAndTheSecondDeviceTheCrossingNorm) {
+  const auto shape = shape_of("Llama-3.2-1B", "Q4_K_M");
+  fit::ContextParams ctx;
+  ctx.n_ctx = 4096;
+  const uint64_t u = 512, e = 2048, mask = 4096 * u * 2;
+  // Host: 4 x (mask + tokens, positions, K and V row ids, output ids: 4 + 4 + 8 + 8 + 4 B a token)
+  // + the embedding input and its lookup.
+  EXPECT_EQ(fit::pipeline_host_compute_bytes(shape, ctx), 4 * (mask + u * 28) + 2 * u * e * 4);
+  // The second device of two, holding the output layer: 4 x (the previous device's output and its
+  // first block's norm, positions, row ids, mask, output ids) + the logits beside one n_embd.
+  fit::PipelineRole last;
+  last.output = true;
+  last.middle_layer = true;
+  EXPECT_EQ(fit::pipeline_device_compute_bytes(shape, ctx, last),
+            4 * (mask + u * (2 * e * 4 + 4 + 16 + 4)) + u * 4 * (shape.n_vocab + e));
+  // The first device: the embedding crosses alone; its FFN phase over a middle block: 3 n_embd
+  // (the residual's hole) + 3 n_ff.
+  fit::PipelineRole first;
+  first.first = true;
+  first.middle_layer = true;
+  EXPECT_EQ(fit::pipeline_device_compute_bytes(shape, ctx, first),
+            4 * (mask + u * (e * 4 + 4 + 16)) + u * 4 * (3 * e + 3 * 8192));
+  // Without a middle block (a device holding one block) the hole is not there.
+  first.middle_layer = false;
+  EXPECT_EQ(fit::pipeline_device_compute_bytes(shape, ctx, first),
+            4 * (mask + u * (e * 4 + 4 + 16)) + u * 4 * (2 * e + 3 * 8192));
 }
 
 TEST(DeviceSplit, Llama70BOverA3090AndA64GBDesktopFitsWithANetworkTerm) {
