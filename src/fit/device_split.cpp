@@ -65,14 +65,24 @@ Evaluated evaluate(const model::ModelShape& s, const std::vector<SplitDevice>& d
 
 }  // namespace
 
-HopTraffic rpc_hop_traffic(uint32_t n_embd, uint32_t n_vocab, uint32_t n_kv, bool flash_attn, bool holds_output) {
+TokenInputs token_inputs(const model::ModelShape& s, const ContextParams& c, int n_ctx, int depth) {
+  const AttentionCaches caches = attention_caches(s, c);
+  const uint64_t cell = c.flash_attn ? 2 : 4;
+  TokenInputs in;
+  if (caches.full) in.mask_bytes += uint64_t{mask_cells(n_ctx, depth)} * cell;
+  if (caches.window) in.mask_bytes += uint64_t{mask_cells(static_cast<int>(caches.window_cells), depth)} * cell;
+  in.row_id_bytes = row_id_bytes_per_token(s, c);
+  in.tensors = caches.count() * (s.is_mla() ? 2 : 3) + 1;
+  return in;
+}
+
+HopTraffic rpc_hop_traffic(uint32_t n_embd, uint32_t n_vocab, const TokenInputs& in, bool holds_output) {
   const uint64_t set_header = kRpcCommandHeaderBytes + kRpcTensorBytes + 8;  // | cmd | size | rpc_tensor | offset |
   HopTraffic h;
   const uint64_t inputs = uint64_t{n_embd} * 4                        // hidden state, f32
-                          + uint64_t{n_kv} * (flash_attn ? 2 : 4)     // KQ mask, one row
-                          + 4 + 8 + 8                                 // position (i32), K and V row ids (i64)
+                          + in.mask_bytes + 4 + in.row_id_bytes       // masks, position (i32), row ids
                           + (holds_output ? 4 : 0);                   // output ids (i32)
-  const int messages = kRpcInputsPerHop + (holds_output ? 1 : 0);
+  const int messages = 1 + in.tensors + (holds_output ? 1 : 0);
   h.bytes_to_server = inputs + static_cast<uint64_t>(messages) * set_header
                       + kRpcCommandHeaderBytes + 4                     // GRAPH_RECOMPUTE: device id
                       + kRpcCommandHeaderBytes + kRpcTensorBytes + 16;  // GET_TENSOR: rpc_tensor, offset, size
@@ -175,11 +185,11 @@ SplitPlan plan_device_split(const model::ModelShape& s, const std::vector<SplitD
   }
   // The network: one hop per remote device that holds layers or the output layer.
   std::vector<HopTraffic> hops;
-  const uint32_t n_kv = mask_cells(plan.n_ctx, depth);
+  const TokenInputs in = token_inputs(s, c, plan.n_ctx, depth);
   for (std::size_t i = 0; i < devices.size(); ++i) {
     const bool output = plan.output_device == static_cast<int>(i);
     if (!devices[i].endpoint.empty() && (plan.n_layers[i] > 0 || output))
-      hops.push_back(rpc_hop_traffic(s.n_embd, s.n_vocab, n_kv, c.flash_attn, output));
+      hops.push_back(rpc_hop_traffic(s.n_embd, s.n_vocab, in, output));
   }
   const NetworkTerm net = network_per_token(hops, link);
   plan.hops = net.hops;

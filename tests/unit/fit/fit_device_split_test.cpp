@@ -55,13 +55,26 @@ TEST(NetworkTerm, OneRoundTripPerHopAsGgmlRpcWaitsForOneAnswerPerSplit) {
   // Llama-3.1-70B, a middle hop at depth 0 with flash attention: hidden state 8192 x 4 B, a mask
   // row of 256 f16 cells, position + K/V ids 20 B; 5 SET_TENSOR headers of 9 + 296 + 8 B;
   // GRAPH_RECOMPUTE 9 + 4 B; GET_TENSOR request 9 + 296 + 16 B. Back: 8 + 8192 x 4 B.
-  const auto mid = fit::rpc_hop_traffic(8192, 128256, 256, true, false);
+  const auto shape = shape_of("Llama-3.1-70B", "Q4_K_M");
+  fit::ContextParams fa;
+  fa.n_ctx = 8192;
+  const auto in = fit::token_inputs(shape, fa, 8192, 0);
+  EXPECT_EQ(in.mask_bytes, 512u);
+  EXPECT_EQ(in.row_id_bytes, 16u);
+  EXPECT_EQ(in.tensors + 1, fit::kRpcInputsPerHop);  // + the hidden state
+  const auto mid = fit::rpc_hop_traffic(8192, 128256, in, false);
   EXPECT_EQ(mid.bytes_to_server, 32768u + 512u + 20u + 5u * 313u + 13u + 321u);
   EXPECT_EQ(mid.bytes_from_server, 8u + 32768u);
   EXPECT_EQ(mid.round_trips, 1);
-  // The hop holding the output layer: one more input (output ids, i32) and the logits back.
-  const auto out = fit::rpc_hop_traffic(8192, 128256, 256, false, true);
-  EXPECT_EQ(out.bytes_to_server, 32768u + 1024u + 24u + 6u * 313u + 13u + 321u);
+  // The hop holding the output layer, without flash attention: an f32 mask row, and V's row ids one
+  // i64 per value of a token's V (8 KV heads x 128: llama_kv_cache::build_input_v_idxs, V stored
+  // transposed; before, 8 B were counted); one more input (output ids, i32) and the logits back.
+  fit::ContextParams no_fa = fa;
+  no_fa.flash_attn = false;
+  const auto in_no_fa = fit::token_inputs(shape, no_fa, 8192, 0);
+  EXPECT_EQ(in_no_fa.row_id_bytes, 8u + 1024u * 8u);
+  const auto out = fit::rpc_hop_traffic(8192, 128256, in_no_fa, true);
+  EXPECT_EQ(out.bytes_to_server, 32768u + 1024u + 4u + 8200u + 4u + 6u * 313u + 13u + 321u);
   EXPECT_EQ(out.bytes_from_server, 8u + 128256u * 4u);
   // Two hops at 1 Gb/s and 0.5 ms: 2 round trips and every byte both ways.
   const fit::Link link{1.0, 0.5, "test", "stated", "stated"};
@@ -75,6 +88,22 @@ TEST(NetworkTerm, OneRoundTripPerHopAsGgmlRpcWaitsForOneAnswerPerSplit) {
   EXPECT_EQ(fit::network_per_token({}, link).seconds, 0.0);
   // A link of unknown bandwidth cannot carry bytes in 0 s: the term says it is not known.
   EXPECT_FALSE(fit::network_per_token({mid}, fit::Link{0, 2.0, "test", "", ""}).known);
+}
+
+TEST(NetworkTerm, SlidingWindowModelsSendTheWindowCachesMaskAndRowIdsToo) {
+  // Gemma-2-9B (every other layer slides, window 4096): build_attn_inp_kv_iswa gives each cache a
+  // mask and K/V row ids, so a hop takes 7 tensors besides the hidden state (before: 5, and the
+  // window's mask was not counted). At -c 8192 and depth 5000 the full mask spans 5120 cells, the
+  // window's its 4608 (PAD(4096 + 512, 256)).
+  const auto shape = shape_of("Gemma-2-9B", "Q4_K_M");
+  fit::ContextParams ctx;
+  ctx.n_ctx = 8192;
+  const auto in = fit::token_inputs(shape, ctx, 8192, 5000);
+  EXPECT_EQ(in.mask_bytes, (5120u + 4608u) * 2u);
+  EXPECT_EQ(in.row_id_bytes, 2u * 16u);
+  EXPECT_EQ(in.tensors, 7);
+  // Early in the context both masks cover the 256 cells in use.
+  EXPECT_EQ(fit::token_inputs(shape, ctx, 8192, 0).mask_bytes, 2u * 256u * 2u);
 }
 
 TEST(NetworkTerm, MaskCoversTheCellsInUsePaddedTo256AtMostTheContext) {
@@ -205,7 +234,7 @@ TEST(DeviceSplit, Llama70BOverA3090AndA64GBDesktopFitsWithANetworkTerm) {
   EXPECT_EQ(plan.output_device, 1);
   EXPECT_EQ(plan.hops, 1);
   // One hop (the desktop, not holding the output layer): its round trip and its bytes.
-  const auto hop = fit::rpc_hop_traffic(8192, shape.n_vocab, 256, ctx.flash_attn, false);
+  const auto hop = fit::rpc_hop_traffic(8192, shape.n_vocab, fit::token_inputs(shape, ctx, 8192, 0), false);
   EXPECT_EQ(plan.round_trips_per_token, 1);
   EXPECT_EQ(plan.network_bytes_per_token, hop.bytes_to_server + hop.bytes_from_server);
   EXPECT_NEAR(plan.network_s_per_token, fit::network_per_token({hop}, link).seconds, 1e-15);
