@@ -13,7 +13,9 @@ ggml-rpc's wire format on the way to the server (| cmd 1 byte | size 8 bytes | d
 SIGTERM/SIGINT or at --max-seconds, writes a JSON object: commands by name; "turns", the times
 the server answered after the client had sent (each one a round trip the client waited for);
 "computes", the graph computes (one per token per hop); "turns_after_compute", the turns from
-the first graph compute on (so turns_after_compute / computes = round trips per token per hop). It exits by itself after --max-seconds (bounded: a test that forgets it cannot leak it).
+the first graph compute on (so turns_after_compute / computes = round trips per token per hop);
+"bytes_after_compute", by command, the bytes sent to the server (9-byte header and payload) from
+the first graph compute on (SET_TENSOR's / (computes - 1) = a token's inputs into the hop). It exits by itself after --max-seconds (bounded: a test that forgets it cannot leak it).
 """
 import argparse
 import asyncio
@@ -36,6 +38,7 @@ class Counter:
         self.turns = 0
         self.computes = 0             # GRAPH_COMPUTE + GRAPH_RECOMPUTE: one per token per hop
         self.turns_after_compute = 0  # turns from the first graph compute on
+        self.bytes_after_compute = {}  # by command: header + payload bytes sent from the first compute on
         self.last = None  # "c2s" or "s2c": who sent last
         self.buf = b""
         self.need = 9
@@ -49,6 +52,8 @@ class Counter:
                 cmd, size = self.buf[0], struct.unpack("<Q", self.buf[1:9])[0]
                 name = COMMANDS[cmd] if cmd < len(COMMANDS) else str(cmd)
                 self.commands[name] = self.commands.get(name, 0) + 1
+                if self.computes > 0:
+                    self.bytes_after_compute[name] = self.bytes_after_compute.get(name, 0) + 9 + size
                 if name in ("GRAPH_COMPUTE", "GRAPH_RECOMPUTE"):
                     self.computes += 1
                 self.buf = self.buf[9:]
@@ -131,13 +136,16 @@ async def main():
         pass
     server.close()
     if a.count_file:
-        total = {"commands": {}, "turns": 0, "computes": 0, "turns_after_compute": 0, "connections": len(counters)}
+        total = {"commands": {}, "turns": 0, "computes": 0, "turns_after_compute": 0, "connections": len(counters),
+                 "bytes_after_compute": {}}
         for c in counters:
             total["turns"] += c.turns
             total["computes"] += c.computes
             total["turns_after_compute"] += c.turns_after_compute
             for k, v in c.commands.items():
                 total["commands"][k] = total["commands"].get(k, 0) + v
+            for k, v in c.bytes_after_compute.items():
+                total["bytes_after_compute"][k] = total["bytes_after_compute"].get(k, 0) + v
         tmp = a.count_file + ".tmp"
         with open(tmp, "w") as f:
             json.dump(total, f, sort_keys=True)

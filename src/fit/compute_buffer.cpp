@@ -340,6 +340,7 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
     ffn_per_token = std::max(moe, n_ff_max > ff_exp ? ffn_per_token : 0);
   }
   p.ffn = ffn_mask + u * 4 * ffn_per_token;
+  p.ffn_mask = ffn_mask;
   p.output = u * 4 * (static_cast<uint64_t>(s.causal ? s.n_vocab : 0) + 2 * e);
   // An output layer narrower than the vocabulary that the graph pads back to n_vocab with -inf
   // (Qwen3-VL's graph, which Qwen3-TTS's talker uses: 3072 codec rows of a larger vocabulary):
@@ -400,6 +401,35 @@ uint64_t offloaded_host_compute_bytes(const model::ModelShape& s, const ContextP
   const ComputePhases p = compute_phases(s, c);
   const uint64_t inputs = p.mask + u * 4 * (2ull * s.n_embd + 3);
   return with_output ? std::max(inputs, p.output + kGraphSlack) : inputs;
+}
+
+namespace {
+
+// Bytes per token of the inputs besides the hidden state and the masks: positions (i32) and the
+// K/V row ids of each cache.
+uint64_t position_and_row_id_bytes(const model::ModelShape& s, const ContextParams& c) {
+  return 4 + row_id_bytes_per_token(s, c);
+}
+
+}  // namespace
+
+uint64_t pipeline_host_compute_bytes(const model::ModelShape& s, const ContextParams& c) {
+  const uint64_t u = static_cast<uint64_t>(std::min(c.n_ctx, c.n_ubatch));
+  const ComputePhases p = compute_phases(s, c);
+  const uint64_t inputs = p.mask + u * (4 + position_and_row_id_bytes(s, c) + 4);  // tokens, .., output ids
+  return kPipelineCopies * inputs + u * 4 * 2ull * s.n_embd;
+}
+
+uint64_t pipeline_device_compute_bytes(const model::ModelShape& s, const ContextParams& c, const PipelineRole& role) {
+  const uint64_t u = static_cast<uint64_t>(std::min(c.n_ctx, c.n_ubatch));
+  const uint64_t e = s.n_embd;
+  const ComputePhases p = compute_phases(s, c);
+  const uint64_t hidden = (role.first ? 1 : 2) * e * 4;  // the hidden state; after the first device also the norm
+  const uint64_t inputs = p.mask + u * (hidden + position_and_row_id_bytes(s, c) + (role.output ? 4 : 0));
+  const uint64_t attention = p.attention - std::min(p.attention, p.mask);
+  const uint64_t ffn = p.ffn - std::min(p.ffn, p.ffn_mask) + (role.middle_layer ? u * 4 * e : 0);
+  const uint64_t output = role.output ? p.output - std::min(p.output, u * 4 * e) : 0;
+  return kPipelineCopies * inputs + std::max({attention, ffn, output});
 }
 
 uint64_t projector_compute_bytes(const model::ProjectorShape& p, bool flash_attn) {

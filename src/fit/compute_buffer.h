@@ -13,7 +13,8 @@ namespace rigbench::fit {
 // Bytes live at the peak of each phase of the worst-case graph (see compute_buffer_bytes).
 struct ComputePhases {
   uint64_t attention = 0, ffn = 0, output = 0;
-  uint64_t mask = 0;  // the KQ masks (graph inputs) within the attention phase
+  uint64_t mask = 0;      // the KQ masks (graph inputs) within the attention phase
+  uint64_t ffn_mask = 0;  // the KQ masks within the FFN phase (those a later block reads)
 };
 ComputePhases compute_phases(const model::ModelShape& shape, const ContextParams& ctx);
 
@@ -67,6 +68,45 @@ uint64_t compute_buffer_bytes(const model::ModelShape& shape, const ContextParam
 // 258.50 MiB with the 1B's output layer on the host; fit_memory_model_test.cpp).
 uint64_t offloaded_host_compute_bytes(const model::ModelShape& shape, const ContextParams& ctx,
                                       bool with_output = false);
+
+// llama.cpp's pipeline parallelism (llama-context.cpp: more than one device, every layer and the
+// output layer offloaded, the KV cache offloaded, no tensor overrides, devices with async compute
+// and events: RPC, CUDA, Metal). ggml's scheduler (ggml-backend.cpp, ggml_backend_sched_split_graph)
+// then keeps kPipelineCopies copies of every tensor that crosses into a split, each allocated
+// first and never freed (input and output flags), so that the next micro-batch can be copied in
+// while this one runs. Traced in ggml-alloc's allocation of llama.cpp's no_alloc plan of
+// stories260K and Llama-3.2-1B over two rpc-servers (fit_device_split_test.cpp holds the bytes).
+constexpr uint64_t kPipelineCopies = 4;  // GGML_SCHED_MAX_COPIES
+
+// Where a device sits in the split, in layer order.
+struct PipelineRole {
+  bool first = false;         // holds block 0: its hidden state is the embedding lookup
+  bool output = false;        // holds the output layer (and the last block, whose output ids it reads)
+  bool middle_layer = false;  // holds a block that is neither its own first nor the model's last
+};
+
+// The host's compute buffer under pipeline parallelism: kPipelineCopies copies of each graph
+// input a node reads (token ids and positions i32, the K/V row ids of each cache,
+// row_id_bytes_per_token, the output ids i32, the KQ masks), beside the embedding input and the
+// embedding lookup (2 n_embd f32 per token). stories260K at -c 4096: 4 x (4 MiB + 28 B x 512) +
+// 256 KiB = 16.30 MiB, as llama.cpp plans.
+uint64_t pipeline_host_compute_bytes(const model::ModelShape& shape, const ContextParams& ctx);
+
+// A device's compute buffer under pipeline parallelism: kPipelineCopies copies of each tensor its
+// split reads from another backend: the hidden state (n_embd f32 per token), positions, row ids
+// and the masks, on the output device the output ids; a device after the first also the first
+// block's norm (n_embd f32): llama.cpp's no_alloc plan sizes the graph after
+// ggml_backend_sched_reserve_size has reset the scheduler, which drops llama.cpp's pin of each
+// block's norm to the block's device (graph_get_cb), so that norm runs on the previous device and
+// crosses too (the real allocation, whose reserve keeps the pin, is 4 n_embd f32 per token smaller
+// there; fit follows the plan, the larger, which llama.cpp's --fit also plans with). Above the
+// copies, the device's own graph: the largest of its attention phase and FFN phase without the
+// masks (now copies) and, on the output device, the logits with one n_embd; a block that is neither
+// the device's first nor the model's last (its residual a tensor of this buffer, not a copy)
+// leaves a hole of one n_embd below the FFN's tensors. Llama-3.2-1B at -c 4096 over two servers:
+// 92.04 and 302.55 MiB, as llama.cpp plans.
+uint64_t pipeline_device_compute_bytes(const model::ModelShape& shape, const ContextParams& ctx,
+                                       const PipelineRole& role);
 
 // Compute buffer of a vision projector (mtmd/clip), approximate: llama.cpp reserves it with a
 // warmup image of clip.vision.image_size pixels per side (some projector types use other

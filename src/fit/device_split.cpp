@@ -36,22 +36,27 @@ Evaluated evaluate(const model::ModelShape& s, const std::vector<SplitDevice>& d
   for (const auto& d : devices) backends.push_back(d.target.backend);
   Evaluated e;
   e.dev = estimate_split_devices(s, c, ngl, backends, shares_of(devices), e.host);
-  // llama.cpp's pipeline parallelism (llama-context.cpp): with more than one device, every
-  // layer offloaded, the KV offloaded and no tensor overrides (and devices with async compute
-  // and events, as RPC, CUDA and Metal devices have), the scheduler keeps kPipelineCopies
-  // copies of each split's inputs: the KQ mask (n_kv x n_tokens, f16 with flash attention,
-  // else f32) on the host and on each device, and the activations each device receives.
+  // llama.cpp's pipeline parallelism (compute_buffer.h): with more than one device, every layer
+  // offloaded, the KV offloaded and no tensor overrides, the host and each device keep
+  // kPipelineCopies copies of what crosses into their splits.
   const int n_layer = static_cast<int>(s.n_layer);
   const bool all_offloaded = ngl < 0 || ngl > n_layer;
   if (devices.size() > 1 && all_offloaded && c.offload_kqv && c.tensor_overrides.empty()) {
-    constexpr uint64_t kPipelineCopies = 4;  // GGML_SCHED_MAX_COPIES
-    const uint64_t n_tokens = static_cast<uint64_t>(std::min(c.n_ubatch, std::max(c.n_ctx, 1)));
-    const uint64_t mask = static_cast<uint64_t>(padded_context(c.n_ctx, c.n_seq)) * n_tokens * (c.flash_attn ? 2 : 4);
-    const uint64_t activations = static_cast<uint64_t>(s.n_embd) * n_tokens * 4;
-    e.host.compute += kPipelineCopies * mask;
-    for (auto& d : e.dev) {
-      if (d.compute > 0) d.compute += (kPipelineCopies - 1) * (mask + activations);
+    const std::vector<int> placed = split_layer_devices(n_layer, ngl, shares_of(devices));
+    for (std::size_t d = 0; d < devices.size(); ++d) {
+      if (e.dev[d].compute == 0) continue;  // no layers, no output layer
+      PipelineRole role;
+      int first = -1;
+      for (int il = 0; il < n_layer; ++il) {
+        if (placed[static_cast<std::size_t>(il)] != static_cast<int>(d)) continue;
+        if (first < 0) first = il;
+        else if (il != n_layer - 1) role.middle_layer = true;
+      }
+      role.first = first == 0;
+      role.output = placed[static_cast<std::size_t>(n_layer)] == static_cast<int>(d);
+      e.dev[d].compute = pipeline_device_compute_bytes(s, c, role) + (d == 0 ? c.mmproj_compute_bytes : 0);
     }
+    e.host.compute = pipeline_host_compute_bytes(s, c);
   }
   e.room = e.host.total() <= host.host_ram_bytes;
   for (std::size_t i = 0; i < devices.size(); ++i) e.room = e.room && e.dev[i].total() <= devices[i].target.usable_bytes();
@@ -60,14 +65,24 @@ Evaluated evaluate(const model::ModelShape& s, const std::vector<SplitDevice>& d
 
 }  // namespace
 
-HopTraffic rpc_hop_traffic(uint32_t n_embd, uint32_t n_vocab, uint32_t n_kv, bool flash_attn, bool holds_output) {
+TokenInputs token_inputs(const model::ModelShape& s, const ContextParams& c, int n_ctx, int depth) {
+  const AttentionCaches caches = attention_caches(s, c);
+  const uint64_t cell = c.flash_attn ? 2 : 4;
+  TokenInputs in;
+  if (caches.full) in.mask_bytes += uint64_t{mask_cells(n_ctx, depth)} * cell;
+  if (caches.window) in.mask_bytes += uint64_t{mask_cells(static_cast<int>(caches.window_cells), depth)} * cell;
+  in.row_id_bytes = row_id_bytes_per_token(s, c);
+  in.tensors = caches.count() * (s.is_mla() ? 2 : 3) + 1;
+  return in;
+}
+
+HopTraffic rpc_hop_traffic(uint32_t n_embd, uint32_t n_vocab, const TokenInputs& in, bool holds_output) {
   const uint64_t set_header = kRpcCommandHeaderBytes + kRpcTensorBytes + 8;  // | cmd | size | rpc_tensor | offset |
   HopTraffic h;
   const uint64_t inputs = uint64_t{n_embd} * 4                        // hidden state, f32
-                          + uint64_t{n_kv} * (flash_attn ? 2 : 4)     // KQ mask, one row
-                          + 4 + 8 + 8                                 // position (i32), K and V row ids (i64)
+                          + in.mask_bytes + 4 + in.row_id_bytes       // masks, position (i32), row ids
                           + (holds_output ? 4 : 0);                   // output ids (i32)
-  const int messages = kRpcInputsPerHop + (holds_output ? 1 : 0);
+  const int messages = 1 + in.tensors + (holds_output ? 1 : 0);
   h.bytes_to_server = inputs + static_cast<uint64_t>(messages) * set_header
                       + kRpcCommandHeaderBytes + 4                     // GRAPH_RECOMPUTE: device id
                       + kRpcCommandHeaderBytes + kRpcTensorBytes + 16;  // GET_TENSOR: rpc_tensor, offset, size
@@ -170,11 +185,11 @@ SplitPlan plan_device_split(const model::ModelShape& s, const std::vector<SplitD
   }
   // The network: one hop per remote device that holds layers or the output layer.
   std::vector<HopTraffic> hops;
-  const uint32_t n_kv = mask_cells(plan.n_ctx, depth);
+  const TokenInputs in = token_inputs(s, c, plan.n_ctx, depth);
   for (std::size_t i = 0; i < devices.size(); ++i) {
     const bool output = plan.output_device == static_cast<int>(i);
     if (!devices[i].endpoint.empty() && (plan.n_layers[i] > 0 || output))
-      hops.push_back(rpc_hop_traffic(s.n_embd, s.n_vocab, n_kv, c.flash_attn, output));
+      hops.push_back(rpc_hop_traffic(s.n_embd, s.n_vocab, in, output));
   }
   const NetworkTerm net = network_per_token(hops, link);
   plan.hops = net.hops;

@@ -29,10 +29,14 @@ struct Link {
 // one queue and one socket per server) and ggml-backend.cpp ggml_backend_sched_compute_splits:
 //  - llama.cpp places a device's layers contiguously, so the scheduler makes one split per
 //    device per graph;
-//  - into the split, one SET_TENSOR per input of the split (kRpcInputsPerHop): the hidden state
-//    (n_embd f32), the KQ mask (n_kv f16 with flash attention, else f32; n_kv is the KV cells
-//    in use padded to 256), the position (i32), the K and V row ids (i64); the hop holding the
-//    output layer also gets the output ids (i32). send_rpc_cmd without an output: no answer.
+//  - into the split, one SET_TENSOR per input of the split: the hidden state (n_embd f32) and
+//    token_inputs: per KV cache the attention reads a KQ mask row (n_kv f16 with flash attention,
+//    else f32; n_kv is the KV cells in use padded to 256), the K row id (i64) and the V row ids
+//    (one i64 with flash attention; without it one per value of the widest layer's V, since V is
+//    stored transposed: llama_kv_cache::build_input_v_idxs); and the position (i32). Sliding-window
+//    models read two caches (build_attn_inp_kv_iswa: the window's mask and row ids too). The hop
+//    holding the output layer also gets the output ids (i32). send_rpc_cmd without an output: no
+//    answer.
 //  - GRAPH_RECOMPUTE (GRAPH_COMPUTE the first time, with the serialized graph): no answer;
 //    synchronize and events are a marker in the dispatcher's local queue, not a message.
 //  - out of the split, one GET_TENSOR: the hidden state for the next device (the scheduler's
@@ -43,7 +47,7 @@ struct Link {
 // commands are pipelined on the socket ahead of it. The relay in bench/rpc_delay_relay.py counts
 // the commands on the wire (--count-file); rpc_e2e_tests holds 1 turn per graph compute.
 constexpr int kRpcRoundTripsPerHop = 1;
-constexpr int kRpcInputsPerHop = 5;            // SET_TENSOR per token into a hop (+1 on the output hop)
+constexpr int kRpcInputsPerHop = 5;            // SET_TENSOR per token into a hop with one KV cache (+1 on the output hop)
 constexpr uint64_t kRpcTensorBytes = 296;      // sizeof(rpc_tensor), packed, GGML_MAX_SRC 10
 constexpr uint64_t kRpcCommandHeaderBytes = 9;  // command byte + 8-byte size
 constexpr uint64_t kRpcAnswerHeaderBytes = 8;   // 8-byte size
@@ -56,9 +60,25 @@ struct HopTraffic {
   int round_trips = 0;             // kRpcRoundTripsPerHop
 };
 
-// n_kv: the KV cells the mask covers (llama_kv_cache::get_n_kv: the cells in use, padded to
-// 256, at most the context). holds_output: the hop holds the output layer (the logits come back).
-HopTraffic rpc_hop_traffic(uint32_t n_embd, uint32_t n_vocab, uint32_t n_kv, bool flash_attn, bool holds_output);
+// What one generated token takes into a hop besides the hidden state (llama-graph.cpp's inputs at
+// n_tokens = 1).
+struct TokenInputs {
+  uint64_t mask_bytes = 0;    // the KQ mask rows of every cache: cells x 2 (f16, flash attention) or 4 (f32)
+  uint64_t row_id_bytes = 0;  // K and V row ids of every cache (kv_cache.h row_id_bytes_per_token)
+  int tensors = 0;            // their SET_TENSORs: per cache the mask, the K ids and (not for MLA) the
+                              // V ids; and the position
+};
+
+// For `shape` with `ctx` at `depth` tokens in a context of n_ctx cells (padded): the full cache's
+// mask over mask_cells(n_ctx, depth), the window cache's over mask_cells(its cells, depth).
+// Llama-3.1-70B with flash attention at depth 0: 512 + 16 bytes in 4 tensors (+ the hidden state:
+// kRpcInputsPerHop); without it the V ids are 1024 i64 (8 KiB) a token.
+TokenInputs token_inputs(const model::ModelShape& shape, const ContextParams& ctx, int n_ctx, int depth);
+
+// The traffic of one hop per token: the hidden state and `in` to the server (each a SET_TENSOR),
+// the graph compute, the answer. holds_output: the hop holds the output layer (the output ids
+// go in, the logits come back).
+HopTraffic rpc_hop_traffic(uint32_t n_embd, uint32_t n_vocab, const TokenInputs& in, bool holds_output);
 
 // The cells llama.cpp's KV mask covers for a token at `depth` in a context of n_ctx cells
 // (padded): max(256, the cells in use rounded up to 256), at most n_ctx.

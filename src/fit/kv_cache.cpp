@@ -140,4 +140,31 @@ uint64_t graph_kv_cells(const model::ModelShape& s, const ContextParams& c) {
   return static_cast<uint64_t>(padded_context(c.n_ctx, c.n_seq));
 }
 
+AttentionCaches attention_caches(const model::ModelShape& s, const ContextParams& c) {
+  AttentionCaches a;
+  if (!s.causal) return a;
+  for (uint32_t il = 0; il < s.n_layer; ++il) {
+    if (!s.has_kv(il) || s.is_recurrent(il) || il >= s.n_head_kv.size() || s.n_head_kv[il] == 0) continue;
+    if (s.n_swa > 0 && s.is_swa(il)) {
+      a.window = true;
+      a.window_cells = layer_cells(s, c, il) / n_streams(c);
+    } else {
+      a.full = true;
+    }
+  }
+  return a;
+}
+
+uint64_t row_id_bytes_per_token(const model::ModelShape& s, const ContextParams& c) {
+  const AttentionCaches a = attention_caches(s, c);
+  uint64_t v_ids = 0;
+  if (!s.is_mla()) {
+    v_ids = 1;
+    if (!c.flash_attn)
+      for (uint32_t l = 0; l < s.n_layer && l < s.n_head_kv.size(); ++l)
+        v_ids = std::max<uint64_t>(v_ids, head_v(s, l) * s.n_head_kv[l]);
+  }
+  return static_cast<uint64_t>(a.count()) * 8 * (1 + v_ids);
+}
+
 }  // namespace rigbench::fit

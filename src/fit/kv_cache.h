@@ -37,6 +37,24 @@ uint64_t layer_state_bytes(const model::ModelShape& shape, const ContextParams& 
 // Errors: kInvalidInput naming the flags and what to do.
 Status check_cache_types(const model::ModelShape& shape, const ContextParams& ctx);
 
+// The KV caches llama.cpp's attention reads, each with its own KQ mask and K/V row ids as graph
+// inputs: the full cache where some attention layer is global, the sliding-window cache where
+// some layer slides (both: build_attn_inp_kv_iswa). `window_cells`: the window cache's cells per
+// sequence (layer_cells / n_seq); 0 without one. Neither for encoders and recurrent-only models.
+struct AttentionCaches {
+  bool full = false;
+  bool window = false;
+  uint64_t window_cells = 0;
+  int count() const { return (full ? 1 : 0) + (window ? 1 : 0); }
+};
+AttentionCaches attention_caches(const model::ModelShape& shape, const ContextParams& ctx);
+
+// Bytes of the K and V row ids one token takes into the graph (llama_kv_cache::build_input_k_idxs,
+// build_input_v_idxs), over the caches the attention reads: an i64 for K and, where V is cached
+// (not MLA), an i64 with flash attention, else one per value of the widest layer's V (V is stored
+// transposed: n_embd_v_gqa_max i64s; Llama-3.2-1B: 512 x 8 = 4 KiB per token).
+uint64_t row_id_bytes_per_token(const model::ModelShape& shape, const ContextParams& ctx);
+
 // Cells the attention of the worst-case graph spans: the padded context for decoders, the
 // batch for encoders (they attend within the batch).
 uint64_t graph_kv_cells(const model::ModelShape& shape, const ContextParams& ctx);

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "fit/compute_buffer.h"
 #include "fit/device_split.h"
 #include "fit/memory_model.h"
 #include "model/model_shape.h"
@@ -54,13 +55,26 @@ TEST(NetworkTerm, OneRoundTripPerHopAsGgmlRpcWaitsForOneAnswerPerSplit) {
   // Llama-3.1-70B, a middle hop at depth 0 with flash attention: hidden state 8192 x 4 B, a mask
   // row of 256 f16 cells, position + K/V ids 20 B; 5 SET_TENSOR headers of 9 + 296 + 8 B;
   // GRAPH_RECOMPUTE 9 + 4 B; GET_TENSOR request 9 + 296 + 16 B. Back: 8 + 8192 x 4 B.
-  const auto mid = fit::rpc_hop_traffic(8192, 128256, 256, true, false);
+  const auto shape = shape_of("Llama-3.1-70B", "Q4_K_M");
+  fit::ContextParams fa;
+  fa.n_ctx = 8192;
+  const auto in = fit::token_inputs(shape, fa, 8192, 0);
+  EXPECT_EQ(in.mask_bytes, 512u);
+  EXPECT_EQ(in.row_id_bytes, 16u);
+  EXPECT_EQ(in.tensors + 1, fit::kRpcInputsPerHop);  // + the hidden state
+  const auto mid = fit::rpc_hop_traffic(8192, 128256, in, false);
   EXPECT_EQ(mid.bytes_to_server, 32768u + 512u + 20u + 5u * 313u + 13u + 321u);
   EXPECT_EQ(mid.bytes_from_server, 8u + 32768u);
   EXPECT_EQ(mid.round_trips, 1);
-  // The hop holding the output layer: one more input (output ids, i32) and the logits back.
-  const auto out = fit::rpc_hop_traffic(8192, 128256, 256, false, true);
-  EXPECT_EQ(out.bytes_to_server, 32768u + 1024u + 24u + 6u * 313u + 13u + 321u);
+  // The hop holding the output layer, without flash attention: an f32 mask row, and V's row ids one
+  // i64 per value of a token's V (8 KV heads x 128: llama_kv_cache::build_input_v_idxs, V stored
+  // transposed; before, 8 B were counted); one more input (output ids, i32) and the logits back.
+  fit::ContextParams no_fa = fa;
+  no_fa.flash_attn = false;
+  const auto in_no_fa = fit::token_inputs(shape, no_fa, 8192, 0);
+  EXPECT_EQ(in_no_fa.row_id_bytes, 8u + 1024u * 8u);
+  const auto out = fit::rpc_hop_traffic(8192, 128256, in_no_fa, true);
+  EXPECT_EQ(out.bytes_to_server, 32768u + 1024u + 4u + 8200u + 4u + 6u * 313u + 13u + 321u);
   EXPECT_EQ(out.bytes_from_server, 8u + 128256u * 4u);
   // Two hops at 1 Gb/s and 0.5 ms: 2 round trips and every byte both ways.
   const fit::Link link{1.0, 0.5, "test", "stated", "stated"};
@@ -74,6 +88,22 @@ TEST(NetworkTerm, OneRoundTripPerHopAsGgmlRpcWaitsForOneAnswerPerSplit) {
   EXPECT_EQ(fit::network_per_token({}, link).seconds, 0.0);
   // A link of unknown bandwidth cannot carry bytes in 0 s: the term says it is not known.
   EXPECT_FALSE(fit::network_per_token({mid}, fit::Link{0, 2.0, "test", "", ""}).known);
+}
+
+TEST(NetworkTerm, SlidingWindowModelsSendTheWindowCachesMaskAndRowIdsToo) {
+  // Gemma-2-9B (every other layer slides, window 4096): build_attn_inp_kv_iswa gives each cache a
+  // mask and K/V row ids, so a hop takes 7 tensors besides the hidden state (before: 5, and the
+  // window's mask was not counted). At -c 8192 and depth 5000 the full mask spans 5120 cells, the
+  // window's its 4608 (PAD(4096 + 512, 256)).
+  const auto shape = shape_of("Gemma-2-9B", "Q4_K_M");
+  fit::ContextParams ctx;
+  ctx.n_ctx = 8192;
+  const auto in = fit::token_inputs(shape, ctx, 8192, 5000);
+  EXPECT_EQ(in.mask_bytes, (5120u + 4608u) * 2u);
+  EXPECT_EQ(in.row_id_bytes, 2u * 16u);
+  EXPECT_EQ(in.tensors, 7);
+  // Early in the context both masks cover the 256 cells in use.
+  EXPECT_EQ(fit::token_inputs(shape, ctx, 8192, 0).mask_bytes, 2u * 256u * 2u);
 }
 
 TEST(NetworkTerm, MaskCoversTheCellsInUsePaddedTo256AtMostTheContext) {
@@ -102,6 +132,89 @@ TEST(SplitLayers, LlamaCppRuleRpcFirstOutputOnLastDevice) {
   EXPECT_EQ(partial[80], 1);
 }
 
+// llama.cpp's own no_alloc plan (rigbench fit --rpc --check -o json, two or three ggml-rpc-servers
+// on 127.0.0.1, -c 4096 -ngl -1 -ts 1,1[,1]) of the header-only Llama-3.2-1B Q4_K_M written here:
+// per device weights + KV + compute, the host's weights + compute. With every layer on more than
+// one device llama.cpp runs pipeline parallelism (compute_buffer.h): 4 copies of each split's
+// inputs. Before: RPC0 0.983, RPC1 0.975, host 1.017 of these (the norm crossing into the second
+// device, the hole of a middle block, the host's fifth mask).
+struct LlamaCppPlan {
+  std::vector<uint64_t> devices;
+  uint64_t host;
+};
+
+std::vector<uint64_t> device_totals(const fit::SplitPlan& plan) {
+  std::vector<uint64_t> totals;
+  for (const auto& d : plan.devices) totals.push_back(d.device.weights + d.device.kv + d.device.compute);
+  return totals;
+}
+
+fit::SplitPlan plan_over_servers(const model::ModelShape& shape, int n_servers, bool flash_attn) {
+  fit::ContextParams ctx;
+  ctx.n_ctx = 4096;
+  ctx.flash_attn = flash_attn;
+  std::vector<fit::SplitDevice> devs;
+  for (int i = 0; i < n_servers; ++i) {
+    devs.push_back(device("RPC" + std::to_string(i), 24 * kGiB, 30, "127.0.0.1:" + std::to_string(50601 + i)));
+    devs.back().share = 1;
+  }
+  fit::Target host;
+  host.host_ram_bytes = 24 * kGiB;
+  host.host_bandwidth_gbps = 30;
+  return fit::plan_device_split(shape, devs, host, ctx, -1, 0, {1, 0.5, "t", "", ""});
+}
+
+TEST(PipelineParallel, EachDeviceAndTheHostAsLlamaCppsNoAllocPlanOfLlama1BOverTwoAndThreeServers) {
+  const auto shape = shape_of("Llama-3.2-1B", "Q4_K_M");
+  // Flash attention (llama.cpp's auto resolves to on): to 128 bytes (an alignment on the first device).
+  for (const auto& [n, want] : std::vector<std::pair<int, LlamaCppPlan>>{
+           {2, {{498425984, 849408128}, 240693248}}, {3, {{365985920, 378167424, 716968064}, 240693248}}}) {
+    const auto plan = plan_over_servers(shape, n, true);
+    const auto got = device_totals(plan);
+    ASSERT_EQ(got.size(), want.devices.size());
+    for (std::size_t i = 0; i < got.size(); ++i)
+      EXPECT_NEAR(static_cast<double>(got[i]), static_cast<double>(want.devices[i]), 128) << n << " servers, RPC" << i;
+    EXPECT_EQ(plan.host.weights + plan.host.kv + plan.host.compute, want.host) << n << " servers";
+  }
+  // Without flash attention: the masks in F32, the V row ids one per value of the widest V (512
+  // i64 per token, 4 copies on the host and on each device); the scores' phase is the fitted one
+  // (within 1 %: llama.cpp's allocator lays the block out tighter).
+  const auto plan = plan_over_servers(shape, 2, false);
+  const auto got = device_totals(plan);
+  const std::vector<uint64_t> want = {745873536, 892907648};
+  for (std::size_t i = 0; i < got.size(); ++i)
+    EXPECT_NEAR(static_cast<double>(got[i]) / static_cast<double>(want[i]), 1.0, 0.01) << "RPC" << i;
+  EXPECT_EQ(plan.host.weights + plan.host.kv + plan.host.compute, 265842688u);
+}
+
+TEST(PipelineParallel, TheHostKeepsFourCopiesOfEachGraphInputAndTheSecondDeviceTheCrossingNorm) {
+  const auto shape = shape_of("Llama-3.2-1B", "Q4_K_M");
+  fit::ContextParams ctx;
+  ctx.n_ctx = 4096;
+  const uint64_t u = 512, e = 2048, mask = 4096 * u * 2;
+  // Host: 4 x (mask + tokens, positions, K and V row ids, output ids: 4 + 4 + 8 + 8 + 4 B a token)
+  // + the embedding input and its lookup.
+  EXPECT_EQ(fit::pipeline_host_compute_bytes(shape, ctx), 4 * (mask + u * 28) + 2 * u * e * 4);
+  // The second device of two, holding the output layer: 4 x (the previous device's output and its
+  // first block's norm, positions, row ids, mask, output ids) + the logits beside one n_embd.
+  fit::PipelineRole last;
+  last.output = true;
+  last.middle_layer = true;
+  EXPECT_EQ(fit::pipeline_device_compute_bytes(shape, ctx, last),
+            4 * (mask + u * (2 * e * 4 + 4 + 16 + 4)) + u * 4 * (shape.n_vocab + e));
+  // The first device: the embedding crosses alone; its FFN phase over a middle block: 3 n_embd
+  // (the residual's hole) + 3 n_ff.
+  fit::PipelineRole first;
+  first.first = true;
+  first.middle_layer = true;
+  EXPECT_EQ(fit::pipeline_device_compute_bytes(shape, ctx, first),
+            4 * (mask + u * (e * 4 + 4 + 16)) + u * 4 * (3 * e + 3 * 8192));
+  // Without a middle block (a device holding one block) the hole is not there.
+  first.middle_layer = false;
+  EXPECT_EQ(fit::pipeline_device_compute_bytes(shape, ctx, first),
+            4 * (mask + u * (e * 4 + 4 + 16)) + u * 4 * (2 * e + 3 * 8192));
+}
+
 TEST(DeviceSplit, Llama70BOverA3090AndA64GBDesktopFitsWithANetworkTerm) {
   const auto shape = shape_of("Llama-3.1-70B", "Q4_K_M");
   fit::ContextParams ctx;
@@ -121,7 +234,7 @@ TEST(DeviceSplit, Llama70BOverA3090AndA64GBDesktopFitsWithANetworkTerm) {
   EXPECT_EQ(plan.output_device, 1);
   EXPECT_EQ(plan.hops, 1);
   // One hop (the desktop, not holding the output layer): its round trip and its bytes.
-  const auto hop = fit::rpc_hop_traffic(8192, shape.n_vocab, 256, ctx.flash_attn, false);
+  const auto hop = fit::rpc_hop_traffic(8192, shape.n_vocab, fit::token_inputs(shape, ctx, 8192, 0), false);
   EXPECT_EQ(plan.round_trips_per_token, 1);
   EXPECT_EQ(plan.network_bytes_per_token, hop.bytes_to_server + hop.bytes_from_server);
   EXPECT_NEAR(plan.network_s_per_token, fit::network_per_token({hop}, link).seconds, 1e-15);
