@@ -91,19 +91,28 @@ std::vector<NoiseNote> activity_notes(const hw::CpuActivity& a, double load) {
   // /proc/stat's shares only over a window of enough ticks to resolve them.
   const bool resolved = a.ticks_per_cpu >= hw::kMinTicksPerCpu;
   const bool waited = std::isfinite(a.wait_pct) && a.wait_pct > kBusyWaitPct;
-  const bool others = !std::isfinite(a.wait_pct) && resolved && a.others_pct > kBusyOthersPct;
+  // Others' CPU time against what this run left free (own_pct is at most 100).
+  const double free_pct = 100 - a.own_pct;
+  const double others_of_free = free_pct > 0 ? 100 * a.others_pct / free_pct : 0;
+  const bool others = resolved && a.others_pct > kBusyOthersPct && others_of_free > kBusyOthersFreePct;
   if (waited || others) {
     const std::string shares =
         resolved ? fmt("other processes used %.0f %% of the CPUs' time (this one %.0f %%", a.others_pct, a.own_pct) +
                        load_text + ")"
                  : "the run was too short for /proc/stat's shares" +
                        (load_text.empty() ? "" : " (" + load_text.substr(2) + ")");
+    const std::string beside =
+        others ? fmt("; %.0f %% of the CPUs' time this run left free: work beside it shares its memory bandwidth and "
+                     "caches",
+                     std::min(others_of_free, 100.0))
+               : "";
     out.push_back({"machine_busy", "",
-                   waited ? fmt("machine busy: this run's threads waited for a CPU %.0f %% of the time they were ready "
-                                "to run; ",
-                                a.wait_pct) +
-                                shares
-                          : "machine busy: " + shares + " during the run",
+                   (waited ? fmt("machine busy: this run's threads waited for a CPU %.0f %% of the time they were ready "
+                                 "to run; ",
+                                 a.wait_pct) +
+                                 shares
+                           : "machine busy: " + shares + " during the run") +
+                       beside,
                    "stop other programs or re-run when the machine is idle; the figures are lower than this machine "
                    "gives"});
   }

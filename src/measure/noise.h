@@ -17,7 +17,10 @@ namespace rigbench::measure {
 inline constexpr double kHighCvPct = 5;            // stddev / mean of the t/s samples, %
 inline constexpr double kFirstRepetitionPct = 10;  // the first repetition this far from the median of the rest, %
 inline constexpr double kBusyWaitPct = 5;          // this run's threads waiting for a CPU, % of their ready time
-inline constexpr double kBusyOthersPct = 10;       // other processes' CPU time, % of all CPUs' time
+inline constexpr double kBusyOthersPct = 5;        // other processes' CPU time, % of all CPUs' time (the floor:
+                                                   // /proc/stat's shares are within about 2 % over kMinTicksPerCpu)
+inline constexpr double kBusyOthersFreePct = 25;   // other processes' CPU time, % of the CPUs' time this run left
+                                                   // free (100 % less its own share)
 inline constexpr double kStealPct = 2;             // steal, % of all CPUs' time
 
 // 0-based repetition indices (ascending) as the note names them, 1-based: consecutive ones as
@@ -27,10 +30,15 @@ std::string repetition_list(std::span<const std::size_t> indices);
 // Notes on the samples of pp and tg (each with its phase). Fewer than 3 samples: none.
 std::vector<NoiseNote> sample_notes(const Results& results);
 
-// A note (code machine_busy) when other work took CPU time from this run: its threads waited
-// for a CPU more than kBusyWaitPct of the time they were ready to run (schedstat, exact at any
-// length); where the kernel keeps no schedstat, when other processes used more than
-// kBusyOthersPct of all CPUs' time over a window of at least kMinTicksPerCpu ticks per CPU.
+// A note (code machine_busy) when other work ran beside this run, either of:
+// - it took CPU time from the run: its threads waited for a CPU more than kBusyWaitPct of the
+//   time they were ready to run (schedstat, exact at any length; NaN = no schedstat, not used);
+// - it ran on the CPUs the run left free: over a window of at least kMinTicksPerCpu ticks per
+//   CPU, other processes used more than kBusyOthersPct of all CPUs' time and more than
+//   kBusyOthersFreePct of the time this run did not use (100 - own_pct). Such work waits for
+//   no CPU of the run's but shares its memory bandwidth and caches: a 1-thread run on 2 CPUs
+//   beside a build on the other one (others about 50 % of all, all of the free half).
+//   Where the kernel keeps no schedstat this is the only test.
 // One when steal passed kStealPct over such a window (code steal). Shorter windows say
 // nothing from /proc/stat: it counts whole ticks, and 1 tick of 6 would read as 17 %.
 // `load` is the 1-minute load average at the end (NaN = unknown), said in the text.

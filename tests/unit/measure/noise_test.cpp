@@ -207,16 +207,92 @@ TEST(FakeSchedstatTree, BusyWhenTheRunsThreadsWaitedForACpuNotOtherwise) {
       << notes[0].text;
   EXPECT_NE(notes[0].text.find("too short"), std::string::npos) << notes[0].text;
   EXPECT_NE(notes[0].text.find("load average 2.50"), std::string::npos) << notes[0].text;
-  // A long run with schedstat: its threads' wait decides, not others' share of all CPUs (a
-  // 1-thread run on a 16-CPU host beside a build using other CPUs waited for none).
+  // A long run with a thread per CPU: it used almost all the CPUs' time, and the little the
+  // others had (4 % of all) is what it left free; only its threads' wait can say busy.
   a.ticks_per_cpu = 1000;
-  a.others_pct = 40;
+  a.own_pct = 95;
+  a.others_pct = 4;
   a.wait_pct = 1;
   EXPECT_FALSE(has(activity_notes(a, 7), "machine_busy"));
   a.wait_pct = 20;
   notes = activity_notes(a, 7);
   ASSERT_TRUE(has(notes, "machine_busy"));
-  EXPECT_NE(notes[0].text.find("other processes used 40 %"), std::string::npos) << notes[0].text;
+  EXPECT_NE(notes[0].text.find("other processes used 4 %"), std::string::npos) << notes[0].text;
+  EXPECT_EQ(notes[0].text.find("left free"), std::string::npos) << notes[0].text;
+}
+
+// Work on the CPUs a run leaves free waits for none of its threads but shares its memory
+// bandwidth and caches: the review's case, a 1-thread run on 2 CPUs beside a build on the
+// other one, is busy though schedstat says its thread waited for nothing. The rule: over a
+// window of kMinTicksPerCpu ticks per CPU, others used more than kBusyOthersPct of all CPUs'
+// time and more than kBusyOthersFreePct of what the run left free.
+TEST(FakeSchedstatTree, AOneThreadRunBesideABuildOnTheOtherCpuIsBusyThoughItWaitedForNone) {
+  TempDir proc;
+  write_file(proc.file("stat"), proc_stat(1000, 5000));
+  write_sched(proc, 7, 0, 0);
+  const auto stat0 = hw::read_cpu_times(proc.path().string());
+  const auto sched0 = hw::read_thread_sched(proc.path().string());
+  // 10 s of 2 CPUs (2000 ticks): the run's thread 10 s on one (1000 ticks; ran 9.99 s, waited 10 ms), the
+  // build 980 ticks on the other, 20 idle.
+  write_file(proc.file("stat"), proc_stat(2980, 5020));
+  write_sched(proc, 7, 9'990'000'000, 10'000'000);
+  auto a = hw::cpu_activity(*stat0, *hw::read_cpu_times(proc.path().string()), 10.0, 100);
+  a.wait_pct = hw::run_queue_wait_pct(*sched0, *hw::read_thread_sched(proc.path().string()));
+  EXPECT_NEAR(a.wait_pct, 0.1, 1e-9);
+  EXPECT_DOUBLE_EQ(a.own_pct, 50);
+  EXPECT_DOUBLE_EQ(a.others_pct, 49);
+  auto notes = activity_notes(a, 2.0);
+  ASSERT_TRUE(has(notes, "machine_busy"));
+  EXPECT_NE(notes[0].text.find("other processes used 49 % of the CPUs' time (this one 50 %, load average 2.00) "
+                               "during the run; 98 % of the CPUs' time this run left free"),
+            std::string::npos)
+      << notes[0].text;
+  // Without the build (kworkers, 10 ticks): no note.
+  write_file(proc.file("stat"), proc_stat(2010, 5990));
+  a = hw::cpu_activity(*stat0, *hw::read_cpu_times(proc.path().string()), 10.0, 100);
+  a.wait_pct = 0.1;
+  EXPECT_NEAR(a.others_pct, 0.5, 1e-9);
+  EXPECT_TRUE(activity_notes(a, 0.3).empty());
+  // Either side of a quarter of the free half: 12 % of all (24 % of it) is not busy, 13 % is.
+  write_file(proc.file("stat"), proc_stat(2240, 5760));
+  a = hw::cpu_activity(*stat0, *hw::read_cpu_times(proc.path().string()), 10.0, 100);
+  a.wait_pct = 0.1;
+  EXPECT_FALSE(has(activity_notes(a, 1), "machine_busy"));
+  write_file(proc.file("stat"), proc_stat(2260, 5740));
+  a = hw::cpu_activity(*stat0, *hw::read_cpu_times(proc.path().string()), 10.0, 100);
+  a.wait_pct = 0.1;
+  EXPECT_TRUE(has(activity_notes(a, 1), "machine_busy"));
+  // The same build over a window too short to resolve shares (3 ticks per CPU): nothing said.
+  write_file(proc.file("stat"), proc_stat(1006, 5000));
+  a = hw::cpu_activity(*stat0, *hw::read_cpu_times(proc.path().string()), 0.03, 100);
+  a.wait_pct = 0.1;
+  EXPECT_TRUE(activity_notes(a, 1).empty());
+  // A 16-CPU host: a 1-thread run (6.25 %) beside a build on the other CPUs (40 % of all,
+  // 43 % of the free 93.75 %) is busy; beside one busy process (4 %) it is not.
+  hw::CpuActivity big;
+  big.ticks_per_cpu = 1000;
+  big.own_pct = 6.25;
+  big.wait_pct = 0.2;
+  big.others_pct = 40;
+  EXPECT_TRUE(has(activity_notes(big, 7), "machine_busy"));
+  big.others_pct = 4;
+  EXPECT_TRUE(activity_notes(big, 1).empty());
+}
+
+// The same through MachineWatch on the fake tree, with schedstat present: far more busy ticks
+// than this test process used, none of them its thread's wait.
+TEST(FakeSchedstatTree, MachineWatchSeesWorkBesideARunThatWaitedForNone) {
+  TempDir proc, sys;
+  write_file(proc.file("stat"), proc_stat(1000, 5000));
+  write_sched(proc, 7, 0, 0);
+  const MachineWatch watch({proc.path().string(), sys.path().string()});
+  write_sched(proc, 7, 10'000'000'000, 0);
+  write_file(proc.file("stat"), proc_stat(2000, 6000));  // 1000 of 2000 ticks busy, this process ~0
+  const auto notes = watch.finish();
+  ASSERT_TRUE(has(notes, "machine_busy"));
+  EXPECT_NE(notes[0].text.find("left free"), std::string::npos) << notes[0].text;
+  write_file(proc.file("stat"), proc_stat(1010, 6990));  // 10 of 2000: quiet
+  EXPECT_FALSE(has(watch.finish(), "machine_busy"));
 }
 
 TEST(FakeSchedstatTree, MachineWatchReadsItsThreadsWait) {
