@@ -71,11 +71,13 @@ uint64_t offloaded_host_compute_bytes(const model::ModelShape& shape, const Cont
 
 // llama.cpp's pipeline parallelism (llama-context.cpp: more than one device, every layer and the
 // output layer offloaded, the KV cache offloaded, no tensor overrides, devices with async compute
-// and events: RPC, CUDA, Metal). ggml's scheduler (ggml-backend.cpp, ggml_backend_sched_split_graph)
+// and events: memory_model.h backend_pipelines; estimate_split_devices applies the rule, for
+// rpc-servers and for --count devices alike). ggml's scheduler (ggml-backend.cpp, ggml_backend_sched_split_graph)
 // then keeps kPipelineCopies copies of every tensor that crosses into a split, each allocated
 // first and never freed (input and output flags), so that the next micro-batch can be copied in
 // while this one runs. Traced in ggml-alloc's allocation of llama.cpp's no_alloc plan of
-// stories260K and Llama-3.2-1B over two rpc-servers (fit_device_split_test.cpp holds the bytes).
+// stories260K and Llama-3.2-1B over two rpc-servers, and stories260K over two and three Vulkan
+// devices (lavapipe; fit_device_split_test.cpp holds the bytes).
 constexpr uint64_t kPipelineCopies = 4;  // GGML_SCHED_MAX_COPIES
 
 // Where a device sits in the split, in layer order.

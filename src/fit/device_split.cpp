@@ -35,29 +35,12 @@ Evaluated evaluate(const model::ModelShape& s, const std::vector<SplitDevice>& d
   std::vector<std::string> backends;
   for (const auto& d : devices) backends.push_back(d.target.backend);
   Evaluated e;
-  e.dev = estimate_split_devices(s, c, ngl, backends, shares_of(devices), e.host);
-  // llama.cpp's pipeline parallelism (compute_buffer.h): with more than one device, every layer
-  // offloaded, the KV offloaded and no tensor overrides, the host and each device keep
-  // kPipelineCopies copies of what crosses into their splits.
-  const int n_layer = static_cast<int>(s.n_layer);
-  const bool all_offloaded = ngl < 0 || ngl > n_layer;
-  if (devices.size() > 1 && all_offloaded && c.offload_kqv && c.tensor_overrides.empty()) {
-    const std::vector<int> placed = split_layer_devices(n_layer, ngl, shares_of(devices));
-    for (std::size_t d = 0; d < devices.size(); ++d) {
-      if (e.dev[d].compute == 0) continue;  // no layers, no output layer
-      PipelineRole role;
-      int first = -1;
-      for (int il = 0; il < n_layer; ++il) {
-        if (placed[static_cast<std::size_t>(il)] != static_cast<int>(d)) continue;
-        if (first < 0) first = il;
-        else if (il != n_layer - 1) role.middle_layer = true;
-      }
-      role.first = first == 0;
-      role.output = placed[static_cast<std::size_t>(n_layer)] == static_cast<int>(d);
-      e.dev[d].compute = pipeline_device_compute_bytes(s, c, role) + (d == 0 ? c.mmproj_compute_bytes : 0);
-    }
-    e.host.compute = pipeline_host_compute_bytes(s, c);
-  }
+  // llama.cpp sees an rpc-server's device as an RPC device (async compute and events), whatever
+  // backend runs behind it; this machine's device as its own backend.
+  bool async_devices = true;
+  for (const auto& d : devices)
+    async_devices = async_devices && (!d.endpoint.empty() || backend_pipelines(d.target.backend));
+  e.dev = estimate_split_devices(s, c, ngl, backends, async_devices, shares_of(devices), e.host);
   e.room = e.host.total() <= host.host_ram_bytes;
   for (std::size_t i = 0; i < devices.size(); ++i) e.room = e.room && e.dev[i].total() <= devices[i].target.usable_bytes();
   return e;

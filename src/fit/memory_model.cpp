@@ -137,6 +137,11 @@ uint64_t backend_overhead_bytes(const std::string& backend) {
   return 0;
 }
 
+bool backend_pipelines(const std::string& backend) {
+  const std::string b = to_lower(backend);
+  return b == "cuda" || b == "rocm" || b == "vulkan" || b == "sycl" || b == "metal" || b == "rpc";
+}
+
 uint64_t repack_bytes(const model::ModelShape& s) {
   uint64_t bytes = 0;
   for (const auto& t : s.tensors) {
@@ -243,12 +248,13 @@ std::vector<int> split_layer_devices(int n_layer, int n_gpu_layers, std::vector<
 std::vector<Components> estimate_split(const model::ModelShape& s, const ContextParams& c, int n_gpu_layers,
                                        const std::string& backend, std::vector<double> split, Components& host) {
   const std::size_t n_dev = std::max<std::size_t>(split.size(), 1);
-  return estimate_split_devices(s, c, n_gpu_layers, std::vector<std::string>(n_dev, backend), std::move(split), host);
+  return estimate_split_devices(s, c, n_gpu_layers, std::vector<std::string>(n_dev, backend),
+                                backend_pipelines(backend), std::move(split), host);
 }
 
 std::vector<Components> estimate_split_devices(const model::ModelShape& s, const ContextParams& c, int n_gpu_layers,
-                                               const std::vector<std::string>& backends, std::vector<double> split,
-                                               Components& host) {
+                                               const std::vector<std::string>& backends, bool async_devices,
+                                               std::vector<double> split, Components& host) {
   const int n_layer = static_cast<int>(s.n_layer);
   const std::size_t n_dev = std::max<std::size_t>(split.size(), 1);
   const int ngl = n_gpu_layers < 0 ? n_layer + 1 : std::min(n_gpu_layers, n_layer + 1);
@@ -282,6 +288,24 @@ std::vector<Components> estimate_split_devices(const model::ModelShape& s, const
   host.compute =
       ngl < n_layer + 1 || out_dev < 0 ? compute_buffer_bytes(s, c, out_dev < 0) : offloaded_host_compute_bytes(s, c);
   if (host_overridden > 0) host.compute = std::max(host.compute, compute_phases(s, c).ffn);
+  // llama.cpp's pipeline parallelism (llama-context.cpp; the header says when): the host and each
+  // device keep kPipelineCopies copies of what crosses into their splits.
+  if (n_dev > 1 && ngl > n_layer && c.offload_kqv && c.tensor_overrides.empty() && async_devices) {
+    for (std::size_t d = 0; d < n_dev; ++d) {
+      if (!has_layers[d] && out_dev != static_cast<int>(d)) continue;
+      PipelineRole role;
+      int first = -1;
+      for (int il = 0; il < n_layer; ++il) {
+        if (device_of(il) != static_cast<int>(d)) continue;
+        if (first < 0) first = il;
+        else if (il != n_layer - 1) role.middle_layer = true;
+      }
+      role.first = first == 0;
+      role.output = out_dev == static_cast<int>(d);
+      dev[d].compute = pipeline_device_compute_bytes(s, c, role);
+    }
+    host.compute = pipeline_host_compute_bytes(s, c);
+  }
   dev[0].weights += c.mmproj_weights_bytes;  // a projector: on the main device
   dev[0].compute += c.mmproj_compute_bytes;
   if (dev[0].overhead == 0 && c.mmproj_weights_bytes > 0) dev[0].overhead = backend_overhead_bytes(backend_of(0));

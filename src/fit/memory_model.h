@@ -64,16 +64,35 @@ MemorySplit estimate_memory(const model::ModelShape& shape, const ContextParams&
 // the proportions `split` (llama.cpp's -ts: layer il goes to the device whose share of the
 // cumulative split covers (il - first offloaded layer) / offloaded layers; the output layer
 // is the last one counted). Each device gets its layers' weights and KV, a compute buffer
-// (with the output phase where the output layer is) and the backend's overhead. `host`
-// receives what stays on the host. An empty or all-zero split is an equal split.
+// (with the output phase where the output layer is; under pipeline parallelism, where
+// backend_pipelines(backend), its copies: see estimate_split_devices) and the backend's
+// overhead. `host` receives what stays on the host. An empty or all-zero split is an equal split.
 std::vector<Components> estimate_split(const model::ModelShape& shape, const ContextParams& ctx, int n_gpu_layers,
                                        const std::string& backend, std::vector<double> split, Components& host);
 
 // As estimate_split over unlike devices, each with its own backend (`backends`, one per
-// share; the last repeats when fewer): llama.cpp's split over rpc-servers and local GPUs.
+// share; the last repeats when fewer; it gives each device its overhead): llama.cpp's split over
+// rpc-servers and local GPUs. `async_devices`: every device reports async compute and events
+// (backend_pipelines of the backend llama.cpp sees: "rpc" for an rpc-server's device, whatever
+// runs behind it).
+//
+// Pipeline parallelism (llama-context.cpp): with more than one device, every layer and the output
+// layer offloaded (-ngl > n_layer), the KV cache offloaded, no tensor overrides (-ot, --cpu-moe)
+// and async_devices, llama.cpp's scheduler keeps kPipelineCopies of what crosses into each split:
+// the host's compute is then pipeline_host_compute_bytes, each device's holding layers
+// pipeline_device_compute_bytes for its place in the split (compute_buffer.h). estimate_split
+// applies the same rule to `count` devices of one backend (fit --device NAME --count N).
 std::vector<Components> estimate_split_devices(const model::ModelShape& shape, const ContextParams& ctx,
                                                int n_gpu_layers, const std::vector<std::string>& backends,
-                                               std::vector<double> split, Components& host);
+                                               bool async_devices, std::vector<double> split, Components& host);
+
+// Whether ggml's device of `backend` reports async compute and events (ggml_backend_dev_props
+// caps, each backend's get_props in third_party/llama.cpp/ggml/src), which llama.cpp asks of every
+// device before it pipelines: true for "cuda" and "rocm" (ggml-cuda and ggml-hip; false only in a
+// build with GGML_CUDA_NO_PEER_COPY, off by default), "vulkan" (every device, lavapipe included),
+// "sycl", "metal" and "rpc"; false for "cpu" (not a device llama.cpp splits over) and every other
+// name (OpenCL, CANN, WebGPU report no async compute; "gpu", a backend not known, is not assumed to).
+bool backend_pipelines(const std::string& backend);
 
 // llama.cpp's split rule alone: for each layer 0..n_layer (n_layer = the output layer) the
 // index of the device in `split` that holds it, -1 for the host (not offloaded). An empty or
