@@ -115,9 +115,11 @@ int count_lines(const std::string& s) {
   return n;
 }
 
+// The runs of `serve-bench -o json`, always one object {"runs": [...], "model_costs": ...}
+// (empty when the output is not that shape).
 json runs_of(const ProcessResult& r) {
   const json j = json::parse(r.out, nullptr, false);
-  return j.is_array() ? j : json::array();
+  return j.is_object() && j.contains("runs") && j["runs"].is_array() ? j["runs"] : json::array();
 }
 
 TEST(ServeBenchFakeOllamaAndFakeOpenAi, SameSetTimingsGiveTheSameMetricsThroughBothProtocols) {
@@ -134,6 +136,11 @@ TEST(ServeBenchFakeOllamaAndFakeOpenAi, SameSetTimingsGiveTheSameMetricsThroughB
   const ProcessResult ro = serve_bench(a1), ra = serve_bench(a2);
   ASSERT_EQ(ro.exit_code, 0) << ro.err;
   ASSERT_EQ(ra.exit_code, 0) << ra.err;
+  // One model, no price: -o json is the same object as with several priced models, its
+  // model_costs null (no per-model table).
+  const json whole = json::parse(ro.out, nullptr, false);
+  ASSERT_TRUE(whole.is_object()) << ro.out;
+  EXPECT_TRUE(whole.contains("model_costs") && whole["model_costs"].is_null()) << ro.out;
   const json jo = runs_of(ro), ja = runs_of(ra);
   ASSERT_EQ(jo.size(), 2u) << ro.out;
   ASSERT_EQ(ja.size(), 2u) << ra.out;
