@@ -81,7 +81,7 @@ RunRecord make_record(const ServeBenchOptions& opts, const net::Url& url, const 
   s.completed = m.completed;
   s.failed = m.failed;
   for (const auto& [kind, n] : m.errors) s.errors.emplace_back(kind, n);
-  s.first_error = m.first_error;  // send_request took any API key out
+  s.first_error = m.first_error;  // the load took any API key out
   s.duration_s = m.duration_s;
   s.ttft_ms = m.ttft_ms;
   s.tpot_ms = m.tpot_ms;
@@ -429,6 +429,11 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
             one.add_row(report::serve_row(rec));
             report::render(one, *format, std::cout);
           }
+        }
+        if (!result.client_error.empty()) {
+          return fail(ErrorCode::kRuntime, "serve-bench's client failed: " + result.client_error + " (" +
+                                               std::to_string(metrics.requests) +
+                                               " finished requests of this run kept, marked interrupted)");
         }
         if (interrupted) break;
       }
