@@ -6,11 +6,9 @@
 // sources (RIGBENCH_BUILD_PEERS), runs the shipped model with --parallel 4 for a sweep 1,2,4.
 // No timed assertions: counts, tokens and the server's set figures only.
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -25,60 +23,20 @@
 #include <thread>
 #include <vector>
 
+#include "support/background.h"
 #include "support/db_query.h"
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
 
-extern char** environ;
 
 namespace rigbench {
 namespace {
 
 using nlohmann::json;
+using testing::Background;
 using testing::ProcessResult;
 using testing::run_process;
 using testing::TempDir;
-
-// A server started for one test and killed at its end.
-class Background {
- public:
-  explicit Background(const std::vector<std::string>& argv) {
-    out_ = dir_.file("out");
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&fa, 2, dir_.file("err").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    if (posix_spawn(&pid_, args[0], &fa, nullptr, args.data(), environ) != 0) pid_ = -1;
-    posix_spawn_file_actions_destroy(&fa);
-  }
-  ~Background() {
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-  }
-  // The port the fake printed ("port N"), waiting up to 30 s; -1 when none came.
-  int port() const {
-    for (int i = 0; i < 300; ++i) {
-      const std::string out = testing::read_file(out_);
-      if (const auto at = out.find("port "); at != std::string::npos && out.find('\n', at) != std::string::npos) {
-        return std::atoi(out.c_str() + at + 5);
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return -1;
-  }
-  std::string err() const { return testing::read_file(dir_.file("err")); }
-
- private:
-  TempDir dir_;
-  std::string out_;
-  pid_t pid_ = -1;
-};
 
 // A port nothing listens on (bound, then closed).
 int free_port() {

@@ -14,6 +14,9 @@
 //   stall      sends nothing for --stall-ms (past the client's timeout)
 //   nostream   answers the whole completion as one JSON body (a server that does not stream)
 //   exit       stops listening and exits without answering (later requests are refused)
+//   drop       after --ttft-ms, resets the connection without answering: what a client sees
+//              when a server closes a kept-alive connection as the request goes out (llama-
+//              server's HTTP library closing an idle one), on cue
 //
 // Usage: fake_llm_server --protocol ollama|openai [--port N] [--ttft-ms 50] [--interval-ms 10]
 //        [--tokens N (ignore the length asked)] [--faults LIST] [--stall-ms 3000]
@@ -22,7 +25,11 @@
 //        [--api-key KEY (answer 401 without it)] [--model NAME[,NAME...] (the models it has)]
 // GET /fake/log lists the requests so far ("METHOD PATH CLIENT_PORT" a line).
 // Prints "port N" on stdout once it listens (port 0: a free one), then serves until killed.
+#include <fcntl.h>
 #include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -60,6 +67,27 @@ bool has_model(const Config& cfg, const std::string& name) {
 }
 
 std::atomic<long> g_requests{0};
+
+// Resets the connection from the client's `remote_port` now (RST: SO_LINGER 0, then its last
+// descriptor closed), without answering. The descriptor number is left to /dev/null, which
+// httplib then fails to write to and closes itself, so no other connection takes the number
+// meanwhile. httplib does not hand a handler its socket: it is found by its peer's port.
+void reset_connection(int remote_port) {
+  for (int fd = 3; fd < 4096; ++fd) {
+    sockaddr_storage peer{};
+    socklen_t len = sizeof peer;
+    if (getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &len) != 0 || peer.ss_family != AF_INET) continue;
+    if (ntohs(reinterpret_cast<const sockaddr_in&>(peer).sin_port) != remote_port) continue;
+    const linger hard{1, 0};
+    setsockopt(fd, SOL_SOCKET, SO_LINGER, &hard, sizeof hard);
+    const int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null >= 0) {
+      dup2(null, fd);
+      close(null);
+    }
+    return;
+  }
+}
 
 void sleep_ms(double ms) {
   if (ms > 0) std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(ms));
@@ -146,6 +174,11 @@ void generate(const Config& cfg, const httplib::Request& req, httplib::Response&
   const double predicted_ms = cfg.interval_ms * (n > 0 ? n - 1 : 0);
   if (fault == "exit") {
     std::_Exit(0);  // every connection closes; nothing listens any more
+  }
+  if (fault == "drop") {
+    sleep_ms(cfg.ttft_ms);
+    reset_connection(req.remote_port);
+    return;
   }
   if (fault == "500") {
     res.status = 500;
