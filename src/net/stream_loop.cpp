@@ -255,7 +255,10 @@ struct StreamLoop::Impl {
   // it as the request went out: llama-server's HTTP library does so when its threads are all
   // held by idle connections) is sent once more on a new connection, as browsers and HTTP
   // libraries do: nothing reached the server's application. Its caller's clock keeps running
-  // from the first send, so the lost attempt counts in its TTFT. Seen as 1 request in 8
+  // from the first send, so the lost attempt counts in its TTFT. libcurl itself sends such a
+  // request again, up to 5 times, but on the next idle connection of its pool, which the
+  // server may have closed too: when it gives up, this sends it on a new connection
+  // (StreamLoopAgainstTheFakeServer.ARequestWhoseEveryKeptAliveConnectionIsLostIsSentOnANewOne). Seen as 1 request in 8
   // counted "refused" (libcurl: 55 failed sending, 56 failure receiving) in about 1 sweep of
   // 4 beside other tests; ServeBenchLlamaServer.ConcurrencySweep124 holds it.
   static bool may_resend(const Transfer& t, CURLcode code) {

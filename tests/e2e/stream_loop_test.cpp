@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -105,9 +106,7 @@ TEST(StreamLoopAgainstTheFakeServer, ARequestAKeptAliveConnectionLostBeforeAnyAn
   // after 300 ms without answering (a server closing it as the request went out); it is sent
   // once more on a new connection (request 3 to the fake), which answers. Here libcurl 7.88
   // itself sends it again (its retry of a reused connection that brought nothing back: the
-  // test passes with StreamLoop's own resend turned off); StreamLoop's resend is for the
-  // failures libcurl hands back instead (55/56/52 on a reused connection, seen on
-  // llama-server under load), which this fake does not produce on cue.
+  // test passes with StreamLoop's own resend turned off); the next test holds StreamLoop's.
   Background server(fake({"--ttft-ms", "300", "--interval-ms", "1", "--faults", "ok,drop,ok"}));
   const int port = server.port();
   ASSERT_GT(port, 0) << server.err();
@@ -128,6 +127,41 @@ TEST(StreamLoopAgainstTheFakeServer, ARequestAKeptAliveConnectionLostBeforeAnyAn
   ASSERT_EQ(ports.size(), 3u);
   EXPECT_EQ(ports[1], ports[0]);  // sent on the kept-alive connection,
   EXPECT_NE(ports[2], ports[1]);  // sent again on a new one
+}
+
+TEST(StreamLoopAgainstTheFakeServer, ARequestWhoseEveryKeptAliveConnectionIsLostIsSentOnANewOne) {
+  // Eight connections opened and idle; the fake resets any request on a kept-alive connection
+  // (drop-kept) after 50 ms. libcurl moves the request from one reused connection to the next
+  // and gives up after 5 retries (55/56/52, no status, no new connection): StreamLoop sends it
+  // once more on a new connection, which the fake answers. Without StreamLoop's resend the
+  // request ends as refused.
+  Background server(fake({"--ttft-ms", "50", "--interval-ms", "1", "--faults", "drop-kept"}));
+  const int port = server.port();
+  ASSERT_GT(port, 0) << server.err();
+  auto loop = net::StreamLoop::open(url_of(port), {}, 8);
+  ASSERT_TRUE(loop) << loop.error().message;
+  auto opened = (*loop)->open_connections("/v1/models", 8);
+  ASSERT_TRUE(opened);
+  ASSERT_EQ(*opened, 8);
+  Outcome o;
+  post_and_wait(**loop, o, 4);
+  EXPECT_TRUE(o.reply.ok()) << o.reply.message;
+  EXPECT_EQ(o.done_calls, 1);
+  EXPECT_EQ(o.pieces, 4);
+  const auto ports = posts_ports(port);
+  ASSERT_GE(ports.size(), 2u);
+  // Every attempt but the last on a connection a GET had opened; the last on a new one.
+  std::set<std::string> before;
+  const auto log = testing::run_process({"/usr/bin/curl", "-s", "http://127.0.0.1:" + std::to_string(port) + "/fake/log"});
+  std::istringstream lines(log.out);
+  for (std::string m, p, c; lines >> m >> p >> c;) {
+    if (m == "GET") before.insert(c);
+  }
+  for (std::size_t i = 0; i + 1 < ports.size(); ++i) EXPECT_TRUE(before.count(ports[i])) << log.out;
+  EXPECT_FALSE(before.count(ports.back())) << log.out;
+  // The clock ran from the first send: every lost attempt's 50 ms lies before the first chunk.
+  const double to_first_ms = std::chrono::duration<double, std::milli>(o.first_chunk - o.sent).count();
+  EXPECT_GE(to_first_ms, 50.0 * static_cast<double>(ports.size())) << ports.size() << " attempts";
 }
 
 TEST(StreamLoopAgainstTheFakeServer, ARequestLostOnANewConnectionIsNotSentAgain) {

@@ -17,6 +17,8 @@
 //   drop       after --ttft-ms, resets the connection without answering: what a client sees
 //              when a server closes a kept-alive connection as the request goes out (llama-
 //              server's HTTP library closing an idle one), on cue
+//   drop-kept  as drop when the request came on a kept-alive connection (one that served an
+//              earlier request); answered as ok on a new connection
 //
 // Usage: fake_llm_server --protocol ollama|openai [--port N] [--ttft-ms 50] [--interval-ms 10]
 //        [--tokens N (ignore the length asked)] [--faults LIST] [--stall-ms 3000]
@@ -67,6 +69,21 @@ bool has_model(const Config& cfg, const std::string& name) {
 }
 
 std::atomic<long> g_requests{0};
+
+// Every request so far, "METHOD PATH CLIENT_PORT" (GET /fake/log).
+std::mutex g_log_mu;
+std::vector<std::string> g_log;
+
+// Whether the connection from `remote_port` served a request before the one being handled.
+bool kept_alive(int remote_port) {
+  const std::string tail = " " + std::to_string(remote_port);
+  std::lock_guard lock(g_log_mu);
+  int seen = 0;
+  for (const auto& line : g_log) {
+    if (line.size() > tail.size() && line.compare(line.size() - tail.size(), tail.size(), tail) == 0) ++seen;
+  }
+  return seen > 1;  // the log holds the request being handled too
+}
 
 // Resets the connection from the client's `remote_port` now (RST: SO_LINGER 0, then its last
 // descriptor closed), without answering. The descriptor number is left to /dev/null, which
@@ -175,7 +192,7 @@ void generate(const Config& cfg, const httplib::Request& req, httplib::Response&
   if (fault == "exit") {
     std::_Exit(0);  // every connection closes; nothing listens any more
   }
-  if (fault == "drop") {
+  if (fault == "drop" || (fault == "drop-kept" && kept_alive(req.remote_port))) {
     sleep_ms(cfg.ttft_ms);
     reset_connection(req.remote_port);
     return;
@@ -301,20 +318,18 @@ int main(int argc, char** argv) {
   svr.set_tcp_nodelay(true);  // each token leaves when written (Nagle would hold small writes ~40 ms)
   // GET /fake/log: every request so far, one line each, "METHOD PATH CLIENT_PORT", in arrival
   // order (which connection each request came on: tests of connection reuse).
-  static std::mutex log_mu;
-  static std::vector<std::string> log;
   svr.set_pre_routing_handler([](const httplib::Request& q, httplib::Response&) {
     if (q.path != "/fake/log") {
-      std::lock_guard lock(log_mu);
-      log.push_back(q.method + " " + q.path + " " + std::to_string(q.remote_port));
+      std::lock_guard lock(g_log_mu);
+      g_log.push_back(q.method + " " + q.path + " " + std::to_string(q.remote_port));
     }
     return httplib::Server::HandlerResponse::Unhandled;
   });
   svr.Get("/fake/log", [](const httplib::Request&, httplib::Response& res) {
     std::string text;
     {
-      std::lock_guard lock(log_mu);
-      for (const auto& line : log) text += line + "\n";
+      std::lock_guard lock(g_log_mu);
+      for (const auto& line : g_log) text += line + "\n";
     }
     res.set_content(text, "text/plain");
   });
