@@ -168,6 +168,7 @@ void restart(Pending& p, const LoadOptions& o, double start_s) {
   p.reader = net::make_stream_reader(o.api);
   p.reader->keep_text(o.save_responses);
   p.t.token_s.clear();
+  p.t.token_s.reserve(static_cast<std::size_t>(std::max(0, p.t.asked_output_tokens)) + 1);  // no growth per token
   p.t.start_s = start_s;
 }
 

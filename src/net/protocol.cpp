@@ -100,7 +100,20 @@ std::string error_text(const json& e) {
 class OpenAiEvent {
  public:
   using json = nlohmann::json;
-  OpenAiEvent(bool chat, bool keep_text) : chat_(chat), keep_text_(keep_text) {}
+  explicit OpenAiEvent(bool chat) : chat_(chat) {}
+  // Ready for the next event (its buffers keep their capacity: no allocation per event).
+  void reset(bool keep_text) {
+    keep_text_ = keep_text;
+    object = has_error = has_timings = false;
+    pieces = 0;
+    text.clear();
+    finish_reason.reset();
+    prompt_tokens.reset();
+    completion_tokens.reset();
+    timings = ServerTimings{};
+    stack_.clear();
+    key_.clear();
+  }
 
   bool object = false;     // the event is a JSON object
   bool has_error = false;  // it has a top-level "error" (its text: read from a DOM, rarely)
@@ -239,7 +252,7 @@ class OpenAiEvent {
   }
 
   bool chat_;
-  bool keep_text_;
+  bool keep_text_ = false;
   std::vector<Where> stack_;
   std::string key_;  // the last key read
   Choice choice_;    // the choice being read
@@ -248,7 +261,7 @@ class OpenAiEvent {
 // OpenAI's SSE stream: `data: {chunk}` events, then `data: [DONE]`.
 class OpenAiReader final : public StreamReader {
  public:
-  explicit OpenAiReader(bool chat) : chat_(chat) {}
+  explicit OpenAiReader(bool chat) : event_(chat) {}
   int feed(std::string_view chunk) override {
     int n = 0;
     sse_.each_event(chunk, [&](const SseEvent& e) { n += take(e); });
@@ -276,7 +289,8 @@ class OpenAiReader final : public StreamReader {
       done_ = true;
       return 0;
     }
-    OpenAiEvent event(chat_, keep_text_);
+    OpenAiEvent& event = event_;
+    event.reset(keep_text_);
     if (!json::sax_parse(e.data, &event) || !event.object) {
       malformed("an event that is not JSON: " + e.data.substr(0, 80));
       return 0;
@@ -287,7 +301,7 @@ class OpenAiReader final : public StreamReader {
       return 0;
     }
     if (keep_text_) text_ += event.text;
-    if (event.finish_reason) finish_reason_ = std::move(*event.finish_reason);
+    if (event.finish_reason) finish_reason_ = *event.finish_reason;
     if (event.prompt_tokens) prompt_tokens_ = event.prompt_tokens;
     if (event.completion_tokens) completion_tokens_ = event.completion_tokens;
     if (event.has_timings) {  // llama-server
@@ -300,7 +314,7 @@ class OpenAiReader final : public StreamReader {
     pieces_ += event.pieces;
     return event.pieces;
   }
-  bool chat_;
+  OpenAiEvent event_;  // the event being read, reused
   SseDecoder sse_;
 };
 

@@ -100,7 +100,7 @@ struct StreamLoop::Impl {
     if (epfd >= 0) close(epfd);
   }
 
-  static int on_socket(CURL*, curl_socket_t s, int what, void* userp, void*) {
+  static int on_socket(CURL*, curl_socket_t s, int what, void* userp, void* socketp) {
     auto* self = static_cast<Impl*>(userp);
     if (what == CURL_POLL_REMOVE) {
       epoll_ctl(self->epfd, EPOLL_CTL_DEL, s, nullptr);
@@ -110,8 +110,15 @@ struct StreamLoop::Impl {
     ev.data.fd = s;
     ev.events = ((what & CURL_POLL_IN) != 0 ? static_cast<uint32_t>(EPOLLIN) : 0u) |
                 ((what & CURL_POLL_OUT) != 0 ? static_cast<uint32_t>(EPOLLOUT) : 0u);
-    if (epoll_ctl(self->epfd, EPOLL_CTL_MOD, s, &ev) != 0 && errno == ENOENT) {
-      epoll_ctl(self->epfd, EPOLL_CTL_ADD, s, &ev);
+    // libcurl's socket pointer (`socketp`, set by curl_multi_assign) marks a socket in the set:
+    // one epoll_ctl per change, not a MOD that fails before each ADD.
+    if (socketp != nullptr) {
+      epoll_ctl(self->epfd, EPOLL_CTL_MOD, s, &ev);
+    } else {
+      if (epoll_ctl(self->epfd, EPOLL_CTL_ADD, s, &ev) != 0 && errno == EEXIST) {
+        epoll_ctl(self->epfd, EPOLL_CTL_MOD, s, &ev);
+      }
+      curl_multi_assign(self->multi, s, self);
     }
     return 0;
   }
