@@ -265,9 +265,9 @@ struct StreamLoop::Impl {
   // from the first send, so the lost attempt counts in its TTFT. libcurl itself sends such a
   // request again, up to 5 times, but on the next idle connection of its pool, which the
   // server may have closed too: when it gives up, this sends it on a new connection
-  // (StreamLoopAgainstTheFakeServer.ARequestWhoseEveryKeptAliveConnectionIsLostIsSentOnANewOne). Seen as 1 request in 8
-  // counted "refused" (libcurl: 55 failed sending, 56 failure receiving) in about 1 sweep of
-  // 4 beside other tests; ServeBenchLlamaServer.ConcurrencySweep124 holds it.
+  // (tests/e2e/stream_loop_test.cpp holds both). Seen as 1 request in 8 counted "refused"
+  // (libcurl: 55 failed sending, 56 failure receiving) in about 1 sweep of 4 beside other
+  // tests; ServeBenchLlamaServer.ConcurrencySweep124 holds it.
   static bool may_resend(const Transfer& t, CURLcode code) {
     if (t.resent || t.canceled || t.status != 0) return false;
     if (code != CURLE_SEND_ERROR && code != CURLE_RECV_ERROR && code != CURLE_GOT_NOTHING) return false;
