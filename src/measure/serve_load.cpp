@@ -163,12 +163,13 @@ std::string begin_request(const LoadOptions& o, const ServePrompt& prompt, Reque
   return net::request_body(o.api, req);
 }
 
-// A fresh reader and an empty token list: the request is (re)sent now, at `start_s`.
+// A fresh reader and an empty token list: the request is sent now, at `start_s`.
 void restart(Pending& p, const LoadOptions& o, double start_s) {
   p.reader = net::make_stream_reader(o.api);
   p.reader->keep_text(o.save_responses);
   p.t.token_s.clear();
-  p.t.token_s.reserve(static_cast<std::size_t>(std::max(0, p.t.asked_output_tokens)) + 1);  // no growth per token
+  // No growth per token, up to 64 Ki tokens reserved (a longer answer grows as usual).
+  p.t.token_s.reserve(static_cast<std::size_t>(std::clamp(p.t.asked_output_tokens, 0, 1 << 16)) + 1);
   p.t.start_s = start_s;
 }
 
@@ -207,10 +208,6 @@ void end_request(Pending& p, const LoadOptions& o, const net::HttpReply& reply, 
   t.server = reader.timings();
   if (o.save_responses) t.response = reader.text();
 }
-
-}  // namespace
-
-namespace {
 
 // Starts the request of prompt `index` on `loop`; `on_end` gets its trace when it ended.
 // `origin` (read when the request starts, its chunks arrive and it ends) is the time zero of
