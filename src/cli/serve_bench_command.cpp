@@ -81,7 +81,7 @@ RunRecord make_record(const ServeBenchOptions& opts, const net::Url& url, const 
   s.completed = m.completed;
   s.failed = m.failed;
   for (const auto& [kind, n] : m.errors) s.errors.emplace_back(kind, n);
-  s.first_error = m.first_error;  // send_request took any API key out
+  s.first_error = m.first_error;  // the load took any API key out
   s.duration_s = m.duration_s;
   s.ttft_ms = m.ttft_ms;
   s.tpot_ms = m.tpot_ms;
@@ -430,6 +430,11 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
             report::render(one, *format, std::cout);
           }
         }
+        if (!result.client_error.empty()) {
+          return fail(ErrorCode::kRuntime, "serve-bench's client failed: " + result.client_error + " (" +
+                                               std::to_string(metrics.requests) +
+                                               " finished requests of this run kept, marked interrupted)");
+        }
         if (interrupted) break;
       }
     }
@@ -442,10 +447,11 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   }
   if (!run_error && runs.empty()) return run_error;
   // Several models priced: the third study's table (cost --per-model on these runs: each
-  // model's last run, J per output token, cost per Mtok with the idle window measured), in
-  // every format: md and csv after the runs' table (csv: after one blank line, its own header),
-  // json as {"runs": [the runs' rows], "model_costs": {cost --per-model's object, or null when
-  // no run gave a figure}}, jsonl one more line per model {"model_cost": {its row}}.
+  // model's last run, J per output token, cost per Mtok with the idle window measured): md and
+  // csv print it after the runs' table (csv: after one blank line, its own header), jsonl one
+  // more line per model {"model_cost": {its row}}. json is always one object, {"runs": [the
+  // runs' rows], "model_costs": {cost --per-model's object, or null when there is no such
+  // table: one model, no price, or no run gave a figure}}, so its readers see one shape.
   const bool per_model = models.size() > 1 && energy && energy->pricing;
   std::optional<cost::ModelCosts> costs;
   if (per_model) {
@@ -453,10 +459,6 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   }
   switch (*format) {
     case report::OutputFormat::kJson: {
-      if (!per_model) {
-        report::render(table, *format, std::cout, {opts.wide});
-        break;
-      }
       std::ostringstream rows, priced;
       report::render(table, *format, rows, {opts.wide});
       if (costs) report::print_model_costs(*costs, *energy->pricing, *format, priced);

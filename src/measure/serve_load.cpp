@@ -163,11 +163,13 @@ std::string begin_request(const LoadOptions& o, const ServePrompt& prompt, Reque
   return net::request_body(o.api, req);
 }
 
-// A fresh reader and an empty token list: the request is (re)sent now, at `start_s`.
+// A fresh reader and an empty token list: the request is sent now, at `start_s`.
 void restart(Pending& p, const LoadOptions& o, double start_s) {
   p.reader = net::make_stream_reader(o.api);
   p.reader->keep_text(o.save_responses);
   p.t.token_s.clear();
+  // No growth per token, up to 64 Ki tokens reserved (a longer answer grows as usual).
+  p.t.token_s.reserve(static_cast<std::size_t>(std::clamp(p.t.asked_output_tokens, 0, 1 << 16)) + 1);
   p.t.start_s = start_s;
 }
 
@@ -207,23 +209,25 @@ void end_request(Pending& p, const LoadOptions& o, const net::HttpReply& reply, 
   if (o.save_responses) t.response = reader.text();
 }
 
-}  // namespace
-
-RequestTrace send_request(net::HttpClient& client, const LoadOptions& o, const ServePrompt& prompt,
-                          Clock::time_point origin) {
-  Pending p;
-  const std::string body = begin_request(o, prompt, p.t);
-  net::HttpReply reply;
-  // Once more on a new connection when a kept-alive one turned out closed before any answer.
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    restart(p, o, seconds_since(origin));
-    reply = client.post_stream(net::generation_path(o.api), body,
-                               [&](std::string_view chunk) { return take_chunk(p, o, chunk, seconds_since(origin)); });
-    if (!reply.stale_connection) break;
-  }
-  end_request(p, o, reply, seconds_since(origin));
-  return std::move(p.t);
+// Starts the request of prompt `index` on `loop`; `on_end` gets its trace when it ended.
+// `origin` (read when the request starts, its chunks arrive and it ends) is the time zero of
+// the trace's times.
+Status start_request(net::StreamLoop& loop, const LoadOptions& o, const ServePrompt& prompt, std::size_t index,
+                     const Clock::time_point& origin, std::function<void(RequestTrace&&)> on_end) {
+  auto p = std::make_shared<Pending>();
+  p->t.prompt_index = index;
+  std::string body = begin_request(o, prompt, p->t);
+  restart(*p, o, seconds_since(origin));
+  return loop.post_stream(
+      net::generation_path(o.api), std::move(body),
+      [p, &o, &origin](std::string_view chunk) { return take_chunk(*p, o, chunk, seconds_since(origin)); },
+      [p, &o, &origin, on_end = std::move(on_end)](net::HttpReply&& reply) {
+        end_request(*p, o, reply, seconds_since(origin));
+        on_end(std::move(p->t));
+      });
 }
+
+}  // namespace
 
 LoadResult run_load(const LoadOptions& o, const std::function<void(const RequestTrace&)>& on_done) {
   LoadResult result;
@@ -232,12 +236,38 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
   const auto prompt_at = [&](std::size_t i) -> const ServePrompt& {
     return o.prompts.empty() ? kEmpty : o.prompts[i % o.prompts.size()];
   };
+  const int limit = o.num_requests > 0 ? std::min(o.num_requests, kMaxRequestsPerRun) : kMaxRequestsPerRun;
+  const int slots = std::max(1, std::min(o.concurrency, limit));
+  // The client could not go on (see LoadResult::client_error): what ended is kept.
+  const auto broken = [&](const Error& e) {
+    result.client_error = e.message;
+    result.interrupted = true;
+    return result;
+  };
+
+  // One thread and one event loop for every request, the warm-up's too (net/stream_loop.h):
+  // the client that is measured is the one that was warmed.
+  auto opened = net::StreamLoop::open(o.url, o.client, slots);
+  if (!opened) return broken(opened.error());
+  net::StreamLoop& loop = **opened;
   Clock::time_point origin = Clock::now();
-  {
-    net::HttpClient client(o.url, o.client);
-    for (int i = 0; i < o.warmup && !stopped(); ++i) {
-      result.warmup.push_back(send_request(client, o, prompt_at(i), origin));
-      result.warmup.back().prompt_index = static_cast<std::size_t>(i);
+  // The warm-up: one request at a time, not counted.
+  for (int i = 0; i < o.warmup && !stopped(); ++i) {
+    bool ended = false;
+    const auto at = static_cast<std::size_t>(i);
+    if (Status s = start_request(loop, o, prompt_at(at), at, origin, [&](RequestTrace&& t) {
+          result.warmup.push_back(std::move(t));
+          ended = true;
+        });
+        !s) {
+      return broken(s.error());
+    }
+    while (!ended) {
+      if (stopped()) loop.cancel_all();  // Ctrl-C: it ends now, as canceled
+      if (Status s = loop.run(0.05); !s) {
+        loop.cancel_all();
+        return broken(s.error());
+      }
     }
   }
   if (o.stop_if_warmup_fails && !result.warmup.empty() && !stopped() &&
@@ -246,11 +276,9 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
     result.warmup_failed = true;
     return result;
   }
-  const int limit = o.num_requests > 0 ? std::min(o.num_requests, kMaxRequestsPerRun) : kMaxRequestsPerRun;
   const bool timed = o.duration_s > 0;
   Clock::time_point deadline;
   const auto past_deadline = [&] { return timed && Clock::now() >= deadline; };
-  const int slots = std::max(1, std::min(o.concurrency, limit));
 
   // Poisson arrivals: exponential gaps at `rate`, drawn in order as requests are started.
   std::mt19937_64 rng(o.seed);
@@ -259,11 +287,11 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
   int next = 0;
   double last_end_s = 0;
 
-  // One thread and one event loop for every request in flight (net/stream_loop.h). Its
-  // connections are opened (a cheap GET each) before the first counted request: no TTFT holds
-  // a TCP handshake.
-  net::StreamLoop loop(o.url, o.client, slots);
-  if (!stopped()) (void)loop.open_connections(net::ping_path(o.api), slots);
+  // The connections are opened (a cheap GET each) before the first counted request: no TTFT
+  // holds a TCP handshake.
+  if (!stopped()) {
+    if (auto n = loop.open_connections(net::ping_path(o.api), slots); !n) return broken(n.error());
+  }
   if (o.before_counted) o.before_counted();
   origin = Clock::now();
   deadline =
@@ -271,43 +299,38 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
 
   const auto start_one = [&] {
     const auto at = static_cast<std::size_t>(o.warmup + next++);
-    auto p = std::make_shared<Pending>();
-    p->t.prompt_index = at;
-    std::string body = begin_request(o, prompt_at(at), p->t);
-    restart(*p, o, seconds_since(origin));
-    loop.post_stream(
-        net::generation_path(o.api), std::move(body),
-        [p, &o, &origin](std::string_view chunk) { return take_chunk(*p, o, chunk, seconds_since(origin)); },
-        [p, &o, &origin, &result, &last_end_s, &on_done](net::HttpReply&& reply) {
-          end_request(*p, o, reply, seconds_since(origin));
-          last_end_s = std::max(last_end_s, p->t.end_s);
-          if (on_done) on_done(p->t);
-          result.requests.push_back(std::move(p->t));
-        });
+    return start_request(loop, o, prompt_at(at), at, origin, [&](RequestTrace&& t) {
+      last_end_s = std::max(last_end_s, t.end_s);
+      if (on_done) on_done(t);
+      result.requests.push_back(std::move(t));
+    });
   };
   bool canceled = false;
+  Status client;  // an error: the client failed (LoadResult::client_error)
   for (;;) {
-    if (stopped() && !canceled) {
-      loop.cancel_all();  // Ctrl-C: what is in flight ends now, as canceled
+    if ((stopped() || !client) && !canceled) {
+      loop.cancel_all();  // Ctrl-C or a client failure: what is in flight ends now, as canceled
       canceled = true;
     }
-    const bool may_start = next < limit && !stopped() && !past_deadline();
+    const bool may_start = next < limit && !stopped() && client && !past_deadline();
     if (!may_start && loop.in_flight() == 0) break;
     double wait_s = 0.05;  // at most: Ctrl-C and the deadline are seen within it
     if (may_start && o.rate > 0) {
       const double now_s = seconds_since(origin);
-      while (next < limit && loop.in_flight() < slots && next_arrival_s <= now_s) {
-        start_one();
+      while (client && next < limit && loop.in_flight() < slots && next_arrival_s <= now_s) {
+        client = start_one();
         next_arrival_s += gap(rng);
       }
       if (next < limit && loop.in_flight() < slots) wait_s = std::min(wait_s, std::max(0.0, next_arrival_s - now_s));
     } else if (may_start) {
-      while (next < limit && loop.in_flight() < slots) start_one();
+      while (client && next < limit && loop.in_flight() < slots) client = start_one();
     }
-    loop.run(wait_s);
+    if (!client) continue;  // cancel what is in flight (above), then end
+    client = loop.run(wait_s);
   }
   result.duration_s = last_end_s;
-  result.interrupted = stopped();
+  result.interrupted = stopped() || !client;
+  if (!client) result.client_error = client.error().message;
   return result;
 }
 

@@ -2,7 +2,7 @@
 // fixed concurrency (a closed loop: each of N workers sends its next request when its last
 // one ends) or at a request rate (Poisson arrivals, at most N in flight), until a number of
 // requests or a duration, whichever comes first; both are always bounded. Warm-up requests
-// go first, one at a time, and are not counted. Ctrl-C (the `stop` flag) cancels the
+// go first, one at a time through the same client, and are not counted. Ctrl-C (the `stop` flag) cancels the
 // requests in flight; the finished ones are kept.
 #pragma once
 
@@ -74,15 +74,15 @@ struct LoadResult {
   double duration_s = 0;               // first counted request sent .. last one ended
   bool interrupted = false;
   bool warmup_failed = false;  // every warm-up request failed; no counted request was sent
+  // Non-empty: the client itself failed (the system refused a file descriptor or memory to its
+  // event loop; net::StreamLoop's errors), one line. The requests in flight were canceled,
+  // nothing more was sent, `interrupted` is true; the requests that ended are kept.
+  std::string client_error;
 };
 
-// One request: sends, streams, times. `origin` is the run's time zero.
-RequestTrace send_request(net::HttpClient& client, const LoadOptions& options, const ServePrompt& prompt,
-                          std::chrono::steady_clock::time_point origin);
-
-// Runs the load: every counted request on one thread (net::StreamLoop, one event loop over
-// the connections). `on_done` (optional) is called for each counted request as it ends, on
-// the calling thread (for progress and error counts while the run goes on).
+// Runs the load: the warm-up and every counted request on one thread (net::StreamLoop, one
+// event loop over the connections). `on_done` (optional) is called for each counted request
+// as it ends, on the calling thread (for progress and error counts while the run goes on).
 LoadResult run_load(const LoadOptions& options, const std::function<void(const RequestTrace&)>& on_done = {});
 
 }  // namespace rigbench::measure

@@ -35,7 +35,6 @@ const char* error_kind_text(ErrorKind kind) {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr std::size_t kMaxErrorBody = 64 * 1024;
 
 std::chrono::microseconds to_us(double s) { return std::chrono::microseconds(static_cast<int64_t>(s * 1e6)); }
 
@@ -106,8 +105,7 @@ struct HttpClient::Impl {
     return r;
   }
 
-  HttpReply send(const std::string& method, const std::string& path, const std::string& body,
-                 const std::function<bool(std::string_view)>* on_chunk) {
+  HttpReply send(const std::string& method, const std::string& path, const std::string& body) {
     httplib::Request req;
     req.method = method;
     req.path = url.base_path + path;
@@ -118,10 +116,7 @@ struct HttpClient::Impl {
     }
     HttpReply reply;
     bool got_bytes = false;
-    bool stopped_by_caller = false;
-    bool timed_out = false;
-    const Clock::time_point start = Clock::now();
-    Clock::time_point last_byte = start;
+    Clock::time_point last_byte = Clock::now();
     req.response_handler = [&](const httplib::Response& res) {
       reply.status = res.status;
       reply.content_type = res.get_header_value("Content-Type");
@@ -132,34 +127,12 @@ struct HttpClient::Impl {
     req.content_receiver = [&](const char* data, size_t n, uint64_t, uint64_t) {
       last_byte = Clock::now();
       got_bytes = true;
-      const bool success = reply.status >= 200 && reply.status < 300;
-      if (!success || on_chunk == nullptr) {
-        if (reply.body.size() < kMaxErrorBody || on_chunk == nullptr) reply.body.append(data, n);
-        return true;
-      }
-      if (std::chrono::duration<double>(last_byte - start).count() > options.timeout_s) {
-        timed_out = true;
-        return false;
-      }
-      if (!(*on_chunk)(std::string_view(data, n))) {
-        stopped_by_caller = true;
-        return false;
-      }
+      reply.body.append(data, n);
       return true;
     };
     httplib::Response res;
     httplib::Error err = httplib::Error::Success;
     const bool sent = client.send(req, res, err);
-    if (timed_out) {
-      reply.error = ErrorKind::kTimeout;
-      reply.message = "the answer ran past " + std::to_string(static_cast<int>(options.timeout_s)) + " s";
-      return reply;
-    }
-    if (stopped_by_caller) {
-      reply.error = ErrorKind::kCanceled;
-      reply.message = "canceled";
-      return reply;
-    }
     if (!sent || err != httplib::Error::Success) {
       HttpReply failed = transport_error(err, got_bytes, last_byte);
       if (!got_bytes && used && (err == httplib::Error::Read || err == httplib::Error::Write)) {
@@ -186,15 +159,10 @@ HttpClient::HttpClient(const Url& url, ClientOptions options)
     : impl_(std::make_unique<Impl>(url, std::move(options))) {}
 HttpClient::~HttpClient() = default;
 
-HttpReply HttpClient::get(const std::string& path) { return impl_->send("GET", path, "", nullptr); }
+HttpReply HttpClient::get(const std::string& path) { return impl_->send("GET", path, ""); }
 
 HttpReply HttpClient::post(const std::string& path, const std::string& json_body) {
-  return impl_->send("POST", path, json_body, nullptr);
-}
-
-HttpReply HttpClient::post_stream(const std::string& path, const std::string& json_body,
-                                  const std::function<bool(std::string_view)>& on_chunk) {
-  return impl_->send("POST", path, json_body, &on_chunk);
+  return impl_->send("POST", path, json_body);
 }
 
 }  // namespace rigbench::net

@@ -1,16 +1,14 @@
-// rigbench: the HTTP client the server benchmark talks through (cpp-httplib inside; only
-// net/ includes its header). One client holds one keep-alive connection: give each load
-// worker its own. Bodies can be streamed: each chunk is handed over as it arrives, so the
-// caller can time it.
+// rigbench: the HTTP client of serve-bench's probes (the server's API, models, /tokenize) and
+// of its --embeddings requests (cpp-httplib inside; only net/ includes its header); generation
+// requests, streamed, go through net/stream_loop.h. One client holds one keep-alive
+// connection: give each embeddings worker its own.
 //
 // An API key is sent as "Authorization: Bearer KEY" and is kept in no other form: no
 // message, log or record of this layer contains it.
 #pragma once
 
-#include <functional>
 #include <memory>
 #include <string>
-#include <string_view>
 
 #include "net/url.h"
 
@@ -34,13 +32,13 @@ const char* error_kind_text(ErrorKind kind);
 
 struct HttpReply {
   int status = 0;        // HTTP status; 0 when no answer came
-  std::string body;      // whole body (get/post); for post_stream, the body of a non-2xx answer only
+  std::string body;      // the whole body (StreamLoop::post_stream: a non-2xx answer's only)
   std::string content_type;
   ErrorKind error = ErrorKind::kNone;  // kNone, kRefused, kTimeout, kCut (connection lost), kCanceled, kHttpStatus
   std::string message;                 // one line when error != kNone
   // The request failed before any byte came back on a kept-alive connection that had served
   // an earlier request: the server most likely closed it in the meantime, and the request can
-  // be sent again on a new connection (as HTTP clients do; send_request does it once).
+  // be sent again on a new connection (as HTTP clients do; serve_embed does it once).
   bool stale_connection = false;
   bool ok() const { return error == ErrorKind::kNone; }
 };
@@ -60,10 +58,6 @@ class HttpClient {
 
   HttpReply get(const std::string& path);
   HttpReply post(const std::string& path, const std::string& json_body);
-  // POSTs and hands each chunk of a 2xx body to `on_chunk` as it arrives; `on_chunk` returns
-  // false to stop (the reply then says kCanceled). A non-2xx body is collected in reply.body.
-  HttpReply post_stream(const std::string& path, const std::string& json_body,
-                        const std::function<bool(std::string_view)>& on_chunk);
 
  private:
   struct Impl;

@@ -91,10 +91,177 @@ std::string error_text(const json& e) {
   return e.dump();
 }
 
+// What one OpenAI stream event holds that the reader keeps, read with nlohmann's SAX interface
+// as the parser goes, without building the event's DOM (one event a token: serve-bench's
+// client parses thousands a second). The same reading as a DOM would give: each choice's
+// text (completions: "text"; chat: delta.content, else delta.reasoning_content where content
+// is missing, not a string or empty) is a piece when a non-empty string; finish_reason,
+// usage's counts and llama-server's timings; whether the event is an object and has "error".
+class OpenAiEvent {
+ public:
+  using json = nlohmann::json;
+  explicit OpenAiEvent(bool chat) : chat_(chat) {}
+  // Ready for the next event (its buffers keep their capacity: no allocation per event).
+  void reset(bool keep_text) {
+    keep_text_ = keep_text;
+    object = has_error = has_timings = false;
+    pieces = 0;
+    text.clear();
+    finish_reason.reset();
+    prompt_tokens.reset();
+    completion_tokens.reset();
+    timings = ServerTimings{};
+    stack_.clear();
+    key_.clear();
+  }
+
+  bool object = false;     // the event is a JSON object
+  bool has_error = false;  // it has a top-level "error" (its text: read from a DOM, rarely)
+  int pieces = 0;
+  std::string text;  // the pieces joined (keep_text)
+  std::optional<std::string> finish_reason;
+  std::optional<int> prompt_tokens, completion_tokens;
+  bool has_timings = false;
+  ServerTimings timings;  // prompt_n / predicted_n: -1 unless stated; the ms figures NaN unless stated
+
+  // nlohmann::json_sax's interface.
+  bool null() { return value(nullptr, false); }
+  bool boolean(bool) { return value(nullptr, false); }
+  bool number_integer(json::number_integer_t v) { return value(nullptr, true, static_cast<double>(v)); }
+  bool number_unsigned(json::number_unsigned_t v) { return value(nullptr, true, static_cast<double>(v)); }
+  bool number_float(json::number_float_t v, const json::string_t&) { return value(nullptr, true, v); }
+  bool string(json::string_t& v) { return value(&v, false); }
+  bool binary(json::binary_t&) { return value(nullptr, false); }
+  bool start_object(std::size_t) {
+    Where next = Where::kOther;
+    if (stack_.empty()) {
+      object = true;
+      next = Where::kTop;
+    } else if (in(Where::kChoices)) {
+      next = Where::kChoice;
+      choice_ = Choice{};
+    } else if (in(Where::kTop) && key_ == "usage") {
+      next = Where::kUsage;
+    } else if (in(Where::kTop) && key_ == "timings") {
+      next = Where::kTimings;
+      has_timings = true;
+      timings.prompt_ms = timings.predicted_ms = timings.predicted_per_second = kNoValue;
+    } else if (chat_ && in(Where::kChoice) && key_ == "delta") {
+      next = Where::kDelta;
+      choice_.delta = true;
+      choice_.content = choice_.reasoning = Text{};
+    } else {
+      container_value();
+    }
+    stack_.push_back(next);
+    return true;
+  }
+  bool end_object() {
+    if (in(Where::kChoice)) end_choice();
+    stack_.pop_back();
+    return true;
+  }
+  bool start_array(std::size_t) {
+    Where next = Where::kOther;
+    if (in(Where::kTop) && key_ == "choices") next = Where::kChoices;
+    else container_value();
+    stack_.push_back(next);
+    return true;
+  }
+  bool end_array() {
+    stack_.pop_back();
+    return true;
+  }
+  bool key(json::string_t& k) {
+    key_.assign(k);
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) { return false; }
+
+ private:
+  enum class Where { kTop, kChoices, kChoice, kDelta, kUsage, kTimings, kOther };
+  struct Text {
+    bool present = false;
+    bool is_string = false;
+    std::string value;
+  };
+  struct Choice {
+    Text text;  // completions' "text"
+    bool delta = false;
+    Text content, reasoning;  // chat's delta
+  };
+
+  bool in(Where w) const { return !stack_.empty() && stack_.back() == w; }
+
+  static void set(Text& t, const json::string_t* s) {
+    t.present = true;
+    t.is_string = s != nullptr;
+    if (s != nullptr) t.value.assign(*s);
+  }
+
+  // An object or array as the value of the current key: where a text or an error is expected,
+  // it is a value that is not a string.
+  void container_value() { value(nullptr, false); }
+
+  // A value (`s`: a string's, else nullptr; `number`: a number's, as `v`) under the current key.
+  bool value(const json::string_t* s, bool number, double v = 0) {
+    if (stack_.empty()) return true;  // the event is a bare value: not an object
+    switch (stack_.back()) {
+      case Where::kTop:
+        if (key_ == "error") has_error = true;
+        break;
+      case Where::kChoice:
+        if (!chat_ && key_ == "text") set(choice_.text, s);
+        else if (key_ == "finish_reason" && s != nullptr) finish_reason = *s;
+        break;
+      case Where::kDelta:
+        if (key_ == "content") set(choice_.content, s);
+        else if (key_ == "reasoning_content") set(choice_.reasoning, s);
+        break;
+      case Where::kUsage:
+        if (number && key_ == "prompt_tokens") prompt_tokens = static_cast<int>(v);
+        else if (number && key_ == "completion_tokens") completion_tokens = static_cast<int>(v);
+        break;
+      case Where::kTimings:
+        if (!number) break;
+        if (key_ == "prompt_n") timings.prompt_n = static_cast<int>(v);
+        else if (key_ == "predicted_n") timings.predicted_n = static_cast<int>(v);
+        else if (key_ == "prompt_ms") timings.prompt_ms = v;
+        else if (key_ == "predicted_ms") timings.predicted_ms = v;
+        else if (key_ == "predicted_per_second") timings.predicted_per_second = v;
+        break;
+      case Where::kChoices:
+      case Where::kOther:
+        break;
+    }
+    return true;
+  }
+
+  void end_choice() {
+    const Text* t = nullptr;
+    if (!chat_) {
+      if (choice_.text.present) t = &choice_.text;
+    } else if (choice_.delta) {
+      if (choice_.content.present) t = &choice_.content;
+      if ((t == nullptr || !t->is_string || t->value.empty()) && choice_.reasoning.present) t = &choice_.reasoning;
+    }
+    if (t != nullptr && t->is_string && !t->value.empty()) {
+      ++pieces;
+      if (keep_text_) text += t->value;
+    }
+  }
+
+  bool chat_;
+  bool keep_text_ = false;
+  std::vector<Where> stack_;
+  std::string key_;  // the last key read
+  Choice choice_;    // the choice being read
+};
+
 // OpenAI's SSE stream: `data: {chunk}` events, then `data: [DONE]`.
 class OpenAiReader final : public StreamReader {
  public:
-  explicit OpenAiReader(bool chat) : chat_(chat) {}
+  explicit OpenAiReader(bool chat) : event_(chat) {}
   int feed(std::string_view chunk) override {
     int n = 0;
     sse_.each_event(chunk, [&](const SseEvent& e) { n += take(e); });
@@ -122,54 +289,32 @@ class OpenAiReader final : public StreamReader {
       done_ = true;
       return 0;
     }
-    const json j = json::parse(e.data, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) {
+    OpenAiEvent& event = event_;
+    event.reset(keep_text_);
+    if (!json::sax_parse(e.data, &event) || !event.object) {
       malformed("an event that is not JSON: " + e.data.substr(0, 80));
       return 0;
     }
-    if (j.contains("error")) {
+    if (event.has_error) {
+      const json j = json::parse(e.data, nullptr, false);
       malformed("the server sent an error: " + error_text(j["error"]));
       return 0;
     }
-    int n = 0;
-    if (const auto c = j.find("choices"); c != j.end() && c->is_array()) {
-      for (const auto& choice : *c) {
-        const json* text = nullptr;
-        if (chat_) {
-          if (const auto d = choice.find("delta"); d != choice.end() && d->is_object()) {
-            if (const auto t = d->find("content"); t != d->end()) text = &*t;
-            // Reasoning models stream their thinking apart; it is generated text too.
-            if ((text == nullptr || !text->is_string() || text->get_ref<const std::string&>().empty())) {
-              if (const auto t = d->find("reasoning_content"); t != d->end()) text = &*t;
-            }
-          }
-        } else if (const auto t = choice.find("text"); t != choice.end()) {
-          text = &*t;
-        }
-        if (text != nullptr && text->is_string() && !text->get_ref<const std::string&>().empty()) {
-          ++n;
-          if (keep_text_) text_ += text->get_ref<const std::string&>();
-        }
-        if (const auto f = choice.find("finish_reason"); f != choice.end() && f->is_string()) {
-          finish_reason_ = f->get<std::string>();
-        }
-      }
+    if (keep_text_) text_ += event.text;
+    if (event.finish_reason) finish_reason_ = *event.finish_reason;
+    if (event.prompt_tokens) prompt_tokens_ = event.prompt_tokens;
+    if (event.completion_tokens) completion_tokens_ = event.completion_tokens;
+    if (event.has_timings) {  // llama-server
+      if (event.timings.prompt_n >= 0) timings_.prompt_n = event.timings.prompt_n;
+      if (event.timings.predicted_n >= 0) timings_.predicted_n = event.timings.predicted_n;
+      timings_.prompt_ms = event.timings.prompt_ms;
+      timings_.predicted_ms = event.timings.predicted_ms;
+      timings_.predicted_per_second = event.timings.predicted_per_second;
     }
-    if (const auto u = j.find("usage"); u != j.end() && u->is_object()) {
-      if (auto p = int_field(*u, "prompt_tokens")) prompt_tokens_ = p;
-      if (auto c = int_field(*u, "completion_tokens")) completion_tokens_ = c;
-    }
-    if (const auto t = j.find("timings"); t != j.end() && t->is_object()) {  // llama-server
-      if (auto v = int_field(*t, "prompt_n")) timings_.prompt_n = *v;
-      if (auto v = int_field(*t, "predicted_n")) timings_.predicted_n = *v;
-      timings_.prompt_ms = number_field(*t, "prompt_ms");
-      timings_.predicted_ms = number_field(*t, "predicted_ms");
-      timings_.predicted_per_second = number_field(*t, "predicted_per_second");
-    }
-    pieces_ += n;
-    return n;
+    pieces_ += event.pieces;
+    return event.pieces;
   }
-  bool chat_;
+  OpenAiEvent event_;  // the event being read, reused
   SseDecoder sse_;
 };
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/status.h"
 #include "net/http_client.h"
 #include "net/url.h"
 
@@ -21,8 +22,10 @@ namespace rigbench::net {
 
 class StreamLoop {
  public:
-  // `connections`: how many connections the loop keeps open for reuse (the most in flight).
-  StreamLoop(const Url& url, ClientOptions options, int connections);
+  // Opens the loop: an epoll set and a libcurl multi handle. `connections`: how many
+  // connections the loop keeps open for reuse (the most in flight). Errors (kRuntime, one
+  // line naming the call): the system refused either (file descriptors or memory exhausted).
+  static Result<std::unique_ptr<StreamLoop>> open(const Url& url, ClientOptions options, int connections);
   ~StreamLoop();
   StreamLoop(const StreamLoop&) = delete;
   StreamLoop& operator=(const StreamLoop&) = delete;
@@ -33,20 +36,28 @@ class StreamLoop {
   // Called once when the request ended, with the outcome (reply.body: a non-2xx answer's body).
   using DoneFn = std::function<void(HttpReply&&)>;
 
-  // Sends `n` GETs of `path` at once, each on a connection of its own, and runs until all have
-  // answered: the connections stay open for the requests that follow. Returns how many answered.
-  int open_connections(const std::string& path, int n);
-  // Starts a streamed POST of `json_body` (returns at once; run() moves it).
-  void post_stream(const std::string& path, std::string json_body, ChunkFn on_chunk, DoneFn on_done);
+  // Sends `n` GETs of `path` at once, each on a new connection of its own, and runs until all
+  // have answered: the connections stay open for the requests that follow (beside any opened
+  // before, e.g. by a warm-up request). Returns how many
+  // answered. Errors: as post_stream's and run()'s (the GETs started are ended first).
+  Result<int> open_connections(const std::string& path, int n);
+  // Starts a streamed POST of `json_body` (returns at once; run() moves it). A request whose
+  // kept-alive connection was lost before any answer (libcurl 55, 56 or 52, no status, no new
+  // connection) is sent once more on a fresh connection, without a call to either function:
+  // the caller's clock keeps running from the first send. Errors (kRuntime; then neither
+  // function is ever called): libcurl cannot make a transfer (curl_easy_init, memory).
+  Status post_stream(const std::string& path, std::string json_body, ChunkFn on_chunk, DoneFn on_done);
   // Waits up to `max_wait_s` for bytes on any request, and handles what came: chunks and
   // finished requests call their functions. Returns after the first batch of events.
-  void run(double max_wait_s);
+  // Errors (kRuntime): epoll_wait failed (other than by a signal).
+  Status run(double max_wait_s);
   // Ends every request in flight now; each one's DoneFn is called with kCanceled.
   void cancel_all();
   int in_flight() const;
 
  private:
   struct Impl;
+  explicit StreamLoop(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
 

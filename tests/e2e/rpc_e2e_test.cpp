@@ -5,11 +5,9 @@
 // another protocol version (tests/fakes/fake_rpc_server.py), a server killed mid-run. Loopback
 // only; every wait bounded. No timed assertions.
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,8 +27,6 @@
 #include "support/db_query.h"
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
-
-extern char** environ;
 
 namespace rigbench {
 namespace {
@@ -70,16 +66,7 @@ bool listening(int port) {
 class Server {
  public:
   Server(const std::vector<std::string>& argv, int port) : port_(port) {
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, dir_.file("out").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&fa, 2, dir_.file("err").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    if (posix_spawn(&pid_, args[0], &fa, nullptr, args.data(), environ) != 0) pid_ = -1;
-    posix_spawn_file_actions_destroy(&fa);
+    pid_ = testing::spawn_process(argv, dir_.file("out"), dir_.file("err"));
     for (int i = 0; i < 300 && pid_ > 0 && !listening(port_); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   ~Server() { stop(); }

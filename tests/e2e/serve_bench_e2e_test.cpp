@@ -6,11 +6,9 @@
 // sources (RIGBENCH_BUILD_PEERS), runs the shipped model with --parallel 4 for a sweep 1,2,4.
 // No timed assertions: counts, tokens and the server's set figures only.
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -25,60 +23,20 @@
 #include <thread>
 #include <vector>
 
+#include "support/background.h"
 #include "support/db_query.h"
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
 
-extern char** environ;
 
 namespace rigbench {
 namespace {
 
 using nlohmann::json;
+using testing::Background;
 using testing::ProcessResult;
 using testing::run_process;
 using testing::TempDir;
-
-// A server started for one test and killed at its end.
-class Background {
- public:
-  explicit Background(const std::vector<std::string>& argv) {
-    out_ = dir_.file("out");
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, out_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&fa, 2, dir_.file("err").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    if (posix_spawn(&pid_, args[0], &fa, nullptr, args.data(), environ) != 0) pid_ = -1;
-    posix_spawn_file_actions_destroy(&fa);
-  }
-  ~Background() {
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-  }
-  // The port the fake printed ("port N"), waiting up to 30 s; -1 when none came.
-  int port() const {
-    for (int i = 0; i < 300; ++i) {
-      const std::string out = testing::read_file(out_);
-      if (const auto at = out.find("port "); at != std::string::npos && out.find('\n', at) != std::string::npos) {
-        return std::atoi(out.c_str() + at + 5);
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return -1;
-  }
-  std::string err() const { return testing::read_file(dir_.file("err")); }
-
- private:
-  TempDir dir_;
-  std::string out_;
-  pid_t pid_ = -1;
-};
 
 // A port nothing listens on (bound, then closed).
 int free_port() {
@@ -115,9 +73,11 @@ int count_lines(const std::string& s) {
   return n;
 }
 
+// The runs of `serve-bench -o json`, always one object {"runs": [...], "model_costs": ...}
+// (empty when the output is not that shape).
 json runs_of(const ProcessResult& r) {
   const json j = json::parse(r.out, nullptr, false);
-  return j.is_array() ? j : json::array();
+  return j.is_object() && j.contains("runs") && j["runs"].is_array() ? j["runs"] : json::array();
 }
 
 TEST(ServeBenchFakeOllamaAndFakeOpenAi, SameSetTimingsGiveTheSameMetricsThroughBothProtocols) {
@@ -134,6 +94,11 @@ TEST(ServeBenchFakeOllamaAndFakeOpenAi, SameSetTimingsGiveTheSameMetricsThroughB
   const ProcessResult ro = serve_bench(a1), ra = serve_bench(a2);
   ASSERT_EQ(ro.exit_code, 0) << ro.err;
   ASSERT_EQ(ra.exit_code, 0) << ra.err;
+  // One model, no price: -o json is the same object as with several priced models, its
+  // model_costs null (no per-model table).
+  const json whole = json::parse(ro.out, nullptr, false);
+  ASSERT_TRUE(whole.is_object()) << ro.out;
+  EXPECT_TRUE(whole.contains("model_costs") && whole["model_costs"].is_null()) << ro.out;
   const json jo = runs_of(ro), ja = runs_of(ra);
   ASSERT_EQ(jo.size(), 2u) << ro.out;
   ASSERT_EQ(ja.size(), 2u) << ra.out;
@@ -333,7 +298,7 @@ TEST(ServeBenchFakeOllama, TheBuiltInPromptSuiteIsAPromptFile) {
 
 TEST(ServeBenchFakeOpenAi, EachWorkerOpensItsConnectionBeforeTheCountedRequests) {
   // TTFT holds no TCP handshake nor thread start: every counted request goes on a connection
-  // that a worker opened (GET /v1/models) before the first counted request was sent.
+  // opened (GET /v1/models, or the warm-up) before the first counted request was sent.
   Background server(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1"}));
   ASSERT_GT(server.port(), 0) << server.err();
   const ProcessResult r = serve_bench({url(server.port()), "--concurrency", "4", "--num-requests", "12", "-n", "3",
@@ -347,19 +312,23 @@ TEST(ServeBenchFakeOpenAi, EachWorkerOpensItsConnectionBeforeTheCountedRequests)
     path.push_back(p);
     port.push_back(c);
   }
-  // The warm-up (one POST /v1/completions), then 4 pings, then the 12 counted requests.
+  // The warm-up (one POST /v1/completions, through the same client), then 4 pings, each on a
+  // new connection, then the 12 counted requests, each on one of those or the warm-up's.
   std::size_t warmup = 0;
   while (warmup < path.size() && path[warmup] != "/v1/completions") ++warmup;
   ASSERT_LT(warmup + 17, path.size() + 1) << log.out;
   std::set<std::string> pinged;
   for (std::size_t i = warmup + 1; i < warmup + 5; ++i) {
     EXPECT_EQ(method[i] + " " + path[i], "GET /v1/models") << log.out;
+    EXPECT_NE(port[i], port[warmup]) << log.out;
     pinged.insert(port[i]);
   }
   EXPECT_EQ(pinged.size(), 4u) << log.out;  // four connections, one per worker
+  std::set<std::string> opened = pinged;
+  opened.insert(port[warmup]);
   for (std::size_t i = warmup + 5; i < path.size(); ++i) {
     EXPECT_EQ(path[i], "/v1/completions") << log.out;
-    EXPECT_TRUE(pinged.count(port[i])) << "request " << i << " on a new connection:\n" << log.out;
+    EXPECT_TRUE(opened.count(port[i])) << "request " << i << " on a new connection:\n" << log.out;
   }
   EXPECT_EQ(path.size() - warmup - 5, 12u) << log.out;
 }

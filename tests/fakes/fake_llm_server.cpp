@@ -14,6 +14,11 @@
 //   stall      sends nothing for --stall-ms (past the client's timeout)
 //   nostream   answers the whole completion as one JSON body (a server that does not stream)
 //   exit       stops listening and exits without answering (later requests are refused)
+//   drop       after --ttft-ms, resets the connection without answering: what a client sees
+//              when a server closes a kept-alive connection as the request goes out (llama-
+//              server's HTTP library closing an idle one), on cue
+//   drop-kept  as drop when the request came on a kept-alive connection (one that served an
+//              earlier request); answered as ok on a new connection
 //
 // Usage: fake_llm_server --protocol ollama|openai [--port N] [--ttft-ms 50] [--interval-ms 10]
 //        [--tokens N (ignore the length asked)] [--faults LIST] [--stall-ms 3000]
@@ -22,7 +27,11 @@
 //        [--api-key KEY (answer 401 without it)] [--model NAME[,NAME...] (the models it has)]
 // GET /fake/log lists the requests so far ("METHOD PATH CLIENT_PORT" a line).
 // Prints "port N" on stdout once it listens (port 0: a free one), then serves until killed.
+#include <fcntl.h>
 #include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -60,6 +69,42 @@ bool has_model(const Config& cfg, const std::string& name) {
 }
 
 std::atomic<long> g_requests{0};
+
+// Every request so far, "METHOD PATH CLIENT_PORT" (GET /fake/log).
+std::mutex g_log_mu;
+std::vector<std::string> g_log;
+
+// Whether the connection from `remote_port` served a request before the one being handled.
+bool kept_alive(int remote_port) {
+  const std::string tail = " " + std::to_string(remote_port);
+  std::lock_guard lock(g_log_mu);
+  int seen = 0;
+  for (const auto& line : g_log) {
+    if (line.size() > tail.size() && line.compare(line.size() - tail.size(), tail.size(), tail) == 0) ++seen;
+  }
+  return seen > 1;  // the log holds the request being handled too
+}
+
+// Resets the connection from the client's `remote_port` now (RST: SO_LINGER 0, then its last
+// descriptor closed), without answering. The descriptor number is left to /dev/null, which
+// httplib then fails to write to and closes itself, so no other connection takes the number
+// meanwhile. httplib does not hand a handler its socket: it is found by its peer's port.
+void reset_connection(int remote_port) {
+  for (int fd = 3; fd < 4096; ++fd) {
+    sockaddr_storage peer{};
+    socklen_t len = sizeof peer;
+    if (getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &len) != 0 || peer.ss_family != AF_INET) continue;
+    if (ntohs(reinterpret_cast<const sockaddr_in&>(peer).sin_port) != remote_port) continue;
+    const linger hard{1, 0};
+    setsockopt(fd, SOL_SOCKET, SO_LINGER, &hard, sizeof hard);
+    const int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null >= 0) {
+      dup2(null, fd);
+      close(null);
+    }
+    return;
+  }
+}
 
 void sleep_ms(double ms) {
   if (ms > 0) std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(ms));
@@ -146,6 +191,11 @@ void generate(const Config& cfg, const httplib::Request& req, httplib::Response&
   const double predicted_ms = cfg.interval_ms * (n > 0 ? n - 1 : 0);
   if (fault == "exit") {
     std::_Exit(0);  // every connection closes; nothing listens any more
+  }
+  if (fault == "drop" || (fault == "drop-kept" && kept_alive(req.remote_port))) {
+    sleep_ms(cfg.ttft_ms);
+    reset_connection(req.remote_port);
+    return;
   }
   if (fault == "500") {
     res.status = 500;
@@ -268,20 +318,18 @@ int main(int argc, char** argv) {
   svr.set_tcp_nodelay(true);  // each token leaves when written (Nagle would hold small writes ~40 ms)
   // GET /fake/log: every request so far, one line each, "METHOD PATH CLIENT_PORT", in arrival
   // order (which connection each request came on: tests of connection reuse).
-  static std::mutex log_mu;
-  static std::vector<std::string> log;
   svr.set_pre_routing_handler([](const httplib::Request& q, httplib::Response&) {
     if (q.path != "/fake/log") {
-      std::lock_guard lock(log_mu);
-      log.push_back(q.method + " " + q.path + " " + std::to_string(q.remote_port));
+      std::lock_guard lock(g_log_mu);
+      g_log.push_back(q.method + " " + q.path + " " + std::to_string(q.remote_port));
     }
     return httplib::Server::HandlerResponse::Unhandled;
   });
   svr.Get("/fake/log", [](const httplib::Request&, httplib::Response& res) {
     std::string text;
     {
-      std::lock_guard lock(log_mu);
-      for (const auto& line : log) text += line + "\n";
+      std::lock_guard lock(g_log_mu);
+      for (const auto& line : g_log) text += line + "\n";
     }
     res.set_content(text, "text/plain");
   });

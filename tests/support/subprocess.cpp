@@ -16,10 +16,7 @@ extern char** environ;
 
 namespace rigbench::testing {
 
-namespace {
-
-// Starts `argv` with stdin closed and stdout/stderr going to the two files; its pid.
-pid_t spawn(const std::vector<std::string>& argv, const std::string& out_path, const std::string& err_path) {
+pid_t spawn_process(const std::vector<std::string>& argv, const std::string& out_path, const std::string& err_path) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
@@ -31,7 +28,15 @@ pid_t spawn(const std::vector<std::string>& argv, const std::string& out_path, c
   pid_t pid = 0;
   const int rc = posix_spawn(&pid, args[0], &fa, nullptr, args.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) throw std::runtime_error("posix_spawn failed for " + argv[0]);
+  return rc == 0 ? pid : -1;
+}
+
+namespace {
+
+// spawn_process, or an exception when it cannot start.
+pid_t spawn(const std::vector<std::string>& argv, const std::string& out_path, const std::string& err_path) {
+  const pid_t pid = spawn_process(argv, out_path, err_path);
+  if (pid < 0) throw std::runtime_error("posix_spawn failed for " + argv[0]);
   return pid;
 }
 

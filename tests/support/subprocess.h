@@ -1,6 +1,8 @@
 // Test support: runs the real binary as a child process and captures what it prints.
 #pragma once
 
+#include <sys/types.h>
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -12,6 +14,10 @@ struct ProcessResult {
   std::string out;     // stdout
   std::string err;     // stderr
 };
+
+// Starts `argv` (argv[0] is the program path) with stdin closed, stdout and stderr written to
+// the two files, and returns at once: its process id, or -1 when it cannot start.
+pid_t spawn_process(const std::vector<std::string>& argv, const std::string& out_path, const std::string& err_path);
 
 // Runs `argv` (argv[0] is the program path) with stdin closed; waits for it.
 // `signal_after_s` > 0 sends `sig` after that many seconds (to test interruption).

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 namespace rigbench::net {
@@ -53,6 +54,58 @@ TEST(OpenAiStreamReader, LlamaServerChatStreamOnEverySplit) {
     std::string msg;
     EXPECT_EQ(stream_outcome(*r, msg), ErrorKind::kNone);
   }
+}
+
+TEST(OpenAiStreamReader, WhatCountsAsAPieceAndWhatIsKept) {
+  // A reasoning model's thinking counts where content is empty, null or missing; nested
+  // fields (logprobs) and other keys are passed over; a non-string or empty text is no piece;
+  // several choices count each; the last finish_reason and the text of each piece are kept.
+  const std::string chat =
+      "data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"hm\",\"content\":null}}]}\n\n"
+      "data: {\"choices\":[{\"delta\":{\"content\":\"\",\"reasoning_content\":\"ok\"}}]}\n\n"
+      "data: {\"choices\":[{\"delta\":{\"content\":\"A\",\"reasoning_content\":\"no\"},"
+      "\"logprobs\":{\"content\":[{\"token\":\"A\",\"text\":\"x\",\"top\":[1,2,{\"text\":\"y\"}]}]}}]}\n\n"
+      "data: {\"choices\":[{\"delta\":{\"content\":7}}],\"text\":\"top-level text is no piece\"}\n\n"
+      "data: {\"choices\":[{\"delta\":{\"content\":\"B\"}},{\"delta\":{\"content\":\"C\"},"
+      "\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":4.0,\"completion_tokens\":5}}\n\n"
+      "data: [DONE]\n\n";
+  auto r = make_stream_reader(Api::kOpenAiChat);
+  r->keep_text(true);
+  EXPECT_EQ(r->feed(chat), 5);
+  EXPECT_EQ(r->text(), "hmokABC");
+  EXPECT_EQ(r->finish_reason(), "stop");
+  EXPECT_EQ(r->prompt_tokens(), 4);
+  EXPECT_EQ(r->completion_tokens(), 5);
+  EXPECT_FALSE(r->timings().present());
+  std::string msg;
+  EXPECT_EQ(stream_outcome(*r, msg), ErrorKind::kNone) << msg;
+
+  const std::string completions =
+      "data: {\"choices\":[{\"text\":\" one\",\"index\":0,\"delta\":{\"content\":\"no\"}}]}\n\n"
+      "data: {\"choices\":[{\"text\":{\"not\":\"a string\"}},{\"text\":\"\"},\"two\",[\"three\"]]}\n\n"
+      "data: {\"choices\":[],\"timings\":{\"prompt_n\":3,\"predicted_n\":1,\"predicted_ms\":2.5}}\n\n"
+      "data: [DONE]\n\n";
+  auto c = make_stream_reader(Api::kOpenAiCompletions);
+  c->keep_text(true);
+  EXPECT_EQ(c->feed(completions), 1);
+  EXPECT_EQ(c->text(), " one");
+  EXPECT_EQ(c->timings().prompt_n, 3);
+  EXPECT_EQ(c->timings().predicted_n, 1);
+  EXPECT_DOUBLE_EQ(c->timings().predicted_ms, 2.5);
+  EXPECT_TRUE(std::isnan(c->timings().prompt_ms));  // not stated
+  EXPECT_TRUE(c->done());
+
+  // An event that is JSON but not an object, and an error after a piece: malformed, and the
+  // error event's own pieces are not counted.
+  auto arr = make_stream_reader(Api::kOpenAiCompletions);
+  EXPECT_EQ(arr->feed("data: [1,2]\n\n"), 0);
+  EXPECT_EQ(stream_outcome(*arr, msg), ErrorKind::kMalformed);
+  auto err = make_stream_reader(Api::kOpenAiCompletions);
+  EXPECT_EQ(err->feed("data: {\"choices\":[{\"text\":\"a\"}]}\n\n"
+                      "data: {\"choices\":[{\"text\":\"b\"}],\"error\":\"overloaded\"}\n\n"),
+            1);
+  EXPECT_EQ(stream_outcome(*err, msg), ErrorKind::kMalformed);
+  EXPECT_NE(msg.find("the server sent an error: overloaded"), std::string::npos) << msg;
 }
 
 TEST(OllamaStreamReader, GenerateStreamDurationsInNanosecondsOnEverySplit) {
