@@ -25,6 +25,11 @@
 //        [--report-actual 1 (report the measured time to the first token written as the
 //        prompt time, instead of the set one: the client's own delay is then TTFT - it)]
 //        [--api-key KEY (answer 401 without it)] [--model NAME[,NAME...] (the models it has)]
+//        [--lockstep 1 (every stream's tokens at shared decode steps, one every --interval-ms
+//        on one clock for the whole server, as a continuous-batching server (llama-server
+//        --parallel, vLLM, Ollama) writes one token of every active stream after each batch:
+//        the first at the first step after --ttft-ms; without it each stream keeps its own
+//        clock from its first token, so the streams' tokens fall apart from each other)]
 // GET /fake/log lists the requests so far ("METHOD PATH CLIENT_PORT" a line).
 // Prints "port N" on stdout once it listens (port 0: a free one), then serves until killed.
 #include <fcntl.h>
@@ -35,6 +40,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -57,6 +63,7 @@ struct Config {
   double stall_ms = 3000;
   std::string api_key;
   bool report_actual = false;  // timings.prompt_ms / prompt_eval_duration: the measured time to the first token
+  bool lockstep = false;       // tokens at steps of one server-wide clock (see --lockstep)
   std::string model = "fake";  // the first of `models`
   std::vector<std::string> models{"fake"};
 };
@@ -75,6 +82,16 @@ std::mutex g_log_mu;
 std::vector<std::string> g_log;
 
 // Whether the connection from `remote_port` served a request before the one being handled.
+// --lockstep's server-wide clock: the first step at or after `t`, steps `interval_ms` apart
+// from the first time any stream asked.
+std::chrono::steady_clock::time_point next_step(std::chrono::steady_clock::time_point t, double interval_ms) {
+  static const auto epoch = std::chrono::steady_clock::now();
+  const double since_ms = std::chrono::duration<double, std::milli>(t - epoch).count();
+  const double steps = interval_ms > 0 ? std::ceil(since_ms / interval_ms) : 0;
+  return epoch + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                     std::chrono::duration<double, std::milli>(steps * interval_ms));
+}
+
 bool kept_alive(int remote_port) {
   const std::string tail = " " + std::to_string(remote_port);
   std::lock_guard lock(g_log_mu);
@@ -218,10 +235,14 @@ void generate(const Config& cfg, const httplib::Request& req, httplib::Response&
           return false;
         }
         const int upto = fault == "cut" ? n / 2 : (fault == "malformed" ? 1 : n);
-        // The first token at ttft after the handler was entered (the headers' write included).
-        std::this_thread::sleep_until(entered + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                    std::chrono::duration<double, std::milli>(c.ttft_ms)));
-        const auto start = std::chrono::steady_clock::now();
+        // The first token at ttft after the handler was entered (the headers' write included);
+        // --lockstep: at the first step of the server's clock after that.
+        using Clock = std::chrono::steady_clock;
+        auto first = entered + std::chrono::duration_cast<Clock::duration>(
+                                   std::chrono::duration<double, std::milli>(c.ttft_ms));
+        if (c.lockstep) first = next_step(first, c.interval_ms);
+        std::this_thread::sleep_until(first);
+        const auto start = c.lockstep ? first : Clock::now();
         double first_ms = c.ttft_ms;  // --report-actual: when the first token was written, measured
         for (int i = 0; i < upto; ++i) {
           if (i > 0) {
@@ -303,6 +324,7 @@ int main(int argc, char** argv) {
     else if (k == "--faults") cfg.faults = split(v);
     else if (k == "--stall-ms") cfg.stall_ms = std::atof(v.c_str());
     else if (k == "--report-actual") cfg.report_actual = v == "1";
+    else if (k == "--lockstep") cfg.lockstep = v == "1";
     else if (k == "--api-key") cfg.api_key = v;
     else if (k == "--model") {
       cfg.models = split(v);
