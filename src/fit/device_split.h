@@ -47,7 +47,6 @@ struct Link {
 // commands are pipelined on the socket ahead of it. The relay in bench/rpc_delay_relay.py counts
 // the commands on the wire (--count-file); rpc_e2e_tests holds 1 turn per graph compute.
 constexpr int kRpcRoundTripsPerHop = 1;
-constexpr int kRpcInputsPerHop = 5;            // SET_TENSOR per token into a hop with one KV cache (+1 on the output hop)
 constexpr uint64_t kRpcTensorBytes = 296;      // sizeof(rpc_tensor), packed, GGML_MAX_SRC 10
 constexpr uint64_t kRpcCommandHeaderBytes = 9;  // command byte + 8-byte size
 constexpr uint64_t kRpcAnswerHeaderBytes = 8;   // 8-byte size
@@ -72,7 +71,7 @@ struct TokenInputs {
 // For `shape` with `ctx` at `depth` tokens in a context of n_ctx cells (padded): the full cache's
 // mask over mask_cells(n_ctx, depth), the window cache's over mask_cells(its cells, depth).
 // Llama-3.1-70B with flash attention at depth 0: 512 + 16 bytes in 4 tensors (+ the hidden state:
-// kRpcInputsPerHop); without it the V ids are 1024 i64 (8 KiB) a token.
+// the 5 SET_TENSORs a token the relay counts); without it the V ids are 1024 i64 (8 KiB) a token.
 TokenInputs token_inputs(const model::ModelShape& shape, const ContextParams& ctx, int n_ctx, int depth);
 
 // The traffic of one hop per token: the hidden state and `in` to the server (each a SET_TENSOR),

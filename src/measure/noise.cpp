@@ -94,7 +94,8 @@ std::vector<NoiseNote> activity_notes(const hw::CpuActivity& a, double load) {
   // Others' CPU time against what this run left free (own_pct is at most 100).
   const double free_pct = 100 - a.own_pct;
   const double others_of_free = free_pct > 0 ? 100 * a.others_pct / free_pct : 0;
-  const bool others = resolved && a.others_pct > kBusyOthersPct && others_of_free > kBusyOthersFreePct;
+  const bool others = resolved && (a.others_pct > kBusyOthersAllPct ||
+                                   (a.others_pct > kBusyOthersPct && others_of_free > kBusyOthersFreePct));
   if (waited || others) {
     const std::string shares =
         resolved ? fmt("other processes used %.0f %% of the CPUs' time (this one %.0f %%", a.others_pct, a.own_pct) +

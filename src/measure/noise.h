@@ -21,6 +21,8 @@ inline constexpr double kBusyOthersPct = 5;        // other processes' CPU time,
                                                    // /proc/stat's shares are within about 2 % over kMinTicksPerCpu)
 inline constexpr double kBusyOthersFreePct = 25;   // other processes' CPU time, % of the CPUs' time this run left
                                                    // free (100 % less its own share)
+inline constexpr double kBusyOthersAllPct = 10;    // other processes' CPU time, % of all CPUs' time, that is a
+                                                   // note whatever this run used (a GPU run using little CPU)
 inline constexpr double kStealPct = 2;             // steal, % of all CPUs' time
 
 // 0-based repetition indices (ascending) as the note names them, 1-based: consecutive ones as
@@ -34,8 +36,9 @@ std::vector<NoiseNote> sample_notes(const Results& results);
 // - it took CPU time from the run: its threads waited for a CPU more than kBusyWaitPct of the
 //   time they were ready to run (schedstat, exact at any length; NaN = no schedstat, not used);
 // - it ran on the CPUs the run left free: over a window of at least kMinTicksPerCpu ticks per
-//   CPU, other processes used more than kBusyOthersPct of all CPUs' time and more than
-//   kBusyOthersFreePct of the time this run did not use (100 - own_pct). Such work waits for
+//   CPU, other processes used more than kBusyOthersAllPct of all CPUs' time, or more than
+//   kBusyOthersPct of it and more than kBusyOthersFreePct of the time this run did not use
+//   (100 - own_pct). Such work waits for
 //   no CPU of the run's but shares its memory bandwidth and caches: a 1-thread run on 2 CPUs
 //   beside a build on the other one (others about 50 % of all, all of the free half).
 //   Where the kernel keeps no schedstat this is the only test.

@@ -55,6 +55,7 @@ struct StreamLoop::Impl {
   curl_slist* get_headers = nullptr;
   curl_slist* post_headers = nullptr;
   long timer_ms = -1;  // libcurl's timer: -1 none, else due at timer_at
+  std::string socket_error;  // an epoll_ctl that failed in on_socket: run() returns it
   Clock::time_point timer_at;
   std::vector<std::unique_ptr<Transfer>> live;
   std::vector<CURL*> spare;  // easy handles of ended transfers, reused
@@ -112,13 +113,21 @@ struct StreamLoop::Impl {
                 ((what & CURL_POLL_OUT) != 0 ? static_cast<uint32_t>(EPOLLOUT) : 0u);
     // libcurl's socket pointer (`socketp`, set by curl_multi_assign) marks a socket in the set:
     // one epoll_ctl per change, not a MOD that fails before each ADD.
-    if (socketp != nullptr) {
-      epoll_ctl(self->epfd, EPOLL_CTL_MOD, s, &ev);
-    } else {
-      if (epoll_ctl(self->epfd, EPOLL_CTL_ADD, s, &ev) != 0 && errno == EEXIST) {
-        epoll_ctl(self->epfd, EPOLL_CTL_MOD, s, &ev);
+    // A socket that cannot be watched would never be read (its transfer would wait for its
+    // timeout): the failure is kept and ends run() with it.
+    auto failed = [&](const char* op) {
+      if (self->socket_error.empty()) {
+        self->socket_error = std::string("epoll_ctl ") + op + " of socket " + std::to_string(s) + " failed: " +
+                             std::strerror(errno);
       }
-      curl_multi_assign(self->multi, s, self);
+    };
+    if (socketp != nullptr) {
+      if (epoll_ctl(self->epfd, EPOLL_CTL_MOD, s, &ev) != 0) failed("MOD");
+    } else if (epoll_ctl(self->epfd, EPOLL_CTL_ADD, s, &ev) == 0 ||
+               (errno == EEXIST && epoll_ctl(self->epfd, EPOLL_CTL_MOD, s, &ev) == 0)) {
+      curl_multi_assign(self->multi, s, self);  // in the set: later changes are one MOD
+    } else {
+      failed("ADD");
     }
     return 0;
   }
@@ -336,6 +345,7 @@ struct StreamLoop::Impl {
       curl_multi_socket_action(multi, CURL_SOCKET_TIMEOUT, 0, &running);
     }
     drain();
+    if (!socket_error.empty()) return fail(ErrorCode::kRuntime, "serve-bench's client: " + socket_error);
     return {};
   }
 };

@@ -49,7 +49,8 @@ class StreamLoop {
   Status post_stream(const std::string& path, std::string json_body, ChunkFn on_chunk, DoneFn on_done);
   // Waits up to `max_wait_s` for bytes on any request, and handles what came: chunks and
   // finished requests call their functions. Returns after the first batch of events.
-  // Errors (kRuntime): epoll_wait failed (other than by a signal).
+  // Errors (kRuntime): epoll_wait failed (other than by a signal), or a socket of a request
+  // could not be added to or changed in the epoll set (epoll_ctl: it would never be read).
   Status run(double max_wait_s);
   // Ends every request in flight now; each one's DoneFn is called with kCanceled.
   void cancel_all();

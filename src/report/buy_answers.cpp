@@ -1,6 +1,5 @@
 #include "report/buy_answers.h"
 
-
 #include <cmath>
 #include <filesystem>
 #include <map>

@@ -53,7 +53,7 @@ Result<PresetHeader> PresetHeader::write(const model::Preset& preset, const std:
   }
   PresetHeader h;
   h.dir_ = pattern;
-  h.path_ = (fs::path(pattern) / (preset.name + ".gguf")).string();
+  h.path_ = (fs::path(pattern) / "preset.gguf").string();  // not the preset's name: no '/' to mind
   auto written = synthesize(preset, quant, h.path_, /*header_only=*/true);
   if (!written) return std::unexpected(written.error());  // h's destructor removes the folder
   return h;

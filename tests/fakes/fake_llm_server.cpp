@@ -81,7 +81,6 @@ std::atomic<long> g_requests{0};
 std::mutex g_log_mu;
 std::vector<std::string> g_log;
 
-// Whether the connection from `remote_port` served a request before the one being handled.
 // --lockstep's server-wide clock: the first step at or after `t`, steps `interval_ms` apart
 // from the first time any stream asked.
 std::chrono::steady_clock::time_point next_step(std::chrono::steady_clock::time_point t, double interval_ms) {
@@ -92,6 +91,7 @@ std::chrono::steady_clock::time_point next_step(std::chrono::steady_clock::time_
                      std::chrono::duration<double, std::milli>(steps * interval_ms));
 }
 
+// Whether the connection from `remote_port` served a request before the one being handled.
 bool kept_alive(int remote_port) {
   const std::string tail = " " + std::to_string(remote_port);
   std::lock_guard lock(g_log_mu);

@@ -253,12 +253,14 @@ TEST(FakeSchedstatTree, AOneThreadRunBesideABuildOnTheOtherCpuIsBusyThoughItWait
   a.wait_pct = 0.1;
   EXPECT_NEAR(a.others_pct, 0.5, 1e-9);
   EXPECT_TRUE(activity_notes(a, 0.3).empty());
-  // Either side of a quarter of the free half: 12 % of all (24 % of it) is not busy, 13 % is.
-  write_file(proc.file("stat"), proc_stat(2240, 5760));
+  // Either side of 10 % of all (kBusyOthersAllPct: on 2 CPUs it comes before a quarter of the
+  // free half, 12.5 %): 9.5 % is not busy, 10.5 % is.
+  write_file(proc.file("stat"), proc_stat(2190, 5810));
   a = hw::cpu_activity(*stat0, *hw::read_cpu_times(proc.path().string()), 10.0, 100);
   a.wait_pct = 0.1;
+  EXPECT_NEAR(a.others_pct, 9.5, 1e-9);
   EXPECT_FALSE(has(activity_notes(a, 1), "machine_busy"));
-  write_file(proc.file("stat"), proc_stat(2260, 5740));
+  write_file(proc.file("stat"), proc_stat(2210, 5790));
   a = hw::cpu_activity(*stat0, *hw::read_cpu_times(proc.path().string()), 10.0, 100);
   a.wait_pct = 0.1;
   EXPECT_TRUE(has(activity_notes(a, 1), "machine_busy"));
@@ -268,14 +270,29 @@ TEST(FakeSchedstatTree, AOneThreadRunBesideABuildOnTheOtherCpuIsBusyThoughItWait
   a.wait_pct = 0.1;
   EXPECT_TRUE(activity_notes(a, 1).empty());
   // A 16-CPU host: a 1-thread run (6.25 %) beside a build on the other CPUs (40 % of all,
-  // 43 % of the free 93.75 %) is busy; beside one busy process (4 %) it is not.
+  // 43 % of the free 93.75 %) is busy; beside one busy process (one CPU: 6.25 % of all, above
+  // the 5 % floor, 6.7 % of the free time, under a quarter) it is not.
   hw::CpuActivity big;
   big.ticks_per_cpu = 1000;
   big.own_pct = 6.25;
   big.wait_pct = 0.2;
   big.others_pct = 40;
   EXPECT_TRUE(has(activity_notes(big, 7), "machine_busy"));
-  big.others_pct = 4;
+  big.others_pct = 6.25;
+  EXPECT_TRUE(activity_notes(big, 1).empty());
+  // A GPU run that uses little CPU (2 %) beside a build taking 20 % of all CPUs: 20 % of the
+  // free 98 % is under a quarter, but 20 % of all is above kBusyOthersAllPct: busy.
+  big.own_pct = 2;
+  big.others_pct = 20;
+  EXPECT_TRUE(has(activity_notes(big, 4), "machine_busy"));
+  big.others_pct = 9;  // under both: a daemon or two beside it
+  EXPECT_TRUE(activity_notes(big, 1).empty());
+  // A run that uses most of the machine (90 %): 6 % of all is above the 5 % floor and 60 % of
+  // the free 10 %: busy; 4.5 % is under the floor: not.
+  big.own_pct = 90;
+  big.others_pct = 6;
+  EXPECT_TRUE(has(activity_notes(big, 2), "machine_busy"));
+  big.others_pct = 4.5;
   EXPECT_TRUE(activity_notes(big, 1).empty());
 }
 

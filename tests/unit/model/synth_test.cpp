@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "core/strings.h"
@@ -51,7 +52,15 @@ TEST(Synth, LlamaCppLoadsEveryPresetHeaderOnly) {
 // another user could plant a link at), and gone with the object, folder included.
 TEST(Synth, PresetHeaderIsWrittenInAFreshPrivateFolderAndRemovedWithIt) {
   testing::TempDir tmp;
-  ASSERT_EQ(setenv("TMPDIR", tmp.path().c_str(), 1), 0);
+  // TMPDIR points at `tmp` for this test only, restored however it ends.
+  struct TmpdirFor {
+    std::optional<std::string> old;
+    explicit TmpdirFor(const std::string& dir) {
+      if (const char* v = std::getenv("TMPDIR")) old = v;
+      setenv("TMPDIR", dir.c_str(), 1);
+    }
+    ~TmpdirFor() { old ? setenv("TMPDIR", old->c_str(), 1) : unsetenv("TMPDIR"); }
+  } tmpdir(tmp.path().string());
   const model::Preset& preset = *model::find_preset("Llama-3.2-1B");
   std::string first_dir;
   {
@@ -81,7 +90,6 @@ TEST(Synth, PresetHeaderIsWrittenInAFreshPrivateFolderAndRemovedWithIt) {
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("Q9_X"), std::string::npos);
   EXPECT_TRUE(std::filesystem::is_empty(tmp.path()));
-  unsetenv("TMPDIR");
 }
 
 TEST(Synth, ParameterCountsMatchThePublishedModels) {
