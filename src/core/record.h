@@ -270,7 +270,7 @@ struct Precision {
 
 // A reason to doubt a run's figures, seen while it ran (measure/noise.h), with what to do.
 struct NoiseNote {
-  std::string code;    // outliers, first_repetition, high_cv, machine_busy, steal, governor, thermal_throttle, ...
+  std::string code;    // outliers, first_repetition, high_cv, drift, machine_busy, steal, governor, thermal_throttle, ...
   std::string phase;   // "pp", "tg" or "" (the whole run)
   std::string text;    // what was seen, with the numbers
   std::string remedy;  // what to do about it

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/significance.h"
 #include "core/stats.h"
 #include "power/nvml_meter.h"
 
@@ -73,6 +74,24 @@ void phase_notes(const ThroughputResult& r, const std::string& phase, std::vecto
                                r.tps.stddev / r.tps.mean * 100, kHighCvPct),
                    "run on a quiet machine (see the other notes for a cause); -r auto repeats until the interval is "
                    "tight"});
+  }
+  // Drift: the repetitions after the first, split into an earlier and a later half (the middle
+  // one of an odd count left out), differ by more than kDriftPct and by Welch's t-test.
+  if (rest.size() >= 2 * kDriftMinHalf) {
+    const std::size_t h = rest.size() / 2;
+    const std::span<const double> early(rest.data(), h), late(rest.data() + rest.size() - h, h);
+    const auto w = welch_t_test(early, late);
+    if (w && w->mean_a > 0 && w->p_two_sided < kDriftAlpha &&
+        std::fabs(w->mean_b - w->mean_a) / w->mean_a * 100 > kDriftPct) {
+      const double change = 100 * (w->mean_b - w->mean_a) / w->mean_a;
+      out.push_back({"drift", phase,
+                     phase + fmt(": the speed changed during the run: repetitions 2-%.0f averaged %.2f t/s", h + 1.0,
+                                 w->mean_a) +
+                         fmt(", the last %.0f %.2f t/s (%+.1f %%", static_cast<double>(h), w->mean_b, change) +
+                         fmt(", Welch p = %.1g): the interval assumes a steady machine", w->p_two_sided),
+                     "look for work that started or stopped beside the run, or clocks and heat that changed; run "
+                     "again and compare the runs (rigbench compare)"});
+    }
   }
 }
 

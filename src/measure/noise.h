@@ -1,7 +1,7 @@
 // rigbench: reasons to doubt a run's figures, each a NoiseNote (core/record.h) that says
 // what was seen and what to do: in the samples (outliers by median absolute deviation as
 // hyperfine finds them, a first repetition far from the rest, a coefficient of variation
-// above kHighCvPct) and on the machine while the run measured (other processes' CPU time,
+// above kHighCvPct, a speed that drifted between the earlier and later repetitions) and on the machine while the run measured (other processes' CPU time,
 // steal, a CPU governor other than performance, thermal throttling).
 #pragma once
 
@@ -15,6 +15,10 @@
 namespace rigbench::measure {
 
 inline constexpr double kHighCvPct = 5;            // stddev / mean of the t/s samples, %
+inline constexpr double kDriftPct = 3;             // the later half of the repetitions' mean t/s this far from the
+                                                   // earlier half's, % (beyond the default ±2 % interval)
+inline constexpr double kDriftAlpha = 0.01;        // ... and Welch's two-sided p below this
+inline constexpr std::size_t kDriftMinHalf = 4;    // repetitions in each half, at least (after the first)
 inline constexpr double kFirstRepetitionPct = 10;  // the first repetition this far from the median of the rest, %
 inline constexpr double kBusyWaitPct = 5;          // this run's threads waiting for a CPU, % of their ready time
 inline constexpr double kBusyOthersPct = 5;        // other processes' CPU time, % of all CPUs' time (the floor:
@@ -30,6 +34,10 @@ inline constexpr double kStealPct = 2;             // steal, % of all CPUs' time
 std::string repetition_list(std::span<const std::size_t> indices);
 
 // Notes on the samples of pp and tg (each with its phase). Fewer than 3 samples: none.
+// Drift (code drift) needs 2 kDriftMinHalf repetitions after the first: the earlier and the
+// later half of them (the middle one of an odd count out) differ by more than kDriftPct and
+// Welch's two-sided p < kDriftAlpha. Repetitions are only independent on a steady machine, and
+// no interval over them covers a change of speed during the run.
 std::vector<NoiseNote> sample_notes(const Results& results);
 
 // A note (code machine_busy) when other work ran beside this run, either of:

@@ -62,6 +62,39 @@ TEST(SampleNotes, OutlierFirstRepetitionAndHighCvAreCalledOut) {
   EXPECT_FALSE(has(s, "outliers"));
 }
 
+// A machine that slowed down halfway (seen on a shared VM: 42 t/s, then 37): the note names
+// the halves and the change; the same values in alternation, or a steady run with one outlier,
+// are not drift; fewer than 4 repetitions a half say nothing.
+TEST(SampleNotes, ASpeedThatChangedHalfwayIsDriftAndAlternationOrOneOutlierIsNot) {
+  auto drift_note = [](std::vector<double> v) {
+    Results r;
+    r.tg = tps(std::move(v));
+    for (const auto& n : sample_notes(r)) {
+      if (n.code == "drift") {
+        EXPECT_EQ(n.phase, "tg");
+        EXPECT_FALSE(n.remedy.empty());
+        return n.text;
+      }
+    }
+    return std::string("<none>");
+  };
+  const std::vector<double> fast = {42.1, 41.8, 42.3, 41.9, 42.0}, slow = {37.2, 36.9, 37.1, 37.3, 36.8};
+  std::vector<double> stepped = {42.0};  // the first repetition is left out of both halves
+  stepped.insert(stepped.end(), fast.begin(), fast.end());
+  stepped.insert(stepped.end(), slow.begin(), slow.end());
+  EXPECT_EQ(drift_note(stepped),
+            "tg: the speed changed during the run: repetitions 2-6 averaged 42.02 t/s, the last 5 37.06 t/s (-11.8 %, "
+            "Welch p = 2e-10): the interval assumes a steady machine");
+  std::vector<double> alternating = {42.0};
+  for (std::size_t i = 0; i < fast.size(); ++i) alternating.insert(alternating.end(), {fast[i], slow[i]});
+  EXPECT_EQ(drift_note(alternating), "<none>");
+  EXPECT_EQ(drift_note({42.0, 42.1, 41.8, 42.3, 41.9, 42.0, 42.2, 41.7, 30.0, 42.1}), "<none>");  // one outlier
+  EXPECT_EQ(drift_note({42.0, 42.1, 41.8, 42.3, 37.2, 36.9, 37.1}), "<none>");  // 3 a half: too few
+  // 4 a half is enough; a change under kDriftPct (here 2 %, under 3 %) is not drift however clear.
+  EXPECT_NE(drift_note({42.0, 42.1, 41.8, 42.3, 41.9, 37.2, 36.9, 37.1, 37.3}), "<none>");
+  EXPECT_EQ(drift_note({42.0, 42.01, 42.0, 42.02, 42.01, 41.17, 41.16, 41.18, 41.17}), "<none>");
+}
+
 // The first repetition's distance from the rest reads as a percentage, or as a factor where
 // a percentage would not ("-100 % off" for 0.74 against 3502 t/s under load).
 TEST(SampleNotes, FirstRepetitionSaysSlowerOrFasterAndByAFactorWhenFar) {
