@@ -39,7 +39,8 @@ class StreamLoop {
   // Sends `n` GETs of `path` at once, each on a new connection of its own, and runs until all
   // have answered: the connections stay open for the requests that follow (beside any opened
   // before, e.g. by a warm-up request). Returns how many
-  // answered. Errors: as post_stream's and run()'s (the GETs started are ended first).
+  // answered. Errors: as post_stream's and run()'s; every request in flight is then ended as
+  // by cancel_all() (the GETs, and any other request started before: call it first).
   Result<int> open_connections(const std::string& path, int n);
   // Starts a streamed POST of `json_body` (returns at once; run() moves it). A request whose
   // kept-alive connection was lost before any answer (libcurl 55, 56 or 52, no status, no new
