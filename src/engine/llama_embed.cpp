@@ -154,7 +154,7 @@ class LlamaEmbedder final : public Embedder {
       const float* e =
           pooled ? llama_get_embeddings_seq(ctx_, static_cast<llama_seq_id>(s)) : llama_get_embeddings_ith(ctx_, -1);
       if (e == nullptr) return fail(ErrorCode::kRuntime, "llama.cpp returned no embedding for a text");
-      sink_ += e[0];
+      sink_ = sink_ + e[0];
     }
     return {};
   }

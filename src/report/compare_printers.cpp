@@ -437,6 +437,7 @@ void print_comparison(const Comparison& cmp, const std::vector<Regression>& regr
       out << std::flush;
       return;
     }
+    case OutputFormat::kSql: return;  // not offered by compare (its -o refuses sql)
   }
 }
 

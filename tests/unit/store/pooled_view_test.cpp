@@ -133,8 +133,9 @@ TEST_F(PooledView, RepetitionsOfAConfigurationAreOneRecordHoldingEverySample) {
   ASSERT_TRUE(p.results.ttft);
   EXPECT_EQ(p.results.ttft->samples_ns.size(), 6u);
   for (const RunRecord& r : pooled) {
-    if (r.record_id.starts_with("summary") || r.record_id.starts_with("traced") || r.record_id.starts_with("refused"))
+    if (r.record_id.starts_with("summary") || r.record_id.starts_with("traced") || r.record_id.starts_with("refused")) {
       EXPECT_EQ(r.runs, r.record_id.starts_with("summary") ? 1 : 2) << r.record_id;
+    }
   }
   // The report shows power traces: runs with one stay apart.
   int traced = 0;
