@@ -94,10 +94,14 @@ Status check_currency(const std::string& currency) {
   return {};
 }
 
-std::string output_format_error(const std::string& value, const std::vector<std::string>& formats) {
+std::string output_format_error(const std::string& value, const std::vector<std::string>& formats,
+                                FileAdvice advice) {
   if (std::find(formats.begin(), formats.end(), value) != formats.end()) return "";
   std::string msg = "'" + value + "' is not an output format (" + join(formats, ", ") + ")";
-  if (value == "-" || value.find_first_of("./") != std::string::npos) msg += "; to write a file use --output-file";
+  if (value == "-" || value.find_first_of("./") != std::string::npos) {
+    msg += advice == FileAdvice::kOutputFileFlag ? "; to write a file use --output-file"
+                                                 : "; -o takes a format: to write a file, redirect (> FILE)";
+  }
   return msg;
 }
 
@@ -111,8 +115,9 @@ void add_record_filter_flags(CLI::App& cmd, store::RecordFilter& f) {
       ->option_text("TEXT");
 }
 
-CLI::Validator output_format(const std::vector<std::string>& formats) {
-  return CLI::Validator([formats](std::string& v) { return output_format_error(v, formats); }, join(formats, "|"));
+CLI::Validator output_format(const std::vector<std::string>& formats, FileAdvice advice) {
+  return CLI::Validator([formats, advice](std::string& v) { return output_format_error(v, formats, advice); },
+                        join(formats, "|"));
 }
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {

@@ -212,8 +212,15 @@ Status run_bench_command(BenchOptions& opts) {
     for (const measure::TestCase& tc : job.plan) {
       if (!checked.insert({tc.model_path, tc.params.n_ctx}).second) continue;
       if (Status s = engine->load(tc.model_path, tc.params); !s) return s;
-      if (auto prepared = measure::prepare_prompts(*engine, *suite, tc.params.n_ctx); !prepared)
-        return std::unexpected(prepared.error());
+      auto prepared = measure::prepare_prompts(*engine, *suite, tc.params.n_ctx);
+      if (!prepared) return std::unexpected(prepared.error());
+      // Without -c the context is known now: the longest prompt and its generation.
+      const ModelInfo& m = job.models.at(tc.model_path);
+      if (tc.params.n_ctx <= 0) {
+        if (auto w = measure::context_warning(measure::suite_n_ctx(*prepared), m.n_ctx_train, m.name,
+                                              measure::ContextSource::kSuite))
+          std::fprintf(stderr, "rigbench: warning: %s; %s\n", w->cause.c_str(), w->remedy.c_str());
+      }
     }
     runner.set_suite(&*suite, opts.ignore_eos);
   }

@@ -28,7 +28,7 @@ CLI::App* add_report_command(CLI::App& app, ReportOptions& o) {
   cmd->add_option("--output-file", o.output_file, "the HTML file to write; - for standard output")
       ->capture_default_str();
   cmd->add_option("-o,--output", o.output, "format: html (the only one)")
-      ->check(output_format({"html"}))
+      ->check(output_format({"html"}, FileAdvice::kOutputFileFlag))
       ->capture_default_str();
   cmd->add_option("--db", o.db_paths, "database to read (repeatable; default: $XDG_DATA_HOME/rigbench/results.db)");
   add_record_filter_flags(*cmd, o.filter);

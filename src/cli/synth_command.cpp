@@ -43,7 +43,7 @@ CLI::App* add_synth_command(CLI::App& app, SynthOptions& o) {
           "N >= 0"))
       ->capture_default_str();
   cmd->add_option("-o,--output", o.output, "format of the summary printed: md or json")
-      ->check(output_format({"md", "json"}))
+      ->check(output_format({"md", "json"}, FileAdvice::kOutputFileFlag))
       ->capture_default_str();
   cmd->footer(
       "Examples:\n"

@@ -113,6 +113,12 @@ Result<PromptSuite> read_prompt_suite(const std::string& spec) {
                             builtin ? std::string("builtin") : std::filesystem::path(path).filename().string());
 }
 
+int suite_n_ctx(const std::vector<PreparedPrompt>& prepared) {
+  int n_ctx = 0;
+  for (const PreparedPrompt& pp : prepared) n_ctx = std::max(n_ctx, static_cast<int>(pp.tokens.size()) + pp.prompt->n_gen);
+  return n_ctx;
+}
+
 Result<std::vector<PreparedPrompt>> prepare_prompts(engine::Engine& engine, const PromptSuite& suite, int n_ctx) {
   std::vector<PreparedPrompt> out;
   const bool templated = engine.has_chat_template();
@@ -155,11 +161,7 @@ Result<RunOutcome> run_suite(engine::Engine& engine, const std::atomic<bool>& ca
   if (Status s = engine.load(tc.model_path, p); !s) return std::unexpected(s.error());
   auto prepared = prepare_prompts(engine, suite, p.n_ctx);
   if (!prepared) return std::unexpected(prepared.error());
-  if (p.n_ctx <= 0) {
-    for (const PreparedPrompt& pp : *prepared) {
-      p.n_ctx = std::max(p.n_ctx, static_cast<int>(pp.tokens.size()) + pp.prompt->n_gen);
-    }
-  }
+  if (p.n_ctx <= 0) p.n_ctx = suite_n_ctx(*prepared);
   if (Status s = engine.open_context(p); !s) return std::unexpected(s.error());
 
   RunOutcome out;

@@ -67,6 +67,10 @@ struct PreparedPrompt {
 // llama.cpp does not know, a prompt whose tokens plus n_gen exceed n_ctx.
 Result<std::vector<PreparedPrompt>> prepare_prompts(engine::Engine& engine, const PromptSuite& suite, int n_ctx);
 
+// The context a suite's run opens when -c is not given (tc.params.n_ctx 0): the longest prompt's
+// tokens plus its n_gen, tokens; 0 for no prompts.
+int suite_n_ctx(const std::vector<PreparedPrompt>& prepared);
+
 // Runs the suite on `tc`'s model with `tc`'s knobs: load, tokenize, context of tc.params.n_ctx
 // (0 = the longest prompt plus its n_gen), `warmup` passes of the first prompt's prefill and
 // one token, then tc.params.repetitions runs of the whole suite, each prompt per run:

@@ -7,6 +7,21 @@
 
 namespace rigbench::measure {
 
+std::optional<Warning> context_warning(int n_ctx, uint32_t n_ctx_train, const std::string& model,
+                                       ContextSource source) {
+  if (n_ctx_train == 0 || n_ctx <= static_cast<int>(n_ctx_train)) return std::nullopt;
+  const char* from = source == ContextSource::kAsked  ? " (-c)"
+                     : source == ContextSource::kTest ? " (depth + prompt + generation)"
+                                                      : " (the suite's longest prompt + its generation)";
+  const char* remedy = source == ContextSource::kAsked  ? "lower -c"
+                       : source == ContextSource::kTest ? "lower -d, -p or -n"
+                                                        : "use prompts that fit (--prompts FILE) or a model trained "
+                                                          "for a longer context";
+  return Warning{"n_ctx " + std::to_string(n_ctx) + from + " exceeds the " + std::to_string(n_ctx_train) +
+                     " tokens model '" + model + "' was trained for",
+                 remedy};
+}
+
 std::vector<Warning> plan_warnings(const std::vector<TestCase>& plan, const std::map<std::string, ModelInfo>& models,
                                    const MachineInfo& machine, const std::string& build_type) {
   std::vector<Warning> out;
@@ -25,11 +40,10 @@ std::vector<Warning> plan_warnings(const std::vector<TestCase>& plan, const std:
                " logical CPUs: threads contend and tg collapses",
            "use -t " + std::to_string(machine.cores) + " (the physical cores) or fewer"});
     }
-    if (m.n_ctx_train > 0 && tc.params.n_ctx > static_cast<int>(m.n_ctx_train)) {
-      add({"n_ctx " + std::to_string(tc.params.n_ctx) + " (depth + prompt + generation) exceeds the " +
-               std::to_string(m.n_ctx_train) + " tokens model '" + m.name + "' was trained for",
-           "lower -d, -p or -n"});
-    }
+    const BenchParams& p = tc.params;
+    const ContextSource source =
+        p.n_ctx > p.n_depth + p.n_prompt + p.n_gen ? ContextSource::kAsked : ContextSource::kTest;
+    if (auto w = context_warning(p.n_ctx, m.n_ctx_train, m.name, source)) add(std::move(*w));
     if (m.synthetic) {
       add({"model '" + m.name +
                "' is synthetic (random weights): its speed and memory are the real model's, its "

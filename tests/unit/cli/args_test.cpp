@@ -50,6 +50,18 @@ TEST(UnexpectedArguments, NamesTheUnknownFlagFirstAndKeepsTheOrderGiven) {
 }
 
 // cost and report take --currency through one check.
+// -o is a format everywhere; a file name there is told how to write a file where the
+// subcommand can: --output-file (synth, report) or a redirect (serve-bench has no --output-file).
+TEST(OutputFormatError, AFileNameIsToldTheSubcommandsWayToWriteAFile) {
+  const std::vector<std::string> formats = {"md", "json"};
+  EXPECT_EQ(output_format_error("json", formats, FileAdvice::kRedirect), "");
+  EXPECT_EQ(output_format_error("x.json", formats, FileAdvice::kRedirect),
+            "'x.json' is not an output format (md, json); -o takes a format: to write a file, redirect (> FILE)");
+  EXPECT_EQ(output_format_error("out/r", formats, FileAdvice::kOutputFileFlag),
+            "'out/r' is not an output format (md, json); to write a file use --output-file");
+  EXPECT_EQ(output_format_error("xml", formats, FileAdvice::kOutputFileFlag), "'xml' is not an output format (md, json)");
+}
+
 TEST(Currency, OneToEightLettersElseAUsageErrorNamingTheValue) {
   EXPECT_TRUE(check_currency("EUR"));
   EXPECT_TRUE(check_currency("usd"));

@@ -40,11 +40,34 @@ TEST(PlanWarnings, ThreadsBeyondLogicalCpusNameTheRemedy) {
 
 TEST(PlanWarnings, ContextBeyondTrainingSyntheticModelAndDebugBuild) {
   Fixture f(2, 4096, true);
+  for (auto& tc : f.plan) tc.params.n_prompt = 4096;  // the test's own tokens make the context
   const auto w = plan_warnings(f.plan, f.models, f.machine, "Debug");
   ASSERT_EQ(w.size(), 3u);
   EXPECT_NE(w[0].cause.find("Debug build"), std::string::npos);
   EXPECT_EQ(w[1].cause, "n_ctx 4096 (depth + prompt + generation) exceeds the 2048 tokens model 'M' was trained for");
+  EXPECT_EQ(w[1].remedy, "lower -d, -p or -n");
   EXPECT_NE(w[2].cause.find("synthetic"), std::string::npos);
+}
+
+// A user's bug: `bench -p 16 -n 16 -c 4096` on a 2048-token model was told to lower -d, -p or
+// -n; the context was -c's.
+TEST(PlanWarnings, AContextFromDashCIsToldToLowerDashC) {
+  Fixture f(2, 4096, false);
+  for (auto& tc : f.plan) tc.params.n_prompt = tc.params.n_gen = 16;
+  const auto w = plan_warnings(f.plan, f.models, f.machine, "Release");
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].cause, "n_ctx 4096 (-c) exceeds the 2048 tokens model 'M' was trained for");
+  EXPECT_EQ(w[0].remedy, "lower -c");
+}
+
+TEST(ContextWarning, ASuitesContextNamesItsPromptsAndNoneWithinOrUnknown) {
+  const auto w = context_warning(5107, 2048, "M", ContextSource::kSuite);
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->cause, "n_ctx 5107 (the suite's longest prompt + its generation) exceeds the 2048 tokens model 'M' "
+                      "was trained for");
+  EXPECT_EQ(w->remedy, "use prompts that fit (--prompts FILE) or a model trained for a longer context");
+  EXPECT_FALSE(context_warning(2048, 2048, "M", ContextSource::kSuite));
+  EXPECT_FALSE(context_warning(5107, 0, "M", ContextSource::kTest));  // no context_length in the file
 }
 
 // -ngl on a build whose ggml lists no device but the CPU: one note, the remedy by backend.
