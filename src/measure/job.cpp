@@ -157,7 +157,7 @@ Result<JobSummary> run_plan(const std::vector<TestCase>& plan, const std::map<st
       rec.params.repetitions = static_cast<int>(
           std::max(rec.results.pp ? rec.results.pp->tps.n : 0, rec.results.tg ? rec.results.tg->tps.n : 0));
     rec.noise = sample_notes(rec.results);
-    for (auto& n : watch.finish()) rec.noise.push_back(std::move(n));
+    for (auto& n : watch.finish(tc.params.n_threads)) rec.noise.push_back(std::move(n));
     if (session)
       rec.energy =
           session->finish(rec.results, context.energy->idle_s, context.energy->idle_watts, outcome->marked_tokens);

@@ -180,11 +180,12 @@ MachineWatch::MachineWatch(hw::KernelPaths paths) : paths_(std::move(paths)) {
   thermal_ = hw::read_thermal(paths_.sys);
 }
 
-std::vector<NoiseNote> MachineWatch::finish() const {
+std::vector<NoiseNote> MachineWatch::finish(int run_threads) const {
   std::vector<NoiseNote> out;
   if (const auto now = hw::read_cpu_times(paths_.proc); now && cpu_) {
     auto a = hw::cpu_activity(*cpu_, *now, hw::own_cpu_seconds() - own_cpu_s_, hw::clock_ticks_per_second());
-    if (const auto sched = hw::read_thread_sched(paths_.proc); sched && sched_)
+    const bool oversubscribed = run_threads > now->cpus;
+    if (const auto sched = hw::read_thread_sched(paths_.proc); sched && sched_ && !oversubscribed)
       a.wait_pct = hw::run_queue_wait_pct(*sched_, *sched);
     for (auto& n : activity_notes(a, hw::read_load_average(paths_.proc))) out.push_back(std::move(n));
   }

@@ -356,6 +356,11 @@ TEST(FakeSchedstatTree, MachineWatchReadsItsThreadsWait) {
   EXPECT_TRUE(has(watch.finish(), "machine_busy"));
   write_sched(proc, 7, 3'000'000'000, 10'000'000);  // 10 ms of 2 s: quiet
   EXPECT_FALSE(has(watch.finish(), "machine_busy"));
+  // A user's bug: `bench -t 64` on 2 CPUs was told the machine was busy (stop other programs):
+  // its own threads waited for each other. More threads than CPUs: their wait is not read.
+  write_sched(proc, 7, 3'000'000'000, 1'000'000'000);
+  EXPECT_TRUE(has(watch.finish(2), "machine_busy"));
+  EXPECT_FALSE(has(watch.finish(3), "machine_busy"));
 }
 
 TEST(FakeSysfsTree, GovernorOtherThanPerformanceIsCalledOut) {
