@@ -123,6 +123,10 @@ std::vector<TableCell> serve_row(const RunRecord& rec) {
 void add_serve_footers(Table& table, const RunRecord& rec, int n_gen) {
   const ServerRun& s = *rec.server;
   const std::string at = "c=" + std::to_string(s.concurrency) + ": ";
+  if (rec.interrupted) {
+    table.add_footer(at + "interrupted (Ctrl-C) after " + std::to_string(s.requests) +
+                     " requests ended: the figures are theirs");
+  }
   if (s.failed > 0) {
     std::string kinds;
     for (const auto& [k, n] : s.errors) kinds += (kinds.empty() ? "" : ", ") + k + " " + std::to_string(n);

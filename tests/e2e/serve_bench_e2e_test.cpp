@@ -278,6 +278,11 @@ TEST(ServeBenchInterrupt, CtrlCKeepsAndStoresTheFinishedRequestsExit130) {
   const json rec = json::parse(exported.out, nullptr, false);
   ASSERT_TRUE(rec.is_array() && rec.size() == 1) << exported.out;
   EXPECT_EQ(rec[0]["interrupted"], true);
+  // The md table says so under its row (a user found only stderr did).
+  EXPECT_NE(r.out.find("c=1: interrupted (Ctrl-C) after " + std::to_string(rec[0]["server"]["requests"].get<int>()) +
+                       " requests ended"),
+            std::string::npos)
+      << r.out;
   EXPECT_GE(rec[0]["server"]["completed"].get<int>(), 2);
   EXPECT_LT(rec[0]["server"]["completed"].get<int>(), 40);
   EXPECT_EQ(rec[0]["server"]["failed"], 0);  // canceled requests are neither results nor failures
