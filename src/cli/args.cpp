@@ -1,6 +1,8 @@
 #include "cli/args.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cstdio>
 #include <cstdlib>
 #include <utility>
 
@@ -113,6 +115,19 @@ void add_record_filter_flags(CLI::App& cmd, store::RecordFilter& f) {
       ->option_text("TEXT");
   cmd.add_option("--tag", f.tags, "only records with a tag containing TEXT (bench --tag); repeatable")
       ->option_text("TEXT");
+}
+
+CLI::Validator range(double min, double max) {
+  char bounds[96];
+  std::snprintf(bounds, sizeof bounds, "[%g, %g]", min, max);
+  return CLI::Validator(
+      [min, max, text = std::string(bounds)](std::string& v) -> std::string {
+        double x = 0;
+        const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+        if (ec != std::errc() || end != v.data() + v.size()) return "'" + v + "' is not a number";
+        return x >= min && x <= max ? "" : v + " is not in " + text;
+      },
+      bounds);
 }
 
 CLI::Validator output_format(const std::vector<std::string>& formats, FileAdvice advice) {

@@ -38,6 +38,10 @@ CLI::Validator output_format(const std::vector<std::string>& formats, FileAdvice
 std::string output_format_error(const std::string& value, const std::vector<std::string>& formats,
                                 FileAdvice advice);
 
+// A check that an option's number lies in [min, max], said with the bounds as written (%g):
+// "2 is not in [1e-09, 0.5]" (CLI::Range says "0.000000 to 0.500000"); "'x' is not a number".
+CLI::Validator range(double min, double max);
+
 // `--currency CODE` (cost, report): 1 to 8 letters. Errors: kUsage naming the value.
 Status check_currency(const std::string& currency);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "cli/args.h"
 #include "core/knobs.h"
 #include "core/repetitions.h"
 #include "core/strings.h"
@@ -72,12 +73,12 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
       ->take_last();
   cmd.add_option("--ci-target", p.ci_target_pct,
                  "-r auto: repeat until the 95 % confidence interval of the mean t/s is within ± this % of it")
-      ->check(CLI::Range(0.01, 100.0))
+      ->check(range(0.01, 100.0))
       ->capture_default_str()
       ->take_last();
   cmd.add_option("--max-time", p.max_time_s,
                  "-r auto: seconds of repetitions per test before it stops short of --ci-target (the record says so)")
-      ->check(CLI::Range(0.0, 86400.0))
+      ->check(range(0.0, 86400.0))
       ->capture_default_str()
       ->take_last();
   cmd.add_option("--warmup", p.warmup, "warmup passes (one pp and one 1-token tg each) before timing")
@@ -86,7 +87,7 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
       ->take_last();
   cmd.add_flag("--no-warmup", o.no_warmup, "no warmup pass (as --warmup 0)");
   cmd.add_option("--delay", p.delay_s, "seconds to sleep before each test (cool-down)")
-      ->check(CLI::Range(0.0, 86400.0))
+      ->check(range(0.0, 86400.0))
       ->capture_default_str()
       ->take_last();
   cmd.add_option("-o,--output", o.output, "output format: md, csv, json, jsonl or sql")
@@ -110,21 +111,21 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
       ->take_last();
   cmd.add_option("--idle-seconds", o.idle_s,
                  "seconds of idle baseline per test, model loaded (power from the source the phases use)")
-      ->check(CLI::Range(0.0, 3600.0))
+      ->check(range(0.0, 3600.0))
       ->capture_default_str()
       ->take_last();
   cmd.add_option("--watts", o.watts, "a constant power you state, W (when no meter can read it)")
-      ->check(CLI::Range(0.0, 100000.0))
+      ->check(range(0.0, 100000.0))
       ->take_last();
   cmd.add_option("--idle-watts", o.cost.idle_watts,
                  "the idle power you state, W, model loaded (replaces the idle window)")
-      ->check(CLI::Range(0.0, 100000.0))
+      ->check(range(0.0, 100000.0))
       ->take_last();
   cmd.add_option("--power-log", o.power_log,
                  "CSV log (timestamp,watts) of a wall meter or smart plug covering the run");
   cmd.add_option("--estimate-power", o.estimate_tdp_w,
                  "estimate power as TDP x CPU utilization, with this TDP in W (labelled estimated)")
-      ->check(CLI::Range(1.0, 10000.0));
+      ->check(range(1.0, 10000.0));
   add_price_flags(cmd, o.cost);
   cmd.add_option("--prompts", o.prompts,
                  "a prompt suite instead of pp/tg: a JSONL file (id, category, text or messages, n_gen) or "

@@ -25,7 +25,7 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& o) {
   cmd->add_option(
          "--alpha", o.alpha,
          "significance level of Welch's t-test: regressions (one-sided) and the answers' differences (two-sided)")
-      ->check(CLI::Range(1e-9, 0.5))
+      ->check(range(1e-9, 0.5))
       ->capture_default_str();
   cmd->add_option("-o,--output", o.output, "md, csv, json or jsonl")->capture_default_str();
   return cmd;

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli/args.h"
 #include "cli/build_info.h"
 #include "cli/interrupt.h"
 #include "core/knobs.h"
@@ -64,13 +65,13 @@ CLI::App* add_embed_command(CLI::App& app, EmbedOptions& o) {
                   "set of short search queries, data/queries/embed.txt)");
   cmd->add_option("-b,--batch-size", o.batch_sizes, "texts per llama.cpp call in the throughput sweep, list")
       ->delimiter(',')
-      ->check(CLI::Range(1, 256))
+      ->check(range(1, 256))
       ->capture_default_str();
   cmd->add_option("-t,--threads", o.threads, "threads, list (default: physical cores)")
       ->delimiter(',')
-      ->check(CLI::Range(1, 1024));
+      ->check(range(1, 1024));
   cmd->add_option("--n-gpu-layers", o.n_gpu_layers, "-ngl: layers offloaded to GPUs; -1 = all")
-      ->check(CLI::Range(-1, 100000))
+      ->check(range(-1, 100000))
       ->capture_default_str()
       ->take_last();
   cmd->add_option("--flash-attn", o.flash_attn, "-fa: flash attention: auto, on or off")
@@ -79,11 +80,11 @@ CLI::App* add_embed_command(CLI::App& app, EmbedOptions& o) {
       ->take_last();
   cmd->add_option("-r,--repetitions", o.repetitions,
                   "passes over the query set: latency samples = queries x repetitions; one throughput sample per pass")
-      ->check(CLI::Range(1, 1000000))
+      ->check(range(1, 1000000))
       ->capture_default_str()
       ->take_last();
   cmd->add_option("--warmup", o.warmup, "untimed calls before the latency pass and before each batch size")
-      ->check(CLI::Range(0, 1000))
+      ->check(range(0, 1000))
       ->capture_default_str()
       ->take_last();
   cmd->add_flag("--no-warmup", o.no_warmup, "no warmup call (as --warmup 0)");

@@ -34,19 +34,19 @@ CLI::App* add_report_command(CLI::App& app, ReportOptions& o) {
   add_record_filter_flags(*cmd, o.filter);
   cmd->add_option("--title", o.title, "title of the page")->capture_default_str();
   cmd->add_option("--alpha", o.alpha, "significance level of the regression test (Welch's t-test, one-sided)")
-      ->check(CLI::Range(1e-9, 0.5))
+      ->check(range(1e-9, 0.5))
       ->capture_default_str();
   cmd->add_option("-c,--ctx-size", o.ctx_size,
                   "context of the what-to-buy answers (default: the largest each model ran at)")
-      ->check(CLI::Range(1, 1 << 24));
+      ->check(range(1, 1 << 24));
   cmd->add_option("--price", o.price,
                   "electricity price per kWh of the cost-per-model answers (default: the price each machine's "
                   "latest priced run was stored with)")
-      ->check(CLI::Range(0.0, 1e6));
+      ->check(range(0.0, 1e6));
   cmd->add_option("--currency", o.currency, "currency of --price")->capture_default_str();
   cmd->add_option("--utilization", o.utilization,
                   "share of the time the machine generates, (0, 1]: the cost answers include the idle hours")
-      ->check(CLI::Range(1e-9, 1.0));
+      ->check(range(1e-9, 1.0));
   cmd->footer(
       "Examples:\n"
       "  rigbench report                                   # rigbench-report.html from the default database\n"

@@ -200,15 +200,15 @@ CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& o) {
       ->capture_default_str();
   cmd->add_option("--idle-seconds", o.idle_s,
                   "seconds of idle baseline before each run (the server idle, model loaded)")
-      ->check(CLI::Range(0.0, 3600.0))
+      ->check(range(0.0, 3600.0))
       ->capture_default_str();
   cmd->add_option("--watts", o.watts, "a constant power you state, W (when no meter can read it)")
-      ->check(CLI::Range(0.0, 100000.0));
+      ->check(range(0.0, 100000.0));
   cmd->add_option("--idle-watts", o.cost.idle_watts, "the idle power you state, W (replaces the idle window)")
-      ->check(CLI::Range(0.0, 100000.0));
+      ->check(range(0.0, 100000.0));
   cmd->add_option("--power-log", o.power_log, "CSV log (timestamp,watts) of a wall meter covering the run");
   cmd->add_option("--estimate-power", o.estimate_tdp_w, "estimate power as TDP x CPU utilization, with this TDP in W")
-      ->check(CLI::Range(1.0, 10000.0));
+      ->check(range(1.0, 10000.0));
   add_price_flags(*cmd, o.cost);
   cmd->footer(
       "\nExamples:\n"

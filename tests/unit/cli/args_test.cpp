@@ -62,6 +62,28 @@ TEST(OutputFormatError, AFileNameIsToldTheSubcommandsWayToWriteAFile) {
   EXPECT_EQ(output_format_error("xml", formats, FileAdvice::kOutputFileFlag), "'xml' is not an output format (md, json)");
 }
 
+// A user found `compare --alpha 2` told "not in range 0.000000 to 0.500000": the bounds as
+// written instead.
+TEST(Range, SaysTheValueAndTheBoundsAsWritten) {
+  CLI::App app;
+  double alpha = 0.05;
+  app.add_option("--alpha", alpha)->check(range(1e-9, 0.5));
+  EXPECT_NO_THROW(app.parse(std::vector<std::string>{"0.5", "--alpha"}));  // CLI11 takes the vector reversed
+  EXPECT_EQ(alpha, 0.5);
+  try {
+    app.parse(std::vector<std::string>{"2", "--alpha"});
+    ADD_FAILURE() << "2 was taken";
+  } catch (const CLI::ValidationError& e) {
+    EXPECT_EQ(std::string(e.what()), "--alpha: 2 is not in [1e-09, 0.5]");
+  }
+  try {
+    app.parse(std::vector<std::string>{"x", "--alpha"});
+    ADD_FAILURE() << "x was taken";
+  } catch (const CLI::ValidationError& e) {
+    EXPECT_EQ(std::string(e.what()), "--alpha: 'x' is not a number");
+  }
+}
+
 TEST(Currency, OneToEightLettersElseAUsageErrorNamingTheValue) {
   EXPECT_TRUE(check_currency("EUR"));
   EXPECT_TRUE(check_currency("usd"));
