@@ -37,6 +37,12 @@ CLI::App* add_devices_command(CLI::App& app, DevicesOptions& o) {
   CLI::App* cmd = app.add_subcommand("devices", "The hardware catalog, with cost per GiB of memory");
   cmd->add_option("-o,--output", o.output, "md, csv, json or jsonl (json: with each figure's source)")
       ->capture_default_str();
+  cmd->footer(
+      "\nExamples:\n"
+      "  rigbench devices                           the catalog: memory, bandwidth, power, price, cost per GiB\n"
+      "  rigbench devices -o json                   each figure with its source\n"
+      "  rigbench fit model.gguf --device all       which of them a model fits (names as listed here)\n"
+      "\nExit codes: 0 success, 2 a bad flag or value.");
   return cmd;
 }
 

@@ -58,6 +58,12 @@ CLI::App* add_presets_command(CLI::App& app, PresetsOptions& o) {
   CLI::App* cmd = app.add_subcommand("presets", "List the model presets (architecture shapes of real models)");
   cmd->add_option("-o,--output", o.output, "md, csv, json or jsonl (csv/json: with each config.json's address)")
       ->capture_default_str();
+  cmd->footer(
+      "\nExamples:\n"
+      "  rigbench presets                           every preset: architecture, parameters, context\n"
+      "  rigbench synth --preset Llama-3.1-8B --quant Q4_K_M --output-file l8.gguf\n"
+      "  rigbench fit --preset Llama-3.1-70B --device all\n"
+      "\nExit codes: 0 success, 2 a bad flag or value.");
   return cmd;
 }
 
