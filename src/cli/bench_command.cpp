@@ -19,6 +19,7 @@
 #include "cli/build_info.h"
 #include "cli/embed_command.h"
 #include "cli/energy_flags.h"
+#include "cli/fit_rpc.h"
 #include "cli/interrupt.h"
 #include "core/knobs.h"
 #include "core/rpc_endpoints.h"
@@ -86,23 +87,26 @@ double host_bandwidth(const MachineInfo& machine) {
   return hw::cached_bandwidth_gbps(machine);
 }
 
-// Probes each rpc-server that a --rpc value of the plan names (engine::probe_rpc_server).
-// Errors: the first failed probe's, one line naming the endpoint (exit 1).
-Status probe_rpc_servers(const measure::PlanSpec& plan) {
+// Probes each rpc-server that a --rpc value of the plan names (probe_rpc_memory, as fit --rpc):
+// --rpc value -> its servers' memory and round trips. Errors: the first failed probe's, one line
+// naming the endpoint (exit 1).
+Result<std::map<std::string, std::vector<fit::RpcServerMemory>>> probe_rpc_servers(const measure::PlanSpec& plan) {
+  std::map<std::string, std::vector<fit::RpcServerMemory>> out;
   auto it = plan.knobs.find("rpc");
-  if (it == plan.knobs.end()) return {};
+  if (it == plan.knobs.end()) return out;
   for (const std::string& value : it->second) {
     auto endpoints = parse_rpc_endpoints(value);
     if (!endpoints) return std::unexpected(endpoints.error());
-    if (!endpoints->empty() && !engine::rpc_supported()) {
+    if (endpoints->empty()) continue;
+    if (!engine::rpc_supported()) {
       return fail(ErrorCode::kRuntime,
                   "--rpc: this rigbench's llama.cpp has no RPC backend (build it with -DGGML_RPC=ON; scripts/setup does)");
     }
-    for (const std::string& e : *endpoints) {
-      if (auto probed = engine::probe_rpc_server(e); !probed) return std::unexpected(probed.error());
-    }
+    auto servers = probe_rpc_memory(value, 5);
+    if (!servers) return std::unexpected(servers.error());
+    out.emplace(value, std::move(*servers));
   }
-  return {};
+  return out;
 }
 
 }  // namespace
@@ -153,7 +157,8 @@ Status run_bench_command(BenchOptions& opts) {
   // Every rpc-server of the plan answers, speaks our protocol and has a device, before anything
   // runs (ggml's own client would abort the process on any of these); the probe times the
   // round trip that the records keep.
-  if (Status s = probe_rpc_servers(opts.plan); !s) return s;
+  auto rpc_servers = probe_rpc_servers(opts.plan);
+  if (!rpc_servers) return std::unexpected(rpc_servers.error());
 
   // 3. The database, opened before the first run so that a bad --db fails early.
   auto opened = store::open_results_db(opts.db_path, opts.no_db);
@@ -173,6 +178,10 @@ Status run_bench_command(BenchOptions& opts) {
 
   job.plan = measure::expand(opts.plan);
   job.target = fit::this_machine(job.context.machine, host_bandwidth(job.context.machine));
+  // Each --rpc value's split, planned as fit --rpc plans it (the link: 1 Gb/s assumed, the round
+  // trip the probe measured), so that the tg bound beside the measured tg is fit's.
+  for (const auto& [value, servers] : *rpc_servers)
+    job.rpc_splits.emplace(value, fit::rpc_split_setup(servers, job.target, 0, -1));
   job.force = opts.force;
   for (const auto& w :
        measure::plan_warnings(job.plan, job.models, job.context.machine, job.context.build.build_type)) {

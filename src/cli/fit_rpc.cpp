@@ -74,6 +74,22 @@ Status print_rpc_check(const FitOptions& o, const fit::ContextParams& ctx, int n
 
 bool wants_rpc_fit(const FitOptions& o) { return !o.rpc.empty() || !o.rpc_device.empty(); }
 
+Result<std::vector<fit::RpcServerMemory>> probe_rpc_memory(const std::string& rpc, double timeout_s) {
+  auto endpoints = parse_rpc_endpoints(rpc);
+  if (!endpoints) return std::unexpected(endpoints.error());
+  std::vector<fit::RpcServerMemory> servers;
+  for (const std::string& e : *endpoints) {
+    auto info = engine::probe_rpc_server(e, timeout_s);
+    if (!info) return std::unexpected(info.error());
+    fit::RpcServerMemory m;
+    m.endpoint = e;
+    m.rtt_ms = info->rtt_ms;
+    for (const auto& d : info->devices) m.free_bytes.push_back(d.memory_free_bytes);
+    servers.push_back(std::move(m));
+  }
+  return servers;
+}
+
 Status run_rpc_fit(const FitOptions& o, const model::ModelShape& shape, const fit::ContextParams& ctx, int ngl,
                    const MachineInfo& machine, report::OutputFormat format, const std::string& model_label,
                    const std::string& model_path, const std::string& model_path_for_check) {
@@ -84,10 +100,6 @@ Status run_rpc_fit(const FitOptions& o, const model::ModelShape& shape, const fi
   std::vector<fit::SplitDevice> devices;
   fit::Target host;  // the machine that runs the model
   fit::Link link;
-  link.gbps = o.link_gbps > 0 ? o.link_gbps : 1.0;
-  link.gbps_from = o.link_gbps > 0 ? "stated" : "assumed";
-  link.rtt_from = o.link_rtt_ms >= 0 ? "stated" : (o.rpc.empty() ? "assumed" : "measured");
-  std::string link_source = o.link_gbps > 0 ? "--link-gbps " + format_fixed(o.link_gbps, 3) : "1 Gb/s assumed (gigabit Ethernet; --link-gbps)";
   report::FitReport rep;
   rep.model = model_label;
   rep.model_path = model_path;
@@ -95,36 +107,16 @@ Status run_rpc_fit(const FitOptions& o, const model::ModelShape& shape, const fi
 
   if (!o.rpc.empty()) {
     if (o.device != "auto") return fail(ErrorCode::kUsage, "--rpc plans beside this machine: drop --device " + o.device);
-    auto endpoints = parse_rpc_endpoints(o.rpc);
-    if (!endpoints) return std::unexpected(endpoints.error());
-    if (endpoints->empty()) return fail(ErrorCode::kUsage, "--rpc none: name at least one HOST:PORT");
     const double host_bw = o.host_bandwidth_gbps > 0 ? o.host_bandwidth_gbps : hw::host_bandwidth_gbps(machine);
-    std::vector<double> rtts;
-    int index = 0;
-    for (const std::string& e : *endpoints) {
-      auto info = engine::probe_rpc_server(e, o.rpc_timeout_s);
-      if (!info) return std::unexpected(info.error());
-      rtts.push_back(info->rtt_ms);
-      for (const auto& d : info->devices) {
-        fit::SplitDevice sd;
-        sd.endpoint = e;
-        sd.target.name = "RPC" + std::to_string(index++) + " " + e;
-        sd.target.backend = "rpc";
-        sd.target.capacity_bytes = d.memory_free_bytes;  // llama.cpp splits and fits by free memory
-        sd.target.bandwidth_gbps = host_bw;               // not reported by the server: assumed as this machine's
-        devices.push_back(std::move(sd));
-      }
-    }
+    auto servers = probe_rpc_memory(o.rpc, o.rpc_timeout_s);
+    if (!servers) return std::unexpected(servers.error());
+    if (servers->empty()) return fail(ErrorCode::kUsage, "--rpc none: name at least one HOST:PORT");
     // This machine's GPU after the servers, as llama.cpp orders them; else only its host RAM.
-    fit::Target local = fit::this_machine(machine, host_bw);
-    if (local.backend != "cpu") devices.push_back({local, "", 0});
-    host = local;
-    host.host_ram_bytes = machine.ram_bytes;
-    host.host_bandwidth_gbps = host_bw;
-    std::sort(rtts.begin(), rtts.end());
-    link.rtt_ms = o.link_rtt_ms >= 0 ? o.link_rtt_ms : rtts[rtts.size() / 2];
-    link_source += o.link_rtt_ms >= 0 ? ", --link-rtt-ms " + format_fixed(o.link_rtt_ms, 3)
-                                      : ", round trip " + format_fixed(link.rtt_ms, 3) + " ms measured (median of 5 per server)";
+    fit::SplitSetup setup =
+        fit::rpc_split_setup(*servers, fit::this_machine(machine, host_bw), o.link_gbps, o.link_rtt_ms);
+    devices = std::move(setup.devices);
+    host = std::move(setup.host);
+    link = std::move(setup.link);
     rep.notes.push_back("rpc-server devices: the memory each server reports free (llama.cpp's default split is by "
                         "free memory); their bandwidth is not reported: this machine's " +
                         format_fixed(host_bw, 1) + " GB/s is assumed for the tg bound");
@@ -166,11 +158,9 @@ Status run_rpc_fit(const FitOptions& o, const model::ModelShape& shape, const fi
                                 : primary->memory_bytes;
       host.host_bandwidth_gbps = primary->bandwidth_gbps;
     }
-    link.rtt_ms = o.link_rtt_ms >= 0 ? o.link_rtt_ms : 0.5;
-    link_source += o.link_rtt_ms >= 0 ? ", --link-rtt-ms " + format_fixed(o.link_rtt_ms, 3)
-                                      : ", round trip 0.5 ms assumed (a switched LAN; --link-rtt-ms)";
+    link = fit::make_link(o.link_gbps, o.link_rtt_ms, 0.5, "assumed",
+                          "round trip 0.5 ms assumed (a switched LAN; --link-rtt-ms)");
   }
-  link.source = link_source;
   // -ts: one share per device, in the order above.
   if (!o.tensor_split.empty()) {
     const auto parts = split(o.tensor_split, ',');
@@ -184,16 +174,18 @@ Status run_rpc_fit(const FitOptions& o, const model::ModelShape& shape, const fi
   rep.results = plan.devices;
   std::string layers;
   for (std::size_t i = 0; i < devices.size(); ++i) {
-    rep.results[i].note = std::to_string(plan.n_layers[i]) + " layers" +
-                          (plan.output_device == static_cast<int>(i) ? " + output" : "");
-    layers += (layers.empty() ? "" : ", ") + devices[i].target.name + " " + rep.results[i].note;
+    layers += (layers.empty() ? "" : ", ") + devices[i].target.name + " " + fit::split_layers_text(rep.results[i]);
     rep.results[i].verdict = rep.results[i].verdict == fit::Verdict::kFits ? fit::Verdict::kFits : fit::Verdict::kNo;
   }
-  rep.preamble.push_back("split over " + std::to_string(devices.size()) + " devices, as llama.cpp places layers: " +
-                         layers + (plan.output_device < 0 ? "; output layer on the host" : ""));
+  rep.preamble.push_back("split over " + std::to_string(devices.size()) +
+                         (devices.size() == 1 ? " device" : " devices") + ", as llama.cpp places layers: " + layers +
+                         (plan.output_device < 0 ? "; output layer on the host" : ""));
   rep.preamble.push_back("verdict over all devices: " + std::string(fit::verdict_name(plan.verdict)) + " (host RAM " +
                          mib(plan.host.total()) + " of " + mib(plan.host_ram_bytes) + ")" +
-                         (plan.note.empty() ? "" : "; " + plan.note));
+                         (plan.note.empty() ? "" : "; " + plan.note) +
+                         (plan.max_ctx > 0 ? "; the largest context with room on every device and the host: " +
+                                                 std::to_string(plan.max_ctx)
+                                           : "; no context has room on every device and the host"));
   const std::string network = std::to_string(plan.hops) + " hop" + (plan.hops == 1 ? "" : "s") + " x " +
                               std::to_string(fit::kRpcRoundTripsPerHop) + " round trip (ggml-rpc waits for one answer per " +
                               "remote split per token) + " + format_fixed(plan.network_bytes_per_token / 1024.0, 1) +

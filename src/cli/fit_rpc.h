@@ -10,6 +10,7 @@
 #include "core/record.h"
 #include "core/status.h"
 #include "fit/context_params.h"
+#include "fit/device_split.h"
 #include "model/model_shape.h"
 #include "report/table.h"
 
@@ -17,6 +18,12 @@ namespace rigbench::cli {
 
 // Whether `o` asks for a split over machines (--rpc or --rpc-device).
 bool wants_rpc_fit(const FitOptions& o);
+
+// Probes each rpc-server of `rpc` (a --rpc value, "HOST:PORT,..."; "none": none) for its devices'
+// free memory and its round trip: what fit::rpc_split_setup makes the split of, as fit --rpc and
+// bench --rpc both plan it. Errors: kUsage for a malformed value; the probe's kRuntime naming
+// the endpoint (refused, silent, another protocol version).
+Result<std::vector<fit::RpcServerMemory>> probe_rpc_memory(const std::string& rpc, double timeout_s);
 
 // Plans and prints it; with --check (and --rpc), llama.cpp's own no_alloc plan of the file
 // `model_path_for_check` with the same servers and split, per device beside fit's. Errors: kUsage for flags that do not go together (-c is required, one

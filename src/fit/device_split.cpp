@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/strings.h"
 #include "fit/kv_cache.h"
 #include "fit/memory_model.h"
 
@@ -93,6 +94,48 @@ NetworkTerm network_per_token(const std::vector<HopTraffic>& hops, const Link& l
   return t;
 }
 
+SplitSetup rpc_split_setup(const std::vector<RpcServerMemory>& servers, const Target& local, double link_gbps,
+                           double link_rtt_ms) {
+  SplitSetup out;
+  int index = 0;
+  std::vector<double> rtts;
+  for (const RpcServerMemory& server : servers) {
+    rtts.push_back(server.rtt_ms);
+    for (const uint64_t free : server.free_bytes) {
+      SplitDevice sd;
+      sd.endpoint = server.endpoint;
+      sd.target.name = "RPC" + std::to_string(index++) + " " + server.endpoint;
+      sd.target.backend = "rpc";
+      sd.target.capacity_bytes = free;                          // llama.cpp splits and fits by free memory
+      sd.target.bandwidth_gbps = local.host_bandwidth_gbps;  // not reported by the server: assumed
+      out.devices.push_back(std::move(sd));
+    }
+  }
+  if (local.backend != "cpu") out.devices.push_back({local, "", 0});  // this machine's GPU, after the servers
+  out.host = local;
+  std::sort(rtts.begin(), rtts.end());
+  const double median = rtts.empty() ? 0 : rtts[rtts.size() / 2];
+  out.link = make_link(link_gbps, link_rtt_ms, median, "measured",
+                       "round trip " + format_fixed(median, 3) + " ms measured (median of 5 per server)");
+  return out;
+}
+
+Link make_link(double gbps, double rtt_ms, double rtt_else_ms, const std::string& rtt_else_from,
+               const std::string& rtt_else_words) {
+  Link link;
+  link.gbps = gbps > 0 ? gbps : 1.0;
+  link.gbps_from = gbps > 0 ? "stated" : "assumed";
+  link.rtt_ms = rtt_ms >= 0 ? rtt_ms : rtt_else_ms;
+  link.rtt_from = rtt_ms >= 0 ? "stated" : rtt_else_from;
+  link.source = (gbps > 0 ? "--link-gbps " + format_fixed(gbps, 3) : std::string("1 Gb/s assumed (gigabit Ethernet; --link-gbps)")) +
+                ", " + (rtt_ms >= 0 ? "--link-rtt-ms " + format_fixed(rtt_ms, 3) : rtt_else_words);
+  return link;
+}
+
+void set_split_shares(std::vector<SplitDevice>& devices, const std::vector<double>& shares) {
+  for (std::size_t i = 0; i < devices.size(); ++i) devices[i].share = i < shares.size() ? shares[i] : 0;
+}
+
 SplitPlan plan_device_split(const model::ModelShape& s, const std::vector<SplitDevice>& devices, const Target& host,
                             const ContextParams& c, int n_gpu_layers, int depth, const Link& link) {
   SplitPlan plan;
@@ -123,6 +166,9 @@ SplitPlan plan_device_split(const model::ModelShape& s, const std::vector<SplitD
     if (placed[static_cast<std::size_t>(il)] >= 0) ++plan.n_layers[static_cast<std::size_t>(placed[static_cast<std::size_t>(il)])];
   }
   plan.output_device = placed[static_cast<std::size_t>(n_layer)];
+  // The largest context at which this placement has room on every device and in host RAM.
+  plan.max_ctx = largest_context_with_room(
+      s, c, [&](const ContextParams& cm) { return evaluate(s, devices, host, cm, plan.n_gpu_layers).room; });
   const bool whole = plan.n_gpu_layers == n_layer + 1;
   const int64_t host_margin = static_cast<int64_t>(host.host_ram_bytes) - static_cast<int64_t>(e.host.total());
   for (std::size_t i = 0; i < devices.size(); ++i) {
@@ -131,6 +177,9 @@ SplitPlan plan_device_split(const model::ModelShape& s, const std::vector<SplitD
     r.device = e.dev[i];
     r.n_ctx = plan.n_ctx;
     r.n_gpu_layers = plan.n_gpu_layers;
+    r.max_ctx = plan.max_ctx;
+    r.split_layers = plan.n_layers[i];
+    r.split_output = plan.output_device == static_cast<int>(i);
     r.margin_bytes = static_cast<int64_t>(devices[i].target.usable_bytes()) - static_cast<int64_t>(e.dev[i].total());
     r.verdict = r.margin_bytes >= 0 ? Verdict::kFits : Verdict::kNo;
     plan.devices.push_back(std::move(r));

@@ -102,14 +102,53 @@ struct SplitDevice {
   double share = 0;      // -ts share; 0 for every device = by capacity (llama.cpp: by free memory)
 };
 
+// The link as --link-gbps and --link-rtt-ms give it: gbps <= 0 is 1 Gb/s (gigabit Ethernet,
+// "assumed"), else "stated"; rtt_ms < 0 is rtt_else_ms (from `rtt_else_from`: "measured" or
+// "assumed", said in `source` as `rtt_else_words`), else "stated".
+Link make_link(double gbps, double rtt_ms, double rtt_else_ms, const std::string& rtt_else_from,
+               const std::string& rtt_else_words);
+
+// One live rpc-server as a probe found it (engine::probe_rpc_server).
+struct RpcServerMemory {
+  std::string endpoint;              // "HOST:PORT"
+  std::vector<uint64_t> free_bytes;  // bytes, each of its devices' free memory, in the server's order
+  double rtt_ms = 0;                 // ms, the probe's round trip (median of 5)
+};
+
+// What a split over machines is planned with: the devices in llama.cpp's order, the machine
+// that runs the model, and the link. `fit --rpc` and `bench --rpc` build it with
+// rpc_split_setup, so that both plan (and bound tg) the same split the same way.
+struct SplitSetup {
+  std::vector<SplitDevice> devices;
+  Target host;  // the machine that runs the model (host_ram_bytes, host_bandwidth_gbps)
+  Link link;
+};
+
+// The split over live rpc-servers as llama.cpp makes it: each server's devices in order
+// ("RPC<i> HOST:PORT", backend "rpc", capacity = the free memory the server reports, bandwidth
+// = `local`'s host_bandwidth_gbps, assumed: a server does not report it), then `local` when it is a
+// GPU (backend not "cpu"); host = `local`. Link: `link_gbps` Gb/s ("stated"; <= 0: 1 Gb/s
+// "assumed", gigabit Ethernet), `link_rtt_ms` ("stated"; < 0: the median of the servers'
+// measured round trips, "measured"); link.source says so in words. `servers` must not be empty.
+SplitSetup rpc_split_setup(const std::vector<RpcServerMemory>& servers, const Target& local, double link_gbps,
+                           double link_rtt_ms);
+
+// -ts shares over `devices` in order: share i = shares[i] (0 where `shares` is shorter; extra
+// shares ignored, as llama.cpp reads one per device). Empty or all zero: by capacity.
+void set_split_shares(std::vector<SplitDevice>& devices, const std::vector<double>& shares);
+
 struct SplitPlan {
-  std::vector<FitResult> devices;  // one per SplitDevice, in order (device part only; host below)
+  std::vector<FitResult> devices;  // one per SplitDevice, in order (device part only; host below),
+                                   // each with its split_layers, split_output and the plan's max_ctx
   std::vector<int> n_layers;       // repeating layers each device holds
   int output_device = -1;          // the device holding the output layer; -1 = the host
   Components host;                 // what stays in host RAM on the machine running the model
   uint64_t host_ram_bytes = 0;     // that machine's RAM
   int n_gpu_layers = 0;            // blocks + output layer offloaded, as llama.cpp counts them
   int n_ctx = 0;                   // the context llama.cpp allocates (padded)
+  int max_ctx = 0;                 // the largest context (a multiple of 256 per sequence, up to
+                                   // n_ctx_train or the request when larger) at which this placement
+                                   // (n_gpu_layers) has room on every device and in host RAM; 0 = none
   Verdict verdict = Verdict::kNo;  // fits: every device and the host have room and every layer is
                                    // offloaded; partial: room everywhere, some layers on the host
   int hops = 0;                    // remote devices holding layers (network crossings per token)

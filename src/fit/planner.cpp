@@ -82,19 +82,9 @@ double tg_bound(const model::ModelShape& s, const Target& t, const ContextParams
   return seconds > 0 ? 1.0 / seconds : 0;
 }
 
-// The largest context (a multiple of 256 per sequence, up to the trained context or the
-// request when larger) at which `ngl` layers on the device still have room.
-int largest_fitting_context(const model::ModelShape& s, const Target& t, ContextParams c, int ngl) {
-  const int64_t step = 256LL * n_seq_of(c);
-  const int64_t top = std::max<int64_t>(trained_context(s, c), c.n_ctx);
-  int64_t lo = 0, hi = top / step;
-  while (lo < hi) {
-    const int64_t mid = (lo + hi + 1) / 2;
-    c.n_ctx = static_cast<int>(mid * step);
-    if (has_room(evaluate(s, t, c, ngl))) lo = mid;
-    else hi = mid - 1;
-  }
-  return static_cast<int>(lo * step);
+// The largest context at which `ngl` layers on the device still have room.
+int largest_fitting_context(const model::ModelShape& s, const Target& t, const ContextParams& c, int ngl) {
+  return largest_context_with_room(s, c, [&](const ContextParams& cm) { return has_room(evaluate(s, t, cm, ngl)); });
 }
 
 // The notes every plan carries about its context.
@@ -112,6 +102,26 @@ void context_notes(const model::ModelShape& s, const ContextParams& c, FitResult
 }
 
 }  // namespace
+
+int largest_context_with_room(const model::ModelShape& s, const ContextParams& c,
+                              const std::function<bool(const ContextParams&)>& has_room) {
+  const int64_t step = 256LL * n_seq_of(c);
+  int64_t lo = 0, hi = std::max<int64_t>(trained_context(s, c), c.n_ctx) / step;
+  while (lo < hi) {
+    const int64_t mid = (lo + hi + 1) / 2;
+    ContextParams cm = c;
+    cm.n_ctx = static_cast<int>(mid * step);
+    if (has_room(cm)) lo = mid;
+    else hi = mid - 1;
+  }
+  return static_cast<int>(lo * step);
+}
+
+std::string split_layers_text(const FitResult& r) {
+  if (r.split_layers < 0) return "";
+  return std::to_string(r.split_layers) + (r.split_layers == 1 ? " layer" : " layers") +
+         (r.split_output ? " + output" : "");
+}
 
 const char* verdict_name(Verdict v) {
   switch (v) {
@@ -313,15 +323,18 @@ std::vector<FitResult> plan_fit_split(const model::ModelShape& s, const Target& 
   }
   std::vector<FitResult> results = evaluate_split(c, ngl);
   // The largest context at which this placement still has room on every device and the host.
-  const int64_t step = 256LL * n_seq_of(c);
-  int64_t lo = 0, hi = std::max<int64_t>(trained_context(s, c), c.n_ctx) / step;
-  while (lo < hi) {
-    const int64_t mid = (lo + hi + 1) / 2;
-    ContextParams cm = c;
-    cm.n_ctx = static_cast<int>(mid * step);
+  const int max_ctx = largest_context_with_room(s, c, [&](const ContextParams& cm) {
     const auto rs = evaluate_split(cm, ngl);
-    if (!rs.empty() && std::all_of(rs.begin(), rs.end(), has_room)) lo = mid;
-    else hi = mid - 1;
+    return !rs.empty() && std::all_of(rs.begin(), rs.end(), has_room);
+  });
+  // Each device's layers, as llama.cpp places them over the shares.
+  const std::vector<int> placed = split_layer_devices(static_cast<int>(s.n_layer), ngl, shares);
+  for (auto& r : results) r.split_layers = 0;
+  for (std::size_t il = 0; il < placed.size(); ++il) {
+    const int d = placed[il];
+    if (d < 0 || static_cast<std::size_t>(d) >= results.size()) continue;
+    if (il + 1 == placed.size()) results[static_cast<std::size_t>(d)].split_output = true;
+    else ++results[static_cast<std::size_t>(d)].split_layers;
   }
   // tg bound: the layers run one device after another, each reading its share of the bytes.
   const double all = static_cast<double>(bytes_per_token(s, c, depth));
@@ -345,7 +358,7 @@ std::vector<FitResult> plan_fit_split(const model::ModelShape& s, const Target& 
     seconds += all * host_read / weights / (std::max(t.host_bandwidth_gbps, 1e-9) * 1e9);
   for (auto& r : results) {
     context_notes(s, c, r);
-    r.max_ctx = static_cast<int>(lo * step);
+    r.max_ctx = max_ctx;
     r.tg_bound_tps = seconds > 0 ? 1.0 / seconds : 0;
   }
   return results;

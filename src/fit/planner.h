@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -50,11 +51,25 @@ struct FitResult {
   int64_t margin_bytes = 0;  // the tightest room left: usable - device total, or host RAM - host
                              // part when that is smaller (negative when it does not fit)
   int max_ctx = 0;           // the largest context (a multiple of 256 per sequence, up to
-                             // n_ctx_train x sequences or the request when larger) at which this
-                             // row's placement (its n_gpu_layers) still has room; 0 = none
+                             // n_ctx_train x sequences or the request when larger) at which the
+                             // row's plan (its n_gpu_layers; over several devices, the whole split:
+                             // every device and the host RAM) still has room; 0 = none
   double tg_bound_tps = 0;   // upper bound on tg, tokens/s: bandwidth / bytes read per token
+  int split_layers = -1;     // in a split over several devices (plan_fit_split, plan_device_split):
+                             // the repeating layers this device holds, as llama.cpp places them
+                             // (split_layer_devices); -1 = not a split (n_gpu_layers are all here)
+  bool split_output = false; // in a split: this device holds the output layer
   std::string note;          // e.g. why the context was capped ("; " between notes)
 };
+
+// What a device of a split holds: "22 layers", "21 layers + output"; "" when `r` is not a split.
+std::string split_layers_text(const FitResult& r);
+
+// The largest context (a multiple of 256 per sequence, from 256 up to n_ctx_train x sequences,
+// or ctx.n_ctx when larger) for which has_room(ctx at that n_ctx) holds; 0 when none does.
+// has_room must be monotonic (true up to some context, false above it).
+int largest_context_with_room(const model::ModelShape& shape, const ContextParams& ctx,
+                              const std::function<bool(const ContextParams&)>& has_room);
 
 // Plans `shape` on `target` with `ctx`. n_gpu_layers: -1 = all, -2 = auto (the most that
 // fit), else that many. `depth`: tokens in the KV cache for the tg bound (each generated
@@ -75,7 +90,8 @@ FitResult plan_fit_default_context(const model::ModelShape& shape, const Target&
 
 // Plans `shape` over `count` devices like `target` (each with target.usable_bytes()) with the
 // offloaded layers split in the proportions `split` (-ts; empty = equal). One result per
-// device, named "<target> #<i>"; every result carries the same host part. Verdict: fits when
+// device, named "<target> #<i>", with its split_layers and split_output (llama.cpp's
+// split_layer_devices); every result carries the same host part. Verdict: fits when
 // every device has room for everything offloaded (and the host for the rest), partial when
 // some layers stay on the host, else no. n_gpu_layers -2 = auto: the most layers for which
 // every device has room. The tg bound adds each device's share of the bytes at its bandwidth.

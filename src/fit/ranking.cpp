@@ -51,8 +51,7 @@ BuyOption plan_option(const model::ModelShape& shape, const hw::CatalogDevice& d
     if (r.verdict == Verdict::kNo || (r.verdict == Verdict::kPartial && o.verdict == Verdict::kFits))
       o.verdict = r.verdict;
     o.needed_bytes += r.device.total();
-    const uint64_t usable = r.target.usable_bytes();
-    o.usable_memory_bytes += usable > r.device.overhead ? usable - r.device.overhead : 0;
+    o.usable_memory_bytes += r.target.usable_bytes();  // fit's usable: what `needed` is held against
   }
   if (!o.results.empty()) {
     o.n_ctx = o.results.front().n_ctx;

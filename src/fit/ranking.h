@@ -2,9 +2,10 @@
 // devices ranked for one model at one context. For each device, the fewest of it (1, or up to
 // kMaxRankCount discrete GPUs with the layers split equally) on which the model fits entirely;
 // its price (count x the entry's launch price), its tg bound, and two prices per GiB: of the
-// total memory (what a spec sheet lists) and of the usable memory (what a model can have:
-// the planner's usable bytes, i.e. the Metal working set or a unified entry's GPU share, less
-// the reserve llama.cpp's --fit keeps free, less the backend's runtime overhead on the device).
+// total memory (what a spec sheet lists) and of the usable memory (fit's usable, the budget
+// `needed` is held against: the memory llama.cpp's device reports, i.e. the Metal working set
+// or a unified entry's GPU share, less the reserve llama.cpp's --fit keeps free; the backend's
+// runtime overhead is part of `needed`, not taken off usable).
 // Pure: plans with fit/planner.h, no I/O.
 #pragma once
 
@@ -43,7 +44,7 @@ struct BuyOption {
   double tg_bound_tps = 0;           // the option's bound (results' first; the split shares one)
   uint64_t needed_bytes = 0;         // device totals summed (weights, KV, compute, output, overhead)
   uint64_t total_memory_bytes = 0;   // count x installed memory
-  uint64_t usable_memory_bytes = 0;  // sum over devices of usable_bytes() - runtime overhead
+  uint64_t usable_memory_bytes = 0;  // sum over devices of Target::usable_bytes() (fit's usable column)
   std::optional<double> price_usd;   // count x launch price; none when the entry has no price
   std::optional<double> usd_per_gib_total, usd_per_gib_usable;
 };

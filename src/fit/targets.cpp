@@ -53,7 +53,7 @@ Target catalog_target(const hw::CatalogDevice& d, const std::vector<hw::CatalogD
   t.name = d.name;
   t.backend = d.backend;
   t.unified = d.kind == "apple" || d.kind == "unified";
-  t.capacity_bytes = d.usable_bytes();
+  t.capacity_bytes = d.visible_bytes();
   t.bandwidth_gbps = d.bandwidth_gbps;
   t.host_bandwidth_gbps = d.bandwidth_gbps;  // unified and CPU entries: one memory
   if (d.kind != "gpu") return t;

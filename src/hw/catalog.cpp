@@ -14,7 +14,7 @@ uint64_t apple_working_set_bytes(uint64_t memory_bytes) {
   return memory_bytes < 36 * kGiB ? memory_bytes / 3 * 2 : memory_bytes / 4 * 3;
 }
 
-uint64_t CatalogDevice::usable_bytes() const {
+uint64_t CatalogDevice::visible_bytes() const {
   if (kind == "apple") return apple_working_set_bytes(memory_bytes);
   if (kind == "unified") return static_cast<uint64_t>(static_cast<double>(memory_bytes) * working_set_fraction);
   if (kind == "gpu" && reported_memory_bytes > 0) return reported_memory_bytes;

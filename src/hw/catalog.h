@@ -37,10 +37,11 @@ struct CatalogDevice {
                                                // by default (its host RAM and bandwidth)
   std::map<std::string, std::string> sources;  // figure -> where it comes from
 
-  // Bytes a model may use on the device: memory_bytes for "gpu" (reported_memory_bytes where
-  // the entry states it) and "cpu"; the Metal working set (apple_working_set_bytes) for
-  // "apple"; memory_bytes x working_set_fraction for "unified".
-  uint64_t usable_bytes() const;
+  // Bytes llama.cpp's device reports as its memory ("visible" in `rigbench devices`): memory_bytes
+  // for "gpu" (reported_memory_bytes where the entry states it) and "cpu"; the Metal working set
+  // (apple_working_set_bytes) for "apple"; memory_bytes x working_set_fraction for "unified".
+  // fit's "usable" is this less the 1 GiB llama.cpp's --fit keeps free (fit::Target::usable_bytes).
+  uint64_t visible_bytes() const;
   // USD per GiB of installed memory, if priced.
   std::optional<double> usd_per_gib() const;
 };

@@ -210,7 +210,7 @@ Status inspect_models(const std::vector<std::string>& paths, Job& job) {
 }
 
 Result<JobSummary> run_job(const Job& job, Runner& runner, const RecordSink& sink) {
-  const Preflight pre = preflight(job.plan, job.shapes, job.target, job.force);
+  const Preflight pre = preflight(job.plan, job.shapes, job.target, job.force, job.rpc_splits);
   return run_plan(job.plan, job.models, job.context, runner, sink, pre.rooflines, pre.refusals);
 }
 

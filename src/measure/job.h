@@ -73,6 +73,8 @@ struct Job {
   std::map<std::string, ModelInfo> models;          // plan model path -> inspected model
   std::map<std::string, model::ModelShape> shapes;  // plan model path -> shape, for fit
   fit::Target target;  // this machine: preflight refuses a run that will not fit, bounds tg
+  std::map<std::string, fit::SplitSetup> rpc_splits;  // --rpc value -> the split over its servers (as fit --rpc
+                                                      // plans it), for the runs with that value
   bool force = false;  // --force: refuse nothing
   JobContext context;
 };

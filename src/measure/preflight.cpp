@@ -1,6 +1,7 @@
 #include "measure/preflight.h"
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "core/strings.h"
 
@@ -13,8 +14,25 @@ bool Preflight::any_refused() const {
   return false;
 }
 
+namespace {
+
+// llama-bench's -ts value ("3/1"; "0.00" = by free memory) as shares.
+std::vector<double> tensor_split_shares(const std::string& ts) {
+  std::vector<double> shares;
+  if (trim(ts).empty() || trim(ts) == "0.00") return shares;
+  for (const auto& part : split(ts, '/')) {
+    char* end = nullptr;
+    const std::string p = trim(part);
+    const double v = std::strtod(p.c_str(), &end);
+    shares.push_back(end != p.c_str() && v > 0 ? v : 0);
+  }
+  return shares;
+}
+
+}  // namespace
+
 Preflight preflight(const std::vector<TestCase>& plan, const std::map<std::string, model::ModelShape>& shapes,
-                    const fit::Target& target, bool force) {
+                    const fit::Target& target, bool force, const std::map<std::string, fit::SplitSetup>& rpc_splits) {
   Preflight out;
   for (const auto& tc : plan) {
     const model::ModelShape& shape = shapes.at(tc.model_path);
@@ -25,6 +43,36 @@ Preflight preflight(const std::vector<TestCase>& plan, const std::map<std::strin
     ctx.type_k = tc.params.type_k;
     ctx.type_v = tc.params.type_v;
     ctx.flash_attn = tc.params.flash_attn != "off";
+    if (const auto it = rpc_splits.find(tc.params.rpc); it != rpc_splits.end()) {
+      // Over rpc-servers: fit --rpc's plan of the same split (one function for both).
+      std::vector<fit::SplitDevice> devices = it->second.devices;
+      fit::set_split_shares(devices, tensor_split_shares(tc.params.tensor_split));
+      const fit::SplitPlan sp = fit::plan_device_split(shape, devices, it->second.host, ctx,
+                                                       tc.params.n_gpu_layers, tc.params.n_depth, it->second.link);
+      Roofline r;
+      r.estimate_bytes = sp.host.total();
+      for (const auto& d : sp.devices) r.estimate_bytes += d.device.total();
+      r.bandwidth_gbps = target.bandwidth_gbps;
+      r.bytes_per_token = fit::bytes_per_token(shape, ctx, tc.params.n_depth);
+      r.tg_bound_tps = sp.tg_bound_tps;
+      // Refused when a device or the host RAM lacks room (-ngl 0, nothing offloaded, is a run too).
+      std::string short_of;
+      for (const auto& d : sp.devices) {
+        if (d.margin_bytes < 0)
+          short_of += (short_of.empty() ? "" : ", ") + d.target.name + " needs " + format_gib(d.device.total()) +
+                      " GiB of " + format_gib(d.target.usable_bytes()) + " GiB usable";
+      }
+      if (!sp.note.empty()) short_of += (short_of.empty() ? "" : ", ") + sp.note;
+      std::string refusal;
+      if (!short_of.empty() && !force) {
+        refusal = "model '" + tc.model_path + "' at n_ctx " + std::to_string(tc.params.n_ctx) +
+                  " will not fit the split over --rpc " + tc.params.rpc + ": " + short_of +
+                  " (llama.cpp keeps " + format_gib(fit::kFitMarginBytes) + " GiB free per device); --force runs it anyway";
+      }
+      out.rooflines.push_back(r);
+      out.refusals.push_back(std::move(refusal));
+      continue;
+    }
     const fit::FitResult f = fit::plan_fit(shape, target, ctx, tc.params.n_gpu_layers, tc.params.n_depth);
     Roofline r;
     r.estimate_bytes = f.device.total() + f.host.total();

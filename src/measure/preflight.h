@@ -9,6 +9,7 @@
 
 #include "core/record.h"
 #include "core/status.h"
+#include "fit/device_split.h"
 #include "fit/planner.h"
 #include "measure/plan.h"
 #include "model/model_shape.h"
@@ -25,7 +26,11 @@ struct Preflight {
 };
 
 // fit's plan for every entry of `plan` on `target`. `shapes` maps model paths to shapes.
+// An entry whose --rpc value is a key of `rpc_splits` is planned as `fit --rpc` plans it
+// (fit::plan_device_split over that split, its -ts shares, the same link): its tg bound is fit's,
+// the network term included, and it is refused when that plan does not fit.
 Preflight preflight(const std::vector<TestCase>& plan, const std::map<std::string, model::ModelShape>& shapes,
-                    const fit::Target& target, bool force);
+                    const fit::Target& target, bool force,
+                    const std::map<std::string, fit::SplitSetup>& rpc_splits = {});
 
 }  // namespace rigbench::measure

@@ -99,8 +99,12 @@ Table fit_table(const FitReport& r) {
            {"note", "", Align::kLeft, false, true}});
   t.add_preamble("model: " + r.model + " (" + format_bytes(r.weights_bytes) + " of weights)");
   for (const auto& line : r.preamble) t.add_preamble(line);
+  std::string split_partial;  // a split's partial offload: said once, after its devices' notes
   for (std::size_t i = 0; i < r.results.size(); ++i) {
     const auto& f = r.results[i];
+    // A device of a split says what it holds before its own note.
+    std::string note = fit::split_layers_text(f);
+    if (!f.note.empty()) note += (note.empty() ? "" : "; ") + f.note;
     const double usd = i < r.usd_per_gib.size() ? r.usd_per_gib[i] : -1.0;
     t.add_row({TableCell::str(f.target.name),
                TableCell::str(f.target.backend),
@@ -123,17 +127,24 @@ Table fit_table(const FitReport& r) {
                                   : TableCell::absent("unknown"),
                TableCell::boolean(false),
                usd >= 0 ? TableCell::number(usd) : TableCell::absent(),
-               TableCell::str(f.note)});
-    if (!f.note.empty()) t.add_note(f.target.name + ": " + f.note);
-    if (f.verdict == fit::Verdict::kPartial) {
-      t.add_note(f.target.name + ": partial: " + std::to_string(f.n_gpu_layers) + " layers on the device, " +
-                 format_bytes(f.host.total()) + " in host RAM" +
-                 (f.target.host_name.empty() ? "" : " (host: " + f.target.host_name + ")"));
+               TableCell::str(note)});
+    if (!note.empty()) t.add_note(f.target.name + ": " + note);
+    const std::string host =
+        format_bytes(f.host.total()) + " in host RAM" +
+        (f.target.host_name.empty() ? "" : " (host: " + f.target.host_name + ")");
+    if (f.verdict == fit::Verdict::kPartial && f.split_layers < 0) {
+      t.add_note(f.target.name + ": partial: " + std::to_string(f.n_gpu_layers) + " layers on the device, " + host);
+    } else if (f.verdict == fit::Verdict::kPartial && split_partial.empty()) {
+      // A split shares one host: said once, for the plan.
+      split_partial = "partial: " + std::to_string(f.n_gpu_layers) +
+                      " layers offloaded, split over the devices as each one's note says; " + host;
     }
   }
+  if (!split_partial.empty()) t.add_note(split_partial);
   if (const std::string o = overhead_note(r); !o.empty()) t.add_note(o);
   if (!r.results.empty()) {
-    t.add_note("usable = the device's memory (RAM for a CPU, the Metal working set on Apple) less the " +
+    t.add_note("usable = the memory llama.cpp's device reports (total RAM for a CPU, the Metal working set on Apple, the "
+               "free memory of an rpc-server) less the " +
                format_bytes(r.results.front().target.reserve_bytes) +
                " that llama.cpp's --fit keeps free (--fit-target)");
   }

@@ -52,9 +52,10 @@ struct FitReport {
 // total_bytes, capacity_bytes ("memory": what llama.cpp sees on the device), usable_bytes
 // ("usable": that less the --fit reserve), host_bytes, verdict, margin_bytes (the tightest of
 // device and host RAM), max_ctx, tg_bound_tps, tg_bound_is_measurement (false), usd_per_gib,
-// note; the notes: each device's own note, what a partial offload leaves in host RAM (and
-// the host), the backend overhead (only when a device with one is planned), what usable
-// means, then `r.notes`.
+// note (a split's device: the layers it holds first, fit::split_layers_text, then its own
+// note); the notes: each device's note, what a partial offload leaves in host RAM (and the
+// host; once for a split, which shares one host), the backend overhead (only when a device with
+// one is planned), what usable means, then `r.notes`.
 Table fit_table(const FitReport& r);
 
 // Writes the report in `format` (md: with `options.wide`, every column).

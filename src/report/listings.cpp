@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/strings.h"
+#include "fit/planner.h"
 #include "model/tensor_layout.h"
 #include "report/table_json.h"
 
@@ -71,10 +72,15 @@ void print_presets(const std::vector<model::Preset>& presets, OutputFormat forma
 }
 
 Table devices_table(const std::vector<hw::CatalogDevice>& catalog, const std::string& catalog_path) {
+  // fit's usable: what the device reports less the reserve llama.cpp's --fit keeps free.
+  auto usable = [](const hw::CatalogDevice& d) {
+    return d.visible_bytes() > fit::kFitMarginBytes ? d.visible_bytes() - fit::kFitMarginBytes : 0;
+  };
   Table t({{"name", "device"},
            {"kind", "kind", Align::kLeft, false, true},
            {"backend", "backend"},
            {"memory_bytes", "memory GiB", Align::kRight},
+           {"visible_bytes", "visible GiB", Align::kRight, false, true},
            {"usable_bytes", "usable GiB", Align::kRight},
            {"bandwidth_gbps", "bandwidth GB/s", Align::kRight},
            {"board_power_w", "board W", Align::kRight},
@@ -84,10 +90,14 @@ Table devices_table(const std::vector<hw::CatalogDevice>& catalog, const std::st
   for (const auto& d : catalog) {
     t.add_row({TableCell::str(d.name), TableCell::str(d.kind), TableCell::str(d.backend),
                TableCell::count(d.memory_bytes, gib_text(d.memory_bytes)),
-               TableCell::count(d.usable_bytes(), gib_text(d.usable_bytes())), TableCell::number(d.bandwidth_gbps, 1),
+               TableCell::count(d.visible_bytes(), gib_text(d.visible_bytes())),
+               TableCell::count(usable(d), gib_text(usable(d))), TableCell::number(d.bandwidth_gbps, 1),
                optional_number(d.board_power_w, 0), optional_number(d.price_usd, 0),
                optional_number(d.usd_per_gib(), 2), d.host.empty() ? TableCell::absent() : TableCell::str(d.host)});
   }
+  t.add_note("usable = the memory llama.cpp's device reports (the Metal working set on Apple, the GPU share of a "
+             "unified system, the driver's total where it falls short: visible_bytes in -o csv/json) less the " +
+             format_bytes(fit::kFitMarginBytes) + " llama.cpp's --fit keeps free, as fit plans against");
   t.add_note("sources: " + catalog_path + " (every figure's source is in -o json)");
   return t;
 }

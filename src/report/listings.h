@@ -21,10 +21,12 @@ namespace rigbench::report {
 Table presets_table(const std::vector<model::Preset>& presets);
 void print_presets(const std::vector<model::Preset>& presets, OutputFormat format, std::ostream& out);
 
-// Columns: name ("device"), kind, backend, memory_bytes ("memory GiB"), usable_bytes ("usable
-// GiB"), bandwidth_gbps ("bandwidth GB/s"), board_power_w ("board W"), price_usd ("price
+// Columns: name ("device"), kind, backend, memory_bytes ("memory GiB": installed),
+// visible_bytes (csv/json only: what llama.cpp's device reports, CatalogDevice::visible_bytes),
+// usable_bytes ("usable GiB": that less fit::kFitMarginBytes, fit's usable), bandwidth_gbps ("bandwidth GB/s"), board_power_w ("board W"), price_usd ("price
 // USD", the launch price), usd_per_gib ("USD/GiB"), host (csv/json only: a GPU's stated
-// host, a "cpu" entry); absent figures null / "-". The md note names the catalog file.
+// host, a "cpu" entry); absent figures null / "-". The md notes say what usable is and name
+// the catalog file.
 Table devices_table(const std::vector<hw::CatalogDevice>& catalog, const std::string& catalog_path);
 void print_devices(const std::vector<hw::CatalogDevice>& catalog, const std::string& catalog_path, OutputFormat format,
                    std::ostream& out);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "core/strings.h"
@@ -92,6 +93,67 @@ TEST(FitE2E, TensorSplitOverTwoGpus) {
       {RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--device", "RTX 3090", "--count", "2", "-ts", "1,1,1"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("3 shares for --count 2"), std::string::npos) << bad.err;
+}
+
+// The user's command: -ts 3,1 over two 3090s at 8192 printed "partial: 58 layers on the device,
+// 12.61 GiB in host RAM" for both cards (22.60 and 8.35 GiB on them). Each card's note is now its
+// own share of the 57 offloaded blocks, the output layer with the last, and the host RAM once.
+TEST(FitE2E, SplitOverTwoGpusNotesEachCardsLayersAndTheHostOnce) {
+  const std::vector<std::string> args = {"--preset", "Llama-3.1-70B", "--device", "RTX 3090", "--count",
+                                         "2",        "-ts",           "3,1",      "-c",       "8192"};
+  const auto j = fit_json(args)["devices"];
+  ASSERT_EQ(j.size(), 2u);
+  EXPECT_EQ(j[0]["verdict"], "partial");
+  EXPECT_EQ(j[0]["n_gpu_layers"], 58);
+  EXPECT_EQ(j[0]["note"], "44 layers");
+  EXPECT_EQ(j[1]["note"], "13 layers + output");
+  std::vector<std::string> md = {RIGBENCH_BIN, "fit"};
+  md.insert(md.end(), args.begin(), args.end());
+  const ProcessResult r = run_process(md);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("RTX 3090 #1: 44 layers"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("RTX 3090 #2: 13 layers + output"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("layers on the device"), std::string::npos) << r.out;
+  const auto once = r.out.find("partial: 58 layers offloaded, split over the devices as each one's note says; ");
+  ASSERT_NE(once, std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("partial: 58 layers offloaded", once + 1), std::string::npos) << r.out;
+}
+
+// fit --device 'RTX 3090' --rpc-device 'DDR4-3200 ...' read "fits | -" (JSON max_ctx 0) on both
+// rows, though the plan fits at 8192: max n_ctx is now the split's, on each row. With the 64 GB
+// desktop the split has room up to n_ctx_train (131072); two 3090s, one behind an rpc-server,
+// have it up to 17152, as --count 2 plans the same two cards.
+TEST(FitE2E, RpcDeviceRowsCarryTheSplitsLargestContext) {
+  auto rows = [](const std::string& remote, int n_ctx) {
+    return fit_json({"--preset", "Llama-3.1-70B", "-c", std::to_string(n_ctx), "--device", "RTX 3090", "--rpc-device",
+                     remote})["devices"];
+  };
+  auto plan_fits = [](const std::string& remote, int n_ctx) {  // the plan's verdict line
+    const ProcessResult r = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "-c",
+                                         std::to_string(n_ctx), "--device", "RTX 3090", "--rpc-device", remote});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const bool fits = r.out.find("verdict over all devices: fits") != std::string::npos;
+    EXPECT_NE(r.out.find("verdict over all devices: "), std::string::npos) << r.out;
+    return fits;
+  };
+  const std::string desktop = "DDR4-3200 dual channel (64 GB)";
+  for (const auto& [remote, want] : std::vector<std::pair<std::string, int>>{{desktop, 131072}, {"RTX 3090", 17152}}) {
+    const auto j = rows(remote, 8192);
+    ASSERT_EQ(j.size(), 2u);
+    for (const auto& d : j) {
+      EXPECT_EQ(d["verdict"], "fits") << d.dump();
+      EXPECT_EQ(d["max_ctx"].get<int>(), want) << d.dump();
+    }
+    EXPECT_TRUE(plan_fits(remote, want)) << remote;
+  }
+  EXPECT_FALSE(plan_fits("RTX 3090", 17152 + 256));  // partial: -ngl auto then leaves a layer on the host
+  const auto count2 = fit_json({"--preset", "Llama-3.1-70B", "-c", "8192", "--device", "RTX 3090", "--count", "2"});
+  EXPECT_EQ(count2["devices"][0]["max_ctx"].get<int>(), 17152);
+  const ProcessResult md = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "-c", "8192", "--device",
+                                        "RTX 3090", "--rpc-device", desktop});
+  EXPECT_NE(md.out.find("split over 2 devices"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("the largest context with room on every device and the host: 131072"), std::string::npos)
+      << md.out;
 }
 
 TEST(FitE2E, DefaultContextIsTrainedContextCappedToFit) {
@@ -409,6 +471,33 @@ TEST(PresetsE2E, GoldenOutputs) {
   const ProcessResult bad = run_process({RIGBENCH_BIN, "presets", "-o", "xml"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("-o/--output 'xml': unknown format (md, csv, json, jsonl)"), std::string::npos) << bad.err;
+}
+
+// "usable" meant the reported memory in `devices` (RTX 2080 Ti 11.0), that less 1 GiB in fit
+// (10.00), and that less the runtime overhead too in fit --rank (H200 139.01 against 139.40).
+// One figure now: fit's, in all three; devices lists the reported memory as "visible".
+TEST(DevicesE2E, UsableIsFitsUsableInDevicesFitAndRank) {
+  const ProcessResult r = run_process({RIGBENCH_BIN, "devices", "-o", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, uint64_t> listed;
+  for (const auto& d : nlohmann::json::parse(r.out)) {
+    EXPECT_EQ(d["usable_bytes"].get<uint64_t>() + (1ull << 30), d["visible_bytes"].get<uint64_t>()) << d.dump();
+    listed[d["name"].get<std::string>()] = d["usable_bytes"].get<uint64_t>();
+  }
+  for (const char* name : {"RTX 2080 Ti", "H200 SXM", "M3 Ultra 512GB (Mac Studio)"}) {
+    const auto f = fit_json({"--preset", "Llama-3.1-8B", "-c", "8192", "--device", name})["devices"];
+    EXPECT_EQ(f[0]["usable_bytes"].get<uint64_t>(), listed.at(name)) << name;
+  }
+  EXPECT_EQ(listed.at("RTX 2080 Ti"), 10ull << 30);
+  const auto rank = fit_json({"--preset", "Llama-3.1-8B", "-c", "8192", "--rank", "price"});
+  int seen = 0;
+  for (const auto& o : rank["options"]) {
+    const std::string name = o["device"].get<std::string>();
+    if (name != "H200 SXM" && name != "RTX 2080 Ti") continue;
+    ++seen;
+    EXPECT_EQ(o["usable_bytes"].get<uint64_t>(), o["count"].get<uint64_t>() * listed.at(name)) << o.dump();
+  }
+  EXPECT_EQ(seen, 2) << rank.dump();
 }
 
 TEST(DevicesE2E, EveryCatalogFigureHasASource) {

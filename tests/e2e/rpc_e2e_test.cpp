@@ -488,6 +488,44 @@ TEST_F(DelayedServer, FitJsonCarriesTheNetworkAndCheckHonoursTheFormat) {
   EXPECT_EQ(csv.out.rfind("device,fit_bytes,llama_cpp_bytes,fit_per_llama_cpp\n", 0), 0u) << csv.out;
 }
 
+// The user's report: fit --rpc over one server said "split over 1 devices" and its row read
+// "fits | -" (JSON max_ctx 0). Now one device, and the split's largest context on the row.
+TEST_F(DelayedServer, FitOverOneServerSaysOneDeviceAndCarriesTheLargestContext) {
+  start(0);
+  const auto md = rigbench({"fit", RIGBENCH_TEST_MODEL, "--rpc", endpoint(), "-c", "512"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_NE(md.out.find("split over 1 device, as llama.cpp places layers: RPC0 " + endpoint() + " 5 layers + output"),
+            std::string::npos)
+      << md.out;
+  const auto j = rigbench({"fit", RIGBENCH_TEST_MODEL, "--rpc", endpoint(), "-c", "512", "-o", "json"});
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  const json row = json::parse(j.out)["devices"][0];
+  EXPECT_EQ(row["verdict"], "fits");
+  // stories260K trains at 2048 and fits a server's gigabytes at any context up to it (or -c).
+  EXPECT_EQ(row["max_ctx"].get<int>(), 2048) << row.dump();
+  EXPECT_EQ(row["note"], "5 layers + output");
+}
+
+// bench --rpc printed the local memory bound (32426.6 t/s for stories260K) beside the measured
+// tg, where fit --rpc's bound for the same split carries the network (8480.48 t/s over
+// loopback). Through a 10 ms relay the network is most of a token: bench's bound is fit's.
+TEST_F(DelayedServer, BenchRpcBoundIsFitsWithTheNetworkTerm) {
+  start(10);
+  const auto f = rigbench({"fit", RIGBENCH_TEST_MODEL, "--rpc", endpoint(), "-c", "512", "-ngl", "-1", "-o", "json"});
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  const json net = json::parse(f.out)["network"];
+  const double memory = net["memory_bound_tps"].get<double>(), fit_bound = net["tg_bound_tps"].get<double>();
+  const auto b = rigbench({"bench", RIGBENCH_TEST_MODEL, "--rpc", endpoint(), "-c", "512", "-ngl", "-1", "-p", "0",
+                           "-n", "4", "-r", "1", "-t", "1", "--no-db", "--energy", "off", "-o", "json"});
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  const double bench_bound = json::parse(b.out)[0]["roofline"]["tg_bound_tps"].get<double>();
+  // The relay's 2 x 10 ms per round trip: at most 50 t/s, where the memory alone allows thousands.
+  EXPECT_LE(bench_bound, 50.0) << "memory bound " << memory;
+  EXPECT_LT(bench_bound, memory / 10);
+  // Both from a round trip the probe measured through the relay (20 ms and its wake-ups).
+  EXPECT_NEAR(bench_bound, fit_bound, 0.3 * fit_bound);
+}
+
 // In process: bench --rpc ignores SIGPIPE while it runs (ggml sends without MSG_NOSIGNAL) and
 // puts back the disposition it found when it returns (before: left ignored for the process).
 void on_sigpipe_for_test(int) {}

@@ -368,6 +368,79 @@ TEST(DeviceSplit, Llama70BOverA3090AndA64GBDesktopFitsWithANetworkTerm) {
   EXPECT_EQ(weights, shape.tensor_bytes);
 }
 
+// fit --rpc / --rpc-device printed "fits" with max n_ctx "-" (JSON max_ctx 0): the split never
+// searched for it. Now every device's row carries the plan's: the largest context at which this
+// placement has room on every device and in host RAM.
+TEST(DeviceSplit, MaxCtxIsTheLargestContextWithRoomOnEveryDeviceAndTheHost) {
+  const auto shape = shape_of("Llama-3.1-70B", "Q4_K_M");
+  fit::ContextParams ctx;
+  ctx.n_ctx = 8192;
+  // Two 24 GiB cards, one behind an rpc-server: as fit --device 'RTX 3090' --count 2 (17152).
+  std::vector<fit::SplitDevice> devs = {device("RTX 3090 remote", 24 * kGiB, 936, "remote 1", "cuda"),
+                                        device("RTX 3090", 24 * kGiB, 936, "", "cuda")};
+  fit::Target host;
+  host.host_ram_bytes = 64 * kGiB;
+  host.host_bandwidth_gbps = 51.2;
+  const fit::Link link{1.0, 0.5, "test"};
+  const auto plan = fit::plan_device_split(shape, devs, host, ctx, -1, 0, link);
+  ASSERT_EQ(plan.verdict, fit::Verdict::kFits);
+  EXPECT_EQ(plan.max_ctx, 17152);
+  EXPECT_EQ(plan.max_ctx % 256, 0);
+  for (const auto& d : plan.devices) EXPECT_EQ(d.max_ctx, plan.max_ctx) << d.target.name;
+  // It fits there and not 256 cells further (below the trained context, 131072).
+  ASSERT_LT(plan.max_ctx, 131072);
+  fit::ContextParams at = ctx, past = ctx;
+  at.n_ctx = plan.max_ctx;
+  past.n_ctx = plan.max_ctx + 256;
+  EXPECT_EQ(fit::plan_device_split(shape, devs, host, at, -1, 0, link).verdict, fit::Verdict::kFits);
+  EXPECT_EQ(fit::plan_device_split(shape, devs, host, past, -1, 0, link).verdict, fit::Verdict::kNo);
+  // The split's layers are each device's own.
+  EXPECT_EQ(plan.devices[0].split_layers, plan.n_layers[0]);
+  EXPECT_EQ(plan.devices[1].split_layers, plan.n_layers[1]);
+  EXPECT_FALSE(plan.devices[0].split_output);
+  EXPECT_TRUE(plan.devices[1].split_output);
+  EXPECT_EQ(fit::split_layers_text(plan.devices[1]), std::to_string(plan.n_layers[1]) + " layers + output");
+  // A placement with no room at any context reads 0 ("-").
+  std::vector<fit::SplitDevice> tiny = {device("tiny", 2 * kGiB, 50, "h:1")};
+  EXPECT_EQ(fit::plan_device_split(shape, tiny, host, ctx, -1, 0, link).max_ctx, 0);
+}
+
+// fit --rpc and bench --rpc build their split with one function: the servers' devices in order,
+// then this machine's GPU; the round trip the servers' median unless stated.
+TEST(DeviceSplit, RpcSplitSetupPutsTheServersFirstAndTakesTheirMedianRoundTrip) {
+  fit::Target gpu;
+  gpu.name = "this machine: Vulkan0";
+  gpu.backend = "vulkan";
+  gpu.capacity_bytes = 8 * kGiB;
+  gpu.host_ram_bytes = 32 * kGiB;
+  gpu.host_bandwidth_gbps = 40;
+  const std::vector<fit::RpcServerMemory> servers = {
+      {"a:1", {10 * kGiB, 6 * kGiB}, 0.30}, {"b:2", {4 * kGiB}, 0.10}, {"c:3", {2 * kGiB}, 0.20}};
+  const fit::SplitSetup s = fit::rpc_split_setup(servers, gpu, 0, -1);
+  ASSERT_EQ(s.devices.size(), 5u);
+  EXPECT_EQ(s.devices[0].target.name, "RPC0 a:1");
+  EXPECT_EQ(s.devices[1].target.name, "RPC1 a:1");
+  EXPECT_EQ(s.devices[3].target.name, "RPC3 c:3");
+  EXPECT_EQ(s.devices[1].target.capacity_bytes, 6 * kGiB);
+  EXPECT_EQ(s.devices[2].target.bandwidth_gbps, 40);  // assumed: this machine's
+  EXPECT_EQ(s.devices[4].target.name, gpu.name);
+  EXPECT_EQ(s.devices[4].endpoint, "");
+  EXPECT_EQ(s.host.host_ram_bytes, 32 * kGiB);
+  EXPECT_DOUBLE_EQ(s.link.rtt_ms, 0.20);
+  EXPECT_EQ(s.link.rtt_from, "measured");
+  EXPECT_DOUBLE_EQ(s.link.gbps, 1.0);
+  EXPECT_EQ(s.link.gbps_from, "assumed");
+  EXPECT_EQ(s.link.source, "1 Gb/s assumed (gigabit Ethernet; --link-gbps), round trip 0.200 ms measured (median of 5 per server)");
+  // Stated figures win; a CPU-only machine adds no device.
+  fit::Target cpu = gpu;
+  cpu.backend = "cpu";
+  const fit::SplitSetup stated = fit::rpc_split_setup(servers, cpu, 2.5, 20);
+  EXPECT_EQ(stated.devices.size(), 4u);
+  EXPECT_DOUBLE_EQ(stated.link.rtt_ms, 20);
+  EXPECT_EQ(stated.link.rtt_from, "stated");
+  EXPECT_EQ(stated.link.source, "--link-gbps 2.500, --link-rtt-ms 20.000");
+}
+
 TEST(DeviceSplit, AutoOffloadStopsWhereADeviceIsFullAndEachDeviceHasItsVerdict) {
   const auto shape = shape_of("Llama-3.1-70B", "Q4_K_M");
   fit::ContextParams ctx;

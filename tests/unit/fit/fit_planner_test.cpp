@@ -2,10 +2,12 @@
 // devices and their hosts, on header-only files written here (synth) of real model shapes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
 #include "fit/planner.h"
+#include "fit/ranking.h"
 #include "fit/targets.h"
 #include "hw/catalog.h"
 #include "model/model_shape.h"
@@ -114,7 +116,7 @@ TEST(FitCatalog, UnitsAreWholeGiBAndAppleEntriesTakeTheWorkingSetRule) {
       EXPECT_TRUE(d.sources.count(figure)) << d.name << " " << figure;
     if (d.kind == "apple") {
       ++apple;
-      EXPECT_EQ(d.usable_bytes(), hw::apple_working_set_bytes(d.memory_bytes)) << d.name;
+      EXPECT_EQ(d.visible_bytes(), hw::apple_working_set_bytes(d.memory_bytes)) << d.name;
       EXPECT_TRUE(d.sources.count("working_set")) << d.name;
     }
     if (d.kind == "gpu") {
@@ -239,6 +241,61 @@ TEST(FitPlanner, DefaultContextOverTwoGpusIsCutToFitThemAll) {
     EXPECT_GE(r.margin_bytes, 0) << r.target.name;
     EXPECT_NE(r.note.find("as llama.cpp's --fit cuts it for 2 devices"), std::string::npos) << r.note;
   }
+}
+
+// fit --device 'RTX 3090' --count 2 -ts 3,1 -c 8192 gave both cards the whole plan's layer count
+// ("partial: 58 layers on the device") while #1 held 22.60 GiB and #2 8.35 GiB. Each card now
+// carries the layers llama.cpp's split puts on it (split_layer_devices over the shares 3:1).
+TEST(FitPlanner, SplitOverTwoGpusGivesEachCardItsShareOfTheLayers) {
+  const auto shape = shape_of("Llama-3.1-70B", "Q4_K_M");
+  fit::ContextParams c;
+  c.n_ctx = 8192;
+  const auto rs = fit::plan_fit_split(shape, from_catalog("RTX 3090"), c, -2, 0, 2, {3, 1});
+  ASSERT_EQ(rs.size(), 2u);
+  ASSERT_EQ(rs[0].verdict, fit::Verdict::kPartial);
+  const int ngl = rs[0].n_gpu_layers;
+  EXPECT_EQ(ngl, 58);
+  // 57 blocks and the output layer offloaded (blocks 23..79): llama.cpp gives layer il to the first
+  // device whose cumulative share exceeds (il - 23) / 58, so #1 takes il 23..66 ((66 - 23) / 58 =
+  // 0.741 < 0.75) and #2 the rest with the output layer.
+  EXPECT_EQ(rs[0].split_layers, 44);
+  EXPECT_EQ(rs[1].split_layers, 13);
+  EXPECT_FALSE(rs[0].split_output);
+  EXPECT_TRUE(rs[1].split_output);
+  const std::vector<int> placed = fit::split_layer_devices(static_cast<int>(shape.n_layer), ngl, {3, 1});
+  for (std::size_t d = 0; d < rs.size(); ++d) {
+    const int held = static_cast<int>(std::count(placed.begin(), placed.end() - 1, static_cast<int>(d)));
+    EXPECT_EQ(rs[d].split_layers, held) << rs[d].target.name;
+  }
+  EXPECT_EQ(fit::split_layers_text(rs[1]), "13 layers + output");
+  EXPECT_EQ(fit::split_layers_text(fit::plan_fit(shape, from_catalog("RTX 3090"), c, -2, 0)), "");
+  // The same max n_ctx for every card: the whole plan's (every card and the host have room).
+  EXPECT_GE(rs[0].max_ctx, 8192);
+  EXPECT_EQ(rs[0].max_ctx, rs[1].max_ctx);
+}
+
+// "usable" is one figure in every output: the memory llama.cpp's device reports less the 1 GiB
+// --fit keeps free. --rank took the backend's overhead off too (H200 139.01 GiB against fit's
+// 139.40); the overhead belongs to what the model needs, not to what the device offers.
+TEST(FitRanking, UsableMemoryIsFitsUsable) {
+  const auto shape = shape_of("Llama-3.1-70B", "Q4_K_M");
+  fit::ContextParams c;
+  c.n_ctx = 8192;
+  const auto all = catalog();
+  for (const char* name : {"H200 SXM", "RTX 3090", "M3 Ultra 512GB (Mac Studio)"}) {
+    const auto d = hw::find_device(all, name);
+    ASSERT_TRUE(d) << name;
+    const fit::Target t = fit::catalog_target(*d, all, {});
+    const fit::BuyOption one = fit::plan_option(shape, *d, t, c, -2, 0, 1);
+    EXPECT_EQ(one.usable_memory_bytes, t.usable_bytes()) << name;
+    EXPECT_EQ(one.usable_memory_bytes + kGiB, d->visible_bytes()) << name;
+    const fit::BuyOption two = fit::plan_option(shape, *d, t, c, -2, 0, 2);
+    EXPECT_EQ(two.usable_memory_bytes, 2 * t.usable_bytes()) << name;
+  }
+  const auto h200 = hw::find_device(all, "H200 SXM");
+  ASSERT_TRUE(h200);
+  EXPECT_EQ(fit::plan_option(shape, *h200, fit::catalog_target(*h200, all, {}), c, -2, 0, 1).usable_memory_bytes,
+            h200->reported_memory_bytes - kGiB);
 }
 
 // A catalog GPU's partial offload is bounded with its own host's bandwidth: Llama-3.1-70B
