@@ -6,6 +6,7 @@
 #include <iostream>
 #include <optional>
 
+#include "cli/args.h"
 #include "cli/build_info.h"
 #include "cli/fit_rpc.h"
 #include "core/knobs.h"
@@ -40,7 +41,7 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
   cmd->add_option("--quant", o.quant, "file type with --preset")->capture_default_str();
   cmd->add_option("-c,--ctx-size", o.ctx_size,
                   "context size (n_ctx); 0 = n_ctx_train, cut to the usable memory as llama.cpp's --fit cuts it")
-      ->check(CLI::Range(0, 1 << 24))
+      ->check(range(0, 1 << 24))
       ->capture_default_str();
   cmd->add_option("--n-gpu-layers", o.n_gpu_layers, "-ngl: layers offloaded: N, auto (the most that fit) or -1 (all)")
       ->capture_default_str();
@@ -56,31 +57,31 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
                   "(CPU = host RAM; CUDA0, ROCm0, Vulkan0, Metal... = the device), e.g. -ot exps=CPU");
   cmd->add_flag("--cpu-moe", o.cpu_moe, "-cmoe: keep every MoE expert tensor in host RAM");
   cmd->add_option("--n-cpu-moe", o.n_cpu_moe, "-ncmoe: keep the MoE expert tensors of the first N blocks in host RAM")
-      ->check(CLI::Range(0, 4096));
+      ->check(range(0, 4096));
   cmd->add_option("--mmproj", o.mmproj,
                   "a vision projector (clip GGUF) loaded beside the model: its weights and compute count too");
   cmd->add_option("--parallel", o.n_parallel, "-np: parallel sequences (n_parallel)")
-      ->check(CLI::Range(1, 256))
+      ->check(range(1, 256))
       ->capture_default_str();
   cmd->add_option("--device", o.device, "auto (this machine), all (every catalog device) or a catalog name")
       ->capture_default_str();
   cmd->add_option("--count", o.count, "that many of the --device (several GPUs; layers split as -ts says)")
-      ->check(CLI::Range(1, 16))
+      ->check(range(1, 16))
       ->capture_default_str();
   cmd->add_option("--tensor-split", o.tensor_split,
                   "-ts: share of the offloaded layers per device, e.g. 3,1 (default: equal)");
   cmd->add_option("-d,--n-depth", o.n_depth,
                   "tokens in the KV cache (n_depth): KV cells read per generated token in the tg bound")
-      ->check(CLI::Range(0, 1 << 24))
+      ->check(range(0, 1 << 24))
       ->capture_default_str();
   cmd->add_option("--host-ram", o.host_ram_gib,
                   "GiB of host RAM beside a catalog GPU (default: the entry's stated host)")
-      ->check(CLI::Range(0.0, 1e6));
+      ->check(range(0.0, 1e6));
   cmd->add_option(
          "--host-bandwidth", o.host_bandwidth_gbps,
          "GB/s of the host RAM beside a GPU, for the tg bound of a partial offload (default: the catalog entry's "
          "stated host; this machine's measured figure for --device auto)")
-      ->check(CLI::Range(0.001, 1e6));
+      ->check(range(0.001, 1e6));
   cmd->add_option("-o,--output", o.output, "md, csv, json or jsonl (one object per device)")->capture_default_str();
   cmd->add_flag(
       "--wide", o.wide,
@@ -90,7 +91,7 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
                   "ranked by price, tps (tg bound) or usable-price (USD per usable GiB); implies --device all");
   cmd->add_option("--min-tps", o.min_tps,
                   "with --rank: only options whose tg bound reaches T t/s (implies --rank price)")
-      ->check(CLI::Range(0.0, 1e9));
+      ->check(range(0.0, 1e9));
   cmd->add_option(
       "--vs", o.vs,
       "A,B: two catalog devices side by side: memory, price per GiB and per usable GiB (implies --rank price)");
@@ -105,12 +106,12 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
                   "NAME[,NAME...]: catalog devices on other machines running ggml-rpc-server, beside --device NAME "
                   "(the machine that runs the model); needs -c");
   cmd->add_option("--link-gbps", o.link_gbps, "the network between the machines, Gb/s (default: 1, gigabit Ethernet)")
-      ->check(CLI::Range(0.001, 1e6));
+      ->check(range(0.001, 1e6));
   cmd->add_option("--link-rtt-ms", o.link_rtt_ms,
                   "its round trip, ms (default: measured with --rpc; 0.5 with --rpc-device)")
-      ->check(CLI::Range(0.0, 1e5));
+      ->check(range(0.0, 1e5));
   cmd->add_option("--rpc-timeout", o.rpc_timeout_s, "seconds each wait on an rpc-server may take")
-      ->check(CLI::Range(0.1, 600.0))
+      ->check(range(0.1, 600.0))
       ->capture_default_str();
   cmd->footer(
       "Verdicts: fits, partial (some layers on the device, the rest in host RAM), does not fit.\n"
