@@ -169,6 +169,23 @@ std::vector<Knob> make_knobs() {
 
 }  // namespace
 
+std::vector<double> tensor_split_shares(const std::string& ts) {
+  const std::string v = trim(ts);
+  std::vector<double> shares;
+  if (v.empty() || v == "0.00") return shares;
+  bool any = false;
+  for (const std::string& part : split(v, '/')) {
+    double x = 0;
+    const std::string t = trim(part);
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), x);
+    if (t.empty() || ec != std::errc() || end != t.data() + t.size() || !(x >= 0)) x = 0;
+    any = any || x > 0;
+    shares.push_back(x);
+  }
+  if (!any) shares.clear();
+  return shares;
+}
+
 const std::vector<std::string>& kv_cache_type_names() {
   static const std::vector<std::string> kTypes = {"f32",  "f16",    "bf16", "q8_0", "q4_0",
                                                   "q4_1", "iq4_nl", "q5_0", "q5_1"};

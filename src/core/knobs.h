@@ -86,6 +86,12 @@ Status set_knob(const Knob& k, BenchParams& p, const std::string& value);
 // True when every knob marked reloads_model has the same value in `a` and `b`.
 bool same_model_load(const BenchParams& a, const BenchParams& b);
 
+// The shares of llama-bench's -ts value ("3/1" -> {3, 1}), in device order: the one reading of
+// it for the engine and the planners. Empty for "" or "0.00" (by free memory, llama.cpp's
+// default) and where every share is 0; a part that is not a number >= 0 reads as 0 (values
+// from the flag were checked when parsed).
+std::vector<double> tensor_split_shares(const std::string& ts);
+
 // KV cache types llama.cpp accepts for -ctk/-ctv (common/arg.cpp's kv_cache_types).
 const std::vector<std::string>& kv_cache_type_names();
 

@@ -29,6 +29,7 @@
 #include <mutex>
 
 #include "core/clock.h"
+#include "core/knobs.h"
 #include "core/rpc_endpoints.h"
 #include "core/strings.h"
 #include "engine/llama_support.h"
@@ -418,13 +419,12 @@ Result<Placement> placement_for(const std::string& rpc, const std::string& tenso
     out.devices.push_back(nullptr);
   }
   // -ts: shares per device, in the order above ("0.00" = by free memory, llama.cpp's default).
-  const std::string ts = trim(tensor_split);
-  if (!ts.empty() && ts != "0.00") {
-    const auto parts = split(ts, '/');
-    if (parts.size() > llama_max_devices())
-      return fail(ErrorCode::kUsage, "-ts/--tensor-split '" + ts + "': more shares than devices llama.cpp takes");
+  if (const std::vector<double> shares = tensor_split_shares(tensor_split); !shares.empty()) {
+    if (shares.size() > llama_max_devices())
+      return fail(ErrorCode::kUsage,
+                  "-ts/--tensor-split '" + trim(tensor_split) + "': more shares than devices llama.cpp takes");
     out.split.assign(llama_max_devices(), 0.0f);
-    for (std::size_t i = 0; i < parts.size(); ++i) out.split[i] = std::stof(trim(parts[i]));
+    for (std::size_t i = 0; i < shares.size(); ++i) out.split[i] = static_cast<float>(shares[i]);
   }
   return out;
 }

@@ -1,8 +1,8 @@
 #include "measure/preflight.h"
 
 #include <cstdio>
-#include <cstdlib>
 
+#include "core/knobs.h"
 #include "core/strings.h"
 
 namespace rigbench::measure {
@@ -13,23 +13,6 @@ bool Preflight::any_refused() const {
   }
   return false;
 }
-
-namespace {
-
-// llama-bench's -ts value ("3/1"; "0.00" = by free memory) as shares.
-std::vector<double> tensor_split_shares(const std::string& ts) {
-  std::vector<double> shares;
-  if (trim(ts).empty() || trim(ts) == "0.00") return shares;
-  for (const auto& part : split(ts, '/')) {
-    char* end = nullptr;
-    const std::string p = trim(part);
-    const double v = std::strtod(p.c_str(), &end);
-    shares.push_back(end != p.c_str() && v > 0 ? v : 0);
-  }
-  return shares;
-}
-
-}  // namespace
 
 Preflight preflight(const std::vector<TestCase>& plan, const std::map<std::string, model::ModelShape>& shapes,
                     const fit::Target& target, bool force, const std::map<std::string, fit::SplitSetup>& rpc_splits) {

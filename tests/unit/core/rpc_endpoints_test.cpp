@@ -48,5 +48,15 @@ TEST(RpcEndpoints, TheRpcKnobTakesAWholeListAndReloadsTheModel) {
   EXPECT_FALSE(normalize_knob(*ts, "3/x"));
 }
 
+// One reading of -ts for the engine (llama.cpp's tensor_split) and bench's preflight plan.
+TEST(TensorSplit, SharesInDeviceOrderEmptyForByFreeMemory) {
+  EXPECT_EQ(tensor_split_shares("3/1"), (std::vector<double>{3, 1}));
+  EXPECT_EQ(tensor_split_shares(" 0.5 / 0 / 2 "), (std::vector<double>{0.5, 0, 2}));
+  EXPECT_TRUE(tensor_split_shares("0.00").empty());  // llama-bench's default: by free memory
+  EXPECT_TRUE(tensor_split_shares("").empty());
+  EXPECT_TRUE(tensor_split_shares("0/0").empty());    // all zero: llama.cpp splits by free memory
+  EXPECT_EQ(tensor_split_shares("3/x"), (std::vector<double>{3, 0}));
+}
+
 }  // namespace
 }  // namespace rigbench
