@@ -72,6 +72,7 @@ Status run_hw_command(const HwOptions& o) {
                    r.bandwidth->read_gbps, kept.better_gbps, kept.better_time.c_str());
     }
   }
+  r.cached_bandwidth_gbps = hw::cached_bandwidth_gbps(r.machine);  // after a probe: what it left as the figure
   report::print_hw(r, *format, std::cout);
   return {};
 }

@@ -52,6 +52,7 @@ json to_json(const HwReport& r) {
     for (const auto& b : idle) notes.push_back(hw::no_device_note(b));
     j["backend_notes"] = notes;
   }
+  if (r.cached_bandwidth_gbps > 0) j["bandwidth_cached_gbps"] = r.cached_bandwidth_gbps;
   if (r.bandwidth) {
     const auto& bw = *r.bandwidth;
     j["bandwidth"] = {{"read_gbps", bw.read_gbps},
@@ -119,6 +120,12 @@ void print_md(const HwReport& r, std::ostream& out) {
   machine.add_row({TableCell::str("os"), or_dash(m.os)});
   machine.add_row({TableCell::str("kernel"), or_dash(m.kernel)});
   machine.add_row({TableCell::str("ggml backends"), or_dash(join(m.backends, ", "))});
+  if (r.cached_bandwidth_gbps > 0) {
+    machine.add_row({TableCell::str("memory bandwidth GB/s"),
+                     TableCell::str(format_fixed(r.cached_bandwidth_gbps, 1) +
+                                    " read, best recent (the tg bound's; hw --bandwidth "
+                                    "measures again)")});
+  }
   for (const auto& b : hw::backends_without_devices(m)) machine.add_note(hw::no_device_note(b));
   render(machine, OutputFormat::kMarkdown, out);
 

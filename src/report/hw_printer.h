@@ -26,6 +26,8 @@ struct HwReport {
   uint64_t ram_available_bytes = 0;              // bytes, MemAvailable now
   std::vector<power::MeterStatus> meters;        // power::list_meters
   std::optional<hw::BandwidthResult> bandwidth;  // --bandwidth
+  double cached_bandwidth_gbps = 0;  // GB/s, the figure fit's and bench's tg bound use (hw::cached_bandwidth_gbps:
+                                     // the best recent reading); 0 = none cached; printed only when known
 };
 
 // The formats hw prints: md, csv and json (parse_output_format(name, hw_formats())).

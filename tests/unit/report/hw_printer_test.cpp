@@ -129,6 +129,25 @@ TEST(HwPrinter, JsonKeepsEveryField) {
   EXPECT_DOUBLE_EQ(j["bandwidth"]["triad_gbps"].get<double>(), 180.25);
 }
 
+// A user found plain `hw` silent on the bandwidth fit and bench use (only --bandwidth showed
+// one): the cached figure is a row of the machine table and a json key when there is one.
+TEST(HwPrinter, TheCachedBandwidthBehindTheTgBoundIsShownWhenKnown) {
+  HwReport r = big_machine();
+  r.bandwidth.reset();
+  r.cached_bandwidth_gbps = 30.24;
+  std::ostringstream md, js;
+  print_hw(r, OutputFormat::kMarkdown, md);
+  EXPECT_NE(md.str().find("| memory bandwidth GB/s | 30.2 read, best recent (the tg bound's; hw --bandwidth measures again)"),
+            std::string::npos)
+      << md.str();
+  print_hw(r, OutputFormat::kJson, js);
+  EXPECT_DOUBLE_EQ(nlohmann::json::parse(js.str())["bandwidth_cached_gbps"].get<double>(), 30.24);
+  r.cached_bandwidth_gbps = 0;  // none cached: nothing said
+  std::ostringstream none;
+  print_hw(r, OutputFormat::kMarkdown, none);
+  EXPECT_EQ(none.str().find("memory bandwidth GB/s"), std::string::npos);
+}
+
 // hw's whole outputs for a fixed machine description against golden files
 // (tests/data/golden/hw*): a stray column, row or line fails. hw_small: no GPU, no bandwidth.
 TEST(HwPrinter, OutputsMatchGoldenFiles) {
