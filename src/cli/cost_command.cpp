@@ -153,6 +153,7 @@ Result<report::PricedRun> fill_from_run(CostOptions& o) {
   if (!found->results.tg) return fail(ErrorCode::kInvalidInput, "--run '" + o.run + "': the run has no tg result");
   // The run's figures as bench priced them (cost/run_figures.h): r = tg tokens / tg seconds.
   const cost::RunFigures f = cost::run_figures(found->results, found->energy);
+  const bool watts_given = given(o.watts);
   if (!given(o.tps)) o.tps = f.tokens_per_s;
   if (!given(o.watts) && given(f.active_power_w)) {
     o.watts = f.active_power_w;
@@ -171,6 +172,10 @@ Result<report::PricedRun> fill_from_run(CostOptions& o) {
   run.test_time = found->test_time;
   run.energy_flags = found->energy.flags;
   run.energy_notes = found->energy.notes;
+  // A power given (--watts) stands in for the meters the run lacked: why each one was missing
+  // is then beside the point, and one line says so instead of a note per meter.
+  if (watts_given && !given(f.active_power_w) && !run.energy_notes.empty())
+    run.energy_notes = {"not measured (no meter could read it: `rigbench hw` says why); the figures use --watts"};
   return run;
 }
 

@@ -106,8 +106,9 @@ void print_cost(const cost::CostReport& r, OutputFormat format, std::ostream& ou
   if (in.power_method == "none") {
     out << "no power given or measured";
   } else {
-    out << num(r.wall_active_w, "%g") << " W active, " << num(r.wall_idle_w, "%g") << " W idle at the wall (power "
-        << in.power_method << ")";
+    out << num(r.wall_active_w, "%g") << " W active, "
+        << (given(r.wall_idle_w) ? num(r.wall_idle_w, "%g") + " W idle" : std::string("idle not given"))
+        << " at the wall (power " << in.power_method << ")";
   }
   if (given(in.price_per_kwh))
     out << "; " << num(in.price_per_kwh, "%.4g") << " " << cur << "/kWh (" << in.price_source << ")";

@@ -285,6 +285,18 @@ TEST(FilesE2E, CostRunSaysWhichRunAndNeverStatedWithoutPower) {
       run_process({RIGBENCH_BIN, "cost", "--run", "latest", "--db", dir.file("r.db"), "--watts", "40"});
   ASSERT_EQ(stated.exit_code, 0) << stated.err;
   EXPECT_NE(stated.out.find("(power stated)"), std::string::npos) << stated.out;
+  // A user found "40 W active, - W idle" and a note per unavailable meter, each with its fix,
+  // under figures priced from the power given: one line says the run was not measured.
+  EXPECT_NE(stated.out.find("40 W active, idle not given at the wall"), std::string::npos) << stated.out;
+  if (md.out.find("the run's energy: ") != std::string::npos) {  // the run had no meter here
+    EXPECT_NE(stated.out.find("note: the run's energy: not measured (no meter could read it: `rigbench hw` says why); "
+                              "the figures use --watts"),
+              std::string::npos)
+        << stated.out;
+    std::size_t notes = 0;
+    for (std::size_t at = 0; (at = stated.out.find("the run's energy: ", at)) != std::string::npos; ++at) ++notes;
+    EXPECT_EQ(notes, 1u) << stated.out;
+  }
 }
 
 // ---- item 14: --model, --machine, --tag select records in compare, report, export --------
