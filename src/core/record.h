@@ -272,7 +272,8 @@ struct Precision {
 struct NoiseNote {
   std::string code;    // outliers, first_repetition, high_cv, drift, machine_busy, steal, governor, thermal_throttle, ...
   std::string phase;   // "pp", "tg" or "" (the whole run)
-  std::string text;    // what was seen, with the numbers
+  std::string text;    // what was seen, with the numbers; never the phase (noise_note_text in core/noise_note.h
+                       // writes "phase: text; remedy" for people)
   std::string remedy;  // what to do about it
 };
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "core/noise_note.h"
 #include "core/strings.h"
 #include "report/escape.h"
 
@@ -60,11 +61,6 @@ std::string noise_codes(const Cell& cell, const char* sep = ";") {
     if (std::find(codes.begin(), codes.end(), n.code) == codes.end()) codes.push_back(n.code);
   }
   return join(codes, sep);
-}
-
-// A noise note for people: "tg: <note>; <remedy>".
-std::string note_text(const NoiseNote& n) {
-  return (n.phase.empty() ? "" : n.phase + ": ") + n.text + (n.remedy.empty() ? "" : "; " + n.remedy);
 }
 
 std::string winner_text(const Comparison& cmp, const Row& row) {
@@ -257,7 +253,7 @@ Table compare_cells_table(const Comparison& cmp) {
       f.push_back(TableCell::str(join(c.energy_flags, ";")));
       f.push_back(TableCell::str(noise_codes(c)));
       std::string notes;
-      for (const NoiseNote& n : c.noise) notes += (notes.empty() ? "" : " | ") + note_text(n);
+      for (const NoiseNote& n : c.noise) notes += (notes.empty() ? "" : " | ") + noise_note_text(n);
       if (c.noise_more > 0) notes += " | and " + std::to_string(c.noise_more) + " more";
       f.push_back(TableCell::str(notes));
       t.add_row(std::move(f));
@@ -381,7 +377,7 @@ std::vector<std::string> noise_lines(const Comparison& cmp, std::optional<Metric
     where += (where.empty() ? "" : " · ") + test_with_unit(row);
     for (std::size_t i = 0; i < row.cells.size(); ++i) {
       const Cell& c = row.cells[i];
-      for (const NoiseNote& n : c.noise) lines.push_back(where + ", " + cmp.columns[i] + ": " + note_text(n));
+      for (const NoiseNote& n : c.noise) lines.push_back(where + ", " + cmp.columns[i] + ": " + noise_note_text(n));
       if (c.noise_more > 0)
         lines.push_back(where + ", " + cmp.columns[i] + ": and " + std::to_string(c.noise_more) +
                         " more distinct notes (-o json: the first " + std::to_string(kMaxCellNoise) + ")");

@@ -398,8 +398,8 @@ TEST(ComparePrinters, CellsCarryTheirIntervalAndTheNoiseNotesOfTheRunsTheyPool) 
   a2.precision.ci_target_pct = 5;
   const NoiseNote busy{"machine_busy", "", "machine busy: other processes used 60 % of the CPUs' time",
                        "stop other programs"};
-  a1.noise = {busy, {"high_cv", "tg", "tg: CV 9 %", "quiet the machine"}};
-  a2.noise = {busy, {"outliers", "pp", "pp: 1 outlier", "re-run"}};
+  a1.noise = {busy, {"high_cv", "tg", "CV 9 %", "quiet the machine"}};
+  a2.noise = {busy, {"outliers", "pp", "1 outlier", "re-run"}};
   const RunRecord b = run("3", "box-b", "alpha", {500'000'000, 505'000'000}, {500'000'000, 505'000'000});
   auto cmp = compare(std::vector<RunRecord>{a1, a2, b}, {});
   ASSERT_TRUE(cmp);
@@ -425,7 +425,7 @@ TEST(ComparePrinters, CellsCarryTheirIntervalAndTheNoiseNotesOfTheRunsTheyPool) 
   std::snprintf(interval, sizeof interval, "(±%.1f %%)", ci->half_width_pct);
   EXPECT_NE(md.str().find(interval), std::string::npos) << md.str();
   EXPECT_NE(md.str().find("[noise: machine_busy, high_cv]"), std::string::npos) << md.str();
-  EXPECT_NE(unpadded(md.str()).find("[noise] alpha F32 · tg128 t/s, box-a: tg: tg: CV 9 %; quiet the machine"),
+  EXPECT_NE(unpadded(md.str()).find("[noise] alpha F32 · tg128 t/s, box-a: tg: CV 9 %; quiet the machine"),
             std::string::npos)
       << md.str();
 
@@ -434,7 +434,7 @@ TEST(ComparePrinters, CellsCarryTheirIntervalAndTheNoiseNotesOfTheRunsTheyPool) 
   EXPECT_NE(csv.str().find(",ci95_low,ci95_high,ci95_pct,ci_target_pct,ci_reached,ratio,"), std::string::npos)
       << csv.str();
   EXPECT_NE(csv.str().find(",machine_busy;high_cv,machine busy: other processes used 60 % of the CPUs' time; stop "
-                           "other programs | tg: tg: CV 9 %; quiet the machine\n"),
+                           "other programs | tg: CV 9 %; quiet the machine\n"),
             std::string::npos)
       << csv.str();
 
