@@ -52,7 +52,9 @@ struct BuildInfo {
 };
 
 struct ModelInfo {
-  std::string path;          // as given on the command line (or the embedded default's path)
+  std::string path;          // bench, embed: absolute, canonical (model::stored_path) of the file given on the command
+                             // line or the embedded default; records of earlier builds kept it as typed (maybe
+                             // relative); imports: llama-bench's model_filename, a path on the machine that ran it
   std::string name;          // GGUF general.name, else the file name without .gguf
   std::string arch;          // GGUF general.architecture
   uint64_t n_params = 0;     // sum of the elements of every tensor, from GGUF tensor info
