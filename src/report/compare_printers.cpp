@@ -45,6 +45,7 @@ std::vector<std::pair<std::string, std::string Row::*>> label_columns(const Comp
     case CompareBy::kModel: cols = {{"machine", &Row::machine}}; break;
     case CompareBy::kBuild: cols = {{"model", &Row::model}, {"machine", &Row::machine}}; break;
   }
+  if (cmp.several_knobs) cols.push_back({"knobs", &Row::knobs_shown});
   if (cmp.several_builds) cols.push_back({"build", &Row::build});
   return cols;
 }
@@ -64,7 +65,8 @@ std::string noise_codes(const Cell& cell, const char* sep = ";") {
 }
 
 std::string winner_text(const Comparison& cmp, const Row& row) {
-  return row.winner >= 0 ? cmp.columns[row.winner] : row.verdict;
+  const std::string text = row.winner >= 0 ? cmp.columns[row.winner] : row.verdict;
+  return row.knobs_differ ? text + " (knobs differ)" : text;
 }
 
 Json cell_json(const Comparison& cmp, Metric metric, std::size_t i, const Cell& c) {
@@ -108,6 +110,8 @@ Json row_json(const Comparison& cmp, const Row& row) {
   j["test"] = row.test;
   j["winner"] = row.winner >= 0 ? Json(cmp.columns[row.winner]) : Json(nullptr);
   j["verdict"] = row.verdict;
+  if (cmp.by == CompareBy::kBuild) j["config"] = row.knobs;  // every cell's
+  else j["knobs_differ"] = row.knobs_differ;
   return j;
 }
 
@@ -163,6 +167,12 @@ Table compare_table(const Comparison& cmp) {
       ". Cells: mean ± standard deviation over samples (± % of the mean: its 95 % interval); ×ratio to the baseline"
       " (> 1 is better). A winner's mean ± sd does not overlap the runner-up's. [noise: ...]: the runs' noise notes,"
       " below the table.");
+  if (cmp.by == CompareBy::kBuild) {
+    t.add_preamble(
+        "By build, a row holds one configuration (knobs), as the regressions do: builds are compared only where they"
+        " ran the same knobs; builds that ran none in common share no row." +
+        std::string(cmp.several_knobs ? " knobs: those that differ between the rows." : ""));
+  }
   const bool any_distribution = std::any_of(cmp.rows.begin(), cmp.rows.end(), [](const Row& r) {
     return is_distribution(r.metric);
   });
@@ -201,6 +211,12 @@ Table compare_table(const Comparison& cmp) {
     }
     cells.push_back(TableCell::str(winner_text(cmp, row)));
     t.add_row(std::move(cells));
+  }
+  if (std::any_of(cmp.rows.begin(), cmp.rows.end(), [](const Row& r) { return r.knobs_differ; })) {
+    t.add_note(
+        "(knobs differ): the cells show each " + compare_by_name(cmp.by) +
+        " at its best configuration, and those ran different knobs: the row compares setups, not the " +
+        compare_by_name(cmp.by) + " alone (-o json: config).");
   }
   if (several_configs) {
     t.add_note(
