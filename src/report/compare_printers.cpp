@@ -64,11 +64,6 @@ std::string noise_codes(const Cell& cell, const char* sep = ";") {
   return join(codes, sep);
 }
 
-std::string winner_text(const Comparison& cmp, const Row& row) {
-  const std::string text = row.winner >= 0 ? cmp.columns[row.winner] : row.verdict;
-  return row.knobs_differ ? text + " (knobs differ)" : text;
-}
-
 Json cell_json(const Comparison& cmp, Metric metric, std::size_t i, const Cell& c) {
   Json j = {{"column", cmp.columns[i]}, {"state", state_name(c.state)}};
   if (c.state == CellState::kMeasured) {
@@ -212,12 +207,7 @@ Table compare_table(const Comparison& cmp) {
     cells.push_back(TableCell::str(winner_text(cmp, row)));
     t.add_row(std::move(cells));
   }
-  if (std::any_of(cmp.rows.begin(), cmp.rows.end(), [](const Row& r) { return r.knobs_differ; })) {
-    t.add_note(
-        "(knobs differ): the cells show each " + compare_by_name(cmp.by) +
-        " at its best configuration, and those ran different knobs: the row compares setups, not the " +
-        compare_by_name(cmp.by) + " alone (-o json: config).");
-  }
+  if (const std::string note = knobs_differ_note(cmp); !note.empty()) t.add_note(note);
   if (several_configs) {
     t.add_note(
         "(best of N): N configurations (knob combinations) ran there, never pooled; the best is shown "
@@ -299,6 +289,18 @@ Table regressions_table(const std::vector<Regression>& regressions) {
                TableCell::str(change_name(r.verdict))});
   }
   return t;
+}
+
+std::string winner_text(const Comparison& cmp, const Row& row) {
+  const std::string text = row.winner >= 0 ? cmp.columns[row.winner] : row.verdict;
+  return row.knobs_differ ? text + " (knobs differ)" : text;
+}
+
+std::string knobs_differ_note(const Comparison& cmp) {
+  if (std::none_of(cmp.rows.begin(), cmp.rows.end(), [](const Row& r) { return r.knobs_differ; })) return "";
+  return "(knobs differ): the cells show each " + compare_by_name(cmp.by) +
+         " at its best configuration, and those ran different knobs: the row compares setups, not the " +
+         compare_by_name(cmp.by) + " alone (-o json: config).";
 }
 
 bool is_distribution(Metric metric) {

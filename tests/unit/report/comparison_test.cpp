@@ -40,6 +40,16 @@ RunRecord run(const std::string& id, const std::string& host, const std::string&
   return r;
 }
 
+// A run of the ncmoe cases' model on `host`: tg128 at about `tg_tps` over 3 repetitions (the
+// mean duration and ±1/128 of it), at `n_cpu_moe`.
+RunRecord moe_run(const std::string& id, const std::string& host, double tg_tps, int n_cpu_moe = 0,
+                  const std::string& commit = kCommitA, const std::string& time = "2026-11-29T10:00:00Z") {
+  const auto ns = static_cast<int64_t>(128e9 / tg_tps);
+  RunRecord r = run(id, host, "qwen3moe", {1'000'000'000}, {ns, ns + ns / 128, ns - ns / 128}, commit, time);
+  r.params.n_cpu_moe = n_cpu_moe;
+  return r;
+}
+
 using rigbench::testing::unpadded;
 
 const Row& find_row(const Comparison& cmp, const std::string& label, const std::string& test) {
@@ -560,9 +570,7 @@ TEST(MachineIdentity, ANamedHostIsOneMachineWhateverGpusItsRecordsList) {
 // #11 (ncmoe_sweep.jsonl): runs that differ in a knob bench does not set (llama-bench's
 // n_cpu_moe) are two configurations, never pooled into "30.00 ± 21.91".
 TEST(Compare, KnobsBenchDoesNotSetAreConfigurations) {
-  RunRecord gpu = run("g", "rig3090", "qwen3moe", {1'000'000'000}, {2'560'000'000, 2'570'000'000, 2'550'000'000});
-  RunRecord moe = run("m", "rig3090", "qwen3moe", {1'000'000'000}, {12'800'000'000, 12'900'000'000, 12'700'000'000});
-  moe.params.n_cpu_moe = 30;
+  const RunRecord gpu = moe_run("g", "rig3090", 50), moe = moe_run("m", "rig3090", 10, 30);
   const std::vector<RunRecord> records = {gpu, moe};
   auto cmp = compare(records, {});
   ASSERT_TRUE(cmp);
@@ -585,10 +593,8 @@ TEST(Compare, KnobsBenchDoesNotSetAreConfigurations) {
 // #11 (ncmoe_two_builds.jsonl): n_cpu_moe 0 on one build and 30 on another is no regression:
 // each configuration is compared with itself.
 TEST(Regressions, DifferentConfigurationsAcrossBuildsAreNotARegression) {
-  RunRecord old_build = run("o", "rig3090", "qwen3moe", {1'000'000'000}, {2'560'000'000, 2'570'000'000, 2'550'000'000});
-  RunRecord new_build = run("n", "rig3090", "qwen3moe", {1'000'000'000},
-                            {12'800'000'000, 12'900'000'000, 12'700'000'000}, kCommitB, "2026-11-29T12:00:00Z");
-  new_build.params.n_cpu_moe = 30;
+  const RunRecord old_build = moe_run("o", "rig3090", 50);
+  const RunRecord new_build = moe_run("n", "rig3090", 10, 30, kCommitB, "2026-11-29T12:00:00Z");
   for (const Regression& r : find_regressions(std::vector<RunRecord>{old_build, new_build}, 0.05)) {
     EXPECT_NE(r.metric, Metric::kTg) << r.config << " " << r.change;
   }
@@ -598,11 +604,8 @@ TEST(Regressions, DifferentConfigurationsAcrossBuildsAreNotARegression) {
 // other are two rows of one result each, as the regressions see them: never "+400 %" of one
 // build over the other, no winner, no ratio, no answer.
 TEST(Compare, ByBuildRowsHoldOneConfigurationSoDifferentKnobsAreNotRanked) {
-  RunRecord old_build = run("o", "rig3090", "qwen3moe", {1'000'000'000}, {2'560'000'000, 2'570'000'000, 2'550'000'000});
-  RunRecord new_build = run("n", "rig3090", "qwen3moe", {1'000'000'000},
-                            {12'800'000'000, 12'900'000'000, 12'700'000'000}, kCommitB, "2026-11-29T12:00:00Z");
-  new_build.params.n_cpu_moe = 30;
-  const std::vector<RunRecord> records = {old_build, new_build};
+  const std::vector<RunRecord> records = {moe_run("o", "rig3090", 50),
+                                          moe_run("n", "rig3090", 10, 30, kCommitB, "2026-11-29T12:00:00Z")};
   auto cmp = compare(records, {CompareBy::kBuild, ""});
   ASSERT_TRUE(cmp) << cmp.error().message;
   ASSERT_EQ(cmp->columns.size(), 2u);
@@ -643,13 +646,8 @@ TEST(Compare, ByBuildRowsHoldOneConfigurationSoDifferentKnobsAreNotRanked) {
 // By build, a configuration both builds ran is compared (the one only one build ran is a row
 // of its own): 10 t/s against 12.5 t/s at n_cpu_moe 30, never 50 (n_cpu_moe 0) against 12.5.
 TEST(Compare, ByBuildComparesTheConfigurationBothBuildsRan) {
-  RunRecord old_fast = run("f", "rig3090", "qwen3moe", {1'000'000'000}, {2'560'000'000, 2'570'000'000, 2'550'000'000});
-  RunRecord old_moe = run("m", "rig3090", "qwen3moe", {1'000'000'000}, {12'800'000'000, 12'900'000'000, 12'700'000'000});
-  old_moe.params.n_cpu_moe = 30;
-  RunRecord new_moe = run("n", "rig3090", "qwen3moe", {1'000'000'000}, {10'240'000'000, 10'320'000'000, 10'160'000'000},
-                          kCommitB, "2026-11-29T12:00:00Z");
-  new_moe.params.n_cpu_moe = 30;
-  const std::vector<RunRecord> records = {old_fast, old_moe, new_moe};
+  const std::vector<RunRecord> records = {moe_run("f", "rig3090", 50), moe_run("m", "rig3090", 10, 30),
+                                          moe_run("n", "rig3090", 12.5, 30, kCommitB, "2026-11-29T12:00:00Z")};
   auto cmp = compare(records, {CompareBy::kBuild, ""});
   ASSERT_TRUE(cmp) << cmp.error().message;
   const Row* moe = nullptr;
@@ -674,9 +672,8 @@ TEST(Compare, ByBuildComparesTheConfigurationBothBuildsRan) {
 // different knobs says so (Row::knobs_differ, "(knobs differ)" by the winner), one whose
 // cells ran the same knobs does not.
 TEST(Compare, ByMachineSaysWhereTheBestConfigurationsRanDifferentKnobs) {
-  RunRecord a = run("a", "box-a", "qwen3moe", {1'000'000'000}, {2'560'000'000, 2'570'000'000, 2'550'000'000});
-  RunRecord b = run("b", "box-b", "qwen3moe", {1'000'000'000}, {12'800'000'000, 12'900'000'000, 12'700'000'000});
-  b.params.n_cpu_moe = 30;
+  const RunRecord a = moe_run("a", "box-a", 50);
+  RunRecord b = moe_run("b", "box-b", 10, 30);
   const std::vector<RunRecord> records = {a, b};
   auto cmp = compare(records, {});
   ASSERT_TRUE(cmp) << cmp.error().message;

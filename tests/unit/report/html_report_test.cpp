@@ -157,6 +157,25 @@ TEST(HtmlReport, CellsShowTheirIntervalAndNoiseNotesWhereTheFigureIs) {
   EXPECT_EQ(html->find("CV 9 %", pp), std::string::npos) << "the tg note is not under pp's table";
 }
 
+// Each machine at its best, as compare: a row whose machines' best configurations ran
+// different knobs says so by its winner, and the section's note says what it means; a section
+// whose rows ran the same knobs says nothing of it.
+TEST(HtmlReport, RowsWhoseBestConfigurationsRanDifferentKnobsSaySo) {
+  RunRecord a = testing::sample_record("a");
+  a.machine.hostname = "rig-a";
+  RunRecord b = testing::sample_record("b");
+  b.machine.hostname = "rig-b";
+  b.params.n_cpu_moe = 30;
+  auto html = render_html_report(std::vector<RunRecord>{a, b}, kAssets, {});
+  ASSERT_TRUE(html) << html.error().message;
+  EXPECT_NE(html->find(" (knobs differ)</td>"), std::string::npos) << *html;
+  EXPECT_NE(html->find("(knobs differ): the cells show each machine at its best configuration"), std::string::npos);
+  b.params.n_cpu_moe = 0;
+  auto same = render_html_report(std::vector<RunRecord>{a, b}, kAssets, {});
+  ASSERT_TRUE(same);
+  EXPECT_EQ(same->find("knobs differ"), std::string::npos);
+}
+
 TEST(HtmlReport, EnergyAndCostOnlyWhereMeasured) {
   auto records = records_with_name("m");
   auto plain = render_html_report(records, kAssets, {});
