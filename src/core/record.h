@@ -52,7 +52,9 @@ struct BuildInfo {
 };
 
 struct ModelInfo {
-  std::string path;          // as given on the command line (or the embedded default's path)
+  std::string path;          // bench, embed: absolute, canonical (model::stored_path) of the file given on the command
+                             // line or the embedded default; records of earlier builds kept it as typed (maybe
+                             // relative); imports: llama-bench's model_filename, a path on the machine that ran it
   std::string name;          // GGUF general.name, else the file name without .gguf
   std::string arch;          // GGUF general.architecture
   uint64_t n_params = 0;     // sum of the elements of every tensor, from GGUF tensor info
@@ -272,7 +274,8 @@ struct Precision {
 struct NoiseNote {
   std::string code;    // outliers, first_repetition, high_cv, drift, machine_busy, steal, governor, thermal_throttle, ...
   std::string phase;   // "pp", "tg" or "" (the whole run)
-  std::string text;    // what was seen, with the numbers
+  std::string text;    // what was seen, with the numbers; never the phase (noise_note_text in core/noise_note.h
+                       // writes "phase: text; remedy" for people)
   std::string remedy;  // what to do about it
 };
 

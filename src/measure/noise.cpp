@@ -48,7 +48,7 @@ void phase_notes(const ThroughputResult& r, const std::string& phase, std::vecto
   if (const auto idx = mad_outliers(v); !idx.empty()) {
     const std::string which = repetition_list(idx);
     out.push_back({"outliers", phase,
-                   phase + ": " + std::to_string(idx.size()) + " of " + std::to_string(v.size()) +
+                   std::to_string(idx.size()) + " of " + std::to_string(v.size()) +
                        " repetitions are statistical outliers (repetition " + which +
                        ", more than 10 robust standard deviations from the median)",
                    "re-run on a quiet machine (close other programs); a larger --warmup helps when the first ones "
@@ -64,13 +64,13 @@ void phase_notes(const ThroughputResult& r, const std::string& phase, std::vecto
     const std::string how =
         factor >= 2 ? fmt("%.1fx", factor) : fmt("%.0f %%", 100 * std::fabs(v.front() - med) / med);
     out.push_back({"first_repetition", phase,
-                   phase + fmt(": the first repetition (%.2f t/s) is ", v.front()) + how +
+                   fmt("the first repetition (%.2f t/s) is ", v.front()) + how +
                        (slower ? " slower" : " faster") + fmt(" than the rest's median (%.2f t/s)", med),
                    "raise --warmup (caches, clocks or the page cache were still warming up)"});
   }
   if (r.tps.mean > 0 && r.tps.stddev / r.tps.mean * 100 > kHighCvPct) {
     out.push_back({"high_cv", phase,
-                   phase + fmt(": the repetitions vary by %.1f %% (coefficient of variation, above %.0f %%)",
+                   fmt("the repetitions vary by %.1f %% (coefficient of variation, above %.0f %%)",
                                r.tps.stddev / r.tps.mean * 100, kHighCvPct),
                    "run on a quiet machine (see the other notes for a cause); -r auto repeats until the interval is "
                    "tight"});
@@ -85,7 +85,7 @@ void phase_notes(const ThroughputResult& r, const std::string& phase, std::vecto
         std::fabs(w->mean_b - w->mean_a) / w->mean_a * 100 > kDriftPct) {
       const double change = 100 * (w->mean_b - w->mean_a) / w->mean_a;
       out.push_back({"drift", phase,
-                     phase + fmt(": the speed changed during the run: repetitions 2-%.0f averaged %.2f t/s", h + 1.0,
+                     fmt("the speed changed during the run: repetitions 2-%.0f averaged %.2f t/s", h + 1.0,
                                  w->mean_a) +
                          fmt(", the last %.0f %.2f t/s (%+.1f %%", static_cast<double>(h), w->mean_b, change) +
                          fmt(", Welch p = %.1g): the interval assumes a steady machine", w->p_two_sided),

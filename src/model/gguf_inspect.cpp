@@ -80,6 +80,14 @@ Result<std::string> fingerprint(const std::string& path) {
   return std::string("xxh64:") + hex;
 }
 
+std::string stored_path(const std::string& path) {
+  std::error_code ec;
+  const fs::path canonical = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  if (!ec && !canonical.empty()) return canonical.string();
+  const fs::path absolute = fs::absolute(path, ec);
+  return ec ? path : absolute.lexically_normal().string();
+}
+
 Result<ModelInfo> inspect_header(const std::string& path) {
   auto file = open_gguf(path);
   if (!file) return std::unexpected(file.error());
@@ -92,7 +100,7 @@ Result<ModelInfo> inspect_header(const GgufFile& file) {
   const gguf_context* ctx = file.get();
 
   ModelInfo info;
-  info.path = path;
+  info.path = stored_path(path);
   info.size_bytes = size;
   info.arch = string_value(ctx, "general.architecture");
   if (info.arch.empty()) return fail(ErrorCode::kInvalidInput, quoted(path) + ": GGUF has no general.architecture key");

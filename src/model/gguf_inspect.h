@@ -11,6 +11,7 @@
 namespace rigbench::model {
 
 // Inspects the GGUF file at `path` and fills every ModelInfo field:
+//   path        stored_path(path): where the file is on this machine, from any folder
 //   name        GGUF general.name, else the file name without ".gguf"
 //   arch        GGUF general.architecture
 //   n_params    sum of ggml_nelements over the tensor infos
@@ -33,6 +34,12 @@ Result<ModelInfo> inspect(const std::string& path);
 Result<ModelInfo> inspect_header(const std::string& path);
 // The same, from a header already parsed by open_gguf (no second parse).
 Result<ModelInfo> inspect_header(const GgufFile& file);
+
+// The path a record stores for a file given as `path` on this machine: absolute and canonical
+// (symbolic links, "." and ".." resolved against the current folder), so that `report` and
+// `compare` find it again from any folder; absolute and normalized when it cannot be resolved;
+// `path` itself when not even that (no current folder).
+std::string stored_path(const std::string& path);
 
 // A fingerprint of the file's contents, "xxh64:<16 hex digits>": XXH64 of the whole file
 // when it is at most 64 MiB; for larger files, of the size, the first 16 MiB (the GGUF

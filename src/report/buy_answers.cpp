@@ -1,5 +1,6 @@
 #include "report/buy_answers.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -102,9 +103,15 @@ std::vector<BuyAnswer> buy_answers(std::span<const RunRecord> records, int ctx_s
     std::string preset;
     std::optional<model::ModelShape> shape = file ? std::optional(file->shape) : preset_shape(widest->model, preset);
     if (!shape) {
+      // Records of earlier builds kept the path as typed: relative to the folder bench ran in.
+      const bool relative = std::any_of(tried.begin(), tried.end(),
+                                        [](const std::string& p) { return std::filesystem::path(p).is_relative(); });
       answer.note = (!why.empty()      ? why
                      : tried.empty() ? std::string("its runs store no model file (a served model)")
-                                     : "its file (" + join({tried.begin(), tried.end()}, ", ") + ") is not on this machine") +
+                                     : "its file (" + join({tried.begin(), tried.end()}, ", ") + ") is not on this machine" +
+                                           (relative ? std::string(" (a relative path, as an earlier bench stored it: "
+                                                                   "run report from the folder bench ran in)")
+                                                     : std::string())) +
                     " (n_ctx " + std::to_string(n_ctx) + ")";
       out.push_back(std::move(answer));
       continue;

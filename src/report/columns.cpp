@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "core/knobs.h"
+#include "core/noise_note.h"
 #include "core/significance.h"
 #include "core/strings.h"
 #include "core/suite_stats.h"
@@ -83,8 +84,7 @@ Column ci95(const char* key, const char* header, std::optional<ThroughputResult>
 std::string noise_notes(const RunRecord& r) {
   std::string out;
   for (const NoiseNote& n : r.noise) {
-    out += (out.empty() ? "" : " | ") + (n.phase.empty() ? "" : n.phase + ": ") + n.text +
-           (n.remedy.empty() ? "" : "; " + n.remedy);
+    out += (out.empty() ? "" : " | ") + noise_note_text(n);
   }
   return out;
 }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "core/noise_note.h"
 #include "core/strings.h"
 #include "report/escape.h"
 
@@ -44,6 +45,7 @@ std::vector<std::pair<std::string, std::string Row::*>> label_columns(const Comp
     case CompareBy::kModel: cols = {{"machine", &Row::machine}}; break;
     case CompareBy::kBuild: cols = {{"model", &Row::model}, {"machine", &Row::machine}}; break;
   }
+  if (cmp.several_knobs) cols.push_back({"knobs", &Row::knobs_shown});
   if (cmp.several_builds) cols.push_back({"build", &Row::build});
   return cols;
 }
@@ -60,15 +62,6 @@ std::string noise_codes(const Cell& cell, const char* sep = ";") {
     if (std::find(codes.begin(), codes.end(), n.code) == codes.end()) codes.push_back(n.code);
   }
   return join(codes, sep);
-}
-
-// A noise note for people: "tg: <note>; <remedy>".
-std::string note_text(const NoiseNote& n) {
-  return (n.phase.empty() ? "" : n.phase + ": ") + n.text + (n.remedy.empty() ? "" : "; " + n.remedy);
-}
-
-std::string winner_text(const Comparison& cmp, const Row& row) {
-  return row.winner >= 0 ? cmp.columns[row.winner] : row.verdict;
 }
 
 Json cell_json(const Comparison& cmp, Metric metric, std::size_t i, const Cell& c) {
@@ -112,6 +105,8 @@ Json row_json(const Comparison& cmp, const Row& row) {
   j["test"] = row.test;
   j["winner"] = row.winner >= 0 ? Json(cmp.columns[row.winner]) : Json(nullptr);
   j["verdict"] = row.verdict;
+  if (cmp.by == CompareBy::kBuild) j["config"] = row.knobs;  // every cell's
+  else j["knobs_differ"] = row.knobs_differ;
   return j;
 }
 
@@ -167,6 +162,12 @@ Table compare_table(const Comparison& cmp) {
       ". Cells: mean ± standard deviation over samples (± % of the mean: its 95 % interval); ×ratio to the baseline"
       " (> 1 is better). A winner's mean ± sd does not overlap the runner-up's. [noise: ...]: the runs' noise notes,"
       " below the table.");
+  if (cmp.by == CompareBy::kBuild) {
+    t.add_preamble(
+        "By build, a row holds one configuration (knobs), as the regressions do: builds are compared only where they"
+        " ran the same knobs; builds that ran none in common share no row." +
+        std::string(cmp.several_knobs ? " knobs: those that differ between the rows." : ""));
+  }
   const bool any_distribution = std::any_of(cmp.rows.begin(), cmp.rows.end(), [](const Row& r) {
     return is_distribution(r.metric);
   });
@@ -206,6 +207,7 @@ Table compare_table(const Comparison& cmp) {
     cells.push_back(TableCell::str(winner_text(cmp, row)));
     t.add_row(std::move(cells));
   }
+  if (const std::string note = knobs_differ_note(cmp); !note.empty()) t.add_note(note);
   if (several_configs) {
     t.add_note(
         "(best of N): N configurations (knob combinations) ran there, never pooled; the best is shown "
@@ -257,7 +259,7 @@ Table compare_cells_table(const Comparison& cmp) {
       f.push_back(TableCell::str(join(c.energy_flags, ";")));
       f.push_back(TableCell::str(noise_codes(c)));
       std::string notes;
-      for (const NoiseNote& n : c.noise) notes += (notes.empty() ? "" : " | ") + note_text(n);
+      for (const NoiseNote& n : c.noise) notes += (notes.empty() ? "" : " | ") + noise_note_text(n);
       if (c.noise_more > 0) notes += " | and " + std::to_string(c.noise_more) + " more";
       f.push_back(TableCell::str(notes));
       t.add_row(std::move(f));
@@ -287,6 +289,18 @@ Table regressions_table(const std::vector<Regression>& regressions) {
                TableCell::str(change_name(r.verdict))});
   }
   return t;
+}
+
+std::string winner_text(const Comparison& cmp, const Row& row) {
+  const std::string text = row.winner >= 0 ? cmp.columns[row.winner] : row.verdict;
+  return row.knobs_differ ? text + " (knobs differ)" : text;
+}
+
+std::string knobs_differ_note(const Comparison& cmp) {
+  if (std::none_of(cmp.rows.begin(), cmp.rows.end(), [](const Row& r) { return r.knobs_differ; })) return "";
+  return "(knobs differ): the cells show each " + compare_by_name(cmp.by) +
+         " at its best configuration, and those ran different knobs: the row compares setups, not the " +
+         compare_by_name(cmp.by) + " alone (-o json: config).";
 }
 
 bool is_distribution(Metric metric) {
@@ -381,7 +395,7 @@ std::vector<std::string> noise_lines(const Comparison& cmp, std::optional<Metric
     where += (where.empty() ? "" : " · ") + test_with_unit(row);
     for (std::size_t i = 0; i < row.cells.size(); ++i) {
       const Cell& c = row.cells[i];
-      for (const NoiseNote& n : c.noise) lines.push_back(where + ", " + cmp.columns[i] + ": " + note_text(n));
+      for (const NoiseNote& n : c.noise) lines.push_back(where + ", " + cmp.columns[i] + ": " + noise_note_text(n));
       if (c.noise_more > 0)
         lines.push_back(where + ", " + cmp.columns[i] + ": and " + std::to_string(c.noise_more) +
                         " more distinct notes (-o json: the first " + std::to_string(kMaxCellNoise) + ")");

@@ -57,6 +57,13 @@ std::string noise_text(const Cell& cell);
 // kMaxCellNoise; empty when no cell has any. `only`: the rows of that metric alone.
 std::vector<std::string> noise_lines(const Comparison& cmp, std::optional<Metric> only = std::nullopt);
 
+// The winner column of a row: the winning column, else its verdict ("no clear winner", "single
+// result", ""); with " (knobs differ)" where Row::knobs_differ.
+std::string winner_text(const Comparison& cmp, const Row& row);
+
+// What "(knobs differ)" means, for under a table; "" when no row of `cmp` has it.
+std::string knobs_differ_note(const Comparison& cmp);
+
 // A ratio for people: "×1.52"; "" for NaN.
 std::string ratio_text(double ratio);
 

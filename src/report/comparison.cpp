@@ -64,14 +64,19 @@ class Labels {
 };
 
 struct RowKey {
-  std::string model, machine, build;
+  std::string model, machine, build, knobs;
   int metric = 0, n = 0, depth = 0;
   std::string test;
   auto operator<=>(const RowKey&) const = default;
 };
 
-// Per column: configuration -> pooled values.
-using ColumnSamples = std::map<std::string, PooledValues>;
+// One configuration of a cell: its knobs (knobs_label) and its values.
+struct ConfigValues {
+  std::string knobs;
+  PooledValues values;
+};
+// Per column: configuration (Cell::config) -> its values.
+using ColumnSamples = std::map<std::string, ConfigValues>;
 
 // The configuration key of a run that was refused for memory (no samples).
 constexpr const char* kRefusedConfig = "\x01refused";
@@ -83,11 +88,11 @@ Cell make_cell(const ColumnSamples& configs, const MetricInfo& info) {
     cell.state = CellState::kWontFit;  // refused, and nothing else of this column ran it
     return cell;
   }
-  const std::pair<const std::string, PooledValues>* best = nullptr;
+  const std::pair<const std::string, ConfigValues>* best = nullptr;
   Summary best_summary;
   for (const auto& entry : configs) {
     if (entry.first == kRefusedConfig) continue;
-    const Summary summary = entry.second.summary();
+    const Summary summary = entry.second.values.summary();
     if (!best || (info.higher_is_better ? summary.mean > best_summary.mean : summary.mean < best_summary.mean)) {
       best = &entry;
       best_summary = summary;
@@ -95,13 +100,15 @@ Cell make_cell(const ColumnSamples& configs, const MetricInfo& info) {
   }
   cell.state = CellState::kMeasured;
   cell.config = best->first;
-  cell.samples = best->second.samples;
+  cell.knobs = best->second.knobs;
+  const PooledValues& shown = best->second.values;
+  cell.samples = shown.samples;
   cell.summary = best_summary;
-  cell.summary_only = best->second.summary_only();
-  cell.energy_flags = best->second.flags;
-  cell.noise = best->second.noise;
-  cell.noise_more = best->second.noise_more;
-  cell.ci_target_pct = best->second.ci_target_pct;
+  cell.summary_only = shown.summary_only();
+  cell.energy_flags = shown.flags;
+  cell.noise = shown.noise;
+  cell.noise_more = shown.noise_more;
+  cell.ci_target_pct = shown.ci_target_pct;
   cell.n_configs = configs.size();
   return cell;
 }
@@ -132,6 +139,48 @@ void rank(Row& row, const MetricInfo& info) {
     }
   }
   row.winner = measured[0];
+}
+
+// Whether the measured cells of a row show configurations of different knobs.
+bool knobs_differ(const Row& row) {
+  const std::string* first = nullptr;
+  for (const Cell& c : row.cells) {
+    if (c.state != CellState::kMeasured) continue;
+    if (first && c.knobs != *first) return true;
+    if (!first) first = &c.knobs;
+  }
+  return false;
+}
+
+// Row::knobs_shown: each row's knobs among those that differ between the rows, in the order
+// they first appear; a knob knobs_label leaves out at its default is named at that default.
+void set_knobs_shown(std::vector<Row>& rows) {
+  auto name_of = [](const std::string& part) { return part.substr(0, part.find('=')); };
+  std::vector<std::map<std::string, std::string>> parts(rows.size());  // per row: name -> "name=value"
+  std::vector<std::string> names;                                    // in order of first appearance
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    for (const std::string& part : split(rows[i].knobs, ' ')) {
+      if (part.empty()) continue;
+      const std::string name = name_of(part);
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+      parts[i].emplace(name, part);
+    }
+  }
+  auto part_of = [&](std::size_t i, const std::string& name) {
+    const auto it = parts[i].find(name);
+    if (it != parts[i].end()) return it->second;
+    for (const Knob& k : knobs()) {
+      if (k.header == name) return name + "=" + knob_default(k);
+    }
+    return name + "=-";  // a setting another llama-bench version recorded, not this row's
+  };
+  for (const std::string& name : names) {
+    bool varies = false;
+    for (std::size_t i = 1; i < rows.size() && !varies; ++i) varies = part_of(i, name) != part_of(0, name);
+    if (!varies) continue;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      rows[i].knobs_shown += (rows[i].knobs_shown.empty() ? "" : " ") + part_of(i, name);
+  }
 }
 
 void set_ratios(Row& row, const MetricInfo& info, std::size_t baseline) {
@@ -807,17 +856,20 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
             c = MetricValues{{}, n, rec.params.n_depth, test_label(def.metric, n, rec.params.n_depth, ""), std::nullopt, {}};
         }
         if (!c) continue;
+        // By build the knobs are part of the row: builds are compared like for like.
         RowKey key{options.by == CompareBy::kModel ? "" : model,
                    options.by == CompareBy::kMachine || options.by == CompareBy::kBackend ? "" : machine,
                    options.by == CompareBy::kBuild ? "" : build,
+                   options.by == CompareBy::kBuild ? id.knobs : "",
                    static_cast<int>(def.metric),
                    c->n,
                    c->depth,
                    c->test};
         auto& cells = table[key];
         if (cells.empty()) cells.resize(cmp.columns.size());
-        dest->second.push_back(
-            {def.metric, &cells[col][rec.refused.empty() ? config : std::string(kRefusedConfig)]});
+        ConfigValues& cv = cells[col][rec.refused.empty() ? config : std::string(kRefusedConfig)];
+        cv.knobs = id.knobs;
+        dest->second.push_back({def.metric, &cv.values});
       }
     }
     for (const Destination& d : dest->second) {
@@ -832,15 +884,21 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
     row.machine = key.machine;
     row.model = key.model;
     row.build = key.build;
+    row.knobs = key.knobs;
     row.metric = static_cast<Metric>(key.metric);
     row.test = key.test;
     const MetricInfo& info = metric_info(row.metric);
     for (const ColumnSamples& configs : columns) row.cells.push_back(make_cell(configs, info));
+    row.knobs_differ = knobs_differ(row);
     rank(row, info);
     set_ratios(row, info, cmp.baseline);
     cmp.rows.push_back(std::move(row));
   }
-  for (const Row& row : cmp.rows) cmp.several_builds = cmp.several_builds || row.build != cmp.rows.front().build;
+  for (const Row& row : cmp.rows) {
+    cmp.several_builds = cmp.several_builds || row.build != cmp.rows.front().build;
+    cmp.several_knobs = cmp.several_knobs || row.knobs != cmp.rows.front().knobs;
+  }
+  if (cmp.several_knobs) set_knobs_shown(cmp.rows);
   return cmp;
 }
 

@@ -15,9 +15,19 @@
 // a figure that was stated (--watts) or estimated rather than read from a meter gets its
 // own row ("tg128 (stated)"), so it never ranks against a measurement. A cell pools the
 // values of every record of that row and column that ran the same knobs (threads, ngl, fa,
-// KV types, batch sizes, build); when several configurations ran, the cell shows the best
-// (highest mean t/s, lowest mean ms, J, cost or bytes) and says which, so each machine is
-// compared at its best.
+// KV types, batch sizes, n_cpu_moe, ...: knobs_label; with the build, and by backend the
+// machine); configurations are never pooled.
+//
+// Which configurations a row ranks against each other depends on what the columns are:
+//   - by machine, model or backend: each column at its best. When a column ran several
+//     configurations in a row, its cell shows the best of them for that row's metric
+//     (highest mean t/s, lowest mean ms, J, cost or bytes; so a machine's pp and tg rows may
+//     show different configurations) and says which (Cell::config, n_configs). Where the
+//     cells of a row show different knobs, Row::knobs_differ says so.
+//   - by build: like for like, as the regressions (report/regressions.h): the knobs are part
+//     of the row (Row::knobs), so a row holds one configuration and its builds differ in the
+//     build alone. Builds that never ran the same knobs share no row: no winner, ratio or
+//     answer (report/reversals.h) compares them.
 //
 // The winner of a row is the column with the best mean, unless the spreads (mean ± sample
 // standard deviation) of the best and the runner-up overlap, or either spread is unknown
@@ -215,6 +225,7 @@ struct Cell {
   Summary summary;              // statistics of `samples` (PooledValues::summary)
   bool summary_only = false;    // a source of the configuration shown kept statistics, not samples
   std::string config;  // that configuration's knobs, e.g. "t=8 ngl=99 lm=auto fa=on ctk=f16 ctv=f16 b=2048 ub=512"
+  std::string knobs;            // the knobs of that configuration alone (knobs_label): `config` less build and machine
   std::size_t n_configs = 0;    // configurations run in this cell (the best one is shown)
   // Energy and cost: the energy flags (EnergyInfo::flags: below_update_period, coarse,
   // sources_disagree, gap, idle_above_active, idle_stated) of the runs shown, sorted, each once.
@@ -236,6 +247,15 @@ std::optional<MeanInterval> cell_interval(Metric metric, const Cell& cell);
 struct Row {
   // Labels of the two identities that are not the columns ("" for the column identity).
   std::string machine, model, build;
+  // By build: the knobs every cell of the row ran (knobs_label); "" by machine, model or backend.
+  std::string knobs;
+  // By build, where the rows hold several configurations: the row's knobs among those that
+  // differ between the rows ("n_cpu_moe=30"; a knob knobs_label leaves out at its default is
+  // named at it: "n_cpu_moe=0"), what tells the row from the others; "" otherwise.
+  std::string knobs_shown;
+  // By machine, model or backend: the measured cells of the row show configurations of
+  // different knobs (each column at its best; Cell::config without its build and machine).
+  bool knobs_differ = false;
   Metric metric = Metric::kPp;
   std::string test;         // as MetricValues::test
   std::vector<Cell> cells;  // one per Comparison::columns
@@ -251,6 +271,8 @@ struct Comparison {
   // By machine or model: the rows hold more than one build, so each row says which (Row::build);
   // else the one build is the same in every row and is not shown.
   bool several_builds = false;
+  // By build: the rows hold more than one configuration, so each row says which (Row::knobs_shown).
+  bool several_knobs = false;
 };
 
 struct CompareOptions {

@@ -119,6 +119,7 @@ std::string metric_section(const Comparison& cmp, const MetricSection& s, const 
   head.push_back("winner");
   std::vector<Tr> rows;
   std::vector<std::string> flags;  // the energy flags shown
+  bool knobs_differ = false;       // a row's best configurations ran different knobs
   Json labels = Json::array();
   std::vector<Json> data(cmp.columns.size(), Json::array());
   for (const Row& row : cmp.rows) {
@@ -139,7 +140,8 @@ std::string metric_section(const Comparison& cmp, const MetricSection& s, const 
       flags.insert(flags.end(), c.energy_flags.begin(), c.energy_flags.end());
       tr.push_back({text, static_cast<int>(i) == row.winner, true});
     }
-    tr.push_back({row.winner >= 0 ? cmp.columns[row.winner] : row.verdict});
+    tr.push_back({winner_text(cmp, row)});
+    knobs_differ = knobs_differ || row.knobs_differ;
     rows.push_back(std::move(tr));
   }
   if (rows.empty()) return "";
@@ -163,6 +165,7 @@ std::string metric_section(const Comparison& cmp, const MetricSection& s, const 
                      (per_repetition ? " (± % of the mean: its 95 % interval)" : "") +
                      ", ×ratio to the baseline (> 1 is better).";
   if (const std::string f = energy_flags_note(flags); !f.empty()) note += " " + f;
+  if (knobs_differ) note += " " + knobs_differ_note(cmp);
   const double ratio = spread(data);
   if (ratio > kLogAxisSpread) {
     spec["scale"] = "log";

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/noise_note.h"
 #include "core/significance.h"
 #include "report/columns.h"
 #include "report/printer.h"
@@ -109,14 +110,13 @@ class MarkdownPrinter final : public Printer {
       interval_cell(rec, ph, table_.rows().size());
       const char* phase = ph == Phase::kPp ? "pp" : "tg";
       for (const auto& n : rec.noise) {
-        if (n.phase == phase) notes_.push_back(at + n.text + (n.remedy.empty() ? "" : "; " + n.remedy));
+        if (n.phase == phase) notes_.push_back(at + noise_note_text(n));
       }
     }
     // Notes on the whole run (the machine, not one test's samples), once, at its last row.
     for (const auto& n : rec.noise) {
       if (n.phase.empty() && !table_.rows().empty())
-        notes_.push_back("row " + std::to_string(table_.rows().size()) + ": " + n.text +
-                         (n.remedy.empty() ? "" : "; " + n.remedy));
+        notes_.push_back("row " + std::to_string(table_.rows().size()) + ": " + noise_note_text(n));
     }
     // A split run (bench --rpc): where its layers went and what each server reported.
     if (!rec.topology.empty() && !table_.rows().empty())

@@ -92,7 +92,10 @@ std::map<std::size_t, std::string> item_labels(const Comparison& cmp, Metric met
       case CompareBy::kMachine:
       case CompareBy::kBackend: s = r.model + (builds.size() > 1 ? " (" + r.build + ")" : ""); break;
       case CompareBy::kModel: s = r.machine + (builds.size() > 1 ? " (" + r.build + ")" : ""); break;
-      case CompareBy::kBuild: s = r.model + (machines.size() > 1 ? " on " + r.machine : ""); break;
+      case CompareBy::kBuild:
+        s = r.model + (machines.size() > 1 ? " on " + r.machine : "") +
+            (r.knobs_shown.empty() ? "" : " (" + r.knobs_shown + ")");
+        break;
     }
     if (tests.size() > 1) s += " " + r.test;
     labels[i] = s;

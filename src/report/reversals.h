@@ -24,7 +24,9 @@
 //     "uses the least energy per token", "costs least per Mtok".
 // An "item" is what a row is about besides the metric: the model for --by machine or build,
 // the machine for --by model; with the test ("tg128") and the other identity added only when
-// the rows differ in them. Pure: no I/O.
+// the rows differ in them, and by build the knobs that differ between rows (Row::knobs_shown:
+// "Qwen3 30B Q4_K_M (n_cpu_moe=30)"). By build a row holds one configuration, so no answer
+// compares builds that ran different knobs. Pure: no I/O.
 #pragma once
 
 #include <cmath>

@@ -141,11 +141,25 @@ Status read_sqlite(const std::string& path, const ImportOptions& options, Import
               "August 2025)");
 }
 
-// llama-bench's markdown table ("| model | size | params | backend | ... | t/s |"), for
-// people: rounded figures without samples or most settings.
-bool is_llama_bench_markdown(const std::string& start) {
+// A markdown table whose header names a model ("| model | size | params | backend | ... | t/s |"):
+// llama-bench's or rigbench's, for people: rounded figures without samples or most settings.
+bool is_markdown_table(const std::string& start) {
   const std::string first_line = start.substr(0, start.find('\n'));
   return first_line.starts_with("|") && first_line.find("model") != std::string::npos;
+}
+
+// rigbench's own markdown: bench's and export's table (columns llama-bench never writes: "TTFT
+// ms", "tg bound"), a prompt suite's table, compare's output.
+bool is_rigbench_markdown(const std::string& text) {
+  const std::string start = trim(text.substr(0, 256));
+  if (start.starts_with("Compared by ") || start.starts_with("Answers (")) return true;
+  const std::string first_line = trim(text.substr(0, text.find('\n')));
+  if (!first_line.starts_with("|")) return false;
+  for (const std::string& cell : split(first_line, '|')) {
+    const std::string header = trim(cell);
+    if (header == "TTFT ms" || header == "tg bound" || header == "TTFT p50 ms") return true;
+  }
+  return false;
 }
 
 Status read_text_format(const std::string& text, const ImportOptions& options, ImportBatch& batch) {
@@ -153,7 +167,13 @@ Status read_text_format(const std::string& text, const ImportOptions& options, I
   const std::string start = trim(text.substr(0, 256));
   if (start.starts_with("[")) return read_json_array(text, options, batch);
   if (start.starts_with("{")) return read_json_lines(text, options, batch);
-  if (is_llama_bench_markdown(start)) {
+  if (is_rigbench_markdown(trim(text))) {
+    return fail(ErrorCode::kInvalidInput,
+                "rigbench's markdown output, for people (rounded figures, no samples); its runs are in the results "
+                "database of the machine that ran them: there, `rigbench export -o jsonl > runs.jsonl` (or copy its "
+                "results.db) and import that");
+  }
+  if (is_markdown_table(start)) {
     return fail(ErrorCode::kInvalidInput,
                 "llama-bench's markdown table (rounded figures, no samples); run llama-bench with -o jsonl "
                 "(or -o json, csv, sql) and import that");

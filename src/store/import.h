@@ -53,7 +53,9 @@ struct ImportOptions {
 
 // Reads the file at `path`, detecting its format. Errors: kNotFound when it does not exist;
 // kInvalidInput naming the file and the line or key that is wrong (unknown format, a line
-// that is not JSON, a record missing a key, a rigbench CSV, which holds no raw samples).
+// that is not JSON, a record missing a key, a rigbench CSV, which holds no raw samples; a
+// markdown table: llama-bench's, saying to run it with -o jsonl, or rigbench's own output,
+// saying to `rigbench export -o jsonl` where its runs are stored).
 Result<ImportBatch> read_import_file(const std::string& path, const ImportOptions& options = {});
 
 struct ImportCounts {

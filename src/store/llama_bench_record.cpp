@@ -240,7 +240,9 @@ Result<MappedRow> map_llama_bench_row(const LlamaBenchRow& row, const std::strin
     }
     (void)set_knob(k, p, *canonical);
   }
-  p.load_mode = load_mode_of(f, p.load_mode);  // older builds: use_direct_io / use_mmap
+  // Older builds: use_direct_io / use_mmap; builds before use_mmap (January 2024) always mapped
+  // the file (llama.cpp's default then, which llama-bench could not change).
+  p.load_mode = load_mode_of(f, "mmap");
   // Builds before a knob existed ran without it, not at today's default: no flash_attn
   // column (before 2024) means no flash attention; no n_ubatch (before March 2024) means
   // one batch size.

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/knobs.h"
+#include "core/noise_note.h"
 #include "core/results.h"
 #include "core/significance.h"
 #include "core/strings.h"
@@ -345,8 +346,11 @@ std::vector<NoiseNote> noise_from(const json& j) {
   std::vector<NoiseNote> out;
   if (!j.is_array()) return out;
   for (const auto& n : j) {
-    if (n.is_object())
-      out.push_back({n.value("code", ""), n.value("phase", ""), n.value("note", ""), n.value("remedy", "")});
+    if (!n.is_object()) continue;
+    const std::string phase = n.value("phase", "");
+    // Earlier builds began the note with its phase, which is a field of its own.
+    out.push_back({n.value("code", ""), phase, noise_text_without_phase(phase, n.value("note", "")),
+                   n.value("remedy", "")});
   }
   return out;
 }

@@ -225,6 +225,48 @@ TEST(AnswersE2E, ReportWhatToBuyNeedsTheFileThatRan) {
       << g.out;
 }
 
+// A path typed relative to the folder bench ran in is stored absolute (canonical), so report
+// from another folder finds the file; a record of an earlier build that kept the path as typed
+// is read as it is, and its note says the path is relative.
+TEST(AnswersE2E, BenchStoresTheModelPathSoReportFindsItFromAnotherFolder) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.file("work/models"));
+  std::filesystem::create_directories(dir.file("elsewhere"));
+  std::filesystem::copy_file(RIGBENCH_TEST_MODEL, dir.file("work/models/stories260K.gguf"));
+  const std::string db = dir.file("runs.db");
+  const std::string bin = std::filesystem::absolute(RIGBENCH_BIN).string();
+  const ProcessResult bench =
+      run_process({"/bin/sh", "-c",
+                   "cd '" + dir.file("work") + "' && exec '" + bin +
+                       "' bench models/stories260K.gguf -p 8 -n 4 -r 1 --energy off --db '" + db + "' -o jsonl"});
+  ASSERT_EQ(bench.exit_code, 0) << bench.err;
+  const std::string stored = std::filesystem::canonical(dir.file("work/models/stories260K.gguf")).string();
+  const json run = json::parse(bench.out.substr(0, bench.out.find('\n')));
+  EXPECT_EQ(run["model"]["path"], stored);
+  const std::string label = run["model"]["name"].get<std::string>() + " " + run["model"]["file_type"].get<std::string>();
+  const ProcessResult exported = run_process({RIGBENCH_BIN, "export", "--db", db});
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  EXPECT_EQ(json::parse(exported.out.substr(0, exported.out.find('\n')))["model"]["path"], stored);
+  const ProcessResult r = run_process(
+      {"/bin/sh", "-c", "cd '" + dir.file("elsewhere") + "' && exec '" + bin + "' report --db '" + db + "' --output-file -"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find("is not on this machine"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("<li>For " + label + " at n_ctx 8, the cheapest catalog option that fits is "), std::string::npos)
+      << r.out;
+
+  // An earlier build's record, the path as typed: read, and the note says why it is not found.
+  testing::write_file(dir.file("old.jsonl"), stories_record("models/stories260K.gguf", ""));
+  const std::string old_db = dir.file("old.db");
+  ASSERT_EQ(run_process({RIGBENCH_BIN, "import", "--db", old_db, dir.file("old.jsonl")}).exit_code, 0);
+  const ProcessResult o = run_process(
+      {"/bin/sh", "-c", "cd '" + dir.file("elsewhere") + "' && exec '" + bin + "' report --db '" + old_db + "' --output-file -"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("stories260K F32: its file (models/stories260K.gguf) is not on this machine (a relative path, "
+                       "as an earlier bench stored it: run report from the folder bench ran in) (n_ctx 128)"),
+            std::string::npos)
+      << o.out;
+}
+
 // Without the file, a model of a preset's architecture and parameter count (within 1 %) is planned
 // with the preset's shape at its file type, said so: the first study's 70B as fit --preset ranks it.
 TEST(AnswersE2E, ReportWhatToBuyFromThePresetAlike) {

@@ -6,6 +6,7 @@
 // stored as llama.cpp ran it. Inputs from ../shared/cases/compare/, copied to tests/data/compare/.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -88,6 +89,33 @@ TEST(IdentityE2E, NcmoeTwoBuildsIsNoRegression) {
   const ProcessResult md = run_process({RIGBENCH_BIN, "compare", "--db", dir.file("x.db"), "--by", "build"});
   ASSERT_EQ(md.exit_code, 0) << md.err;
   EXPECT_EQ(md.out.find("-80"), std::string::npos) << md.out;
+  // By build the table and the answers compare like for like, as the regressions: two rows,
+  // n_cpu_moe 0 (50 t/s) and 30 (10 t/s), each of one build; no "+400 %", winner nor answer.
+  EXPECT_EQ(md.out.find("is faster than"), std::string::npos) << md.out;
+  EXPECT_EQ(md.out.find("+400"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("n_cpu_moe=0"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("n_cpu_moe=30"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("none to test"), std::string::npos) << md.out;
+  const json by_build = compare_json(dir.file("x.db"), {"--by", "build"});
+  const auto tg = rows_of(by_build, "tg_tps");
+  ASSERT_EQ(tg.size(), 2u) << by_build.dump();
+  std::vector<double> means;
+  for (const json& row : tg) {
+    EXPECT_TRUE(row["winner"].is_null()) << row.dump();
+    EXPECT_EQ(row["verdict"], "single result");
+    int measured = 0;
+    for (const json& cell : row["cells"]) {
+      if (cell["state"] != "measured") continue;
+      ++measured;
+      means.push_back(cell["mean"].get<double>());
+    }
+    EXPECT_EQ(measured, 1) << row.dump();
+  }
+  std::sort(means.begin(), means.end());
+  ASSERT_EQ(means.size(), 2u);
+  EXPECT_NEAR(means[0], 10.0, 0.01);
+  EXPECT_NEAR(means[1], 50.0, 0.01);
+  for (const json& a : by_build.value("answers", json::array())) EXPECT_TRUE(a["pairs"].empty()) << a.dump();
 }
 
 // llama-bench output names no machine: import asks for --hostname (exit 2, nothing stored);

@@ -5,9 +5,10 @@
 //                                     flash_attn) and build 3538 ("llama 7B Q4_0") of one model
 //   sum_21282_A.csv / _B.csv          summary-only rows whose mean ± sd overlap
 // and the ways a file is read: standard input, an empty file, a bad file among good ones,
-// llama-bench's markdown table.
+// llama-bench's markdown table, rigbench's own markdown.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -164,6 +165,34 @@ TEST(ImportErasE2E, MarkdownTableIsRefusedWithTheFormatToUse) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("llama-bench's markdown table"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("-o jsonl"), std::string::npos) << r.err;
+}
+
+// rigbench's own markdown (bench's table, compare's output) is refused with what to do with a
+// rigbench table (its runs are in the database of the machine that ran them: export them),
+// not llama-bench's advice; nothing is stored.
+TEST(ImportErasE2E, RigbenchMarkdownIsRefusedSayingToExportTheRuns) {
+  TempDir dir;
+  const ProcessResult bench = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "8", "-n", "4", "-r", "1",
+                                           "--energy", "off", "--db", dir.file("runs.db")});
+  ASSERT_EQ(bench.exit_code, 0) << bench.err;
+  testing::write_file(dir.file("bench.md"), bench.out);
+  const ProcessResult compared = run_process({RIGBENCH_BIN, "compare", "--db", dir.file("runs.db")});
+  ASSERT_EQ(compared.exit_code, 0) << compared.err;
+  testing::write_file(dir.file("compare.md"), compared.out);
+  for (const char* file : {"bench.md", "compare.md"}) {
+    const ProcessResult r = import(dir.file("x.db"), {dir.file(file)});
+    EXPECT_EQ(r.exit_code, 1) << file;
+    EXPECT_NE(r.err.find("rigbench's markdown output"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("rigbench export -o jsonl"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("llama-bench"), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.file("x.db")) && exported(dir.file("x.db")).size() > 0);
+  // What it says to do imports the runs.
+  const ProcessResult exp = run_process({RIGBENCH_BIN, "export", "--db", dir.file("runs.db"), "-o", "jsonl"});
+  ASSERT_EQ(exp.exit_code, 0) << exp.err;
+  testing::write_file(dir.file("runs.jsonl"), exp.out);
+  EXPECT_EQ(import(dir.file("x.db"), {dir.file("runs.jsonl")}).exit_code, 0);
+  EXPECT_EQ(exported(dir.file("x.db")).size(), exported(dir.file("runs.db")).size());
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "core/noise_note.h"
 #include "core/results.h"
 #include "fakes/fake_nvml_state.h"
 #include "hw/activity.h"
@@ -62,6 +63,23 @@ TEST(SampleNotes, OutlierFirstRepetitionAndHighCvAreCalledOut) {
   EXPECT_FALSE(has(s, "outliers"));
 }
 
+// The phase is a field of the note, never repeated in its text: printed through
+// noise_note_text (the one place that writes it), it appears once ("tg: ...", not "tg: tg: ...").
+TEST(SampleNotes, TextLeavesThePhaseToItsFieldAndIsPrintedWithItOnce) {
+  Results r;
+  r.pp = tps({40, 100, 101, 99, 100});
+  r.tg = tps({100, 120, 80, 110, 90});
+  const auto notes = sample_notes(r);
+  ASSERT_FALSE(notes.empty());
+  for (const NoiseNote& n : notes) {
+    ASSERT_FALSE(n.phase.empty()) << n.code;
+    EXPECT_FALSE(n.text.starts_with(n.phase + ":")) << n.text;
+    const std::string printed = noise_note_text(n);
+    EXPECT_TRUE(printed.starts_with(n.phase + ": " + n.text + "; ")) << printed;
+    EXPECT_EQ(printed.find(n.phase + ": " + n.phase + ":"), std::string::npos) << printed;
+  }
+}
+
 // A machine that slowed down halfway (seen on a shared VM: 42 t/s, then 37): the note names
 // the halves and the change; the same values in alternation, or a steady run with one outlier,
 // are not drift; fewer than 4 repetitions a half say nothing.
@@ -83,7 +101,7 @@ TEST(SampleNotes, ASpeedThatChangedHalfwayIsDriftAndAlternationOrOneOutlierIsNot
   stepped.insert(stepped.end(), fast.begin(), fast.end());
   stepped.insert(stepped.end(), slow.begin(), slow.end());
   EXPECT_EQ(drift_note(stepped),
-            "tg: the speed changed during the run: repetitions 2-6 averaged 42.02 t/s, the last 5 37.06 t/s (-11.8 %, "
+            "the speed changed during the run: repetitions 2-6 averaged 42.02 t/s, the last 5 37.06 t/s (-11.8 %, "
             "Welch p = 2e-10): the interval assumes a steady machine");
   std::vector<double> alternating = {42.0};
   for (std::size_t i = 0; i < fast.size(); ++i) alternating.insert(alternating.end(), {fast[i], slow[i]});
@@ -107,13 +125,13 @@ TEST(SampleNotes, FirstRepetitionSaysSlowerOrFasterAndByAFactorWhenFar) {
     return std::string("<none>");
   };
   EXPECT_EQ(first_note({70, 100, 101, 99, 100}),
-            "tg: the first repetition (70.00 t/s) is 30 % slower than the rest's median (100.00 t/s)");
+            "the first repetition (70.00 t/s) is 30 % slower than the rest's median (100.00 t/s)");
   EXPECT_EQ(first_note({40, 100, 101, 99, 100}),
-            "tg: the first repetition (40.00 t/s) is 2.5x slower than the rest's median (100.00 t/s)");
+            "the first repetition (40.00 t/s) is 2.5x slower than the rest's median (100.00 t/s)");
   EXPECT_EQ(first_note({0.74, 3500, 3502, 3504, 3503}),
-            "tg: the first repetition (0.74 t/s) is 4733.1x slower than the rest's median (3502.50 t/s)");
+            "the first repetition (0.74 t/s) is 4733.1x slower than the rest's median (3502.50 t/s)");
   EXPECT_EQ(first_note({300, 100, 101, 99, 100}),
-            "tg: the first repetition (300.00 t/s) is 3.0x faster than the rest's median (100.00 t/s)");
+            "the first repetition (300.00 t/s) is 3.0x faster than the rest's median (100.00 t/s)");
 }
 
 // /proc/stat's cpu line: user nice system idle iowait irq softirq steal, then one line per CPU

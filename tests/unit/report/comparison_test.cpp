@@ -15,6 +15,7 @@
 #include "core/results.h"
 #include "report/compare_printers.h"
 #include "report/regressions.h"
+#include "report/reversals.h"
 #include "support/golden.h"
 #include "support/sample_record.h"
 
@@ -36,6 +37,16 @@ RunRecord run(const std::string& id, const std::string& host, const std::string&
   r.test_time = time;
   r.results.pp = make_throughput(512, std::move(pp_ns));
   r.results.tg = make_throughput(128, std::move(tg_ns));
+  return r;
+}
+
+// A run of the ncmoe cases' model on `host`: tg128 at about `tg_tps` over 3 repetitions (the
+// mean duration and ±1/128 of it), at `n_cpu_moe`.
+RunRecord moe_run(const std::string& id, const std::string& host, double tg_tps, int n_cpu_moe = 0,
+                  const std::string& commit = kCommitA, const std::string& time = "2026-11-29T10:00:00Z") {
+  const auto ns = static_cast<int64_t>(128e9 / tg_tps);
+  RunRecord r = run(id, host, "qwen3moe", {1'000'000'000}, {ns, ns + ns / 128, ns - ns / 128}, commit, time);
+  r.params.n_cpu_moe = n_cpu_moe;
   return r;
 }
 
@@ -398,8 +409,8 @@ TEST(ComparePrinters, CellsCarryTheirIntervalAndTheNoiseNotesOfTheRunsTheyPool) 
   a2.precision.ci_target_pct = 5;
   const NoiseNote busy{"machine_busy", "", "machine busy: other processes used 60 % of the CPUs' time",
                        "stop other programs"};
-  a1.noise = {busy, {"high_cv", "tg", "tg: CV 9 %", "quiet the machine"}};
-  a2.noise = {busy, {"outliers", "pp", "pp: 1 outlier", "re-run"}};
+  a1.noise = {busy, {"high_cv", "tg", "CV 9 %", "quiet the machine"}};
+  a2.noise = {busy, {"outliers", "pp", "1 outlier", "re-run"}};
   const RunRecord b = run("3", "box-b", "alpha", {500'000'000, 505'000'000}, {500'000'000, 505'000'000});
   auto cmp = compare(std::vector<RunRecord>{a1, a2, b}, {});
   ASSERT_TRUE(cmp);
@@ -425,7 +436,7 @@ TEST(ComparePrinters, CellsCarryTheirIntervalAndTheNoiseNotesOfTheRunsTheyPool) 
   std::snprintf(interval, sizeof interval, "(±%.1f %%)", ci->half_width_pct);
   EXPECT_NE(md.str().find(interval), std::string::npos) << md.str();
   EXPECT_NE(md.str().find("[noise: machine_busy, high_cv]"), std::string::npos) << md.str();
-  EXPECT_NE(unpadded(md.str()).find("[noise] alpha F32 · tg128 t/s, box-a: tg: tg: CV 9 %; quiet the machine"),
+  EXPECT_NE(unpadded(md.str()).find("[noise] alpha F32 · tg128 t/s, box-a: tg: CV 9 %; quiet the machine"),
             std::string::npos)
       << md.str();
 
@@ -434,7 +445,7 @@ TEST(ComparePrinters, CellsCarryTheirIntervalAndTheNoiseNotesOfTheRunsTheyPool) 
   EXPECT_NE(csv.str().find(",ci95_low,ci95_high,ci95_pct,ci_target_pct,ci_reached,ratio,"), std::string::npos)
       << csv.str();
   EXPECT_NE(csv.str().find(",machine_busy;high_cv,machine busy: other processes used 60 % of the CPUs' time; stop "
-                           "other programs | tg: tg: CV 9 %; quiet the machine\n"),
+                           "other programs | tg: CV 9 %; quiet the machine\n"),
             std::string::npos)
       << csv.str();
 
@@ -559,9 +570,7 @@ TEST(MachineIdentity, ANamedHostIsOneMachineWhateverGpusItsRecordsList) {
 // #11 (ncmoe_sweep.jsonl): runs that differ in a knob bench does not set (llama-bench's
 // n_cpu_moe) are two configurations, never pooled into "30.00 ± 21.91".
 TEST(Compare, KnobsBenchDoesNotSetAreConfigurations) {
-  RunRecord gpu = run("g", "rig3090", "qwen3moe", {1'000'000'000}, {2'560'000'000, 2'570'000'000, 2'550'000'000});
-  RunRecord moe = run("m", "rig3090", "qwen3moe", {1'000'000'000}, {12'800'000'000, 12'900'000'000, 12'700'000'000});
-  moe.params.n_cpu_moe = 30;
+  const RunRecord gpu = moe_run("g", "rig3090", 50), moe = moe_run("m", "rig3090", 10, 30);
   const std::vector<RunRecord> records = {gpu, moe};
   auto cmp = compare(records, {});
   ASSERT_TRUE(cmp);
@@ -584,13 +593,103 @@ TEST(Compare, KnobsBenchDoesNotSetAreConfigurations) {
 // #11 (ncmoe_two_builds.jsonl): n_cpu_moe 0 on one build and 30 on another is no regression:
 // each configuration is compared with itself.
 TEST(Regressions, DifferentConfigurationsAcrossBuildsAreNotARegression) {
-  RunRecord old_build = run("o", "rig3090", "qwen3moe", {1'000'000'000}, {2'560'000'000, 2'570'000'000, 2'550'000'000});
-  RunRecord new_build = run("n", "rig3090", "qwen3moe", {1'000'000'000},
-                            {12'800'000'000, 12'900'000'000, 12'700'000'000}, kCommitB, "2026-11-29T12:00:00Z");
-  new_build.params.n_cpu_moe = 30;
+  const RunRecord old_build = moe_run("o", "rig3090", 50);
+  const RunRecord new_build = moe_run("n", "rig3090", 10, 30, kCommitB, "2026-11-29T12:00:00Z");
   for (const Regression& r : find_regressions(std::vector<RunRecord>{old_build, new_build}, 0.05)) {
     EXPECT_NE(r.metric, Metric::kTg) << r.config << " " << r.change;
   }
+}
+
+// ncmoe_two_builds.jsonl by build: n_cpu_moe 0 (50 t/s) on one build and 30 (10 t/s) on the
+// other are two rows of one result each, as the regressions see them: never "+400 %" of one
+// build over the other, no winner, no ratio, no answer.
+TEST(Compare, ByBuildRowsHoldOneConfigurationSoDifferentKnobsAreNotRanked) {
+  const std::vector<RunRecord> records = {moe_run("o", "rig3090", 50),
+                                          moe_run("n", "rig3090", 10, 30, kCommitB, "2026-11-29T12:00:00Z")};
+  auto cmp = compare(records, {CompareBy::kBuild, ""});
+  ASSERT_TRUE(cmp) << cmp.error().message;
+  ASSERT_EQ(cmp->columns.size(), 2u);
+  EXPECT_TRUE(cmp->several_knobs);
+  std::vector<const Row*> tg;
+  for (const Row& r : cmp->rows) {
+    if (r.metric == Metric::kTg) tg.push_back(&r);
+  }
+  ASSERT_EQ(tg.size(), 2u);
+  for (const Row* r : tg) {
+    const int measured = static_cast<int>(std::count_if(r->cells.begin(), r->cells.end(), [](const Cell& c) {
+      return c.state == CellState::kMeasured;
+    }));
+    EXPECT_EQ(measured, 1) << r->knobs;
+    EXPECT_EQ(r->winner, -1);
+    EXPECT_EQ(r->verdict, "single result");
+    for (const Cell& c : r->cells) EXPECT_TRUE(std::isnan(c.ratio) || c.ratio == 1.0) << c.ratio;
+  }
+  // The rows say which configuration each is: the knob that differs, at its default too.
+  std::set<std::string> shown = {tg[0]->knobs_shown, tg[1]->knobs_shown};
+  EXPECT_EQ(shown, (std::set<std::string>{"n_cpu_moe=0", "n_cpu_moe=30"}));
+  for (Metric m : answer_metrics()) {
+    const Answers a = find_answers(*cmp, m, 0.05);
+    EXPECT_TRUE(a.pairs.empty()) << (a.sentences.empty() ? "" : a.sentences.front());
+    EXPECT_TRUE(a.sentences.empty()) << a.sentences.front();
+  }
+  std::ostringstream md;
+  print_comparison(*cmp, find_regressions(records, 0.05), 0.05, OutputFormat::kMarkdown, md,
+                   {find_answers(*cmp, Metric::kTg, 0.05)});
+  EXPECT_EQ(md.str().find("faster"), std::string::npos) << md.str();
+  EXPECT_EQ(md.str().find("×5.00"), std::string::npos) << md.str();
+  EXPECT_NE(unpadded(md.str()).find("| qwen3moe F32 | rig3090 | n_cpu_moe=30 | tg128 t/s | - | 10.00 ± 0.08"),
+            std::string::npos)
+      << md.str();
+  EXPECT_NE(md.str().find("builds are compared only where they ran the same knobs"), std::string::npos) << md.str();
+}
+
+// By build, a configuration both builds ran is compared (the one only one build ran is a row
+// of its own): 10 t/s against 12.5 t/s at n_cpu_moe 30, never 50 (n_cpu_moe 0) against 12.5.
+TEST(Compare, ByBuildComparesTheConfigurationBothBuildsRan) {
+  const std::vector<RunRecord> records = {moe_run("f", "rig3090", 50), moe_run("m", "rig3090", 10, 30),
+                                          moe_run("n", "rig3090", 12.5, 30, kCommitB, "2026-11-29T12:00:00Z")};
+  auto cmp = compare(records, {CompareBy::kBuild, ""});
+  ASSERT_TRUE(cmp) << cmp.error().message;
+  const Row* moe = nullptr;
+  for (const Row& r : cmp->rows) {
+    if (r.metric == Metric::kTg && r.knobs_shown == "n_cpu_moe=30") moe = &r;
+  }
+  ASSERT_NE(moe, nullptr);
+  ASSERT_EQ(moe->cells.size(), 2u);
+  EXPECT_NEAR(moe->cells[0].summary.mean, 10.0, 0.01);  // aaaaaaaa at n_cpu_moe 30
+  EXPECT_NEAR(moe->cells[1].summary.mean, 12.5, 0.01);  // bbbbbbbb
+  EXPECT_EQ(moe->cells[0].n_configs, 1u);
+  EXPECT_EQ(moe->winner, 1);
+  EXPECT_NEAR(moe->cells[1].ratio, 1.25, 1e-3);
+  const Answers tg = find_answers(*cmp, Metric::kTg, 0.05);
+  ASSERT_EQ(tg.pairs.size(), 1u);
+  ASSERT_EQ(tg.pairs[0].items.size(), 1u);
+  EXPECT_EQ(tg.pairs[0].items[0].item, "qwen3moe F32 (n_cpu_moe=30)");
+  EXPECT_NEAR(tg.pairs[0].items[0].change, 0.25, 1e-3);
+}
+
+// By machine, each machine is compared at its best; a row whose best configurations ran
+// different knobs says so (Row::knobs_differ, "(knobs differ)" by the winner), one whose
+// cells ran the same knobs does not.
+TEST(Compare, ByMachineSaysWhereTheBestConfigurationsRanDifferentKnobs) {
+  const RunRecord a = moe_run("a", "box-a", 50);
+  RunRecord b = moe_run("b", "box-b", 10, 30);
+  const std::vector<RunRecord> records = {a, b};
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp) << cmp.error().message;
+  EXPECT_TRUE(find_row(*cmp, "qwen3moe F32", "tg128").knobs_differ);
+  EXPECT_NE(find_row(*cmp, "qwen3moe F32", "tg128").cells[1].knobs.find("n_cpu_moe=30"), std::string::npos);
+  const Table t = compare_table(*cmp);
+  std::ostringstream md;
+  render(t, OutputFormat::kMarkdown, md);
+  EXPECT_NE(md.str().find("box-a (knobs differ)"), std::string::npos) << md.str();
+  EXPECT_NE(md.str().find("(knobs differ): the cells show each machine at its best configuration"), std::string::npos)
+      << md.str();
+  b.params.n_cpu_moe = 0;
+  const std::vector<RunRecord> same = {a, b};
+  auto alike = compare(same, {});
+  ASSERT_TRUE(alike);
+  for (const Row& r : alike->rows) EXPECT_FALSE(r.knobs_differ) << r.test;
 }
 
 TEST(Regressions, WelchAcrossBuildsHandComputed) {

@@ -140,7 +140,7 @@ TEST(HtmlReport, SectionsOnlyWhereFiguresExist) {
 // listed under the section's table where the figure is (tg's under tg, not under pp).
 TEST(HtmlReport, CellsShowTheirIntervalAndNoiseNotesWhereTheFigureIs) {
   auto records = records_with_name("m");
-  records[0].noise = {{"high_cv", "tg", "tg: CV 9 % <high>", "quiet the machine"}};
+  records[0].noise = {{"high_cv", "tg", "CV 9 % <high>", "quiet the machine"}};
   auto html = render_html_report(records, kAssets, {});
   ASSERT_TRUE(html);
   // sample_record's tg (64 and 128 t/s): ±423.5 %
@@ -148,12 +148,32 @@ TEST(HtmlReport, CellsShowTheirIntervalAndNoiseNotesWhereTheFigureIs) {
   EXPECT_NE(html->find("[noise: high_cv]"), std::string::npos);
   const std::size_t tg = html->find("<section id=\"tg\">");
   const std::size_t pp = html->find("<section id=\"pp\">");
-  const std::size_t note = html->find("tg: tg: CV 9 % &lt;high&gt;; quiet the machine</li>");
+  const std::size_t note = html->find(": tg: CV 9 % &lt;high&gt;; quiet the machine</li>");
   ASSERT_NE(note, std::string::npos) << *html;
+  EXPECT_EQ(html->find("tg: tg:"), std::string::npos) << "the phase once";
   EXPECT_GT(note, tg);
   EXPECT_LT(note, html->find("</section>", tg));
   ASSERT_GT(pp, tg);  // pp's section follows tg's
   EXPECT_EQ(html->find("CV 9 %", pp), std::string::npos) << "the tg note is not under pp's table";
+}
+
+// Each machine at its best, as compare: a row whose machines' best configurations ran
+// different knobs says so by its winner, and the section's note says what it means; a section
+// whose rows ran the same knobs says nothing of it.
+TEST(HtmlReport, RowsWhoseBestConfigurationsRanDifferentKnobsSaySo) {
+  RunRecord a = testing::sample_record("a");
+  a.machine.hostname = "rig-a";
+  RunRecord b = testing::sample_record("b");
+  b.machine.hostname = "rig-b";
+  b.params.n_cpu_moe = 30;
+  auto html = render_html_report(std::vector<RunRecord>{a, b}, kAssets, {});
+  ASSERT_TRUE(html) << html.error().message;
+  EXPECT_NE(html->find(" (knobs differ)</td>"), std::string::npos) << *html;
+  EXPECT_NE(html->find("(knobs differ): the cells show each machine at its best configuration"), std::string::npos);
+  b.params.n_cpu_moe = 0;
+  auto same = render_html_report(std::vector<RunRecord>{a, b}, kAssets, {});
+  ASSERT_TRUE(same);
+  EXPECT_EQ(same->find("knobs differ"), std::string::npos);
 }
 
 TEST(HtmlReport, EnergyAndCostOnlyWhereMeasured) {

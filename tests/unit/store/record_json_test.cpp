@@ -64,6 +64,23 @@ TEST(RecordJson, RoundTripKeepsPrecisionAndNoise) {
   EXPECT_TRUE(c->noise.empty());
 }
 
+// Records of earlier builds began a phase's note with its phase ("tg: CV 9 %"), which the
+// note's phase field holds: read, the text is the note alone, so printers write the phase once.
+TEST(RecordJson, OldNoiseNoteTextStartingWithItsPhaseReadsWithoutIt) {
+  RunRecord a = testing::sample_record();
+  a.noise = {{"high_cv", "tg", "CV 9 %", "quiet the machine"}};
+  Json old = to_json(a);
+  EXPECT_EQ(old["noise"][0]["note"], "CV 9 %");  // written without the phase
+  old["noise"][0]["note"] = "tg: CV 9 %";
+  old["noise"].push_back({{"code", "outliers"}, {"phase", "pp"}, {"note", "tg: text of another phase"}, {"remedy", ""}});
+  const auto b = from_json(old);
+  ASSERT_TRUE(b) << b.error().message;
+  ASSERT_EQ(b->noise.size(), 2u);
+  EXPECT_EQ(b->noise[0].phase, "tg");
+  EXPECT_EQ(b->noise[0].text, "CV 9 %");
+  EXPECT_EQ(b->noise[1].text, "tg: text of another phase");  // not its phase: kept as it is
+}
+
 TEST(RecordJson, RoundTripKeepsLoadMode) {
   RunRecord a = testing::sample_record();
   a.params.load_mode = "mmap+mlock";

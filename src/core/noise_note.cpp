@@ -1,0 +1,14 @@
+#include "core/noise_note.h"
+
+namespace rigbench {
+
+std::string noise_note_text(const NoiseNote& note) {
+  return (note.phase.empty() ? "" : note.phase + ": ") + note.text + (note.remedy.empty() ? "" : "; " + note.remedy);
+}
+
+std::string noise_text_without_phase(const std::string& phase, const std::string& text) {
+  const std::string prefix = phase + ": ";
+  return !phase.empty() && text.starts_with(prefix) ? text.substr(prefix.size()) : text;
+}
+
+}  // namespace rigbench
