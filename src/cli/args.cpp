@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <utility>
@@ -117,11 +118,24 @@ void add_record_filter_flags(CLI::App& cmd, store::RecordFilter& f) {
       ->option_text("TEXT");
 }
 
+namespace {
+
+// A bound as written: whole numbers in full (16777216, not 1.67772e+07), others in the shortest
+// form that reads back to the same double (1e-09, 0.01).
+std::string bound_text(double v) {
+  char buf[64];
+  const bool whole = std::fabs(v) < 1e15 && v == std::floor(v);
+  const auto [end, ec] = whole ? std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, 0)
+                               : std::to_chars(buf, buf + sizeof buf, v);
+  return ec == std::errc() ? std::string(buf, end) : std::to_string(v);
+}
+
+}  // namespace
+
 CLI::Validator range(double min, double max) {
-  char bounds[96];
-  std::snprintf(bounds, sizeof bounds, "[%g, %g]", min, max);
+  const std::string bounds = "[" + bound_text(min) + ", " + bound_text(max) + "]";
   return CLI::Validator(
-      [min, max, text = std::string(bounds)](std::string& v) -> std::string {
+      [min, max, text = bounds](std::string& v) -> std::string {
         double x = 0;
         const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
         if (ec != std::errc() || end != v.data() + v.size()) return "'" + v + "' is not a number";

@@ -42,7 +42,7 @@ CLI::App* add_devices_command(CLI::App& app, DevicesOptions& o) {
       "  rigbench devices                           the catalog: memory, bandwidth, power, price, cost per GiB\n"
       "  rigbench devices -o json                   each figure with its source\n"
       "  rigbench fit model.gguf --device all       which of them a model fits (names as listed here)\n"
-      "\nExit codes: 0 success, 2 a bad flag or value.");
+      "\nExit codes: 0 success; 1 the catalog cannot be read; 2 a bad flag or value.");
   return cmd;
 }
 

@@ -34,7 +34,7 @@ inline constexpr double kStealPct = 2;             // steal, % of all CPUs' time
 std::string repetition_list(std::span<const std::size_t> indices);
 
 // Notes on the samples of pp and tg (each with its phase). Fewer than 3 samples: none.
-// Drift (code drift) needs 2 kDriftMinHalf repetitions after the first: the earlier and the
+// Drift (code drift) needs 2 x kDriftMinHalf repetitions after the first (-r 9 or more): the earlier and the
 // later half of them (the middle one of an odd count out) differ by more than kDriftPct and
 // Welch's two-sided p < kDriftAlpha. Repetitions are only independent on a steady machine, and
 // no interval over them covers a change of speed during the run.
@@ -66,7 +66,8 @@ std::vector<NoiseNote> thermal_notes(const hw::ThermalState& before, const hw::T
 
 // Watches the machine over one run: the readings at construction, the notes at finish()
 // (called while the run's threads still exist: a thread gone by then is not counted).
-// `run_threads`: the run's compute threads (-t). More than the CPUs (/proc/stat's cpuN lines),
+// `run_threads`: the run's compute threads (-t); 0 = unknown, never taken as more than the CPUs.
+// More than the CPUs (/proc/stat's cpuN lines),
 // its threads wait for each other, so their wait says nothing of other work and only
 // /proc/stat's shares are tested (-t beyond the CPUs has its own warning before the run).
 class MachineWatch {

@@ -10,13 +10,16 @@ namespace rigbench::measure {
 std::optional<Warning> context_warning(int n_ctx, uint32_t n_ctx_train, const std::string& model,
                                        ContextSource source) {
   if (n_ctx_train == 0 || n_ctx <= static_cast<int>(n_ctx_train)) return std::nullopt;
-  const char* from = source == ContextSource::kAsked  ? " (-c)"
+  const bool asked = source == ContextSource::kAsked || source == ContextSource::kAskedAndTest;
+  const char* from = asked                            ? " (-c)"
                      : source == ContextSource::kTest ? " (depth + prompt + generation)"
                                                       : " (the suite's longest prompt + its generation)";
-  const char* remedy = source == ContextSource::kAsked  ? "lower -c"
-                       : source == ContextSource::kTest ? "lower -d, -p or -n"
-                                                        : "use prompts that fit (--prompts FILE) or a model trained "
-                                                          "for a longer context";
+  const char* remedy = source == ContextSource::kAsked          ? "lower -c"
+                       : source == ContextSource::kAskedAndTest ? "lower -c, and -d, -p or -n (the test alone "
+                                                                  "needs more than that too)"
+                       : source == ContextSource::kTest         ? "lower -d, -p or -n"
+                                                                : "use prompts that fit (--prompts FILE) or a model "
+                                                                  "trained for a longer context";
   return Warning{"n_ctx " + std::to_string(n_ctx) + from + " exceeds the " + std::to_string(n_ctx_train) +
                      " tokens model '" + model + "' was trained for",
                  remedy};
@@ -41,8 +44,11 @@ std::vector<Warning> plan_warnings(const std::vector<TestCase>& plan, const std:
            "use -t " + std::to_string(machine.cores) + " (the physical cores) or fewer"});
     }
     const BenchParams& p = tc.params;
-    const ContextSource source =
-        p.n_ctx > p.n_depth + p.n_prompt + p.n_gen ? ContextSource::kAsked : ContextSource::kTest;
+    const int need = p.n_depth + p.n_prompt + p.n_gen;
+    const ContextSource source = p.n_ctx <= need ? ContextSource::kTest
+                                 : m.n_ctx_train > 0 && need > static_cast<int>(m.n_ctx_train)
+                                     ? ContextSource::kAskedAndTest
+                                     : ContextSource::kAsked;
     if (auto w = context_warning(p.n_ctx, m.n_ctx_train, m.name, source)) add(std::move(*w));
     if (m.synthetic) {
       add({"model '" + m.name +

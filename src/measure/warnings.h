@@ -18,8 +18,9 @@ struct Warning {
 
 // Where a run's n_ctx came from, for the remedy of a context beyond the trained one.
 enum class ContextSource {
-  kAsked,  // -c, larger than the test needs: lower -c
-  kTest,   // depth + prompt + generation of the test: lower -d, -p or -n
+  kAsked,         // -c, larger than the test needs: lower -c
+  kAskedAndTest,  // -c, and the test alone also needs more than the model was trained for
+  kTest,          // depth + prompt + generation of the test: lower -d, -p or -n
   kSuite,  // the longest prompt of a --prompts suite, templated and tokenized, + its generation
 };
 

@@ -123,8 +123,7 @@ void print_md(const HwReport& r, std::ostream& out) {
   if (r.cached_bandwidth_gbps > 0) {
     machine.add_row({TableCell::str("memory bandwidth GB/s"),
                      TableCell::str(format_fixed(r.cached_bandwidth_gbps, 1) +
-                                    " read, best recent (the tg bound's; hw --bandwidth "
-                                    "measures again)")});
+                                    " read: the best of the last 30 days, behind fit's and bench's tg bound")});
   }
   for (const auto& b : hw::backends_without_devices(m)) machine.add_note(hw::no_device_note(b));
   render(machine, OutputFormat::kMarkdown, out);

@@ -124,8 +124,7 @@ void add_serve_footers(Table& table, const RunRecord& rec, int n_gen) {
   const ServerRun& s = *rec.server;
   const std::string at = "c=" + std::to_string(s.concurrency) + ": ";
   if (rec.interrupted) {
-    table.add_footer(at + "interrupted (Ctrl-C) after " + std::to_string(s.requests) +
-                     " requests ended: the figures are theirs");
+    table.add_footer(at + "interrupted after " + std::to_string(s.requests) + " requests ended: the figures are theirs");
   }
   if (s.failed > 0) {
     std::string kinds;

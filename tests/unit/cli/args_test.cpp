@@ -49,7 +49,6 @@ TEST(UnexpectedArguments, NamesTheUnknownFlagFirstAndKeepsTheOrderGiven) {
   EXPECT_EQ(unexpected_arguments_message("", {"--frob"}, {}), "unknown flag '--frob' (see rigbench --help)");
 }
 
-// cost and report take --currency through one check.
 // -o is a format everywhere; a file name there is told how to write a file where the
 // subcommand can: --output-file (synth, report) or a redirect (serve-bench has no --output-file).
 TEST(OutputFormatError, AFileNameIsToldTheSubcommandsWayToWriteAFile) {
@@ -76,6 +75,16 @@ TEST(Range, SaysTheValueAndTheBoundsAsWritten) {
   } catch (const CLI::ValidationError& e) {
     EXPECT_EQ(std::string(e.what()), "--alpha: 2 is not in [1e-09, 0.5]");
   }
+  // Whole bounds in full (fit's -c takes up to 1 << 24; %g said 1.67772e+07).
+  CLI::App fit;
+  int n_ctx = 0;
+  fit.add_option("-c", n_ctx)->check(range(0, 1 << 24));
+  try {
+    fit.parse(std::vector<std::string>{"16777217", "-c"});
+    ADD_FAILURE() << "16777217 was taken";
+  } catch (const CLI::ValidationError& e) {
+    EXPECT_EQ(std::string(e.what()), "-c: 16777217 is not in [0, 16777216]");
+  }
   try {
     app.parse(std::vector<std::string>{"x", "--alpha"});
     ADD_FAILURE() << "x was taken";
@@ -84,6 +93,7 @@ TEST(Range, SaysTheValueAndTheBoundsAsWritten) {
   }
 }
 
+// cost and report take --currency through one check.
 TEST(Currency, OneToEightLettersElseAUsageErrorNamingTheValue) {
   EXPECT_TRUE(check_currency("EUR"));
   EXPECT_TRUE(check_currency("usd"));

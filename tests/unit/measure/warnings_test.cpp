@@ -58,6 +58,11 @@ TEST(PlanWarnings, AContextFromDashCIsToldToLowerDashC) {
   ASSERT_EQ(w.size(), 1u);
   EXPECT_EQ(w[0].cause, "n_ctx 4096 (-c) exceeds the 2048 tokens model 'M' was trained for");
   EXPECT_EQ(w[0].remedy, "lower -c");
+  // -c above a test that alone passes the trained context: both need lowering.
+  for (auto& tc : f.plan) tc.params.n_prompt = 3000;
+  const auto both = plan_warnings(f.plan, f.models, f.machine, "Release");
+  ASSERT_EQ(both.size(), 1u);
+  EXPECT_EQ(both[0].remedy, "lower -c, and -d, -p or -n (the test alone needs more than that too)");
 }
 
 TEST(ContextWarning, ASuitesContextNamesItsPromptsAndNoneWithinOrUnknown) {

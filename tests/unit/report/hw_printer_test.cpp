@@ -137,7 +137,7 @@ TEST(HwPrinter, TheCachedBandwidthBehindTheTgBoundIsShownWhenKnown) {
   r.cached_bandwidth_gbps = 30.24;
   std::ostringstream md, js;
   print_hw(r, OutputFormat::kMarkdown, md);
-  EXPECT_NE(md.str().find("| memory bandwidth GB/s | 30.2 read, best recent (the tg bound's; hw --bandwidth measures again)"),
+  EXPECT_NE(md.str().find("| memory bandwidth GB/s | 30.2 read: the best of the last 30 days, behind fit's and bench's tg bound"),
             std::string::npos)
       << md.str();
   print_hw(r, OutputFormat::kJson, js);
