@@ -299,8 +299,8 @@ std::string winner_text(const Comparison& cmp, const Row& row) {
 std::string knobs_differ_note(const Comparison& cmp) {
   if (std::none_of(cmp.rows.begin(), cmp.rows.end(), [](const Row& r) { return r.knobs_differ; })) return "";
   return "(knobs differ): the cells show each " + compare_by_name(cmp.by) +
-         " at its best configuration, and those ran different knobs: the row compares setups, not the " +
-         compare_by_name(cmp.by) + " alone (-o json: config).";
+         " at its best configuration, and those ran different knobs: the row compares configurations, not the " +
+         compare_by_name(cmp.by) + " alone (`rigbench compare -o json` gives each cell's config).";
 }
 
 bool is_distribution(Metric metric) {

@@ -141,13 +141,27 @@ void rank(Row& row, const MetricInfo& info) {
   row.winner = measured[0];
 }
 
+// A cell's knobs (knobs_label) without the ones its column's identity implies: by backend, where
+// the layers ran (-ngl: CPU at 0, a GPU above) is the column, not a difference of setup.
+std::string knobs_beyond_column(const std::string& knobs, CompareBy by) {
+  if (by != CompareBy::kBackend) return knobs;
+  const Knob* ngl = find_knob("n_gpu_layers");
+  std::string out;
+  for (const std::string& part : split(knobs, ' ')) {
+    if (part.empty() || (ngl && part.rfind(ngl->header + "=", 0) == 0)) continue;
+    out += (out.empty() ? "" : " ") + part;
+  }
+  return out;
+}
+
 // Whether the measured cells of a row show configurations of different knobs.
-bool knobs_differ(const Row& row) {
-  const std::string* first = nullptr;
+bool knobs_differ(const Row& row, CompareBy by) {
+  std::optional<std::string> first;
   for (const Cell& c : row.cells) {
     if (c.state != CellState::kMeasured) continue;
-    if (first && c.knobs != *first) return true;
-    if (!first) first = &c.knobs;
+    const std::string k = knobs_beyond_column(c.knobs, by);
+    if (first && k != *first) return true;
+    if (!first) first = k;
   }
   return false;
 }
@@ -889,7 +903,7 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
     row.test = key.test;
     const MetricInfo& info = metric_info(row.metric);
     for (const ColumnSamples& configs : columns) row.cells.push_back(make_cell(configs, info));
-    row.knobs_differ = knobs_differ(row);
+    row.knobs_differ = knobs_differ(row, options.by);
     rank(row, info);
     set_ratios(row, info, cmp.baseline);
     cmp.rows.push_back(std::move(row));

@@ -98,6 +98,9 @@ std::map<std::size_t, std::string> item_labels(const Comparison& cmp, Metric met
         break;
     }
     if (tests.size() > 1) s += " " + r.test;
+    // Each column at its best: where those bests ran different knobs, the answer says so, as
+    // the table's winner does.
+    if (r.knobs_differ) s += " (knobs differ)";
     labels[i] = s;
   }
   return labels;

@@ -685,6 +685,11 @@ TEST(Compare, ByMachineSaysWhereTheBestConfigurationsRanDifferentKnobs) {
   EXPECT_NE(md.str().find("box-a (knobs differ)"), std::string::npos) << md.str();
   EXPECT_NE(md.str().find("(knobs differ): the cells show each machine at its best configuration"), std::string::npos)
       << md.str();
+  // The answers say so too (the review found "box-a ... faster" with no word of it).
+  const Answers tg = find_answers(*cmp, Metric::kTg, 0.05);
+  ASSERT_FALSE(tg.pairs.empty());
+  ASSERT_FALSE(tg.pairs[0].items.empty());
+  EXPECT_NE(tg.pairs[0].items[0].item.find("(knobs differ)"), std::string::npos) << tg.pairs[0].items[0].item;
   b.params.n_cpu_moe = 0;
   const std::vector<RunRecord> same = {a, b};
   auto alike = compare(same, {});
