@@ -16,6 +16,7 @@
 #include "model/preset.h"
 #include "model/tensor_layout.h"
 #include "report/comparison.h"
+#include "store/llama_bench_record.h"
 #include "synth/synthesis.h"
 
 namespace rigbench::report {
@@ -103,16 +104,23 @@ std::vector<BuyAnswer> buy_answers(std::span<const RunRecord> records, int ctx_s
     std::string preset;
     std::optional<model::ModelShape> shape = file ? std::optional(file->shape) : preset_shape(widest->model, preset);
     if (!shape) {
-      // Records of earlier builds kept the path as typed: relative to the folder bench ran in.
-      const bool relative = std::any_of(tried.begin(), tried.end(),
-                                        [](const std::string& p) { return std::filesystem::path(p).is_relative(); });
+      // A relative path: an earlier bench's (kept as typed: relative to the folder it ran in) or
+      // llama-bench's model_filename in an import (relative to where llama-bench ran).
+      bool relative_bench = false, relative_import = false;
+      for (const RunRecord* r : m.runs) {
+        if (r->model.path.empty() || !std::filesystem::path(r->model.path).is_relative()) continue;
+        const bool imported = std::find(r->tags.begin(), r->tags.end(), store::kLlamaBenchTag) != r->tags.end();
+        (imported ? relative_import : relative_bench) = true;
+      }
+      const std::string relative = relative_bench    ? "; a relative path, as an earlier bench stored it: run report "
+                                                       "from the folder bench ran in"
+                                   : relative_import ? "; llama-bench's path, relative to the folder it ran in"
+                                                     : "";
       answer.note = (!why.empty()      ? why
                      : tried.empty() ? std::string("its runs store no model file (a served model)")
-                                     : "its file (" + join({tried.begin(), tried.end()}, ", ") + ") is not on this machine" +
-                                           (relative ? std::string(" (a relative path, as an earlier bench stored it: "
-                                                                   "run report from the folder bench ran in)")
-                                                     : std::string())) +
-                    " (n_ctx " + std::to_string(n_ctx) + ")";
+                                     : "its file (" + join({tried.begin(), tried.end()}, ", ") +
+                                           ") is not on this machine (n_ctx " + std::to_string(n_ctx) + relative + ")");
+      if (!why.empty() || tried.empty()) answer.note += " (n_ctx " + std::to_string(n_ctx) + ")";
       out.push_back(std::move(answer));
       continue;
     }

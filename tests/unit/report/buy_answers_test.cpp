@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "model/preset.h"
+#include "store/llama_bench_record.h"
 #include "model/tensor_layout.h"
 #include "support/sample_record.h"
 
@@ -66,6 +67,19 @@ TEST(BuyAnswers, FakeCatalogAFileNotHereWithNoPresetAlikeIsANoteAtTheWidestConte
   ASSERT_EQ(answers.size(), 1u);
   EXPECT_EQ(answers[0].note, "its file (/nonexistent/rigbench-buy-answers/m.gguf) is not on this machine (n_ctx 8192)");
   EXPECT_EQ(asked, 0);  // no shape, no catalog
+  // A relative path: an earlier bench's (as typed), or llama-bench's in an import; each its own word.
+  std::vector<RunRecord> relative = {run("r", 512)};
+  relative[0].model.path = "models/m.gguf";
+  answers = buy_answers(relative, 0, catalog);
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_EQ(answers[0].note, "its file (models/m.gguf) is not on this machine (n_ctx 512; a relative path, as an "
+                             "earlier bench stored it: run report from the folder bench ran in)");
+  relative[0].tags = {store::kLlamaBenchTag};
+  answers = buy_answers(relative, 0, catalog);
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_EQ(answers[0].note,
+            "its file (models/m.gguf) is not on this machine (n_ctx 512; llama-bench's path, relative to the folder it "
+            "ran in)");
   // a served model: no path stored
   std::vector<RunRecord> served = {run("s", 1024)};
   served[0].model.path.clear();
