@@ -1,5 +1,6 @@
 #include "hw/activity.h"
 
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -91,6 +92,13 @@ double own_cpu_seconds() {
   if (getrusage(RUSAGE_SELF, &ru) != 0) return 0;
   auto s = [](const timeval& tv) { return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6; };
   return s(ru.ru_utime) + s(ru.ru_stime);
+}
+
+int allowed_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return 0;
+  return CPU_COUNT(&set);
 }
 
 double clock_ticks_per_second() {

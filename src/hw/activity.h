@@ -37,6 +37,10 @@ double read_load_average(const std::string& proc_root);
 // This process's CPU time so far (user + system, all threads), seconds (getrusage).
 double own_cpu_seconds();
 
+// The CPUs this process may run on (sched_getaffinity, as nproc counts them: taskset and
+// cgroup cpusets narrow it); 0 when unknown.
+int allowed_cpus();
+
 // Clock ticks per second of /proc/stat (sysconf(_SC_CLK_TCK), 100 on Linux).
 double clock_ticks_per_second();
 

@@ -184,7 +184,9 @@ std::vector<NoiseNote> MachineWatch::finish(int run_threads) const {
   std::vector<NoiseNote> out;
   if (const auto now = hw::read_cpu_times(paths_.proc); now && cpu_) {
     auto a = hw::cpu_activity(*cpu_, *now, hw::own_cpu_seconds() - own_cpu_s_, hw::clock_ticks_per_second());
-    const bool oversubscribed = run_threads > now->cpus;
+    // The CPUs the run may use: /proc/stat's, or fewer under taskset or a cpuset.
+    const int allowed = hw::allowed_cpus();
+    const bool oversubscribed = run_threads > (allowed > 0 ? std::min(allowed, now->cpus) : now->cpus);
     if (const auto sched = hw::read_thread_sched(paths_.proc); sched && sched_ && !oversubscribed)
       a.wait_pct = hw::run_queue_wait_pct(*sched_, *sched);
     for (auto& n : activity_notes(a, hw::read_load_average(paths_.proc))) out.push_back(std::move(n));

@@ -67,7 +67,7 @@ std::vector<NoiseNote> thermal_notes(const hw::ThermalState& before, const hw::T
 // Watches the machine over one run: the readings at construction, the notes at finish()
 // (called while the run's threads still exist: a thread gone by then is not counted).
 // `run_threads`: the run's compute threads (-t); 0 = unknown, never taken as more than the CPUs.
-// More than the CPUs (/proc/stat's cpuN lines),
+// More than the CPUs (/proc/stat's cpuN lines, or fewer that taskset or a cpuset allow),
 // its threads wait for each other, so their wait says nothing of other work and only
 // /proc/stat's shares are tested (-t beyond the CPUs has its own warning before the run).
 class MachineWatch {

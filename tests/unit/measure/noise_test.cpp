@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <thread>
 
 #include "core/noise_note.h"
 #include "core/results.h"
@@ -379,6 +380,10 @@ TEST(FakeSchedstatTree, MachineWatchReadsItsThreadsWait) {
   write_sched(proc, 7, 3'000'000'000, 1'000'000'000);
   EXPECT_TRUE(has(watch.finish(2), "machine_busy"));
   EXPECT_FALSE(has(watch.finish(3), "machine_busy"));
+  // The CPUs counted are those the process may use (taskset, cpusets), at most /proc/stat's.
+  const int allowed = hw::allowed_cpus();
+  EXPECT_GE(allowed, 1);
+  EXPECT_LE(allowed, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
 TEST(FakeSysfsTree, GovernorOtherThanPerformanceIsCalledOut) {
