@@ -69,7 +69,7 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
       ->check(range(1, 16))
       ->capture_default_str();
   cmd->add_option("--tensor-split", o.tensor_split,
-                  "-ts: share of the offloaded layers per device, e.g. 3,1 (default: equal)");
+                  "-ts: share of the offloaded layers per device, e.g. 3,1 or 3/1 (default: equal)");
   cmd->add_option("-d,--n-depth", o.n_depth,
                   "tokens in the KV cache (n_depth): KV cells read per generated token in the tg bound")
       ->check(range(0, 1 << 24))
@@ -262,14 +262,10 @@ Status run_fit_command(const FitOptions& o) {
   if (o.check && o.device != "auto" && o.rpc.empty())
     return fail(ErrorCode::kUsage, "--check compares on this machine: use it with --device auto");
   std::vector<double> split;
-  for (const auto& part : o.tensor_split.empty() ? std::vector<std::string>{} : split_list(o.tensor_split)) {
-    double v = -1;
-    const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
-    if (ec != std::errc() || end != part.data() + part.size() || v < 0) {
-      return fail(ErrorCode::kUsage,
-                  "-ts/--tensor-split '" + o.tensor_split + "': expected non-negative numbers, e.g. 3,1");
-    }
-    split.push_back(v);
+  if (!o.tensor_split.empty()) {
+    auto shares = parse_tensor_split(o.tensor_split);
+    if (!shares) return std::unexpected(shares.error());
+    split = std::move(*shares);
   }
   const bool multi = (o.count > 1 || !split.empty()) && o.rpc.empty() && o.rpc_device.empty();
   if (multi && (o.device == "auto" || o.device == "all")) {

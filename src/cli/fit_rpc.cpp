@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "core/knobs.h"
 #include "core/rpc_endpoints.h"
 #include "core/strings.h"
 #include "engine/llama_rpc.h"
@@ -163,11 +164,12 @@ Status run_rpc_fit(const FitOptions& o, const model::ModelShape& shape, const fi
   }
   // -ts: one share per device, in the order above.
   if (!o.tensor_split.empty()) {
-    const auto parts = split(o.tensor_split, ',');
-    if (parts.size() != devices.size())
-      return fail(ErrorCode::kUsage, "-ts/--tensor-split '" + o.tensor_split + "': " + std::to_string(parts.size()) +
+    auto shares = parse_tensor_split(o.tensor_split);
+    if (!shares) return std::unexpected(shares.error());
+    if (shares->size() != devices.size())
+      return fail(ErrorCode::kUsage, "-ts/--tensor-split '" + o.tensor_split + "': " + std::to_string(shares->size()) +
                                          " shares for " + std::to_string(devices.size()) + " devices");
-    for (std::size_t i = 0; i < parts.size(); ++i) devices[i].share = std::stod(trim(parts[i]));
+    fit::set_split_shares(devices, *shares);
   }
 
   const fit::SplitPlan plan = fit::plan_device_split(shape, devices, host, ctx, ngl, o.n_depth, link);

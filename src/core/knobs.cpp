@@ -53,17 +53,8 @@ Result<std::string> check_rpc(const std::string& value) {
 
 // llama-bench's -ts value: shares per device separated by '/', e.g. "3/1" ("0.00" = by free memory).
 Result<std::string> check_tensor_split(const std::string& value) {
-  const std::string v = trim(value);
-  const auto parts = split(v, '/');
-  for (const std::string& part : parts) {
-    double x = 0;
-    const std::string t = trim(part);
-    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), x);
-    if (t.empty() || ec != std::errc() || end != t.data() + t.size() || x < 0) {
-      return fail(ErrorCode::kUsage, "-ts/--tensor-split '" + value + "': expected shares per device separated by '/' (e.g. 3/1)");
-    }
-  }
-  return v;
+  if (auto shares = parse_tensor_split(value); !shares) return std::unexpected(shares.error());
+  return trim(value);
 }
 
 std::vector<Knob> make_knobs() {
@@ -169,21 +160,29 @@ std::vector<Knob> make_knobs() {
 
 }  // namespace
 
-std::vector<double> tensor_split_shares(const std::string& ts) {
-  const std::string v = trim(ts);
+Result<std::vector<double>> parse_tensor_split(const std::string& ts) {
+  std::string v = trim(ts);
+  std::replace(v.begin(), v.end(), ',', '/');
   std::vector<double> shares;
-  if (v.empty() || v == "0.00") return shares;
-  bool any = false;
   for (const std::string& part : split(v, '/')) {
     double x = 0;
     const std::string t = trim(part);
     const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), x);
-    if (t.empty() || ec != std::errc() || end != t.data() + t.size() || !(x >= 0)) x = 0;
-    any = any || x > 0;
+    if (t.empty() || ec != std::errc() || end != t.data() + t.size() || !(x >= 0)) {
+      return fail(ErrorCode::kUsage, "-ts/--tensor-split '" + trim(ts) +
+                                         "': expected shares per device separated by '/' or ',' (e.g. 3/1), each >= 0");
+    }
     shares.push_back(x);
   }
-  if (!any) shares.clear();
   return shares;
+}
+
+std::vector<double> tensor_split_shares(const std::string& ts) {
+  const std::string v = trim(ts);
+  if (v.empty() || v == "0.00") return {};
+  auto shares = parse_tensor_split(v);
+  if (!shares || std::none_of(shares->begin(), shares->end(), [](double x) { return x > 0; })) return {};
+  return *shares;
 }
 
 const std::vector<std::string>& kv_cache_type_names() {

@@ -86,10 +86,14 @@ Status set_knob(const Knob& k, BenchParams& p, const std::string& value);
 // True when every knob marked reloads_model has the same value in `a` and `b`.
 bool same_model_load(const BenchParams& a, const BenchParams& b);
 
-// The shares of llama-bench's -ts value ("3/1" -> {3, 1}), in device order: the one reading of
-// it for the engine and the planners. Empty for "" or "0.00" (by free memory, llama.cpp's
-// default) and where every share is 0; a part that is not a number >= 0 reads as 0 (values
-// from the flag were checked when parsed).
+// -ts as shares per device, in device order: separated by '/' (llama-bench: "3/1") or ','
+// (llama.cpp's --tensor-split: "3,1"), each a number >= 0. The one parse of -ts (bench's knob
+// check, fit, the engine's placement). Errors: kUsage naming the value.
+Result<std::vector<double>> parse_tensor_split(const std::string& ts);
+
+// The shares to apply: parse_tensor_split's, empty for "" or "0.00" (by free memory,
+// llama.cpp's default), where every share is 0, or for a value that does not parse (values from
+// the flag were checked when given).
 std::vector<double> tensor_split_shares(const std::string& ts);
 
 // KV cache types llama.cpp accepts for -ctk/-ctv (common/arg.cpp's kv_cache_types).

@@ -55,7 +55,14 @@ TEST(TensorSplit, SharesInDeviceOrderEmptyForByFreeMemory) {
   EXPECT_TRUE(tensor_split_shares("0.00").empty());  // llama-bench's default: by free memory
   EXPECT_TRUE(tensor_split_shares("").empty());
   EXPECT_TRUE(tensor_split_shares("0/0").empty());    // all zero: llama.cpp splits by free memory
-  EXPECT_EQ(tensor_split_shares("3/x"), (std::vector<double>{3, 0}));
+  EXPECT_TRUE(tensor_split_shares("3/x").empty());
+  // fit takes llama.cpp's "3,1" as well as llama-bench's "3/1": one parse for both.
+  EXPECT_EQ(parse_tensor_split("3,1").value(), (std::vector<double>{3, 1}));
+  EXPECT_EQ(parse_tensor_split("3/1").value(), (std::vector<double>{3, 1}));
+  const auto bad = parse_tensor_split("3,-1");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message, "-ts/--tensor-split '3,-1': expected shares per device separated by '/' or ',' (e.g. "
+                                 "3/1), each >= 0");
 }
 
 }  // namespace
