@@ -1,7 +1,5 @@
 #include "cli/cost_command.h"
 
-#include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -18,13 +16,6 @@
 #include "store/sqlite_store.h"
 
 namespace rigbench::cli {
-
-namespace {
-// The energy meters' kinds (power::MeterStatus::kind), which start a run's note on why a meter
-// could not read it ("rapl: no RAPL powercap interface ...").
-constexpr std::array<const char*, 7> kMeterKinds = {"rapl",     "nvml",     "amdgpu",  "apple",
-                                                     "external", "constant", "estimate"};
-}  // namespace
 
 namespace {
 
@@ -181,22 +172,11 @@ Result<report::PricedRun> fill_from_run(CostOptions& o) {
   run.test_time = found->test_time;
   run.energy_flags = found->energy.flags;
   run.energy_notes = found->energy.notes;
-  // A power given (--watts) stands in for the meters the run lacked: why each one was missing
-  // ("<meter kind>: <reason>") is then beside the point, and one line says so instead of a note
-  // per meter; the run's other notes stay.
-  if (watts_given && !given(f.active_power_w)) {
-    std::vector<std::string> kept;
-    bool meters = false;
-    for (const std::string& n : run.energy_notes) {
-      const std::string kind = n.substr(0, n.find(':'));
-      const bool meter = n.find(": ") != std::string::npos &&
-                         std::any_of(kMeterKinds.begin(), kMeterKinds.end(), [&](const char* k) { return kind == k; });
-      meters = meters || meter;
-      if (!meter) kept.push_back(n);
-    }
-    if (meters) kept.push_back("not measured (no meter could read it: `rigbench hw` says why); the figures use --watts");
-    run.energy_notes = std::move(kept);
-  }
+  // A power given (--watts) stands in for the meters the run lacked. A run whose energy was
+  // unavailable carries only the meters' reasons (measure::unavailable_energy), which are then
+  // beside the point: one line says so instead of a note per meter.
+  if (watts_given && found->energy.method == "unavailable" && !run.energy_notes.empty())
+    run.energy_notes = {"not measured (no meter could read it: `rigbench hw` says why); the figures use --watts"};
   return run;
 }
 
