@@ -519,11 +519,14 @@ TEST_F(DelayedServer, BenchRpcBoundIsFitsWithTheNetworkTerm) {
                            "-n", "4", "-r", "1", "-t", "1", "--no-db", "--energy", "off", "-o", "json"});
   ASSERT_EQ(b.exit_code, 0) << b.err;
   const double bench_bound = json::parse(b.out)[0]["roofline"]["tg_bound_tps"].get<double>();
-  // The relay's 2 x 10 ms per round trip: at most 50 t/s, where the memory alone allows thousands.
+  // The relay's 2 x 10 ms per round trip: at most 50 t/s, where the memory alone allows thousands;
+  // fit's bound for the same split is in the same regime. (Each command probes its own round
+  // trip, so the two differ with the machine's load: beside a build they read 40.4 and 29.7 t/s.
+  // That they are one computation is held exactly by Preflight.RpcRunsBoundIsFitsWithTheNetworkTerm.)
   EXPECT_LE(bench_bound, 50.0) << "memory bound " << memory;
   EXPECT_LT(bench_bound, memory / 10);
-  // Both from a round trip the probe measured through the relay (20 ms and its wake-ups).
-  EXPECT_NEAR(bench_bound, fit_bound, 0.3 * fit_bound);
+  EXPECT_LE(fit_bound, 50.0) << "memory bound " << memory;
+  EXPECT_GT(bench_bound, 0);
 }
 
 // In process: bench --rpc ignores SIGPIPE while it runs (ggml sends without MSG_NOSIGNAL) and
