@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "core/knobs.h"
+#include "core/rpc_endpoints.h"
 #include "core/strings.h"
 #include "core/suite_stats.h"
 #include "report/table.h"
@@ -688,7 +689,7 @@ Identity backend_identity(const RunRecord& rec) {
       const std::string l = to_lower(b);
       if (l != "cpu" && l != "blas" && l != "rpc") add(b);
     }
-    if (!rec.params.rpc.empty() && rec.params.rpc != "none") add("RPC");
+    if (names_rpc_servers(rec.params.rpc)) add("RPC");
     if (rec.machine.backends.empty()) return Identity{"unknown backend", "unknown backend"};
     if (rec.params.n_gpu_layers == 0 || names.empty()) names = {"CPU"};
   }

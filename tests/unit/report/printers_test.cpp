@@ -214,6 +214,33 @@ TEST(MarkdownPrinter, NotesTgAboveItsBoundAndNotTgBelowIt) {
   EXPECT_EQ(out.str().find("note: row 4: tg"), std::string::npos) << out.str();
 }
 
+// A split run's bound (bench --rpc) is its devices' memory and the network, not this machine's
+// bandwidth alone: the note names both terms and how to plan with the link's own figures.
+TEST(MarkdownPrinter, NotesASplitRunAboveItsBoundWithTheMemoryAndNetworkTerms) {
+  RunRecord rec = testing::sample_record();  // tg mean 96 t/s
+  rec.params.rpc = "127.0.0.1:50052";
+  rec.roofline.tg_bound_tps = 40.0;
+  rec.roofline.bandwidth_gbps = 20.0;
+  rec.roofline.memory_bound_tps = 8000.0;
+  rec.roofline.network_ms_per_token = 24.875;
+  std::ostringstream out;
+  auto p = make_printer(OutputFormat::kMarkdown, out);
+  p->begin();
+  p->add(rec);
+  p->end();
+  const std::string md = out.str();
+  std::string text;  // the notes unwrapped: continuation lines are indented 6 spaces
+  for (const auto& line : split(md, '\n')) text += line.rfind("      ", 0) == 0 ? " " + line.substr(6) : "\n" + line;
+  EXPECT_NE(text.find("note: row 2: tg 96.00 t/s is above its bound 40.0 t/s, the split's (memory alone 8000.0 t/s, "
+                      "network 24.875 ms a token): the rpc-servers' memory is assumed as fast as this machine's (they "
+                      "report none), the link at 1 Gb/s with the round trip measured before the run; `rigbench fit "
+                      "--rpc` with --link-gbps and --link-rtt-ms plans it with the link's own figures"),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(text.find("measured low"), std::string::npos) << md;
+  for (const auto& line : split(md, '\n')) EXPECT_LE(line.size(), 120u) << line;
+}
+
 // CSV carries the interval (ci95 of pp and tg), the precision and the noise notes per record.
 TEST(CsvPrinter, CarriesTheIntervalPrecisionAndNoiseNotes) {
   RunRecord r = testing::sample_record();  // tg 64/128 t/s: 96 ± 406.6 (±423.5 %)
