@@ -60,7 +60,9 @@ TEST(NetworkTerm, OneRoundTripPerHopAsGgmlRpcWaitsForOneAnswerPerSplit) {
   fa.n_ctx = 8192;
   const auto in = fit::token_inputs(shape, fa, 8192, 0);
   EXPECT_EQ(in.mask_bytes, 512u);
-  EXPECT_EQ(in.row_id_bytes, 16u);
+  EXPECT_EQ(in.position_and_row_id_bytes, 4u + 16u);
+  // One count of them for the wire and for the compute buffers' copies (compute_buffer.h).
+  EXPECT_EQ(in.position_and_row_id_bytes, fit::position_and_row_id_bytes(shape, fa));
   EXPECT_EQ(in.tensors + 1, 5);  // + the hidden state: the 5 SET_TENSORs the relay counted
   const auto mid = fit::rpc_hop_traffic(8192, 128256, in, false);
   EXPECT_EQ(mid.bytes_to_server, 32768u + 512u + 20u + 5u * 313u + 13u + 321u);
@@ -72,7 +74,8 @@ TEST(NetworkTerm, OneRoundTripPerHopAsGgmlRpcWaitsForOneAnswerPerSplit) {
   fit::ContextParams no_fa = fa;
   no_fa.flash_attn = false;
   const auto in_no_fa = fit::token_inputs(shape, no_fa, 8192, 0);
-  EXPECT_EQ(in_no_fa.row_id_bytes, 8u + 1024u * 8u);
+  EXPECT_EQ(in_no_fa.position_and_row_id_bytes, 4u + 8u + 1024u * 8u);
+  EXPECT_EQ(in_no_fa.position_and_row_id_bytes, fit::position_and_row_id_bytes(shape, no_fa));
   const auto out = fit::rpc_hop_traffic(8192, 128256, in_no_fa, true);
   EXPECT_EQ(out.bytes_to_server, 32768u + 1024u + 4u + 8200u + 4u + 6u * 313u + 13u + 321u);
   EXPECT_EQ(out.bytes_from_server, 8u + 128256u * 4u);
@@ -100,7 +103,7 @@ TEST(NetworkTerm, SlidingWindowModelsSendTheWindowCachesMaskAndRowIdsToo) {
   ctx.n_ctx = 8192;
   const auto in = fit::token_inputs(shape, ctx, 8192, 5000);
   EXPECT_EQ(in.mask_bytes, (5120u + 4608u) * 2u);
-  EXPECT_EQ(in.row_id_bytes, 2u * 16u);
+  EXPECT_EQ(in.position_and_row_id_bytes, 4u + 2u * 16u);
   EXPECT_EQ(in.tensors, 7);
   // Early in the context both masks cover the 256 cells in use.
   EXPECT_EQ(fit::token_inputs(shape, ctx, 8192, 0).mask_bytes, 2u * 256u * 2u);
