@@ -6,6 +6,7 @@
 
 #include "fit/device_split.h"
 #include "model/model_file.h"
+#include "support/fit_targets.h"
 
 namespace rigbench::measure {
 namespace {
@@ -18,16 +19,7 @@ model::ModelShape stories() {
   return file->shape;
 }
 
-fit::Target cpu_machine() {
-  fit::Target t;
-  t.name = "this machine";
-  t.backend = "cpu";
-  t.capacity_bytes = 16 * kGiB;
-  t.host_ram_bytes = 16 * kGiB;
-  t.bandwidth_gbps = 20;
-  t.host_bandwidth_gbps = 20;
-  return t;
-}
+fit::Target cpu_machine() { return testing::local_target("this machine", "cpu", 16 * kGiB, 16 * kGiB, 20); }
 
 TestCase run_with(const std::string& rpc, const std::string& ts = "0.00") {
   TestCase tc;
