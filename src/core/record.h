@@ -210,10 +210,17 @@ struct MemoryInfo {
 // The roofline bound on tg for this run on this machine (fit/planner.h): labelled a bound,
 // never a measurement.
 struct Roofline {
-  double tg_bound_tps = 0;       // tokens/s <= bandwidth / bytes per token; 0 = unknown
-  double bandwidth_gbps = 0;     // GB/s, this machine's measured read bandwidth (hw probe)
+  double tg_bound_tps = 0;       // tokens/s <= bandwidth / bytes per token; 0 = unknown. A split
+                                 // run (bench --rpc): 1 / (1 / memory_bound_tps + network_ms_per_token / 1000)
+  double bandwidth_gbps = 0;     // GB/s, this machine's device bandwidth as fit::this_machine has it: the
+                                 // RAM's measured read bandwidth (hw probe) on a machine without a GPU,
+                                 // 0 (unknown) with one; a split run keeps the same figure, which its
+                                 // bound also assumes for each rpc-server's devices (a server reports none)
   uint64_t bytes_per_token = 0;  // bytes read per generated token at n_depth
   uint64_t estimate_bytes = 0;   // fit's estimate of the run's memory (weights, KV, compute, output)
+  // A split run only (fit::SplitPlan; 0 otherwise): the two terms of its bound.
+  double memory_bound_tps = 0;      // tokens/s, the devices' and the host's memory alone
+  double network_ms_per_token = 0;  // ms a token the link adds: hops x round trip + bytes at the link's Gb/s
 };
 
 inline constexpr double kUnmeasured = std::numeric_limits<double>::quiet_NaN();  // JSON null

@@ -34,4 +34,9 @@ std::string rpc_endpoints_text(const std::vector<std::string>& endpoints) {
   return endpoints.empty() ? std::string("none") : join(endpoints, ",");
 }
 
+bool names_rpc_servers(const std::string& rpc) {
+  const std::string v = trim(rpc);
+  return !v.empty() && to_lower(v) != "none";
+}
+
 }  // namespace rigbench

@@ -16,4 +16,8 @@ Result<std::vector<std::string>> parse_rpc_endpoints(const std::string& text);
 // The canonical text of a parsed list: "none" when empty, else the endpoints joined by ','.
 std::string rpc_endpoints_text(const std::vector<std::string>& endpoints);
 
+// Whether a run's rpc value (BenchParams::rpc) names rpc-servers: a split run (bench --rpc),
+// not "none" or "" (a local run).
+bool names_rpc_servers(const std::string& rpc);
+
 }  // namespace rigbench

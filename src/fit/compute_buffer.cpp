@@ -399,19 +399,14 @@ uint64_t compute_buffer_bytes(const model::ModelShape& s, const ContextParams& c
 uint64_t offloaded_host_compute_bytes(const model::ModelShape& s, const ContextParams& c, bool with_output) {
   const uint64_t u = static_cast<uint64_t>(std::min(c.n_ctx, c.n_ubatch));
   const ComputePhases p = compute_phases(s, c);
-  const uint64_t inputs = p.mask + u * 4 * (2ull * s.n_embd + 3);
+  // The embedding input and lookup (f32), the token ids, positions and output ids.
+  const uint64_t inputs = p.mask + u * (4 * 2ull * s.n_embd + 4 + kPositionBytesPerToken + 4);
   return with_output ? std::max(inputs, p.output + kGraphSlack) : inputs;
 }
 
-namespace {
-
-// Bytes per token of the inputs besides the hidden state and the masks: positions (i32) and the
-// K/V row ids of each cache.
 uint64_t position_and_row_id_bytes(const model::ModelShape& s, const ContextParams& c) {
-  return 4 + row_id_bytes_per_token(s, c);
+  return kPositionBytesPerToken + row_id_bytes_per_token(s, c);
 }
-
-}  // namespace
 
 uint64_t pipeline_host_compute_bytes(const model::ModelShape& s, const ContextParams& c) {
   const uint64_t u = static_cast<uint64_t>(std::min(c.n_ctx, c.n_ubatch));

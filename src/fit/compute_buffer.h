@@ -87,6 +87,17 @@ struct PipelineRole {
   bool middle_layer = false;  // holds a block that is neither its own first nor the model's last
 };
 
+// The position of a token, one i32 (llama-graph.cpp's inp_pos, read by RoPE).
+constexpr uint64_t kPositionBytesPerToken = 4;
+
+// Bytes per token of the graph inputs a split reads besides the hidden state and the KQ masks:
+// the position (kPositionBytesPerToken) and the K/V row ids of each cache
+// (kv_cache.h row_id_bytes_per_token). The one count of them for the compute buffers under
+// pipeline parallelism (their copies of each input, below) and for what ggml's RPC client sends
+// a hop per token (device_split.h token_inputs, rpc_hop_traffic). Llama-3.1-70B with flash
+// attention: 4 + 16 bytes.
+uint64_t position_and_row_id_bytes(const model::ModelShape& shape, const ContextParams& ctx);
+
 // The host's compute buffer under pipeline parallelism: kPipelineCopies copies of each graph
 // input a node reads (token ids and positions i32, the K/V row ids of each cache,
 // row_id_bytes_per_token, the output ids i32, the KQ masks), beside the embedding input and the

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/strings.h"
+#include "fit/compute_buffer.h"
 #include "fit/kv_cache.h"
 #include "fit/memory_model.h"
 
@@ -55,7 +56,7 @@ TokenInputs token_inputs(const model::ModelShape& s, const ContextParams& c, int
   TokenInputs in;
   if (caches.full) in.mask_bytes += uint64_t{mask_cells(n_ctx, depth)} * cell;
   if (caches.window) in.mask_bytes += uint64_t{mask_cells(static_cast<int>(caches.window_cells), depth)} * cell;
-  in.row_id_bytes = row_id_bytes_per_token(s, c);
+  in.position_and_row_id_bytes = position_and_row_id_bytes(s, c);
   in.tensors = caches.count() * (s.is_mla() ? 2 : 3) + 1;
   return in;
 }
@@ -63,9 +64,9 @@ TokenInputs token_inputs(const model::ModelShape& s, const ContextParams& c, int
 HopTraffic rpc_hop_traffic(uint32_t n_embd, uint32_t n_vocab, const TokenInputs& in, bool holds_output) {
   const uint64_t set_header = kRpcCommandHeaderBytes + kRpcTensorBytes + 8;  // | cmd | size | rpc_tensor | offset |
   HopTraffic h;
-  const uint64_t inputs = uint64_t{n_embd} * 4                        // hidden state, f32
-                          + in.mask_bytes + 4 + in.row_id_bytes       // masks, position (i32), row ids
-                          + (holds_output ? 4 : 0);                   // output ids (i32)
+  const uint64_t inputs = uint64_t{n_embd} * 4                             // hidden state, f32
+                          + in.mask_bytes + in.position_and_row_id_bytes  // masks, position (i32), row ids
+                          + (holds_output ? 4 : 0);                        // output ids (i32)
   const int messages = 1 + in.tensors + (holds_output ? 1 : 0);
   h.bytes_to_server = inputs + static_cast<uint64_t>(messages) * set_header
                       + kRpcCommandHeaderBytes + 4                     // GRAPH_RECOMPUTE: device id

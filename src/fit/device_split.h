@@ -62,10 +62,12 @@ struct HopTraffic {
 // What one generated token takes into a hop besides the hidden state (llama-graph.cpp's inputs at
 // n_tokens = 1).
 struct TokenInputs {
-  uint64_t mask_bytes = 0;    // the KQ mask rows of every cache: cells x 2 (f16, flash attention) or 4 (f32)
-  uint64_t row_id_bytes = 0;  // K and V row ids of every cache (kv_cache.h row_id_bytes_per_token)
-  int tensors = 0;            // their SET_TENSORs: per cache the mask, the K ids and (not for MLA) the
-                              // V ids; and the position
+  uint64_t mask_bytes = 0;                 // the KQ mask rows of every cache: cells x 2 (f16, flash
+                                           // attention) or 4 (f32)
+  uint64_t position_and_row_id_bytes = 0;  // the position (i32) and the K and V row ids of every cache
+                                           // (compute_buffer.h position_and_row_id_bytes)
+  int tensors = 0;  // their SET_TENSORs: per cache the mask, the K ids and (not for MLA) the V ids; and
+                    // the position
 };
 
 // For `shape` with `ctx` at `depth` tokens in a context of n_ctx cells (padded): the full cache's

@@ -8,13 +8,11 @@
 #include <vector>
 
 #include "fit/memory_model.h"
+#include "fit/usable.h"
 #include "model/model_shape.h"
 
 namespace rigbench::fit {
 
-// The free memory llama.cpp's --fit keeps on each device (--fit-target, default 1024 MiB,
-// common/common.h fit_params_target): a plan uses at most capacity - this.
-constexpr uint64_t kFitMarginBytes = 1ull << 30;
 // The smallest context llama.cpp's --fit shrinks a default context to (--fit-ctx, default 4096).
 constexpr int kMinFitContext = 4096;
 
@@ -34,8 +32,8 @@ struct Target {
   uint64_t max_tensor_bytes = 0;             // the largest tensor the device's ops accept, bytes (0 = no
                                              // limit known; lavapipe: 128 MiB): see estimate_memory
 
-  // Bytes a plan may use on the device: capacity less the reserve (0 when smaller).
-  uint64_t usable_bytes() const { return capacity_bytes > reserve_bytes ? capacity_bytes - reserve_bytes : 0; }
+  // Bytes a plan may use on the device: capacity less the reserve (fit::usable_bytes).
+  uint64_t usable_bytes() const { return fit::usable_bytes(capacity_bytes, reserve_bytes); }
 };
 
 enum class Verdict { kFits, kPartial, kNo };

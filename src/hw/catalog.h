@@ -40,7 +40,7 @@ struct CatalogDevice {
   // Bytes llama.cpp's device reports as its memory ("visible" in `rigbench devices`): memory_bytes
   // for "gpu" (reported_memory_bytes where the entry states it) and "cpu"; the Metal working set
   // (apple_working_set_bytes) for "apple"; memory_bytes x working_set_fraction for "unified".
-  // fit's "usable" is this less the 1 GiB llama.cpp's --fit keeps free (fit::Target::usable_bytes).
+  // fit's "usable" is this less the 1 GiB llama.cpp's --fit keeps free (fit/usable.h usable_bytes).
   uint64_t visible_bytes() const;
   // USD per GiB of installed memory, if priced.
   std::optional<double> usd_per_gib() const;

@@ -38,6 +38,8 @@ Preflight preflight(const std::vector<TestCase>& plan, const std::map<std::strin
       r.bandwidth_gbps = target.bandwidth_gbps;
       r.bytes_per_token = fit::bytes_per_token(shape, ctx, tc.params.n_depth);
       r.tg_bound_tps = sp.tg_bound_tps;
+      r.memory_bound_tps = sp.compute_bound_tps;
+      r.network_ms_per_token = sp.network_s_per_token * 1e3;
       // Refused when a device or the host RAM lacks room (-ngl 0, nothing offloaded, is a run too).
       std::string short_of;
       for (const auto& d : sp.devices) {

@@ -28,7 +28,8 @@ struct Preflight {
 // fit's plan for every entry of `plan` on `target`. `shapes` maps model paths to shapes.
 // An entry whose --rpc value is a key of `rpc_splits` is planned as `fit --rpc` plans it
 // (fit::plan_device_split over that split, its -ts shares, the same link): its tg bound is fit's,
-// the network term included, and it is refused when that plan does not fit.
+// the network term included (its two terms in Roofline::memory_bound_tps and
+// network_ms_per_token), and it is refused when that plan does not fit.
 Preflight preflight(const std::vector<TestCase>& plan, const std::map<std::string, model::ModelShape>& shapes,
                     const fit::Target& target, bool force,
                     const std::map<std::string, fit::SplitSetup>& rpc_splits = {});

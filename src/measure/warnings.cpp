@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/rpc_endpoints.h"
 #include "core/strings.h"
 #include "hw/describe.h"
 
@@ -68,7 +69,7 @@ std::optional<Warning> offload_note(const PlanSpec& spec, const MachineInfo& mac
   if (std::any_of(machine.gpus.begin(), machine.gpus.end(), hw::offloadable)) return std::nullopt;
   // With --rpc the layers go to the rpc-servers' devices: every run of the plan names servers.
   if (const auto rpc = spec.knobs.find("rpc"); rpc != spec.knobs.end() && !rpc->second.empty() &&
-      std::none_of(rpc->second.begin(), rpc->second.end(), [](const std::string& v) { return v.empty() || v == "none"; }))
+      std::all_of(rpc->second.begin(), rpc->second.end(), names_rpc_servers))
     return std::nullopt;
   const std::string backends = machine.backends.empty() ? std::string("CPU") : join(machine.backends, ", ");
   Warning w;

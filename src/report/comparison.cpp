@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "core/knobs.h"
+#include "core/rpc_endpoints.h"
 #include "core/strings.h"
 #include "core/suite_stats.h"
 #include "report/table.h"
@@ -70,9 +71,10 @@ struct RowKey {
   auto operator<=>(const RowKey&) const = default;
 };
 
-// One configuration of a cell: its knobs (knobs_label) and its values.
+// One configuration of a cell: its knobs (knobs_label, knob_settings) and its values.
 struct ConfigValues {
   std::string knobs;
+  KnobSettings knob_settings;
   PooledValues values;
 };
 // Per column: configuration (Cell::config) -> its values.
@@ -101,6 +103,7 @@ Cell make_cell(const ColumnSamples& configs, const MetricInfo& info) {
   cell.state = CellState::kMeasured;
   cell.config = best->first;
   cell.knobs = best->second.knobs;
+  cell.knob_settings = best->second.knob_settings;
   const PooledValues& shown = best->second.values;
   cell.samples = shown.samples;
   cell.summary = best_summary;
@@ -141,59 +144,51 @@ void rank(Row& row, const MetricInfo& info) {
   row.winner = measured[0];
 }
 
-// A cell's knobs (knobs_label) without the ones its column's identity implies: by backend, where
-// the layers ran (-ngl: CPU at 0, a GPU above) is the column, not a difference of setup.
-std::string knobs_beyond_column(const std::string& knobs, CompareBy by) {
-  if (by != CompareBy::kBackend) return knobs;
+// A cell's knobs without the ones its column's identity implies: by backend, where the layers
+// ran (-ngl: CPU at 0, a GPU above) is the column, not a difference of setup.
+KnobSettings knobs_beyond_column(const KnobSettings& settings, CompareBy by) {
+  if (by != CompareBy::kBackend) return settings;
   const Knob* ngl = find_knob("n_gpu_layers");
-  std::string out;
-  for (const std::string& part : split(knobs, ' ')) {
-    if (part.empty() || (ngl && part.rfind(ngl->header + "=", 0) == 0)) continue;
-    out += (out.empty() ? "" : " ") + part;
+  KnobSettings out;
+  for (const KnobSetting& s : settings) {
+    if (!ngl || s.name != ngl->header) out.push_back(s);
   }
   return out;
 }
 
 // Whether the measured cells of a row show configurations of different knobs.
 bool knobs_differ(const Row& row, CompareBy by) {
-  std::optional<std::string> first;
+  std::optional<KnobSettings> first;
   for (const Cell& c : row.cells) {
     if (c.state != CellState::kMeasured) continue;
-    const std::string k = knobs_beyond_column(c.knobs, by);
+    KnobSettings k = knobs_beyond_column(c.knob_settings, by);
     if (first && k != *first) return true;
-    if (!first) first = k;
+    if (!first) first = std::move(k);
   }
   return false;
 }
 
 // Row::knobs_shown: each row's knobs among those that differ between the rows, in the order
-// they first appear; a knob knobs_label leaves out at its default is named at that default.
+// knobs_label first names them; a knob knobs_label leaves out at its default is named at that
+// default (every row has every knob), a source's setting a row lacks as "-".
 void set_knobs_shown(std::vector<Row>& rows) {
-  auto name_of = [](const std::string& part) { return part.substr(0, part.find('=')); };
-  std::vector<std::map<std::string, std::string>> parts(rows.size());  // per row: name -> "name=value"
-  std::vector<std::string> names;                                    // in order of first appearance
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    for (const std::string& part : split(rows[i].knobs, ' ')) {
-      if (part.empty()) continue;
-      const std::string name = name_of(part);
-      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
-      parts[i].emplace(name, part);
+  std::vector<std::string> names;  // in the order the rows' labels first name them
+  for (const Row& row : rows) {
+    for (const KnobSetting& s : row.knob_settings) {
+      if (s.in_label && std::find(names.begin(), names.end(), s.name) == names.end()) names.push_back(s.name);
     }
   }
-  auto part_of = [&](std::size_t i, const std::string& name) {
-    const auto it = parts[i].find(name);
-    if (it != parts[i].end()) return it->second;
-    for (const Knob& k : knobs()) {
-      if (k.header == name) return name + "=" + knob_default(k);
-    }
-    return name + "=-";  // a setting another llama-bench version recorded, not this row's
+  auto value_of = [&](std::size_t i, const std::string& name) {
+    const KnobSettings& settings = rows[i].knob_settings;
+    const auto it = std::find_if(settings.begin(), settings.end(), [&](const KnobSetting& s) { return s.name == name; });
+    return it != settings.end() ? it->value : std::string("-");  // a setting another llama-bench version recorded
   };
   for (const std::string& name : names) {
     bool varies = false;
-    for (std::size_t i = 1; i < rows.size() && !varies; ++i) varies = part_of(i, name) != part_of(0, name);
+    for (std::size_t i = 1; i < rows.size() && !varies; ++i) varies = value_of(i, name) != value_of(0, name);
     if (!varies) continue;
     for (std::size_t i = 0; i < rows.size(); ++i)
-      rows[i].knobs_shown += (rows[i].knobs_shown.empty() ? "" : " ") + part_of(i, name);
+      rows[i].knobs_shown += (rows[i].knobs_shown.empty() ? "" : " ") + name + "=" + value_of(i, name);
   }
 }
 
@@ -492,22 +487,32 @@ std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric) {
   return v;
 }
 
-std::string knobs_label(const RunRecord& rec) {
-  std::string label;
+KnobSettings knob_settings(const RunRecord& rec) {
+  KnobSettings out;
   for (const Knob& k : knobs()) {
     if (!k.compare_key) continue;
-    const std::string value = knob_text(k, rec.params);
+    std::string value = knob_text(k, rec.params);
     // A knob bench does not set is named only away from its default: the label stays short
     // and still tells every configuration apart.
-    if ((k.flags.empty() || k.quiet_default) && value == knob_default(k)) continue;
-    label += (label.empty() ? "" : " ") + k.header + "=" + value;
+    const bool in_label = !((k.flags.empty() || k.quiet_default) && value == knob_default(k));
+    out.push_back({k.header, std::move(value), in_label});
   }
   // Settings a source recorded that no knob declares (another llama-bench version's).
   for (const auto& [field, value] : rec.source_fields) {
-    if (is_source_knob(field)) label += (label.empty() ? "" : " ") + field + "=" + value;
+    if (is_source_knob(field)) out.push_back({field, value, true});
+  }
+  return out;
+}
+
+std::string knobs_label(const KnobSettings& settings) {
+  std::string label;
+  for (const KnobSetting& s : settings) {
+    if (s.in_label) label += (label.empty() ? "" : " ") + s.name + "=" + s.value;
   }
   return label;
 }
+
+std::string knobs_label(const RunRecord& rec) { return knobs_label(knob_settings(rec)); }
 
 Result<CompareBy> parse_compare_by(const std::string& name) {
   if (name == "machine") return CompareBy::kMachine;
@@ -688,7 +693,7 @@ Identity backend_identity(const RunRecord& rec) {
       const std::string l = to_lower(b);
       if (l != "cpu" && l != "blas" && l != "rpc") add(b);
     }
-    if (!rec.params.rpc.empty() && rec.params.rpc != "none") add("RPC");
+    if (names_rpc_servers(rec.params.rpc)) add("RPC");
     if (rec.machine.backends.empty()) return Identity{"unknown backend", "unknown backend"};
     if (rec.params.n_gpu_layers == 0 || names.empty()) names = {"CPU"};
   }
@@ -773,8 +778,10 @@ RecordIdentities::RecordIdentities(std::span<const RunRecord> records) {
   const ModelIdentities model_ids(firsts);
   entries_.reserve(firsts.size());
   for (const RunRecord* rec : firsts) {
+    KnobSettings settings = knob_settings(*rec);
+    std::string label = knobs_label(settings);
     entries_.push_back({machine_identity(*rec), model_ids.of(*rec), build_identity(*rec), backend_identity(*rec),
-                        knobs_label(*rec), static_cast<std::size_t>(rec - records.data())});
+                        std::move(label), std::move(settings), static_cast<std::size_t>(rec - records.data())});
   }
   // Builds of several backends on one machine (a CPU build and a Vulkan build of the same
   // sources): one machine, builds told apart by their backends, so their runs are never pooled.
@@ -832,7 +839,12 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
   if (!baseline) return std::unexpected(baseline.error());
   cmp.baseline = *baseline;
 
-  std::map<RowKey, std::vector<ColumnSamples>> table;
+  // Per row: its cells' configurations per column, and by build the knobs of the row.
+  struct RowCells {
+    std::vector<ColumnSamples> columns;
+    KnobSettings knobs;
+  };
+  std::map<RowKey, RowCells> table;
   // Where a record's values go (metric -> pooled values of its row, column and
   // configuration), found once per setup and shape of results: the records that share both
   // go to the same cells.
@@ -879,10 +891,14 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
                    c->n,
                    c->depth,
                    c->test};
-        auto& cells = table[key];
-        if (cells.empty()) cells.resize(cmp.columns.size());
-        ConfigValues& cv = cells[col][rec.refused.empty() ? config : std::string(kRefusedConfig)];
+        RowCells& row = table[key];
+        if (row.columns.empty()) {
+          row.columns.resize(cmp.columns.size());
+          if (options.by == CompareBy::kBuild) row.knobs = id.knob_settings;
+        }
+        ConfigValues& cv = row.columns[col][rec.refused.empty() ? config : std::string(kRefusedConfig)];
         cv.knobs = id.knobs;
+        cv.knob_settings = id.knob_settings;
         dest->second.push_back({def.metric, &cv.values});
       }
     }
@@ -893,16 +909,17 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
     }
   }
 
-  for (const auto& [key, columns] : table) {
+  for (const auto& [key, cells] : table) {
     Row row;
     row.machine = key.machine;
     row.model = key.model;
     row.build = key.build;
     row.knobs = key.knobs;
+    row.knob_settings = cells.knobs;
     row.metric = static_cast<Metric>(key.metric);
     row.test = key.test;
     const MetricInfo& info = metric_info(row.metric);
-    for (const ColumnSamples& configs : columns) row.cells.push_back(make_cell(configs, info));
+    for (const ColumnSamples& configs : cells.columns) row.cells.push_back(make_cell(configs, info));
     row.knobs_differ = knobs_differ(row, options.by);
     rank(row, info);
     set_ratios(row, info, cmp.baseline);
@@ -910,7 +927,7 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
   }
   for (const Row& row : cmp.rows) {
     cmp.several_builds = cmp.several_builds || row.build != cmp.rows.front().build;
-    cmp.several_knobs = cmp.several_knobs || row.knobs != cmp.rows.front().knobs;
+    cmp.several_knobs = cmp.several_knobs || row.knob_settings != cmp.rows.front().knob_settings;
   }
   if (cmp.several_knobs) set_knobs_shown(cmp.rows);
   return cmp;

@@ -116,10 +116,29 @@ std::string build_backends(const MachineInfo& m);
 // label are the same.
 Identity backend_identity(const RunRecord& rec);
 
-// Every compare-key knob of a record's run (core/knobs.h), by its table header, e.g.
+// One setting of a record's run that compare keeps runs apart by: a compare-key knob
+// (core/knobs.h, by its table header) or a setting a source recorded that no knob declares
+// (RunRecord::source_fields, is_source_knob: by its field name).
+struct KnobSetting {
+  std::string name;      // Knob::header, or the source's field
+  std::string value;     // knob_text, or the source's text
+  bool in_label = true;  // knobs_label names it: false for a knob bench does not set (no flag, or
+                         // quiet_default) at its default
+  bool operator==(const KnobSetting&) const = default;
+};
+using KnobSettings = std::vector<KnobSetting>;
+
+// Every compare-key knob of a record's run, in knobs() order, each with its value (at its
+// default too), then the source's settings that are knobs, in field order. Two records ran the
+// same knobs when their settings are equal. What compare decides about knobs (which differ
+// between rows or cells) it decides on these, never by reading knobs_label back.
+KnobSettings knob_settings(const RunRecord& rec);
+
+// The settings as text, those in_label only, by name, e.g.
 // "ngl=99 lm=auto n_batch=2048 n_ubatch=512 type_k=f16 type_v=f16 fa=on poll=50 cpu_strict=0 threads=8 n_depth=0";
 // a knob bench does not set (no flag: n_cpu_moe, sm, ...) only where it is not at its default ("... n_cpu_moe=30").
-std::string knobs_label(const RunRecord& rec);
+std::string knobs_label(const KnobSettings& settings);
+std::string knobs_label(const RunRecord& rec);  // knobs_label(knob_settings(rec))
 
 // The identities of a set of records (machine, model as ModelIdentities resolves it, build)
 // and its knobs label, made once per distinct setup: the records that share machine, build,
@@ -130,6 +149,7 @@ class RecordIdentities {
   struct Entry {
     Identity machine, model, build, backend;
     std::string knobs;      // knobs_label
+    KnobSettings knob_settings;
     std::size_t first = 0;  // index of the setup's first record
   };
   explicit RecordIdentities(std::span<const RunRecord> records);
@@ -226,6 +246,7 @@ struct Cell {
   bool summary_only = false;    // a source of the configuration shown kept statistics, not samples
   std::string config;  // that configuration's knobs, e.g. "t=8 ngl=99 lm=auto fa=on ctk=f16 ctv=f16 b=2048 ub=512"
   std::string knobs;            // the knobs of that configuration alone (knobs_label): `config` less build and machine
+  KnobSettings knob_settings;   // the same knobs, each with its value (knob_settings)
   std::size_t n_configs = 0;    // configurations run in this cell (the best one is shown)
   // Energy and cost: the energy flags (EnergyInfo::flags: below_update_period, coarse,
   // sources_disagree, gap, idle_above_active, idle_stated) of the runs shown, sorted, each once.
@@ -249,6 +270,7 @@ struct Row {
   std::string machine, model, build;
   // By build: the knobs every cell of the row ran (knobs_label); "" by machine, model or backend.
   std::string knobs;
+  KnobSettings knob_settings;  // by build: the same knobs, each with its value; empty otherwise
   // By build, where the rows hold several configurations: the row's knobs among those that
   // differ between the rows ("n_cpu_moe=30"; a knob knobs_label leaves out at its default is
   // named at it: "n_cpu_moe=0"), what tells the row from the others; "" otherwise.

@@ -7,6 +7,7 @@
 
 #include "core/strings.h"
 #include "fit/memory_model.h"
+#include "fit/usable.h"
 #include "report/table_json.h"
 
 namespace rigbench::report {
@@ -143,10 +144,7 @@ Table fit_table(const FitReport& r) {
   if (!split_partial.empty()) t.add_note(split_partial);
   if (const std::string o = overhead_note(r); !o.empty()) t.add_note(o);
   if (!r.results.empty()) {
-    t.add_note("usable = the memory llama.cpp's device reports (total RAM for a CPU, the Metal working set on Apple, the "
-               "free memory of an rpc-server) less the " +
-               format_bytes(r.results.front().target.reserve_bytes) +
-               " that llama.cpp's --fit keeps free (--fit-target)");
+    t.add_note(fit::usable_definition(r.results.front().target.reserve_bytes));
   }
   for (const auto& n : r.notes) t.add_note(n);
   return t;

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/strings.h"
+#include "fit/usable.h"
 #include "report/table_json.h"
 
 namespace rigbench::report {
@@ -62,9 +63,8 @@ Table fit_ranking_table(const FitRankingReport& r) {
   }
   for (const std::string& d : r.ranking.dropped) t.add_note("below --min-tps: " + d);
   t.add_note(
-      "usable = the memory llama.cpp's device reports (the Metal working set on Apple, the GPU share of a "
-      "unified system) less the 1 GiB llama.cpp's --fit keeps free, as in fit's table; needed (the backend's "
-      "runtime overhead included) must stay within it; USD/GiB counts all installed memory");
+      fit::usable_definition() + ", as in fit's table; needed (the backend's runtime overhead included) must stay "
+      "within it; USD/GiB counts all installed memory");
   t.add_note(
       "tg bound = bandwidth / bytes read per token: an upper bound, not a measurement; N\u00d7 = that many GPUs, "
       "layers split equally; prices are launch prices (data/devices.json)");

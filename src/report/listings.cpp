@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/strings.h"
-#include "fit/planner.h"
+#include "fit/usable.h"
 #include "model/tensor_layout.h"
 #include "report/table_json.h"
 
@@ -73,9 +73,7 @@ void print_presets(const std::vector<model::Preset>& presets, OutputFormat forma
 
 Table devices_table(const std::vector<hw::CatalogDevice>& catalog, const std::string& catalog_path) {
   // fit's usable: what the device reports less the reserve llama.cpp's --fit keeps free.
-  auto usable = [](const hw::CatalogDevice& d) {
-    return d.visible_bytes() > fit::kFitMarginBytes ? d.visible_bytes() - fit::kFitMarginBytes : 0;
-  };
+  auto usable = [](const hw::CatalogDevice& d) { return fit::usable_bytes(d.visible_bytes()); };
   Table t({{"name", "device"},
            {"kind", "kind", Align::kLeft, false, true},
            {"backend", "backend"},
@@ -95,9 +93,7 @@ Table devices_table(const std::vector<hw::CatalogDevice>& catalog, const std::st
                optional_number(d.board_power_w, 0), optional_number(d.price_usd, 0),
                optional_number(d.usd_per_gib(), 2), d.host.empty() ? TableCell::absent() : TableCell::str(d.host)});
   }
-  t.add_note("usable = the memory llama.cpp's device reports (the Metal working set on Apple, the GPU share of a "
-             "unified system, the driver's total where it falls short: visible_bytes in -o csv/json) less the " +
-             format_bytes(fit::kFitMarginBytes) + " llama.cpp's --fit keeps free, as fit plans against");
+  t.add_note(fit::usable_definition() + ", as fit plans against; what the device reports: visible_bytes in -o csv/json");
   t.add_note("sources: " + catalog_path + " (every figure's source is in -o json)");
   return t;
 }

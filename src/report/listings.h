@@ -23,7 +23,7 @@ void print_presets(const std::vector<model::Preset>& presets, OutputFormat forma
 
 // Columns: name ("device"), kind, backend, memory_bytes ("memory GiB": installed),
 // visible_bytes (csv/json only: what llama.cpp's device reports, CatalogDevice::visible_bytes),
-// usable_bytes ("usable GiB": that less fit::kFitMarginBytes, fit's usable), bandwidth_gbps ("bandwidth GB/s"), board_power_w ("board W"), price_usd ("price
+// usable_bytes ("usable GiB": fit::usable_bytes of that, fit's usable), bandwidth_gbps ("bandwidth GB/s"), board_power_w ("board W"), price_usd ("price
 // USD", the launch price), usd_per_gib ("USD/GiB"), host (csv/json only: a GPU's stated
 // host, a "cpu" entry); absent figures null / "-". The md notes say what usable is and name
 // the catalog file.

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/noise_note.h"
+#include "core/rpc_endpoints.h"
 #include "core/significance.h"
 #include "report/columns.h"
 #include "report/printer.h"
@@ -16,13 +17,30 @@ namespace rigbench::report {
 
 namespace {
 
-// When a run's mean tg beats its roofline bound by more than 5 % (noise), the bandwidth behind
-// the bound was measured low (a probe on a busy machine), or the weights sit in a cache
-// faster than DRAM: says so and how to measure again.
+// When a run's mean tg beats its roofline bound by more than 5 % (noise), says what the bound
+// is made of and how to measure again. A local run's bound is this machine's memory bandwidth:
+// measured low (a probe on a busy machine), or the weights sit in a cache faster than DRAM. A
+// split run's (bench --rpc, fit::plan_device_split) is its devices' memory, the rpc-servers'
+// assumed as fast as this machine's (a server reports no bandwidth), and the network: the round
+// trip the probe measured before the run and a link assumed at 1 Gb/s.
 std::string bound_exceeded_note(const RunRecord& rec) {
   const double bound = rec.roofline.tg_bound_tps;
   if (!rec.results.tg || bound <= 0 || rec.results.tg->tps.mean <= 1.05 * bound) return "";
-  char buf[256];
+  char buf[512];
+  if (names_rpc_servers(rec.params.rpc)) {
+    const Roofline& r = rec.roofline;
+    char terms[160] = "";
+    if (r.memory_bound_tps > 0)
+      std::snprintf(terms, sizeof terms, " (memory alone %.1f t/s, network %.3f ms a token)", r.memory_bound_tps,
+                    r.network_ms_per_token);
+    std::snprintf(buf, sizeof buf,
+                  "tg %.2f t/s is above its bound %.1f t/s, the split's%s: the rpc-servers' memory is assumed as "
+                  "fast as this machine's (they report none), the link at 1 Gb/s with the round trip measured "
+                  "before the run; `rigbench fit --rpc` with --link-gbps and --link-rtt-ms plans it with the "
+                  "link's own figures",
+                  rec.results.tg->tps.mean, bound, terms);
+    return buf;
+  }
   std::snprintf(buf, sizeof buf,
                 "tg %.2f t/s is above its bound %.1f t/s: the bound's bandwidth (%.1f GB/s) was measured low, or "
                 "the weights sit in cache; `rigbench hw --bandwidth` on an idle machine measures it again",

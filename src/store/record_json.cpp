@@ -512,6 +512,11 @@ json to_json(const RunRecord& rec) {
       {"tags", rec.tags},
   };
   if (!rec.source_fields.empty()) out["source_fields"] = rec.source_fields;
+  // The two terms of a split run's bound (bench --rpc only).
+  if (rec.roofline.memory_bound_tps > 0 || rec.roofline.network_ms_per_token > 0) {
+    out["roofline"]["memory_bound_tps"] = rec.roofline.memory_bound_tps;
+    out["roofline"]["network_ms_per_token"] = rec.roofline.network_ms_per_token;
+  }
   if (rec.server) out["server"] = server_json(*rec.server);  // serve-bench runs only
   if (!rec.topology.empty()) {  // bench --rpc only
     json topo = json::array();
@@ -598,6 +603,8 @@ Result<RunRecord> from_json(const json& j) {
     rec.roofline.bandwidth_gbps = roof.value("bandwidth_gbps", 0.0);
     rec.roofline.bytes_per_token = roof.value("bytes_per_token", uint64_t{0});
     rec.roofline.estimate_bytes = roof.value("estimate_bytes", uint64_t{0});
+    rec.roofline.memory_bound_tps = roof.value("memory_bound_tps", 0.0);
+    rec.roofline.network_ms_per_token = roof.value("network_ms_per_token", 0.0);
     if (j.contains("energy") && j["energy"].is_object()) rec.energy = energy_from(j["energy"]);
     if (j.contains("cost") && j["cost"].is_object()) rec.cost = cost_from(j["cost"]);
     if (j.contains("precision") && j["precision"].is_object()) rec.precision = precision_from(j["precision"]);

@@ -1,39 +1,20 @@
 // fit over machines (llama.cpp's RPC backend): the network term of the tg bound, llama.cpp's
 // layer split rule over unlike devices, and the plan's verdicts, on header-only files of real
-// model shapes written here.
+// model shapes (support/preset_shape.h).
 #include <gtest/gtest.h>
-
-#include <filesystem>
 
 #include "fit/compute_buffer.h"
 #include "fit/device_split.h"
 #include "fit/memory_model.h"
 #include "fit/planner.h"
 #include "model/model_shape.h"
-#include "support/temp_dir.h"
-#include "synth/synthesis.h"
+#include "support/fit_targets.h"
+#include "support/preset_shape.h"
 
 namespace rigbench {
 namespace {
 
 constexpr uint64_t kGiB = 1ull << 30;
-
-model::ModelShape shape_of(const std::string& preset, const std::string& quant) {
-  static testing::TempDir* dir = new testing::TempDir();
-  const std::string path = dir->file(preset + "-" + quant + ".gguf");
-  if (!std::filesystem::exists(path)) {
-    synth::SynthRequest req;
-    req.preset = preset;
-    req.quant = quant;
-    req.output_path = path;
-    req.header_only = true;
-    auto written = synth::run_synth(req, nullptr);
-    EXPECT_TRUE(written) << written.error().message;
-  }
-  auto shape = model::read_shape(path);
-  EXPECT_TRUE(shape) << shape.error().message;
-  return *shape;
-}
 
 fit::SplitDevice device(const std::string& name, uint64_t capacity, double bw, const std::string& endpoint,
                         const std::string& backend = "rpc") {
@@ -55,12 +36,14 @@ TEST(NetworkTerm, OneRoundTripPerHopAsGgmlRpcWaitsForOneAnswerPerSplit) {
   // Llama-3.1-70B, a middle hop at depth 0 with flash attention: hidden state 8192 x 4 B, a mask
   // row of 256 f16 cells, position + K/V ids 20 B; 5 SET_TENSOR headers of 9 + 296 + 8 B;
   // GRAPH_RECOMPUTE 9 + 4 B; GET_TENSOR request 9 + 296 + 16 B. Back: 8 + 8192 x 4 B.
-  const auto shape = shape_of("Llama-3.1-70B", "Q4_K_M");
+  const auto shape = testing::preset_shape("Llama-3.1-70B", "Q4_K_M");
   fit::ContextParams fa;
   fa.n_ctx = 8192;
   const auto in = fit::token_inputs(shape, fa, 8192, 0);
   EXPECT_EQ(in.mask_bytes, 512u);
-  EXPECT_EQ(in.row_id_bytes, 16u);
+  EXPECT_EQ(in.position_and_row_id_bytes, 4u + 16u);
+  // One count of them for the wire and for the compute buffers' copies (compute_buffer.h).
+  EXPECT_EQ(in.position_and_row_id_bytes, fit::position_and_row_id_bytes(shape, fa));
   EXPECT_EQ(in.tensors + 1, 5);  // + the hidden state: the 5 SET_TENSORs the relay counted
   const auto mid = fit::rpc_hop_traffic(8192, 128256, in, false);
   EXPECT_EQ(mid.bytes_to_server, 32768u + 512u + 20u + 5u * 313u + 13u + 321u);
@@ -72,7 +55,8 @@ TEST(NetworkTerm, OneRoundTripPerHopAsGgmlRpcWaitsForOneAnswerPerSplit) {
   fit::ContextParams no_fa = fa;
   no_fa.flash_attn = false;
   const auto in_no_fa = fit::token_inputs(shape, no_fa, 8192, 0);
-  EXPECT_EQ(in_no_fa.row_id_bytes, 8u + 1024u * 8u);
+  EXPECT_EQ(in_no_fa.position_and_row_id_bytes, 4u + 8u + 1024u * 8u);
+  EXPECT_EQ(in_no_fa.position_and_row_id_bytes, fit::position_and_row_id_bytes(shape, no_fa));
   const auto out = fit::rpc_hop_traffic(8192, 128256, in_no_fa, true);
   EXPECT_EQ(out.bytes_to_server, 32768u + 1024u + 4u + 8200u + 4u + 6u * 313u + 13u + 321u);
   EXPECT_EQ(out.bytes_from_server, 8u + 128256u * 4u);
@@ -95,12 +79,12 @@ TEST(NetworkTerm, SlidingWindowModelsSendTheWindowCachesMaskAndRowIdsToo) {
   // mask and K/V row ids, so a hop takes 7 tensors besides the hidden state (before: 5, and the
   // window's mask was not counted). At -c 8192 and depth 5000 the full mask spans 5120 cells, the
   // window's its 4608 (PAD(4096 + 512, 256)).
-  const auto shape = shape_of("Gemma-2-9B", "Q4_K_M");
+  const auto shape = testing::preset_shape("Gemma-2-9B", "Q4_K_M");
   fit::ContextParams ctx;
   ctx.n_ctx = 8192;
   const auto in = fit::token_inputs(shape, ctx, 8192, 5000);
   EXPECT_EQ(in.mask_bytes, (5120u + 4608u) * 2u);
-  EXPECT_EQ(in.row_id_bytes, 2u * 16u);
+  EXPECT_EQ(in.position_and_row_id_bytes, 4u + 2u * 16u);
   EXPECT_EQ(in.tensors, 7);
   // Early in the context both masks cover the 256 cells in use.
   EXPECT_EQ(fit::token_inputs(shape, ctx, 8192, 0).mask_bytes, 2u * 256u * 2u);
@@ -158,14 +142,12 @@ fit::SplitPlan plan_over_servers(const model::ModelShape& shape, int n_servers, 
     devs.push_back(device("RPC" + std::to_string(i), 24 * kGiB, 30, "127.0.0.1:" + std::to_string(50601 + i)));
     devs.back().share = 1;
   }
-  fit::Target host;
-  host.host_ram_bytes = 24 * kGiB;
-  host.host_bandwidth_gbps = 30;
+  const fit::Target host = testing::split_host(24 * kGiB, 30);
   return fit::plan_device_split(shape, devs, host, ctx, -1, 0, {1, 0.5, "t", "", ""});
 }
 
 TEST(PipelineParallel, EachDeviceAndTheHostAsLlamaCppsNoAllocPlanOfLlama1BOverTwoAndThreeServers) {
-  const auto shape = shape_of("Llama-3.2-1B", "Q4_K_M");
+  const auto shape = testing::preset_shape("Llama-3.2-1B", "Q4_K_M");
   // Flash attention (llama.cpp's auto resolves to on): to 128 bytes (an alignment on the first device).
   for (const auto& [n, want] : std::vector<std::pair<int, LlamaCppPlan>>{
            {2, {{498425984, 849408128}, 240693248}}, {3, {{365985920, 378167424, 716968064}, 240693248}}}) {
@@ -188,7 +170,7 @@ TEST(PipelineParallel, EachDeviceAndTheHostAsLlamaCppsNoAllocPlanOfLlama1BOverTw
 }
 
 TEST(PipelineParallel, TheHostKeepsFourCopiesOfEachGraphInputAndTheSecondDeviceTheCrossingNorm) {
-  const auto shape = shape_of("Llama-3.2-1B", "Q4_K_M");
+  const auto shape = testing::preset_shape("Llama-3.2-1B", "Q4_K_M");
   fit::ContextParams ctx;
   ctx.n_ctx = 4096;
   const uint64_t u = 512, e = 2048, mask = 4096 * u * 2;
@@ -241,7 +223,7 @@ TEST(PipelineParallel, BackendsThatReportAsyncComputeAndEvents) {
 // ggml-rpc-servers (CPU backend behind RPC devices, which pipeline: the test above), derived, not
 // measured on CUDA; each card adds its backend's stated overhead.
 TEST(PipelineParallel, CountOfCudaCardsKeepsTheCopiesLlamaCppPlansOverRpcServers) {
-  const auto shape = shape_of("Llama-3.2-1B", "Q4_K_M");
+  const auto shape = testing::preset_shape("Llama-3.2-1B", "Q4_K_M");
   fit::ContextParams ctx;
   ctx.n_ctx = 4096;
   for (const char* backend : {"cuda", "rocm", "sycl"}) {
@@ -310,7 +292,7 @@ TEST(PipelineParallel, CountOfVulkanDevicesAsLlamaCppPlansOverLavapipe) {
 // No copies where llama.cpp does not pipeline: one device, a layer left on the host, the KV cache
 // on the host, a tensor override, or a backend whose devices report no async compute (OpenCL).
 TEST(PipelineParallel, NoCopiesWhereLlamaCppDoesNotPipeline) {
-  const auto shape = shape_of("Llama-3.2-1B", "Q4_K_M");
+  const auto shape = testing::preset_shape("Llama-3.2-1B", "Q4_K_M");
   fit::ContextParams ctx;
   ctx.n_ctx = 4096;
   const int n_layer = static_cast<int>(shape.n_layer);
@@ -337,18 +319,25 @@ TEST(PipelineParallel, NoCopiesWhereLlamaCppDoesNotPipeline) {
   EXPECT_GT(computes("cuda", ctx, -1, 2)[0], plain);
 }
 
+// Llama-3.1-70B Q4_K_M at -c `n_ctx` over `devs` (-ngl `ngl`: -1 all, -2 auto), beside a host of
+// `host_ram` bytes at `host_gbps` GB/s; the link 1 Gb/s, 0.5 ms.
+const fit::Link kLink{1.0, 0.5, "test", "stated", "stated"};
+fit::SplitPlan llama70b_over(const std::vector<fit::SplitDevice>& devs, uint64_t host_ram, double host_gbps = 51.2,
+                             int n_ctx = 8192, int ngl = -1) {
+  fit::ContextParams ctx;
+  ctx.n_ctx = n_ctx;
+  return fit::plan_device_split(testing::preset_shape("Llama-3.1-70B", "Q4_K_M"), devs,
+                                testing::split_host(host_ram, host_gbps), ctx, ngl, 0, kLink);
+}
+
 TEST(DeviceSplit, Llama70BOverA3090AndA64GBDesktopFitsWithANetworkTerm) {
-  const auto shape = shape_of("Llama-3.1-70B", "Q4_K_M");
+  const auto shape = testing::preset_shape("Llama-3.1-70B", "Q4_K_M");
   fit::ContextParams ctx;
   ctx.n_ctx = 8192;
   // The desktop runs ggml-rpc-server (CPU, 64 GB), the 3090 box runs the model.
-  std::vector<fit::SplitDevice> devs = {device("desktop", 64 * kGiB, 51.2, "remote 1", "cpu"),
-                                        device("RTX 3090", 24 * kGiB, 936, "", "cuda")};
-  fit::Target host;
-  host.host_ram_bytes = 32 * kGiB;
-  host.host_bandwidth_gbps = 51.2;
-  const fit::Link link{1.0, 0.5, "test"};
-  const auto plan = fit::plan_device_split(shape, devs, host, ctx, -1, 0, link);
+  const auto plan = llama70b_over({device("desktop", 64 * kGiB, 51.2, "remote 1", "cpu"),
+                                   device("RTX 3090", 24 * kGiB, 936, "", "cuda")},
+                                  32 * kGiB);
   ASSERT_EQ(plan.devices.size(), 2u);
   EXPECT_EQ(plan.verdict, fit::Verdict::kFits);
   EXPECT_EQ(plan.n_layers[0] + plan.n_layers[1], 80);
@@ -359,7 +348,7 @@ TEST(DeviceSplit, Llama70BOverA3090AndA64GBDesktopFitsWithANetworkTerm) {
   const auto hop = fit::rpc_hop_traffic(8192, shape.n_vocab, fit::token_inputs(shape, ctx, 8192, 0), false);
   EXPECT_EQ(plan.round_trips_per_token, 1);
   EXPECT_EQ(plan.network_bytes_per_token, hop.bytes_to_server + hop.bytes_from_server);
-  EXPECT_NEAR(plan.network_s_per_token, fit::network_per_token({hop}, link).seconds, 1e-15);
+  EXPECT_NEAR(plan.network_s_per_token, fit::network_per_token({hop}, kLink).seconds, 1e-15);
   EXPECT_LT(plan.tg_bound_tps, plan.compute_bound_tps);
   EXPECT_NEAR(1.0 / plan.tg_bound_tps, 1.0 / plan.compute_bound_tps + plan.network_s_per_token, 1e-9);
   // Every byte of the weights is somewhere: devices plus host.
@@ -372,17 +361,14 @@ TEST(DeviceSplit, Llama70BOverA3090AndA64GBDesktopFitsWithANetworkTerm) {
 // searched for it. Now every device's row carries the plan's: the largest context at which this
 // placement has room on every device and in host RAM.
 TEST(DeviceSplit, MaxCtxIsTheLargestContextWithRoomOnEveryDeviceAndTheHost) {
-  const auto shape = shape_of("Llama-3.1-70B", "Q4_K_M");
+  const auto shape = testing::preset_shape("Llama-3.1-70B", "Q4_K_M");
   fit::ContextParams ctx;
   ctx.n_ctx = 8192;
   // Two 24 GiB cards, one behind an rpc-server: as fit --device 'RTX 3090' --count 2 (17152).
   std::vector<fit::SplitDevice> devs = {device("RTX 3090 remote", 24 * kGiB, 936, "remote 1", "cuda"),
                                         device("RTX 3090", 24 * kGiB, 936, "", "cuda")};
-  fit::Target host;
-  host.host_ram_bytes = 64 * kGiB;
-  host.host_bandwidth_gbps = 51.2;
-  const fit::Link link{1.0, 0.5, "test"};
-  const auto plan = fit::plan_device_split(shape, devs, host, ctx, -1, 0, link);
+  const fit::Target host = testing::split_host(64 * kGiB, 51.2);
+  const auto plan = llama70b_over(devs, 64 * kGiB);
   ASSERT_EQ(plan.verdict, fit::Verdict::kFits);
   EXPECT_EQ(plan.max_ctx, 17152);
   EXPECT_EQ(plan.max_ctx % 256, 0);
@@ -392,8 +378,8 @@ TEST(DeviceSplit, MaxCtxIsTheLargestContextWithRoomOnEveryDeviceAndTheHost) {
   fit::ContextParams at = ctx, past = ctx;
   at.n_ctx = plan.max_ctx;
   past.n_ctx = plan.max_ctx + 256;
-  EXPECT_EQ(fit::plan_device_split(shape, devs, host, at, -1, 0, link).verdict, fit::Verdict::kFits);
-  EXPECT_EQ(fit::plan_device_split(shape, devs, host, past, -1, 0, link).verdict, fit::Verdict::kNo);
+  EXPECT_EQ(fit::plan_device_split(shape, devs, host, at, -1, 0, kLink).verdict, fit::Verdict::kFits);
+  EXPECT_EQ(fit::plan_device_split(shape, devs, host, past, -1, 0, kLink).verdict, fit::Verdict::kNo);
   // The split's layers are each device's own.
   EXPECT_EQ(plan.devices[0].split_layers, plan.n_layers[0]);
   EXPECT_EQ(plan.devices[1].split_layers, plan.n_layers[1]);
@@ -402,18 +388,13 @@ TEST(DeviceSplit, MaxCtxIsTheLargestContextWithRoomOnEveryDeviceAndTheHost) {
   EXPECT_EQ(fit::split_layers_text(plan.devices[1]), std::to_string(plan.n_layers[1]) + " layers + output");
   // A placement with no room at any context reads 0 ("-").
   std::vector<fit::SplitDevice> tiny = {device("tiny", 2 * kGiB, 50, "h:1")};
-  EXPECT_EQ(fit::plan_device_split(shape, tiny, host, ctx, -1, 0, link).max_ctx, 0);
+  EXPECT_EQ(fit::plan_device_split(shape, tiny, host, ctx, -1, 0, kLink).max_ctx, 0);
 }
 
 // fit --rpc and bench --rpc build their split with one function: the servers' devices in order,
 // then this machine's GPU; the round trip the servers' median unless stated.
 TEST(DeviceSplit, RpcSplitSetupPutsTheServersFirstAndTakesTheirMedianRoundTrip) {
-  fit::Target gpu;
-  gpu.name = "this machine: Vulkan0";
-  gpu.backend = "vulkan";
-  gpu.capacity_bytes = 8 * kGiB;
-  gpu.host_ram_bytes = 32 * kGiB;
-  gpu.host_bandwidth_gbps = 40;
+  const fit::Target gpu = testing::local_target("this machine: Vulkan0", "vulkan", 8 * kGiB, 32 * kGiB, 40);
   const std::vector<fit::RpcServerMemory> servers = {
       {"a:1", {10 * kGiB, 6 * kGiB}, 0.30}, {"b:2", {4 * kGiB}, 0.10}, {"c:3", {2 * kGiB}, 0.20}};
   const fit::SplitSetup s = fit::rpc_split_setup(servers, gpu, 0, -1);
@@ -442,17 +423,11 @@ TEST(DeviceSplit, RpcSplitSetupPutsTheServersFirstAndTakesTheirMedianRoundTrip) 
 }
 
 TEST(DeviceSplit, AutoOffloadStopsWhereADeviceIsFullAndEachDeviceHasItsVerdict) {
-  const auto shape = shape_of("Llama-3.1-70B", "Q4_K_M");
-  fit::ContextParams ctx;
-  ctx.n_ctx = 4096;
   std::vector<fit::SplitDevice> devs = {device("a", 16 * kGiB, 100, "h:1"), device("b", 16 * kGiB, 100, "h:2")};
-  fit::Target host;
-  host.host_ram_bytes = 128 * kGiB;
-  host.host_bandwidth_gbps = 50;
-  const auto all = fit::plan_device_split(shape, devs, host, ctx, -1, 0, {1, 0.5, "t"});
+  const auto all = llama70b_over(devs, 128 * kGiB, 50, 4096);
   EXPECT_EQ(all.verdict, fit::Verdict::kNo);  // ~40 GiB does not go into 2 x 15 GiB usable
   EXPECT_EQ(all.devices[0].verdict, fit::Verdict::kNo);
-  const auto aut = fit::plan_device_split(shape, devs, host, ctx, -2, 0, {1, 0.5, "t"});
+  const auto aut = llama70b_over(devs, 128 * kGiB, 50, 4096, -2);
   EXPECT_EQ(aut.verdict, fit::Verdict::kPartial);
   EXPECT_LT(aut.n_gpu_layers, 81);
   for (const auto& d : aut.devices) EXPECT_LE(d.device.total(), d.target.usable_bytes());
@@ -460,16 +435,10 @@ TEST(DeviceSplit, AutoOffloadStopsWhereADeviceIsFullAndEachDeviceHasItsVerdict) 
 }
 
 TEST(DeviceSplit, ADeviceOfUnknownBandwidthMakesTheBoundUnknownNotZeroSeconds) {
-  const auto shape = shape_of("Llama-3.1-70B", "Q4_K_M");
-  fit::ContextParams ctx;
-  ctx.n_ctx = 4096;
   // The first server holds layers but its bandwidth is not known (0): before, it added 0 s and
   // the bound came out as if its layers were free.
   std::vector<fit::SplitDevice> devs = {device("mystery", 64 * kGiB, 0, "h:1"), device("b", 64 * kGiB, 100, "h:2")};
-  fit::Target host;
-  host.host_ram_bytes = 128 * kGiB;
-  host.host_bandwidth_gbps = 50;
-  const auto plan = fit::plan_device_split(shape, devs, host, ctx, -1, 0, {1, 0.5, "t", "", ""});
+  const auto plan = llama70b_over(devs, 128 * kGiB, 50, 4096);
   EXPECT_GT(plan.n_layers[0], 0);
   EXPECT_EQ(plan.tg_bound_tps, 0.0);
   EXPECT_EQ(plan.compute_bound_tps, 0.0);
@@ -478,7 +447,7 @@ TEST(DeviceSplit, ADeviceOfUnknownBandwidthMakesTheBoundUnknownNotZeroSeconds) {
   EXPECT_GT(plan.network_s_per_token, 0.0);  // the network is still known
   // With its bandwidth known, the bound is known and finite.
   devs[0].target.bandwidth_gbps = 100;
-  const auto known = fit::plan_device_split(shape, devs, host, ctx, -1, 0, {1, 0.5, "t", "", ""});
+  const auto known = llama70b_over(devs, 128 * kGiB, 50, 4096);
   EXPECT_TRUE(known.bound_unknown.empty());
   EXPECT_GT(known.tg_bound_tps, 0.0);
 }

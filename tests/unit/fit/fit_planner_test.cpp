@@ -1,9 +1,8 @@
 // fit's planner and targets: the verdicts, llama.cpp's default-context rule, the catalog's
-// devices and their hosts, on header-only files written here (synth) of real model shapes.
+// devices and their hosts, on header-only files of real model shapes (support/preset_shape.h).
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <fstream>
 
 #include "fit/planner.h"
@@ -13,32 +12,12 @@
 #include "model/model_shape.h"
 #include "model/preset.h"
 #include "support/temp_dir.h"
-#include "synth/synthesis.h"
+#include "support/preset_shape.h"
 
 namespace rigbench {
 namespace {
 
 constexpr uint64_t kMiB = 1ull << 20, kGiB = 1ull << 30;
-
-// A header-only file of a preset (or a config.json) at `quant`, written once per test binary.
-model::ModelShape shape_of(const std::string& preset, const std::string& quant, const std::string& config = "") {
-  static testing::TempDir* dir = new testing::TempDir();
-  const std::string path =
-      dir->file((config.empty() ? preset : std::filesystem::path(config).stem().string()) + "-" + quant + ".gguf");
-  if (!std::filesystem::exists(path)) {
-    synth::SynthRequest req;
-    req.preset = preset;
-    req.config = config;
-    req.quant = quant;
-    req.output_path = path;
-    req.header_only = true;
-    auto written = synth::run_synth(req, nullptr);
-    EXPECT_TRUE(written) << written.error().message;
-  }
-  auto shape = model::read_shape(path);
-  EXPECT_TRUE(shape) << shape.error().message;
-  return *shape;
-}
 
 std::vector<hw::CatalogDevice> catalog() {
   auto c = hw::load_catalog(hw::catalog_path());
@@ -65,7 +44,7 @@ fit::Target cpu_machine(uint64_t ram_bytes) {
 // 117248 on a machine of 24684096 kB (MemTotal, 23.5 GiB): its rule (total RAM less 1 GiB,
 // interpolated between 4096 and 131072, rounded down to 256) on rigbench's estimate.
 TEST(FitPlanner, DefaultContextOnCpuFollowsLlamaCppFitOnTotalRamLessOneGiB) {
-  const auto shape = shape_of("Llama-3.1-8B", "Q8_0");
+  const auto shape = testing::preset_shape("Llama-3.1-8B", "Q8_0");
   const fit::Target t = cpu_machine(24684096ull * 1024);
   EXPECT_EQ(t.capacity_bytes, 24684096ull * 1024);  // total RAM, not what is available now
   EXPECT_EQ(t.usable_bytes(), 24684096ull * 1024 - kGiB);
@@ -81,7 +60,7 @@ TEST(FitPlanner, DefaultContextOnCpuFollowsLlamaCppFitOnTotalRamLessOneGiB) {
 }
 
 TEST(FitPlanner, DefaultContextKeepsTheTrainedContextWhenItFits) {
-  const auto shape = shape_of("Llama-3.1-8B", "Q8_0");
+  const auto shape = testing::preset_shape("Llama-3.1-8B", "Q8_0");
   const fit::FitResult r = fit::plan_fit_default_context(shape, cpu_machine(64 * kGiB), fit::ContextParams{}, -2, 0);
   EXPECT_EQ(r.n_ctx, 131072);
   EXPECT_EQ(r.verdict, fit::Verdict::kFits);
@@ -96,7 +75,7 @@ TEST(FitPlanner, AppleWorkingSetIsTwoThirdsOfRamBelow36GiBAndThe34BDoesNotFitA32
   EXPECT_NEAR(static_cast<double>(hw::apple_working_set_bytes(36 * kGiB)) / 1e6, 28991.03, 0.01 * 28991.03);
   EXPECT_NEAR(static_cast<double>(hw::apple_working_set_bytes(64 * kGiB)) / kMiB, 49152.0, 0.01 * 49152.0);
   EXPECT_NEAR(static_cast<double>(hw::apple_working_set_bytes(96 * kGiB)) / kMiB, 73728.0, 0.01 * 73728.0);
-  const auto shape = shape_of("", "Q5_K_M", RIGBENCH_TEST_DATA "/fit/codellama34b.config.json");
+  const auto shape = testing::preset_shape("", "Q5_K_M", RIGBENCH_TEST_DATA "/fit/codellama34b.config.json");
   const fit::Target mac = from_catalog("M2 Pro 32GB");
   EXPECT_EQ(mac.capacity_bytes, hw::apple_working_set_bytes(32 * kGiB));
   fit::ContextParams c;
@@ -161,7 +140,7 @@ TEST(FitCatalog, UnitsAreWholeGiBAndAppleEntriesTakeTheWorkingSetRule) {
 // "Also found" in #19: max n_ctx on a partial row, above n_ctx_train where a larger -c fits,
 // the padded n_ctx, and a "does not fit" row's margin.
 TEST(FitPlanner, PartialRowHasALargestContext) {
-  const auto shape = shape_of("Llama-3.1-70B", "Q4_K_M");
+  const auto shape = testing::preset_shape("Llama-3.1-70B", "Q4_K_M");
   fit::ContextParams c;
   c.n_ctx = 8192;
   const fit::FitResult r = fit::plan_fit(shape, from_catalog("RTX 3090"), c, -2, 0);
@@ -171,7 +150,7 @@ TEST(FitPlanner, PartialRowHasALargestContext) {
 }
 
 TEST(FitPlanner, LargestContextGoesPastTheTrainedOneWhenALargerRequestFitsAndWarns) {
-  const auto shape = shape_of("SmolLM2-135M", "Q8_0");
+  const auto shape = testing::preset_shape("SmolLM2-135M", "Q8_0");
   fit::ContextParams c;
   c.n_ctx = 4 * static_cast<int>(shape.n_ctx_train);
   const fit::FitResult r = fit::plan_fit(shape, cpu_machine(64 * kGiB), c, -2, 0);
@@ -181,7 +160,7 @@ TEST(FitPlanner, LargestContextGoesPastTheTrainedOneWhenALargerRequestFitsAndWar
 }
 
 TEST(FitPlanner, NCtxIsThePaddedContextLlamaCppAllocates) {
-  const auto shape = shape_of("SmolLM2-135M", "Q8_0");
+  const auto shape = testing::preset_shape("SmolLM2-135M", "Q8_0");
   fit::ContextParams c;
   c.n_ctx = 1000;
   fit::FitResult r = fit::plan_fit(shape, cpu_machine(64 * kGiB), c, -2, 0);
@@ -196,7 +175,7 @@ TEST(FitPlanner, NCtxIsThePaddedContextLlamaCppAllocates) {
 }
 
 TEST(FitPlanner, DoesNotFitForLackOfHostRamShowsTheNegativeMargin) {
-  const auto shape = shape_of("Llama-3.1-70B", "Q4_K_M");
+  const auto shape = testing::preset_shape("Llama-3.1-70B", "Q4_K_M");
   fit::HostChoice host;
   host.ram_bytes = 8 * kGiB;
   fit::ContextParams c;
@@ -210,7 +189,7 @@ TEST(FitPlanner, DoesNotFitForLackOfHostRamShowsTheNegativeMargin) {
 // A GPU that cannot hold even the output layer: "does not fit" with the device's shortfall as
 // the margin, not the host's room (a made-up 1.25 GiB card beside 64 GiB of RAM).
 TEST(FitPlanner, NothingOffloadedReadsTheDevicesShortfall) {
-  const auto shape = shape_of("Llama-3.1-70B", "Q4_K_M");
+  const auto shape = testing::preset_shape("Llama-3.1-70B", "Q4_K_M");
   fit::Target tiny;
   tiny.name = "tiny";
   tiny.backend = "cuda";
@@ -229,7 +208,7 @@ TEST(FitPlanner, NothingOffloadedReadsTheDevicesShortfall) {
 // Several GPUs, no -c: llama.cpp's --fit cuts n_ctx_train on their summed usable memory less
 // its allowance for whole layers, and every card then has room.
 TEST(FitPlanner, DefaultContextOverTwoGpusIsCutToFitThemAll) {
-  const auto shape = shape_of("Llama-3.1-70B", "Q4_K_M");
+  const auto shape = testing::preset_shape("Llama-3.1-70B", "Q4_K_M");
   const auto rs =
       fit::plan_fit_split_default_context(shape, from_catalog("RTX 3090"), fit::ContextParams{}, -2, 0, 2, {});
   ASSERT_EQ(rs.size(), 2u);
@@ -247,7 +226,7 @@ TEST(FitPlanner, DefaultContextOverTwoGpusIsCutToFitThemAll) {
 // ("partial: 58 layers on the device") while #1 held 22.60 GiB and #2 8.35 GiB. Each card now
 // carries the layers llama.cpp's split puts on it (split_layer_devices over the shares 3:1).
 TEST(FitPlanner, SplitOverTwoGpusGivesEachCardItsShareOfTheLayers) {
-  const auto shape = shape_of("Llama-3.1-70B", "Q4_K_M");
+  const auto shape = testing::preset_shape("Llama-3.1-70B", "Q4_K_M");
   fit::ContextParams c;
   c.n_ctx = 8192;
   const auto rs = fit::plan_fit_split(shape, from_catalog("RTX 3090"), c, -2, 0, 2, {3, 1});
@@ -278,7 +257,7 @@ TEST(FitPlanner, SplitOverTwoGpusGivesEachCardItsShareOfTheLayers) {
 // --fit keeps free. --rank took the backend's overhead off too (H200 139.01 GiB against fit's
 // 139.40); the overhead belongs to what the model needs, not to what the device offers.
 TEST(FitRanking, UsableMemoryIsFitsUsable) {
-  const auto shape = shape_of("Llama-3.1-70B", "Q4_K_M");
+  const auto shape = testing::preset_shape("Llama-3.1-70B", "Q4_K_M");
   fit::ContextParams c;
   c.n_ctx = 8192;
   const auto all = catalog();
@@ -302,7 +281,7 @@ TEST(FitRanking, UsableMemoryIsFitsUsable) {
 // Q3_K_S on an RTX 2080 Ti host measured 1.3 t/s (reference.md section 1); the bound with the
 // stated host (DDR4-3200, two channels) is above it. --host-bandwidth replaces it.
 TEST(FitPlanner, CatalogGpuHostHasItsOwnBandwidth) {
-  const auto shape = shape_of("Llama-3.1-70B", "Q3_K_S");
+  const auto shape = testing::preset_shape("Llama-3.1-70B", "Q3_K_S");
   fit::ContextParams c;
   c.n_ctx = 2048;
   const fit::Target stated = from_catalog("RTX 2080 Ti");

@@ -6,6 +6,7 @@
 
 #include "fit/device_split.h"
 #include "model/model_file.h"
+#include "support/fit_targets.h"
 
 namespace rigbench::measure {
 namespace {
@@ -18,16 +19,7 @@ model::ModelShape stories() {
   return file->shape;
 }
 
-fit::Target cpu_machine() {
-  fit::Target t;
-  t.name = "this machine";
-  t.backend = "cpu";
-  t.capacity_bytes = 16 * kGiB;
-  t.host_ram_bytes = 16 * kGiB;
-  t.bandwidth_gbps = 20;
-  t.host_bandwidth_gbps = 20;
-  return t;
-}
+fit::Target cpu_machine() { return testing::local_target("this machine", "cpu", 16 * kGiB, 16 * kGiB, 20); }
 
 TestCase run_with(const std::string& rpc, const std::string& ts = "0.00") {
   TestCase tc;
@@ -63,6 +55,11 @@ TEST(Preflight, RpcRunsBoundIsFitsWithTheNetworkTerm) {
   EXPECT_DOUBLE_EQ(pre.rooflines[1].tg_bound_tps, by_memory.tg_bound_tps);
   EXPECT_LT(pre.rooflines[1].tg_bound_tps, by_memory.compute_bound_tps);  // the network counts
   EXPECT_LT(pre.rooflines[1].tg_bound_tps, pre.rooflines[0].tg_bound_tps);
+  // Its two terms are kept for the note beside a tg above the bound; a local run has neither.
+  EXPECT_DOUBLE_EQ(pre.rooflines[1].memory_bound_tps, by_memory.compute_bound_tps);
+  EXPECT_DOUBLE_EQ(pre.rooflines[1].network_ms_per_token, by_memory.network_s_per_token * 1e3);
+  EXPECT_EQ(pre.rooflines[0].memory_bound_tps, 0.0);
+  EXPECT_EQ(pre.rooflines[0].network_ms_per_token, 0.0);
   // -ts as llama-bench writes it ("1/3"): the shares of the same split.
   std::vector<fit::SplitDevice> shared = setup.devices;
   fit::set_split_shares(shared, {1, 3});

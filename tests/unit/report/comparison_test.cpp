@@ -668,6 +668,31 @@ TEST(Compare, ByBuildComparesTheConfigurationBothBuildsRan) {
   EXPECT_NEAR(tg.pairs[0].items[0].change, 0.25, 1e-3);
 }
 
+// compare decides which knobs differ on the knobs themselves (knob_settings), not by reading the
+// label back: a setting another llama-bench version recorded whose value has a space ("x y")
+// was split into "main_device=x" and a knob "y", so the rows read "y z=-" and "y=- z".
+TEST(Compare, ByBuildRowsNameTheSettingThatDiffersWhateverItsValueHolds) {
+  RunRecord a = moe_run("a", "rig3090", 50), b = moe_run("b", "rig3090", 40);
+  a.source_fields["main_device"] = "x y";
+  b.source_fields["main_device"] = "x z";
+  const std::vector<RunRecord> records = {a, b};
+  auto cmp = compare(records, {CompareBy::kBuild, ""});
+  ASSERT_TRUE(cmp) << cmp.error().message;
+  ASSERT_TRUE(cmp->several_knobs);
+  std::set<std::string> shown;
+  for (const Row& r : cmp->rows) {
+    if (r.metric == Metric::kTg) shown.insert(r.knobs_shown);
+  }
+  EXPECT_EQ(shown, (std::set<std::string>{"main_device=x y", "main_device=x z"}));
+  // A knob the label leaves out at its default is still one of every row's settings, at it.
+  const KnobSettings settings = knob_settings(a);
+  const auto moe = std::find_if(settings.begin(), settings.end(), [](const KnobSetting& k) { return k.name == "n_cpu_moe"; });
+  ASSERT_NE(moe, settings.end());
+  EXPECT_EQ(moe->value, "0");
+  EXPECT_FALSE(moe->in_label);
+  EXPECT_EQ(knobs_label(settings), knobs_label(a));
+}
+
 // By machine, each machine is compared at its best; a row whose best configurations ran
 // different knobs says so (Row::knobs_differ, "(knobs differ)" by the winner), one whose
 // cells ran the same knobs does not.

@@ -10,19 +10,17 @@
 #include "report/fit_printer.h"
 #include "report/printer.h"
 #include "support/golden.h"
+#include "support/printed.h"
 #include "support/sample_record.h"
 
 namespace rigbench::report {
 namespace {
 
 std::string print(OutputFormat f, int n_records) {
-  std::ostringstream out;
-  auto p = make_printer(f, out);
-  p->begin();
-  for (int i = 0; i < n_records; ++i) p->add(testing::sample_record());
-  p->end();
-  return out.str();
+  return testing::printed(f, std::vector<RunRecord>(static_cast<std::size_t>(n_records), testing::sample_record()));
 }
+
+std::string markdown(const std::vector<RunRecord>& records) { return testing::printed(OutputFormat::kMarkdown, records); }
 
 TEST(JsonPrinter, WritesAParseableArray) {
   EXPECT_EQ(nlohmann::json::parse(print(OutputFormat::kJson, 0)).size(), 0u);
@@ -150,12 +148,8 @@ TEST(MarkdownPrinter, NotesAnInterruptedRow) {
   RunRecord r = testing::sample_record();
   r.interrupted = true;
   r.params.repetitions = 100;
-  std::ostringstream out;
-  auto p = make_printer(OutputFormat::kMarkdown, out);
-  p->begin();
-  p->add(r);
-  p->end();
-  EXPECT_NE(out.str().find("note: row 1: interrupted after 2 of 100 repetitions"), std::string::npos) << out.str();
+  const std::string md = markdown({r});
+  EXPECT_NE(md.find("note: row 1: interrupted after 2 of 100 repetitions"), std::string::npos) << md;
 }
 
 // -r auto that ran out of time: the footer gives each row's interval, a note says which row
@@ -196,22 +190,37 @@ TEST(MarkdownPrinter, NotesTgAboveItsBoundAndNotTgBelowIt) {
   RunRecord below = testing::sample_record();
   below.roofline.tg_bound_tps = 93.0;  // within 5 %: noise, no note
   below.roofline.bandwidth_gbps = 20.0;
-  std::ostringstream out;
-  auto p = make_printer(OutputFormat::kMarkdown, out);
-  p->begin();
-  p->add(above);
-  p->add(below);
-  p->end();
+  const std::string md = markdown({above, below});
   // Notes wrap at 120 columns, continuation lines indented.
-  EXPECT_NE(
-      out.str().find(
-          "note: row 2: tg 96.00 t/s is above its bound 80.0 t/s: the bound's bandwidth (8.5 GB/s) was measured low,"),
-      std::string::npos)
-      << out.str();
-  EXPECT_NE(out.str().find("`rigbench hw --bandwidth` on an idle machine measures it again"), std::string::npos)
-      << out.str();
-  for (const auto& line : split(out.str(), '\n')) EXPECT_LE(line.size(), 120u) << line;
-  EXPECT_EQ(out.str().find("note: row 4: tg"), std::string::npos) << out.str();
+  EXPECT_NE(md.find("note: row 2: tg 96.00 t/s is above its bound 80.0 t/s: the bound's bandwidth (8.5 GB/s) was "
+                    "measured low,"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("`rigbench hw --bandwidth` on an idle machine measures it again"), std::string::npos) << md;
+  for (const auto& line : split(md, '\n')) EXPECT_LE(line.size(), 120u) << line;
+  EXPECT_EQ(md.find("note: row 4: tg"), std::string::npos) << md;
+}
+
+// A split run's bound (bench --rpc) is its devices' memory and the network, not this machine's
+// bandwidth alone: the note names both terms and how to plan with the link's own figures.
+TEST(MarkdownPrinter, NotesASplitRunAboveItsBoundWithTheMemoryAndNetworkTerms) {
+  RunRecord rec = testing::sample_record();  // tg mean 96 t/s
+  rec.params.rpc = "127.0.0.1:50052";
+  rec.roofline.tg_bound_tps = 40.0;
+  rec.roofline.bandwidth_gbps = 20.0;
+  rec.roofline.memory_bound_tps = 8000.0;
+  rec.roofline.network_ms_per_token = 24.875;
+  const std::string md = markdown({rec});
+  std::string text;  // the notes unwrapped: continuation lines are indented 6 spaces
+  for (const auto& line : split(md, '\n')) text += line.rfind("      ", 0) == 0 ? " " + line.substr(6) : "\n" + line;
+  EXPECT_NE(text.find("note: row 2: tg 96.00 t/s is above its bound 40.0 t/s, the split's (memory alone 8000.0 t/s, "
+                      "network 24.875 ms a token): the rpc-servers' memory is assumed as fast as this machine's (they "
+                      "report none), the link at 1 Gb/s with the round trip measured before the run; `rigbench fit "
+                      "--rpc` with --link-gbps and --link-rtt-ms plans it with the link's own figures"),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(text.find("measured low"), std::string::npos) << md;
+  for (const auto& line : split(md, '\n')) EXPECT_LE(line.size(), 120u) << line;
 }
 
 // CSV carries the interval (ci95 of pp and tg), the precision and the noise notes per record.

@@ -8,19 +8,13 @@
 
 #include "report/columns.h"
 #include "report/printer.h"
+#include "support/printed.h"
 #include "support/sample_record.h"
 
 namespace rigbench::report {
 namespace {
 
-std::string print_sql(const std::vector<RunRecord>& records) {
-  std::ostringstream out;
-  auto p = make_printer(OutputFormat::kSql, out);
-  p->begin();
-  for (const auto& r : records) p->add(r);
-  p->end();
-  return out.str();
-}
+std::string print_sql(const std::vector<RunRecord>& records) { return testing::printed(OutputFormat::kSql, records); }
 
 // An in-memory database that has run `sql`.
 class Db {

@@ -91,6 +91,23 @@ TEST(RecordJson, RoundTripKeepsLoadMode) {
   EXPECT_EQ(b->params.load_mode, "mmap+mlock");
 }
 
+// A split run (bench --rpc) keeps the two terms of its bound; a local run writes neither.
+TEST(RecordJson, SplitRunKeepsItsBoundsMemoryAndNetworkTermsLocalRunWritesNeither) {
+  EXPECT_FALSE(to_json(testing::sample_record())["roofline"].contains("network_ms_per_token"));
+  RunRecord a = testing::sample_record();
+  a.params.rpc = "127.0.0.1:50052";
+  a.roofline.tg_bound_tps = 40.0;
+  a.roofline.memory_bound_tps = 8000.0;
+  a.roofline.network_ms_per_token = 24.875;
+  const Json j = to_json(a);
+  EXPECT_EQ(j["roofline"]["memory_bound_tps"], 8000.0);
+  EXPECT_EQ(j["roofline"]["network_ms_per_token"], 24.875);
+  auto b = from_json(j);
+  ASSERT_TRUE(b) << b.error().message;
+  EXPECT_EQ(b->roofline.memory_bound_tps, 8000.0);
+  EXPECT_EQ(b->roofline.network_ms_per_token, 24.875);
+}
+
 TEST(RecordJson, RecordWithoutLoadModeReadsAuto) {
   Json j = to_json(testing::sample_record());
   j["params"]["load_mode"] = "none";
