@@ -198,6 +198,7 @@ Result<model::ModelShape> load_shape(const FitOptions& o, std::string& path, std
     path = o.model;
     auto file = model::check_model_file(o.model);
     if (!file) return std::unexpected(file.error());
+    file->shape.name = file->info.name;  // the file's name, as bench and an import name it (core/model_name.h)
     return std::move(file->shape);
   }
   auto preset = model::find_preset(o.preset);
