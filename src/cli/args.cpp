@@ -97,17 +97,6 @@ Status check_currency(const std::string& currency) {
   return {};
 }
 
-std::string output_format_error(const std::string& value, const std::vector<std::string>& formats,
-                                FileAdvice advice) {
-  if (std::find(formats.begin(), formats.end(), value) != formats.end()) return "";
-  std::string msg = "'" + value + "' is not an output format (" + join(formats, ", ") + ")";
-  if (value == "-" || value.find_first_of("./") != std::string::npos) {
-    msg += advice == FileAdvice::kOutputFileFlag ? "; to write a file use --output-file"
-                                                 : "; -o takes a format: to write a file, redirect (> FILE)";
-  }
-  return msg;
-}
-
 void add_record_filter_flags(CLI::App& cmd, store::RecordFilter& f) {
   cmd.add_option("--model", f.models,
                  "only records whose model (name, file type or file name) contains TEXT; repeatable, any may match")
@@ -142,11 +131,6 @@ CLI::Validator range(double min, double max) {
         return x >= min && x <= max ? "" : v + " is not in " + text;
       },
       bounds);
-}
-
-CLI::Validator output_format(const std::vector<std::string>& formats, FileAdvice advice) {
-  return CLI::Validator([formats, advice](std::string& v) { return output_format_error(v, formats, advice); },
-                        join(formats, "|"));
 }
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {

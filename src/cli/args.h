@@ -23,21 +23,6 @@ std::vector<std::string> expand_llama_bench_aliases(const std::vector<std::strin
 // subcommands' arguments are not looked at.
 Status check_unsupported_llama_bench_flags(const std::vector<std::string>& args);
 
-// What a `-o` value that looks like a file name is told: the subcommand's --output-file (synth,
-// report), or to redirect standard output (every other subcommand: it prints its output).
-enum class FileAdvice { kOutputFileFlag, kRedirect };
-
-// A check for `-o, --output FORMAT` (always a format, never a path): accepts one of
-// `formats`; otherwise one line listing them, and, when the value looks like a file name
-// (has a '.' or a '/', or is "-"), how to write a file: "to write a file use --output-file"
-// (kOutputFileFlag) or "-o takes a format: to write a file, redirect (> FILE)" (kRedirect, as
-// report::parse_output_format says it).
-CLI::Validator output_format(const std::vector<std::string>& formats, FileAdvice advice);
-
-// The message of output_format() for `value` ("" when it is one of `formats`).
-std::string output_format_error(const std::string& value, const std::vector<std::string>& formats,
-                                FileAdvice advice);
-
 // A check that an option's number lies in [min, max], said with the bounds as written (%g):
 // "2 is not in [1e-09, 0.5]" (CLI::Range says "0.000000 to 0.500000"); "'x' is not a number".
 CLI::Validator range(double min, double max);

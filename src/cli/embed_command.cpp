@@ -27,13 +27,6 @@ namespace rigbench::cli {
 
 namespace {
 
-const std::vector<report::OutputFormat>& embed_formats() {
-  static const std::vector<report::OutputFormat> kFormats = {report::OutputFormat::kMarkdown,
-                                                             report::OutputFormat::kCsv, report::OutputFormat::kJson,
-                                                             report::OutputFormat::kJsonl};
-  return kFormats;
-}
-
 // The generation flags `embed` refuses, with bench's spellings.
 struct RefusedFlag {
   std::string names;  // CLI11 names
@@ -137,7 +130,7 @@ Status run_embed_command(EmbedOptions& o) {
                                        ": a generation setting; an embedding run has no prompt, generation or KV "
                                        "cache (embed measures latency at batch 1 and throughput per -b)");
   }
-  const auto format = report::parse_output_format(o.output, embed_formats());
+  const auto format = report::parse_output_format(o.output);
   if (!format) return std::unexpected(format.error());
   if (o.no_db && !o.db_path.empty()) return fail(ErrorCode::kUsage, "--db and --no-db: give one, not both");
   if (o.no_warmup) o.warmup = 0;

@@ -187,8 +187,7 @@ CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& o) {
       ->delimiter(',')
       ->capture_default_str();
   cmd->add_option("-r,--repetitions", o.repetitions, "--embeddings: passes over the query set")->capture_default_str();
-  cmd->add_option("-o,--output", o.output, "output format: md, csv, json or jsonl")
-      ->check(output_format({"md", "csv", "json", "jsonl"}, FileAdvice::kRedirect));
+  cmd->add_option("-o,--output", o.output, "output format: md, csv, json or jsonl")->capture_default_str();
   cmd->add_flag("--wide", o.wide, "every column in the md table (every percentile, server timings)");
   cmd->add_option("--db", o.db_path, "results database (default: $XDG_DATA_HOME/rigbench/results.db)")->take_last();
   cmd->add_flag("--no-db", o.no_db, "do not store the results");
