@@ -58,7 +58,10 @@ struct TableColumn {
   bool data_only = false;  // never in md (csv and json only)
   // md: the table keeps within kMarkdownWidth columns by this column taking the room the
   // others leave; its text wraps at spaces (a longer word is cut) onto continuation rows whose
-  // other cells are empty. At most one column of a table wraps.
+  // other cells are empty. At most one column of a table wraps. For a value under its key
+  // (hw's descriptions, details and fixes), never for the name a row stands for (a model, a
+  // machine, a build): that stays whole on its row as in llama-bench's table, and a long one
+  // widens the table.
   bool wrap = false;
 };
 

@@ -319,7 +319,12 @@ TEST(EmbedRecord, TableHasALatencyRowAndOneRowPerBatchSize) {
   EXPECT_NE(md.find("3.97"), std::string::npos) << md;
   EXPECT_NE(md.find("batch 8"), std::string::npos) << md;
   EXPECT_NE(md.find("2000.0"), std::string::npos) << md;
-  for (const auto& line : split(md, '\n')) EXPECT_LE(report::display_width(line), 120u) << line;
+  // One line per row, the model whole on it (it was cut onto continuation rows to keep 120
+  // columns): a long name widens the table, as in bench's and compare's tables.
+  const auto lines = split(md, '\n');
+  ASSERT_EQ(lines.size(), 5u) << md;  // header, rule, 2 rows, ""
+  for (std::size_t i = 2; i < 4; ++i)
+    EXPECT_NE(lines[i].find("| Model, \"quoted\" \\| piped F32 |"), std::string::npos) << lines[i];
 }
 
 }  // namespace
