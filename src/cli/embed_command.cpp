@@ -35,9 +35,8 @@ struct RefusedFlag {
 const std::vector<RefusedFlag>& refused_flags() {
   static const std::vector<RefusedFlag> kFlags = [] {
     std::vector<RefusedFlag> out = {{"-p,--n-prompt", "-p/--n-prompt"}, {"-n,--n-gen", "-n/--n-gen"}, {"--pg", "-pg"}};
-    for (const char* key : {"n_depth", "n_ctx", "type_k", "type_v"}) {
-      const Knob* k = find_knob(key);
-      out.push_back({k->flags, knob_flag_name(*k)});
+    for (const Knob& k : knobs()) {
+      if (k.generation_only) out.push_back({k.flags, knob_flag_name(k)});
     }
     return out;
   }();

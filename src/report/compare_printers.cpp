@@ -51,7 +51,7 @@ std::vector<std::pair<std::string, std::string Row::*>> label_columns(const Comp
 }
 
 std::string test_with_unit(const Row& row) {
-  if (row.metric == Metric::kMemory) return "memory " + row.test;
+  if (row.metric == Metric::kMemory) return row.test.empty() ? "memory" : "memory " + row.test;
   return row.test + " " + metric_info(row.metric).unit;
 }
 

@@ -229,7 +229,7 @@ std::string test_label(Metric metric, int n, int depth, const std::string& suffi
     case Metric::kTgEnergy:
     case Metric::kCost: s = "tg" + std::to_string(n); break;
     case Metric::kTtft: s = "ttft pp" + std::to_string(n); break;
-    case Metric::kMemory: return "n_ctx " + std::to_string(n);
+    case Metric::kMemory: return n > 0 ? "n_ctx " + std::to_string(n) : "";  // 0: no context (embed)
     case Metric::kItl: s = "itl tg" + std::to_string(n); break;
     case Metric::kSuiteGen:
     case Metric::kSuiteTtft:
@@ -468,7 +468,9 @@ std::optional<MetricValues> run_metric_values(const RunRecord& rec, Metric metri
       if (rec.memory.buffers.empty()) break;
       uint64_t total = 0;
       for (const auto& b : rec.memory.buffers) total += b.model_bytes + b.context_bytes + b.compute_bytes;
-      return values({static_cast<double>(total)}, metric, rec.params.n_ctx, 0);
+      // The context the run created, where it is a setting of the run (an embedding run has none).
+      const int n_ctx = knob_applies(*find_knob("n_ctx"), rec) ? rec.params.n_ctx : 0;
+      return values({static_cast<double>(total)}, metric, n_ctx, 0);
     }
   }
   return std::nullopt;
@@ -495,7 +497,7 @@ std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric) {
 std::string knobs_label(const RunRecord& rec) {
   std::string label;
   for (const Knob& k : knobs()) {
-    if (!k.compare_key) continue;
+    if (!k.compare_key || !knob_applies(k, rec)) continue;
     const std::string value = knob_text(k, rec.params);
     // A knob bench does not set is named only away from its default: the label stays short
     // and still tells every configuration apart.

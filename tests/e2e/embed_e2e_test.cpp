@@ -82,6 +82,8 @@ TEST_F(EmbedE2E, LlamaCppLoadsTheSyntheticBgeSmallAsAnEmbeddingModelWithClsPooli
   EXPECT_NE(c.out.find("latency b1"), std::string::npos) << c.out;
   EXPECT_NE(c.out.find("batch 2"), std::string::npos) << c.out;
   EXPECT_NE(c.out.find("embed latency b1"), std::string::npos) << c.out;  // a compare row, ranked as the others
+  EXPECT_NE(c.out.find("| memory "), std::string::npos) << c.out;  // no context to name: not "memory n_ctx 0"
+  EXPECT_EQ(c.out.find("n_ctx 0"), std::string::npos) << c.out;
   const ProcessResult h =
       run_process({RIGBENCH_BIN, "report", "--db", work.file("r.db"), "--output-file", work.file("r.html")});
   ASSERT_EQ(h.exit_code, 0) << h.err;
