@@ -20,6 +20,7 @@
 #include "cli/report_command.h"
 #include "cli/serve_bench_command.h"
 #include "cli/synth_command.h"
+#include "core/short_commit.h"
 
 namespace {
 
@@ -93,8 +94,8 @@ int main(int argc, char** argv) {
   using namespace rigbench;
   CLI::App app{"rigbench: will it fit, how fast, what does it cost - measured the same way on every machine",
                "rigbench"};
-  app.set_version_flag("--version",
-                       std::string(RIGBENCH_VERSION) + " (llama.cpp " + cli::build_info().llama_cpp_commit + ")");
+  app.set_version_flag("--version", std::string(RIGBENCH_VERSION) + " (llama.cpp " +
+                                        short_commit(cli::build_info().llama_cpp_commit) + ")");
   app.require_subcommand(1);
 
   // Each subcommand: its options, declared on `app`, and how it runs once parsed.

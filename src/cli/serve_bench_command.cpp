@@ -23,6 +23,7 @@
 #include "cli/interrupt.h"
 #include "cli/serve_bench_embed.h"
 #include "cli/serve_energy.h"
+#include "core/short_commit.h"
 #include "core/strings.h"
 #include "cost/model_costs.h"
 #include "measure/energy.h"
@@ -314,7 +315,7 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   const bool rewrite_line = isatty(STDERR_FILENO) != 0;
   std::fprintf(stderr, "rigbench: %s: %s%s%s, API %s, model %s\n", url->redacted().c_str(),
                server->software.empty() ? server->api_family.c_str() : server->software.c_str(),
-               server->version.empty() ? "" : " ", server->version.c_str(), net::api_name(api),
+               server->version.empty() ? "" : " ", short_commit(server->version).c_str(), net::api_name(api),
                join(models, ", ").c_str());
 
   report::Table table(report::serve_columns(slo->any(), models.size() > 1));

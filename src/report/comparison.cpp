@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "core/knobs.h"
+#include "core/short_commit.h"
 #include "core/strings.h"
 #include "core/suite_stats.h"
 #include "report/table.h"
@@ -488,7 +489,7 @@ std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric) {
     v->test += " @ c" + std::to_string(s.concurrency);
     if (s.rate_rps > 0) v->test += " rate " + shortest(s.rate_rps);
     if (!s.software.empty()) v->test += " " + s.software;
-    if (!s.version.empty()) v->test += " " + s.version;
+    if (!s.version.empty()) v->test += " " + short_commit(s.version);  // llama-server's "b7090-<40 hex>"
     v->test += " " + s.api + " " + s.url;
   }
   return v;
@@ -666,7 +667,7 @@ std::string build_backends(const MachineInfo& m) {
 Identity build_identity(const RunRecord& rec) {
   const bool llama_bench = std::find(rec.tags.begin(), rec.tags.end(), store::kLlamaBenchTag) != rec.tags.end();
   const std::string tool = llama_bench ? "llama-bench" : "rigbench " + rec.build.rigbench_version;
-  const std::string commit = rec.build.llama_cpp_commit.empty() ? "?" : rec.build.llama_cpp_commit.substr(0, 8);
+  const std::string commit = rec.build.llama_cpp_commit.empty() ? "?" : short_commit(rec.build.llama_cpp_commit);
   return Identity{tool + '\x1f' + commit, tool + " / llama.cpp " + commit};
 }
 

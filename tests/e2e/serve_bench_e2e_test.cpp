@@ -709,6 +709,13 @@ TEST(ServeBenchLlamaServer, ConcurrencySweep124AgainstTheShippedModel) {
   EXPECT_EQ(cmp.exit_code, 0) << cmp.err;
   EXPECT_NE(cmp.out.find("@ c4 llama.cpp"), std::string::npos) << cmp.out;
   EXPECT_NE(cmp.out.find("@ c1 llama.cpp"), std::string::npos) << cmp.out;
+  // llama-server states its build as "b<N>-<40-digit commit>": its rows show the commit as
+  // every other place does, 8 digits (a new user saw all 40 there); the record keeps it whole.
+  const std::string commit = runs[0]["server_version"].get<std::string>();
+  ASSERT_NE(commit.find("-80fb11ac73e6"), std::string::npos) << commit;
+  EXPECT_EQ(cmp.out.find("80fb11ac7"), std::string::npos) << cmp.out;
+  EXPECT_NE(cmp.out.find(commit.substr(0, commit.find('-')) + "-80fb11ac openai-completions"), std::string::npos)
+      << cmp.out;
 }
 
 TEST(ServeBenchLlamaServer, EmbeddingsOfASyntheticBgeSmallThroughV1Embeddings) {
