@@ -229,7 +229,6 @@ Status run_ranking(const FitOptions& o, const model::ModelShape& shape, const fi
   report::FitRankingReport rep;
   rep.model = o.preset.empty() ? shape.name : shape.name + " " + o.quant;
   rep.model_path = o.model.empty() ? "preset " + o.preset + " " + o.quant : o.model;
-  rep.n_ctx = o.ctx_size;
   rep.ranking = fit::rank_devices(shape, *catalog, make_target, ctx, ngl, o.n_depth, *by, o.min_tps);
   if (!o.vs.empty()) {
     const auto names = split_list(o.vs);
