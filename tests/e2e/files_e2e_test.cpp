@@ -189,11 +189,47 @@ TEST(FilesE2E, ReportPathErrorsSayWhy) {
                             "/': is a directory; name the HTML file"),
             std::string::npos)
       << is_dir.err;
-  const ProcessResult missing =
-      run_process({RIGBENCH_BIN, "report", "--db", dir.file("r.db"), "--output-file", dir.file("no/such/r.html")});
-  EXPECT_EQ(missing.exit_code, 1);
-  EXPECT_NE(missing.err.find("': no such directory: " + dir.file("no/such")), std::string::npos) << missing.err;
-  for (const ProcessResult* r : {&is_dir, &missing}) EXPECT_EQ(r->err.find("Success"), std::string::npos) << r->err;
+  testing::write_file(dir.file("file"), "x");
+  const ProcessResult not_dir =
+      run_process({RIGBENCH_BIN, "report", "--db", dir.file("r.db"), "--output-file", dir.file("file/r.html")});
+  EXPECT_EQ(not_dir.exit_code, 1);
+  EXPECT_NE(not_dir.err.find("': not a directory: " + dir.file("file")), std::string::npos) << not_dir.err;
+  for (const ProcessResult* r : {&is_dir, &not_dir}) EXPECT_EQ(r->err.find("Success"), std::string::npos) << r->err;
+}
+
+// A new user found `bench --db a/b/x.db` made the missing folders while `report --output-file`
+// refused them ("no such directory"): every file rigbench writes gets its missing folders made
+// (the results database, report's page, synth's GGUF, serve-bench's --save-responses), as the
+// default database's folder always was. A reader given a database that is not there refuses
+// it with one message in every subcommand, and makes nothing.
+TEST(FilesE2E, EveryFileWrittenGetsItsMissingFoldersAndAReaderMakesNone) {
+  TempDir dir;
+  const std::string db = dir.file("runs/2026/r.db");
+  make_database(dir, db);  // import --db: its folders made
+  if (HasFatalFailure()) return;
+  const ProcessResult report =
+      run_process({RIGBENCH_BIN, "report", "--db", db, "--output-file", dir.file("out/html/r.html")});
+  EXPECT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_TRUE(fs::is_regular_file(dir.file("out/html/r.html")));
+  const ProcessResult synth = run_process({RIGBENCH_BIN, "synth", "--preset", "SmolLM2-135M", "--header-only",
+                                           "--output-file", dir.file("models/synth/s.gguf")});
+  EXPECT_EQ(synth.exit_code, 0) << synth.err;
+  EXPECT_TRUE(fs::is_regular_file(dir.file("models/synth/s.gguf")));
+  const std::string none = dir.file("nowhere/r.db");
+  const std::string want = "rigbench: error: database '" + none +
+                           "': no such file (run rigbench bench or rigbench import first, or give --db PATH)\n";
+  for (const std::vector<std::string>& c : {std::vector<std::string>{"compare"},
+                                            {"report", "--output-file", "-"},
+                                            {"export"},
+                                            {"cost", "--run", "latest"}}) {
+    std::vector<std::string> args = {RIGBENCH_BIN};
+    args.insert(args.end(), c.begin(), c.end());
+    args.insert(args.end(), {"--db", none});
+    const ProcessResult r = run_process(args);
+    EXPECT_EQ(r.exit_code, 1) << c[0] << ": " << r.err;
+    EXPECT_EQ(r.err, want) << c[0];
+  }
+  EXPECT_FALSE(fs::exists(dir.file("nowhere")));
 }
 
 TEST(FilesE2E, SynthPathErrorsSayWhyAndWriteNothing) {

@@ -483,10 +483,18 @@ TEST(ServeBenchFakeOpenAi, PromptsAndResponsesAreKeptOnlyWithSaveResponses) {
   EXPECT_EQ(one["response"], " tok0 tok1");
   EXPECT_TRUE(one["prompt"].is_string());
   EXPECT_EQ(count_lines(one["prompt"].get<std::string>() + "\n"), 1);
-  // A folder that does not exist: refused before any request.
-  const ProcessResult bad = serve_bench({url(server.port()), "--no-db", "--save-responses", dir.file("no/such.jsonl")});
+  // A folder that does not exist is made, as for every file rigbench writes; a path through a
+  // file is refused before any request.
+  const ProcessResult made = serve_bench({url(ollama.port()), "--num-requests", "1", "-n", "2", "-p", "3", "--no-db",
+                                          "--save-responses", dir.file("new/folder/r.jsonl")});
+  EXPECT_EQ(made.exit_code, 0) << made.err;
+  EXPECT_EQ(count_lines(testing::read_file(dir.file("new/folder/r.jsonl"))), 1);
+  testing::write_file(dir.file("plain"), "x");
+  const ProcessResult bad = serve_bench({url(server.port()), "--no-db", "--save-responses", dir.file("plain/r.jsonl")});
   EXPECT_EQ(bad.exit_code, 1);
-  EXPECT_NE(bad.err.find("--save-responses"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("--save-responses '" + dir.file("plain/r.jsonl") + "': not a directory: " + dir.file("plain")),
+            std::string::npos)
+      << bad.err;
 }
 
 TEST(ServeBenchFakeOllamaAndFakeOpenAi, EmbeddingsGiveEmbedsRecordsThroughBothProtocols) {
