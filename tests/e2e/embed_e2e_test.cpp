@@ -154,6 +154,14 @@ TEST_F(EmbedE2E, BadQueryFileNamesFileAndLineAndExitsOne) {
   const ProcessResult r = run_process({RIGBENCH_BIN, "embed", model_, "--queries", bad, "--no-db"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err, "rigbench: error: queries '" + bad + "' line 2: no \"text\" string\n");
+  // Plain lines and JSONL lines mixed: refused, never read as plain text (the JSON lines as queries).
+  const std::string mixed = work.file("mixed.txt");
+  testing::write_file(mixed, "how to boil an egg\n{\"text\": \"what is a vector database\"}\n");
+  const ProcessResult m = run_process({RIGBENCH_BIN, "embed", model_, "--queries", mixed, "--no-db"});
+  EXPECT_EQ(m.exit_code, 1);
+  EXPECT_EQ(m.err, "rigbench: error: queries '" + mixed +
+                       "' line 2: a JSON object among plain lines (line 1 is not JSON): give one query per line, or "
+                       "JSONL on every line\n");
   const ProcessResult missing =
       run_process({RIGBENCH_BIN, "embed", model_, "--queries", work.file("none.txt"), "--no-db"});
   EXPECT_EQ(missing.exit_code, 1);
