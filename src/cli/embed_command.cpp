@@ -62,11 +62,11 @@ CLI::App* add_embed_command(CLI::App& app, EmbedOptions& o) {
   cmd->add_option("-t,--threads", o.threads, "threads, list (default: physical cores)")
       ->delimiter(',')
       ->check(range(1, 1024));
-  cmd->add_option("--n-gpu-layers", o.n_gpu_layers, "-ngl: layers offloaded to GPUs; -1 = all")
+  cmd->add_option("--n-gpu-layers", o.n_gpu_layers, "layers offloaded to GPUs; -1 = all")
       ->check(range(-1, 100000))
       ->capture_default_str()
       ->take_last();
-  cmd->add_option("--flash-attn", o.flash_attn, "-fa: flash attention: auto, on or off")
+  cmd->add_option("--flash-attn", o.flash_attn, "flash attention: auto, on or off")
       ->check(CLI::IsMember({"auto", "on", "off", "1", "0"}))
       ->capture_default_str()
       ->take_last();

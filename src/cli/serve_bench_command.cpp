@@ -168,6 +168,7 @@ CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& o) {
   cmd->add_option("--duration-seconds,--duration", o.duration_s,
                   "seconds per run (with --num-requests: the first to end)");
   cmd->add_option("--warmup", o.warmup, "requests before each run, one at a time, not counted");
+  cmd->add_flag("--no-warmup", o.no_warmup, "no warmup request (as --warmup 0; llama-bench's spelling)");
   cmd->add_option("-p,--n-prompt", o.n_prompt, "random prompt tokens per request");
   cmd->add_option("-n,--n-gen", o.n_gen, "output tokens asked for per request (ignore_eos, min_tokens, num_predict)");
   cmd->add_option("--prompts", o.prompts_file,
@@ -231,6 +232,7 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   if (opts.num_requests == 0 || opts.num_requests < -1) return fail(ErrorCode::kUsage, "--num-requests: must be >= 1");
   if (opts.duration_s < 0) return fail(ErrorCode::kUsage, "--duration-seconds: must be >= 0");
   if (opts.warmup < 0) return fail(ErrorCode::kUsage, "--warmup: must be >= 0");
+  if (opts.no_warmup) opts.warmup = 0;
   if (opts.n_prompt < 1) return fail(ErrorCode::kUsage, "--n-prompt: must be >= 1");
   if (opts.n_gen < 1) return fail(ErrorCode::kUsage, "--n-gen: must be >= 1");
   if (!(opts.timeout_s > 0)) return fail(ErrorCode::kUsage, "--timeout-seconds: must be > 0");
