@@ -14,35 +14,125 @@ namespace rigbench::cli {
 
 namespace {
 
-// llama-bench's one-dash spellings: the knobs' (core/knobs.h) and the flags that are not knobs.
-std::vector<std::pair<std::string, std::string>> aliases() {
-  std::vector<std::pair<std::string, std::string>> out = {
-      {"-ts", "--tensor-split"},    {"-np", "--parallel"},  {"-pg", "--pg"},           {"-mmp", "--mmap"},
-      {"-ot", "--override-tensor"}, {"-cmoe", "--cpu-moe"}, {"-ncmoe", "--n-cpu-moe"},  // fit's placement flags
+// llama-bench's one-dash spellings (llama-bench --help) and llama.cpp's that fit takes (-np,
+// -cmoe): the knobs' (core/knobs.h) and the flags that are not knobs.
+std::vector<LlamaSpelling> make_spellings() {
+  std::vector<LlamaSpelling> out = {
+      {"-pg", "--pg", /*only=*/true},  // llama-bench has no long spelling
+      {"-mmp", "--mmap"},
+      {"-ot", "--override-tensor"},
+      {"-ncmoe", "--n-cpu-moe"},
+      {"-nkvo", "--no-kv-offload"},
+      {"-np", "--parallel"},  // llama.cpp's (llama-server, llama-cli)
+      {"-cmoe", "--cpu-moe"},
+      {"-sm", "--split-mode"},
+      {"-mg", "--main-gpu"},
+      {"-dev", ""},  // llama-bench's ggml devices; fit's --device names a catalog entry
+      {"-dio", "--direct-io"},
+      {"-embd", "--embeddings"},
+      {"-nopo", "--no-op-offload"},
+      {"-lzm", "--lazy-mode"},
+      {"-fitt", "--fit-target"},
+      {"-fitc", "--fit-ctx"},
+      {"-oe", "--output-err"},
+      {"-hf", "--hf-repo"},
+      {"-hfr", "--hf-repo"},
+      {"-hff", "--hf-file"},
+      {"-hft", "--hf-token"},
   };
   for (const Knob& k : knobs()) {
     if (k.llama_alias.empty()) continue;
     const auto comma = k.flags.rfind(',');
-    out.emplace_back(k.llama_alias, comma == std::string::npos ? k.flags : k.flags.substr(comma + 1));
+    out.push_back({k.llama_alias, comma == std::string::npos ? k.flags : k.flags.substr(comma + 1)});
+  }
+  return out;
+}
+
+const LlamaSpelling* spelling_of(const std::string& flag) {
+  for (const LlamaSpelling& s : llama_spellings()) {
+    if (s.alias == flag) return &s;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const std::vector<LlamaSpelling>& llama_spellings() {
+  static const std::vector<LlamaSpelling> kSpellings = make_spellings();
+  return kSpellings;
+}
+
+std::vector<std::string> declared_flags(const CLI::App& cmd) {
+  std::vector<std::string> names;
+  for (const CLI::Option* opt : cmd.get_options()) {
+    for (const auto& l : opt->get_lnames()) names.push_back("--" + l);
+    for (const auto& s : opt->get_snames()) names.push_back("-" + s);
+  }
+  return names;
+}
+
+namespace {
+
+// `declared` as typed (typed_flags).
+std::vector<std::string> typed_names(const std::vector<std::string>& declared) {
+  std::vector<std::string> out;
+  for (const std::string& name : declared) {
+    bool only = false;
+    for (const LlamaSpelling& s : llama_spellings()) {
+      if (s.name != name) continue;
+      out.push_back(s.alias);
+      only = only || s.only;
+    }
+    if (!only) out.push_back(name);
   }
   return out;
 }
 
 }  // namespace
 
-std::vector<std::string> expand_llama_bench_aliases(const std::vector<std::string>& args) {
-  static const auto kAliases = aliases();
+std::vector<std::string> typed_flags(const CLI::App& cmd) { return typed_names(declared_flags(cmd)); }
+
+Result<std::vector<std::string>> expand_llama_bench_aliases(const std::vector<std::string>& args,
+                                                            const std::string& command,
+                                                            const std::vector<std::string>& declared) {
+  const auto takes = [&](const std::string& name) {
+    return !name.empty() && std::find(declared.begin(), declared.end(), name) != declared.end();
+  };
   std::vector<std::string> out;
   out.reserve(args.size());
-  for (const auto& a : args) {
-    std::string token = a;
-    for (const auto& [alias, name] : kAliases) {
-      if (a == alias) token = name;
-      else if (a.rfind(alias + "=", 0) == 0) token = name + a.substr(alias.size());
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    const std::string flag = a.substr(0, a.find('='));
+    if (i < 2 || flag.size() < 2 || flag[0] != '-') {
+      out.push_back(a);
+      continue;
     }
-    out.push_back(std::move(token));
+    const auto unknown = [&] {
+      return fail(ErrorCode::kUsage, unexpected_arguments_message(command, {flag}, typed_names(declared)));
+    };
+    if (const LlamaSpelling* s = spelling_of(flag)) {
+      if (!takes(s->name)) return unknown();
+      out.push_back(s->name + a.substr(flag.size()));
+      continue;
+    }
+    for (const LlamaSpelling& s : llama_spellings()) {
+      if (s.only && s.name == flag) return unknown();  // "--pg": not a spelling of its own
+    }
+    out.push_back(a);
   }
   return out;
+}
+
+std::string LlamaSpellingFormatter::make_option_name(const CLI::Option* opt, bool is_positional) const {
+  const std::string name = CLI::Formatter::make_option_name(opt, is_positional);
+  if (is_positional) return name;
+  for (const std::string& l : opt->get_lnames()) {
+    for (const LlamaSpelling& s : llama_spellings()) {
+      if (s.name != "--" + l) continue;
+      return s.only ? s.alias : s.alias + "," + name;
+    }
+  }
+  return name;
 }
 
 Status check_unsupported_llama_bench_flags(const std::vector<std::string>& args) {
@@ -97,17 +187,6 @@ Status check_currency(const std::string& currency) {
   return {};
 }
 
-std::string output_format_error(const std::string& value, const std::vector<std::string>& formats,
-                                FileAdvice advice) {
-  if (std::find(formats.begin(), formats.end(), value) != formats.end()) return "";
-  std::string msg = "'" + value + "' is not an output format (" + join(formats, ", ") + ")";
-  if (value == "-" || value.find_first_of("./") != std::string::npos) {
-    msg += advice == FileAdvice::kOutputFileFlag ? "; to write a file use --output-file"
-                                                 : "; -o takes a format: to write a file, redirect (> FILE)";
-  }
-  return msg;
-}
-
 void add_record_filter_flags(CLI::App& cmd, store::RecordFilter& f) {
   cmd.add_option("--model", f.models,
                  "only records whose model (name, file type or file name) contains TEXT; repeatable, any may match")
@@ -142,11 +221,6 @@ CLI::Validator range(double min, double max) {
         return x >= min && x <= max ? "" : v + " is not in " + text;
       },
       bounds);
-}
-
-CLI::Validator output_format(const std::vector<std::string>& formats, FileAdvice advice) {
-  return CLI::Validator([formats, advice](std::string& v) { return output_format_error(v, formats, advice); },
-                        join(formats, "|"));
 }
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {

@@ -12,31 +12,49 @@
 
 namespace rigbench::cli {
 
-// llama-bench spells some flags with one dash and several letters (-ngl, -fa, -ctk, -ctv,
-// -ub, -lm), which CLI11 would read as bundled single-letter flags. This rewrites exactly
-// those tokens to their long names (-ngl -> --n-gpu-layers, ...); every other token is kept.
-std::vector<std::string> expand_llama_bench_aliases(const std::vector<std::string>& args);
+// llama-bench (and llama.cpp) spell some flags with one dash and several letters (-ngl, -fa,
+// -ctk, -pg, -nkvo, -dev, ...), which CLI11 would read as bundled single-letter flags ("-dev x"
+// as "-d ev"). Each with the long name rigbench declares for it, "" where rigbench has none
+// (-dev: llama-bench's ggml devices, not fit's catalog --device). `only`: the long name is not a
+// spelling of its own, just CLI11's handle (bench's --pg: llama-bench spells it -pg only).
+struct LlamaSpelling {
+  std::string alias;  // "-ngl"
+  std::string name;   // "--n-gpu-layers"
+  bool only = false;
+};
+const std::vector<LlamaSpelling>& llama_spellings();
+
+// `args` (rigbench's argv, args[1] the subcommand `command`) with each one-dash spelling
+// (llama_spellings) that the subcommand takes (its CLI11 names: `declared`, as declared_flags()
+// lists them) rewritten to its long name (-ngl -> --n-gpu-layers, -pg=64,16 -> --pg=64,16);
+// every other token kept. Errors: kUsage, unexpected_arguments_message's line naming what was
+// typed, for a one-dash spelling the subcommand does not take ("fit: unknown flag '-dev' (see
+// rigbench fit --help)") and for an `only` long name typed as such ("bench: unknown flag '--pg'
+// (did you mean '-pg'?) ...").
+Result<std::vector<std::string>> expand_llama_bench_aliases(const std::vector<std::string>& args,
+                                                            const std::string& command,
+                                                            const std::vector<std::string>& declared);
+
+// The flags `cmd` declares to CLI11 ("--n-prompt", "-p", "--pg").
+std::vector<std::string> declared_flags(const CLI::App& cmd);
+
+// The flags of `cmd` as they are typed: declared_flags() with each one-dash spelling of them
+// ("-ngl", "-pg") and without the `only` long names ("--pg"): what "did you mean" offers.
+std::vector<std::string> typed_flags(const CLI::App& cmd);
+
+// --help names each option as it is typed: llama-bench's one-dash spelling first
+// ("-ngl,--n-gpu-layers INT", "-pg TEXT"). Set on the app before its subcommands are added
+// (they copy it).
+class LlamaSpellingFormatter : public CLI::Formatter {
+ public:
+  std::string make_option_name(const CLI::Option* opt, bool is_positional) const override;
+};
 
 // llama-bench flags that `rigbench bench` does not take (yet): for the first one in `args`
 // (after "rigbench bench"), a kUsage error that names it and says what to use instead, e.g.
 // "bench: llama-bench's -dio/--direct-io is not taken here; use -lm dio". Other
 // subcommands' arguments are not looked at.
 Status check_unsupported_llama_bench_flags(const std::vector<std::string>& args);
-
-// What a `-o` value that looks like a file name is told: the subcommand's --output-file (synth,
-// report), or to redirect standard output (every other subcommand: it prints its output).
-enum class FileAdvice { kOutputFileFlag, kRedirect };
-
-// A check for `-o, --output FORMAT` (always a format, never a path): accepts one of
-// `formats`; otherwise one line listing them, and, when the value looks like a file name
-// (has a '.' or a '/', or is "-"), how to write a file: "to write a file use --output-file"
-// (kOutputFileFlag) or "-o takes a format: to write a file, redirect (> FILE)" (kRedirect, as
-// report::parse_output_format says it).
-CLI::Validator output_format(const std::vector<std::string>& formats, FileAdvice advice);
-
-// The message of output_format() for `value` ("" when it is one of `formats`).
-std::string output_format_error(const std::string& value, const std::vector<std::string>& formats,
-                                FileAdvice advice);
 
 // A check that an option's number lies in [min, max], said with the bounds as written (%g):
 // "2 is not in [1e-09, 0.5]" (CLI::Range says "0.000000 to 0.500000"); "'x' is not a number".

@@ -47,19 +47,18 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
       ->delimiter(',')
       ->check(int_in(0, kMaxTokens))
       ->capture_default_str();
-  cmd.add_option("--pg", o.pg,
-                 "-pg PP,TG: one test of a PP-token prompt then TG generated tokens, pp, TTFT and tg "
-                 "measured apart (repeatable)");
+  cmd.add_option("--pg", o.pg,  // typed -pg only, as llama-bench spells it (cli/args.h llama_spellings)
+                 "one test of a PP-token prompt then TG generated tokens, pp, TTFT and tg measured apart (repeatable)")
+      ->option_text("PP,TG ...");
   for (const Knob& k : knobs()) {
     if (k.flags.empty()) continue;  // recorded from other sources, not set by bench
-    const std::string help = (k.llama_alias.empty() ? "" : k.llama_alias + ": ") + k.help +
-                             (k.whole_value ? " (repeat the flag for a list)" : ", list") +
+    const std::string help = k.help + (k.whole_value ? " (repeat the flag for a list)" : ", list") +
                              (k.choices.empty() ? "" : " of " + join(k.choices, "|"));
     CLI::Option* opt = cmd.add_option(k.flags, p.knobs[k.key], help);
     if (!k.whole_value) opt->delimiter(',');
     if (k.key != "n_threads") opt->default_str(knob_default(k));
   }
-  cmd.add_option("--mmap", o.mmap, "-mmp 0|1: llama-bench's older spelling of -lm none|mmap, list")->delimiter(',');
+  cmd.add_option("--mmap", o.mmap, "0|1: llama-bench's older spelling of -lm none|mmap, list")->delimiter(',');
   cmd.add_option("-r,--repetitions", o.repetitions,
                  "timed repetitions per test: auto (the default: until the 95 % interval of the mean t/s is within "
                  "--ci-target, at least 3, at most --max-time) or a number N (exactly N, as llama-bench)")

@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <optional>
 
@@ -13,6 +12,7 @@
 #include "cost/tariff.h"
 #include "report/cost_printer.h"
 #include "report/model_cost_printer.h"
+#include "store/record_sources.h"
 #include "store/sqlite_store.h"
 
 namespace rigbench::cli {
@@ -127,15 +127,9 @@ namespace {
 
 // Fills tps and watts the user did not give from a stored run's measurements.
 Result<report::PricedRun> fill_from_run(CostOptions& o) {
-  std::string path = o.db_path;
-  if (path.empty()) {
-    auto p = store::default_db_path();
-    if (!p) return std::unexpected(p.error());
-    path = *p;
-  }
-  if (!std::filesystem::exists(path)) return fail(ErrorCode::kNotFound, "database '" + path + "': no such file");
-  auto db = store::SqliteStore::open_readonly(path);  // reading only: the file is not changed
+  auto db = store::open_records_db(o.db_path);  // reading only: the file is not changed, nor made
   if (!db) return std::unexpected(db.error());
+  const std::string path = (*db)->path();
   auto all = (*db)->load_all();
   if (!all) return std::unexpected(all.error());
   const RunRecord* found = nullptr;

@@ -27,13 +27,6 @@ namespace rigbench::cli {
 
 namespace {
 
-const std::vector<report::OutputFormat>& embed_formats() {
-  static const std::vector<report::OutputFormat> kFormats = {report::OutputFormat::kMarkdown,
-                                                             report::OutputFormat::kCsv, report::OutputFormat::kJson,
-                                                             report::OutputFormat::kJsonl};
-  return kFormats;
-}
-
 // The generation flags `embed` refuses, with bench's spellings.
 struct RefusedFlag {
   std::string names;  // CLI11 names
@@ -42,9 +35,8 @@ struct RefusedFlag {
 const std::vector<RefusedFlag>& refused_flags() {
   static const std::vector<RefusedFlag> kFlags = [] {
     std::vector<RefusedFlag> out = {{"-p,--n-prompt", "-p/--n-prompt"}, {"-n,--n-gen", "-n/--n-gen"}, {"--pg", "-pg"}};
-    for (const char* key : {"n_depth", "n_ctx", "type_k", "type_v"}) {
-      const Knob* k = find_knob(key);
-      out.push_back({k->flags, knob_flag_name(*k)});
+    for (const Knob& k : knobs()) {
+      if (k.generation_only) out.push_back({k.flags, knob_flag_name(k)});
     }
     return out;
   }();
@@ -70,11 +62,11 @@ CLI::App* add_embed_command(CLI::App& app, EmbedOptions& o) {
   cmd->add_option("-t,--threads", o.threads, "threads, list (default: physical cores)")
       ->delimiter(',')
       ->check(range(1, 1024));
-  cmd->add_option("--n-gpu-layers", o.n_gpu_layers, "-ngl: layers offloaded to GPUs; -1 = all")
+  cmd->add_option("--n-gpu-layers", o.n_gpu_layers, "layers offloaded to GPUs; -1 = all")
       ->check(range(-1, 100000))
       ->capture_default_str()
       ->take_last();
-  cmd->add_option("--flash-attn", o.flash_attn, "-fa: flash attention: auto, on or off")
+  cmd->add_option("--flash-attn", o.flash_attn, "flash attention: auto, on or off")
       ->check(CLI::IsMember({"auto", "on", "off", "1", "0"}))
       ->capture_default_str()
       ->take_last();
@@ -137,7 +129,7 @@ Status run_embed_command(EmbedOptions& o) {
                                        ": a generation setting; an embedding run has no prompt, generation or KV "
                                        "cache (embed measures latency at batch 1 and throughput per -b)");
   }
-  const auto format = report::parse_output_format(o.output, embed_formats());
+  const auto format = report::parse_output_format(o.output);
   if (!format) return std::unexpected(format.error());
   if (o.no_db && !o.db_path.empty()) return fail(ErrorCode::kUsage, "--db and --no-db: give one, not both");
   if (o.no_warmup) o.warmup = 0;

@@ -43,24 +43,23 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
                   "context size (n_ctx); 0 = n_ctx_train, cut to the usable memory as llama.cpp's --fit cuts it")
       ->check(range(0, 1 << 24))
       ->capture_default_str();
-  cmd->add_option("--n-gpu-layers", o.n_gpu_layers, "-ngl: layers offloaded: N, auto (the most that fit) or -1 (all)")
+  cmd->add_option("--n-gpu-layers", o.n_gpu_layers, "layers offloaded: N, auto (the most that fit) or -1 (all)")
       ->capture_default_str();
   for (const Knob& k : knobs()) {
     if (!k.fit_shared) continue;
-    const std::string help = (k.llama_alias.empty() ? "" : k.llama_alias + ": ") + k.help +
-                             (k.choices.empty() ? "" : " (" + join(k.choices, "|") + ")");
+    const std::string help = k.help + (k.choices.empty() ? "" : " (" + join(k.choices, "|") + ")");
     cmd->add_option(k.flags, o.knobs[k.key], help)->default_str(knob_default(k));
   }
-  cmd->add_flag("--no-kv-offload", o.no_kv_offload, "keep the KV cache in host RAM");
+  cmd->add_flag("--no-kv-offload", o.no_kv_offload, "keep the KV cache in host RAM (llama.cpp's -nkvo)");
   cmd->add_option("--override-tensor", o.override_tensor,
-                  "-ot: PATTERN=BUFT[,...]: weights whose name matches the regex go to that buffer type "
+                  "PATTERN=BUFT[,...]: weights whose name matches the regex go to that buffer type "
                   "(CPU = host RAM; CUDA0, ROCm0, Vulkan0, Metal... = the device), e.g. -ot exps=CPU");
-  cmd->add_flag("--cpu-moe", o.cpu_moe, "-cmoe: keep every MoE expert tensor in host RAM");
-  cmd->add_option("--n-cpu-moe", o.n_cpu_moe, "-ncmoe: keep the MoE expert tensors of the first N blocks in host RAM")
+  cmd->add_flag("--cpu-moe", o.cpu_moe, "keep every MoE expert tensor in host RAM");
+  cmd->add_option("--n-cpu-moe", o.n_cpu_moe, "keep the MoE expert tensors of the first N blocks in host RAM")
       ->check(range(0, 4096));
   cmd->add_option("--mmproj", o.mmproj,
                   "a vision projector (clip GGUF) loaded beside the model: its weights and compute count too");
-  cmd->add_option("--parallel", o.n_parallel, "-np: parallel sequences (n_parallel)")
+  cmd->add_option("--parallel", o.n_parallel, "parallel sequences (n_parallel)")
       ->check(range(1, 256))
       ->capture_default_str();
   cmd->add_option("--device", o.device, "auto (this machine), all (every catalog device) or a catalog name")
@@ -69,7 +68,7 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
       ->check(range(1, 16))
       ->capture_default_str();
   cmd->add_option("--tensor-split", o.tensor_split,
-                  "-ts: share of the offloaded layers per device, e.g. 3,1 or 3/1 (default: equal)");
+                  "share of the offloaded layers per device, e.g. 3,1 or 3/1 (default: equal)");
   cmd->add_option("-d,--n-depth", o.n_depth,
                   "tokens in the KV cache (n_depth): KV cells read per generated token in the tg bound")
       ->check(range(0, 1 << 24))
@@ -198,6 +197,7 @@ Result<model::ModelShape> load_shape(const FitOptions& o, std::string& path, std
     path = o.model;
     auto file = model::check_model_file(o.model);
     if (!file) return std::unexpected(file.error());
+    file->shape.name = file->info.name;  // the file's name, as bench and an import name it (core/model_name.h)
     return std::move(file->shape);
   }
   auto preset = model::find_preset(o.preset);
@@ -228,7 +228,6 @@ Status run_ranking(const FitOptions& o, const model::ModelShape& shape, const fi
   report::FitRankingReport rep;
   rep.model = o.preset.empty() ? shape.name : shape.name + " " + o.quant;
   rep.model_path = o.model.empty() ? "preset " + o.preset + " " + o.quant : o.model;
-  rep.n_ctx = o.ctx_size;
   rep.ranking = fit::rank_devices(shape, *catalog, make_target, ctx, ngl, o.n_depth, *by, o.min_tps);
   if (!o.vs.empty()) {
     const auto names = split_list(o.vs);

@@ -22,7 +22,8 @@ CLI::App* add_hw_command(CLI::App& app, HwOptions& o) {
   cmd->add_flag("--bandwidth", o.bandwidth,
                 "measure memory bandwidth (read and triad, about a second); replaces the cached "
                 "figure behind fit's and bench's tg bound");
-  cmd->add_option("-o,--output", o.output, "md (tables within 120 columns), csv (section,name,key,value) or json")
+  cmd->add_option("-o,--output", o.output,
+                  "md (tables within 120 columns), csv (section,name,key,value), json or jsonl (json on one line)")
       ->capture_default_str();
   cmd->footer(
       "\nExamples:\n"
@@ -47,7 +48,7 @@ CLI::App* add_devices_command(CLI::App& app, DevicesOptions& o) {
 }
 
 Status run_hw_command(const HwOptions& o) {
-  const auto format = report::parse_output_format(o.output, report::hw_formats());
+  const auto format = report::parse_output_format(o.output);
   if (!format) return std::unexpected(format.error());
   report::HwReport r;
   r.machine = machine_info();  // the same description bench puts in its records

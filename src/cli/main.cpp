@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include "cli/report_command.h"
 #include "cli/serve_bench_command.h"
 #include "cli/synth_command.h"
+#include "core/short_commit.h"
 
 namespace {
 
@@ -77,25 +79,16 @@ std::string route_entry(std::vector<std::string>& args, const std::vector<std::s
   return "";
 }
 
-// The flags `cmd` knows, as they are typed ("--n-prompt", "-p").
-std::vector<std::string> flag_names(const CLI::App& cmd) {
-  std::vector<std::string> names;
-  for (const CLI::Option* opt : cmd.get_options()) {
-    for (const auto& l : opt->get_lnames()) names.push_back("--" + l);
-    for (const auto& s : opt->get_snames()) names.push_back("-" + s);
-  }
-  return names;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace rigbench;
   CLI::App app{"rigbench: will it fit, how fast, what does it cost - measured the same way on every machine",
                "rigbench"};
-  app.set_version_flag("--version",
-                       std::string(RIGBENCH_VERSION) + " (llama.cpp " + cli::build_info().llama_cpp_commit + ")");
+  app.set_version_flag("--version", std::string(RIGBENCH_VERSION) + " (llama.cpp " +
+                                        short_commit(cli::build_info().llama_cpp_commit) + ")");
   app.require_subcommand(1);
+  app.formatter(std::make_shared<cli::LlamaSpellingFormatter>());  // before the subcommands: they copy it
 
   // Each subcommand: its options, declared on `app`, and how it runs once parsed.
   struct Command {
@@ -141,10 +134,17 @@ int main(int argc, char** argv) {
 
   const std::vector<std::string> raw(argv, argv + argc);
   if (Status s = cli::check_unsupported_llama_bench_flags(raw); !s) return report(s);
-  std::vector<std::string> args = cli::expand_llama_bench_aliases(raw);
+  std::vector<std::string> args = raw;
   std::vector<std::string> names;
   for (const Command& c : commands) names.push_back(c.app->get_name());
   if (const std::string problem = route_entry(args, names); !problem.empty()) return usage_error(problem);
+  // llama-bench's one-dash spellings the chosen subcommand takes, as CLI11 reads them.
+  for (const Command& c : commands) {
+    if (args.size() < 2 || c.app->get_name() != args[1]) continue;
+    auto expanded = cli::expand_llama_bench_aliases(args, args[1], cli::declared_flags(*c.app));
+    if (!expanded) return usage_error(expanded.error().message);
+    args = std::move(*expanded);
+  }
   std::vector<char*> cargs;
   for (const auto& a : args) cargs.push_back(const_cast<char*>(a.c_str()));
   try {
@@ -161,11 +161,11 @@ int main(int argc, char** argv) {
     for (const Command& c : commands) {
       if (c.app->parsed() && !c.app->remaining().empty()) {
         return usage_error(
-            cli::unexpected_arguments_message(c.app->get_name(), c.app->remaining(), flag_names(*c.app)));
+            cli::unexpected_arguments_message(c.app->get_name(), c.app->remaining(), cli::typed_flags(*c.app)));
       }
     }
     if (!app.remaining().empty())
-      return usage_error(cli::unexpected_arguments_message("", app.remaining(), flag_names(app)));
+      return usage_error(cli::unexpected_arguments_message("", app.remaining(), cli::typed_flags(app)));
     return usage_error(std::string(e.what()) + " (see --help)");
   } catch (const CLI::ParseError& e) {
     std::string help = "--help";

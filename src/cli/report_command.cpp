@@ -12,6 +12,7 @@
 #include "report/buy_answers.h"
 #include "report/html_assets.h"
 #include "report/html_report.h"
+#include "report/table.h"
 #include "store/record_sources.h"
 #include "store/writable.h"
 
@@ -27,8 +28,7 @@ CLI::App* add_report_command(CLI::App& app, ReportOptions& o) {
   CLI::App* cmd = app.add_subcommand("report", "Write a self-contained HTML report with charts of the stored results");
   cmd->add_option("--output-file", o.output_file, "the HTML file to write; - for standard output")
       ->capture_default_str();
-  cmd->add_option("-o,--output", o.output, "format: html (the only one)")
-      ->check(output_format({"html"}, FileAdvice::kOutputFileFlag))
+  cmd->add_option("-o,--output", o.output, "format: html (the only one: the page is a file, see --output-file)")
       ->capture_default_str();
   cmd->add_option("--db", o.db_paths, "database to read (repeatable; default: $XDG_DATA_HOME/rigbench/results.db)");
   add_record_filter_flags(*cmd, o.filter);
@@ -59,6 +59,10 @@ CLI::App* add_report_command(CLI::App& app, ReportOptions& o) {
 }
 
 Status run_report_command(const ReportOptions& o) {
+  // -o is checked as every subcommand checks it; html is the report's one format.
+  if (const std::string bad = report::output_format_message(o.output, {"html"}, report::FileAdvice::kOutputFileFlag);
+      !bad.empty())
+    return fail(ErrorCode::kUsage, bad);
   const bool to_stdout = o.output_file == "-";
   std::optional<cost::CostInputs> price_answers;  // --price: the cost answers' price (else the stored ones)
   if (!std::isnan(o.price)) {

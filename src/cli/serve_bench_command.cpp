@@ -23,6 +23,7 @@
 #include "cli/interrupt.h"
 #include "cli/serve_bench_embed.h"
 #include "cli/serve_energy.h"
+#include "core/short_commit.h"
 #include "core/strings.h"
 #include "cost/model_costs.h"
 #include "measure/energy.h"
@@ -167,6 +168,7 @@ CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& o) {
   cmd->add_option("--duration-seconds,--duration", o.duration_s,
                   "seconds per run (with --num-requests: the first to end)");
   cmd->add_option("--warmup", o.warmup, "requests before each run, one at a time, not counted");
+  cmd->add_flag("--no-warmup", o.no_warmup, "no warmup request (as --warmup 0; llama-bench's spelling)");
   cmd->add_option("-p,--n-prompt", o.n_prompt, "random prompt tokens per request");
   cmd->add_option("-n,--n-gen", o.n_gen, "output tokens asked for per request (ignore_eos, min_tokens, num_predict)");
   cmd->add_option("--prompts", o.prompts_file,
@@ -187,8 +189,7 @@ CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& o) {
       ->delimiter(',')
       ->capture_default_str();
   cmd->add_option("-r,--repetitions", o.repetitions, "--embeddings: passes over the query set")->capture_default_str();
-  cmd->add_option("-o,--output", o.output, "output format: md, csv, json or jsonl")
-      ->check(output_format({"md", "csv", "json", "jsonl"}, FileAdvice::kRedirect));
+  cmd->add_option("-o,--output", o.output, "output format: md, csv, json or jsonl")->capture_default_str();
   cmd->add_flag("--wide", o.wide, "every column in the md table (every percentile, server timings)");
   cmd->add_option("--db", o.db_path, "results database (default: $XDG_DATA_HOME/rigbench/results.db)")->take_last();
   cmd->add_flag("--no-db", o.no_db, "do not store the results");
@@ -231,6 +232,7 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   if (opts.num_requests == 0 || opts.num_requests < -1) return fail(ErrorCode::kUsage, "--num-requests: must be >= 1");
   if (opts.duration_s < 0) return fail(ErrorCode::kUsage, "--duration-seconds: must be >= 0");
   if (opts.warmup < 0) return fail(ErrorCode::kUsage, "--warmup: must be >= 0");
+  if (opts.no_warmup) opts.warmup = 0;
   if (opts.n_prompt < 1) return fail(ErrorCode::kUsage, "--n-prompt: must be >= 1");
   if (opts.n_gen < 1) return fail(ErrorCode::kUsage, "--n-gen: must be >= 1");
   if (!(opts.timeout_s > 0)) return fail(ErrorCode::kUsage, "--timeout-seconds: must be > 0");
@@ -315,7 +317,7 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   const bool rewrite_line = isatty(STDERR_FILENO) != 0;
   std::fprintf(stderr, "rigbench: %s: %s%s%s, API %s, model %s\n", url->redacted().c_str(),
                server->software.empty() ? server->api_family.c_str() : server->software.c_str(),
-               server->version.empty() ? "" : " ", server->version.c_str(), net::api_name(api),
+               server->version.empty() ? "" : " ", short_commit(server->version).c_str(), net::api_name(api),
                join(models, ", ").c_str());
 
   report::Table table(report::serve_columns(slo->any(), models.size() > 1));

@@ -24,6 +24,7 @@ struct ServeBenchOptions {
   int num_requests = -1;            // --num-requests; -1 = default (unless --duration-seconds)
   double duration_s = 0;            // --duration-seconds
   int warmup = 1;                   // --warmup
+  bool no_warmup = false;           // --no-warmup (llama-bench's spelling): as --warmup 0
   int n_prompt = 128;               // -p, --n-prompt: random prompt tokens
   int n_gen = 128;                  // -n, --n-gen: output tokens asked for
   std::string prompts_file;         // --prompts FILE (JSONL)

@@ -1,8 +1,6 @@
 #include "cli/synth_command.h"
 
-#include <cstdio>
 #include <iostream>
-#include <nlohmann/json.hpp>
 
 #include "cli/args.h"
 #include "cli/interrupt.h"
@@ -10,6 +8,7 @@
 #include "model/preset.h"
 #include "model/tensor_layout.h"
 #include "report/listings.h"
+#include "report/synth_printer.h"
 #include "synth/synthesis.h"
 
 namespace rigbench::cli {
@@ -32,8 +31,9 @@ CLI::App* add_synth_command(CLI::App& app, SynthOptions& o) {
   preset->excludes(config);
   cmd->add_option("--quant", o.quant, "llama.cpp file type: F32, F16, Q8_0, Q4_0, Q4_K_M, Q5_K_M, Q6_K, Q3_K_S, ...")
       ->capture_default_str();
-  cmd->add_option("--output-file", o.output_file, "the GGUF file to write (written beside it, renamed at the end)")
-      ->required();
+  // Required, checked after -o (run_synth_command): `-o x.gguf` is told about --output-file.
+  cmd->add_option("--output-file", o.output_file,
+                  "the GGUF file to write (written beside it, renamed at the end); required");
   cmd->add_flag("--header-only", o.header_only, "write metadata and tensor infos; leave the data as a sparse hole");
   cmd->add_option("--seed", o.seed, "seed of the random values, >= 0 (sizes and shapes do not depend on it)")
       ->check(CLI::Validator(
@@ -42,8 +42,7 @@ CLI::App* add_synth_command(CLI::App& app, SynthOptions& o) {
           },
           "N >= 0"))
       ->capture_default_str();
-  cmd->add_option("-o,--output", o.output, "format of the summary printed: md or json")
-      ->check(output_format({"md", "json"}, FileAdvice::kOutputFileFlag))
+  cmd->add_option("-o,--output", o.output, "format of the summary printed: md, csv, json or jsonl")
       ->capture_default_str();
   cmd->footer(
       "Examples:\n"
@@ -68,6 +67,10 @@ CLI::App* add_presets_command(CLI::App& app, PresetsOptions& o) {
 }
 
 Status run_synth_command(const SynthOptions& o) {
+  // -o is checked before anything is written; a file name there is told about --output-file.
+  const auto format = report::parse_output_format(o.output, report::FileAdvice::kOutputFileFlag);
+  if (!format) return std::unexpected(format.error());
+  if (o.output_file.empty()) return fail(ErrorCode::kUsage, "--output-file is required (see rigbench synth --help)");
   synth::SynthRequest request;
   request.preset = o.preset;
   request.config = o.config;
@@ -77,30 +80,19 @@ Status run_synth_command(const SynthOptions& o) {
   request.seed = o.seed;
   auto outcome = synth::run_synth(request, &install_interrupt_flag());
   if (!outcome) return std::unexpected(outcome.error());
-  const model::Preset* preset = &outcome->preset;
-  const model::SynthResult* written = &outcome->written;
-  const double seconds = outcome->seconds;
-  if (o.output == "json") {
-    nlohmann::ordered_json j = {{"path", o.output_file},
-                                {"preset", preset->name},
-                                {"arch", preset->arch},
-                                {"file_type", o.quant},
-                                {"size_bytes", written->size_bytes},
-                                {"tensor_bytes", written->tensor_bytes},
-                                {"n_params", count_params(*preset)},
-                                {"header_only", o.header_only},
-                                {"tokenizer", written->tokenizer},
-                                {"synthetic", true},
-                                {"seed", o.seed},
-                                {"elapsed_s", seconds}};
-    std::cout << j.dump(2) << "\n";
-  } else {
-    std::printf("wrote %s: synthetic %s (%s) %s, %s (%llu bytes)%s, %s params, tokenizer %s, seed %llu, %.1f s\n",
-                o.output_file.c_str(), preset->name.c_str(), preset->arch.c_str(), o.quant.c_str(),
-                format_bytes(written->size_bytes).c_str(), static_cast<unsigned long long>(written->size_bytes),
-                o.header_only ? " header-only (sparse)" : "", format_count(count_params(*preset)).c_str(),
-                written->tokenizer.c_str(), static_cast<unsigned long long>(o.seed), seconds);
-  }
+  report::SynthSummary summary;
+  summary.path = o.output_file;
+  summary.preset = outcome->preset.name;
+  summary.arch = outcome->preset.arch;
+  summary.file_type = o.quant;
+  summary.size_bytes = outcome->written.size_bytes;
+  summary.tensor_bytes = outcome->written.tensor_bytes;
+  summary.n_params = count_params(outcome->preset);
+  summary.header_only = o.header_only;
+  summary.tokenizer = outcome->written.tokenizer;
+  summary.seed = o.seed;
+  summary.elapsed_s = outcome->seconds;
+  report::print_synth_summary(summary, *format, std::cout);
   return {};
 }
 

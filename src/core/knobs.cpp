@@ -79,10 +79,12 @@ std::vector<Knob> make_knobs() {
   Knob tk = text_knob("type_k", "--cache-type-k", "-ctk", "type_k", "KV cache K type", &BenchParams::type_k,
                       kv_cache_type_names());
   tk.fit_shared = true;
+  tk.generation_only = true;
   all.push_back(tk);
   Knob tv = text_knob("type_v", "--cache-type-v", "-ctv", "type_v", "KV cache V type (a quantized V needs -fa on)",
                       &BenchParams::type_v, kv_cache_type_names());
   tv.fit_shared = true;
+  tv.generation_only = true;
   all.push_back(tv);
   Knob fa = text_knob("flash_attn", "--flash-attn", "-fa", "fa", "flash attention: auto, on (1) or off (0)",
                       &BenchParams::flash_attn, {"auto", "on", "off"},
@@ -98,13 +100,16 @@ std::vector<Knob> make_knobs() {
                      &BenchParams::n_threads, 1, 1024);
   nt.always_shown = true;
   all.push_back(nt);
-  all.push_back(int_knob("n_depth", "-d,--n-depth", "", "n_depth", "tokens already in the KV cache before each test",
-                         &BenchParams::n_depth, 0, kMaxTokens));
+  Knob depth = int_knob("n_depth", "-d,--n-depth", "", "n_depth", "tokens already in the KV cache before each test",
+                        &BenchParams::n_depth, 0, kMaxTokens);
+  depth.generation_only = true;
+  all.push_back(depth);
   Knob ctx = int_knob("n_ctx", "-c,--ctx-size", "", "n_ctx",
                       "context size; 0 = what each test needs (n_depth + n_prompt + n_gen)", &BenchParams::n_ctx, 0,
                       kMaxTokens);
   ctx.compare_key = false;  // memory, not speed: the KV cells a test reads are n_depth + its tokens
   ctx.llama_bench_key = "";
+  ctx.generation_only = true;
   all.push_back(ctx);
 
   // Knobs that llama-bench records and rigbench bench does not set (no flag): rigbench runs
@@ -214,6 +219,11 @@ bool is_source_knob(const std::string& field) {
     if (field == name) return false;
   }
   return true;
+}
+
+bool knob_applies(const Knob& k, const RunRecord& rec) {
+  if (rec.server) return false;
+  return !(k.generation_only && rec.results.embedding);
 }
 
 const Knob* find_knob(const std::string& key) {

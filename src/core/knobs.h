@@ -50,6 +50,8 @@ struct Knob {
   // naming the flag); null = trimmed text as given.
   Result<std::string> (*check)(const std::string& value) = nullptr;
   bool quiet_default = false;  // compare's label names it only away from its default (as a knob without a flag)
+  bool generation_only = false;  // the context and its KV cache (n_depth, n_ctx, type_k, type_v): an embedding run
+                                 // has neither (embed refuses the flags; knob_applies)
   bool whole_value = false;  // a value may hold commas (--rpc A:1,B:2): one value per flag occurrence, not a list
 };
 
@@ -62,6 +64,12 @@ const std::vector<Knob>& knobs();
 // results (build_number, avg_ns, stddev_ns, samples_ts, gpu_blas, ...): a setting that
 // rigbench does not know yet keeps runs apart rather than pooling them.
 bool is_source_knob(const std::string& field);
+
+// Whether `k` is a setting of `rec`'s run: a served run (serve-bench) sets no knob (the
+// server's own settings are not known to rigbench), an embedding run none that is
+// generation_only. A knob that does not apply is neither shown nor compared (its stored value
+// is only the default, e.g. n_ctx 0), never "n_ctx 0".
+bool knob_applies(const Knob& k, const RunRecord& rec);
 
 // The knob whose key is `key`, or nullptr.
 const Knob* find_knob(const std::string& key);

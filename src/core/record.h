@@ -55,7 +55,9 @@ struct ModelInfo {
   std::string path;          // bench, embed: absolute, canonical (model::stored_path) of the file given on the command
                              // line or the embedded default; records of earlier builds kept it as typed (maybe
                              // relative); imports: llama-bench's model_filename, a path on the machine that ran it
-  std::string name;          // GGUF general.name, else the file name without .gguf
+  std::string name;          // core/model_name.h: the file's name without .gguf (a synthetic file: its preset's
+                             // name, GGUF general.name), bench, embed and imports alike; serve-bench: the server's
+                             // model id; records of earlier builds: GGUF general.name
   std::string arch;          // GGUF general.architecture
   uint64_t n_params = 0;     // sum of the elements of every tensor, from GGUF tensor info
   uint64_t size_bytes = 0;   // bytes, file size on disk

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "fit/kv_cache.h"
+
 namespace rigbench::fit {
 
 namespace {
@@ -120,7 +122,10 @@ Ranking rank_devices(const model::ModelShape& shape, const std::vector<hw::Catal
     }
     if (!placed) not_fitting.push_back(d.name + (max_count > 1 ? " (up to " + std::to_string(max_count) + ")" : ""));
   }
-  return rank_options(std::move(options), std::move(not_fitting), by, min_tps);
+  Ranking r = rank_options(std::move(options), std::move(not_fitting), by, min_tps);
+  r.n_ctx = padded_context(ctx.n_ctx, ctx.n_seq);  // what plan_fit allocates for every option (kv_size)
+  r.n_ctx_asked = ctx.n_ctx;
+  return r;
 }
 
 DeviceVs compare_devices(const BuyOption& a, const BuyOption& b) {

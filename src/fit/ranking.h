@@ -51,6 +51,11 @@ struct BuyOption {
 
 struct Ranking {
   RankBy by = RankBy::kPrice;
+  // The context every option is planned at, as llama.cpp allocates it (padded_context of the
+  // request, fit/kv_cache.h: each option's n_ctx), and the request (ContextParams::n_ctx).
+  // The answer names the one its table shows: "n_ctx 16" asked is 256 allocated.
+  int n_ctx = 0;
+  int n_ctx_asked = 0;
   double min_tps = 0;                    // --min-tps (0: none)
   std::vector<BuyOption> ranked;         // options that fit (and reach min_tps), best first
   std::vector<std::string> not_fitting;  // catalog names on which the model fits on no count tried

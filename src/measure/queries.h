@@ -10,10 +10,12 @@
 
 namespace rigbench::measure {
 
-// The queries in `text`, read from `name` (for messages). JSONL when the first non-blank line
-// starts with '{': every non-blank line an object with a non-empty "text" string (other keys
-// ignored); otherwise one query per line, trailing whitespace and '\r' trimmed. Blank lines
-// are skipped in both.
+// The queries in `text`, read from `name` (for messages); a UTF-8 byte order mark is skipped.
+// JSONL when the first non-blank line starts with '{': every non-blank line an object with a
+// non-empty "text" string (other keys ignored), a line that is not is refused; otherwise one
+// query per line, trailing whitespace and '\r' trimmed, and a line that is a JSON object is
+// refused (a file that mixes the two is never read as plain text), as is a JSON array. Blank
+// lines are skipped in both.
 // Errors: kInvalidInput, one line: "queries 'NAME' line N: <problem>", or "queries 'NAME':
 // no queries" for a file with none.
 Result<std::vector<std::string>> parse_queries(const std::string& text, const std::string& name);

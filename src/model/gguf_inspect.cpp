@@ -14,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/model_name.h"
 #include "core/strings.h"
 #include "model/file_type.h"
 #include "model/gguf_file.h"
@@ -104,8 +105,6 @@ Result<ModelInfo> inspect_header(const GgufFile& file) {
   info.size_bytes = size;
   info.arch = string_value(ctx, "general.architecture");
   if (info.arch.empty()) return fail(ErrorCode::kInvalidInput, quoted(path) + ": GGUF has no general.architecture key");
-  info.name = string_value(ctx, "general.name");
-  if (info.name.empty()) info.name = fs::path(path).stem().string();
 
   // Tensor data must lie inside the file; a cut-off download fails here, not mid-load.
   const uint64_t data_offset = gguf_get_data_offset(ctx);
@@ -156,6 +155,7 @@ Result<ModelInfo> inspect_header(const GgufFile& file) {
     info.synthetic_seed =
         seed >= 0 && gguf_get_kv_type(ctx, seed) == GGUF_TYPE_UINT64 ? gguf_get_val_u64(ctx, seed) : 42;
   }
+  info.name = model_file_name(path, string_value(ctx, "general.name"), info.synthetic);
 
   return info;
 }

@@ -12,7 +12,8 @@ namespace rigbench::model {
 
 // Inspects the GGUF file at `path` and fills every ModelInfo field:
 //   path        stored_path(path): where the file is on this machine, from any folder
-//   name        GGUF general.name, else the file name without ".gguf"
+//   name        model_file_name (core/model_name.h): the file name without ".gguf"; a synthetic
+//               file: GGUF general.name (its preset's name)
 //   arch        GGUF general.architecture
 //   n_params    sum of ggml_nelements over the tensor infos
 //   size_bytes  file size (stat)

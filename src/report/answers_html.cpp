@@ -133,7 +133,7 @@ void buy_answers(const std::vector<BuyAnswer>& buy, Parts& out) {
     if (b.ranking->ranking.ranked.empty()) continue;
     const Table t = fit_ranking_table(*b.ranking);
     out.tables += "<h3>What to buy for " + html_escape(b.ranking->model) + " at n_ctx " +
-                  std::to_string(b.ranking->n_ctx) + " (the catalog by price; rigbench fit --rank price)</h3>" +
+                  std::to_string(b.ranking->ranking.n_ctx) + " (the catalog by price; rigbench fit --rank price)</h3>" +
                   "<div class=\"table\">" + html_table(t, id) + "</div>" + table_notes(t) + "\n";
   }
   if (!left_out.empty()) {

@@ -149,7 +149,6 @@ std::vector<BuyAnswer> buy_answers(std::span<const RunRecord> records, int ctx_s
     FitRankingReport rep;
     rep.model = preset.empty() ? label : label + " (the shape of the preset " + preset + ")";
     rep.model_path = preset.empty() ? path : "preset " + preset + " " + widest->model.file_type;
-    rep.n_ctx = n_ctx;
     rep.ranking = fit::rank_devices(
         *shape, plan->catalog, [&](const hw::CatalogDevice& d) { return plan->target(d); }, ctx,
         /*n_gpu_layers=*/-2, /*depth=*/0, fit::RankBy::kPrice, 0);

@@ -51,7 +51,7 @@ std::vector<std::pair<std::string, std::string Row::*>> label_columns(const Comp
 }
 
 std::string test_with_unit(const Row& row) {
-  if (row.metric == Metric::kMemory) return "memory " + row.test;
+  if (row.metric == Metric::kMemory) return row.test.empty() ? "memory" : "memory " + row.test;
   return row.test + " " + metric_info(row.metric).unit;
 }
 
@@ -146,11 +146,9 @@ void print_markdown(const Comparison& cmp, const std::vector<Regression>& regres
 
 Table compare_table(const Comparison& cmp) {
   std::vector<TableColumn> cols;
-  for (const auto& [name, field] : label_columns(cmp)) {
-    TableColumn c{name, name};
-    c.wrap = name == "build";  // "rigbench 0.1.0 / llama.cpp 80fb11ac" wraps to keep the table in 120 columns
-    cols.push_back(std::move(c));
-  }
+  // The model, machine and build whole on their rows ("llama-bench / llama.cpp 80fb11ac" was cut
+  // into "llama-benc", "h /", ...): never wrapped (report/table.h); compare's md is not held to 120.
+  for (const auto& [name, field] : label_columns(cmp)) cols.push_back({name, name});
   cols.push_back({"test", "test"});
   for (std::size_t i = 0; i < cmp.columns.size(); ++i) {
     cols.push_back({cmp.columns[i], cmp.columns[i] + (i == cmp.baseline ? " (baseline)" : ""), Align::kRight});

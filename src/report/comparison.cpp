@@ -12,6 +12,7 @@
 
 #include "core/knobs.h"
 #include "core/rpc_endpoints.h"
+#include "core/short_commit.h"
 #include "core/strings.h"
 #include "core/suite_stats.h"
 #include "report/table.h"
@@ -224,7 +225,7 @@ std::string test_label(Metric metric, int n, int depth, const std::string& suffi
     case Metric::kTgEnergy:
     case Metric::kCost: s = "tg" + std::to_string(n); break;
     case Metric::kTtft: s = "ttft pp" + std::to_string(n); break;
-    case Metric::kMemory: return "n_ctx " + std::to_string(n);
+    case Metric::kMemory: return n > 0 ? "n_ctx " + std::to_string(n) : "";  // 0: no context (embed)
     case Metric::kItl: s = "itl tg" + std::to_string(n); break;
     case Metric::kSuiteGen:
     case Metric::kSuiteTtft:
@@ -463,7 +464,9 @@ std::optional<MetricValues> run_metric_values(const RunRecord& rec, Metric metri
       if (rec.memory.buffers.empty()) break;
       uint64_t total = 0;
       for (const auto& b : rec.memory.buffers) total += b.model_bytes + b.context_bytes + b.compute_bytes;
-      return values({static_cast<double>(total)}, metric, rec.params.n_ctx, 0);
+      // The context the run created, where it is a setting of the run (an embedding run has none).
+      const int n_ctx = knob_applies(*find_knob("n_ctx"), rec) ? rec.params.n_ctx : 0;
+      return values({static_cast<double>(total)}, metric, n_ctx, 0);
     }
   }
   return std::nullopt;
@@ -481,7 +484,7 @@ std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric) {
     v->test += " @ c" + std::to_string(s.concurrency);
     if (s.rate_rps > 0) v->test += " rate " + shortest(s.rate_rps);
     if (!s.software.empty()) v->test += " " + s.software;
-    if (!s.version.empty()) v->test += " " + s.version;
+    if (!s.version.empty()) v->test += " " + short_commit(s.version);  // llama-server's "b7090-<40 hex>"
     v->test += " " + s.api + " " + s.url;
   }
   return v;
@@ -490,7 +493,7 @@ std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric) {
 KnobSettings knob_settings(const RunRecord& rec) {
   KnobSettings out;
   for (const Knob& k : knobs()) {
-    if (!k.compare_key) continue;
+    if (!k.compare_key || !knob_applies(k, rec)) continue;
     std::string value = knob_text(k, rec.params);
     // A knob bench does not set is named only away from its default: the label stays short
     // and still tells every configuration apart.
@@ -669,7 +672,7 @@ std::string build_backends(const MachineInfo& m) {
 Identity build_identity(const RunRecord& rec) {
   const bool llama_bench = std::find(rec.tags.begin(), rec.tags.end(), store::kLlamaBenchTag) != rec.tags.end();
   const std::string tool = llama_bench ? "llama-bench" : "rigbench " + rec.build.rigbench_version;
-  const std::string commit = rec.build.llama_cpp_commit.empty() ? "?" : rec.build.llama_cpp_commit.substr(0, 8);
+  const std::string commit = rec.build.llama_cpp_commit.empty() ? "?" : short_commit(rec.build.llama_cpp_commit);
   return Identity{tool + '\x1f' + commit, tool + " / llama.cpp " + commit};
 }
 

@@ -43,7 +43,7 @@ bool has_embeddings(std::span<const RunRecord> records) {
 
 Table embedding_table(std::span<const RunRecord> records) {
   Table t({{"machine", "machine"},
-           {"model", "model", Align::kLeft, false, false, /*wrap=*/true},
+           {"model", "model"},  // whole on its row, as in every md table (never wrapped: report/table.h)
            {"pooling", "pooling"},
            {"n_threads", "threads", Align::kRight},
            {"test", "test"},

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "core/short_commit.h"
 #include "core/strings.h"
 #include "report/columns.h"
 #include "report/comparison.h"
@@ -32,7 +33,7 @@ Table records_table(const std::vector<RunRecord>& records) {
     std::vector<TableCell> cells = {TableCell::str(machine_identity(*rec).label)};
     for (const TestColumn* c : shown) cells.push_back(TableCell::str(c->cell(*rec, phase)));
     t.add_row(std::move(cells));
-    if (!rec->build.llama_cpp_commit.empty()) commits.insert(rec->build.llama_cpp_commit);
+    if (!rec->build.llama_cpp_commit.empty()) commits.insert(short_commit(rec->build.llama_cpp_commit));
   }
   if (!commits.empty())
     t.add_note("llama.cpp build: " + join(std::vector<std::string>(commits.begin(), commits.end()), ", "));

@@ -62,6 +62,10 @@ Table fit_ranking_table(const FitRankingReport& r) {
     t.add_note("does not fit: " + names);
   }
   for (const std::string& d : r.ranking.dropped) t.add_note("below --min-tps: " + d);
+  if (r.ranking.n_ctx_asked > 0 && r.ranking.n_ctx_asked != r.ranking.n_ctx) {  // the planner's words (fit's table)
+    t.add_note("n_ctx " + std::to_string(r.ranking.n_ctx_asked) + " padded to " + std::to_string(r.ranking.n_ctx) +
+               ", as llama.cpp allocates it");
+  }
   t.add_note(
       fit::usable_definition() + ", as in fit's table; needed (the backend's runtime overhead included) must stay "
       "within it; USD/GiB counts all installed memory");
@@ -73,7 +77,7 @@ Table fit_ranking_table(const FitRankingReport& r) {
 }
 
 std::string buy_sentence(const FitRankingReport& r) {
-  const std::string at = r.model + " at n_ctx " + std::to_string(r.n_ctx);
+  const std::string at = r.model + " at n_ctx " + std::to_string(r.ranking.n_ctx);  // as the table's rows
   if (r.ranking.ranked.empty()) {
     return "No catalog option fits " + at + (r.ranking.min_tps > 0 ? " with a tg bound of " + shortest(r.ranking.min_tps) + " t/s" : "") +
            " (up to " + std::to_string(fit::kMaxRankCount) + " GPUs of a kind).";
@@ -123,7 +127,7 @@ void print_fit_ranking(const FitRankingReport& r, OutputFormat format, std::ostr
               {"model_path", r.model_path},
               {"rank_by", fit::rank_by_name(r.ranking.by)},
               {"min_tps", r.ranking.min_tps > 0 ? Json(r.ranking.min_tps) : Json(nullptr)},
-              {"n_ctx", r.n_ctx},
+              {"n_ctx", r.ranking.n_ctx},
               {"sentence", buy_sentence(r)},
               {"options", table_rows_json(t)},
               {"not_fitting", r.ranking.not_fitting},

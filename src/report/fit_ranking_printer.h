@@ -4,7 +4,8 @@
 //          USD/usable GiB), the --vs sentence, then notes (devices left out and why, what
 //          usable means, that the tg bound is a bound)
 //   csv    the table, every column (count and kind included)
-//   json   {"model", "model_path", "rank_by", "min_tps", "n_ctx", "sentence" (buy_sentence), "options": [keyed as the csv header],
+//   json   {"model", "model_path", "rank_by", "min_tps", "n_ctx" (as allocated: ranking.n_ctx), "sentence"
+//          (buy_sentence), "options": [keyed as the csv header],
 //          "dropped": [...], "vs": {a, b, memory_ratio, usable_ratio, usd_per_gib_total_ratio,
 //          usd_per_gib_usable_ratio, sentence} or null, "notes"}
 //   jsonl  one object per option
@@ -23,7 +24,6 @@ namespace rigbench::report {
 struct FitRankingReport {
   std::string model;  // name shown
   std::string model_path;
-  int n_ctx = 0;  // the context asked for (-c)
   fit::Ranking ranking;
   std::optional<fit::DeviceVs> vs;  // --vs A,B
   std::vector<std::string> notes;
@@ -31,6 +31,7 @@ struct FitRankingReport {
 
 Table fit_ranking_table(const FitRankingReport& r);
 // The answer in one sentence: "For MODEL at n_ctx N, the cheapest catalog option that fits is X,
+// ... (N: ranking.n_ctx, the context its table's rows are planned at, as llama.cpp allocates it),
 // $P (tg bound B t/s); the lowest price per usable GiB is Y's, $U ($T per installed GiB)." ("it is
 // also the lowest price per usable GiB, $U ..." when X is Y); when
 // no fitting option has a price, the number that fit and the highest tg bound; when none fits

@@ -197,7 +197,7 @@ std::string memory_section(std::span<const RunRecord> records, const RecordIdent
     rows.push_back({{d.model},
                     {d.machine},
                     {d.device},
-                    {std::to_string(d.n_ctx), false, true},
+                    {d.n_ctx > 0 ? std::to_string(d.n_ctx) : "-", false, true},  // 0: no context (embed)
                     {format_bytes(d.weights_bytes), false, true},
                     {format_bytes(d.kv_bytes), false, true},
                     {format_bytes(d.compute_bytes), false, true},

@@ -176,17 +176,13 @@ void print_md(const HwReport& r, std::ostream& out) {
 
 }  // namespace
 
-const std::vector<OutputFormat>& hw_formats() {
-  static const std::vector<OutputFormat> kFormats = {OutputFormat::kMarkdown, OutputFormat::kCsv, OutputFormat::kJson};
-  return kFormats;
-}
-
 void print_hw(const HwReport& r, OutputFormat format, std::ostream& out) {
   switch (format) {
     case OutputFormat::kJson: out << to_json(r).dump(2) << "\n"; return;
+    case OutputFormat::kJsonl: out << to_json(r).dump() << "\n"; return;  // the same object, one line
     case OutputFormat::kCsv: render(csv_table(to_json(r)), OutputFormat::kCsv, out); return;
     case OutputFormat::kMarkdown:
-    default: print_md(r, out); return;  // md; jsonl and sql are not hw formats (hw_formats)
+    default: print_md(r, out); return;  // md; sql is not a format of hw (parse_output_format's default list)
   }
 }
 

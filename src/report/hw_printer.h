@@ -1,8 +1,8 @@
 // rigbench: what `rigbench hw` prints: this machine (hw::describe), its energy meters and,
 // when measured, its memory bandwidth, as md (the terminal view: tables no wider than 120
 // columns, one line per meter and its fix on the next), csv (one row per value:
-// section,name,key,value, keys as in json) or json. One model, built once, in three formats;
-// md and csv through the one table builder (report/table.h).
+// section,name,key,value, keys as in json), json or jsonl (the json object on one line). One
+// model, built once, in four formats; md and csv through the one table builder (report/table.h).
 #pragma once
 
 #include <cstdint>
@@ -30,10 +30,7 @@ struct HwReport {
                                      // the best recent reading); 0 = none cached; printed only when known
 };
 
-// The formats hw prints: md, csv and json (parse_output_format(name, hw_formats())).
-const std::vector<OutputFormat>& hw_formats();
-
-// `format`: one of hw_formats().
+// `format`: md, csv, json or jsonl (json's object on one line), parse_output_format's default list.
 void print_hw(const HwReport& r, OutputFormat format, std::ostream& out);
 
 }  // namespace rigbench::report

@@ -3,6 +3,7 @@
 #include <map>
 #include <tuple>
 
+#include "core/knobs.h"
 #include "report/comparison.h"
 
 namespace rigbench::report {
@@ -41,7 +42,7 @@ std::vector<DeviceMemory> memory_by_device(std::span<const RunRecord> records, c
       d.model = model.label;
       d.machine = machine.label;
       d.device = device;
-      d.n_ctx = rec.params.n_ctx;
+      d.n_ctx = knob_applies(*find_knob("n_ctx"), rec) ? rec.params.n_ctx : 0;
       d.capacity_bytes = capacity_of(rec.machine, device);
       auto [it, inserted] = worst.try_emplace({model.label, machine.label, device, model.key, machine.key}, d);
       if (!inserted && d.total_bytes() > it->second.total_bytes()) it->second = d;

@@ -16,7 +16,7 @@ namespace rigbench::report {
 struct DeviceMemory {
   std::string model, machine;  // labels (report/comparison.h identities)
   std::string device;          // ggml device of the buffers ("CPU", "CUDA0", ...)
-  int n_ctx = 0;               // context of the record shown
+  int n_ctx = 0;               // context of the record shown; 0: the run has none (an embedding run)
   uint64_t weights_bytes = 0;  // bytes, BufferMemory::model_bytes summed over the device's buffer types
   uint64_t kv_bytes = 0;       // bytes, BufferMemory::context_bytes, likewise
   uint64_t compute_bytes = 0;  // bytes, BufferMemory::compute_bytes, likewise

@@ -7,6 +7,7 @@
 
 #include "core/noise_note.h"
 #include "core/rpc_endpoints.h"
+#include "core/short_commit.h"
 #include "core/significance.h"
 #include "report/columns.h"
 #include "report/printer.h"
@@ -146,7 +147,7 @@ class MarkdownPrinter final : public Printer {
       for (const auto& n : rec.energy.notes) text += "; " + n;
       notes_.push_back(text);
     }
-    if (!rec.build.llama_cpp_commit.empty()) commit_ = rec.build.llama_cpp_commit;
+    if (!rec.build.llama_cpp_commit.empty()) commit_ = short_commit(rec.build.llama_cpp_commit);
     if (rec.model.synthetic) synthetic_ = true;
   }
   void end() override {

@@ -6,6 +6,7 @@
 #include <map>
 #include <vector>
 
+#include "core/short_commit.h"
 #include "cost/model_costs.h"
 #include "report/escape.h"
 #include "report/model_cost_printer.h"
@@ -28,7 +29,7 @@ std::string serve_section_html(std::span<const RunRecord> records, Json& charts)
     if (!rec.server || rec.server->completed == 0 || rec.results.embedding) continue;  // embeddings: their own section
     const ServerRun& s = *rec.server;
     std::string server = s.url;
-    if (!s.software.empty()) server += " " + s.software + (s.version.empty() ? "" : " " + s.version);
+    if (!s.software.empty()) server += " " + s.software + (s.version.empty() ? "" : " " + short_commit(s.version));
     groups[rec.model.name + " · " + server + " (" + s.api + ")"].push_back({s.concurrency, &rec});
   }
   if (groups.empty()) return "";

@@ -18,7 +18,7 @@ std::string upper(std::string s) {
 // formats every one.
 std::vector<TableColumn> serve_columns(bool slo, bool models) {
   std::vector<TableColumn> c = {
-      {"model", "model", Align::kLeft, false, !models, /*wrap=*/models},
+      {"model", "model", Align::kLeft, false, !models},  // whole on its row (never wrapped: report/table.h)
       {"server_url", "server", Align::kLeft, false, true},
       {"server_software", "software", Align::kLeft, false, true},
       {"server_version", "version", Align::kLeft, false, true},

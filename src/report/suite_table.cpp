@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/short_commit.h"
 #include "core/strings.h"
 #include "core/suite_stats.h"
 
@@ -72,7 +73,7 @@ Table suite_table(const RunRecord& rec) {
   t.add_note(
       "prompt rows: median (p50) and p95 over the suite's runs; (category) and (suite) rows: median and p95 of "
       "the prompts' medians. gen t/s: tokens after the first over their decode time (the first token is TTFT's).");
-  if (!rec.build.llama_cpp_commit.empty()) t.add_footer("llama.cpp build: " + rec.build.llama_cpp_commit);
+  if (!rec.build.llama_cpp_commit.empty()) t.add_footer("llama.cpp build: " + short_commit(rec.build.llama_cpp_commit));
   return t;
 }
 

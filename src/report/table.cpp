@@ -126,20 +126,29 @@ const char* format_name(OutputFormat f) {
   return "md";
 }
 
-Result<OutputFormat> parse_output_format(const std::string& name) {
-  return parse_output_format(name, std::vector<OutputFormat>(std::begin(kAllFormats), std::end(kAllFormats)));
+std::string output_format_message(const std::string& value, const std::vector<std::string>& formats,
+                                  FileAdvice advice) {
+  if (std::find(formats.begin(), formats.end(), value) != formats.end()) return "";
+  std::string message = "-o/--output '" + value + "': unknown format (" + join(formats, ", ") + ")";
+  if (value == "-" || value.find_first_of("./") != std::string::npos) {
+    message += advice == FileAdvice::kOutputFileFlag ? "; -o takes a format: to write a file use --output-file"
+                                                     : "; -o takes a format: to write a file, redirect (> FILE)";
+  }
+  return message;
 }
 
-Result<OutputFormat> parse_output_format(const std::string& name, const std::vector<OutputFormat>& allowed) {
+Result<OutputFormat> parse_output_format(const std::string& name, FileAdvice advice) {
+  return parse_output_format(name, std::vector<OutputFormat>(std::begin(kAllFormats), std::end(kAllFormats)), advice);
+}
+
+Result<OutputFormat> parse_output_format(const std::string& name, const std::vector<OutputFormat>& allowed,
+                                         FileAdvice advice) {
   std::vector<std::string> names;
   for (OutputFormat f : allowed) {
     if (name == format_name(f)) return f;
     names.push_back(format_name(f));
   }
-  std::string message = "-o/--output '" + name + "': unknown format (" + join(names, ", ") + ")";
-  if (name.find_first_of("./") != std::string::npos)
-    message += "; -o takes a format: to write a file, redirect (> FILE)";
-  return fail(ErrorCode::kUsage, message);
+  return fail(ErrorCode::kUsage, output_format_message(name, names, advice));
 }
 
 TableCell TableCell::str(std::string s) {

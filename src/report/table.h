@@ -30,12 +30,23 @@ enum class OutputFormat { kMarkdown, kCsv, kJson, kJsonl, kSql };
 // "md", "csv", "json", "jsonl", "sql".
 const char* format_name(OutputFormat f);
 
-// Parses `name` against `allowed` (default: md, csv, json, jsonl). Errors: kUsage, one line naming the
-// value and the valid formats; when the value looks like a file name (has '.' or '/'), it
-// adds "-o takes a format: to write a file, redirect (> FILE)" (synth and report, which write
-// files, say --output-file: cli::output_format).
-Result<OutputFormat> parse_output_format(const std::string& name);
-Result<OutputFormat> parse_output_format(const std::string& name, const std::vector<OutputFormat>& allowed);
+// What a `-o` value that looks like a file name is told: the subcommand's --output-file (synth,
+// report), or to redirect standard output (every other subcommand: it prints its output).
+enum class FileAdvice { kRedirect, kOutputFileFlag };
+
+// The one message of every subcommand for a `-o` value that is not one of `formats` ("" when
+// it is): "-o/--output 'VALUE': unknown format (md, csv, json, jsonl)", and when the value
+// looks like a file name (has a '.' or a '/', or is "-"), how to write a file: "; -o takes a
+// format: to write a file, redirect (> FILE)" (kRedirect) or "; -o takes a format: to write a
+// file use --output-file" (kOutputFileFlag).
+std::string output_format_message(const std::string& value, const std::vector<std::string>& formats,
+                                  FileAdvice advice = FileAdvice::kRedirect);
+
+// Parses `name` against `allowed` (default: md, csv, json, jsonl, which every subcommand that
+// prints results takes; records add sql). Errors: kUsage, output_format_message's line.
+Result<OutputFormat> parse_output_format(const std::string& name, FileAdvice advice = FileAdvice::kRedirect);
+Result<OutputFormat> parse_output_format(const std::string& name, const std::vector<OutputFormat>& allowed,
+                                         FileAdvice advice = FileAdvice::kRedirect);
 
 enum class Align { kLeft, kRight };
 
@@ -47,7 +58,10 @@ struct TableColumn {
   bool data_only = false;  // never in md (csv and json only)
   // md: the table keeps within kMarkdownWidth columns by this column taking the room the
   // others leave; its text wraps at spaces (a longer word is cut) onto continuation rows whose
-  // other cells are empty. At most one column of a table wraps.
+  // other cells are empty. At most one column of a table wraps. For a value under its key
+  // (hw's descriptions, details and fixes), never for the name a row stands for (a model, a
+  // machine, a build): that stays whole on its row as in llama-bench's table, and a long one
+  // widens the table.
   bool wrap = false;
 };
 

@@ -6,11 +6,11 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <set>
 #include <utility>
 
 #include "core/knobs.h"
+#include "core/model_name.h"
 #include "core/results.h"
 #include "core/stats.h"
 #include "core/strings.h"
@@ -213,8 +213,7 @@ Result<MappedRow> map_llama_bench_row(const LlamaBenchRow& row, const std::strin
   rec.build.llama_cpp_commit = f.text("build_commit");
 
   rec.model.path = f.text("model_filename");
-  std::filesystem::path file(rec.model.path);
-  rec.model.name = file.extension() == ".gguf" ? file.stem().string() : file.filename().string();
+  rec.model.name = model_file_stem(rec.model.path);  // llama-bench names no model: its file (core/model_name.h)
   const std::string model_type = f.text("model_type");
   rec.model.arch = to_lower(model_type.substr(0, model_type.find(' ')));  // 2023 builds: "LLaMA 7B mostly Q4_0"
   rec.model.file_type = file_type_from_model_type(model_type);

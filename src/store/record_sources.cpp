@@ -95,6 +95,21 @@ Result<std::vector<RunRecord>> select_records(std::vector<RunRecord> records, co
   return kept;
 }
 
+Result<std::unique_ptr<SqliteStore>> open_records_db(const std::string& path) {
+  std::string p = path;
+  if (p.empty()) {
+    auto d = default_db_path();
+    if (!d) return std::unexpected(d.error());
+    p = *d;
+  }
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(p, ec)) {
+    return fail(ErrorCode::kNotFound,
+                "database '" + p + "': no such file (run rigbench bench or rigbench import first, or give --db PATH)");
+  }
+  return SqliteStore::open_readonly(p);
+}
+
 Result<std::vector<RunRecord>> load_records(const std::vector<std::string>& db_paths, const RecordFilter& filter,
                                             RecordView view, Pooling pooling) {
   std::vector<std::string> paths = db_paths;
@@ -106,13 +121,7 @@ Result<std::vector<RunRecord>> load_records(const std::vector<std::string>& db_p
   std::vector<RunRecord> records;
   std::unordered_set<std::string> seen;
   for (const std::string& path : paths) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) {
-      return fail(
-          ErrorCode::kNotFound,
-          "database '" + path + "': no such file (run rigbench bench or rigbench import first, or give --db PATH)");
-    }
-    auto db = SqliteStore::open_readonly(path);
+    auto db = open_records_db(path);
     if (!db) return std::unexpected(db.error());
     auto loaded = (*db)->load_all(view, paths.size() == 1 ? pooling : Pooling::kNone);
     if (!loaded) return std::unexpected(loaded.error());

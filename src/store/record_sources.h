@@ -27,10 +27,16 @@ struct RecordFilter {
 // together, naming them all.
 Result<std::vector<RunRecord>> select_records(std::vector<RunRecord> records, const RecordFilter& filter);
 
+// The results database a reader (compare, report, export, cost --run) reads: `path`, or
+// default_db_path() when empty, opened read-only (SqliteStore::open_readonly). Reading never
+// creates a database nor its folder. Errors: kNotFound "database 'P': no such file (run
+// rigbench bench or rigbench import first, or give --db PATH)"; open_readonly's.
+Result<std::unique_ptr<SqliteStore>> open_records_db(const std::string& path);
+
 // Every record of each database in `db_paths` (the default database, default_db_path(),
 // when empty), database by database, oldest first within each; a record_id seen before is
 // dropped (the first copy kept); then select_records(filter). Reading never creates a
-// database. Errors: kNotFound naming a path that does not exist; SqliteStore's errors
+// database. Errors: open_records_db's for each path; SqliteStore's errors
 // (kRuntime, kInvalidInput); select_records's.
 // `view` says which parts of each record the reader needs (SqliteStore::load_all);
 // `pooling` whether the repetitions of a configuration are one record (SqliteStore::load_all),

@@ -206,7 +206,7 @@ Result<std::unique_ptr<SqliteStore>> open_results_db(const std::string& path, bo
 Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path, const std::string& hint) {
   const std::string where = "database '" + path + "'";
   // WAL needs the folder writable too (the -wal and -shm files), even for an existing file.
-  if (Status s = check_writable("database", path, hint, WriteMode::kInPlace, /*create_parent=*/true); !s) {
+  if (Status s = check_writable("database", path, hint, WriteMode::kInPlace); !s) {
     return std::unexpected(s.error());
   }
 

@@ -29,7 +29,7 @@ std::string first_file_component(const fs::path& dir) {
 
 }  // namespace
 
-std::string unwritable_reason(const std::string& path, WriteMode mode, bool create_parent) {
+std::string unwritable_reason(const std::string& path, WriteMode mode) {
   if (path.empty()) return "empty path";
   struct stat st {};
   if (path.back() == '/' || (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))) return errno_text(EISDIR);
@@ -37,7 +37,7 @@ std::string unwritable_reason(const std::string& path, WriteMode mode, bool crea
   if (dir.empty()) dir = ".";
   if (::stat(dir.c_str(), &st) != 0) {
     const int err = errno;
-    if (err == ENOENT && create_parent) {
+    if (err == ENOENT) {
       std::error_code ec;
       fs::create_directories(dir, ec);
       if (ec) {
@@ -51,9 +51,8 @@ std::string unwritable_reason(const std::string& path, WriteMode mode, bool crea
         }
         return errno_text(why) + ": cannot create " + dir.string() + " in " + existing.string();
       }
-      return unwritable_reason(path, mode, false);
+      return unwritable_reason(path, mode);
     }
-    if (err == ENOENT) return "no such directory: " + dir.string();
     if (err == ENOTDIR) return "not a directory: " + first_file_component(dir);
     return errno_text(err) + ": " + dir.string();
   }
@@ -69,9 +68,8 @@ std::string unwritable_reason(const std::string& path, WriteMode mode, bool crea
   return "";
 }
 
-Status check_writable(const std::string& subject, const std::string& path, const std::string& hint, WriteMode mode,
-                      bool create_parent) {
-  const std::string reason = unwritable_reason(path, mode, create_parent);
+Status check_writable(const std::string& subject, const std::string& path, const std::string& hint, WriteMode mode) {
+  const std::string reason = unwritable_reason(path, mode);
   if (reason.empty()) return {};
   return fail(ErrorCode::kRuntime, subject + " '" + path + "': " + reason + (hint.empty() ? "" : "; " + hint));
 }

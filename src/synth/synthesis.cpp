@@ -110,10 +110,7 @@ Result<std::string> default_bench_model(const std::atomic<bool>* cancel,
       dir / (std::string(kPreset) + "-" + kQuant + ".synthetic-v" + std::to_string(model::kValuesVersion) + ".gguf");
   std::error_code ec;
   if (fs::exists(path, ec)) return path.string();
-  if (Status s =
-          store::check_writable("default model cache", path.string(), "name a model file", store::WriteMode::kReplace,
-                                /*create_parent=*/true);
-      !s) {
+  if (Status s = store::check_writable("default model cache", path.string(), "name a model file"); !s) {
     return std::unexpected(s.error());
   }
   if (note)

@@ -192,11 +192,16 @@ TEST(AnswersE2E, ReportSaysWhatToBuyAsFitRanksIt) {
             std::string::npos)
       << fit_sentence;
   EXPECT_NE(r.out.find("<table id=\"answers-buy-0\">"), std::string::npos);
-  // Without -c: the context the model ran at (0 + 128 tokens).
+  // Without -c: the context the model ran at (0 + 128 tokens), as llama.cpp allocates it (256):
+  // the sentence, the heading and the table's rows say one value (the sentence said 128 above
+  // rows of 256); a note says what the run asked.
   const ProcessResult stored = run_process({RIGBENCH_BIN, "report", "--db", db, "--output-file", "-"});
   ASSERT_EQ(stored.exit_code, 0) << stored.err;
-  EXPECT_NE(stored.out.find("<li>For stories260K F32 at n_ctx 128, the cheapest catalog option that fits is "),
+  EXPECT_NE(stored.out.find("<li>For stories260K F32 at n_ctx 256, the cheapest catalog option that fits is "),
             std::string::npos);
+  EXPECT_NE(stored.out.find("<h3>What to buy for stories260K F32 at n_ctx 256 "), std::string::npos);
+  EXPECT_NE(stored.out.find("n_ctx 128 padded to 256, as llama.cpp allocates it"), std::string::npos);
+  EXPECT_EQ(stored.out.find("n_ctx 128,"), std::string::npos);
 }
 
 // A file at the stored path that is not the one that ran, or no file at all: a note, no ranking.
@@ -251,7 +256,8 @@ TEST(AnswersE2E, BenchStoresTheModelPathSoReportFindsItFromAnotherFolder) {
       {"/bin/sh", "-c", "cd '" + dir.file("elsewhere") + "' && exec '" + bin + "' report --db '" + db + "' --output-file -"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out.find("is not on this machine"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("<li>For " + label + " at n_ctx 8, the cheapest catalog option that fits is "), std::string::npos)
+  EXPECT_NE(r.out.find("<li>For " + label + " at n_ctx 256, the cheapest catalog option that fits is "),
+            std::string::npos)  // bench -n 4 -p 8: n_ctx 8, allocated as 256
       << r.out;
 
   // An earlier build's record, the path as typed: read, and the note says why it is not found.

@@ -134,7 +134,7 @@ TEST(ConfidenceE2E, ProgressOnATerminalIsClearedBeforeEveryTableRow) {
                                       "-t", "1", "--no-db", "--energy", "off"});
   ASSERT_NE(out.find("| model"), std::string::npos) << out;
   const std::string clear = "\r\033[K";
-  ASSERT_NE(out.find(clear + "run 1/2 · llama · pp16"), std::string::npos) << out;
+  ASSERT_NE(out.find(clear + "run 1/2 · stories260K · pp16"), std::string::npos) << out;
   EXPECT_NE(out.find("pp16 · pp · repetition 3/3"), std::string::npos) << out;
   EXPECT_NE(out.find("tg4 · tg · repetition 1/3"), std::string::npos) << out;
   // Every progress write is a segment after a clear; none runs into a row or a newline, and
@@ -168,7 +168,8 @@ TEST(ConfidenceE2E, NoProgressWhenStderrIsNotATerminalUnlessAsked) {
   const ProcessResult asked = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "0", "-n", "4", "-r", "1",
                                            "-t", "1", "--no-db", "--energy", "off", "--progress"});
   ASSERT_EQ(asked.exit_code, 0) << asked.err;
-  EXPECT_NE(asked.err.find("rigbench: run 1/1 · llama · tg4 · tg · repetition 1/1"), std::string::npos) << asked.err;
+  EXPECT_NE(asked.err.find("rigbench: run 1/1 · stories260K · tg4 · tg · repetition 1/1"), std::string::npos)
+      << asked.err;
   EXPECT_EQ(asked.err.find('\r'), std::string::npos);  // lines, not a rewritten one
 }
 

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
@@ -81,6 +82,8 @@ TEST_F(EmbedE2E, LlamaCppLoadsTheSyntheticBgeSmallAsAnEmbeddingModelWithClsPooli
   EXPECT_NE(c.out.find("latency b1"), std::string::npos) << c.out;
   EXPECT_NE(c.out.find("batch 2"), std::string::npos) << c.out;
   EXPECT_NE(c.out.find("embed latency b1"), std::string::npos) << c.out;  // a compare row, ranked as the others
+  EXPECT_NE(c.out.find("| memory "), std::string::npos) << c.out;  // no context to name: not "memory n_ctx 0"
+  EXPECT_EQ(c.out.find("n_ctx 0"), std::string::npos) << c.out;
   const ProcessResult h =
       run_process({RIGBENCH_BIN, "report", "--db", work.file("r.db"), "--output-file", work.file("r.html")});
   ASSERT_EQ(h.exit_code, 0) << h.err;
@@ -100,6 +103,16 @@ TEST_F(EmbedE2E, MarkdownAndCsvShowPercentilesAndTheSweep) {
   ASSERT_EQ(md.exit_code, 0) << md.err;
   for (const char* want : {"p50 ms", "p95 ms", "p99 ms", "texts/s", "t/s", "latency b1", "batch 2", "cls"})
     EXPECT_NE(md.out.find(want), std::string::npos) << want << "\n" << md.out;
+  // The model whole on each of its rows, as bench's and compare's tables show it: it was cut
+  // into "bge-small-en-v", "1.5 F16", "(synthetic)" on continuation rows with empty cells.
+  int rows = 0;
+  std::istringstream lines(md.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("| ", 0) != 0 || line.find("| ---") != std::string::npos || line.find("| machine") == 0) continue;
+    EXPECT_NE(line.find(" | bge-small-en-v1.5 F16 (synthetic) | cls "), std::string::npos) << line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 2) << md.out;  // latency b1 and batch 2, one row each
   const ProcessResult csv = run_process(
       {RIGBENCH_BIN, "embed", model_, "--queries", queries_, "-b", "2", "-r", "1", "-t", "1", "--no-db", "-o", "csv"});
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
@@ -141,6 +154,14 @@ TEST_F(EmbedE2E, BadQueryFileNamesFileAndLineAndExitsOne) {
   const ProcessResult r = run_process({RIGBENCH_BIN, "embed", model_, "--queries", bad, "--no-db"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err, "rigbench: error: queries '" + bad + "' line 2: no \"text\" string\n");
+  // Plain lines and JSONL lines mixed: refused, never read as plain text (the JSON lines as queries).
+  const std::string mixed = work.file("mixed.txt");
+  testing::write_file(mixed, "how to boil an egg\n{\"text\": \"what is a vector database\"}\n");
+  const ProcessResult m = run_process({RIGBENCH_BIN, "embed", model_, "--queries", mixed, "--no-db"});
+  EXPECT_EQ(m.exit_code, 1);
+  EXPECT_EQ(m.err, "rigbench: error: queries '" + mixed +
+                       "' line 2: a JSON object among plain lines (line 1 is not JSON): give one query per line, or "
+                       "JSONL on every line\n");
   const ProcessResult missing =
       run_process({RIGBENCH_BIN, "embed", model_, "--queries", work.file("none.txt"), "--no-db"});
   EXPECT_EQ(missing.exit_code, 1);

@@ -92,6 +92,34 @@ TEST(EntryE2E, UnexpectedArgumentsNameTheUnknownFlagFirstInTheOrderGiven) {
                      "bench: unknown flag '--num-ctx' (see rigbench bench --help)");
 }
 
+// A new user typed llama-bench's spellings: -pg is its only spelling (rigbench also took --pg,
+// which llama-bench does not), fit did not take -nkvo (llama.cpp's spelling of its
+// --no-kv-offload), serve-bench had no --no-warmup, and a one-dash spelling a subcommand does
+// not take was read as bundled letters ("fit -dev x": "--n-depth: 'ev' is not a number").
+TEST(EntryE2E, LlamaBenchSpellingsAreTakenWhereTheFlagIsAndNamedAsTypedElsewhere) {
+  expect_usage_error(rigbench({"fit", RIGBENCH_TEST_MODEL, "-dev", "CUDA0"}),
+                     "fit: unknown flag '-dev' (see rigbench fit --help)");
+  expect_usage_error(rigbench({"serve-bench", "http://127.0.0.1:9", "-ngl", "99"}),
+                     "serve-bench: unknown flag '-ngl' (see rigbench serve-bench --help)");
+  expect_usage_error(rigbench({"bench", RIGBENCH_TEST_MODEL, "--no-db", "--pg", "8,4"}),
+                     "bench: unknown flag '--pg' (did you mean '-pg'?) (see rigbench bench --help)");
+  const ProcessResult pg = rigbench({"bench", RIGBENCH_TEST_MODEL, "--no-db", "-r", "1", "-t", "1", "-p", "0", "-n",
+                                     "0", "-pg", "8,4", "--energy", "off", "-o", "csv"});
+  EXPECT_EQ(pg.exit_code, 0) << pg.err;
+  const ProcessResult nkvo = rigbench({"fit", RIGBENCH_TEST_MODEL, "-c", "512", "-nkvo", "-o", "json"});
+  EXPECT_EQ(nkvo.exit_code, 0) << nkvo.err;
+  for (const auto& [sub, flag] : std::vector<std::pair<std::string, std::string>>{{"bench", "-pg PP,TG"},
+                                                                                  {"bench", "-ngl,--n-gpu-layers"},
+                                                                                  {"fit", "-nkvo,--no-kv-offload"},
+                                                                                  {"fit", "-np,--parallel"},
+                                                                                  {"embed", "-ngl,--n-gpu-layers"},
+                                                                                  {"serve-bench", "--no-warmup"}}) {
+    const ProcessResult help = rigbench({sub, "--help"});
+    EXPECT_NE(help.out.find("  " + flag + " "), std::string::npos) << sub << " --help lacks " << flag << "\n"
+                                                                   << help.out;
+  }
+}
+
 bool have_sqlite3_cli() { return shell("command -v sqlite3 >/dev/null").exit_code == 0; }
 
 // `rigbench bench -o sql | sqlite3 x.db` makes a table of the records (one per test: pp16

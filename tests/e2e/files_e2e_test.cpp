@@ -71,15 +71,18 @@ TEST(FilesE2E, OIsAFormatAndAFileNameSaysUseOutputFile) {
       run_process({RIGBENCH_BIN, "synth", "--preset", "SmolLM2-135M", "-o", dir.file("x.gguf")});
   EXPECT_EQ(synth.exit_code, 2);
   EXPECT_EQ(lines(synth.err), 1) << synth.err;
-  EXPECT_NE(synth.err.find("is not an output format (md, json); to write a file use --output-file"), std::string::npos)
+  EXPECT_NE(synth.err.find("': unknown format (md, csv, json, jsonl); -o takes a format: to write a file use "
+                           "--output-file\n"),
+            std::string::npos)
       << synth.err;
   const ProcessResult report = run_process({RIGBENCH_BIN, "report", "-o", "-"});
   EXPECT_EQ(report.exit_code, 2);
-  EXPECT_NE(report.err.find("'-' is not an output format (html); to write a file use --output-file"), std::string::npos)
-      << report.err;
+  EXPECT_EQ(report.err,
+            "rigbench: error: -o/--output '-': unknown format (html); -o takes a format: to write a file use "
+            "--output-file\n");
   const ProcessResult plain = run_process({RIGBENCH_BIN, "report", "-o", "pdf"});
   EXPECT_EQ(plain.exit_code, 2);
-  EXPECT_NE(plain.err.find("'pdf' is not an output format (html)"), std::string::npos) << plain.err;
+  EXPECT_EQ(plain.err, "rigbench: error: -o/--output 'pdf': unknown format (html)\n");
   EXPECT_EQ(plain.err.find("--output-file"), std::string::npos) << plain.err;  // not a file name: no file hint
   EXPECT_TRUE(fs::is_empty(dir.path()));
 
@@ -89,6 +92,69 @@ TEST(FilesE2E, OIsAFormatAndAFileNameSaysUseOutputFile) {
   EXPECT_EQ(json::parse(json_summary.out)["path"], dir.file("h.gguf"));
   EXPECT_TRUE(fs::exists(dir.file("h.gguf")));
   EXPECT_FALSE(fs::exists("json"));
+}
+
+// A new user found `hw -o jsonl` refused while the other subcommands took it, and two shapes of
+// the bad -o message ("--output: 'x' is not an output format (...)" from synth, report and
+// serve-bench). Every subcommand that prints results takes md, csv, json and jsonl (bench and
+// export also sql; report writes its page: html), and says a bad value in one shape.
+TEST(FilesE2E, EverySubcommandTakesTheSameFormatsAndRefusesABadOneInOneShape) {
+  TempDir dir;
+  const std::string model = RIGBENCH_TEST_MODEL;
+  const std::vector<std::vector<std::string>> commands = {
+      {"bench", model, "--no-db"},
+      {"embed", model, "--no-db"},
+      {"serve-bench", "http://127.0.0.1:9"},
+      {"synth", "--preset", "SmolLM2-135M", "--header-only", "--output-file", dir.file("s.gguf")},
+      {"presets"},
+      {"fit", model},
+      {"hw"},
+      {"devices"},
+      {"cost", "--tps", "10", "--watts", "100", "--price", "0.3"},
+      {"import", "--db", dir.file("i.db"), dir.file("none.jsonl")},
+      {"export", "--db", dir.file("none.db")},
+      {"compare", "--db", dir.file("none.db")},
+      {"report", "--db", dir.file("none.db")},
+  };
+  for (const auto& c : commands) {
+    const std::string& sub = c[0];
+    const std::string formats = sub == "report"                     ? "html"
+                                : sub == "bench" || sub == "export" ? "md, csv, json, jsonl, sql"
+                                                                    : "md, csv, json, jsonl";
+    std::vector<std::string> args = {RIGBENCH_BIN};
+    args.insert(args.end(), c.begin(), c.end());
+    args.insert(args.end(), {"-o", "xml"});
+    const ProcessResult bad = run_process(args);
+    EXPECT_EQ(bad.exit_code, 2) << sub << ": " << bad.err;
+    EXPECT_EQ(bad.err, "rigbench: error: -o/--output 'xml': unknown format (" + formats + ")\n") << sub;
+    args.back() = "out.txt";
+    const ProcessResult file = run_process(args);
+    EXPECT_EQ(file.exit_code, 2) << sub << ": " << file.err;
+    const std::string advice =
+        sub == "report" || sub == "synth" ? "to write a file use --output-file" : "to write a file, redirect (> FILE)";
+    EXPECT_EQ(file.err, "rigbench: error: -o/--output 'out.txt': unknown format (" + formats +
+                            "); -o takes a format: " + advice + "\n")
+        << sub;
+  }
+  // The formats hw and synth did not take: jsonl is json's object on one line.
+  const ProcessResult hw = run_process({RIGBENCH_BIN, "hw", "-o", "jsonl"});
+  ASSERT_EQ(hw.exit_code, 0) << hw.err;
+  ASSERT_EQ(lines(hw.out), 1) << hw.out;
+  EXPECT_GT(json::parse(hw.out)["cores"].get<int>(), 0);
+  for (const char* format : {"jsonl", "csv"}) {
+    const ProcessResult s =
+        run_process({RIGBENCH_BIN, "synth", "--preset", "SmolLM2-135M", "--header-only", "--output-file",
+                     dir.file(std::string("h-") + format + ".gguf"), "-o", format});
+    ASSERT_EQ(s.exit_code, 0) << s.err;
+    if (std::string(format) == "jsonl") {
+      ASSERT_EQ(lines(s.out), 1) << s.out;
+      EXPECT_EQ(json::parse(s.out)["path"], dir.file("h-jsonl.gguf"));
+    } else {
+      ASSERT_EQ(lines(s.out), 2) << s.out;
+      EXPECT_EQ(s.out.rfind("path,preset,arch,file_type,size_bytes,", 0), 0u) << s.out;
+      EXPECT_NE(s.out.find("\n" + dir.file("h-csv.gguf") + ",SmolLM2-135M,llama,"), std::string::npos) << s.out;
+    }
+  }
 }
 
 TEST(FilesE2E, ReportToStandardOutputAndToTheDefaultFile) {
@@ -123,11 +189,47 @@ TEST(FilesE2E, ReportPathErrorsSayWhy) {
                             "/': is a directory; name the HTML file"),
             std::string::npos)
       << is_dir.err;
-  const ProcessResult missing =
-      run_process({RIGBENCH_BIN, "report", "--db", dir.file("r.db"), "--output-file", dir.file("no/such/r.html")});
-  EXPECT_EQ(missing.exit_code, 1);
-  EXPECT_NE(missing.err.find("': no such directory: " + dir.file("no/such")), std::string::npos) << missing.err;
-  for (const ProcessResult* r : {&is_dir, &missing}) EXPECT_EQ(r->err.find("Success"), std::string::npos) << r->err;
+  testing::write_file(dir.file("file"), "x");
+  const ProcessResult not_dir =
+      run_process({RIGBENCH_BIN, "report", "--db", dir.file("r.db"), "--output-file", dir.file("file/r.html")});
+  EXPECT_EQ(not_dir.exit_code, 1);
+  EXPECT_NE(not_dir.err.find("': not a directory: " + dir.file("file")), std::string::npos) << not_dir.err;
+  for (const ProcessResult* r : {&is_dir, &not_dir}) EXPECT_EQ(r->err.find("Success"), std::string::npos) << r->err;
+}
+
+// A new user found `bench --db a/b/x.db` made the missing folders while `report --output-file`
+// refused them ("no such directory"): every file rigbench writes gets its missing folders made
+// (the results database, report's page, synth's GGUF, serve-bench's --save-responses), as the
+// default database's folder always was. A reader given a database that is not there refuses
+// it with one message in every subcommand, and makes nothing.
+TEST(FilesE2E, EveryFileWrittenGetsItsMissingFoldersAndAReaderMakesNone) {
+  TempDir dir;
+  const std::string db = dir.file("runs/2026/r.db");
+  make_database(dir, db);  // import --db: its folders made
+  if (HasFatalFailure()) return;
+  const ProcessResult report =
+      run_process({RIGBENCH_BIN, "report", "--db", db, "--output-file", dir.file("out/html/r.html")});
+  EXPECT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_TRUE(fs::is_regular_file(dir.file("out/html/r.html")));
+  const ProcessResult synth = run_process({RIGBENCH_BIN, "synth", "--preset", "SmolLM2-135M", "--header-only",
+                                           "--output-file", dir.file("models/synth/s.gguf")});
+  EXPECT_EQ(synth.exit_code, 0) << synth.err;
+  EXPECT_TRUE(fs::is_regular_file(dir.file("models/synth/s.gguf")));
+  const std::string none = dir.file("nowhere/r.db");
+  const std::string want = "rigbench: error: database '" + none +
+                           "': no such file (run rigbench bench or rigbench import first, or give --db PATH)\n";
+  for (const std::vector<std::string>& c : {std::vector<std::string>{"compare"},
+                                            {"report", "--output-file", "-"},
+                                            {"export"},
+                                            {"cost", "--run", "latest"}}) {
+    std::vector<std::string> args = {RIGBENCH_BIN};
+    args.insert(args.end(), c.begin(), c.end());
+    args.insert(args.end(), {"--db", none});
+    const ProcessResult r = run_process(args);
+    EXPECT_EQ(r.exit_code, 1) << c[0] << ": " << r.err;
+    EXPECT_EQ(r.err, want) << c[0];
+  }
+  EXPECT_FALSE(fs::exists(dir.file("nowhere")));
 }
 
 TEST(FilesE2E, SynthPathErrorsSayWhyAndWriteNothing) {

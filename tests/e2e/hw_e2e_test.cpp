@@ -68,7 +68,8 @@ TEST(HwE2E, AFileNameAsFormatIsAUsageError) {
   const ProcessResult r = run_process({RIGBENCH_BIN, "hw", "-o", "hw.json"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_NE(r.err.find("rigbench: error: -o/--output 'hw.json': unknown format (md, csv, json)"), std::string::npos)
+  EXPECT_NE(r.err.find("rigbench: error: -o/--output 'hw.json': unknown format (md, csv, json, jsonl)"),
+            std::string::npos)
       << r.err;
   EXPECT_TRUE(r.out.empty());
 }

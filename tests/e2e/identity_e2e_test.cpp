@@ -177,7 +177,7 @@ TEST(IdentityE2E, BenchNamesTheMachineAndStoresTheUbatchThatRan) {
 }
 
 // same_name/: llama-2-7b.F32.gguf and llama-2-13b.F32.gguf both say general.name "LLaMA v2";
-// benched into one database they are two models, labelled by their parameter counts.
+// benched into one database they are two models, each shown by its file's name.
 TEST(IdentityE2E, TwoFilesThatShareANameAreTwoModels) {
   TempDir dir;
   for (const char* file : {"llama-2-7b.F32.gguf", "llama-2-13b.F32.gguf"}) {
@@ -186,7 +186,7 @@ TEST(IdentityE2E, TwoFilesThatShareANameAreTwoModels) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
   const json by_model = compare_json(dir.file("x.db"), {"--by", "model"});
-  EXPECT_EQ(by_model["columns"], json({"LLaMA v2 F32 (292.80 K params)", "LLaMA v2 F32 (984.19 K params)"}))
+  EXPECT_EQ(by_model["columns"], json({"llama-2-13b.F32 F32", "llama-2-7b.F32 F32"}))
       << by_model.dump();
   for (const json& row : rows_of(by_model, "tg_tps")) {
     EXPECT_EQ(row["cells"][0]["n"], 2);  // two samples each, never four pooled
@@ -195,8 +195,9 @@ TEST(IdentityE2E, TwoFilesThatShareANameAreTwoModels) {
 }
 
 // The shipped model benched by rigbench (GGUF general.name "llama") and the same file's
-// llama-bench output imported with the same machine name ("stories260K", the file name) are
-// one model: compare --by build puts them side by side in one row.
+// llama-bench output imported with the same machine name (which names only the file) are one
+// model: compare --by build puts them side by side in one row. Each is shown by the file's name,
+// alone as together: a new user saw "llama F32" for the bench and "stories260K F32" for the import.
 TEST(IdentityE2E, TheSameFileBenchedAndImportedIsOneModel) {
   if (llama_bench().empty() || !std::filesystem::exists(llama_bench())) {
     GTEST_SKIP() << "llama-bench is not built: configure with -DRIGBENCH_BUILD_PEERS=ON or set RIGBENCH_LLAMA_BENCH";
@@ -206,6 +207,7 @@ TEST(IdentityE2E, TheSameFileBenchedAndImportedIsOneModel) {
       run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "--db", dir.file("x.db"), "--machine", "host-x", "-p",
                    "16", "-n", "4", "-r", "2", "-t", "1", "--energy", "off"});
   ASSERT_EQ(bench.exit_code, 0) << bench.err;
+  EXPECT_EQ(rows_of(compare_json(dir.file("x.db")), "tg_tps").at(0)["model"], "stories260K F32");
   const ProcessResult lb = run_process(
       {llama_bench(), "-m", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "4", "-r", "2", "-t", "1", "-o", "jsonl"});
   ASSERT_EQ(lb.exit_code, 0) << lb.err;
@@ -213,12 +215,19 @@ TEST(IdentityE2E, TheSameFileBenchedAndImportedIsOneModel) {
   const ProcessResult imp =
       run_process({RIGBENCH_BIN, "import", "--db", dir.file("x.db"), "--hostname", "host-x", dir.file("lb.jsonl")});
   ASSERT_EQ(imp.exit_code, 0) << imp.err;
+  const ProcessResult alone = run_process(
+      {RIGBENCH_BIN, "import", "--db", dir.file("import.db"), "--hostname", "host-x", dir.file("lb.jsonl")});
+  ASSERT_EQ(alone.exit_code, 0) << alone.err;
+  EXPECT_EQ(rows_of(compare_json(dir.file("import.db")), "tg_tps").at(0)["model"], "stories260K F32");
+  const ProcessResult md = run_process({RIGBENCH_BIN, "export", "--db", dir.file("x.db"), "-o", "md"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_EQ(md.out.find("| llama F32 |"), std::string::npos) << md.out;  // every row: stories260K F32
   const json cmp = compare_json(dir.file("x.db"), {"--by", "build"});
   ASSERT_EQ(cmp["columns"].size(), 2u) << cmp["columns"].dump();
   for (const char* metric : {"pp_tps", "tg_tps"}) {
     const auto rows = rows_of(cmp, metric);
     ASSERT_EQ(rows.size(), 1u) << metric << ": " << cmp.dump();
-    EXPECT_EQ(rows[0]["model"], "llama F32");
+    EXPECT_EQ(rows[0]["model"], "stories260K F32");
     EXPECT_EQ(rows[0]["machine"], "host-x");
     EXPECT_EQ(rows[0]["cells"][0]["state"], "measured") << rows[0].dump();
     EXPECT_EQ(rows[0]["cells"][1]["state"], "measured") << rows[0].dump();

@@ -553,14 +553,16 @@ TEST_F(DelayedServer, BenchRpcInProcessPutsBackSigpipesHandlerWhenItReturns) {
   mine.sa_handler = &on_sigpipe_for_test;
   sigemptyset(&mine.sa_mask);
   ASSERT_EQ(sigaction(SIGPIPE, &mine, &before), 0);
-  std::vector<std::string> args = {"rigbench", "bench", RIGBENCH_TEST_MODEL, "--rpc", endpoint(), "-p", "0", "-n", "2",
-                                   "-r", "1", "-t", "1", "--no-db", "--energy", "off", "-o", "json"};
-  const auto expanded = cli::expand_llama_bench_aliases(args);
-  std::vector<char*> argv;
-  for (const auto& a : expanded) argv.push_back(const_cast<char*>(a.c_str()));
+  std::vector<std::string> args = {
+      "rigbench", "bench", RIGBENCH_TEST_MODEL, "--rpc",    endpoint(), "-p", "0",   "-n", "2", "-r", "1",
+      "-t",       "1",     "--no-db",           "--energy", "off",      "-o", "json"};
   CLI::App app;
   cli::BenchOptions opts;
-  cli::add_bench_command(app, opts);
+  const CLI::App* bench = cli::add_bench_command(app, opts);
+  const auto expanded = cli::expand_llama_bench_aliases(args, "bench", cli::declared_flags(*bench));
+  ASSERT_TRUE(expanded) << expanded.error().message;
+  std::vector<char*> argv;
+  for (const auto& a : *expanded) argv.push_back(const_cast<char*>(a.c_str()));
   app.parse(static_cast<int>(argv.size()), argv.data());
   const Status s = cli::run_bench_command(opts);
   ASSERT_TRUE(s) << s.error().message;

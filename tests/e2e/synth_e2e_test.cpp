@@ -125,9 +125,9 @@ INSTANTIATE_TEST_SUITE_P(
                  2,
                  "--quant 'Q4_K_XL': unknown type"},
         BadSynth{"UnwritableOutput",
-                 {"--preset", "SmolLM2-135M", "--output-file", "/nonexistent/dir/x.gguf"},
+                 {"--preset", "SmolLM2-135M", "--output-file", "/dev/null/x.gguf"},
                  1,
-                 "--output-file '/nonexistent/dir/x.gguf': no such directory: /nonexistent/dir"},
+                 "--output-file '/dev/null/x.gguf': not a directory: /dev/null"},
         BadSynth{"MissingConfig", {"--config", "@none.json", "--output-file", "@x.gguf"}, 1, "none.json"},
         BadSynth{"NoOutput", {"--preset", "SmolLM2-135M"}, 2, "--output-file is required"}),
     [](const ::testing::TestParamInfo<BadSynth>& info) { return info.param.name; });

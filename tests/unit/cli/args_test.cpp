@@ -49,18 +49,6 @@ TEST(UnexpectedArguments, NamesTheUnknownFlagFirstAndKeepsTheOrderGiven) {
   EXPECT_EQ(unexpected_arguments_message("", {"--frob"}, {}), "unknown flag '--frob' (see rigbench --help)");
 }
 
-// -o is a format everywhere; a file name there is told how to write a file where the
-// subcommand can: --output-file (synth, report) or a redirect (serve-bench has no --output-file).
-TEST(OutputFormatError, AFileNameIsToldTheSubcommandsWayToWriteAFile) {
-  const std::vector<std::string> formats = {"md", "json"};
-  EXPECT_EQ(output_format_error("json", formats, FileAdvice::kRedirect), "");
-  EXPECT_EQ(output_format_error("x.json", formats, FileAdvice::kRedirect),
-            "'x.json' is not an output format (md, json); -o takes a format: to write a file, redirect (> FILE)");
-  EXPECT_EQ(output_format_error("out/r", formats, FileAdvice::kOutputFileFlag),
-            "'out/r' is not an output format (md, json); to write a file use --output-file");
-  EXPECT_EQ(output_format_error("xml", formats, FileAdvice::kOutputFileFlag), "'xml' is not an output format (md, json)");
-}
-
 // A user found `compare --alpha 2` told "not in range 0.000000 to 0.500000": the bounds as
 // written instead.
 TEST(Range, SaysTheValueAndTheBoundsAsWritten) {

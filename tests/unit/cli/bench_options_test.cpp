@@ -4,6 +4,7 @@
 
 #include "cli/args.h"
 #include "cli/bench_command.h"
+#include "cli/fit_command.h"
 #include "core/knobs.h"
 #include "engine/llama_engine.h"
 
@@ -13,22 +14,83 @@ namespace {
 // Parses `args` (after "rigbench") the way main does: aliases, then CLI11.
 BenchOptions parse(std::vector<std::string> args) {
   args.insert(args.begin(), "rigbench");
-  const auto expanded = expand_llama_bench_aliases(args);
-  std::vector<char*> argv;
-  for (const auto& a : expanded) argv.push_back(const_cast<char*>(a.c_str()));
   CLI::App app;
   BenchOptions opts;
-  add_bench_command(app, opts);
+  const CLI::App* bench = add_bench_command(app, opts);
+  const auto expanded = expand_llama_bench_aliases(args, "bench", declared_flags(*bench));
+  EXPECT_TRUE(expanded) << expanded.error().message;
+  std::vector<char*> argv;
+  for (const auto& a : *expanded) argv.push_back(const_cast<char*>(a.c_str()));
   app.parse(static_cast<int>(argv.size()), argv.data());
   return opts;
 }
 
+// The flags `command` declares (bench, fit).
+std::vector<std::string> declared_by(const std::string& command) {
+  CLI::App app;
+  BenchOptions bench;
+  FitOptions fit;
+  return declared_flags(*(command == "bench" ? add_bench_command(app, bench) : add_fit_command(app, fit)));
+}
+
 TEST(ExpandAliases, RewritesLlamaBenchSpellingsOnly) {
-  const auto out = expand_llama_bench_aliases({"rigbench", "-ngl", "99", "-fa", "1", "-ctk", "q8_0", "-ctv=q8_0", "-ub",
-                                               "256", "-lm", "none", "-lm=mmap", "-n", "4", "-nglx", "-lmx"});
-  EXPECT_EQ(out, (std::vector<std::string>{"rigbench", "--n-gpu-layers", "99", "--flash-attn", "1", "--cache-type-k",
-                                           "q8_0", "--cache-type-v=q8_0", "--ubatch-size", "256", "--load-mode", "none",
-                                           "--load-mode=mmap", "-n", "4", "-nglx", "-lmx"}));
+  const auto out = expand_llama_bench_aliases(
+      {"rigbench", "bench", "-ngl", "99",       "-fa", "1",     "-ctk", "q8_0", "-ctv=q8_0", "-ub",
+       "256",      "-lm",   "none", "-lm=mmap", "-pg", "64,16", "-n",   "4",    "-nglx",     "-lmx"},
+      "bench", declared_by("bench"));
+  ASSERT_TRUE(out) << out.error().message;
+  EXPECT_EQ(*out, (std::vector<std::string>{"rigbench",
+                                            "bench",
+                                            "--n-gpu-layers",
+                                            "99",
+                                            "--flash-attn",
+                                            "1",
+                                            "--cache-type-k",
+                                            "q8_0",
+                                            "--cache-type-v=q8_0",
+                                            "--ubatch-size",
+                                            "256",
+                                            "--load-mode",
+                                            "none",
+                                            "--load-mode=mmap",
+                                            "--pg",
+                                            "64,16",
+                                            "-n",
+                                            "4",
+                                            "-nglx",
+                                            "-lmx"}));
+}
+
+// Every subcommand takes llama-bench's spelling of a flag it has (fit -nkvo, as llama.cpp spells
+// it); one it does not have is named as typed, never read as bundled letters ("fit -dev x" was
+// "--n-depth: 'ev' is not a number"); -pg is llama-bench's only spelling: "--pg" is no flag.
+TEST(ExpandAliases, EverySubcommandTakesLlamaBenchsSpellingOfItsFlagsAndNamesOthersAsTyped) {
+  const auto fit = expand_llama_bench_aliases({"rigbench", "fit", "m.gguf", "-nkvo", "-ngl", "auto", "-np", "2"}, "fit",
+                                              declared_by("fit"));
+  ASSERT_TRUE(fit) << fit.error().message;
+  EXPECT_EQ(*fit, (std::vector<std::string>{"rigbench", "fit", "m.gguf", "--no-kv-offload", "--n-gpu-layers", "auto",
+                                            "--parallel", "2"}));
+  for (const char* flag : {"-dev", "-pg", "-lm", "-sm"}) {
+    const auto bad = expand_llama_bench_aliases({"rigbench", "fit", "m.gguf", flag, "x"}, "fit", declared_by("fit"));
+    ASSERT_FALSE(bad) << flag;
+    EXPECT_EQ(bad.error().code, ErrorCode::kUsage);
+    EXPECT_EQ(bad.error().message, std::string("fit: unknown flag '") + flag + "' (see rigbench fit --help)");
+  }
+  const auto pg = expand_llama_bench_aliases({"rigbench", "bench", "--pg", "64,16"}, "bench", declared_by("bench"));
+  ASSERT_FALSE(pg);
+  EXPECT_EQ(pg.error().message, "bench: unknown flag '--pg' (did you mean '-pg'?) (see rigbench bench --help)");
+}
+
+// --help names each option as it is typed, llama-bench's spelling first.
+TEST(ExpandAliases, HelpNamesTheLlamaBenchSpelling) {
+  CLI::App app;
+  app.formatter(std::make_shared<LlamaSpellingFormatter>());
+  BenchOptions opts;
+  const std::string help = add_bench_command(app, opts)->help();
+  EXPECT_NE(help.find("  -ngl,--n-gpu-layers "), std::string::npos) << help;
+  EXPECT_NE(help.find("  -pg PP,TG ..."), std::string::npos) << help;
+  EXPECT_EQ(help.find("--pg"), std::string::npos) << help;
+  EXPECT_NE(help.find("  -mmp,--mmap "), std::string::npos) << help;
 }
 
 // llama-bench's defaults but for the repetitions: -r auto (until ±2 %, at least 3, 20 s per test).

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <tuple>
 #include <utility>
 
@@ -114,13 +115,35 @@ TEST(BuyAnswers, FakeCatalogThePresetAlikeIsRankedByPriceAndTheCatalogIsAskedOnc
   const FitRankingReport& rep = *answers[0].ranking;
   EXPECT_EQ(rep.model, ids.of(0).model.label + " (the shape of the preset Llama-3.2-1B)");
   EXPECT_EQ(rep.model_path, "preset Llama-3.2-1B Q4_K_M");
-  EXPECT_EQ(rep.n_ctx, 8192);  // the widest run
+  EXPECT_EQ(rep.ranking.n_ctx, 8192);  // the widest run
   ASSERT_FALSE(rep.ranking.ranked.empty());
   EXPECT_EQ(rep.ranking.ranked[0].device, "Small GPU");  // a 1B at Q4_K_M fits 4 GiB: the cheapest
   EXPECT_EQ(rep.ranking.ranked[0].count, 1);
   ASSERT_TRUE(answers[1].ranking) << answers[1].note;
-  EXPECT_EQ(answers[1].ranking->n_ctx, 2048);
+  EXPECT_EQ(answers[1].ranking->ranking.n_ctx, 2048);
   EXPECT_EQ(answers[1].ranking->model_path, "preset Llama-3.2-1B Q8_0");
+}
+
+// A new user's report said "What to buy for MODEL at n_ctx 16" above a table whose rows said
+// 256 for the same run (bench -p 16): llama.cpp pads the context to 256, and fit plans what it
+// allocates. Sentence, heading and rows name that one value; a note says what was asked.
+TEST(BuyAnswers, TheSentenceNamesTheContextItsTableShows) {
+  std::vector<RunRecord> records = {run("a", 16)};
+  records[0].model.arch = "llama";
+  records[0].model.file_type = "Q4_K_M";
+  records[0].model.n_params = preset_params("Llama-3.2-1B");
+  auto answers = buy_answers(records, 0, [] { return Result<fit::CatalogPlan>(fake_catalog()); });
+  ASSERT_EQ(answers.size(), 1u);
+  ASSERT_TRUE(answers[0].ranking) << answers[0].note;
+  const FitRankingReport& rep = *answers[0].ranking;
+  EXPECT_EQ(rep.ranking.n_ctx, 256);
+  EXPECT_EQ(rep.ranking.n_ctx_asked, 16);
+  ASSERT_FALSE(rep.ranking.ranked.empty());
+  for (const fit::BuyOption& o : rep.ranking.ranked) EXPECT_EQ(o.n_ctx, rep.ranking.n_ctx) << o.device;
+  EXPECT_EQ(buy_sentence(rep).find("For " + rep.model + " at n_ctx 256, "), 0u) << buy_sentence(rep);
+  const Table t = fit_ranking_table(rep);
+  EXPECT_NE(std::find(t.notes().begin(), t.notes().end(), "n_ctx 16 padded to 256, as llama.cpp allocates it"),
+            t.notes().end());
 }
 
 TEST(BuyAnswers, FakeUnreadableCatalogIsTheAnswersNote) {

@@ -14,6 +14,7 @@
 #include "core/knobs.h"
 #include "core/results.h"
 #include "report/compare_printers.h"
+#include "report/memory_usage.h"
 #include "report/regressions.h"
 #include "report/reversals.h"
 #include "support/golden.h"
@@ -1047,6 +1048,32 @@ TEST(Compare, EmbeddingLatencyPerMachineWithPercentilesAndTheSameWinnerRule) {
   print_comparison(*all, {}, 0.05, OutputFormat::kCsv, csv);
   EXPECT_NE(csv.str().find("embed_latency_ms,ms,embed latency b1 builtin (4 queries),"), std::string::npos)
       << csv.str();
+}
+
+// A new user saw "memory n_ctx 0" in compare over embed records: an embedding run creates no
+// context of its own size, and a knob that does not apply (n_ctx, n_depth and the KV cache
+// types for an embedding run; every knob for a served run) is not shown at its stored default.
+TEST(Compare, AKnobThatDoesNotApplyIsNotShown) {
+  RunRecord e = embed_run("1", "box-a", "builtin", 4, {10, 11, 12, 13});
+  e.params.n_ctx = 0;  // as embed stores it; the record keeps its memory buffers
+  const std::vector<RunRecord> records = {e, testing::sample_record("2")};
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp) << cmp.error().message;
+  const Row& mem = find_row(*cmp, "alpha F32", "");
+  EXPECT_EQ(mem.metric, Metric::kMemory);
+  EXPECT_EQ(find_row(*cmp, "Model, \"quoted\" | piped F32", "n_ctx 640").metric, Metric::kMemory);  // bench's
+  std::ostringstream md;
+  print_comparison(*cmp, {}, 0.05, OutputFormat::kMarkdown, md);
+  EXPECT_NE(md.str().find("| memory                                  |"), std::string::npos) << md.str();
+  EXPECT_EQ(md.str().find("n_ctx 0"), std::string::npos) << md.str();
+  EXPECT_EQ(knobs_label(e), "ngl=-1 lm=auto n_batch=2048 n_ubatch=512 fa=auto poll=50 cpu_strict=0 threads=8");
+  RunRecord served = testing::sample_record();
+  served.server = ServerRun{};
+  served.params.n_threads = 0;  // as serve-bench stores it: the server's threads are not known
+  EXPECT_EQ(knobs_label(served), "");
+  const auto memory = memory_by_device(records);
+  ASSERT_EQ(memory.size(), 2u);
+  for (const DeviceMemory& d : memory) EXPECT_EQ(d.n_ctx, d.model == "alpha F32" ? 0 : 640) << d.model;
 }
 
 // compare -o json and -o csv carry every percentile of the suite and embedding rows (md shows

@@ -173,14 +173,16 @@ TEST(HwPrinter, OutputsMatchGoldenFiles) {
   }
 }
 
-TEST(HwPrinter, UnknownFormatListsTheFormatsAndSaysMinusOIsNotAFile) {
-  EXPECT_TRUE(parse_output_format("csv", hw_formats()));
-  const auto bad = parse_output_format("hw.json", hw_formats());
-  ASSERT_FALSE(bad);
-  EXPECT_EQ(bad.error().code, ErrorCode::kUsage);
-  EXPECT_NE(bad.error().message.find("(md, csv, json)"), std::string::npos);
-  EXPECT_NE(bad.error().message.find("redirect"), std::string::npos);
-  EXPECT_EQ(parse_output_format("xml", hw_formats()).error().message.find("redirect"), std::string::npos);
+// hw took md, csv and json while every other subcommand also took jsonl: jsonl is json's
+// object on one line (a machine per line when several machines' outputs are appended).
+TEST(HwPrinter, JsonlIsTheJsonObjectOnOneLine) {
+  std::ostringstream json, jsonl;
+  print_hw(big_machine(), OutputFormat::kJson, json);
+  print_hw(big_machine(), OutputFormat::kJsonl, jsonl);
+  const std::string line = jsonl.str();
+  ASSERT_FALSE(line.empty());
+  EXPECT_EQ(line.find('\n'), line.size() - 1) << line;
+  EXPECT_EQ(nlohmann::json::parse(line), nlohmann::json::parse(json.str()));
 }
 
 }  // namespace

@@ -453,7 +453,7 @@ TEST(Reversals, HtmlReportStatesWhatToBuy) {
   options.answers.buy.push_back({"Phi-3 mini Q4_K_M", std::nullopt, "its file (/models/phi.gguf) is not on this machine"});
   FitRankingReport rep;
   rep.model = "Qwen2.5 7B Q4_K_M";
-  rep.n_ctx = 8192;
+  rep.ranking.n_ctx = 8192;
   fit::BuyOption o;
   o.device = "RTX 3060 12GB";
   o.kind = "gpu";

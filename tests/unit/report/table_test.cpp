@@ -147,6 +147,25 @@ TEST(OutputFormat, ParsesTheFourAndNamesTheValidOnes) {
             "-o/--output 'out.json': unknown format (md, json); -o takes a format: to write a file, redirect (> FILE)");
 }
 
+// A bad -o had two shapes ("--output: 'x' is not an output format (md, json)" from synth,
+// report and serve-bench; "-o/--output 'x': unknown format (...)" elsewhere): one now, which
+// tells a file name the subcommand's way to write a file.
+TEST(OutputFormat, OneMessageShapeWithTheSubcommandsWayToWriteAFile) {
+  EXPECT_EQ(output_format_message("html", {"html"}, FileAdvice::kOutputFileFlag), "");
+  EXPECT_EQ(output_format_message("pdf", {"html"}, FileAdvice::kOutputFileFlag),
+            "-o/--output 'pdf': unknown format (html)");
+  EXPECT_EQ(output_format_message("-", {"html"}, FileAdvice::kOutputFileFlag),
+            "-o/--output '-': unknown format (html); -o takes a format: to write a file use --output-file");
+  EXPECT_EQ(output_format_message("out/r", {"md", "json"}, FileAdvice::kRedirect),
+            "-o/--output 'out/r': unknown format (md, json); -o takes a format: to write a file, redirect (> FILE)");
+  const auto synth = parse_output_format("x.gguf", FileAdvice::kOutputFileFlag);
+  ASSERT_FALSE(synth);
+  EXPECT_EQ(synth.error().code, ErrorCode::kUsage);
+  EXPECT_EQ(synth.error().message,
+            "-o/--output 'x.gguf': unknown format (md, csv, json, jsonl); -o takes a format: "
+            "to write a file use --output-file");
+}
+
 TEST(Golden, PlaceholdersAndPaddingMatchAStrayColumnFails) {
   const std::string expected = "| a | n |\n| x | {{num}} |\n| {{any}} | {{int}} |\n";
   EXPECT_EQ(golden_mismatch("| a   | n    |\n| x   | 1.5e3 |\n| y z | -4 |\n", expected), "");
