@@ -218,9 +218,21 @@ CLI::Validator range(double min, double max) {
         double x = 0;
         const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
         if (ec != std::errc() || end != v.data() + v.size()) return "'" + v + "' is not a number";
-        return x >= min && x <= max ? "" : v + " is not in " + text;
+        return x >= min && x <= max ? "" : "'" + v + "' is out of range " + text;
       },
       bounds);
+}
+
+CLI::Validator int_range(long lo, long hi) {
+  const std::string bounds = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  return CLI::Validator(
+      [lo, hi, text = bounds](std::string& v) -> std::string {
+        long x = 0;
+        const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+        if (ec != std::errc() || end != v.data() + v.size()) return "'" + v + "' is not an integer";
+        return x >= lo && x <= hi ? "" : "'" + v + "' is out of range " + text;
+      },
+      "INT in " + bounds);
 }
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
@@ -241,6 +253,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates) {
   const std::string_view bare = word.substr(std::min(word.find_first_not_of('-'), word.size()));
+  // One letter is one edit from every other letter: "-t" is no typo of "-h".
+  if (bare.size() < 2) return "";
   const std::size_t limit = bare.size() >= 5 ? 2 : 1;
   std::string best;
   std::size_t best_distance = limit + 1;

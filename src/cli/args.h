@@ -56,9 +56,13 @@ class LlamaSpellingFormatter : public CLI::Formatter {
 // subcommands' arguments are not looked at.
 Status check_unsupported_llama_bench_flags(const std::vector<std::string>& args);
 
-// A check that an option's number lies in [min, max], said with the bounds as written (%g):
-// "2 is not in [1e-09, 0.5]" (CLI::Range says "0.000000 to 0.500000"); "'x' is not a number".
+// A check that an option's number lies in [min, max], said with the bounds as written (%g;
+// CLI::Range says "0.000000 to 0.500000"): "'2' is out of range [1e-09, 0.5]", "'x' is not a
+// number". Every subcommand's numbers are checked by this or int_range, in the one shape.
 CLI::Validator range(double min, double max);
+
+// The same for an integer option: "'1.5' is not an integer", "'0' is out of range [1, 1000000]".
+CLI::Validator int_range(long lo, long hi);
 
 // `--currency CODE` (cost, report): 1 to 8 letters. Errors: kUsage naming the value.
 Status check_currency(const std::string& currency);
@@ -73,7 +77,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 
 // The candidate `word` was most likely meant to be: the nearest within 1 edit (2 for words
 // of 5 characters or more; the first of equals), else the only candidate that `word` is a
-// prefix of (2 characters or more). "" when none is close.
+// prefix of (2 characters or more). "" when none is close, and for a word of one letter after
+// its dashes ("-t": every one-letter flag is one edit from it).
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates);
 
 // The message (without "rigbench: error: ") for the arguments that `command` (e.g. "fit";

@@ -13,20 +13,6 @@ namespace rigbench::cli {
 
 namespace {
 
-// An integer in [lo, hi], with a message that names the value when it is not one.
-CLI::Validator int_in(long lo, long hi) {
-  return CLI::Validator(
-      [lo, hi](std::string& s) -> std::string {
-        long v = 0;
-        const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-        if (ec != std::errc() || end != s.data() + s.size()) return "'" + s + "' is not an integer";
-        if (v < lo || v > hi)
-          return "'" + s + "' is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
-        return {};
-      },
-      "INT in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-}
-
 constexpr long kMaxTokens = 1L << 24;
 
 bool quantized_cache(const std::string& type) { return type != "f16" && type != "f32" && type != "bf16"; }
@@ -41,11 +27,11 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
                  "a GGUF model file, as llama-bench takes it (repeatable; same as the positional)");
   cmd.add_option("-p,--n-prompt", p.n_prompt, "prompt tokens: one pp test (with TTFT) per value, list; 0 = none")
       ->delimiter(',')
-      ->check(int_in(0, kMaxTokens))
+      ->check(int_range(0, kMaxTokens))
       ->capture_default_str();
   cmd.add_option("-n,--n-gen", p.n_gen, "generated tokens: one tg test per value, list; 0 = none")
       ->delimiter(',')
-      ->check(int_in(0, kMaxTokens))
+      ->check(int_range(0, kMaxTokens))
       ->capture_default_str();
   cmd.add_option("--pg", o.pg,  // typed -pg only, as llama-bench spells it (cli/args.h llama_spellings)
                  "one test of a PP-token prompt then TG generated tokens, pp, TTFT and tg measured apart (repeatable)")
@@ -65,7 +51,7 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
       ->check(CLI::Validator(
           [](std::string& s) -> std::string {
             if (s == "auto") return {};
-            return int_in(1, 1000000)(s);
+            return int_range(1, 1000000)(s);
           },
           "auto|INT in [1, 1000000]"))
       ->capture_default_str()
@@ -81,7 +67,7 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
       ->capture_default_str()
       ->take_last();
   cmd.add_option("--warmup", p.warmup, "warmup passes (one pp and one 1-token tg each) before timing")
-      ->check(int_in(0, 1000))
+      ->check(int_range(0, 1000))
       ->capture_default_str()
       ->take_last();
   cmd.add_flag("--no-warmup", o.no_warmup, "no warmup pass (as --warmup 0)");

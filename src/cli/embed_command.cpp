@@ -57,13 +57,13 @@ CLI::App* add_embed_command(CLI::App& app, EmbedOptions& o) {
                   "set of short search queries, data/queries/embed.txt)");
   cmd->add_option("-b,--batch-size", o.batch_sizes, "texts per llama.cpp call in the throughput sweep, list")
       ->delimiter(',')
-      ->check(range(1, 256))
+      ->check(int_range(1, 256))
       ->capture_default_str();
   cmd->add_option("-t,--threads", o.threads, "threads, list (default: physical cores)")
       ->delimiter(',')
-      ->check(range(1, 1024));
+      ->check(int_range(1, 1024));
   cmd->add_option("--n-gpu-layers", o.n_gpu_layers, "layers offloaded to GPUs; -1 = all")
-      ->check(range(-1, 100000))
+      ->check(int_range(-1, 100000))
       ->capture_default_str()
       ->take_last();
   cmd->add_option("--flash-attn", o.flash_attn, "flash attention: auto, on or off")
@@ -72,11 +72,11 @@ CLI::App* add_embed_command(CLI::App& app, EmbedOptions& o) {
       ->take_last();
   cmd->add_option("-r,--repetitions", o.repetitions,
                   "passes over the query set: latency samples = queries x repetitions; one throughput sample per pass")
-      ->check(range(1, 1000000))
+      ->check(int_range(1, 1000000))
       ->capture_default_str()
       ->take_last();
   cmd->add_option("--warmup", o.warmup, "untimed calls before the latency pass and before each batch size")
-      ->check(range(0, 1000))
+      ->check(int_range(0, 1000))
       ->capture_default_str()
       ->take_last();
   cmd->add_flag("--no-warmup", o.no_warmup, "no warmup call (as --warmup 0)");

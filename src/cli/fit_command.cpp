@@ -41,7 +41,7 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
   cmd->add_option("--quant", o.quant, "file type with --preset")->capture_default_str();
   cmd->add_option("-c,--ctx-size", o.ctx_size,
                   "context size (n_ctx); 0 = n_ctx_train, cut to the usable memory as llama.cpp's --fit cuts it")
-      ->check(range(0, 1 << 24))
+      ->check(int_range(0, 1 << 24))
       ->capture_default_str();
   cmd->add_option("--n-gpu-layers", o.n_gpu_layers, "layers offloaded: N, auto (the most that fit) or -1 (all)")
       ->capture_default_str();
@@ -56,22 +56,22 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
                   "(CPU = host RAM; CUDA0, ROCm0, Vulkan0, Metal... = the device), e.g. -ot exps=CPU");
   cmd->add_flag("--cpu-moe", o.cpu_moe, "keep every MoE expert tensor in host RAM");
   cmd->add_option("--n-cpu-moe", o.n_cpu_moe, "keep the MoE expert tensors of the first N blocks in host RAM")
-      ->check(range(0, 4096));
+      ->check(int_range(0, 4096));
   cmd->add_option("--mmproj", o.mmproj,
                   "a vision projector (clip GGUF) loaded beside the model: its weights and compute count too");
   cmd->add_option("--parallel", o.n_parallel, "parallel sequences (n_parallel)")
-      ->check(range(1, 256))
+      ->check(int_range(1, 256))
       ->capture_default_str();
   cmd->add_option("--device", o.device, "auto (this machine), all (every catalog device) or a catalog name")
       ->capture_default_str();
   cmd->add_option("--count", o.count, "that many of the --device (several GPUs; layers split as -ts says)")
-      ->check(range(1, 16))
+      ->check(int_range(1, 16))
       ->capture_default_str();
   cmd->add_option("--tensor-split", o.tensor_split,
                   "share of the offloaded layers per device, e.g. 3,1 or 3/1 (default: equal)");
   cmd->add_option("-d,--n-depth", o.n_depth,
                   "tokens in the KV cache (n_depth): KV cells read per generated token in the tg bound")
-      ->check(range(0, 1 << 24))
+      ->check(int_range(0, 1 << 24))
       ->capture_default_str();
   cmd->add_option("--host-ram", o.host_ram_gib,
                   "GiB of host RAM beside a catalog GPU (default: the entry's stated host)")

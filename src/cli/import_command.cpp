@@ -23,7 +23,7 @@ CLI::App* add_import_command(CLI::App& app, ImportOptions& o) {
                   "files; refused with rigbench files, whose records name their machine)");
   cmd->add_option("-r,--repetitions", o.repetitions,
                   "repetitions of the llama-bench run (its -r), which its csv and sql output do not record")
-      ->check(range(1, 1000000));
+      ->check(int_range(1, 1000000));
   cmd->add_option("-o,--output", o.output, "the summary: md, csv, json or jsonl (one object per file)")
       ->capture_default_str();
   cmd->footer(

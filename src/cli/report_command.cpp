@@ -38,7 +38,7 @@ CLI::App* add_report_command(CLI::App& app, ReportOptions& o) {
       ->capture_default_str();
   cmd->add_option("-c,--ctx-size", o.ctx_size,
                   "context of the what-to-buy answers (default: the largest each model ran at)")
-      ->check(range(1, 1 << 24));
+      ->check(int_range(1, 1 << 24));
   cmd->add_option("--price", o.price,
                   "electricity price per kWh of the cost-per-model answers (default: the price each machine's "
                   "latest priced run was stored with)")

@@ -174,8 +174,8 @@ Result<std::vector<double>> parse_tensor_split(const std::string& ts) {
     const std::string t = trim(part);
     const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), x);
     if (t.empty() || ec != std::errc() || end != t.data() + t.size() || !(x >= 0)) {
-      return fail(ErrorCode::kUsage, "-ts/--tensor-split '" + trim(ts) +
-                                         "': expected shares per device separated by '/' or ',' (e.g. 3/1), each >= 0");
+      return fail(ErrorCode::kUsage, "-ts/--tensor-split: '" + trim(ts) +
+                                         "' is not shares per device separated by '/' or ',' (e.g. 3/1), each >= 0");
     }
     shares.push_back(x);
   }
@@ -255,10 +255,10 @@ Result<std::string> normalize_knob(const Knob& k, const std::string& value) {
     long n = 0;
     const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
     if (v.empty() || ec != std::errc() || end != v.data() + v.size()) {
-      return fail(ErrorCode::kUsage, knob_flag_name(k) + " '" + value + "': not an integer");
+      return fail(ErrorCode::kUsage, knob_flag_name(k) + ": '" + value + "' is not an integer");
     }
     if (n < k.min || n > k.max) {
-      return fail(ErrorCode::kUsage, knob_flag_name(k) + " '" + value + "': out of range [" + std::to_string(k.min) +
+      return fail(ErrorCode::kUsage, knob_flag_name(k) + ": '" + value + "' is out of range [" + std::to_string(k.min) +
                                          ", " + std::to_string(k.max) + "]");
     }
     return std::to_string(n);
@@ -269,7 +269,7 @@ Result<std::string> normalize_knob(const Knob& k, const std::string& value) {
     if (v == from) canonical = to;
   }
   if (!k.choices.empty() && std::find(k.choices.begin(), k.choices.end(), canonical) == k.choices.end()) {
-    return fail(ErrorCode::kUsage, knob_flag_name(k) + " '" + value + "': expected one of " + join(k.choices, ", "));
+    return fail(ErrorCode::kUsage, knob_flag_name(k) + ": '" + value + "' is not one of " + join(k.choices, ", "));
   }
   if (canonical.empty()) return fail(ErrorCode::kUsage, knob_flag_name(k) + ": empty value");
   return canonical;

@@ -30,6 +30,9 @@ TEST(ClosestMatch, SuggestsTheNearestNameOrAUniquePrefix) {
   EXPECT_EQ(closest_match("frobnicate", kSubcommands), "");
   EXPECT_EQ(closest_match("xyz", kSubcommands), "");
   EXPECT_EQ(closest_match("--n-promt", {"--n-prompt", "--n-gen", "-p"}), "--n-prompt");
+  // One letter is one edit from every other: fit has no -t, and -h is no likelier than -c.
+  EXPECT_EQ(closest_match("-t", {"-h", "-c", "-o", "--ctx-size"}), "");
+  EXPECT_EQ(closest_match("-ng", {"-ngl", "-h"}), "-ngl");
 }
 
 TEST(UnexpectedArguments, NamesTheUnknownFlagFirstAndKeepsTheOrderGiven) {
@@ -61,17 +64,26 @@ TEST(Range, SaysTheValueAndTheBoundsAsWritten) {
     app.parse(std::vector<std::string>{"2", "--alpha"});
     ADD_FAILURE() << "2 was taken";
   } catch (const CLI::ValidationError& e) {
-    EXPECT_EQ(std::string(e.what()), "--alpha: 2 is not in [1e-09, 0.5]");
+    EXPECT_EQ(std::string(e.what()), "--alpha: '2' is out of range [1e-09, 0.5]");
   }
   // Whole bounds in full (fit's -c takes up to 1 << 24; %g said 1.67772e+07).
   CLI::App fit;
   int n_ctx = 0;
-  fit.add_option("-c", n_ctx)->check(range(0, 1 << 24));
+  fit.add_option("-c", n_ctx)->check(int_range(0, 1 << 24));
   try {
     fit.parse(std::vector<std::string>{"16777217", "-c"});
     ADD_FAILURE() << "16777217 was taken";
   } catch (const CLI::ValidationError& e) {
-    EXPECT_EQ(std::string(e.what()), "-c: 16777217 is not in [0, 16777216]");
+    EXPECT_EQ(std::string(e.what()), "-c: '16777217' is out of range [0, 16777216]");
+  }
+  // An integer option says so, in the same shape ("is not a number" read as if 1.5 would do).
+  for (const char* bad : {"1.5", "x"}) {
+    try {
+      fit.parse(std::vector<std::string>{bad, "-c"});
+      ADD_FAILURE() << bad << " was taken";
+    } catch (const CLI::ValidationError& e) {
+      EXPECT_EQ(std::string(e.what()), std::string("-c: '") + bad + "' is not an integer");
+    }
   }
   try {
     app.parse(std::vector<std::string>{"x", "--alpha"});

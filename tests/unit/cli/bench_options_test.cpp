@@ -198,7 +198,7 @@ TEST(BenchOptions, CombinationsLlamaCppRefusesAreRefusedUpFront) {
   o = parse({"bench", "--poll", "101"});
   s = validate(o, 1);
   ASSERT_FALSE(s);
-  EXPECT_EQ(s.error().message, "--poll '101': out of range [0, 100]");
+  EXPECT_EQ(s.error().message, "--poll: '101' is out of range [0, 100]");
 }
 
 TEST(BenchOptions, OutOfRangeValuesAreParseErrors) {
@@ -225,12 +225,12 @@ TEST(BenchOptions, ValidationNamesTheFlag) {
   s = validate(o, 1);
   ASSERT_FALSE(s);
   EXPECT_EQ(s.error().code, ErrorCode::kUsage);
-  EXPECT_EQ(s.error().message, "-lm/--load-mode 'bogus': expected one of auto, none, mmap, mlock, mmap+mlock, dio");
+  EXPECT_EQ(s.error().message, "-lm/--load-mode: 'bogus' is not one of auto, none, mmap, mlock, mmap+mlock, dio");
 
   o = parse({"bench", "-t", "0"});
   s = validate(o, 1);
   ASSERT_FALSE(s);
-  EXPECT_EQ(s.error().message, "-t/--threads '0': out of range [1, 1024]");
+  EXPECT_EQ(s.error().message, "-t/--threads: '0' is out of range [1, 1024]");
 
   o = parse({"bench", "-o", "xml"});
   s = validate(o, 1);

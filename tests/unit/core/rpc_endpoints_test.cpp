@@ -61,7 +61,7 @@ TEST(TensorSplit, SharesInDeviceOrderEmptyForByFreeMemory) {
   EXPECT_EQ(parse_tensor_split("3/1").value(), (std::vector<double>{3, 1}));
   const auto bad = parse_tensor_split("3,-1");
   ASSERT_FALSE(bad);
-  EXPECT_EQ(bad.error().message, "-ts/--tensor-split '3,-1': expected shares per device separated by '/' or ',' (e.g. "
+  EXPECT_EQ(bad.error().message, "-ts/--tensor-split: '3,-1' is not shares per device separated by '/' or ',' (e.g. "
                                  "3/1), each >= 0");
 }
 
