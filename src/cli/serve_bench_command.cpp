@@ -101,6 +101,7 @@ RunRecord make_record(const ServeBenchOptions& opts, const net::Url& url, const 
     s.client_tg_tps = m.client_tg_tps.mean;
   }
   if (m.server_prompt_ms.n > 0) s.server_prompt_p50_ms = m.server_prompt_ms.median;
+  s.client_cpu_pct = load.client_cpu_pct;
   rec.server = s;
   // The samples compare and report read: TTFT per request, and the decode rate per request
   // (1000 / TPOT) as n_gen tokens at that pace.

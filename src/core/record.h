@@ -318,6 +318,9 @@ struct ServerRun {
   double server_tg_tps = std::numeric_limits<double>::quiet_NaN();
   double client_tg_tps = std::numeric_limits<double>::quiet_NaN();
   double server_prompt_p50_ms = std::numeric_limits<double>::quiet_NaN();
+  // % of one core: the client's own CPU time (rigbench's process, getrusage) over the counted
+  // requests' wall time; near 100 the client, not the server, set the pace. NaN unmeasured.
+  double client_cpu_pct = std::numeric_limits<double>::quiet_NaN();
 };
 
 // One device that held layers of a split run (`bench --rpc`): a remote rpc-server's device as

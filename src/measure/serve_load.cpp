@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "hw/activity.h"
 #include "measure/prompt_suite.h"
 #include "net/stream_loop.h"
 
@@ -294,6 +295,7 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
   }
   if (o.before_counted) o.before_counted();
   origin = Clock::now();
+  const double cpu_at_origin_s = hw::own_cpu_seconds();
   deadline =
       origin + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timed ? o.duration_s : 0));
 
@@ -329,6 +331,10 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
     client = loop.run(wait_s);
   }
   result.duration_s = last_end_s;
+  if (next > 0) {
+    const double wall_s = seconds_since(origin);
+    if (wall_s > 0) result.client_cpu_pct = 100.0 * (hw::own_cpu_seconds() - cpu_at_origin_s) / wall_s;
+  }
   result.interrupted = stopped() || !client;
   if (!client) result.client_error = client.error().message;
   return result;

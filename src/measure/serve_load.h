@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,11 @@ struct LoadResult {
   std::vector<RequestTrace> warmup;    // the warm-up requests
   std::vector<RequestTrace> requests;  // the counted requests, in the order they ended
   double duration_s = 0;               // first counted request sent .. last one ended
+  // What the client cost while the counted requests ran: this process's CPU time (user +
+  // system, every thread; getrusage) over the wall time from the first counted request sent
+  // to the loop's end, in % of one core. Start-up, the server's detection and the warm-up are
+  // outside it. NaN when no counted request was sent.
+  double client_cpu_pct = std::numeric_limits<double>::quiet_NaN();
   bool interrupted = false;
   bool warmup_failed = false;  // every warm-up request failed; no counted request was sent
   // Non-empty: the client itself failed (the system refused a file descriptor or memory to its

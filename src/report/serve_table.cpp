@@ -55,6 +55,7 @@ std::vector<TableColumn> serve_columns(bool slo, bool models) {
   c.push_back({"tg_tps_diff_pct", "tg diff %", Align::kRight, true});
   c.push_back({"server_prompt_p50_ms", "server prompt p50 ms", Align::kRight, true});
   c.push_back({"output_short", "short", Align::kRight, false, true});
+  c.push_back({"client_cpu_pct", "client CPU %", Align::kRight, true});
   c.push_back({"energy_method", "energy", Align::kLeft, false, true});
   c.push_back({"idle_power_w", "idle W", Align::kRight, false, true});
   c.push_back({"tg_power_w", "loaded W", Align::kRight, false, true});
@@ -106,6 +107,7 @@ std::vector<TableCell> serve_row(const RunRecord& rec) {
   r.push_back(TableCell::number(diff, 1));
   r.push_back(TableCell::number(s.server_prompt_p50_ms, 2));
   r.push_back(TableCell::integer(s.output_short));
+  r.push_back(TableCell::number(s.client_cpu_pct, 2));
   const bool measured = rec.energy.method != "unavailable";
   r.push_back(measured ? TableCell::str(rec.energy.method) : TableCell::absent());
   r.push_back(TableCell::number(rec.energy.idle_power_w, 2));
@@ -117,6 +119,10 @@ std::vector<TableCell> serve_row(const RunRecord& rec) {
   r.push_back(TableCell::str(rec.record_id));
   return r;
 }
+
+// A client above this share of one core is said to be near its own limit: its one event loop
+// (net/stream_loop.h) runs on one core.
+constexpr double kClientBusyPct = 50;
 
 // Footer lines of one run: errors by kind, the server's timings beside the client's, an
 // output length the server did not honour.
@@ -153,6 +159,14 @@ void add_serve_footers(Table& table, const RunRecord& rec, int n_gen) {
       text += line;
     }
     table.add_footer(text);
+  }
+  if (std::isfinite(s.client_cpu_pct) && s.client_cpu_pct >= kClientBusyPct) {
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "the client itself used %.0f %% of one core while the requests ran (c=%d): near 100 %% it, not "
+                  "the server, sets the pace; lower --concurrency or run serve-bench on another machine",
+                  s.client_cpu_pct, s.concurrency);
+    table.add_note(line);
   }
   if (s.output_short > 0) {
     char line[256];

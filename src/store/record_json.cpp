@@ -245,7 +245,8 @@ json server_json(const ServerRun& r) {
             {"output_short", r.output_short},
             {"server_tg_tps", num(r.server_tg_tps)},
             {"client_tg_tps", num(r.client_tg_tps)},
-            {"server_prompt_p50_ms", num(r.server_prompt_p50_ms)}};
+            {"server_prompt_p50_ms", num(r.server_prompt_p50_ms)},
+            {"client_cpu_pct", num(r.client_cpu_pct)}};
   summary_ms_json(j, "ttft", r.ttft_ms);
   summary_ms_json(j, "tpot", r.tpot_ms);
   summary_ms_json(j, "itl", r.itl_ms);
@@ -281,6 +282,7 @@ ServerRun server_from(const json& j) {
   r.server_tg_tps = num_from(j, "server_tg_tps");
   r.client_tg_tps = num_from(j, "client_tg_tps");
   r.server_prompt_p50_ms = num_from(j, "server_prompt_p50_ms");
+  r.client_cpu_pct = num_from(j, "client_cpu_pct");
   r.ttft_ms = summary_ms_from(j, "ttft");
   r.tpot_ms = summary_ms_from(j, "tpot");
   r.itl_ms = summary_ms_from(j, "itl");

@@ -119,6 +119,11 @@ TEST(ServeBenchFakeOllamaAndFakeOpenAi, SameSetTimingsGiveTheSameMetricsThroughB
       EXPECT_NEAR(r["server_tg_tps"].get<double>(), 1e3 * 12 / 55.0, 1e-6);
       EXPECT_NEAR(r["server_prompt_p50_ms"].get<double>(), 30.0, 1e-9);
       EXPECT_EQ(r["output_short"], 0);
+      // The client's own CPU over the counted window: measured (a number, not null) and a share
+      // of this machine's cores.
+      ASSERT_TRUE(r["client_cpu_pct"].is_number()) << r.dump();
+      EXPECT_GE(r["client_cpu_pct"].get<double>(), 0.0);
+      EXPECT_LE(r["client_cpu_pct"].get<double>(), 100.0 * std::thread::hardware_concurrency());
       for (const char* k : {"ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "itl_p50_ms", "itl_p95_ms", "e2e_p90_ms"}) {
         EXPECT_TRUE(r[k].is_number()) << k;
       }

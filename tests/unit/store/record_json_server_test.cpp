@@ -32,6 +32,7 @@ RunRecord server_record() {
   s.goodput_rps = 3.2;
   s.server_tg_tps = 400.5;
   s.client_tg_tps = 398.0;
+  s.client_cpu_pct = 3.25;
   r.server = s;
   return r;
 }
@@ -47,6 +48,7 @@ void expect_same_server(const ServerRun& a, const ServerRun& b) {
   EXPECT_DOUBLE_EQ(a.ttft_ms.p99, b.ttft_ms.p99);
   EXPECT_DOUBLE_EQ(a.tpot_ms.median, b.tpot_ms.median);
   EXPECT_DOUBLE_EQ(a.server_tg_tps, b.server_tg_tps);
+  EXPECT_DOUBLE_EQ(a.client_cpu_pct, b.client_cpu_pct);
   EXPECT_EQ(a.slo, b.slo);
 }
 
