@@ -122,8 +122,8 @@ std::vector<NoiseNote> activity_notes(const hw::CpuActivity& a, double load) {
                  : "the run was too short for /proc/stat's shares" +
                        (load_text.empty() ? "" : " (" + load_text.substr(2) + ")");
     const std::string beside =
-        others ? fmt("; %.0f %% of the CPUs' time this run left free: work beside it shares its memory bandwidth and "
-                     "caches",
+        others ? fmt("; they took %.0f %% of the CPU time this run left free, and work beside a run shares its "
+                     "memory bandwidth and caches",
                      std::min(others_of_free, 100.0))
                : "";
     out.push_back({"machine_busy", "",

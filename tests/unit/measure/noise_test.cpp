@@ -296,7 +296,8 @@ TEST(FakeSchedstatTree, AOneThreadRunBesideABuildOnTheOtherCpuIsBusyThoughItWait
   auto notes = activity_notes(a, 2.0);
   ASSERT_TRUE(has(notes, "machine_busy"));
   EXPECT_NE(notes[0].text.find("other processes used 49 % of the CPUs' time (this one 50 %, load average 2.00) "
-                               "during the run; 98 % of the CPUs' time this run left free"),
+                               "during the run; they took 98 % of the CPU time this run left free, and work beside a run "
+                               "shares its memory bandwidth and caches"),
             std::string::npos)
       << notes[0].text;
   // Without the build (kworkers, 10 ticks): no note.
