@@ -412,7 +412,7 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
         if (saved) append_responses(*saved, rec, result, load.prompts);
         // J per output token over the loaded window (tokens: n_gen per completed request), and its cost.
         if (energy) rec.energy = meters->finish(rec.results, *energy);
-        if (energy && energy->pricing) rec.cost = measure::price_run(rec.energy, rec.results, *energy->pricing);
+        if (energy && energy->pricing) rec.cost = measure::price_run(rec, *energy->pricing);
         if (metrics.completed == 0 && metrics.requests > 0) {
           ++runs_all_failed;
           if (first_failure.empty()) first_failure = metrics.first_error;

@@ -28,7 +28,8 @@ void print_json(const cost::CostReport& r, std::ostream& out, const PricedRun* r
                 {"energy_flags", run->energy_flags}, {"energy_notes", run->energy_notes}};
   }
   j["currency"] = in.currency;
-  j["inputs"] = {{"tokens_per_s", jnum(in.tokens_per_s)},   {"active_power_w", jnum(in.active_power_w)},
+  j["inputs"] = {{"tokens_per_s", jnum(in.tokens_per_s)},   {"rate_source", in.rate_source},
+                 {"active_power_w", jnum(in.active_power_w)},
                  {"idle_power_w", jnum(in.idle_power_w)},   {"power_method", in.power_method},
                  {"psu_efficiency", in.psu_efficiency},     {"rest_w", in.rest_w},
                  {"price_per_kwh", jnum(in.price_per_kwh)}, {"price_source", in.price_source},
@@ -102,7 +103,8 @@ void print_cost(const cost::CostReport& r, OutputFormat format, std::ostream& ou
   }
   const auto& in = r.inputs;
   const std::string cur = in.currency;
-  out << "inputs: " << num(in.tokens_per_s, "%g") << " tokens/s; ";
+  out << "inputs: " << num(in.tokens_per_s, "%g") << " tokens/s"
+      << (in.rate_source.empty() ? std::string() : " (" + in.rate_source + ")") << "; ";
   if (in.power_method == "none") {
     out << "no power given or measured";
   } else {
