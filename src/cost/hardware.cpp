@@ -34,6 +34,10 @@ double break_even_utilization(double active_power_w, double idle_power_w, double
   return fixed / (api_price_per_mtok - marginal);
 }
 
+bool break_even_never(double break_even_utilization) {
+  return std::isinf(break_even_utilization) || break_even_utilization > 1;
+}
+
 double price_per_memory_gb(double price, double memory_gb) { return price / memory_gb; }
 
 }  // namespace rigbench::cost

@@ -39,6 +39,11 @@ double break_even_utilization(double active_power_w, double idle_power_w, double
                               double api_price_per_mtok, double tokens_per_s,
                               double active_s_per_token = std::numeric_limits<double>::quiet_NaN());
 
+// Whether running locally never breaks even with the API in practice: the utilization is +inf
+// (the marginal cost alone is the API price or more) or above 1 (the API is cheaper even at
+// full use). false for NaN (no break-even figure). The one rule for every output (md, json).
+bool break_even_never(double break_even_utilization);
+
 // Price per GB of memory: price / memory_gb (e.g. 1999 / 32 = 62.47 per GB). memory_gb > 0,
 // in the unit the seller states.
 double price_per_memory_gb(double price, double memory_gb);

@@ -51,7 +51,7 @@ void print_json(const cost::CostReport& r, std::ostream& out, const PricedRun* r
   j["hardware_per_mtok"] = jnum(r.hardware_per_mtok);
   j["total_per_mtok"] = jnum(r.total_per_mtok);
   j["break_even_utilization"] = jnum(r.break_even_utilization);
-  j["break_even_never"] = std::isinf(r.break_even_utilization);
+  j["break_even_never"] = cost::break_even_never(r.break_even_utilization);  // inf, or above 1 (as md says)
   j["price_per_memory_gb"] = jnum(r.price_per_memory_gb);
   j["notes"] = r.notes;
   out << j.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
@@ -119,9 +119,11 @@ void print_cost(const cost::CostReport& r, OutputFormat format, std::ostream& ou
     const double b = r.break_even_utilization;
     if (std::isinf(b)) {
       out << "break-even: never (the marginal electricity alone costs the API price or more)\n";
+    } else if (cost::break_even_never(b)) {
+      out << "break-even: never (utilization " << num(b, "%.3g") << " would be needed: above 1, the API is cheaper "
+          << "even at full use)\n";
     } else if (given(b)) {
-      out << "break-even utilization: " << num(b, "%.3g") << " (" << num(100 * b, "%.3g") << " %)"
-          << (b > 1 ? ": above 1, the API is cheaper even at full use" : "") << "\n";
+      out << "break-even utilization: " << num(b, "%.3g") << " (" << num(100 * b, "%.3g") << " %)\n";
     }
   }
   if (given(r.price_per_memory_gb))
