@@ -96,10 +96,8 @@ RunRecord make_record(const ServeBenchOptions& opts, const net::Url& url, const 
   s.slo = opts.slo;
   s.goodput_rps = m.goodput;
   s.output_short = m.output_short;
-  if (m.server_tg_tps.n > 0) {
-    s.server_tg_tps = m.server_tg_tps.mean;
-    s.client_tg_tps = m.client_tg_tps.mean;
-  }
+  s.server_tg_tps = m.server_tg_tps;  // NaN where the server gave no timings
+  s.client_tg_tps = m.client_tg_tps;
   if (m.server_prompt_ms.n > 0) s.server_prompt_p50_ms = m.server_prompt_ms.median;
   rec.server = s;
   // The samples compare and report read: TTFT per request, and the decode rate per request
