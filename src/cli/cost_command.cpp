@@ -53,8 +53,9 @@ void add_price_flags(CLI::App& cmd, CostOptions& o) {
 CLI::App* add_cost_command(CLI::App& app, CostOptions& o) {
   CLI::App* cmd = app.add_subcommand("cost", "Energy per token and cost per million output tokens, from given figures");
   cmd->add_option("--run", o.run,
-                  "a stored run: its record_id (or a unique prefix) or 'latest'; its tg speed and "
-                  "measured watts are used unless --tps/--watts/--idle-watts are given");
+                  "a stored run: its record_id (or a unique prefix) or 'latest'; its tg row's t/s (the "
+                  "mean of the repetitions' rates, as bench shows it) and measured energy are used unless "
+                  "--tps/--watts/--idle-watts are given");
   cmd->add_flag("--per-model", o.per_model,
                 "one table from stored runs: each model's cost per Mtok on one machine (its latest run with tg), "
                 "sorted, cheapest first (at --utilization when given, idle included)");
@@ -98,6 +99,8 @@ Result<cost::CostInputs> cost_inputs(const CostOptions& o, bool require_tps) {
   if (Status s = check_currency(o.currency); !s) return std::unexpected(s.error());
   cost::CostInputs in;
   in.tokens_per_s = o.tps;
+  in.rate_source = o.rate_source;
+  in.seconds_per_token = o.seconds_per_token;
   in.active_power_w = o.watts;
   in.idle_power_w = o.idle_watts;
   in.power_method = given(o.watts) || given(o.idle_watts) ? o.power_method : "none";  // never "stated" for no figure
@@ -145,13 +148,18 @@ Result<report::PricedRun> fill_from_run(CostOptions& o) {
   if (o.run != "latest" && matches > 1)
     return fail(ErrorCode::kUsage, "--run '" + o.run + "': matches " + std::to_string(matches) + " runs");
   if (!found->results.tg) return fail(ErrorCode::kInvalidInput, "--run '" + o.run + "': the run has no tg result");
-  // The run's figures as bench priced them (cost/run_figures.h): r = tg tokens / tg seconds.
-  const cost::RunFigures f = cost::run_figures(found->results, found->energy);
+  // The run's figures as bench priced them (cost/run_figures.h): r = the tg row's t/s, the
+  // energy per token the run's E / N.
+  const cost::RunFigures f = cost::run_figures(*found);
   const bool watts_given = given(o.watts);
-  if (!given(o.tps)) o.tps = f.tokens_per_s;
+  if (!given(o.tps)) {
+    o.tps = f.tokens_per_s;
+    o.rate_source = f.rate_source;
+  }
   if (!given(o.watts) && given(f.active_power_w)) {
     o.watts = f.active_power_w;
     o.power_method = f.power_method;
+    o.seconds_per_token = f.seconds_per_token;
   }
   if (!given(o.idle_watts) && given(f.idle_power_w)) {
     o.idle_watts = f.idle_power_w;

@@ -22,6 +22,8 @@ struct CostOptions {
   double watts = cost::kNaN;            // --watts: average power while generating, W
   double idle_watts = cost::kNaN;       // --idle-watts: idle power with the model loaded, W
   std::string power_method = "stated";  // how the watts were obtained: stated (given here), or a stored run's method
+  std::string rate_source = "--tps";    // where tps came from: given here, or a stored run's tg row
+  double seconds_per_token = cost::kNaN;  // a stored run's tg energy seconds per token, with its watts (not a flag)
   double price = cost::kNaN;            // --price: electricity per kWh
   std::string tariff;                   // --tariff: time-of-use, e.g. day=0.30@07-23,night=0.18
   std::string currency = "EUR";         // --currency: name of the price's currency

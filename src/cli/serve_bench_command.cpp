@@ -96,10 +96,8 @@ RunRecord make_record(const ServeBenchOptions& opts, const net::Url& url, const 
   s.slo = opts.slo;
   s.goodput_rps = m.goodput;
   s.output_short = m.output_short;
-  if (m.server_tg_tps.n > 0) {
-    s.server_tg_tps = m.server_tg_tps.mean;
-    s.client_tg_tps = m.client_tg_tps.mean;
-  }
+  s.server_tg_tps = m.server_tg_tps;  // NaN where the server gave no timings
+  s.client_tg_tps = m.client_tg_tps;
   if (m.server_prompt_ms.n > 0) s.server_prompt_p50_ms = m.server_prompt_ms.median;
   s.client_cpu_pct = load.client_cpu_pct;
   rec.server = s;
@@ -413,7 +411,7 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
         if (saved) append_responses(*saved, rec, result, load.prompts);
         // J per output token over the loaded window (tokens: n_gen per completed request), and its cost.
         if (energy) rec.energy = meters->finish(rec.results, *energy);
-        if (energy && energy->pricing) rec.cost = measure::price_run(rec.energy, rec.results, *energy->pricing);
+        if (energy && energy->pricing) rec.cost = measure::price_run(rec, *energy->pricing);
         if (metrics.completed == 0 && metrics.requests > 0) {
           ++runs_all_failed;
           if (first_failure.empty()) first_failure = metrics.first_error;

@@ -313,8 +313,10 @@ struct ServerRun {
   double goodput_rps = 0;         // completed requests meeting the SLO per second (all completed when none)
   int output_short = 0;           // requests whose output tokens != n_gen (the server did not honour the length)
   // The server's own timings where it reported them (llama-server `timings`, Ollama's
-  // durations): its mean generation rate beside the client's 1000/TPOT over the same
-  // requests, and its prompt time; NaN when it did not report.
+  // durations): its generation rate beside the client's over the same requests, each a ratio
+  // of sums (server sum(predicted_n) / sum(predicted_ms), client sum(output tokens - 1) /
+  // sum(E2E - TTFT), tokens/s: measure/serve_metrics.h), and its prompt time; NaN when it did
+  // not report.
   double server_tg_tps = std::numeric_limits<double>::quiet_NaN();
   double client_tg_tps = std::numeric_limits<double>::quiet_NaN();
   double server_prompt_p50_ms = std::numeric_limits<double>::quiet_NaN();

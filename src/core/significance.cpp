@@ -60,6 +60,10 @@ std::optional<MeanInterval> mean_interval(const Summary& s, double level) {
   r.half_width = student_t_quantile((1 + level) / 2, n - 1) * s.stddev / std::sqrt(n);
   r.low = s.mean - r.half_width;
   r.high = s.mean + r.half_width;
+  if (r.low < 0 && s.mean >= 0 && s.min >= 0) {
+    r.low = 0;
+    r.low_clamped = true;
+  }
   r.half_width_pct = s.mean != 0 ? 100 * r.half_width / std::fabs(s.mean) : kInf;
   return r;
 }

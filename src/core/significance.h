@@ -46,16 +46,22 @@ inline constexpr double kConfidenceLevel = 0.95;
 
 // A two-sided confidence interval of a mean.
 struct MeanInterval {
-  double low = 0, high = 0;   // mean -+ half_width, in the samples' unit
-  double half_width = 0;      // t_{(1+level)/2, n-1} * s / sqrt(n)
+  // mean -+ half_width, in the samples' unit; low never below 0 for non-negative samples
+  // (every use: t/s, ms), where it is clamped at 0 and low_clamped says so.
+  double low = 0, high = 0;
+  double half_width = 0;      // t_{(1+level)/2, n-1} * s / sqrt(n), unclamped
   double half_width_pct = 0;  // half_width as a percentage of |mean| (+inf when the mean is 0)
+  bool low_clamped = false;   // mean - half_width was below 0 and low is 0 (a rate or time cannot be negative)
 };
 
 // The Student t interval of the mean at `level` (default 95 %): mean +- t * s / sqrt(n), with
 // t the (1 + level) / 2 quantile of Student's t with n - 1 degrees of freedom (Boost.Math).
 // The one definition of "the interval" in rigbench: bench's stopping rule (-r auto), the
 // record's ci95 fields and the table read it. nullopt when n < 2 or the standard deviation or
-// mean is not finite.
+// mean is not finite. Samples that cannot be negative (a non-negative mean and minimum: every
+// rate and time rigbench measures) get a low bound of at least 0: with few or widely spread
+// repetitions (-r 2, -r 3 on a busy machine) mean - half_width can fall below 0, which no
+// tokens/s or ms can be; the half width (and the -r auto rule that reads it) is unchanged.
 std::optional<MeanInterval> mean_interval(const Summary& s, double level = kConfidenceLevel);
 
 // The p-quantile (0 < p < 1) of Student's t with `df` > 0 degrees of freedom; NaN outside.

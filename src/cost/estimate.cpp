@@ -20,9 +20,11 @@ CostReport estimate_cost(const CostInputs& in) {
   const bool priced = given(in.price_per_kwh);
   const bool utilized = given(in.utilization);
 
-  // Over any T seconds, E = P·T and N = r·T: the formulas are evaluated with T = 1 s.
+  // Per token: E = P·s over the s seconds one token's energy covers (1 / r unless a measured
+  // energy says otherwise, CostInputs::seconds_per_token).
+  const double s_per_token = given(in.seconds_per_token) ? in.seconds_per_token : 1.0 / rate;
   if (given(r.wall_active_w)) {
-    r.gross.j = gross_j_per_token(r.wall_active_w, rate);
+    r.gross.j = gross_j_per_token(r.wall_active_w * s_per_token, 1.0);
     if (given(r.wall_idle_w)) {
       // Powers equal to a nanowatt per watt are the same figure (a stated constant comes back
       // from integration with rounding noise): their difference is 0, not 1e-13.
@@ -40,7 +42,7 @@ CostReport estimate_cost(const CostInputs& in) {
                       r.wall_idle_w, r.wall_active_w);
         r.notes.push_back(buf);
       } else {
-        r.marginal.j = marginal_j_per_token(r.wall_active_w, idle_w, 1.0, rate);
+        r.marginal.j = marginal_j_per_token(r.wall_active_w * s_per_token, idle_w, s_per_token, 1.0);
       }
       if (utilized) r.at_utilization.j = j_per_token_at_utilization(r.gross.j, r.wall_idle_w, in.utilization, rate);
       else r.notes.push_back("energy at a utilization: give --utilization");
@@ -77,7 +79,8 @@ CostReport estimate_cost(const CostInputs& in) {
     if (given(r.wall_active_w) && given(r.wall_idle_w) && priced) {
       const HardwareCost hw = in.has_hardware ? in.hardware : HardwareCost{};
       r.break_even_utilization =
-          break_even_utilization(r.wall_active_w, r.wall_idle_w, in.price_per_kwh, hw, in.api_price_per_mtok, rate);
+          break_even_utilization(r.wall_active_w, r.wall_idle_w, in.price_per_kwh, hw, in.api_price_per_mtok, rate,
+                                 s_per_token);
       if (!in.has_hardware) r.notes.push_back("break-even counts electricity only (no --hardware-price)");
     } else if (in.has_hardware) {
       r.break_even_utilization = break_even_utilization(0, 0, 0, in.hardware, in.api_price_per_mtok, rate);

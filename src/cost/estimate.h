@@ -23,6 +23,11 @@ inline bool given(double v) { return !std::isnan(v); }
 
 struct CostInputs {
   double tokens_per_s = kNaN;              // output tokens per second while generating (tg), > 0; required
+  std::string rate_source;                 // where r came from, for the report ("--tps", "tg128 t/s as bench's row ...")
+  // Seconds per output token that a measured energy covers (T / N of a stored run's tg energy,
+  // cost/run_figures.h); NaN: 1 / tokens_per_s. Energy per token is P_active x this, so a
+  // run's gross figure is its E / N whatever its rate r; r prices the time (idle, hardware).
+  double seconds_per_token = kNaN;
   double active_power_w = kNaN;            // average power while generating, W (components unless wall)
   double idle_power_w = kNaN;              // idle power with the model loaded, W
   std::string power_method = "estimated";  // how the watts were obtained: counter|integrated|estimated
@@ -48,8 +53,8 @@ struct CostReport {
   CostInputs inputs;
   double wall_active_w = kNaN;           // active power at the wall (psu efficiency and rest applied)
   double wall_idle_w = kNaN;             // idle power at the wall
-  PerToken gross;                        // e = P_active / r
-  PerToken marginal;                     // e = (P_active - P_idle) / r; NaN (with a note) when idle > active
+  PerToken gross;                        // e = P_active · s, s = seconds_per_token (else 1 / r)
+  PerToken marginal;                     // e = (P_active - P_idle) · s; NaN (with a note) when idle > active
   bool idle_above_active = false;        // the idle power given or measured is above the active power
   PerToken at_utilization;               // e(u) = gross + P_idle (1 - u) / (u r)
   double hardware_per_mtok = kNaN;       // (price - residual + upkeep)·10^6 / (L·u·r)
@@ -60,7 +65,8 @@ struct CostReport {
 };
 
 // Computes every figure the inputs allow. With figures from the command line, E = P·T and
-// N = r·T, so e_gross = P_active / r and e_marginal = (P_active - P_idle) / r.
+// N = r·T, so e_gross = P_active / r and e_marginal = (P_active - P_idle) / r; with a stored
+// run's energy, s = T / N takes 1 / r's place in those two (and in break-even's marginal term).
 CostReport estimate_cost(const CostInputs& in);
 
 }  // namespace rigbench::cost

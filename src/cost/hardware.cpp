@@ -25,12 +25,17 @@ double local_cost_per_mtok(double active_power_w, double idle_power_w, double pr
 }
 
 double break_even_utilization(double active_power_w, double idle_power_w, double price_per_kwh, const HardwareCost& hw,
-                              double api_price_per_mtok, double tokens_per_s) {
+                              double api_price_per_mtok, double tokens_per_s, double active_s_per_token) {
   const double per_j = price_per_kwh / 3.6e6;
-  const double marginal = 1e6 / tokens_per_s * (active_power_w - idle_power_w) * per_j;
+  const double s = std::isnan(active_s_per_token) ? 1.0 / tokens_per_s : active_s_per_token;
+  const double marginal = 1e6 * s * (active_power_w - idle_power_w) * per_j;
   const double fixed = 1e6 / tokens_per_s * (idle_power_w * per_j + hardware_per_s(hw));
   if (api_price_per_mtok <= marginal) return INFINITY;
   return fixed / (api_price_per_mtok - marginal);
+}
+
+bool break_even_never(double break_even_utilization) {
+  return std::isinf(break_even_utilization) || break_even_utilization > 1;
 }
 
 double price_per_memory_gb(double price, double memory_gb) { return price / memory_gb; }

@@ -75,12 +75,14 @@ Result<ModelCosts> model_costs(std::span<const RunRecord> records, const CostInp
     m.size_bytes = r.model.size_bytes;
     m.record_id = r.record_id;
     m.test_time = r.test_time;
-    m.figures = run_figures(r.results, r.energy);
+    m.figures = run_figures(r);
   }
   if (by_model.empty()) return fail(ErrorCode::kInvalidInput, "no stored run with a tg result to price");
   for (auto& [key, m] : by_model) {
     CostInputs in = shared;
     in.tokens_per_s = m.figures.tokens_per_s;
+    in.rate_source = m.figures.rate_source;
+    in.seconds_per_token = m.figures.seconds_per_token;
     in.active_power_w = m.figures.active_power_w;
     if (!given(shared.idle_power_w)) in.idle_power_w = m.figures.idle_power_w;
     in.power_method = given(in.active_power_w) ? m.figures.power_method : "none";

@@ -2,7 +2,7 @@
 // (`rigbench cost --per-model`): the third study's question, "which model is cheapest to run
 // here?", answered from stored runs. Each model's figures come from its latest stored run
 // with a tg result, through the one definition of a run's figures (cost/run_figures.h: r =
-// tg tokens / tg seconds, P = E / T) and the one estimate (cost/estimate.h), under one price
+// the tg row's t/s, P = E / T, energy per token E / N) and the one estimate (cost/estimate.h), under one price
 // and, when given, one utilization (the idle hours charged to the tokens of the busy ones).
 // Pure: no I/O.
 #pragma once

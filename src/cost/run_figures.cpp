@@ -10,11 +10,13 @@ RunFigures run_figures(const Results& results, const EnergyInfo& energy) {
   f.idle_power_w = energy.idle_power_w;
   if (!results.tg) return f;
   const auto& tg = *results.tg;
+  // The row's rate, as every printer shows it: the mean of the per-repetition rates (a
+  // summary-only import keeps only that mean).
+  f.tokens_per_s = tg.tps.n > 0 && tg.tps.mean > 0 ? tg.tps.mean : kUnmeasured;
+  f.rate_source = "tg" + std::to_string(tg.n_tokens) + " t/s as bench's row reports it: the mean of " +
+                  std::to_string(tg.tps.n) + " per-repetition rate" + (tg.tps.n == 1 ? "" : "s");
   if (tg.samples_ns.empty()) {
-    // A summary-only import (llama-bench csv/sql) keeps its average rate and nothing else:
-    // that is the only speed there is to price.
     f.n_tokens = static_cast<double>(tg.n_tokens) * static_cast<double>(tg.tps.n);
-    f.tokens_per_s = tg.tps.mean;
     return f;
   }
   f.n_tokens = static_cast<double>(tg.n_tokens) * static_cast<double>(tg.samples_ns.size());
@@ -22,8 +24,25 @@ RunFigures run_figures(const Results& results, const EnergyInfo& energy) {
   for (const int64_t ns : tg.samples_ns) timed_ns += static_cast<double>(ns);
   const bool measured = energy.tg && std::isfinite(energy.tg->energy_j) && energy.tg->duration_s > 0;
   f.seconds = measured ? energy.tg->duration_s : timed_ns * 1e-9;
-  if (f.seconds > 0 && f.n_tokens > 0) f.tokens_per_s = f.n_tokens / f.seconds;
-  if (measured) f.active_power_w = energy.tg->energy_j / energy.tg->duration_s;
+  if (measured) {
+    f.active_power_w = energy.tg->energy_j / energy.tg->duration_s;
+    if (f.n_tokens > 0) f.seconds_per_token = energy.tg->duration_s / f.n_tokens;
+  }
+  return f;
+}
+
+RunFigures run_figures(const RunRecord& record) {
+  RunFigures f = run_figures(record.results, record.energy);
+  if (!record.server) return f;
+  const std::string c = "c=" + std::to_string(record.server->concurrency);
+  if (record.server->output_tps > 0) {
+    f.tokens_per_s = record.server->output_tps;
+    f.rate_source = "output t/s as serve-bench's row reports it: " + c +
+                    ", every request's output tokens over the run's wall time";
+  } else if (f.seconds > 0 && f.n_tokens > 0) {  // a record without its output t/s: the tokens over their seconds
+    f.tokens_per_s = f.n_tokens / f.seconds;
+    f.rate_source = "serve-bench's output tokens over their seconds (" + c + ")";
+  }
   return f;
 }
 

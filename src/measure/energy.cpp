@@ -162,12 +162,15 @@ CostInfo cost_info(const cost::CostInputs& in) {
 
 }  // namespace
 
-std::optional<CostInfo> price_run(const EnergyInfo& energy, const Results& results, cost::CostInputs in) {
-  if (!std::isfinite(in.price_per_kwh) || !energy.tg || !std::isfinite(energy.tg->power_w) || !results.tg)
+std::optional<CostInfo> price_run(const RunRecord& rec, cost::CostInputs in) {
+  const EnergyInfo& energy = rec.energy;
+  if (!std::isfinite(in.price_per_kwh) || !energy.tg || !std::isfinite(energy.tg->power_w) || !rec.results.tg)
     return std::nullopt;
-  const cost::RunFigures f = cost::run_figures(results, energy);
+  const cost::RunFigures f = cost::run_figures(rec);
   if (!std::isfinite(f.tokens_per_s) || !std::isfinite(f.active_power_w)) return std::nullopt;
   in.tokens_per_s = f.tokens_per_s;
+  in.rate_source = f.rate_source;
+  in.seconds_per_token = f.seconds_per_token;
   in.active_power_w = f.active_power_w;
   in.idle_power_w = f.idle_power_w;
   in.power_method = f.power_method;

@@ -47,12 +47,12 @@ class EnergySession {
 // from `status` (one line per meter kind) in notes.
 EnergyInfo unavailable_energy(const std::vector<power::MeterStatus>& status);
 
-// Cost per million generated tokens from the run's figures (cost/run_figures.h: r = total tg
-// tokens / tg seconds, P = tg energy / those seconds, so gross cost per token is the record's
-// tg J/token), with the idle baseline, and the prices, utilization and hardware figures of
-// `inputs` (tokens_per_s and the watts are filled here). nullopt when no price was given or
-// tg energy is unavailable.
-std::optional<CostInfo> price_run(const EnergyInfo& energy, const Results& results, cost::CostInputs inputs);
+// Cost per million generated tokens from the run's figures (cost/run_figures.h: r = the tg
+// row's t/s, or serve-bench's output t/s; P = tg energy / its seconds, and energy per token the
+// record's tg J/token, E / N), with the idle baseline, and the prices, utilization and hardware
+// figures of `inputs` (tokens_per_s and the watts are filled here). nullopt when no price was
+// given or tg energy is unavailable.
+std::optional<CostInfo> price_run(const RunRecord& rec, cost::CostInputs inputs);
 
 // The same estimate for one phase that processed `tokens` tokens in its seconds (serve-bench
 // --embeddings: the loaded window, "pp", and the input tokens embedded): r = tokens / the

@@ -163,7 +163,7 @@ Result<JobSummary> run_plan(const std::vector<TestCase>& plan, const std::map<st
           session->finish(rec.results, context.energy->idle_s, context.energy->idle_watts, outcome->marked_tokens);
     else if (context.energy) rec.energy = unavailable_energy(meter_status);
     if (context.energy && context.energy->pricing)
-      rec.cost = price_run(rec.energy, rec.results, *context.energy->pricing);
+      rec.cost = price_run(rec, *context.energy->pricing);
 
     const bool has_samples = rec.results.pp || rec.results.tg || rec.results.suite;
     if (has_samples) {

@@ -47,12 +47,15 @@ void phase_notes(const ThroughputResult& r, const std::string& phase, std::vecto
   if (r.summary_only || v.size() < 3) return;
   if (const auto idx = mad_outliers(v); !idx.empty()) {
     const std::string which = repetition_list(idx);
+    // Warm-up explains only a slow start: say --warmup when the first repetition is an outlier
+    // below the median, never for fast ones or later ones.
+    const bool slow_start = idx.front() == 0 && v.front() < percentile(v, 50);
     out.push_back({"outliers", phase,
                    std::to_string(idx.size()) + " of " + std::to_string(v.size()) +
                        " repetitions are statistical outliers (repetition " + which +
                        ", more than 10 robust standard deviations from the median)",
-                   "re-run on a quiet machine (close other programs); a larger --warmup helps when the first ones "
-                   "are slow"});
+                   std::string("re-run on a quiet machine (close other programs)") +
+                       (slow_start ? "; a larger --warmup helps with the slow first one" : "")});
   }
   const std::vector<double> rest(v.begin() + 1, v.end());
   const double med = percentile(rest, 50);
@@ -66,7 +69,11 @@ void phase_notes(const ThroughputResult& r, const std::string& phase, std::vecto
     out.push_back({"first_repetition", phase,
                    fmt("the first repetition (%.2f t/s) is ", v.front()) + how +
                        (slower ? " slower" : " faster") + fmt(" than the rest's median (%.2f t/s)", med),
-                   "raise --warmup (caches, clocks or the page cache were still warming up)"});
+                   slower ? "raise --warmup (caches, clocks or the page cache were still warming up)"
+                          // Faster first: not warm-up. The machine slowed after it.
+                          : "the machine slowed after it, which more --warmup does not fix: clocks that boosted "
+                            "then fell back (heat, power limits) or work that started beside the run; see the other "
+                            "notes, let the machine cool or quiet it, and run again"});
   }
   if (r.tps.mean > 0 && r.tps.stddev / r.tps.mean * 100 > kHighCvPct) {
     out.push_back({"high_cv", phase,

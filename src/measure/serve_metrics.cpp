@@ -64,7 +64,12 @@ bool meets(const RequestMetrics& m, const Slo& slo) {
 ServeRunMetrics summarize_run(const std::vector<RequestTrace>& traces, double duration_s, const Slo& slo) {
   ServeRunMetrics r;
   r.duration_s = duration_s;
-  std::vector<double> ttft, tpot, itl, e2e, in, out, server_tps, client_tps, server_prompt;
+  std::vector<double> ttft, tpot, itl, e2e, in, out, server_prompt;
+  // Generation rates over the requests the server timed, as ratios of sums (tokens over time,
+  // each side on its own clock), so a request whose tokens came in a burst counts for its
+  // tokens and time, not as one huge rate: client sum(output - 1) / sum(E2E - TTFT), server
+  // sum(predicted_n) / sum(predicted_ms).
+  double client_tokens = 0, client_ms = 0, server_tokens = 0, server_ms = 0;
   for (const auto& t : traces) {
     if (t.error == net::ErrorKind::kCanceled) continue;  // cut short by Ctrl-C: neither a result nor a failure
     ++r.requests;
@@ -91,9 +96,17 @@ ServeRunMetrics summarize_run(const std::vector<RequestTrace>& traces, double du
     if (t.server.present()) {
       ++r.server_reported;
       if (!std::isnan(t.server.prompt_ms)) server_prompt.push_back(t.server.prompt_ms);
-      if (!std::isnan(t.server.predicted_per_second) && !std::isnan(m.tpot_ms) && m.tpot_ms > 0) {
-        server_tps.push_back(t.server.predicted_per_second);
-        client_tps.push_back(1e3 / m.tpot_ms);
+      // The server's tokens and ms: as stated, else derived from its rate.
+      const double pps = t.server.predicted_per_second;
+      const double n = t.server.predicted_n >= 0 ? t.server.predicted_n : m.output_tokens;
+      const double ms = !std::isnan(t.server.predicted_ms) ? t.server.predicted_ms
+                        : (!std::isnan(pps) && pps > 0) ? 1e3 * n / pps
+                                                        : RequestMetrics::kNaN;
+      if (!std::isnan(ms) && ms > 0 && n > 0 && !std::isnan(m.tpot_ms) && m.tpot_ms > 0) {
+        server_tokens += n;
+        server_ms += ms;
+        client_tokens += m.output_tokens - 1;
+        client_ms += m.e2e_ms - m.ttft_ms;
       }
     }
   }
@@ -103,11 +116,11 @@ ServeRunMetrics summarize_run(const std::vector<RequestTrace>& traces, double du
   r.e2e_ms = summarize(e2e);
   r.input_tokens = summarize(in);
   r.output_tokens = summarize(out);
-  r.server_tg_tps = summarize(server_tps);
-  r.client_tg_tps = summarize(client_tps);
   r.server_prompt_ms = summarize(server_prompt);
-  if (r.server_tg_tps.n > 0 && r.server_tg_tps.mean > 0) {
-    r.tg_tps_diff_pct = 100.0 * (r.client_tg_tps.mean - r.server_tg_tps.mean) / r.server_tg_tps.mean;
+  if (server_ms > 0 && client_ms > 0) {
+    r.server_tg_tps = 1e3 * server_tokens / server_ms;
+    r.client_tg_tps = 1e3 * client_tokens / client_ms;
+    r.tg_tps_diff_pct = 100.0 * (r.client_tg_tps - r.server_tg_tps) / r.server_tg_tps;
   }
   if (duration_s > 0) {
     r.request_rate = r.completed / duration_s;

@@ -81,14 +81,17 @@ struct ServeRunMetrics {
   int good_requests = 0;    // completed requests meeting the SLO (all completed when none is set)
   double goodput = 0;       // good requests / s
   int output_short = 0;     // completed requests whose output tokens != asked (the server did not honour the length)
-  // The server's own figures, where it reported them (NaN otherwise): per-request generation
-  // rate (predicted_n / predicted_ms) and prompt time, beside the client's tokens/s per
-  // request (1000 / TPOT) and TTFT.
+  // The server's own figures, where it reported them (NaN otherwise): its generation rate and
+  // prompt time, beside the client's generation rate and TTFT. Both rates are ratios of sums
+  // over the same requests (those with server timings and a TPOT), never means of per-request
+  // rates: one request whose tokens arrived together (a TPOT near 0) would make a mean of
+  // 1000 / TPOT as large as it likes (24,902 t/s beside the server's 973).
   int server_reported = 0;  // completed requests carrying server timings
-  Summary server_tg_tps;    // the server's predicted_per_second per request
-  Summary client_tg_tps;    // the client's 1000 / TPOT per request (same requests)
+  double server_tg_tps = RequestMetrics::kNaN;  // sum(predicted_n) / sum(predicted_ms), tokens/s (llama-server's
+                                                // timings.predicted_per_second for one request)
+  double client_tg_tps = RequestMetrics::kNaN;  // sum(output tokens - 1) / sum(E2E - TTFT), tokens/s
   Summary server_prompt_ms;
-  double tg_tps_diff_pct = RequestMetrics::kNaN;  // (client mean - server mean) / server mean, %
+  double tg_tps_diff_pct = RequestMetrics::kNaN;  // (client - server) / server, %
 };
 
 ServeRunMetrics summarize_run(const std::vector<RequestTrace>& traces, double duration_s, const Slo& slo);

@@ -377,7 +377,8 @@ std::string energy_flags_note(const std::vector<std::string>& flags) {
 std::string interval_text(Metric metric, const Cell& cell) {
   const auto ci = cell_interval(metric, cell);
   if (!ci || !std::isfinite(ci->half_width_pct)) return "";
-  return " (±" + format_fixed(ci->half_width_pct, 1) + " %)";
+  // A low bound clamped at 0 (a rate or time cannot be negative) is said in the cell.
+  return " (±" + format_fixed(ci->half_width_pct, 1) + " %" + (ci->low_clamped ? ", low 0" : "") + ")";
 }
 
 std::string noise_text(const Cell& cell) {

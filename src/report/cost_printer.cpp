@@ -28,7 +28,8 @@ void print_json(const cost::CostReport& r, std::ostream& out, const PricedRun* r
                 {"energy_flags", run->energy_flags}, {"energy_notes", run->energy_notes}};
   }
   j["currency"] = in.currency;
-  j["inputs"] = {{"tokens_per_s", jnum(in.tokens_per_s)},   {"active_power_w", jnum(in.active_power_w)},
+  j["inputs"] = {{"tokens_per_s", jnum(in.tokens_per_s)},   {"rate_source", in.rate_source},
+                 {"active_power_w", jnum(in.active_power_w)},
                  {"idle_power_w", jnum(in.idle_power_w)},   {"power_method", in.power_method},
                  {"psu_efficiency", in.psu_efficiency},     {"rest_w", in.rest_w},
                  {"price_per_kwh", jnum(in.price_per_kwh)}, {"price_source", in.price_source},
@@ -50,7 +51,7 @@ void print_json(const cost::CostReport& r, std::ostream& out, const PricedRun* r
   j["hardware_per_mtok"] = jnum(r.hardware_per_mtok);
   j["total_per_mtok"] = jnum(r.total_per_mtok);
   j["break_even_utilization"] = jnum(r.break_even_utilization);
-  j["break_even_never"] = std::isinf(r.break_even_utilization);
+  j["break_even_never"] = cost::break_even_never(r.break_even_utilization);  // inf, or above 1 (as md says)
   j["price_per_memory_gb"] = jnum(r.price_per_memory_gb);
   j["notes"] = r.notes;
   out << j.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
@@ -102,7 +103,8 @@ void print_cost(const cost::CostReport& r, OutputFormat format, std::ostream& ou
   }
   const auto& in = r.inputs;
   const std::string cur = in.currency;
-  out << "inputs: " << num(in.tokens_per_s, "%g") << " tokens/s; ";
+  out << "inputs: " << num(in.tokens_per_s, "%g") << " tokens/s"
+      << (in.rate_source.empty() ? std::string() : " (" + in.rate_source + ")") << "; ";
   if (in.power_method == "none") {
     out << "no power given or measured";
   } else {
@@ -117,9 +119,11 @@ void print_cost(const cost::CostReport& r, OutputFormat format, std::ostream& ou
     const double b = r.break_even_utilization;
     if (std::isinf(b)) {
       out << "break-even: never (the marginal electricity alone costs the API price or more)\n";
+    } else if (cost::break_even_never(b)) {
+      out << "break-even: never (utilization " << num(b, "%.3g") << " would be needed: above 1, the API is cheaper "
+          << "even at full use)\n";
     } else if (given(b)) {
-      out << "break-even utilization: " << num(b, "%.3g") << " (" << num(100 * b, "%.3g") << " %)"
-          << (b > 1 ? ": above 1, the API is cheaper even at full use" : "") << "\n";
+      out << "break-even utilization: " << num(b, "%.3g") << " (" << num(100 * b, "%.3g") << " %)\n";
     }
   }
   if (given(r.price_per_memory_gb))

@@ -1,11 +1,13 @@
 // rigbench: the output of `rigbench cost` (cost::CostReport).
-//   md     "inputs: ..." (what was priced), a table of figures (J/token, <currency>/Mtok), the
+//   md     "inputs: R tokens/s (where R came from: --tps, or the stored run's test and rate,
+//          "tg128 t/s as bench's row reports it: the mean of 5 per-repetition rates"); ..." (what was priced), a table of figures (J/token, <currency>/Mtok), the
 //          break-even utilization and price per GB when asked, then the notes
 //   csv    the table: figure, j_per_token, cost_per_mtok, currency
-//   json   {"currency", "inputs": {...}, "wall_active_w", "wall_idle_w", "energy":
+//   json   {"currency", "inputs": {tokens_per_s, rate_source, ...}, "wall_active_w", "wall_idle_w", "energy":
 //          {gross_j_per_token, marginal_j_per_token, at_utilization_j_per_token}, "electricity":
 //          {gross_per_mtok, marginal_per_mtok, at_utilization_per_mtok}, "hardware_per_mtok",
-//          "total_per_mtok", "break_even_utilization", "break_even_never",
+//          "total_per_mtok", "break_even_utilization" (null when never reached), "break_even_never"
+//          (true when the utilization is infinite or above 1: the API is cheaper even at full use),
 //          "price_per_memory_gb", "notes"}; money in `currency`, never in a key
 //   jsonl  one object per figure (the table's rows)
 #pragma once
@@ -15,6 +17,7 @@
 #include <vector>
 
 #include "cost/estimate.h"
+#include "cost/hardware.h"
 #include "report/table.h"
 
 namespace rigbench::report {

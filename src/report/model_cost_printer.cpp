@@ -69,8 +69,8 @@ Table model_costs_table(const cost::ModelCosts& c, const cost::CostInputs& share
                  m.record_id.substr(0, 8) + ", " + m.test_time + ")");
   }
   t.add_note(
-      "t/s = tg tokens / tg seconds of the run (not the mean of per-repetition rates); W at the wall; J/tok = W / "
-      "t/s" +
+      "t/s = the run's tg row as bench shows it (the mean of its per-repetition rates; serve-bench: its output "
+      "t/s); W at the wall; J/tok = the run's tg energy over its tg tokens (at the wall)" +
       std::string(at_u ? "; at u: the idle W of the hours not generating charged to the tokens of the others" : ""));
   return t;
 }

@@ -164,6 +164,11 @@ class MarkdownPrinter final : public Printer {
         target = buf;
       }
       table_.add_footer("95 % interval of the mean t/s: " + intervals_ + target);
+      if (!low_clamped_.empty())
+        table_.add_note((low_clamped_.find(',') == std::string::npos ? "row " : "rows ") + low_clamped_ +
+                        ": the interval's low end (mean minus the half width) is below 0 and is shown and stored as "
+                        "0 t/s (a rate cannot be negative); so wide an interval says the repetitions are too few or "
+                        "too spread to pin the mean");
     }
     if (!commit_.empty()) table_.add_footer("llama.cpp build: " + commit_);
     if (synthetic_)
@@ -182,6 +187,7 @@ class MarkdownPrinter final : public Printer {
   bool synthetic_ = false;
   std::vector<std::string> notes_;
   std::string intervals_;  // "row 1 ±0.8 %, row 2 ±1.9 %"
+  std::string low_clamped_;  // rows whose interval has its low end cut at 0: "1, 2"
   double target_pct_ = std::nan("");
 
   // The row's 95 % interval (core/significance.h) for the footer, and a note when it missed
@@ -193,6 +199,7 @@ class MarkdownPrinter final : public Printer {
     if (!ci || !std::isfinite(ci->half_width_pct)) return;
     char buf[160];
     std::snprintf(buf, sizeof buf, "row %zu ±%.1f %%", row, ci->half_width_pct);
+    if (ci->low_clamped) low_clamped_ += (low_clamped_.empty() ? "" : ", ") + std::to_string(row);
     intervals_ += (intervals_.empty() ? "" : ", ") + std::string(buf);
     const Precision& p = rec.precision;
     if (!std::isfinite(p.ci_target_pct)) return;

@@ -168,28 +168,40 @@ std::string headline(const Comparison& cmp, const Answers& ans) {
     return cmp.columns[ans.universal_winner] + " " + w.best + " on every " + noun + " (" + ans.unit_test +
            "): " + and_list(parts) + ".";
   }
+  // A row whose leader Welch's test does not separate from the runner-up: what is within noise
+  // (or untested) is that lead, which the pair lines below confirm; other columns of the row
+  // may still be significantly behind ("a is faster than c ..., significant" stays true).
+  // "m1 F32 (a +0.5 % over b, not significant)".
+  auto unclear_text = [&](const RankingAnswer& r) {
+    const RankEntry& first = r.order[0];
+    const RankEntry& second = r.order[1];
+    const std::string change = change_text(first.mean / second.mean - 1);
+    if (change == change_text(0))  // equal to the shown precision: the pair line says "even"
+      return r.item + " (" + cmp.columns[first.column] + " and " + cmp.columns[second.column] + " even)";
+    return r.item + " (" + cmp.columns[first.column] + " " + change + w.over + cmp.columns[second.column] + ", " +
+           significance_word(r.p, r.clear) + ")";
+  };
   // Leaders in column order, each with the items it leads clearly.
   std::map<std::size_t, std::vector<std::string>> led;
-  std::vector<std::string> unclear, noise, untested;  // untested: no p-value (a summary of unknown n)
+  std::vector<std::string> noise, untested;  // untested: no p-value (a summary of unknown n)
   for (const RankingAnswer& r : ans.rankings) {
     if (r.clear) led[r.order[0].column].push_back(lead_text(r));
-    else {
-      unclear.push_back(r.item);
-      (std::isnan(r.p) ? untested : noise).push_back(r.item);
-    }
+    else (std::isnan(r.p) ? untested : noise).push_back(unclear_text(r));
   }
+  const std::string untested_why = " (a summary without its repetition count: import it with -r N)";
   if (led.empty()) {
     std::string s = "No clear leader (" + ans.unit_test + "): ";
-    if (!noise.empty()) s += "on " + and_list(noise) + " the differences are within noise";
+    if (!noise.empty()) s += "the lead over the runner-up is within noise on " + and_list(noise);
     if (!untested.empty())
-      s += (noise.empty() ? "on " : "; on ") + and_list(untested) +
-           " they are untested (a summary without its repetition count: import it with -r N)";
+      s += (noise.empty() ? "" : "; ") + std::string("the lead over the runner-up is untested on ") +
+           and_list(untested) + untested_why;
     return s + ".";
   }
   std::vector<std::string> parts;
   for (const auto& [column, texts] : led) parts.push_back(cmp.columns[column] + " leads on " + and_list(texts));
   std::string s = "No universal winner (" + ans.unit_test + "): " + join(parts, "; ");
-  if (!unclear.empty()) s += (parts.empty() ? "" : "; ") + std::string("no clear leader on ") + and_list(unclear);
+  if (!noise.empty()) s += "; no clear leader on " + and_list(noise);
+  if (!untested.empty()) s += "; no tested leader on " + and_list(untested) + untested_why;
   return s + ".";
 }
 

@@ -14,7 +14,11 @@
 //   - per row, a ranking: the measured columns by mean, best first, then those that did not fit;
 //     the leader is "clear" when Welch's test separates it from the runner-up (or only it ran).
 //   - a headline: "<X> is fastest on every <item> (...)" when one column leads every ranked row
-//     clearly; else "No universal winner: ..." naming each row's leader.
+//     clearly; else "No universal winner: ..." naming each row's leader, and where no row has a
+//     clear leader "No clear leader: the lead over the runner-up is within noise on <item> (<X>
+//     +1 % over <Y>, not significant)". What the headline calls within noise is that lead only:
+//     a third column may be significantly behind, and its pair line says so without
+//     contradicting it.
 //   - per pair, a sentence: "RX 6600 XT is faster than M2 Pro on Llama 3.1 8B Q4_K_M (+80 %,
 //     significant) and Qwen2.5 7B Q4_K_M (+65 %, significant), and slower on Phi-3 mini Q4_K_M
 //     (−14 %, significant): no universal winner between them." A pair is a reversal when

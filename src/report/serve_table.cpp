@@ -139,10 +139,10 @@ void add_serve_footers(Table& table, const RunRecord& rec, int n_gen) {
                      kinds + "; first: " + s.first_error + ")");
   }
   if (std::isfinite(s.server_tg_tps)) {
-    char line[256];
+    char line[320];
     std::snprintf(line, sizeof line,
-                  "server-reported tg %.1f t/s, client 1000/TPOT %.1f t/s (%+.1f %%); server prompt p50 %.2f ms, "
-                  "client TTFT p50 %.2f ms",
+                  "server-reported tg %.1f t/s, client %.1f t/s (%+.1f %%, each sum of tokens / sum of generation "
+                  "time); server prompt p50 %.2f ms, client TTFT p50 %.2f ms",
                   s.server_tg_tps, s.client_tg_tps, 100.0 * (s.client_tg_tps - s.server_tg_tps) / s.server_tg_tps,
                   s.server_prompt_p50_ms, s.ttft_ms.median);
     table.add_footer(at + line);

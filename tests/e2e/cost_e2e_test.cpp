@@ -51,6 +51,28 @@ TEST(CostE2E, JsonCarriesTheHandComputedCosts) {
   for (const auto& [key, value] : j.items()) EXPECT_EQ(key.find("eur"), std::string::npos) << key;
 }
 
+// A break-even utilization above 1 (the API is cheaper even at full use) is "never" in every
+// output: json's break_even_never agrees with the md line. 350 W, 100 W idle, 40 t/s, 0.30 per
+// kWh, 2000 over 3 years: u* = 0.7365 / (1.00 - 0.5208) = 1.537.
+TEST(CostE2E, BreakEvenAboveOneIsNeverInJsonAndMarkdown) {
+  std::vector<std::string> args = {RIGBENCH_BIN, "cost",  "--tps",           "40",   "--watts",
+                                   "350",        "--idle-watts", "100",     "--price", "0.30",
+                                   "--hardware-price", "2000", "--lifetime-years", "3", "--api-price",
+                                   "1.0"};
+  const ProcessResult md = run_process(args);
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_NE(md.out.find("break-even: never (utilization 1.54 would be needed: above 1, the API is cheaper even at "
+                        "full use)"),
+            std::string::npos)
+      << md.out;
+  args.insert(args.end(), {"-o", "json"});
+  const ProcessResult js = run_process(args);
+  ASSERT_EQ(js.exit_code, 0) << js.err;
+  const auto j = nlohmann::json::parse(js.out);
+  EXPECT_NEAR(j["break_even_utilization"].get<double>(), 1.537, 1e-3);
+  EXPECT_EQ(j["break_even_never"], true);
+}
+
 // The whole md, csv and json outputs against golden files: a stray column, row or key fails.
 TEST(CostE2E, GoldenOutputs) {
   const std::vector<std::string> args = {

@@ -103,6 +103,16 @@ TEST(EnergyE2E, CostFromAStoredRun) {
   EXPECT_NEAR(j["electricity"]["gross_per_mtok"].get<double>(),
               rec["energy"]["tg"]["j_per_token"].get<double>() * 0.25 / 3.6, 1e-9)
       << c.out;
+  // The speed priced is the bench row's (the tg test's mean of per-repetition rates), and the
+  // output says which test and which rate.
+  EXPECT_DOUBLE_EQ(j["inputs"]["tokens_per_s"].get<double>(), rec["results"]["tg"]["avg_tps"].get<double>());
+  EXPECT_EQ(j["inputs"]["rate_source"], "tg32 t/s as bench's row reports it: the mean of 2 per-repetition rates");
+  const ProcessResult md = run_process({RIGBENCH_BIN, "cost", "--run", "latest", "--db", db, "--price", "0.25"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  char header[160];
+  std::snprintf(header, sizeof header, "inputs: %g tokens/s (tg32 t/s as bench's row reports it",
+                rec["results"]["tg"]["avg_tps"].get<double>());
+  EXPECT_NE(md.out.find(header), std::string::npos) << md.out;
   const ProcessResult missing = run_process({RIGBENCH_BIN, "cost", "--run", "ffffffff", "--db", db, "--price", "0.25"});
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_NE(missing.err.find("--run 'ffffffff': no such run"), std::string::npos) << missing.err;

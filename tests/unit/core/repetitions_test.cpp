@@ -140,6 +140,30 @@ TEST(MeanInterval, StudentTIntervalOfTheMean) {
   EXPECT_FALSE(interval_within(std::vector<double>{100, 110, 90}, 2));
 }
 
+// At -r 2 or 3 with a wide spread, mean - t s / sqrt(n) falls below 0: the low bound of a rate
+// is clamped at 0 and says so; the half width (what -r auto reads) is unchanged.
+TEST(MeanInterval, LowBoundOfANonNegativeQuantityIsClampedAtZero) {
+  const std::vector<double> v = {29.48, 381.15, 381.2};  // a busy machine's tg, -r 3
+  const auto ci = mean_interval(summarize(v));
+  ASSERT_TRUE(ci);
+  const double mean = (29.48 + 381.15 + 381.2) / 3;
+  EXPECT_GT(ci->half_width, mean);  // the unclamped interval would go below 0
+  EXPECT_EQ(ci->low, 0.0);
+  EXPECT_TRUE(ci->low_clamped);
+  EXPECT_NEAR(ci->high, mean + ci->half_width, 1e-9);
+  EXPECT_NEAR(ci->half_width_pct, 100 * ci->half_width / mean, 1e-9);
+  const auto two = mean_interval(summarize(std::vector<double>{10, 100}));  // -r 2: t = 12.7
+  ASSERT_TRUE(two);
+  EXPECT_EQ(two->low, 0.0);
+  EXPECT_TRUE(two->low_clamped);
+  const auto tight = mean_interval(summarize(std::vector<double>{10, 12, 14}));
+  EXPECT_FALSE(tight->low_clamped);
+  // A quantity that can be negative (a difference) is left as it is.
+  const auto diff = mean_interval(summarize(std::vector<double>{-5, 1, 10}));
+  EXPECT_LT(diff->low, 0);
+  EXPECT_FALSE(diff->low_clamped);
+}
+
 TEST(MadOutliers, AsHyperfineMoreThanTenRobustDeviationsFromTheMedian) {
   // median 100, MAD 1: 115 scores 15 > 14.826, 114 scores 14 (kept).
   const std::vector<double> v = {99, 100, 101, 100, 115, 99, 101};

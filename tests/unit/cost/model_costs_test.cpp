@@ -113,12 +113,14 @@ TEST(ModelCosts, TheCheapestIsTheSmallestSaidSo) {
 
 // A serve-bench run (faked as its record: 8 requests of 128 tokens at concurrency 4, each
 // decoding at 32 t/s, the meter over the 8 s the two waves took) is priced at the server's
-// aggregate rate, N / T = 1024 / 8 = 128 t/s, not a request's 32 t/s: J/token = 2400 / 1024.
+// aggregate rate, its row's output t/s (1024 / 8 = 128 t/s), not a request's 32 t/s: J/token =
+// 2400 / 1024.
 TEST(ModelCosts, ServerRunPricedAtTheAggregateRate) {
   RunRecord served = priced_run("s", "Served 8B", 8'000'000'000, 4.0, 300);
   served.results.tg = make_throughput(128, std::vector<int64_t>(8, 4'000'000'000));
   served.server = ServerRun{};
   served.server->concurrency = 4;
+  served.server->output_tps = 128;
   served.energy.tg = PhaseEnergyInfo{8.0, 2400.0, 300.0, 2400.0 / 1024};
   const std::vector<RunRecord> records = {served, priced_run("c", "Dense 27B", 27'000'000'000, 4.0, 350)};
   auto c = model_costs(records, tariff(1));

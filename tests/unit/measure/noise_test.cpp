@@ -135,6 +135,32 @@ TEST(SampleNotes, FirstRepetitionSaysSlowerOrFasterAndByAFactorWhenFar) {
             "the first repetition (300.00 t/s) is 3.0x faster than the rest's median (100.00 t/s)");
 }
 
+// Warm-up explains only a slower first repetition: a faster one is never told to raise
+// --warmup (nor is a fast outlier), a slower one is.
+TEST(SampleNotes, OnlyASlowerFirstRepetitionIsToldToRaiseWarmup) {
+  auto remedies = [](std::vector<double> v) {
+    Results r;
+    r.tg = tps(std::move(v));
+    std::string all;
+    for (const auto& n : sample_notes(r)) all += n.code + ": " + n.remedy + "\n";
+    return all;
+  };
+  const std::string faster = remedies({300, 100, 101, 99, 100, 100, 101});
+  EXPECT_NE(faster.find("first_repetition: the machine slowed after it, which more --warmup does not fix"),
+            std::string::npos)
+      << faster;
+  EXPECT_EQ(faster.find("--warmup helps"), std::string::npos) << faster;
+  EXPECT_EQ(faster.find("raise --warmup"), std::string::npos) << faster;
+  const std::string slower = remedies({30, 100, 101, 99, 100, 100, 101});
+  EXPECT_NE(slower.find("first_repetition: raise --warmup"), std::string::npos) << slower;
+  EXPECT_NE(slower.find("outliers: re-run on a quiet machine (close other programs); a larger --warmup helps with "
+                        "the slow first one"),
+            std::string::npos)
+      << slower;
+  const std::string late = remedies({100, 101, 99, 100, 30, 100, 101});  // a slow outlier later: not warm-up
+  EXPECT_EQ(late.find("--warmup"), std::string::npos) << late;
+}
+
 // /proc/stat's cpu line: user nice system idle iowait irq softirq steal, then one line per CPU
 // (2 CPUs, as the kernel writes them; only their number is read).
 std::string proc_stat(uint64_t user, uint64_t idle, uint64_t steal = 0) {

@@ -36,6 +36,37 @@ TEST(RequestMetrics, TtftTpotItlAndE2eFromArrivalTimes) {
   EXPECT_NEAR(request_metrics(t).tpot_ms, 201.0 / 20, 1e-9);
 }
 
+// The client's and the server's generation rates are ratios of sums over the same requests:
+// one request whose 10 tokens after the first arrived together (TPOT 0.0001 ms: 1000/TPOT 10
+// million t/s) counts for its tokens and its time, so the client's rate stays beside the
+// server's instead of the mean of per-request rates (5 million t/s here).
+TEST(SummarizeRun, ClientAndServerGenerationRatesAreRatiosOfSums) {
+  RequestTrace steady = trace(0.0, 0.100, 0.010, 11, 11);  // 10 tokens over 100 ms (+1 ms to the end)
+  steady.server.predicted_n = 11;
+  steady.server.predicted_ms = 105.0;
+  steady.server.predicted_per_second = 1e3 * 11 / 105.0;
+  RequestTrace burst = trace(0.0, 0.100, 1e-7, 11, 11);  // 10 tokens at once, then the end 1 ms later
+  burst.end_s = burst.token_s.back();                     // the stream ends with them
+  burst.server.predicted_n = 11;
+  burst.server.predicted_ms = 105.0;
+  burst.server.predicted_per_second = 1e3 * 11 / 105.0;
+  const ServeRunMetrics r = summarize_run({steady, burst}, 1.0, {});
+  const double client_ms = (100.0 + 1.0) + 10 * 1e-4;  // sum of E2E - TTFT
+  EXPECT_NEAR(r.client_tg_tps, 1e3 * 20 / client_ms, 1e-6);
+  EXPECT_NEAR(r.server_tg_tps, 1e3 * 22 / 210.0, 1e-9);
+  EXPECT_LT(r.client_tg_tps, 2 * r.server_tg_tps);  // the burst no longer dominates
+  EXPECT_NEAR(r.tg_tps_diff_pct, 100 * (r.client_tg_tps - r.server_tg_tps) / r.server_tg_tps, 1e-9);
+  // A server that states only its rate: its ms are derived from the rate and its tokens.
+  RequestTrace rate_only = steady;
+  rate_only.server.predicted_ms = std::nan("");
+  const ServeRunMetrics q = summarize_run({rate_only}, 1.0, {});
+  EXPECT_NEAR(q.server_tg_tps, 1e3 * 11 / 105.0, 1e-9);
+  // No server timings: no rates, no difference.
+  const ServeRunMetrics none = summarize_run({trace(0.0, 0.1, 0.01, 11, 11)}, 1.0, {});
+  EXPECT_TRUE(std::isnan(none.server_tg_tps));
+  EXPECT_TRUE(std::isnan(none.client_tg_tps));
+}
+
 TEST(SummarizeRun, PercentilesThroughputGoodputAndErrorsByKind) {
   std::vector<RequestTrace> traces;
   for (int i = 0; i < 4; ++i) traces.push_back(trace(0, 0.1 * (i + 1), 0.01, 5, 5));  // TTFT 100..400 ms

@@ -143,8 +143,8 @@ TEST(HtmlReport, CellsShowTheirIntervalAndNoiseNotesWhereTheFigureIs) {
   records[0].noise = {{"high_cv", "tg", "CV 9 % <high>", "quiet the machine"}};
   auto html = render_html_report(records, kAssets, {});
   ASSERT_TRUE(html);
-  // sample_record's tg (64 and 128 t/s): ±423.5 %
-  EXPECT_NE(html->find("96.00 ± 45.25 (±423.5 %)"), std::string::npos) << *html;
+  // sample_record's tg (64 and 128 t/s): ±423.5 %, whose low bound is cut at 0 t/s
+  EXPECT_NE(html->find("96.00 ± 45.25 (±423.5 %, low 0)"), std::string::npos) << *html;
   EXPECT_NE(html->find("[noise: high_cv]"), std::string::npos);
   const std::size_t tg = html->find("<section id=\"tg\">");
   const std::size_t pp = html->find("<section id=\"pp\">");

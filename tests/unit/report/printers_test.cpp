@@ -170,6 +170,9 @@ TEST(MarkdownPrinter, IntervalFooterMissedTargetsAndNoiseNotes) {
   const std::string md = out.str();
   EXPECT_NE(md.find("95 % interval of the mean t/s: row 1 ±423.5 %, row 2 ±423.5 % (target ±2 %)"), std::string::npos)
       << md;
+  EXPECT_NE(md.find("note: rows 1, 2: the interval's low end (mean minus the half width) is below 0 and is shown"),
+            std::string::npos)
+      << md;
   EXPECT_NE(md.find("note: row 1: the 95 % interval is ±423.5 %, wider than the ±2 % target, after 2 repetitions "
                     "(--max-time 20 s ran out);\n      raise --max-time or quiet the machine"),
             std::string::npos)
@@ -248,7 +251,9 @@ TEST(CsvPrinter, CarriesTheIntervalPrecisionAndNoiseNotes) {
     return it == keys.end() ? std::string("<no column>") : values.at(it - keys.begin() + 1);
   };
   EXPECT_EQ(at("tg_ci95_pct").substr(0, 6), "423.54");
-  EXPECT_EQ(at("tg_ci95_low_tps").substr(0, 8), "-310.598");
+  // 96 - 406.6 = -310.6 t/s at -r 2: stored and shown as 0, never below it.
+  EXPECT_EQ(at("tg_ci95_low_tps"), "0");
+  EXPECT_EQ(at("tg_ci95_high_tps").substr(0, 7), "502.598");
   EXPECT_EQ(at("repetitions_mode"), "auto");
   EXPECT_EQ(at("ci_target_pct"), "2");
   EXPECT_EQ(at("max_time_s"), "20");

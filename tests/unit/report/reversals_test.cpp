@@ -155,7 +155,45 @@ TEST(Reversals, NoiseIsNotAReversal) {
   EXPECT_EQ(p.sentence, "a is faster than b on m2 F32 (+100 %, significant) and m1 F32 (+0.5 %, not significant).");
   EXPECT_EQ(an.headline,
             "No universal winner (tg128 t/s): a leads on m2 F32 (+100 % over b, significant); no clear leader on "
-            "m1 F32.");
+            "m1 F32 (a +0.5 % over b, not significant).");
+}
+
+// Three columns where the top two are within noise and the third is far behind: the headline
+// says the lead over the runner-up is within noise (not "the differences"), so it agrees with
+// the pair lines below it, one of which is significant.
+TEST(Reversals, HeadlineWithoutALeaderAgreesWithASignificantPairBelowIt) {
+  auto rec = [](const std::string& id, const std::string& host, std::vector<int64_t> tg_ns) {
+    RunRecord r = testing::sample_record(id);
+    r.machine.hostname = host;
+    r.model.name = "m1";
+    r.results.pp.reset();
+    std::vector<int64_t> ttft_ns;
+    for (int64_t ns : tg_ns) ttft_ns.push_back(ns / 10);
+    r.results.tg = make_throughput(128, std::move(tg_ns));
+    r.results.ttft = make_latency(std::move(ttft_ns));
+    return r;
+  };
+  const std::vector<RunRecord> records = {
+      rec("1", "a", {1'000'000'000, 1'100'000'000, 900'000'000}),
+      rec("2", "b", {1'010'000'000, 1'090'000'000, 910'000'000}),
+      rec("3", "c", {3'000'000'000, 3'001'000'000, 2'999'000'000}),
+  };
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp);
+  for (const Metric m : {Metric::kTg, Metric::kTtft}) {
+    const Answers an = find_answers(*cmp, m, 0.05);
+    ASSERT_FALSE(an.sentences.empty());
+    EXPECT_EQ(an.headline.find("the differences are within noise"), std::string::npos) << an.headline;
+    EXPECT_TRUE(an.headline.starts_with("No clear leader (")) << an.headline;
+    EXPECT_NE(an.headline.find("the lead over the runner-up is within noise on "), std::string::npos) << an.headline;
+    EXPECT_NE(an.headline.find(", not significant)."), std::string::npos) << an.headline;
+    bool significant_pair = false;
+    for (const PairAnswer& p : an.pairs) significant_pair |= p.sentence.find(", significant)") != std::string::npos;
+    EXPECT_TRUE(significant_pair);  // a and b are each significantly ahead of c
+  }
+  EXPECT_EQ(find_answers(*cmp, Metric::kTg, 0.05).headline,
+            "No clear leader (tg128 t/s): the lead over the runner-up is within noise on "
+            "m1 F32 (a +0.5 % over b, not significant).");
 }
 
 // old2023.json beside old2024_9312.csv (shared/cases/compare): a csv summary of unknown n
