@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "cli/args.h"
+#include "cli/progress_flags.h"
 #include "core/knobs.h"
 #include "core/repetitions.h"
 #include "core/strings.h"
@@ -86,9 +87,7 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
                  "the machine's name in the records, which compare goes by (default: the host's name)")
       ->take_last();
   cmd.add_flag("--force", o.force, "run even when the memory plan says the model will not fit this machine");
-  cmd.add_flag("--progress", o.progress,
-               "progress lines on stderr even when it is not a terminal (on a terminal: one line, on by default)");
-  cmd.add_flag("--no-progress", o.no_progress, "no progress line, even on a terminal");
+  add_progress_flags(cmd, o.progress, o.no_progress);
   cmd.add_flag("-v,--verbose", o.verbose, "show llama.cpp's own log on stderr");
   cmd.add_option("--energy", o.energy, "measure energy with the meters found: auto or off")
       ->check(CLI::IsMember({"auto", "off"}))
@@ -156,7 +155,7 @@ Status validate(BenchOptions& o, int default_threads) {
     o.mmap.clear();
   }
   if (o.no_warmup) p.warmup = 0;
-  if (o.progress && o.no_progress) return fail(ErrorCode::kUsage, "--progress and --no-progress: give one, not both");
+  if (auto shown = show_progress(o.progress, o.no_progress, false); !shown) return std::unexpected(shown.error());
   if (o.repetitions == "auto") {
     p.auto_repetitions = true;
     p.repetitions = kAutoMinRepetitions;

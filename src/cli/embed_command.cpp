@@ -11,6 +11,7 @@
 #include "cli/args.h"
 #include "cli/build_info.h"
 #include "cli/interrupt.h"
+#include "cli/progress_flags.h"
 #include "core/knobs.h"
 #include "core/strings.h"
 #include "engine/llama_embed.h"
@@ -87,7 +88,7 @@ CLI::App* add_embed_command(CLI::App& app, EmbedOptions& o) {
   cmd->add_flag("--no-db", o.no_db, "do not store the results");
   cmd->add_option("--tag", o.tags, "text kept with every record (repeatable)");
   cmd->add_option("--machine", o.machine, "the machine's name in the records (default: the host's name)")->take_last();
-  cmd->add_flag("--progress", o.progress, "progress lines on stderr even when it is not a terminal");
+  add_progress_flags(*cmd, o.progress, o.no_progress);
   cmd->add_flag("-v,--verbose", o.verbose, "show llama.cpp's own log on stderr");
   for (const RefusedFlag& f : refused_flags()) {
     cmd->add_option(f.names, o.refused_values, "")->group("")->each([&o, shown = f.shown](const std::string&) {
@@ -132,6 +133,8 @@ Status run_embed_command(EmbedOptions& o) {
   const auto format = report::parse_output_format(o.output);
   if (!format) return std::unexpected(format.error());
   if (o.no_db && !o.db_path.empty()) return fail(ErrorCode::kUsage, "--db and --no-db: give one, not both");
+  auto progress_shown = show_progress(o.progress, o.no_progress, isatty(STDERR_FILENO) != 0);
+  if (!progress_shown) return std::unexpected(progress_shown.error());
   if (o.no_warmup) o.warmup = 0;
   if (o.threads.empty()) o.threads = {hw::default_threads()};
   std::string fa = to_lower(trim(o.flash_attn));
@@ -177,7 +180,7 @@ Status run_embed_command(EmbedOptions& o) {
   // 4. One record per model and thread count.
   const std::atomic<bool>& cancel = install_interrupt_flag();
   auto embedder = engine::make_llama_embedder(&cancel);
-  const bool show_progress = o.progress || isatty(STDERR_FILENO) != 0;
+  const bool show_progress = *progress_shown;
   auto progress = [show_progress](const std::string& line) {
     if (show_progress) std::fprintf(stderr, "rigbench: %s\n", line.c_str());
   };

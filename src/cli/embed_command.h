@@ -26,7 +26,8 @@ struct EmbedOptions {
   bool no_db = false;
   std::vector<std::string> tags;
   std::string machine;
-  bool progress = false;
+  bool progress = false;     // --progress (cli/progress_flags.h)
+  bool no_progress = false;  // --no-progress
   bool verbose = false;
   // Generation flags, declared only to be refused with a reason (exit 2).
   std::vector<std::string> refused;         // the flags given, as shown in the message

@@ -398,11 +398,15 @@ Status run_fit_command(const FitOptions& o) {
         "tied embeddings: the output layer is a copy of token_embd, and llama.cpp puts that copy on the device "
         "holding the output layer (counted there)");
   }
-  if (const uint64_t repack = fit::repack_bytes(*shape); repack > 0) {
+  // Only where a plan keeps repackable weights on the CPU (a CPU row, a partial offload, -ot):
+  // with every layer on a GPU the CPU multiplies none, and repacks none.
+  uint64_t repack = 0;
+  for (const fit::FitResult& r : rep.results) repack = std::max(repack, r.device.repack + r.host.repack);
+  if (repack > 0) {
     rep.notes.push_back(
-        "on a CPU with AVX2, llama.cpp keeps an interleaved copy of " + format_bytes(repack) +
-        " of these weights (CPU_REPACK); the mapped originals become reclaimable page cache, so the process "
-        "RSS may show both until memory is needed");
+        "on a CPU with AVX2, llama.cpp keeps an interleaved copy of " + std::string(rep.results.size() > 1 ? "up to " : "") +
+        format_bytes(repack) + " of the weights the CPU multiplies (CPU_REPACK); the mapped originals become "
+        "reclaimable page cache, so the process RSS may show both until memory is needed");
   }
   // --check compares on this machine's backend; with -o csv/json/jsonl it prints the comparison alone.
   if (o.check && *format != report::OutputFormat::kMarkdown)

@@ -21,9 +21,11 @@
 #include "cli/build_info.h"
 #include "cli/energy_flags.h"
 #include "cli/interrupt.h"
+#include "cli/progress_flags.h"
 #include "cli/serve_bench_embed.h"
 #include "cli/serve_energy.h"
 #include "core/short_commit.h"
+#include "core/model_name.h"
 #include "core/strings.h"
 #include "cost/model_costs.h"
 #include "measure/energy.h"
@@ -61,8 +63,9 @@ RunRecord make_record(const ServeBenchOptions& opts, const net::Url& url, const 
   rec.record_id = measure::new_record_id();
   rec.test_time = measure::utc_now_iso8601();
   rec.machine = machine_info();
+  if (!trim(opts.machine).empty()) rec.machine.hostname = trim(opts.machine);  // --machine, as bench
   rec.build = build_info();
-  rec.model.name = model;
+  rec.model.name = served_model_name(model);  // as bench names the file (llama-server's id is its path)
   rec.model.path = "";
   rec.params.n_prompt = opts.prompts_file.empty() ? opts.n_prompt : 0;
   rec.params.n_gen = opts.n_gen;
@@ -76,6 +79,7 @@ RunRecord make_record(const ServeBenchOptions& opts, const net::Url& url, const 
   s.software = server.software;
   s.version = server.version;
   s.api = net::api_name(api);
+  s.model_id = model;
   s.concurrency = concurrency;
   s.rate_rps = opts.rate;
   s.requests = m.requests;
@@ -160,22 +164,23 @@ CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& o) {
       ->delimiter(',');
   cmd->add_option("--api-key", o.api_key, "bearer key (default: $OPENAI_API_KEY); never printed or stored");
   cmd->add_option("--concurrency", o.concurrency, "requests in flight: one run per value, list (1,4,16)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->capture_default_str();
   cmd->add_option("--rate", o.rate, "requests per second, Poisson arrivals (at most --concurrency in flight)");
   cmd->add_option("--num-requests", o.num_requests,
                   "requests counted per run (default: 8 per concurrent request, at least 16)");
   cmd->add_option("--duration-seconds,--duration", o.duration_s,
                   "seconds per run (with --num-requests: the first to end)");
-  cmd->add_option("--warmup", o.warmup, "requests before each run, one at a time, not counted");
+  cmd->add_option("--warmup", o.warmup, "requests before each run, one at a time, not counted")->capture_default_str();
   cmd->add_flag("--no-warmup", o.no_warmup, "no warmup request (as --warmup 0; llama-bench's spelling)");
-  cmd->add_option("-p,--n-prompt", o.n_prompt, "random prompt tokens per request");
-  cmd->add_option("-n,--n-gen", o.n_gen, "output tokens asked for per request (ignore_eos, min_tokens, num_predict)");
+  cmd->add_option("-p,--n-prompt", o.n_prompt, "random prompt tokens per request")->capture_default_str();
+  cmd->add_option("-n,--n-gen", o.n_gen, "output tokens asked for per request (ignore_eos, min_tokens, num_predict)")->capture_default_str();
   cmd->add_option("--prompts", o.prompts_file,
                   "JSONL prompts instead of random ones: {\"prompt\": ...} or {\"messages\": [...]}, \"max_tokens\"; "
                   "builtin = bench's built-in prompt suite");
   cmd->add_option("--slo", o.slo, "service-level objectives for goodput, e.g. ttft_ms=500,tpot_ms=50");
-  cmd->add_option("--timeout-seconds", o.timeout_s, "a request's time limit, and the longest wait for a byte");
-  cmd->add_option("--seed", o.seed, "seed of the random prompts and arrivals");
+  cmd->add_option("--timeout-seconds", o.timeout_s, "a request's time limit, and the longest wait for a byte")->capture_default_str();
+  cmd->add_option("--seed", o.seed, "seed of the random prompts and arrivals")->capture_default_str();
   cmd->add_option("--save-responses", o.save_responses,
                   "write each counted request's prompt and answer to this JSONL file, with its record_id (by "
                   "default no prompt or answer is kept, only counts and timings; the API key never is)");
@@ -193,7 +198,10 @@ CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& o) {
   cmd->add_option("--db", o.db_path, "results database (default: $XDG_DATA_HOME/rigbench/results.db)")->take_last();
   cmd->add_flag("--no-db", o.no_db, "do not store the results");
   cmd->add_option("--tag", o.tags, "text kept with every record (repeatable)");
-  cmd->add_flag("--progress", o.progress, "progress lines on stderr even when it is not a terminal");
+  cmd->add_option("--machine", o.machine,
+                  "the machine's name in the records, which compare goes by (default: the host's name)")
+      ->take_last();
+  add_progress_flags(*cmd, o.progress, o.no_progress);
   cmd->add_option("--energy", o.energy,
                   "measure energy with bench's meters (the server must run on this machine): auto or off")
       ->check(CLI::IsMember({"auto", "off"}))
@@ -219,7 +227,7 @@ CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& o) {
       "  rigbench serve-bench http://127.0.0.1:8080 --embeddings -b 1,32 --concurrency 1,4\n"
       "\nExit status: 0 success (failed requests are counted, not fatal), 1 the server cannot be used\n"
       "(unreachable, wrong API, unknown model, 401, no stream) or every request failed, 2 bad flag,\n"
-      "130 interrupted (finished requests are kept and stored).");
+      "130 interrupted (finished requests are kept and stored; none finished: nothing is).");
   return cmd;
 }
 
@@ -235,6 +243,8 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   if (opts.n_prompt < 1) return fail(ErrorCode::kUsage, "--n-prompt: must be >= 1");
   if (opts.n_gen < 1) return fail(ErrorCode::kUsage, "--n-gen: must be >= 1");
   if (!(opts.timeout_s > 0)) return fail(ErrorCode::kUsage, "--timeout-seconds: must be > 0");
+  auto progress_shown = show_progress(opts.progress, opts.no_progress, isatty(STDERR_FILENO) != 0);
+  if (!progress_shown) return std::unexpected(progress_shown.error());
   auto slo = measure::parse_slo(opts.slo);
   if (!slo) return std::unexpected(slo.error());
   std::optional<net::Api> forced;
@@ -312,7 +322,7 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   }
 
   const std::atomic<bool>& stop = install_interrupt_flag();
-  const bool show_progress = opts.progress || isatty(STDERR_FILENO) != 0;
+  const bool show_progress = *progress_shown;
   const bool rewrite_line = isatty(STDERR_FILENO) != 0;
   std::fprintf(stderr, "rigbench: %s: %s%s%s, API %s, model %s\n", url->redacted().c_str(),
                server->software.empty() ? server->api_family.c_str() : server->software.c_str(),
@@ -441,6 +451,11 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
     }
     return {};
   }();
+  // Ctrl-C before any request of any run finished: nothing was measured, so no table, nothing
+  // stored, and the message says so (before, an empty table and "0 runs kept").
+  if (interrupted && runs.empty()) {
+    return fail(ErrorCode::kInterrupted, "interrupted before any request finished: nothing measured, nothing stored");
+  }
   // --save-responses holds every finished request, also when a later run failed or Ctrl-C
   // stopped the job (nothing is written when no run finished before an error).
   if (saved && (run_error || !runs.empty())) {

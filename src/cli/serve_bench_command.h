@@ -44,7 +44,9 @@ struct ServeBenchOptions {
   std::string db_path;                          // --db
   bool no_db = false;                           // --no-db
   std::vector<std::string> tags;                // --tag
-  bool progress = false;                        // --progress
+  std::string machine;                          // --machine: the machine's name in the records (as bench)
+  bool progress = false;                        // --progress (cli/progress_flags.h)
+  bool no_progress = false;                     // --no-progress
   // Energy and cost with bench's meters (the server must run on this machine): an idle window
   // with the model loaded, then the loaded window (warm-up excluded).
   std::string energy = "off";  // --energy auto|off

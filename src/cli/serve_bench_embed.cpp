@@ -11,7 +11,9 @@
 
 #include "cli/build_info.h"
 #include "cli/interrupt.h"
+#include "cli/progress_flags.h"
 #include "cli/serve_energy.h"
+#include "core/model_name.h"
 #include "core/strings.h"
 #include "measure/job.h"
 #include "measure/queries.h"
@@ -48,8 +50,11 @@ Status run_serve_embeddings(const ServeBenchOptions& o, const net::Url& url, con
   if (o.repetitions < 1) return fail(ErrorCode::kUsage, "--repetitions: must be >= 1");
 
   const std::atomic<bool>& stop = install_interrupt_flag();
-  const bool show_progress = o.progress || isatty(STDERR_FILENO) != 0;
-  const MachineInfo machine = machine_info();
+  auto progress_shown = show_progress(o.progress, o.no_progress, isatty(STDERR_FILENO) != 0);
+  if (!progress_shown) return std::unexpected(progress_shown.error());
+  const bool show_progress = *progress_shown;
+  MachineInfo machine = machine_info();
+  if (!trim(o.machine).empty()) machine.hostname = trim(o.machine);  // --machine, as bench
   const BuildInfo build = build_info();
   auto printer = (format == report::OutputFormat::kJson || format == report::OutputFormat::kJsonl)
                      ? report::make_printer(format, std::cout)
@@ -94,7 +99,7 @@ Status run_serve_embeddings(const ServeBenchOptions& o, const net::Url& url, con
       rec.test_time = measure::utc_now_iso8601();
       rec.machine = machine;
       rec.build = build;
-      rec.model.name = model;
+      rec.model.name = served_model_name(model);  // as bench names the file (llama-server's id is its path)
       rec.params.n_prompt = 0;
       rec.params.n_gen = 0;
       rec.params.n_threads = 0;
@@ -120,6 +125,7 @@ Status run_serve_embeddings(const ServeBenchOptions& o, const net::Url& url, con
       s.url = url.redacted();
       s.software = server.software;
       s.version = server.version;
+      s.model_id = model;
       s.api = ollama ? "ollama-embed" : "openai-embeddings";
       s.concurrency = c;
       s.requests = outcome->requests;

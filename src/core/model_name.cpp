@@ -18,4 +18,11 @@ std::string model_file_name(std::string_view path, const std::string& general_na
   return model_file_stem(path);
 }
 
+std::string served_model_name(std::string_view id) {
+  constexpr std::string_view kExt = ".gguf";
+  const bool gguf = id.size() > kExt.size() && to_lower(id.substr(id.size() - kExt.size())) == kExt;
+  const bool path = id.starts_with('/') || id.find('\\') != std::string_view::npos;
+  return gguf || path ? model_file_stem(id) : std::string(id);
+}
+
 }  // namespace rigbench

@@ -8,7 +8,9 @@
 //   a synthetic file   its preset's name (the general.name rigbench wrote, "Llama-3.2-1B"):
 //                      rigbench named the model itself
 //
-// A served model (serve-bench) goes by its id on the server. Who is who (compare's grouping)
+// A served model (serve-bench) goes by served_model_name(its id on the server): llama-server's
+// id is the path it was given (-m models/x.gguf), named as bench names that file; the id itself
+// is kept beside it (ServerRun::model_id). Who is who (compare's grouping)
 // does not depend on the name: a model is its shape and its file's fingerprint
 // (report/comparison.h). Pure: no I/O.
 #pragma once
@@ -27,5 +29,11 @@ std::string model_file_stem(std::string_view path);
 // absent): model_file_stem(path), or for a `synthetic` file its general.name (the stem when
 // it has none).
 std::string model_file_name(std::string_view path, const std::string& general_name, bool synthetic);
+
+// The name of a model a server serves under `id`: a model file's path (llama-server's id
+// without --alias: it ends in ".gguf", any case, or starts with '/' or holds a '\\') is named
+// by model_file_stem; any other id (Ollama's "llama3:8b", vLLM's "org/Model", an alias) is the
+// name as it is.
+std::string served_model_name(std::string_view id);
 
 }  // namespace rigbench

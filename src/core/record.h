@@ -298,6 +298,8 @@ struct ServerRun {
   std::string software;  // "llama.cpp", "ollama", "" unknown
   std::string version;   // as the server states it ("b7090-80fb11ac", "0.5.1"), "" unknown
   std::string api;       // "openai-chat", "openai-completions", "ollama-generate", "ollama-chat"
+  std::string model_id;  // the model's id on the server, as requests name it (ModelInfo::name is
+                         // core/model_name.h served_model_name of it); "" in records before it
   int concurrency = 1;   // workers (closed loop), or the most in flight under a rate
   double rate_rps = 0;   // requests/s asked (Poisson arrivals); 0 = closed loop
   int requests = 0;      // counted requests that ended (warm-up excluded)

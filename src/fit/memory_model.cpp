@@ -70,9 +70,14 @@ const model::TensorInfo* tied_output(const model::ModelShape& s) {
   return embd;
 }
 
+// Whether the CPU backend repacks `t` when it multiplies it on the host (repack_bytes' rule:
+// the input embeddings are looked up, not multiplied).
+bool repacked_on_host(const model::TensorInfo& t) { return is_repackable(t) && t.name.rfind("token_embd", 0) != 0; }
+
 // Places every weight: `layer_device(il)` is the device of layer il (n_layer = the output
-// layer), -1 the host; overrides come first. `add(where, natural, bytes)` receives each
-// placement (`natural`: where it would be without overrides), the tied output's copy included.
+// layer), -1 the host; overrides come first. `add(where, natural, bytes, repacked)` receives
+// each placement (`natural`: where it would be without overrides; `repacked`: the CPU backend
+// repacks it if it is on the host), the tied output's copy included (not counted as repacked).
 template <typename LayerDevice, typename Add>
 void place_weights(const model::ModelShape& s, const ContextParams& c, LayerDevice layer_device, int n_devices, Add add,
                    uint64_t max_tensor_bytes = 0) {
@@ -86,7 +91,7 @@ void place_weights(const model::ModelShape& s, const ContextParams& c, LayerDevi
     int where = natural;
     if (auto o = overrides.match(t.name)) where = *o < 0 ? -1 : clamp(*o);
     if (t.name == "token_embd.weight") embd_where = where;
-    add(where, natural, t.bytes);
+    add(where, natural, t.bytes, repacked_on_host(t));
   }
   // llama.cpp duplicates a tied token_embd into the output layer's buffer type: a second copy
   // where that differs from the input's (the device; on the CPU, CPU_REPACK for a
@@ -95,7 +100,7 @@ void place_weights(const model::ModelShape& s, const ContextParams& c, LayerDevi
     const int natural = device_takes(*tied, max_tensor_bytes) ? layer_device(n_layer) : -1;
     int out_where = natural;
     if (auto o = overrides.match(tied->name)) out_where = *o < 0 ? -1 : clamp(*o);
-    if (out_where != embd_where || (out_where < 0 && is_repackable(*tied))) add(out_where, natural, tied->bytes);
+    if (out_where != embd_where || (out_where < 0 && is_repackable(*tied))) add(out_where, natural, tied->bytes, false);
   }
 }
 
@@ -145,7 +150,7 @@ bool backend_pipelines(const std::string& backend) {
 uint64_t repack_bytes(const model::ModelShape& s) {
   uint64_t bytes = 0;
   for (const auto& t : s.tensors) {
-    if (is_repackable(t) && t.name.rfind("token_embd", 0) != 0) bytes += t.bytes;
+    if (repacked_on_host(t)) bytes += t.bytes;
   }
   return bytes;
 }
@@ -178,8 +183,9 @@ MemorySplit estimate_memory(const model::ModelShape& s, const ContextParams& c, 
   uint64_t host_overridden = 0;  // weights of offloaded layers that overrides keep on the host
   place_weights(
       s, c, [&](int il) { return on_device(il) ? 0 : -1; }, has_device ? 1 : 0,
-      [&](int where, int natural, uint64_t bytes) {
+      [&](int where, int natural, uint64_t bytes, bool repacked) {
         (where >= 0 ? m.device : m.host).weights += bytes;
+        if (where < 0 && repacked) m.host.repack += bytes;
         if (where < 0 && natural >= 0) host_overridden += bytes;
       },
       max_tensor_bytes);
@@ -266,8 +272,9 @@ std::vector<Components> estimate_split_devices(const model::ModelShape& s, const
   std::vector<Components> dev(n_dev);
   host = Components{};
   uint64_t host_overridden = 0;  // weights of offloaded layers that overrides keep on the host
-  place_weights(s, c, device_of, static_cast<int>(n_dev), [&](int d, int natural, uint64_t bytes) {
+  place_weights(s, c, device_of, static_cast<int>(n_dev), [&](int d, int natural, uint64_t bytes, bool repacked) {
     (d < 0 ? host : dev[static_cast<std::size_t>(d)]).weights += bytes;
+    if (d < 0 && repacked) host.repack += bytes;
     if (d < 0 && natural >= 0) host_overridden += bytes;
   });
   std::vector<bool> has_layers(n_dev, false);

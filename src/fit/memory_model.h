@@ -39,6 +39,11 @@ namespace rigbench::fit {
 struct Components {
   uint64_t weights = 0, kv = 0, compute = 0, output = 0, overhead = 0;
   uint64_t recurrent = 0;  // recurrent state (mamba, rwkv, hybrids), with its layer; see fit/kv_cache.h
+  // Of `weights`, on the host only: the bytes of the weights llama.cpp's CPU backend keeps an
+  // interleaved copy of (CPU_REPACK, repack_bytes' rule) because the CPU multiplies them here;
+  // 0 where every such weight is on a device. Not in total(): the mapped originals become
+  // reclaimable page cache (see above).
+  uint64_t repack = 0;
   uint64_t total() const { return weights + kv + recurrent + compute + output + overhead; }
 };
 
@@ -116,7 +121,9 @@ std::vector<TensorOverride> cpu_moe_overrides(bool all_layers, int n_first_layer
 uint64_t backend_overhead_bytes(const std::string& backend);
 
 // Bytes of the interleaved copies llama.cpp's CPU backend makes of the weights it multiplies
-// on the host (x86 with AVX2; see above). The input embeddings are looked up, not repacked.
+// on the host (x86 with AVX2; see above) when every weight stays on the host (-ngl 0 or a CPU
+// target). The input embeddings are looked up, not repacked. A plan's own figure, with its
+// offload and overrides, is its host Components::repack.
 uint64_t repack_bytes(const model::ModelShape& shape);
 
 }  // namespace rigbench::fit

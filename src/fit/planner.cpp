@@ -39,6 +39,7 @@ FitResult evaluate(const model::ModelShape& s, const Target& t, const ContextPar
     r.device.recurrent += m.host.recurrent;
     r.device.compute += m.host.compute;
     r.device.output += m.host.output;
+    r.device.repack += m.host.repack;
   } else {
     r.device = m.device;
     r.host = m.host;

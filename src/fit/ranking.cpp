@@ -107,9 +107,12 @@ Ranking rank_devices(const model::ModelShape& shape, const std::vector<hw::Catal
                      const std::function<Target(const hw::CatalogDevice&)>& make_target, const ContextParams& ctx,
                      int n_gpu_layers, int depth, RankBy by, double min_tps) {
   std::vector<BuyOption> options;
-  std::vector<std::string> not_fitting;
+  std::vector<std::string> not_fitting, left_out;
   for (const hw::CatalogDevice& d : devices) {
-    if (d.kind == "cpu") continue;  // a host's RAM, which a GPU sits beside, not an offload device
+    if (d.kind == "cpu") {  // a host's RAM, which a GPU sits beside, not an offload device: said so
+      left_out.push_back(d.name);
+      continue;
+    }
     const Target t = make_target(d);
     const int max_count = d.kind == "gpu" ? kMaxRankCount : 1;
     bool placed = false;
@@ -123,6 +126,7 @@ Ranking rank_devices(const model::ModelShape& shape, const std::vector<hw::Catal
     if (!placed) not_fitting.push_back(d.name + (max_count > 1 ? " (up to " + std::to_string(max_count) + ")" : ""));
   }
   Ranking r = rank_options(std::move(options), std::move(not_fitting), by, min_tps);
+  r.left_out = std::move(left_out);
   r.n_ctx = padded_context(ctx.n_ctx, ctx.n_seq);  // what plan_fit allocates for every option (kv_size)
   r.n_ctx_asked = ctx.n_ctx;
   return r;

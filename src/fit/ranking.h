@@ -60,11 +60,20 @@ struct Ranking {
   std::vector<BuyOption> ranked;         // options that fit (and reach min_tps), best first
   std::vector<std::string> not_fitting;  // catalog names on which the model fits on no count tried
   std::vector<std::string> dropped;      // options that fit but miss --min-tps: "2× RTX 3090: tg bound 9.1 < 10 t/s"
+  // Catalog entries not planned at all (kind "cpu": a host's RAM, which a GPU sits beside, not a
+  // device to buy for offload), by name. Every catalog entry is in exactly one of ranked (by
+  // device), dropped, not_fitting and left_out.
+  std::vector<std::string> left_out;
 };
+
+// Why the entries of Ranking::left_out are left out, for the notes.
+inline constexpr const char* kLeftOutReason =
+    "CPU RAM, a GPU's host memory rather than a device to buy for offload; fit --device NAME plans a model in it";
 
 // Plans `shape` at `ctx` (n_ctx > 0: the context asked for) on every device of `devices`
 // (targets built by `make_target`, e.g. fit::catalog_target) and ranks the options that fit.
-// Discrete GPUs ("gpu") that do not fit alone are tried as 2..kMaxRankCount; other kinds as one.
+// Discrete GPUs ("gpu") that do not fit alone are tried as 2..kMaxRankCount; "cpu" entries are
+// not planned (Ranking::left_out); other kinds as one.
 Ranking rank_devices(const model::ModelShape& shape, const std::vector<hw::CatalogDevice>& devices,
                      const std::function<Target(const hw::CatalogDevice&)>& make_target, const ContextParams& ctx,
                      int n_gpu_layers, int depth, RankBy by, double min_tps);

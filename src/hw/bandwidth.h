@@ -29,10 +29,14 @@ inline constexpr double kProbeBusyPct = 10;
 // How long a reading counts as recent: the figure is the best reading of this many days.
 inline constexpr double kBandwidthRecentDays = 30;
 
+// The probe's array size, bytes (`rigbench hw --bandwidth`, which bench runs in a child):
+// three arrays of it (the triad needs three), 768 MiB in all. README states it.
+inline constexpr std::size_t kProbeArrayBytes = 256u << 20;
+
 // Runs the probe with `threads` threads (0 = physical cores) on arrays of `array_bytes`
-// (default 256 MiB each; the triad needs three). Takes about a second. Never fails: with no
-// memory to allocate, returns zeros and says so in `method`.
-BandwidthResult measure_bandwidth(int threads = 0, std::size_t array_bytes = 256u << 20);
+// (default kProbeArrayBytes each; the triad needs three). Takes about a second. Never fails:
+// with no memory to allocate, returns zeros and says so in `method`.
+BandwidthResult measure_bandwidth(int threads = 0, std::size_t array_bytes = kProbeArrayBytes);
 
 // This machine's memory bandwidth, GB/s (read probe): the figure cached in
 // $XDG_CACHE_HOME/rigbench/bandwidth.json (keyed by CPU and threads), else measured now (a

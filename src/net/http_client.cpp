@@ -4,6 +4,8 @@
 
 #include <chrono>
 
+#include "net/resolve.h"
+
 namespace rigbench::net {
 
 const char* error_kind_key(ErrorKind kind) {
@@ -76,7 +78,7 @@ struct HttpClient::Impl {
       case httplib::Error::Connection:
       case httplib::Error::BindIPAddress:
         r.error = ErrorKind::kRefused;
-        r.message = "cannot connect (refused or unreachable)";
+        r.message = cannot_connect_text(url.host);  // a name that does not resolve is said so
         break;
       case httplib::Error::ConnectionTimeout:
         r.error = ErrorKind::kTimeout;

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "net/resolve.h"
+
 namespace rigbench::net {
 
 namespace {
@@ -235,7 +237,7 @@ struct StreamLoop::Impl {
       case CURLE_COULDNT_RESOLVE_HOST:
       case CURLE_COULDNT_RESOLVE_PROXY:
         r.error = ErrorKind::kRefused;
-        r.message = "cannot connect (refused or unreachable)";
+        r.message = cannot_connect_text(url.host);  // a name that does not resolve is said so
         return r;
       case CURLE_OPERATION_TIMEDOUT: {
         r.error = ErrorKind::kTimeout;

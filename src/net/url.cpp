@@ -35,6 +35,9 @@ Result<Url> parse_url(const std::string& text) {
     authority = rest.substr(0, slash);
     url.base_path = rest.substr(slash);
     while (!url.base_path.empty() && url.base_path.back() == '/') url.base_path.pop_back();
+    // The OpenAI prefix, as OpenAI clients take the URL (http://host:8080/v1): the endpoints
+    // add it themselves, so it is accepted and dropped (else every request went to /v1/v1/...).
+    if (url.base_path == "/v1" || url.base_path.ends_with("/v1")) url.base_path.resize(url.base_path.size() - 3);
   }
   if (const auto at = authority.rfind('@'); at != std::string::npos) {
     const std::string info = authority.substr(0, at);

@@ -21,7 +21,9 @@ struct Url {
   std::string redacted() const;
 };
 
-// Parses "http://host:port/path". A URL without a scheme is taken as http://. Errors
+// Parses "http://host:port/path". A URL without a scheme is taken as http://. A path ending in
+// /v1 (the OpenAI base URL as OpenAI clients take it, http://127.0.0.1:8080/v1) is accepted:
+// the /v1 is dropped, since the OpenAI endpoints add it ("/v1/completions"). Errors
 // (kUsage): empty host, bad port, a scheme other than http/https. The message never repeats
 // credentials.
 Result<Url> parse_url(const std::string& text);

@@ -11,6 +11,7 @@
 #include "core/significance.h"
 #include "core/strings.h"
 #include "core/suite_stats.h"
+#include "report/comparison.h"
 
 namespace rigbench::report {
 
@@ -35,6 +36,14 @@ std::string str(T v) {
 // A figure that may be unmeasured (NaN): "" in CSV, "-" in the table.
 std::string opt(double v) { return std::isfinite(v) ? full(v) : std::string(); }
 std::string opt_pretty(double v, int decimals) { return std::isfinite(v) ? num(v, decimals) : std::string("-"); }
+
+// The backend column: the ggml devices that held the layers (RunRecord::devices_used); for a
+// llama-bench import, which records no devices, the backends llama-bench recorded (its own
+// table's backend column, MachineInfo::backends: "CPU", "CUDA", "Vulkan,BLAS"); "" when neither.
+std::string backend_text(const RunRecord& r) {
+  if (!r.devices_used.empty()) return join(r.devices_used, ",");
+  return from_llama_bench(r) ? join(r.machine.backends, ",") : std::string();
+}
 
 std::string mib(uint64_t bytes) { return num(static_cast<double>(bytes) / (1024.0 * 1024.0), 2); }
 
@@ -133,7 +142,7 @@ std::vector<Column> make_columns() {
           [](const RunRecord& r) { return format_count(r.model.n_params); }),
       col("model_synthetic", "synthetic", kNever, kBool,
           [](const RunRecord& r) { return std::string(r.model.synthetic ? "true" : "false"); }),
-      col("backends", "backend", kAlways, kText, [](const RunRecord& r) { return join(r.devices_used, ","); }),
+      col("backends", "backend", kAlways, kText, backend_text),
   };
   for (Column& c : knob_columns()) head.push_back(std::move(c));
   std::vector<Column> tail = {
@@ -376,7 +385,8 @@ std::vector<TestColumn> make_test_columns() {
            [](const RunRecord& r, Phase) { return format_count(r.model.n_params); }),
       tcol("backends", "backend", kAlways, false,
            [](const RunRecord& r, Phase) {
-             return r.devices_used.empty() ? std::string("-") : join(r.devices_used, ",");
+             const std::string b = backend_text(r);
+             return b.empty() ? std::string("-") : b;
            }),
   };
   for (const Knob& k : knobs()) {

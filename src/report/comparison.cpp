@@ -669,11 +669,23 @@ std::string build_backends(const MachineInfo& m) {
   return gpu.empty() ? std::string("CPU") : join(gpu, ",");
 }
 
-Identity build_identity(const RunRecord& rec) {
-  const bool llama_bench = std::find(rec.tags.begin(), rec.tags.end(), store::kLlamaBenchTag) != rec.tags.end();
-  const std::string tool = llama_bench ? "llama-bench" : "rigbench " + rec.build.rigbench_version;
+bool from_llama_bench(const RunRecord& rec) {
+  return std::find(rec.tags.begin(), rec.tags.end(), store::kLlamaBenchTag) != rec.tags.end();
+}
+
+Identity tool_identity(const RunRecord& rec) {
+  const std::string tool = from_llama_bench(rec) ? "llama-bench" : "rigbench " + rec.build.rigbench_version;
+  return Identity{tool, tool};
+}
+
+Identity commit_identity(const RunRecord& rec) {
   const std::string commit = rec.build.llama_cpp_commit.empty() ? "?" : short_commit(rec.build.llama_cpp_commit);
-  return Identity{tool + '\x1f' + commit, tool + " / llama.cpp " + commit};
+  return Identity{commit, "llama.cpp " + commit};
+}
+
+Identity build_identity(const RunRecord& rec) {
+  const Identity tool = tool_identity(rec), commit = commit_identity(rec);
+  return Identity{tool.key + '\x1f' + commit.key, tool.label + " / " + commit.label};
 }
 
 Identity backend_identity(const RunRecord& rec) {
@@ -784,7 +796,8 @@ RecordIdentities::RecordIdentities(std::span<const RunRecord> records) {
     KnobSettings settings = knob_settings(*rec);
     std::string label = knobs_label(settings);
     entries_.push_back({machine_identity(*rec), model_ids.of(*rec), build_identity(*rec), backend_identity(*rec),
-                        std::move(label), std::move(settings), static_cast<std::size_t>(rec - records.data())});
+                        tool_identity(*rec), commit_identity(*rec), std::move(label), std::move(settings),
+                        static_cast<std::size_t>(rec - records.data())});
   }
   // Builds of several backends on one machine (a CPU build and a Vulkan build of the same
   // sources): one machine, builds told apart by their backends, so their runs are never pooled.
@@ -795,6 +808,8 @@ RecordIdentities::RecordIdentities(std::span<const RunRecord> records) {
     const std::string backends = build_backends(records[e.first].machine);
     e.build.key += '\x1f' + backends;
     e.build.label += " (" + backends + ")";
+    e.commit.key += '\x1f' + backends;
+    e.commit.label += " (" + backends + ")";
   }
 }
 
@@ -817,24 +832,45 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
 Result<Comparison> compare(std::span<const RunRecord> records, const CompareOptions& options,
                            const RecordIdentities& ids) {
   if (records.empty()) return fail(ErrorCode::kInvalidInput, "no records to compare");
-  Labels machines, models, builds, backends;
+  Labels machines, models, builds, backends, commits;
+  std::set<std::string> tools;
   for (const RecordIdentities::Entry& e : ids.entries()) {
     machines.add(e.machine);
     models.add(e.model);
     builds.add(e.build);
     backends.add(e.backend);
+    commits.add(e.commit);
+    tools.insert(e.tool.key);
   }
   machines.finish();
   models.finish();
   builds.finish();
   backends.finish();
+  commits.finish();
+  // Several tools (rigbench, llama-bench imports) by machine, model or backend: the tool goes
+  // with the column, the commit alone with the row, so one commit's runs line up side by side.
+  const bool tool_columns = options.by != CompareBy::kBuild && tools.size() > 1;
+  auto plain_column = [&](const RecordIdentities::Entry& e) -> Identity {
+    switch (options.by) {
+      case CompareBy::kMachine: return {e.machine.key, machines.of(e.machine.key)};
+      case CompareBy::kModel: return {e.model.key, models.of(e.model.key)};
+      case CompareBy::kBuild: return {e.build.key, builds.of(e.build.key)};
+      case CompareBy::kBackend: break;
+    }
+    return {e.backend.key, backends.of(e.backend.key)};
+  };
+  auto column_identity = [&](const RecordIdentities::Entry& e) {
+    Identity c = plain_column(e);
+    if (tool_columns) c = {c.key + '\x1e' + e.tool.key, c.label + " \u00b7 " + e.tool.label};
+    return c;
+  };
+  Labels tooled;
+  for (const RecordIdentities::Entry& e : ids.entries()) tooled.add(column_identity(e));
+  tooled.finish();
 
   Comparison cmp;
   cmp.by = options.by;
-  const Labels& column_labels = options.by == CompareBy::kMachine ? machines
-                                : options.by == CompareBy::kModel ? models
-                                : options.by == CompareBy::kBuild ? builds
-                                                                  : backends;
+  const Labels& column_labels = tooled;
   cmp.columns = column_labels.sorted();
   std::map<std::string, std::size_t> column_of;
   for (std::size_t i = 0; i < cmp.columns.size(); ++i) column_of[cmp.columns[i]] = i;
@@ -866,11 +902,9 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
       const std::string& machine = machines.of(id.machine.key);
       const std::string& model = models.of(id.model.key);
       const std::string& build = builds.of(id.build.key);
-      const std::string& column = options.by == CompareBy::kMachine ? machine
-                                  : options.by == CompareBy::kModel ? model
-                                  : options.by == CompareBy::kBuild ? build
-                                                                    : backends.of(id.backend.key);
-      const std::size_t col = column_of.at(column);
+      const std::size_t col = column_of.at(tooled.of(column_identity(id).key));
+      // The row's build: the commit alone where the tool is the column's.
+      const std::string& row_build = tool_columns ? commits.of(id.commit.key) : build;
       // By backend, a cell pools the backend's runs on every machine: each machine is a configuration
       // of it (the best one is shown, and says which machine).
       const std::string config = options.by == CompareBy::kBuild     ? id.knobs
@@ -888,7 +922,7 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
         // By build the knobs are part of the row: builds are compared like for like.
         RowKey key{options.by == CompareBy::kModel ? "" : model,
                    options.by == CompareBy::kMachine || options.by == CompareBy::kBackend ? "" : machine,
-                   options.by == CompareBy::kBuild ? "" : build,
+                   options.by == CompareBy::kBuild ? "" : row_build,
                    options.by == CompareBy::kBuild ? id.knobs : "",
                    static_cast<int>(def.metric),
                    c->n,

@@ -24,6 +24,11 @@
 //     (highest mean t/s, lowest mean ms, J, cost or bytes; so a machine's pp and tg rows may
 //     show different configurations) and says which (Cell::config, n_configs). Where the
 //     cells of a row show different knobs, Row::knobs_differ says so.
+//   - by machine, model or backend where more than one tool measured (rigbench and imported
+//     llama-bench rows): the tool goes with the column ("vm · llama-bench", "vm · rigbench
+//     0.1.0") and the row's build is the llama.cpp commit alone ("llama.cpp 80fb11ac"), so the
+//     two tools' runs of one commit, model and test line up side by side in one row, each
+//     under its own name. With one tool the columns are the identities alone.
 //   - by build: like for like, as the regressions (report/regressions.h): the knobs are part
 //     of the row (Row::knobs), so a row holds one configuration and its builds differ in the
 //     build alone. Builds that never ran the same knobs share no row: no winner, ratio or
@@ -101,7 +106,14 @@ class ModelIdentities {
 
 // Build: the tool (rigbench and its version, or llama-bench for imported rows) and the
 // llama.cpp commit's first 8 hex digits; labelled "rigbench 0.1.0 / llama.cpp 80fb11ac".
+// It is tool_identity and commit_identity, joined.
 Identity build_identity(const RunRecord& rec);
+// The tool that measured a record: "rigbench 0.1.0", or "llama-bench" for an imported row.
+Identity tool_identity(const RunRecord& rec);
+// Whether llama-bench measured it (an imported row, tagged store::kLlamaBenchTag).
+bool from_llama_bench(const RunRecord& rec);
+// The llama.cpp commit a record ran: "llama.cpp 80fb11ac" ("llama.cpp ?" when not recorded).
+Identity commit_identity(const RunRecord& rec);
 // The backends a build has besides the CPU and RPC (compiled into every build), as
 // llama-bench's `backends` field names them ("Vulkan", "CUDA,BLAS"); "CPU" when none (or none
 // recorded). RecordIdentities adds them to
@@ -148,6 +160,8 @@ class RecordIdentities {
  public:
   struct Entry {
     Identity machine, model, build, backend;
+    Identity tool, commit;  // the build's two parts (tool_identity, commit_identity; the commit with
+                            // the build's backends where the build has them)
     std::string knobs;      // knobs_label
     KnobSettings knob_settings;
     std::size_t first = 0;  // index of the setup's first record

@@ -62,6 +62,9 @@ Table fit_ranking_table(const FitRankingReport& r) {
     t.add_note("does not fit: " + names);
   }
   for (const std::string& d : r.ranking.dropped) t.add_note("below --min-tps: " + d);
+  if (!r.ranking.left_out.empty()) {
+    t.add_note("left out: " + join(r.ranking.left_out, ", ") + " (" + fit::kLeftOutReason + ")");
+  }
   if (r.ranking.n_ctx_asked > 0 && r.ranking.n_ctx_asked != r.ranking.n_ctx) {  // the planner's words (fit's table)
     t.add_note("n_ctx " + std::to_string(r.ranking.n_ctx_asked) + " padded to " + std::to_string(r.ranking.n_ctx) +
                ", as llama.cpp allocates it");
@@ -123,6 +126,8 @@ void print_fit_ranking(const FitRankingReport& r, OutputFormat format, std::ostr
             {"usd_per_gib_usable_ratio", jnum(r.vs->usd_per_gib_usable_ratio)},
             {"sentence", r.vs->sentence}};
     }
+    Json left_out = Json::array();
+    for (const std::string& d : r.ranking.left_out) left_out.push_back({{"device", d}, {"reason", fit::kLeftOutReason}});
     Json j = {{"model", r.model},
               {"model_path", r.model_path},
               {"rank_by", fit::rank_by_name(r.ranking.by)},
@@ -132,6 +137,7 @@ void print_fit_ranking(const FitRankingReport& r, OutputFormat format, std::ostr
               {"options", table_rows_json(t)},
               {"not_fitting", r.ranking.not_fitting},
               {"dropped", r.ranking.dropped},
+              {"left_out", left_out},
               {"vs", vs},
               {"notes", t.notes()}};
     out << j.dump(2, ' ', false, Json::error_handler_t::replace) << "\n" << std::flush;

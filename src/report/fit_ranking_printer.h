@@ -6,7 +6,8 @@
 //   csv    the table, every column (count and kind included)
 //   json   {"model", "model_path", "rank_by", "min_tps", "n_ctx" (as allocated: ranking.n_ctx), "sentence"
 //          (buy_sentence), "options": [keyed as the csv header],
-//          "dropped": [...], "vs": {a, b, memory_ratio, usable_ratio, usd_per_gib_total_ratio,
+//          "not_fitting": [...], "dropped": [...], "left_out": [{"device", "reason"}] (catalog entries
+//          not planned: CPU RAM), "vs": {a, b, memory_ratio, usable_ratio, usd_per_gib_total_ratio,
 //          usd_per_gib_usable_ratio, sentence} or null, "notes"}
 //   jsonl  one object per option
 #pragma once

@@ -12,6 +12,7 @@ struct GroupKey {
   std::string machine, model;          // labels, for order and display
   std::string machine_key, model_key;  // identities (two machines may share a label)
   std::string backends;                // build_backends(): a CPU and a Vulkan build are not a regression
+  bool llama_bench = false;            // llama-bench's rows and rigbench's are two tools, not two builds
   int metric = 0, n = 0, depth = 0;
   std::string test, config;
   auto operator<=>(const GroupKey&) const = default;
@@ -93,7 +94,7 @@ std::vector<Regression> find_regressions(std::span<const RunRecord> records, dou
         if (!v) continue;
         const RecordIdentities::Entry& id = ids.of(i);
         GroupKey key{id.machine.label, id.model.label, id.machine.key, id.model.key, build_backends(rec.machine),
-                     static_cast<int>(d.metric), v->n, v->depth, v->test, id.knobs};
+                     from_llama_bench(rec), static_cast<int>(d.metric), v->n, v->depth, v->test, id.knobs};
         d.samples = &groups[key][id.build.key];
         if (d.samples->label.empty()) {
           d.samples->label = id.build.label;

@@ -3,7 +3,9 @@
 //
 // Records are grouped by machine, model, the backends the build was compiled with
 // (report/comparison.h's build_backends: a CPU build and a Vulkan build of one commit are
-// compared by `compare --by backend`, not called a regression), test (pp/tg/TTFT, tokens, depth: the metrics with a value per
+// compared by `compare --by backend`, not called a regression), the tool (llama-bench's
+// imported rows and rigbench's runs of one commit are two tools side by side in compare, not a
+// regression), test (pp/tg/TTFT, tokens, depth: the metrics with a value per
 // repetition, so not energy or cost) and knobs; within
 // a group, builds are ordered by their first record's test_time, and each build is tested
 // against the one before it: Welch's t-test (core/significance.h) of the later build's

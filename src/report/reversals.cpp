@@ -437,8 +437,10 @@ Table pairs_table(const Comparison& cmp, const Answers& ans) {
 
 Table rankings_table(const Comparison& cmp, const Answers& ans) {
   const Words& w = words(ans.metric);
+  const char* order = metric_info(ans.metric).higher_is_better ? " > " : " < ";
+  // The ranking wraps between its entries only: a column's name (a build, a machine) stays whole.
   Table t({{"item", item_noun(cmp.by)},
-           {"ranking", "ranking (" + ans.unit_test + ")", Align::kLeft, false, false, true},
+           {"ranking", "ranking (" + ans.unit_test + ")", Align::kLeft, false, false, true, order},
            {"leader", "leader"},
            {"p", "p", Align::kRight}});
   for (const RankingAnswer& r : ans.rankings) {
@@ -446,7 +448,7 @@ Table rankings_table(const Comparison& cmp, const Answers& ans) {
     for (const RankEntry& e : r.order) {
       parts.push_back(cmp.columns[e.column] + " " + (e.fits ? format_fixed(e.mean, w.decimals) : std::string("does not fit")));
     }
-    t.add_row({TableCell::str(r.item), TableCell::str(join(parts, metric_info(ans.metric).higher_is_better ? " > " : " < ")),
+    t.add_row({TableCell::str(r.item), TableCell::str(join(parts, order)),
                TableCell::str(r.clear ? cmp.columns[r.order.front().column] : "no clear leader"), p_cell(r.p)});
   }
   return t;

@@ -54,8 +54,25 @@ std::string prefix_columns(const std::string& s, std::size_t n) {
 }
 
 // `text` in lines of at most `width` columns, broken at spaces (a word longer than a line is
-// cut); lines after the first start with `indent`.
-std::vector<std::string> wrap_text(const std::string& text, std::size_t width, const std::string& indent) {
+// cut), or only after each `wrap_at` when one is given (its trailing spaces end the line);
+// lines after the first start with `indent`.
+std::vector<std::string> wrap_text(const std::string& text, std::size_t width, const std::string& indent,
+                                   const char* wrap_at_or_null = nullptr) {
+  const std::string wrap_at = wrap_at_or_null ? wrap_at_or_null : "";
+  std::vector<std::string> words;
+  if (wrap_at.empty()) {
+    words = split(text, ' ');
+  } else {
+    // The pieces between separators, each but the last ending in the separator (less its
+    // trailing spaces), kept whole where they fit: a name in a ranking is never cut.
+    std::string stem = wrap_at;
+    while (!stem.empty() && stem.back() == ' ') stem.pop_back();
+    std::size_t from = 0;
+    for (std::size_t at; (at = text.find(wrap_at, from)) != std::string::npos; from = at + wrap_at.size()) {
+      words.push_back(text.substr(from, at - from) + stem);
+    }
+    words.push_back(text.substr(from));
+  }
   std::vector<std::string> lines;
   std::string line;
   bool blank = true;  // nothing but the indent on `line` yet
@@ -64,7 +81,7 @@ std::vector<std::string> wrap_text(const std::string& text, std::size_t width, c
     line = indent;
     blank = true;
   };
-  for (std::string word : split(text, ' ')) {
+  for (std::string word : words) {
     if (word.empty()) continue;
     if (!blank) {
       if (display_width(line) + 1 + display_width(word) <= width) {
@@ -267,7 +284,8 @@ std::string markdown_table(const Table& table, bool wide) {
       out += line(text[r]);
       continue;
     }
-    const auto parts = wrap_text(text[r][flex], width[flex], std::string(table.rows()[r][shown[flex]].hang, ' '));
+    const auto parts = wrap_text(text[r][flex], width[flex], std::string(table.rows()[r][shown[flex]].hang, ' '),
+                                 table.columns()[shown[flex]].wrap_at);
     for (std::size_t i = 0; i < parts.size(); ++i) {
       std::vector<std::string> cells = i == 0 ? text[r] : std::vector<std::string>(shown.size());
       cells[flex] = parts[i];

@@ -63,6 +63,10 @@ struct TableColumn {
   // machine, a build): that stays whole on its row as in llama-bench's table, and a long one
   // widens the table.
   bool wrap = false;
+  // A wrap column whose text is a list ("vm · rigbench 0.1.0 343.73 > vm · llama-bench 182.86"):
+  // it breaks only after each `wrap_at` (" > "), so an entry (a machine, a build) stays whole
+  // on its line; nullptr breaks at any space.
+  const char* wrap_at = nullptr;
 };
 
 inline constexpr std::size_t kMarkdownWidth = 120;  // columns of an md table with a wrap column, at most

@@ -13,6 +13,7 @@
 #include "store/llama_bench_record.h"
 #include "store/llama_bench_rows.h"
 #include "store/record_json.h"
+#include "store/sqlite_read.h"
 
 namespace rigbench::store {
 
@@ -121,6 +122,8 @@ Status read_json_lines(const std::string& text, const ImportOptions& options, Im
 }
 
 Status read_sqlite(const std::string& path, const ImportOptions& options, ImportBatch& batch) {
+  // Why it cannot be read (a read-only folder reads: store/sqlite_read.h), before which tables it has.
+  if (auto db = open_sqlite_to_read(path); !db) return fail(ErrorCode::kInvalidInput, db.error().message);
   if (sqlite_has_table(path, "runs")) {
     batch.format = ImportFormat::kRigbenchDb;
     auto db = SqliteStore::open_readonly(path);
@@ -202,13 +205,10 @@ Status read_text_format(const std::string& text, const ImportOptions& options, I
 
 // record_ids already in the database at `path`, read through a second, read-only connection.
 Result<std::unordered_set<std::string>> stored_record_ids(const std::string& path) {
-  sqlite3* db = nullptr;
+  auto opened = open_sqlite_to_read(path);
+  if (!opened) return fail(ErrorCode::kRuntime, "database '" + path + "': " + opened.error().message);
+  sqlite3* db = opened->get();
   std::unordered_set<std::string> ids;
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-    std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
-    sqlite3_close(db);
-    return fail(ErrorCode::kRuntime, "database '" + path + "': " + msg);
-  }
   sqlite3_stmt* st = nullptr;
   int rc = sqlite3_prepare_v2(db, "SELECT record_id FROM runs", -1, &st, nullptr);
   if (rc == SQLITE_OK) {
@@ -216,7 +216,6 @@ Result<std::unordered_set<std::string>> stored_record_ids(const std::string& pat
   }
   std::string msg = rc == SQLITE_DONE ? "" : sqlite3_errmsg(db);
   sqlite3_finalize(st);
-  sqlite3_close(db);
   if (!msg.empty()) return fail(ErrorCode::kRuntime, "database '" + path + "': " + msg);
   return ids;
 }

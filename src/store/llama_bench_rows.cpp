@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "core/csv.h"
+#include "store/sqlite_read.h"
 
 namespace rigbench::store {
 
@@ -32,10 +33,7 @@ std::string text_of(const Json& v) {
 
 // ---- sqlite ---------------------------------------------------------------------------
 
-struct DbCloser {
-  void operator()(sqlite3* db) const { sqlite3_close(db); }
-};
-using DbPtr = std::unique_ptr<sqlite3, DbCloser>;
+using DbPtr = SqliteHandle;
 
 struct StmtFinalizer {
   void operator()(sqlite3_stmt* s) const { sqlite3_finalize(s); }
@@ -188,34 +186,19 @@ Result<std::vector<LlamaBenchRow>> parse_llama_bench_sql(const std::string& text
 }
 
 Result<std::vector<LlamaBenchRow>> read_llama_bench_sqlite(const std::string& path) {
-  sqlite3* raw = nullptr;
-  if (sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-    std::string msg = raw ? sqlite3_errmsg(raw) : "out of memory";
-    sqlite3_close(raw);
-    return fail(ErrorCode::kInvalidInput, msg);
-  }
-  DbPtr db(raw);
-  return rows_of_table(db.get());
+  auto db = open_sqlite_to_read(path);  // store/sqlite_read.h: a read-only folder reads too
+  if (!db) return fail(ErrorCode::kInvalidInput, db.error().message);
+  return rows_of_table(db->get());
 }
 
 bool sqlite_has_table(const std::string& path, const std::string& table) {
-  sqlite3* raw = nullptr;
-  if (sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-    sqlite3_close(raw);
-    return false;
-  }
-  DbPtr db(raw);
-  return has_table(db.get(), table);
+  auto db = open_sqlite_to_read(path);
+  return db && has_table(db->get(), table);
 }
 
 bool sqlite_has_llama_bench_table(const std::string& path) {
-  sqlite3* raw = nullptr;
-  if (sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-    sqlite3_close(raw);
-    return false;
-  }
-  DbPtr db(raw);
-  return !llama_bench_table_of(db.get()).empty();
+  auto db = open_sqlite_to_read(path);
+  return db && !llama_bench_table_of(db->get()).empty();
 }
 
 }  // namespace rigbench::store

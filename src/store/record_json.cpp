@@ -227,6 +227,7 @@ json server_json(const ServerRun& r) {
             {"software", r.software},
             {"version", r.version},
             {"api", r.api},
+            {"model_id", r.model_id},
             {"concurrency", r.concurrency},
             {"rate_rps", r.rate_rps},
             {"requests", r.requests},
@@ -260,6 +261,7 @@ ServerRun server_from(const json& j) {
   r.software = j.value("software", "");
   r.version = j.value("version", "");
   r.api = j.value("api", "");
+  r.model_id = j.value("model_id", "");
   r.concurrency = j.value("concurrency", 1);
   r.rate_rps = num_from(j, "rate_rps");
   if (std::isnan(r.rate_rps)) r.rate_rps = 0;

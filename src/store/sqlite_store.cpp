@@ -20,6 +20,7 @@
 #include "core/strings.h"
 #include "store/record_json.h"
 #include "store/record_parts.h"
+#include "store/sqlite_read.h"
 #include "store/writable.h"
 
 namespace rigbench::store {
@@ -209,6 +210,9 @@ Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path, 
   if (Status s = check_writable("database", path, hint, WriteMode::kInPlace); !s) {
     return std::unexpected(s.error());
   }
+  if (const std::string why = not_sqlite_reason(path); !why.empty()) {
+    return fail(ErrorCode::kRuntime, where + ": " + why + "; " + hint);
+  }
 
   auto store = connect(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   if (!store) return store;
@@ -220,15 +224,22 @@ Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path, 
 }
 
 Result<std::unique_ptr<SqliteStore>> SqliteStore::open_readonly(const std::string& path) {
-  auto store = connect(path, SQLITE_OPEN_READONLY);
-  if (!store) return store;
+  const std::string where = "database '" + path + "': ";
+  auto db = open_sqlite_to_read(path);  // a text file said so; a read-only folder read all the same
+  if (!db) return fail(ErrorCode::kRuntime, where + db.error().message);
+  std::unique_ptr<SqliteStore> store(new SqliteStore(db->release(), path));
   // Readers scan every row: mapped pages are read in place rather than copied (1 GiB at most).
-  (void)(*store)->exec("PRAGMA mmap_size=1073741824");
-  const int version = (*store)->schema_version();
-  if (version < 1)
-    return fail(ErrorCode::kRuntime,
-                "database '" + path + "': schema version " + std::to_string(version) + " is not a rigbench database's");
-  if (version > kSchemaVersion) return fail(ErrorCode::kRuntime, "database '" + path + "': " + newer_schema(version));
+  (void)store->exec("PRAGMA mmap_size=1073741824");
+  Stmt st(store->db_, "PRAGMA user_version");
+  if (!st.ok() || sqlite3_step(st.get()) != SQLITE_ROW)
+    return fail(ErrorCode::kRuntime, where + "cannot read its schema version: " + sqlite3_errmsg(store->db_));
+  const int version = sqlite3_column_int(st.get(), 0);
+  if (version < 1) {
+    std::error_code ec;
+    if (fs::file_size(path, ec) == 0 && !ec) return fail(ErrorCode::kRuntime, where + "an empty file, not a rigbench database");
+    return fail(ErrorCode::kRuntime, where + "an SQLite database, but not rigbench's (no schema version, no results)");
+  }
+  if (version > kSchemaVersion) return fail(ErrorCode::kRuntime, where + newer_schema(version));
   return store;
 }
 
@@ -342,7 +353,12 @@ int SqliteStore::schema_version() const {
 Status SqliteStore::migrate() {
   if (Status s = exec("BEGIN IMMEDIATE"); !s) return s;
   const int version = schema_version();
-  if (version < 0 || version > kSchemaVersion) {
+  if (version < 0) {
+    const std::string msg = std::string("cannot read its schema version: ") + sqlite3_errmsg(db_);
+    (void)exec("ROLLBACK");
+    return fail(ErrorCode::kRuntime, msg);
+  }
+  if (version > kSchemaVersion) {
     (void)exec("ROLLBACK");
     return fail(ErrorCode::kRuntime, newer_schema(version));
   }

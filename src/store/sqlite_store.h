@@ -72,14 +72,18 @@ class SqliteStore {
   // Opens (creating the file and its directory if needed) and migrates to kSchemaVersion.
   // First checks that the folder (and an existing file) can be written (store/writable.h):
   // "database 'P': permission denied: cannot create files in DIR; <hint>".
-  // Errors: kRuntime naming the path (cannot create, with errno's reason and `hint`; not a
-  // database; newer schema than this build knows; locked for more than 5 s).
+  // Errors: kRuntime naming the path (cannot create, with errno's reason and `hint`; not an
+  // SQLite file, store/sqlite_read.h's not_sqlite_reason, and `hint`; newer schema than this
+  // build knows; locked for more than 5 s).
   static Result<std::unique_ptr<SqliteStore>> open(const std::string& path, const std::string& hint = "use --db PATH");
 
   // Opens an existing database to read (import, compare, report): the file is not changed,
   // not migrated, not switched to WAL, so another machine's older rigbench can still use it.
   // Any schema version up to kSchemaVersion reads (records are read from their JSON). save()
-  // fails on it. Errors: kRuntime naming the path (cannot open, not a database, newer schema).
+  // fails on it. A file this user may only read, or in a folder it cannot write, reads all the
+  // same (store/sqlite_read.h). Errors: kRuntime "database 'P': <reason>": cannot open (errno's
+  // text), not an SQLite file ("a text file, not an SQLite database"), "an empty file, not a
+  // rigbench database", "an SQLite database, but not rigbench's (...)", a newer schema.
   static Result<std::unique_ptr<SqliteStore>> open_readonly(const std::string& path);
   ~SqliteStore();
   SqliteStore(const SqliteStore&) = delete;

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
@@ -87,6 +88,49 @@ TEST(AnswersE2E, FitRanksTheCatalogByPriceWithUsableMemoryPrices) {
   const ProcessResult bad = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--rank", "price"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("give the context to fit with -c N"), std::string::npos) << bad.err;
+}
+
+// Every catalog entry is accounted for: ranked, below --min-tps, not fitting, or left out with
+// the reason (CPU RAM). Before, the five CPU memory systems were in none of them.
+TEST(AnswersE2E, FitRankAccountsForEveryCatalogEntry) {
+  std::set<std::string> catalog;
+  const json devices = json::parse(testing::read_file(std::string(RIGBENCH_TEST_DATA) + "/../../data/devices.json"));
+  for (const json& d : devices["devices"]) catalog.insert(d["name"].get<std::string>());
+  ASSERT_GT(catalog.size(), 50u);
+  auto name_of = [](std::string s) {  // "2× RTX 3090: tg bound ...", "RTX 4070 (up to 8)" -> the entry's name
+    if (const auto x = s.find("\u00d7 "); x != std::string::npos && x < 3) s = s.substr(x + 3);
+    if (const auto c = s.find(": tg bound"); c != std::string::npos) s = s.substr(0, c);
+    if (const auto u = s.find(" (up to "); u != std::string::npos) s = s.substr(0, u);
+    return s;
+  };
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{RIGBENCH_TEST_MODEL, "-c", "4096", "--rank", "price"},
+        std::vector<std::string>{"--preset", "Llama-3.1-70B", "-c", "8192", "--min-tps", "20"}}) {
+    std::vector<std::string> argv = {RIGBENCH_BIN, "fit"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    argv.insert(argv.end(), {"-o", "json"});
+    const ProcessResult r = run_process(argv);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json j = json::parse(r.out);
+    std::multiset<std::string> seen;
+    for (const json& o : j["options"]) seen.insert(name_of(o["device"]));
+    for (const json& d : j["dropped"]) seen.insert(name_of(d));
+    for (const json& d : j["not_fitting"]) seen.insert(name_of(d));
+    for (const json& d : j["left_out"]) {
+      seen.insert(d["device"].get<std::string>());
+      EXPECT_EQ(d["reason"], "CPU RAM, a GPU's host memory rather than a device to buy for offload; fit --device "
+                             "NAME plans a model in it");
+    }
+    EXPECT_EQ(std::set<std::string>(seen.begin(), seen.end()), catalog) << r.out;
+    EXPECT_EQ(seen.size(), catalog.size()) << "an entry counted twice";
+    EXPECT_EQ(j["left_out"].size(), 5u);  // the five CPU memory systems
+  }
+  // The table's note names them.
+  const ProcessResult md = run_process({RIGBENCH_BIN, "fit", RIGBENCH_TEST_MODEL, "-c", "4096", "--rank", "price"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_NE(md.out.find("note: left out: DDR4-3200 dual channel (64 GB), DDR5-5600 dual channel (96 GB)"),
+            std::string::npos)
+      << md.out;
 }
 
 // The second study: "16x the capacity at 3.4x lower cost per GB", and the 70B fits the Mac only.

@@ -305,6 +305,83 @@ TEST(FilesE2E, ReadOnlyDatabaseFolderSaysPermissionDeniedAndWhatToDo) {
   }
 }
 
+// A database this user may only read: compare, export, report and import read it as they read
+// any (they only read). Before, each said "schema version -1 is not a rigbench database's".
+// As root (who may write anywhere) the binary runs as nobody.
+TEST(FilesE2E, ReadOnlyDatabaseIsReadByEveryReader) {
+  TempDir dir;
+  std::vector<std::string> as_user;
+  if (geteuid() == 0) {
+    if (!fs::exists("/usr/bin/setpriv"))
+      GTEST_SKIP() << "running as root without setpriv: cannot drop the right to write";
+    as_user = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"};
+  }
+  chmod(dir.path().c_str(), 0755);
+  // A read-only folder (the file in it writable: no matter) and a read-only file in a folder
+  // this user may write (which is the user's own).
+  const std::string ro = dir.file("ro"), rw = dir.file("rw");
+  fs::create_directory(ro);
+  fs::create_directory(rw);
+  make_database(dir, ro + "/results.db");
+  if (HasFatalFailure()) return;
+  fs::copy_file(ro + "/results.db", rw + "/results.db");
+  if (geteuid() == 0) {
+    ASSERT_EQ(chown(rw.c_str(), 65534, 65534), 0);
+    ASSERT_EQ(chown((rw + "/results.db").c_str(), 65534, 65534), 0);
+  }
+  chmod(ro.c_str(), 0555);
+  chmod((rw + "/results.db").c_str(), 0444);
+  const std::string before = testing::read_file(ro + "/results.db");
+  for (const std::string& db : {ro + "/results.db", rw + "/results.db"}) {
+    SCOPED_TRACE(db);
+    auto run = [&](std::vector<std::string> args) {
+      std::vector<std::string> argv = as_user;
+      argv.push_back(RIGBENCH_BIN);
+      argv.insert(argv.end(), args.begin(), args.end());
+      return run_process(argv);
+    };
+    const ProcessResult cmp = run({"compare", "--db", db, "-o", "json"});
+    ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
+    EXPECT_NE(cmp.out.find("rig-a"), std::string::npos);
+    const ProcessResult exp = run({"export", "--db", db, "-o", "jsonl"});
+    ASSERT_EQ(exp.exit_code, 0) << exp.err;
+    EXPECT_EQ(lines(exp.out), 3) << exp.out;
+    const ProcessResult rep = run({"report", "--db", db, "--output-file", "-"});
+    ASSERT_EQ(rep.exit_code, 0) << rep.err;
+    EXPECT_EQ(rep.out.rfind("<!DOCTYPE html>", 0), 0u);
+    // import reads it as a source, into a database this user may write.
+    const ProcessResult imp = run({"import", db, "--db", rw + "/copy.db", "-o", "json"});
+    ASSERT_EQ(imp.exit_code, 0) << imp.err;
+    EXPECT_NE(imp.out.find("\"records\": 3"), std::string::npos) << imp.out;
+  }
+  // Nothing was made in the read-only folder, nor changed in the file.
+  EXPECT_EQ(entries(ro), std::vector<std::string>{"results.db"});
+  EXPECT_EQ(testing::read_file(ro + "/results.db"), before);
+  chmod(ro.c_str(), 0755);
+}
+
+// A file given to --db that is no SQLite database: one line saying what it is, exit 1.
+TEST(FilesE2E, ATextOrJsonFileGivenToDbIsSaidToBeOne) {
+  TempDir dir;
+  testing::write_file(dir.file("notes.txt"), "hello\n");
+  testing::write_file(dir.file("runs.jsonl"), "{\"record_id\": \"a\"}\n");
+  for (const std::string sub : {"compare", "export", "report"}) {
+    SCOPED_TRACE(sub);
+    auto run = [&](const std::string& db) {
+      std::vector<std::string> argv = {RIGBENCH_BIN, sub, "--db", db};
+      if (sub == "report") argv.insert(argv.end(), {"--output-file", "-"});
+      return run_process(argv);
+    };
+    const ProcessResult txt = run(dir.file("notes.txt"));
+    EXPECT_EQ(txt.exit_code, 1);
+    EXPECT_EQ(txt.err, "rigbench: error: database '" + dir.file("notes.txt") + "': a text file, not an SQLite database\n");
+    const ProcessResult jl = run(dir.file("runs.jsonl"));
+    EXPECT_EQ(jl.exit_code, 1);
+    EXPECT_EQ(jl.err, "rigbench: error: database '" + dir.file("runs.jsonl") +
+                          "': a JSON or JSON lines file, not an SQLite database (rigbench import reads it into one)\n");
+  }
+}
+
 // ---- item 8: Ctrl-C leaves no partial file --------------------------------------------
 
 TEST(FilesE2E, InterruptedSynthRemovesItsPartialFile) {

@@ -28,6 +28,29 @@ nlohmann::json fit_json(const std::vector<std::string>& extra) {
   return nlohmann::json::parse(r.out);
 }
 
+// The CPU_REPACK note where weights stay on the CPU, never where every layer is on the GPU
+// (it appeared on `fit --device <GPU> -ngl 99`).
+TEST(FitE2E, CpuRepackNoteOnlyWhereWeightsStayOnTheCpu) {
+  auto repack_note = [](const nlohmann::json& j) {
+    for (const auto& n : j["notes"]) {
+      if (n.get<std::string>().find("CPU_REPACK") != std::string::npos) return n.get<std::string>();
+    }
+    return std::string();
+  };
+  const auto gpu = fit_json({"--preset", "Llama-3.2-1B", "--quant", "Q4_0", "--device", "RTX 4090", "-ngl", "99",
+                             "-c", "4096"});
+  EXPECT_EQ(repack_note(gpu), "") << gpu["notes"].dump();
+  // Half the layers on the GPU: the other half's weights are multiplied, and repacked, on the CPU.
+  const auto partial = fit_json({"--preset", "Llama-3.2-1B", "--quant", "Q4_0", "--device", "RTX 4090", "-ngl", "8",
+                                 "-c", "4096"});
+  EXPECT_NE(repack_note(partial), "") << partial["notes"].dump();
+  const auto cpu = fit_json({"--preset", "Llama-3.2-1B", "--quant", "Q4_0", "--device",
+                             "DDR5-5600 dual channel (96 GB)", "-c", "4096"});
+  const std::string all = repack_note(cpu);
+  EXPECT_NE(all, "") << cpu["notes"].dump();
+  EXPECT_NE(all, repack_note(partial));  // fewer bytes where fewer weights stay on the CPU
+}
+
 TEST(FitE2E, JsonCarriesEveryFieldPerDevice) {
   const auto j = fit_json({RIGBENCH_TEST_MODEL, "-c", "4096"});
   ASSERT_EQ(j["devices"].size(), 1u);

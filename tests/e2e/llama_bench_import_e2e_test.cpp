@@ -119,6 +119,48 @@ TEST_F(LlamaBenchImportE2E, JsonlNumbersMatchTheFile) {
   EXPECT_EQ(json::parse(cmp.out)["columns"], json({"llama-bench / llama.cpp 80fb11ac"}));
 }
 
+// The shipped model benched by rigbench and by llama-bench on this machine, of one llama.cpp
+// commit: compare lines the two up side by side in one row per test, each column naming its
+// tool (one commit: no build column); the tools are not a regression of one another. The
+// md table shows llama-bench's backend. Before, each tool had rows of its own under one column.
+TEST_F(LlamaBenchImportE2E, ImportLinesUpBesideRigbenchsRunsOfTheSameCommit) {
+  TempDir dir;
+  const std::string db = dir.file("x.db");
+  const ProcessResult bench = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "4", "-r", "3",
+                                           "-t", "1", "--machine", "rig-lb", "--db", db, "--energy", "off"});
+  ASSERT_EQ(bench.exit_code, 0) << bench.err;
+  testing::write_file(dir.file("lb.json"), run_llama_bench("json"));
+  const ProcessResult imp =
+      run_process({RIGBENCH_BIN, "import", "--db", db, "--hostname", "rig-lb", dir.file("lb.json")});
+  ASSERT_EQ(imp.exit_code, 0) << imp.err;
+
+  const ProcessResult cmp = run_process({RIGBENCH_BIN, "compare", "--db", db, "-o", "json"});
+  ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
+  const json j = json::parse(cmp.out);
+  ASSERT_EQ(j["columns"].size(), 2u) << j["columns"].dump();
+  EXPECT_EQ(j["columns"][0], "rig-lb \u00b7 llama-bench");
+  EXPECT_EQ(j["columns"][1].get<std::string>().rfind("rig-lb \u00b7 rigbench ", 0), 0u) << j["columns"].dump();
+  int pp_rows = 0, tg_rows = 0;
+  for (const json& row : j["rows"]) {
+    const std::string test = row["test"];
+    if (test != "pp16" && test != "tg4") continue;
+    if (row["metric"] != "pp_tps" && row["metric"] != "tg_tps") continue;
+    (test == "pp16" ? pp_rows : tg_rows)++;
+    EXPECT_FALSE(row.contains("build")) << row.dump();  // one commit: no build column, the tools in the columns
+    for (const json& cell : row["cells"]) EXPECT_EQ(cell["state"], "measured") << row.dump();
+  }
+  EXPECT_EQ(pp_rows, 1) << cmp.out;
+  EXPECT_EQ(tg_rows, 1) << cmp.out;
+  EXPECT_TRUE(j["regressions"].empty()) << j["regressions"].dump();
+
+  const ProcessResult md = run_process({RIGBENCH_BIN, "export", "--db", db, "-o", "md"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  for (const std::string& line : split(md.out, '\n')) {
+    if (line.find("pp16") == std::string::npos && line.find("tg4") == std::string::npos) continue;
+    EXPECT_NE(line.find("| CPU |"), std::string::npos) << line;  // llama-bench's backend too, never "-"
+  }
+}
+
 TEST_F(LlamaBenchImportE2E, LoadModeComesFromEachRow) {
   TempDir dir;
   testing::write_file(dir.file("lm.jsonl"), run_llama_bench("jsonl", {"-lm", "none,mmap", "-r", "1"}));

@@ -293,6 +293,90 @@ TEST(ServeBenchInterrupt, CtrlCKeepsAndStoresTheFinishedRequestsExit130) {
   EXPECT_EQ(rec[0]["server"]["failed"], 0);  // canceled requests are neither results nor failures
 }
 
+// Ctrl-C while the first requests are still streaming (none finished): no empty table, no
+// "0 runs kept", nothing stored; exit 130.
+TEST(ServeBenchInterrupt, CtrlCBeforeAnyRequestFinishedSaysSoAndStoresNothing) {
+  Background slow(fake("ollama", {"--ttft-ms", "1", "--interval-ms", "500"}));  // 40 tokens: 20 s a request
+  ASSERT_GT(slow.port(), 0);
+  TempDir dir;
+  const std::string db = dir.file("r.db");
+  const std::string log_url = url(slow.port()) + "/fake/log";
+  bool seen = false;
+  const ProcessResult r = testing::run_process_signal_when(
+      {RIGBENCH_BIN, "serve-bench", url(slow.port()), "--num-requests", "4", "--concurrency", "2", "--warmup", "0",
+       "-n", "40", "--db", db},
+      SIGINT,
+      [&](const std::string&) {  // both counted requests have reached the server
+        const ProcessResult log = run_process({"/usr/bin/curl", "-s", log_url});
+        std::size_t n = 0;
+        for (std::size_t at = 0; (at = log.out.find("POST /api/generate", at)) != std::string::npos; ++at) ++n;
+        return n >= 2;
+      },
+      seen);
+  ASSERT_TRUE(seen) << r.err;
+  EXPECT_EQ(r.exit_code, 130) << r.err;
+  EXPECT_NE(r.err.find("\nrigbench: interrupted before any request finished: nothing measured, nothing stored\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("runs kept"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");  // no empty table
+  EXPECT_EQ(testing::query_int(db, "SELECT COUNT(*) FROM runs"), 0);
+}
+
+// --progress/--no-progress mean what they mean for bench, on serve-bench and embed too; and
+// serve-bench's --help shows its defaults.
+TEST(ServeBenchFlags, ProgressFlagsAsBenchHasThemAndHelpShowsDefaults) {
+  for (const char* sub : {"bench", "serve-bench", "embed"}) {
+    SCOPED_TRACE(sub);
+    const ProcessResult help = run_process({RIGBENCH_BIN, sub, "--help"});
+    ASSERT_EQ(help.exit_code, 0) << help.err;
+    EXPECT_NE(help.out.find("--progress "), std::string::npos) << help.out;
+    EXPECT_NE(help.out.find("--no-progress "), std::string::npos) << help.out;
+    const std::string target = std::string(sub) == "serve-bench" ? "http://127.0.0.1:1" : RIGBENCH_TEST_MODEL;
+    const ProcessResult both = run_process({RIGBENCH_BIN, sub, target, "--progress", "--no-progress", "--no-db"});
+    EXPECT_EQ(both.exit_code, 2) << both.err;
+    EXPECT_NE(both.err.find("--progress and --no-progress: give one, not both"), std::string::npos) << both.err;
+  }
+  const ProcessResult help = run_process({RIGBENCH_BIN, "serve-bench", "--help"});
+  for (const char* shown : {"--concurrency INT=[1]", "--warmup INT=1", "-p,--n-prompt INT=128", "-n,--n-gen INT=128",
+                            "--timeout-seconds FLOAT=60", "--seed UINT=42"}) {
+    EXPECT_NE(help.out.find(shown), std::string::npos) << shown << "\n" << help.out;
+  }
+}
+
+// A name that does not resolve is said so (not "refused"); a URL ending in /v1 reaches the server.
+TEST(ServeBenchFakeOpenAi, UnresolvableHostIsSaidSoAndAV1UrlIsAccepted) {
+  const ProcessResult r = serve_bench({"http://no-such-host.invalid:8080", "--no-db"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("cannot connect: the host name 'no-such-host.invalid' does not resolve ("), std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("refused"), std::string::npos) << r.err;
+  Background server(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1"}));
+  ASSERT_GT(server.port(), 0) << server.err();
+  const ProcessResult v1 =
+      serve_bench({url(server.port()) + "/v1", "--num-requests", "2", "-n", "2", "--no-db", "-o", "json"});
+  ASSERT_EQ(v1.exit_code, 0) << v1.err;
+  EXPECT_EQ(runs_of(v1)[0]["completed"], 2);
+}
+
+// llama-server's model id is the path it was given: the record names the model as bench names
+// that file, keeps the id beside it, and takes --machine as bench does.
+TEST(ServeBenchFakeOpenAi, AModelServedByItsPathIsNamedByItsFileAndMachineIsTaken) {
+  Background server(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1", "--model", "/srv/models/tiny-Q4_0.gguf"}));
+  ASSERT_GT(server.port(), 0) << server.err();
+  TempDir dir;
+  const std::string db = dir.file("r.db");
+  const ProcessResult r = serve_bench(
+      {url(server.port()), "--num-requests", "2", "-n", "2", "--db", db, "--machine", "rig-serve", "-o", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const ProcessResult exported = run_process({RIGBENCH_BIN, "export", "--db", db, "-o", "json"});
+  const json rec = json::parse(exported.out, nullptr, false);
+  ASSERT_TRUE(rec.is_array() && rec.size() == 1) << exported.out;
+  EXPECT_EQ(rec[0]["model"]["name"], "tiny-Q4_0");
+  EXPECT_EQ(rec[0]["server"]["model_id"], "/srv/models/tiny-Q4_0.gguf");
+  EXPECT_EQ(rec[0]["machine"]["hostname"], "rig-serve");
+}
+
 TEST(ServeBenchFakeOllama, TheBuiltInPromptSuiteIsAPromptFile) {
   Background server(fake("ollama", {"--ttft-ms", "1", "--interval-ms", "1"}));
   ASSERT_GT(server.port(), 0) << server.err();

@@ -29,5 +29,16 @@ TEST(ModelName, FileStemKeepsOtherExtensionsAndReadsWindowsPaths) {
   EXPECT_EQ(model_file_stem("x.gguf"), "x");
 }
 
+// llama-server names a model by the path it was given (-m): serve-bench names it as bench names
+// that file; other servers' ids are names already.
+TEST(ModelName, AServedModelWhoseIdIsAPathIsNamedByItsFile) {
+  EXPECT_EQ(served_model_name("/work/models/stories260K.gguf"), "stories260K");
+  EXPECT_EQ(served_model_name("models/Qwen3-8B-Q4_K_M.GGUF"), "Qwen3-8B-Q4_K_M");
+  EXPECT_EQ(served_model_name("C:\\models\\x.bin"), "x.bin");
+  EXPECT_EQ(served_model_name("llama3:8b"), "llama3:8b");                                 // Ollama
+  EXPECT_EQ(served_model_name("meta-llama/Llama-3.1-8B-Instruct"), "meta-llama/Llama-3.1-8B-Instruct");  // vLLM
+  EXPECT_EQ(served_model_name("my-alias"), "my-alias");                                   // llama-server --alias
+}
+
 }  // namespace
 }  // namespace rigbench

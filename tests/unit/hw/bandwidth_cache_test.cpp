@@ -113,3 +113,20 @@ TEST_F(BandwidthCache, AnotherMachineHasItsOwnFigure) {
 
 }  // namespace
 }  // namespace rigbench::hw
+
+namespace rigbench::hw {
+namespace {
+
+// README states the probe's arrays as the code sizes them (it said 384 MiB while `hw` probed
+// three 256 MiB arrays).
+TEST(BandwidthProbe, ReadmeStatesTheArraysTheProbeUses) {
+  const std::string readme = testing::read_file(std::string(RIGBENCH_TEST_DATA) + "/../../README.md");
+  ASSERT_FALSE(readme.empty());
+  const std::string mib = std::to_string(kProbeArrayBytes >> 20);
+  const std::string all = std::to_string(3 * (kProbeArrayBytes >> 20));
+  EXPECT_NE(readme.find("the probe's three " + mib + " MiB arrays (" + all + " MiB)"), std::string::npos);
+  EXPECT_EQ(readme.find("384 MiB"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rigbench::hw

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "net/resolve.h"
+
 namespace rigbench::net {
 namespace {
 
@@ -26,6 +28,31 @@ TEST(ParseUrl, HostPortPathAndDefaults) {
   ASSERT_TRUE(v6);
   EXPECT_EQ(v6->host, "::1");
   EXPECT_EQ(v6->redacted(), "http://[::1]:9000");
+}
+
+// The OpenAI base URL as OpenAI clients take it: its /v1 is the endpoints' own (before, every
+// request went to /v1/v1/... and failed with no hint).
+TEST(ParseUrl, AnOpenAiV1SuffixIsAccepted) {
+  for (const char* text : {"http://127.0.0.1:8080/v1", "http://127.0.0.1:8080/v1/"}) {
+    auto u = parse_url(text);
+    ASSERT_TRUE(u);
+    EXPECT_EQ(u->base_path, "");
+    EXPECT_EQ(u->redacted(), "http://127.0.0.1:8080");
+  }
+  auto proxied = parse_url("https://gw.example.com/openai/v1");
+  ASSERT_TRUE(proxied);
+  EXPECT_EQ(proxied->base_path, "/openai");
+  auto other = parse_url("http://127.0.0.1:8080/v10");
+  ASSERT_TRUE(other);
+  EXPECT_EQ(other->base_path, "/v10");
+}
+
+// A name that does not resolve is said so, not "refused" (RFC 2606: .invalid never resolves).
+TEST(CannotConnect, ANameThatDoesNotResolveIsSaidSo) {
+  const std::string text = cannot_connect_text("no-such-host.invalid");
+  EXPECT_EQ(text.rfind("cannot connect: the host name 'no-such-host.invalid' does not resolve (", 0), 0u) << text;
+  EXPECT_EQ(text.find("refused"), std::string::npos) << text;
+  EXPECT_EQ(cannot_connect_text("127.0.0.1"), "cannot connect (refused or unreachable)");
 }
 
 TEST(ParseUrl, CredentialsAreKeptApartAndNeverRedactedIn) {

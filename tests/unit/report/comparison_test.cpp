@@ -902,6 +902,61 @@ TEST(ComparePrinters, TwoBuildsOfOneMachineAndModelAreRowsThatNameTheirBuild) {
 
 // Energy flags (EnergyInfo::flags) are shown with the J/token and cost cells they qualify,
 // and said once below the table; json and csv carry them as energy_flags.
+// rigbench's runs and llama-bench's imported rows of one machine, model and llama.cpp commit
+// line up in one row, side by side, each column naming its tool; the row's build is the commit
+// alone. Before, each tool had rows of its own ("llama-bench / llama.cpp aaaaaaaa" under one
+// machine column), and the regressions called the tool change a build that got slower.
+TEST(Compare, LlamaBenchImportsLineUpBesideRigbenchRunsOfTheSameCommit) {
+  RunRecord lb = run("lb", "box-a", "alpha", {1'000'000'000, 1'010'000'000}, {1'000'000'000, 1'010'000'000});
+  lb.tags = {"source:llama-bench"};
+  lb.build.rigbench_version.clear();
+  const RunRecord rb = run("rb", "box-a", "alpha", {500'000'000, 505'000'000}, {500'000'000, 505'000'000});
+  const RunRecord other = run("ob", "box-b", "alpha", {500'000'000, 505'000'000}, {500'000'000, 505'000'000});
+  const std::vector<RunRecord> records = {lb, rb, other};
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp) << cmp.error().message;
+  const std::string rigbench = "rigbench " + rb.build.rigbench_version;
+  EXPECT_EQ(cmp->columns, (std::vector<std::string>{"box-a \u00b7 llama-bench", "box-a \u00b7 " + rigbench,
+                                                    "box-b \u00b7 " + rigbench}));
+  const Row& pp = find_row(*cmp, "alpha", "pp512");
+  ASSERT_EQ(pp.cells.size(), 3u);
+  EXPECT_EQ(pp.cells[0].state, CellState::kMeasured);
+  EXPECT_EQ(pp.cells[1].state, CellState::kMeasured);
+  EXPECT_NEAR(pp.cells[1].ratio, 2, 0.01);  // rigbench's run against llama-bench's, in one row
+  EXPECT_EQ(pp.build, "llama.cpp aaaaaaaa");
+  EXPECT_EQ(std::count_if(cmp->rows.begin(), cmp->rows.end(), [](const Row& r) { return r.test == "pp512"; }), 1);
+  EXPECT_FALSE(cmp->several_builds);  // one commit: no build column
+  // By build the columns stay the tool and commit together.
+  auto by_build = compare(records, {CompareBy::kBuild, ""});
+  ASSERT_TRUE(by_build);
+  EXPECT_EQ(by_build->columns,
+            (std::vector<std::string>{"llama-bench / llama.cpp aaaaaaaa", rigbench + " / llama.cpp aaaaaaaa"}));
+  // Two tools of one commit are not a regression.
+  EXPECT_TRUE(find_regressions(records, 0.05).empty());
+  // One tool: the columns are the machines alone, as before.
+  auto one_tool = compare(std::vector<RunRecord>{rb, other}, {});
+  ASSERT_TRUE(one_tool);
+  EXPECT_EQ(one_tool->columns, (std::vector<std::string>{"box-a", "box-b"}));
+}
+
+// The answers' ranking wraps between its entries, never inside a column's name.
+TEST(ComparePrinters, RankingWrapsBetweenEntriesOnly) {
+  Table t({{"item", "model"}, {"ranking", "ranking", Align::kLeft, false, false, true, " > "}});
+  std::string ranking;
+  for (int i = 0; i < 6; ++i) ranking += (i ? " > " : "") + std::string("machine-") + char('a' + i) + " \u00b7 rigbench 0.1.0 1234.56";
+  t.add_row({TableCell::str("m"), TableCell::str(ranking)});
+  const std::string md = markdown_table(t);
+  std::istringstream lines(md);
+  int continuation = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("|   ", 0) == 0) ++continuation;
+    EXPECT_LE(display_width(line), kMarkdownWidth) << line;
+    if (line.find("machine-") != std::string::npos)
+      EXPECT_NE(line.find("rigbench 0.1.0 1234.56"), std::string::npos) << "an entry cut: " << line;
+  }
+  EXPECT_GT(continuation, 0) << md;
+}
+
 TEST(ComparePrinters, EnergyFlagsAreShownWithTheFiguresTheyQualify) {
   RunRecord a = run("1", "box-a", "alpha", {1'000'000'000, 1'000'000'000}, {1'000'000'000, 1'000'000'000});
   a.energy.method = "counter";

@@ -61,6 +61,28 @@ TEST(MarkdownPrinter, OneRowPerTestLikeLlamaBenchWithMeanAndStddev) {
   for (const auto& line : lines) EXPECT_LE(line.size(), 120u) << line;
 }
 
+// A llama-bench import records no devices, but llama-bench records its backend: the table and
+// the CSV show it (they showed "-" and "").
+TEST(MarkdownPrinter, ALlamaBenchImportShowsTheBackendLlamaBenchRecorded) {
+  RunRecord imported = testing::sample_record();
+  imported.devices_used.clear();
+  imported.tags = {"source:llama-bench"};
+  imported.machine.backends = {"CUDA"};
+  imported.model.name = "m";  // no comma: the CSV row splits at every one
+  const auto lines = split(markdown({imported}), '\n');
+  ASSERT_GE(lines.size(), 3u);
+  EXPECT_NE(lines[2].find("| CUDA |"), std::string::npos) << lines[2];
+  const auto csv = split(testing::printed(OutputFormat::kCsv, {imported}), '\n');
+  const auto header = split(csv[0], ',');
+  const auto row = split(csv[1], ',');
+  const auto at = std::find(header.begin(), header.end(), "backends") - header.begin();
+  EXPECT_EQ(row[static_cast<std::size_t>(at)], "CUDA") << csv[1];
+  // A record of rigbench's own without devices still shows "-".
+  RunRecord own = testing::sample_record();
+  own.devices_used.clear();
+  EXPECT_NE(split(markdown({own}), '\n')[2].find("| - |"), std::string::npos);
+}
+
 TEST(MarkdownPrinter, WideShowsMemoryParamsAndTtftSpread) {
   std::ostringstream out;
   auto p = make_printer(OutputFormat::kMarkdown, out, PrinterOptions{{}, /*wide=*/true});

@@ -410,6 +410,49 @@ TEST(SqliteStore, RefusesAFileThatIsNotADatabase) {
   EXPECT_NE(store.error().message.find("x.db"), std::string::npos);
 }
 
+// What a file given to --db is when it is not a rigbench database, in one line naming it; never
+// "schema version -1" (what a reader said of every one of them before).
+TEST(SqliteStore, ReadersSayWhatAFileIsWhenItIsNotARigbenchDatabase) {
+  testing::TempDir dir;
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"notes.txt", "hello\n"},
+      {"runs.jsonl", "{\"record_id\": \"a\"}\n{\"record_id\": \"b\"}\n"},
+      {"runs.json", "[{\"record_id\": \"a\"}]"},
+      {"blob.bin", std::string("\x01\x02\x00\x03", 4)},
+      {"empty.db", ""},
+  };
+  const std::vector<std::string> reasons = {
+      "a text file, not an SQLite database",
+      "a JSON or JSON lines file, not an SQLite database (rigbench import reads it into one)",
+      "a JSON file, not an SQLite database (rigbench import reads it into one)",
+      "not an SQLite database (it does not begin with SQLite's header)",
+      "an empty file, not a rigbench database",
+  };
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const std::string path = dir.file(cases[i].first);
+    testing::write_file(path, cases[i].second);
+    auto store = SqliteStore::open_readonly(path);
+    ASSERT_FALSE(store) << path;
+    EXPECT_EQ(store.error().message, "database '" + path + "': " + reasons[i]);
+  }
+  // An SQLite file of another program's.
+  const std::string other = dir.file("other.db");
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(other.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "CREATE TABLE t (a)", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  auto store = SqliteStore::open_readonly(other);
+  ASSERT_FALSE(store);
+  EXPECT_EQ(store.error().message,
+            "database '" + other + "': an SQLite database, but not rigbench's (no schema version, no results)");
+  // Opening to write says it too (bench --db notes.txt), with the hint.
+  auto written = SqliteStore::open(dir.file("notes.txt"), "use --db PATH or --no-db");
+  ASSERT_FALSE(written);
+  EXPECT_EQ(written.error().message,
+            "database '" + dir.file("notes.txt") + "': a text file, not an SQLite database; use --db PATH or --no-db");
+  EXPECT_EQ(testing::read_file(dir.file("notes.txt")), "hello\n");  // untouched
+}
+
 TEST(SqliteStore, RefusesANewerSchema) {
   testing::TempDir dir;
   const std::string path = dir.file("new.db");
