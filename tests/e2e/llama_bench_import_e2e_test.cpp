@@ -155,7 +155,7 @@ TEST_F(LlamaBenchImportE2E, ImportLinesUpBesideRigbenchsRunsOfTheSameCommit) {
 
   const ProcessResult md = run_process({RIGBENCH_BIN, "export", "--db", db, "-o", "md"});
   ASSERT_EQ(md.exit_code, 0) << md.err;
-  for (const std::string& line : split(md.out, '\n')) {
+  for (const std::string& line : split(testing::unpadded(md.out), '\n')) {
     if (line.find("pp16") == std::string::npos && line.find("tg4") == std::string::npos) continue;
     EXPECT_NE(line.find("| CPU |"), std::string::npos) << line;  // llama-bench's backend too, never "-"
   }

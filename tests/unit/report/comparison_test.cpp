@@ -918,7 +918,7 @@ TEST(Compare, LlamaBenchImportsLineUpBesideRigbenchRunsOfTheSameCommit) {
   const std::string rigbench = "rigbench " + rb.build.rigbench_version;
   EXPECT_EQ(cmp->columns, (std::vector<std::string>{"box-a \u00b7 llama-bench", "box-a \u00b7 " + rigbench,
                                                     "box-b \u00b7 " + rigbench}));
-  const Row& pp = find_row(*cmp, "alpha", "pp512");
+  const Row& pp = find_row(*cmp, "alpha F32", "pp512");
   ASSERT_EQ(pp.cells.size(), 3u);
   EXPECT_EQ(pp.cells[0].state, CellState::kMeasured);
   EXPECT_EQ(pp.cells[1].state, CellState::kMeasured);
