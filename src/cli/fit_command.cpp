@@ -384,10 +384,12 @@ Status run_fit_command(const FitOptions& o) {
   rep.model = o.preset.empty() ? shape->name : shape->name + " " + o.quant;
   rep.model_path = o.model.empty() ? "preset " + o.preset + " " + o.quant : o.model;
   rep.weights_bytes = shape->tensor_bytes;
-  rep.notes.push_back(
-      "tg bound = bandwidth / bytes read per token (weights on each device, MoE experts scaled by used/total, "
-      "KV at n_depth " +
-      std::to_string(o.n_depth) + ", -d): an upper bound, not a measurement");
+  if (shape->causal) {  // a model that generates no tokens one by one has no bound (fit_table says why)
+    rep.notes.push_back(
+        "tg bound = bandwidth / bytes read per token (weights on each device, MoE experts scaled by used/total, "
+        "KV at n_depth " +
+        std::to_string(o.n_depth) + ", -d): an upper bound, not a measurement");
+  }
   if (catalog_wanted)
     rep.notes.push_back(
         "a discrete GPU's weights exclude the input embeddings (token_embd), which llama.cpp keeps in host RAM");

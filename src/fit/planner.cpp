@@ -235,7 +235,8 @@ FitResult plan_fit(const model::ModelShape& s, const Target& t, const ContextPar
              "not even the output layer fits the device (" + std::to_string(one.device.total() >> 20) + " MiB)");
   }
   r.max_ctx = largest_fitting_context(s, t, c, r.n_gpu_layers);
-  r.tg_bound_tps = tg_bound(s, t, c, r.n_gpu_layers, depth);
+  r.generates = s.causal;
+  r.tg_bound_tps = s.causal ? tg_bound(s, t, c, r.n_gpu_layers, depth) : 0;
   context_notes(s, c, r);
   return r;
 }
@@ -360,7 +361,8 @@ std::vector<FitResult> plan_fit_split(const model::ModelShape& s, const Target& 
   for (auto& r : results) {
     context_notes(s, c, r);
     r.max_ctx = max_ctx;
-    r.tg_bound_tps = seconds > 0 ? 1.0 / seconds : 0;
+    r.generates = s.causal;
+    r.tg_bound_tps = s.causal && seconds > 0 ? 1.0 / seconds : 0;
   }
   return results;
 }

@@ -52,7 +52,12 @@ struct FitResult {
                              // n_ctx_train x sequences or the request when larger) at which the
                              // row's plan (its n_gpu_layers; over several devices, the whole split:
                              // every device and the host RAM) still has room; 0 = none
-  double tg_bound_tps = 0;   // upper bound on tg, tokens/s: bandwidth / bytes read per token
+  double tg_bound_tps = 0;   // upper bound on tg, tokens/s: bandwidth / bytes read per token;
+                             // 0 = unknown, or none where `generates` is false
+  // Whether the model generates tokens one after another (model::ModelShape::causal): false
+  // for an encoder (BERT-like: embedding and reranking models) and a non-causal decoder
+  // (diffusion models), which have no tg and so no tg bound (tg_bound_tps 0).
+  bool generates = true;
   int split_layers = -1;     // in a split over several devices (plan_fit_split, plan_device_split):
                              // the repeating layers this device holds, as llama.cpp places them
                              // (split_layer_devices); -1 = not a split (n_gpu_layers are all here)

@@ -125,7 +125,7 @@ Table fit_table(const FitReport& r) {
                size_cell(r, kMargin, f),
                TableCell::integer(f.max_ctx, f.max_ctx > 0 ? "" : "-"),
                f.tg_bound_tps > 0 ? TableCell::number_text(f.tg_bound_tps, "<= " + format_fixed(f.tg_bound_tps, 1))
-                                  : TableCell::absent("unknown"),
+                                  : TableCell::absent(f.generates ? "unknown" : "-"),
                TableCell::boolean(false),
                usd >= 0 ? TableCell::number(usd) : TableCell::absent(),
                TableCell::str(note)});
@@ -143,6 +143,7 @@ Table fit_table(const FitReport& r) {
   }
   if (!split_partial.empty()) t.add_note(split_partial);
   if (const std::string o = overhead_note(r); !o.empty()) t.add_note(o);
+  if (!r.results.empty() && !r.results.front().generates) t.add_note(kNoGenerationNote);
   if (!r.results.empty()) {
     t.add_note(fit::usable_definition(r.results.front().target.reserve_bytes));
   }

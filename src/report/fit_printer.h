@@ -21,6 +21,12 @@
 
 namespace rigbench::report {
 
+// fit's and fit --rank's note for a model that generates no tokens one by one
+// (fit::FitResult::generates false): why its tg bound is "-".
+inline constexpr const char* kNoGenerationNote =
+    "no tg bound: the model is not causal (an encoder: an embedding or reranking model; or a diffusion model), so it "
+    "generates no tokens one by one; `rigbench embed` measures an embedding model";
+
 // A plan split over machines (fit --rpc, --rpc-device): the link and the network's part of the
 // tg bound, for -o json ("network").
 struct FitNetwork {

@@ -6,6 +6,7 @@
 
 #include "core/strings.h"
 #include "fit/usable.h"
+#include "report/fit_printer.h"
 #include "report/table_json.h"
 
 namespace rigbench::report {
@@ -53,7 +54,8 @@ Table fit_ranking_table(const FitRankingReport& r) {
     t.add_row({TableCell::integer(++rank),
                TableCell::str(o.count > 1 ? std::to_string(o.count) + "\u00d7 " + o.device : o.device),
                TableCell::integer(o.count), TableCell::str(o.kind), TableCell::integer(o.n_ctx), gib(o.needed_bytes),
-               gib(o.total_memory_bytes), gib(o.usable_memory_bytes), TableCell::number(o.tg_bound_tps, 1),
+               gib(o.total_memory_bytes), gib(o.usable_memory_bytes),
+               o.tg_bound_tps > 0 ? TableCell::number(o.tg_bound_tps, 1) : TableCell::absent("-"),
                money(o.price_usd, 0), money(o.usd_per_gib_total, 2), money(o.usd_per_gib_usable, 2)});
   }
   if (!r.ranking.not_fitting.empty()) {
@@ -72,9 +74,16 @@ Table fit_ranking_table(const FitRankingReport& r) {
   t.add_note(
       fit::usable_definition() + ", as in fit's table; needed (the backend's runtime overhead included) must stay "
       "within it; USD/GiB counts all installed memory");
-  t.add_note(
-      "tg bound = bandwidth / bytes read per token: an upper bound, not a measurement; N\u00d7 = that many GPUs, "
-      "layers split equally; prices are launch prices (data/devices.json)");
+  const bool generates = r.ranking.ranked.empty() || r.ranking.ranked.front().results.empty() ||
+                         r.ranking.ranked.front().results.front().generates;
+  if (generates) {
+    t.add_note(
+        "tg bound = bandwidth / bytes read per token: an upper bound, not a measurement; N\u00d7 = that many GPUs, "
+        "layers split equally; prices are launch prices (data/devices.json)");
+  } else {
+    t.add_note(kNoGenerationNote);
+    t.add_note("N\u00d7 = that many GPUs, layers split equally; prices are launch prices (data/devices.json)");
+  }
   for (const std::string& n : r.notes) t.add_note(n);
   return t;
 }
@@ -99,11 +108,14 @@ std::string buy_sentence(const FitRankingReport& r) {
   };
   if (!cheapest) {
     return "For " + at + ", " + std::to_string(r.ranking.ranked.size()) +
-           " catalog options fit, none with a list price; the highest tg bound is " + name(*fastest) + "'s, " +
-           format_fixed(fastest->tg_bound_tps, 1) + " t/s.";
+           " catalog options fit, none with a list price" +
+           (fastest->tg_bound_tps > 0 ? "; the highest tg bound is " + name(*fastest) + "'s, " +
+                                            format_fixed(fastest->tg_bound_tps, 1) + " t/s."
+                                      : std::string("."));
   }
   std::string s = "For " + at + ", the cheapest catalog option that fits is " + name(*cheapest) + ", $" +
-                  format_fixed(*cheapest->price_usd, 0) + " (tg bound " + format_fixed(cheapest->tg_bound_tps, 1) + " t/s)";
+                  format_fixed(*cheapest->price_usd, 0) +
+                  (cheapest->tg_bound_tps > 0 ? " (tg bound " + format_fixed(cheapest->tg_bound_tps, 1) + " t/s)" : "");
   if (per_usable) {
     s += (per_usable == cheapest ? std::string("; it is also the lowest price per usable GiB, $")
                                  : "; the lowest price per usable GiB is " + name(*per_usable) + "'s, $") +

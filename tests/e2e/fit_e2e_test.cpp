@@ -51,6 +51,27 @@ TEST(FitE2E, CpuRepackNoteOnlyWhereWeightsStayOnTheCpu) {
   EXPECT_NE(all, repack_note(partial));  // fewer bytes where fewer weights stay on the CPU
 }
 
+// An embedding model (bge: BERT, an encoder) generates no tokens: no tg bound in fit's json, its
+// table or fit --rank's answer, and a note that says why instead of the bound's definition
+// (fit had shown "tg bound <= 567.0" and report's answer "tg bound 10677.4 t/s").
+TEST(FitE2E, AnEmbeddingModelHasNoTgBoundAndIsToldWhy) {
+  const auto j = fit_json({"--preset", "bge-small-en-v1.5", "--quant", "F16", "-c", "512"});
+  ASSERT_EQ(j["devices"].size(), 1u);
+  EXPECT_TRUE(j["devices"][0]["tg_bound_tps"].is_null()) << j["devices"][0].dump();
+  const std::string notes = j["notes"].dump();
+  EXPECT_NE(notes.find("no tg bound: the model is not causal"), std::string::npos) << notes;
+  EXPECT_EQ(notes.find("tg bound = bandwidth"), std::string::npos) << notes;
+  const ProcessResult md = run_process({RIGBENCH_BIN, "fit", "--preset", "bge-small-en-v1.5", "--quant", "F16", "-c", "512"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_EQ(md.out.find("<= "), std::string::npos) << md.out;
+  const ProcessResult rank = run_process(
+      {RIGBENCH_BIN, "fit", "--preset", "bge-small-en-v1.5", "--quant", "F16", "-c", "512", "--rank", "price"});
+  ASSERT_EQ(rank.exit_code, 0) << rank.err;
+  EXPECT_NE(rank.out.find("the cheapest catalog option that fits is"), std::string::npos) << rank.out;
+  EXPECT_EQ(rank.out.find("(tg bound"), std::string::npos) << rank.out;
+  EXPECT_NE(rank.out.find("no tg bound: the model is not causal"), std::string::npos) << rank.out;
+}
+
 TEST(FitE2E, JsonCarriesEveryFieldPerDevice) {
   const auto j = fit_json({RIGBENCH_TEST_MODEL, "-c", "4096"});
   ASSERT_EQ(j["devices"].size(), 1u);

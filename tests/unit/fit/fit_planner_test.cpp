@@ -301,3 +301,30 @@ TEST(FitPlanner, CatalogGpuHostHasItsOwnBandwidth) {
 
 }  // namespace
 }  // namespace rigbench
+
+namespace rigbench {
+namespace {
+
+// An encoder (bge: BERT, not causal) generates no tokens: no tg bound on one device or split
+// over several, where a decoder of the same plan has one.
+TEST(FitPlanner, AnEncoderHasNoTgBoundADecoderHasOne) {
+  const auto encoder = testing::preset_shape("bge-small-en-v1.5", "F16");
+  const auto decoder = testing::preset_shape("SmolLM2-135M", "Q8_0");
+  ASSERT_FALSE(encoder.causal);
+  fit::ContextParams c;
+  c.n_ctx = 512;
+  const fit::FitResult e = fit::plan_fit(encoder, cpu_machine(64 * kGiB), c, -2, 0);
+  const fit::FitResult d = fit::plan_fit(decoder, cpu_machine(64 * kGiB), c, -2, 0);
+  EXPECT_EQ(e.verdict, fit::Verdict::kFits);
+  EXPECT_FALSE(e.generates);
+  EXPECT_EQ(e.tg_bound_tps, 0);
+  EXPECT_TRUE(d.generates);
+  EXPECT_GT(d.tg_bound_tps, 0);
+  for (const auto& r : fit::plan_fit_split(encoder, from_catalog("RTX 3090"), c, -1, 0, 2, {})) {
+    EXPECT_FALSE(r.generates);
+    EXPECT_EQ(r.tg_bound_tps, 0);
+  }
+}
+
+}  // namespace
+}  // namespace rigbench

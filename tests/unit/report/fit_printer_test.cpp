@@ -1,0 +1,75 @@
+// report: fit's and fit --rank's tables for a model that generates no tokens one by one (an
+// encoder such as bge: fit::FitResult::generates false) against one that does.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "report/fit_printer.h"
+#include "report/fit_ranking_printer.h"
+
+namespace rigbench::report {
+namespace {
+
+constexpr uint64_t kGiB = 1ull << 30;
+
+std::string cell(const Table& t, std::size_t row, const std::string& key) {
+  const auto& cols = t.columns();
+  const auto at = std::find_if(cols.begin(), cols.end(), [&](const TableColumn& c) { return c.key == key; });
+  EXPECT_NE(at, cols.end()) << key;
+  return at == cols.end() ? "" : t.rows().at(row).at(static_cast<std::size_t>(at - cols.begin())).text;
+}
+
+bool has_note(const Table& t, const std::string& text) {
+  return std::any_of(t.notes().begin(), t.notes().end(),
+                     [&](const std::string& n) { return n.find(text) != std::string::npos; });
+}
+
+fit::FitResult planned(bool generates, double tg_bound_tps) {
+  fit::FitResult r;
+  r.target.name = "RTX 3090";
+  r.target.backend = "cuda";
+  r.target.capacity_bytes = 24 * kGiB;
+  r.verdict = fit::Verdict::kFits;
+  r.generates = generates;
+  r.tg_bound_tps = tg_bound_tps;
+  return r;
+}
+
+TEST(FitPrinter, AnEncoderShowsNoTgBoundAndSaysWhyAnUnknownBoundStaysUnknown) {
+  FitReport encoder, unknown, decoder;
+  encoder.results = {planned(false, 0)};
+  unknown.results = {planned(true, 0)};
+  decoder.results = {planned(true, 123.45)};
+  for (FitReport* r : {&encoder, &unknown, &decoder}) r->usd_per_gib = {-1};
+  const Table e = fit_table(encoder), u = fit_table(unknown), d = fit_table(decoder);
+  EXPECT_EQ(cell(e, 0, "tg_bound_tps"), "-");
+  EXPECT_TRUE(has_note(e, "no tg bound: the model is not causal"));
+  EXPECT_EQ(cell(u, 0, "tg_bound_tps"), "unknown");
+  EXPECT_FALSE(has_note(u, "no tg bound"));
+  EXPECT_EQ(cell(d, 0, "tg_bound_tps"), "<= 123.5");
+  EXPECT_FALSE(has_note(d, "no tg bound"));
+}
+
+TEST(FitRankingPrinter, AnEncodersOptionsShowNoTgBoundInTheTableOrTheAnswer) {
+  FitRankingReport r;
+  r.model = "bge-small-en-v1.5";
+  r.ranking.n_ctx = 512;
+  fit::BuyOption o;
+  o.device = "RTX 3090";
+  o.kind = "gpu";
+  o.results = {planned(false, 0)};
+  o.verdict = fit::Verdict::kFits;
+  o.n_ctx = 512;
+  o.price_usd = 1499;
+  r.ranking.ranked = {o};
+  const Table t = fit_ranking_table(r);
+  EXPECT_EQ(cell(t, 0, "tg_bound_tps"), "-");
+  EXPECT_TRUE(has_note(t, "no tg bound: the model is not causal"));
+  EXPECT_FALSE(has_note(t, "tg bound = bandwidth"));
+  const std::string answer = buy_sentence(r);
+  EXPECT_NE(answer.find("the cheapest catalog option that fits is RTX 3090, $1499"), std::string::npos) << answer;
+  EXPECT_EQ(answer.find("tg bound"), std::string::npos) << answer;
+}
+
+}  // namespace
+}  // namespace rigbench::report
