@@ -209,30 +209,30 @@ std::string bound_text(double v) {
   return ec == std::errc() ? std::string(buf, end) : std::to_string(v);
 }
 
+// A value of type T (read whole by std::from_chars) within [lo, hi]: "" or what is wrong, in
+// the one shape ("'x' is not <kind>", "'2' is out of range [lo, hi]").
+template <typename T>
+CLI::Validator bounded(T lo, T hi, const std::string& bounds, const char* kind, std::string description) {
+  return CLI::Validator(
+      [lo, hi, bounds, kind](std::string& v) -> std::string {
+        T x{};
+        const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+        if (ec != std::errc() || end != v.data() + v.size()) return "'" + v + "' is not " + kind;
+        return x >= lo && x <= hi ? "" : "'" + v + "' is out of range " + bounds;
+      },
+      std::move(description));
+}
+
 }  // namespace
 
 CLI::Validator range(double min, double max) {
   const std::string bounds = "[" + bound_text(min) + ", " + bound_text(max) + "]";
-  return CLI::Validator(
-      [min, max, text = bounds](std::string& v) -> std::string {
-        double x = 0;
-        const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-        if (ec != std::errc() || end != v.data() + v.size()) return "'" + v + "' is not a number";
-        return x >= min && x <= max ? "" : "'" + v + "' is out of range " + text;
-      },
-      bounds);
+  return bounded(min, max, bounds, "a number", bounds);
 }
 
 CLI::Validator int_range(long lo, long hi) {
   const std::string bounds = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
-  return CLI::Validator(
-      [lo, hi, text = bounds](std::string& v) -> std::string {
-        long x = 0;
-        const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-        if (ec != std::errc() || end != v.data() + v.size()) return "'" + v + "' is not an integer";
-        return x >= lo && x <= hi ? "" : "'" + v + "' is out of range " + text;
-      },
-      "INT in " + bounds);
+  return bounded(lo, hi, bounds, "an integer", bounds);
 }
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {

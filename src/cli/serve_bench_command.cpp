@@ -46,12 +46,12 @@ namespace rigbench::cli {
 namespace {
 
 constexpr int kDefaultRequestsPerWorker = 8;  // --num-requests default: 8 per concurrent request, at least 16
+constexpr long kMaxConcurrency = 100000;      // --concurrency: requests in flight
+constexpr long kMaxTokens = 1L << 24;         // -p, -n: as bench's
 
+// A list flag's values (each checked by its int_range when parsed): at least one.
 Result<std::vector<int>> parse_positive_list(const std::vector<int>& values, const char* flag) {
   if (values.empty()) return fail(ErrorCode::kUsage, std::string(flag) + ": give at least one value");
-  for (int v : values) {
-    if (v < 1) return fail(ErrorCode::kUsage, std::string(flag) + " " + std::to_string(v) + ": must be >= 1");
-  }
   return values;
 }
 
@@ -165,21 +165,33 @@ CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& o) {
   cmd->add_option("--api-key", o.api_key, "bearer key (default: $OPENAI_API_KEY); never printed or stored");
   cmd->add_option("--concurrency", o.concurrency, "requests in flight: one run per value, list (1,4,16)")
       ->delimiter(',')
+      ->check(int_range(1, kMaxConcurrency))
       ->capture_default_str();
-  cmd->add_option("--rate", o.rate, "requests per second, Poisson arrivals (at most --concurrency in flight)");
+  cmd->add_option("--rate", o.rate, "requests per second, Poisson arrivals (at most --concurrency in flight)")
+      ->check(range(0, 1e6));
   cmd->add_option("--num-requests", o.num_requests,
-                  "requests counted per run (default: 8 per concurrent request, at least 16)");
+                  "requests counted per run (default: 8 per concurrent request, at least 16)")
+      ->check(int_range(1, measure::kMaxRequestsPerRun));
   cmd->add_option("--duration-seconds,--duration", o.duration_s,
-                  "seconds per run (with --num-requests: the first to end)");
-  cmd->add_option("--warmup", o.warmup, "requests before each run, one at a time, not counted")->capture_default_str();
+                  "seconds per run (with --num-requests: the first to end)")
+      ->check(range(0, 7 * 86400));
+  cmd->add_option("--warmup", o.warmup, "requests before each run, one at a time, not counted")
+      ->check(int_range(0, 1000))
+      ->capture_default_str();
   cmd->add_flag("--no-warmup", o.no_warmup, "no warmup request (as --warmup 0; llama-bench's spelling)");
-  cmd->add_option("-p,--n-prompt", o.n_prompt, "random prompt tokens per request")->capture_default_str();
-  cmd->add_option("-n,--n-gen", o.n_gen, "output tokens asked for per request (ignore_eos, min_tokens, num_predict)")->capture_default_str();
+  cmd->add_option("-p,--n-prompt", o.n_prompt, "random prompt tokens per request")
+      ->check(int_range(1, kMaxTokens))
+      ->capture_default_str();
+  cmd->add_option("-n,--n-gen", o.n_gen, "output tokens asked for per request (ignore_eos, min_tokens, num_predict)")
+      ->check(int_range(1, kMaxTokens))
+      ->capture_default_str();
   cmd->add_option("--prompts", o.prompts_file,
                   "JSONL prompts instead of random ones: {\"prompt\": ...} or {\"messages\": [...]}, \"max_tokens\"; "
                   "builtin = bench's built-in prompt suite");
   cmd->add_option("--slo", o.slo, "service-level objectives for goodput, e.g. ttft_ms=500,tpot_ms=50");
-  cmd->add_option("--timeout-seconds", o.timeout_s, "a request's time limit, and the longest wait for a byte")->capture_default_str();
+  cmd->add_option("--timeout-seconds", o.timeout_s, "a request's time limit, and the longest wait for a byte")
+      ->check(range(0.001, 7 * 86400))
+      ->capture_default_str();
   cmd->add_option("--seed", o.seed, "seed of the random prompts and arrivals")->capture_default_str();
   cmd->add_option("--save-responses", o.save_responses,
                   "write each counted request's prompt and answer to this JSONL file, with its record_id (by "
@@ -191,8 +203,11 @@ CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& o) {
   cmd->add_option("--queries", o.queries, "--embeddings: the texts, embed's format (default: its built-in set)");
   cmd->add_option("-b,--batch-size", o.batch_sizes, "--embeddings: texts per request in the throughput sweep, list")
       ->delimiter(',')
+      ->check(int_range(1, 1 << 20))
       ->capture_default_str();
-  cmd->add_option("-r,--repetitions", o.repetitions, "--embeddings: passes over the query set")->capture_default_str();
+  cmd->add_option("-r,--repetitions", o.repetitions, "--embeddings: passes over the query set")
+      ->check(int_range(1, 1000000))
+      ->capture_default_str();
   cmd->add_option("-o,--output", o.output, "output format: md, csv, json or jsonl")->capture_default_str();
   cmd->add_flag("--wide", o.wide, "every column in the md table (every percentile, server timings)");
   cmd->add_option("--db", o.db_path, "results database (default: $XDG_DATA_HOME/rigbench/results.db)")->take_last();
@@ -235,14 +250,8 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   // 1. Flags.
   auto conc = parse_positive_list(opts.concurrency, "--concurrency");
   if (!conc) return std::unexpected(conc.error());
-  if (opts.rate < 0 || !std::isfinite(opts.rate)) return fail(ErrorCode::kUsage, "--rate: must be >= 0 requests/s");
-  if (opts.num_requests == 0 || opts.num_requests < -1) return fail(ErrorCode::kUsage, "--num-requests: must be >= 1");
-  if (opts.duration_s < 0) return fail(ErrorCode::kUsage, "--duration-seconds: must be >= 0");
-  if (opts.warmup < 0) return fail(ErrorCode::kUsage, "--warmup: must be >= 0");
+  // The numbers' ranges are checked as the flags are parsed (int_range, range: one message shape).
   if (opts.no_warmup) opts.warmup = 0;
-  if (opts.n_prompt < 1) return fail(ErrorCode::kUsage, "--n-prompt: must be >= 1");
-  if (opts.n_gen < 1) return fail(ErrorCode::kUsage, "--n-gen: must be >= 1");
-  if (!(opts.timeout_s > 0)) return fail(ErrorCode::kUsage, "--timeout-seconds: must be > 0");
   auto progress_shown = show_progress(opts.progress, opts.no_progress, isatty(STDERR_FILENO) != 0);
   if (!progress_shown) return std::unexpected(progress_shown.error());
   auto slo = measure::parse_slo(opts.slo);

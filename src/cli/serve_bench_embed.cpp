@@ -44,10 +44,7 @@ Status run_serve_embeddings(const ServeBenchOptions& o, const net::Url& url, con
   const std::string query_path = o.queries.empty() ? measure::builtin_queries_path() : o.queries;
   auto queries = measure::read_queries(query_path);
   if (!queries) return std::unexpected(queries.error());
-  for (int b : o.batch_sizes) {
-    if (b < 1) return fail(ErrorCode::kUsage, "--batch-size " + std::to_string(b) + ": must be >= 1");
-  }
-  if (o.repetitions < 1) return fail(ErrorCode::kUsage, "--repetitions: must be >= 1");
+  // -b and -r are checked as they are parsed (serve_bench_command.cpp's int_range).
 
   const std::atomic<bool>& stop = install_interrupt_flag();
   auto progress_shown = show_progress(o.progress, o.no_progress, isatty(STDERR_FILENO) != 0);

@@ -233,9 +233,11 @@ Result<MappedRow> map_llama_bench_row(const LlamaBenchRow& row, const std::strin
     if (trim(value).empty()) continue;  // not recorded: the default
     auto canonical = normalize_knob(k, value);
     if (!canonical) {
+      // The CLI's message ("-t/--threads: 'four' is not an integer") said of the field instead.
       const std::string& why = canonical.error().message;
+      const std::string flag = knob_flag_name(k) + ": ";
       return fail(ErrorCode::kInvalidInput,
-                  f.where() + k.llama_bench_key + " '" + value + "': " + why.substr(why.find("': ") + 3));
+                  f.where() + k.llama_bench_key + ": " + (why.rfind(flag, 0) == 0 ? why.substr(flag.size()) : why));
     }
     (void)set_knob(k, p, *canonical);
   }

@@ -338,8 +338,10 @@ TEST(ServeBenchFlags, ProgressFlagsAsBenchHasThemAndHelpShowsDefaults) {
     EXPECT_NE(both.err.find("--progress and --no-progress: give one, not both"), std::string::npos) << both.err;
   }
   const ProcessResult help = run_process({RIGBENCH_BIN, "serve-bench", "--help"});
-  for (const char* shown : {"--concurrency INT=[1]", "--warmup INT=1", "-p,--n-prompt INT=128", "-n,--n-gen INT=128",
-                            "--timeout-seconds FLOAT=60", "--seed UINT=42"}) {
+  // Each number with its range (args.h int_range, range) and its default.
+  for (const char* shown : {"--concurrency INT:[1, 100000]=[1]", "--warmup INT:[0, 1000]=1",
+                            "-p,--n-prompt INT:[1, 16777216]=128", "-n,--n-gen INT:[1, 16777216]=128",
+                            "--timeout-seconds FLOAT:[0.001, 604800]=60", "--seed UINT=42"}) {
     EXPECT_NE(help.out.find(shown), std::string::npos) << shown << "\n" << help.out;
   }
 }
@@ -851,6 +853,27 @@ TEST(ServeBenchLlamaServer, EmbeddingsOfASyntheticBgeSmallThroughV1Embeddings) {
   EXPECT_GT(e["n_query_tokens"].get<int>(), 3);  // the server's usage: more tokens than texts
 }
 #endif
+
+// serve-bench's numbers are refused in the shape every subcommand uses for a bad value (as
+// bench's "-r: '0' is out of range [1, 1000000]"), before any server is asked.
+TEST(ServeBenchBadInput, ABadNumberIsSaidAsEverySubcommandSaysIt) {
+  const struct {
+    std::vector<std::string> args;
+    std::string message;
+  } cases[] = {
+      {{"http://127.0.0.1:1", "--concurrency", "4,0"}, "--concurrency: '0' is out of range [1, 100000]"},
+      {{"http://127.0.0.1:1", "--num-requests", "0"}, "--num-requests: '0' is out of range [1, 1000000]"},
+      {{"http://127.0.0.1:1", "-n", "1.5"}, "--n-gen: '1.5' is not an integer"},
+      {{"http://127.0.0.1:1", "--timeout-seconds", "0"}, "--timeout-seconds: '0' is out of range [0.001, 604800]"},
+      {{"http://127.0.0.1:1", "--embeddings", "-b", "0"}, "--batch-size: '0' is out of range [1, 1048576]"},
+  };
+  for (const auto& c : cases) {
+    const ProcessResult r = serve_bench(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args[1] << ": " << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  }
+}
 
 }  // namespace
 }  // namespace rigbench

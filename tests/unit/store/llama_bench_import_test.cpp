@@ -329,7 +329,7 @@ TEST(LlamaBenchRecord, MissingOrBadFieldsNameTheLine) {
   row.fields["n_threads"] = "four";
   auto bad = map_llama_bench_row(row);
   ASSERT_FALSE(bad);
-  EXPECT_EQ(bad.error().message, "line 1: n_threads 'four': not an integer");
+  EXPECT_EQ(bad.error().message, "line 1: n_threads: 'four' is not an integer");
 }
 
 TEST(LlamaBenchRecord, CsvAndSqlRowsAreSummaryOnlyWithTheFilesMeanAndSd) {
