@@ -324,6 +324,13 @@ TEST(FitPlanner, AnEncoderHasNoTgBoundADecoderHasOne) {
     EXPECT_FALSE(r.generates);
     EXPECT_EQ(r.tg_bound_tps, 0);
   }
+  // The case a user brought (../shared/cases/fit/bgem3.config.json: BGE-M3, XLM-RoBERTa): the
+  // same kind, the same answer.
+  const auto bgem3 = testing::preset_shape("", "F16", RIGBENCH_TEST_DATA "/synth_cases/bgem3.config.json");
+  ASSERT_FALSE(bgem3.causal);
+  const fit::FitResult m3 = fit::plan_fit(bgem3, cpu_machine(64 * kGiB), c, -2, 0);
+  EXPECT_FALSE(m3.generates);
+  EXPECT_EQ(m3.tg_bound_tps, 0);
 }
 
 }  // namespace
