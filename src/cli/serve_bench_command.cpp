@@ -50,7 +50,7 @@ constexpr long kMaxConcurrency = 100000;      // --concurrency: requests in flig
 constexpr long kMaxTokens = 1L << 24;         // -p, -n: as bench's
 
 // A list flag's values (each checked by its int_range when parsed): at least one.
-Result<std::vector<int>> parse_positive_list(const std::vector<int>& values, const char* flag) {
+Result<std::vector<int>> non_empty_list(const std::vector<int>& values, const char* flag) {
   if (values.empty()) return fail(ErrorCode::kUsage, std::string(flag) + ": give at least one value");
   return values;
 }
@@ -248,7 +248,7 @@ CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& o) {
 
 Status run_serve_bench_command(ServeBenchOptions& opts) {
   // 1. Flags.
-  auto conc = parse_positive_list(opts.concurrency, "--concurrency");
+  auto conc = non_empty_list(opts.concurrency, "--concurrency");
   if (!conc) return std::unexpected(conc.error());
   // The numbers' ranges are checked as the flags are parsed (int_range, range: one message shape).
   if (opts.no_warmup) opts.warmup = 0;
