@@ -157,7 +157,7 @@ CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& o) {
       "serve-bench", "Benchmark a running server (llama-server, Ollama, vLLM, OpenAI-compatible) under load");
   cmd->add_option("url", o.url, "the server's base URL, e.g. http://127.0.0.1:8080")->required();
   cmd->add_option("--api", o.api,
-                  "API: openai (= openai-chat), openai-chat, openai-completions, ollama (= ollama-generate), "
+                  "API: openai (= openai-completions, as vLLM's --backend openai), openai-completions, openai-chat, ollama (= ollama-generate), "
                   "ollama-chat; default: detected (openai-completions or ollama-generate)");
   cmd->add_option("-m,--model", o.models,
                   "the server's model names, one run after another, list (a,b,c; default: the one it has loaded)")

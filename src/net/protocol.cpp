@@ -19,8 +19,10 @@ const char* api_name(Api api) {
 }
 
 std::optional<Api> parse_api(std::string_view name) {
-  if (name == "openai" || name == "openai-chat") return Api::kOpenAiChat;
-  if (name == "openai-completions") return Api::kOpenAiCompletions;
+  // "openai" is the completions API, as vLLM's `bench serve --backend openai` and this
+  // client's detection take it; the chat API is named in full.
+  if (name == "openai" || name == "openai-completions") return Api::kOpenAiCompletions;
+  if (name == "openai-chat") return Api::kOpenAiChat;
   if (name == "ollama" || name == "ollama-generate") return Api::kOllamaGenerate;
   if (name == "ollama-chat") return Api::kOllamaChat;
   return std::nullopt;

@@ -20,7 +20,9 @@ enum class Api { kOpenAiChat, kOpenAiCompletions, kOllamaGenerate, kOllamaChat }
 
 // "openai-chat", "openai-completions", "ollama-generate", "ollama-chat".
 const char* api_name(Api api);
-// Accepts the names above and the families "openai" (= openai-chat) and "ollama" (= ollama-generate).
+// Accepts the names above and the families "openai" (= openai-completions, as vLLM's
+// `bench serve --backend openai` and this client's detection) and "ollama" (= ollama-generate).
+// nullopt for any other name.
 std::optional<Api> parse_api(std::string_view name);
 bool is_ollama(Api api);
 // The path of the generation endpoint ("/v1/chat/completions", "/api/generate", ...).

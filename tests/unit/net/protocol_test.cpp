@@ -166,6 +166,20 @@ TEST(StreamOutcome, NotJsonAnErrorEventOrANonStreamingAnswerIsMalformed) {
   EXPECT_EQ(stream_outcome(*ollama, msg), ErrorKind::kMalformed);
 }
 
+// "openai" named the chat API while detection picked completions: the same server was
+// measured two ways depending on whether --api was given. vLLM's --backend openai is completions.
+TEST(ApiNames, TheOpenAiFamilyIsCompletionsAsDetectedAndAsVllmNamesIt) {
+  EXPECT_EQ(parse_api("openai"), Api::kOpenAiCompletions);
+  EXPECT_EQ(parse_api("openai-completions"), Api::kOpenAiCompletions);
+  EXPECT_EQ(parse_api("openai-chat"), Api::kOpenAiChat);
+  EXPECT_EQ(parse_api("ollama"), Api::kOllamaGenerate);
+  EXPECT_EQ(parse_api("ollama-chat"), Api::kOllamaChat);
+  EXPECT_EQ(parse_api("grpc"), std::nullopt);
+  for (Api api : {Api::kOpenAiChat, Api::kOpenAiCompletions, Api::kOllamaGenerate, Api::kOllamaChat}) {
+    EXPECT_EQ(parse_api(api_name(api)), api) << api_name(api);
+  }
+}
+
 TEST(RequestBody, AsksForExactLengthWhereTheApiCan) {
   GenerationRequest req{"m", "hello", {}, 64, true};
   const json chat = json::parse(request_body(Api::kOpenAiChat, req));
