@@ -131,11 +131,13 @@ Table import_table(const std::vector<store::ImportBatch>& batches, const std::ve
            {"records", "records", Align::kRight},
            {"added", "added", Align::kRight},
            {"already_stored", "already stored", Align::kRight},
+           {"samples_added", "samples added", Align::kRight},
            {"skipped", "skipped", Align::kRight}});
   for (std::size_t i = 0; i < batches.size() && i < counts.size(); ++i) {
     t.add_row({TableCell::str(batches[i].path), TableCell::str(store::format_name(batches[i].format)),
                TableCell::count(batches[i].records.size()), TableCell::count(counts[i].added),
-               TableCell::count(counts[i].already_stored), TableCell::count(batches[i].skipped.size())});
+               TableCell::count(counts[i].already_stored), TableCell::count(counts[i].samples_added),
+               TableCell::count(batches[i].skipped.size())});
   }
   return t;
 }

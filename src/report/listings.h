@@ -31,8 +31,9 @@ Table devices_table(const std::vector<hw::CatalogDevice>& catalog, const std::st
 void print_devices(const std::vector<hw::CatalogDevice>& catalog, const std::string& catalog_path, OutputFormat format,
                    std::ostream& out);
 
-// Columns: file, format, records, added, already_stored ("already stored"), skipped (rows
-// left out; the reasons go to stderr).
+// Columns: file, format, records, added, already_stored ("already stored"), samples_added
+// ("samples added": stored summaries without raw samples that this file's copy replaced),
+// skipped (rows left out; the reasons go to stderr).
 // json/jsonl rows also carry "skipped_reasons" (one line per row left out).
 Table import_table(const std::vector<store::ImportBatch>& batches, const std::vector<store::ImportCounts>& counts);
 void print_import(const std::vector<store::ImportBatch>& batches, const std::vector<store::ImportCounts>& counts,

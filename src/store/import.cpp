@@ -284,12 +284,16 @@ Result<ImportCounts> save_batch(SqliteStore& db, const ImportBatch& batch) {
   if (!ids) return std::unexpected(ids.error());
   ImportCounts counts;
   for (const RunRecord& rec : batch.records) {
-    if (!ids->insert(rec.record_id).second) {
+    const bool stored = !ids->insert(rec.record_id).second;
+    if (stored && !SqliteStore::holds_samples(rec)) {
       ++counts.already_stored;
       continue;
     }
-    if (Status s = db.save(rec); !s) return std::unexpected(s.error());
-    ++counts.added;
+    auto saved = db.save_record(rec);  // a stored copy is kept, unless it lacks the samples this one has
+    if (!saved) return std::unexpected(saved.error());
+    if (*saved == SqliteStore::Saved::kReplacedSummary) ++counts.samples_added;
+    else if (stored || *saved == SqliteStore::Saved::kAlreadyStored) ++counts.already_stored;
+    else ++counts.added;
   }
   return counts;
 }

@@ -61,6 +61,8 @@ Result<ImportBatch> read_import_file(const std::string& path, const ImportOption
 struct ImportCounts {
   std::size_t added = 0;           // records that were new to the database
   std::size_t already_stored = 0;  // records whose record_id was there already (left as they were)
+  std::size_t samples_added = 0;   // records stored without raw samples (llama-bench csv or sql) that
+                                   // this file's copy of the same run, with them, replaced
 };
 
 // Saves every record of `batch` into `db`, one transaction each. Errors: SqliteStore's.

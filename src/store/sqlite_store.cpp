@@ -394,9 +394,21 @@ Status SqliteStore::migrate() {
   return exec("COMMIT");
 }
 
+bool SqliteStore::holds_samples(const RunRecord& rec) {
+  return (rec.results.pp && !rec.results.pp->samples_ns.empty()) ||
+         (rec.results.tg && !rec.results.tg->samples_ns.empty()) ||
+         (rec.results.ttft && !rec.results.ttft->samples_ns.empty());
+}
+
 Status SqliteStore::save(const RunRecord& rec) {
-  if (Status s = exec("BEGIN IMMEDIATE"); !s) return s;
-  auto rollback = [&](const std::string& what) -> Status {
+  auto saved = save_record(rec);
+  if (!saved) return std::unexpected(saved.error());
+  return {};
+}
+
+Result<SqliteStore::Saved> SqliteStore::save_record(const RunRecord& rec) {
+  if (Status s = exec("BEGIN IMMEDIATE"); !s) return std::unexpected(s.error());
+  auto rollback = [&](const std::string& what) -> Result<Saved> {
     std::string msg = what + ": " + sqlite3_errmsg(db_);
     (void)exec("ROLLBACK");
     return fail(ErrorCode::kRuntime, "database '" + path_ + "': " + msg);
@@ -404,6 +416,15 @@ Status SqliteStore::save(const RunRecord& rec) {
 
   Statements* st = statements();
   if (!st) return rollback("prepare");
+  // A stored copy of this run without raw samples gives way to this one with them.
+  bool replaced = false;
+  if (holds_samples(rec)) {
+    Stmt drop(db_, "DELETE FROM runs WHERE record_id = ?1 AND NOT EXISTS (SELECT 1 FROM samples WHERE run_id = runs.id)");
+    if (!drop.ok()) return rollback("prepare");
+    drop.bind(1, rec.record_id);
+    if (sqlite3_step(drop.get()) != SQLITE_DONE) return rollback("replace a summary-only record");
+    replaced = sqlite3_changes(db_) > 0;
+  }
   Stmt& ins = st->insert_run;
   ins.reset();
   const auto& p = rec.params;
@@ -461,7 +482,10 @@ Status SqliteStore::save(const RunRecord& rec) {
   const int rc = sqlite3_step(ins.get());
   ins.reset();
   if (rc != SQLITE_DONE) return rollback("insert run");
-  if (sqlite3_changes(db_) == 0) return exec("COMMIT");  // already stored
+  if (sqlite3_changes(db_) == 0) {  // already stored
+    if (Status s = exec("COMMIT"); !s) return rollback("commit");
+    return Saved::kAlreadyStored;
+  }
 
   const int64_t run_id = sqlite3_last_insert_rowid(db_);
   Stmt& smp = st->insert_sample;
@@ -481,7 +505,7 @@ Status SqliteStore::save(const RunRecord& rec) {
   if (rec.results.tg && !add_samples("tg", rec.results.tg->samples_ns)) return rollback("insert samples");
   if (rec.results.ttft && !add_samples("ttft", rec.results.ttft->samples_ns)) return rollback("insert samples");
   if (Status s = exec("COMMIT"); !s) return rollback("commit");
-  return {};
+  return replaced ? Saved::kReplacedSummary : Saved::kAdded;
 }
 
 Result<std::vector<RunRecord>> SqliteStore::load_all(RecordView view, Pooling pooling) const {

@@ -91,8 +91,15 @@ class SqliteStore {
 
   // Saves one record and its samples in one transaction: all or nothing. A record whose
   // record_id is already stored is left as it is (returns success; importing twice
-  // changes nothing). Errors: kRuntime with SQLite's message.
-  Status save(const RunRecord& rec);
+  // changes nothing), but for one case: a stored copy without raw samples (a llama-bench
+  // csv or sql import) is replaced by one that has them (the same run's json or jsonl), so
+  // the order files are imported in does not decide whether the samples are kept.
+  // Errors: kRuntime with SQLite's message.
+  enum class Saved { kAdded, kAlreadyStored, kReplacedSummary };
+  Result<Saved> save_record(const RunRecord& rec);
+  Status save(const RunRecord& rec);  // save_record, the outcome dropped
+  // Whether `rec` has raw samples (pp, tg or TTFT durations) to store in the samples table.
+  static bool holds_samples(const RunRecord& rec);
 
   // Every stored record, oldest first, holding what `view` needs (the fields it leaves out
   // at their defaults). Errors: kRuntime; kInvalidInput for a row whose JSON does not parse.

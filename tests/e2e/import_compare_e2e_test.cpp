@@ -90,7 +90,7 @@ TEST(ImportCompareE2E, ThreeMachinesMergeAndEachModelHasItsWinner) {
     const ProcessResult imp =
         run_process({RIGBENCH_BIN, "import", "--db", dir.file(m + ".db"), dir.file(m + ".jsonl")});
     ASSERT_EQ(imp.exit_code, 0) << imp.err;
-    EXPECT_NE(testing::unpadded(imp.out).find(" | rigbench jsonl | 2 | 2 | 0 | 0 |"), std::string::npos) << imp.out;
+    EXPECT_NE(testing::unpadded(imp.out).find(" | rigbench jsonl | 2 | 2 | 0 | 0 | 0 |"), std::string::npos) << imp.out;
   }
 
   // Merged into one; importing again changes nothing.

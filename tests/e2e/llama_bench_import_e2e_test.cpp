@@ -180,7 +180,7 @@ TEST_F(LlamaBenchImportE2E, CsvAndSqlKeepTheMeans) {
     const ProcessResult r = run_process(
         {RIGBENCH_BIN, "import", "--db", dir.file(format + ".db"), "--hostname", "rig-lb", dir.file("lb." + format)});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(testing::unpadded(r.out).find(" | llama-bench " + format + " | 2 | 2 | 0 | 0 |"), std::string::npos)
+    EXPECT_NE(testing::unpadded(r.out).find(" | llama-bench " + format + " | 2 | 2 | 0 | 0 | 0 |"), std::string::npos)
         << r.out;
     // The file's avg_ts, by the text between the last two commas (csv) or quotes (sql) of each row.
     std::vector<double> file_means;

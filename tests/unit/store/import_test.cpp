@@ -142,6 +142,50 @@ TEST(Import, SavingTwiceChangesNothing) {
   EXPECT_EQ((*db)->load_all()->size(), 2u);
 }
 
+// The same llama-bench run as kLlamaBenchTgJsonl, as its csv output writes it: no raw samples.
+constexpr const char* kLlamaBenchTgCsv =
+    "build_commit,cpu_info,gpu_info,backends,model_filename,model_type,model_size,model_n_params,n_threads,"
+    "n_prompt,n_gen,n_depth,test_time,avg_ns,stddev_ns,avg_ts,stddev_ts\n"
+    "\"80fb11ac\",\"Test CPU\",\"\",\"CPU\",\"m.gguf\",\"llama 1B Q4_0\",\"100\",\"10\",\"4\",\"0\",\"128\",\"0\","
+    "\"2026-01-01T00:00:00Z\",\"1500000000\",\"0\",\"85.3\",\"1.0\"\n";
+
+// Which of two files of one llama-bench run came first decided whether its raw samples were
+// kept: the csv's summary, stored first, left the jsonl's samples out as "already stored".
+TEST(Import, TheCopyWithSamplesReplacesASummaryOnlyOneInEitherOrder) {
+  TempDir dir;
+  write_file(dir.file("lb.csv"), kLlamaBenchTgCsv);
+  write_file(dir.file("lb.jsonl"), std::string(kLlamaBenchTgJsonl) + "\n");
+  auto csv = read_import_file(dir.file("lb.csv"), ImportOptions{"rig-b"});
+  auto with_samples = read_import_file(dir.file("lb.jsonl"), ImportOptions{"rig-b"});
+  ASSERT_TRUE(csv) << csv.error().message;
+  ASSERT_TRUE(with_samples) << with_samples.error().message;
+  ASSERT_EQ(csv->records.size(), 1u);
+  ASSERT_EQ(with_samples->records.size(), 1u);
+  ASSERT_EQ(csv->records[0].record_id, with_samples->records[0].record_id);  // one run
+
+  for (const bool csv_first : {true, false}) {
+    SCOPED_TRACE(csv_first ? "csv, then jsonl" : "jsonl, then csv");
+    auto db = SqliteStore::open(dir.file(csv_first ? "csv_first.db" : "jsonl_first.db"));
+    ASSERT_TRUE(db);
+    auto first = save_batch(**db, csv_first ? *csv : *with_samples);
+    auto second = save_batch(**db, csv_first ? *with_samples : *csv);
+    ASSERT_TRUE(first && second);
+    EXPECT_EQ(first->added, 1u);
+    EXPECT_EQ(second->added, 0u);
+    EXPECT_EQ(second->samples_added, csv_first ? 1u : 0u);
+    EXPECT_EQ(second->already_stored, csv_first ? 0u : 1u);
+    auto stored = (*db)->load_all();
+    ASSERT_TRUE(stored);
+    ASSERT_EQ(stored->size(), 1u);
+    ASSERT_TRUE(stored->front().results.tg);
+    EXPECT_EQ(stored->front().results.tg->samples_ns, (std::vector<int64_t>{1000000000, 2000000000}));
+    auto again = save_batch(**db, *with_samples);  // a third time: nothing changes
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->already_stored, 1u);
+    EXPECT_EQ(again->samples_added, 0u);
+  }
+}
+
 TEST(Import, AnotherMachinesDatabase) {
   TempDir dir;
   {
