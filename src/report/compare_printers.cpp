@@ -206,6 +206,7 @@ Table compare_table(const Comparison& cmp) {
     t.add_row(std::move(cells));
   }
   if (const std::string note = knobs_differ_note(cmp); !note.empty()) t.add_note(note);
+  for (const std::string& note : cmp.same_name_notes) t.add_note(note);
   if (several_configs) {
     t.add_note(
         "(best of N): N configurations (knob combinations) ran there, never pooled; the best is shown "
@@ -426,6 +427,7 @@ void print_comparison(const Comparison& cmp, const std::vector<Regression>& regr
                   {"columns", cmp.columns},
                   {"rows", rows},
                   {"regressions", regs}};
+      if (!cmp.same_name_notes.empty()) doc["same_name_notes"] = cmp.same_name_notes;
       if (!answers.empty()) {
         doc["answers"] = Json::array();
         for (const Answers& a : answers) doc["answers"].push_back(answers_json(cmp, a));

@@ -47,12 +47,22 @@ class Labels {
  public:
   void add(const Identity& id) { labels_.emplace(id.key, id.label); }
   void finish() {
-    std::map<std::string, int> seen;
+    std::map<std::string, std::pair<int, std::string>> seen;  // label -> (count, first key)
     for (auto& [key, label] : labels_) {
-      const int n = ++seen[label];
-      if (n > 1) label += " (" + std::to_string(n) + ")";
+      auto& [n, first_key] = seen[label];
+      if (++n == 1) first_key = key;
+      if (n > 1) {
+        shared_.push_back({key, label, first_key});
+        label += " (" + std::to_string(n) + ")";
+      }
     }
   }
+  // Each identity whose label another one had first: its key, the label they share, the
+  // first one's key (after finish()).
+  struct Shared {
+    std::string key, base, first_key;
+  };
+  const std::vector<Shared>& shared() const { return shared_; }
   const std::string& of(const std::string& key) const { return labels_.at(key); }
   std::vector<std::string> sorted() const {
     std::vector<std::string> v;
@@ -63,7 +73,29 @@ class Labels {
 
  private:
   std::map<std::string, std::string> labels_;
+  std::vector<Shared> shared_;
 };
+
+// Why a column or row label carries " (2)": what tells the machine or model apart from the
+// one first given the name.
+std::vector<std::string> same_name_notes(const Labels& machines, const Labels& models) {
+  std::vector<std::string> out;
+  auto after_name = [](const std::string& key) {  // a named machine's key: hostname \x1f CPU
+    const auto at = key.find('\x1f');
+    std::string cpu = at == std::string::npos ? std::string() : key.substr(at + 1);
+    if (const auto end = cpu.find('\x1f'); end != std::string::npos) cpu.resize(end);
+    return cpu.empty() ? std::string("no CPU named") : cpu;
+  };
+  for (const Labels::Shared& s : machines.shared()) {
+    out.push_back(machines.of(s.key) + ": another machine named " + s.base + ", told apart by its CPU (" +
+                  after_name(s.key) + "; " + s.base + ": " + after_name(s.first_key) + ")");
+  }
+  for (const Labels::Shared& s : models.shared()) {
+    out.push_back(models.of(s.key) + ": another model named " + s.base +
+                  " (another architecture, size, file type or file; compare -o json: each cell's model)");
+  }
+  return out;
+}
 
 struct RowKey {
   std::string model, machine, build, knobs;
@@ -870,6 +902,7 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
 
   Comparison cmp;
   cmp.by = options.by;
+  cmp.same_name_notes = same_name_notes(machines, models);
   const Labels& column_labels = tooled;
   cmp.columns = column_labels.sorted();
   std::map<std::string, std::size_t> column_of;

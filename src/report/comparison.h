@@ -309,6 +309,10 @@ struct Comparison {
   bool several_builds = false;
   // By build: the rows hold more than one configuration, so each row says which (Row::knobs_shown).
   bool several_knobs = false;
+  // One line per machine or model label with " (2)", " (3)", ...: what tells it apart from the
+  // one that has the name ("rig3090 (2): another machine named rig3090, told apart by its CPU
+  // (AMD Ryzen 9 5950X; rig3090: AMD EPYC 7763)").
+  std::vector<std::string> same_name_notes;
 };
 
 struct CompareOptions {

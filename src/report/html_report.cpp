@@ -166,6 +166,7 @@ std::string metric_section(const Comparison& cmp, const MetricSection& s, const 
                      ", ×ratio to the baseline (> 1 is better).";
   if (const std::string f = energy_flags_note(flags); !f.empty()) note += " " + f;
   if (knobs_differ) note += " " + knobs_differ_note(cmp);
+  for (const std::string& same : cmp.same_name_notes) note += " " + same + ".";
   const double ratio = spread(data);
   if (ratio > kLogAxisSpread) {
     spec["scale"] = "log";

@@ -320,6 +320,16 @@ TEST(Compare, LabelsStayDistinctAndNoRecordsIsAnError) {
   auto cmp = compare(records, {});
   ASSERT_TRUE(cmp);
   EXPECT_EQ(cmp->columns, (std::vector<std::string>{"box-a", "box-a (2)", "box-b"}));
+  // What the " (2)" stands for is said, with both CPUs (it was a bare "(2)").
+  const std::string cpu = records[0].machine.cpu;
+  ASSERT_FALSE(cpu.empty());
+  const std::string expected = cpu < "Other CPU"
+                                   ? "box-a (2): another machine named box-a, told apart by its CPU (Other CPU; box-a: " + cpu + ")"
+                                   : "box-a (2): another machine named box-a, told apart by its CPU (" + cpu + "; box-a: Other CPU)";
+  EXPECT_EQ(cmp->same_name_notes, (std::vector<std::string>{expected}));
+  std::ostringstream md;
+  print_comparison(*cmp, {}, 0.05, OutputFormat::kMarkdown, md);
+  EXPECT_NE(md.str().find("note: " + expected.substr(0, 60)), std::string::npos) << md.str();
   EXPECT_FALSE(compare(std::vector<RunRecord>{}, {}));
 }
 
