@@ -25,6 +25,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <map>
 #include <mutex>
 
@@ -129,8 +130,13 @@ class Conn {
     pollfd p{fd_, events, 0};
     const int n = ::poll(&p, 1, timeout_ms_);
     if (n == 0) {
+      // Silence at the first message is also what any other server gives (an HTTP server such
+      // as llama-server waits for a request line that never comes).
+      const bool first = std::string_view(what) == "HELLO";
       return error(std::string("no answer to ") + what + " within " + seconds() +
-                   " (an rpc-server serves one client at a time: is another one connected?)");
+                   (first ? " (not an rpc-server, e.g. an HTTP server such as llama-server at that port, or an "
+                            "rpc-server busy with another client: it serves one at a time)"
+                          : " (an rpc-server serves one client at a time: is another one connected?)"));
     }
     if (n < 0) return error(std::string("poll: ") + std::strerror(errno));
     return {};
