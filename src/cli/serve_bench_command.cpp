@@ -105,29 +105,20 @@ RunRecord make_record(const ServeBenchOptions& opts, const net::Url& url, const 
   if (m.server_prompt_ms.n > 0) s.server_prompt_p50_ms = m.server_prompt_ms.median;
   s.client_cpu_pct = load.client_cpu_pct;
   rec.server = s;
-  // The samples compare and report read: TTFT per request, and the decode rate per request
-  // (1000 / TPOT) as n_gen tokens at that pace.
+  // The samples compare and report read: TTFT per request, and the run's one tg figure, its
+  // output t/s (measure::served_tg: the table's "out t/s", cost's rate, a ratio of sums).
   LatencyResult ttft;
-  ThroughputResult tg;
-  tg.n_tokens = opts.n_gen;
   for (const auto& t : load.requests) {
     if (t.error != net::ErrorKind::kNone) continue;
     const measure::RequestMetrics rm = measure::request_metrics(t);
     if (std::isfinite(rm.ttft_ms)) ttft.samples_ns.push_back(static_cast<int64_t>(rm.ttft_ms * 1e6));
-    if (std::isfinite(rm.tpot_ms) && rm.tpot_ms > 0) {
-      tg.samples_ns.push_back(static_cast<int64_t>(rm.tpot_ms * 1e6 * opts.n_gen));
-    }
   }
   if (!ttft.samples_ns.empty()) {
     const auto ms = to_milliseconds(ttft.samples_ns);
     ttft.ms = summarize(ms);
     rec.results.ttft = ttft;
   }
-  if (!tg.samples_ns.empty()) {
-    tg.samples_tps = tokens_per_second(tg.samples_ns, tg.n_tokens);
-    tg.tps = summarize(tg.samples_tps);
-    rec.results.tg = tg;
-  }
+  rec.results.tg = measure::served_tg(m, opts.n_gen);
   if (m.completed == 0 && !load.interrupted) rec.failed = "every request failed: " + m.first_error;
   return rec;
 }
@@ -428,8 +419,12 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
         const measure::ServeRunMetrics metrics = measure::summarize_run(result.requests, result.duration_s, *slo);
         RunRecord rec = make_record(opts, *url, *server, api, model, c, result, metrics);
         if (saved) append_responses(*saved, rec, result, load.prompts);
-        // J per output token over the loaded window (tokens: n_gen per completed request), and its cost.
-        if (energy) rec.energy = meters->finish(rec.results, *energy);
+        // J per output token over the loaded window (tokens: every completed request's output
+        // tokens, as the run's output t/s counts them), and its cost.
+        if (energy) {
+          rec.energy = meters->finish(rec.results, *energy,
+                                      measure::PhaseTokens{0, static_cast<double>(metrics.total_output_tokens)});
+        }
         if (energy && energy->pricing) rec.cost = measure::price_run(rec, *energy->pricing);
         if (metrics.completed == 0 && metrics.requests > 0) {
           ++runs_all_failed;

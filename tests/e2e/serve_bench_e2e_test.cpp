@@ -201,6 +201,52 @@ TEST(ServeBenchFaultServer, AServerThatGoesAwayIsCountedAsRefused) {
   EXPECT_EQ(run["errors_refused"], 3);
 }
 
+// One served run has one tg t/s everywhere: the record's results.tg (its mean, max and min),
+// the runs table's tg_avg_tps column, compare's cell and cost's rate are the run's output t/s
+// as serve-bench printed it (a ratio of sums), also when a request's tokens came in one burst
+// (a TPOT near 0; a mean of per-request 1000 / TPOT stored 71,510 t/s beside "out t/s" 1066).
+TEST(ServeBenchFakeOpenAi, OneServedRunHasOneTgRateInTheRecordCompareAndCost) {
+  Background server(fake("openai", {"--ttft-ms", "2", "--interval-ms", "2", "--faults", "ok,ok,burst,ok"}));
+  ASSERT_GT(server.port(), 0);
+  TempDir dir;
+  const std::string db = dir.file("e.db");
+  const ProcessResult r = serve_bench({url(server.port()), "--concurrency", "1", "--num-requests", "8", "-n", "16",
+                                       "-o", "json", "--db", db});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json run = runs_of(r).at(0);
+  const double out_tps = run["output_tps"].get<double>();
+  ASSERT_GT(out_tps, 0) << run.dump();
+  const json rec = json::parse(testing::query_text(db, "SELECT record_json FROM runs"));
+  // The burst request's TPOT is near 0 (its tokens came in one write).
+  EXPECT_LT(rec["server"]["tpot_min_ms"].get<double>(), 0.5) << rec["server"].dump();
+  const json& tg = rec["results"]["tg"];
+  EXPECT_EQ(tg["n_tokens"], 16);
+  EXPECT_NEAR(tg["avg_tps"].get<double>(), out_tps, out_tps * 1e-6) << tg.dump();
+  EXPECT_NEAR(tg["max_tps"].get<double>(), out_tps, out_tps * 1e-6) << tg.dump();
+  EXPECT_NEAR(tg["min_tps"].get<double>(), out_tps, out_tps * 1e-6) << tg.dump();
+  EXPECT_NEAR(std::stod(testing::query_text(db, "SELECT tg_avg_tps FROM runs")), out_tps, out_tps * 1e-6);
+  // compare's cell and cost's rate: the same figure.
+  const ProcessResult cmp = run_process({RIGBENCH_BIN, "compare", "--db", db, "-o", "json"});
+  ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
+  const json cj = json::parse(cmp.out, nullptr, false);
+  bool seen = false;
+  for (const json& row : cj.value("rows", json::array())) {
+    if (row.value("test", "").rfind("tg16 @ c1", 0) != 0) continue;
+    for (const json& cell : row["cells"]) {
+      if (!cell.contains("mean")) continue;
+      EXPECT_NEAR(cell["mean"].get<double>(), out_tps, out_tps * 1e-6) << cmp.out;
+      seen = true;
+    }
+  }
+  EXPECT_TRUE(seen) << cmp.out;
+  const ProcessResult cost =
+      run_process({RIGBENCH_BIN, "cost", "--db", db, "--run", rec["record_id"].get<std::string>(), "--watts", "100",
+                   "--price", "0.3", "-o", "json"});
+  ASSERT_EQ(cost.exit_code, 0) << cost.err;
+  const json cost_j = json::parse(cost.out, nullptr, false);
+  EXPECT_NEAR(cost_j["inputs"].value("tokens_per_s", 0.0), out_tps, out_tps * 1e-6) << cost.out;
+}
+
 TEST(ServeBenchBadInput, UnreachableWrongApiUnknownModelNoStreamOneLineExit1) {
   const int dead = free_port();
   const ProcessResult unreachable = serve_bench({url(dead), "--no-db"});
