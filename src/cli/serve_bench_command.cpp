@@ -14,6 +14,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <random>
 #include <sstream>
 #include <thread>
 
@@ -183,7 +184,10 @@ CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& o) {
   cmd->add_option("--timeout-seconds", o.timeout_s, "a request's time limit, and the longest wait for a byte")
       ->check(range(0.001, 7 * 86400))
       ->capture_default_str();
-  cmd->add_option("--seed", o.seed, "seed of the random prompts and arrivals")->capture_default_str();
+  cmd->add_option_function<uint64_t>(
+      "--seed", [&o](const uint64_t& v) { o.seed = v; },
+      "seed of the random prompts and arrivals (default: a fresh one each invocation, printed; each run of the job "
+      "mixes in its model and concurrency, so no run re-sends another's prompts)");
   cmd->add_option("--save-responses", o.save_responses,
                   "write each counted request's prompt and answer to this JSONL file, with its record_id (by "
                   "default no prompt or answer is kept, only counts and timings; the API key never is)");
@@ -322,12 +326,18 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   }
 
   const std::atomic<bool>& stop = install_interrupt_flag();
+  // No --seed: a fresh one, said so that the run can be repeated with the same prompts.
+  const uint64_t seed = opts.seed ? *opts.seed : (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
   const bool show_progress = *progress_shown;
   const bool rewrite_line = isatty(STDERR_FILENO) != 0;
   std::fprintf(stderr, "rigbench: %s: %s%s%s, API %s, model %s\n", url->redacted().c_str(),
                server->software.empty() ? server->api_family.c_str() : server->software.c_str(),
                server->version.empty() ? "" : " ", short_commit(server->version).c_str(), net::api_name(api),
                join(models, ", ").c_str());
+  if (!opts.seed && opts.prompts_file.empty()) {
+    std::fprintf(stderr, "rigbench: seed %llu (--seed %llu repeats these prompts)\n",
+                 static_cast<unsigned long long>(seed), static_cast<unsigned long long>(seed));
+  }
 
   report::Table table(report::serve_columns(slo->any(), models.size() > 1));
   table.add_preamble("serve-bench " + url->redacted() + " (" + net::api_name(api) + "), model" +
@@ -344,8 +354,13 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   // The runs, one after another; an error ends them (returned below, after the finished runs'
   // answers are saved and their table printed: a failure on a later model loses nothing).
   const Status run_error = [&]() -> Status {
-    for (const std::string& model : models) {
-      for (const int c : *conc) {
+    for (std::size_t mi = 0; mi < models.size(); ++mi) {
+      const std::string& model = models[mi];
+      for (std::size_t ci = 0; ci < conc->size(); ++ci) {
+        const int c = (*conc)[ci];
+        // This run's own prompts and arrivals (measure::run_seed): another run's would hit the
+        // server's prompt cache.
+        const uint64_t step_seed = measure::run_seed(seed, mi, ci);
         if (stop.load() || interrupted) break;
         measure::LoadOptions load;
         load.url = *url;
@@ -361,7 +376,7 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
         load.warmup = opts.warmup;
         load.ignore_eos = !opts.no_ignore_eos;
         load.save_responses = saved.has_value();
-        load.seed = opts.seed;
+        load.seed = step_seed;
         load.stop = &stop;
         if (!file_prompts.empty()) {
           load.prompts = file_prompts;
@@ -371,7 +386,7 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
           if (api == net::Api::kOpenAiCompletions && server->software == "llama.cpp") {
             tokenize = [&](const std::string& text) { return net::tokenize(probe, text); };
           }
-          load.prompts = measure::random_prompts(count, opts.n_prompt, opts.n_gen, opts.seed, tokenize);
+          load.prompts = measure::random_prompts(count, opts.n_prompt, opts.n_gen, step_seed, tokenize);
         }
 
         std::mutex mu;

@@ -97,6 +97,16 @@ std::vector<ServePrompt> random_prompts(int count, int input_tokens, int output_
   return prompts;
 }
 
+uint64_t run_seed(uint64_t seed, std::size_t model_index, std::size_t step_index) {
+  const auto mix = [](uint64_t z) {
+    z += 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  };
+  return mix(mix(mix(seed) ^ static_cast<uint64_t>(model_index)) ^ static_cast<uint64_t>(step_index));
+}
+
 Result<std::vector<ServePrompt>> read_prompt_file(const std::string& spec, int default_output_tokens) {
   // "builtin": bench's built-in prompt suite (its "text" and "n_gen" keys are read below).
   const std::string path = spec == "builtin" ? builtin_suite_path() : spec;

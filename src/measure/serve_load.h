@@ -37,6 +37,11 @@ struct ServePrompt {
 std::vector<ServePrompt> random_prompts(int count, int input_tokens, int output_tokens, uint64_t seed,
                                         const std::function<Result<std::vector<int>>(const std::string&)>& tokenize);
 
+// The seed of one run's random prompts and arrivals: `seed` mixed with the model's and the
+// concurrency step's places in the job (splitmix64), so no two runs of a job send the same
+// prompts (a server's prompt cache would answer the later run's from the earlier's).
+uint64_t run_seed(uint64_t seed, std::size_t model_index, std::size_t step_index);
+
 // A JSONL prompt file: one object a line, {"prompt": "..."} (or a prompt suite's "text") or
 // {"messages": [{"role": "user", "content": "..."}, ...]} (the contents joined), with
 // "max_tokens" (or "output_tokens", or a suite's "n_gen", else `default_output_tokens`).
