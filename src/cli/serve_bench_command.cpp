@@ -49,11 +49,21 @@ namespace {
 constexpr int kDefaultRequestsPerWorker = 8;  // --num-requests default: 8 per concurrent request, at least 16
 constexpr long kMaxConcurrency = 100000;      // --concurrency: requests in flight
 constexpr long kMaxTokens = 1L << 24;         // -p, -n: as bench's
+// A lost server: this many counted requests in a row refused (nothing listens any more) end
+// the run and the job (the record is stored, marked failed, with its counts; exit 1).
+constexpr int kLostAfterRefused = 5;
 
 // A list flag's values (each checked by its int_range when parsed): at least one.
 Result<std::vector<int>> non_empty_list(const std::vector<int>& values, const char* flag) {
   if (values.empty()) return fail(ErrorCode::kUsage, std::string(flag) + ": give at least one value");
   return values;
+}
+
+// A lost server's run, for its record and the error line: what ended before it stopped.
+std::string lost_counts(const measure::ServeRunMetrics& m) {
+  return std::to_string(kLostAfterRefused) + " requests in a row refused; " + std::to_string(m.completed) + " of " +
+         std::to_string(m.requests) + " requests completed, " + std::to_string(m.failed) +
+         " failed, the run stopped there";
 }
 
 // The record of one run at one concurrency.
@@ -121,6 +131,7 @@ RunRecord make_record(const ServeBenchOptions& opts, const net::Url& url, const 
   }
   rec.results.tg = measure::served_tg(m, opts.n_gen);
   if (m.completed == 0 && !load.interrupted) rec.failed = "every request failed: " + m.first_error;
+  if (load.server_lost) rec.failed = "server lost: " + lost_counts(m);
   return rec;
 }
 
@@ -236,7 +247,8 @@ CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& o) {
       "  rigbench serve-bench http://127.0.0.1:11434 -m llama3,qwen2.5,gemma2 --energy auto --price 0.30\n"
       "  rigbench serve-bench http://127.0.0.1:8080 --embeddings -b 1,32 --concurrency 1,4\n"
       "\nExit status: 0 success (failed requests are counted, not fatal), 1 the server cannot be used\n"
-      "(unreachable, wrong API, unknown model, 401, no stream) or every request failed, 2 bad flag,\n"
+      "(unreachable, wrong API, unknown model, 401, no stream), every request failed, or the server was\n"
+      "lost mid-run (5 requests in a row refused: the run stops, stored marked failed), 2 bad flag,\n"
       "130 interrupted (finished requests are kept and stored; none finished: nothing is).");
   return cmd;
 }
@@ -378,6 +390,7 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
         load.save_responses = saved.has_value();
         load.seed = step_seed;
         load.stop = &stop;
+        load.lost_after_refused = kLostAfterRefused;
         if (!file_prompts.empty()) {
           load.prompts = file_prompts;
         } else {
@@ -459,6 +472,10 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
             one.add_row(report::serve_row(rec));
             report::render(one, *format, std::cout);
           }
+        }
+        if (result.server_lost) {
+          return fail(ErrorCode::kRuntime, url->redacted() + ": the server was lost (" + lost_counts(metrics) +
+                                               "); this run is stored marked failed, no later run was sent");
         }
         if (!result.client_error.empty()) {
           return fail(ErrorCode::kRuntime, "serve-bench's client failed: " + result.client_error + " (" +

@@ -249,6 +249,32 @@ TEST(ServeBenchFakeOpenAi, OneServedRunHasOneTgRateInTheRecordCompareAndCost) {
   EXPECT_NEAR(cost_j["inputs"].value("tokens_per_s", 0.0), out_tps, out_tps * 1e-6) << cost.out;
 }
 
+// A server lost mid-run: 5 requests in a row refused end the run and the job, exit 1 with one
+// line naming the URL, and the run is stored marked failed with its counts and its finished
+// requests (before: the 390 requests left were all sent and refused, exit 0, status ok).
+TEST(ServeBenchFaultServer, AServerLostMidRunStopsTheRunStoresItFailedAndExits1) {
+  Background faults(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1", "--faults", "ok,ok,ok,exit"}));
+  ASSERT_GT(faults.port(), 0);
+  TempDir dir;
+  const std::string db = dir.file("lost.db");
+  const ProcessResult r = serve_bench({url(faults.port()), "--concurrency", "1,2", "--num-requests", "400", "-n", "4",
+                                       "-o", "json", "--db", db});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find(url(faults.port()) + ": the server was lost (5 requests in a row refused; 2 of "),
+            std::string::npos)
+      << r.err;
+  const json runs = runs_of(r);
+  ASSERT_EQ(runs.size(), 1u) << r.out;  // the c=2 run was never sent
+  EXPECT_EQ(runs[0]["completed"], 2);
+  EXPECT_LT(runs[0]["requests"].get<int>(), 20) << runs[0].dump();
+  EXPECT_GE(runs[0]["errors_refused"].get<int>(), 5) << runs[0].dump();
+  EXPECT_EQ(testing::query_int(db, "SELECT COUNT(*) FROM runs"), 1);
+  EXPECT_EQ(testing::query_text(db, "SELECT status FROM runs"), "failed");
+  EXPECT_EQ(testing::query_text(db, "SELECT substr(failed, 1, 47) FROM runs"),
+            "server lost: 5 requests in a row refused; 2 of ");
+  EXPECT_EQ(testing::query_int(db, "SELECT json_extract(record_json, '$.server.completed') FROM runs"), 2);
+}
+
 TEST(ServeBenchBadInput, UnreachableWrongApiUnknownModelNoStreamOneLineExit1) {
   const int dead = free_port();
   const ProcessResult unreachable = serve_bench({url(dead), "--no-db"});
