@@ -170,8 +170,10 @@ CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& o) {
       ->delimiter(',')
       ->check(int_range(1, kMaxConcurrency))
       ->capture_default_str();
-  cmd->add_option("--rate", o.rate, "requests per second, Poisson arrivals (at most --concurrency in flight)")
-      ->check(range(0, 1e6));
+  cmd->add_option("--rate", o.rate,
+                  "requests per second (> 0), Poisson arrivals (at most --concurrency in flight); without it, a closed "
+                  "loop of --concurrency workers (vLLM's --request-rate inf)")
+      ->check(range(1e-6, 1e6));
   cmd->add_option("--num-requests", o.num_requests,
                   "requests counted per run (default: 8 per concurrent request, at least 16)")
       ->check(int_range(1, measure::kMaxRequestsPerRun));

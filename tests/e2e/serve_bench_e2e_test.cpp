@@ -314,6 +314,28 @@ TEST(ServeBenchBadInput, BadFlagsExit2) {
   }
 }
 
+// A list with an empty item was read as the list without it (--concurrency 1,,2 ran c=1 and
+// c=2), and --rate 0 quietly meant a closed loop: each is now one line naming the flag, exit 2,
+// in every subcommand's list flags (bench's -p too).
+TEST(ServeBenchBadInput, AnEmptyListItemAndAZeroRateAreRefused) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{RIGBENCH_BIN, "serve-bench", "http://127.0.0.1:1", "--concurrency", "1,,2"},
+       "serve-bench: --concurrency '1,,2': an empty item in the list"},
+      {{RIGBENCH_BIN, "serve-bench", "http://127.0.0.1:1", "--concurrency=1,"}, "--concurrency '1,': an empty item"},
+      {{RIGBENCH_BIN, "serve-bench", "http://127.0.0.1:1", "-m", ",a"}, "-m ',a': an empty item"},
+      {{RIGBENCH_BIN, "bench", "-m", "x.gguf", "-p", "1,,2"}, "bench: -p '1,,2': an empty item in the list"},
+      {{RIGBENCH_BIN, "serve-bench", "http://127.0.0.1:1", "--rate", "0"}, "--rate"},
+  };
+  for (const auto& [argv, want] : cases) {
+    const ProcessResult r = run_process(argv);
+    EXPECT_EQ(r.exit_code, 2) << want << ": " << r.err;
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find(want), std::string::npos) << r.err;
+  }
+  const ProcessResult rate = run_process({RIGBENCH_BIN, "serve-bench", "http://127.0.0.1:1", "--rate", "0"});
+  EXPECT_NE(rate.err.find("'0' is out of range"), std::string::npos) << rate.err;
+}
+
 TEST(ServeBenchApiKey, A401SaysSoAndTheKeyIsNeverPrintedNorStored) {
   const std::string key = "sk-test-5ecret-k3y";
   Background guarded(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1", "--api-key", key}));
