@@ -344,14 +344,15 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   const uint64_t seed = opts.seed ? *opts.seed : (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
   const bool show_progress = *progress_shown;
   const bool rewrite_line = isatty(STDERR_FILENO) != 0;
-  std::fprintf(stderr, "rigbench: %s: %s%s%s, API %s, model %s\n", url->redacted().c_str(),
+  // The seed drawn (no --seed, random prompts) is said on this line, so that the run can be
+  // repeated with the same prompts.
+  const std::string drawn_seed = !opts.seed && opts.prompts_file.empty()
+                                     ? ", seed " + std::to_string(seed) + " (--seed repeats these prompts)"
+                                     : std::string();
+  std::fprintf(stderr, "rigbench: %s: %s%s%s, API %s, model %s%s\n", url->redacted().c_str(),
                server->software.empty() ? server->api_family.c_str() : server->software.c_str(),
                server->version.empty() ? "" : " ", short_commit(server->version).c_str(), net::api_name(api),
-               join(models, ", ").c_str());
-  if (!opts.seed && opts.prompts_file.empty()) {
-    std::fprintf(stderr, "rigbench: seed %llu (--seed %llu repeats these prompts)\n",
-                 static_cast<unsigned long long>(seed), static_cast<unsigned long long>(seed));
-  }
+               join(models, ", ").c_str(), drawn_seed.c_str());
 
   report::Table table(report::serve_columns(slo->any(), models.size() > 1));
   table.add_preamble("serve-bench " + url->redacted() + " (" + net::api_name(api) + "), model" +

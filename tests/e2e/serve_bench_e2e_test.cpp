@@ -437,7 +437,8 @@ TEST(ServeBenchFlags, ProgressFlagsAsBenchHasThemAndHelpShowsDefaults) {
   // Each number with its range (args.h int_range, range) and its default.
   for (const char* shown : {"--concurrency INT:[1, 100000]=[1]", "--warmup INT:[0, 1000]=1",
                             "-p,--n-prompt INT:[1, 16777216]=128", "-n,--n-gen INT:[1, 16777216]=128",
-                            "--timeout-seconds FLOAT:[0.001, 604800]=60", "--seed UINT=42"}) {
+                            "--timeout-seconds FLOAT:[0.001, 604800]=60",
+                            "--seed UINT ", "seed of the random prompts and arrivals (default: a fresh one each invocation"}) {
     EXPECT_NE(help.out.find(shown), std::string::npos) << shown << "\n" << help.out;
   }
 }
