@@ -235,6 +235,41 @@ CLI::Validator int_range(long lo, long hi) {
   return bounded(lo, hi, bounds, "an integer", bounds);
 }
 
+Status check_list_values(const CLI::App& cmd, const std::vector<std::string>& args) {
+  const auto it = std::find(args.begin(), args.end(), cmd.get_name());
+  if (it == args.end()) return {};
+  for (auto a = it + 1; a != args.end(); ++a) {
+    if (*a == "--") break;
+    if (a->size() < 2 || (*a)[0] != '-') continue;
+    const auto eq = a->find('=');
+    const std::string name = a->substr(0, eq);
+    const bool is_long = name.rfind("--", 0) == 0;
+    const CLI::Option* opt = nullptr;
+    for (const CLI::Option* o : cmd.get_options()) {
+      const auto& names = is_long ? o->get_lnames() : o->get_snames();
+      const std::string bare = name.substr(is_long ? 2 : 1);
+      if (std::find(names.begin(), names.end(), bare) != names.end()) opt = o;
+    }
+    if (opt == nullptr || opt->get_delimiter() == '\0') continue;
+    std::string value;
+    if (eq != std::string::npos) {
+      value = a->substr(eq + 1);
+    } else if (a + 1 != args.end()) {
+      value = *(a + 1);
+    } else {
+      continue;
+    }
+    const char d = opt->get_delimiter();
+    const std::string twice(2, d);
+    if (value.empty() || value.front() == d || value.back() == d || value.find(twice) != std::string::npos) {
+      return fail(ErrorCode::kUsage, cmd.get_name() + ": " + name + " '" + value +
+                                         "': an empty item in the list (values separated by single " +
+                                         (d == ',' ? std::string("commas, e.g. 1,4)") : "'" + std::string(1, d) + "')"));
+    }
+  }
+  return {};
+}
+
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   // d[i][j]: edits between the first i characters of a and the first j of b.
   std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));

@@ -64,6 +64,12 @@ CLI::Validator range(double min, double max);
 // The same for an integer option: "'1.5' is not an integer", "'0' is out of range [1, 1000000]".
 CLI::Validator int_range(long lo, long hi);
 
+// The list flags of `cmd` (an option with a delimiter, e.g. --concurrency 1,4,16) in `args`
+// (as CLI11 reads them, `cmd`'s name among them): a value with an empty item ("1,,2", "1,",
+// ",2"), which CLI11 would drop silently, is a kUsage error naming the flag and the value:
+// "serve-bench: --concurrency '1,,2': an empty item in the list (values separated by single commas, e.g. 1,4)".
+Status check_list_values(const CLI::App& cmd, const std::vector<std::string>& args);
+
 // `--currency CODE` (cost, report): 1 to 8 letters. Errors: kUsage naming the value.
 Status check_currency(const std::string& currency);
 

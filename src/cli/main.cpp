@@ -144,6 +144,8 @@ int main(int argc, char** argv) {
     auto expanded = cli::expand_llama_bench_aliases(args, args[1], cli::declared_flags(*c.app));
     if (!expanded) return usage_error(expanded.error().message);
     args = std::move(*expanded);
+    // A list with an empty item ("1,,2"): CLI11 would drop it without a word.
+    if (Status s = cli::check_list_values(*c.app, args); !s) return usage_error(s.error().message);
   }
   std::vector<char*> cargs;
   for (const auto& a : args) cargs.push_back(const_cast<char*>(a.c_str()));

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <random>
 #include <sstream>
 #include <thread>
 
@@ -48,11 +49,21 @@ namespace {
 constexpr int kDefaultRequestsPerWorker = 8;  // --num-requests default: 8 per concurrent request, at least 16
 constexpr long kMaxConcurrency = 100000;      // --concurrency: requests in flight
 constexpr long kMaxTokens = 1L << 24;         // -p, -n: as bench's
+// A lost server: this many counted requests in a row refused (nothing listens any more) end
+// the run and the job (the record is stored, marked failed, with its counts; exit 1).
+constexpr int kLostAfterRefused = 5;
 
 // A list flag's values (each checked by its int_range when parsed): at least one.
 Result<std::vector<int>> non_empty_list(const std::vector<int>& values, const char* flag) {
   if (values.empty()) return fail(ErrorCode::kUsage, std::string(flag) + ": give at least one value");
   return values;
+}
+
+// A lost server's run, for its record and the error line: what ended before it stopped.
+std::string lost_counts(const measure::ServeRunMetrics& m) {
+  return std::to_string(kLostAfterRefused) + " requests in a row refused; " + std::to_string(m.completed) + " of " +
+         std::to_string(m.requests) + " requests completed, " + std::to_string(m.failed) +
+         " failed, the run stopped there";
 }
 
 // The record of one run at one concurrency.
@@ -105,30 +116,22 @@ RunRecord make_record(const ServeBenchOptions& opts, const net::Url& url, const 
   if (m.server_prompt_ms.n > 0) s.server_prompt_p50_ms = m.server_prompt_ms.median;
   s.client_cpu_pct = load.client_cpu_pct;
   rec.server = s;
-  // The samples compare and report read: TTFT per request, and the decode rate per request
-  // (1000 / TPOT) as n_gen tokens at that pace.
+  // The samples compare and report read: TTFT per request, and the run's one tg figure, its
+  // output t/s (measure::served_tg: the table's "out t/s", cost's rate, a ratio of sums).
   LatencyResult ttft;
-  ThroughputResult tg;
-  tg.n_tokens = opts.n_gen;
   for (const auto& t : load.requests) {
     if (t.error != net::ErrorKind::kNone) continue;
     const measure::RequestMetrics rm = measure::request_metrics(t);
     if (std::isfinite(rm.ttft_ms)) ttft.samples_ns.push_back(static_cast<int64_t>(rm.ttft_ms * 1e6));
-    if (std::isfinite(rm.tpot_ms) && rm.tpot_ms > 0) {
-      tg.samples_ns.push_back(static_cast<int64_t>(rm.tpot_ms * 1e6 * opts.n_gen));
-    }
   }
   if (!ttft.samples_ns.empty()) {
     const auto ms = to_milliseconds(ttft.samples_ns);
     ttft.ms = summarize(ms);
     rec.results.ttft = ttft;
   }
-  if (!tg.samples_ns.empty()) {
-    tg.samples_tps = tokens_per_second(tg.samples_ns, tg.n_tokens);
-    tg.tps = summarize(tg.samples_tps);
-    rec.results.tg = tg;
-  }
+  rec.results.tg = measure::served_tg(m, opts.n_gen);
   if (m.completed == 0 && !load.interrupted) rec.failed = "every request failed: " + m.first_error;
+  if (load.server_lost) rec.failed = "server lost: " + lost_counts(m);
   return rec;
 }
 
@@ -167,8 +170,10 @@ CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& o) {
       ->delimiter(',')
       ->check(int_range(1, kMaxConcurrency))
       ->capture_default_str();
-  cmd->add_option("--rate", o.rate, "requests per second, Poisson arrivals (at most --concurrency in flight)")
-      ->check(range(0, 1e6));
+  cmd->add_option("--rate", o.rate,
+                  "requests per second (> 0), Poisson arrivals (at most --concurrency in flight); without it, a closed "
+                  "loop of --concurrency workers (vLLM's --request-rate inf)")
+      ->check(range(1e-6, 1e6));
   cmd->add_option("--num-requests", o.num_requests,
                   "requests counted per run (default: 8 per concurrent request, at least 16)")
       ->check(int_range(1, measure::kMaxRequestsPerRun));
@@ -192,7 +197,10 @@ CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& o) {
   cmd->add_option("--timeout-seconds", o.timeout_s, "a request's time limit, and the longest wait for a byte")
       ->check(range(0.001, 7 * 86400))
       ->capture_default_str();
-  cmd->add_option("--seed", o.seed, "seed of the random prompts and arrivals")->capture_default_str();
+  cmd->add_option_function<uint64_t>(
+      "--seed", [&o](const uint64_t& v) { o.seed = v; },
+      "seed of the random prompts and arrivals (default: a fresh one each invocation, printed; each run of the job "
+      "mixes in its model and concurrency, so no run re-sends another's prompts)");
   cmd->add_option("--save-responses", o.save_responses,
                   "write each counted request's prompt and answer to this JSONL file, with its record_id (by "
                   "default no prompt or answer is kept, only counts and timings; the API key never is)");
@@ -241,7 +249,8 @@ CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& o) {
       "  rigbench serve-bench http://127.0.0.1:11434 -m llama3,qwen2.5,gemma2 --energy auto --price 0.30\n"
       "  rigbench serve-bench http://127.0.0.1:8080 --embeddings -b 1,32 --concurrency 1,4\n"
       "\nExit status: 0 success (failed requests are counted, not fatal), 1 the server cannot be used\n"
-      "(unreachable, wrong API, unknown model, 401, no stream) or every request failed, 2 bad flag,\n"
+      "(unreachable, wrong API, unknown model, 401, no stream), every request failed, or the server was\n"
+      "lost mid-run (5 requests in a row refused: the run stops, stored marked failed), 2 bad flag,\n"
       "130 interrupted (finished requests are kept and stored; none finished: nothing is).");
   return cmd;
 }
@@ -331,12 +340,19 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   }
 
   const std::atomic<bool>& stop = install_interrupt_flag();
+  // No --seed: a fresh one, said so that the run can be repeated with the same prompts.
+  const uint64_t seed = opts.seed ? *opts.seed : (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
   const bool show_progress = *progress_shown;
   const bool rewrite_line = isatty(STDERR_FILENO) != 0;
-  std::fprintf(stderr, "rigbench: %s: %s%s%s, API %s, model %s\n", url->redacted().c_str(),
+  // The seed drawn (no --seed, random prompts) is said on this line, so that the run can be
+  // repeated with the same prompts.
+  const std::string drawn_seed = !opts.seed && opts.prompts_file.empty()
+                                     ? ", seed " + std::to_string(seed) + " (--seed repeats these prompts)"
+                                     : std::string();
+  std::fprintf(stderr, "rigbench: %s: %s%s%s, API %s, model %s%s\n", url->redacted().c_str(),
                server->software.empty() ? server->api_family.c_str() : server->software.c_str(),
                server->version.empty() ? "" : " ", short_commit(server->version).c_str(), net::api_name(api),
-               join(models, ", ").c_str());
+               join(models, ", ").c_str(), drawn_seed.c_str());
 
   report::Table table(report::serve_columns(slo->any(), models.size() > 1));
   table.add_preamble("serve-bench " + url->redacted() + " (" + net::api_name(api) + "), model" +
@@ -353,8 +369,13 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   // The runs, one after another; an error ends them (returned below, after the finished runs'
   // answers are saved and their table printed: a failure on a later model loses nothing).
   const Status run_error = [&]() -> Status {
-    for (const std::string& model : models) {
-      for (const int c : *conc) {
+    for (std::size_t mi = 0; mi < models.size(); ++mi) {
+      const std::string& model = models[mi];
+      for (std::size_t ci = 0; ci < conc->size(); ++ci) {
+        const int c = (*conc)[ci];
+        // This run's own prompts and arrivals (measure::run_seed): another run's would hit the
+        // server's prompt cache.
+        const uint64_t step_seed = measure::run_seed(seed, mi, ci);
         if (stop.load() || interrupted) break;
         measure::LoadOptions load;
         load.url = *url;
@@ -370,8 +391,9 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
         load.warmup = opts.warmup;
         load.ignore_eos = !opts.no_ignore_eos;
         load.save_responses = saved.has_value();
-        load.seed = opts.seed;
+        load.seed = step_seed;
         load.stop = &stop;
+        load.lost_after_refused = kLostAfterRefused;
         if (!file_prompts.empty()) {
           load.prompts = file_prompts;
         } else {
@@ -380,7 +402,7 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
           if (api == net::Api::kOpenAiCompletions && server->software == "llama.cpp") {
             tokenize = [&](const std::string& text) { return net::tokenize(probe, text); };
           }
-          load.prompts = measure::random_prompts(count, opts.n_prompt, opts.n_gen, opts.seed, tokenize);
+          load.prompts = measure::random_prompts(count, opts.n_prompt, opts.n_gen, step_seed, tokenize);
         }
 
         std::mutex mu;
@@ -428,8 +450,12 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
         const measure::ServeRunMetrics metrics = measure::summarize_run(result.requests, result.duration_s, *slo);
         RunRecord rec = make_record(opts, *url, *server, api, model, c, result, metrics);
         if (saved) append_responses(*saved, rec, result, load.prompts);
-        // J per output token over the loaded window (tokens: n_gen per completed request), and its cost.
-        if (energy) rec.energy = meters->finish(rec.results, *energy);
+        // J per output token over the loaded window (tokens: every completed request's output
+        // tokens, as the run's output t/s counts them), and its cost.
+        if (energy) {
+          rec.energy = meters->finish(rec.results, *energy,
+                                      measure::PhaseTokens{0, static_cast<double>(metrics.total_output_tokens)});
+        }
         if (energy && energy->pricing) rec.cost = measure::price_run(rec, *energy->pricing);
         if (metrics.completed == 0 && metrics.requests > 0) {
           ++runs_all_failed;
@@ -449,6 +475,10 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
             one.add_row(report::serve_row(rec));
             report::render(one, *format, std::cout);
           }
+        }
+        if (result.server_lost) {
+          return fail(ErrorCode::kRuntime, url->redacted() + ": the server was lost (" + lost_counts(metrics) +
+                                               "); this run is stored marked failed, no later run was sent");
         }
         if (!result.client_error.empty()) {
           return fail(ErrorCode::kRuntime, "serve-bench's client failed: " + result.client_error + " (" +

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,7 +31,10 @@ struct ServeBenchOptions {
   std::string prompts_file;         // --prompts FILE (JSONL)
   std::string slo;                  // --slo ttft_ms=500,tpot_ms=50
   double timeout_s = 60;            // --timeout-seconds
-  uint64_t seed = 42;               // --seed
+  // --seed: the random prompts' and arrivals' seed; unset: a fresh one each invocation (said
+  // on stderr), so a second invocation against the same server does not re-send the first's
+  // prompts (its prompt cache would answer them)
+  std::optional<uint64_t> seed;
   bool no_ignore_eos = false;       // --no-ignore-eos
   std::string save_responses;       // --save-responses FILE: prompts and answers as JSONL (never kept by default)
   // --embeddings: time the server's embeddings endpoint (/v1/embeddings, Ollama's /api/embed)

@@ -7,9 +7,10 @@
 
 namespace rigbench::cli {
 
-EnergyInfo ServeEnergy::finish(const Results& results, const measure::EnergyConfig& energy) {
+EnergyInfo ServeEnergy::finish(const Results& results, const measure::EnergyConfig& energy,
+                               const std::optional<measure::PhaseTokens>& marked) {
   if (!session) return measure::unavailable_energy(meter_status);
-  return session->finish(results, idle_s, energy.idle_watts);
+  return session->finish(results, idle_s, energy.idle_watts, marked);
 }
 
 Result<ServeEnergy> open_serve_energy(const std::optional<measure::EnergyConfig>& energy,

@@ -28,7 +28,10 @@ struct ServeEnergy {
   }
   // The record's energy: the session's figures over `results`, or, without a session, why
   // none (measure::unavailable_energy). `energy` is the run's --energy configuration.
-  EnergyInfo finish(const Results& results, const measure::EnergyConfig& energy);
+  // `marked`: the tokens of the loaded window when `results` does not count them (a served
+  // run's output tokens: its results.tg is one sample, the run's rate).
+  EnergyInfo finish(const Results& results, const measure::EnergyConfig& energy,
+                    const std::optional<measure::PhaseTokens>& marked = std::nullopt);
 };
 
 // With `energy` (--energy auto): opens the meters, starts the sampler and takes the idle window

@@ -292,7 +292,8 @@ struct NoiseNote {
 // (its URL without credentials, software, version), the API and the load (concurrency, rate)
 // are part of the run's identity (compare and report keep them apart). Per request TTFT,
 // TPOT, ITL and E2E are summarized here; Results::ttft holds the TTFT samples and
-// Results::tg the per-request decode rate (1000 / TPOT, as n_gen tokens at that pace).
+// Results::tg the run's one tg figure, output_tps as one sample of n_gen tokens
+// (measure::served_tg; records of earlier builds: one sample per request, 1000 / TPOT).
 struct ServerRun {
   std::string url;       // scheme://host:port/path, never credentials
   std::string software;  // "llama.cpp", "ollama", "" unknown

@@ -35,6 +35,18 @@ RunFigures run_figures(const RunRecord& record) {
   RunFigures f = run_figures(record.results, record.energy);
   if (!record.server) return f;
   const std::string c = "c=" + std::to_string(record.server->concurrency);
+  // A served run's results.tg is one sample (its output t/s, measure::served_tg): its tokens
+  // are every completed request's output tokens, as the record's server part counts them
+  // (records before kept one sample of n_gen per request: the count above holds for them).
+  const double served_tokens = record.server->output_tokens_mean * record.server->completed;
+  if (record.results.tg && record.results.tg->samples_ns.size() == 1 && std::isfinite(served_tokens) &&
+      served_tokens > 0) {
+    f.n_tokens = served_tokens;
+    const EnergyInfo& energy = record.energy;
+    const bool measured = energy.tg && std::isfinite(energy.tg->energy_j) && energy.tg->duration_s > 0;
+    f.seconds = measured ? energy.tg->duration_s : record.server->duration_s;
+    if (measured) f.seconds_per_token = energy.tg->duration_s / f.n_tokens;
+  }
   if (record.server->output_tps > 0) {
     f.tokens_per_s = record.server->output_tps;
     f.rate_source = "output t/s as serve-bench's row reports it: " + c +

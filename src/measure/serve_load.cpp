@@ -97,6 +97,16 @@ std::vector<ServePrompt> random_prompts(int count, int input_tokens, int output_
   return prompts;
 }
 
+uint64_t run_seed(uint64_t seed, std::size_t model_index, std::size_t step_index) {
+  const auto mix = [](uint64_t z) {
+    z += 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  };
+  return mix(mix(mix(seed) ^ static_cast<uint64_t>(model_index)) ^ static_cast<uint64_t>(step_index));
+}
+
 Result<std::vector<ServePrompt>> read_prompt_file(const std::string& spec, int default_output_tokens) {
   // "builtin": bench's built-in prompt suite (its "text" and "n_gen" keys are read below).
   const std::string path = spec == "builtin" ? builtin_suite_path() : spec;
@@ -299,10 +309,13 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
   deadline =
       origin + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timed ? o.duration_s : 0));
 
+  int refused_in_a_row = 0;  // counted requests refused one after another (LoadOptions::lost_after_refused)
   const auto start_one = [&] {
     const auto at = static_cast<std::size_t>(o.warmup + next++);
     return start_request(loop, o, prompt_at(at), at, origin, [&](RequestTrace&& t) {
       last_end_s = std::max(last_end_s, t.end_s);
+      refused_in_a_row = t.error == net::ErrorKind::kRefused ? refused_in_a_row + 1 : 0;
+      if (o.lost_after_refused > 0 && refused_in_a_row >= o.lost_after_refused) result.server_lost = true;
       if (on_done) on_done(t);
       result.requests.push_back(std::move(t));
     });
@@ -314,7 +327,7 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
       loop.cancel_all();  // Ctrl-C or a client failure: what is in flight ends now, as canceled
       canceled = true;
     }
-    const bool may_start = next < limit && !stopped() && client && !past_deadline();
+    const bool may_start = next < limit && !stopped() && client && !past_deadline() && !result.server_lost;
     if (!may_start && loop.in_flight() == 0) break;
     double wait_s = 0.05;  // at most: Ctrl-C and the deadline are seen within it
     if (may_start && o.rate > 0) {

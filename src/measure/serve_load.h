@@ -37,6 +37,11 @@ struct ServePrompt {
 std::vector<ServePrompt> random_prompts(int count, int input_tokens, int output_tokens, uint64_t seed,
                                         const std::function<Result<std::vector<int>>(const std::string&)>& tokenize);
 
+// The seed of one run's random prompts and arrivals: `seed` mixed with the model's and the
+// concurrency step's places in the job (splitmix64), so no two runs of a job send the same
+// prompts (a server's prompt cache would answer the later run's from the earlier's).
+uint64_t run_seed(uint64_t seed, std::size_t model_index, std::size_t step_index);
+
 // A JSONL prompt file: one object a line, {"prompt": "..."} (or a prompt suite's "text") or
 // {"messages": [{"role": "user", "content": "..."}, ...]} (the contents joined), with
 // "max_tokens" (or "output_tokens", or a suite's "n_gen", else `default_output_tokens`).
@@ -62,6 +67,9 @@ struct LoadOptions {
   // When every warm-up request failed, send nothing more (the server cannot serve this load:
   // wrong model, 401, no stream) and say so in LoadResult::warmup_failed.
   bool stop_if_warmup_fails = true;
+  // A lost server: after this many counted requests in a row were refused (nothing listens at
+  // the URL any more), nothing more is sent (LoadResult::server_lost); 0 = never.
+  int lost_after_refused = 0;
   // Called once between the warm-up and the counted requests (energy: the loaded window starts).
   std::function<void()> before_counted;
 };
@@ -80,6 +88,9 @@ struct LoadResult {
   double client_cpu_pct = std::numeric_limits<double>::quiet_NaN();
   bool interrupted = false;
   bool warmup_failed = false;  // every warm-up request failed; no counted request was sent
+  // LoadOptions::lost_after_refused requests in a row were refused: the server went away, the
+  // run stopped there (what was in flight ended; the requests that ended are kept).
+  bool server_lost = false;
   // Non-empty: the client itself failed (the system refused a file descriptor or memory to its
   // event loop; net::StreamLoop's errors), one line. The requests in flight were canceled,
   // nothing more was sent, `interrupted` is true; the requests that ended are kept.

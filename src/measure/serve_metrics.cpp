@@ -131,4 +131,11 @@ ServeRunMetrics summarize_run(const std::vector<RequestTrace>& traces, double du
   return r;
 }
 
+std::optional<ThroughputResult> served_tg(const ServeRunMetrics& m, int n_gen) {
+  if (!(m.output_tps > 0) || !std::isfinite(m.output_tps) || n_gen < 1) return std::nullopt;
+  const double ns = std::round(1e9 * n_gen / m.output_tps);
+  if (!(ns >= 1)) return std::nullopt;
+  return make_throughput(n_gen, {static_cast<int64_t>(ns)});
+}
+
 }  // namespace rigbench::measure

@@ -12,10 +12,12 @@
 
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/results.h"
 #include "core/stats.h"
 #include "core/status.h"
 #include "net/http_client.h"
@@ -95,5 +97,13 @@ struct ServeRunMetrics {
 };
 
 ServeRunMetrics summarize_run(const std::vector<RequestTrace>& traces, double duration_s, const Slo& slo);
+
+// The run's tg figure, as its record keeps it (`results.tg`, read by compare, report, export
+// and cost): the run's output t/s (every completed request's output tokens over the run's
+// wall time, a ratio of sums, the table's "out t/s"), as one sample of `n_gen` tokens (the
+// label, tg<n_gen>); one run is one measurement. Never per-request rates (1000 / TPOT): one
+// request whose tokens arrive together would make their mean as large as it likes. Empty
+// (nullopt) when no output token was counted.
+std::optional<ThroughputResult> served_tg(const ServeRunMetrics& m, int n_gen);
 
 }  // namespace rigbench::measure

@@ -13,9 +13,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -201,6 +203,78 @@ TEST(ServeBenchFaultServer, AServerThatGoesAwayIsCountedAsRefused) {
   EXPECT_EQ(run["errors_refused"], 3);
 }
 
+// One served run has one tg t/s everywhere: the record's results.tg (its mean, max and min),
+// the runs table's tg_avg_tps column, compare's cell and cost's rate are the run's output t/s
+// as serve-bench printed it (a ratio of sums), also when a request's tokens came in one burst
+// (a TPOT near 0; a mean of per-request 1000 / TPOT stored 71,510 t/s beside "out t/s" 1066).
+TEST(ServeBenchFakeOpenAi, OneServedRunHasOneTgRateInTheRecordCompareAndCost) {
+  Background server(fake("openai", {"--ttft-ms", "2", "--interval-ms", "2", "--faults", "ok,ok,burst,ok"}));
+  ASSERT_GT(server.port(), 0);
+  TempDir dir;
+  const std::string db = dir.file("e.db");
+  const ProcessResult r = serve_bench({url(server.port()), "--concurrency", "1", "--num-requests", "8", "-n", "16",
+                                       "-o", "json", "--db", db});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json run = runs_of(r).at(0);
+  const double out_tps = run["output_tps"].get<double>();
+  ASSERT_GT(out_tps, 0) << run.dump();
+  const json rec = json::parse(testing::query_text(db, "SELECT record_json FROM runs"));
+  // The burst request's TPOT is near 0 (its tokens came in one write).
+  EXPECT_LT(rec["server"]["tpot_min_ms"].get<double>(), 0.5) << rec["server"].dump();
+  const json& tg = rec["results"]["tg"];
+  EXPECT_EQ(tg["n_tokens"], 16);
+  EXPECT_NEAR(tg["avg_tps"].get<double>(), out_tps, out_tps * 1e-6) << tg.dump();
+  EXPECT_NEAR(tg["max_tps"].get<double>(), out_tps, out_tps * 1e-6) << tg.dump();
+  EXPECT_NEAR(tg["min_tps"].get<double>(), out_tps, out_tps * 1e-6) << tg.dump();
+  EXPECT_NEAR(std::stod(testing::query_text(db, "SELECT tg_avg_tps FROM runs")), out_tps, out_tps * 1e-6);
+  // compare's cell and cost's rate: the same figure.
+  const ProcessResult cmp = run_process({RIGBENCH_BIN, "compare", "--db", db, "-o", "json"});
+  ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
+  const json cj = json::parse(cmp.out, nullptr, false);
+  bool seen = false;
+  for (const json& row : cj.value("rows", json::array())) {
+    if (row.value("test", "").rfind("tg16 @ c1", 0) != 0) continue;
+    for (const json& cell : row["cells"]) {
+      if (!cell.contains("mean")) continue;
+      EXPECT_NEAR(cell["mean"].get<double>(), out_tps, out_tps * 1e-6) << cmp.out;
+      seen = true;
+    }
+  }
+  EXPECT_TRUE(seen) << cmp.out;
+  const ProcessResult cost =
+      run_process({RIGBENCH_BIN, "cost", "--db", db, "--run", rec["record_id"].get<std::string>(), "--watts", "100",
+                   "--price", "0.3", "-o", "json"});
+  ASSERT_EQ(cost.exit_code, 0) << cost.err;
+  const json cost_j = json::parse(cost.out, nullptr, false);
+  EXPECT_NEAR(cost_j["inputs"].value("tokens_per_s", 0.0), out_tps, out_tps * 1e-6) << cost.out;
+}
+
+// A server lost mid-run: 5 requests in a row refused end the run and the job, exit 1 with one
+// line naming the URL, and the run is stored marked failed with its counts and its finished
+// requests (before: the 390 requests left were all sent and refused, exit 0, status ok).
+TEST(ServeBenchFaultServer, AServerLostMidRunStopsTheRunStoresItFailedAndExits1) {
+  Background faults(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1", "--faults", "ok,ok,ok,exit"}));
+  ASSERT_GT(faults.port(), 0);
+  TempDir dir;
+  const std::string db = dir.file("lost.db");
+  const ProcessResult r = serve_bench({url(faults.port()), "--concurrency", "1,2", "--num-requests", "400", "-n", "4",
+                                       "-o", "json", "--db", db});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find(url(faults.port()) + ": the server was lost (5 requests in a row refused; 2 of "),
+            std::string::npos)
+      << r.err;
+  const json runs = runs_of(r);
+  ASSERT_EQ(runs.size(), 1u) << r.out;  // the c=2 run was never sent
+  EXPECT_EQ(runs[0]["completed"], 2);
+  EXPECT_LT(runs[0]["requests"].get<int>(), 20) << runs[0].dump();
+  EXPECT_GE(runs[0]["errors_refused"].get<int>(), 5) << runs[0].dump();
+  EXPECT_EQ(testing::query_int(db, "SELECT COUNT(*) FROM runs"), 1);
+  EXPECT_EQ(testing::query_text(db, "SELECT status FROM runs"), "failed");
+  EXPECT_EQ(testing::query_text(db, "SELECT substr(failed, 1, 47) FROM runs"),
+            "server lost: 5 requests in a row refused; 2 of ");
+  EXPECT_EQ(testing::query_int(db, "SELECT json_extract(record_json, '$.server.completed') FROM runs"), 2);
+}
+
 TEST(ServeBenchBadInput, UnreachableWrongApiUnknownModelNoStreamOneLineExit1) {
   const int dead = free_port();
   const ProcessResult unreachable = serve_bench({url(dead), "--no-db"});
@@ -238,6 +312,28 @@ TEST(ServeBenchBadInput, BadFlagsExit2) {
     EXPECT_EQ(r.exit_code, 2) << args[1] << ": " << r.err;
     EXPECT_EQ(count_lines(r.err), 1) << r.err;
   }
+}
+
+// A list with an empty item was read as the list without it (--concurrency 1,,2 ran c=1 and
+// c=2), and --rate 0 quietly meant a closed loop: each is now one line naming the flag, exit 2,
+// in every subcommand's list flags (bench's -p too).
+TEST(ServeBenchBadInput, AnEmptyListItemAndAZeroRateAreRefused) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{RIGBENCH_BIN, "serve-bench", "http://127.0.0.1:1", "--concurrency", "1,,2"},
+       "serve-bench: --concurrency '1,,2': an empty item in the list"},
+      {{RIGBENCH_BIN, "serve-bench", "http://127.0.0.1:1", "--concurrency=1,"}, "--concurrency '1,': an empty item"},
+      {{RIGBENCH_BIN, "serve-bench", "http://127.0.0.1:1", "-m", ",a"}, "-m ',a': an empty item"},
+      {{RIGBENCH_BIN, "bench", "-m", "x.gguf", "-p", "1,,2"}, "bench: -p '1,,2': an empty item in the list"},
+      {{RIGBENCH_BIN, "serve-bench", "http://127.0.0.1:1", "--rate", "0"}, "--rate"},
+  };
+  for (const auto& [argv, want] : cases) {
+    const ProcessResult r = run_process(argv);
+    EXPECT_EQ(r.exit_code, 2) << want << ": " << r.err;
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find(want), std::string::npos) << r.err;
+  }
+  const ProcessResult rate = run_process({RIGBENCH_BIN, "serve-bench", "http://127.0.0.1:1", "--rate", "0"});
+  EXPECT_NE(rate.err.find("'0' is out of range"), std::string::npos) << rate.err;
 }
 
 TEST(ServeBenchApiKey, A401SaysSoAndTheKeyIsNeverPrintedNorStored) {
@@ -341,7 +437,8 @@ TEST(ServeBenchFlags, ProgressFlagsAsBenchHasThemAndHelpShowsDefaults) {
   // Each number with its range (args.h int_range, range) and its default.
   for (const char* shown : {"--concurrency INT:[1, 100000]=[1]", "--warmup INT:[0, 1000]=1",
                             "-p,--n-prompt INT:[1, 16777216]=128", "-n,--n-gen INT:[1, 16777216]=128",
-                            "--timeout-seconds FLOAT:[0.001, 604800]=60", "--seed UINT=42"}) {
+                            "--timeout-seconds FLOAT:[0.001, 604800]=60",
+                            "--seed UINT ", "seed of the random prompts and arrivals (default: a fresh one each invocation"}) {
     EXPECT_NE(help.out.find(shown), std::string::npos) << shown << "\n" << help.out;
   }
 }
@@ -815,6 +912,69 @@ TEST(ServeBenchLlamaServer, ConcurrencySweep124AgainstTheShippedModel) {
   EXPECT_EQ(cmp.out.find("80fb11ac7"), std::string::npos) << cmp.out;
   EXPECT_NE(cmp.out.find(commit.substr(0, commit.find('-')) + "-80fb11ac openai-completions"), std::string::npos)
       << cmp.out;
+}
+
+// The prompts --save-responses kept, by concurrency: each prompt's token ids.
+std::map<int, std::vector<std::vector<int>>> saved_prompts(const std::string& path) {
+  std::map<int, std::vector<std::vector<int>>> by_c;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    const json j = json::parse(line, nullptr, false);
+    if (j.is_object() && j.contains("prompt_token_ids"))
+      by_c[j["concurrency"].get<int>()].push_back(j["prompt_token_ids"].get<std::vector<int>>());
+  }
+  return by_c;
+}
+
+// Each concurrency step sends prompts of its own, and so does each invocation unless --seed
+// fixes them: a step that re-sent the last one's prompts was answered from llama-server's
+// prompt cache (TTFT p50 26.41 ms at c=1, 3.75 ms at c=2, all 16 prompts the same). No c=2
+// prompt starts with 8 tokens any c=1 prompt starts with (the prefix the cache would reuse).
+TEST(ServeBenchLlamaServer, EachStepAndEachInvocationSendsPromptsOfItsOwn) {
+  const int port = free_port();
+  Background server({RIGBENCH_LLAMA_SERVER, "-m", RIGBENCH_TEST_MODEL, "--host", "127.0.0.1", "--port",
+                     std::to_string(port), "--parallel", "2", "-c", "1024", "-t", "2", "--no-webui"});
+  bool ready = false;
+  for (int i = 0; i < 240 && !ready; ++i) {
+    const ProcessResult h =
+        run_process({"/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", url(port) + "/health"});
+    ready = h.out == "200";
+    if (!ready) std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  ASSERT_TRUE(ready) << server.err();
+  TempDir dir;
+  const auto run = [&](const std::string& file, std::vector<std::string> more) {
+    std::vector<std::string> args = {url(port), "--concurrency", "1,2", "--num-requests", "8", "-p", "32", "-n", "4",
+                                     "--no-db", "-o", "json", "--save-responses", dir.file(file)};
+    args.insert(args.end(), more.begin(), more.end());
+    const ProcessResult r = serve_bench(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return saved_prompts(dir.file(file));
+  };
+  const auto prefix = [](const std::vector<int>& p) { return std::vector<int>(p.begin(), p.begin() + 8); };
+  const auto a = run("a.jsonl", {});
+  ASSERT_EQ(a.at(1).size(), 8u);
+  ASSERT_EQ(a.at(2).size(), 8u);
+  std::set<std::vector<int>> c1;
+  for (const auto& p : a.at(1)) {
+    ASSERT_EQ(p.size(), 32u);
+    c1.insert(prefix(p));
+  }
+  EXPECT_EQ(c1.size(), 8u);  // no prompt of a step repeats another's start
+  for (const auto& p : a.at(2)) EXPECT_EQ(c1.count(prefix(p)), 0u) << "a c=2 prompt starts as a c=1 prompt does";
+  // A second invocation: prompts of its own.
+  const auto b = run("b.jsonl", {});
+  for (const auto& p : b.at(1)) EXPECT_EQ(c1.count(prefix(p)), 0u) << "the second invocation re-sent a prompt";
+  // --seed fixes them: the same seed, the same prompts.
+  // (as sets: at c=2 the requests end, and are saved, in either order)
+  const auto sorted = [](std::map<int, std::vector<std::vector<int>>> m) {
+    for (auto& [c, ps] : m) std::sort(ps.begin(), ps.end());
+    return m;
+  };
+  const auto s1 = sorted(run("s1.jsonl", {"--seed", "7"}));
+  const auto s2 = sorted(run("s2.jsonl", {"--seed", "7"}));
+  ASSERT_EQ(s1.size(), 2u);
+  EXPECT_EQ(s1, s2);
 }
 
 TEST(ServeBenchLlamaServer, EmbeddingsOfASyntheticBgeSmallThroughV1Embeddings) {

@@ -19,6 +19,8 @@
 //              server's HTTP library closing an idle one), on cue
 //   drop-kept  as drop when the request came on a kept-alive connection (one that served an
 //              earlier request); answered as ok on a new connection
+//   burst      every token in one write after --ttft-ms (a TPOT near 0, as a server that
+//              sends a batch of tokens together); its timings as ok's
 //
 // Usage: fake_llm_server --protocol ollama|openai [--port N] [--ttft-ms 50] [--interval-ms 10]
 //        [--tokens N (ignore the length asked)] [--faults LIST] [--stall-ms 3000]
@@ -244,8 +246,9 @@ void generate(const Config& cfg, const httplib::Request& req, httplib::Response&
         std::this_thread::sleep_until(first);
         const auto start = c.lockstep ? first : Clock::now();
         double first_ms = c.ttft_ms;  // --report-actual: when the first token was written, measured
+        std::string burst;  // fault "burst": every token, written at once after the loop
         for (int i = 0; i < upto; ++i) {
-          if (i > 0) {
+          if (i > 0 && fault != "burst") {
             // On schedule from the first token: i intervals after it, whatever writing cost.
             std::this_thread::sleep_until(start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                                       std::chrono::duration<double, std::milli>(c.interval_ms * i)));
@@ -263,11 +266,16 @@ void generate(const Config& cfg, const httplib::Request& req, httplib::Response&
             else choice["text"] = word;
             line = "data: " + json{{"choices", json::array({choice})}}.dump() + "\n\n";
           }
+          if (fault == "burst") {
+            burst += line;
+            continue;
+          }
           if (!send(line)) return false;
           if (i == 0 && c.report_actual) {
             first_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - entered).count();
           }
         }
+        if (!burst.empty() && !send(burst)) return false;
         if (fault == "cut") return false;  // the connection closes mid-stream
         if (fault == "malformed") {
           send(c.ollama ? "{\"response\": \"broken\n" : "data: {\"choices\": [oops\n\n");
