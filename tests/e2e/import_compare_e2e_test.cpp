@@ -132,7 +132,7 @@ TEST(ImportCompareE2E, ThreeMachinesMergeAndEachModelHasItsWinner) {
   EXPECT_EQ(cmp["columns"], json({"rig-a", "rig-b", "rig-c"}));
   EXPECT_EQ(cmp["baseline"], "rig-a");
   const std::string shipped_label = shipped + " F32", synthetic_label = synthetic + " Q8_0 (synthetic v2, seed 42)";
-  for (const char* test : {"pp64", "tg32", "ttft pp64"}) {
+  for (const char* test : {"pp64 (pg)", "tg32 (pg)", "ttft pp64 (pg)"}) {  // a -pg test's rows
     const json& s = row_of(cmp, shipped_label, test);
     EXPECT_EQ(s["winner"], "rig-b") << test << ": " << s.dump();
     EXPECT_NEAR(s["cells"][1]["ratio"].get<double>(), 4.0, 1e-3) << test;
@@ -150,7 +150,7 @@ TEST(ImportCompareE2E, ThreeMachinesMergeAndEachModelHasItsWinner) {
   EXPECT_NE(testing::unpadded(md.out).find("| model | test | rig-a | rig-b (baseline) | rig-c | winner |"),
             std::string::npos)
       << md.out;
-  EXPECT_NE(testing::unpadded(md.out).find("| " + shipped_label + " | tg32 t/s | "), std::string::npos) << md.out;
+  EXPECT_NE(testing::unpadded(md.out).find("| " + shipped_label + " | tg32 (pg) t/s | "), std::string::npos) << md.out;
   // the ratio, then the cell's end or, on a busy machine, its runs' noise codes ("[noise: ...]")
   EXPECT_NE(testing::unpadded(md.out).find(" ×0.25 "), std::string::npos) << md.out;
   EXPECT_NE(testing::unpadded(md.out).find(" | rig-c |\n"), std::string::npos) << md.out;
