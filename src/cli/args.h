@@ -64,6 +64,10 @@ CLI::Validator range(double min, double max);
 // The same for an integer option: "'1.5' is not an integer", "'0' is out of range [1, 1000000]".
 CLI::Validator int_range(long lo, long hi);
 
+// A number, any (the command checks its bounds itself, e.g. cost's "> 0"): "'abc' is not a
+// number", in the shape of range's.
+CLI::Validator number();
+
 // `--currency CODE` (cost, report): 1 to 8 letters. Errors: kUsage naming the value.
 Status check_currency(const std::string& currency);
 

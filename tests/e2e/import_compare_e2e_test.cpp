@@ -190,5 +190,22 @@ TEST(ImportCompareE2E, BadInputImportsNothingAndExitsWithTheRightCode) {
   EXPECT_EQ(run_process({RIGBENCH_BIN, "export", "-o", "xml"}).exit_code, 2);
 }
 
+// -r says how many repetitions llama-bench's csv and sql output averaged; rigbench records
+// (and llama-bench json/jsonl) hold their samples: -r is refused there, never silently ignored.
+TEST(ImportCompareE2E, RepetitionsAreRefusedForFilesThatHoldTheirSamples) {
+  TempDir dir;
+  const ProcessResult bench = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "0", "-r", "1",
+                                           "-t", "1", "--no-db", "-o", "jsonl"});
+  ASSERT_EQ(bench.exit_code, 0) << bench.err;
+  testing::write_file(dir.file("rig-a.jsonl"), bench.out);
+  const ProcessResult r =
+      run_process({RIGBENCH_BIN, "import", "-r", "5", "--db", dir.file("x.db"), dir.file("rig-a.jsonl")});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "rigbench: error: import '" + dir.file("rig-a.jsonl") +
+                       "': -r gives the repetitions of llama-bench csv and sql output, which does not record them; "
+                       "rigbench jsonl records hold their own samples; import this file without -r\n");
+  EXPECT_FALSE(std::filesystem::exists(dir.file("x.db")));
+  EXPECT_EQ(run_process({RIGBENCH_BIN, "import", "--db", dir.file("x.db"), dir.file("rig-a.jsonl")}).exit_code, 0);
+}
 }  // namespace
 }  // namespace rigbench
