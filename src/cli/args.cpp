@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <utility>
 
 #include "core/knobs.h"
@@ -228,6 +229,11 @@ CLI::Validator bounded(T lo, T hi, const std::string& bounds, const char* kind, 
 CLI::Validator range(double min, double max) {
   const std::string bounds = "[" + bound_text(min) + ", " + bound_text(max) + "]";
   return bounded(min, max, bounds, "a number", bounds);
+}
+
+CLI::Validator number() {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  return bounded(-kInf, kInf, "", "a number", "");
 }
 
 CLI::Validator int_range(long lo, long hi) {

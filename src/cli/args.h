@@ -70,6 +70,10 @@ CLI::Validator int_range(long lo, long hi);
 // "serve-bench: --concurrency '1,,2': an empty item in the list (values separated by single commas, e.g. 1,4)".
 Status check_list_values(const CLI::App& cmd, const std::vector<std::string>& args);
 
+// A number, any (the command checks its bounds itself, e.g. cost's "> 0"): "'abc' is not a
+// number", in the shape of range's.
+CLI::Validator number();
+
 // `--currency CODE` (cost, report): 1 to 8 letters. Errors: kUsage naming the value.
 Status check_currency(const std::string& currency);
 

@@ -86,7 +86,9 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
   cmd.add_option("--machine", o.machine,
                  "the machine's name in the records, which compare goes by (default: the host's name)")
       ->take_last();
-  cmd.add_flag("--force", o.force, "run even when the memory plan says the model will not fit this machine");
+  cmd.add_flag("--force", o.force,
+               "run even when the memory plan says the model will not fit this machine, or that llama.cpp refuses its "
+               "KV cache types");
   add_progress_flags(cmd, o.progress, o.no_progress);
   cmd.add_flag("-v,--verbose", o.verbose, "show llama.cpp's own log on stderr");
   cmd.add_option("--energy", o.energy, "measure energy with the meters found: auto or off")

@@ -30,24 +30,31 @@ Status check(const char* flag, double v, bool ok, const char* rule) {
 }  // namespace
 
 void add_price_flags(CLI::App& cmd, CostOptions& o) {
-  auto* price = cmd.add_option("--price", o.price, "electricity price per kWh");
+  auto* price = cmd.add_option("--price", o.price, "electricity price per kWh")->check(number());
   auto* tariff =
       cmd.add_option("--tariff", o.tariff, "time-of-use tariff, e.g. day=0.30@07-23,night=0.18 (hour-weighted mean)");
   price->excludes(tariff);
   cmd.add_option("--currency", o.currency, "currency of the prices")->capture_default_str();
   cmd.add_option("--psu-efficiency", o.psu_efficiency,
                  "power supply efficiency (0, 1]: wall = watts / efficiency + rest")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(number());
   cmd.add_option("--rest-watts", o.rest_watts, "W no meter sees (fans, disks, board), added at the wall")
-      ->capture_default_str();
-  cmd.add_option("--utilization", o.utilization, "share of the time the machine generates, (0, 1]");
-  cmd.add_option("--hardware-price", o.hardware_price, "purchase price of the machine");
-  cmd.add_option("--residual-value", o.residual_value, "resale value at the end of its life")->capture_default_str();
+      ->capture_default_str()
+      ->check(number());
+  cmd.add_option("--utilization", o.utilization, "share of the time the machine generates, (0, 1]")->check(number());
+  cmd.add_option("--hardware-price", o.hardware_price, "purchase price of the machine")->check(number());
+  cmd.add_option("--residual-value", o.residual_value, "resale value at the end of its life")
+      ->capture_default_str()
+      ->check(number());
   cmd.add_option("--upkeep", o.upkeep, "repairs and other costs over its life (not electricity)")
-      ->capture_default_str();
-  cmd.add_option("--lifetime-years", o.lifetime_years, "years the hardware is written off over");
-  cmd.add_option("--api-price", o.api_price, "a cloud API's price per million output tokens (break-even)");
-  cmd.add_option("--memory-gb", o.memory_gb, "memory of the machine for models, GB (hardware price per GB)");
+      ->capture_default_str()
+      ->check(number());
+  cmd.add_option("--lifetime-years", o.lifetime_years, "years the hardware is written off over")->check(number());
+  cmd.add_option("--api-price", o.api_price, "a cloud API's price per million output tokens (break-even)")
+      ->check(number());
+  cmd.add_option("--memory-gb", o.memory_gb, "memory of the machine for models, GB (hardware price per GB)")
+      ->check(number());
 }
 
 CLI::App* add_cost_command(CLI::App& app, CostOptions& o) {
@@ -62,9 +69,11 @@ CLI::App* add_cost_command(CLI::App& app, CostOptions& o) {
   cmd->add_option("--db", o.db_path,
                   "the database holding --run or the --per-model runs (default: $XDG_DATA_HOME/rigbench/results.db)");
   add_record_filter_flags(*cmd, o.filter);
-  cmd->add_option("--tps", o.tps, "output tokens per second while generating (tg); required without --run");
-  cmd->add_option("--watts", o.watts, "average power while generating, W (components; see --psu-efficiency)");
-  cmd->add_option("--idle-watts", o.idle_watts, "idle power with the model loaded, W");
+  cmd->add_option("--tps", o.tps, "output tokens per second while generating (tg); required without --run")
+      ->check(number());
+  cmd->add_option("--watts", o.watts, "average power while generating, W (components; see --psu-efficiency)")
+      ->check(number());
+  cmd->add_option("--idle-watts", o.idle_watts, "idle power with the model loaded, W")->check(number());
   add_price_flags(*cmd, o);
   cmd->add_option("-o,--output", o.output, "md, csv, json or jsonl (csv/jsonl: one row per figure, or per model)")
       ->capture_default_str();

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "power/meters.h"
+#include "power/power_log.h"
 
 namespace rigbench::cli {
 
@@ -18,7 +19,19 @@ Result<std::optional<measure::EnergyConfig>> energy_config(const EnergyFlags& fl
     if (std::isfinite(cost.idle_watts)) {
       return fail(ErrorCode::kUsage, "--idle-watts needs --energy auto (it is the idle baseline of measured energy)");
     }
+    if (!flags.power_log.empty()) {
+      return fail(ErrorCode::kUsage, "--power-log needs --energy auto (the log is read as the run's energy)");
+    }
     return std::optional<measure::EnergyConfig>{};
+  }
+  // The power log the user named must be read now, before anything runs: a log that cannot be
+  // read or does not parse would otherwise leave the run without energy, said only in its record.
+  if (!flags.power_log.empty()) {
+    auto log = power::open_power_log(flags.power_log);
+    if (!log) {
+      const power::Unavailable& why = log.error();
+      return fail(ErrorCode::kInvalidInput, why.reason + (why.fix.empty() ? "" : "; " + why.fix));
+    }
   }
   measure::EnergyConfig e;
   e.meters.watts = flags.watts;

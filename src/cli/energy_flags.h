@@ -24,7 +24,9 @@ struct EnergyFlags {
 // The energy configuration of a run: nullopt with --energy other than auto. With auto, prints
 // once on stderr why nothing can be metered when no meter is available (speed is measured
 // anyway) and sets *readable to whether one is (readable may be null). Errors (kUsage): a bad
-// price or tariff; --price/--tariff or --idle-watts without --energy auto.
+// price or tariff; --price/--tariff, --idle-watts or --power-log without --energy auto;
+// (kInvalidInput) a --power-log that cannot be read (missing, a directory) or does not parse
+// (power/power_log.h: fewer than 2 samples, a line that is not timestamp,watts), naming the file.
 Result<std::optional<measure::EnergyConfig>> energy_config(const EnergyFlags& flags, bool* readable = nullptr);
 
 }  // namespace rigbench::cli

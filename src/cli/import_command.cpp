@@ -22,7 +22,8 @@ CLI::App* add_import_command(CLI::App& app, ImportOptions& o) {
                   "the machine llama-bench output ran on, which the output does not name (required for llama-bench "
                   "files; refused with rigbench files, whose records name their machine)");
   cmd->add_option("-r,--repetitions", o.repetitions,
-                  "repetitions of the llama-bench run (its -r), which its csv and sql output do not record")
+                  "repetitions of the llama-bench run (its -r), which its csv and sql output do not record (refused "
+                  "with files that hold their samples)")
       ->check(int_range(1, 1000000));
   cmd->add_option("-o,--output", o.output, "the summary: md, csv, json or jsonl (one object per file)")
       ->capture_default_str();
@@ -63,6 +64,20 @@ Status check_hostname(const store::ImportBatch& batch, const std::string& hostna
   return {};
 }
 
+// -r says how many repetitions llama-bench's summary-only output (csv, sql, a database of it)
+// averaged, which it does not record. Files that hold their samples (rigbench records,
+// llama-bench json and jsonl) say it themselves: -r would be ignored there, so it is refused.
+Status check_repetitions(const store::ImportBatch& batch, int repetitions) {
+  if (repetitions == 0 || batch.records.empty()) return {};
+  const bool summary_only = batch.format == store::ImportFormat::kLlamaBenchCsv ||
+                            batch.format == store::ImportFormat::kLlamaBenchSql ||
+                            batch.format == store::ImportFormat::kLlamaBenchDb;
+  if (summary_only) return {};
+  return fail(ErrorCode::kUsage, "import '" + batch.path + "': -r gives the repetitions of llama-bench csv and sql " +
+                                     "output, which does not record them; " + store::format_name(batch.format) +
+                                     " records hold their own samples; import this file without -r");
+}
+
 }  // namespace
 
 Status run_import_command(const ImportOptions& o) {
@@ -84,6 +99,7 @@ Status run_import_command(const ImportOptions& o) {
       continue;
     }
     if (Status s = check_hostname(*batch, read_options.llama_bench_hostname); !s) return s;
+    if (Status s = check_repetitions(*batch, o.repetitions); !s) return s;
     batches.push_back(std::move(*batch));
   }
   const auto skipped_files = [&]() -> Status {

@@ -299,6 +299,13 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
     file_prompts = std::move(*p);
   }
 
+  // Energy and cost, as bench measures them (cli/bench_command.cpp): a bad --power-log is
+  // refused here, before the server is asked anything.
+  auto configured =
+      energy_config({opts.energy, opts.idle_s, opts.watts, opts.power_log, opts.estimate_tdp_w, &opts.cost});
+  if (!configured) return std::unexpected(configured.error());
+  std::optional<measure::EnergyConfig> energy = std::move(*configured);
+
   // 3. The server: its API, version and model.
   net::HttpClient probe(*url, client_opts);
   auto server = net::probe_server(probe, *url, forced);
@@ -327,12 +334,6 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   auto opened = store::open_results_db(opts.db_path, opts.no_db);
   if (!opened) return std::unexpected(opened.error());
   std::unique_ptr<store::SqliteStore> db = std::move(*opened);
-
-  // 5. Energy and cost, as bench measures them (cli/bench_command.cpp).
-  auto configured =
-      energy_config({opts.energy, opts.idle_s, opts.watts, opts.power_log, opts.estimate_tdp_w, &opts.cost});
-  if (!configured) return std::unexpected(configured.error());
-  std::optional<measure::EnergyConfig> energy = std::move(*configured);
 
   if (opts.embeddings) {
     const bool ollama = forced ? net::is_ollama(*forced) : server->api_family == "ollama";

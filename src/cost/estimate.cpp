@@ -50,7 +50,7 @@ CostReport estimate_cost(const CostInputs& in) {
       r.notes.push_back("marginal energy and energy at a utilization: give --idle-watts");
     }
   } else {
-    r.notes.push_back("energy per token: give --watts");
+    r.notes.push_back("energy per token: give " + in.power_input);
   }
   if (priced) {
     for (PerToken* p : {&r.gross, &r.marginal, &r.at_utilization}) {
@@ -70,7 +70,8 @@ CostReport estimate_cost(const CostInputs& in) {
     const bool electricity_known = given(r.at_utilization.cost_per_mtok);
     r.total_per_mtok = (electricity_known ? r.at_utilization.cost_per_mtok : 0.0) +
                        (given(r.hardware_per_mtok) ? r.hardware_per_mtok : 0.0);
-    if (!electricity_known) r.notes.push_back("total leaves out electricity (give --watts, --idle-watts and --price)");
+    if (!electricity_known)
+      r.notes.push_back("total leaves out electricity (give " + in.power_input + ", --idle-watts and --price)");
     if (!given(r.hardware_per_mtok))
       r.notes.push_back("total leaves out hardware (give --hardware-price and --lifetime-years)");
   }
@@ -84,9 +85,10 @@ CostReport estimate_cost(const CostInputs& in) {
       if (!in.has_hardware) r.notes.push_back("break-even counts electricity only (no --hardware-price)");
     } else if (in.has_hardware) {
       r.break_even_utilization = break_even_utilization(0, 0, 0, in.hardware, in.api_price_per_mtok, rate);
-      r.notes.push_back("break-even counts hardware only (no --watts, --idle-watts and --price)");
+      r.notes.push_back("break-even counts hardware only (no " + in.power_input + ", --idle-watts and --price)");
     } else {
-      r.notes.push_back("break-even utilization: give --watts, --idle-watts and --price, or --hardware-price");
+      r.notes.push_back("break-even utilization: give " + in.power_input +
+                        ", --idle-watts and --price, or --hardware-price");
     }
   }
   if (given(in.memory_gb) && in.has_hardware)

@@ -31,6 +31,9 @@ struct CostInputs {
   double active_power_w = kNaN;            // average power while generating, W (components unless wall)
   double idle_power_w = kNaN;              // idle power with the model loaded, W
   std::string power_method = "estimated";  // how the watts were obtained: counter|integrated|estimated
+  // What gives active_power_w, as the notes name it after "give": the flag from the command line;
+  // `cost --per-model`, whose watts come from each run, names runs measured with energy.
+  std::string power_input = "--watts";
   double psu_efficiency = 1.0;             // wall = power / psu_efficiency + rest_w; 0 < x <= 1
   double rest_w = 0;                       // W no meter sees (fans, disks, board), added at the wall
   double price_per_kwh = kNaN;             // flat price, or the tariff's hour-weighted mean

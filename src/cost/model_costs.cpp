@@ -86,6 +86,7 @@ Result<ModelCosts> model_costs(std::span<const RunRecord> records, const CostInp
     in.active_power_w = m.figures.active_power_w;
     if (!given(shared.idle_power_w)) in.idle_power_w = m.figures.idle_power_w;
     in.power_method = given(in.active_power_w) ? m.figures.power_method : "none";
+    in.power_input = kPerModelPowerInput;  // --watts is refused here: each run gives its own
     m.report = estimate_cost(in);
     m.sort_per_mtok = out.at_utilization ? m.report.at_utilization.cost_per_mtok : m.report.gross.cost_per_mtok;
     out.models.push_back(std::move(m));

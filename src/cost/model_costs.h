@@ -46,6 +46,12 @@ struct ModelCosts {
   bool cheapest_is_smallest = false;
 };
 
+// What gives a model's power in the table (CostInputs::power_input): a run of it measured
+// with energy, the latest being priced. The notes say "energy per token: give " this.
+inline constexpr const char* kPerModelPowerInput =
+    "runs measured with energy (bench --energy auto where a meter reads, or bench --power-log FILE or --watts W; "
+    "the latest run of each model is priced)";
+
 // The machine a run is priced on: its hostname, else its CPU (model_costs groups by it).
 std::string cost_machine(const RunRecord& r);
 

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/test_name.h"
+
 namespace rigbench::cost {
 
 RunFigures run_figures(const Results& results, const EnergyInfo& energy) {
@@ -33,7 +35,14 @@ RunFigures run_figures(const Results& results, const EnergyInfo& energy) {
 
 RunFigures run_figures(const RunRecord& record) {
   RunFigures f = run_figures(record.results, record.energy);
-  if (!record.server) return f;
+  if (!record.server) {
+    // The test as bench labels its row: a -pg test's tg ("tg128 (pg)") is not the plain tg test.
+    if (record.results.tg && pp_tg_test(record)) {
+      const std::string plain = "tg" + std::to_string(record.results.tg->n_tokens);
+      f.rate_source.replace(0, plain.size(), phase_test_name(false, record.results.tg->n_tokens, true, 0));
+    }
+    return f;
+  }
   const std::string c = "c=" + std::to_string(record.server->concurrency);
   // A served run's results.tg is one sample (its output t/s, measure::served_tg): its tokens
   // are every completed request's output tokens, as the record's server part counts them

@@ -127,6 +127,25 @@ Status check_cache_types(const model::ModelShape& s, const ContextParams& c) {
     return fail(ErrorCode::kInvalidInput, "-ctv " + c.type_v + " with -fa off: llama.cpp refuses a quantized V cache " +
                                               "without flash attention; use -fa on, or -ctv f16");
   }
+  // A quantized cache with flash attention (on or auto) stores each head in whole blocks:
+  // llama.cpp refuses a type whose block size does not divide a layer's head size.
+  if (c.flash_attn) {
+    for (const bool is_k : {true, false}) {
+      const ggml_type t = is_k ? tk : tv;
+      if (!ggml_is_quantized(t)) continue;
+      const auto block = static_cast<uint64_t>(ggml_blck_size(t));
+      for (uint32_t il = 0; il < s.n_layer; ++il) {
+        const uint64_t head = is_k ? head_k(s, il) : head_v(s, il);
+        if (head % block == 0) continue;
+        const std::string flag = is_k ? "-ctk " + c.type_k : "-ctv " + c.type_v;
+        return fail(ErrorCode::kInvalidInput,
+                    flag + ": llama.cpp refuses it with flash attention: " + (is_k ? "K" : "V") + " cache type " +
+                        ggml_type_name(t) + " with block size " + std::to_string(block) + " does not divide " +
+                        (is_k ? "n_embd_head_k=" : "n_embd_head_v=") + std::to_string(head) + "; use " +
+                        (is_k ? "-ctk" : "-ctv") + " f16, or -fa off");
+      }
+    }
+  }
   if ((s.is_mla() || !s.compress_ratio.empty()) && tk != tv) {
     return fail(ErrorCode::kInvalidInput, "-ctk " + c.type_k + " -ctv " + c.type_v +
                                               ": llama.cpp refuses different K and V cache " + "types for " + s.arch +

@@ -33,7 +33,9 @@ uint64_t layer_state_bytes(const model::ModelShape& shape, const ContextParams& 
 
 // The combinations llama.cpp refuses to create a context for (llama_init_from_model): a
 // quantized V cache without flash attention (Grok always runs without: llama.cpp forces it
-// off); different K and V types where V is not a cache of its own (MLA, DeepSeek-V4).
+// off); with flash attention (on or auto), a quantized K or V type whose block size does not
+// divide a layer's head size (n_embd_head_k, n_embd_head_v: q8_0's 32 and a head of 8);
+// different K and V types where V is not a cache of its own (MLA, DeepSeek-V4).
 // Errors: kInvalidInput naming the flags and what to do.
 Status check_cache_types(const model::ModelShape& shape, const ContextParams& ctx);
 

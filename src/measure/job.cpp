@@ -45,7 +45,9 @@ InProgress& in_progress() {
   return p;
 }
 
-// What every record of the job shares, for the run `tc`.
+// What every record of the job shares, for the run `tc`: what was asked, before any
+// repetition ran. A record that never gets results (refused, failed) keeps it: -r auto's mode,
+// target and budget, and 0 repetitions (auto counts those run; -r N keeps the N asked).
 RunRecord base_record(const TestCase& tc, const ModelInfo& model, const JobContext& context) {
   RunRecord rec;
   rec.record_id = new_record_id();
@@ -54,6 +56,10 @@ RunRecord base_record(const TestCase& tc, const ModelInfo& model, const JobConte
   rec.build = context.build;
   rec.model = model;
   rec.params = tc.params;
+  if (tc.rule.automatic) rec.params.repetitions = 0;
+  rec.precision.repetitions_mode = tc.rule.automatic ? "auto" : "fixed";
+  rec.precision.ci_target_pct = tc.rule.ci_target_pct;
+  if (tc.rule.automatic) rec.precision.max_time_s = tc.rule.max_time_s;
   rec.tags = context.tags;
   return rec;
 }
@@ -210,6 +216,11 @@ Status inspect_models(const std::vector<std::string>& paths, Job& job) {
 }
 
 Result<JobSummary> run_job(const Job& job, Runner& runner, const RecordSink& sink) {
+  // A KV cache llama.cpp cannot create: refused before anything runs (--force tries it anyway).
+  if (!job.force) {
+    if (Status s = check_cache_types(job.plan, job.shapes); !s)
+      return fail(s.error().code, s.error().message + " (--force tries it anyway)");
+  }
   const Preflight pre = preflight(job.plan, job.shapes, job.target, job.force, job.rpc_splits);
   return run_plan(job.plan, job.models, job.context, runner, sink, pre.rooflines, pre.refusals);
 }

@@ -4,6 +4,7 @@
 
 #include "core/knobs.h"
 #include "core/strings.h"
+#include "fit/kv_cache.h"
 
 namespace rigbench::measure {
 
@@ -14,18 +15,36 @@ bool Preflight::any_refused() const {
   return false;
 }
 
+namespace {
+
+// The context a run creates, as fit plans it.
+fit::ContextParams context_of(const TestCase& tc) {
+  fit::ContextParams ctx;
+  ctx.n_ctx = tc.params.n_ctx;
+  ctx.n_batch = tc.params.n_batch;
+  ctx.n_ubatch = tc.params.n_ubatch;
+  ctx.type_k = tc.params.type_k;
+  ctx.type_v = tc.params.type_v;
+  ctx.flash_attn = tc.params.flash_attn != "off";
+  return ctx;
+}
+
+}  // namespace
+
+Status check_cache_types(const std::vector<TestCase>& plan, const std::map<std::string, model::ModelShape>& shapes) {
+  for (const auto& tc : plan) {
+    if (Status s = fit::check_cache_types(shapes.at(tc.model_path), context_of(tc)); !s)
+      return fail(s.error().code, "model '" + tc.model_path + "': " + s.error().message);
+  }
+  return {};
+}
+
 Preflight preflight(const std::vector<TestCase>& plan, const std::map<std::string, model::ModelShape>& shapes,
                     const fit::Target& target, bool force, const std::map<std::string, fit::SplitSetup>& rpc_splits) {
   Preflight out;
   for (const auto& tc : plan) {
     const model::ModelShape& shape = shapes.at(tc.model_path);
-    fit::ContextParams ctx;
-    ctx.n_ctx = tc.params.n_ctx;
-    ctx.n_batch = tc.params.n_batch;
-    ctx.n_ubatch = tc.params.n_ubatch;
-    ctx.type_k = tc.params.type_k;
-    ctx.type_v = tc.params.type_v;
-    ctx.flash_attn = tc.params.flash_attn != "off";
+    const fit::ContextParams ctx = context_of(tc);
     if (const auto it = rpc_splits.find(tc.params.rpc); it != rpc_splits.end()) {
       // Over rpc-servers: fit --rpc's plan of the same split (one function for both).
       std::vector<fit::SplitDevice> devices = it->second.devices;

@@ -25,6 +25,12 @@ struct Preflight {
   bool any_refused() const;
 };
 
+// The KV cache types of every entry of `plan`, checked as fit checks them
+// (fit::check_cache_types: the combinations llama.cpp refuses to create a context for, e.g. a
+// quantized K cache whose block size does not divide the model's head size under flash
+// attention), before anything runs. Errors: kInvalidInput "model '<path>': <fit's reason>".
+Status check_cache_types(const std::vector<TestCase>& plan, const std::map<std::string, model::ModelShape>& shapes);
+
 // fit's plan for every entry of `plan` on `target`. `shapes` maps model paths to shapes.
 // An entry whose --rpc value is a key of `rpc_splits` is planned as `fit --rpc` plans it
 // (fit::plan_device_split over that split, its -ts shares, the same link): its tg bound is fit's,

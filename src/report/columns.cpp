@@ -11,6 +11,7 @@
 #include "core/significance.h"
 #include "core/strings.h"
 #include "core/suite_stats.h"
+#include "core/test_name.h"
 #include "report/comparison.h"
 
 namespace rigbench::report {
@@ -348,10 +349,8 @@ const std::optional<PhaseEnergyInfo>& phase_energy(const RunRecord& r, Phase ph)
 // "pp512", "tg128", "pp512 @ d4096" (llama-bench's test names); the phases of a -pg test
 // "pp512 (pg)" and "tg128 (pg)".
 std::string test_name(const RunRecord& r, Phase ph) {
-  std::string name = ph == Phase::kPp ? "pp" + str(r.params.n_prompt) : "tg" + str(r.params.n_gen);
-  if (r.params.n_prompt > 0 && r.params.n_gen > 0) name += " (pg)";  // a -pg test's two phases
-  if (r.params.n_depth > 0) name += " @ d" + str(r.params.n_depth);
-  return name;
+  const bool pp = ph == Phase::kPp;
+  return phase_test_name(pp, pp ? r.params.n_prompt : r.params.n_gen, pp_tg_test(r), r.params.n_depth);
 }
 
 // A statistic of the row's latency distribution, ms: TTFT on a pp row, each generated token's

@@ -15,6 +15,7 @@
 #include "core/short_commit.h"
 #include "core/strings.h"
 #include "core/suite_stats.h"
+#include "core/test_name.h"
 #include "report/table.h"
 #include "store/llama_bench_record.h"
 
@@ -249,25 +250,28 @@ Result<std::size_t> find_baseline(const std::vector<std::string>& columns, const
 }
 
 // `suffix` follows the test: " in EUR" for cost, " (stated)" for energy that was not measured.
-std::string test_label(Metric metric, int n, int depth, const std::string& suffix) {
-  std::string s;
+// `pg`: a -pg test's phase (core/test_name.h), named apart from a plain pp or tg test.
+std::string test_label(Metric metric, int n, int depth, bool pg, const std::string& suffix) {
   switch (metric) {
-    case Metric::kPp: s = "pp" + std::to_string(n); break;
+    case Metric::kPp: return phase_test_name(true, n, pg, depth) + suffix;
     case Metric::kTg:
     case Metric::kTgEnergy:
-    case Metric::kCost: s = "tg" + std::to_string(n); break;
-    case Metric::kTtft: s = "ttft pp" + std::to_string(n); break;
+    case Metric::kCost: return phase_test_name(false, n, pg, depth) + suffix;
+    case Metric::kTtft: return "ttft " + phase_test_name(true, n, pg, depth) + suffix;
+    case Metric::kItl: return "itl " + phase_test_name(false, n, pg, depth) + suffix;
     case Metric::kMemory: return n > 0 ? "n_ctx " + std::to_string(n) : "";  // 0: no context (embed)
-    case Metric::kItl: s = "itl tg" + std::to_string(n); break;
     case Metric::kSuiteGen:
     case Metric::kSuiteTtft:
     case Metric::kEmbedLatency: return suffix;  // metric_values names the suite or the query set
   }
-  return (depth > 0 ? s + " @ d" + std::to_string(depth) : s) + suffix;
+  return suffix;
 }
 
-MetricValues values(std::vector<double> samples, Metric metric, int n, int depth, const std::string& suffix = "") {
-  return MetricValues{std::move(samples), n, depth, test_label(metric, n, depth, suffix), std::nullopt, {}};
+// The values of one of `rec`'s tests: its name says whether it is a -pg test's phase.
+MetricValues values(const RunRecord& rec, std::vector<double> samples, Metric metric, int n, int depth,
+                    const std::string& suffix = "") {
+  std::string test = test_label(metric, n, depth, pp_tg_test(rec), suffix);
+  return MetricValues{std::move(samples), n, depth, std::move(test), std::nullopt, {}};
 }
 
 // " (stated)", " (estimated)", ...: energy that no meter read; "" for counter or integrated.
@@ -439,21 +443,21 @@ std::optional<MetricValues> run_metric_values(const RunRecord& rec, Metric metri
       const auto& t = metric == Metric::kPp ? r.pp : r.tg;
       if (!t) break;
       if (t->summary_only) {
-        MetricValues v = values({}, metric, t->n_tokens, rec.params.n_depth);
+        MetricValues v = values(rec, {}, metric, t->n_tokens, rec.params.n_depth);
         v.stated = t->tps;
         return v;
       }
-      if (!t->samples_tps.empty()) return values(t->samples_tps, metric, t->n_tokens, rec.params.n_depth);
+      if (!t->samples_tps.empty()) return values(rec, t->samples_tps, metric, t->n_tokens, rec.params.n_depth);
       break;
     }
     case Metric::kTtft:
       if (r.ttft && !r.ttft->samples_ns.empty()) {
-        return values(to_milliseconds(r.ttft->samples_ns), metric, rec.params.n_prompt, rec.params.n_depth);
+        return values(rec, to_milliseconds(r.ttft->samples_ns), metric, rec.params.n_prompt, rec.params.n_depth);
       }
       break;
     case Metric::kTgEnergy:
       if (r.tg && rec.energy.tg && std::isfinite(rec.energy.tg->j_per_token)) {
-        MetricValues v = values({rec.energy.tg->j_per_token}, metric, r.tg->n_tokens, rec.params.n_depth,
+        MetricValues v = values(rec, {rec.energy.tg->j_per_token}, metric, r.tg->n_tokens, rec.params.n_depth,
                                 unmeasured_suffix(rec.energy));
         v.flags = rec.energy.flags;
         return v;
@@ -461,7 +465,7 @@ std::optional<MetricValues> run_metric_values(const RunRecord& rec, Metric metri
       break;
     case Metric::kCost:
       if (r.tg && rec.cost && std::isfinite(rec.cost->gross_per_mtok)) {
-        MetricValues v = values({rec.cost->gross_per_mtok}, metric, r.tg->n_tokens, rec.params.n_depth,
+        MetricValues v = values(rec, {rec.cost->gross_per_mtok}, metric, r.tg->n_tokens, rec.params.n_depth,
                                 " in " + rec.cost->currency + unmeasured_suffix(rec.energy));
         v.flags = rec.energy.flags;  // the cost is the energy's: the same doubts
         return v;
@@ -469,7 +473,7 @@ std::optional<MetricValues> run_metric_values(const RunRecord& rec, Metric metri
       break;
     case Metric::kItl:
       if (r.tg && !r.tg->itl_ns.empty()) {
-        return values(to_milliseconds(r.tg->itl_ns), metric, r.tg->n_tokens, rec.params.n_depth);
+        return values(rec, to_milliseconds(r.tg->itl_ns), metric, r.tg->n_tokens, rec.params.n_depth);
       }
       break;
     case Metric::kSuiteGen:
@@ -482,7 +486,7 @@ std::optional<MetricValues> run_metric_values(const RunRecord& rec, Metric metri
       const std::string& h = r.suite->hash;
       const std::string tag = h.substr(h.find(':') == std::string::npos ? 0 : h.find(':') + 1, 8);
       const std::string label = "suite " + r.suite->name + " [" + tag + "] " + (gen ? "gen" : "TTFT");
-      return values(std::move(medians), metric, static_cast<int>(r.suite->prompts.size()), 0, label);
+      return values(rec, std::move(medians), metric, static_cast<int>(r.suite->prompts.size()), 0, label);
     }
     case Metric::kEmbedLatency: {
       if (!r.embedding || r.embedding->latency.samples_ns.empty()) break;
@@ -490,7 +494,7 @@ std::optional<MetricValues> run_metric_values(const RunRecord& rec, Metric metri
       const EmbeddingResult& e = *r.embedding;
       const std::string label =
           "embed latency b1 " + e.query_set + " (" + std::to_string(e.n_queries) + " queries)";
-      return values(to_milliseconds(e.latency.samples_ns), metric, e.n_queries, 0, label);
+      return values(rec, to_milliseconds(e.latency.samples_ns), metric, e.n_queries, 0, label);
     }
     case Metric::kMemory: {
       if (rec.memory.buffers.empty()) break;
@@ -498,7 +502,7 @@ std::optional<MetricValues> run_metric_values(const RunRecord& rec, Metric metri
       for (const auto& b : rec.memory.buffers) total += b.model_bytes + b.context_bytes + b.compute_bytes;
       // The context the run created, where it is a setting of the run (an embedding run has none).
       const int n_ctx = knob_applies(*find_knob("n_ctx"), rec) ? rec.params.n_ctx : 0;
-      return values({static_cast<double>(total)}, metric, n_ctx, 0);
+      return values(rec, {static_cast<double>(total)}, metric, n_ctx, 0);
     }
   }
   return std::nullopt;
@@ -948,8 +952,9 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
         if (!rec.refused.empty() && (def.metric == Metric::kPp || def.metric == Metric::kTg)) {
           // A refused run has no samples: its pp and tg rows say "won't fit" for this column.
           const int n = def.metric == Metric::kPp ? rec.params.n_prompt : rec.params.n_gen;
+          const int depth = rec.params.n_depth;
           if (n > 0)
-            c = MetricValues{{}, n, rec.params.n_depth, test_label(def.metric, n, rec.params.n_depth, ""), std::nullopt, {}};
+            c = MetricValues{{}, n, depth, test_label(def.metric, n, depth, pp_tg_test(rec), ""), std::nullopt, {}};
         }
         if (!c) continue;
         // By build the knobs are part of the row: builds are compared like for like.

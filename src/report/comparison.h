@@ -8,7 +8,8 @@
 // is shown and named, "machine=..."), so the first study's Metal, CUDA and Vulkan machines
 // compare as backends, and CPU and GPU runs of one machine (bench -ngl 0,99) sit side by side;
 // --machine keeps the comparison to one machine. A row holds one metric of one test: pp512 t/s, tg128
-// t/s, TTFT of pp512 in ms (each " @ d<N>" at a depth), J per generated token, electricity
+// t/s, TTFT of pp512 in ms (each " @ d<N>" at a depth; a -pg test's phases named apart,
+// "tg128 (pg)", core/test_name.h), J per generated token, electricity
 // cost per million generated tokens, or the memory llama.cpp allocated at an n_ctx. Energy
 // rows hold the tg phase's joules per token (RunRecord::energy.tg), cost rows the gross
 // electricity cost (RunRecord::cost), one value per run and only where a run measured them;

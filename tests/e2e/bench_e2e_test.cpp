@@ -178,9 +178,10 @@ TEST(BenchE2E, WarnsAboutAContextBeyondTraining) {
 // the exit code (1) is set at the end.
 TEST(BenchE2E, AFailedRunIsARowAndTheOthersStillRun) {
   TempDir dir;
-  // The shipped model's 8-dim heads cannot hold a q8_0 cache (blocks of 32); f16 can.
+  // The shipped model's 8-dim heads cannot hold a q8_0 cache (blocks of 32); f16 can. Without
+  // --force fit's check refuses it before anything runs (next test); with it, llama.cpp fails.
   const ProcessResult r =
-      run_process(bench_args({"--db", dir.file("r.db"), "-fa", "1", "-ctk", "q8_0,f16", "-ctv", "f16"}));
+      run_process(bench_args({"--db", dir.file("r.db"), "-fa", "1", "-ctk", "q8_0,f16", "-ctv", "f16", "--force"}));
   EXPECT_EQ(r.exit_code, 1) << r.err;
   const auto lines = split(trim(r.out), '\n');
   ASSERT_GE(lines.size(), 6u) << r.out;
@@ -198,6 +199,42 @@ TEST(BenchE2E, AFailedRunIsARowAndTheOthersStillRun) {
   EXPECT_NE(
       query_text(dir.file("r.db"), "SELECT failed FROM runs WHERE status = 'failed'").find("cannot create a context"),
       std::string::npos);
+}
+
+// A KV cache llama.cpp cannot create (q8_0's blocks of 32 do not divide the shipped model's
+// 8-dim heads under flash attention) is refused before anything runs, with llama.cpp's reason,
+// as fit refuses it; nothing is stored. With --force it runs and fails, and the failed
+// records say what was asked (-r auto: mode auto, its target; no repetition ran).
+TEST(BenchE2E, AKvCacheLlamaCppCannotCreateIsRefusedUpFront) {
+  TempDir dir;
+  const ProcessResult r = run_process(
+      bench_args({"--db", dir.file("r.db"), "-ngl", "99", "-fa", "1", "-ctk", "q8_0", "-ctv", "q8_0", "-r", "auto"}));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("-ctk q8_0: llama.cpp refuses it with flash attention: K cache type q8_0 with block size 32 "
+                       "does not divide n_embd_head_k=8"),
+            std::string::npos)
+      << r.err;
+  const std::string error = r.err.substr(r.err.find("rigbench: error: "));
+  EXPECT_EQ(std::count(error.begin(), error.end(), '\n'), 1) << r.err;  // one line
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(std::filesystem::exists(dir.file("r.db")) &&
+               query_int(dir.file("r.db"), "SELECT COUNT(*) FROM runs") > 0);
+  // The V cache alone: its own head size (n_embd_head_v).
+  const ProcessResult v = run_process(bench_args({"--no-db", "-fa", "1", "-ctv", "q8_0"}));
+  EXPECT_EQ(v.exit_code, 1) << v.err;
+  EXPECT_NE(v.err.find("does not divide n_embd_head_v=8"), std::string::npos) << v.err;
+
+  const ProcessResult forced = run_process(bench_args({"--no-db", "-fa", "1", "-ctk", "q8_0", "-ctv", "q8_0", "-r",
+                                                       "auto", "--ci-target", "3", "--force", "-o", "json"}));
+  EXPECT_EQ(forced.exit_code, 1) << forced.err;
+  const auto records = nlohmann::json::parse(forced.out);
+  ASSERT_EQ(records.size(), 2u) << forced.out;
+  for (const auto& rec : records) {
+    EXPECT_EQ(rec["status"], "failed");
+    EXPECT_EQ(rec["precision"]["repetitions_mode"], "auto") << rec["precision"].dump();
+    EXPECT_DOUBLE_EQ(rec["precision"]["ci_target_pct"].get<double>(), 3.0);
+    EXPECT_EQ(rec["params"]["repetitions"], 0);  // -r auto counts the repetitions run: none
+  }
 }
 
 TEST(BenchE2E, JsonParsesAndCarriesTheFields) {

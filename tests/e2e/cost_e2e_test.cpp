@@ -118,5 +118,20 @@ TEST(CostE2E, BadFiguresExitTwoNamingTheFlag) {
   EXPECT_NE(none.err.find("--tps"), std::string::npos) << none.err;
 }
 
+// Every number flag of cost says what is wrong in the house shape ("--tps: 'abc' is not a
+// number", as range and int_range say it), never CLI11's "Could not convert: --tps = abc".
+TEST(CostE2E, ANumberFlagThatIsNotANumberSaysSoInTheHouseShape) {
+  for (const char* flag :
+       {"--tps", "--watts", "--idle-watts", "--price", "--psu-efficiency", "--rest-watts", "--utilization",
+        "--hardware-price", "--residual-value", "--upkeep", "--lifetime-years", "--api-price", "--memory-gb"}) {
+    const ProcessResult r = run_process({RIGBENCH_BIN, "cost", flag, "abc"});
+    EXPECT_EQ(r.exit_code, 2) << flag << ": " << r.err;
+    EXPECT_EQ(r.err.rfind(std::string("rigbench: error: ") + flag + ": 'abc' is not a number", 0), 0u) << r.err;
+  }
+  // The price flags bench and serve-bench share with cost, alike.
+  const ProcessResult bench = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "--price", "abc"});
+  EXPECT_EQ(bench.exit_code, 2) << bench.err;
+  EXPECT_NE(bench.err.find("--price: 'abc' is not a number"), std::string::npos) << bench.err;
+}
 }  // namespace
 }  // namespace rigbench

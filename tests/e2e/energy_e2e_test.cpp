@@ -273,6 +273,39 @@ TEST(EnergyPowerLogFileE2E, ALogCoarserThanThePhasesIsFlagged) {
   EXPECT_TRUE(said) << e.dump();
 }
 
+// A --power-log that cannot be read or does not parse is refused before anything runs, in one
+// line naming the file and what is wrong (exit 1, as a missing --prompts file): it was taken
+// silently and left every run without energy, said only in the records' JSON.
+TEST(EnergyPowerLogFileE2E, ABadLogIsRefusedBeforeAnythingRuns) {
+  testing::TempDir dir;
+  std::filesystem::create_directory(dir.file("a_dir"));
+  testing::write_file(dir.file("foo.csv"), "foo,bar\n");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {dir.file("missing.csv"), "no such file or directory"},
+      {dir.file("a_dir"), "is a directory"},
+      {dir.file("foo.csv"), "fewer than 2 samples"},
+  };
+  for (const auto& [log, why] : cases) {
+    const ProcessResult r = run_process(args({"--power-log", log}));
+    EXPECT_EQ(r.exit_code, 1) << log << ": " << r.err;
+    EXPECT_EQ(r.out, "") << log;  // no run, no record
+    const std::string line = "rigbench: error: power log '" + log + "': " + why;
+    EXPECT_NE(r.err.find(line), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  // serve-bench: the same, before the server is asked anything (none listens on port 1).
+  const ProcessResult s = run_process({RIGBENCH_BIN, "serve-bench", "http://127.0.0.1:1", "--energy", "auto",
+                                       "--power-log", dir.file("missing.csv"), "--no-db"});
+  EXPECT_EQ(s.exit_code, 1) << s.err;
+  EXPECT_NE(s.err.find("rigbench: error: power log '" + dir.file("missing.csv") + "': no such file or directory"),
+            std::string::npos)
+      << s.err;
+  // A log without --energy auto would not be read: a usage error, as --idle-watts is.
+  const ProcessResult off = run_process(args({"--energy", "off", "--power-log", dir.file("foo.csv")}));
+  EXPECT_EQ(off.exit_code, 2) << off.err;
+  EXPECT_NE(off.err.find("--power-log needs --energy auto"), std::string::npos) << off.err;
+}
+
 // Case 4: bench states idle watts apart from active ones (--idle-watts, the flag cost has);
 // idle above active is said, flagged, and gives no negative marginal cost.
 TEST(EnergyE2E, IdleWattsStatedApartAndIdleAboveActiveIsFlagged) {

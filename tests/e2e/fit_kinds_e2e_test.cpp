@@ -172,6 +172,17 @@ TEST(FitKindsE2E, QuantizedVWithoutFlashAttentionIsRefused) {
   EXPECT_NE(r.err.find("-ctv q8_0 with -fa off"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
+  // With flash attention, a quantized cache whose block size does not divide the head size
+  // (q8_0's 32, the shipped model's 8): refused as llama.cpp refuses it, K and V alike.
+  for (const auto& [flag, head] : {std::pair{"-ctk", "n_embd_head_k=8"}, std::pair{"-ctv", "n_embd_head_v=8"}}) {
+    const ProcessResult q =
+        run_process({RIGBENCH_BIN, "fit", RIGBENCH_TEST_MODEL, "-c", "512", "-fa", "on", flag, "q8_0"});
+    EXPECT_EQ(q.exit_code, 1) << q.out;
+    EXPECT_NE(q.err.find(std::string(flag) + " q8_0: llama.cpp refuses it with flash attention"), std::string::npos)
+        << q.err;
+    EXPECT_NE(q.err.find(std::string("with block size 32 does not divide ") + head), std::string::npos) << q.err;
+    EXPECT_EQ(std::count(q.err.begin(), q.err.end(), '\n'), 1) << q.err;
+  }
   // MLA reads V from the K cache: llama.cpp refuses different K and V types.
   const ProcessResult mla = run_process({RIGBENCH_BIN, "fit", "--preset", "DeepSeek-V3", "-c", "4096", "-ctk", "q8_0"});
   EXPECT_EQ(mla.exit_code, 1);

@@ -132,7 +132,7 @@ TEST(ImportCompareE2E, ThreeMachinesMergeAndEachModelHasItsWinner) {
   EXPECT_EQ(cmp["columns"], json({"rig-a", "rig-b", "rig-c"}));
   EXPECT_EQ(cmp["baseline"], "rig-a");
   const std::string shipped_label = shipped + " F32", synthetic_label = synthetic + " Q8_0 (synthetic v2, seed 42)";
-  for (const char* test : {"pp64", "tg32", "ttft pp64"}) {
+  for (const char* test : {"pp64 (pg)", "tg32 (pg)", "ttft pp64 (pg)"}) {  // a -pg test's rows
     const json& s = row_of(cmp, shipped_label, test);
     EXPECT_EQ(s["winner"], "rig-b") << test << ": " << s.dump();
     EXPECT_NEAR(s["cells"][1]["ratio"].get<double>(), 4.0, 1e-3) << test;
@@ -150,7 +150,7 @@ TEST(ImportCompareE2E, ThreeMachinesMergeAndEachModelHasItsWinner) {
   EXPECT_NE(testing::unpadded(md.out).find("| model | test | rig-a | rig-b (baseline) | rig-c | winner |"),
             std::string::npos)
       << md.out;
-  EXPECT_NE(testing::unpadded(md.out).find("| " + shipped_label + " | tg32 t/s | "), std::string::npos) << md.out;
+  EXPECT_NE(testing::unpadded(md.out).find("| " + shipped_label + " | tg32 (pg) t/s | "), std::string::npos) << md.out;
   // the ratio, then the cell's end or, on a busy machine, its runs' noise codes ("[noise: ...]")
   EXPECT_NE(testing::unpadded(md.out).find(" ×0.25 "), std::string::npos) << md.out;
   EXPECT_NE(testing::unpadded(md.out).find(" | rig-c |\n"), std::string::npos) << md.out;
@@ -190,5 +190,22 @@ TEST(ImportCompareE2E, BadInputImportsNothingAndExitsWithTheRightCode) {
   EXPECT_EQ(run_process({RIGBENCH_BIN, "export", "-o", "xml"}).exit_code, 2);
 }
 
+// -r says how many repetitions llama-bench's csv and sql output averaged; rigbench records
+// (and llama-bench json/jsonl) hold their samples: -r is refused there, never silently ignored.
+TEST(ImportCompareE2E, RepetitionsAreRefusedForFilesThatHoldTheirSamples) {
+  TempDir dir;
+  const ProcessResult bench = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "0", "-r", "1",
+                                           "-t", "1", "--no-db", "-o", "jsonl"});
+  ASSERT_EQ(bench.exit_code, 0) << bench.err;
+  testing::write_file(dir.file("rig-a.jsonl"), bench.out);
+  const ProcessResult r =
+      run_process({RIGBENCH_BIN, "import", "-r", "5", "--db", dir.file("x.db"), dir.file("rig-a.jsonl")});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "rigbench: error: import '" + dir.file("rig-a.jsonl") +
+                       "': -r gives the repetitions of llama-bench csv and sql output, which does not record them; "
+                       "rigbench jsonl records hold their own samples; import this file without -r\n");
+  EXPECT_FALSE(std::filesystem::exists(dir.file("x.db")));
+  EXPECT_EQ(run_process({RIGBENCH_BIN, "import", "--db", dir.file("x.db"), dir.file("rig-a.jsonl")}).exit_code, 0);
+}
 }  // namespace
 }  // namespace rigbench

@@ -54,6 +54,17 @@ TEST(CostRunFigures, WithoutEnergyTheSpeedIsTheRowsToo) {
   EXPECT_TRUE(std::isnan(f.seconds_per_token));
 }
 
+// A stored -pg run's tg is named as bench labels its row: "tg32 (pg)", not the plain tg test.
+TEST(CostRunFigures, ARunOfAPgTestNamesItsTestAsBenchLabelsIt) {
+  RunRecord rec;
+  rec.params.n_prompt = 64;
+  rec.params.n_gen = 32;
+  rec.results.tg = make_throughput(32, {100'000'000, 900'000'000});
+  EXPECT_EQ(run_figures(rec).rate_source,
+            "tg32 (pg) t/s as bench's row reports it: the mean of 2 per-repetition rates");
+  rec.params.n_prompt = 0;  // a plain tg test
+  EXPECT_EQ(run_figures(rec).rate_source, "tg32 t/s as bench's row reports it: the mean of 2 per-repetition rates");
+}
 }  // namespace
 }  // namespace rigbench::cost
 

@@ -173,5 +173,20 @@ TEST(ModelCosts, PrintedTableAndJson) {
   EXPECT_EQ(j["models"][0]["currency"], "EUR");
 }
 
+// Runs without energy: every cost is "-", and the note says what gives one in this mode. It
+// said "give --watts", which --per-model refuses (each run gives its own watts).
+TEST(ModelCosts, WithoutEnergyTheNoteSaysWhatGivesItHere) {
+  auto records = three_models();
+  for (RunRecord& r : records) r.energy = EnergyInfo{};
+  auto c = model_costs(records, tariff(kNaN));
+  ASSERT_TRUE(c);
+  std::ostringstream md;
+  report::print_model_costs(*c, tariff(kNaN), report::OutputFormat::kMarkdown, md);
+  EXPECT_EQ(md.str().find("give --watts"), std::string::npos) << md.str();
+  EXPECT_NE(testing::unpadded(md.str()).find("energy per token: give runs measured with energy (bench --energy auto"),
+            std::string::npos)
+      << md.str();
+  for (const ModelCost& m : c->models) EXPECT_FALSE(given(m.sort_per_mtok));
+}
 }  // namespace
 }  // namespace rigbench::cost

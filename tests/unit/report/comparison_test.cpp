@@ -78,7 +78,7 @@ TEST(Compare, ByMachineWinnersRatiosAndOverlap) {
   ASSERT_TRUE(cmp) << cmp.error().message;
   EXPECT_EQ(cmp->columns, (std::vector<std::string>{"box-a", "box-b", "box-c"}));
   EXPECT_EQ(cmp->baseline, 0u);
-  const Row& tg = find_row(*cmp, "alpha F32", "tg128");
+  const Row& tg = find_row(*cmp, "alpha F32", "tg128 (pg)");
   EXPECT_EQ(tg.winner, 1);  // box-b
   EXPECT_EQ(tg.verdict, "");
   EXPECT_NEAR(tg.cells[1].ratio, 2.0, 1e-9);
@@ -86,9 +86,9 @@ TEST(Compare, ByMachineWinnersRatiosAndOverlap) {
   EXPECT_DOUBLE_EQ(tg.cells[0].ratio, 1.0);
   EXPECT_EQ(tg.cells[0].summary.n, 2u);
   // pp: box-a and box-c overlap, but box-b is clear of both.
-  EXPECT_EQ(find_row(*cmp, "alpha F32", "pp512").winner, 1);
+  EXPECT_EQ(find_row(*cmp, "alpha F32", "pp512 (pg)").winner, 1);
   // beta ran on one machine only.
-  const Row& beta = find_row(*cmp, "beta F32", "tg128");
+  const Row& beta = find_row(*cmp, "beta F32", "tg128 (pg)");
   EXPECT_EQ(beta.winner, -1);
   EXPECT_EQ(beta.verdict, "single result");
   EXPECT_EQ(beta.cells[1].state, CellState::kMissing);
@@ -120,7 +120,7 @@ TEST(Compare, OneMachineTwoBackendsStaysOneMachineWithTwoBuilds) {
   EXPECT_EQ(by_machine->columns, (std::vector<std::string>{"box-a", "box-b"}));
   std::set<std::string> builds;
   for (const Row& r : by_machine->rows) {
-    if (r.test == "tg128") builds.insert(r.build);
+    if (r.test == "tg128 (pg)") builds.insert(r.build);
   }
   EXPECT_EQ(builds, (std::set<std::string>{"rigbench 0.1.0 / llama.cpp aaaaaaaa (CPU)",
                                            "rigbench 0.1.0 / llama.cpp aaaaaaaa (Vulkan)",
@@ -133,7 +133,7 @@ TEST(Compare, OneMachineTwoBackendsStaysOneMachineWithTwoBuilds) {
                                                               "rigbench 0.1.0 / llama.cpp aaaaaaaa (CPU)",
                                                               "rigbench 0.1.0 / llama.cpp aaaaaaaa (Vulkan)"}));
   for (const Row& r : side_by_side->rows) {
-    if (r.machine != "box-a" || r.test != "tg128") continue;
+    if (r.machine != "box-a" || r.test != "tg128 (pg)") continue;
     EXPECT_EQ(r.cells[1].summary.n, 2u);  // the CPU build's two samples, not pooled with Vulkan's
     EXPECT_EQ(r.cells[2].summary.n, 2u);
     EXPECT_EQ(r.winner, 2);
@@ -153,11 +153,11 @@ TEST(Compare, OverlappingSpreadsHaveNoClearWinner) {
   };
   auto cmp = compare(records, {});
   ASSERT_TRUE(cmp);
-  const Row& pp = find_row(*cmp, "alpha F32", "pp512");
+  const Row& pp = find_row(*cmp, "alpha F32", "pp512 (pg)");
   EXPECT_EQ(pp.winner, -1);
   EXPECT_EQ(pp.verdict, "no clear winner");
   // Equal samples with no spread: the intervals touch, still no winner.
-  EXPECT_EQ(find_row(*cmp, "alpha F32", "tg128").verdict, "no clear winner");
+  EXPECT_EQ(find_row(*cmp, "alpha F32", "tg128 (pg)").verdict, "no clear winner");
 }
 
 TEST(Compare, TtftIsBetterWhenLowerAndMemoryIsNotRanked) {
@@ -166,7 +166,7 @@ TEST(Compare, TtftIsBetterWhenLowerAndMemoryIsNotRanked) {
   records[1].results.ttft = make_latency({100'000'000, 101'000'000});
   auto cmp = compare(records, {});
   ASSERT_TRUE(cmp);
-  const Row& ttft = find_row(*cmp, "alpha F32", "ttft pp512");
+  const Row& ttft = find_row(*cmp, "alpha F32", "ttft pp512 (pg)");
   EXPECT_EQ(ttft.winner, 1);
   EXPECT_NEAR(ttft.cells[1].ratio, 200.5 / 100.5, 1e-9);  // baseline ms / cell ms
   const Row& mem = find_row(*cmp, "alpha F32", "n_ctx 640");
@@ -192,12 +192,12 @@ TEST(Compare, EnergyAndCostWhereMeasured) {
   measure(records[2], "stated", 0.005, 0.125);
   auto cmp = compare(records, {});
   ASSERT_TRUE(cmp);
-  EXPECT_EQ(find_row(*cmp, "alpha F32", "tg128").metric, Metric::kTg);  // t/s first, then J/token
+  EXPECT_EQ(find_row(*cmp, "alpha F32", "tg128 (pg)").metric, Metric::kTg);  // t/s first, then J/token
   const Row* j = nullptr;
   const Row* cost = nullptr;
   for (const Row& r : cmp->rows) {
-    if (r.model == "alpha F32" && r.metric == Metric::kTgEnergy && r.test == "tg128") j = &r;
-    if (r.model == "alpha F32" && r.metric == Metric::kCost && r.test == "tg128 in EUR") cost = &r;
+    if (r.model == "alpha F32" && r.metric == Metric::kTgEnergy && r.test == "tg128 (pg)") j = &r;
+    if (r.model == "alpha F32" && r.metric == Metric::kCost && r.test == "tg128 (pg) in EUR") cost = &r;
   }
   ASSERT_TRUE(j && cost);
   EXPECT_EQ(j->winner, 1);
@@ -205,16 +205,16 @@ TEST(Compare, EnergyAndCostWhereMeasured) {
   EXPECT_EQ(j->cells[2].state, CellState::kMissing);
   EXPECT_EQ(cost->winner, 1);
   EXPECT_NEAR(cost->cells[1].ratio, 2.0, 1e-12);
-  const Row& stated = find_row(*cmp, "alpha F32", "tg128 (stated)");
+  const Row& stated = find_row(*cmp, "alpha F32", "tg128 (pg) (stated)");
   EXPECT_EQ(stated.metric, Metric::kTgEnergy);
   EXPECT_EQ(stated.verdict, "single result");
-  EXPECT_EQ(find_row(*cmp, "alpha F32", "tg128 in EUR (stated)").cells[2].summary.mean, 0.125);
+  EXPECT_EQ(find_row(*cmp, "alpha F32", "tg128 (pg) in EUR (stated)").cells[2].summary.mean, 0.125);
   std::ostringstream md;
   print_comparison(*cmp, {}, 0.05, OutputFormat::kMarkdown, md);
-  EXPECT_NE(unpadded(md.str()).find("| alpha F32 | tg128 J/token | 0.02 | **0.01** ×2.00 | - | box-b |"),
+  EXPECT_NE(unpadded(md.str()).find("| alpha F32 | tg128 (pg) J/token | 0.02 | **0.01** ×2.00 | - | box-b |"),
             std::string::npos)
       << md.str();
-  EXPECT_NE(unpadded(md.str()).find("| alpha F32 | tg128 in EUR per Mtok | 0.5 | **0.25** ×2.00 | - | box-b |"),
+  EXPECT_NE(unpadded(md.str()).find("| alpha F32 | tg128 (pg) in EUR per Mtok | 0.5 | **0.25** ×2.00 | - | box-b |"),
             std::string::npos);
   // One figure per run: never tested for regressions.
   records[1].build.llama_cpp_commit = kCommitB;
@@ -230,7 +230,7 @@ TEST(Compare, Baseline) {
   auto b = compare(records, {CompareBy::kMachine, "BOX-B"});
   ASSERT_TRUE(b);
   EXPECT_EQ(b->baseline, 1u);
-  EXPECT_NEAR(find_row(*b, "alpha F32", "tg128").cells[0].ratio, 0.5, 1e-9);
+  EXPECT_NEAR(find_row(*b, "alpha F32", "tg128 (pg)").cells[0].ratio, 0.5, 1e-9);
   auto partial = compare(records, {CompareBy::kMachine, "-c"});
   ASSERT_TRUE(partial);
   EXPECT_EQ(partial->baseline, 2u);
@@ -249,7 +249,7 @@ TEST(Compare, ByModelAndByBuild) {
   auto by_model = compare(records, {CompareBy::kModel, ""});
   ASSERT_TRUE(by_model);
   EXPECT_EQ(by_model->columns, (std::vector<std::string>{"alpha F32", "beta F32"}));
-  const Row& a_tg = find_row(*by_model, "box-a", "tg128");
+  const Row& a_tg = find_row(*by_model, "box-a", "tg128 (pg)");
   ASSERT_EQ(a_tg.cells.size(), 2u);
   EXPECT_EQ(a_tg.cells[1].state, CellState::kMeasured);
   auto by_build = compare(records, {CompareBy::kBuild, ""});
@@ -271,13 +271,13 @@ TEST(Compare, SameConfigurationsPoolAndTheBestConfigurationIsShown) {
   records.push_back(more_threads);
   auto cmp = compare(records, {});
   ASSERT_TRUE(cmp);
-  const Cell& a = find_row(*cmp, "alpha F32", "tg128").cells[0];
+  const Cell& a = find_row(*cmp, "alpha F32", "tg128 (pg)").cells[0];
   EXPECT_EQ(a.n_configs, 2u);
   EXPECT_EQ(a.summary.n, 2u);
   EXPECT_NE(a.config.find("threads=16"), std::string::npos) << a.config;
   records.pop_back();
   auto pooled = compare(records, {});
-  EXPECT_EQ(find_row(*pooled, "alpha F32", "tg128").cells[0].summary.n, 3u);
+  EXPECT_EQ(find_row(*pooled, "alpha F32", "tg128 (pg)").cells[0].summary.n, 3u);
 }
 
 TEST(Compare, LoadModeIsPartOfTheConfiguration) {
@@ -292,7 +292,7 @@ TEST(Compare, LoadModeIsPartOfTheConfiguration) {
   records.push_back(no_mmap);
   auto cmp = compare(records, {});
   ASSERT_TRUE(cmp);
-  const Cell& a = find_row(*cmp, "alpha F32", "tg128").cells[0];
+  const Cell& a = find_row(*cmp, "alpha F32", "tg128 (pg)").cells[0];
   EXPECT_EQ(a.n_configs, 2u);  // not pooled with the default (auto) run
   EXPECT_EQ(a.summary.n, 2u);
   EXPECT_NE(a.config.find("lm=none"), std::string::npos) << a.config;
@@ -308,8 +308,8 @@ TEST(Compare, SyntheticRecipeAndSeedSeparateModels) {
   records.push_back(other_seed);
   auto cmp = compare(records, {});
   ASSERT_TRUE(cmp);
-  EXPECT_EQ(find_row(*cmp, "alpha F32 (synthetic v2, seed 42)", "tg128").cells[0].summary.n, 2u);
-  EXPECT_EQ(find_row(*cmp, "alpha F32 (synthetic v2, seed 7)", "tg128").cells[0].summary.n, 2u);
+  EXPECT_EQ(find_row(*cmp, "alpha F32 (synthetic v2, seed 42)", "tg128 (pg)").cells[0].summary.n, 2u);
+  EXPECT_EQ(find_row(*cmp, "alpha F32 (synthetic v2, seed 7)", "tg128 (pg)").cells[0].summary.n, 2u);
   EXPECT_NE(model_identity(records[0]).key, model_identity(other_seed).key);
 }
 
@@ -344,11 +344,12 @@ TEST(ComparePrinters, MarkdownMarksWinnerRatiosAndDoesNotFit) {
   print_comparison(*cmp, {}, 0.05, OutputFormat::kMarkdown, out);
   const std::string md = unpadded(out.str());
   EXPECT_NE(md.find("| model | test | box-a (baseline) | box-b | box-c | winner |"), std::string::npos) << md;
-  EXPECT_NE(md.find("| alpha F32 | tg128 t/s | 127.37 ± 0.90 (±6.3 %) | **254.73 ± 1.79** (±6.3 %) ×2.00 | 63.68 ± 0.45 (±6.3 %) "
-                    "×0.50 | box-b |"),
+  EXPECT_NE(md.find("| alpha F32 | tg128 (pg) t/s | 127.37 ± 0.90 (±6.3 %) | **254.73 ± 1.79** (±6.3 %) ×2.00 | "
+                    "63.68 ± 0.45 (±6.3 %) ×0.50 | box-b |"),
             std::string::npos)
       << md;
-  EXPECT_NE(md.find("| beta F32 | tg128 t/s | 128.00 ± 0.00 (±0.0 %) | - | does not fit | single result |"), std::string::npos)
+  EXPECT_NE(md.find("| beta F32 | tg128 (pg) t/s | 128.00 ± 0.00 (±0.0 %) | - | does not fit | single result |"),
+            std::string::npos)
       << md;
   EXPECT_NE(md.find("| alpha F32 | memory n_ctx 640 | 1.55 MiB | 1.55 MiB | 1.55 MiB | |"), std::string::npos) << md;
   EXPECT_NE(md.find("alpha 0.05): none to test"), std::string::npos) << md;
@@ -385,7 +386,7 @@ TEST(ComparePrinters, CsvAndJson) {
       "model,metric,unit,test,machine,baseline,state,n,mean,stddev,median,p90,p95,p99,min,max,ci95_low,ci95_high,"
       "ci95_pct,ci_target_pct,ci_reached,ratio,winner,verdict,config,energy_flags,noise_codes,noise_notes\n"))
       << csv.str();
-  EXPECT_NE(csv.str().find("alpha F32,tg_tps,t/s,tg128,box-b,false,measured,2,"), std::string::npos);
+  EXPECT_NE(csv.str().find("alpha F32,tg_tps,t/s,tg128 (pg),box-b,false,measured,2,"), std::string::npos);
   std::ostringstream json;
   print_comparison(*cmp, {}, 0.05, OutputFormat::kJson, json);
   const auto j = nlohmann::json::parse(json.str());
@@ -394,7 +395,7 @@ TEST(ComparePrinters, CsvAndJson) {
   EXPECT_EQ(j["columns"].size(), 3u);
   bool found = false;
   for (const auto& row : j["rows"]) {
-    if (row["model"] == "alpha F32" && row["test"] == "tg128") {
+    if (row["model"] == "alpha F32" && row["test"] == "tg128 (pg)") {
       found = true;
       EXPECT_EQ(row["winner"], "box-b");
       EXPECT_NEAR(row["cells"][1]["ratio"].get<double>(), 2.0, 1e-9);
@@ -425,14 +426,14 @@ TEST(ComparePrinters, CellsCarryTheirIntervalAndTheNoiseNotesOfTheRunsTheyPool) 
   const RunRecord b = run("3", "box-b", "alpha", {500'000'000, 505'000'000}, {500'000'000, 505'000'000});
   auto cmp = compare(std::vector<RunRecord>{a1, a2, b}, {});
   ASSERT_TRUE(cmp);
-  const Row& tg = find_row(*cmp, "alpha F32", "tg128");
+  const Row& tg = find_row(*cmp, "alpha F32", "tg128 (pg)");
   const Cell& cell = tg.cells[0];
   ASSERT_EQ(cell.noise.size(), 2u);  // the busy note once (both runs), tg's CV; not pp's outlier
   EXPECT_EQ(cell.noise[0].code, "machine_busy");
   EXPECT_EQ(cell.noise[1].code, "high_cv");
   EXPECT_DOUBLE_EQ(cell.ci_target_pct, 2);  // the strictest of the runs'
   EXPECT_TRUE(tg.cells[1].noise.empty());
-  const Row& pp = find_row(*cmp, "alpha F32", "pp512");
+  const Row& pp = find_row(*cmp, "alpha F32", "pp512 (pg)");
   ASSERT_EQ(pp.cells[0].noise.size(), 2u);
   EXPECT_EQ(pp.cells[0].noise[1].code, "outliers");
   // The interval of the pooled samples (4 of them), as mean_interval gives it.
@@ -447,7 +448,7 @@ TEST(ComparePrinters, CellsCarryTheirIntervalAndTheNoiseNotesOfTheRunsTheyPool) 
   std::snprintf(interval, sizeof interval, "(±%.1f %%)", ci->half_width_pct);
   EXPECT_NE(md.str().find(interval), std::string::npos) << md.str();
   EXPECT_NE(md.str().find("[noise: machine_busy, high_cv]"), std::string::npos) << md.str();
-  EXPECT_NE(unpadded(md.str()).find("[noise] alpha F32 · tg128 t/s, box-a: tg: CV 9 %; quiet the machine"),
+  EXPECT_NE(unpadded(md.str()).find("[noise] alpha F32 · tg128 (pg) t/s, box-a: tg: CV 9 %; quiet the machine"),
             std::string::npos)
       << md.str();
 
@@ -465,7 +466,7 @@ TEST(ComparePrinters, CellsCarryTheirIntervalAndTheNoiseNotesOfTheRunsTheyPool) 
   const auto j = nlohmann::json::parse(json.str());
   bool found = false;
   for (const auto& row : j["rows"]) {
-    if (row["test"] != "tg128") continue;
+    if (row["test"] != "tg128 (pg)") continue;
     found = true;
     const auto& c = row["cells"][0];
     EXPECT_NEAR(c["ci95_pct"].get<double>(), ci->half_width_pct, 1e-9);
@@ -505,7 +506,7 @@ TEST(ModelIdentity, SameNameDifferentParametersAreTwoModels) {
   ASSERT_TRUE(cmp);
   EXPECT_EQ(cmp->columns,
             (std::vector<std::string>{"LLaMA v2 F32 (292.80 K params)", "LLaMA v2 F32 (984.19 K params)"}));
-  EXPECT_EQ(find_row(*cmp, "box-a", "tg128").cells[0].summary.n, 2u);  // never pooled
+  EXPECT_EQ(find_row(*cmp, "box-a", "tg128 (pg)").cells[0].summary.n, 2u);  // never pooled
 }
 
 // #11: a header-only synthetic file (all-zero weights) and the real-valued file of the same
@@ -526,7 +527,7 @@ TEST(ModelIdentity, HeaderOnlyAndRealValuedSyntheticFilesAreTwoModels) {
   EXPECT_EQ(ids.of(records[1]).label, "alpha F32 (synthetic v2, seed 42) (xxh64:bbbbbbbb)");
   auto cmp = compare(records, {});
   ASSERT_TRUE(cmp);
-  EXPECT_EQ(find_row(*cmp, "alpha F32 (synthetic v2, seed 42) (xxh64:aaaaaaaa)", "tg128").cells[0].summary.n, 2u);
+  EXPECT_EQ(find_row(*cmp, "alpha F32 (synthetic v2, seed 42) (xxh64:aaaaaaaa)", "tg128 (pg)").cells[0].summary.n, 2u);
 }
 
 // #11: the same file benched by rigbench ("llama", its general.name, fingerprinted) and
@@ -546,7 +547,7 @@ TEST(ModelIdentity, AnImportJoinsTheBenchedFileOfItsShape) {
   auto cmp = compare(records, {CompareBy::kBuild, ""});
   ASSERT_TRUE(cmp);
   EXPECT_EQ(cmp->columns.size(), 2u);
-  const Row& tg = find_row(*cmp, "llama F32", "tg128");
+  const Row& tg = find_row(*cmp, "llama F32", "tg128 (pg)");
   EXPECT_EQ(tg.cells[0].state, CellState::kMeasured);
   EXPECT_EQ(tg.cells[1].state, CellState::kMeasured);
   // Another parameter count is another model, whatever the name.
@@ -585,7 +586,7 @@ TEST(Compare, KnobsBenchDoesNotSetAreConfigurations) {
   const std::vector<RunRecord> records = {gpu, moe};
   auto cmp = compare(records, {});
   ASSERT_TRUE(cmp);
-  const Cell& tg = find_row(*cmp, "qwen3moe F32", "tg128").cells[0];
+  const Cell& tg = find_row(*cmp, "qwen3moe F32", "tg128 (pg)").cells[0];
   EXPECT_EQ(tg.n_configs, 2u);
   EXPECT_EQ(tg.summary.n, 3u);
   EXPECT_NEAR(tg.summary.mean, 50.0, 0.01);
@@ -648,7 +649,7 @@ TEST(Compare, ByBuildRowsHoldOneConfigurationSoDifferentKnobsAreNotRanked) {
                    {find_answers(*cmp, Metric::kTg, 0.05)});
   EXPECT_EQ(md.str().find("faster"), std::string::npos) << md.str();
   EXPECT_EQ(md.str().find("×5.00"), std::string::npos) << md.str();
-  EXPECT_NE(unpadded(md.str()).find("| qwen3moe F32 | rig3090 | n_cpu_moe=30 | tg128 t/s | - | 10.00 ± 0.08"),
+  EXPECT_NE(unpadded(md.str()).find("| qwen3moe F32 | rig3090 | n_cpu_moe=30 | tg128 (pg) t/s | - | 10.00 ± 0.08"),
             std::string::npos)
       << md.str();
   EXPECT_NE(md.str().find("builds are compared only where they ran the same knobs"), std::string::npos) << md.str();
@@ -713,8 +714,8 @@ TEST(Compare, ByMachineSaysWhereTheBestConfigurationsRanDifferentKnobs) {
   const std::vector<RunRecord> records = {a, b};
   auto cmp = compare(records, {});
   ASSERT_TRUE(cmp) << cmp.error().message;
-  EXPECT_TRUE(find_row(*cmp, "qwen3moe F32", "tg128").knobs_differ);
-  EXPECT_NE(find_row(*cmp, "qwen3moe F32", "tg128").cells[1].knobs.find("n_cpu_moe=30"), std::string::npos);
+  EXPECT_TRUE(find_row(*cmp, "qwen3moe F32", "tg128 (pg)").knobs_differ);
+  EXPECT_NE(find_row(*cmp, "qwen3moe F32", "tg128 (pg)").cells[1].knobs.find("n_cpu_moe=30"), std::string::npos);
   const Table t = compare_table(*cmp);
   std::ostringstream md;
   render(t, OutputFormat::kMarkdown, md);
@@ -765,7 +766,7 @@ TEST(Regressions, WelchAcrossBuildsHandComputed) {
   std::ostringstream md;
   print_comparison(*compare(records, {}), at_10, 0.10, OutputFormat::kMarkdown, md);
   EXPECT_NE(unpadded(md.str()).find(
-                "| box-a | alpha F32 | tg105 t/s | rigbench 0.1.0 / llama.cpp aaaaaaaa | rigbench 0.1.0 / "
+                "| box-a | alpha F32 | tg105 (pg) t/s | rigbench 0.1.0 / llama.cpp aaaaaaaa | rigbench 0.1.0 / "
                 "llama.cpp bbbbbbbb | 6.00 | 2.00 | -66.7 % | 0.0528 | slower |"),
             std::string::npos)
       << md.str();
@@ -794,7 +795,7 @@ TEST(Compare, SummaryOnlyCellsKeepTheirSdAndOverlapHasNoWinner) {
                                           summary_run("2", "B", 27147.01, 1477.0, 0)};
   auto cmp = compare(records, {});
   ASSERT_TRUE(cmp) << cmp.error().message;
-  const Row& row = find_row(*cmp, "qwen35 F32", "pp512");
+  const Row& row = find_row(*cmp, "qwen35 F32", "pp512 (pg)");
   ASSERT_EQ(row.cells.size(), 2u);
   EXPECT_EQ(row.winner, -1);
   EXPECT_EQ(row.verdict, "no clear winner");
@@ -808,13 +809,13 @@ TEST(Compare, SummaryOnlyCellsKeepTheirSdAndOverlapHasNoWinner) {
                                         summary_run("2", "B", 27147.01, 1477.0, 0)};
   auto cmp2 = compare(apart, {});
   ASSERT_TRUE(cmp2);
-  EXPECT_EQ(find_row(*cmp2, "qwen35 F32", "pp512").winner, 1);
+  EXPECT_EQ(find_row(*cmp2, "qwen35 F32", "pp512 (pg)").winner, 1);
   // A spread the file did not state: no winner can be named.
   const std::vector<RunRecord> no_sd = {summary_run("1", "A", 5000, std::nan(""), 0),
                                         summary_run("2", "B", 27147.01, 1477.0, 0)};
   auto cmp3 = compare(no_sd, {});
   ASSERT_TRUE(cmp3);
-  EXPECT_EQ(find_row(*cmp3, "qwen35 F32", "pp512").verdict, "no clear winner");
+  EXPECT_EQ(find_row(*cmp3, "qwen35 F32", "pp512 (pg)").verdict, "no clear winner");
 }
 
 TEST(Compare, SummaryOnlyPoolsWithSamplesOfTheSameConfiguration) {
@@ -825,7 +826,7 @@ TEST(Compare, SummaryOnlyPoolsWithSamplesOfTheSameConfiguration) {
   const std::vector<RunRecord> records = {with_samples, summary_run("2", "A", 2000, std::sqrt(2e6), 2)};
   auto cmp = compare(records, {});
   ASSERT_TRUE(cmp);
-  const Row& row = find_row(*cmp, "qwen35 F32", "pp512");
+  const Row& row = find_row(*cmp, "qwen35 F32", "pp512 (pg)");
   ASSERT_EQ(row.cells.size(), 1u);
   const Cell& c = row.cells[0];
   EXPECT_EQ(c.summary.n, 4u);
@@ -888,15 +889,15 @@ TEST(ComparePrinters, TwoBuildsOfOneMachineAndModelAreRowsThatNameTheirBuild) {
   EXPECT_TRUE(cmp->several_builds);
   std::set<std::string> tg_builds;
   for (const Row& r : cmp->rows) {
-    if (r.test == "tg128") tg_builds.insert(r.build);
+    if (r.test == "tg128 (pg)") tg_builds.insert(r.build);
   }
   EXPECT_EQ(tg_builds, (std::set<std::string>{"rigbench 0.1.0 / llama.cpp aaaaaaaa", "rigbench 0.1.0 / llama.cpp bbbbbbbb"}));
   std::ostringstream md, json;
   print_comparison(*cmp, {}, 0.05, OutputFormat::kMarkdown, md);
   EXPECT_NE(md.str().find("| model     | build "), std::string::npos) << md.str();
-  EXPECT_NE(md.str().find("| alpha F32 | rigbench 0.1.0 / llama.cpp aaaaaaaa | tg128 t/s "), std::string::npos)
+  EXPECT_NE(md.str().find("| alpha F32 | rigbench 0.1.0 / llama.cpp aaaaaaaa | tg128 (pg) t/s "), std::string::npos)
       << md.str();
-  EXPECT_NE(md.str().find("| alpha F32 | rigbench 0.1.0 / llama.cpp bbbbbbbb | tg128 t/s "), std::string::npos)
+  EXPECT_NE(md.str().find("| alpha F32 | rigbench 0.1.0 / llama.cpp bbbbbbbb | tg128 (pg) t/s "), std::string::npos)
       << md.str();
   print_comparison(*cmp, {}, 0.05, OutputFormat::kJson, json);
   const auto j = nlohmann::json::parse(json.str());
@@ -928,13 +929,13 @@ TEST(Compare, LlamaBenchImportsLineUpBesideRigbenchRunsOfTheSameCommit) {
   const std::string rigbench = "rigbench " + rb.build.rigbench_version;
   EXPECT_EQ(cmp->columns, (std::vector<std::string>{"box-a \u00b7 llama-bench", "box-a \u00b7 " + rigbench,
                                                     "box-b \u00b7 " + rigbench}));
-  const Row& pp = find_row(*cmp, "alpha F32", "pp512");
+  const Row& pp = find_row(*cmp, "alpha F32", "pp512 (pg)");
   ASSERT_EQ(pp.cells.size(), 3u);
   EXPECT_EQ(pp.cells[0].state, CellState::kMeasured);
   EXPECT_EQ(pp.cells[1].state, CellState::kMeasured);
   EXPECT_NEAR(pp.cells[1].ratio, 2, 0.01);  // rigbench's run against llama-bench's, in one row
   EXPECT_EQ(pp.build, "llama.cpp aaaaaaaa");
-  EXPECT_EQ(std::count_if(cmp->rows.begin(), cmp->rows.end(), [](const Row& r) { return r.test == "pp512"; }), 1);
+  EXPECT_EQ(std::count_if(cmp->rows.begin(), cmp->rows.end(), [](const Row& r) { return r.test == "pp512 (pg)"; }), 1);
   EXPECT_FALSE(cmp->several_builds);  // one commit: no build column
   // By build the columns stay the tool and commit together.
   auto by_build = compare(records, {CompareBy::kBuild, ""});
@@ -1196,10 +1197,49 @@ TEST(Compare, TgPerTokenLatencyIsARowOfItsOwn) {
   records[0].results.tg = make_throughput(128, {1'000'000'000}, std::vector<int64_t>(128, 7'812'500));
   auto cmp = compare(records, {});
   ASSERT_TRUE(cmp);
-  const Row& itl = find_row(*cmp, "alpha F32", "itl tg128");
+  const Row& itl = find_row(*cmp, "alpha F32", "itl tg128 (pg)");
   EXPECT_EQ(itl.metric, Metric::kItl);
   EXPECT_DOUBLE_EQ(itl.cells[0].summary.p99, 7.8125);
   EXPECT_EQ(itl.verdict, "single result");
+}
+
+// A -pg test (pp and tg of the same repetitions, tg after the prompt is in the KV cache) is
+// another measurement than the plain pp and tg tests of the same token counts and knobs: its
+// rows are its own ("tg32 (pg)", as bench labels them), never pooled with the plain ones.
+TEST(Compare, PgTestsAreRowsOfTheirOwnNeverPooledWithPlainTests) {
+  auto plain_pp = run("1", "box-a", "alpha", {1'000'000'000, 1'000'000'000}, {});
+  plain_pp.params.n_prompt = 512;
+  plain_pp.params.n_gen = 0;
+  plain_pp.results.tg.reset();
+  auto plain_tg = run("2", "box-a", "alpha", {}, {250'000'000, 250'000'000, 250'000'000});
+  plain_tg.params.n_prompt = 0;
+  plain_tg.params.n_gen = 128;
+  plain_tg.results.pp.reset();
+  plain_tg.results.ttft.reset();
+  plain_tg.results.tg = make_throughput(128, {250'000'000, 250'000'000, 250'000'000});  // 512 t/s
+  // tg at 128 t/s
+  auto pg = run("3", "box-a", "alpha", {500'000'000, 500'000'000}, {1'000'000'000, 1'000'000'000});
+  const std::vector<RunRecord> records = {plain_pp, plain_tg, pg};
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp) << cmp.error().message;
+  const Row& tg = find_row(*cmp, "alpha F32", "tg128");
+  ASSERT_EQ(tg.cells.size(), 1u);
+  EXPECT_EQ(tg.cells[0].summary.n, 3u);  // the plain tg run's 3 repetitions alone
+  EXPECT_EQ(tg.cells[0].n_configs, 1);
+  EXPECT_DOUBLE_EQ(tg.cells[0].summary.mean, 512);
+  const Row& pg_tg = find_row(*cmp, "alpha F32", "tg128 (pg)");
+  ASSERT_EQ(pg_tg.cells.size(), 1u);
+  EXPECT_EQ(pg_tg.cells[0].summary.n, 2u);
+  EXPECT_DOUBLE_EQ(pg_tg.cells[0].summary.mean, 128);
+  EXPECT_EQ(find_row(*cmp, "alpha F32", "pp512").cells[0].summary.n, 2u);
+  EXPECT_EQ(find_row(*cmp, "alpha F32", "pp512 (pg)").cells[0].summary.n, 2u);
+  EXPECT_EQ(find_row(*cmp, "alpha F32", "ttft pp512 (pg)").metric, Metric::kTtft);
+  // The regressions group by the same test names: a pg run is never the plain run's "from" or "to".
+  auto later_pg = pg;
+  later_pg.record_id = "4";
+  later_pg.build.llama_cpp_commit = kCommitB;
+  const std::vector<RunRecord> across = {plain_tg, later_pg};
+  for (const Regression& r : find_regressions(across, 0.05)) ADD_FAILURE() << r.test << " compared across builds";
 }
 
 }  // namespace

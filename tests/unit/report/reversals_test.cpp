@@ -134,6 +134,7 @@ TEST(Reversals, NoiseIsNotAReversal) {
     r.machine.hostname = host;
     r.model.name = model;
     r.model.fingerprint = "xxh64:" + model;
+    r.params.n_prompt = 0;  // a tg test
     r.results.pp.reset();
     r.results.ttft.reset();
     r.results.tg = make_throughput(128, std::move(tg_ns));
@@ -192,8 +193,8 @@ TEST(Reversals, HeadlineWithoutALeaderAgreesWithASignificantPairBelowIt) {
     EXPECT_TRUE(significant_pair);  // a and b are each significantly ahead of c
   }
   EXPECT_EQ(find_answers(*cmp, Metric::kTg, 0.05).headline,
-            "No clear leader (tg128 t/s): the lead over the runner-up is within noise on "
-            "m1 F32 (a +0.5 % over b, not significant).");
+            "No clear leader (tg128 (pg) t/s): the lead over the runner-up is within noise on "
+            "m1 F32 (a +0.5 % over b, not significant).");  // TTFT and tg of one run: a -pg test
 }
 
 // old2023.json beside old2024_9312.csv (shared/cases/compare): a csv summary of unknown n
@@ -342,16 +343,17 @@ TEST(Reversals, TtftLowerIsBetter) {
   auto cmp = compare(records, {});
   ASSERT_TRUE(cmp);
   const Answers a = find_answers(*cmp, Metric::kTtft, 0.05);
-  EXPECT_EQ(a.unit_test, "TTFT pp512 ms");
+  EXPECT_EQ(a.unit_test, "TTFT pp512 (pg) ms");  // TTFT and tg of one run: a -pg test
   ASSERT_EQ(a.pairs.size(), 1u);
   const PairAnswer& p = a.pairs[0];
   EXPECT_TRUE(p.reversal);
   EXPECT_EQ(p.sentence,
             "a has a shorter TTFT than b on m1 F32 (\u221250 %, significant), and a longer one on m2 F32 (+60 %, "
             "significant): no universal winner between them.");
-  EXPECT_EQ(a.headline,
-            "No universal winner (TTFT pp512 ms): a leads on m1 F32 (\u221250 % vs b, significant); b leads on m2 F32 "
-            "(\u221238 % vs a, significant).");
+  EXPECT_EQ(
+      a.headline,
+      "No universal winner (TTFT pp512 (pg) ms): a leads on m1 F32 (\u221250 % vs b, significant); b leads on m2 F32 "
+      "(\u221238 % vs a, significant).");
   const std::string md = testing::unpadded(markdown_table(rankings_table(*cmp, a)));
   EXPECT_NE(md.find("| m1 F32 | a 100.0 < b 200.0 | a |"), std::string::npos) << md;
   const auto j = answers_json(*cmp, a);
@@ -371,7 +373,7 @@ TEST(Reversals, EnergyAndCostLowerIsBetter) {
             "significant): no universal winner between them.");
   EXPECT_NEAR(answers_json(*cmp, e)["pairs"][0]["items"][0]["a_j_per_token"].get<double>(), 1.0, 1e-12);
   const Answers c = find_answers(*cmp, Metric::kCost, 0.05);
-  EXPECT_EQ(c.unit_test, "tg128 in EUR per Mtok");
+  EXPECT_EQ(c.unit_test, "tg128 (pg) in EUR per Mtok");
   ASSERT_EQ(c.pairs.size(), 1u);
   EXPECT_EQ(c.pairs[0].sentence,
             "a costs less per Mtok than b on m1 F32 (\u221250 %, significant), and more on m2 F32 (+60 %, "
