@@ -864,19 +864,22 @@ TEST(ServeBenchInterrupt, CtrlCKeepsTheFinishedAnswersInSaveResponses) {
 }
 
 #ifdef RIGBENCH_LLAMA_SERVER
+// Whether llama-server at `port` answers /health with 200 (the model is loaded) within 120 s.
+bool healthy(int port) {
+  for (int i = 0; i < 240; ++i) {
+    const ProcessResult h =
+        run_process({"/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", url(port) + "/health"});
+    if (h.out == "200") return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  return false;
+}
+
 TEST(ServeBenchLlamaServer, ConcurrencySweep124AgainstTheShippedModel) {
   const int port = free_port();
   Background server({RIGBENCH_LLAMA_SERVER, "-m", RIGBENCH_TEST_MODEL, "--host", "127.0.0.1", "--port",
                      std::to_string(port), "--parallel", "4", "-c", "1024", "-t", "2", "--no-webui"});
-  // Ready when /health answers 200 (the model is loaded); at most 120 s.
-  bool ready = false;
-  for (int i = 0; i < 240 && !ready; ++i) {
-    const ProcessResult h =
-        run_process({"/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", url(port) + "/health"});
-    ready = h.out == "200";
-    if (!ready) std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  }
-  ASSERT_TRUE(ready) << server.err();
+  ASSERT_TRUE(healthy(port)) << server.err();
   TempDir dir;
   const std::string db = dir.file("r.db");
   const ProcessResult r = serve_bench(
@@ -934,14 +937,7 @@ TEST(ServeBenchLlamaServer, EachStepAndEachInvocationSendsPromptsOfItsOwn) {
   const int port = free_port();
   Background server({RIGBENCH_LLAMA_SERVER, "-m", RIGBENCH_TEST_MODEL, "--host", "127.0.0.1", "--port",
                      std::to_string(port), "--parallel", "2", "-c", "1024", "-t", "2", "--no-webui"});
-  bool ready = false;
-  for (int i = 0; i < 240 && !ready; ++i) {
-    const ProcessResult h =
-        run_process({"/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", url(port) + "/health"});
-    ready = h.out == "200";
-    if (!ready) std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  }
-  ASSERT_TRUE(ready) << server.err();
+  ASSERT_TRUE(healthy(port)) << server.err();
   TempDir dir;
   const auto run = [&](const std::string& file, std::vector<std::string> more) {
     std::vector<std::string> args = {url(port), "--concurrency", "1,2", "--num-requests", "8", "-p", "32", "-n", "4",
@@ -986,14 +982,7 @@ TEST(ServeBenchLlamaServer, EmbeddingsOfASyntheticBgeSmallThroughV1Embeddings) {
   const int port = free_port();
   Background server({RIGBENCH_LLAMA_SERVER, "-m", model, "--host", "127.0.0.1", "--port", std::to_string(port),
                      "--embeddings", "-t", "2", "--no-webui"});
-  bool ready = false;
-  for (int i = 0; i < 240 && !ready; ++i) {
-    const ProcessResult h =
-        run_process({"/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", url(port) + "/health"});
-    ready = h.out == "200";
-    if (!ready) std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  }
-  ASSERT_TRUE(ready) << server.err();
+  ASSERT_TRUE(healthy(port)) << server.err();
   const std::string queries = dir.file("q.txt");
   {
     std::ofstream q(queries);
