@@ -194,7 +194,7 @@ Table compare_table(const Comparison& cmp) {
       std::string text = strong + cell_text(row.metric, c) + strong + interval_text(row.metric, c);
       if (i != cmp.baseline && !std::isnan(c.ratio)) text += " " + ratio_text(c.ratio);
       if (c.n_configs > 1) {
-        text += " (best of " + std::to_string(c.n_configs) + ")";
+        text += best_of_text(c, false);
         several_configs = true;
       }
       text += flags_text(c) + noise_text(c);
@@ -207,11 +207,7 @@ Table compare_table(const Comparison& cmp) {
   }
   if (const std::string note = knobs_differ_note(cmp); !note.empty()) t.add_note(note);
   for (const std::string& note : cmp.same_name_notes) t.add_note(note);
-  if (several_configs) {
-    t.add_note(
-        "(best of N): N configurations (knob combinations) ran there, never pooled; the best is shown "
-        "(-o json: config, n_configs).");
-  }
+  if (several_configs) t.add_note(best_of_note());
   if (const std::string note = energy_flags_note(flags); !note.empty()) t.add_note(note);
   for (std::string& line : noise_lines(cmp)) t.add_note("[noise] " + std::move(line));
   return t;
@@ -293,6 +289,17 @@ Table regressions_table(const std::vector<Regression>& regressions) {
 std::string winner_text(const Comparison& cmp, const Row& row) {
   const std::string text = row.winner >= 0 ? cmp.columns[row.winner] : row.verdict;
   return row.knobs_differ ? text + " (knobs differ)" : text;
+}
+
+std::string best_of_text(const Cell& cell, bool with_knobs) {
+  if (cell.n_configs < 2) return "";
+  const std::string knobs = with_knobs && !cell.knobs.empty() ? ": " + cell.knobs : "";
+  return " (best of " + std::to_string(cell.n_configs) + knobs + ")";
+}
+
+std::string best_of_note() {
+  return "(best of N): N configurations (knob combinations) ran there, never pooled; the best is shown "
+         "(-o json: config, n_configs).";
 }
 
 std::string knobs_differ_note(const Comparison& cmp) {

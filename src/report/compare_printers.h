@@ -64,6 +64,12 @@ std::string winner_text(const Comparison& cmp, const Row& row);
 // What "(knobs differ)" means, for under a table; "" when no row of `cmp` has it.
 std::string knobs_differ_note(const Comparison& cmp);
 
+// " (best of N)" after a cell that ran N > 1 configurations (Cell::n_configs), with the knobs of
+// the one shown when `with_knobs` (" (best of 3: t=4 ngl=99 ...)"); "" for one configuration.
+std::string best_of_text(const Cell& cell, bool with_knobs);
+// What "(best of N)" means, for under a table.
+std::string best_of_note();
+
 // A ratio for people: "×1.52"; "" for NaN.
 std::string ratio_text(double ratio);
 

@@ -120,6 +120,7 @@ std::string metric_section(const Comparison& cmp, const MetricSection& s, const 
   std::vector<Tr> rows;
   std::vector<std::string> flags;  // the energy flags shown
   bool knobs_differ = false;       // a row's best configurations ran different knobs
+  bool several_configs = false;    // a cell shows the best of several configurations
   Json labels = Json::array();
   std::vector<Json> data(cmp.columns.size(), Json::array());
   for (const Row& row : cmp.rows) {
@@ -136,6 +137,8 @@ std::string metric_section(const Comparison& cmp, const MetricSection& s, const 
       std::string text = percentiles_text(row.metric, c);  // a distribution: p50, p90, p95, p99
       text += interval_text(row.metric, c);
       if (i != cmp.baseline && !std::isnan(c.ratio)) text.append(" ").append(ratio_text(c.ratio));
+      text += best_of_text(c, true);  // which configuration it is, as compare -o json gives it
+      several_configs = several_configs || c.n_configs > 1;
       text += flags_text(c) + noise_text(c);
       flags.insert(flags.end(), c.energy_flags.begin(), c.energy_flags.end());
       tr.push_back({text, static_cast<int>(i) == row.winner, true});
@@ -166,6 +169,7 @@ std::string metric_section(const Comparison& cmp, const MetricSection& s, const 
                      ", ×ratio to the baseline (> 1 is better).";
   if (const std::string f = energy_flags_note(flags); !f.empty()) note += " " + f;
   if (knobs_differ) note += " " + knobs_differ_note(cmp);
+  if (several_configs) note += " " + best_of_note();
   for (const std::string& same : cmp.same_name_notes) note += " " + same + ".";
   const double ratio = spread(data);
   if (ratio > kLogAxisSpread) {

@@ -176,6 +176,25 @@ TEST(HtmlReport, RowsWhoseBestConfigurationsRanDifferentKnobsSaySo) {
   EXPECT_EQ(same->find("knobs differ"), std::string::npos);
 }
 
+// A cell that shows the best of several configurations says so and which, as compare says
+// "(best of N)" (the report said neither: a -t 4 figure read as the default run's).
+TEST(HtmlReport, ACellShowingTheBestOfSeveralConfigurationsSaysSoAndWhichOne) {
+  RunRecord a = testing::sample_record("a");
+  a.machine.hostname = "rig-a";
+  RunRecord a4 = a;
+  a4.record_id = "a4";
+  a4.params.n_threads = a.params.n_threads + 2;
+  auto html = render_html_report(std::vector<RunRecord>{a, a4}, kAssets, {});
+  ASSERT_TRUE(html) << html.error().message;
+  const auto at = html->find(" (best of 2: ");
+  ASSERT_NE(at, std::string::npos) << *html;
+  EXPECT_NE(html->substr(at, html->find(')', at) - at).find(" threads="), std::string::npos);  // which one
+  EXPECT_NE(html->find("(best of N): N configurations (knob combinations) ran there"), std::string::npos);
+  auto one = render_html_report(std::vector<RunRecord>{a}, kAssets, {});
+  ASSERT_TRUE(one);
+  EXPECT_EQ(one->find("best of"), std::string::npos);
+}
+
 TEST(HtmlReport, EnergyAndCostOnlyWhereMeasured) {
   auto records = records_with_name("m");
   auto plain = render_html_report(records, kAssets, {});
