@@ -177,7 +177,9 @@ TEST(ConfidenceE2E, NoProgressWhenStderrIsNotATerminalUnlessAsked) {
 // of the time it is ready (2 CPUs), and the record says "machine busy". One thread, because
 // ggml's threads spin at each barrier and, beside busy loops, a run with a thread per CPU
 // crawls. Each loop is a forked child that ends itself after 60 s (alarm) should the test die
-// before killing it.
+// before killing it. The run is long enough to span many of the scheduler's slices (-n 512: about
+// 60 ms a repetition here): at -n 32, 12 ms of repetitions could fall in one slice the busy loops
+// left it, and the note was missing in about half the runs on an idle 2-CPU machine.
 TEST(ConfidenceE2E, ARealBusyLoopBesideTheRunGivesTheMachineBusyNote) {
   const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
   std::vector<pid_t> burners;
@@ -192,7 +194,7 @@ TEST(ConfidenceE2E, ARealBusyLoopBesideTheRunGivesTheMachineBusyNote) {
     burners.push_back(pid);
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the loops are on the CPUs
-  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "0", "-n", "32", "-r", "3",
+  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "0", "-n", "512", "-r", "3",
                                        "-t", "1", "--no-db", "--energy", "off", "--no-progress", "-o", "json"});
   for (const pid_t pid : burners) {
     kill(pid, SIGKILL);
