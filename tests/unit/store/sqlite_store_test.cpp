@@ -23,6 +23,15 @@ int64_t count_rows(const std::string& db_path, const char* sql) {
   return n;
 }
 
+// Runs `sql` on the SQLite file at `db_path` (made when missing), as another program or an
+// older rigbench would have written it.
+void exec_sql(const std::string& db_path, const char* sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(db_path.c_str(), &db), SQLITE_OK);
+  EXPECT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+  sqlite3_close(db);
+}
+
 // The first text value of `sql`; "" when there is no row.
 std::string query_text(const std::string& db_path, const std::string& sql) {
   sqlite3* db = nullptr;
@@ -293,16 +302,10 @@ std::vector<RunRecord> varied_records() {
 
 // The parts of version 4 taken away: the database as a version 3 rigbench left it.
 void downgrade_to_version_3(const std::string& path) {
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db,
-                         "DROP INDEX IF EXISTS runs_view; DROP INDEX IF EXISTS runs_traced; "
-                         "ALTER TABLE runs DROP COLUMN setup_part; ALTER TABLE runs DROP COLUMN figures_part; "
-                         "ALTER TABLE runs DROP COLUMN power_trace_json; DROP TABLE run_parts; PRAGMA user_version=3;",
-                         nullptr, nullptr, nullptr),
-            SQLITE_OK)
-      << sqlite3_errmsg(db);
-  sqlite3_close(db);
+  exec_sql(path,
+           "DROP INDEX IF EXISTS runs_view; DROP INDEX IF EXISTS runs_traced; "
+           "ALTER TABLE runs DROP COLUMN setup_part; ALTER TABLE runs DROP COLUMN figures_part; "
+           "ALTER TABLE runs DROP COLUMN power_trace_json; DROP TABLE run_parts; PRAGMA user_version=3;");
 }
 
 std::vector<std::string> dumps(const std::vector<RunRecord>& records) {
@@ -437,10 +440,7 @@ TEST(SqliteStore, ReadersSayWhatAFileIsWhenItIsNotARigbenchDatabase) {
   }
   // An SQLite file of another program's.
   const std::string other = dir.file("other.db");
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(other.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db, "CREATE TABLE t (a)", nullptr, nullptr, nullptr), SQLITE_OK);
-  sqlite3_close(db);
+  exec_sql(other, "CREATE TABLE t (a)");
   auto store = SqliteStore::open_readonly(other);
   ASSERT_FALSE(store);
   EXPECT_EQ(store.error().message,
@@ -456,10 +456,7 @@ TEST(SqliteStore, ReadersSayWhatAFileIsWhenItIsNotARigbenchDatabase) {
 TEST(SqliteStore, RefusesANewerSchema) {
   testing::TempDir dir;
   const std::string path = dir.file("new.db");
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db, "PRAGMA user_version=99", nullptr, nullptr, nullptr), SQLITE_OK);
-  sqlite3_close(db);
+  exec_sql(path, "PRAGMA user_version=99");
   auto store = SqliteStore::open(path);
   ASSERT_FALSE(store);
   EXPECT_NE(store.error().message.find("99"), std::string::npos);
@@ -497,14 +494,9 @@ TEST(SqliteStore, ManyRecordsThroughOneSetOfStatementsAndSamplesReadInAnyTableOr
   }
   EXPECT_EQ(count_rows(path, "SELECT COUNT(*) FROM runs"), 20);
   EXPECT_EQ(count_rows(path, "SELECT COUNT(*) FROM run_parts"), 2);  // one setup, one figures shape
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db,
-                         "CREATE TEMP TABLE s AS SELECT * FROM samples; DELETE FROM samples; "
-                         "INSERT INTO samples SELECT * FROM s ORDER BY run_id DESC, test DESC, idx DESC;",
-                         nullptr, nullptr, nullptr),
-            SQLITE_OK);
-  sqlite3_close(db);
+  exec_sql(path,
+           "CREATE TEMP TABLE s AS SELECT * FROM samples; DELETE FROM samples; "
+           "INSERT INTO samples SELECT * FROM s ORDER BY run_id DESC, test DESC, idx DESC;");
   auto store = SqliteStore::open_readonly(path);
   ASSERT_TRUE(store);
   for (RecordView view : {RecordView::kCompare, RecordView::kReport, RecordView::kFull}) {
