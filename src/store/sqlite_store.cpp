@@ -168,10 +168,16 @@ struct SqliteStore::Statements {
       : insert_run(db, insert_run_sql().c_str()),
         insert_sample(db, "INSERT INTO samples (run_id, test, idx, duration_ns) VALUES (?1, ?2, ?3, ?4)"),
         insert_part(db, "INSERT INTO run_parts (json) VALUES (?1) ON CONFLICT(json) DO NOTHING"),
-        select_part(db, "SELECT id FROM run_parts WHERE json = ?1") {}
-  bool ok() const { return insert_run.ok() && insert_sample.ok() && insert_part.ok() && select_part.ok(); }
+        select_part(db, "SELECT id FROM run_parts WHERE json = ?1"),
+        drop_summary(db,
+                     "DELETE FROM runs WHERE record_id = ?1 AND NOT EXISTS "
+                     "(SELECT 1 FROM samples WHERE run_id = runs.id)") {}
+  bool ok() const {
+    return insert_run.ok() && insert_sample.ok() && insert_part.ok() && select_part.ok() && drop_summary.ok();
+  }
 
-  Stmt insert_run, insert_sample, insert_part, select_part;
+  // drop_summary: a stored copy of a run without raw samples (save_record replaces it).
+  Stmt insert_run, insert_sample, insert_part, select_part, drop_summary;
 };
 
 SqliteStore::SqliteStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
@@ -419,10 +425,12 @@ Result<SqliteStore::Saved> SqliteStore::save_record(const RunRecord& rec) {
   // A stored copy of this run without raw samples gives way to this one with them.
   bool replaced = false;
   if (holds_samples(rec)) {
-    Stmt drop(db_, "DELETE FROM runs WHERE record_id = ?1 AND NOT EXISTS (SELECT 1 FROM samples WHERE run_id = runs.id)");
-    if (!drop.ok()) return rollback("prepare");
+    Stmt& drop = st->drop_summary;
+    drop.reset();
     drop.bind(1, rec.record_id);
-    if (sqlite3_step(drop.get()) != SQLITE_DONE) return rollback("replace a summary-only record");
+    const int rc = sqlite3_step(drop.get());
+    drop.reset();
+    if (rc != SQLITE_DONE) return rollback("replace a summary-only record");
     replaced = sqlite3_changes(db_) > 0;
   }
   Stmt& ins = st->insert_run;
