@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "core/strings.h"
@@ -332,6 +333,10 @@ TEST(FilesE2E, ReadOnlyDatabaseIsReadByEveryReader) {
   chmod(ro.c_str(), 0555);
   chmod((rw + "/results.db").c_str(), 0444);
   const std::string before = testing::read_file(ro + "/results.db");
+  std::vector<std::string> probe = as_user;
+  probe.insert(probe.end(), {"/usr/bin/test", "-r", RIGBENCH_TEST_DATA "/../../data/report/template.html"});
+  const bool report_readable = as_user.empty() || run_process(probe).exit_code == 0;
+  if (!report_readable) std::cerr << "note: the checkout is not readable by uid 65534: report's step left out\n";
   for (const std::string& db : {ro + "/results.db", rw + "/results.db"}) {
     SCOPED_TRACE(db);
     auto run = [&](std::vector<std::string> args) {
@@ -346,9 +351,14 @@ TEST(FilesE2E, ReadOnlyDatabaseIsReadByEveryReader) {
     const ProcessResult exp = run({"export", "--db", db, "-o", "jsonl"});
     ASSERT_EQ(exp.exit_code, 0) << exp.err;
     EXPECT_EQ(lines(exp.out), 3) << exp.out;
-    const ProcessResult rep = run({"report", "--db", db, "--output-file", "-"});
-    ASSERT_EQ(rep.exit_code, 0) << rep.err;
-    EXPECT_EQ(rep.out.rfind("<!DOCTYPE html>", 0), 0u);
+    // report reads its page template from the checkout: where the checkout is in a folder the
+    // other user may not enter (a clone under `mktemp -d`, mode 0700), it cannot, whatever the
+    // database; that step is then left out, and said.
+    if (report_readable) {
+      const ProcessResult rep = run({"report", "--db", db, "--output-file", "-"});
+      ASSERT_EQ(rep.exit_code, 0) << rep.err;
+      EXPECT_EQ(rep.out.rfind("<!DOCTYPE html>", 0), 0u);
+    }
     // import reads it as a source, into a database this user may write.
     const ProcessResult imp = run({"import", db, "--db", rw + "/copy.db", "-o", "json"});
     ASSERT_EQ(imp.exit_code, 0) << imp.err;
