@@ -21,17 +21,11 @@ std::vector<LlamaSpelling> make_spellings() {
   std::vector<LlamaSpelling> out = {
       {"-pg", "--pg", /*only=*/true},  // llama-bench has no long spelling
       {"-mmp", "--mmap"},
-      {"-ot", "--override-tensor"},
-      {"-ncmoe", "--n-cpu-moe"},
-      {"-nkvo", "--no-kv-offload"},
       {"-np", "--parallel"},  // llama.cpp's (llama-server, llama-cli)
-      {"-cmoe", "--cpu-moe"},
-      {"-sm", "--split-mode"},
-      {"-mg", "--main-gpu"},
-      {"-dev", ""},  // llama-bench's ggml devices; fit's --device names a catalog entry
+      {"-kvu", "--kv-unified"},  // llama-server's
+      {"-no-kvu", "--no-kv-unified"},
       {"-dio", "--direct-io"},
       {"-embd", "--embeddings"},
-      {"-nopo", "--no-op-offload"},
       {"-lzm", "--lazy-mode"},
       {"-fitt", "--fit-target"},
       {"-fitc", "--fit-ctx"},
@@ -44,7 +38,8 @@ std::vector<LlamaSpelling> make_spellings() {
   for (const Knob& k : knobs()) {
     if (k.llama_alias.empty()) continue;
     const auto comma = k.flags.rfind(',');
-    out.push_back({k.llama_alias, comma == std::string::npos ? k.flags : k.flags.substr(comma + 1)});
+    out.push_back({k.llama_alias, comma == std::string::npos ? k.flags : k.flags.substr(comma + 1), false,
+                   k.key == "devices" ? "bench" : ""});
   }
   return out;
 }
@@ -75,12 +70,12 @@ std::vector<std::string> declared_flags(const CLI::App& cmd) {
 namespace {
 
 // `declared` as typed (typed_flags).
-std::vector<std::string> typed_names(const std::vector<std::string>& declared) {
+std::vector<std::string> typed_names(const std::vector<std::string>& declared, const std::string& command) {
   std::vector<std::string> out;
   for (const std::string& name : declared) {
     bool only = false;
     for (const LlamaSpelling& s : llama_spellings()) {
-      if (s.name != name) continue;
+      if (s.name != name || (!s.only_in.empty() && s.only_in != command)) continue;
       out.push_back(s.alias);
       only = only || s.only;
     }
@@ -89,9 +84,29 @@ std::vector<std::string> typed_names(const std::vector<std::string>& declared) {
   return out;
 }
 
+// The knob whose flag `name` ("--no-kv-offload") is, when it has a bare value; else nullptr.
+const Knob* bare_value_knob(const std::string& name) {
+  for (const Knob& k : knobs()) {
+    if (k.bare_value.empty()) continue;
+    for (const std::string& f : split(k.flags, ',')) {
+      if (f == name) return &k;
+    }
+  }
+  return nullptr;
+}
+
+// Whether `text` is a list of `k`'s values ("0,1").
+bool normalize_list(const Knob& k, const std::string& text) {
+  if (text.empty()) return false;
+  for (const std::string& v : split(text, ',')) {
+    if (!normalize_knob(k, v)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
-std::vector<std::string> typed_flags(const CLI::App& cmd) { return typed_names(declared_flags(cmd)); }
+std::vector<std::string> typed_flags(const CLI::App& cmd) { return typed_names(declared_flags(cmd), cmd.get_name()); }
 
 Result<std::vector<std::string>> expand_llama_bench_aliases(const std::vector<std::string>& args,
                                                             const std::string& command,
@@ -109,11 +124,22 @@ Result<std::vector<std::string>> expand_llama_bench_aliases(const std::vector<st
       continue;
     }
     const auto unknown = [&] {
-      return fail(ErrorCode::kUsage, unexpected_arguments_message(command, {flag}, typed_names(declared)));
+      return fail(ErrorCode::kUsage, unexpected_arguments_message(command, {flag}, typed_names(declared, command)));
     };
+    std::string name = flag;
     if (const LlamaSpelling* s = spelling_of(flag)) {
-      if (!takes(s->name)) return unknown();
-      out.push_back(s->name + a.substr(flag.size()));
+      if (!takes(s->name) || (!s->only_in.empty() && s->only_in != command)) return unknown();
+      name = s->name;
+    }
+    // A knob llama-server spells as a flag (-nkvo, -cmoe) and llama-bench with a value
+    // (-nkvo 0,1): alone it means its bare value; a following value is its own.
+    if (const Knob* k = bare_value_knob(name); k != nullptr && takes(name) && a.size() == flag.size()) {
+      const bool valued = i + 1 < args.size() && normalize_list(*k, args[i + 1]);
+      out.push_back(name + "=" + (valued ? args[++i] : k->bare_value));
+      continue;
+    }
+    if (name != flag) {
+      out.push_back(name + a.substr(flag.size()));
       continue;
     }
     for (const LlamaSpelling& s : llama_spellings()) {
@@ -124,12 +150,17 @@ Result<std::vector<std::string>> expand_llama_bench_aliases(const std::vector<st
   return out;
 }
 
+std::string LlamaSpellingFormatter::make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const {
+  command_ = app->get_name();
+  return CLI::Formatter::make_help(app, std::move(name), mode);
+}
+
 std::string LlamaSpellingFormatter::make_option_name(const CLI::Option* opt, bool is_positional) const {
   const std::string name = CLI::Formatter::make_option_name(opt, is_positional);
   if (is_positional) return name;
   for (const std::string& l : opt->get_lnames()) {
     for (const LlamaSpelling& s : llama_spellings()) {
-      if (s.name != "--" + l) continue;
+      if (s.name != "--" + l || (!s.only_in.empty() && s.only_in != command_)) continue;
       return s.only ? s.alias : s.alias + "," + name;
     }
   }
@@ -143,12 +174,6 @@ Status check_unsupported_llama_bench_flags(const std::vector<std::string>& args)
   };
   static const Unsupported kUnsupported[] = {
       {"-dio/--direct-io", "use -lm dio (or -lm none|mmap)"},
-      {"-nkvo/--no-kv-offload", "not measured yet; `rigbench fit --no-kv-offload` plans it"},
-      {"-ncmoe/--n-cpu-moe", "not measured yet; MoE placement is not a knob of rigbench bench"},
-      {"-ot/--override-tensor", "not measured yet; tensor overrides are not a knob of rigbench bench"},
-      {"-sm/--split-mode", "not measured yet; a CPU-only build has one device"},
-      {"-mg/--main-gpu", "not measured yet; a CPU-only build has one device"},
-      {"-dev/--device", "not measured yet; `rigbench hw` lists this machine's devices"},
       {"-embd/--embeddings", "embedding models are measured by `rigbench embed MODEL`"},
       {"-C/--cpu-mask", "not taken; pin the process with taskset instead"},
       {"--numa", "not taken; run under numactl instead"},
@@ -159,7 +184,6 @@ Status check_unsupported_llama_bench_flags(const std::vector<std::string>& args)
       {"-hff/--hf-file", "not taken; rigbench downloads nothing: give a local GGUF file"},
       {"-hft/--hf-token", "not taken; rigbench downloads nothing: give a local GGUF file"},
       {"--offline", "not needed; rigbench downloads nothing"},
-      {"-nopo/--no-op-offload", "not taken"},
       {"--no-host", "not taken"},
       {"-lzm/--lazy-mode", "not taken"},
       {"-fitt/--fit-target", "rigbench plans memory itself: see `rigbench fit`"},

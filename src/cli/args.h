@@ -21,6 +21,9 @@ struct LlamaSpelling {
   std::string alias;  // "-ngl"
   std::string name;   // "--n-gpu-layers"
   bool only = false;
+  // Where `name` means another thing: `fit --device` names a catalog entry, not bench's ggml
+  // devices, so -dev is bench's alone. "" = every subcommand that declares `name`.
+  std::string only_in;
 };
 const std::vector<LlamaSpelling>& llama_spellings();
 
@@ -47,7 +50,11 @@ std::vector<std::string> typed_flags(const CLI::App& cmd);
 // (they copy it).
 class LlamaSpellingFormatter : public CLI::Formatter {
  public:
+  std::string make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const override;
   std::string make_option_name(const CLI::Option* opt, bool is_positional) const override;
+
+ private:
+  mutable std::string command_;  // the subcommand whose help is being made (LlamaSpelling::only_in)
 };
 
 // llama-bench flags that `rigbench bench` does not take (yet): for the first one in `args`

@@ -5,6 +5,7 @@
 
 #include "core/rpc_endpoints.h"
 #include "core/strings.h"
+#include "core/tensor_overrides.h"
 
 namespace rigbench {
 
@@ -49,6 +50,30 @@ Result<std::string> check_rpc(const std::string& value) {
   auto endpoints = parse_rpc_endpoints(value);
   if (!endpoints) return std::unexpected(endpoints.error());
   return rpc_endpoints_text(*endpoints);
+}
+
+// -ot: overrides separated by ';' (or ',' in fit's one value), canonical as llama-bench records them.
+Result<std::string> check_tensor_overrides(const std::string& value) {
+  auto parsed = parse_tensor_overrides(value);
+  if (!parsed) return std::unexpected(parsed.error());
+  return tensor_overrides_text(*parsed);
+}
+
+// -dev: "auto", "none" or ggml device names separated by '/' (llama-bench's parse_devices_arg);
+// whether this build has them is the engine's to say.
+Result<std::string> check_devices(const std::string& value) {
+  const std::string v = trim(value);
+  if (v.empty()) return fail(ErrorCode::kUsage, "-dev/--device: empty value (auto, none or NAME[/NAME...])");
+  if (to_lower(v) == "auto" || to_lower(v) == "none") return to_lower(v);
+  std::vector<std::string> names;
+  for (const std::string& part : split(v, '/')) {
+    const std::string name = trim(part);
+    if (name.empty() || to_lower(name) == "none" || to_lower(name) == "auto") {
+      return fail(ErrorCode::kUsage, "-dev/--device '" + v + "': expected auto, none or NAME[/NAME...], e.g. Vulkan0/Vulkan1");
+    }
+    names.push_back(name);
+  }
+  return join(names, "/");
 }
 
 // llama-bench's -ts value: shares per device separated by '/', e.g. "3/1" ("0.00" = by free memory).
@@ -112,46 +137,79 @@ std::vector<Knob> make_knobs() {
   ctx.generation_only = true;
   all.push_back(ctx);
 
-  // Knobs that llama-bench records and rigbench bench does not set (no flag): rigbench runs
-  // at their defaults; an imported row keeps its own, so compare keeps runs apart by them.
-  auto recorded = [&all](Knob k) {
-    k.flags.clear();
+  // Where llama.cpp puts weights, KV cache and ops: llama-bench's -ncmoe, -sm, -mg, -nkvo,
+  // -dev, -ts, -ot, -nopo and llama-server's -cmoe. Named in compare's label only away from
+  // their defaults (quiet_default), as before bench took them.
+  auto placement = [&all](Knob k, bool reloads) {
+    k.reloads_model = reloads;
+    k.quiet_default = true;
     all.push_back(std::move(k));
   };
-  recorded(int_knob("n_cpu_moe", "", "", "n_cpu_moe", "MoE layers whose experts stay in host RAM (llama-bench -ncmoe)",
-                    &BenchParams::n_cpu_moe, 0, 100000));
-  recorded(text_knob("split_mode", "", "", "sm", "split over GPUs (llama-bench -sm)", &BenchParams::split_mode,
-                     {"none", "layer", "row", "tensor"}));
-  recorded(int_knob("main_gpu", "", "", "mg", "the GPU of split mode none (llama-bench -mg)", &BenchParams::main_gpu, 0,
-                    1024));
-  recorded(int_knob("no_kv_offload", "", "", "nkvo", "1 = KV cache in host RAM (llama-bench -nkvo)",
-                    &BenchParams::no_kv_offload, 0, 1));
-  recorded(text_knob("devices", "", "", "dev", "ggml devices used (llama-bench -dev)", &BenchParams::devices, {}));
+  Knob ncmoe = int_knob("n_cpu_moe", "--n-cpu-moe", "-ncmoe", "n_cpu_moe",
+                        "MoE blocks 0..N-1 whose expert weights stay in host RAM", &BenchParams::n_cpu_moe, 0, 100000);
+  ncmoe.fit_shared = true;
+  placement(ncmoe, true);
+  Knob cmoe = int_knob("cpu_moe", "--cpu-moe", "-cmoe", "cmoe",
+                       "1 = every MoE expert weight in host RAM (llama-server's -cmoe; alone = 1)", &BenchParams::cpu_moe,
+                       0, 1);
+  cmoe.bare_value = "1";
+  cmoe.fit_shared = true;
+  cmoe.llama_bench_key = "";  // llama-bench has -ncmoe only
+  placement(cmoe, true);
+  placement(text_knob("split_mode", "--split-mode", "-sm", "sm",
+                      "how layers go over several GPUs: none (one GPU, -mg), layer, row or tensor",
+                      &BenchParams::split_mode, {"none", "layer", "row", "tensor"}),
+            true);
+  placement(int_knob("main_gpu", "--main-gpu", "-mg", "mg", "the GPU of -sm none (an index into -dev's devices)",
+                     &BenchParams::main_gpu, 0, 1024),
+            true);
+  Knob nkvo = int_knob("no_kv_offload", "--no-kv-offload", "-nkvo", "nkvo",
+                       "1 = the KV cache stays in host RAM (alone = 1)", &BenchParams::no_kv_offload, 0, 1);
+  nkvo.bare_value = "1";
+  nkvo.fit_shared = true;
+  placement(nkvo, false);
+  Knob dev = text_knob("devices", "--device", "-dev", "dev",
+                       "ggml devices of a run, '/' between them (Vulkan0/Vulkan1); none = CPU only, auto = every one "
+                       "(`rigbench hw` lists them)",
+                       &BenchParams::devices, {});
+  dev.check = &check_devices;
+  placement(dev, true);
   Knob ts = text_knob("tensor_split", "--tensor-split", "-ts", "ts",
                       "share per device, '/' between devices (e.g. 3/1); 0.00 = by free memory", &BenchParams::tensor_split, {});
   ts.check = &check_tensor_split;
-  ts.reloads_model = true;
-  ts.quiet_default = true;
-  all.push_back(ts);
+  placement(ts, true);
   Knob rpc = text_knob("rpc", "--rpc", "-rpc", "rpc",
                        "rpc-servers whose devices take part, HOST:PORT[,HOST:PORT...] (llama.cpp's ggml-rpc-server); "
                        "none = local devices only; one value per --rpc",
                        &BenchParams::rpc, {});
   rpc.check = &check_rpc;
   rpc.whole_value = true;
-  rpc.quiet_default = true;
-  rpc.reloads_model = true;
   rpc.llama_bench_key = "";  // llama-bench records only "RPC" among its backends
-  all.push_back(rpc);
-  recorded(text_knob("tensor_buft_overrides", "", "", "ot", "tensor buffer type overrides (llama-bench -ot)",
-                     &BenchParams::tensor_buft_overrides, {}));
+  placement(rpc, true);
+  Knob ot = text_knob("tensor_buft_overrides", "--override-tensor", "-ot", "ot",
+                      "PATTERN=BUFT;... weights whose name matches the regex go to that buffer type (CPU = host RAM; "
+                      "Vulkan0, CUDA0, ... = that device), e.g. exps=CPU; none",
+                      &BenchParams::tensor_buft_overrides, {});
+  ot.check = &check_tensor_overrides;
+  ot.fit_shared = true;
+  placement(ot, true);
+
+  // Knobs that llama-bench records and rigbench bench does not set (no flag): rigbench runs
+  // at their defaults; an imported row keeps its own, so compare keeps runs apart by them.
+  auto recorded = [&all](Knob k) {
+    k.flags.clear();
+    all.push_back(std::move(k));
+  };
   recorded(text_knob("cpu_mask", "", "", "cpu_mask", "CPU affinity mask (llama-bench -C)", &BenchParams::cpu_mask, {}));
   recorded(text_knob("lazy_mode", "", "", "lzm", "lazy weight loading (llama-bench -lzm)", &BenchParams::lazy_mode,
                      {"off", "auto", "on"}));
   recorded(int_knob("embeddings", "", "", "embd", "1 = embeddings computed (llama-bench -embd)",
                     &BenchParams::embeddings, 0, 1));
-  recorded(int_knob("no_op_offload", "", "", "nopo", "1 = host ops not offloaded (llama-bench -nopo)",
-                    &BenchParams::no_op_offload, 0, 1));
+  Knob nopo = int_knob("no_op_offload", "--no-op-offload", "-nopo", "nopo",
+                       "1 = ops on weights in host RAM run there, not copied to the GPU (alone = 1)",
+                       &BenchParams::no_op_offload, 0, 1);
+  nopo.bare_value = "1";
+  placement(nopo, false);
   recorded(
       int_knob("no_host", "", "", "noh", "1 = no host buffer (llama-bench --no-host)", &BenchParams::no_host, 0, 1));
   recorded(int_knob("fit_target", "", "", "fitt", "fit margin per device, MiB (llama-bench -fitt)",

@@ -7,7 +7,8 @@
 // the record codec (store/record_json), the store (store/sqlite_store), the llama-bench
 // import (store/llama_bench_record), the printers (report/columns) and compare's key
 // (report/comparison) iterate this table; a new knob is a BenchParams field, one entry in
-// knobs.cpp and the engine code that applies it.
+// knobs.cpp and the engine code that applies it (engine/llama_placement for where llama.cpp
+// puts weights, KV cache and ops).
 //
 // Defaults are read from BenchParams{} (as llama.cpp's common/arg.cpp reads them from its
 // params struct), so they cannot drift.
@@ -53,6 +54,10 @@ struct Knob {
   bool generation_only = false;  // the context and its KV cache (n_depth, n_ctx, type_k, type_v): an embedding run
                                  // has neither (embed refuses the flags; knob_applies)
   bool whole_value = false;  // a value may hold commas (--rpc A:1,B:2): one value per flag occurrence, not a list
+  // The value a flag given alone means, for knobs llama-server spells as flags (-nkvo, -cmoe,
+  // -nopo: "1"); "" = the flag needs a value. `-nkvo 0,1` (llama-bench's spelling) still takes
+  // one: the command line is rewritten before parsing (cli/args.h expand_llama_bench_aliases).
+  std::string bare_value;
 };
 
 // Every knob, in the plan's nesting order (outermost first).

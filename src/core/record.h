@@ -90,20 +90,23 @@ struct BenchParams {
   int poll = 50;                    // ggml threadpool polling level, 0-100 (llama-bench --poll)
   int cpu_strict = 0;               // 1 = pin each ggml thread to its own CPU (llama-bench --cpu-strict)
   int n_ctx = 0;                    // context size created (-c; 0 asked = n_depth + n_prompt + n_gen)
-  // Knobs that llama-bench records and rigbench bench does not set (core/knobs.h: no flag):
-  // rigbench runs at llama.cpp's defaults, which are these; an imported row keeps its own.
-  int n_cpu_moe = 0;                           // MoE layers whose expert weights stay in host RAM (-ncmoe)
+  // Where llama.cpp puts weights, KV cache and ops (llama-bench's -ncmoe, -sm, -mg, -nkvo,
+  // -dev, -ot, -nopo; llama-server's -cmoe); the defaults are llama.cpp's.
+  int n_cpu_moe = 0;                           // MoE blocks 0..N-1 whose expert weights stay in host RAM (-ncmoe)
+  int cpu_moe = 0;                             // 1 = every MoE expert weight in host RAM (-cmoe)
   std::string split_mode = "layer";            // how layers are split over GPUs: none, layer, row, tensor (-sm)
   int main_gpu = 0;                            // the GPU of split_mode none (-mg)
   int no_kv_offload = 0;                       // 1 = the KV cache stays in host RAM (-nkvo)
-  std::string devices = "auto";                // ggml devices used, "auto" = every one (-dev)
+  std::string devices = "auto";  // ggml devices used, '/'-separated ("Vulkan0/Vulkan1"); "auto" = every one, "none" = CPU (-dev)
   std::string tensor_split = "0.00";           // share per GPU as llama-bench prints it ("0.00" = by free memory) (-ts)
   std::string rpc = "none";  // rpc-servers whose devices take part, "HOST:PORT,..." (--rpc); "none" = local devices only
   std::string tensor_buft_overrides = "none";  // tensor buffer type overrides, "pattern=BUFT;..." (-ot)
+  int no_op_offload = 0;                       // 1 = ops on host tensors are not offloaded (-nopo)
+  // Knobs that llama-bench records and rigbench bench does not set (core/knobs.h: no flag):
+  // rigbench runs at llama.cpp's defaults, which are these; an imported row keeps its own.
   std::string cpu_mask = "0x0";                // CPU affinity mask, hex (-C)
   std::string lazy_mode = "auto";              // llama.cpp's lazy weight loading: off, auto, on (-lzm)
   int embeddings = 0;                          // 1 = the context computes embeddings (-embd)
-  int no_op_offload = 0;                       // 1 = ops on host tensors are not offloaded (-nopo)
   int no_host = 0;                             // 1 = no host buffer for offloaded weights (--no-host)
   int fit_target = 0;                          // llama.cpp's --fit target margin, MiB (0 = off)
   int fit_min_ctx = 0;                         // llama.cpp's --fit smallest context (0 = off)

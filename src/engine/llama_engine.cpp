@@ -14,6 +14,7 @@
 #include "core/knobs.h"
 #include "core/rpc_endpoints.h"
 #include "core/strings.h"
+#include "engine/llama_placement.h"
 #include "engine/llama_rpc.h"
 #include "engine/llama_support.h"
 
@@ -69,6 +70,7 @@ class LlamaEngine final : public Engine {
     cp.n_threads_batch = spec.n_threads;
     cp.flash_attn_type = parse_flash_attn(spec.flash_attn);
     cp.swa_full = false;
+    apply_context_placement(spec, cp);
     if (!parse_cache_type(spec.type_k, cp.type_k) || !parse_cache_type(spec.type_v, cp.type_v)) {
       return fail(ErrorCode::kUsage, "unknown KV cache type '" + spec.type_k + "'/'" + spec.type_v + "'");
     }
@@ -236,16 +238,13 @@ class LlamaEngine final : public Engine {
   }
 
  private:
-  // The devices and split of a load (engine/llama_rpc.h placement_for).
+  // The devices, split and weight overrides of a load (engine/llama_placement.h).
   Status choose_devices(const BenchParams& spec, llama_model_params& mp, std::vector<RpcDevice>& remote) {
-    auto placed = placement_for(spec.rpc, spec.tensor_split);
+    auto placed = model_placement(spec);
     if (!placed) return std::unexpected(placed.error());
-    devices_.clear();
-    for (void* d : placed->devices) devices_.push_back(static_cast<ggml_backend_dev_t>(d));
-    if (!devices_.empty()) mp.devices = devices_.data();
-    split_ = std::move(placed->split);
-    if (!split_.empty()) mp.tensor_split = split_.data();
-    remote = std::move(placed->remote);
+    placement_ = std::move(*placed);
+    placement_.apply(mp);
+    remote = placement_.remote;
     return {};
   }
 
@@ -324,15 +323,14 @@ class LlamaEngine final : public Engine {
   std::mt19937 rng_;
   llama_model* model_ = nullptr;
   BenchParams loaded_;  // the model-load knobs of the loaded model
-  std::vector<ggml_backend_dev_t> devices_;  // llama_model_params.devices of the load (null-terminated)
-  std::vector<float> split_;                 // llama_model_params.tensor_split of the load
+  ModelPlacement placement_;  // what llama_model_params of the load points at
   std::vector<TopologyDevice> topology_;
   std::string loaded_path_;
   llama_context* ctx_ = nullptr;
   ggml_threadpool* threadpool_ = nullptr;
   llama_sampler* sampler_ = nullptr;
   int n_threads_ = 1;
-  int n_batch_ = 2048;
+  int n_batch_ = BenchParams{}.n_batch;
   std::vector<uint8_t> state_;
 };
 

@@ -29,6 +29,13 @@ std::unique_ptr<Engine> make_llama_engine(const std::atomic<bool>* cancel);
 // load: no weights read). Errors: kInvalidInput with llama.cpp's reason, naming the file.
 Status check_loadable(const std::string& path);
 
+// Checks a run's placement against this build before anything runs: -dev names, -ot's buffer
+// types and -sm (engine/llama_placement.h model_placement's checks; with --rpc, names other than
+// this build's are left to the load, once the servers' devices exist). Errors (kUsage, one line):
+// a device or buffer type this build lacks, naming the build that has it; -sm row/tensor where
+// the run has no GPU.
+Status check_placement(const BenchParams& p);
+
 // Loads the model as llama.cpp would for inference, but with no_alloc (simulated
 // allocation, no weights read): every tensor llama.cpp expects must be present with its
 // shape. Works on a header-only file. Errors: kInvalidInput with llama.cpp's reason.

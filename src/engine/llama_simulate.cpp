@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "engine/llama_placement.h"
 #include "engine/llama_rpc.h"
 #include "engine/llama_support.h"
 
@@ -15,13 +16,12 @@ Result<Simulation> simulate_memory(const SimulationSpec& spec) {
   mp.no_alloc = true;
   mp.load_mode = LLAMA_LOAD_MODE_NONE;  // with mmap, no_alloc asserts
   mp.n_gpu_layers = spec.n_gpu_layers < 0 ? 999 : spec.n_gpu_layers;
-  auto placed = placement_for(spec.rpc, spec.tensor_split);  // rpc-servers and -ts, as bench loads
+  auto placed = model_placement(spec);  // as bench loads: rpc-servers, -ts, -dev, -sm, -mg, -ot, -cmoe, -ncmoe
   struct EndRpcRun {
     ~EndRpcRun() { end_rpc_run(); }  // SIGPIPE as it was before the servers were attached
   } end_rpc;
   if (!placed) return std::unexpected(placed.error());
-  if (!placed->devices.empty()) mp.devices = reinterpret_cast<ggml_backend_dev_t*>(placed->devices.data());
-  if (!placed->split.empty()) mp.tensor_split = placed->split.data();
+  placed->apply(mp);
   clear_errors();
   std::unique_ptr<llama_model, decltype(&llama_model_free)> model(llama_model_load_from_file(spec.path.c_str(), mp),
                                                                   &llama_model_free);
@@ -35,8 +35,9 @@ Result<Simulation> simulate_memory(const SimulationSpec& spec) {
   cp.n_ubatch = static_cast<uint32_t>(spec.n_ubatch);
   cp.n_seq_max = static_cast<uint32_t>(spec.n_seq);
   cp.flash_attn_type = parse_flash_attn(spec.flash_attn);
-  cp.offload_kqv = spec.offload_kqv;
-  cp.swa_full = false;
+  cp.kv_unified = spec.kv_unified;
+  cp.swa_full = spec.swa_full;
+  apply_context_placement(spec, cp);
   cp.n_threads = cp.n_threads_batch = 1;
   if (!parse_cache_type(spec.type_k, cp.type_k) || !parse_cache_type(spec.type_v, cp.type_v)) {
     return fail(ErrorCode::kUsage, "unknown KV cache type '" + spec.type_k + "'/'" + spec.type_v + "'");

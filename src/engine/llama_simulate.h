@@ -12,19 +12,17 @@
 
 namespace rigbench::engine {
 
-struct SimulationSpec {
+// The run to plan: bench's knobs (core/record.h BenchParams; their defaults are llama-bench's,
+// declared once in core/knobs.h's table): n_ctx (tokens asked; here 4096 unless set), n_batch,
+// n_ubatch, type_k, type_v, flash_attn, n_gpu_layers and the placement (-dev, -sm, -mg, -ts,
+// --rpc, -ot, -cmoe, -ncmoe, -nkvo, -nopo; engine/llama_placement.h), plus what a server's
+// context adds.
+struct SimulationSpec : BenchParams {
+  SimulationSpec() { n_ctx = 4096; }
   std::string path;
-  int n_ctx = 4096;
-  int n_batch = 2048;
-  int n_ubatch = 512;
-  int n_seq = 1;  // parallel sequences (n_seq_max)
-  std::string type_k = "f16";
-  std::string type_v = "f16";
-  std::string flash_attn = "auto";  // auto | on | off
-  int n_gpu_layers = -1;
-  bool offload_kqv = true;
-  std::string rpc = "none";            // rpc-servers whose devices take part (bench's --rpc value)
-  std::string tensor_split = "0.00";   // -ts as bench takes it ("3/1"); "0.00" = by free memory
+  int n_seq = 1;            // parallel sequences (n_seq_max, llama-server's -np)
+  bool kv_unified = false;  // one KV buffer shared by the sequences (llama-server's -kvu)
+  bool swa_full = false;    // a full-size cache for sliding-window layers (llama-server's --swa-full)
 };
 
 struct Simulation {

@@ -4,25 +4,24 @@
 #include <string>
 #include <vector>
 
+#include "core/record.h"
+#include "core/tensor_overrides.h"
+
 namespace rigbench::fit {
 
-// A weight placement the user sets, as llama.cpp's -ot/--override-tensor PATTERN=BUFT: a
-// tensor whose name matches `pattern` (std::regex_search, ECMAScript; the first override that
-// matches wins) goes to buffer type `buft`: "CPU" (any case) is host RAM, any other name
-// (CUDA0, ROCm0, Vulkan0, Metal, ...) the offload device (its trailing digits pick the device
-// of a split). --cpu-moe and --n-cpu-moe N are overrides too (see memory_model.h).
-struct TensorOverride {
-  std::string pattern;
-  std::string buft;
-};
+// A weight placement the user sets (-ot, --cpu-moe, --n-cpu-moe): core/tensor_overrides.h.
+using TensorOverride = rigbench::TensorOverride;
 
+// The batch sizes and cache types default to bench's knobs (core/knobs.h: BenchParams{}).
 struct ContextParams {
   int n_ctx = 4096;  // tokens (before padding)
-  int n_batch = 2048;
-  int n_ubatch = 512;
-  int n_seq = 1;  // --parallel
-  std::string type_k = "f16";
-  std::string type_v = "f16";
+  int n_batch = BenchParams{}.n_batch;
+  int n_ubatch = BenchParams{}.n_ubatch;
+  int n_seq = 1;            // --parallel: sequences (llama-server's slots)
+  bool kv_unified = false;  // -kvu: one KV stream shared by the sequences (llama.cpp's kv_unified), else one each
+  bool swa_full = false;    // --swa-full: sliding-window layers keep the whole context, not the window
+  std::string type_k = BenchParams{}.type_k;
+  std::string type_v = BenchParams{}.type_v;
   bool flash_attn = true;                        // llama.cpp's "auto" resolves to on for these backends
   bool offload_kqv = true;                       // false = --no-kv-offload: the KV cache stays on the host
   std::vector<TensorOverride> tensor_overrides;  // -ot, --cpu-moe, --n-cpu-moe (a model parameter in llama.cpp)

@@ -106,34 +106,6 @@ void place_weights(const model::ModelShape& s, const ContextParams& c, LayerDevi
 
 }  // namespace
 
-Result<std::vector<TensorOverride>> parse_tensor_overrides(const std::string& value) {
-  std::vector<TensorOverride> out;
-  for (const std::string& item : split(value, ',')) {
-    const std::size_t eq = item.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size()) {
-      return fail(ErrorCode::kUsage,
-                  "-ot/--override-tensor '" + value + "': expected PATTERN=BUFFER_TYPE[,...], e.g. exps=CPU");
-    }
-    TensorOverride o{item.substr(0, eq), item.substr(eq + 1)};
-    try {
-      std::regex check(o.pattern);
-    } catch (const std::regex_error&) {
-      return fail(ErrorCode::kUsage,
-                  "-ot/--override-tensor '" + value + "': '" + o.pattern + "' is not a valid regular expression");
-    }
-    out.push_back(std::move(o));
-  }
-  return out;
-}
-
-std::vector<TensorOverride> cpu_moe_overrides(bool all_layers, int n_first_layers) {
-  static const std::string kExps = "\\.ffn_(up|down|gate|gate_up)_(ch|)exps";  // llama.cpp's LLM_FFN_EXPS_REGEX
-  std::vector<TensorOverride> out;
-  if (all_layers) out.push_back({kExps, "CPU"});
-  for (int il = 0; il < n_first_layers; ++il) out.push_back({"blk\\." + std::to_string(il) + kExps, "CPU"});
-  return out;
-}
-
 uint64_t backend_overhead_bytes(const std::string& backend) {
   const std::string b = to_lower(backend);
   if (b == "cuda" || b == "rocm") return 400ull << 20;
@@ -191,7 +163,7 @@ MemorySplit estimate_memory(const model::ModelShape& s, const ContextParams& c, 
       max_tensor_bytes);
 
   // KV cache, with its layer (or all on the host with --no-kv-offload).
-  m.kv_size = padded_context(c.n_ctx, c.n_seq);
+  m.kv_size = context_cells(c);
   for (uint32_t il = 0; il < s.n_layer; ++il) {
     const uint64_t bytes = layer_cache_bytes(s, c, il), state = layer_state_bytes(s, c, il);
     Components& side = c.offload_kqv && on_device(static_cast<int>(il)) ? m.device : m.host;

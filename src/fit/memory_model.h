@@ -104,16 +104,8 @@ bool backend_pipelines(const std::string& backend);
 // all-zero split is an equal split.
 std::vector<int> split_layer_devices(int n_layer, int n_gpu_layers, std::vector<double> split);
 
-// Parses llama.cpp's -ot/--override-tensor value, "PATTERN=BUFT[,PATTERN=BUFT...]" (see
-// TensorOverride). Errors (kUsage, naming the flag): an item without '=' or with an empty side;
-// a pattern that is not a valid regular expression. Buffer type names are not checked (a
-// plan may be for a device this machine lacks).
-Result<std::vector<TensorOverride>> parse_tensor_overrides(const std::string& value);
-
-// llama.cpp's --cpu-moe (`all_layers`: every MoE expert tensor on the CPU) and --n-cpu-moe N
-// (those of blocks 0..N-1) as overrides: LLM_FFN_EXPS_REGEX "\.ffn_(up|down|gate|gate_up)_(ch|)exps",
-// prefixed "blk\.N" per block. The host then also reserves the FFN phase of the graph.
-std::vector<TensorOverride> cpu_moe_overrides(bool all_layers, int n_first_layers);
+// -ot, --cpu-moe and --n-cpu-moe are parsed in core/tensor_overrides.h (parse_tensor_overrides,
+// cpu_moe_overrides), one parse for bench, fit and the engine.
 
 // Runtime memory a backend needs beyond llama.cpp's own buffers, bytes (stated figures):
 // cuda 400 MiB (context ~300 MiB + cuBLAS workspace, docs/fit.md), rocm 400 MiB,

@@ -87,7 +87,9 @@ Status inspect_models(const std::vector<std::string>& paths, Job& job);
 
 // Runs `job`: fit's plan for each run first (bench/preflight.h), then run_plan with its
 // refusals and tg bounds. Errors as run_plan; unless job.force, kInvalidInput before anything
-// runs when a run's KV cache types are ones llama.cpp refuses (measure::check_cache_types).
+// runs when a run's KV cache types are ones llama.cpp refuses (measure::check_cache_types);
+// kUsage before anything runs when a run names a device, buffer type or split this build lacks
+// (engine::check_placement: -dev, -ot, -sm).
 Result<JobSummary> run_job(const Job& job, Runner& runner, const RecordSink& sink);
 
 // The record of a run that was not attempted (`why`, e.g. fit's refusal): its model,

@@ -61,6 +61,26 @@ TEST(ExpandAliases, RewritesLlamaBenchSpellingsOnly) {
                                             "-lmx"}));
 }
 
+// -nkvo, -cmoe and -nopo are flags in llama-server (alone: on) and take 0|1 lists in
+// llama-bench; both spellings mean what they mean there, and a following model file or flag is
+// never taken for the value.
+TEST(ExpandAliases, AFlagLlamaServerSpellsBareTakesItsValueOnlyWhenOneFollows) {
+  const auto bench = declared_by("bench");
+  const auto a = expand_llama_bench_aliases({"rigbench", "bench", "-nkvo", "m.gguf", "-cmoe", "-ngl", "99", "-nopo",
+                                             "0,1", "--no-kv-offload", "1"},
+                                            "bench", bench);
+  ASSERT_TRUE(a) << a.error().message;
+  EXPECT_EQ(*a, (std::vector<std::string>{"rigbench", "bench", "--no-kv-offload=1", "m.gguf", "--cpu-moe=1",
+                                          "--n-gpu-layers", "99", "--no-op-offload=0,1", "--no-kv-offload=1"}));
+  const auto last = expand_llama_bench_aliases({"rigbench", "bench", "m.gguf", "-ncmoe", "4", "-cmoe"}, "bench", bench);
+  ASSERT_TRUE(last) << last.error().message;
+  EXPECT_EQ(*last, (std::vector<std::string>{"rigbench", "bench", "m.gguf", "--n-cpu-moe", "4", "--cpu-moe=1"}));
+  // -dev is bench's ggml devices; fit's --device is a catalog entry, so fit has no -dev.
+  const auto dev = expand_llama_bench_aliases({"rigbench", "bench", "-dev", "Vulkan0/Vulkan1"}, "bench", bench);
+  ASSERT_TRUE(dev) << dev.error().message;
+  EXPECT_EQ(*dev, (std::vector<std::string>{"rigbench", "bench", "--device", "Vulkan0/Vulkan1"}));
+}
+
 // Every subcommand takes llama-bench's spelling of a flag it has (fit -nkvo, as llama.cpp spells
 // it); one it does not have is named as typed, never read as bundled letters ("fit -dev x" was
 // "--n-depth: 'ev' is not a number"); -pg is llama-bench's only spelling: "--pg" is no flag.
@@ -68,7 +88,7 @@ TEST(ExpandAliases, EverySubcommandTakesLlamaBenchsSpellingOfItsFlagsAndNamesOth
   const auto fit = expand_llama_bench_aliases({"rigbench", "fit", "m.gguf", "-nkvo", "-ngl", "auto", "-np", "2"}, "fit",
                                               declared_by("fit"));
   ASSERT_TRUE(fit) << fit.error().message;
-  EXPECT_EQ(*fit, (std::vector<std::string>{"rigbench", "fit", "m.gguf", "--no-kv-offload", "--n-gpu-layers", "auto",
+  EXPECT_EQ(*fit, (std::vector<std::string>{"rigbench", "fit", "m.gguf", "--no-kv-offload=1", "--n-gpu-layers", "auto",
                                             "--parallel", "2"}));
   for (const char* flag : {"-dev", "-pg", "-lm", "-sm"}) {
     const auto bad = expand_llama_bench_aliases({"rigbench", "fit", "m.gguf", flag, "x"}, "fit", declared_by("fit"));

@@ -130,7 +130,7 @@ TEST(FitPlacement, CpuMoeKeepsEveryExpertOnTheHost) {
   fit::ContextParams c;
   c.n_ctx = 512;
   const auto plain = fit::estimate_memory(s, c, -1, "cuda");
-  c.tensor_overrides = fit::cpu_moe_overrides(true, 0);
+  c.tensor_overrides = cpu_moe_overrides(true, 0);
   const auto moe = fit::estimate_memory(s, c, -1, "cuda");
   uint64_t experts = 0;
   for (int il = 0; il < 4; ++il) experts += experts_of_block(s, il);
@@ -144,7 +144,7 @@ TEST(FitPlacement, NCpuMoeKeepsTheFirstBlocksExperts) {
   fit::ContextParams c;
   c.n_ctx = 512;
   const auto plain = fit::estimate_memory(s, c, -1, "cuda");
-  c.tensor_overrides = fit::cpu_moe_overrides(false, 2);
+  c.tensor_overrides = cpu_moe_overrides(false, 2);
   const auto moe = fit::estimate_memory(s, c, -1, "cuda");
   EXPECT_EQ(moe.host.weights, plain.host.weights + experts_of_block(s, 0) + experts_of_block(s, 1));
 }
@@ -154,7 +154,7 @@ TEST(FitPlacement, OverrideTensorMovesMatchingTensorsEitherWay) {
   fit::ContextParams c;
   c.n_ctx = 512;
   const auto plain = fit::estimate_memory(s, c, -1, "cuda");
-  auto ot = fit::parse_tensor_overrides("blk\\.3\\.ffn_down_exps=CPU,token_embd=CUDA0");
+  auto ot = parse_tensor_overrides("blk\\.3\\.ffn_down_exps=CPU,token_embd=CUDA0");
   ASSERT_TRUE(ot) << ot.error().message;
   ASSERT_EQ(ot->size(), 2u);
   EXPECT_EQ((*ot)[1].buft, "CUDA0");
@@ -167,15 +167,15 @@ TEST(FitPlacement, OverrideTensorMovesMatchingTensorsEitherWay) {
   }
   EXPECT_EQ(moved.host.weights, plain.host.weights + down3 - embd);
   // The first override that matches wins, as in llama.cpp.
-  c.tensor_overrides = *fit::parse_tensor_overrides("exps=CUDA0,blk\\.0=CPU");
+  c.tensor_overrides = *parse_tensor_overrides("exps=CUDA0,blk\\.0=CPU");
   EXPECT_EQ(fit::estimate_memory(s, c, -1, "cuda").device.weights, plain.device.weights - 256 * 256 * 2 - 256 * 8 * 4);
 }
 
 TEST(FitPlacement, OverrideTensorRejectsMalformedValues) {
-  EXPECT_FALSE(fit::parse_tensor_overrides("exps"));
-  EXPECT_FALSE(fit::parse_tensor_overrides("=CPU"));
-  EXPECT_FALSE(fit::parse_tensor_overrides("exps="));
-  const auto bad = fit::parse_tensor_overrides("blk.(=CPU");
+  EXPECT_FALSE(parse_tensor_overrides("exps"));
+  EXPECT_FALSE(parse_tensor_overrides("=CPU"));
+  EXPECT_FALSE(parse_tensor_overrides("exps="));
+  const auto bad = parse_tensor_overrides("blk.(=CPU");
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("-ot/--override-tensor"), std::string::npos);
 }
