@@ -48,19 +48,27 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
   for (const Knob& k : knobs()) {
     if (!k.fit_shared) continue;
     const std::string help = k.help + (k.choices.empty() ? "" : " (" + join(k.choices, "|") + ")");
-    cmd->add_option(k.flags, o.knobs[k.key], help)->default_str(knob_default(k));
+    CLI::Option* opt = cmd->add_option(k.flags, o.knobs[k.key], help)->default_str(knob_default(k));
+    if (k.type == Knob::Type::kText && k.choices.empty()) opt->join(';');  // -ot a=CPU -ot b=CPU, as llama-server
   }
-  cmd->add_flag("--no-kv-offload", o.no_kv_offload, "keep the KV cache in host RAM (llama.cpp's -nkvo)");
-  cmd->add_option("--override-tensor", o.override_tensor,
-                  "PATTERN=BUFT[,...]: weights whose name matches the regex go to that buffer type "
-                  "(CPU = host RAM; CUDA0, ROCm0, Vulkan0, Metal... = the device), e.g. -ot exps=CPU");
-  cmd->add_flag("--cpu-moe", o.cpu_moe, "keep every MoE expert tensor in host RAM");
-  cmd->add_option("--n-cpu-moe", o.n_cpu_moe, "keep the MoE expert tensors of the first N blocks in host RAM")
-      ->check(int_range(0, 4096));
   cmd->add_option("--mmproj", o.mmproj,
                   "a vision projector (clip GGUF) loaded beside the model: its weights and compute count too");
-  cmd->add_option("--parallel", o.n_parallel, "parallel sequences (n_parallel)")
-      ->check(int_range(1, 256))
+  cmd->add_option("--parallel", o.n_parallel,
+                  "sequences (llama-server's slots): N, or auto as llama-server without -np (4 slots sharing one KV "
+                  "cache, as -kvu)")
+      ->check(CLI::Validator(
+          [](std::string& s) -> std::string { return s == "auto" ? std::string() : int_range(1, 256)(s); },
+          "auto|INT in [1, 256]"))
+      ->capture_default_str();
+  cmd->add_flag("--kv-unified", o.kv_unified,
+                "one KV cache shared by the sequences (llama-server's -kvu): each slot may fill all of n_ctx; "
+                "without it each of -np N slots gets n_ctx/N (default: on with -np auto, else off)");
+  cmd->add_flag("--no-kv-unified", o.no_kv_unified, "one KV cache per sequence, also with -np auto (-no-kvu)");
+  cmd->add_flag("--swa-full", o.swa_full,
+                "sliding-window layers keep the whole context, not the window (llama-server's --swa-full)");
+  cmd->add_option("--fit-target", o.fit_target_mib,
+                  "MiB kept free on each device, as llama.cpp's --fit-target (-fitt)")
+      ->check(int_range(0, 1 << 20))
       ->capture_default_str();
   cmd->add_option("--device", o.device, "auto (this machine), all (every catalog device) or a catalog name")
       ->capture_default_str();
@@ -175,6 +183,9 @@ Status print_check(const std::string& path, const fit::ContextParams& ctx, const
   return {};
 }
 
+// -fitt's MiB as bytes: what every planned device keeps free.
+uint64_t fit_reserve_bytes(const FitOptions& o) { return static_cast<uint64_t>(o.fit_target_mib) << 20; }
+
 Result<int> parse_ngl(const std::string& v) {
   if (v == "auto") return -2;
   int n = 0;
@@ -224,7 +235,11 @@ Status run_ranking(const FitOptions& o, const model::ModelShape& shape, const fi
   auto plan = fit::catalog_plan(o.host_ram_gib, o.host_bandwidth_gbps, machine);
   if (!plan) return std::unexpected(plan.error());
   const std::vector<hw::CatalogDevice>* catalog = &plan->catalog;
-  auto make_target = [&](const hw::CatalogDevice& d) { return plan->target(d); };
+  auto make_target = [&](const hw::CatalogDevice& d) {
+    fit::Target t = plan->target(d);
+    t.reserve_bytes = fit_reserve_bytes(o);
+    return t;
+  };
   report::FitRankingReport rep;
   rep.model = o.preset.empty() ? shape.name : shape.name + " " + o.quant;
   rep.model_path = o.model.empty() ? "preset " + o.preset + " " + o.quant : o.model;
@@ -283,18 +298,19 @@ Status run_fit_command(const FitOptions& o) {
   ctx.n_ctx = o.ctx_size;
   ctx.n_batch = p.n_batch;
   ctx.n_ubatch = p.n_ubatch;
-  ctx.n_seq = o.n_parallel;
+  // llama-server's slots: -np N has N sequences, each its own KV stream of n_ctx/N unless -kvu;
+  // without -np the pinned release opens 4 slots over one unified cache (tools/server/server.cpp).
+  const bool auto_slots = o.n_parallel == "auto";
+  ctx.n_seq = auto_slots ? kAutoSlots : std::stoi(o.n_parallel);  // checked by the option's validator
+  if (o.kv_unified && o.no_kv_unified) return fail(ErrorCode::kUsage, "-kvu and -no-kvu: give one, not both");
+  ctx.kv_unified = o.kv_unified || (auto_slots && !o.no_kv_unified);
+  ctx.swa_full = o.swa_full;
   ctx.type_k = p.type_k;
   ctx.type_v = p.type_v;
   ctx.flash_attn = p.flash_attn != "off";
-  ctx.offload_kqv = !o.no_kv_offload;
+  ctx.offload_kqv = p.no_kv_offload == 0;
   if (Status s = fit::check_cache_types(*shape, ctx); !s) return s;
-  for (const std::string& value : o.override_tensor) {
-    auto parsed = fit::parse_tensor_overrides(value);
-    if (!parsed) return std::unexpected(parsed.error());
-    ctx.tensor_overrides.insert(ctx.tensor_overrides.end(), parsed->begin(), parsed->end());
-  }
-  for (auto& ov : fit::cpu_moe_overrides(o.cpu_moe, o.n_cpu_moe)) ctx.tensor_overrides.push_back(std::move(ov));
+  ctx.tensor_overrides = run_tensor_overrides(p.tensor_buft_overrides, p.cpu_moe != 0, p.n_cpu_moe);
   if (!o.mmproj.empty()) {
     auto projector = model::read_projector_shape(o.mmproj);
     if (!projector) return std::unexpected(projector.error());
@@ -304,6 +320,10 @@ Status run_fit_command(const FitOptions& o) {
 
   const MachineInfo machine = machine_info();
   if (wants_rpc_fit(o)) {
+    if (fit_reserve_bytes(o) != fit::kFitMarginBytes) {
+      return fail(ErrorCode::kUsage, "-fitt/--fit-target with --rpc/--rpc-device: a split over machines is planned "
+                                     "with llama.cpp's default 1024 MiB per device; drop -fitt");
+    }
     return run_rpc_fit(o, *shape, ctx, *ngl, machine, *format,
                        o.preset.empty() ? shape->name : shape->name + " " + o.quant,
                        o.model.empty() ? "preset " + o.preset + " " + o.quant : o.model, path);
@@ -358,6 +378,7 @@ Status run_fit_command(const FitOptions& o) {
                         (host.ram_bytes || host.bandwidth_gbps ? ", here with --host-ram/--host-bandwidth" : "") +
                         ": the tg bound of a partial offload counts that side too");
   }
+  for (auto& t : targets) t.reserve_bytes = fit_reserve_bytes(o);
   for (const auto& t : targets) {
     if (multi) {
       const double price = rep.usd_per_gib.empty() ? -1.0 : rep.usd_per_gib.front();
@@ -383,6 +404,9 @@ Status run_fit_command(const FitOptions& o) {
   }
   rep.model = o.preset.empty() ? shape->name : shape->name + " " + o.quant;
   rep.model_path = o.model.empty() ? "preset " + o.preset + " " + o.quant : o.model;
+  rep.n_seq = ctx.n_seq;
+  rep.kv_unified = ctx.kv_unified;
+  rep.auto_slots = o.n_parallel == "auto";
   rep.weights_bytes = shape->tensor_bytes;
   if (shape->causal) {  // a model that generates no tokens one by one has no bound (fit_table says why)
     rep.notes.push_back(
@@ -425,10 +449,12 @@ engine::SimulationSpec simulation_spec(const std::string& path, const fit::Conte
   sim.n_batch = ctx.n_batch;
   sim.n_ubatch = ctx.n_ubatch;
   sim.n_seq = ctx.n_seq;
+  sim.kv_unified = ctx.kv_unified;
+  sim.swa_full = ctx.swa_full;
   sim.type_k = ctx.type_k;
   sim.type_v = ctx.type_v;
   sim.flash_attn = ctx.flash_attn ? "on" : "off";
-  sim.offload_kqv = ctx.offload_kqv;
+  sim.no_kv_offload = ctx.offload_kqv ? 0 : 1;
   return sim;
 }
 

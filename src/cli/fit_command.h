@@ -12,9 +12,14 @@
 #include "engine/llama_simulate.h"
 #include "fit/context_params.h"
 #include "fit/targets.h"
+#include "fit/usable.h"
 #include "hw/catalog.h"
 
 namespace rigbench::cli {
+
+// llama-server's slots without -np in the pinned release (tools/server/server.cpp: n_parallel
+// auto = 4, kv_unified = true).
+constexpr int kAutoSlots = 4;
 
 struct FitOptions {
   std::string model;                  // MODEL.gguf (header-only files work)
@@ -22,11 +27,15 @@ struct FitOptions {
   std::string quant = "Q4_K_M";       // --quant TYPE with --preset
   int ctx_size = 0;                   // -c: tokens; 0 = n_ctx_train, cut as llama.cpp's --fit cuts it
   std::string n_gpu_layers = "auto";  // -ngl N | auto | -1 (all)
-  // -fa, -ctk, -ctv, -b, -ub by knob key: declared from core/knobs.h (Knob::fit_shared), as
-  // bench declares them; "" = the knob's default. -fa auto plans as on, as llama.cpp resolves it.
+  // -fa, -ctk, -ctv, -b, -ub, -nkvo, -ot, -cmoe, -ncmoe by knob key: declared from core/knobs.h
+  // (Knob::fit_shared), as bench declares them; "" = the knob's default. -fa auto plans as on,
+  // as llama.cpp resolves it.
   std::map<std::string, std::string> knobs;
-  bool no_kv_offload = false;
-  int n_parallel = 1;           // -np, --parallel: sequences
+  std::string n_parallel = "auto";  // -np, --parallel: sequences, or auto (llama-server's kAutoSlots, unified)
+  bool kv_unified = false;          // -kvu: one KV cache for all sequences (default: with -np auto only)
+  bool no_kv_unified = false;       // -no-kvu: one per sequence, also with -np auto
+  bool swa_full = false;            // --swa-full: sliding-window layers sized at the whole context
+  int fit_target_mib = static_cast<int>(fit::kFitMarginBytes >> 20);  // -fitt, --fit-target: MiB kept free per device
   std::string device = "auto";  // auto | all | a catalog name
   int count = 1;                // --count: that many of the catalog device (multi-GPU)
   std::string tensor_split;     // -ts: share of the offloaded layers per device, e.g. "3,1"
@@ -36,9 +45,6 @@ struct FitOptions {
       0;  // --host-bandwidth: GB/s of that RAM (0 = the stated host's; this machine's measured for auto)
   std::string output = "md";                 // -o: md | csv | json | jsonl
   bool wide = false;                         // --wide: every column in the md table
-  std::vector<std::string> override_tensor;  // -ot, --override-tensor PATTERN=BUFT[,...] (repeatable), as llama.cpp
-  bool cpu_moe = false;                      // -cmoe, --cpu-moe: every MoE expert tensor in host RAM
-  int n_cpu_moe = 0;                         // -ncmoe, --n-cpu-moe N: the expert tensors of blocks 0..N-1 in host RAM
   std::string mmproj;                        // --mmproj FILE: a vision projector loaded beside the model
   std::string rank;    // --rank price|tps|usable-price: what to buy, the catalog ranked (fit/ranking.h)
   double min_tps = 0;  // --min-tps T: only options whose tg bound reaches T t/s (implies --rank price)

@@ -206,8 +206,8 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   // micro-batch over the streams and each attends to its own cells, so the mask and the scores
   // are [cells per stream, u / n_seq, ..., n_seq]: cells per stream x u. (Counting every stream's
   // cells for each token made the compute 36 % high at --parallel 2 and 66 % at 4 on llama.cpp's
-  // tiny Llama, 189 % without flash attention.)
-  const uint64_t streams = s.causal ? static_cast<uint64_t>(std::max(1, c.n_seq)) : 1;
+  // tiny Llama, 189 % without flash attention.) A unified cache is one stream of every cell.
+  const uint64_t streams = s.causal ? static_cast<uint64_t>(kv_streams(c)) : 1;
   mask_cells /= streams;
   score_cells /= streams;
   ffn_mask_cells /= streams;

@@ -158,7 +158,7 @@ SplitPlan plan_device_split(const model::ModelShape& s, const std::vector<SplitD
     ngl = lo;
   }
   plan.n_gpu_layers = ngl < 0 ? n_layer + 1 : std::min(ngl, n_layer + 1);
-  plan.n_ctx = padded_context(c.n_ctx, c.n_seq);
+  plan.n_ctx = context_cells(c);
   const Evaluated e = evaluate(s, devices, host, c, ngl);
   plan.host = e.host;
   const std::vector<int> placed = split_layer_devices(n_layer, ngl, shares_of(devices));
@@ -177,6 +177,7 @@ SplitPlan plan_device_split(const model::ModelShape& s, const std::vector<SplitD
     r.target = devices[i].target;
     r.device = e.dev[i];
     r.n_ctx = plan.n_ctx;
+    r.n_ctx_seq = plan.n_ctx / kv_streams(c);
     r.n_gpu_layers = plan.n_gpu_layers;
     r.max_ctx = plan.max_ctx;
     r.split_layers = plan.n_layers[i];

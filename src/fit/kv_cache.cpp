@@ -23,12 +23,10 @@ ggml_type cache_type(const std::string& name) {
   return GGML_TYPE_F16;
 }
 
-uint64_t n_streams(const ContextParams& c) { return static_cast<uint64_t>(std::max(1, c.n_seq)); }
+uint64_t n_streams(const ContextParams& c) { return static_cast<uint64_t>(kv_streams(c)); }
 
-// Cells of one sequence's stream (llama.cpp's n_ctx_seq).
-uint64_t cells_per_stream(const ContextParams& c) {
-  return static_cast<uint64_t>(padded_context(c.n_ctx, c.n_seq)) / n_streams(c);
-}
+// Cells of one stream (llama.cpp's n_ctx_seq).
+uint64_t cells_per_stream(const ContextParams& c) { return static_cast<uint64_t>(context_per_sequence(c)); }
 
 // Head sizes of layer il (sliding-window layers may have their own: key_length_swa).
 uint64_t head_k(const model::ModelShape& s, uint32_t il) {
@@ -84,11 +82,18 @@ int padded_context(int n_ctx, int n_seq) {
   return static_cast<int>(pad(n / k) * k);
 }
 
+int kv_streams(const ContextParams& c) { return c.kv_unified ? 1 : std::max(1, c.n_seq); }
+
+int context_cells(const ContextParams& c) { return padded_context(c.n_ctx, kv_streams(c)); }
+
+int context_per_sequence(const ContextParams& c) { return context_cells(c) / kv_streams(c); }
+
 uint64_t layer_cells(const model::ModelShape& s, const ContextParams& c, uint32_t il) {
   const uint64_t per_stream = cells_per_stream(c);
-  if (!s.is_swa(il)) return per_stream * n_streams(c);
-  const uint64_t window =
-      pad(std::min<uint64_t>(per_stream, static_cast<uint64_t>(s.n_swa) + static_cast<uint64_t>(c.n_ubatch)));
+  if (!s.is_swa(il) || c.swa_full) return per_stream * n_streams(c);
+  const uint64_t windows = c.kv_unified ? static_cast<uint64_t>(std::max(1, c.n_seq)) : 1;
+  const uint64_t window = pad(std::min<uint64_t>(
+      per_stream, static_cast<uint64_t>(s.n_swa) * windows + static_cast<uint64_t>(c.n_ubatch)));
   return window * n_streams(c);
 }
 
@@ -156,7 +161,7 @@ Status check_cache_types(const model::ModelShape& s, const ContextParams& c) {
 
 uint64_t graph_kv_cells(const model::ModelShape& s, const ContextParams& c) {
   if (!s.causal) return static_cast<uint64_t>(std::min(c.n_ctx, c.n_ubatch));
-  return static_cast<uint64_t>(padded_context(c.n_ctx, c.n_seq));
+  return static_cast<uint64_t>(context_cells(c));
 }
 
 AttentionCaches attention_caches(const model::ModelShape& s, const ContextParams& c) {

@@ -12,13 +12,25 @@
 
 namespace rigbench::fit {
 
-// llama.cpp's context padding: n_ctx rounded up to 256; with n_seq > 1 sequences (the cache is
-// not unified) each sequence's share rounded up to 256 again: n_seq x PAD(PAD(n_ctx) / n_seq).
+// llama.cpp's context padding: n_ctx rounded up to 256; with n_seq > 1 streams (the cache is
+// not unified) each stream's share rounded up to 256 again: n_seq x PAD(PAD(n_ctx) / n_seq).
 int padded_context(int n_ctx, int n_seq);
 
-// Cells of the cache kept for layer `il`, all sequences together: the padded context for
-// full-attention layers; n_seq x PAD(min(n_ctx_seq, n_swa + n_ubatch), 256) for sliding-window
-// layers (one window per sequence: llama.cpp's kv_unified is false by default).
+// KV streams of the context: one per sequence (llama.cpp's default), one for all with
+// kv_unified (-kvu).
+int kv_streams(const ContextParams& ctx);
+
+// The context llama.cpp creates, tokens: padded_context over the KV streams.
+int context_cells(const ContextParams& ctx);
+
+// llama.cpp's n_ctx_seq, tokens: the context one sequence (a server slot) may fill: the whole
+// context with kv_unified, else its stream's PAD(PAD(n_ctx) / n_seq).
+int context_per_sequence(const ContextParams& ctx);
+
+// Cells of the cache kept for layer `il`, all streams together: the padded context for
+// full-attention layers; for sliding-window layers streams x PAD(min(n_ctx_seq, n_swa x W +
+// n_ubatch), 256) with W = n_seq with kv_unified (the windows of every sequence in one stream),
+// else 1 (llama-kv-cache-iswa.cpp); with swa_full, the padded context as a full layer.
 uint64_t layer_cells(const model::ModelShape& shape, const ContextParams& ctx, uint32_t il);
 
 // Bytes of the KV cache of layer `il`: K rows (type_k, head_k x n_head_kv of the layer) and V rows

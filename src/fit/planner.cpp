@@ -16,7 +16,8 @@ void add_note(std::string& note, const std::string& more) {
   note += (note.empty() ? "" : "; ") + more;
 }
 
-int n_seq_of(const ContextParams& c) { return std::max(1, c.n_seq); }
+// KV streams: the context is cut and aligned per stream (256 cells each; kv_cache.h kv_streams).
+int n_seq_of(const ContextParams& c) { return kv_streams(c); }
 
 // The largest default context llama.cpp considers: n_ctx_train per sequence.
 int64_t trained_context(const model::ModelShape& s, const ContextParams& c) {
@@ -29,6 +30,7 @@ FitResult evaluate(const model::ModelShape& s, const Target& t, const ContextPar
   r.target = t;
   const MemorySplit m = estimate_memory(s, c, ngl, t.backend, t.max_tensor_bytes);
   r.n_ctx = m.kv_size;
+  r.n_ctx_seq = m.kv_size / kv_streams(c);
   r.n_gpu_layers = m.n_gpu_layers;
   if (t.backend == "cpu") {
     r.device = m.host;
@@ -299,7 +301,8 @@ std::vector<FitResult> plan_fit_split(const model::ModelShape& s, const Target& 
       r.target.name = t.name + " #" + std::to_string(i + 1);
       r.device = dev[i];
       r.host = host;
-      r.n_ctx = padded_context(ctx.n_ctx, ctx.n_seq);
+      r.n_ctx = context_cells(ctx);
+      r.n_ctx_seq = context_per_sequence(ctx);
       r.n_gpu_layers = ngl < 0 ? static_cast<int>(s.n_layer) + 1 : std::min(ngl, static_cast<int>(s.n_layer) + 1);
       const int64_t device_margin = static_cast<int64_t>(t.usable_bytes()) - static_cast<int64_t>(dev[i].total());
       r.margin_bytes = std::min(device_margin, host_margin);

@@ -43,7 +43,8 @@ struct FitResult {
   Target target;
   Components device;     // on the device (for a "cpu" target: in RAM)
   Components host;       // in host RAM beside the device (zero for "cpu" and unified)
-  int n_ctx = 0;         // the context llama.cpp allocates: the request padded to 256 per sequence
+  int n_ctx = 0;         // the context llama.cpp allocates: the request padded to 256 per KV stream
+  int n_ctx_seq = 0;     // tokens one sequence (a server slot) may fill: llama.cpp's n_ctx_seq (n_ctx / streams)
   int n_gpu_layers = 0;  // as llama.cpp counts them: blocks + the output layer
   Verdict verdict = Verdict::kNo;
   int64_t margin_bytes = 0;  // the tightest room left: usable - device total, or host RAM - host

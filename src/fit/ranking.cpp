@@ -127,7 +127,7 @@ Ranking rank_devices(const model::ModelShape& shape, const std::vector<hw::Catal
   }
   Ranking r = rank_options(std::move(options), std::move(not_fitting), by, min_tps);
   r.left_out = std::move(left_out);
-  r.n_ctx = padded_context(ctx.n_ctx, ctx.n_seq);  // what plan_fit allocates for every option (kv_size)
+  r.n_ctx = context_cells(ctx);  // what plan_fit allocates for every option (kv_size)
   r.n_ctx_asked = ctx.n_ctx;
   return r;
 }

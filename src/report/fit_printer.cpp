@@ -74,12 +74,27 @@ std::string overhead_note(const FitReport& r) {
   return "overhead = runtime memory outside llama.cpp's reservation (stated, per device): " + join(parts, ", ");
 }
 
+// How the context is shared by the sequences (llama-server's slots), when there are several.
+std::string slots_note(const FitReport& r) {
+  if (r.n_seq <= 1 || r.results.empty()) return "";
+  const fit::FitResult& f = r.results.front();
+  const std::string slots = std::to_string(r.n_seq) + " sequences (llama-server's slots" +
+                            (r.auto_slots ? ", as without -np" : "") + ")";
+  if (r.kv_unified) {
+    return slots + " share one KV cache of " + std::to_string(f.n_ctx) + " cells (-kvu): each may fill up to " +
+           std::to_string(f.n_ctx_seq) + " tokens (n_ctx_seq), all of them together no more";
+  }
+  return slots + ", a KV cache each: " + std::to_string(f.n_ctx_seq) + " tokens per sequence (n_ctx_seq = n_ctx / " +
+         std::to_string(r.n_seq) + "; -kvu shares one cache instead)";
+}
+
 }  // namespace
 
 Table fit_table(const FitReport& r) {
   Table t({{"name", "device"},
            {"backend", "backend", Align::kLeft, true},
            {"n_ctx", "n_ctx", Align::kRight},
+           {"n_ctx_seq", "n_ctx/seq", Align::kRight, true},
            {"n_gpu_layers", "ngl", Align::kRight, true},
            size_column(r, kWeights),
            size_column(r, kKv),
@@ -110,6 +125,7 @@ Table fit_table(const FitReport& r) {
     t.add_row({TableCell::str(f.target.name),
                TableCell::str(f.target.backend),
                TableCell::integer(f.n_ctx),
+               TableCell::integer(f.n_ctx_seq),
                TableCell::integer(f.n_gpu_layers),
                size_cell(r, kWeights, f),
                size_cell(r, kKv, f),
@@ -142,6 +158,7 @@ Table fit_table(const FitReport& r) {
     }
   }
   if (!split_partial.empty()) t.add_note(split_partial);
+  if (const std::string s = slots_note(r); !s.empty()) t.add_note(s);
   if (const std::string o = overhead_note(r); !o.empty()) t.add_note(o);
   if (!r.results.empty() && !r.results.front().generates) t.add_note(kNoGenerationNote);
   if (!r.results.empty()) {
@@ -160,6 +177,8 @@ void print_fit(const FitReport& r, OutputFormat format, std::ostream& out, Rende
   Json j = {{"model", r.model},
             {"model_path", r.model_path},
             {"weights_bytes", r.weights_bytes},
+            {"n_seq", r.n_seq},
+            {"kv_unified", r.kv_unified},
             {"devices", table_rows_json(t)},
             {"notes", t.notes()}};
   if (r.network) {

@@ -51,16 +51,20 @@ struct FitReport {
   std::vector<std::string> preamble;  // md lines under the model line (e.g. what "this machine" is)
   std::vector<std::string> notes;     // assumptions, stated once
   std::optional<FitNetwork> network;  // a split over machines; json: "network"
+  int n_seq = 1;            // sequences planned (-np; llama-server's slots)
+  bool kv_unified = false;  // one KV cache shared by them (-kvu)
+  bool auto_slots = false;  // n_seq is llama-server's automatic choice (no -np)
 };
 
-// The table: columns name (header "device"), backend, n_ctx (as allocated: padded),
-// n_gpu_layers, weights_bytes, kv_bytes, compute_bytes, output_bytes, overhead_bytes,
+// The table: columns name (header "device"), backend, n_ctx (as allocated: padded), n_ctx_seq
+// (what one sequence may fill: n_ctx, or n_ctx / n_seq without -kvu; md: --wide), n_gpu_layers, weights_bytes, kv_bytes, compute_bytes, output_bytes, overhead_bytes,
 // total_bytes, capacity_bytes ("memory": what llama.cpp sees on the device), usable_bytes
 // ("usable": that less the --fit reserve), host_bytes, verdict, margin_bytes (the tightest of
 // device and host RAM), max_ctx, tg_bound_tps, tg_bound_is_measurement (false), usd_per_gib,
 // note (a split's device: the layers it holds first, fit::split_layers_text, then its own
 // note); the notes: each device's note, what a partial offload leaves in host RAM (and the
-// host; once for a split, which shares one host), the backend overhead (only when a device with
+// host; once for a split, which shares one host), with several sequences how they share the
+// context (n_ctx_seq), the backend overhead (only when a device with
 // one is planned), what usable means, then `r.notes`.
 Table fit_table(const FitReport& r);
 

@@ -84,7 +84,11 @@ TEST(FitE2E, JsonCarriesEveryFieldPerDevice) {
   EXPECT_EQ(d["verdict"], "fits");
   EXPECT_EQ(d["weights_bytes"], 1171200);  // the shipped model's tensors
   EXPECT_EQ(d["kv_bytes"], 2621440);       // docs/fit.md: 5 layers x 2 x 32 dims x 4096 x f16
-  EXPECT_EQ(d["output_bytes"], 512 * 4);   // n_vocab x 1 sequence x f32
+  // llama-server's slots without -np: 4 sequences over one unified cache, each may fill n_ctx.
+  EXPECT_EQ(j["n_seq"], 4);
+  EXPECT_TRUE(j["kv_unified"].get<bool>());
+  EXPECT_EQ(d["n_ctx_seq"], 4096);
+  EXPECT_EQ(d["output_bytes"], 512 * 4 * 4);  // n_vocab x 4 sequences x f32
   EXPECT_FALSE(d["tg_bound_is_measurement"].get<bool>());
   EXPECT_GT(d["tg_bound_tps"].get<double>(), 0);
 }
@@ -435,8 +439,8 @@ TEST(FitE2E, GoldenCatalogDevicesWithinOneHundredTwentyColumns) {
   wide.insert(wide.end(), {"md", "--wide"});
   const ProcessResult w = run_process(wide);
   EXPECT_NE(testing::unpadded(w.out).find(
-                "| device | backend | n_ctx | ngl | weights GiB | KV GiB | state KiB | compute MiB | "
-                "output KiB | overhead MiB | total GiB | memory GiB | usable GiB | host RAM GiB | "
+                "| device | backend | n_ctx | n_ctx/seq | ngl | weights GiB | KV GiB | state KiB | compute MiB | "
+                "output MiB | overhead MiB | total GiB | memory GiB | usable GiB | host RAM GiB | "
                 "verdict | margin GiB | "
                 "max n_ctx | tg bound t/s | USD/GiB |"),
             std::string::npos)
@@ -454,7 +458,7 @@ TEST(FitE2E, DepthAndParallelFlagsAndExitCodeDocumented) {
   const auto base = fit_json({"--preset", "Llama-3.1-8B", "--device", "RTX 3090", "-c", "8192"});
   const auto deep = fit_json({"--preset", "Llama-3.1-8B", "--device", "RTX 3090", "-c", "8192", "-d", "8192"});
   EXPECT_LT(deep["devices"][0]["tg_bound_tps"].get<double>(), base["devices"][0]["tg_bound_tps"].get<double>());
-  const auto one = fit_json({RIGBENCH_TEST_MODEL, "-c", "256"});
+  const auto one = fit_json({RIGBENCH_TEST_MODEL, "-c", "256", "-np", "1"});
   const auto four = fit_json({RIGBENCH_TEST_MODEL, "-c", "256", "-np", "4"});
   const auto long_form = fit_json({RIGBENCH_TEST_MODEL, "-c", "256", "--parallel", "4", "--n-depth", "0"});
   EXPECT_EQ(four["devices"][0]["total_bytes"], long_form["devices"][0]["total_bytes"]);
@@ -554,6 +558,61 @@ TEST(DevicesE2E, EveryCatalogFigureHasASource) {
       EXPECT_TRUE(d["sources"].contains(figure)) << d["name"] << " " << figure;
     }
   }
+}
+
+// llama-server's slot rules (issue 31): -np N gives each slot n_ctx/N tokens (n_ctx_seq) unless
+// -kvu shares one cache; without -np the pinned release opens 4 unified slots. The KV cache of a
+// sliding-window model follows each rule as llama.cpp's own no_alloc plan does (--check: the real
+// llama.cpp, on the Gemma-2-9B preset at -c 16384).
+TEST(FitE2E, SlotRulesGiveEachSequenceItsContextAsLlamaServerDoes) {
+  const auto two = fit_json({RIGBENCH_TEST_MODEL, "-c", "8192", "-np", "2"});
+  EXPECT_EQ(two["n_seq"], 2);
+  EXPECT_FALSE(two["kv_unified"].get<bool>());
+  EXPECT_EQ(two["devices"][0]["n_ctx"], 8192);
+  EXPECT_EQ(two["devices"][0]["n_ctx_seq"], 4096);
+  const auto shared = fit_json({RIGBENCH_TEST_MODEL, "-c", "8192", "-np", "2", "-kvu"});
+  EXPECT_TRUE(shared["kv_unified"].get<bool>());
+  EXPECT_EQ(shared["devices"][0]["n_ctx_seq"], 8192);
+  const auto own = fit_json({RIGBENCH_TEST_MODEL, "-c", "8192", "-no-kvu"});  // 4 automatic slots, a cache each
+  EXPECT_EQ(own["n_seq"], 4);
+  EXPECT_EQ(own["devices"][0]["n_ctx_seq"], 2048);
+  const ProcessResult md = run_process({RIGBENCH_BIN, "fit", RIGBENCH_TEST_MODEL, "-c", "8192", "-np", "2"});
+  EXPECT_NE(md.out.find("4096 tokens per sequence (n_ctx_seq = n_ctx / 2"), std::string::npos) << md.out;
+  const ProcessResult both = run_process({RIGBENCH_BIN, "fit", RIGBENCH_TEST_MODEL, "-kvu", "-no-kvu"});
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.err.find("-kvu and -no-kvu"), std::string::npos) << both.err;
+
+  const std::pair<std::vector<std::string>, double> settings[] = {
+      {{"-np", "1"}, 3444.0},
+      {{"-np", "2"}, 4200.0},
+      {{"-np", "2", "-kvu"}, 4116.0},
+      {{"-np", "2", "-kvu", "--swa-full"}, 5376.0},
+      {{}, 5376.0},  // 4 unified slots: 4 x 4096 + 512 windows reach the whole 16384
+  };
+  for (const auto& [extra, want_mib] : settings) {
+    std::vector<std::string> args = {RIGBENCH_BIN, "fit", "--preset", "Gemma-2-9B", "-c", "16384", "--check", "-o",
+                                     "json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const ProcessResult r = run_process(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    const double estimate = j["estimate"]["kv_bytes"].get<double>(), real = j["llama_cpp"]["kv_bytes"].get<double>();
+    EXPECT_NEAR(estimate / (1 << 20), want_mib, 1.0) << r.out;
+    EXPECT_NEAR(estimate, real, real * 0.01) << r.out;
+  }
+}
+
+// -fitt/--fit-target: the MiB kept free per device, as llama.cpp's --fit-target (default 1024).
+TEST(FitE2E, FitTargetIsTheMemoryKeptFreeOnEachDevice) {
+  const auto base = fit_json({"--preset", "Llama-3.1-8B", "--device", "RTX 3090", "-c", "8192"});
+  const auto more = fit_json({"--preset", "Llama-3.1-8B", "--device", "RTX 3090", "-c", "8192", "-fitt", "3072"});
+  const auto& b = base["devices"][0];
+  const auto& m = more["devices"][0];
+  EXPECT_EQ(b["capacity_bytes"].get<int64_t>() - b["usable_bytes"].get<int64_t>(), int64_t{1024} << 20);
+  EXPECT_EQ(m["capacity_bytes"].get<int64_t>() - m["usable_bytes"].get<int64_t>(), int64_t{3072} << 20);
+  bool said = false;
+  for (const auto& n : more["notes"]) said = said || n.get<std::string>().find("3.00 GiB") != std::string::npos;
+  EXPECT_TRUE(said) << more["notes"].dump();
 }
 
 }  // namespace
