@@ -109,6 +109,15 @@ else()
   if(NOT GGML_BACKEND_DL)  # backends linked in: nothing for ggml_backend_load_all to find (engine/llama_support)
     target_compile_definitions(rigbench_llama INTERFACE RIGBENCH_GGML_STATIC_BACKENDS=1)
   endif()
+  # llama.cpp's own fitting of -ngl/-ts/-ot to free device memory (common_fit_params, what
+  # llama-bench's -fitt/-fitc run): two files of libcommon (fit.cpp and the log it writes to),
+  # not the whole library, which the default build does not compile. bench -fitt/-fitc.
+  add_library(rigbench_llama_fit STATIC ${_bundled_dir}/common/fit.cpp ${_bundled_dir}/common/log.cpp
+    ${CMAKE_SOURCE_DIR}/src/engine/llama_common_shim.cpp)
+  target_include_directories(rigbench_llama_fit SYSTEM PUBLIC ${_bundled_dir}/common)
+  target_link_libraries(rigbench_llama_fit PUBLIC llama ggml)
+  target_link_libraries(rigbench_llama INTERFACE rigbench_llama_fit)
+  target_compile_definitions(rigbench_llama INTERFACE RIGBENCH_HAVE_LLAMA_FIT=1)
   # With RIGBENCH_BUILD_PEERS, llama.cpp's tests/test-llama-archs too (`-o DIR` writes one small
   # random model per architecture: the corpus of bench/fit_every_arch and the fit_every_arch test).
   if(RIGBENCH_BUILD_PEERS AND TARGET llama-common)

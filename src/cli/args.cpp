@@ -27,8 +27,7 @@ std::vector<LlamaSpelling> make_spellings() {
       {"-dio", "--direct-io"},
       {"-embd", "--embeddings"},
       {"-lzm", "--lazy-mode"},
-      {"-fitt", "--fit-target"},
-      {"-fitc", "--fit-ctx"},
+      {"-fitt", "--fit-target"},  // fit's margin (bench's knob declares its own spelling too)
       {"-oe", "--output-err"},
       {"-hf", "--hf-repo"},
       {"-hfr", "--hf-repo"},
@@ -186,8 +185,6 @@ Status check_unsupported_llama_bench_flags(const std::vector<std::string>& args)
       {"--offline", "not needed; rigbench downloads nothing"},
       {"--no-host", "not taken"},
       {"-lzm/--lazy-mode", "not taken"},
-      {"-fitt/--fit-target", "rigbench plans memory itself: see `rigbench fit`"},
-      {"-fitc/--fit-ctx", "rigbench plans memory itself: see `rigbench fit`"},
   };
   if (args.size() < 2 || args[1] != "bench") return {};
   for (std::size_t i = 2; i < args.size(); ++i) {

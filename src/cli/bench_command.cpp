@@ -157,6 +157,9 @@ Status run_bench_command(BenchOptions& opts) {
   // Every rpc-server of the plan answers, speaks our protocol and has a device, before anything
   // runs (ggml's own client would abort the process on any of these); the probe times the
   // round trip that the records keep.
+  // A device, buffer type or split this build lacks, refused before anything opens or runs.
+  job.plan = measure::expand(opts.plan);
+  if (Status s = measure::check_placements(job.plan); !s) return s;
   auto rpc_servers = probe_rpc_servers(opts.plan);
   if (!rpc_servers) return std::unexpected(rpc_servers.error());
 
@@ -176,7 +179,6 @@ Status run_bench_command(BenchOptions& opts) {
   if (!energy) return std::unexpected(energy.error());
   job.context.energy = std::move(*energy);
 
-  job.plan = measure::expand(opts.plan);
   job.target = fit::this_machine(job.context.machine, host_bandwidth(job.context.machine));
   // Each --rpc value's split, planned as fit --rpc plans it (the link: 1 Gb/s assumed, the round
   // trip the probe measured), so that the tg bound beside the measured tg is fit's.

@@ -212,10 +212,16 @@ std::vector<Knob> make_knobs() {
   placement(nopo, false);
   recorded(
       int_knob("no_host", "", "", "noh", "1 = no host buffer (llama-bench --no-host)", &BenchParams::no_host, 0, 1));
-  recorded(int_knob("fit_target", "", "", "fitt", "fit margin per device, MiB (llama-bench -fitt)",
-                    &BenchParams::fit_target, 0, 1 << 30));
-  recorded(int_knob("fit_min_ctx", "", "", "fitc", "fit's smallest context (llama-bench -fitc)",
-                    &BenchParams::fit_min_ctx, 0, kMaxTokens));
+  // llama.cpp's own fitting of -ngl, -ts and -ot (llama-bench's -fitt, -fitc): the record keeps
+  // what it chose (engine/llama_placement.h fit_placement).
+  placement(int_knob("fit_target", "--fit-target", "-fitt", "fitt",
+                     "llama.cpp fits -ngl/-ts/-ot itself, keeping this many MiB free per device; 0 = off",
+                     &BenchParams::fit_target, 0, 1 << 30),
+            true);
+  placement(int_knob("fit_min_ctx", "--fit-ctx", "-fitc", "fitc",
+                     "llama.cpp's fitting plans for at least this context (with it alone: -fitt 0)",
+                     &BenchParams::fit_min_ctx, 0, kMaxTokens),
+            true);
   recorded(int_knob("mul_mat_q", "", "", "mmq", "quantized matrix kernels (2023 llama-bench -mmq)",
                     &BenchParams::mul_mat_q, 0, 1));
   return all;

@@ -9,6 +9,7 @@
 #endif
 
 #include <algorithm>
+#include <optional>
 #include <random>
 
 #include "core/knobs.h"
@@ -47,6 +48,14 @@ class LlamaEngine final : public Engine {
     topology_.clear();
     std::vector<RpcDevice> remote;
     if (Status s = choose_devices(spec, *mp, remote); !s) return s;
+    fitted_.reset();
+    if (fits_itself(spec)) {
+      auto cp = context_params(spec);
+      if (!cp) return std::unexpected(cp.error());
+      auto fitted = fit_placement(path, spec, *cp, *mp, fit_split_, fit_overrides_);
+      if (!fitted) return std::unexpected(fitted.error());
+      fitted_ = *fitted;
+    }
     clear_layer_placement();
     auto loaded = load_model(path, *mp);
     if (!loaded) return std::unexpected(loaded.error());
@@ -62,22 +71,10 @@ class LlamaEngine final : public Engine {
   Status open_context(const BenchParams& spec) override {
     free_context();
     if (!model_) return fail(ErrorCode::kRuntime, "no model loaded");
-    llama_context_params cp = llama_context_default_params();
-    cp.n_ctx = static_cast<uint32_t>(spec.n_ctx);
-    cp.n_batch = static_cast<uint32_t>(spec.n_batch);
-    cp.n_ubatch = static_cast<uint32_t>(spec.n_ubatch);
-    cp.n_threads = spec.n_threads;
-    cp.n_threads_batch = spec.n_threads;
-    cp.flash_attn_type = parse_flash_attn(spec.flash_attn);
-    cp.swa_full = false;
-    apply_context_placement(spec, cp);
-    if (!parse_cache_type(spec.type_k, cp.type_k) || !parse_cache_type(spec.type_v, cp.type_v)) {
-      return fail(ErrorCode::kUsage, "unknown KV cache type '" + spec.type_k + "'/'" + spec.type_v + "'");
-    }
-    cp.abort_callback = &abort_requested;
-    cp.abort_callback_data = const_cast<std::atomic<bool>*>(cancel_);
+    auto cp = context_params(spec);
+    if (!cp) return std::unexpected(cp.error());
     clear_errors();
-    ctx_ = llama_init_from_model(model_, cp);
+    ctx_ = llama_init_from_model(model_, *cp);
     if (!ctx_) {
       return fail(ErrorCode::kRuntime, "model '" + loaded_path_ + "': cannot create a context (n_ctx " +
                                            std::to_string(spec.n_ctx) +
@@ -96,6 +93,11 @@ class LlamaEngine final : public Engine {
 
   void settings_used(BenchParams& params) const override {
     if (!ctx_) return;
+    if (fitted_) {  // -fitt/-fitc: what llama.cpp's fitting chose, not what was asked
+      params.n_gpu_layers = fitted_->n_gpu_layers;
+      params.tensor_split = fitted_->tensor_split;
+      params.tensor_buft_overrides = fitted_->tensor_buft_overrides;
+    }
     // llama.cpp: n_batch = min(n_ctx, asked n_batch); n_ubatch = min(n_batch, asked n_ubatch).
     if (params.n_ubatch > params.n_batch) params.n_ubatch = params.n_batch;
   }
@@ -238,6 +240,25 @@ class LlamaEngine final : public Engine {
   }
 
  private:
+  // The context parameters of `spec` (bench's knobs; the placement's -nkvo, -nopo).
+  Result<llama_context_params> context_params(const BenchParams& spec) const {
+    llama_context_params cp = llama_context_default_params();
+    cp.n_ctx = static_cast<uint32_t>(spec.n_ctx);
+    cp.n_batch = static_cast<uint32_t>(spec.n_batch);
+    cp.n_ubatch = static_cast<uint32_t>(spec.n_ubatch);
+    cp.n_threads = spec.n_threads;
+    cp.n_threads_batch = spec.n_threads;
+    cp.flash_attn_type = parse_flash_attn(spec.flash_attn);
+    cp.swa_full = false;
+    apply_context_placement(spec, cp);
+    if (!parse_cache_type(spec.type_k, cp.type_k) || !parse_cache_type(spec.type_v, cp.type_v)) {
+      return fail(ErrorCode::kUsage, "unknown KV cache type '" + spec.type_k + "'/'" + spec.type_v + "'");
+    }
+    cp.abort_callback = &abort_requested;
+    cp.abort_callback_data = const_cast<std::atomic<bool>*>(cancel_);
+    return cp;
+  }
+
   // The devices, split and weight overrides of a load (engine/llama_placement.h).
   Status choose_devices(const BenchParams& spec, llama_model_params& mp, std::vector<RpcDevice>& remote) {
     auto placed = model_placement(spec);
@@ -324,6 +345,9 @@ class LlamaEngine final : public Engine {
   llama_model* model_ = nullptr;
   BenchParams loaded_;  // the model-load knobs of the loaded model
   ModelPlacement placement_;  // what llama_model_params of the load points at
+  std::optional<FittedPlacement> fitted_;  // -fitt/-fitc: what llama.cpp's fitting chose for the load
+  std::vector<float> fit_split_;           // its -ts buffer (llama_max_devices())
+  std::vector<llama_model_tensor_buft_override> fit_overrides_;  // its -ot buffer
   std::vector<TopologyDevice> topology_;
   std::string loaded_path_;
   llama_context* ctx_ = nullptr;

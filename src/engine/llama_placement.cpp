@@ -1,7 +1,14 @@
 #include "engine/llama_placement.h"
 
 #include <ggml-backend.h>
+#ifdef RIGBENCH_HAVE_LLAMA_FIT
+#include <fit.h>
+#include <log.h>
+#endif
 
+#include <algorithm>
+
+#include "core/knobs.h"
 #include "core/rpc_endpoints.h"
 #include "core/strings.h"
 #include "engine/llama_engine.h"
@@ -97,9 +104,26 @@ Status resolve_overrides(const BenchParams& p, ModelPlacement& out) {
   return {};
 }
 
+// -fitt/-fitc: llama.cpp's fitting sets -ngl, -ts and -ot itself, and needs common_fit_params.
+Status check_fit_request(const BenchParams& p) {
+  if (!fits_itself(p)) return {};
+  if (p.tensor_buft_overrides != "none" || p.cpu_moe != 0 || p.n_cpu_moe != 0 ||
+      !tensor_split_shares(p.tensor_split).empty()) {
+    return fail(ErrorCode::kUsage, "-fitt/-fitc with -ot, -cmoe, -ncmoe or -ts: llama.cpp's fitting chooses the "
+                                   "layers, split and overrides itself; give one or the other");
+  }
+#ifndef RIGBENCH_HAVE_LLAMA_FIT
+  return fail(ErrorCode::kUsage, "-fitt/-fitc: this build's llama.cpp (an installed one) has no common_fit_params; "
+                                 "build with RIGBENCH_LLAMA=bundled");
+#else
+  return {};
+#endif
+}
+
 }  // namespace
 
 Status check_placement(const BenchParams& p) {
+  if (Status s = check_fit_request(p); !s) return s;
   const bool defaults = (trim(p.devices) == "auto" || trim(p.devices).empty()) && p.split_mode == "layer" &&
                         p.tensor_buft_overrides == "none";
   if (defaults) return {};
@@ -144,6 +168,54 @@ Result<ModelPlacement> model_placement(const BenchParams& p) {
   if (Status s = check_split_mode(p, out.devices); !s) return std::unexpected(s.error());
   if (Status s = resolve_overrides(p, out); !s) return std::unexpected(s.error());
   return out;
+}
+
+bool fits_itself(const BenchParams& p) { return p.fit_target > 0 || p.fit_min_ctx > 0; }
+
+Result<FittedPlacement> fit_placement(const std::string& path, const BenchParams& p, const llama_context_params& cp,
+                                      llama_model_params& mp, std::vector<float>& split,
+                                      std::vector<llama_model_tensor_buft_override>& overrides) {
+  if (Status s = check_fit_request(p); !s) return std::unexpected(s.error());
+#ifndef RIGBENCH_HAVE_LLAMA_FIT
+  (void)path, (void)cp, (void)mp, (void)split, (void)overrides;
+  return fail(ErrorCode::kRuntime, "unreachable: check_fit_request refuses -fitt/-fitc in this build");
+#else
+  split.assign(llama_max_devices(), 0.0f);
+  overrides.assign(llama_max_tensor_buft_overrides(), {nullptr, nullptr});
+  // As llama-bench: the default -ngl, this buffer for -ts and -ot, so that fitting may change them.
+  mp.n_gpu_layers = llama_model_default_params().n_gpu_layers;
+  mp.tensor_split = split.data();
+  mp.tensor_buft_overrides = overrides.data();
+  llama_context_params fit_cp = cp;
+  fit_cp.n_ctx = std::max<uint32_t>(cp.n_ctx, static_cast<uint32_t>(p.fit_min_ctx));
+  std::vector<size_t> margins(llama_max_devices(), static_cast<size_t>(p.fit_target) << 20);
+  common_log_pause(common_log_main());  // its INFO lines go to stdout, where rigbench's table or JSON goes
+  const common_params_fit_status status =
+      common_fit_params(path.c_str(), &mp, &fit_cp, split.data(), overrides.data(), margins.data(),
+                        static_cast<uint32_t>(p.fit_min_ctx), nullptr, GGML_LOG_LEVEL_ERROR);
+  if (status == COMMON_PARAMS_FIT_STATUS_ERROR) {
+    return fail(ErrorCode::kRuntime, "model '" + path + "': llama.cpp's fitting (-fitt/-fitc) failed: " +
+                                         last_error("common_fit_params failed"));
+  }
+  FittedPlacement out;
+  out.n_gpu_layers = mp.n_gpu_layers;
+  std::vector<std::string> shares;
+  bool any = false;
+  for (float s : split) any = any || s > 0;
+  if (any) {
+    std::size_t n = split.size();
+    while (n > 1 && split[n - 1] == 0) --n;
+    for (std::size_t i = 0; i < n; ++i) shares.push_back(format_fixed(split[i], 2));
+    out.tensor_split = join(shares, "/");
+  }
+  std::vector<TensorOverride> chosen;
+  for (const auto& o : overrides) {
+    if (!o.pattern) break;
+    chosen.push_back({o.pattern, o.buft ? ggml_backend_buft_name(o.buft) : "CPU"});
+  }
+  out.tensor_buft_overrides = tensor_overrides_text(chosen);
+  return out;
+#endif
 }
 
 void apply_context_placement(const BenchParams& p, llama_context_params& cp) {

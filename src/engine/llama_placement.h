@@ -44,6 +44,29 @@ Result<ModelPlacement> model_placement(const BenchParams& p);
 // check_placement (model_placement's checks alone, before anything runs) is declared in
 // engine/llama_engine.h, for callers that do not see llama.h.
 
+// Whether `p` asks llama.cpp to fit the placement itself (-fitt or -fitc set, as llama-bench).
+bool fits_itself(const BenchParams& p);
+
+// What llama.cpp's fitting chose for a load, in the knobs' own text (core/knobs.h): the record
+// keeps these instead of what was asked.
+struct FittedPlacement {
+  int n_gpu_layers = -1;
+  std::string tensor_split = "0.00";          // "a/b/..." to 2 decimals, as llama-bench prints -ts
+  std::string tensor_buft_overrides = "none";  // "PATTERN=BUFT;...", as llama-bench prints -ot
+};
+
+// llama.cpp's own fitting of -ngl, -ts and -ot to the devices' free memory (common_fit_params,
+// what llama-bench's -fitt MiB / -fitc N run): `mp` gets the placement for a context of
+// max(n_ctx, fit_min_ctx) tokens with -fitt MiB kept free per device; `split` and `overrides`
+// are the buffers it points into (kept alive by the caller for the load). llama.cpp's log of
+// the fitting is not printed (it would go to standard output).
+// Errors: kUsage with -ot, -cmoe, -ncmoe or -ts also set (llama.cpp chooses those itself),
+// or in a build whose llama.cpp has no common_fit_params (an installed one); kRuntime when
+// llama.cpp's fitting fails hard (the model cannot be read).
+Result<FittedPlacement> fit_placement(const std::string& path, const BenchParams& p, const llama_context_params& cp,
+                                      llama_model_params& mp, std::vector<float>& split,
+                                      std::vector<llama_model_tensor_buft_override>& overrides);
+
 // llama.cpp's split mode for -sm's canonical name (none, layer, row, tensor).
 llama_split_mode split_mode_of(const std::string& name);
 

@@ -215,16 +215,20 @@ Status inspect_models(const std::vector<std::string>& paths, Job& job) {
   return {};
 }
 
+Status check_placements(const std::vector<TestCase>& plan) {
+  for (const TestCase& tc : plan) {
+    if (Status s = engine::check_placement(tc.params); !s) return s;
+  }
+  return {};
+}
+
 Result<JobSummary> run_job(const Job& job, Runner& runner, const RecordSink& sink) {
   // A KV cache llama.cpp cannot create: refused before anything runs (--force tries it anyway).
   if (!job.force) {
     if (Status s = check_cache_types(job.plan, job.shapes); !s)
       return fail(s.error().code, s.error().message + " (--force tries it anyway)");
   }
-  // A device, buffer type or split this build lacks: refused before anything runs.
-  for (const TestCase& tc : job.plan) {
-    if (Status s = engine::check_placement(tc.params); !s) return std::unexpected(s.error());
-  }
+  if (Status s = check_placements(job.plan); !s) return std::unexpected(s.error());
   const Preflight pre = preflight(job.plan, job.shapes, job.target, job.force, job.rpc_splits);
   return run_plan(job.plan, job.models, job.context, runner, sink, pre.rooflines, pre.refusals);
 }

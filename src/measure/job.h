@@ -85,11 +85,15 @@ struct Job {
 // line naming it.
 Status inspect_models(const std::vector<std::string>& paths, Job& job);
 
+// Every run's placement checked against this build (engine::check_placement: -dev, -ot, -sm,
+// -fitt/-fitc), before anything runs or is opened. Errors: the first run's (kUsage, one line).
+Status check_placements(const std::vector<TestCase>& plan);
+
 // Runs `job`: fit's plan for each run first (bench/preflight.h), then run_plan with its
 // refusals and tg bounds. Errors as run_plan; unless job.force, kInvalidInput before anything
 // runs when a run's KV cache types are ones llama.cpp refuses (measure::check_cache_types);
 // kUsage before anything runs when a run names a device, buffer type or split this build lacks
-// (engine::check_placement: -dev, -ot, -sm).
+// (check_placements).
 Result<JobSummary> run_job(const Job& job, Runner& runner, const RecordSink& sink);
 
 // The record of a run that was not attempted (`why`, e.g. fit's refusal): its model,

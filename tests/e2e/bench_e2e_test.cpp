@@ -379,7 +379,22 @@ INSTANTIATE_TEST_SUITE_P(
                  "-ctv q8_0 with -fa off: llama.cpp needs flash attention for a quantized V cache"},
         BadInput{"ContextTooSmall", {"-c", "16"}, 2, "-c/--ctx-size 16: smaller than a test needs"},
         BadInput{"BadPg", {"-pg", "64"}, 2, "-pg '64': expected PP,TG"},
-        BadInput{"PollOutOfRange", {"--poll", "200"}, 2, "--poll: '200' is out of range [0, 100]"}),
+        BadInput{"PollOutOfRange", {"--poll", "200"}, 2, "--poll: '200' is out of range [0, 100]"},
+        // A placement this build cannot run: one line naming the build that can (issue 31).
+        BadInput{"DeviceTheBuildLacks",
+                 {RIGBENCH_TEST_MODEL, "-dev", "Vulkan0"},
+                 2,
+                 "-dev/--device 'Vulkan0': this build has no device Vulkan0 (it has none but the CPU); Vulkan0 needs "
+                 "the Vulkan build"},
+        BadInput{"BufferTypeTheBuildLacks", {RIGBENCH_TEST_MODEL, "-ot", "exps=CUDA0"}, 2, "this build has no buffer type CUDA0"},
+        BadInput{"RowSplitWithoutAGpu", {RIGBENCH_TEST_MODEL, "-sm", "none,row"}, 2, "-sm/--split-mode row: a split over GPUs"},
+        BadInput{"CpuNamedAsADevice", {RIGBENCH_TEST_MODEL, "-dev", "CPU"}, 2, "CPU is the CPU, which llama.cpp always uses"},
+        BadInput{"MalformedOverride", {RIGBENCH_TEST_MODEL, "-ot", "exps"}, 2, "-ot/--override-tensor 'exps': expected PATTERN=BUFFER_TYPE"},
+        BadInput{"BadSplitMode", {RIGBENCH_TEST_MODEL, "-sm", "rows"}, 2, "-sm/--split-mode: 'rows' is not one of none, layer, row, tensor"},
+        BadInput{"FitWithOverrides",
+                 {RIGBENCH_TEST_MODEL, "-fitt", "512", "-ncmoe", "2"},
+                 2,
+                 "-fitt/-fitc with -ot, -cmoe, -ncmoe or -ts: llama.cpp's fitting chooses"}),
     [](const ::testing::TestParamInfo<BadInput>& info) { return info.param.name; });
 
 TEST(BenchE2E, SigintKeepsFinishedRepetitionsAndExits130) {
@@ -430,6 +445,36 @@ TEST(BenchE2E, HelpAndVersionExitZero) {
 // build with no device visible too): one note on stderr that the layers stay on the CPU, and
 // the record says backend CPU, not a silent CPU run labelled as offloaded. Skipped on a build
 // that has a device (there the layers do go to it: tests/e2e/vulkan_e2e_test.cpp).
+// llama-bench's placement flags are knobs: lists with its spellings, one run per value, the
+// record keeping each (so compare never pools two), the md table a column where one varies;
+// -nkvo/-cmoe alone mean 1 (llama-server's spelling); -fitt's record keeps what fitting chose.
+TEST(BenchE2E, PlacementFlagsAreKnobsRecordedPerRun) {
+  const ProcessResult r = run_process(bench_args({"-r", "1", "-ncmoe", "0,2", "-nkvo", "-ot",
+                                                  "blk\\.0\\.attn_.*=cpu", "--no-db", "-o", "jsonl"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto lines = split(trim(r.out), '\n');
+  ASSERT_EQ(lines.size(), 4u) << r.out;  // pp32 and tg8 for each -ncmoe value
+  std::vector<int> ncmoe;
+  for (const auto& line : lines) {
+    const auto rec = nlohmann::json::parse(line);
+    ncmoe.push_back(rec["params"]["n_cpu_moe"].get<int>());
+    EXPECT_EQ(rec["params"]["no_kv_offload"], 1);
+    EXPECT_EQ(rec["params"]["cpu_moe"], 0);
+    EXPECT_EQ(rec["params"]["tensor_buft_overrides"], "blk\\.0\\.attn_.*=CPU");  // as llama-bench writes it
+    EXPECT_EQ(rec["status"], "ok");
+  }
+  EXPECT_EQ(ncmoe, (std::vector<int>{0, 0, 2, 2}));
+  const ProcessResult md = run_process(bench_args({"-r", "1", "-ncmoe", "0,2", "-cmoe", "--no-db"}));
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_NE(md.out.find("| n_cpu_moe |"), std::string::npos) << md.out;  // it varies
+  EXPECT_NE(md.out.find("| cmoe |"), std::string::npos) << md.out;       // off its default
+  const ProcessResult fitted = run_process(bench_args({"-r", "1", "-fitt", "512", "--no-db", "-o", "json"}));
+  ASSERT_EQ(fitted.exit_code, 0) << fitted.err;
+  const auto f = nlohmann::json::parse(fitted.out)[0]["params"];
+  EXPECT_EQ(f["fit_target"], 512);
+  EXPECT_EQ(f["n_gpu_layers"], -1);  // no GPU here: llama.cpp's fitting leaves its default
+}
+
 TEST(BenchE2E, NglOnABuildWithoutAGpuDeviceSaysLayersStayOnTheCpu) {
   const ProcessResult hw = run_process({RIGBENCH_BIN, "hw", "-o", "json"});
   ASSERT_EQ(hw.exit_code, 0) << hw.err;
