@@ -16,7 +16,9 @@
 #include "core/strings.h"
 #include "core/suite_stats.h"
 #include "core/test_name.h"
+#include "report/byte_signature.h"
 #include "report/table.h"
+#include "report/unique_labels.h"
 #include "store/llama_bench_record.h"
 
 namespace rigbench::report {
@@ -41,62 +43,6 @@ constexpr MetricDef kMetrics[] = {
     {Metric::kSuiteTtft, {"suite_ttft_ms", "ms", false, true, false}},
     {Metric::kEmbedLatency, {"embed_latency_ms", "ms", false, true, false}},
 };
-
-// Identity keys to labels that are unique: a label two keys share gets " (2)", " (3)", ...
-// in key order.
-class Labels {
- public:
-  void add(const Identity& id) { labels_.emplace(id.key, id.label); }
-  void finish() {
-    std::map<std::string, std::pair<int, std::string>> seen;  // label -> (count, first key)
-    for (auto& [key, label] : labels_) {
-      auto& [n, first_key] = seen[label];
-      if (++n == 1) first_key = key;
-      if (n > 1) {
-        shared_.push_back({key, label, first_key});
-        label += " (" + std::to_string(n) + ")";
-      }
-    }
-  }
-  // Each identity whose label another one had first: its key, the label they share, the
-  // first one's key (after finish()).
-  struct Shared {
-    std::string key, base, first_key;
-  };
-  const std::vector<Shared>& shared() const { return shared_; }
-  const std::string& of(const std::string& key) const { return labels_.at(key); }
-  std::vector<std::string> sorted() const {
-    std::vector<std::string> v;
-    for (const auto& [key, label] : labels_) v.push_back(label);
-    std::sort(v.begin(), v.end());
-    return v;
-  }
-
- private:
-  std::map<std::string, std::string> labels_;
-  std::vector<Shared> shared_;
-};
-
-// Why a column or row label carries " (2)": what tells the machine or model apart from the
-// one first given the name.
-std::vector<std::string> same_name_notes(const Labels& machines, const Labels& models) {
-  std::vector<std::string> out;
-  auto after_name = [](const std::string& key) {  // a named machine's key: hostname \x1f CPU
-    const auto at = key.find('\x1f');
-    std::string cpu = at == std::string::npos ? std::string() : key.substr(at + 1);
-    if (const auto end = cpu.find('\x1f'); end != std::string::npos) cpu.resize(end);
-    return cpu.empty() ? std::string("no CPU named") : cpu;
-  };
-  for (const Labels::Shared& s : machines.shared()) {
-    out.push_back(machines.of(s.key) + ": another machine named " + s.base + ", told apart by its CPU (" +
-                  after_name(s.key) + "; " + s.base + ": " + after_name(s.first_key) + ")");
-  }
-  for (const Labels::Shared& s : models.shared()) {
-    out.push_back(models.of(s.key) + ": another model named " + s.base +
-                  " (another architecture, size, file type or file; compare -o json: each cell's model)");
-  }
-  return out;
-}
 
 struct RowKey {
   std::string model, machine, build, knobs;
@@ -526,329 +472,6 @@ std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric) {
   return v;
 }
 
-KnobSettings knob_settings(const RunRecord& rec) {
-  KnobSettings out;
-  for (const Knob& k : knobs()) {
-    if (!k.compare_key || !knob_applies(k, rec)) continue;
-    std::string value = knob_text(k, rec.params);
-    // A knob bench does not set is named only away from its default: the label stays short
-    // and still tells every configuration apart.
-    const bool in_label = !((k.flags.empty() || k.quiet_default) && value == knob_default(k));
-    out.push_back({k.header, std::move(value), in_label});
-  }
-  // Settings a source recorded that no knob declares (another llama-bench version's).
-  for (const auto& [field, value] : rec.source_fields) {
-    if (is_source_knob(field)) out.push_back({field, value, true});
-  }
-  return out;
-}
-
-std::string knobs_label(const KnobSettings& settings) {
-  std::string label;
-  for (const KnobSetting& s : settings) {
-    if (s.in_label) label += (label.empty() ? "" : " ") + s.name + "=" + s.value;
-  }
-  return label;
-}
-
-std::string knobs_label(const RunRecord& rec) { return knobs_label(knob_settings(rec)); }
-
-Result<CompareBy> parse_compare_by(const std::string& name) {
-  if (name == "machine") return CompareBy::kMachine;
-  if (name == "model") return CompareBy::kModel;
-  if (name == "build") return CompareBy::kBuild;
-  if (name == "backend") return CompareBy::kBackend;
-  return fail(ErrorCode::kUsage, "--by '" + name + "': unknown (machine, model, build, backend)");
-}
-
-std::string compare_by_name(CompareBy by) {
-  switch (by) {
-    case CompareBy::kMachine: return "machine";
-    case CompareBy::kModel: return "model";
-    case CompareBy::kBuild: return "build";
-    case CompareBy::kBackend: return "backend";
-  }
-  return "?";
-}
-
-Identity machine_identity(const RunRecord& rec) {
-  const MachineInfo& m = rec.machine;
-  std::vector<std::string> gpus;
-  for (const DeviceInfo& d : m.gpus) gpus.push_back(d.description.empty() ? d.name : d.description);
-  Identity id;
-  if (!m.hostname.empty()) {
-    // A named machine is its name and CPU: records of one host stay one machine whatever GPUs
-    // each build or rigbench version listed (bench --machine names it; import --hostname).
-    id.key = m.hostname + '\x1f' + trim(m.cpu);
-    id.label = m.hostname;
-    return id;
-  }
-  id.key = '\x1f' + m.cpu + '\x1f' + join(gpus, "\x1e");
-  id.label = m.cpu.empty() ? std::string("unknown machine") : m.cpu;
-  for (const std::string& g : gpus) id.label += " + " + g;
-  return id;
-}
-
-namespace {
-
-// What the model is, apart from which file: architecture, parameter count, file type and,
-// for a synthetic file, its values recipe and seed. A record without a parameter count (an
-// old import) falls back to its name.
-std::string model_shape_key(const ModelInfo& m) {
-  const std::string synthetic =
-      m.synthetic ? "synthetic v" + std::to_string(m.synthetic_values) + ", seed " + std::to_string(m.synthetic_seed)
-                  : "";
-  // (llama-bench's 2023 builds name the architecture "LLaMA", later ones "llama")
-  const std::string what = m.n_params > 0 ? to_lower(m.arch) + '\x1f' + std::to_string(m.n_params) : "name:" + m.name;
-  return what + '\x1f' + m.file_type + '\x1f' + synthetic;
-}
-
-}  // namespace
-
-Identity model_identity(const RunRecord& rec) {
-  const ModelInfo& m = rec.model;
-  Identity id;
-  // The file: its fingerprint, else (llama-bench rows) its file name.
-  id.key =
-      model_shape_key(m) + '\x1f' +
-      (m.fingerprint.empty() ? "file:" + to_lower(std::filesystem::path(m.path).filename().string()) : m.fingerprint);
-  id.label = m.file_type.empty() ? m.name : m.name + " " + m.file_type;
-  // Synthetic files of another values recipe or seed run at another speed: not pooled.
-  if (m.synthetic)
-    id.label +=
-        " (synthetic v" + std::to_string(m.synthetic_values) + ", seed " + std::to_string(m.synthetic_seed) + ")";
-  return id;
-}
-
-namespace {
-
-std::vector<const RunRecord*> pointers_to(std::span<const RunRecord> records) {
-  std::vector<const RunRecord*> out;
-  out.reserve(records.size());
-  for (const RunRecord& rec : records) out.push_back(&rec);
-  return out;
-}
-
-}  // namespace
-
-ModelIdentities::ModelIdentities(std::span<const RunRecord> records) : ModelIdentities(pointers_to(records)) {}
-
-ModelIdentities::ModelIdentities(const std::vector<const RunRecord*>& record_ptrs) {
-  // Fingerprints seen per shape.
-  std::map<std::string, std::set<std::string>> fingerprints;
-  for (const RunRecord* r : record_ptrs) {
-    const RunRecord& rec = *r;
-    if (!rec.model.fingerprint.empty()) fingerprints[model_shape_key(rec.model)].insert(rec.model.fingerprint);
-  }
-  // Each record's own key -> the model it is; a record without a fingerprint joins the one
-  // fingerprinted file of its shape. Labels from fingerprinted records (GGUF general.name)
-  // win over file names.
-  struct Entry {
-    Identity id;
-    uint64_t n_params = 0;
-    std::string fingerprint;
-    bool from_file = false;
-  };
-  std::map<std::string, Entry> models;  // resolved key -> entry
-  for (const RunRecord* r : record_ptrs) {
-    const RunRecord& rec = *r;
-    const Identity own = model_identity(rec);
-    std::string key = own.key;
-    if (rec.model.fingerprint.empty()) {
-      const auto it = fingerprints.find(model_shape_key(rec.model));
-      if (it != fingerprints.end() && it->second.size() == 1)
-        key = model_shape_key(rec.model) + '\x1f' + *it->second.begin();
-    }
-    resolved_[own.key] = key;
-    Entry& e = models[key];
-    if (e.id.key.empty() || (!e.from_file && !rec.model.fingerprint.empty())) {
-      e.id = Identity{key, own.label};
-      e.n_params = rec.model.n_params;
-      const std::string file = key.substr(key.rfind('\x1f') + 1);
-      e.fingerprint = file.starts_with("file:") ? "" : file;
-      e.from_file = !rec.model.fingerprint.empty();
-    }
-  }
-  // Two models that share a label: the parameter count tells them apart where it differs,
-  // then the fingerprint.
-  auto disambiguate = [&models](auto differs, auto suffix) {
-    std::map<std::string, std::vector<Entry*>> by_label;
-    for (auto& [key, e] : models) by_label[e.id.label].push_back(&e);
-    for (auto& [label, group] : by_label) {
-      if (group.size() < 2) continue;
-      bool apart = false;
-      for (const Entry* e : group) apart = apart || differs(*e, *group.front());
-      if (!apart) continue;
-      for (Entry* e : group) e->id.label = label + suffix(*e);
-    }
-  };
-  disambiguate([](const Entry& a, const Entry& b) { return a.n_params != b.n_params; },
-               [](const Entry& e) { return " (" + format_count(e.n_params) + " params)"; });
-  disambiguate([](const Entry& a, const Entry& b) { return a.fingerprint != b.fingerprint; },
-               [](const Entry& e) {
-                 return e.fingerprint.empty() ? std::string(" (no fingerprint)")
-                                              : " (" + e.fingerprint.substr(0, 14) + ")";
-               });
-  for (auto& [key, e] : models) models_.emplace(key, std::move(e.id));
-}
-
-const Identity& ModelIdentities::of(const RunRecord& rec) const {
-  return models_.at(resolved_.at(model_identity(rec).key));
-}
-
-std::string build_backends(const MachineInfo& m) {
-  std::vector<std::string> gpu;
-  for (const std::string& b : m.backends) {
-    // RPC is compiled into every build (GGML_RPC): it tells no two builds apart.
-    if (b != "CPU" && b != "RPC") gpu.push_back(b);
-  }
-  return gpu.empty() ? std::string("CPU") : join(gpu, ",");
-}
-
-bool from_llama_bench(const RunRecord& rec) {
-  return std::find(rec.tags.begin(), rec.tags.end(), store::kLlamaBenchTag) != rec.tags.end();
-}
-
-Identity tool_identity(const RunRecord& rec) {
-  const std::string tool = from_llama_bench(rec) ? "llama-bench" : "rigbench " + rec.build.rigbench_version;
-  return Identity{tool, tool};
-}
-
-Identity commit_identity(const RunRecord& rec) {
-  const std::string commit = rec.build.llama_cpp_commit.empty() ? "?" : short_commit(rec.build.llama_cpp_commit);
-  return Identity{commit, "llama.cpp " + commit};
-}
-
-Identity build_identity(const RunRecord& rec) {
-  const Identity tool = tool_identity(rec), commit = commit_identity(rec);
-  return Identity{tool.key + '\x1f' + commit.key, tool.label + " / " + commit.label};
-}
-
-Identity backend_identity(const RunRecord& rec) {
-  std::vector<std::string> names;
-  auto add = [&](std::string b) {
-    if (std::find(names.begin(), names.end(), b) == names.end()) names.push_back(std::move(b));
-  };
-  if (!rec.devices_used.empty()) {
-    // The devices that held the layers ("CUDA0", "Vulkan1", "CPU"): their backends, digits dropped.
-    for (const std::string& d : rec.devices_used) {
-      std::size_t end = d.size();
-      while (end > 0 && std::isdigit(static_cast<unsigned char>(d[end - 1]))) --end;
-      add(end > 0 ? d.substr(0, end) : d);
-    }
-  } else {
-    // Records without the devices (imports, CPU-only runs): the offload backends the build
-    // lists, unless -ngl 0. RPC is compiled into every build: its devices are the rpc-servers',
-    // used only by a run that named them (--rpc).
-    for (const std::string& b : rec.machine.backends) {
-      const std::string l = to_lower(b);
-      if (l != "cpu" && l != "blas" && l != "rpc") add(b);
-    }
-    if (names_rpc_servers(rec.params.rpc)) add("RPC");
-    if (rec.machine.backends.empty()) return Identity{"unknown backend", "unknown backend"};
-    if (rec.params.n_gpu_layers == 0 || names.empty()) names = {"CPU"};
-  }
-  const std::string label = join(names, "+");
-  return Identity{label, label};
-}
-
-namespace {
-
-// Appends `v` to a signature: its length, then its bytes, so no two sequences of fields read alike.
-void put(std::string& sig, std::string_view v) {
-  const auto n = static_cast<uint32_t>(v.size());
-  sig.append(reinterpret_cast<const char*>(&n), sizeof n);
-  sig.append(v);
-}
-template <typename T>
-void put_raw(std::string& sig, T v) {
-  sig.append(reinterpret_cast<const char*>(&v), sizeof v);
-}
-
-// Everything machine_identity, model_identity (and so ModelIdentities), build_identity and
-// knobs_label read of a record, and the params the rows read (n_prompt, n_gen, n_ctx): two
-// records with the same signature have the same identities and knobs.
-std::string setup_signature(const RunRecord& rec) {
-  std::string sig;
-  sig.reserve(512);
-  const MachineInfo& m = rec.machine;
-  put(sig, m.hostname);
-  put(sig, m.cpu);
-  put_raw(sig, m.gpus.size());
-  for (const DeviceInfo& d : m.gpus) {
-    put(sig, d.name);
-    put(sig, d.description);
-  }
-  put_raw(sig, m.backends.size());
-  for (const std::string& b : m.backends) put(sig, b);
-  put_raw(sig, rec.devices_used.size());
-  for (const std::string& d : rec.devices_used) put(sig, d);
-  put(sig, rec.build.rigbench_version);
-  put(sig, rec.build.llama_cpp_commit);
-  put_raw(sig, rec.tags.size());
-  for (const std::string& t : rec.tags) put(sig, t);
-  const ModelInfo& mo = rec.model;
-  put(sig, mo.path);
-  put(sig, mo.name);
-  put(sig, mo.arch);
-  put(sig, mo.file_type);
-  put(sig, mo.fingerprint);
-  put_raw(sig, mo.n_params);
-  put_raw(sig, mo.synthetic);
-  put_raw(sig, mo.synthetic_values);
-  put_raw(sig, mo.synthetic_seed);
-  const BenchParams& p = rec.params;
-  for (const Knob& k : knobs()) {
-    if (k.type == Knob::Type::kInt) put_raw(sig, p.*k.int_field);
-    else put(sig, p.*k.text_field);
-  }
-  put_raw(sig, p.n_prompt);
-  put_raw(sig, p.n_gen);
-  put_raw(sig, p.n_ctx);
-  put_raw(sig, rec.source_fields.size());
-  for (const auto& [field, value] : rec.source_fields) {
-    put(sig, field);
-    put(sig, value);
-  }
-  return sig;
-}
-
-}  // namespace
-
-RecordIdentities::RecordIdentities(std::span<const RunRecord> records) {
-  std::unordered_map<std::string, std::size_t> setups;  // signature -> index into entries_
-  std::vector<const RunRecord*> firsts;                 // the first record of each setup
-  setup_of_.reserve(records.size());
-  for (const RunRecord& rec : records) {
-    const auto [it, fresh] = setups.try_emplace(setup_signature(rec), firsts.size());
-    if (fresh) firsts.push_back(&rec);
-    setup_of_.push_back(it->second);
-  }
-  // The first record of each setup, in the records' order, resolves the models as all the
-  // records would: the same fingerprints per shape, the same first record of each model.
-  const ModelIdentities model_ids(firsts);
-  entries_.reserve(firsts.size());
-  for (const RunRecord* rec : firsts) {
-    KnobSettings settings = knob_settings(*rec);
-    std::string label = knobs_label(settings);
-    entries_.push_back({machine_identity(*rec), model_ids.of(*rec), build_identity(*rec), backend_identity(*rec),
-                        tool_identity(*rec), commit_identity(*rec), std::move(label), std::move(settings),
-                        static_cast<std::size_t>(rec - records.data())});
-  }
-  // Builds of several backends on one machine (a CPU build and a Vulkan build of the same
-  // sources): one machine, builds told apart by their backends, so their runs are never pooled.
-  std::map<std::string, std::set<std::string>> backends_per_machine;
-  for (const Entry& e : entries_) backends_per_machine[e.machine.key].insert(build_backends(records[e.first].machine));
-  for (Entry& e : entries_) {
-    if (backends_per_machine[e.machine.key].size() < 2) continue;
-    const std::string backends = build_backends(records[e.first].machine);
-    e.build.key += '\x1f' + backends;
-    e.build.label += " (" + backends + ")";
-    e.commit.key += '\x1f' + backends;
-    e.commit.label += " (" + backends + ")";
-  }
-}
-
 std::optional<MeanInterval> cell_interval(Metric metric, const Cell& cell) {
   if (cell.state != CellState::kMeasured || !metric_info(metric).per_repetition) return std::nullopt;
   return mean_interval(cell.summary);
@@ -868,7 +491,7 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
 Result<Comparison> compare(std::span<const RunRecord> records, const CompareOptions& options,
                            const RecordIdentities& ids) {
   if (records.empty()) return fail(ErrorCode::kInvalidInput, "no records to compare");
-  Labels machines, models, builds, backends, commits;
+  UniqueLabels machines, models, builds, backends, commits;
   std::set<std::string> tools;
   for (const RecordIdentities::Entry& e : ids.entries()) {
     machines.add(e.machine);
@@ -900,14 +523,14 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
     if (tool_columns) c = {c.key + '\x1e' + e.tool.key, c.label + " \u00b7 " + e.tool.label};
     return c;
   };
-  Labels tooled;
+  UniqueLabels tooled;
   for (const RecordIdentities::Entry& e : ids.entries()) tooled.add(column_identity(e));
   tooled.finish();
 
   Comparison cmp;
   cmp.by = options.by;
   cmp.same_name_notes = same_name_notes(machines, models);
-  const Labels& column_labels = tooled;
+  const UniqueLabels& column_labels = tooled;
   cmp.columns = column_labels.sorted();
   std::map<std::string, std::size_t> column_of;
   for (std::size_t i = 0; i < cmp.columns.size(); ++i) column_of[cmp.columns[i]] = i;
@@ -932,7 +555,7 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
   for (std::size_t r = 0; r < records.size(); ++r) {
     const RunRecord& rec = records[r];
     std::string where = results_shape(rec);
-    put_raw(where, ids.setup(r));
+    append_raw(where, ids.setup(r));
     auto [dest, fresh] = destinations.try_emplace(std::move(where));
     if (fresh) {
       const RecordIdentities::Entry& id = ids.of(r);

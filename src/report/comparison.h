@@ -60,123 +60,12 @@
 #include "core/significance.h"
 #include "core/stats.h"
 #include "core/status.h"
+#include "report/compare_by.h"
+#include "report/identities.h"
+#include "report/knob_settings.h"
+#include "report/record_identities.h"
 
 namespace rigbench::report {
-
-enum class CompareBy { kMachine, kModel, kBuild, kBackend };
-
-// "machine", "model", "build", "backend". Errors: kUsage naming --by and the value.
-Result<CompareBy> parse_compare_by(const std::string& name);
-std::string compare_by_name(CompareBy by);
-
-// What a record is compared along: `key` tells identities apart, `label` is for people.
-struct Identity {
-  std::string key;
-  std::string label;
-};
-// Machine: the hostname when the record names one (bench's --machine or the host's name,
-// import's --hostname) with the CPU, whatever GPUs the record lists (builds and versions list
-// them differently); else the CPU and GPU descriptions, labelled "CPU + GPUs".
-Identity machine_identity(const RunRecord& rec);
-// Model, as one record sees it: what defines the model (architecture, parameter count, file
-// type; for a synthetic file its values recipe and seed) and the file (its fingerprint, else
-// its file name); labelled
-// "name file_type" [" (synthetic vN, seed S)"]. Within a set of records, ModelIdentities
-// joins a record without a fingerprint (llama-bench names the file, it does not hash it) to
-// the fingerprinted file of the same architecture, parameter count and type. (File sizes are
-// left out: llama-bench's model_size counts tensor bytes, rigbench's the file.)
-Identity model_identity(const RunRecord& rec);
-
-// The models of a set of records, resolved together: a record without a fingerprint is the
-// model of the one fingerprinted file of its shape when there is exactly one (else the model
-// of its file name); two fingerprints of one shape are two models. Two models with the same label are
-// told apart by " (292.80 K params)", then by the fingerprint " (xxh64:1a2b3c4d)".
-class ModelIdentities {
- public:
-  explicit ModelIdentities(std::span<const RunRecord> records);
-  // The same from some records of a set, in their order: one of each distinct setup
-  // (RecordIdentities) resolves every record of the set alike.
-  explicit ModelIdentities(const std::vector<const RunRecord*>& records);
-  // The model of `rec`, which must be one of the records given (else it aborts: std::out_of_range).
-  const Identity& of(const RunRecord& rec) const;
-
- private:
-  std::map<std::string, std::string> resolved_;  // model_identity(rec).key -> model key
-  std::map<std::string, Identity> models_;       // model key -> identity (unique labels)
-};
-
-// Build: the tool (rigbench and its version, or llama-bench for imported rows) and the
-// llama.cpp commit's first 8 hex digits; labelled "rigbench 0.1.0 / llama.cpp 80fb11ac".
-// It is tool_identity and commit_identity, joined.
-Identity build_identity(const RunRecord& rec);
-// The tool that measured a record: "rigbench 0.1.0", or "llama-bench" for an imported row.
-Identity tool_identity(const RunRecord& rec);
-// Whether llama-bench measured it (an imported row, tagged store::kLlamaBenchTag).
-bool from_llama_bench(const RunRecord& rec);
-// The llama.cpp commit a record ran: "llama.cpp 80fb11ac" ("llama.cpp ?" when not recorded).
-Identity commit_identity(const RunRecord& rec);
-// The backends a build has besides the CPU and RPC (compiled into every build), as
-// llama-bench's `backends` field names them ("Vulkan", "CUDA,BLAS"); "CPU" when none (or none
-// recorded). RecordIdentities adds them to
-// the build's key and label (" (Vulkan)") where one machine's records come from builds of
-// different backends, so a CPU build's and a Vulkan build's runs stay apart.
-std::string build_backends(const MachineInfo& m);
-
-// Backend: the ggml backend the run's layers ran on: the backends of the devices that held them
-// (RunRecord::devices_used, "CUDA0" -> "CUDA"; several joined by "+"); for a record without
-// them (imports), the offload backends its build lists (MachineInfo::backends, BLAS and CPU
-// aside), or "CPU" under -ngl 0 or without one; "unknown backend" when it lists none. Key and
-// label are the same.
-Identity backend_identity(const RunRecord& rec);
-
-// One setting of a record's run that compare keeps runs apart by: a compare-key knob
-// (core/knobs.h, by its table header) or a setting a source recorded that no knob declares
-// (RunRecord::source_fields, is_source_knob: by its field name).
-struct KnobSetting {
-  std::string name;      // Knob::header, or the source's field
-  std::string value;     // knob_text, or the source's text
-  bool in_label = true;  // knobs_label names it: false for a knob bench does not set (no flag, or
-                         // quiet_default) at its default
-  bool operator==(const KnobSetting&) const = default;
-};
-using KnobSettings = std::vector<KnobSetting>;
-
-// Every compare-key knob of a record's run, in knobs() order, each with its value (at its
-// default too), then the source's settings that are knobs, in field order. Two records ran the
-// same knobs when their settings are equal. What compare decides about knobs (which differ
-// between rows or cells) it decides on these, never by reading knobs_label back.
-KnobSettings knob_settings(const RunRecord& rec);
-
-// The settings as text, those in_label only, by name, e.g.
-// "ngl=99 lm=auto n_batch=2048 n_ubatch=512 type_k=f16 type_v=f16 fa=on poll=50 cpu_strict=0 threads=8 n_depth=0";
-// a knob bench does not set (no flag: n_cpu_moe, sm, ...) only where it is not at its default ("... n_cpu_moe=30").
-std::string knobs_label(const KnobSettings& settings);
-std::string knobs_label(const RunRecord& rec);  // knobs_label(knob_settings(rec))
-
-// The identities of a set of records (machine, model as ModelIdentities resolves it, build)
-// and its knobs label, made once per distinct setup: the records that share machine, build,
-// model, params and tags (most records of a large database: the repetitions of one
-// configuration) share one entry, so a view of 100,000 records builds a few thousand.
-class RecordIdentities {
- public:
-  struct Entry {
-    Identity machine, model, build, backend;
-    Identity tool, commit;  // the build's two parts (tool_identity, commit_identity; the commit with
-                            // the build's backends where the build has them)
-    std::string knobs;      // knobs_label
-    KnobSettings knob_settings;
-    std::size_t first = 0;  // index of the setup's first record
-  };
-  explicit RecordIdentities(std::span<const RunRecord> records);
-  // The distinct setup of records[i], an index into entries(); records of one setup share it.
-  std::size_t setup(std::size_t i) const { return setup_of_[i]; }
-  const Entry& of(std::size_t i) const { return entries_[setup_of_[i]]; }
-  const std::vector<Entry>& entries() const { return entries_; }
-
- private:
-  std::vector<Entry> entries_;         // one per distinct setup, in order of first record
-  std::vector<std::size_t> setup_of_;  // per record
-};
 
 // kItl: each generated token's latency in tg (ms). kSuiteGen, kSuiteTtft: a prompt suite's
 // per-prompt medians (generation t/s, TTFT ms; core/suite_stats.h), one row per suite name and
