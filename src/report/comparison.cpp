@@ -25,25 +25,6 @@ namespace rigbench::report {
 
 namespace {
 
-// The metrics, in row order (all_metrics() lists the same). A record contributes the values
-// of each metric it holds (metric_values()).
-struct MetricDef {
-  Metric metric;
-  MetricInfo info;
-};
-constexpr MetricDef kMetrics[] = {
-    {Metric::kPp, {"pp_tps", "t/s", true, true, true}},
-    {Metric::kTg, {"tg_tps", "t/s", true, true, true}},
-    {Metric::kTtft, {"ttft_ms", "ms", false, true, true}},
-    {Metric::kTgEnergy, {"tg_j_per_token", "J/token", false, true, false}},
-    {Metric::kCost, {"cost_per_mtok", "per Mtok", false, true, false}},
-    {Metric::kMemory, {"memory_bytes", "bytes", false, false, false}},
-    {Metric::kItl, {"itl_ms", "ms", false, true, false}},
-    {Metric::kSuiteGen, {"suite_gen_tps", "t/s", true, true, false}},
-    {Metric::kSuiteTtft, {"suite_ttft_ms", "ms", false, true, false}},
-    {Metric::kEmbedLatency, {"embed_latency_ms", "ms", false, true, false}},
-};
-
 struct RowKey {
   std::string model, machine, build, knobs;
   int metric = 0, n = 0, depth = 0;
@@ -195,293 +176,11 @@ Result<std::size_t> find_baseline(const std::vector<std::string>& columns, const
                                      compare_by_name(by) + "s match (" + join(columns, ", ") + ")");
 }
 
-// `suffix` follows the test: " in EUR" for cost, " (stated)" for energy that was not measured.
-// `pg`: a -pg test's phase (core/test_name.h), named apart from a plain pp or tg test.
-std::string test_label(Metric metric, int n, int depth, bool pg, const std::string& suffix) {
-  switch (metric) {
-    case Metric::kPp: return phase_test_name(true, n, pg, depth) + suffix;
-    case Metric::kTg:
-    case Metric::kTgEnergy:
-    case Metric::kCost: return phase_test_name(false, n, pg, depth) + suffix;
-    case Metric::kTtft: return "ttft " + phase_test_name(true, n, pg, depth) + suffix;
-    case Metric::kItl: return "itl " + phase_test_name(false, n, pg, depth) + suffix;
-    case Metric::kMemory: return n > 0 ? "n_ctx " + std::to_string(n) : "";  // 0: no context (embed)
-    case Metric::kSuiteGen:
-    case Metric::kSuiteTtft:
-    case Metric::kEmbedLatency: return suffix;  // metric_values names the suite or the query set
-  }
-  return suffix;
-}
-
-// The values of one of `rec`'s tests: its name says whether it is a -pg test's phase.
-MetricValues values(const RunRecord& rec, std::vector<double> samples, Metric metric, int n, int depth,
-                    const std::string& suffix = "") {
-  std::string test = test_label(metric, n, depth, pp_tg_test(rec), suffix);
-  return MetricValues{std::move(samples), n, depth, std::move(test), std::nullopt, {}};
-}
-
-// " (stated)", " (estimated)", ...: energy that no meter read; "" for counter or integrated.
-std::string unmeasured_suffix(const EnergyInfo& e) {
-  for (const std::string& method : split(e.method, '+')) {
-    if (method != "counter" && method != "integrated") return " (" + e.method + ")";
-  }
-  return "";
-}
-
 }  // namespace
-
-namespace {
-
-// What of a record's results decides its rows (metric_values: which metrics it holds, their
-// tokens, depth and test label; whether it was refused), apart from its setup: records of
-// one setup and one results shape have the same rows.
-std::string results_shape(const RunRecord& rec) {
-  std::string shape;
-  shape.reserve(64);
-  for (const auto* t : {&rec.results.pp, &rec.results.tg}) {
-    shape.push_back(t->has_value() ? 1 : 0);
-    if (!*t) continue;
-    const ThroughputResult& r = **t;
-    shape.append(reinterpret_cast<const char*>(&r.n_tokens), sizeof r.n_tokens);
-    shape.push_back(r.summary_only ? 1 : 0);
-    shape.push_back(r.samples_tps.empty() ? 1 : 0);
-  }
-  shape.push_back(rec.results.ttft && !rec.results.ttft->samples_ns.empty() ? 1 : 0);
-  shape.push_back(rec.energy.tg && std::isfinite(rec.energy.tg->j_per_token) ? 1 : 0);
-  shape.push_back(rec.cost && std::isfinite(rec.cost->gross_per_mtok) ? 1 : 0);
-  shape.push_back(rec.memory.buffers.empty() ? 1 : 0);
-  shape.push_back(rec.refused.empty() ? 1 : 0);
-  shape.push_back(rec.results.tg && !rec.results.tg->itl_ns.empty() ? 1 : 0);  // kItl
-  const auto& embedding = rec.results.embedding;  // kEmbedLatency: its row names the query set and its size
-  const bool embed_latency = embedding && !embedding->latency.samples_ns.empty();
-  shape.push_back(embed_latency ? 1 : 0);
-  if (embed_latency) shape.append(reinterpret_cast<const char*>(&embedding->n_queries), sizeof embedding->n_queries);
-  // A prompt suite's rows name the suite (kSuiteGen, kSuiteTtft); a serve-bench run's name the
-  // server and its load (metric_values).
-  const Results& res = rec.results;
-  const std::string suite =
-      res.suite ? res.suite->name + '\x1f' + res.suite->hash + '\x1f' + std::to_string(res.suite->prompts.size()) : "";
-  std::string server;
-  if (rec.server) {
-    const ServerRun& sv = *rec.server;
-    server = std::to_string(sv.concurrency) + '\x1f' + std::to_string(sv.rate_rps) + '\x1f' + sv.software + '\x1f' +
-             sv.version + '\x1f' + sv.api + '\x1f' + sv.url;
-  }
-  const std::string& currency = rec.cost ? rec.cost->currency : std::string();
-  const std::string& query_set = embed_latency ? embedding->query_set : std::string();
-  for (const std::string* text :
-       {&rec.energy.method, &currency, &suite, static_cast<const std::string*>(&server), &query_set}) {
-    const auto n = static_cast<uint32_t>(text->size());
-    shape.append(reinterpret_cast<const char*>(&n), sizeof n);
-    shape.append(*text);
-  }
-  return shape;
-}
-
-}  // namespace
-
-namespace {
-
-// A summary of unknown n (0) counts as 2 when pooled (PooledValues::summary).
-Summary with_known_n(Summary s) {
-  if (s.n == 0) s.n = 2;
-  return s;
-}
-
-}  // namespace
-
-void PooledValues::add(const MetricValues& v) {
-  samples.insert(samples.end(), v.samples.begin(), v.samples.end());
-  for (const std::string& f : v.flags) {
-    const auto at = std::lower_bound(flags.begin(), flags.end(), f);
-    if (at == flags.end() || *at != f) flags.insert(at, f);
-  }
-  if (v.stated) stated = stated ? combine(with_known_n(*stated), with_known_n(*v.stated)) : *v.stated;
-}
-
-namespace {
-
-// The phase of a record's noise notes that concern a metric's rows ("" = none but the whole
-// run's): TTFT is measured in the pp phase; ITL, energy and cost come from tg.
-const char* noise_phase(Metric metric) {
-  switch (metric) {
-    case Metric::kPp:
-    case Metric::kTtft: return "pp";
-    case Metric::kTg:
-    case Metric::kItl:
-    case Metric::kTgEnergy:
-    case Metric::kCost: return "tg";
-    default: return "";
-  }
-}
-
-// Adds the record's noise notes that concern `metric` and its interval target to `pooled`.
-void add_noise_of(PooledValues& pooled, const RunRecord& rec, Metric metric) {
-  const double target = rec.precision.ci_target_pct;
-  if (std::isfinite(target) && !(pooled.ci_target_pct <= target)) pooled.ci_target_pct = target;
-  if (rec.noise.empty() || metric == Metric::kMemory) return;
-  const std::string phase = noise_phase(metric);
-  for (const NoiseNote& n : rec.noise) {
-    if (!n.phase.empty() && n.phase != phase) continue;
-    const bool seen = std::any_of(pooled.noise.begin(), pooled.noise.end(), [&n](const NoiseNote& m) {
-      return m.code == n.code && m.phase == n.phase && m.text == n.text;
-    });
-    if (seen) continue;
-    if (pooled.noise.size() < kMaxCellNoise) pooled.noise.push_back(n);
-    else ++pooled.noise_more;
-  }
-}
-
-}  // namespace
-
-bool PooledValues::add_values_of(const RunRecord& rec, Metric metric) {
-  if (!add_samples_of(rec, metric)) return false;
-  add_noise_of(*this, rec, metric);
-  return true;
-}
-
-bool PooledValues::add_samples_of(const RunRecord& rec, Metric metric) {
-  const Results& r = rec.results;
-  switch (metric) {
-    case Metric::kPp:
-    case Metric::kTg: {
-      const auto& t = metric == Metric::kPp ? r.pp : r.tg;
-      if (!t || t->summary_only) break;  // summary-only: as metric_values states it, below
-      if (t->samples_tps.empty()) return false;
-      samples.insert(samples.end(), t->samples_tps.begin(), t->samples_tps.end());
-      return true;
-    }
-    case Metric::kTtft:
-      if (!r.ttft || r.ttft->samples_ns.empty()) return false;
-      for (int64_t ns : r.ttft->samples_ns) samples.push_back(static_cast<double>(ns) / 1e6);  // to_milliseconds
-      return true;
-    default: break;  // one value per run: few
-  }
-  auto v = metric_values(rec, metric);
-  if (!v) return false;
-  // One value per run (energy, cost, memory, ITL): a record that stands for several runs
-  // (RunRecord::runs, a pooled view) gives it once per run, as the runs one by one would.
-  for (int k = 0; k < std::max(rec.runs, 1); ++k) add(*v);
-  return true;
-}
-
-Summary PooledValues::summary() const {
-  if (!stated) return summarize(samples);
-  if (samples.empty()) return *stated;
-  return combine(summarize(samples), with_known_n(*stated));
-}
-
-std::span<const Metric> all_metrics() {
-  static constexpr Metric kAll[] = {Metric::kPp,       Metric::kTg,        Metric::kTtft,
-                                    Metric::kTgEnergy, Metric::kCost,      Metric::kMemory,
-                                    Metric::kItl,      Metric::kSuiteGen,  Metric::kSuiteTtft,
-                                    Metric::kEmbedLatency};
-  return kAll;
-}
-
-namespace {
-
-std::optional<MetricValues> run_metric_values(const RunRecord& rec, Metric metric) {
-  const Results& r = rec.results;
-  switch (metric) {
-    case Metric::kPp:
-    case Metric::kTg: {
-      const auto& t = metric == Metric::kPp ? r.pp : r.tg;
-      if (!t) break;
-      if (t->summary_only) {
-        MetricValues v = values(rec, {}, metric, t->n_tokens, rec.params.n_depth);
-        v.stated = t->tps;
-        return v;
-      }
-      if (!t->samples_tps.empty()) return values(rec, t->samples_tps, metric, t->n_tokens, rec.params.n_depth);
-      break;
-    }
-    case Metric::kTtft:
-      if (r.ttft && !r.ttft->samples_ns.empty()) {
-        return values(rec, to_milliseconds(r.ttft->samples_ns), metric, rec.params.n_prompt, rec.params.n_depth);
-      }
-      break;
-    case Metric::kTgEnergy:
-      if (r.tg && rec.energy.tg && std::isfinite(rec.energy.tg->j_per_token)) {
-        MetricValues v = values(rec, {rec.energy.tg->j_per_token}, metric, r.tg->n_tokens, rec.params.n_depth,
-                                unmeasured_suffix(rec.energy));
-        v.flags = rec.energy.flags;
-        return v;
-      }
-      break;
-    case Metric::kCost:
-      if (r.tg && rec.cost && std::isfinite(rec.cost->gross_per_mtok)) {
-        MetricValues v = values(rec, {rec.cost->gross_per_mtok}, metric, r.tg->n_tokens, rec.params.n_depth,
-                                " in " + rec.cost->currency + unmeasured_suffix(rec.energy));
-        v.flags = rec.energy.flags;  // the cost is the energy's: the same doubts
-        return v;
-      }
-      break;
-    case Metric::kItl:
-      if (r.tg && !r.tg->itl_ns.empty()) {
-        return values(rec, to_milliseconds(r.tg->itl_ns), metric, r.tg->n_tokens, rec.params.n_depth);
-      }
-      break;
-    case Metric::kSuiteGen:
-    case Metric::kSuiteTtft: {
-      if (!r.suite) break;
-      const bool gen = metric == Metric::kSuiteGen;
-      std::vector<double> medians = prompt_medians(*r.suite, gen ? "gen_tps" : "ttft_ms");
-      if (medians.empty()) break;
-      // "suite builtin [1a2b3c4d] gen": the name and the content hash's first 8 hex digits.
-      const std::string& h = r.suite->hash;
-      const std::string tag = h.substr(h.find(':') == std::string::npos ? 0 : h.find(':') + 1, 8);
-      const std::string label = "suite " + r.suite->name + " [" + tag + "] " + (gen ? "gen" : "TTFT");
-      return values(rec, std::move(medians), metric, static_cast<int>(r.suite->prompts.size()), 0, label);
-    }
-    case Metric::kEmbedLatency: {
-      if (!r.embedding || r.embedding->latency.samples_ns.empty()) break;
-      // "embed latency b1 builtin (343 queries)": the query set as given and its size.
-      const EmbeddingResult& e = *r.embedding;
-      const std::string label =
-          "embed latency b1 " + e.query_set + " (" + std::to_string(e.n_queries) + " queries)";
-      return values(rec, to_milliseconds(e.latency.samples_ns), metric, e.n_queries, 0, label);
-    }
-    case Metric::kMemory: {
-      if (rec.memory.buffers.empty()) break;
-      uint64_t total = 0;
-      for (const auto& b : rec.memory.buffers) total += b.model_bytes + b.context_bytes + b.compute_bytes;
-      // The context the run created, where it is a setting of the run (an embedding run has none).
-      const int n_ctx = knob_applies(*find_knob("n_ctx"), rec) ? rec.params.n_ctx : 0;
-      return values(rec, {static_cast<double>(total)}, metric, n_ctx, 0);
-    }
-  }
-  return std::nullopt;
-}
-
-}  // namespace
-
-std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric) {
-  auto v = run_metric_values(rec, metric);
-  // serve-bench runs: the load, the server and its API are part of the row, so runs at
-  // another concurrency or against another server are never pooled nor ranked together
-  // ("tg16 @ c4 llama.cpp b7090 openai-completions http://127.0.0.1:8080").
-  if (v && rec.server) {
-    const ServerRun& s = *rec.server;
-    v->test += " @ c" + std::to_string(s.concurrency);
-    if (s.rate_rps > 0) v->test += " rate " + shortest(s.rate_rps);
-    if (!s.software.empty()) v->test += " " + s.software;
-    if (!s.version.empty()) v->test += " " + short_commit(s.version);  // llama-server's "b7090-<40 hex>"
-    v->test += " " + s.api + " " + s.url;
-  }
-  return v;
-}
 
 std::optional<MeanInterval> cell_interval(Metric metric, const Cell& cell) {
   if (cell.state != CellState::kMeasured || !metric_info(metric).per_repetition) return std::nullopt;
   return mean_interval(cell.summary);
-}
-
-const MetricInfo& metric_info(Metric metric) {
-  for (const MetricDef& d : kMetrics) {
-    if (d.metric == metric) return d.info;
-  }
-  return kMetrics[0].info;
 }
 
 Result<Comparison> compare(std::span<const RunRecord> records, const CompareOptions& options) {
@@ -570,14 +269,11 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
       const std::string config = options.by == CompareBy::kBuild     ? id.knobs
                                  : options.by == CompareBy::kBackend ? id.knobs + " build=" + build + " machine=" + machine
                                                                      : id.knobs + " build=" + build;
-      for (const MetricDef& def : kMetrics) {
-        auto c = metric_values(rec, def.metric);
-        if (!rec.refused.empty() && (def.metric == Metric::kPp || def.metric == Metric::kTg)) {
-          // A refused run has no samples: its pp and tg rows say "won't fit" for this column.
-          const int n = def.metric == Metric::kPp ? rec.params.n_prompt : rec.params.n_gen;
-          const int depth = rec.params.n_depth;
-          if (n > 0)
-            c = MetricValues{{}, n, depth, test_label(def.metric, n, depth, pp_tg_test(rec), ""), std::nullopt, {}};
+      for (const Metric metric : all_metrics()) {
+        auto c = metric_values(rec, metric);
+        // A refused run has no samples: its pp and tg rows say "won't fit" for this column.
+        if (!rec.refused.empty()) {
+          if (auto refused = wont_fit_values(rec, metric)) c = std::move(refused);
         }
         if (!c) continue;
         // By build the knobs are part of the row: builds are compared like for like.
@@ -585,7 +281,7 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
                    options.by == CompareBy::kMachine || options.by == CompareBy::kBackend ? "" : machine,
                    options.by == CompareBy::kBuild ? "" : row_build,
                    options.by == CompareBy::kBuild ? id.knobs : "",
-                   static_cast<int>(def.metric),
+                   static_cast<int>(metric),
                    c->n,
                    c->depth,
                    c->test};
@@ -597,7 +293,7 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
         ConfigValues& cv = row.columns[col][rec.refused.empty() ? config : std::string(kRefusedConfig)];
         cv.knobs = id.knobs;
         cv.knob_settings = id.knob_settings;
-        dest->second.push_back({def.metric, &cv.values});
+        dest->second.push_back({metric, &cv.values});
       }
     }
     for (const Destination& d : dest->second) {

@@ -61,81 +61,14 @@
 #include "core/stats.h"
 #include "core/status.h"
 #include "report/compare_by.h"
+#include "report/compare_metric.h"
 #include "report/identities.h"
 #include "report/knob_settings.h"
+#include "report/metric_values.h"
+#include "report/pooled_values.h"
 #include "report/record_identities.h"
 
 namespace rigbench::report {
-
-// kItl: each generated token's latency in tg (ms). kSuiteGen, kSuiteTtft: a prompt suite's
-// per-prompt medians (generation t/s, TTFT ms; core/suite_stats.h), one row per suite name and
-// content hash, so that two suites are never pooled. kEmbedLatency: `rigbench embed`'s
-// single-query latency at batch 1 (ms, one value per query and repetition), one row per query
-// set and its size.
-enum class Metric { kPp, kTg, kTtft, kTgEnergy, kCost, kMemory, kItl, kSuiteGen, kSuiteTtft, kEmbedLatency };
-
-struct MetricInfo {
-  const char* key;        // "pp_tps", "tg_tps", "ttft_ms", "tg_j_per_token", "cost_per_mtok", "memory_bytes",
-                          // "itl_ms", "suite_gen_tps", "suite_ttft_ms", "embed_latency_ms"
-  const char* unit;       // "t/s", "ms", "J/token", "per Mtok", "bytes"
-  bool higher_is_better;  // t/s: true; ms, J, cost, bytes: false
-  bool ranked;            // whether rows of the metric have a winner and ratios
-  bool per_repetition;    // one value per repetition (pp, tg, TTFT), else one per run, token (ITL), prompt (suites)
-                          // or query (embedding latency)
-};
-const MetricInfo& metric_info(Metric metric);
-
-// Every metric, in row order.
-std::span<const Metric> all_metrics();
-
-// What one record gives a metric: its per-sample values and the test they measure.
-struct MetricValues {
-  // t/s per repetition (pp, tg), ms per repetition (TTFT); one value per run: J per tg
-  // token, cost per Mtok, bytes allocated (memory)
-  std::vector<double> samples;
-  int n = 0;         // tokens of the test (pp, tg, TTFT's prompt; tg for energy and cost), or n_ctx (memory)
-  int depth = 0;     // n_depth (0 for memory, whose n_ctx includes it)
-  std::string test;  // "pp512", "tg128 @ d4096", "ttft pp512", "tg128 in EUR", "tg128 (stated)", "n_ctx 640"
-  // A summary-only result (ThroughputResult::summary_only: llama-bench csv, sql): its
-  // statistics, as the source stated them; `samples` is then empty.
-  std::optional<Summary> stated;
-  // Energy and cost: the record's doubts about its energy figures (EnergyInfo::flags).
-  std::vector<std::string> flags;
-};
-
-// Values pooled from several records: raw samples, and the statistics of summary-only
-// results, which have none.
-struct PooledValues {
-  std::vector<double> samples;
-  std::optional<Summary> stated;  // the summary-only results, combined (core/stats.h combine)
-  std::vector<std::string> flags;  // the energy flags of everything added, sorted, each once
-  // The noise notes (RunRecord::noise) of the records added that concern the metric's test
-  // (a pp row: pp's and the whole run's; tg, ITL, energy and cost: tg's and the whole run's),
-  // each distinct note once, at most kMaxCellNoise; noise_more counts the distinct ones left out.
-  std::vector<NoiseNote> noise;
-  std::size_t noise_more = 0;
-  // The strictest interval target (Precision::ci_target_pct) of the records added; NaN when none stated one.
-  double ci_target_pct = std::nan("");
-
-  void add(const MetricValues& v);
-  // Adds what metric_values(rec, metric) holds, without making its test label (a view of
-  // many records adds each record's values); false when the record holds no value of `metric`.
-  // A record that stands for several runs (RunRecord::runs) adds a per-run value once per run.
-  // Adds its noise notes and interval target too.
-  bool add_values_of(const RunRecord& rec, Metric metric);
-  // add_values_of without the noise notes and target.
-  bool add_samples_of(const RunRecord& rec, Metric metric);
-  // The statistics of everything added: summarize(samples), combined with `stated`. A
-  // summary that does not state its n (0) counts as 2, the fewest that carry a spread,
-  // when it is pooled with anything else; alone it is returned as it is.
-  Summary summary() const;
-  bool summary_only() const { return stated.has_value(); }
-};
-// The most distinct noise notes a cell keeps (PooledValues::noise).
-inline constexpr std::size_t kMaxCellNoise = 8;
-
-// nullopt when the record holds no value of `metric` (a test that did not run, no memory breakdown).
-std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric);
 
 enum class CellState {
   kMissing,   // no record of this row in this column
