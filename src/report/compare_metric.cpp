@@ -33,10 +33,9 @@ const MetricInfo& metric_info(Metric metric) {
 }
 
 std::span<const Metric> all_metrics() {
-  static constexpr Metric kAll[] = {Metric::kPp,       Metric::kTg,        Metric::kTtft,
-                                    Metric::kTgEnergy, Metric::kCost,      Metric::kMemory,
-                                    Metric::kItl,      Metric::kSuiteGen,  Metric::kSuiteTtft,
-                                    Metric::kEmbedLatency};
+  static constexpr Metric kAll[] = {Metric::kPp,        Metric::kTg,          Metric::kTtft, Metric::kTgEnergy,
+                                    Metric::kCost,      Metric::kMemory,      Metric::kItl,  Metric::kSuiteGen,
+                                    Metric::kSuiteTtft, Metric::kEmbedLatency};
   return kAll;
 }
 

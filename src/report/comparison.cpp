@@ -1,30 +1,19 @@
 #include "report/comparison.h"
 
-#include <algorithm>
-#include <cctype>
-#include <cmath>
-#include <cstdio>
-#include <filesystem>
 #include <map>
 #include <set>
-#include <string_view>
+#include <string>
 #include <unordered_map>
 
-#include "core/knobs.h"
-#include "core/rpc_endpoints.h"
-#include "core/short_commit.h"
-#include "core/strings.h"
-#include "core/suite_stats.h"
-#include "core/test_name.h"
 #include "report/byte_signature.h"
-#include "report/table.h"
 #include "report/unique_labels.h"
-#include "store/llama_bench_record.h"
 
 namespace rigbench::report {
 
 namespace {
 
+// What tells a comparison's rows apart (and orders them): the labels of the identities that are
+// not the columns, by build the knobs, then the metric and its test.
 struct RowKey {
   std::string model, machine, build, knobs;
   int metric = 0, n = 0, depth = 0;
@@ -32,63 +21,7 @@ struct RowKey {
   auto operator<=>(const RowKey&) const = default;
 };
 
-
-void rank(Row& row, const MetricInfo& info) {
-  if (!info.ranked) return;
-  std::vector<int> measured;
-  int refused = 0;
-  for (int i = 0; i < static_cast<int>(row.cells.size()); ++i) {
-    if (row.cells[i].state == CellState::kMeasured) measured.push_back(i);
-    if (row.cells[i].state == CellState::kWontFit) ++refused;
-  }
-  if (measured.empty()) return;
-  if (measured.size() == 1 && refused == 0) {
-    row.verdict = "single result";
-    return;
-  }
-  auto mean = [&row](int i) { return row.cells[i].summary.mean; };
-  std::stable_sort(measured.begin(), measured.end(),
-                   [&](int a, int b) { return info.higher_is_better ? mean(a) > mean(b) : mean(a) < mean(b); });
-  if (measured.size() >= 2) {
-    const Summary& a = row.cells[measured[0]].summary;
-    const Summary& b = row.cells[measured[1]].summary;
-    // [mean - sd, mean + sd] intervals overlap, or a spread is unknown.
-    if (!std::isfinite(a.stddev) || !std::isfinite(b.stddev) || std::fabs(a.mean - b.mean) <= a.stddev + b.stddev) {
-      row.verdict = "no clear winner";
-      return;
-    }
-  }
-  row.winner = measured[0];
-}
-
-
-
-
-void set_ratios(Row& row, const MetricInfo& info, std::size_t baseline) {
-  if (!info.ranked || row.cells[baseline].state != CellState::kMeasured) return;
-  const double base = row.cells[baseline].summary.mean;
-  for (Cell& c : row.cells) {
-    if (c.state != CellState::kMeasured) continue;
-    c.ratio = info.higher_is_better ? c.summary.mean / base : base / c.summary.mean;
-  }
-}
-
-Result<std::size_t> find_baseline(const std::vector<std::string>& columns, const std::string& wanted, CompareBy by) {
-  if (wanted.empty()) return 0;
-  const std::string w = to_lower(wanted);
-  std::vector<std::size_t> partial;
-  for (std::size_t i = 0; i < columns.size(); ++i) {
-    const std::string c = to_lower(columns[i]);
-    if (c == w) return i;
-    if (c.find(w) != std::string::npos) partial.push_back(i);
-  }
-  if (partial.size() == 1) return partial.front();
-  return fail(ErrorCode::kUsage, "--baseline '" + wanted + "': " + (partial.empty() ? "no " : "several ") +
-                                     compare_by_name(by) + "s match (" + join(columns, ", ") + ")");
-}
-
 }  // namespace
-
 
 Result<Comparison> compare(std::span<const RunRecord> records, const CompareOptions& options) {
   return compare(records, options, RecordIdentities(records));
@@ -173,9 +106,10 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
       const std::string& row_build = tool_columns ? commits.of(id.commit.key) : build;
       // By backend, a cell pools the backend's runs on every machine: each machine is a configuration
       // of it (the best one is shown, and says which machine).
-      const std::string config = options.by == CompareBy::kBuild     ? id.knobs
-                                 : options.by == CompareBy::kBackend ? id.knobs + " build=" + build + " machine=" + machine
-                                                                     : id.knobs + " build=" + build;
+      const std::string config = options.by == CompareBy::kBuild ? id.knobs
+                                 : options.by == CompareBy::kBackend
+                                     ? id.knobs + " build=" + build + " machine=" + machine
+                                     : id.knobs + " build=" + build;
       for (const Metric metric : all_metrics()) {
         auto c = metric_values(rec, metric);
         // A refused run has no samples: its pp and tg rows say "won't fit" for this column.
@@ -222,7 +156,7 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
     const MetricInfo& info = metric_info(row.metric);
     for (const CellConfigs& configs : cells.columns) row.cells.push_back(make_cell(configs, info));
     row.knobs_differ = knobs_differ(row, options.by);
-    rank(row, info);
+    rank_row(row, info);
     set_ratios(row, info, cmp.baseline);
     cmp.rows.push_back(std::move(row));
   }

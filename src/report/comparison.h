@@ -48,26 +48,23 @@
 // not fit the machine) marks its pp and tg cells "won't fit" unless the column also ran them.
 #pragma once
 
-#include <cmath>
 #include <cstddef>
-#include <map>
-#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "core/record.h"
-#include "core/significance.h"
-#include "core/stats.h"
 #include "core/status.h"
-#include "report/compare_by.h"
-#include "report/compare_metric.h"
-#include "report/comparison_row.h"
-#include "report/identities.h"
-#include "report/knob_settings.h"
-#include "report/metric_values.h"
-#include "report/pooled_values.h"
-#include "report/record_identities.h"
+// The parts, each in a file of its own and all included here for the printers and commands:
+#include "report/compare_by.h"         // what the columns are (--by)
+#include "report/compare_metric.h"     // the metrics rows are of
+#include "report/comparison_row.h"     // rows and their cells, each column at its best
+#include "report/identities.h"         // machine, model, build, tool, commit, backend
+#include "report/knob_settings.h"      // the knobs that keep runs apart, and their label
+#include "report/metric_values.h"      // what one record gives a metric, and the test it names
+#include "report/pooled_values.h"      // the values of several records, pooled
+#include "report/record_identities.h"  // the identities of a set of records, once per setup
+#include "report/row_ranking.h"        // winner, verdict, ratios, --baseline
 
 namespace rigbench::report {
 

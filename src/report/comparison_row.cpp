@@ -84,7 +84,8 @@ void set_knobs_shown(std::vector<Row>& rows) {
   }
   auto value_of = [&](std::size_t i, const std::string& name) {
     const KnobSettings& settings = rows[i].knob_settings;
-    const auto it = std::find_if(settings.begin(), settings.end(), [&](const KnobSetting& s) { return s.name == name; });
+    const auto it =
+        std::find_if(settings.begin(), settings.end(), [&](const KnobSetting& s) { return s.name == name; });
     return it != settings.end() ? it->value : std::string("-");  // a setting another llama-bench version recorded
   };
   for (const std::string& name : names) {

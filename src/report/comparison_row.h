@@ -32,9 +32,9 @@ struct Cell {
   Summary summary;              // statistics of `samples` (PooledValues::summary)
   bool summary_only = false;    // a source of the configuration shown kept statistics, not samples
   std::string config;  // that configuration's knobs, e.g. "t=8 ngl=99 lm=auto fa=on ctk=f16 ctv=f16 b=2048 ub=512"
-  std::string knobs;            // the knobs of that configuration alone (knobs_label): `config` less build and machine
-  KnobSettings knob_settings;   // the same knobs, each with its value (knob_settings)
-  std::size_t n_configs = 0;    // configurations run in this cell (the best one is shown)
+  std::string knobs;   // the knobs of that configuration alone (knobs_label): `config` less build and machine
+  KnobSettings knob_settings;  // the same knobs, each with its value (knob_settings)
+  std::size_t n_configs = 0;   // configurations run in this cell (the best one is shown)
   // Energy and cost: the energy flags (EnergyInfo::flags: below_update_period, coarse,
   // sources_disagree, gap, idle_above_active, idle_stated) of the runs shown, sorted, each once.
   std::vector<std::string> energy_flags;

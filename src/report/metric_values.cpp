@@ -105,8 +105,7 @@ std::optional<MetricValues> run_metric_values(const RunRecord& rec, Metric metri
       if (!r.embedding || r.embedding->latency.samples_ns.empty()) break;
       // "embed latency b1 builtin (343 queries)": the query set as given and its size.
       const EmbeddingResult& e = *r.embedding;
-      const std::string label =
-          "embed latency b1 " + e.query_set + " (" + std::to_string(e.n_queries) + " queries)";
+      const std::string label = "embed latency b1 " + e.query_set + " (" + std::to_string(e.n_queries) + " queries)";
       return values(rec, to_milliseconds(e.latency.samples_ns), metric, e.n_queries, 0, label);
     }
     case Metric::kMemory: {

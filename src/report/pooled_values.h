@@ -20,7 +20,7 @@ namespace rigbench::report {
 // results, which have none.
 struct PooledValues {
   std::vector<double> samples;
-  std::optional<Summary> stated;  // the summary-only results, combined (core/stats.h combine)
+  std::optional<Summary> stated;   // the summary-only results, combined (core/stats.h combine)
   std::vector<std::string> flags;  // the energy flags of everything added, sorted, each once
   // The noise notes (RunRecord::noise) of the records added that concern the metric's test
   // (a pp row: pp's and the whole run's; tg, ITL, energy and cost: tg's and the whole run's),
