@@ -1,103 +1,19 @@
 #include "report/comparison.h"
 
-#include <algorithm>
-#include <cctype>
-#include <cmath>
-#include <cstdio>
-#include <filesystem>
 #include <map>
 #include <set>
-#include <string_view>
+#include <string>
 #include <unordered_map>
 
-#include "core/knobs.h"
-#include "core/rpc_endpoints.h"
-#include "core/short_commit.h"
-#include "core/strings.h"
-#include "core/suite_stats.h"
-#include "core/test_name.h"
-#include "report/table.h"
-#include "store/llama_bench_record.h"
+#include "report/byte_signature.h"
+#include "report/unique_labels.h"
 
 namespace rigbench::report {
 
 namespace {
 
-// The metrics, in row order (all_metrics() lists the same). A record contributes the values
-// of each metric it holds (metric_values()).
-struct MetricDef {
-  Metric metric;
-  MetricInfo info;
-};
-constexpr MetricDef kMetrics[] = {
-    {Metric::kPp, {"pp_tps", "t/s", true, true, true}},
-    {Metric::kTg, {"tg_tps", "t/s", true, true, true}},
-    {Metric::kTtft, {"ttft_ms", "ms", false, true, true}},
-    {Metric::kTgEnergy, {"tg_j_per_token", "J/token", false, true, false}},
-    {Metric::kCost, {"cost_per_mtok", "per Mtok", false, true, false}},
-    {Metric::kMemory, {"memory_bytes", "bytes", false, false, false}},
-    {Metric::kItl, {"itl_ms", "ms", false, true, false}},
-    {Metric::kSuiteGen, {"suite_gen_tps", "t/s", true, true, false}},
-    {Metric::kSuiteTtft, {"suite_ttft_ms", "ms", false, true, false}},
-    {Metric::kEmbedLatency, {"embed_latency_ms", "ms", false, true, false}},
-};
-
-// Identity keys to labels that are unique: a label two keys share gets " (2)", " (3)", ...
-// in key order.
-class Labels {
- public:
-  void add(const Identity& id) { labels_.emplace(id.key, id.label); }
-  void finish() {
-    std::map<std::string, std::pair<int, std::string>> seen;  // label -> (count, first key)
-    for (auto& [key, label] : labels_) {
-      auto& [n, first_key] = seen[label];
-      if (++n == 1) first_key = key;
-      if (n > 1) {
-        shared_.push_back({key, label, first_key});
-        label += " (" + std::to_string(n) + ")";
-      }
-    }
-  }
-  // Each identity whose label another one had first: its key, the label they share, the
-  // first one's key (after finish()).
-  struct Shared {
-    std::string key, base, first_key;
-  };
-  const std::vector<Shared>& shared() const { return shared_; }
-  const std::string& of(const std::string& key) const { return labels_.at(key); }
-  std::vector<std::string> sorted() const {
-    std::vector<std::string> v;
-    for (const auto& [key, label] : labels_) v.push_back(label);
-    std::sort(v.begin(), v.end());
-    return v;
-  }
-
- private:
-  std::map<std::string, std::string> labels_;
-  std::vector<Shared> shared_;
-};
-
-// Why a column or row label carries " (2)": what tells the machine or model apart from the
-// one first given the name.
-std::vector<std::string> same_name_notes(const Labels& machines, const Labels& models) {
-  std::vector<std::string> out;
-  auto after_name = [](const std::string& key) {  // a named machine's key: hostname \x1f CPU
-    const auto at = key.find('\x1f');
-    std::string cpu = at == std::string::npos ? std::string() : key.substr(at + 1);
-    if (const auto end = cpu.find('\x1f'); end != std::string::npos) cpu.resize(end);
-    return cpu.empty() ? std::string("no CPU named") : cpu;
-  };
-  for (const Labels::Shared& s : machines.shared()) {
-    out.push_back(machines.of(s.key) + ": another machine named " + s.base + ", told apart by its CPU (" +
-                  after_name(s.key) + "; " + s.base + ": " + after_name(s.first_key) + ")");
-  }
-  for (const Labels::Shared& s : models.shared()) {
-    out.push_back(models.of(s.key) + ": another model named " + s.base +
-                  " (another architecture, size, file type or file; compare -o json: each cell's model)");
-  }
-  return out;
-}
-
+// What tells a comparison's rows apart (and orders them): the labels of the identities that are
+// not the columns, by build the knobs, then the metric and its test.
 struct RowKey {
   std::string model, machine, build, knobs;
   int metric = 0, n = 0, depth = 0;
@@ -105,761 +21,7 @@ struct RowKey {
   auto operator<=>(const RowKey&) const = default;
 };
 
-// One configuration of a cell: its knobs (knobs_label, knob_settings) and its values.
-struct ConfigValues {
-  std::string knobs;
-  KnobSettings knob_settings;
-  PooledValues values;
-};
-// Per column: configuration (Cell::config) -> its values.
-using ColumnSamples = std::map<std::string, ConfigValues>;
-
-// The configuration key of a run that was refused for memory (no samples).
-constexpr const char* kRefusedConfig = "\x01refused";
-
-Cell make_cell(const ColumnSamples& configs, const MetricInfo& info) {
-  Cell cell;
-  if (configs.empty()) return cell;
-  if (configs.size() == 1 && configs.count(kRefusedConfig)) {
-    cell.state = CellState::kWontFit;  // refused, and nothing else of this column ran it
-    return cell;
-  }
-  const std::pair<const std::string, ConfigValues>* best = nullptr;
-  Summary best_summary;
-  for (const auto& entry : configs) {
-    if (entry.first == kRefusedConfig) continue;
-    const Summary summary = entry.second.values.summary();
-    if (!best || (info.higher_is_better ? summary.mean > best_summary.mean : summary.mean < best_summary.mean)) {
-      best = &entry;
-      best_summary = summary;
-    }
-  }
-  cell.state = CellState::kMeasured;
-  cell.config = best->first;
-  cell.knobs = best->second.knobs;
-  cell.knob_settings = best->second.knob_settings;
-  const PooledValues& shown = best->second.values;
-  cell.samples = shown.samples;
-  cell.summary = best_summary;
-  cell.summary_only = shown.summary_only();
-  cell.energy_flags = shown.flags;
-  cell.noise = shown.noise;
-  cell.noise_more = shown.noise_more;
-  cell.ci_target_pct = shown.ci_target_pct;
-  cell.n_configs = configs.size();
-  return cell;
-}
-
-void rank(Row& row, const MetricInfo& info) {
-  if (!info.ranked) return;
-  std::vector<int> measured;
-  int refused = 0;
-  for (int i = 0; i < static_cast<int>(row.cells.size()); ++i) {
-    if (row.cells[i].state == CellState::kMeasured) measured.push_back(i);
-    if (row.cells[i].state == CellState::kWontFit) ++refused;
-  }
-  if (measured.empty()) return;
-  if (measured.size() == 1 && refused == 0) {
-    row.verdict = "single result";
-    return;
-  }
-  auto mean = [&row](int i) { return row.cells[i].summary.mean; };
-  std::stable_sort(measured.begin(), measured.end(),
-                   [&](int a, int b) { return info.higher_is_better ? mean(a) > mean(b) : mean(a) < mean(b); });
-  if (measured.size() >= 2) {
-    const Summary& a = row.cells[measured[0]].summary;
-    const Summary& b = row.cells[measured[1]].summary;
-    // [mean - sd, mean + sd] intervals overlap, or a spread is unknown.
-    if (!std::isfinite(a.stddev) || !std::isfinite(b.stddev) || std::fabs(a.mean - b.mean) <= a.stddev + b.stddev) {
-      row.verdict = "no clear winner";
-      return;
-    }
-  }
-  row.winner = measured[0];
-}
-
-// A cell's knobs without the ones its column's identity implies: by backend, where the layers
-// ran (-ngl: CPU at 0, a GPU above) is the column, not a difference of setup.
-KnobSettings knobs_beyond_column(const KnobSettings& settings, CompareBy by) {
-  if (by != CompareBy::kBackend) return settings;
-  const Knob* ngl = find_knob("n_gpu_layers");
-  KnobSettings out;
-  for (const KnobSetting& s : settings) {
-    if (!ngl || s.name != ngl->header) out.push_back(s);
-  }
-  return out;
-}
-
-// Whether the measured cells of a row show configurations of different knobs.
-bool knobs_differ(const Row& row, CompareBy by) {
-  std::optional<KnobSettings> first;
-  for (const Cell& c : row.cells) {
-    if (c.state != CellState::kMeasured) continue;
-    KnobSettings k = knobs_beyond_column(c.knob_settings, by);
-    if (first && k != *first) return true;
-    if (!first) first = std::move(k);
-  }
-  return false;
-}
-
-// Row::knobs_shown: each row's knobs among those that differ between the rows, in the order
-// knobs_label first names them; a knob knobs_label leaves out at its default is named at that
-// default (every row has every knob), a source's setting a row lacks as "-".
-void set_knobs_shown(std::vector<Row>& rows) {
-  std::vector<std::string> names;  // in the order the rows' labels first name them
-  for (const Row& row : rows) {
-    for (const KnobSetting& s : row.knob_settings) {
-      if (s.in_label && std::find(names.begin(), names.end(), s.name) == names.end()) names.push_back(s.name);
-    }
-  }
-  auto value_of = [&](std::size_t i, const std::string& name) {
-    const KnobSettings& settings = rows[i].knob_settings;
-    const auto it = std::find_if(settings.begin(), settings.end(), [&](const KnobSetting& s) { return s.name == name; });
-    return it != settings.end() ? it->value : std::string("-");  // a setting another llama-bench version recorded
-  };
-  for (const std::string& name : names) {
-    bool varies = false;
-    for (std::size_t i = 1; i < rows.size() && !varies; ++i) varies = value_of(i, name) != value_of(0, name);
-    if (!varies) continue;
-    for (std::size_t i = 0; i < rows.size(); ++i)
-      rows[i].knobs_shown += (rows[i].knobs_shown.empty() ? "" : " ") + name + "=" + value_of(i, name);
-  }
-}
-
-void set_ratios(Row& row, const MetricInfo& info, std::size_t baseline) {
-  if (!info.ranked || row.cells[baseline].state != CellState::kMeasured) return;
-  const double base = row.cells[baseline].summary.mean;
-  for (Cell& c : row.cells) {
-    if (c.state != CellState::kMeasured) continue;
-    c.ratio = info.higher_is_better ? c.summary.mean / base : base / c.summary.mean;
-  }
-}
-
-Result<std::size_t> find_baseline(const std::vector<std::string>& columns, const std::string& wanted, CompareBy by) {
-  if (wanted.empty()) return 0;
-  const std::string w = to_lower(wanted);
-  std::vector<std::size_t> partial;
-  for (std::size_t i = 0; i < columns.size(); ++i) {
-    const std::string c = to_lower(columns[i]);
-    if (c == w) return i;
-    if (c.find(w) != std::string::npos) partial.push_back(i);
-  }
-  if (partial.size() == 1) return partial.front();
-  return fail(ErrorCode::kUsage, "--baseline '" + wanted + "': " + (partial.empty() ? "no " : "several ") +
-                                     compare_by_name(by) + "s match (" + join(columns, ", ") + ")");
-}
-
-// `suffix` follows the test: " in EUR" for cost, " (stated)" for energy that was not measured.
-// `pg`: a -pg test's phase (core/test_name.h), named apart from a plain pp or tg test.
-std::string test_label(Metric metric, int n, int depth, bool pg, const std::string& suffix) {
-  switch (metric) {
-    case Metric::kPp: return phase_test_name(true, n, pg, depth) + suffix;
-    case Metric::kTg:
-    case Metric::kTgEnergy:
-    case Metric::kCost: return phase_test_name(false, n, pg, depth) + suffix;
-    case Metric::kTtft: return "ttft " + phase_test_name(true, n, pg, depth) + suffix;
-    case Metric::kItl: return "itl " + phase_test_name(false, n, pg, depth) + suffix;
-    case Metric::kMemory: return n > 0 ? "n_ctx " + std::to_string(n) : "";  // 0: no context (embed)
-    case Metric::kSuiteGen:
-    case Metric::kSuiteTtft:
-    case Metric::kEmbedLatency: return suffix;  // metric_values names the suite or the query set
-  }
-  return suffix;
-}
-
-// The values of one of `rec`'s tests: its name says whether it is a -pg test's phase.
-MetricValues values(const RunRecord& rec, std::vector<double> samples, Metric metric, int n, int depth,
-                    const std::string& suffix = "") {
-  std::string test = test_label(metric, n, depth, pp_tg_test(rec), suffix);
-  return MetricValues{std::move(samples), n, depth, std::move(test), std::nullopt, {}};
-}
-
-// " (stated)", " (estimated)", ...: energy that no meter read; "" for counter or integrated.
-std::string unmeasured_suffix(const EnergyInfo& e) {
-  for (const std::string& method : split(e.method, '+')) {
-    if (method != "counter" && method != "integrated") return " (" + e.method + ")";
-  }
-  return "";
-}
-
 }  // namespace
-
-namespace {
-
-// What of a record's results decides its rows (metric_values: which metrics it holds, their
-// tokens, depth and test label; whether it was refused), apart from its setup: records of
-// one setup and one results shape have the same rows.
-std::string results_shape(const RunRecord& rec) {
-  std::string shape;
-  shape.reserve(64);
-  for (const auto* t : {&rec.results.pp, &rec.results.tg}) {
-    shape.push_back(t->has_value() ? 1 : 0);
-    if (!*t) continue;
-    const ThroughputResult& r = **t;
-    shape.append(reinterpret_cast<const char*>(&r.n_tokens), sizeof r.n_tokens);
-    shape.push_back(r.summary_only ? 1 : 0);
-    shape.push_back(r.samples_tps.empty() ? 1 : 0);
-  }
-  shape.push_back(rec.results.ttft && !rec.results.ttft->samples_ns.empty() ? 1 : 0);
-  shape.push_back(rec.energy.tg && std::isfinite(rec.energy.tg->j_per_token) ? 1 : 0);
-  shape.push_back(rec.cost && std::isfinite(rec.cost->gross_per_mtok) ? 1 : 0);
-  shape.push_back(rec.memory.buffers.empty() ? 1 : 0);
-  shape.push_back(rec.refused.empty() ? 1 : 0);
-  shape.push_back(rec.results.tg && !rec.results.tg->itl_ns.empty() ? 1 : 0);  // kItl
-  const auto& embedding = rec.results.embedding;  // kEmbedLatency: its row names the query set and its size
-  const bool embed_latency = embedding && !embedding->latency.samples_ns.empty();
-  shape.push_back(embed_latency ? 1 : 0);
-  if (embed_latency) shape.append(reinterpret_cast<const char*>(&embedding->n_queries), sizeof embedding->n_queries);
-  // A prompt suite's rows name the suite (kSuiteGen, kSuiteTtft); a serve-bench run's name the
-  // server and its load (metric_values).
-  const Results& res = rec.results;
-  const std::string suite =
-      res.suite ? res.suite->name + '\x1f' + res.suite->hash + '\x1f' + std::to_string(res.suite->prompts.size()) : "";
-  std::string server;
-  if (rec.server) {
-    const ServerRun& sv = *rec.server;
-    server = std::to_string(sv.concurrency) + '\x1f' + std::to_string(sv.rate_rps) + '\x1f' + sv.software + '\x1f' +
-             sv.version + '\x1f' + sv.api + '\x1f' + sv.url;
-  }
-  const std::string& currency = rec.cost ? rec.cost->currency : std::string();
-  const std::string& query_set = embed_latency ? embedding->query_set : std::string();
-  for (const std::string* text :
-       {&rec.energy.method, &currency, &suite, static_cast<const std::string*>(&server), &query_set}) {
-    const auto n = static_cast<uint32_t>(text->size());
-    shape.append(reinterpret_cast<const char*>(&n), sizeof n);
-    shape.append(*text);
-  }
-  return shape;
-}
-
-}  // namespace
-
-namespace {
-
-// A summary of unknown n (0) counts as 2 when pooled (PooledValues::summary).
-Summary with_known_n(Summary s) {
-  if (s.n == 0) s.n = 2;
-  return s;
-}
-
-}  // namespace
-
-void PooledValues::add(const MetricValues& v) {
-  samples.insert(samples.end(), v.samples.begin(), v.samples.end());
-  for (const std::string& f : v.flags) {
-    const auto at = std::lower_bound(flags.begin(), flags.end(), f);
-    if (at == flags.end() || *at != f) flags.insert(at, f);
-  }
-  if (v.stated) stated = stated ? combine(with_known_n(*stated), with_known_n(*v.stated)) : *v.stated;
-}
-
-namespace {
-
-// The phase of a record's noise notes that concern a metric's rows ("" = none but the whole
-// run's): TTFT is measured in the pp phase; ITL, energy and cost come from tg.
-const char* noise_phase(Metric metric) {
-  switch (metric) {
-    case Metric::kPp:
-    case Metric::kTtft: return "pp";
-    case Metric::kTg:
-    case Metric::kItl:
-    case Metric::kTgEnergy:
-    case Metric::kCost: return "tg";
-    default: return "";
-  }
-}
-
-// Adds the record's noise notes that concern `metric` and its interval target to `pooled`.
-void add_noise_of(PooledValues& pooled, const RunRecord& rec, Metric metric) {
-  const double target = rec.precision.ci_target_pct;
-  if (std::isfinite(target) && !(pooled.ci_target_pct <= target)) pooled.ci_target_pct = target;
-  if (rec.noise.empty() || metric == Metric::kMemory) return;
-  const std::string phase = noise_phase(metric);
-  for (const NoiseNote& n : rec.noise) {
-    if (!n.phase.empty() && n.phase != phase) continue;
-    const bool seen = std::any_of(pooled.noise.begin(), pooled.noise.end(), [&n](const NoiseNote& m) {
-      return m.code == n.code && m.phase == n.phase && m.text == n.text;
-    });
-    if (seen) continue;
-    if (pooled.noise.size() < kMaxCellNoise) pooled.noise.push_back(n);
-    else ++pooled.noise_more;
-  }
-}
-
-}  // namespace
-
-bool PooledValues::add_values_of(const RunRecord& rec, Metric metric) {
-  if (!add_samples_of(rec, metric)) return false;
-  add_noise_of(*this, rec, metric);
-  return true;
-}
-
-bool PooledValues::add_samples_of(const RunRecord& rec, Metric metric) {
-  const Results& r = rec.results;
-  switch (metric) {
-    case Metric::kPp:
-    case Metric::kTg: {
-      const auto& t = metric == Metric::kPp ? r.pp : r.tg;
-      if (!t || t->summary_only) break;  // summary-only: as metric_values states it, below
-      if (t->samples_tps.empty()) return false;
-      samples.insert(samples.end(), t->samples_tps.begin(), t->samples_tps.end());
-      return true;
-    }
-    case Metric::kTtft:
-      if (!r.ttft || r.ttft->samples_ns.empty()) return false;
-      for (int64_t ns : r.ttft->samples_ns) samples.push_back(static_cast<double>(ns) / 1e6);  // to_milliseconds
-      return true;
-    default: break;  // one value per run: few
-  }
-  auto v = metric_values(rec, metric);
-  if (!v) return false;
-  // One value per run (energy, cost, memory, ITL): a record that stands for several runs
-  // (RunRecord::runs, a pooled view) gives it once per run, as the runs one by one would.
-  for (int k = 0; k < std::max(rec.runs, 1); ++k) add(*v);
-  return true;
-}
-
-Summary PooledValues::summary() const {
-  if (!stated) return summarize(samples);
-  if (samples.empty()) return *stated;
-  return combine(summarize(samples), with_known_n(*stated));
-}
-
-std::span<const Metric> all_metrics() {
-  static constexpr Metric kAll[] = {Metric::kPp,       Metric::kTg,        Metric::kTtft,
-                                    Metric::kTgEnergy, Metric::kCost,      Metric::kMemory,
-                                    Metric::kItl,      Metric::kSuiteGen,  Metric::kSuiteTtft,
-                                    Metric::kEmbedLatency};
-  return kAll;
-}
-
-namespace {
-
-std::optional<MetricValues> run_metric_values(const RunRecord& rec, Metric metric) {
-  const Results& r = rec.results;
-  switch (metric) {
-    case Metric::kPp:
-    case Metric::kTg: {
-      const auto& t = metric == Metric::kPp ? r.pp : r.tg;
-      if (!t) break;
-      if (t->summary_only) {
-        MetricValues v = values(rec, {}, metric, t->n_tokens, rec.params.n_depth);
-        v.stated = t->tps;
-        return v;
-      }
-      if (!t->samples_tps.empty()) return values(rec, t->samples_tps, metric, t->n_tokens, rec.params.n_depth);
-      break;
-    }
-    case Metric::kTtft:
-      if (r.ttft && !r.ttft->samples_ns.empty()) {
-        return values(rec, to_milliseconds(r.ttft->samples_ns), metric, rec.params.n_prompt, rec.params.n_depth);
-      }
-      break;
-    case Metric::kTgEnergy:
-      if (r.tg && rec.energy.tg && std::isfinite(rec.energy.tg->j_per_token)) {
-        MetricValues v = values(rec, {rec.energy.tg->j_per_token}, metric, r.tg->n_tokens, rec.params.n_depth,
-                                unmeasured_suffix(rec.energy));
-        v.flags = rec.energy.flags;
-        return v;
-      }
-      break;
-    case Metric::kCost:
-      if (r.tg && rec.cost && std::isfinite(rec.cost->gross_per_mtok)) {
-        MetricValues v = values(rec, {rec.cost->gross_per_mtok}, metric, r.tg->n_tokens, rec.params.n_depth,
-                                " in " + rec.cost->currency + unmeasured_suffix(rec.energy));
-        v.flags = rec.energy.flags;  // the cost is the energy's: the same doubts
-        return v;
-      }
-      break;
-    case Metric::kItl:
-      if (r.tg && !r.tg->itl_ns.empty()) {
-        return values(rec, to_milliseconds(r.tg->itl_ns), metric, r.tg->n_tokens, rec.params.n_depth);
-      }
-      break;
-    case Metric::kSuiteGen:
-    case Metric::kSuiteTtft: {
-      if (!r.suite) break;
-      const bool gen = metric == Metric::kSuiteGen;
-      std::vector<double> medians = prompt_medians(*r.suite, gen ? "gen_tps" : "ttft_ms");
-      if (medians.empty()) break;
-      // "suite builtin [1a2b3c4d] gen": the name and the content hash's first 8 hex digits.
-      const std::string& h = r.suite->hash;
-      const std::string tag = h.substr(h.find(':') == std::string::npos ? 0 : h.find(':') + 1, 8);
-      const std::string label = "suite " + r.suite->name + " [" + tag + "] " + (gen ? "gen" : "TTFT");
-      return values(rec, std::move(medians), metric, static_cast<int>(r.suite->prompts.size()), 0, label);
-    }
-    case Metric::kEmbedLatency: {
-      if (!r.embedding || r.embedding->latency.samples_ns.empty()) break;
-      // "embed latency b1 builtin (343 queries)": the query set as given and its size.
-      const EmbeddingResult& e = *r.embedding;
-      const std::string label =
-          "embed latency b1 " + e.query_set + " (" + std::to_string(e.n_queries) + " queries)";
-      return values(rec, to_milliseconds(e.latency.samples_ns), metric, e.n_queries, 0, label);
-    }
-    case Metric::kMemory: {
-      if (rec.memory.buffers.empty()) break;
-      uint64_t total = 0;
-      for (const auto& b : rec.memory.buffers) total += b.model_bytes + b.context_bytes + b.compute_bytes;
-      // The context the run created, where it is a setting of the run (an embedding run has none).
-      const int n_ctx = knob_applies(*find_knob("n_ctx"), rec) ? rec.params.n_ctx : 0;
-      return values(rec, {static_cast<double>(total)}, metric, n_ctx, 0);
-    }
-  }
-  return std::nullopt;
-}
-
-}  // namespace
-
-std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric) {
-  auto v = run_metric_values(rec, metric);
-  // serve-bench runs: the load, the server and its API are part of the row, so runs at
-  // another concurrency or against another server are never pooled nor ranked together
-  // ("tg16 @ c4 llama.cpp b7090 openai-completions http://127.0.0.1:8080").
-  if (v && rec.server) {
-    const ServerRun& s = *rec.server;
-    v->test += " @ c" + std::to_string(s.concurrency);
-    if (s.rate_rps > 0) v->test += " rate " + shortest(s.rate_rps);
-    if (!s.software.empty()) v->test += " " + s.software;
-    if (!s.version.empty()) v->test += " " + short_commit(s.version);  // llama-server's "b7090-<40 hex>"
-    v->test += " " + s.api + " " + s.url;
-  }
-  return v;
-}
-
-KnobSettings knob_settings(const RunRecord& rec) {
-  KnobSettings out;
-  for (const Knob& k : knobs()) {
-    if (!k.compare_key || !knob_applies(k, rec)) continue;
-    std::string value = knob_text(k, rec.params);
-    // A knob bench does not set is named only away from its default: the label stays short
-    // and still tells every configuration apart.
-    const bool in_label = !((k.flags.empty() || k.quiet_default) && value == knob_default(k));
-    out.push_back({k.header, std::move(value), in_label});
-  }
-  // Settings a source recorded that no knob declares (another llama-bench version's).
-  for (const auto& [field, value] : rec.source_fields) {
-    if (is_source_knob(field)) out.push_back({field, value, true});
-  }
-  return out;
-}
-
-std::string knobs_label(const KnobSettings& settings) {
-  std::string label;
-  for (const KnobSetting& s : settings) {
-    if (s.in_label) label += (label.empty() ? "" : " ") + s.name + "=" + s.value;
-  }
-  return label;
-}
-
-std::string knobs_label(const RunRecord& rec) { return knobs_label(knob_settings(rec)); }
-
-Result<CompareBy> parse_compare_by(const std::string& name) {
-  if (name == "machine") return CompareBy::kMachine;
-  if (name == "model") return CompareBy::kModel;
-  if (name == "build") return CompareBy::kBuild;
-  if (name == "backend") return CompareBy::kBackend;
-  return fail(ErrorCode::kUsage, "--by '" + name + "': unknown (machine, model, build, backend)");
-}
-
-std::string compare_by_name(CompareBy by) {
-  switch (by) {
-    case CompareBy::kMachine: return "machine";
-    case CompareBy::kModel: return "model";
-    case CompareBy::kBuild: return "build";
-    case CompareBy::kBackend: return "backend";
-  }
-  return "?";
-}
-
-Identity machine_identity(const RunRecord& rec) {
-  const MachineInfo& m = rec.machine;
-  std::vector<std::string> gpus;
-  for (const DeviceInfo& d : m.gpus) gpus.push_back(d.description.empty() ? d.name : d.description);
-  Identity id;
-  if (!m.hostname.empty()) {
-    // A named machine is its name and CPU: records of one host stay one machine whatever GPUs
-    // each build or rigbench version listed (bench --machine names it; import --hostname).
-    id.key = m.hostname + '\x1f' + trim(m.cpu);
-    id.label = m.hostname;
-    return id;
-  }
-  id.key = '\x1f' + m.cpu + '\x1f' + join(gpus, "\x1e");
-  id.label = m.cpu.empty() ? std::string("unknown machine") : m.cpu;
-  for (const std::string& g : gpus) id.label += " + " + g;
-  return id;
-}
-
-namespace {
-
-// What the model is, apart from which file: architecture, parameter count, file type and,
-// for a synthetic file, its values recipe and seed. A record without a parameter count (an
-// old import) falls back to its name.
-std::string model_shape_key(const ModelInfo& m) {
-  const std::string synthetic =
-      m.synthetic ? "synthetic v" + std::to_string(m.synthetic_values) + ", seed " + std::to_string(m.synthetic_seed)
-                  : "";
-  // (llama-bench's 2023 builds name the architecture "LLaMA", later ones "llama")
-  const std::string what = m.n_params > 0 ? to_lower(m.arch) + '\x1f' + std::to_string(m.n_params) : "name:" + m.name;
-  return what + '\x1f' + m.file_type + '\x1f' + synthetic;
-}
-
-}  // namespace
-
-Identity model_identity(const RunRecord& rec) {
-  const ModelInfo& m = rec.model;
-  Identity id;
-  // The file: its fingerprint, else (llama-bench rows) its file name.
-  id.key =
-      model_shape_key(m) + '\x1f' +
-      (m.fingerprint.empty() ? "file:" + to_lower(std::filesystem::path(m.path).filename().string()) : m.fingerprint);
-  id.label = m.file_type.empty() ? m.name : m.name + " " + m.file_type;
-  // Synthetic files of another values recipe or seed run at another speed: not pooled.
-  if (m.synthetic)
-    id.label +=
-        " (synthetic v" + std::to_string(m.synthetic_values) + ", seed " + std::to_string(m.synthetic_seed) + ")";
-  return id;
-}
-
-namespace {
-
-std::vector<const RunRecord*> pointers_to(std::span<const RunRecord> records) {
-  std::vector<const RunRecord*> out;
-  out.reserve(records.size());
-  for (const RunRecord& rec : records) out.push_back(&rec);
-  return out;
-}
-
-}  // namespace
-
-ModelIdentities::ModelIdentities(std::span<const RunRecord> records) : ModelIdentities(pointers_to(records)) {}
-
-ModelIdentities::ModelIdentities(const std::vector<const RunRecord*>& record_ptrs) {
-  // Fingerprints seen per shape.
-  std::map<std::string, std::set<std::string>> fingerprints;
-  for (const RunRecord* r : record_ptrs) {
-    const RunRecord& rec = *r;
-    if (!rec.model.fingerprint.empty()) fingerprints[model_shape_key(rec.model)].insert(rec.model.fingerprint);
-  }
-  // Each record's own key -> the model it is; a record without a fingerprint joins the one
-  // fingerprinted file of its shape. Labels from fingerprinted records (GGUF general.name)
-  // win over file names.
-  struct Entry {
-    Identity id;
-    uint64_t n_params = 0;
-    std::string fingerprint;
-    bool from_file = false;
-  };
-  std::map<std::string, Entry> models;  // resolved key -> entry
-  for (const RunRecord* r : record_ptrs) {
-    const RunRecord& rec = *r;
-    const Identity own = model_identity(rec);
-    std::string key = own.key;
-    if (rec.model.fingerprint.empty()) {
-      const auto it = fingerprints.find(model_shape_key(rec.model));
-      if (it != fingerprints.end() && it->second.size() == 1)
-        key = model_shape_key(rec.model) + '\x1f' + *it->second.begin();
-    }
-    resolved_[own.key] = key;
-    Entry& e = models[key];
-    if (e.id.key.empty() || (!e.from_file && !rec.model.fingerprint.empty())) {
-      e.id = Identity{key, own.label};
-      e.n_params = rec.model.n_params;
-      const std::string file = key.substr(key.rfind('\x1f') + 1);
-      e.fingerprint = file.starts_with("file:") ? "" : file;
-      e.from_file = !rec.model.fingerprint.empty();
-    }
-  }
-  // Two models that share a label: the parameter count tells them apart where it differs,
-  // then the fingerprint.
-  auto disambiguate = [&models](auto differs, auto suffix) {
-    std::map<std::string, std::vector<Entry*>> by_label;
-    for (auto& [key, e] : models) by_label[e.id.label].push_back(&e);
-    for (auto& [label, group] : by_label) {
-      if (group.size() < 2) continue;
-      bool apart = false;
-      for (const Entry* e : group) apart = apart || differs(*e, *group.front());
-      if (!apart) continue;
-      for (Entry* e : group) e->id.label = label + suffix(*e);
-    }
-  };
-  disambiguate([](const Entry& a, const Entry& b) { return a.n_params != b.n_params; },
-               [](const Entry& e) { return " (" + format_count(e.n_params) + " params)"; });
-  disambiguate([](const Entry& a, const Entry& b) { return a.fingerprint != b.fingerprint; },
-               [](const Entry& e) {
-                 return e.fingerprint.empty() ? std::string(" (no fingerprint)")
-                                              : " (" + e.fingerprint.substr(0, 14) + ")";
-               });
-  for (auto& [key, e] : models) models_.emplace(key, std::move(e.id));
-}
-
-const Identity& ModelIdentities::of(const RunRecord& rec) const {
-  return models_.at(resolved_.at(model_identity(rec).key));
-}
-
-std::string build_backends(const MachineInfo& m) {
-  std::vector<std::string> gpu;
-  for (const std::string& b : m.backends) {
-    // RPC is compiled into every build (GGML_RPC): it tells no two builds apart.
-    if (b != "CPU" && b != "RPC") gpu.push_back(b);
-  }
-  return gpu.empty() ? std::string("CPU") : join(gpu, ",");
-}
-
-bool from_llama_bench(const RunRecord& rec) {
-  return std::find(rec.tags.begin(), rec.tags.end(), store::kLlamaBenchTag) != rec.tags.end();
-}
-
-Identity tool_identity(const RunRecord& rec) {
-  const std::string tool = from_llama_bench(rec) ? "llama-bench" : "rigbench " + rec.build.rigbench_version;
-  return Identity{tool, tool};
-}
-
-Identity commit_identity(const RunRecord& rec) {
-  const std::string commit = rec.build.llama_cpp_commit.empty() ? "?" : short_commit(rec.build.llama_cpp_commit);
-  return Identity{commit, "llama.cpp " + commit};
-}
-
-Identity build_identity(const RunRecord& rec) {
-  const Identity tool = tool_identity(rec), commit = commit_identity(rec);
-  return Identity{tool.key + '\x1f' + commit.key, tool.label + " / " + commit.label};
-}
-
-Identity backend_identity(const RunRecord& rec) {
-  std::vector<std::string> names;
-  auto add = [&](std::string b) {
-    if (std::find(names.begin(), names.end(), b) == names.end()) names.push_back(std::move(b));
-  };
-  if (!rec.devices_used.empty()) {
-    // The devices that held the layers ("CUDA0", "Vulkan1", "CPU"): their backends, digits dropped.
-    for (const std::string& d : rec.devices_used) {
-      std::size_t end = d.size();
-      while (end > 0 && std::isdigit(static_cast<unsigned char>(d[end - 1]))) --end;
-      add(end > 0 ? d.substr(0, end) : d);
-    }
-  } else {
-    // Records without the devices (imports, CPU-only runs): the offload backends the build
-    // lists, unless -ngl 0. RPC is compiled into every build: its devices are the rpc-servers',
-    // used only by a run that named them (--rpc).
-    for (const std::string& b : rec.machine.backends) {
-      const std::string l = to_lower(b);
-      if (l != "cpu" && l != "blas" && l != "rpc") add(b);
-    }
-    if (names_rpc_servers(rec.params.rpc)) add("RPC");
-    if (rec.machine.backends.empty()) return Identity{"unknown backend", "unknown backend"};
-    if (rec.params.n_gpu_layers == 0 || names.empty()) names = {"CPU"};
-  }
-  const std::string label = join(names, "+");
-  return Identity{label, label};
-}
-
-namespace {
-
-// Appends `v` to a signature: its length, then its bytes, so no two sequences of fields read alike.
-void put(std::string& sig, std::string_view v) {
-  const auto n = static_cast<uint32_t>(v.size());
-  sig.append(reinterpret_cast<const char*>(&n), sizeof n);
-  sig.append(v);
-}
-template <typename T>
-void put_raw(std::string& sig, T v) {
-  sig.append(reinterpret_cast<const char*>(&v), sizeof v);
-}
-
-// Everything machine_identity, model_identity (and so ModelIdentities), build_identity and
-// knobs_label read of a record, and the params the rows read (n_prompt, n_gen, n_ctx): two
-// records with the same signature have the same identities and knobs.
-std::string setup_signature(const RunRecord& rec) {
-  std::string sig;
-  sig.reserve(512);
-  const MachineInfo& m = rec.machine;
-  put(sig, m.hostname);
-  put(sig, m.cpu);
-  put_raw(sig, m.gpus.size());
-  for (const DeviceInfo& d : m.gpus) {
-    put(sig, d.name);
-    put(sig, d.description);
-  }
-  put_raw(sig, m.backends.size());
-  for (const std::string& b : m.backends) put(sig, b);
-  put_raw(sig, rec.devices_used.size());
-  for (const std::string& d : rec.devices_used) put(sig, d);
-  put(sig, rec.build.rigbench_version);
-  put(sig, rec.build.llama_cpp_commit);
-  put_raw(sig, rec.tags.size());
-  for (const std::string& t : rec.tags) put(sig, t);
-  const ModelInfo& mo = rec.model;
-  put(sig, mo.path);
-  put(sig, mo.name);
-  put(sig, mo.arch);
-  put(sig, mo.file_type);
-  put(sig, mo.fingerprint);
-  put_raw(sig, mo.n_params);
-  put_raw(sig, mo.synthetic);
-  put_raw(sig, mo.synthetic_values);
-  put_raw(sig, mo.synthetic_seed);
-  const BenchParams& p = rec.params;
-  for (const Knob& k : knobs()) {
-    if (k.type == Knob::Type::kInt) put_raw(sig, p.*k.int_field);
-    else put(sig, p.*k.text_field);
-  }
-  put_raw(sig, p.n_prompt);
-  put_raw(sig, p.n_gen);
-  put_raw(sig, p.n_ctx);
-  put_raw(sig, rec.source_fields.size());
-  for (const auto& [field, value] : rec.source_fields) {
-    put(sig, field);
-    put(sig, value);
-  }
-  return sig;
-}
-
-}  // namespace
-
-RecordIdentities::RecordIdentities(std::span<const RunRecord> records) {
-  std::unordered_map<std::string, std::size_t> setups;  // signature -> index into entries_
-  std::vector<const RunRecord*> firsts;                 // the first record of each setup
-  setup_of_.reserve(records.size());
-  for (const RunRecord& rec : records) {
-    const auto [it, fresh] = setups.try_emplace(setup_signature(rec), firsts.size());
-    if (fresh) firsts.push_back(&rec);
-    setup_of_.push_back(it->second);
-  }
-  // The first record of each setup, in the records' order, resolves the models as all the
-  // records would: the same fingerprints per shape, the same first record of each model.
-  const ModelIdentities model_ids(firsts);
-  entries_.reserve(firsts.size());
-  for (const RunRecord* rec : firsts) {
-    KnobSettings settings = knob_settings(*rec);
-    std::string label = knobs_label(settings);
-    entries_.push_back({machine_identity(*rec), model_ids.of(*rec), build_identity(*rec), backend_identity(*rec),
-                        tool_identity(*rec), commit_identity(*rec), std::move(label), std::move(settings),
-                        static_cast<std::size_t>(rec - records.data())});
-  }
-  // Builds of several backends on one machine (a CPU build and a Vulkan build of the same
-  // sources): one machine, builds told apart by their backends, so their runs are never pooled.
-  std::map<std::string, std::set<std::string>> backends_per_machine;
-  for (const Entry& e : entries_) backends_per_machine[e.machine.key].insert(build_backends(records[e.first].machine));
-  for (Entry& e : entries_) {
-    if (backends_per_machine[e.machine.key].size() < 2) continue;
-    const std::string backends = build_backends(records[e.first].machine);
-    e.build.key += '\x1f' + backends;
-    e.build.label += " (" + backends + ")";
-    e.commit.key += '\x1f' + backends;
-    e.commit.label += " (" + backends + ")";
-  }
-}
-
-std::optional<MeanInterval> cell_interval(Metric metric, const Cell& cell) {
-  if (cell.state != CellState::kMeasured || !metric_info(metric).per_repetition) return std::nullopt;
-  return mean_interval(cell.summary);
-}
-
-const MetricInfo& metric_info(Metric metric) {
-  for (const MetricDef& d : kMetrics) {
-    if (d.metric == metric) return d.info;
-  }
-  return kMetrics[0].info;
-}
 
 Result<Comparison> compare(std::span<const RunRecord> records, const CompareOptions& options) {
   return compare(records, options, RecordIdentities(records));
@@ -868,7 +30,7 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
 Result<Comparison> compare(std::span<const RunRecord> records, const CompareOptions& options,
                            const RecordIdentities& ids) {
   if (records.empty()) return fail(ErrorCode::kInvalidInput, "no records to compare");
-  Labels machines, models, builds, backends, commits;
+  UniqueLabels machines, models, builds, backends, commits;
   std::set<std::string> tools;
   for (const RecordIdentities::Entry& e : ids.entries()) {
     machines.add(e.machine);
@@ -900,14 +62,14 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
     if (tool_columns) c = {c.key + '\x1e' + e.tool.key, c.label + " \u00b7 " + e.tool.label};
     return c;
   };
-  Labels tooled;
+  UniqueLabels tooled;
   for (const RecordIdentities::Entry& e : ids.entries()) tooled.add(column_identity(e));
   tooled.finish();
 
   Comparison cmp;
   cmp.by = options.by;
   cmp.same_name_notes = same_name_notes(machines, models);
-  const Labels& column_labels = tooled;
+  const UniqueLabels& column_labels = tooled;
   cmp.columns = column_labels.sorted();
   std::map<std::string, std::size_t> column_of;
   for (std::size_t i = 0; i < cmp.columns.size(); ++i) column_of[cmp.columns[i]] = i;
@@ -917,7 +79,7 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
 
   // Per row: its cells' configurations per column, and by build the knobs of the row.
   struct RowCells {
-    std::vector<ColumnSamples> columns;
+    std::vector<CellConfigs> columns;
     KnobSettings knobs;
   };
   std::map<RowKey, RowCells> table;
@@ -932,7 +94,7 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
   for (std::size_t r = 0; r < records.size(); ++r) {
     const RunRecord& rec = records[r];
     std::string where = results_shape(rec);
-    put_raw(where, ids.setup(r));
+    append_raw(where, ids.setup(r));
     auto [dest, fresh] = destinations.try_emplace(std::move(where));
     if (fresh) {
       const RecordIdentities::Entry& id = ids.of(r);
@@ -944,17 +106,15 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
       const std::string& row_build = tool_columns ? commits.of(id.commit.key) : build;
       // By backend, a cell pools the backend's runs on every machine: each machine is a configuration
       // of it (the best one is shown, and says which machine).
-      const std::string config = options.by == CompareBy::kBuild     ? id.knobs
-                                 : options.by == CompareBy::kBackend ? id.knobs + " build=" + build + " machine=" + machine
-                                                                     : id.knobs + " build=" + build;
-      for (const MetricDef& def : kMetrics) {
-        auto c = metric_values(rec, def.metric);
-        if (!rec.refused.empty() && (def.metric == Metric::kPp || def.metric == Metric::kTg)) {
-          // A refused run has no samples: its pp and tg rows say "won't fit" for this column.
-          const int n = def.metric == Metric::kPp ? rec.params.n_prompt : rec.params.n_gen;
-          const int depth = rec.params.n_depth;
-          if (n > 0)
-            c = MetricValues{{}, n, depth, test_label(def.metric, n, depth, pp_tg_test(rec), ""), std::nullopt, {}};
+      const std::string config = options.by == CompareBy::kBuild ? id.knobs
+                                 : options.by == CompareBy::kBackend
+                                     ? id.knobs + " build=" + build + " machine=" + machine
+                                     : id.knobs + " build=" + build;
+      for (const Metric metric : all_metrics()) {
+        auto c = metric_values(rec, metric);
+        // A refused run has no samples: its pp and tg rows say "won't fit" for this column.
+        if (!rec.refused.empty()) {
+          if (auto refused = wont_fit_values(rec, metric)) c = std::move(refused);
         }
         if (!c) continue;
         // By build the knobs are part of the row: builds are compared like for like.
@@ -962,7 +122,7 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
                    options.by == CompareBy::kMachine || options.by == CompareBy::kBackend ? "" : machine,
                    options.by == CompareBy::kBuild ? "" : row_build,
                    options.by == CompareBy::kBuild ? id.knobs : "",
-                   static_cast<int>(def.metric),
+                   static_cast<int>(metric),
                    c->n,
                    c->depth,
                    c->test};
@@ -974,7 +134,7 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
         ConfigValues& cv = row.columns[col][rec.refused.empty() ? config : std::string(kRefusedConfig)];
         cv.knobs = id.knobs;
         cv.knob_settings = id.knob_settings;
-        dest->second.push_back({def.metric, &cv.values});
+        dest->second.push_back({metric, &cv.values});
       }
     }
     for (const Destination& d : dest->second) {
@@ -994,9 +154,9 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
     row.metric = static_cast<Metric>(key.metric);
     row.test = key.test;
     const MetricInfo& info = metric_info(row.metric);
-    for (const ColumnSamples& configs : cells.columns) row.cells.push_back(make_cell(configs, info));
+    for (const CellConfigs& configs : cells.columns) row.cells.push_back(make_cell(configs, info));
     row.knobs_differ = knobs_differ(row, options.by);
-    rank(row, info);
+    rank_row(row, info);
     set_ratios(row, info, cmp.baseline);
     cmp.rows.push_back(std::move(row));
   }
