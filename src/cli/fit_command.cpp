@@ -451,6 +451,7 @@ engine::SimulationSpec simulation_spec(const std::string& path, const fit::Conte
   sim.n_seq = ctx.n_seq;
   sim.kv_unified = ctx.kv_unified;
   sim.swa_full = ctx.swa_full;
+  sim.tensor_buft_overrides = tensor_overrides_text(ctx.tensor_overrides);  // -ot, -cmoe, -ncmoe, as planned
   sim.type_k = ctx.type_k;
   sim.type_v = ctx.type_v;
   sim.flash_attn = ctx.flash_attn ? "on" : "off";

@@ -75,7 +75,8 @@ Status run_hw_command(const HwOptions& o);
 Status run_devices_command(const DevicesOptions& o);
 
 // llama.cpp's no_alloc plan asked for the file `path` at n_ctx with fit's context parameters
-// (batch, ubatch, sequences, cache types, flash attention, KQV offload): what fit --check and
+// (batch, ubatch, sequences and their KV sharing, cache types, flash attention, KQV offload,
+// the weight overrides): what fit --check and
 // fit --rpc --check put beside fit's estimate. Callers add the offload (-ngl, --rpc).
 engine::SimulationSpec simulation_spec(const std::string& path, const fit::ContextParams& ctx, int n_ctx);
 

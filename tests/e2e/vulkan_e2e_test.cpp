@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 
+#include "core/strings.h"
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
 
@@ -173,6 +174,66 @@ TEST_F(VulkanE2E, FitDeviceAutoPlansForTheVulkanDeviceWithin2PercentOfLlamaCppsP
     EXPECT_NEAR(ratio("total_bytes"), 1.0, 0.02) << check.out;
     EXPECT_NEAR(ratio("device_bytes"), 1.0, 0.02) << check.out;
     EXPECT_NEAR(ratio("host_bytes"), 1.0, 0.02) << check.out;
+  }
+}
+
+// The placement knobs on a real device (issue 31), on a tiny synthetic MoE (4 blocks of 4
+// experts, F16): -ncmoe 2 keeps blocks 0 and 1's experts in host RAM, -ot exps=CPU every
+// block's, -cmoe the same as that; -dev none runs on the CPU alone, -dev Vulkan0 on the device;
+// fit's plan of -ncmoe 2 agrees with llama.cpp's own (--check) on each side.
+TEST_F(VulkanE2E, MoePlacementFlagsMoveTheExpertWeightsAsLlamaBenchWould) {
+  ASSERT_FALSE(vulkan_device().is_null());
+  TempDir dir;
+  testing::write_file(dir.file("moe.json"),
+                      R"({"model_type": "mixtral", "vocab_size": 512, "hidden_size": 64, "num_hidden_layers": 4,
+ "num_attention_heads": 4, "num_key_value_heads": 4, "intermediate_size": 128, "num_local_experts": 4,
+ "num_experts_per_tok": 2, "max_position_embeddings": 2048, "rope_theta": 10000, "rms_norm_eps": 1e-5})");
+  const std::string moe = dir.file("moe.gguf");
+  const ProcessResult s = run_process({RIGBENCH_BIN, "synth", "--config", dir.file("moe.json"), "--quant", "F16",
+                                       "--output-file", moe});
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  auto run = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {RIGBENCH_BIN, "bench", moe, "-p", "16", "-n", "0", "-r", "1", "-ngl", "99",
+                                     "--no-db", "-o", "jsonl"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const ProcessResult r = run_process(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::vector<json> out;
+    for (const auto& line : split(trim(r.out), '\n')) out.push_back(json::parse(line));
+    return out;
+  };
+  // Weight bytes per side of a record: the device's buffers and the host's (CPU, CPU_Mapped).
+  auto weights_on = [](const json& rec, const std::string& device) {
+    uint64_t bytes = 0;
+    for (const auto& b : rec["memory"]["buffers"])
+      if (b["device"] == device) bytes += b["model_bytes"].get<uint64_t>();
+    return bytes;
+  };
+  const auto ncmoe = run({"-ncmoe", "0,2", "-ot", "none,exps=CPU"});
+  ASSERT_EQ(ncmoe.size(), 4u);
+  const uint64_t host0 = weights_on(ncmoe[0], "CPU"), dev0 = weights_on(ncmoe[0], "Vulkan0");
+  const uint64_t host_all = weights_on(ncmoe[1], "CPU"), host2 = weights_on(ncmoe[2], "CPU");
+  // Each expert tensor of a block: 4 experts x 64 x 128 x F16 = 64 KiB; up, gate, down: 192 KiB.
+  constexpr uint64_t kBlockExperts = 3ull * 4 * 64 * 128 * 2;
+  EXPECT_EQ(host2 - host0, 2 * kBlockExperts) << ncmoe[2]["memory"].dump();
+  EXPECT_EQ(host_all - host0, 4 * kBlockExperts) << ncmoe[1]["memory"].dump();
+  EXPECT_EQ(dev0 - weights_on(ncmoe[2], "Vulkan0"), 2 * kBlockExperts);
+  EXPECT_EQ(ncmoe[2]["params"]["n_cpu_moe"], 2);
+  EXPECT_EQ(ncmoe[1]["params"]["tensor_buft_overrides"], "exps=CPU");
+  const auto cmoe = run({"-cmoe"});
+  ASSERT_EQ(cmoe.size(), 1u);
+  EXPECT_EQ(weights_on(cmoe[0], "CPU"), host_all);
+  const auto devs = run({"-dev", "none,Vulkan0"});
+  ASSERT_EQ(devs.size(), 2u);
+  EXPECT_EQ(devs[0]["devices_used"], json::array({"CPU"}));
+  EXPECT_EQ(weights_on(devs[0], "Vulkan0"), 0u);
+  EXPECT_EQ(devs[1]["devices_used"], json::array({"Vulkan0"}));
+  const ProcessResult check = run_process({RIGBENCH_BIN, "fit", moe, "--device", "auto", "-c", "2048", "-ngl", "-1",
+                                           "-ncmoe", "2", "--check", "-o", "json"});
+  ASSERT_EQ(check.exit_code, 0) << check.err;
+  const json c = json::parse(check.out);
+  for (const char* key : {"total_bytes", "device_bytes", "host_bytes"}) {
+    EXPECT_NEAR(c["estimate"][key].get<double>() / c["llama_cpp"][key].get<double>(), 1.0, 0.02) << key << check.out;
   }
 }
 
