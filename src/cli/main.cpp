@@ -16,6 +16,7 @@
 #include "cli/embed_command.h"
 #include "cli/export_command.h"
 #include "cli/fit_command.h"
+#include "cli/hw_command.h"
 #include "cli/import_command.h"
 #include "cli/interrupt.h"
 #include "cli/report_command.h"
