@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/cost_command.h"
+#include "cli/cost_flags.h"
 #include "core/status.h"
 
 namespace rigbench::cli {
@@ -58,7 +58,7 @@ struct ServeBenchOptions {
   double watts = 0;            // --watts
   std::string power_log;       // --power-log
   double estimate_tdp_w = 0;   // --estimate-power
-  CostOptions cost;            // --price, --tariff, --idle-watts, ... (as bench)
+  CostFlags cost;              // --price, --tariff, --idle-watts, ... (as bench)
 };
 
 CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& opts);
