@@ -24,12 +24,12 @@
 #include "cli/interrupt.h"
 #include "cli/progress_flags.h"
 #include "cli/serve_bench_embed.h"
-#include "cli/serve_energy.h"
 #include "core/short_commit.h"
 #include "core/model_name.h"
 #include "core/strings.h"
 #include "cost/model_costs.h"
 #include "measure/energy.h"
+#include "measure/serve_energy.h"
 #include "measure/job.h"
 #include "measure/serve_load.h"
 #include "measure/serve_metrics.h"
@@ -428,7 +428,7 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
           else std::fprintf(stderr, "rigbench: %s\n", line.c_str());
         };
         // Energy: the idle window (the server idle, model loaded), then the counted requests.
-        auto meters = open_serve_energy(energy, stop);
+        auto meters = measure::open_serve_energy(energy, stop);
         if (!meters) return std::unexpected(meters.error());
         if (meters->session) load.before_counted = [&meters] { meters->mark("tg"); };
         const measure::LoadResult result = measure::run_load(load, on_done);

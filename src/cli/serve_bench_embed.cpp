@@ -12,10 +12,10 @@
 #include "cli/build_info.h"
 #include "cli/interrupt.h"
 #include "cli/progress_flags.h"
-#include "cli/serve_energy.h"
 #include "core/model_name.h"
 #include "core/strings.h"
 #include "measure/job.h"
+#include "measure/serve_energy.h"
 #include "measure/queries.h"
 #include "measure/serve_embed.h"
 #include "report/embed_table.h"
@@ -78,7 +78,7 @@ Status run_serve_embeddings(const ServeBenchOptions& o, const net::Url& url, con
       spec.stop = &stop;
       const std::string at = model + " c=" + std::to_string(c);
       // Energy: the idle window (the server idle, model loaded), then the counted requests as "pp".
-      auto meters = open_serve_energy(energy, stop);
+      auto meters = measure::open_serve_energy(energy, stop);
       if (!meters) {
         if (printer) printer->end();
         return std::unexpected(meters.error());
