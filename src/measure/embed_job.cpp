@@ -10,17 +10,10 @@ namespace rigbench::measure {
 
 Status prepare_embed_job(EmbedJob& job, const std::string& queries) {
   // The query set, then every model, before anything runs.
-  if (queries.empty()) {
-    auto q = read_queries(builtin_queries_path());
-    if (!q) return std::unexpected(q.error());
-    job.base.queries = std::move(*q);
-    job.base.query_set = "builtin";
-  } else {
-    auto q = read_queries(queries);
-    if (!q) return std::unexpected(q.error());
-    job.base.queries = std::move(*q);
-    job.base.query_set = queries;
-  }
+  auto set = read_query_set(queries);
+  if (!set) return std::unexpected(set.error());
+  job.base.queries = std::move(set->queries);
+  job.base.query_set = std::move(set->name);
   Job inspected;
   if (Status s = inspect_models(job.models, inspected); !s) return s;
   job.model_infos = std::move(inspected.models);
@@ -31,8 +24,7 @@ Status prepare_embed_job(EmbedJob& job, const std::string& queries) {
 }
 
 Result<EmbedJobSummary> run_embed_job(const EmbedJob& job, engine::Embedder& embedder, const std::atomic<bool>& cancel,
-                                      const std::function<void(const std::string&)>& progress,
-                                      const RecordSink& sink) {
+                                      const std::function<void(const std::string&)>& progress, const RecordSink& sink) {
   EmbedJobSummary summary;
   for (const auto& path : job.models) {
     for (int t : job.threads) {
