@@ -17,7 +17,6 @@
 #include <set>
 
 #include "cli/build_info.h"
-#include "cli/embed_command.h"
 #include "cli/energy_flags.h"
 #include "cli/fit_rpc.h"
 #include "cli/interrupt.h"
@@ -29,6 +28,7 @@
 #include "hw/bandwidth.h"
 #include "hw/machine.h"
 #include "measure/job.h"
+#include "measure/model_kind.h"
 #include "measure/progress.h"
 #include "measure/prompt_suite.h"
 #include "measure/runner.h"
@@ -149,7 +149,7 @@ Status run_bench_command(BenchOptions& opts) {
   // a 128k vocabulary on 2 cores, which llama-bench does not pay).
   for (const auto& path : opts.plan.models) {
     if (job.shapes.at(path).causal) continue;
-    auto refusal = bench_refusal_for_encoder(path);
+    auto refusal = measure::bench_refusal_for_encoder(path);
     if (!refusal) return std::unexpected(refusal.error());
     if (!refusal->empty()) return fail(ErrorCode::kUsage, *refusal);
   }

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/cost_command.h"
+#include "cli/cost_flags.h"
 #include "core/status.h"
 #include "measure/plan.h"
 
@@ -35,7 +35,7 @@ struct BenchOptions {
   double watts = 0;             // --watts: a constant power the user states (W), as a meter
   std::string power_log;        // --power-log: CSV timestamp,watts of a wall meter
   double estimate_tdp_w = 0;    // --estimate-power TDP: TDP x CPU utilization, asked for explicitly
-  CostOptions cost;             // --price/--tariff/--currency/... (see cost_command.h)
+  CostFlags cost;               // --price/--tariff/--currency/... (see cli/cost_flags.h)
   std::string prompts;          // --prompts FILE|builtin: a prompt suite instead of the pp/tg tests
   bool ignore_eos = false;      // --ignore-eos: a suite's prompts generate their n_gen, end of generation or not
 };

@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -17,9 +16,7 @@
 #include "engine/llama_embed.h"
 #include "engine/llama_engine.h"
 #include "hw/machine.h"
-#include "measure/embed.h"
-#include "measure/job.h"
-#include "measure/queries.h"
+#include "measure/embed_job.h"
 #include "report/embed_table.h"
 #include "report/printer.h"
 #include "store/sqlite_store.h"
@@ -113,14 +110,6 @@ CLI::App* add_embed_command(CLI::App& app, EmbedOptions& o) {
   return cmd;
 }
 
-Result<std::string> bench_refusal_for_encoder(const std::string& path) {
-  auto m = engine::read_embed_model(path);
-  if (!m) return std::unexpected(m.error());
-  if (m->causal) return std::string();
-  return "model '" + path + "': an encoder (embedding model, pooling " + m->pooling +
-         "): it generates nothing, so pp, tg and TTFT do not apply; use `rigbench embed " + path + "`";
-}
-
 Status run_embed_command(EmbedOptions& o) {
   if (o.verbose) setenv("RIGBENCH_LLAMA_LOG", "1", 1);
   engine::init_llama();
@@ -140,44 +129,29 @@ Status run_embed_command(EmbedOptions& o) {
   std::string fa = to_lower(trim(o.flash_attn));
   if (fa == "1") fa = "on";
   if (fa == "0") fa = "off";
+  measure::EmbedJob job;
+  job.models = o.models;
+  job.base.batch_sizes = o.batch_sizes;
+  job.threads = o.threads;
+  job.params.n_gpu_layers = o.n_gpu_layers;
+  job.params.flash_attn = fa;
+  job.params.repetitions = o.repetitions;
+  job.params.warmup = o.warmup;
+  job.tags = o.tags;
 
   // 2. The query set, then every model, before anything runs.
-  measure::EmbedSpec base;
-  if (o.queries.empty()) {
-    auto q = measure::read_queries(measure::builtin_queries_path());
-    if (!q) return std::unexpected(q.error());
-    base.queries = std::move(*q);
-    base.query_set = "builtin";
-  } else {
-    auto q = measure::read_queries(o.queries);
-    if (!q) return std::unexpected(q.error());
-    base.queries = std::move(*q);
-    base.query_set = o.queries;
-  }
-  base.batch_sizes = o.batch_sizes;
-  measure::Job job;
-  if (Status s = measure::inspect_models(o.models, job); !s) return s;
-  for (const auto& path : o.models) {
-    auto m = engine::read_embed_model(path);
-    if (!m) return std::unexpected(m.error());
-    if (m->pooling == "none") {
-      return fail(ErrorCode::kUsage, "model '" + path +
-                                         "': not an embedding model (its GGUF declares no pooling type); a "
-                                         "generative model is measured by `rigbench bench " +
-                                         path + "`");
-    }
-  }
+  if (Status s = measure::prepare_embed_job(job, o.queries); !s) return s;
 
   // 3. The database.
   auto opened = store::open_results_db(o.db_path, o.no_db);
   if (!opened) return std::unexpected(opened.error());
   std::unique_ptr<store::SqliteStore> db = std::move(*opened);
 
-  MachineInfo machine = machine_info();
-  if (!trim(o.machine).empty()) machine.hostname = trim(o.machine);
-  const BuildInfo build = build_info();
+  job.machine = machine_info();
+  if (!trim(o.machine).empty()) job.machine.hostname = trim(o.machine);
+  job.build = build_info();
 
-  // 4. One record per model and thread count.
+  // 4. One record per model and thread count, stored and printed as it comes.
   const std::atomic<bool>& cancel = install_interrupt_flag();
   auto embedder = engine::make_llama_embedder(&cancel);
   const bool show_progress = *progress_shown;
@@ -190,69 +164,30 @@ Status run_embed_command(EmbedOptions& o) {
                      : nullptr;
   if (printer) printer->begin();
   int stored = 0;
-  bool interrupted = false;
-  Status problem;
-  for (const auto& path : o.models) {
-    for (int t : o.threads) {
-      measure::EmbedSpec spec = base;
-      spec.model_path = path;
-      BenchParams& p = spec.params;
-      p.n_prompt = 0;
-      p.n_gen = 0;
-      p.n_threads = t;
-      p.n_gpu_layers = o.n_gpu_layers;
-      p.flash_attn = fa;
-      p.repetitions = o.repetitions;
-      p.warmup = o.warmup;
-      p.embeddings = 1;
-      p.n_batch = p.n_ubatch = *std::max_element(o.batch_sizes.begin(), o.batch_sizes.end());
-      RunRecord rec;
-      rec.record_id = measure::new_record_id();
-      rec.test_time = measure::utc_now_iso8601();
-      rec.machine = machine;
-      rec.build = build;
-      rec.model = job.models.at(path);
-      rec.params = p;
-      rec.tags = o.tags;
-      auto outcome = measure::run_embed(*embedder, spec, cancel, progress);
-      if (!outcome) {
-        if (outcome.error().code == ErrorCode::kInvalidInput || outcome.error().code == ErrorCode::kUsage) {
-          if (printer) printer->end();
-          return std::unexpected(outcome.error());
-        }
-        rec.failed = outcome.error().message;
-        if (problem) problem = std::unexpected(outcome.error());
-      } else {
-        rec.results.embedding = std::move(outcome->result);
-        rec.memory.buffers = std::move(outcome->memory);
-        rec.devices_used = std::move(outcome->devices_used);
-        rec.interrupted = outcome->interrupted;
+  bool store_failed = false;  // the database refused a record: the output stays as it was
+  const auto summary = measure::run_embed_job(job, *embedder, cancel, progress, [&](const RunRecord& rec) -> Status {
+    if (db) {
+      if (Status s = db->save(rec); !s) {
+        store_failed = true;
+        return s;
       }
-      rec.memory.peak_rss_bytes = hw::peak_rss_bytes();
-      rec.energy.notes = {"rigbench embed does not measure energy yet"};
-      const bool has_samples = rec.results.embedding && rec.results.embedding->latency.ms.n > 0;
-      if (has_samples || !rec.failed.empty()) {
-        if (db) {
-          if (Status s = db->save(rec); !s) return s;
-          ++stored;
-        }
-        if (printer) printer->add(rec);
-        records.push_back(rec);
-      }
-      if (rec.interrupted) {
-        interrupted = true;
-        break;
-      }
+      ++stored;
     }
-    if (interrupted) break;
+    if (printer) printer->add(rec);
+    records.push_back(rec);
+    return {};
+  });
+  if (!summary) {
+    if (printer && !store_failed) printer->end();
+    return std::unexpected(summary.error());
   }
   if (printer) printer->end();
   else report::render(report::embedding_table(records), *format, std::cout);
   if (db && stored > 0) {
     std::fprintf(stderr, "rigbench: %d record%s stored in %s\n", stored, stored == 1 ? "" : "s", db->path().c_str());
   }
-  if (interrupted) return fail(ErrorCode::kInterrupted, "interrupted: finished samples kept");
-  return problem;
+  if (summary->interrupted) return fail(ErrorCode::kInterrupted, "interrupted: finished samples kept");
+  return summary->problem;
 }
 
 }  // namespace rigbench::cli

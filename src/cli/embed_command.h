@@ -34,13 +34,14 @@ struct EmbedOptions {
   std::vector<std::string> refused_values;  // their values (unused)
 };
 
+// Declares the subcommand and its flags on `app`; `opts` receives the parsed values.
 CLI::App* add_embed_command(CLI::App& app, EmbedOptions& opts);
 
+// Runs the job (measure/embed_job.h): validate, read the queries and models, open the
+// database, run, store and print (json/jsonl: the records as they come; md/csv: the table at
+// the end). Errors come back to main: kUsage for a flag, a generation flag or a model that is
+// not an embedding model; the files' and the database's; the first failed run's (kRuntime,
+// after the output); kInterrupted after Ctrl-C (the finished samples kept).
 Status run_embed_command(EmbedOptions& opts);
-
-// The one-line refusal of `bench` on an encoder (a model that cannot generate), or "" when
-// `path` is not one. Reads the GGUF header only. Errors: kInvalidInput for a file llama.cpp
-// cannot read.
-Result<std::string> bench_refusal_for_encoder(const std::string& path);
 
 }  // namespace rigbench::cli

@@ -10,7 +10,7 @@
 namespace rigbench::cli {
 
 Result<std::optional<measure::EnergyConfig>> energy_config(const EnergyFlags& flags, bool* readable) {
-  const CostOptions& cost = *flags.cost;
+  const CostFlags& cost = *flags.cost;
   if (readable) *readable = false;
   if (flags.energy != "auto") {
     if (std::isfinite(cost.price) || !cost.tariff.empty()) {

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "cli/cost_command.h"
+#include "cli/cost_flags.h"
 #include "core/status.h"
 #include "measure/job.h"  // EnergyConfig
 
@@ -18,7 +18,7 @@ struct EnergyFlags {
   double watts = 0;           // --watts: a constant power the user states, W (0 = not given)
   std::string power_log;      // --power-log: CSV timestamp,watts of a wall meter
   double estimate_tdp_w = 0;  // --estimate-power: TDP for TDP x CPU utilization, W (0 = not asked)
-  const CostOptions* cost = nullptr;  // the cost flags, required
+  const CostFlags* cost = nullptr;  // the cost flags, required
 };
 
 // The energy configuration of a run: nullopt with --energy other than auto. With auto, prints

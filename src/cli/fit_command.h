@@ -1,5 +1,5 @@
-// rigbench: `rigbench fit` (will it fit, and how fast could it be), `rigbench hw` (this
-// machine) and `rigbench devices` (the catalog).
+// rigbench: `rigbench fit` (will it fit, and how fast could it be). `rigbench hw` and
+// `rigbench devices` are cli/hw_command.h.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -57,22 +57,9 @@ struct FitOptions {
   double rpc_timeout_s = 5;  // --rpc-timeout: seconds each wait on an rpc-server may take
 };
 
-struct HwOptions {
-  bool bandwidth = false;  // --bandwidth: run the probe
-  std::string output = "md";
-};
-
-struct DevicesOptions {
-  std::string output = "md";  // -o: md | csv | json | jsonl
-};
-
 CLI::App* add_fit_command(CLI::App& app, FitOptions& o);
-CLI::App* add_hw_command(CLI::App& app, HwOptions& o);
-CLI::App* add_devices_command(CLI::App& app, DevicesOptions& o);
 
 Status run_fit_command(const FitOptions& o);
-Status run_hw_command(const HwOptions& o);
-Status run_devices_command(const DevicesOptions& o);
 
 // llama.cpp's no_alloc plan asked for the file `path` at n_ctx with fit's context parameters
 // (batch, ubatch, sequences and their KV sharing, cache types, flash attention, KQV offload,

@@ -1,4 +1,5 @@
-// `rigbench hw` and `rigbench devices`.
+#include "cli/hw_command.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -6,7 +7,6 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/build_info.h"
-#include "cli/fit_command.h"
 #include "hw/bandwidth.h"
 #include "hw/catalog.h"
 #include "hw/machine.h"

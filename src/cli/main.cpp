@@ -16,6 +16,7 @@
 #include "cli/embed_command.h"
 #include "cli/export_command.h"
 #include "cli/fit_command.h"
+#include "cli/hw_command.h"
 #include "cli/import_command.h"
 #include "cli/interrupt.h"
 #include "cli/report_command.h"
@@ -25,7 +26,8 @@
 
 namespace {
 
-int report(const rigbench::Status& status) {
+// The exit code of a subcommand's `status`, after its error line (the one place that prints it).
+int exit_status(const rigbench::Status& status) {
   if (status) return 0;
   const bool interrupted = status.error().code == rigbench::ErrorCode::kInterrupted;
   std::fprintf(stderr, "rigbench: %s%s\n", interrupted ? "" : "error: ", status.error().message.c_str());
@@ -133,7 +135,7 @@ int main(int argc, char** argv) {
       "Exit codes: 0 success, 1 runtime failure or bad input file, 2 bad flag or value, 130/143 interrupted.");
 
   const std::vector<std::string> raw(argv, argv + argc);
-  if (Status s = cli::check_unsupported_llama_bench_flags(raw); !s) return report(s);
+  if (Status s = cli::check_unsupported_llama_bench_flags(raw); !s) return exit_status(s);
   std::vector<std::string> args = raw;
   std::vector<std::string> names;
   for (const Command& c : commands) names.push_back(c.app->get_name());
@@ -178,7 +180,7 @@ int main(int argc, char** argv) {
   }
 
   for (const Command& c : commands) {
-    if (c.app->parsed()) return report(c.run());
+    if (c.app->parsed()) return exit_status(c.run());
   }
   return 2;
 }

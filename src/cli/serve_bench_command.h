@@ -5,64 +5,22 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <optional>
-#include <string>
-#include <vector>
 
-#include "cli/cost_command.h"
+#include "cli/serve_bench_options.h"
 #include "core/status.h"
 
 namespace rigbench::cli {
 
-struct ServeBenchOptions {
-  std::string url;  // positional
-  std::string api;  // --api: openai, openai-chat, openai-completions, ollama, ollama-generate, ollama-chat; "" = detect
-  std::vector<std::string>
-      models;           // -m, --model a,b,c: the server's model names, run one after another; none = the loaded one
-  std::string api_key;  // --api-key, else $OPENAI_API_KEY; never printed or stored
-  std::vector<int> concurrency{1};  // --concurrency 1,4,16
-  double rate = 0;                  // --rate: requests/s (Poisson); 0 = closed loop
-  int num_requests = -1;            // --num-requests; -1 = default (unless --duration-seconds)
-  double duration_s = 0;            // --duration-seconds
-  int warmup = 1;                   // --warmup
-  bool no_warmup = false;           // --no-warmup (llama-bench's spelling): as --warmup 0
-  int n_prompt = 128;               // -p, --n-prompt: random prompt tokens
-  int n_gen = 128;                  // -n, --n-gen: output tokens asked for
-  std::string prompts_file;         // --prompts FILE (JSONL)
-  std::string slo;                  // --slo ttft_ms=500,tpot_ms=50
-  double timeout_s = 60;            // --timeout-seconds
-  // --seed: the random prompts' and arrivals' seed; unset: a fresh one each invocation (said
-  // on stderr), so a second invocation against the same server does not re-send the first's
-  // prompts (its prompt cache would answer them)
-  std::optional<uint64_t> seed;
-  bool no_ignore_eos = false;       // --no-ignore-eos
-  std::string save_responses;       // --save-responses FILE: prompts and answers as JSONL (never kept by default)
-  // --embeddings: time the server's embeddings endpoint (/v1/embeddings, Ollama's /api/embed)
-  // as `rigbench embed` times a model: latency per text, texts/s per batch size.
-  bool embeddings = false;                      // --embeddings
-  std::string queries;                          // --queries FILE (embed's format); "" = the built-in set
-  std::vector<int> batch_sizes{1, 8, 32, 128};  // -b, --batch-size: texts per request, list
-  int repetitions = 3;                          // -r, --repetitions: passes over the query set
-  std::string output = "md";                    // -o
-  bool wide = false;                            // --wide
-  std::string db_path;                          // --db
-  bool no_db = false;                           // --no-db
-  std::vector<std::string> tags;                // --tag
-  std::string machine;                          // --machine: the machine's name in the records (as bench)
-  bool progress = false;                        // --progress (cli/progress_flags.h)
-  bool no_progress = false;                     // --no-progress
-  // Energy and cost with bench's meters (the server must run on this machine): an idle window
-  // with the model loaded, then the loaded window (warm-up excluded).
-  std::string energy = "off";  // --energy auto|off
-  double idle_s = 5;           // --idle-seconds
-  double watts = 0;            // --watts
-  std::string power_log;       // --power-log
-  double estimate_tdp_w = 0;   // --estimate-power
-  CostOptions cost;            // --price, --tariff, --idle-watts, ... (as bench)
-};
-
+// Declares the subcommand and its flags (cli/serve_bench_options.h) on `app`; `opts` receives
+// the parsed values.
 CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& opts);
 
+// Runs the job: check the flags, read the prompt file, probe the server, open the database,
+// run (measure/serve_job.h; --embeddings: measure/serve_embed_job.h), store and print (jsonl:
+// each run's line as it ends; md, csv, json: at the end). Errors come back to main, which
+// prints them: kUsage for a flag; kRuntime for a server that cannot be used (unreachable,
+// wrong API, unknown model, 401, no stream), every request of a run failed, or the server lost;
+// the files' and the database's; kInterrupted after Ctrl-C (the finished runs kept).
 Status run_serve_bench_command(ServeBenchOptions& opts);
 
 }  // namespace rigbench::cli

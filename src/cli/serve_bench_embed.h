@@ -1,40 +1,25 @@
-// rigbench: `serve-bench URL --embeddings`, the embedding half of serve-bench: an embedding
-// server timed as `rigbench embed` times a model in process (measure/serve_embed.h), one
-// record per model and concurrency, printed by embed's own table (report/embed_table.h) or as
-// records (-o json/jsonl), stored and compared like embed's.
+// rigbench: `serve-bench URL --embeddings`, the embedding half of serve-bench: the job
+// (measure/serve_embed_job.h) built from the flags, its records stored and printed by embed's
+// own table (report/embed_table.h) or as records (-o json/jsonl), compared like embed's.
 #pragma once
 
-#include <atomic>
-#include <memory>
-#include <optional>
-#include <string>
-#include <vector>
-
-#include "cli/serve_bench_command.h"
+#include "cli/serve_bench_options.h"
 #include "core/status.h"
-#include "measure/energy.h"
-#include "measure/job.h"
-#include "net/http_client.h"
-#include "net/protocol.h"
-#include "net/url.h"
+#include "measure/serve_job.h"
 #include "report/table.h"
 #include "store/sqlite_store.h"
 
 namespace rigbench::cli {
 
-// The flags that only generation uses, refused with --embeddings: "" when none was given, else
-// the usage error's text.
-std::string embeddings_refusal(const ServeBenchOptions& opts);
-
-// Runs every model at every concurrency of `opts` against `server` (already probed; `models`
-// chosen). `db` may be null (--no-db). Errors: the warm-up's (kRuntime, one line), the query
-// file's, the store's; kInterrupted after Ctrl-C (the finished records kept and stored).
-// `energy` (--energy auto): the same meters as generation, an idle window with the model
-// loaded, then the loaded window over the counted requests (phase "pp": J per input token and
-// per text, cost per Mtok of input tokens with a price).
-Status run_serve_embeddings(const ServeBenchOptions& opts, const net::Url& url, const net::ServerInfo& server,
-                            bool ollama, const std::vector<std::string>& models, const std::vector<int>& concurrency,
-                            const net::ClientOptions& client, store::SqliteStore* db, report::OutputFormat format,
-                            const std::optional<measure::EnergyConfig>& energy);
+// Runs every model of common.target at every --concurrency of `opts` against the server
+// (already probed). `common` is the generation job's shared part: its url, client, target,
+// energy (--energy auto: the same meters as generation, an idle window with the model loaded,
+// then the loaded window over the counted requests: J per input token and per text, cost per
+// Mtok of input tokens with a price), machine, build, tags and stop flag. `db` may be null
+// (--no-db). Errors: the query file's; the warm-up's (kRuntime, one line); the store's;
+// kRuntime for a run whose every request failed; kInterrupted after Ctrl-C (the finished
+// records kept and stored).
+Status run_serve_embeddings(const ServeBenchOptions& opts, const measure::ServeJob& common, store::SqliteStore* db,
+                            report::OutputFormat format, bool show_progress);
 
 }  // namespace rigbench::cli

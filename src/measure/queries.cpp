@@ -85,4 +85,10 @@ std::string builtin_queries_path() {
   return std::string(env && *env ? env : RIGBENCH_DATA_DIR) + "/queries/embed.txt";
 }
 
+Result<QuerySet> read_query_set(const std::string& file) {
+  auto q = read_queries(file.empty() ? builtin_queries_path() : file);
+  if (!q) return std::unexpected(q.error());
+  return QuerySet{std::move(*q), file.empty() ? "builtin" : file};
+}
+
 }  // namespace rigbench::measure

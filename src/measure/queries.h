@@ -27,4 +27,14 @@ Result<std::vector<std::string>> read_queries(const std::string& path);
 // The built-in set's file: $RIGBENCH_DATA_DIR/queries/embed.txt, else the source tree's data/.
 std::string builtin_queries_path();
 
+// A query set as the records name it.
+struct QuerySet {
+  std::vector<std::string> queries;
+  std::string name;  // "builtin", or the file as given
+};
+
+// The set a --queries flag names: the file `file`, or the built-in set for "". Errors: those
+// of read_queries.
+Result<QuerySet> read_query_set(const std::string& file);
+
 }  // namespace rigbench::measure

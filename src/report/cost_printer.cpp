@@ -80,6 +80,24 @@ Table cost_table(const cost::CostReport& r) {
   return t;
 }
 
+PricedRun priced_run(const RunRecord& found, bool watts_given) {
+  PricedRun run;
+  run.record_id = found.record_id;
+  run.model = found.model.name + (found.model.file_type.empty() ? "" : " " + found.model.file_type) +
+              (found.model.synthetic ? " (synthetic)" : "");
+  const MachineInfo& m = found.machine;
+  run.machine = !m.hostname.empty() ? m.hostname : m.cpu;
+  run.test_time = found.test_time;
+  run.energy_flags = found.energy.flags;
+  run.energy_notes = found.energy.notes;
+  // A power given (--watts) stands in for the meters the run lacked. A run whose energy was
+  // unavailable carries only the meters' reasons (measure::unavailable_energy), which are then
+  // beside the point: one line says so instead of a note per meter.
+  if (watts_given && found.energy.method == "unavailable" && !run.energy_notes.empty())
+    run.energy_notes = {"not measured (no meter could read it: `rigbench hw` says why); the figures use --watts"};
+  return run;
+}
+
 void print_cost(const cost::CostReport& r, OutputFormat format, std::ostream& out, const PricedRun* run) {
   if (format == OutputFormat::kJson) {
     print_json(r, out, run);

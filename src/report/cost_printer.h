@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/record.h"
 #include "cost/estimate.h"
 #include "cost/hardware.h"
 #include "report/table.h"
@@ -30,6 +31,12 @@ struct PricedRun {
   std::vector<std::string> energy_flags;  // the run's energy.flags (doubts about its watts)
   std::vector<std::string> energy_notes;  // the run's energy.notes
 };
+
+// `run` as `cost --run` says it: its id, model (name, file type, "(synthetic)"), machine (its
+// name, else its CPU), test time and energy flags and notes. `watts_given` (--watts stood in
+// for the run's power): a run whose energy was unavailable has its meters' reasons replaced
+// by one line saying the figures use --watts.
+PricedRun priced_run(const RunRecord& run, bool watts_given);
 
 // A cost figure as text: printf `format` (default "%.4g"), "-" when not given (NaN), "never"
 // for infinity (a break-even never reached).

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <tuple>
 
+#include "core/strings.h"
 #include "report/escape.h"
 
 namespace rigbench::report {
@@ -129,6 +130,26 @@ std::string embedding_section_html(std::span<const RunRecord> records) {
     h += "</tr>\n";
   }
   return h + "</tbody></table></div></section>\n";
+}
+
+void add_serve_embed_notes(Table& table, std::span<const RunRecord> records, std::span<const int64_t> texts) {
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const RunRecord& r = records[i];
+    if (!r.energy.pp || !std::isfinite(r.energy.pp->energy_j)) continue;
+    const PhaseEnergyInfo& pp = *r.energy.pp;
+    const double j_per_text = texts[i] > 0 ? pp.energy_j / static_cast<double>(texts[i]) : kUnmeasured;
+    const auto fig = [](double v, int decimals) {
+      return std::isfinite(v) ? format_fixed(v, decimals) : std::string("-");
+    };
+    std::string note = r.model.name + " @ c" + std::to_string(r.server->concurrency) + ": " + fig(pp.j_per_token, 6) +
+                       " J per input token, " + fig(j_per_text, 4) + " J per text, " + fig(pp.power_w, 1) +
+                       " W loaded, " + fig(r.energy.idle_power_w, 1) + " W idle (" + r.energy.method + ")";
+    if (r.cost && std::isfinite(r.cost->gross_per_mtok)) {
+      note += "; " + fig(r.cost->gross_per_mtok, 4) + " " + r.cost->currency + " per Mtok of input at " +
+              fig(r.cost->price_per_kwh, 3) + " " + r.cost->currency + "/kWh";
+    }
+    table.add_note(note);
+  }
 }
 
 }  // namespace rigbench::report

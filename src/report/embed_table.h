@@ -4,6 +4,7 @@
 // Records without an embedding result are skipped.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -18,6 +19,12 @@ namespace rigbench::report {
 // latency_p90_ms (data only), latency_p95_ms, latency_p99_ms, n_samples (data only),
 // texts_per_s, stddev_texts_per_s (data only), avg_tps, stddev_tps (data only).
 Table embedding_table(std::span<const RunRecord> records);
+
+// serve-bench --embeddings's notes under that table: one per record whose loaded window was
+// measured, "MODEL @ cN: J per input token, J per text, W loaded, W idle (method)", and its
+// cost per Mtok of input at the price when priced. `texts[i]`: the texts records[i]'s counted
+// requests embedded (0: no J per text).
+void add_serve_embed_notes(Table& table, std::span<const RunRecord> records, std::span<const int64_t> texts);
 
 // The HTML report's section "Embeddings" (id "embeddings"): the same table as HTML, with what
 // its rows mean; "" when no record has an embedding result.

@@ -2,6 +2,11 @@
 
 #include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/strings.h"
+#include "report/model_cost_printer.h"
 
 namespace rigbench::report {
 
@@ -175,6 +180,51 @@ void add_serve_footers(Table& table, const RunRecord& rec, int n_gen) {
                   "average): TPOT and tokens/s are over the tokens it sent",
                   s.output_short, s.completed, n_gen, s.output_tokens_mean);
     table.add_note(line);
+  }
+}
+
+Table serve_job_table(const std::string& url, const std::string& api, const std::vector<std::string>& models,
+                      const std::string& prompts_file, int n_prompt, int n_gen, double rate, bool slo) {
+  Table table(serve_columns(slo, models.size() > 1));
+  table.add_preamble("serve-bench " + url + " (" + api + "), model" + (models.size() > 1 ? "s " : " ") +
+                     join(models, ", ") +
+                     (prompts_file.empty()
+                          ? ", " + std::to_string(n_prompt) + " prompt + " + std::to_string(n_gen) + " output tokens"
+                          : ", prompts from " + prompts_file) +
+                     (rate > 0 ? ", " + shortest(rate) + " req/s Poisson" : ""));
+  return table;
+}
+
+void print_serve_job(const Table& table, const std::optional<cost::ModelCosts>& costs,
+                     const cost::CostInputs* pricing, OutputFormat format, bool wide, std::ostream& out) {
+  switch (format) {
+    case OutputFormat::kJson: {
+      std::ostringstream rows, priced;
+      render(table, format, rows, {wide});
+      if (costs) print_model_costs(*costs, *pricing, format, priced);
+      const nlohmann::ordered_json both = {
+          {"runs", nlohmann::ordered_json::parse(rows.str())},
+          {"model_costs", costs ? nlohmann::ordered_json::parse(priced.str()) : nlohmann::ordered_json()}};
+      out << both.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+      break;
+    }
+    case OutputFormat::kJsonl:
+      if (costs) {
+        std::ostringstream priced;
+        print_model_costs(*costs, *pricing, format, priced);
+        std::istringstream lines(priced.str());
+        for (std::string line; std::getline(lines, line);) {
+          if (!line.empty()) out << "{\"model_cost\": " << line << "}\n";
+        }
+      }
+      break;
+    default:
+      render(table, format, out, {wide});
+      if (costs) {
+        out << "\n";
+        print_model_costs(*costs, *pricing, format, out);
+      }
+      break;
   }
 }
 

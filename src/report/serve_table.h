@@ -4,9 +4,14 @@
 // measured. md shows the headline columns within 120 columns; --wide and the data formats all.
 #pragma once
 
+#include <optional>
+#include <ostream>
+#include <string>
 #include <vector>
 
 #include "core/record.h"
+#include "cost/estimate.h"
+#include "cost/model_costs.h"
 #include "report/table.h"
 
 namespace rigbench::report {
@@ -21,5 +26,21 @@ std::vector<TableCell> serve_row(const RunRecord& rec);
 // Footer lines of one run: errors by kind, the server's timings beside the client's, energy
 // and cost, and a note when the server did not honour the output length `n_gen`.
 void add_serve_footers(Table& table, const RunRecord& rec, int n_gen);
+
+// The table of one serve-bench job, before its runs are added: serve_columns(slo, several
+// models) under the job's line "serve-bench URL (API), model(s) M1, M2, P prompt + N output
+// tokens" (", prompts from FILE" with `prompts_file`), then ", R req/s Poisson" with a `rate`.
+// `url` is as shown (redacted), `api` the API's name.
+Table serve_job_table(const std::string& url, const std::string& api, const std::vector<std::string>& models,
+                      const std::string& prompts_file, int n_prompt, int n_gen, double rate, bool slo);
+
+// Prints a serve-bench job's output once its runs are in `table`: md and csv the table (`wide`:
+// every column in md), then, with `costs` (several models priced under `pricing`, which is
+// then set), one blank line and the per-model cost table (report/model_cost_printer.h, its own
+// header); json one object {"runs": [the runs' rows], "model_costs": {that table's object, or
+// null}} so that its readers see one shape; jsonl only one line per model {"model_cost": {its
+// row}} (the runs' lines are printed as each run ends).
+void print_serve_job(const Table& table, const std::optional<cost::ModelCosts>& costs,
+                     const cost::CostInputs* pricing, OutputFormat format, bool wide, std::ostream& out);
 
 }  // namespace rigbench::report

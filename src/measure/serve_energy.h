@@ -15,29 +15,28 @@
 #include "measure/job.h"
 #include "power/meters.h"
 
-namespace rigbench::cli {
+namespace rigbench::measure {
 
 struct ServeEnergy {
-  std::unique_ptr<measure::EnergySession> session;  // null: no meter opened (or --energy off)
-  std::vector<power::MeterStatus> meter_status;      // why each meter opened or not
-  double idle_s = 0;                                 // seconds of idle window taken (0: --idle-watts)
+  std::unique_ptr<EnergySession> session;        // null: no meter opened (or --energy off)
+  std::vector<power::MeterStatus> meter_status;  // why each meter opened or not
+  double idle_s = 0;                             // seconds of idle window taken (0: --idle-watts)
 
   // Marks the loaded window's phase ("" ends it); nothing without a session.
   void mark(const char* phase) const {
     if (session) session->mark(phase);
   }
   // The record's energy: the session's figures over `results`, or, without a session, why
-  // none (measure::unavailable_energy). `energy` is the run's --energy configuration.
+  // none (unavailable_energy). `energy` is the run's --energy configuration.
   // `marked`: the tokens of the loaded window when `results` does not count them (a served
   // run's output tokens: its results.tg is one sample, the run's rate).
-  EnergyInfo finish(const Results& results, const measure::EnergyConfig& energy,
-                    const std::optional<measure::PhaseTokens>& marked = std::nullopt);
+  EnergyInfo finish(const Results& results, const EnergyConfig& energy,
+                    const std::optional<PhaseTokens>& marked = std::nullopt);
 };
 
 // With `energy` (--energy auto): opens the meters, starts the sampler and takes the idle window
 // (energy->idle_s seconds, none with --idle-watts; Ctrl-C, `stop`, ends it). Without: an
 // empty ServeEnergy. Errors: the sampler's start (kRuntime).
-Result<ServeEnergy> open_serve_energy(const std::optional<measure::EnergyConfig>& energy,
-                                      const std::atomic<bool>& stop);
+Result<ServeEnergy> open_serve_energy(const std::optional<EnergyConfig>& energy, const std::atomic<bool>& stop);
 
-}  // namespace rigbench::cli
+}  // namespace rigbench::measure

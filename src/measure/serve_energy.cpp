@@ -1,23 +1,22 @@
-#include "cli/serve_energy.h"
+#include "measure/serve_energy.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <thread>
 
-namespace rigbench::cli {
+namespace rigbench::measure {
 
-EnergyInfo ServeEnergy::finish(const Results& results, const measure::EnergyConfig& energy,
-                               const std::optional<measure::PhaseTokens>& marked) {
-  if (!session) return measure::unavailable_energy(meter_status);
+EnergyInfo ServeEnergy::finish(const Results& results, const EnergyConfig& energy,
+                               const std::optional<PhaseTokens>& marked) {
+  if (!session) return unavailable_energy(meter_status);
   return session->finish(results, idle_s, energy.idle_watts, marked);
 }
 
-Result<ServeEnergy> open_serve_energy(const std::optional<measure::EnergyConfig>& energy,
-                                      const std::atomic<bool>& stop) {
+Result<ServeEnergy> open_serve_energy(const std::optional<EnergyConfig>& energy, const std::atomic<bool>& stop) {
   ServeEnergy out;
   if (!energy) return out;
-  out.session = measure::EnergySession::open(energy->meters, &out.meter_status);
+  out.session = EnergySession::open(energy->meters, &out.meter_status);
   if (!out.session) return out;
   if (Status s = out.session->start(); !s) return std::unexpected(s.error());
   out.idle_s = std::isnan(energy->idle_watts) ? energy->idle_s : 0;
@@ -31,4 +30,4 @@ Result<ServeEnergy> open_serve_energy(const std::optional<measure::EnergyConfig>
   return out;
 }
 
-}  // namespace rigbench::cli
+}  // namespace rigbench::measure

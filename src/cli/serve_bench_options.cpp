@@ -1,0 +1,159 @@
+#include "cli/serve_bench_options.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "cli/args.h"
+#include "cli/progress_flags.h"
+#include "measure/serve_load.h"
+
+namespace rigbench::cli {
+
+namespace {
+
+constexpr long kMaxConcurrency = 100000;  // --concurrency: requests in flight
+constexpr long kMaxTokens = 1L << 24;     // -p, -n: as bench's
+
+// The flags that only generation uses, refused with --embeddings: "" when none was given, else
+// the usage error's text.
+std::string embeddings_refusal(const ServeBenchOptions& o) {
+  const auto refused = [](const char* flag) {
+    return std::string(flag) + ": a generation setting; --embeddings measures latency per text and texts/s per -b";
+  };
+  if (o.rate > 0) return refused("--rate");
+  if (!o.prompts_file.empty()) return refused("--prompts") + " (give the texts with --queries)";
+  if (!o.slo.empty()) return refused("--slo");
+  if (!o.save_responses.empty()) return refused("--save-responses");
+  if (o.duration_s > 0) return refused("--duration-seconds");
+  if (o.num_requests > 0) return refused("--num-requests") + " (the query set times -r sets the count)";
+  return "";
+}
+
+}  // namespace
+
+void add_serve_bench_options(CLI::App& cmd, ServeBenchOptions& o) {
+  cmd.add_option("url", o.url, "the server's base URL, e.g. http://127.0.0.1:8080")->required();
+  cmd.add_option("--api", o.api,
+                 "API: openai (= openai-completions, as vLLM's --backend openai), openai-completions, openai-chat, "
+                 "ollama (= ollama-generate), "
+                 "ollama-chat; default: detected (openai-completions or ollama-generate)");
+  cmd.add_option("-m,--model", o.models,
+                 "the server's model names, one run after another, list (a,b,c; default: the one it has loaded)")
+      ->delimiter(',');
+  cmd.add_option("--api-key", o.api_key, "bearer key (default: $OPENAI_API_KEY); never printed or stored");
+  cmd.add_option("--concurrency", o.concurrency, "requests in flight: one run per value, list (1,4,16)")
+      ->delimiter(',')
+      ->check(int_range(1, kMaxConcurrency))
+      ->capture_default_str();
+  cmd.add_option("--rate", o.rate,
+                 "requests per second (> 0), Poisson arrivals (at most --concurrency in flight); without it, a closed "
+                 "loop of --concurrency workers (vLLM's --request-rate inf)")
+      ->check(range(1e-6, 1e6));
+  cmd.add_option("--num-requests", o.num_requests,
+                 "requests counted per run (default: 8 per concurrent request, at least 16)")
+      ->check(int_range(1, measure::kMaxRequestsPerRun));
+  cmd.add_option("--duration-seconds,--duration", o.duration_s,
+                 "seconds per run (with --num-requests: the first to end)")
+      ->check(range(0, 7 * 86400));
+  cmd.add_option("--warmup", o.warmup, "requests before each run, one at a time, not counted")
+      ->check(int_range(0, 1000))
+      ->capture_default_str();
+  cmd.add_flag("--no-warmup", o.no_warmup, "no warmup request (as --warmup 0; llama-bench's spelling)");
+  cmd.add_option("-p,--n-prompt", o.n_prompt, "random prompt tokens per request")
+      ->check(int_range(1, kMaxTokens))
+      ->capture_default_str();
+  cmd.add_option("-n,--n-gen", o.n_gen, "output tokens asked for per request (ignore_eos, min_tokens, num_predict)")
+      ->check(int_range(1, kMaxTokens))
+      ->capture_default_str();
+  cmd.add_option("--prompts", o.prompts_file,
+                 "JSONL prompts instead of random ones: {\"prompt\": ...} or {\"messages\": [...]}, \"max_tokens\"; "
+                 "builtin = bench's built-in prompt suite");
+  cmd.add_option("--slo", o.slo, "service-level objectives for goodput, e.g. ttft_ms=500,tpot_ms=50");
+  cmd.add_option("--timeout-seconds", o.timeout_s, "a request's time limit, and the longest wait for a byte")
+      ->check(range(0.001, 7 * 86400))
+      ->capture_default_str();
+  cmd.add_option_function<uint64_t>(
+      "--seed", [&o](const uint64_t& v) { o.seed = v; },
+      "seed of the random prompts and arrivals (default: a fresh one each invocation, printed; each run of the job "
+      "mixes in its model and concurrency, so no run re-sends another's prompts)");
+  cmd.add_option("--save-responses", o.save_responses,
+                 "write each counted request's prompt and answer to this JSONL file, with its record_id (by "
+                 "default no prompt or answer is kept, only counts and timings; the API key never is)");
+  cmd.add_flag("--no-ignore-eos", o.no_ignore_eos, "let the model stop early (do not send ignore_eos/min_tokens)");
+  cmd.add_flag("--embeddings", o.embeddings,
+               "time the embeddings endpoint (/v1/embeddings, Ollama's /api/embed) as `rigbench embed` does: "
+               "latency per text, texts/s per -b (json/jsonl: the records)");
+  cmd.add_option("--queries", o.queries, "--embeddings: the texts, embed's format (default: its built-in set)");
+  cmd.add_option("-b,--batch-size", o.batch_sizes, "--embeddings: texts per request in the throughput sweep, list")
+      ->delimiter(',')
+      ->check(int_range(1, 1 << 20))
+      ->capture_default_str();
+  cmd.add_option("-r,--repetitions", o.repetitions, "--embeddings: passes over the query set")
+      ->check(int_range(1, 1000000))
+      ->capture_default_str();
+  cmd.add_option("-o,--output", o.output, "output format: md, csv, json or jsonl")->capture_default_str();
+  cmd.add_flag("--wide", o.wide, "every column in the md table (every percentile, server timings)");
+  cmd.add_option("--db", o.db_path, "results database (default: $XDG_DATA_HOME/rigbench/results.db)")->take_last();
+  cmd.add_flag("--no-db", o.no_db, "do not store the results");
+  cmd.add_option("--tag", o.tags, "text kept with every record (repeatable)");
+  cmd.add_option("--machine", o.machine,
+                 "the machine's name in the records, which compare goes by (default: the host's name)")
+      ->take_last();
+  add_progress_flags(cmd, o.progress, o.no_progress);
+  cmd.add_option("--energy", o.energy,
+                 "measure energy with bench's meters (the server must run on this machine): auto or off")
+      ->check(CLI::IsMember({"auto", "off"}))
+      ->capture_default_str();
+  cmd.add_option("--idle-seconds", o.idle_s, "seconds of idle baseline before each run (the server idle, model loaded)")
+      ->check(range(0.0, 3600.0))
+      ->capture_default_str();
+  cmd.add_option("--watts", o.watts, "a constant power you state, W (when no meter can read it)")
+      ->check(range(0.0, 100000.0));
+  cmd.add_option("--idle-watts", o.cost.idle_watts, "the idle power you state, W (replaces the idle window)")
+      ->check(range(0.0, 100000.0));
+  cmd.add_option("--power-log", o.power_log, "CSV log (timestamp,watts) of a wall meter covering the run");
+  cmd.add_option("--estimate-power", o.estimate_tdp_w, "estimate power as TDP x CPU utilization, with this TDP in W")
+      ->check(range(1.0, 10000.0));
+  add_price_flags(cmd, o.cost);
+}
+
+Result<ServeBenchFlags> check_serve_bench_options(ServeBenchOptions& opts) {
+  ServeBenchFlags out;
+  if (opts.concurrency.empty()) return fail(ErrorCode::kUsage, "--concurrency: give at least one value");
+  // The numbers' ranges are checked as the flags are parsed (int_range, range: one message shape).
+  if (opts.no_warmup) opts.warmup = 0;
+  auto progress_shown = show_progress(opts.progress, opts.no_progress, isatty(STDERR_FILENO) != 0);
+  if (!progress_shown) return std::unexpected(progress_shown.error());
+  out.show_progress = *progress_shown;
+  auto slo = measure::parse_slo(opts.slo);
+  if (!slo) return std::unexpected(slo.error());
+  out.slo = *slo;
+  if (!opts.api.empty()) {
+    out.forced = net::parse_api(opts.api);
+    if (!out.forced) {
+      return fail(ErrorCode::kUsage, "--api '" + opts.api +
+                                         "': use openai, openai-chat, openai-completions, ollama, ollama-generate or "
+                                         "ollama-chat");
+    }
+  }
+  auto url = net::parse_url(opts.url);
+  if (!url) return std::unexpected(url.error());
+  out.url = *url;
+  const auto format = report::parse_output_format(opts.output);
+  if (!format) return std::unexpected(format.error());
+  out.format = *format;
+  out.client.api_key = opts.api_key;
+  if (out.client.api_key.empty()) {
+    if (const char* env = std::getenv("OPENAI_API_KEY")) out.client.api_key = env;
+  }
+  out.client.timeout_s = opts.timeout_s;
+  out.client.connect_timeout_s = std::min(10.0, opts.timeout_s);
+  if (opts.embeddings) {
+    if (const std::string why = embeddings_refusal(opts); !why.empty()) return fail(ErrorCode::kUsage, why);
+  }
+  return out;
+}
+
+}  // namespace rigbench::cli

@@ -1,0 +1,299 @@
+#include "measure/serve_job.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+
+#include "core/model_name.h"
+#include "core/short_commit.h"
+#include "core/strings.h"
+#include "measure/energy.h"
+#include "measure/serve_energy.h"
+
+namespace rigbench::measure {
+
+namespace {
+
+constexpr int kDefaultRequestsPerWorker = 8;  // num_requests default: 8 per concurrent request, at least 16
+
+// A lost server's run, for its record and the error line: what ended before it stopped.
+std::string lost_counts(const ServeRunMetrics& m) {
+  return std::to_string(kLostAfterRefused) + " requests in a row refused; " + std::to_string(m.completed) + " of " +
+         std::to_string(m.requests) + " requests completed, " + std::to_string(m.failed) +
+         " failed, the run stopped there";
+}
+
+// The record of one run at one concurrency.
+RunRecord make_record(const ServeJob& job, const std::string& model, int concurrency, const LoadResult& load,
+                      const ServeRunMetrics& m) {
+  RunRecord rec;
+  rec.record_id = new_record_id();
+  rec.test_time = utc_now_iso8601();
+  rec.machine = job.machine;
+  rec.build = job.build;
+  rec.model.name = served_model_name(model);  // as bench names the file (llama-server's id is its path)
+  rec.model.path = "";
+  rec.params.n_prompt = job.prompts_file.empty() ? job.n_prompt : 0;
+  rec.params.n_gen = job.n_gen;
+  rec.params.repetitions = m.requests;
+  rec.params.warmup = job.warmup;
+  rec.params.n_threads = 0;
+  rec.tags = job.tags;
+  rec.interrupted = load.interrupted;
+  ServerRun s;
+  s.url = job.url.redacted();
+  s.software = job.target.server.software;
+  s.version = job.target.server.version;
+  s.api = net::api_name(job.target.api);
+  s.model_id = model;
+  s.concurrency = concurrency;
+  s.rate_rps = job.rate;
+  s.requests = m.requests;
+  s.completed = m.completed;
+  s.failed = m.failed;
+  for (const auto& [kind, n] : m.errors) s.errors.emplace_back(kind, n);
+  s.first_error = m.first_error;  // the load took any API key out
+  s.duration_s = m.duration_s;
+  s.ttft_ms = m.ttft_ms;
+  s.tpot_ms = m.tpot_ms;
+  s.itl_ms = m.itl_ms;
+  s.e2e_ms = m.e2e_ms;
+  s.input_tokens_mean = m.input_tokens.mean;
+  s.output_tokens_mean = m.output_tokens.mean;
+  s.request_throughput_rps = m.request_rate;
+  s.output_tps = m.output_tps;
+  s.total_tps = m.total_tps;
+  s.slo = job.slo_text;
+  s.goodput_rps = m.goodput;
+  s.output_short = m.output_short;
+  s.server_tg_tps = m.server_tg_tps;  // NaN where the server gave no timings
+  s.client_tg_tps = m.client_tg_tps;
+  if (m.server_prompt_ms.n > 0) s.server_prompt_p50_ms = m.server_prompt_ms.median;
+  s.client_cpu_pct = load.client_cpu_pct;
+  rec.server = s;
+  // The samples compare and report read: TTFT per request, and the run's one tg figure, its
+  // output t/s (served_tg: the table's "out t/s", cost's rate, a ratio of sums).
+  LatencyResult ttft;
+  for (const auto& t : load.requests) {
+    if (t.error != net::ErrorKind::kNone) continue;
+    const RequestMetrics rm = request_metrics(t);
+    if (std::isfinite(rm.ttft_ms)) ttft.samples_ns.push_back(static_cast<int64_t>(rm.ttft_ms * 1e6));
+  }
+  if (!ttft.samples_ns.empty()) {
+    const auto ms = to_milliseconds(ttft.samples_ns);
+    ttft.ms = summarize(ms);
+    rec.results.ttft = ttft;
+  }
+  rec.results.tg = served_tg(m, job.n_gen);
+  if (m.completed == 0 && !load.interrupted) rec.failed = "every request failed: " + m.first_error;
+  if (load.server_lost) rec.failed = "server lost: " + lost_counts(m);
+  return rec;
+}
+
+// --save-responses: one JSON line per counted request of `rec`'s run (canceled ones left out).
+void append_responses(std::string& out, const RunRecord& rec, const LoadResult& load,
+                      const std::vector<ServePrompt>& prompts) {
+  if (prompts.empty()) return;
+  for (const auto& t : load.requests) {
+    if (t.error == net::ErrorKind::kCanceled) continue;
+    const ServePrompt& p = prompts[t.prompt_index % prompts.size()];
+    nlohmann::ordered_json j = {
+        {"record_id", rec.record_id}, {"model", rec.model.name}, {"concurrency", rec.server->concurrency}};
+    if (p.tokens.empty()) j["prompt"] = p.text;
+    else j["prompt_token_ids"] = p.tokens;
+    j["response"] = t.response;
+    j["error"] = net::error_kind_key(t.error);
+    out += j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    out += '\n';
+  }
+}
+
+// The load of run (model, concurrency c) of `job`, its prompts made with `step_seed`.
+LoadOptions load_options(const ServeJob& job, const std::string& model, int c, uint64_t step_seed) {
+  LoadOptions load;
+  load.url = job.url;
+  load.client = job.client;
+  load.api = job.target.api;
+  load.model = model;
+  load.concurrency = c;
+  load.rate = job.rate;
+  load.duration_s = job.duration_s;
+  load.num_requests =
+      job.num_requests > 0 ? job.num_requests : (job.duration_s > 0 ? 0 : std::max(16, kDefaultRequestsPerWorker * c));
+  load.warmup = job.warmup;
+  load.ignore_eos = job.ignore_eos;
+  load.save_responses = job.save_responses;
+  load.seed = step_seed;
+  load.stop = job.stop;
+  load.lost_after_refused = kLostAfterRefused;
+  if (!job.file_prompts.empty()) {
+    load.prompts = job.file_prompts;
+  } else {
+    const int count = std::min(job.warmup + (load.num_requests > 0 ? load.num_requests : 256), 1024);
+    std::function<Result<std::vector<int>>(const std::string&)> tokenize;
+    if (job.tokenizer && job.target.api == net::Api::kOpenAiCompletions && job.target.server.software == "llama.cpp") {
+      tokenize = [&job](const std::string& text) { return net::tokenize(*job.tokenizer, text); };
+    }
+    load.prompts = random_prompts(count, job.n_prompt, job.n_gen, step_seed, tokenize);
+  }
+  return load;
+}
+
+// The warm-up that failed outright, as the job's error: the server cannot serve this benchmark
+// (bad model, 401, no stream, wrong API).
+Status warmup_error(const ServeJob& job, const RequestTrace& w) {
+  std::string why = w.error_message;
+  if (w.http_status == 401 || w.http_status == 403) why += "; give --api-key or set OPENAI_API_KEY";
+  if (w.error == net::ErrorKind::kMalformed && why.find("does the server stream") != std::string::npos) {
+    why = "the server does not stream: " + why;
+  }
+  return fail(ErrorCode::kRuntime, job.url.redacted() + net::generation_path(job.target.api) +
+                                       ": warm-up request failed (" + net::error_kind_text(w.error) +
+                                       "): " + net::without_secret(why, job.client.api_key));
+}
+
+}  // namespace
+
+Result<ServeTarget> probe_serve_target(net::HttpClient& client, const net::Url& url,
+                                       const std::optional<net::Api>& forced, const std::vector<std::string>& wanted,
+                                       const std::string& api_key) {
+  const auto secretless = [&](std::string text) { return net::without_secret(std::move(text), api_key); };
+  ServeTarget target;
+  auto server = net::probe_server(client, url, forced);
+  if (!server) return fail(server.error().code, secretless(server.error().message));
+  target.server = std::move(*server);
+  target.api = forced
+                   ? *forced
+                   : (target.server.api_family == "ollama" ? net::Api::kOllamaGenerate : net::Api::kOpenAiCompletions);
+  // Every model of the list, checked before the first run (one run after another, each with
+  // its own idle window: the third study's table).
+  for (const std::string& name : wanted.empty() ? std::vector<std::string>{""} : wanted) {
+    auto model = net::choose_model(target.server, name, url);
+    if (!model)
+      return fail(model.error().code == ErrorCode::kUsage ? ErrorCode::kRuntime : model.error().code,
+                  secretless(model.error().message));
+    target.models.push_back(*model);
+  }
+  return target;
+}
+
+ServeJobResult run_serve_job(const ServeJob& job, const RecordSink& sink, const ServeJobHooks& hooks) {
+  static const std::atomic<bool> kNever{false};
+  const std::atomic<bool>& stop = job.stop ? *job.stop : kNever;
+  const std::vector<std::string>& models = job.target.models;
+  ServeJobResult out;
+  // The runs, one after another; an error ends them (the finished runs are kept: a failure on
+  // a later model loses nothing).
+  out.error = [&]() -> Status {
+    for (std::size_t mi = 0; mi < models.size(); ++mi) {
+      const std::string& model = models[mi];
+      for (std::size_t ci = 0; ci < job.concurrency.size(); ++ci) {
+        const int c = job.concurrency[ci];
+        // This run's own prompts and arrivals (run_seed): another run's would hit the server's
+        // prompt cache.
+        const uint64_t step_seed = run_seed(job.seed, mi, ci);
+        if (stop.load() || out.interrupted) break;
+        LoadOptions load = load_options(job, model, c, step_seed);
+
+        std::mutex mu;
+        int done = 0, errors = 0;
+        std::map<std::string, int> by_kind;
+        const int total = load.num_requests;
+        const auto on_done = [&](const RequestTrace& t) {
+          std::lock_guard lock(mu);
+          ++done;
+          if (t.error != net::ErrorKind::kNone && t.error != net::ErrorKind::kCanceled) {
+            ++errors;
+            ++by_kind[net::error_kind_key(t.error)];
+          }
+          if (!hooks.progress) return;
+          std::string kinds;
+          for (const auto& [k, n] : by_kind) kinds += (kinds.empty() ? " (" : ", ") + k + " " + std::to_string(n);
+          if (!kinds.empty()) kinds += ")";
+          hooks.progress((models.size() > 1 ? model + " " : std::string()) + "c=" + std::to_string(c) + ": " +
+                         std::to_string(done) + (total > 0 ? "/" + std::to_string(total) : "") + " requests, " +
+                         std::to_string(errors) + " error" + (errors == 1 ? "" : "s") + kinds);
+        };
+        // Energy: the idle window (the server idle, model loaded), then the counted requests.
+        auto meters = open_serve_energy(job.energy, stop);
+        if (!meters) return std::unexpected(meters.error());
+        if (meters->session) load.before_counted = [&meters] { meters->mark("tg"); };
+        const LoadResult result = run_load(load, on_done);
+        meters->mark("");
+        if (hooks.load_ended) hooks.load_ended();
+
+        // A warm-up that failed outright: nothing counted ran, so nothing is kept.
+        if (result.warmup_failed) return warmup_error(job, result.warmup.front());
+
+        const ServeRunMetrics metrics = summarize_run(result.requests, result.duration_s, job.slo);
+        RunRecord rec = make_record(job, model, c, result, metrics);
+        if (job.save_responses) append_responses(out.responses, rec, result, load.prompts);
+        // J per output token over the loaded window (tokens: every completed request's output
+        // tokens, as the run's output t/s counts them), and its cost.
+        if (job.energy) {
+          rec.energy = meters->finish(rec.results, *job.energy,
+                                      PhaseTokens{0, static_cast<double>(metrics.total_output_tokens)});
+        }
+        if (job.energy && job.energy->pricing) rec.cost = price_run(rec, *job.energy->pricing);
+        if (metrics.completed == 0 && metrics.requests > 0) {
+          ++out.runs_all_failed;
+          if (out.first_failure.empty()) out.first_failure = metrics.first_error;
+        }
+        out.interrupted = result.interrupted;
+        if (metrics.requests > 0 || metrics.completed > 0) {
+          if (Status s = sink(rec); !s) return s;
+          out.runs.push_back(rec);
+        }
+        if (result.server_lost) {
+          return fail(ErrorCode::kRuntime, job.url.redacted() + ": the server was lost (" + lost_counts(metrics) +
+                                               "); this run is stored marked failed, no later run was sent");
+        }
+        if (!result.client_error.empty()) {
+          return fail(ErrorCode::kRuntime, "serve-bench's client failed: " + result.client_error + " (" +
+                                               std::to_string(metrics.requests) +
+                                               " finished requests of this run kept, marked interrupted)");
+        }
+        if (out.interrupted) break;
+      }
+    }
+    return {};
+  }();
+  // Several models priced: the third study's table (cost --per-model on these runs: each
+  // model's last run, J per output token, cost per Mtok with the idle window measured).
+  if (models.size() > 1 && job.energy && job.energy->pricing) {
+    if (auto c = cost::model_costs(out.runs, *job.energy->pricing)) out.model_costs = std::move(*c);
+  }
+  return out;
+}
+
+Status serve_job_status(const ServeJob& job, const ServeJobResult& result, int stored) {
+  // Ctrl-C before any request of any run finished: nothing was measured, and the message says
+  // so (before, an empty table and "0 runs kept").
+  if (result.interrupted && result.runs.empty()) {
+    return fail(ErrorCode::kInterrupted, "interrupted before any request finished: nothing measured, nothing stored");
+  }
+  if (!result.error) return result.error;
+  if (result.interrupted) {
+    return fail(ErrorCode::kInterrupted, "interrupted: " + std::to_string(stored) + " run" + (stored == 1 ? "" : "s") +
+                                             " kept with the requests that finished");
+  }
+  if (result.runs_all_failed > 0) {
+    return fail(ErrorCode::kRuntime, job.url.redacted() + ": every request of " +
+                                         std::to_string(result.runs_all_failed) + " run" +
+                                         (result.runs_all_failed == 1 ? "" : "s") +
+                                         " failed: " + net::without_secret(result.first_failure, job.client.api_key));
+  }
+  return {};
+}
+
+std::string serve_job_intro(const ServeJob& job, bool seed_drawn) {
+  const net::ServerInfo& server = job.target.server;
+  return job.url.redacted() + ": " + (server.software.empty() ? server.api_family : server.software) +
+         (server.version.empty() ? "" : " ") + short_commit(server.version) + ", API " + net::api_name(job.target.api) +
+         ", model " + join(job.target.models, ", ") +
+         (seed_drawn ? ", seed " + std::to_string(job.seed) + " (--seed repeats these prompts)" : std::string());
+}
+
+}  // namespace rigbench::measure

@@ -1,0 +1,77 @@
+// cost::find_stored_run and cost::fill_from_run: `rigbench cost --run ID`'s choice of run and
+// the figures it takes from it (only those the user did not give).
+#include "cost/stored_run.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/results.h"
+
+namespace rigbench::cost {
+namespace {
+
+RunRecord run(const std::string& id, bool tg) {
+  RunRecord r;
+  r.record_id = id;
+  if (tg) r.results.tg = make_throughput(32, {100'000'000, 100'000'000});  // 320 t/s
+  return r;
+}
+
+TEST(CostStoredRun, LatestIsTheLastRunThatGenerated) {
+  const std::vector<RunRecord> all = {run("aa01", true), run("aa02", true), run("bb01", false)};
+  auto found = find_stored_run(all, "latest", "db");
+  ASSERT_TRUE(found) << found.error().message;
+  EXPECT_EQ((*found)->record_id, "aa02");
+}
+
+TEST(CostStoredRun, APrefixNamesOneRunAndEveryFailureSaysWhy) {
+  const std::vector<RunRecord> all = {run("aa01", true), run("aa02", true), run("bb01", false)};
+  auto found = find_stored_run(all, "aa01", "db");
+  ASSERT_TRUE(found);
+  EXPECT_EQ((*found)->record_id, "aa01");
+
+  auto none = find_stored_run(all, "cc", "x.db");
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().code, ErrorCode::kNotFound);
+  EXPECT_EQ(none.error().message, "--run 'cc': no such run in 'x.db'");
+
+  auto several = find_stored_run(all, "aa", "db");
+  ASSERT_FALSE(several);
+  EXPECT_EQ(several.error().code, ErrorCode::kUsage);
+  EXPECT_EQ(several.error().message, "--run 'aa': matches 2 runs");
+
+  auto no_tg = find_stored_run(all, "bb", "db");
+  ASSERT_FALSE(no_tg);
+  EXPECT_EQ(no_tg.error().code, ErrorCode::kInvalidInput);
+  EXPECT_EQ(no_tg.error().message, "--run 'bb': the run has no tg result");
+}
+
+TEST(CostStoredRun, FillsOnlyTheFiguresNotGiven) {
+  RunRecord r = run("aa01", true);
+  r.energy.method = "counter";
+  r.energy.idle_power_w = 20;
+  r.energy.tg = PhaseEnergyInfo{0.2, 30.0, 150.0, 30.0 / 64};
+
+  GenerationFigures none;
+  fill_from_run(r, none);
+  EXPECT_DOUBLE_EQ(none.tps, r.results.tg->tps.mean);
+  EXPECT_NE(none.rate_source, "--tps");
+  EXPECT_DOUBLE_EQ(none.watts, 150);
+  EXPECT_EQ(none.power_method, "counter");
+  EXPECT_DOUBLE_EQ(none.idle_watts, 20);
+
+  GenerationFigures given;
+  given.tps = 40;
+  given.watts = 250;
+  fill_from_run(r, given);
+  EXPECT_DOUBLE_EQ(given.tps, 40);
+  EXPECT_EQ(given.rate_source, "--tps");
+  EXPECT_DOUBLE_EQ(given.watts, 250);
+  EXPECT_EQ(given.power_method, "stated");
+  EXPECT_TRUE(std::isnan(given.seconds_per_token));
+  EXPECT_DOUBLE_EQ(given.idle_watts, 20);  // not given: the run's
+}
+
+}  // namespace
+}  // namespace rigbench::cost
