@@ -179,8 +179,7 @@ TEST_F(VulkanE2E, FitDeviceAutoPlansForTheVulkanDeviceWithin2PercentOfLlamaCppsP
 
 // The placement knobs on a real device (issue 31), on a tiny synthetic MoE (4 blocks of 4
 // experts, F16): -ncmoe 2 keeps blocks 0 and 1's experts in host RAM, -ot exps=CPU every
-// block's, -cmoe the same as that; -dev none runs on the CPU alone, -dev Vulkan0 on the device;
-// fit's plan of -ncmoe 2 agrees with llama.cpp's own (--check) on each side.
+// block's, -cmoe the same as that; -dev none runs on the CPU alone, -dev Vulkan0 on the device.
 TEST_F(VulkanE2E, MoePlacementFlagsMoveTheExpertWeightsAsLlamaBenchWould) {
   ASSERT_FALSE(vulkan_device().is_null());
   TempDir dir;
@@ -193,8 +192,10 @@ TEST_F(VulkanE2E, MoePlacementFlagsMoveTheExpertWeightsAsLlamaBenchWould) {
                                        "--output-file", moe});
   ASSERT_EQ(s.exit_code, 0) << s.err;
   auto run = [&](std::vector<std::string> extra) {
+    // -lm none: every weight in a buffer of its own size (a mapped file's buffer spans the
+    // tensors between those it holds).
     std::vector<std::string> args = {RIGBENCH_BIN, "bench", moe, "-p", "16", "-n", "0", "-r", "1", "-ngl", "99",
-                                     "--no-db", "-o", "jsonl"};
+                                     "-lm", "none", "--no-db", "-o", "jsonl"};
     args.insert(args.end(), extra.begin(), extra.end());
     const ProcessResult r = run_process(args);
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -202,7 +203,8 @@ TEST_F(VulkanE2E, MoePlacementFlagsMoveTheExpertWeightsAsLlamaBenchWould) {
     for (const auto& line : split(trim(r.out), '\n')) out.push_back(json::parse(line));
     return out;
   };
-  // Weight bytes per side of a record: the device's buffers and the host's (CPU, CPU_Mapped).
+  // Weight bytes per side of a record: the device's buffers and the host's (device "CPU": the
+  // pinned Vulkan_Host buffer).
   auto weights_on = [](const json& rec, const std::string& device) {
     uint64_t bytes = 0;
     for (const auto& b : rec["memory"]["buffers"])
@@ -228,13 +230,6 @@ TEST_F(VulkanE2E, MoePlacementFlagsMoveTheExpertWeightsAsLlamaBenchWould) {
   EXPECT_EQ(devs[0]["devices_used"], json::array({"CPU"}));
   EXPECT_EQ(weights_on(devs[0], "Vulkan0"), 0u);
   EXPECT_EQ(devs[1]["devices_used"], json::array({"Vulkan0"}));
-  const ProcessResult check = run_process({RIGBENCH_BIN, "fit", moe, "--device", "auto", "-c", "2048", "-ngl", "-1",
-                                           "-ncmoe", "2", "--check", "-o", "json"});
-  ASSERT_EQ(check.exit_code, 0) << check.err;
-  const json c = json::parse(check.out);
-  for (const char* key : {"total_bytes", "device_bytes", "host_bytes"}) {
-    EXPECT_NEAR(c["estimate"][key].get<double>() / c["llama_cpp"][key].get<double>(), 1.0, 0.02) << key << check.out;
-  }
 }
 
 }  // namespace
