@@ -116,6 +116,32 @@ std::vector<Column> tps_spread(const std::string& t, std::optional<ThroughputRes
   };
 }
 
+// pp's or tg's columns: its size (`n_key`; "pp512" in the table), its mean t/s ("avg ± sd"
+// in the table), `after_avg`, then its spread.
+std::vector<Column> test_tps_columns(const std::string& t, const char* n_key, int BenchParams::*n,
+                                     std::optional<ThroughputResult> Results::*test,
+                                     std::vector<Column> after_avg = {}) {
+  std::vector<Column> out = {
+      col(
+          n_key, t, kAlways, kInteger, [n](const RunRecord& r) { return str(r.params.*n); },
+          [t, n](const RunRecord& r) { return r.params.*n ? t + str(r.params.*n) : std::string("-"); }),
+      col(
+          t + "_avg_tps", t + " t/s", kAlways, kReal,
+          [test](const RunRecord& r) { return r.results.*test ? full((r.results.*test)->tps.mean) : ""; },
+          [test](const RunRecord& r) { return rate(r.results.*test); }),
+  };
+  append(out, std::move(after_avg));
+  append(out, tps_spread(t, test));
+  return out;
+}
+
+// A kind of the buffers llama.cpp reserved, summed over the devices: bytes in CSV, MiB in the table.
+Column buffer_col(const char* key, const char* header, uint64_t BufferMemory::*field) {
+  return col(
+      key, header, kAlways, kInteger, [field](const RunRecord& r) { return str(sum_buffers(r, field)); },
+      [field](const RunRecord& r) { return mib(sum_buffers(r, field)); });
+}
+
 // The record's noise notes (measure/noise.h), "phase: note; remedy" each, " | " between them.
 std::string noise_notes(const RunRecord& r) {
   std::string out;
@@ -171,23 +197,8 @@ std::vector<Column> make_columns() {
           [](const RunRecord& r) { return std::string(r.model.synthetic ? "true" : "false"); }),
       col("backends", "backend", kAlways, kText, backend_text),
   };
-  std::vector<Column> pp = {
-      col(
-          "n_prompt", "pp", kAlways, kInteger, [](const RunRecord& r) { return str(r.params.n_prompt); },
-          [](const RunRecord& r) { return r.params.n_prompt ? "pp" + str(r.params.n_prompt) : std::string("-"); }),
-      col(
-          "pp_avg_tps", "pp t/s", kAlways, kReal,
-          [](const RunRecord& r) { return r.results.pp ? full(r.results.pp->tps.mean) : ""; },
-          [](const RunRecord& r) { return rate(r.results.pp); }),
-  };
-  std::vector<Column> tg = {
-      col(
-          "n_gen", "tg", kAlways, kInteger, [](const RunRecord& r) { return str(r.params.n_gen); },
-          [](const RunRecord& r) { return r.params.n_gen ? "tg" + str(r.params.n_gen) : std::string("-"); }),
-      col(
-          "tg_avg_tps", "tg t/s", kAlways, kReal,
-          [](const RunRecord& r) { return r.results.tg ? full(r.results.tg->tps.mean) : ""; },
-          [](const RunRecord& r) { return rate(r.results.tg); }),
+  // tg's roofline bound and the share of it reached, after tg's mean.
+  std::vector<Column> tg_bound = {
       col(
           "tg_bound_tps", "tg bound", kAlways, kReal,
           [](const RunRecord& r) { return r.roofline.tg_bound_tps > 0 ? full(r.roofline.tg_bound_tps) : ""; },
@@ -267,18 +278,9 @@ std::vector<Column> make_columns() {
           "cost_total_per_mtok", "total/Mtok", kIfAsked, kReal,
           [](const RunRecord& r) { return r.cost ? opt(r.cost->total_per_mtok) : ""; },
           [](const RunRecord& r) { return r.cost ? opt_pretty(r.cost->total_per_mtok, 4) : std::string("-"); }),
-      col(
-          "model_bytes", "model MiB", kAlways, kInteger,
-          [](const RunRecord& r) { return str(sum_buffers(r, &BufferMemory::model_bytes)); },
-          [](const RunRecord& r) { return mib(sum_buffers(r, &BufferMemory::model_bytes)); }),
-      col(
-          "context_bytes", "KV MiB", kAlways, kInteger,
-          [](const RunRecord& r) { return str(sum_buffers(r, &BufferMemory::context_bytes)); },
-          [](const RunRecord& r) { return mib(sum_buffers(r, &BufferMemory::context_bytes)); }),
-      col(
-          "compute_bytes", "compute MiB", kAlways, kInteger,
-          [](const RunRecord& r) { return str(sum_buffers(r, &BufferMemory::compute_bytes)); },
-          [](const RunRecord& r) { return mib(sum_buffers(r, &BufferMemory::compute_bytes)); }),
+      buffer_col("model_bytes", "model MiB", &BufferMemory::model_bytes),
+      buffer_col("context_bytes", "KV MiB", &BufferMemory::context_bytes),
+      buffer_col("compute_bytes", "compute MiB", &BufferMemory::compute_bytes),
       col(
           "peak_rss_bytes", "peak RSS MiB", kAlways, kInteger,
           [](const RunRecord& r) { return str(r.memory.peak_rss_bytes); },
@@ -320,10 +322,8 @@ std::vector<Column> make_columns() {
       col("record_id", "record", kNever, kText, [](const RunRecord& r) { return r.record_id; }),
   };
   append(head, knob_columns());
-  append(head, std::move(pp));
-  append(head, tps_spread("pp", &Results::pp));
-  append(head, std::move(tg));
-  append(head, tps_spread("tg", &Results::tg));
+  append(head, test_tps_columns("pp", "n_prompt", &BenchParams::n_prompt, &Results::pp));
+  append(head, test_tps_columns("tg", "n_gen", &BenchParams::n_gen, &Results::tg, std::move(tg_bound)));
   append(head, std::move(tail));
   return head;
 }
