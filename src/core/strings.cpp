@@ -49,19 +49,27 @@ std::string format_fixed(double v, int decimals) {
   return buf;
 }
 
-std::string format_bytes(uint64_t bytes) {
-  static constexpr std::array<const char*, 5> kUnits = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double v = static_cast<double>(bytes);
+namespace {
+
+// `n` in the largest of `units` (each `step` times the one before) that leaves it at least 1:
+// the count itself ("512 B", "999") in the first unit, two decimals in the others.
+std::string format_scaled(uint64_t n, double step, const std::array<const char*, 5>& units) {
+  double v = static_cast<double>(n);
   std::size_t u = 0;
-  while (v >= 1024.0 && u + 1 < kUnits.size()) {
-    v /= 1024.0;
+  while (v >= step && u + 1 < units.size()) {
+    v /= step;
     ++u;
   }
   char buf[32];
-  if (u == 0) std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
-  else std::snprintf(buf, sizeof buf, "%.2f %s", v, kUnits[u]);
+  if (u == 0)
+    std::snprintf(buf, sizeof buf, "%llu%s%s", static_cast<unsigned long long>(n), *units[0] ? " " : "", units[0]);
+  else std::snprintf(buf, sizeof buf, "%.2f %s", v, units[u]);
   return buf;
 }
+
+}  // namespace
+
+std::string format_bytes(uint64_t bytes) { return format_scaled(bytes, 1024.0, {"B", "KiB", "MiB", "GiB", "TiB"}); }
 
 std::string format_gib(int64_t bytes) {
   char buf[32];
@@ -69,19 +77,7 @@ std::string format_gib(int64_t bytes) {
   return buf;
 }
 
-std::string format_count(uint64_t n) {
-  static constexpr std::array<const char*, 5> kUnits = {"", "K", "M", "B", "T"};
-  double v = static_cast<double>(n);
-  std::size_t u = 0;
-  while (v >= 1000.0 && u + 1 < kUnits.size()) {
-    v /= 1000.0;
-    ++u;
-  }
-  char buf[32];
-  if (u == 0) std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(n));
-  else std::snprintf(buf, sizeof buf, "%.2f %s", v, kUnits[u]);
-  return buf;
-}
+std::string format_count(uint64_t n) { return format_scaled(n, 1000.0, {"", "K", "M", "B", "T"}); }
 
 std::string errno_text(int err) {
   if (err == 0) return "unknown error";

@@ -20,11 +20,11 @@ std::string trim(std::string_view s);
 // Lower-cases ASCII letters.
 std::string to_lower(std::string_view s);
 
-// A byte count for people: "1.13 MiB", "3.80 GiB" (binary units, two decimals).
 // strerror(err) for a message: its first letter lower-cased unless it starts an acronym
 // ("permission denied", "is a directory"); "unknown error" for 0.
 std::string errno_text(int err);
 
+// A byte count for people: "512 B", "1.13 MiB", "3.80 GiB" (binary units, two decimals).
 std::string format_bytes(uint64_t bytes);
 
 // `v` with `decimals` digits after the point, as printf's "%.*f" ("3.14" for 3.14159, 2).
@@ -33,7 +33,7 @@ std::string format_fixed(double v, int decimals);
 // Bytes as GiB with two decimals, no unit ("4.58"); negative values keep their sign.
 std::string format_gib(int64_t bytes);
 
-// A parameter count for people: "260.0 K", "8.03 B".
+// A parameter count for people: "999", "292.80 K", "8.03 B" (thousands, two decimals).
 std::string format_count(uint64_t n);
 
 }  // namespace rigbench

@@ -65,14 +65,24 @@ constexpr InTable kAlways = InTable::kAlways, kIfAsked = InTable::kIfAsked, kNev
 constexpr ValueType kText = ValueType::kText, kInteger = ValueType::kInteger, kReal = ValueType::kReal,
                     kBool = ValueType::kBool;
 
-Column col(const char* key, const char* header, InTable in_table, ValueType type, Get raw, Get pretty = {}) {
-  return Column{key, header, in_table, type, std::move(raw), std::move(pretty)};
+Column col(std::string key, std::string header, InTable in_table, ValueType type, Get raw, Get pretty = {}) {
+  return Column{std::move(key), std::move(header), in_table, type, std::move(raw), std::move(pretty)};
+}
+void append(std::vector<Column>& out, std::vector<Column> more) {
+  for (Column& c : more) out.push_back(std::move(c));
 }
 
-// A percentile (or other statistic) of pp's or tg's tokens/s: "" when the test did not run.
-Column pct(const char* key, const char* header, std::optional<ThroughputResult> Results::*test,
-           double Summary::*stat) {
-  return col(key, header, kNever, kReal, [test, stat](const RunRecord& r) {
+// A statistic of pp's or tg's tokens/s, its shortest form: "" when the test did not run.
+Column tps_stat(std::string key, std::string header, std::optional<ThroughputResult> Results::*test,
+                double Summary::*stat) {
+  return col(std::move(key), std::move(header), kNever, kReal, [test, stat](const RunRecord& r) {
+    const auto& t = r.results.*test;
+    return t ? full(t->tps.*stat) : std::string();
+  });
+}
+// A percentile of pp's or tg's tokens/s: "" when the test did not run or it is unmeasured.
+Column pct(std::string key, std::string header, std::optional<ThroughputResult> Results::*test, double Summary::*stat) {
+  return col(std::move(key), std::move(header), kNever, kReal, [test, stat](const RunRecord& r) {
     const auto& t = r.results.*test;
     return t ? opt(t->tps.*stat) : std::string();
   });
@@ -80,14 +90,56 @@ Column pct(const char* key, const char* header, std::optional<ThroughputResult> 
 // The 95 % interval of the mean t/s of pp or tg (core/significance.h mean_interval, as the
 // record's ci95_* in JSON): its low or high end in t/s, or its half width in % of the mean;
 // "" when the test did not run or has fewer than 2 samples.
-Column ci95(const char* key, const char* header, std::optional<ThroughputResult> Results::*test,
+Column ci95(std::string key, std::string header, std::optional<ThroughputResult> Results::*test,
             double MeanInterval::*end) {
-  return col(key, header, kNever, kReal, [test, end](const RunRecord& r) {
+  return col(std::move(key), std::move(header), kNever, kReal, [test, end](const RunRecord& r) {
     const auto& t = r.results.*test;
     if (!t) return std::string();
     const auto ci = mean_interval(t->tps);
     return ci ? opt((*ci).*end) : std::string();
   });
+}
+
+// The spread of pp's or tg's tokens/s, the CSV's columns after `<t>_avg_tps`: sd, median,
+// p50 to p99 and the 95 % interval of the mean; none shown in the table.
+std::vector<Column> tps_spread(const std::string& t, std::optional<ThroughputResult> Results::*test) {
+  return {
+      tps_stat(t + "_stddev_tps", t + " sd", test, &Summary::stddev),
+      tps_stat(t + "_median_tps", t + " median", test, &Summary::median),
+      pct(t + "_p50_tps", t + " p50", test, &Summary::median),
+      pct(t + "_p90_tps", t + " p90", test, &Summary::p90),
+      pct(t + "_p95_tps", t + " p95", test, &Summary::p95),
+      pct(t + "_p99_tps", t + " p99", test, &Summary::p99),
+      ci95(t + "_ci95_low_tps", t + " ci95 low", test, &MeanInterval::low),
+      ci95(t + "_ci95_high_tps", t + " ci95 high", test, &MeanInterval::high),
+      ci95(t + "_ci95_pct", t + " ci95 ±%", test, &MeanInterval::half_width_pct),
+  };
+}
+
+// pp's or tg's columns: its size (`n_key`; "pp512" in the table), its mean t/s ("avg ± sd"
+// in the table), `after_avg`, then its spread.
+std::vector<Column> test_tps_columns(const std::string& t, const char* n_key, int BenchParams::*n,
+                                     std::optional<ThroughputResult> Results::*test,
+                                     std::vector<Column> after_avg = {}) {
+  std::vector<Column> out = {
+      col(
+          n_key, t, kAlways, kInteger, [n](const RunRecord& r) { return str(r.params.*n); },
+          [t, n](const RunRecord& r) { return r.params.*n ? t + str(r.params.*n) : std::string("-"); }),
+      col(
+          t + "_avg_tps", t + " t/s", kAlways, kReal,
+          [test](const RunRecord& r) { return r.results.*test ? full((r.results.*test)->tps.mean) : ""; },
+          [test](const RunRecord& r) { return rate(r.results.*test); }),
+  };
+  append(out, std::move(after_avg));
+  append(out, tps_spread(t, test));
+  return out;
+}
+
+// A kind of the buffers llama.cpp reserved, summed over the devices: bytes in CSV, MiB in the table.
+Column buffer_col(const char* key, const char* header, uint64_t BufferMemory::*field) {
+  return col(
+      key, header, kAlways, kInteger, [field](const RunRecord& r) { return str(sum_buffers(r, field)); },
+      [field](const RunRecord& r) { return mib(sum_buffers(r, field)); });
 }
 
 // The record's noise notes (measure/noise.h), "phase: note; remedy" each, " | " between them.
@@ -145,33 +197,8 @@ std::vector<Column> make_columns() {
           [](const RunRecord& r) { return std::string(r.model.synthetic ? "true" : "false"); }),
       col("backends", "backend", kAlways, kText, backend_text),
   };
-  for (Column& c : knob_columns()) head.push_back(std::move(c));
-  std::vector<Column> tail = {
-      col(
-          "n_prompt", "pp", kAlways, kInteger, [](const RunRecord& r) { return str(r.params.n_prompt); },
-          [](const RunRecord& r) { return r.params.n_prompt ? "pp" + str(r.params.n_prompt) : std::string("-"); }),
-      col(
-          "pp_avg_tps", "pp t/s", kAlways, kReal,
-          [](const RunRecord& r) { return r.results.pp ? full(r.results.pp->tps.mean) : ""; },
-          [](const RunRecord& r) { return rate(r.results.pp); }),
-      col("pp_stddev_tps", "pp sd", kNever, kReal,
-          [](const RunRecord& r) { return r.results.pp ? full(r.results.pp->tps.stddev) : ""; }),
-      col("pp_median_tps", "pp median", kNever, kReal,
-          [](const RunRecord& r) { return r.results.pp ? full(r.results.pp->tps.median) : ""; }),
-      pct("pp_p50_tps", "pp p50", &Results::pp, &Summary::median),
-      pct("pp_p90_tps", "pp p90", &Results::pp, &Summary::p90),
-      pct("pp_p95_tps", "pp p95", &Results::pp, &Summary::p95),
-      pct("pp_p99_tps", "pp p99", &Results::pp, &Summary::p99),
-      ci95("pp_ci95_low_tps", "pp ci95 low", &Results::pp, &MeanInterval::low),
-      ci95("pp_ci95_high_tps", "pp ci95 high", &Results::pp, &MeanInterval::high),
-      ci95("pp_ci95_pct", "pp ci95 ±%", &Results::pp, &MeanInterval::half_width_pct),
-      col(
-          "n_gen", "tg", kAlways, kInteger, [](const RunRecord& r) { return str(r.params.n_gen); },
-          [](const RunRecord& r) { return r.params.n_gen ? "tg" + str(r.params.n_gen) : std::string("-"); }),
-      col(
-          "tg_avg_tps", "tg t/s", kAlways, kReal,
-          [](const RunRecord& r) { return r.results.tg ? full(r.results.tg->tps.mean) : ""; },
-          [](const RunRecord& r) { return rate(r.results.tg); }),
+  // tg's roofline bound and the share of it reached, after tg's mean.
+  std::vector<Column> tg_bound = {
       col(
           "tg_bound_tps", "tg bound", kAlways, kReal,
           [](const RunRecord& r) { return r.roofline.tg_bound_tps > 0 ? full(r.roofline.tg_bound_tps) : ""; },
@@ -189,17 +216,8 @@ std::vector<Column> make_columns() {
                        ? num(100.0 * r.results.tg->tps.mean / r.roofline.tg_bound_tps, 0) + " %"
                        : std::string("-");
           }),
-      col("tg_stddev_tps", "tg sd", kNever, kReal,
-          [](const RunRecord& r) { return r.results.tg ? full(r.results.tg->tps.stddev) : ""; }),
-      col("tg_median_tps", "tg median", kNever, kReal,
-          [](const RunRecord& r) { return r.results.tg ? full(r.results.tg->tps.median) : ""; }),
-      pct("tg_p50_tps", "tg p50", &Results::tg, &Summary::median),
-      pct("tg_p90_tps", "tg p90", &Results::tg, &Summary::p90),
-      pct("tg_p95_tps", "tg p95", &Results::tg, &Summary::p95),
-      pct("tg_p99_tps", "tg p99", &Results::tg, &Summary::p99),
-      ci95("tg_ci95_low_tps", "tg ci95 low", &Results::tg, &MeanInterval::low),
-      ci95("tg_ci95_high_tps", "tg ci95 high", &Results::tg, &MeanInterval::high),
-      ci95("tg_ci95_pct", "tg ci95 ±%", &Results::tg, &MeanInterval::half_width_pct),
+  };
+  std::vector<Column> tail = {
       itl("itl_avg_ms", "ITL ms", &Summary::mean),
       itl("itl_stddev_ms", "ITL sd", &Summary::stddev),
       itl("itl_p50_ms", "ITL p50", &Summary::median),
@@ -260,18 +278,9 @@ std::vector<Column> make_columns() {
           "cost_total_per_mtok", "total/Mtok", kIfAsked, kReal,
           [](const RunRecord& r) { return r.cost ? opt(r.cost->total_per_mtok) : ""; },
           [](const RunRecord& r) { return r.cost ? opt_pretty(r.cost->total_per_mtok, 4) : std::string("-"); }),
-      col(
-          "model_bytes", "model MiB", kAlways, kInteger,
-          [](const RunRecord& r) { return str(sum_buffers(r, &BufferMemory::model_bytes)); },
-          [](const RunRecord& r) { return mib(sum_buffers(r, &BufferMemory::model_bytes)); }),
-      col(
-          "context_bytes", "KV MiB", kAlways, kInteger,
-          [](const RunRecord& r) { return str(sum_buffers(r, &BufferMemory::context_bytes)); },
-          [](const RunRecord& r) { return mib(sum_buffers(r, &BufferMemory::context_bytes)); }),
-      col(
-          "compute_bytes", "compute MiB", kAlways, kInteger,
-          [](const RunRecord& r) { return str(sum_buffers(r, &BufferMemory::compute_bytes)); },
-          [](const RunRecord& r) { return mib(sum_buffers(r, &BufferMemory::compute_bytes)); }),
+      buffer_col("model_bytes", "model MiB", &BufferMemory::model_bytes),
+      buffer_col("context_bytes", "KV MiB", &BufferMemory::context_bytes),
+      buffer_col("compute_bytes", "compute MiB", &BufferMemory::compute_bytes),
       col(
           "peak_rss_bytes", "peak RSS MiB", kAlways, kInteger,
           [](const RunRecord& r) { return str(r.memory.peak_rss_bytes); },
@@ -312,7 +321,10 @@ std::vector<Column> make_columns() {
       col("rigbench_version", "rigbench", kNever, kText, [](const RunRecord& r) { return r.build.rigbench_version; }),
       col("record_id", "record", kNever, kText, [](const RunRecord& r) { return r.record_id; }),
   };
-  for (Column& c : tail) head.push_back(std::move(c));
+  append(head, knob_columns());
+  append(head, test_tps_columns("pp", "n_prompt", &BenchParams::n_prompt, &Results::pp));
+  append(head, test_tps_columns("tg", "n_gen", &BenchParams::n_gen, &Results::tg, std::move(tg_bound)));
+  append(head, std::move(tail));
   return head;
 }
 

@@ -189,37 +189,32 @@ EnergyInfo energy_from(const json& j) {
   return e;
 }
 
-// Cost keys are fixed; the currency is its own field. Records written before 2026-11-30 named
-// the currency in the keys (`gross_eur_per_mtok`): those still read.
-// serve-bench's run: identity (url, software, version, api, load) and its figures, flat, units
-// in the keys (ttft_p95_ms, ...).
+// A serve-bench latency's statistics, in the record's key order: `<metric>_<stat>_ms` after
+// `<metric>_n`. One table for writing and reading.
+struct SummaryMsKey {
+  const char* stat;
+  double Summary::*value;
+};
+constexpr SummaryMsKey kSummaryMsKeys[] = {
+    {"mean", &Summary::mean}, {"p50", &Summary::median},    {"p90", &Summary::p90}, {"p95", &Summary::p95},
+    {"p99", &Summary::p99},   {"stddev", &Summary::stddev}, {"min", &Summary::min}, {"max", &Summary::max},
+};
+
 void summary_ms_json(json& j, const char* metric, const Summary& s) {
   const std::string m = metric;
   j[m + "_n"] = s.n;
-  j[m + "_mean_ms"] = num(s.mean);
-  j[m + "_p50_ms"] = num(s.median);
-  j[m + "_p90_ms"] = num(s.p90);
-  j[m + "_p95_ms"] = num(s.p95);
-  j[m + "_p99_ms"] = num(s.p99);
-  j[m + "_stddev_ms"] = num(s.stddev);
-  j[m + "_min_ms"] = num(s.min);
-  j[m + "_max_ms"] = num(s.max);
+  for (const SummaryMsKey& k : kSummaryMsKeys) j[m + "_" + k.stat + "_ms"] = num(s.*k.value);
 }
 Summary summary_ms_from(const json& j, const char* metric) {
   const std::string m = metric;
   Summary s;
   s.n = j.value(m + "_n", std::size_t{0});
-  s.mean = num_from(j, (m + "_mean_ms").c_str());
-  s.median = num_from(j, (m + "_p50_ms").c_str());
-  s.p90 = num_from(j, (m + "_p90_ms").c_str());
-  s.p95 = num_from(j, (m + "_p95_ms").c_str());
-  s.p99 = num_from(j, (m + "_p99_ms").c_str());
-  s.stddev = num_from(j, (m + "_stddev_ms").c_str());
-  s.min = num_from(j, (m + "_min_ms").c_str());
-  s.max = num_from(j, (m + "_max_ms").c_str());
+  for (const SummaryMsKey& k : kSummaryMsKeys) s.*k.value = num_from(j, (m + "_" + k.stat + "_ms").c_str());
   return s;
 }
 
+// serve-bench's run: identity (url, software, version, api, load) and its figures, flat, units
+// in the keys (ttft_p95_ms, ...).
 json server_json(const ServerRun& r) {
   json errors = json::object();
   for (const auto& [kind, n] : r.errors) errors[kind] = n;
@@ -292,6 +287,8 @@ ServerRun server_from(const json& j) {
   return r;
 }
 
+// Cost keys are fixed; the currency is its own field. Records written before 2026-11-30 named
+// the currency in the keys (`gross_eur_per_mtok`): those still read.
 json cost_json(const CostInfo& c) {
   return {{"currency", c.currency},
           {"price_per_kwh", num(c.price_per_kwh)},

@@ -134,6 +134,14 @@ class Stmt {
   int rc_ = SQLITE_ERROR;
 };
 
+// How many rows `table` holds, to size a vector before reading them; 0 when the count fails.
+std::size_t row_count(sqlite3* db, const char* table) {
+  const std::string sql = std::string("SELECT COUNT(*) FROM ") + table;
+  Stmt count(db, sql.c_str());
+  if (!count.ok() || sqlite3_step(count.get()) != SQLITE_ROW) return 0;
+  return static_cast<std::size_t>(sqlite3_column_int64(count.get(), 0));
+}
+
 // The error for a file at schema `version`, above what this build knows.
 std::string newer_schema(int version) {
   return "schema version " + std::to_string(version) + " is newer than this rigbench knows (" +
@@ -531,11 +539,7 @@ Result<std::vector<RunRecord>> SqliteStore::load_all(RecordView view, Pooling po
   Stmt st(db_, sql.c_str());
   if (!st.ok()) return fail(ErrorCode::kRuntime, "database '" + path_ + "': " + sqlite3_errmsg(db_));
   std::vector<RunRecord> out;
-  {
-    Stmt count(db_, "SELECT COUNT(*) FROM runs");
-    if (count.ok() && sqlite3_step(count.get()) == SQLITE_ROW)
-      out.reserve(static_cast<std::size_t>(sqlite3_column_int64(count.get(), 0)));
-  }
+  out.reserve(row_count(db_, "runs"));
   int rc;
   while ((rc = sqlite3_step(st.get())) == SQLITE_ROW) {
     const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(st.get(), 0));
@@ -587,11 +591,8 @@ Result<std::vector<RunRecord>> SqliteStore::load_from_parts(RecordView view, Poo
     parts.emplace(sqlite3_column_int64(part.get(), 0), std::move(j));
   }
   std::vector<RunRecord> out;
-  if (pooling == Pooling::kNone) {  // pooled, a few records per configuration: the vector grows
-    Stmt count(db_, "SELECT COUNT(*) FROM runs");
-    if (count.ok() && sqlite3_step(count.get()) == SQLITE_ROW)
-      out.reserve(static_cast<std::size_t>(sqlite3_column_int64(count.get(), 0)));
-  }
+  // Pooled, a few records per configuration: the vector grows.
+  if (pooling == Pooling::kNone) out.reserve(row_count(db_, "runs"));
   // (setup, figures) -> the record they describe, and whether its runs pool (Pooling::kRepetitions)
   struct Joined {
     RunRecord rec;
@@ -611,9 +612,7 @@ Result<std::vector<RunRecord>> SqliteStore::load_from_parts(RecordView view, Poo
   std::vector<Sample> all_samples;
   {
     // Sized once: growing by doubling would touch (and the kernel zero) twice the memory.
-    Stmt count(db_, "SELECT COUNT(*) FROM samples");
-    if (count.ok() && sqlite3_step(count.get()) == SQLITE_ROW)
-      all_samples.reserve(static_cast<std::size_t>(sqlite3_column_int64(count.get(), 0)));
+    all_samples.reserve(row_count(db_, "samples"));
     int rc_s;
     while ((rc_s = sqlite3_step(smp.get())) == SQLITE_ROW) {
       const std::string_view test = column_text(smp.get(), 1);
