@@ -115,10 +115,12 @@ uint64_t layer_cache_bytes(const model::ModelShape& s, const ContextParams& c, u
 }
 
 uint64_t layer_state_bytes(const model::ModelShape& s, const ContextParams& c, uint32_t il) {
-  if (const uint64_t comp = compressor_state_elements(s, il); comp > 0) return comp * sizeof(float) * n_streams(c);
+  // One state per sequence, a unified KV cache or not (-kvu shares the attention cells only).
+  const uint64_t n_seq = static_cast<uint64_t>(std::max(1, c.n_seq));
+  if (const uint64_t comp = compressor_state_elements(s, il); comp > 0) return comp * sizeof(float) * n_seq;
   if (!s.is_recurrent(il)) return 0;
   const uint64_t ple = il < s.ple_layer.size() && s.ple_layer[il] ? s.state_ple : 0;
-  return (s.state_r + s.state_s + ple) * sizeof(float) * n_streams(c);
+  return (s.state_r + s.state_s + ple) * sizeof(float) * n_seq;
 }
 
 Status check_cache_types(const model::ModelShape& s, const ContextParams& c) {

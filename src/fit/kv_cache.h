@@ -40,6 +40,7 @@ uint64_t layer_cells(const model::ModelShape& shape, const ContextParams& ctx, u
 uint64_t layer_cache_bytes(const model::ModelShape& shape, const ContextParams& ctx, uint32_t il);
 
 // Bytes of the recurrent state of layer `il`: (r + s) f32 rows for each of max(1, n_seq)
+// sequences, with -kvu too (it shares the attention cells, not the states)
 // sequences; 0 for layers without one. Independent of the context length.
 uint64_t layer_state_bytes(const model::ModelShape& shape, const ContextParams& ctx, uint32_t il);
 
