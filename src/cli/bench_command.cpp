@@ -14,21 +14,17 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <set>
 
 #include "cli/build_info.h"
 #include "cli/energy_flags.h"
-#include "cli/fit_rpc.h"
 #include "cli/interrupt.h"
 #include "core/knobs.h"
-#include "core/rpc_endpoints.h"
 #include "engine/llama_engine.h"
 #include "engine/llama_rpc.h"
 #include "fit/targets.h"
 #include "hw/bandwidth.h"
 #include "hw/machine.h"
 #include "measure/job.h"
-#include "measure/model_kind.h"
 #include "measure/progress.h"
 #include "measure/prompt_suite.h"
 #include "measure/runner.h"
@@ -87,28 +83,6 @@ double host_bandwidth(const MachineInfo& machine) {
   return hw::cached_bandwidth_gbps(machine);
 }
 
-// Probes each rpc-server that a --rpc value of the plan names (probe_rpc_memory, as fit --rpc):
-// --rpc value -> its servers' memory and round trips. Errors: the first failed probe's, one line
-// naming the endpoint (exit 1).
-Result<std::map<std::string, std::vector<fit::RpcServerMemory>>> probe_rpc_servers(const measure::PlanSpec& plan) {
-  std::map<std::string, std::vector<fit::RpcServerMemory>> out;
-  auto it = plan.knobs.find("rpc");
-  if (it == plan.knobs.end()) return out;
-  for (const std::string& value : it->second) {
-    auto endpoints = parse_rpc_endpoints(value);
-    if (!endpoints) return std::unexpected(endpoints.error());
-    if (endpoints->empty()) continue;
-    if (!engine::rpc_supported()) {
-      return fail(ErrorCode::kRuntime,
-                  "--rpc: this rigbench's llama.cpp has no RPC backend (build it with -DGGML_RPC=ON; scripts/setup does)");
-    }
-    auto servers = probe_rpc_memory(value, 5);
-    if (!servers) return std::unexpected(servers.error());
-    out.emplace(value, std::move(*servers));
-  }
-  return out;
-}
-
 }  // namespace
 
 CLI::App* add_bench_command(CLI::App& app, BenchOptions& opts) {
@@ -141,26 +115,10 @@ Status run_bench_command(BenchOptions& opts) {
     suite = std::move(*read);
   }
 
-  // 2. Every model is checked before anything runs, so a bad file measures and stores nothing.
+  // 2. Every model, placement and rpc-server is checked before anything runs, so a bad file,
+  // an encoder, a device this build lacks or a silent server measures and stores nothing.
   measure::Job job;
-  if (Status s = measure::inspect_models(opts.plan.models, job); !s) return s;
-  // An encoder generates nothing: no pp/tg/TTFT run and no tg bound; embed measures it. A model
-  // whose header says causal is none, and costs no second vocabulary load (about a second for
-  // a 128k vocabulary on 2 cores, which llama-bench does not pay).
-  for (const auto& path : opts.plan.models) {
-    if (job.shapes.at(path).causal) continue;
-    auto refusal = measure::bench_refusal_for_encoder(path);
-    if (!refusal) return std::unexpected(refusal.error());
-    if (!refusal->empty()) return fail(ErrorCode::kUsage, *refusal);
-  }
-
-  // Every rpc-server of the plan answers, speaks our protocol and has a device, before anything
-  // runs (ggml's own client would abort the process on any of these); the probe times the
-  // round trip that the records keep.
-  // A device, buffer type or split this build lacks, refused before anything opens or runs.
-  job.plan = measure::expand(opts.plan);
-  if (Status s = measure::check_placements(job.plan); !s) return s;
-  auto rpc_servers = probe_rpc_servers(opts.plan);
+  auto rpc_servers = measure::prepare_job(opts.plan, job);
   if (!rpc_servers) return std::unexpected(rpc_servers.error());
 
   // 3. The database, opened before the first run so that a bad --db fails early.
@@ -179,11 +137,9 @@ Status run_bench_command(BenchOptions& opts) {
   if (!energy) return std::unexpected(energy.error());
   job.context.energy = std::move(*energy);
 
-  job.target = fit::this_machine(job.context.machine, host_bandwidth(job.context.machine));
-  // Each --rpc value's split, planned as fit --rpc plans it (the link: 1 Gb/s assumed, the round
-  // trip the probe measured), so that the tg bound beside the measured tg is fit's.
-  for (const auto& [value, servers] : *rpc_servers)
-    job.rpc_splits.emplace(value, fit::rpc_split_setup(servers, job.target, 0, -1));
+  // This machine as fit sees it, and each --rpc value's split as fit --rpc plans it.
+  measure::set_job_target(job, fit::this_machine(job.context.machine, host_bandwidth(job.context.machine)),
+                          *rpc_servers);
   job.force = opts.force;
   for (const auto& w :
        measure::plan_warnings(job.plan, job.models, job.context.machine, job.context.build.build_type)) {
@@ -219,20 +175,10 @@ Status run_bench_command(BenchOptions& opts) {
     // Every prompt through each model's template and tokenizer before anything runs: a chat
     // prompt on a model without a template, or a prompt longer than -c, stops here (the model
     // stays loaded for its first run).
-    std::set<std::pair<std::string, int>> checked;
-    for (const measure::TestCase& tc : job.plan) {
-      if (!checked.insert({tc.model_path, tc.params.n_ctx}).second) continue;
-      if (Status s = engine->load(tc.model_path, tc.params); !s) return s;
-      auto prepared = measure::prepare_prompts(*engine, *suite, tc.params.n_ctx);
-      if (!prepared) return std::unexpected(prepared.error());
-      // Without -c the context is known now: the longest prompt and its generation.
-      const ModelInfo& m = job.models.at(tc.model_path);
-      if (tc.params.n_ctx <= 0) {
-        if (auto w = measure::context_warning(measure::suite_n_ctx(*prepared), m.n_ctx_train, m.name,
-                                              measure::ContextSource::kSuite))
-          std::fprintf(stderr, "rigbench: warning: %s; %s\n", w->cause.c_str(), w->remedy.c_str());
-      }
-    }
+    const auto warn = [](const measure::Warning& w) {
+      std::fprintf(stderr, "rigbench: warning: %s; %s\n", w.cause.c_str(), w.remedy.c_str());
+    };
+    if (Status s = measure::check_job_prompts(job, *engine, *suite, warn); !s) return s;
     runner.set_suite(&*suite, opts.ignore_eos);
   }
 

@@ -7,10 +7,14 @@
 #include <ctime>
 #include <mutex>
 #include <random>
+#include <set>
+#include <utility>
 
 #include "core/repetitions.h"
 #include "engine/llama_engine.h"
+#include "fit/device_split.h"
 #include "hw/machine.h"
+#include "measure/model_kind.h"
 #include "measure/noise.h"
 #include "model/model_file.h"
 
@@ -218,6 +222,46 @@ Status inspect_models(const std::vector<std::string>& paths, Job& job) {
 Status check_placements(const std::vector<TestCase>& plan) {
   for (const TestCase& tc : plan) {
     if (Status s = engine::check_placement(tc.params); !s) return s;
+  }
+  return {};
+}
+
+Result<RpcServers> prepare_job(const PlanSpec& spec, Job& job) {
+  if (Status s = inspect_models(spec.models, job); !s) return std::unexpected(s.error());
+  // An encoder generates nothing: no pp/tg/TTFT run and no tg bound; embed measures it. A model
+  // whose header says causal is none, and costs no second vocabulary load (about a second for
+  // a 128k vocabulary on 2 cores, which llama-bench does not pay).
+  for (const auto& path : spec.models) {
+    if (job.shapes.at(path).causal) continue;
+    auto refusal = bench_refusal_for_encoder(path);
+    if (!refusal) return std::unexpected(refusal.error());
+    if (!refusal->empty()) return fail(ErrorCode::kUsage, *refusal);
+  }
+  // A device, buffer type or split this build lacks, refused before anything opens or runs;
+  // then every rpc-server of the plan answers, and the probe times the round trip that the
+  // records keep.
+  job.plan = expand(spec);
+  if (Status s = check_placements(job.plan); !s) return std::unexpected(s.error());
+  return probe_rpc_servers(spec);
+}
+
+void set_job_target(Job& job, const fit::Target& target, const RpcServers& servers) {
+  job.target = target;
+  for (const auto& [value, probed] : servers) job.rpc_splits.emplace(value, fit::rpc_split_setup(probed, target, 0, -1));
+}
+
+Status check_job_prompts(const Job& job, engine::Engine& engine, const PromptSuite& suite,
+                         const std::function<void(const Warning&)>& warn) {
+  std::set<std::pair<std::string, int>> checked;
+  for (const TestCase& tc : job.plan) {
+    if (!checked.insert({tc.model_path, tc.params.n_ctx}).second) continue;
+    if (Status s = engine.load(tc.model_path, tc.params); !s) return s;
+    auto prepared = prepare_prompts(engine, suite, tc.params.n_ctx);
+    if (!prepared) return std::unexpected(prepared.error());
+    const ModelInfo& m = job.models.at(tc.model_path);
+    if (tc.params.n_ctx <= 0) {
+      if (auto w = context_warning(suite_n_ctx(*prepared), m.n_ctx_train, m.name, ContextSource::kSuite)) warn(*w);
+    }
   }
   return {};
 }

@@ -13,7 +13,10 @@
 #include "measure/energy.h"
 #include "measure/plan.h"
 #include "measure/preflight.h"
+#include "measure/prompt_suite.h"
+#include "measure/rpc_probe.h"
 #include "measure/runner.h"
+#include "measure/warnings.h"
 
 namespace rigbench::measure {
 
@@ -88,6 +91,34 @@ Status inspect_models(const std::vector<std::string>& paths, Job& job);
 // Every run's placement checked against this build (engine::check_placement: -dev, -ot, -sm,
 // -fitt/-fitc), before anything runs or is opened. Errors: the first run's (kUsage, one line).
 Status check_placements(const std::vector<TestCase>& plan);
+
+// --rpc value -> the servers it names, as probed (measure/rpc_probe.h).
+using RpcServers = std::map<std::string, std::vector<fit::RpcServerMemory>>;
+
+// `bench`'s checks before anything opens or runs, in this order: every model of spec.models
+// inspected into job.models and job.shapes (inspect_models); an encoder refused (a model whose
+// header says causal costs no second load; bench_refusal_for_encoder); job.plan = expand(spec)
+// with its placements checked (check_placements); every rpc-server of the plan probed
+// (probe_rpc_servers: it answers, speaks our protocol, has a device; ggml's own client would
+// abort the process on any of these). Returns the probed servers, for set_job_target. Errors:
+// inspect_models'; kInvalidInput with llama.cpp's reason, kUsage naming `rigbench embed PATH`
+// for an encoder; check_placements'; probe_rpc_servers'.
+Result<RpcServers> prepare_job(const PlanSpec& spec, Job& job);
+
+// job.target = `target` (this machine as fit sees it) and, for each --rpc value of `servers`,
+// job.rpc_splits its split planned as fit --rpc plans it (fit::rpc_split_setup: the link
+// 1 Gb/s assumed, the round trip the probe measured), so that the tg bound beside the measured
+// tg is fit's.
+void set_job_target(Job& job, const fit::Target& target, const RpcServers& servers);
+
+// Every prompt of `suite` through each plan model's template and tokenizer at each n_ctx of
+// job.plan, before anything runs (engine.load, then prepare_prompts; the model stays loaded
+// for its first run). Without -c the context is known now (the longest prompt and its
+// generation): a context beyond the model's trained one goes to `warn` (context_warning).
+// Errors: the load's; prepare_prompts' (kUsage: a chat prompt on a model without a template, a
+// prompt longer than -c).
+Status check_job_prompts(const Job& job, engine::Engine& engine, const PromptSuite& suite,
+                         const std::function<void(const Warning&)>& warn);
 
 // Runs `job`: fit's plan for each run first (bench/preflight.h), then run_plan with its
 // refusals and tg bounds. Errors as run_plan; unless job.force, kInvalidInput before anything

@@ -251,4 +251,20 @@ void print_fit_check(const FitCheck& c, OutputFormat format, std::ostream& out) 
   render(t, format, out);
 }
 
+void print_fit_rpc_check(const FitRpcCheck& c, OutputFormat format, std::ostream& out) {
+  Table t({{"device", "device"},
+           {"fit_bytes", "fit MiB", Align::kRight},
+           {"llama_cpp_bytes", "llama.cpp MiB", Align::kRight},
+           {"fit_per_llama_cpp", "fit / llama.cpp", Align::kRight}});
+  t.add_preamble("llama.cpp's own plan (no_alloc, the same servers and split) per device, beside fit's:");
+  for (const FitRpcCheck::Row& r : c.rows) {
+    const double ratio = r.llama_bytes > 0 ? static_cast<double>(r.fit_bytes) / static_cast<double>(r.llama_bytes) : 0;
+    t.add_row({TableCell::str(r.device), TableCell::count(r.fit_bytes, format_fixed(r.fit_bytes / 1048576.0, 2)),
+               TableCell::count(r.llama_bytes, format_fixed(r.llama_bytes / 1048576.0, 2)),
+               r.llama_bytes > 0 ? TableCell::number_text(ratio, format_fixed(ratio, 4)) : TableCell::absent()});
+  }
+  if (format == OutputFormat::kMarkdown) out << "\n";
+  render(t, format, out);
+}
+
 }  // namespace rigbench::report

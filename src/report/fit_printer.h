@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "fit/fit_report.h"
 #include "fit/planner.h"
 #include "report/table.h"
 
@@ -27,34 +28,11 @@ inline constexpr const char* kNoGenerationNote =
     "no tg bound: the model is not causal (an encoder: an embedding or reranking model; or a diffusion model), so it "
     "generates no tokens one by one; `rigbench embed` measures an embedding model";
 
-// A plan split over machines (fit --rpc, --rpc-device): the link and the network's part of the
-// tg bound, for -o json ("network").
-struct FitNetwork {
-  double link_gbps = 0;
-  std::string link_gbps_source;     // "stated" (--link-gbps) or "assumed"
-  double link_rtt_ms = 0;
-  std::string link_rtt_source;      // "stated" (--link-rtt-ms), "measured" (probe) or "assumed"
-  int hops = 0;                     // remote splits per token
-  int round_trips_per_token = 0;
-  uint64_t bytes_per_token = 0;     // both ways, all hops
-  double ms_per_token = 0;          // the network's part of a token
-  double memory_bound_tps = 0;      // the bound without the network; 0 = unknown
-  double tg_bound_tps = 0;          // with it; 0 = unknown
-};
-
-struct FitReport {
-  std::string model;  // name shown
-  std::string model_path;
-  uint64_t weights_bytes = 0;  // all weights, from GGUF tensor infos
-  std::vector<fit::FitResult> results;
-  std::vector<double> usd_per_gib;    // per result; < 0 when the device has no price
-  std::vector<std::string> preamble;  // md lines under the model line (e.g. what "this machine" is)
-  std::vector<std::string> notes;     // assumptions, stated once
-  std::optional<FitNetwork> network;  // a split over machines; json: "network"
-  int n_seq = 1;            // sequences planned (-np; llama-server's slots)
-  bool kv_unified = false;  // one KV cache shared by them (-kvu)
-  bool auto_slots = false;  // n_seq is llama-server's automatic choice (no -np)
-};
+// The data (fit/fit_report.h), by the names the printers have always used.
+using FitNetwork = fit::FitNetwork;
+using FitReport = fit::FitReport;
+using FitCheck = fit::FitCheck;
+using FitRpcCheck = fit::FitRpcCheck;
 
 // The table: columns name (header "device"), backend, n_ctx (as allocated: padded), n_ctx_seq
 // (what one sequence may fill: n_ctx, or n_ctx / n_seq without -kvu; md: --wide), n_gpu_layers, weights_bytes, kv_bytes, compute_bytes, output_bytes, overhead_bytes,
@@ -71,21 +49,15 @@ Table fit_table(const FitReport& r);
 // Writes the report in `format` (md: with `options.wide`, every column).
 void print_fit(const FitReport& r, OutputFormat format, std::ostream& out, RenderOptions options = {});
 
-// fit --check: fit's estimate for the host beside llama.cpp's own no_alloc plan.
-struct FitCheck {
-  int n_ctx = 0;
-  uint64_t estimate_weights = 0, estimate_kv = 0, estimate_compute = 0;
-  uint64_t llama_weights = 0, llama_kv = 0, llama_compute = 0;
-  // With an offload device: the same totals split by where they live, the device's memory and
-  // host RAM (llama.cpp's buffers by BufferMemory::device: a GPU's pinned host type is host RAM).
-  std::string device;  // the device's ggml name ("Vulkan0"); empty when the plan has none
-  uint64_t estimate_device = 0, estimate_host = 0, llama_device = 0, llama_host = 0;
-};
-
 // md: a table (component, estimate MiB, llama.cpp MiB, difference %) under a title line, with a
 // device the rows "on DEVICE" and "on the host" after the total;
 // json: {"n_ctx", "estimate": {weights_bytes, kv_bytes, compute_bytes, total_bytes[, device_bytes,
 // host_bytes]}, "llama_cpp": {...}[, "device"]}; csv/jsonl: one row per component.
 void print_fit_check(const FitCheck& c, OutputFormat format, std::ostream& out);
+
+// fit --rpc --check: a table (device, fit MiB, llama.cpp MiB, fit / llama.cpp) under the line
+// "llama.cpp's own plan (no_alloc, the same servers and split) per device, beside fit's:",
+// after an empty line in md; the ratio is absent where llama.cpp put nothing on the device.
+void print_fit_rpc_check(const FitRpcCheck& c, OutputFormat format, std::ostream& out);
 
 }  // namespace rigbench::report

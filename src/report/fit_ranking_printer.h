@@ -17,18 +17,13 @@
 #include <string>
 #include <vector>
 
+#include "fit/fit_report.h"
 #include "fit/ranking.h"
 #include "report/table.h"
 
 namespace rigbench::report {
 
-struct FitRankingReport {
-  std::string model;  // name shown
-  std::string model_path;
-  fit::Ranking ranking;
-  std::optional<fit::DeviceVs> vs;  // --vs A,B
-  std::vector<std::string> notes;
-};
+using FitRankingReport = fit::FitRankingReport;  // the data: fit/fit_report.h
 
 Table fit_ranking_table(const FitRankingReport& r);
 // The answer in one sentence: "For MODEL at n_ctx N, the cheapest catalog option that fits is X,

@@ -1,22 +1,18 @@
-#include "cli/fit_rpc.h"
+#include "measure/fit_rpc_job.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <iostream>
 
 #include "core/knobs.h"
-#include "core/rpc_endpoints.h"
 #include "core/strings.h"
-#include "engine/llama_rpc.h"
 #include "engine/llama_simulate.h"
 #include "fit/device_split.h"
 #include "fit/targets.h"
 #include "hw/bandwidth.h"
 #include "hw/catalog.h"
-#include "report/fit_printer.h"
+#include "measure/rpc_probe.h"
 
-namespace rigbench::cli {
+namespace rigbench::measure {
 
 namespace {
 
@@ -24,9 +20,9 @@ std::string mib(uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
 // fit --rpc --check: llama.cpp's own no_alloc plan with the same servers and split, per
 // device beside fit's (weights + KV + compute; the device's name as ggml gives it: RPC0, ...).
-Status print_rpc_check(const FitOptions& o, const fit::ContextParams& ctx, int ngl, const fit::SplitPlan& plan,
-                       const std::vector<fit::SplitDevice>& devices, const std::string& path,
-                       report::OutputFormat format) {
+Result<fit::FitRpcCheck> rpc_check(const FitRequest& o, const fit::ContextParams& ctx, int ngl,
+                                   const fit::SplitPlan& plan, const std::vector<fit::SplitDevice>& devices,
+                                   const std::string& path) {
   if (o.rpc.empty()) return fail(ErrorCode::kUsage, "--check with --rpc-device: llama.cpp needs the live servers (--rpc)");
   engine::SimulationSpec sim = simulation_spec(path, ctx, plan.n_ctx);
   sim.n_gpu_layers = ngl == -2 ? plan.n_gpu_layers : ngl;
@@ -36,19 +32,6 @@ Status print_rpc_check(const FitOptions& o, const fit::ContextParams& ctx, int n
   sim.tensor_split = std::all_of(devices.begin(), devices.end(), [](const auto& d) { return d.share <= 0; }) ? "0.00" : ts;
   auto real = engine::simulate_memory(sim);
   if (!real) return std::unexpected(real.error());
-  using report::Align;
-  using report::TableCell;
-  report::Table t({{"device", "device"},
-                   {"fit_bytes", "fit MiB", Align::kRight},
-                   {"llama_cpp_bytes", "llama.cpp MiB", Align::kRight},
-                   {"fit_per_llama_cpp", "fit / llama.cpp", Align::kRight}});
-  t.add_preamble("llama.cpp's own plan (no_alloc, the same servers and split) per device, beside fit's:");
-  auto row = [&t](const std::string& name, uint64_t mine, uint64_t theirs) {
-    const double ratio = theirs > 0 ? static_cast<double>(mine) / static_cast<double>(theirs) : 0;
-    t.add_row({TableCell::str(name), TableCell::count(mine, format_fixed(mine / 1048576.0, 2)),
-               TableCell::count(theirs, format_fixed(theirs / 1048576.0, 2)),
-               theirs > 0 ? TableCell::number_text(ratio, format_fixed(ratio, 4)) : TableCell::absent()});
-  };
   uint64_t host_llama = 0;
   std::vector<uint64_t> llama(devices.size(), 0);
   for (const auto& b : real->buffers) {
@@ -60,40 +43,23 @@ Status print_rpc_check(const FitOptions& o, const fit::ContextParams& ctx, int n
     }
     if (!matched) host_llama += bytes;
   }
+  fit::FitRpcCheck c;
   for (std::size_t i = 0; i < devices.size(); ++i) {
-    const auto& c = plan.devices[i].device;
-    row(devices[i].target.name, c.weights + c.kv + c.recurrent + c.compute, llama[i]);
+    const auto& d = plan.devices[i].device;
+    c.rows.push_back({devices[i].target.name, d.weights + d.kv + d.recurrent + d.compute, llama[i]});
   }
   const auto& h = plan.host;
-  row("host (CPU)", h.weights + h.kv + h.recurrent + h.compute, host_llama);
-  if (format == report::OutputFormat::kMarkdown) std::cout << "\n";
-  report::render(t, format, std::cout);
-  return {};
+  c.rows.push_back({"host (CPU)", h.weights + h.kv + h.recurrent + h.compute, host_llama});
+  return c;
 }
 
 }  // namespace
 
-bool wants_rpc_fit(const FitOptions& o) { return !o.rpc.empty() || !o.rpc_device.empty(); }
+bool wants_rpc_fit(const FitRequest& o) { return !o.rpc.empty() || !o.rpc_device.empty(); }
 
-Result<std::vector<fit::RpcServerMemory>> probe_rpc_memory(const std::string& rpc, double timeout_s) {
-  auto endpoints = parse_rpc_endpoints(rpc);
-  if (!endpoints) return std::unexpected(endpoints.error());
-  std::vector<fit::RpcServerMemory> servers;
-  for (const std::string& e : *endpoints) {
-    auto info = engine::probe_rpc_server(e, timeout_s);
-    if (!info) return std::unexpected(info.error());
-    fit::RpcServerMemory m;
-    m.endpoint = e;
-    m.rtt_ms = info->rtt_ms;
-    for (const auto& d : info->devices) m.free_bytes.push_back(d.memory_free_bytes);
-    servers.push_back(std::move(m));
-  }
-  return servers;
-}
-
-Status run_rpc_fit(const FitOptions& o, const model::ModelShape& shape, const fit::ContextParams& ctx, int ngl,
-                   const MachineInfo& machine, report::OutputFormat format, const std::string& model_label,
-                   const std::string& model_path, const std::string& model_path_for_check) {
+Status answer_rpc_fit(const FitRequest& o, const model::ModelShape& shape, const fit::ContextParams& ctx, int ngl,
+                      const MachineInfo& machine, const std::string& model_label, const std::string& model_path,
+                      const std::string& model_path_for_check, FitAnswer& answer) {
   if (!o.rpc.empty() && !o.rpc_device.empty())
     return fail(ErrorCode::kUsage, "--rpc plans over live rpc-servers, --rpc-device over catalog devices: give one");
   if (o.count > 1) return fail(ErrorCode::kUsage, "--rpc/--rpc-device: each device is named; drop --count");
@@ -101,7 +67,7 @@ Status run_rpc_fit(const FitOptions& o, const model::ModelShape& shape, const fi
   std::vector<fit::SplitDevice> devices;
   fit::Target host;  // the machine that runs the model
   fit::Link link;
-  report::FitReport rep;
+  fit::FitReport& rep = answer.report;
   rep.model = model_label;
   rep.model_path = model_path;
   rep.weights_bytes = shape.tensor_bytes;
@@ -199,7 +165,7 @@ Status run_rpc_fit(const FitOptions& o, const model::ModelShape& shape, const fi
   } else {
     rep.preamble.push_back("tg bound unknown: " + plan.bound_unknown + "; the network alone: " + network);
   }
-  rep.network = report::FitNetwork{link.gbps,
+  rep.network = fit::FitNetwork{link.gbps,
                                    link.gbps_from,
                                    link.rtt_ms,
                                    link.rtt_from,
@@ -211,12 +177,12 @@ Status run_rpc_fit(const FitOptions& o, const model::ModelShape& shape, const fi
                                    plan.tg_bound_tps};
   rep.notes.push_back("each device's verdict is its own memory against its usable memory; the plan's verdict also "
                       "needs the host RAM of the machine that runs the model");
-  // --check with -o csv/json/jsonl prints the comparison alone, in that format (as fit --check).
-  if (o.check && format != report::OutputFormat::kMarkdown)
-    return print_rpc_check(o, ctx, ngl, plan, devices, model_path_for_check, format);
-  report::print_fit(rep, format, std::cout, report::RenderOptions{o.wide});
-  if (o.check) return print_rpc_check(o, ctx, ngl, plan, devices, model_path_for_check, format);
+  if (o.check) {
+    auto c = rpc_check(o, ctx, ngl, plan, devices, model_path_for_check);
+    if (c) answer.rpc_check = std::move(*c);
+    else answer.check_error = std::unexpected(c.error());
+  }
   return {};
 }
 
-}  // namespace rigbench::cli
+}  // namespace rigbench::measure
