@@ -215,11 +215,13 @@ std::vector<Knob> make_knobs() {
   // llama.cpp's own fitting of -ngl, -ts and -ot (llama-bench's -fitt, -fitc): the record keeps
   // what it chose (engine/llama_placement.h fit_placement).
   placement(int_knob("fit_target", "--fit-target", "-fitt", "fitt",
-                     "llama.cpp fits -ngl/-ts/-ot itself, keeping this many MiB free per device; 0 = off",
+                     "llama.cpp fits -ngl/-ts/-ot itself (as llama-bench), keeping this many MiB free per device; "
+                     "0 = off; not with -ot/-cmoe/-ncmoe/-ts",
                      &BenchParams::fit_target, 0, 1 << 30),
             true);
   placement(int_knob("fit_min_ctx", "--fit-ctx", "-fitc", "fitc",
-                     "llama.cpp's fitting plans for at least this context (with it alone: -fitt 0)",
+                     "llama.cpp's fitting plans for at least this context; 0 = off (given without -fitt, "
+                     "fitting keeps 0 MiB free, as llama-bench)",
                      &BenchParams::fit_min_ctx, 0, kMaxTokens),
             true);
   recorded(int_knob("mul_mat_q", "", "", "mmq", "quantized matrix kernels (2023 llama-bench -mmq)",

@@ -77,16 +77,37 @@ Result<ggml_backend_buffer_type_t> buffer_type_named(const std::string& name, co
                                      " (it has " + join(known, ", ") + "); " + name + " needs " + build_for(name));
 }
 
-// -sm row and tensor split over GPUs: refused where the run has none.
+// This build's GPUs (not the CPU, not an rpc-server's), counted.
+int local_gpu_count() {
+  int n = 0;
+  for (size_t i = 0; i < ggml_backend_dev_count(); ++i) {
+    ggml_backend_dev_t dev = ggml_backend_dev_get(i);
+    const bool rpc = std::string(ggml_backend_reg_name(ggml_backend_dev_backend_reg(dev))) == "RPC";
+    if (ggml_backend_dev_type(dev) != GGML_BACKEND_DEVICE_TYPE_CPU && !rpc) ++n;
+  }
+  return n;
+}
+
+// -sm row and tensor split over GPUs: refused where the run has none. -sm row needs a backend
+// with split buffers (in llama.cpp v0.4.0 only SYCL exports ggml_backend_split_buffer_type;
+// CUDA and Vulkan refuse it at load, which llama.cpp's own message then says). -mg names one of
+// the run's GPUs.
 Status check_split_mode(const BenchParams& p, const std::vector<ggml_backend_dev_t>& devices) {
+  const bool cpu_only = devices.size() == 1 && devices[0] == nullptr;
+  const int n_gpus = devices.empty() ? local_gpu_count() : static_cast<int>(devices.size()) - 1;
+  if (p.main_gpu > 0 && p.main_gpu >= n_gpus) {
+    return fail(ErrorCode::kUsage, "-mg/--main-gpu " + std::to_string(p.main_gpu) + ": this run has " +
+                                       std::to_string(n_gpus) + " GPU" + (n_gpus == 1 ? "" : "s") +
+                                       " (devices: " + offload_device_names() + "); -mg counts from 0");
+  }
   const llama_split_mode mode = split_mode_of(p.split_mode);
   if (mode != LLAMA_SPLIT_MODE_ROW && mode != LLAMA_SPLIT_MODE_TENSOR) return {};
-  const bool cpu_only = devices.size() == 1 && devices[0] == nullptr;
   if (!cpu_only && offload_device_names() != "none but the CPU") return {};
   return fail(ErrorCode::kUsage, "-sm/--split-mode " + p.split_mode + ": a split over GPUs, and this run has none (" +
                                      (cpu_only ? std::string("-dev none") : "this build has " + offload_device_names()) +
-                                     "); it needs a GPU build, e.g. the Vulkan build (RIGBENCH_BACKENDS=vulkan "
-                                     "scripts/setup: build-vulkan/bin/rigbench)");
+                                     "); it needs a GPU build whose backend splits " +
+                                     (mode == LLAMA_SPLIT_MODE_ROW ? "rows (in llama.cpp v0.4.0: SYCL)"
+                                                                   : "tensors (e.g. CUDA: RIGBENCH_BACKENDS=cuda scripts/setup)"));
 }
 
 // The ggml overrides of `p` (its -ot, -cmoe, -ncmoe) for `out`, which then owns the patterns.
@@ -125,7 +146,7 @@ Status check_fit_request(const BenchParams& p) {
 Status check_placement(const BenchParams& p) {
   if (Status s = check_fit_request(p); !s) return s;
   const bool defaults = (trim(p.devices) == "auto" || trim(p.devices).empty()) && p.split_mode == "layer" &&
-                        p.tensor_buft_overrides == "none";
+                        p.tensor_buft_overrides == "none" && p.main_gpu == 0;
   if (defaults) return {};
   init_llama();
   if (names_rpc_servers(p.rpc)) return {};  // the servers' devices exist once attached (model_placement)

@@ -388,6 +388,8 @@ INSTANTIATE_TEST_SUITE_P(
                  "the Vulkan build"},
         BadInput{"BufferTypeTheBuildLacks", {RIGBENCH_TEST_MODEL, "-ot", "exps=CUDA0"}, 2, "this build has no buffer type CUDA0"},
         BadInput{"RowSplitWithoutAGpu", {RIGBENCH_TEST_MODEL, "-sm", "none,row"}, 2, "-sm/--split-mode row: a split over GPUs"},
+        BadInput{"MainGpuTheRunLacks", {RIGBENCH_TEST_MODEL, "-sm", "none", "-mg", "3"}, 2,
+                 "-mg/--main-gpu 3: this run has 0 GPUs"},
         BadInput{"CpuNamedAsADevice", {RIGBENCH_TEST_MODEL, "-dev", "CPU"}, 2, "CPU is the CPU, which llama.cpp always uses"},
         BadInput{"MalformedOverride", {RIGBENCH_TEST_MODEL, "-ot", "exps"}, 2, "-ot/--override-tensor 'exps': expected PATTERN=BUFFER_TYPE"},
         BadInput{"BadSplitMode", {RIGBENCH_TEST_MODEL, "-sm", "rows"}, 2, "-sm/--split-mode: 'rows' is not one of none, layer, row, tensor"},

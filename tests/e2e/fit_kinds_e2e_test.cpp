@@ -85,16 +85,20 @@ TEST(FitKindsE2E, Gemma2WindowsPerSequence) {
 TEST(FitKindsE2E, HybridKeepsKvOnAttentionLayersAndStateOnTheRest) {
   TempDir dir;
   REQUIRE_CASE(path, dir, "qwen35_9b");
-  const auto d = fit_on_h200(path, {"-c", "32768"});
+  const auto d = fit_on_h200(path, {"-c", "32768", "-np", "1"});
   EXPECT_NEAR(mib(d, "kv_bytes"), 1024.0, 10.24);
   EXPECT_NEAR(mib(d, "recurrent_bytes"), 50.25, 0.5025);
+  // llama-server's 4 automatic slots share the KV cells (-kvu) but keep a state each.
+  const auto slots = fit_on_h200(path, {"-c", "32768"});
+  EXPECT_NEAR(mib(slots, "kv_bytes"), 1024.0, 10.24);
+  EXPECT_NEAR(mib(slots, "recurrent_bytes"), 4 * 50.25, 2.01);
 }
 
 // Case 4: Mamba has no attention heads; llama.cpp loads it with a 38 MiB state and no KV.
 TEST(FitKindsE2E, MambaLoadsWithItsState) {
   TempDir dir;
   REQUIRE_CASE(path, dir, "falcon_mamba_7b");
-  const auto d = fit_on_h200(path, {"-c", "8192"});
+  const auto d = fit_on_h200(path, {"-c", "8192", "-np", "1"});
   EXPECT_EQ(d["kv_bytes"].get<uint64_t>(), 0u);
   EXPECT_NEAR(mib(d, "recurrent_bytes"), 38.0, 0.38);
 }
