@@ -242,20 +242,10 @@ class LlamaEngine final : public Engine {
  private:
   // The context parameters of `spec` (bench's knobs; the placement's -nkvo, -nopo).
   Result<llama_context_params> context_params(const BenchParams& spec) const {
-    llama_context_params cp = llama_context_default_params();
-    cp.n_ctx = static_cast<uint32_t>(spec.n_ctx);
-    cp.n_batch = static_cast<uint32_t>(spec.n_batch);
-    cp.n_ubatch = static_cast<uint32_t>(spec.n_ubatch);
-    cp.n_threads = spec.n_threads;
-    cp.n_threads_batch = spec.n_threads;
-    cp.flash_attn_type = parse_flash_attn(spec.flash_attn);
-    cp.swa_full = false;
-    apply_context_placement(spec, cp);
-    if (!parse_cache_type(spec.type_k, cp.type_k) || !parse_cache_type(spec.type_v, cp.type_v)) {
-      return fail(ErrorCode::kUsage, "unknown KV cache type '" + spec.type_k + "'/'" + spec.type_v + "'");
-    }
-    cp.abort_callback = &abort_requested;
-    cp.abort_callback_data = const_cast<std::atomic<bool>*>(cancel_);
+    auto cp = run_context_params(spec);
+    if (!cp) return cp;
+    cp->abort_callback = &abort_requested;
+    cp->abort_callback_data = const_cast<std::atomic<bool>*>(cancel_);
     return cp;
   }
 

@@ -29,19 +29,13 @@ Result<Simulation> simulate_memory(const SimulationSpec& spec) {
     return fail(ErrorCode::kInvalidInput,
                 "model '" + spec.path + "': llama.cpp cannot load it: " + last_error("load failed"));
   }
-  llama_context_params cp = llama_context_default_params();
-  cp.n_ctx = static_cast<uint32_t>(spec.n_ctx);
-  cp.n_batch = static_cast<uint32_t>(spec.n_batch);
-  cp.n_ubatch = static_cast<uint32_t>(spec.n_ubatch);
+  auto made = run_context_params(spec);  // as bench opens it, then a server's sequences
+  if (!made) return std::unexpected(made.error());
+  llama_context_params cp = *made;
   cp.n_seq_max = static_cast<uint32_t>(spec.n_seq);
-  cp.flash_attn_type = parse_flash_attn(spec.flash_attn);
   cp.kv_unified = spec.kv_unified;
   cp.swa_full = spec.swa_full;
-  apply_context_placement(spec, cp);
   cp.n_threads = cp.n_threads_batch = 1;
-  if (!parse_cache_type(spec.type_k, cp.type_k) || !parse_cache_type(spec.type_v, cp.type_v)) {
-    return fail(ErrorCode::kUsage, "unknown KV cache type '" + spec.type_k + "'/'" + spec.type_v + "'");
-  }
   clear_errors();
   std::unique_ptr<llama_context, decltype(&llama_free)> ctx(llama_init_from_model(model.get(), cp), &llama_free);
   if (!ctx) {

@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "core/strings.h"
+#include "engine/llama_placement.h"
 
 namespace rigbench::engine {
 
@@ -137,6 +138,22 @@ Result<llama_model_params> run_model_params(const std::string& path, const Bench
     return fail(ErrorCode::kUsage, "model '" + path + "': unknown load mode '" + spec.load_mode + "'");
   }
   return mp;
+}
+
+Result<llama_context_params> run_context_params(const BenchParams& spec) {
+  llama_context_params cp = llama_context_default_params();
+  cp.n_ctx = static_cast<uint32_t>(spec.n_ctx);
+  cp.n_batch = static_cast<uint32_t>(spec.n_batch);
+  cp.n_ubatch = static_cast<uint32_t>(spec.n_ubatch);
+  cp.n_threads = spec.n_threads;
+  cp.n_threads_batch = spec.n_threads;
+  cp.flash_attn_type = parse_flash_attn(spec.flash_attn);
+  cp.swa_full = false;
+  apply_context_placement(spec, cp);
+  if (!parse_cache_type(spec.type_k, cp.type_k) || !parse_cache_type(spec.type_v, cp.type_v)) {
+    return fail(ErrorCode::kUsage, "unknown KV cache type '" + spec.type_k + "'/'" + spec.type_v + "'");
+  }
+  return cp;
 }
 
 Result<llama_model*> load_model(const std::string& path, const llama_model_params& mp) {

@@ -50,6 +50,12 @@ bool parse_load_mode(const std::string& name, llama_load_mode& out);
 // 999), the load mode from spec.load_mode. kUsage naming `path` on an unknown load mode.
 Result<llama_model_params> run_model_params(const std::string& path, const BenchParams& spec);
 
+// The context parameters a run opens with: spec's n_ctx, n_batch, n_ubatch, n_threads (pp and
+// tg), flash attention, KV cache types, and the placement's -nkvo and -nopo
+// (engine/llama_placement.h apply_context_placement); one sequence, no full SWA cache.
+// kUsage on an unknown cache type.
+Result<llama_context_params> run_context_params(const BenchParams& spec);
+
 // llama_model_load_from_file(path, mp): the model (free it with llama_model_free), or
 // kInvalidInput "model 'PATH': llama.cpp cannot load it: <llama.cpp's last error>".
 Result<llama_model*> load_model(const std::string& path, const llama_model_params& mp);

@@ -10,6 +10,7 @@
 #include <set>
 #include <utility>
 
+#include "core/model_name.h"
 #include "core/repetitions.h"
 #include "engine/llama_engine.h"
 #include "fit/device_split.h"
@@ -19,6 +20,19 @@
 #include "model/model_file.h"
 
 namespace rigbench::measure {
+
+RunRecord new_served_record(const MachineInfo& machine, const BuildInfo& build, const std::string& model_id,
+                            const std::vector<std::string>& tags) {
+  RunRecord rec;
+  rec.record_id = new_record_id();
+  rec.test_time = utc_now_iso8601();
+  rec.machine = machine;
+  rec.build = build;
+  rec.model.name = served_model_name(model_id);  // as bench names the file (llama-server's id is its path)
+  rec.params.n_threads = 0;
+  rec.tags = tags;
+  return rec;
+}
 
 std::string new_record_id() {
   std::random_device rd;

@@ -145,4 +145,10 @@ std::string new_record_id();
 // The current UTC time as ISO 8601 with seconds, e.g. "2026-11-29T14:08:04Z".
 std::string utc_now_iso8601();
 
+// The start of a served run's record (serve-bench, serve-bench --embeddings): a new id, now,
+// `machine`, `build`, the model named from its id on the server (core/model_name.h
+// served_model_name), `tags`; n_threads 0 (the server's own, not known).
+RunRecord new_served_record(const MachineInfo& machine, const BuildInfo& build, const std::string& model_id,
+                            const std::vector<std::string>& tags);
+
 }  // namespace rigbench::measure

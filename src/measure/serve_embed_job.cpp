@@ -14,20 +14,13 @@ namespace {
 
 // The record of one run at one concurrency, without its energy.
 RunRecord make_record(const ServeEmbedJob& job, const std::string& model, ServeEmbedOutcome& outcome) {
-  RunRecord rec;
-  rec.record_id = new_record_id();
-  rec.test_time = utc_now_iso8601();
-  rec.machine = job.machine;
-  rec.build = job.build;
-  rec.model.name = served_model_name(model);  // as bench names the file (llama-server's id is its path)
+  RunRecord rec = new_served_record(job.machine, job.build, model, job.tags);
   rec.params.n_prompt = 0;
   rec.params.n_gen = 0;
-  rec.params.n_threads = 0;
   rec.params.repetitions = job.repetitions;
   rec.params.warmup = job.warmup;
   rec.params.embeddings = 1;
   rec.params.n_batch = rec.params.n_ubatch = *std::max_element(job.batch_sizes.begin(), job.batch_sizes.end());
-  rec.tags = job.tags;
   rec.interrupted = outcome.interrupted;
   rec.results.embedding = std::move(outcome.result);
   return rec;

@@ -28,19 +28,11 @@ std::string lost_counts(const ServeRunMetrics& m) {
 // The record of one run at one concurrency.
 RunRecord make_record(const ServeJob& job, const std::string& model, int concurrency, const LoadResult& load,
                       const ServeRunMetrics& m) {
-  RunRecord rec;
-  rec.record_id = new_record_id();
-  rec.test_time = utc_now_iso8601();
-  rec.machine = job.machine;
-  rec.build = job.build;
-  rec.model.name = served_model_name(model);  // as bench names the file (llama-server's id is its path)
-  rec.model.path = "";
+  RunRecord rec = new_served_record(job.machine, job.build, model, job.tags);
   rec.params.n_prompt = job.prompts_file.empty() ? job.n_prompt : 0;
   rec.params.n_gen = job.n_gen;
   rec.params.repetitions = m.requests;
   rec.params.warmup = job.warmup;
-  rec.params.n_threads = 0;
-  rec.tags = job.tags;
   rec.interrupted = load.interrupted;
   ServerRun s;
   s.url = job.url.redacted();
