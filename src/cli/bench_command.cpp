@@ -18,6 +18,7 @@
 #include "cli/build_info.h"
 #include "cli/energy_flags.h"
 #include "cli/interrupt.h"
+#include "cli/progress_flags.h"
 #include "core/knobs.h"
 #include "engine/llama_engine.h"
 #include "engine/llama_rpc.h"
@@ -164,13 +165,7 @@ Status run_bench_command(BenchOptions& opts) {
   const bool on_terminal = isatty(STDERR_FILENO) != 0;
   const bool show_progress = !opts.no_progress && (opts.progress || on_terminal);
   const bool rewrite_line = show_progress && on_terminal;
-  measure::Runner runner(*engine, cancel, [show_progress, rewrite_line](const measure::Progress& p) {
-    if (!show_progress) return;
-    const std::string line = measure::progress_line(p);
-    if (rewrite_line) std::fprintf(stderr, "\r\033[K%s", line.c_str());
-    else std::fprintf(stderr, "rigbench: %s\n", line.c_str());
-    std::fflush(stderr);
-  });
+  measure::Runner runner(*engine, cancel, progress_printer(show_progress, rewrite_line));
   if (suite) {
     // Every prompt through each model's template and tokenizer before anything runs: a chat
     // prompt on a model without a template, or a prompt longer than -c, stops here (the model

@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "cli/args.h"
+#include "cli/knob_flags.h"
 #include "cli/progress_flags.h"
 #include "core/knobs.h"
 #include "core/repetitions.h"
@@ -37,14 +38,7 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
   cmd.add_option("--pg", o.pg,  // typed -pg only, as llama-bench spells it (cli/args.h llama_spellings)
                  "one test of a PP-token prompt then TG generated tokens, pp, TTFT and tg measured apart (repeatable)")
       ->option_text("PP,TG ...");
-  for (const Knob& k : knobs()) {
-    if (k.flags.empty()) continue;  // recorded from other sources, not set by bench
-    const std::string help = k.help + (k.whole_value ? " (repeat the flag for a list)" : ", list") +
-                             (k.choices.empty() ? "" : " of " + join(k.choices, "|"));
-    CLI::Option* opt = cmd.add_option(k.flags, p.knobs[k.key], help);
-    if (!k.whole_value) opt->delimiter(',');
-    if (k.key != "n_threads") opt->default_str(knob_default(k));
-  }
+  add_knob_list_flags(cmd, p.knobs);
   cmd.add_option("--mmap", o.mmap, "0|1: llama-bench's older spelling of -lm none|mmap, list")->delimiter(',');
   cmd.add_option("-r,--repetitions", o.repetitions,
                  "timed repetitions per test: auto (the default: until the 95 % interval of the mean t/s is within "
@@ -166,16 +160,7 @@ Status validate(BenchOptions& o, int default_threads) {
     p.repetitions = std::stoi(o.repetitions);  // checked by the option's validator
   }
   o.machine = trim(o.machine);  // empty: the host's name
-  for (const Knob& k : knobs()) {
-    auto it = p.knobs.find(k.key);
-    if (it == p.knobs.end()) continue;
-    for (std::string& v : it->second) {
-      auto canonical = normalize_knob(k, v);
-      if (!canonical) return std::unexpected(canonical.error());
-      v = *canonical;
-    }
-    if (it->second.empty()) p.knobs.erase(it);
-  }
+  if (Status s = normalize_knob_lists(p.knobs); !s) return s;
   p.n_pg.clear();
   for (const std::string& pair : o.pg) {
     const auto parts = split(pair, ',');

@@ -22,6 +22,7 @@
 #include "cli/report_command.h"
 #include "cli/serve_bench_command.h"
 #include "cli/synth_command.h"
+#include "cli/tune_command.h"
 #include "core/short_commit.h"
 
 namespace {
@@ -105,6 +106,8 @@ int main(int argc, char** argv) {
   cli::ServeBenchOptions serve_opts;
   commands.push_back(
       {cli::add_serve_bench_command(app, serve_opts), [&] { return cli::run_serve_bench_command(serve_opts); }});
+  cli::TuneOptions tune_opts;
+  commands.push_back({cli::add_tune_command(app, tune_opts), [&] { return cli::run_tune_command(tune_opts); }});
   cli::SynthOptions synth_opts;
   commands.push_back({cli::add_synth_command(app, synth_opts), [&] { return cli::run_synth_command(synth_opts); }});
   cli::PresetsOptions presets_opts;

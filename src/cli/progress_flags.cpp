@@ -1,5 +1,8 @@
 #include "cli/progress_flags.h"
 
+#include <cstdio>
+#include <string>
+
 namespace rigbench::cli {
 
 void add_progress_flags(CLI::App& cmd, bool& progress, bool& no_progress) {
@@ -11,6 +14,16 @@ void add_progress_flags(CLI::App& cmd, bool& progress, bool& no_progress) {
 Result<bool> show_progress(bool progress, bool no_progress, bool stderr_is_terminal) {
   if (progress && no_progress) return fail(ErrorCode::kUsage, "--progress and --no-progress: give one, not both");
   return !no_progress && (progress || stderr_is_terminal);
+}
+
+std::function<void(const measure::Progress&)> progress_printer(bool show, bool rewrite) {
+  return [show, rewrite](const measure::Progress& p) {
+    if (!show) return;
+    const std::string line = measure::progress_line(p);
+    if (rewrite) std::fprintf(stderr, "\r\033[K%s", line.c_str());
+    else std::fprintf(stderr, "rigbench: %s\n", line.c_str());
+    std::fflush(stderr);
+  };
 }
 
 }  // namespace rigbench::cli

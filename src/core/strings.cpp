@@ -30,6 +30,18 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   return out;
 }
 
+std::string replace_all(std::string_view s, std::string_view from, std::string_view to) {
+  std::string out;
+  size_t start = 0;
+  for (size_t at = s.find(from); !from.empty() && at != std::string_view::npos; at = s.find(from, start)) {
+    out.append(s.substr(start, at - start));
+    out.append(to);
+    start = at + from.size();
+  }
+  out.append(s.substr(start));
+  return out;
+}
+
 std::string trim(std::string_view s) {
   std::size_t b = 0, e = s.size();
   while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;

@@ -14,6 +14,9 @@ std::vector<std::string> split(std::string_view s, char sep);
 // Joins with `sep`.
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 
+// `s` with every occurrence of `from` (not empty) replaced by `to`, left to right.
+std::string replace_all(std::string_view s, std::string_view from, std::string_view to);
+
 // Removes leading and trailing ASCII whitespace.
 std::string trim(std::string_view s);
 

@@ -1,0 +1,224 @@
+#include "measure/tune.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <set>
+
+#include "core/knobs.h"
+#include "core/stats.h"
+#include "hw/describe.h"
+#include "measure/preflight.h"
+
+namespace rigbench::measure {
+
+const char* tune_objective_name(TuneObjective o) {
+  switch (o) {
+    case TuneObjective::kTg: return "tg";
+    case TuneObjective::kPp: return "pp";
+    case TuneObjective::kTtft: return "ttft";
+    case TuneObjective::kBalanced: return "balanced";
+  }
+  return "";
+}
+
+Result<TuneObjective> parse_tune_objective(const std::string& text) {
+  for (TuneObjective o : {TuneObjective::kTg, TuneObjective::kPp, TuneObjective::kTtft, TuneObjective::kBalanced}) {
+    if (text == tune_objective_name(o)) return o;
+  }
+  return fail(ErrorCode::kUsage, "--objective '" + text + "': expected tg, pp, ttft or balanced");
+}
+
+namespace {
+
+bool processes_prompt(TuneObjective o) { return o != TuneObjective::kTg; }
+bool generates(TuneObjective o) { return o == TuneObjective::kTg || o == TuneObjective::kBalanced; }
+bool quantized_cache(const std::string& type) { return type != "f16" && type != "f32" && type != "bf16"; }
+
+// Distinct positive values, in the order given.
+std::vector<std::string> distinct(const std::vector<int>& values) {
+  std::vector<std::string> out;
+  for (int v : values) {
+    const std::string s = std::to_string(v);
+    if (v >= 0 && std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+  }
+  return out;
+}
+
+// The test's tokens of the screen round: a quarter of the generated tokens (at least 16); the
+// prompt as it is, since the batch sizes raced act on the whole prompt.
+TestCase screen_test(const TestCase& full) {
+  TestCase tc = full;
+  if (tc.params.n_gen > 0) tc.params.n_gen = std::max(16, tc.params.n_gen / 4);
+  return tc;
+}
+
+}  // namespace
+
+std::map<std::string, std::vector<std::string>> tune_knobs(const MachineInfo& machine, const model::ModelShape& shape,
+                                                           TuneObjective objective) {
+  std::map<std::string, std::vector<std::string>> out;
+  const int cores = std::max(1, machine.cores > 0 ? machine.cores : machine.threads);
+  const int logical = std::max(cores, machine.threads);
+  out["n_threads"] = distinct({cores, std::max(1, cores / 2), logical});
+  out["flash_attn"] = {"on", "off"};
+  out["type_k"] = {"f16", "q8_0"};
+  out["type_v"] = {"f16", "q8_0"};
+  out["poll"] = {"0", "50"};
+  if (processes_prompt(objective)) out["n_ubatch"] = {"256", "512"};
+  if (std::any_of(machine.gpus.begin(), machine.gpus.end(), hw::offloadable)) {
+    const int blocks = static_cast<int>(shape.n_layer);
+    out["n_gpu_layers"] = {"-1"};
+    for (const std::string& v : distinct({blocks / 2, 0})) out["n_gpu_layers"].push_back(v);
+    if (shape.n_expert > 0) out["n_cpu_moe"] = distinct({0, blocks / 4, blocks / 2, blocks});
+  }
+  return out;
+}
+
+std::vector<TuneCandidate> tune_candidates(const TuneSpec& spec, const Job& job, const MachineInfo& machine) {
+  const model::ModelShape& shape = job.shapes.at(spec.model_path);
+  PlanSpec plan;
+  plan.models = {spec.model_path};
+  plan.n_prompt = {processes_prompt(spec.objective) && spec.objective != TuneObjective::kBalanced ? spec.n_prompt : 0};
+  plan.n_gen = {spec.objective == TuneObjective::kTg ? spec.n_gen : 0};
+  if (spec.objective == TuneObjective::kBalanced) plan.n_pg = {{spec.n_prompt, spec.n_gen}};
+  plan.knobs = tune_knobs(machine, shape, spec.objective);
+  for (const auto& [key, values] : spec.knobs) plan.knobs[key] = values;
+  plan.knobs["n_ctx"] = {std::to_string(spec.n_ctx)};
+  plan.knobs["n_depth"] = {std::to_string(spec.n_depth)};
+  plan.auto_repetitions = false;
+  plan.warmup = spec.warmup;
+  const bool user_cache = spec.knobs.count("type_k") > 0 || spec.knobs.count("type_v") > 0;
+  const bool user_fa = spec.knobs.count("flash_attn") > 0;
+
+  std::vector<TuneCandidate> out;
+  for (TestCase& tc : expand(plan)) {
+    TuneCandidate c;
+    c.test = std::move(tc);
+    const BenchParams& p = c.test.params;
+    // Tune's own lists tie K and V and never pair a quantized V with flash attention off.
+    if (!user_cache && p.type_k != p.type_v) continue;
+    if (p.flash_attn == "off" && quantized_cache(p.type_v)) {
+      if (!user_cache && !user_fa) continue;
+      c.dropped = "llama.cpp refuses a quantized V cache (" + p.type_v + ") without flash attention";
+    } else if (Status s = check_cache_types({c.test}, job.shapes); !s) {
+      c.dropped = s.error().message;
+    }
+    out.push_back(std::move(c));
+  }
+  // fit's plan for every candidate at the user's context: what will not fit is dropped.
+  std::vector<TestCase> tests;
+  for (const auto& c : out) tests.push_back(c.test);
+  const Preflight pre = preflight(tests, job.shapes, job.target, /*force=*/false, job.rpc_splits);
+  for (size_t i = 0; i < out.size(); ++i) {
+    out[i].roofline = pre.rooflines[i];
+    if (out[i].dropped.empty() && !pre.refusals[i].empty()) {
+      out[i].dropped = pre.refusals[i];
+      out[i].does_not_fit = true;
+    }
+  }
+  return out;
+}
+
+std::vector<double> objective_samples(TuneObjective objective, const RunRecord& rec) {
+  const Results& r = rec.results;
+  switch (objective) {
+    case TuneObjective::kTg: return r.tg ? r.tg->samples_tps : std::vector<double>{};
+    case TuneObjective::kPp: return r.pp ? r.pp->samples_tps : std::vector<double>{};
+    case TuneObjective::kTtft: return r.ttft ? to_milliseconds(r.ttft->samples_ns) : std::vector<double>{};
+    case TuneObjective::kBalanced: {
+      std::vector<double> out;
+      if (!r.pp || !r.tg) return out;
+      const size_t n = std::min(r.pp->samples_ns.size(), r.tg->samples_ns.size());
+      for (size_t i = 0; i < n; ++i) {
+        const double s = static_cast<double>(r.pp->samples_ns[i] + r.tg->samples_ns[i]) / 1e9;
+        if (s > 0) out.push_back((r.pp->n_tokens + r.tg->n_tokens) / s);
+      }
+      return out;
+    }
+  }
+  return {};
+}
+
+std::string objective_label(const TuneSpec& spec) {
+  const std::string pp = "pp" + std::to_string(spec.n_prompt), tg = "tg" + std::to_string(spec.n_gen);
+  const std::string at = spec.n_depth > 0 ? " @ d" + std::to_string(spec.n_depth) : "";
+  switch (spec.objective) {
+    case TuneObjective::kTg: return tg + at + " t/s";
+    case TuneObjective::kPp: return pp + at + " t/s";
+    case TuneObjective::kTtft: return "TTFT" + at + " ms (" + pp + ")";
+    case TuneObjective::kBalanced: return pp + "+" + tg + at + " t/s";
+  }
+  return "";
+}
+
+Result<TuneResult> run_tune(const TuneSpec& spec, const Job& job, const MachineInfo& machine, Runner& runner,
+                            const RecordSink& sink) {
+  TuneResult result;
+  result.tune_id = new_record_id();
+  result.candidates = tune_candidates(spec, job, machine);
+  for (const Knob& k : knobs()) {
+    std::set<std::string> values;
+    for (const auto& c : result.candidates) values.insert(knob_text(k, c.test.params));
+    if (values.size() > 1) result.varied.push_back(k.key);
+  }
+  for (size_t i = 0; i < result.candidates.size(); ++i) {
+    if (result.candidates[i].dropped.empty()) result.raced.push_back(static_cast<int>(i));
+  }
+  if (result.raced.empty()) {
+    // fit's numbers first: "does not fit" is the answer when any candidate got that far.
+    const auto first_fit = std::find_if(result.candidates.begin(), result.candidates.end(),
+                                        [](const TuneCandidate& c) { return c.does_not_fit; });
+    if (first_fit != result.candidates.end()) {
+      return fail(ErrorCode::kInvalidInput, "no configuration fits: " + first_fit->dropped);
+    }
+    return fail(ErrorCode::kInvalidInput, "no configuration can run: " + (result.candidates.empty()
+                                                                             ? std::string("no candidate")
+                                                                             : result.candidates.front().dropped));
+  }
+  RaceConfig config = spec.race;
+  config.lower_is_better = spec.objective == TuneObjective::kTtft;
+  config.full_to_screen_cost = spec.objective == TuneObjective::kTg         ? 4
+                               : spec.objective == TuneObjective::kBalanced ? 2
+                                                                            : 1;
+  Status sink_error;
+  const TrialFn trial = [&](int k, int repetitions, bool screen, int round) -> TrialOutcome {
+    TrialOutcome out;
+    if (!sink_error) {
+      out.error = sink_error.error().message;
+      out.interrupted = true;  // the database failed: stop the race, keep what was stored
+      return out;
+    }
+    const TuneCandidate& c = result.candidates[static_cast<size_t>(result.raced[static_cast<size_t>(k)])];
+    TestCase tc = screen ? screen_test(c.test) : c.test;
+    tc.rule = RepetitionRule{};
+    tc.rule.repetitions = repetitions;
+    tc.params.repetitions = repetitions;
+    JobContext context = job.context;
+    context.tags.push_back("tune:" + result.tune_id);
+    context.tags.push_back("tune_round:" + std::to_string(round));
+    const auto t0 = std::chrono::steady_clock::now();
+    std::string failed;
+    auto summary = run_plan({tc}, job.models, context, runner, [&](const RunRecord& rec) -> Status {
+      ++result.trials;
+      out.samples = objective_samples(spec.objective, rec);
+      if (!rec.failed.empty()) failed = rec.failed;
+      return sink(rec);
+    }, {c.roofline});
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!summary) {
+      sink_error = std::unexpected(summary.error());
+      out.interrupted = true;
+      return out;
+    }
+    out.interrupted = summary->interrupted;
+    out.error = failed;
+    if (failed.empty() && !out.interrupted && out.samples.empty()) out.error = "the test gave no samples";
+    return out;
+  };
+  result.race = race(static_cast<int>(result.raced.size()), config, trial);
+  if (!sink_error) return std::unexpected(sink_error.error());
+  return result;
+}
+
+}  // namespace rigbench::measure

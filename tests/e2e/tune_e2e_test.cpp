@@ -1,0 +1,136 @@
+// End-to-end tests of `rigbench tune` on the shipped model: real llama.cpp on the CPU, a real
+// SQLite file in a temp dir, real signals. Figures are not asserted (the machine is shared):
+// the race's shape, the records and the commands are.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/strings.h"
+#include "support/db_query.h"
+#include "support/subprocess.h"
+#include "support/temp_dir.h"
+
+namespace rigbench {
+namespace {
+
+using testing::ProcessResult;
+using testing::query_int;
+using testing::query_text;
+using testing::run_process;
+using testing::TempDir;
+
+std::vector<std::string> tune_args(std::vector<std::string> extra) {
+  std::vector<std::string> args = {RIGBENCH_BIN, "tune", RIGBENCH_TEST_MODEL, "-c", "256", "-n", "16"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+TEST(TuneE2E, RacesTheGivenListsStoresEveryTrialAndPrintsTheWinnersCommands) {
+  TempDir dir;
+  const std::string db = dir.file("r.db");
+  // 2 x 2 candidates: no screen, rounds of the full test.
+  const ProcessResult r =
+      run_process(tune_args({"-t", "1,2", "-fa", "on,off", "-ctk", "f16", "-ctv", "f16", "--poll", "50",
+                             "--max-time", "60", "--db", db, "-o", "json"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["objective"], "tg");
+  EXPECT_EQ(j["metric"], "tg16 t/s");
+  EXPECT_EQ(j["n_ctx"], 256);
+  EXPECT_EQ(j["candidates_total"], 4);
+  EXPECT_EQ(j["candidates_raced"], 4);
+  EXPECT_EQ(j["varied"], (nlohmann::json{"flash_attn", "n_threads"}));  // in knobs() order
+  ASSERT_TRUE(j["winner"].is_object()) << r.out;
+  EXPECT_EQ(j["winner"]["rank"], 1);
+  EXPECT_GE(j["winner"]["n"].get<int>(), 3);
+  EXPECT_GT(j["winner"]["mean"].get<double>(), 0);
+  EXPECT_LE(j["winner"]["ci95_low"].get<double>(), j["winner"]["mean"].get<double>());
+  const int threads = j["winner"]["settings"]["n_threads"];
+  const std::string fa = j["winner"]["settings"]["flash_attn"];
+  const std::string server = j["winner"]["commands"]["llama_server"];
+  EXPECT_EQ(server.rfind("llama-server -m ", 0), 0u) << server;
+  EXPECT_NE(server.find(" -c 256 -np 1 -t " + std::to_string(threads)), std::string::npos) << server;
+  EXPECT_NE(server.find(" -fa " + fa), std::string::npos) << server;
+  EXPECT_EQ(j["winner"]["commands"]["ollama_parameters"]["num_thread"], std::to_string(threads));
+  // Every candidate ran at least the first round; the statuses are the race's words.
+  ASSERT_EQ(j["candidates"].size(), 4u);
+  int winners = 0;
+  for (const auto& c : j["candidates"]) {
+    EXPECT_GE(c["n"].get<int>(), 3) << c.dump();
+    EXPECT_FALSE(c["screen_only"].get<bool>());
+    const std::string status = c["status"];
+    EXPECT_TRUE(status == "winner" || status == "slower" || status == "halved" || status == "contender") << status;
+    winners += status == "winner";
+  }
+  EXPECT_EQ(winners, 1);
+  // Every trial stored, tagged with the run: as many records as trials, each a tg16 at n_ctx 256.
+  const std::string id = j["tune_id"];
+  EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM runs"), j["trials"].get<int64_t>());
+  EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM runs WHERE tags LIKE '%tune:" + id + "%'"), j["trials"].get<int64_t>());
+  EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM runs WHERE n_gen <> 16"), 0);
+  EXPECT_EQ(query_text(db, "PRAGMA integrity_check"), "ok");
+  EXPECT_NE(r.err.find("trial records stored in " + db), std::string::npos) << r.err;
+}
+
+TEST(TuneE2E, MarkdownScreensManyCandidatesAndNamesWhyEachLost) {
+  // 2 threads x 2 fa x 2 poll = 8 candidates: a screen at a quarter of the tokens (16 of 64).
+  const ProcessResult r = run_process(
+      {RIGBENCH_BIN, "tune", RIGBENCH_TEST_MODEL, "-c", "256", "-n", "64", "-t", "1,2", "-fa", "on,off", "--poll",
+       "0,50", "-ctk", "f16", "-ctv", "f16", "--max-time", "60", "--no-db"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("tune: stories260K, tg64 t/s at n_ctx 256; 8 candidates, 8 raced;"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("in the screen"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nwinner: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n  llama-server -m "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n  llama-bench -m "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n  Ollama Modelfile: PARAMETER num_ctx 256;"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("n* = samples of the screen round"), std::string::npos) << r.out;
+}
+
+TEST(TuneE2E, AModelThatFitsNowhereIsOneLineWithFitsNumbers) {
+  // 16 M tokens of KV cache for the shipped model: far beyond this machine's RAM.
+  const ProcessResult r = run_process({RIGBENCH_BIN, "tune", RIGBENCH_TEST_MODEL, "-c", "16000000", "-t", "1",
+                                       "-fa", "on", "--no-db"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  const std::string line = trim(r.err);
+  EXPECT_EQ(line.find('\n'), std::string::npos) << r.err;
+  EXPECT_EQ(line.rfind("rigbench: error: no configuration fits: model ", 0), 0u) << r.err;
+  EXPECT_NE(line.find("will not fit this machine: needs "), std::string::npos) << r.err;
+  EXPECT_NE(line.find("GiB usable"), std::string::npos) << r.err;
+}
+
+TEST(TuneE2E, SigintStoresTheTrialsSoFarPrintsTheBestAndExits130) {
+  TempDir dir;
+  const std::string db = dir.file("r.db");
+  const ProcessResult r = run_process(tune_args({"-c", "8192", "-n", "4096", "--max-time", "3600", "-t", "1,2", "-fa", "on,off", "--poll", "0,50", "-ctk",
+                                                 "f16", "-ctv", "f16", "--db", db, "-o", "json"}),
+                                      /*signal_after_s=*/4.0, SIGINT);
+  EXPECT_EQ(r.exit_code, 130) << r.err;
+  EXPECT_NE(r.err.find("interrupted: the best so far is printed above"), std::string::npos) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["end"], "interrupted");
+  EXPECT_GE(j["trials"].get<int>(), 1);
+  EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM runs"), j["trials"].get<int64_t>());
+  EXPECT_EQ(query_text(db, "PRAGMA integrity_check"), "ok");
+  if (j["trials"].get<int>() > 1) EXPECT_TRUE(j["winner"].is_object()) << r.out;
+}
+
+TEST(TuneE2E, BadFlagsAreOneLineAndExit2) {
+  for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"--objective", "speed"}, "--objective 'speed': expected tg, pp, ttft or balanced"},
+           {{"-c", "64", "-n", "128"}, "-c 64 is smaller than the test needs (128 tokens: -d + the objective's -p and -n)"},
+           {{"-fa", "maybe"}, "-fa/--flash-attn"},
+           {{"-o", "sql"}, "-o/--output 'sql': unknown format"}}) {
+    std::vector<std::string> argv = {RIGBENCH_BIN, "tune", RIGBENCH_TEST_MODEL, "--no-db"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const ProcessResult r = run_process(argv);
+    EXPECT_EQ(r.exit_code, 2) << join(args, " ") << ": " << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    EXPECT_EQ(trim(r.err).find('\n'), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace rigbench
