@@ -4,12 +4,16 @@
 # RIGBENCH_LLAMA=system   use an installed llama.cpp (find_package(llama)); refuse one whose API differs
 # RIGBENCH_LLAMA=bundled  add third_party/llama.cpp (cloned by scripts/setup) as a subproject
 # RIGBENCH_LLAMA=auto     system if CMake finds one, otherwise bundled
+# RIGBENCH_LLAMA_DIR      where the bundled sources are (default third_party/llama.cpp; the GPU
+#                         device kit's trimmed copy, device-kit/llama.cpp, for bench/device_check)
 #
 # Defines the target rigbench::llama (libllama + ggml) and the cache entries
 # RIGBENCH_LLAMA_SOURCE (system|bundled) and RIGBENCH_LLAMA_COMMIT.
 
 set(RIGBENCH_LLAMA_PINNED_COMMIT 80fb11ac73e66d89eae2c6a91d8a77428fa733ed)
-set(_bundled_dir ${CMAKE_SOURCE_DIR}/third_party/llama.cpp)
+set(RIGBENCH_LLAMA_DIR ${CMAKE_SOURCE_DIR}/third_party/llama.cpp CACHE PATH
+  "llama.cpp v0.4.0's sources for RIGBENCH_LLAMA=bundled")
+get_filename_component(_bundled_dir "${RIGBENCH_LLAMA_DIR}" ABSOLUTE BASE_DIR ${CMAKE_SOURCE_DIR})
 
 if(RIGBENCH_LLAMA STREQUAL "system" OR RIGBENCH_LLAMA STREQUAL "auto")
   find_package(llama CONFIG QUIET)

@@ -129,8 +129,10 @@ backend_cmake_args_cuda() {
     vmm=ON
     say "cuda: no NVIDIA driver (libcuda.so.1) here; building without CUDA's virtual-memory pool (GGML_CUDA_NO_VMM) so that the binary starts and reports that no CUDA device is present"
   }
-  printf '%s\n' -DGGML_CUDA=ON "-DCMAKE_CUDA_COMPILER=$nvcc" "-DCMAKE_CUDA_ARCHITECTURES=$arch" -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache \
-    "-DGGML_CUDA_NO_VMM=$vmm"
+  printf '%s\n' -DGGML_CUDA=ON "-DCMAKE_CUDA_COMPILER=$nvcc" "-DCMAKE_CUDA_ARCHITECTURES=$arch"
+  # ccache where it is installed (a GPU machine's image may have none: bench/device_check)
+  if command -v ccache >/dev/null 2>&1; then echo -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache; fi
+  echo "-DGGML_CUDA_NO_VMM=$vmm"
 }
 
 # --- Metal -------------------------------------------------------------------------------------

@@ -237,6 +237,12 @@ struct PhaseEnergyInfo {
   double energy_j = kUnmeasured;     // joules
   double power_w = kUnmeasured;      // average watts = energy_j / duration_s
   double j_per_token = kUnmeasured;  // joules per token of the phase (pp: prompt, tg: generated)
+  // Seconds since the Unix epoch (system clock) of the phase's first window start and last
+  // window end: the span the windows lie in (duration_s covers the windows alone, not the
+  // gaps between repetitions). From the sampler's reads (power::PhaseEnergy); NaN (JSON
+  // null) when unknown, as in records of earlier builds.
+  double start_unix_s = kUnmeasured;
+  double end_unix_s = kUnmeasured;
 };
 
 // Energy while the run measured (`--energy auto`); every figure carries how it was obtained.

@@ -16,6 +16,10 @@ namespace {
 PhaseEnergyInfo phase_info(const power::PhaseEnergy& p, const std::vector<power::DomainInfo>& domains, double tokens) {
   PhaseEnergyInfo out;
   out.duration_s = p.duration_s;
+  if (p.last_end_unix_ns > 0) {
+    out.start_unix_s = static_cast<double>(p.first_start_unix_ns) / 1e9;
+    out.end_unix_s = static_cast<double>(p.last_end_unix_ns) / 1e9;
+  }
   double whole = NAN, parts = 0;
   bool any_part = false;
   for (std::size_t i = 0; i < p.domains.size() && i < domains.size(); ++i) {

@@ -351,6 +351,11 @@ EnergyReport summarize(const std::vector<DomainInfo>& domains, const std::vector
       p.duration_s += seconds(w.end_ns - w.start_ns);
     }
     p.n_windows = static_cast<int>(own.size());
+    if (!ticks.empty() && !own.empty()) {
+      const int64_t to_unix = ticks.front().time.unix_ns - ticks.front().time.steady_ns;
+      p.first_start_unix_ns = own.front()->start_ns + to_unix;
+      p.last_end_unix_ns = own.back()->end_ns + to_unix;
+    }
     for (std::size_t d = 0; d < domains.size(); ++d) {
       std::vector<std::string> flags;
       std::string own_note;

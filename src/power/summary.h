@@ -79,6 +79,12 @@ struct PhaseEnergy {
   std::string phase;      // "idle", "pp", "tg", ...
   double duration_s = 0;  // seconds, sum over windows
   int n_windows = 0;
+  // The span from the first window's start to the last window's end on the system clock (ns
+  // since the Unix epoch; the windows' steady-clock ends shifted by the first read's
+  // unix_ns - steady_ns), so that another reader of the same counter (nvidia-smi) can take
+  // its delta over the same span. 0 when there were no reads.
+  int64_t first_start_unix_ns = 0;
+  int64_t last_end_unix_ns = 0;
   std::vector<DomainEnergy> domains;  // one per domain, in domain order
 };
 

@@ -144,7 +144,9 @@ json phase_energy_json(const PhaseEnergyInfo& p) {
   return {{"duration_s", p.duration_s},
           {"energy_j", num(p.energy_j)},
           {"power_w", num(p.power_w)},
-          {"j_per_token", num(p.j_per_token)}};
+          {"j_per_token", num(p.j_per_token)},
+          {"start_unix_s", num(p.start_unix_s)},
+          {"end_unix_s", num(p.end_unix_s)}};
 }
 
 PhaseEnergyInfo phase_energy_from(const json& j) {
@@ -153,6 +155,8 @@ PhaseEnergyInfo phase_energy_from(const json& j) {
   p.energy_j = num_from(j, "energy_j");
   p.power_w = num_from(j, "power_w");
   p.j_per_token = num_from(j, "j_per_token");
+  p.start_unix_s = num_from(j, "start_unix_s");
+  p.end_unix_s = num_from(j, "end_unix_s");
   return p;
 }
 

@@ -62,7 +62,7 @@ check cmake_args_unmatched_quote 1 '^$' "CMAKE_ARGS '-DA=\"x': an unmatched quot
 # value and a CUDA toolkit under a path with a space reach CMake as one argument each.
 fake="$tmp/a tree"
 mkdir -p "$fake/scripts" "$fake/fakebin" "$fake/my cuda/bin"
-cp scripts/setup scripts/backends.sh "$fake/scripts/"
+cp scripts/setup scripts/backends.sh scripts/packages.sh "$fake/scripts/"
 for p in chart.js:4.6.1 playwright-core:1.65.1; do
   mkdir -p "$fake/third_party/npm/node_modules/${p%%:*}"
   printf '{\n  "version": "%s"\n}\n' "${p#*:}" >"$fake/third_party/npm/node_modules/${p%%:*}/package.json"

@@ -55,6 +55,21 @@ TEST(PowerSummary, RepeatedWindowsOfAPhaseAreSummed) {
   EXPECT_NEAR(energy(r, "pp", 0).energy_j, 20.0, 1e-12);
 }
 
+// The phase's span on the system clock: the first window's start to the last one's end,
+// shifted by the reads' unix - steady offset (here the system clock is 1,700,000,000 s ahead),
+// so that nvidia-smi's log of the same counter can be cut at the same instants.
+TEST(PowerSummary, PhaseSpanIsOnTheSystemClockFromTheFirstStartToTheLastEnd) {
+  const int64_t ahead = ns(1'700'000'000);
+  auto at = [&](double t_s, double j) { return Tick{{ns(t_s), ns(t_s) + ahead}, {counter(j)}}; };
+  const std::vector<Tick> ticks = {at(0, 0), at(1, 10), at(2, 30), at(3, 60)};
+  const auto r = summarize(kOneDomain, ticks, {window("tg", 0.25, 1), window("pp", 1, 2), window("tg", 2, 2.75)});
+  const PhaseEnergy* tg = r.phase("tg");
+  ASSERT_NE(tg, nullptr);
+  EXPECT_EQ(tg->first_start_unix_ns, ns(0.25) + ahead);
+  EXPECT_EQ(tg->last_end_unix_ns, ns(2.75) + ahead);
+  EXPECT_NEAR(tg->duration_s, 1.5, 1e-12);  // the windows alone; the span is 2.5 s
+}
+
 TEST(PowerSummary, IdleBaselineIsTheMedianOfPowerSamples) {
   // Power samples 50, 52, 200 (a spike), 51 W inside the idle window 0-3 s; sorted 50, 51,
   // 52, 200, the median is (51 + 52)/2 = 51.5 W (the mean, 88.25 W, would carry the spike).

@@ -2,6 +2,8 @@
 // its own field), and records stored before that (keys `gross_eur_per_mtok`, ...) still read.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "store/record_json.h"
 #include "support/sample_record.h"
 
@@ -64,6 +66,32 @@ TEST(RecordJsonCost, EnergyFlagsRoundTripAndOldRecordsHaveNone) {
   auto c = from_json(old);
   ASSERT_TRUE(c) << c.error().message;
   EXPECT_TRUE(c->energy.flags.empty());
+}
+
+// The tg phase's span on the system clock (what bench/device_check cuts nvidia-smi's counter
+// log at) round-trips; a record of an earlier build, without it, reads as unknown (NaN).
+TEST(RecordJsonCost, PhaseSpanRoundTripsAndOldRecordsHaveNone) {
+  RunRecord a = testing::sample_record();
+  PhaseEnergyInfo tg;
+  tg.duration_s = 1.5;
+  tg.energy_j = 150;
+  tg.start_unix_s = 1764662400.25;
+  tg.end_unix_s = 1764662402.75;
+  a.energy.tg = tg;
+  const Json j = to_json(a);
+  EXPECT_DOUBLE_EQ(j["energy"]["tg"]["start_unix_s"].get<double>(), 1764662400.25);
+  auto b = from_json(j);
+  ASSERT_TRUE(b) << b.error().message;
+  ASSERT_TRUE(b->energy.tg);
+  EXPECT_DOUBLE_EQ(b->energy.tg->start_unix_s, 1764662400.25);
+  EXPECT_DOUBLE_EQ(b->energy.tg->end_unix_s, 1764662402.75);
+  Json old = j;
+  old["energy"]["tg"].erase("start_unix_s");
+  old["energy"]["tg"].erase("end_unix_s");
+  auto c = from_json(old);
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_TRUE(std::isnan(c->energy.tg->start_unix_s));
+  EXPECT_TRUE(std::isnan(c->energy.tg->end_unix_s));
 }
 
 }  // namespace
