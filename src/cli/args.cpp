@@ -297,47 +297,6 @@ Status check_list_values(const CLI::App& cmd, const std::vector<std::string>& ar
   return {};
 }
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  // d[i][j]: edits between the first i characters of a and the first j of b.
-  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.size()][b.size()];
-}
-
-std::string closest_match(std::string_view word, const std::vector<std::string>& candidates) {
-  const std::string_view bare = word.substr(std::min(word.find_first_not_of('-'), word.size()));
-  // One letter is one edit from every other letter: "-t" is no typo of "-h".
-  if (bare.size() < 2) return "";
-  const std::size_t limit = bare.size() >= 5 ? 2 : 1;
-  std::string best;
-  std::size_t best_distance = limit + 1;
-  for (const auto& c : candidates) {
-    const std::size_t d = edit_distance(word, c);
-    if (d < best_distance) {
-      best = c;
-      best_distance = d;
-    }
-  }
-  if (!best.empty() || bare.size() < 2) return best;
-  std::string only;
-  for (const auto& c : candidates) {
-    if (c.size() > word.size() && c.compare(0, word.size(), word) == 0) {
-      if (!only.empty()) return "";
-      only = c;
-    }
-  }
-  return only;
-}
-
 namespace {
 
 // A flag is a token that starts with '-' and is not a number ("-5") or "-" (standard input).

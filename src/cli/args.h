@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/did_you_mean.h"
 #include "core/status.h"
 #include "store/record_sources.h"
 
@@ -88,15 +89,9 @@ Status check_currency(const std::string& currency);
 // repeatable, a case-insensitive substring (store::select_records).
 void add_record_filter_flags(CLI::App& cmd, store::RecordFilter& filter);
 
-// Edits (insertions, deletions, substitutions, swaps of two neighbours) between `a` and `b`:
-// the optimal-string-alignment distance, so "benhc" is one edit from "bench".
-std::size_t edit_distance(std::string_view a, std::string_view b);
-
-// The candidate `word` was most likely meant to be: the nearest within 1 edit (2 for words
-// of 5 characters or more; the first of equals), else the only candidate that `word` is a
-// prefix of (2 characters or more). "" when none is close, and for a word of one letter after
-// its dashes ("-t": every one-letter flag is one edit from it).
-std::string closest_match(std::string_view word, const std::vector<std::string>& candidates);
+// The nearest names for "did you mean" (core/did_you_mean.h), as cli/ has always named them.
+using rigbench::closest_match;
+using rigbench::edit_distance;
 
 // The message (without "rigbench: error: ") for the arguments that `command` (e.g. "fit";
 // "" for rigbench itself) did not expect, `extras` in the order given: the unknown flags

@@ -232,7 +232,8 @@ Status run_bench_command(BenchOptions& opts) {
     return fail(ErrorCode::kRuntime, std::to_string(bad) + " of " + std::to_string(summary->total) +
                                          " tests did not run (" + std::to_string(summary->refused) + " refused, " +
                                          std::to_string(summary->failed) +
-                                         " failed; stored): " + summary->first_problem);
+                                         " failed; " + (db ? "stored" : "nothing stored: --no-db") +
+                                         "): " + summary->first_problem);
   }
   return {};
 }

@@ -6,6 +6,7 @@
 #include "cli/args.h"
 #include "cli/knob_flags.h"
 #include "cli/progress_flags.h"
+#include "cli/repetition_flags.h"
 #include "core/knobs.h"
 #include "core/repetitions.h"
 #include "core/strings.h"
@@ -40,27 +41,7 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
       ->option_text("PP,TG ...");
   add_knob_list_flags(cmd, p.knobs);
   cmd.add_option("--mmap", o.mmap, "0|1: llama-bench's older spelling of -lm none|mmap, list")->delimiter(',');
-  cmd.add_option("-r,--repetitions", o.repetitions,
-                 "timed repetitions per test: auto (the default: until the 95 % interval of the mean t/s is within "
-                 "--ci-target, at least 3, at most --max-time) or a number N (exactly N, as llama-bench)")
-      ->check(CLI::Validator(
-          [](std::string& s) -> std::string {
-            if (s == "auto") return {};
-            return int_range(1, 1000000)(s);
-          },
-          "auto|INT in [1, 1000000]"))
-      ->capture_default_str()
-      ->take_last();
-  cmd.add_option("--ci-target", p.ci_target_pct,
-                 "-r auto: repeat until the 95 % confidence interval of the mean t/s is within ± this % of it")
-      ->check(range(0.01, 100.0))
-      ->capture_default_str()
-      ->take_last();
-  cmd.add_option("--max-time", p.max_time_s,
-                 "-r auto: seconds of repetitions per test before it stops short of --ci-target (the record says so)")
-      ->check(range(0.0, 86400.0))
-      ->capture_default_str()
-      ->take_last();
+  add_repetition_flags(cmd, o.repetitions, p.ci_target_pct, p.max_time_s, "the mean t/s", "test");
   cmd.add_option("--warmup", p.warmup, "warmup passes (one pp and one 1-token tg each) before timing")
       ->check(int_range(0, 1000))
       ->capture_default_str()
@@ -152,13 +133,9 @@ Status validate(BenchOptions& o, int default_threads) {
   }
   if (o.no_warmup) p.warmup = 0;
   if (auto shown = show_progress(o.progress, o.no_progress, false); !shown) return std::unexpected(shown.error());
-  if (o.repetitions == "auto") {
-    p.auto_repetitions = true;
-    p.repetitions = kAutoMinRepetitions;
-  } else {
-    p.auto_repetitions = false;
-    p.repetitions = std::stoi(o.repetitions);  // checked by the option's validator
-  }
+  const RepetitionRule rule = repetition_rule(o.repetitions, p.ci_target_pct, p.max_time_s);
+  p.auto_repetitions = rule.automatic;
+  p.repetitions = rule.repetitions;
   o.machine = trim(o.machine);  // empty: the host's name
   if (Status s = normalize_knob_lists(p.knobs); !s) return s;
   p.n_pg.clear();

@@ -68,11 +68,10 @@ CLI::App* add_embed_command(CLI::App& app, EmbedOptions& o) {
       ->check(CLI::IsMember({"auto", "on", "off", "1", "0"}))
       ->capture_default_str()
       ->take_last();
-  cmd->add_option("-r,--repetitions", o.repetitions,
-                  "passes over the query set: latency samples = queries x repetitions; one throughput sample per pass")
-      ->check(int_range(1, 1000000))
-      ->capture_default_str()
-      ->take_last();
+  add_repetition_flags(*cmd, o.repetition.repetitions, o.repetition.ci_target_pct, o.repetition.max_time_s,
+                       "each phase's mean (the latency passes' mean ms; a batch size's texts/s), one figure a pass "
+                       "over the query set",
+                       "phase (the latency at batch 1, each batch size)");
   cmd->add_option("--warmup", o.warmup, "untimed calls before the latency pass and before each batch size")
       ->check(int_range(0, 1000))
       ->capture_default_str()
@@ -135,7 +134,8 @@ Status run_embed_command(EmbedOptions& o) {
   job.threads = o.threads;
   job.params.n_gpu_layers = o.n_gpu_layers;
   job.params.flash_attn = fa;
-  job.params.repetitions = o.repetitions;
+  job.rule = repetition_rule(o.repetition);
+  job.params.repetitions = job.rule.automatic ? 0 : job.rule.repetitions;
   job.params.warmup = o.warmup;
   job.tags = o.tags;
 

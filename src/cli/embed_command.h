@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/repetition_flags.h"
 #include "core/status.h"
 
 namespace rigbench::cli {
@@ -18,7 +19,7 @@ struct EmbedOptions {
   std::vector<int> threads;                     // -t: list; empty = physical cores
   int n_gpu_layers = -1;                        // -ngl
   std::string flash_attn = "auto";              // -fa
-  int repetitions = 3;                          // -r: passes over the query set
+  RepetitionFlags repetition;                   // -r auto|N (passes over the query set), --ci-target, --max-time
   int warmup = 1;                               // --warmup
   bool no_warmup = false;
   std::string output = "md";  // -o md | csv | json | jsonl

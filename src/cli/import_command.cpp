@@ -18,9 +18,10 @@ CLI::App* add_import_command(CLI::App& app, ImportOptions& o) {
       ->required();
   cmd->add_option("--db", o.db_path, "database to import into (default: $XDG_DATA_HOME/rigbench/results.db)")
       ->take_last();
-  cmd->add_option("--hostname", o.hostname,
-                  "the machine llama-bench output ran on, which the output does not name (required for llama-bench "
-                  "files; refused with rigbench files, whose records name their machine)");
+  cmd->add_option("--machine,--hostname", o.hostname,
+                  "the name of the machine llama-bench output ran on, which the output does not name (default: its "
+                  "cpu_info and gpu_info, \"unnamed\" without them; refused with rigbench files, whose records name "
+                  "their machine)");
   cmd->add_option("-r,--repetitions", o.repetitions,
                   "repetitions of the llama-bench run (its -r), which its csv and sql output do not record (refused "
                   "with files that hold their samples)")
@@ -30,10 +31,10 @@ CLI::App* add_import_command(CLI::App& app, ImportOptions& o) {
   cmd->footer(
       "Examples:\n"
       "  rigbench import rig-a.jsonl rig-b.db                       # other machines' exports and databases\n"
-      "  rigbench import --hostname rig-d llama-bench.jsonl         # llama-bench -o jsonl (json, csv, sql too)\n"
-      "  rigbench import --hostname rig-d -r 5 llama-bench.csv      # csv/sql keep mean and sd only: say the "
+      "  rigbench import llama-bench.jsonl                          # llama-bench -o jsonl (json, csv, sql too)\n"
+      "  rigbench import --machine rig-d -r 5 llama-bench.csv       # csv/sql keep mean and sd only: say the "
       "repetitions\n"
-      "  llama-bench -m m.gguf -o jsonl | rigbench import --hostname rig-d -\n"
+      "  llama-bench -m m.gguf -o jsonl | rigbench import --machine rig-d -\n"
       "Exit codes: 0 imported; 1 a file missing or unreadable (among several: the others are imported), or a database\n"
       "error; 2 a bad flag or value.\n");
   return cmd;
@@ -46,20 +47,16 @@ bool from_llama_bench(store::ImportFormat f) {
          f != store::ImportFormat::kRigbenchDb;
 }
 
-// llama-bench output names no machine: --hostname must (compare goes by the name, and an
-// unnamed machine would be named after its CPU). rigbench records name theirs: --hostname
-// would be ignored there, so it is refused.
+// llama-bench output names no machine: --machine names it (else the reader names it from
+// cpu_info and gpu_info, with a note). rigbench records name theirs: --machine would be
+// ignored there, so it is refused.
 Status check_hostname(const store::ImportBatch& batch, const std::string& hostname) {
   if (batch.records.empty()) return {};
-  if (from_llama_bench(batch.format) && hostname.empty()) {
-    return fail(ErrorCode::kUsage, "import '" + batch.path + "': " + store::format_name(batch.format) +
-                                       " output does not name the machine it ran on; pass --hostname NAME");
-  }
   if (!from_llama_bench(batch.format) && !hostname.empty()) {
-    return fail(ErrorCode::kUsage, "import '" + batch.path + "': --hostname names the machine of llama-bench output; " +
+    return fail(ErrorCode::kUsage, "import '" + batch.path + "': --machine names the machine of llama-bench output; " +
                                        store::format_name(batch.format) +
                                        " records name their own (rigbench bench --machine NAME names it); import this "
-                                       "file without --hostname");
+                                       "file without --machine");
   }
   return {};
 }
@@ -127,6 +124,8 @@ Status run_import_command(const ImportOptions& o) {
     auto c = store::save_batch(**db, batch);
     if (!c) return std::unexpected(c.error());
     counts.push_back(*c);
+    for (const std::string& note : batch.notes)
+      std::fprintf(stderr, "rigbench: note: import '%s': %s\n", batch.path.c_str(), note.c_str());
     for (const std::string& why : batch.skipped)
       std::fprintf(stderr, "rigbench: note: %s: %s\n", batch.path.c_str(), why.c_str());
   }

@@ -85,12 +85,14 @@ std::vector<double> modified_z_scores(std::span<const double> samples) {
   return z;
 }
 
-std::vector<std::size_t> mad_outliers(std::span<const double> samples, double threshold) {
+std::vector<std::size_t> mad_outliers(std::span<const double> samples, double threshold, double min_relative) {
   std::vector<std::size_t> out;
   if (samples.size() < 3) return out;
   const auto z = modified_z_scores(samples);
+  const double med = percentile(samples, 50);
   for (std::size_t i = 0; i < z.size(); ++i) {
-    if (std::fabs(z[i]) > threshold) out.push_back(i);
+    const bool far = std::fabs(samples[i] - med) > min_relative * std::fabs(med);
+    if (std::fabs(z[i]) > threshold && far) out.push_back(i);
   }
   return out;
 }

@@ -54,14 +54,20 @@ double median_absolute_deviation(std::span<const double> samples);
 // modified z-score (x - median) / MAD is beyond this in absolute value, i.e. more than ten
 // robust standard deviations (1.4826 MAD each) from the median.
 inline constexpr double kOutlierThreshold = 1.4826 * 10.0;
+// ... and, beyond hyperfine, only when it is also this far from the median in relative terms,
+// |x - median| / |median| (5 %): near-equal samples have a tiny MAD, so ten robust deviations
+// can be a hair (2843.2, 2843.9, 2815.8 ms: the third is 1 % off, no outlier).
+inline constexpr double kOutlierMinRelative = 0.05;
 
 // The modified z-score of each sample, (x - median) / MAD, as hyperfine computes it; a MAD of
 // 0 (most samples equal) is replaced by the smallest positive double's epsilon-scaled median,
 // so a sample off an otherwise constant series scores huge rather than infinite or NaN.
 std::vector<double> modified_z_scores(std::span<const double> samples);
 
-// The indices of the outliers of `samples` by that rule, ascending. Fewer than 3 samples have none.
-std::vector<std::size_t> mad_outliers(std::span<const double> samples, double threshold = kOutlierThreshold);
+// The indices of the outliers of `samples` by that rule (|modified z| > threshold and
+// |x - median| > min_relative x |median|), ascending. Fewer than 3 samples have none.
+std::vector<std::size_t> mad_outliers(std::span<const double> samples, double threshold = kOutlierThreshold,
+                                      double min_relative = kOutlierMinRelative);
 
 // Per-sample throughput, tokens per second: 1e9 * n_tokens / duration_ns, as llama-bench
 // computes samples_ts. duration_ns must be > 0 (a zero duration gives +inf).

@@ -188,8 +188,7 @@ SplitPlan plan_device_split(const model::ModelShape& s, const std::vector<SplitD
   }
   plan.verdict = !e.room ? Verdict::kNo : (whole ? Verdict::kFits : (plan.n_gpu_layers > 0 ? Verdict::kPartial : Verdict::kNo));
   if (host_margin < 0) {
-    plan.note = "the " + std::to_string(e.host.total() >> 20) + " MiB left in host RAM exceed its " +
-                std::to_string(host.host_ram_bytes >> 20) + " MiB";
+    plan.note = host_ram_note(e.host.total(), host);
   }
 
   // tg bound: the layers run one device after another, each reading its share of the bytes

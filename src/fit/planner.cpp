@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/strings.h"
+
 namespace rigbench::fit {
 
 namespace {
@@ -57,8 +59,7 @@ FitResult evaluate(const model::ModelShape& s, const Target& t, const ContextPar
     r.verdict = whole ? Verdict::kFits : (r.n_gpu_layers > 0 ? Verdict::kPartial : Verdict::kNo);
   else r.verdict = Verdict::kNo;
   if (device_ok && !host_ok) {
-    r.note = "the " + std::to_string(r.host.total() >> 20) + " MiB left in host RAM exceed its " +
-             std::to_string(t.host_ram_bytes >> 20) + " MiB";
+    r.note = host_ram_note(r.host.total(), t);
   }
   return r;
 }
@@ -105,6 +106,12 @@ void context_notes(const model::ModelShape& s, const ContextParams& c, FitResult
 }
 
 }  // namespace
+
+std::string host_ram_note(uint64_t host_part_bytes, const Target& host) {
+  const std::string name = host.host_name.empty() ? "this machine" : host.host_name;
+  return "the " + format_gib(static_cast<int64_t>(host_part_bytes)) + " GiB left in host RAM exceed its " +
+         format_gib(static_cast<int64_t>(host.host_ram_bytes)) + " GiB (host: " + name + ")";
+}
 
 int largest_context_with_room(const model::ModelShape& s, const ContextParams& c,
                               const std::function<bool(const ContextParams&)>& has_room) {

@@ -69,6 +69,11 @@ struct FitResult {
 // What a device of a split holds: "22 layers", "21 layers + output"; "" when `r` is not a split.
 std::string split_layers_text(const FitResult& r);
 
+// The note of a plan whose host part does not fit the host's RAM, both sizes in GiB and the
+// host named (`host.host_name`, else "this machine"): "the 349.12 GiB left in host RAM exceed
+// its 96.00 GiB (host: Threadripper 7980X at 332.8 GB/s, the entry's stated host)".
+std::string host_ram_note(uint64_t host_part_bytes, const Target& host);
+
 // The largest context (a multiple of 256 per sequence, from 256 up to n_ctx_train x sequences,
 // or ctx.n_ctx when larger) for which has_room(ctx at that n_ctx) holds; 0 when none does.
 // has_room must be monotonic (true up to some context, false above it).

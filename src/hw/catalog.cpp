@@ -5,6 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "core/did_you_mean.h"
 #include "core/strings.h"
 
 namespace rigbench::hw {
@@ -100,7 +101,18 @@ Result<CatalogDevice> find_device(const std::vector<CatalogDevice>& catalog, con
     names.push_back(d.name);
   }
   if (n_prefix == 1) return *prefix;
-  return fail(ErrorCode::kUsage, "--device '" + name + "': not in the catalog (" + join(names, ", ") + ")");
+  const std::string where = "--device '" + name + "': ";
+  std::vector<std::string> like = names_like(name, names);
+  if (like.size() == 1) {
+    return fail(ErrorCode::kUsage, where + "not in the catalog; did you mean '" + like.front() + "'?");
+  }
+  if (!like.empty()) {
+    for (std::string& n : like) n = "'" + n + "'";
+    return fail(ErrorCode::kUsage, where + std::to_string(like.size()) + " catalog entries match (" + join(like, ", ") +
+                                       "); name one");
+  }
+  return fail(ErrorCode::kUsage, where + "not in the catalog of " + std::to_string(names.size()) +
+                                     " entries (`rigbench devices` lists them)");
 }
 
 }  // namespace rigbench::hw

@@ -64,7 +64,10 @@ std::string catalog_path();
 Result<std::vector<CatalogDevice>> load_catalog(const std::string& path);
 
 // The entry whose name matches `name` case-insensitively (or starts with it when exactly one
-// does). Errors: kUsage listing the names.
+// does). Errors: kUsage with the names `name` may mean (core/did_you_mean.h names_like: spaces,
+// dashes and case ignored, or a typo): "did you mean 'RTX 3090'?" for one, "2 catalog entries
+// match ('M2 Pro 16GB', 'M2 Pro 32GB'); name one" for several, else the catalog's size and
+// `rigbench devices`, never the whole list.
 Result<CatalogDevice> find_device(const std::vector<CatalogDevice>& catalog, const std::string& name);
 
 }  // namespace rigbench::hw

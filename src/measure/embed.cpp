@@ -2,9 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
 
 #include "core/clock.h"
 #include "core/results.h"
+#include "core/significance.h"
+#include "core/stats.h"
 
 namespace rigbench::measure {
 
@@ -14,6 +19,33 @@ std::vector<std::pair<std::size_t, std::size_t>> batch_ranges(std::size_t n_text
   for (std::size_t first = 0; first < n_texts; first += b) out.emplace_back(first, std::min(first + b, n_texts));
   return out;
 }
+
+namespace {
+
+// The interval of the pass figures so far as ±% of their mean; NaN with fewer than 2.
+double interval_pct(const std::vector<double>& figures) {
+  const auto ci = figures.size() >= 2 ? mean_interval(summarize(figures)) : std::nullopt;
+  return ci ? ci->half_width_pct : std::numeric_limits<double>::quiet_NaN();
+}
+
+// "pass 2/5" (-r N) or "pass 2, ±1.3 % (target ±2 %)" (-r auto).
+std::string pass_text(const RepetitionRule& rule, int done, const std::vector<double>& figures) {
+  std::string s = "pass " + std::to_string(done);
+  if (!rule.automatic) return s + "/" + std::to_string(rule.repetitions);
+  const double pct = interval_pct(figures);
+  char buf[96];
+  if (std::isfinite(pct)) std::snprintf(buf, sizeof buf, ", \u00b1%.1f %% (target \u00b1%g %%)", pct, rule.ci_target_pct);
+  else std::snprintf(buf, sizeof buf, " (auto: target \u00b1%g %%)", rule.ci_target_pct);
+  return s + buf;
+}
+
+// The weaker of two reasons a phase stopped, for the run: a budget or cap over the target or count.
+StopReason weaker(StopReason a, StopReason b) {
+  auto rank = [](StopReason r) { return r == StopReason::kTime ? 3 : r == StopReason::kCap ? 2 : r == StopReason::kNone ? 0 : 1; };
+  return rank(b) > rank(a) ? b : a;
+}
+
+}  // namespace
 
 int max_batch_tokens(const std::vector<int>& token_counts, int batch_size) {
   int most = 0;
@@ -90,20 +122,44 @@ Result<EmbedOutcome> run_embed(engine::Embedder& embedder, const EmbedSpec& spec
     if (!halt) return std::unexpected(halt.error());
     if (*halt) out.interrupted = true;
   }
+  RepetitionRule rule = spec.rule;
+  if (!rule.automatic) rule.repetitions = p.repetitions;
+  StopReason stopped = StopReason::kNone;
+  bool reached = true;
   std::vector<int64_t> latency_ns;
-  say("latency at batch 1: " + std::to_string(tokens.size()) + " queries x " + std::to_string(p.repetitions));
-  for (int rep = 0; rep < p.repetitions && !out.interrupted; ++rep) {
-    for (std::size_t i = 0; i < tokens.size(); ++i) {
-      const int64_t t0 = now_ns();
-      const Status s = call(i, i + 1);
-      const int64_t t1 = now_ns();
-      auto halt = stop(s);
-      if (!halt) return std::unexpected(halt.error());
-      if (*halt) {
-        out.interrupted = true;
-        break;
+  say("latency at batch 1: " + std::to_string(tokens.size()) + " queries a pass, " +
+      (rule.automatic ? std::string("passes until the interval of their mean is tight (-r auto)")
+                      : std::to_string(rule.repetitions) + " passes"));
+  {
+    std::vector<double> pass_ms;  // each pass's mean latency
+    const int64_t first_ns = now_ns();
+    while (!out.interrupted) {
+      double sum_ms = 0;
+      for (std::size_t i = 0; i < tokens.size(); ++i) {
+        const int64_t t0 = now_ns();
+        const Status s = call(i, i + 1);
+        const int64_t t1 = now_ns();
+        auto halt = stop(s);
+        if (!halt) return std::unexpected(halt.error());
+        if (*halt) {
+          out.interrupted = true;
+          break;
+        }
+        latency_ns.push_back(t1 - t0);
+        sum_ms += static_cast<double>(t1 - t0) / 1e6;
       }
-      latency_ns.push_back(t1 - t0);
+      if (out.interrupted) break;
+      pass_ms.push_back(sum_ms / static_cast<double>(tokens.size()));
+      ++out.latency_passes;
+      const std::vector<std::vector<double>> series = {pass_ms};
+      const StopReason why = stop_after(rule, series, static_cast<double>(now_ns() - first_ns) / 1e9);
+      char mean[48];
+      std::snprintf(mean, sizeof mean, ", %.3g ms mean", pass_ms.back());
+      say("latency at batch 1: " + pass_text(rule, out.latency_passes, pass_ms) + mean);
+      if (why == StopReason::kNone) continue;
+      stopped = weaker(stopped, why);
+      reached = reached && interval_within(pass_ms, rule.ci_target_pct);
+      break;
     }
   }
   r.latency = make_latency(std::move(latency_ns));
@@ -126,7 +182,9 @@ Result<EmbedOutcome> run_embed(engine::Embedder& embedder, const EmbedSpec& spec
     }
     say("throughput at batch " + std::to_string(b));
     std::vector<int64_t> pass_ns;
-    for (int rep = 0; rep < p.repetitions && !out.interrupted; ++rep) {
+    std::vector<double> texts_per_s;
+    const int64_t first_ns = now_ns();
+    while (!out.interrupted) {
       const int64_t t0 = now_ns();
       bool halted = false;
       for (const auto& [first, end] : ranges) {
@@ -143,6 +201,16 @@ Result<EmbedOutcome> run_embed(engine::Embedder& embedder, const EmbedSpec& spec
         break;
       }
       pass_ns.push_back(t1 - t0);
+      texts_per_s.push_back(t1 > t0 ? 1e9 * static_cast<double>(tokens.size()) / static_cast<double>(t1 - t0)
+                                    : std::numeric_limits<double>::infinity());
+      const std::vector<std::vector<double>> series = {texts_per_s};
+      const StopReason why = stop_after(rule, series, static_cast<double>(now_ns() - first_ns) / 1e9);
+      say("throughput at batch " + std::to_string(b) + ": " +
+          pass_text(rule, static_cast<int>(pass_ns.size()), texts_per_s));
+      if (why == StopReason::kNone) continue;
+      stopped = weaker(stopped, why);
+      reached = reached && interval_within(texts_per_s, rule.ci_target_pct);
+      break;
     }
     if (!pass_ns.empty()) {
       r.throughput.push_back(make_embed_throughput(b, r.n_queries, r.n_query_tokens, std::move(pass_ns)));
@@ -150,6 +218,8 @@ Result<EmbedOutcome> run_embed(engine::Embedder& embedder, const EmbedSpec& spec
     out.memory = embedder.memory();
   }
   out.devices_used = embedder.devices_used();
+  out.stopped_by = out.interrupted ? "interrupted" : stop_reason_name(stopped);
+  out.reached = reached && !out.interrupted;
   return out;
 }
 

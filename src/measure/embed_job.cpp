@@ -4,6 +4,7 @@
 
 #include "hw/machine.h"
 #include "measure/model_kind.h"
+#include "measure/noise.h"
 #include "measure/queries.h"
 
 namespace rigbench::measure {
@@ -45,7 +46,10 @@ Result<EmbedJobSummary> run_embed_job(const EmbedJob& job, engine::Embedder& emb
       rec.model = job.model_infos.at(path);
       rec.params = p;
       rec.tags = job.tags;
+      spec.rule = job.rule;
+      const MachineWatch watch(job.kernel);
       auto outcome = run_embed(embedder, spec, cancel, progress);
+      rec.noise = watch.finish(t);
       if (!outcome) {
         if (outcome.error().code == ErrorCode::kInvalidInput || outcome.error().code == ErrorCode::kUsage) {
           return std::unexpected(outcome.error());
@@ -57,6 +61,14 @@ Result<EmbedJobSummary> run_embed_job(const EmbedJob& job, engine::Embedder& emb
         rec.memory.buffers = std::move(outcome->memory);
         rec.devices_used = std::move(outcome->devices_used);
         rec.interrupted = outcome->interrupted;
+        rec.precision.repetitions_mode = job.rule.automatic ? "auto" : "fixed";
+        rec.precision.ci_target_pct = job.rule.ci_target_pct;
+        if (job.rule.automatic) {
+          rec.precision.max_time_s = job.rule.max_time_s;
+          rec.params.repetitions = outcome->latency_passes;
+        }
+        rec.precision.stopped_by = outcome->stopped_by;
+        rec.precision.reached = outcome->reached;
       }
       rec.memory.peak_rss_bytes = hw::peak_rss_bytes();
       rec.energy.notes = {"rigbench embed does not measure energy yet"};

@@ -10,7 +10,9 @@
 
 #include "core/record.h"
 #include "core/status.h"
+#include "core/repetitions.h"
 #include "engine/embedder.h"
+#include "hw/activity.h"
 #include "measure/embed.h"
 #include "measure/job.h"  // RecordSink
 
@@ -22,7 +24,9 @@ struct EmbedJob {
   std::map<std::string, ModelInfo> model_infos;  // path -> inspected model (prepare_embed_job)
   EmbedSpec base;                                // the query set and batch sizes; model_path and params are set per run
   std::vector<int> threads;                      // one run per model and thread count, in this order
-  BenchParams params;   // n_gpu_layers, flash_attn, repetitions, warmup (the rest is set per run)
+  BenchParams params;   // n_gpu_layers, flash_attn, repetitions (-r N), warmup (the rest is set per run)
+  RepetitionRule rule;  // -r auto's rule (EmbedSpec::rule); not automatic: params.repetitions passes
+  hw::KernelPaths kernel;  // where the machine's activity is read for the noise notes (measure/noise.h)
   MachineInfo machine;  // what every record shares
   BuildInfo build;
   std::vector<std::string> tags;
@@ -46,7 +50,10 @@ struct EmbedJobSummary {
 // Runs every model of `job` at every thread count on `embedder`. Each run becomes a record
 // (a fresh record_id, test_time at its start, the machine, build and tags, the run's knobs
 // with embeddings=1 and n_batch the largest batch size, its EmbeddingResult, llama.cpp's
-// memory and the peak RSS; energy is not measured, said in its notes) handed to `sink` when it
+// memory and the peak RSS, its precision (the rule, why the passes stopped, whether every
+// phase's interval is within the target), the machine's noise notes over the run (another
+// process's CPU time, steal, governor, throttling: measure/noise.h MachineWatch, as bench);
+// energy is not measured, said in its notes) handed to `sink` when it
 // has a latency sample or failed. A run that fails at run time is kept marked failed and the
 // job goes on. `progress` (may be empty) gets run_embed's lines. Errors: a query or model that
 // run_embed refuses (kInvalidInput, kUsage) and the sink's error end the job; the records

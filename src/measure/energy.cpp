@@ -6,6 +6,7 @@
 
 #include "core/strings.h"
 #include "cost/run_figures.h"
+#include "power/stated.h"
 
 namespace rigbench::measure {
 
@@ -42,6 +43,9 @@ std::string fmt_w(double w) {
   std::snprintf(buf, sizeof buf, "%.4g W", w);
   return buf;
 }
+
+// The domain of --estimate-power's model (power/stated.h open_utilization_estimate).
+bool is_utilization_estimate(const power::DomainInfo& d) { return d.name == power::kUtilizationEstimateDomain; }
 
 double tokens_of(const std::optional<ThroughputResult>& t) {
   return t ? static_cast<double>(t->n_tokens) * static_cast<double>(t->samples_ns.size()) : 0;
@@ -86,9 +90,15 @@ EnergyInfo EnergySession::finish(const Results& results, double idle_s, double s
   e.idle_s = std::isnan(stated_idle_w) ? idle_s : 0;
   e.sample_rate_hz = r.sample_rate_hz;
   double idle = 0;
-  bool any_idle = false, whole_idle = false;
+  bool any_idle = false, whole_idle = false, modelled_idle = false;
   for (std::size_t i = 0; i < r.idle.size() && i < r.domains.size(); ++i) {
     if (!std::isfinite(r.idle[i].power_w)) continue;
+    // --estimate-power's TDP x CPU utilization models the load only: with nothing running it
+    // reads about 0 W, not the machine's idle draw. It gives no idle figure.
+    if (is_utilization_estimate(r.domains[i])) {
+      modelled_idle = true;
+      continue;
+    }
     if (r.domains[i].whole_system) {
       idle = r.idle[i].power_w;
       whole_idle = any_idle = true;
@@ -100,6 +110,12 @@ EnergyInfo EnergySession::finish(const Results& results, double idle_s, double s
   if (any_idle) e.idle_power_w = idle;
   e.notes = r.notes;
   e.flags = r.flags;
+  if (modelled_idle && !any_idle && std::isnan(stated_idle_w)) {
+    e.notes.push_back(
+        "idle power unknown: --estimate-power's TDP x CPU utilization reads about 0 W with nothing running, not the "
+        "machine's idle draw; give --idle-watts W (the idle draw with the model loaded) for the marginal cost and the "
+        "cost at a utilization");
+  }
   if (!std::isnan(stated_idle_w)) {
     e.idle_power_w = stated_idle_w;
     e.flags.push_back("idle_stated");

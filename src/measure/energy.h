@@ -30,7 +30,9 @@ class EnergySession {
   // figure, a wall meter or a stated --watts, is used alone, never added to components),
   // J per token of the phase from `results` (tokens per sample x samples; for a prompt suite,
   // `marked`: the tokens of the windows it kept, RunOutcome::marked_tokens), idle W from the
-  // same sources as the phases. `stated_idle_w` (not NaN: --idle-watts) replaces the measured
+  // same sources as the phases, except --estimate-power's model (power/stated.h), which reads
+  // about 0 W at idle: alone, it leaves the idle power unknown (NaN) with a note naming
+  // --idle-watts. `stated_idle_w` (not NaN: --idle-watts) replaces the measured
   // idle power (flag idle_stated); no idle window ran then and idle_s is 0. The summary's
   // notes and flags (power/summary.h) are kept, and idle_above_active is added when the idle
   // power is above a phase's.

@@ -53,7 +53,8 @@ void phase_notes(const ThroughputResult& r, const std::string& phase, std::vecto
     out.push_back({"outliers", phase,
                    std::to_string(idx.size()) + " of " + std::to_string(v.size()) +
                        " repetitions are statistical outliers (repetition " + which +
-                       ", more than 10 robust standard deviations from the median)",
+                       ", more than 10 robust standard deviations and " + fmt("%g", 100 * kOutlierMinRelative) +
+                       " % from the median)",
                    std::string("re-run on a quiet machine (close other programs)") +
                        (slow_start ? "; a larger --warmup helps with the slow first one" : "")});
   }

@@ -241,10 +241,13 @@ Result<RunOutcome> run_suite(engine::Engine& engine, const std::atomic<bool>& ca
       if (Status s = run_prompt(prepared->front(), 2, t, false); !s) return s;
     }
     for (int run = 0; run < p.repetitions && !cancel.load(); ++run) {
-      say("suite run " + std::to_string(run + 1) + "/" + std::to_string(p.repetitions));
+      const std::string suite_run = "suite run " + std::to_string(run + 1) + "/" + std::to_string(p.repetitions);
       std::vector<Timing> timings(prepared->size());
       for (std::size_t i = 0; i < prepared->size(); ++i) {
         if (cancel.load()) return fail(ErrorCode::kInterrupted, "interrupted");
+        // Each prompt is a step of its own: a suite of long generations takes minutes.
+        say(suite_run + ", prompt " + std::to_string(i + 1) + "/" + std::to_string(prepared->size()) + " " +
+            (*prepared)[i].prompt->id);
         if (Status s = run_prompt((*prepared)[i], (*prepared)[i].prompt->n_gen, timings[i], true); !s) {
           phase(true, power::kDropWindow);  // the window it cut (if any): energy without its tokens
           return s;

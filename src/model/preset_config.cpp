@@ -14,18 +14,31 @@ namespace {
 
 using nlohmann::json;
 
+// A key the converter needs that the file lacks (or holds as something else than a number):
+// reported as "config 'F': key 'vocab_size' is missing or not a number".
+struct MissingKey {
+  std::string key;
+};
+
+// nlohmann's message without its "[json.exception.type_error.302] " prefix.
+std::string json_text(const json::exception& e) {
+  const std::string m = e.what();
+  const auto close = m.find("] ");
+  return m.starts_with("[json.exception") && close != std::string::npos ? m.substr(close + 2) : m;
+}
+
 // The fields of one config.json, with the converter's lookups.
 class Config {
  public:
   explicit Config(json j) : j_(std::move(j)) {}
 
   bool has(const char* key) const { return j_.contains(key) && !j_[key].is_null(); }
-  // The first of `keys` that is a number. Errors (json::exception): none is.
+  // The first of `keys` that is a number. Errors (MissingKey, naming the first key): none is.
   uint32_t u(std::initializer_list<const char*> keys) const {
     for (const char* k : keys) {
       if (has(k) && j_[k].is_number()) return j_[k].get<uint32_t>();
     }
-    return j_.at(*keys.begin()).get<uint32_t>();  // throws, naming the first key
+    throw MissingKey{*keys.begin()};
   }
   uint32_t u_or(std::initializer_list<const char*> keys, uint32_t def) const {
     for (const char* k : keys) {
@@ -196,7 +209,8 @@ Result<Preset> preset_from_hf_config(const std::string& config_path, const std::
   const std::string where = "config '" + config_path + "'";
   try {
     const Config c(merge_text_config(parsed));
-    const std::string type = c.raw().at("model_type").get<std::string>();
+    if (!c.has("model_type") || !c.raw()["model_type"].is_string()) throw MissingKey{"model_type"};
+    const std::string type = c.raw()["model_type"].get<std::string>();
     Preset p;
     p.name = name;
     p.source = config_path;
@@ -267,8 +281,12 @@ Result<Preset> preset_from_hf_config(const std::string& config_path, const std::
     if (p.n_head == 0 || p.n_layer == 0 || p.n_embd == 0)
       return fail(ErrorCode::kInvalidInput, where + ": zero-sized dimension");
     return p;
+  } catch (const MissingKey& k) {
+    const bool text = k.key == "model_type";
+    return fail(ErrorCode::kInvalidInput,
+                where + ": key '" + k.key + "' is missing or not a " + (text ? "string" : "number"));
   } catch (const json::exception& e) {
-    return fail(ErrorCode::kInvalidInput, where + ": " + e.what());
+    return fail(ErrorCode::kInvalidInput, where + ": " + json_text(e));
   }
 }
 

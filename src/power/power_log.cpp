@@ -151,6 +151,19 @@ class PowerLogMeter final : public Meter {
   int64_t prev_read_ns_ = kNoRead;  // Unix ns of the previous read (reads come in time order)
 };
 
+// Unix seconds beyond this (about the year 5138) are another unit: a logger writing
+// milliseconds (1795961284250), microseconds or nanoseconds since 1970.
+constexpr double kMaxUnixSeconds = 1e11;
+
+// Why a numeric timestamp is not Unix seconds, naming the unit it looks like.
+std::string timestamp_unit_problem(const std::string& ts, double secs) {
+  const double a = std::fabs(secs);
+  const char* unit = a < 1e14 ? "milliseconds" : a < 1e17 ? "microseconds" : "nanoseconds";
+  const char* divide = a < 1e14 ? "1000" : a < 1e17 ? "1000000" : "1000000000";
+  return "timestamp '" + ts + "' is too large for Unix seconds: it looks like " + unit +
+         " since 1970; the log needs seconds (divide by " + divide + "; fractions allowed) or ISO 8601";
+}
+
 }  // namespace
 
 Result<std::vector<PowerLogSample>> parse_power_log(std::string_view text, const std::string& input_name) {
@@ -171,9 +184,11 @@ Result<std::vector<PowerLogSample>> parse_power_log(std::string_view text, const
     const std::string ts = trim(fields[0]), watts_text = trim(fields[1]);
     auto watts = to_double(watts_text);
     std::optional<int64_t> unix_ns;
-    if (auto secs = to_double(ts)) unix_ns = static_cast<int64_t>(std::llround(*secs * 1e9));
-    else unix_ns = parse_iso8601(ts);
+    const auto secs = to_double(ts);
+    if (secs && std::fabs(*secs) < kMaxUnixSeconds) unix_ns = static_cast<int64_t>(std::llround(*secs * 1e9));
+    else if (!secs) unix_ns = parse_iso8601(ts);
     if (!watts && header_allowed) continue;  // a header line such as "timestamp,watts"
+    if (secs && !unix_ns) return fail(ErrorCode::kInvalidInput, where() + timestamp_unit_problem(ts, *secs));
     if (!watts || !unix_ns) {
       if (!unix_ns) {
         return fail(ErrorCode::kInvalidInput,

@@ -28,7 +28,9 @@ struct PowerLogSample {
 
 // Parses a power log. Samples come back sorted by time.
 // Errors: kInvalidInput naming `input_name` and the line: a field that is not a number, a
-// timestamp without a zone, negative watts, two samples at the same time, fewer than 2 samples.
+// timestamp without a zone, a numeric timestamp too large for Unix seconds (from 1e11: the
+// message names the unit it looks like, milliseconds, microseconds or nanoseconds), negative
+// watts, two samples at the same time, fewer than 2 samples.
 Result<std::vector<PowerLogSample>> parse_power_log(std::string_view text, const std::string& input_name);
 
 // A meter over the log file at `path`, read after the fact: read(t) integrates the log up to

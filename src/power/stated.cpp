@@ -73,7 +73,7 @@ class UtilizationMeter final : public Meter {
   UtilizationMeter(double tdp_w, std::string stat_path, CpuTimes first)
       : tdp_w_(tdp_w), stat_path_(std::move(stat_path)), prev_(first) {
     DomainInfo d;
-    d.name = "estimate:cpu";
+    d.name = kUtilizationEstimateDomain;
     d.source = "estimated: TDP " + watts_text(tdp_w) + " x CPU utilization (" + stat_path_ +
                "), a model asked for with --estimate-power, not a measurement";
     d.integrated_method = Method::kEstimated;

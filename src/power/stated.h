@@ -17,9 +17,13 @@ namespace rigbench::power {
 // validates the flag).
 std::unique_ptr<Meter> make_constant_meter(double watts);
 
+// The domain name of the utilization estimate below. It models the load only: with nothing
+// running it reads about 0 W, so it gives no idle figure (measure/energy.h).
+inline constexpr const char* kUtilizationEstimateDomain = "estimate:cpu";
+
 // A meter estimating CPU power as `tdp_w` × the CPU utilization over each read interval, from
 // the aggregate "cpu" line of <proc_root>/stat (busy = all time but idle and iowait).
-// Domain "estimate:cpu", method estimated. Unavailable: <proc_root>/stat unreadable or not
+// Domain kUtilizationEstimateDomain, method estimated. Unavailable: <proc_root>/stat unreadable or not
 // in the Linux format.
 MeterOpen open_utilization_estimate(double tdp_w, const std::string& proc_root = "/proc");
 

@@ -200,7 +200,7 @@ std::vector<Column> make_columns() {
   // tg's roofline bound and the share of it reached, after tg's mean.
   std::vector<Column> tg_bound = {
       col(
-          "tg_bound_tps", "tg bound", kAlways, kReal,
+          "tg_bound_tps", "tg bound t/s", kAlways, kReal,
           [](const RunRecord& r) { return r.roofline.tg_bound_tps > 0 ? full(r.roofline.tg_bound_tps) : ""; },
           [](const RunRecord& r) {
             return r.roofline.tg_bound_tps > 0 ? "<= " + num(r.roofline.tg_bound_tps, 1) : std::string("-");
@@ -245,7 +245,7 @@ std::vector<Column> make_columns() {
       col("suite_n_prompts", "prompts", kNever, kInteger,
           [](const RunRecord& r) { return r.results.suite ? str(r.results.suite->prompts.size()) : std::string(); }),
       suite_col("suite_gen_p50_tps", "gen t/s p50", &SuiteFigures::gen_tps, &Summary::median),
-      suite_col("suite_gen_p95_tps", "gen t/s p95", &SuiteFigures::gen_tps, &Summary::p95),
+      suite_col("suite_gen_p95_tps", "gen t/s p95 (fast)", &SuiteFigures::gen_tps, &Summary::p95),
       suite_col("suite_ttft_p50_ms", "TTFT p50", &SuiteFigures::ttft_ms, &Summary::median),
       suite_col("suite_ttft_p95_ms", "TTFT p95", &SuiteFigures::ttft_ms, &Summary::p95),
       col("energy_method", "energy", kIfAsked, kText, [](const RunRecord& r) { return r.energy.method; }),
@@ -427,7 +427,7 @@ std::vector<TestColumn> make_test_columns() {
       row_latency("latency_p90_ms", "p90 ms", true, &Summary::p90),
       row_latency("latency_p95_ms", "p95 ms", true, &Summary::p95),
       row_latency("latency_p99_ms", "p99 ms", false, &Summary::p99),
-      tcol("tg_bound_tps", "tg bound", kAlways, false,
+      tcol("tg_bound_tps", "tg bound t/s", kAlways, false,
            [](const RunRecord& r, Phase ph) {
              return ph == Phase::kTg && r.roofline.tg_bound_tps > 0 ? "<= " + num(r.roofline.tg_bound_tps, 1)
                                                                     : std::string("-");

@@ -66,8 +66,12 @@ Table cost_table(const cost::CostReport& r) {
            {"j_per_token", "J/token", Align::kRight},
            {"cost_per_mtok", in.currency + "/Mtok", Align::kRight},
            {"currency", "", Align::kLeft, false, true}});
+  // An energy figure with no price to turn it into money says what it needs, never an empty
+  // column (csv: empty, json: null).
+  const bool priced = given(in.price_per_kwh);
   auto row = [&](const std::string& name, double j, double c) {
-    t.add_row({TableCell::str(name), figure(j), figure(c), TableCell::str(in.currency)});
+    const TableCell money = !given(c) && given(j) && !priced ? TableCell::absent("needs --price") : figure(c);
+    t.add_row({TableCell::str(name), figure(j), money, TableCell::str(in.currency)});
   };
   row("electricity, gross", r.gross.j, r.gross.cost_per_mtok);
   row("electricity, marginal (above idle)", r.marginal.j, r.marginal.cost_per_mtok);

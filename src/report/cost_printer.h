@@ -42,6 +42,8 @@ PricedRun priced_run(const RunRecord& run, bool watts_given);
 // for infinity (a break-even never reached).
 std::string figure_text(double v, const char* format = "%.4g");
 
+// The figures: one row per energy and cost figure (J/token, CURRENCY/Mtok); a J/token with no
+// --price or --tariff reads "needs --price" in the money column (csv empty, json null).
 Table cost_table(const cost::CostReport& r);
 // `run` (may be null): the stored run priced.
 void print_cost(const cost::CostReport& r, OutputFormat format, std::ostream& out, const PricedRun* run = nullptr);

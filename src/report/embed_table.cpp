@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <tuple>
 
+#include "core/noise_note.h"
 #include "core/strings.h"
 #include "report/escape.h"
 
@@ -94,6 +95,19 @@ Table embedding_table(std::span<const RunRecord> records) {
           TableCell::number_text(b.tokens_per_s.mean, mean_sd(b.tokens_per_s.mean, b.tokens_per_s.stddev, 1)));
       row.push_back(TableCell::number(b.tokens_per_s.stddev, 2));
       t.add_row(std::move(row));
+    }
+  }
+  // Per run, once: why its figures are in doubt (a busy machine, steal, ...), and a -r auto run
+  // that stopped before its intervals were within the target.
+  for (const RunRecord* rp : sorted) {
+    const std::string run = rp->machine.hostname + " " + model_label(*rp) + " -t " + std::to_string(rp->params.n_threads);
+    for (const NoiseNote& n : rp->noise) t.add_note(run + ": " + noise_note_text(n));
+    const Precision& p = rp->precision;
+    if (p.repetitions_mode == "auto" && !p.reached && (p.stopped_by == "max_time" || p.stopped_by == "cap")) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, ": -r auto stopped at its %s before every phase's interval was within \u00b1%g %%",
+                    p.stopped_by == "cap" ? "cap of passes" : "--max-time", p.ci_target_pct);
+      t.add_note(run + buf + " (a longer --max-time, or a quieter machine)");
     }
   }
   t.add_footer(

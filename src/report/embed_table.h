@@ -17,7 +17,9 @@ namespace rigbench::report {
 // Columns: machine, model, pooling, threads, test ("latency b1" or "batch N"), p50/p95/p99 ms,
 // texts/s, t/s; keys machine, model, pooling, n_threads, test, batch_size, latency_p50_ms,
 // latency_p90_ms (data only), latency_p95_ms, latency_p99_ms, n_samples (data only),
-// texts_per_s, stddev_texts_per_s (data only), avg_tps, stddev_tps (data only).
+// texts_per_s, stddev_texts_per_s (data only), avg_tps, stddev_tps (data only). Notes, once
+// per run: its noise notes (a busy machine, steal, ...) and, for -r auto, a stop at --max-time
+// or the cap before every phase's interval was within the target.
 Table embedding_table(std::span<const RunRecord> records);
 
 // serve-bench --embeddings's notes under that table: one per record whose loaded window was

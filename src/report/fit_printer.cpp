@@ -88,6 +88,14 @@ std::string slots_note(const FitReport& r) {
          std::to_string(r.n_seq) + "; -kvu shares one cache instead)";
 }
 
+// A plan that does not fit runs at no speed: its tg bound is "-" (null in json), as is an
+// encoder's; "unknown" where it would run but a bandwidth is missing.
+TableCell tg_bound_cell(const fit::FitResult& f) {
+  if (f.verdict == fit::Verdict::kNo || !f.generates) return TableCell::absent("-");
+  if (f.tg_bound_tps > 0) return TableCell::number_text(f.tg_bound_tps, "<= " + format_fixed(f.tg_bound_tps, 1));
+  return TableCell::absent("unknown");
+}
+
 }  // namespace
 
 Table fit_table(const FitReport& r) {
@@ -140,8 +148,7 @@ Table fit_table(const FitReport& r) {
                TableCell::str(fit::verdict_name(f.verdict)),
                size_cell(r, kMargin, f),
                TableCell::integer(f.max_ctx, f.max_ctx > 0 ? "" : "-"),
-               f.tg_bound_tps > 0 ? TableCell::number_text(f.tg_bound_tps, "<= " + format_fixed(f.tg_bound_tps, 1))
-                                  : TableCell::absent(f.generates ? "unknown" : "-"),
+               tg_bound_cell(f),
                TableCell::boolean(false),
                usd >= 0 ? TableCell::number(usd) : TableCell::absent(),
                TableCell::str(note)});

@@ -30,7 +30,7 @@ Table suite_table(const RunRecord& rec) {
            {"ttft_p50_ms", "TTFT p50 ms", Align::kRight},
            {"ttft_p95_ms", "TTFT p95 ms", Align::kRight},
            {"gen_p50_tps", "gen p50 t/s", Align::kRight},
-           {"gen_p95_tps", "gen p95 t/s", Align::kRight},
+           {"gen_p95_tps", "gen p95 (fast) t/s", Align::kRight},
            {"itl_p50_ms", "ITL p50 ms", Align::kRight, /*wide_only=*/true},
            {"itl_p99_ms", "ITL p99 ms", Align::kRight, /*wide_only=*/true}});
   std::string model = rec.model.name + (rec.model.file_type.empty() ? "" : " " + rec.model.file_type) +
@@ -72,7 +72,9 @@ Table suite_table(const RunRecord& rec) {
   summary_row("(suite)", "all", suite_figures(s));
   t.add_note(
       "prompt rows: median (p50) and p95 over the suite's runs; (category) and (suite) rows: median and p95 of "
-      "the prompts' medians. gen t/s: tokens after the first over their decode time (the first token is TTFT's).");
+      "the prompts' medians. gen t/s: tokens after the first over their decode time (the first token is TTFT's); "
+      "gen p95 (fast) is the 95th percentile of that rate, its fast end (higher is better: 95 % of the runs were "
+      "slower), where TTFT p95 is the slow end of a time.");
   if (!rec.build.llama_cpp_commit.empty()) t.add_footer("llama.cpp build: " + short_commit(rec.build.llama_cpp_commit));
   return t;
 }

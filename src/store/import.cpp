@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "core/strings.h"
+#include "store/foreign_file.h"
 #include "store/llama_bench_record.h"
 #include "store/llama_bench_rows.h"
 #include "store/record_json.h"
@@ -46,15 +47,26 @@ Result<std::string> read_text(const std::string& path) {
 }
 
 // Adds the records of llama-bench rows (or the reasons they were skipped) to `batch`.
+// Without --machine, each record is named from its cpu_info and gpu_info, said in one note.
 Status add_llama_bench_rows(const std::vector<LlamaBenchRow>& rows, const ImportOptions& options, ImportBatch& batch) {
+  std::vector<std::string> named;
   for (const LlamaBenchRow& row : rows) {
     auto mapped = map_llama_bench_row(row, options.llama_bench_hostname, options.llama_bench_repetitions);
     if (!mapped) return std::unexpected(mapped.error());
     if (mapped->record) {
+      if (options.llama_bench_hostname.empty()) {
+        mapped->record->machine.hostname = llama_bench_machine_name(mapped->record->machine);
+        const std::string name = "'" + mapped->record->machine.hostname + "'";
+        if (std::find(named.begin(), named.end(), name) == named.end()) named.push_back(name);
+      }
       batch.records.push_back(std::move(*mapped->record));
     } else {
       batch.skipped.push_back(mapped->skipped_because);
     }
+  }
+  if (!named.empty()) {
+    batch.notes.push_back("llama-bench output names no machine: named " + join(named, ", ") +
+                          " from its cpu_info and gpu_info (--machine NAME names it)");
   }
   return {};
 }
@@ -69,6 +81,9 @@ Status add_json_objects(const std::vector<std::pair<Json, int>>& objects, bool l
   std::vector<LlamaBenchRow> rows;
   for (const auto& [obj, n] : objects) {
     const std::string where = unit + std::to_string(n) + ": ";
+    if (kind == Kind::kUnknown && n == objects.front().second && obj.is_object()) {
+      return fail(ErrorCode::kInvalidInput, where + describe_json_object(obj));
+    }
     if (kind == Kind::kUnknown || kind_of(obj) != kind) {
       return fail(ErrorCode::kInvalidInput,
                   where + "neither a rigbench record nor a llama-bench row (or a mix of both)");
@@ -115,6 +130,11 @@ Status read_json_lines(const std::string& text, const ImportOptions& options, Im
     try {
       objects.emplace_back(Json::parse(line), n);
     } catch (const std::exception& e) {
+      // One object over several lines (pretty-printed, as other tools write it) is one object.
+      if (objects.empty()) {
+        Json whole = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+        if (whole.is_object()) return add_json_objects({{std::move(whole), n}}, true, options, batch);
+      }
       return fail(ErrorCode::kInvalidInput, "line " + std::to_string(n) + ": not JSON: " + json_message(e));
     }
   }
@@ -152,7 +172,7 @@ bool is_markdown_table(const std::string& start) {
 }
 
 // rigbench's own markdown: bench's and export's table (columns llama-bench never writes: "TTFT
-// ms", "tg bound"), a prompt suite's table, compare's output.
+// ms", "tg bound t/s", before "tg bound"), a prompt suite's table, compare's output.
 bool is_rigbench_markdown(const std::string& text) {
   const std::string start = trim(text.substr(0, 256));
   if (start.starts_with("Compared by ") || start.starts_with("Answers (")) return true;
@@ -160,14 +180,15 @@ bool is_rigbench_markdown(const std::string& text) {
   if (!first_line.starts_with("|")) return false;
   for (const std::string& cell : split(first_line, '|')) {
     const std::string header = trim(cell);
-    if (header == "TTFT ms" || header == "tg bound" || header == "TTFT p50 ms") return true;
+    if (header == "TTFT ms" || header == "tg bound" || header == "tg bound t/s" || header == "TTFT p50 ms")
+      return true;
   }
   return false;
 }
 
 Status read_text_format(const std::string& text, const ImportOptions& options, ImportBatch& batch) {
   if (trim(text).empty()) return fail(ErrorCode::kInvalidInput, "empty file; nothing to import");
-  const std::string start = trim(text.substr(0, 256));
+  const std::string start = trim(text.substr(text.find_first_not_of(" \t\r\n"), 256));
   if (start.starts_with("[")) return read_json_array(text, options, batch);
   if (start.starts_with("{")) return read_json_lines(text, options, batch);
   if (is_rigbench_markdown(trim(text))) {
@@ -198,6 +219,13 @@ Status read_text_format(const std::string& text, const ImportOptions& options, I
   }
   if (has("model_name") && has("pp_avg_tps")) {
     return fail(ErrorCode::kInvalidInput, "rigbench CSV holds no raw samples; export jsonl instead (rigbench export)");
+  }
+  // A backend's log on standard output before llama-bench's JSON: skipped, counted.
+  std::string unlogged = text;
+  if (const LeadingLog log = blank_leading_log(unlogged); log.lines > 0) {
+    batch.notes.push_back("skipped " + std::to_string(log.lines) + " line" + (log.lines == 1 ? "" : "s") +
+                          " before the JSON, a log printed on standard output (the first: '" + log.first_line + "')");
+    return read_text_format(unlogged, options, batch);
   }
   return fail(ErrorCode::kInvalidInput,
               "unknown format (expected rigbench jsonl, json or database; llama-bench json, jsonl, csv or sql)");
@@ -251,6 +279,7 @@ Result<ImportBatch> read_standard_input(const ImportOptions& options) {
     return fail(ErrorCode::kInvalidInput,
                 where + "an SQLite database cannot be read from standard input; name the file");
   }
+  if (const auto what = describe_binary_file(text)) return fail(ErrorCode::kInvalidInput, where + *what);
   if (Status s = read_text_format(text, options, batch); !s) return fail(s.error().code, where + s.error().message);
   return batch;
 }
@@ -270,6 +299,8 @@ Result<ImportBatch> read_import_file(const std::string& path, const ImportOption
   Status s;
   if (std::string_view(magic, sizeof magic) == std::string_view("SQLite format 3\0", 16)) {
     s = read_sqlite(path, options, batch);
+  } else if (const auto what = describe_binary_file(std::string_view(magic, sizeof magic))) {
+    s = fail(ErrorCode::kInvalidInput, *what);
   } else {
     auto text = read_text(path);
     if (!text) return fail(text.error().code, where + text.error().message);

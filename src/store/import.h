@@ -41,21 +41,27 @@ struct ImportBatch {
   ImportFormat format = ImportFormat::kRigbenchJsonl;
   std::vector<RunRecord> records;    // in file order
   std::vector<std::string> skipped;  // one line per row that maps to no record, with the reason
+  // One line each about the file as a whole: the log lines skipped before its JSON, the machine
+  // named from llama-bench's cpu_info and gpu_info.
+  std::vector<std::string> notes;
 };
 
 struct ImportOptions {
-  // machine.hostname of records from llama-bench output, which names no host ("" = none).
+  // machine.hostname of records from llama-bench output, which names no host ("" = named from
+  // each row's cpu_info and gpu_info, llama_bench_machine_name, with a note saying so).
   std::string llama_bench_hostname;
   // Repetitions of the llama-bench run (its -r), the n of summary-only rows (csv, sql),
   // whose files do not say it; 0 = unknown.
   int llama_bench_repetitions = 0;
 };
 
-// Reads the file at `path`, detecting its format. Errors: kNotFound when it does not exist;
-// kInvalidInput naming the file and the line or key that is wrong (unknown format, a line
-// that is not JSON, a record missing a key, a rigbench CSV, which holds no raw samples; a
-// markdown table: llama-bench's, saying to run it with -o jsonl, or rigbench's own output,
-// saying to `rigbench export -o jsonl` where its runs are stored).
+// Reads the file at `path`, detecting its format. Lines before a JSON file's JSON (a backend's
+// log on standard output, store/foreign_file.h) are skipped, counted in a note. Errors:
+// kNotFound when it does not exist; kInvalidInput naming the file and the line or key that is
+// wrong (unknown format, a line that is not JSON, a record missing a key, a rigbench CSV,
+// which holds no raw samples; a markdown table: llama-bench's, saying to run it with -o jsonl,
+// or rigbench's own output, saying to `rigbench export -o jsonl` where its runs are stored;
+// a GGUF model or another tool's JSON, saying what it is and which subcommand takes it).
 Result<ImportBatch> read_import_file(const std::string& path, const ImportOptions& options = {});
 
 struct ImportCounts {

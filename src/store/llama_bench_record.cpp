@@ -191,6 +191,15 @@ std::string llama_bench_record_id(const LlamaBenchRow& row) {
   return hex;
 }
 
+std::string llama_bench_machine_name(const MachineInfo& machine) {
+  std::vector<std::string> parts;
+  if (!trim(machine.cpu).empty()) parts.push_back(trim(machine.cpu));
+  for (const DeviceInfo& g : machine.gpus) {
+    if (!g.description.empty()) parts.push_back(g.description);
+  }
+  return parts.empty() ? "unnamed" : join(parts, " + ");
+}
+
 Result<MappedRow> map_llama_bench_row(const LlamaBenchRow& row, const std::string& hostname, int repetitions) {
   const Fields f(row);
   auto n_prompt = f.number<int>("n_prompt");

@@ -59,6 +59,12 @@ struct MappedRow {
 // Errors: kInvalidInput naming the row's line and the field that is missing or not a number.
 Result<MappedRow> map_llama_bench_row(const LlamaBenchRow& row, const std::string& hostname = "", int repetitions = 0);
 
+// The machine name of a record mapped from llama-bench output given no --machine: its CPU
+// (cpu_info) and GPUs (gpu_info) as llama-bench describes them, joined by " + "
+// ("AMD Ryzen 9 7950X 16-Core Processor + NVIDIA GeForce RTX 4090"), "unnamed" when the
+// row has neither.
+std::string llama_bench_machine_name(const MachineInfo& machine);
+
 // The record identity of a row: 32 hex digits, XXH3-128 of its fields except the
 // floating-point ones (avg_ts, stddev_ts) and the samples, in field-name order. The same
 // run gives the same id from its json, jsonl, csv or sql output, so importing it again, in

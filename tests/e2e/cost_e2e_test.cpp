@@ -104,6 +104,23 @@ TEST(CostE2E, MarkdownWithATariffAndAnotherCurrency) {
       << r.out;
 }
 
+// Issue 37: without a price the EUR/Mtok column was empty ("-"): it says a price is needed.
+TEST(CostE2E, WithoutAPriceTheMoneyColumnSaysAPriceIsNeeded) {
+  const ProcessResult r = run_process({RIGBENCH_BIN, "cost", "--tps", "40", "--watts", "350", "--idle-watts", "100"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string out = testing::unpadded(r.out);
+  EXPECT_NE(out.find("| electricity, gross | 8.75 | needs --price |"), std::string::npos) << r.out;
+  EXPECT_NE(out.find("| electricity, marginal (above idle) | 6.25 | needs --price |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("note: electricity cost: give --price or --tariff"), std::string::npos) << r.out;
+  // A figure that is missing for another reason stays "-": no watts, no J/token, no price asked.
+  const ProcessResult no_watts = run_process({RIGBENCH_BIN, "cost", "--tps", "40"});
+  ASSERT_EQ(no_watts.exit_code, 0) << no_watts.err;
+  EXPECT_EQ(no_watts.out.find("needs --price"), std::string::npos) << no_watts.out;
+  const ProcessResult js = run_process({RIGBENCH_BIN, "cost", "--tps", "40", "--watts", "350", "-o", "json"});
+  ASSERT_EQ(js.exit_code, 0) << js.err;
+  EXPECT_TRUE(nlohmann::json::parse(js.out)["electricity"]["gross_per_mtok"].is_null()) << js.out;
+}
+
 TEST(CostE2E, BadFiguresExitTwoNamingTheFlag) {
   const ProcessResult u = run_process({RIGBENCH_BIN, "cost", "--tps", "40", "--utilization", "1.5"});
   EXPECT_EQ(u.exit_code, 2);

@@ -68,6 +68,26 @@ TEST(EnergyE2E, StatedWattsGiveJoulesPerTokenAndCost) {
   for (const auto& p : j["energy"]["power_trace"]) EXPECT_NEAR(p[1].get<double>(), 65.0, 0.01);
 }
 
+// Issue 37: --estimate-power's TDP x CPU utilization read idle 0.0 W (nothing runs at idle), so
+// the cost at a utilization equalled the gross. Its idle is unknown, and the note names --idle-watts.
+TEST(EnergyE2E, EstimatedPowerLeavesIdleUnknownAndNamesIdleWatts) {
+  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "--estimate-power", "65", "--no-db",
+                                       "-r", "1", "-p", "16", "-n", "8", "-o", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto e = nlohmann::json::parse(r.out)[0]["energy"];
+  EXPECT_TRUE(!e.contains("idle_power_w") || e["idle_power_w"].is_null()) << e.dump();
+  bool named = false;
+  for (const auto& n : e["notes"]) named = named || n.get<std::string>().find("give --idle-watts W") != std::string::npos;
+  EXPECT_TRUE(named) << e.dump();
+  // Stated, it is used: no such note.
+  const ProcessResult stated = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "--estimate-power", "65",
+                                            "--idle-watts", "20", "--no-db", "-r", "1", "-p", "16", "-n", "8", "-o", "json"});
+  ASSERT_EQ(stated.exit_code, 0) << stated.err;
+  const auto s = nlohmann::json::parse(stated.out)[0]["energy"];
+  EXPECT_DOUBLE_EQ(s["idle_power_w"].get<double>(), 20);
+  EXPECT_EQ(s.dump().find("idle power unknown"), std::string::npos) << s.dump();
+}
+
 TEST(EnergyE2E, PriceWithoutEnergyIsAUsageError) {
   const ProcessResult r = run_process(args({"--energy", "off", "--price", "0.3"}));
   EXPECT_EQ(r.exit_code, 2);

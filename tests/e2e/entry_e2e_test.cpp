@@ -175,5 +175,23 @@ TEST(EntryE2E, ExportSqlLoadsIntoSqlite3Once) {
             stored);
 }
 
+// Issue 37: did-you-mean for an abbreviated long flag and for catalog names written another
+// way, never the whole catalog on one line.
+TEST(EntryE2E, DidYouMeanForAFlagAndACatalogName) {
+  const ProcessResult reps = run_process({RIGBENCH_BIN, "bench", "--reps", "3"});
+  EXPECT_EQ(reps.exit_code, 2);
+  EXPECT_NE(reps.err.find("bench: unknown flag '--reps' (did you mean '--repetitions'?)"), std::string::npos) << reps.err;
+  const ProcessResult rtx = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-8B", "--device", "RTX3090"});
+  EXPECT_EQ(rtx.exit_code, 2);
+  EXPECT_EQ(rtx.err, "rigbench: error: --device 'RTX3090': not in the catalog; did you mean 'RTX 3090'?\n");
+  const ProcessResult m2 = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-8B", "--device", "M2 Pro"});
+  EXPECT_EQ(m2.exit_code, 2);
+  EXPECT_EQ(m2.err, "rigbench: error: --device 'M2 Pro': 2 catalog entries match ('M2 Pro 16GB', 'M2 Pro 32GB'); name one\n");
+  const ProcessResult none = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-8B", "--device", "Radeon VII"});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_EQ(none.err.find("RTX 4090"), std::string::npos) << none.err;  // not the whole list
+}
+
+
 }  // namespace
 }  // namespace rigbench

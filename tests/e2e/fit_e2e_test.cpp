@@ -348,6 +348,17 @@ TEST(FitE2E, BenchRefusesAModelThatWillNotFit) {
   EXPECT_TRUE(rec["results"].empty());
 }
 
+// Issue 37: `bench -c 16000000 --no-db` ended "(2 refused, 0 failed; stored)" with nothing stored.
+TEST(FitE2E, BenchRefusedWithNoDbSaysNothingWasStored) {
+  const ProcessResult r = run_process(
+      {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-c", "16000000", "-p", "16", "-n", "4", "-r", "1", "--no-db"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("2 of 2 tests did not run (2 refused, 0 failed; nothing stored: --no-db)"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("; stored)"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("stored in"), std::string::npos) << r.err;
+}
+
 TEST(FitE2E, BenchShowsTheBoundBesideMeasuredTg) {
   const ProcessResult r = run_process(
       {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "8", "-r", "1", "--no-db", "-o", "json"});

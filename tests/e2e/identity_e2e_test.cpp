@@ -118,25 +118,40 @@ TEST(IdentityE2E, NcmoeTwoBuildsIsNoRegression) {
   for (const json& a : by_build.value("answers", json::array())) EXPECT_TRUE(a["pairs"].empty()) << a.dump();
 }
 
-// llama-bench output names no machine: import asks for --hostname (exit 2, nothing stored);
-// rigbench records name theirs: --hostname with them is refused rather than ignored.
-TEST(IdentityE2E, ImportNeedsHostnameForLlamaBenchAndRefusesItForRigbench) {
+// llama-bench output names no machine: import names it from the file's cpu_info and gpu_info,
+// says so in one note, and --machine (or --hostname) renames it (issue 37: it failed asking
+// for --hostname); rigbench records name theirs: --machine with them is refused, not ignored.
+TEST(IdentityE2E, ImportNamesALlamaBenchMachineFromTheFileAndRefusesMachineForRigbench) {
   TempDir dir;
   const ProcessResult bare =
       run_process({RIGBENCH_BIN, "import", "--db", dir.file("x.db"), kData + "ncmoe_sweep.jsonl"});
-  EXPECT_EQ(bare.exit_code, 2);
-  EXPECT_NE(bare.err.find("pass --hostname NAME"), std::string::npos) << bare.err;
-  EXPECT_NE(bare.err.find("ncmoe_sweep.jsonl"), std::string::npos) << bare.err;
-  EXPECT_FALSE(std::filesystem::exists(dir.file("x.db")));
+  ASSERT_EQ(bare.exit_code, 0) << bare.err;
+  const std::string note = "rigbench: note: import '" + kData +
+                           "ncmoe_sweep.jsonl': llama-bench output names no machine: named 'AMD EPYC + NVIDIA GeForce "
+                           "RTX 3090' from its cpu_info and gpu_info (--machine NAME names it)\n";
+  EXPECT_NE(bare.err.find(note), std::string::npos) << bare.err;
+  EXPECT_EQ(bare.err.find("note", bare.err.find(note) + note.size()), std::string::npos) << "one note: " << bare.err;
+  const ProcessResult dumped = run_process({RIGBENCH_BIN, "export", "--db", dir.file("x.db")});
+  ASSERT_EQ(dumped.exit_code, 0) << dumped.err;
+  EXPECT_EQ(json::parse(dumped.out.substr(0, dumped.out.find('\n')))["machine"]["hostname"],
+            "AMD EPYC + NVIDIA GeForce RTX 3090");
+  for (const char* flag : {"--machine", "--hostname"}) {
+    const std::string db = dir.file(std::string(flag + 2) + ".db");
+    const ProcessResult renamed = run_process({RIGBENCH_BIN, "import", "--db", db, flag, "rig-z", kData + "ncmoe_sweep.jsonl"});
+    ASSERT_EQ(renamed.exit_code, 0) << renamed.err;
+    EXPECT_EQ(renamed.err.find("names no machine"), std::string::npos) << renamed.err;
+    const ProcessResult out = run_process({RIGBENCH_BIN, "export", "--db", db});
+    EXPECT_EQ(json::parse(out.out.substr(0, out.out.find('\n')))["machine"]["hostname"], "rig-z") << flag;
+  }
 
   const ProcessResult bench = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "--no-db", "-p", "8", "-n", "2",
                                            "-r", "1", "--energy", "off", "-o", "jsonl"});
   ASSERT_EQ(bench.exit_code, 0) << bench.err;
   std::ofstream(dir.file("runs.jsonl")) << bench.out;
   const ProcessResult named =
-      run_process({RIGBENCH_BIN, "import", "--db", dir.file("y.db"), "--hostname", "other", dir.file("runs.jsonl")});
+      run_process({RIGBENCH_BIN, "import", "--db", dir.file("y.db"), "--machine", "other", dir.file("runs.jsonl")});
   EXPECT_EQ(named.exit_code, 2);
-  EXPECT_NE(named.err.find("--hostname names the machine of llama-bench output"), std::string::npos) << named.err;
+  EXPECT_NE(named.err.find("--machine names the machine of llama-bench output"), std::string::npos) << named.err;
   EXPECT_FALSE(std::filesystem::exists(dir.file("y.db")));
 }
 

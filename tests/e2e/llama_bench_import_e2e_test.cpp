@@ -203,5 +203,62 @@ TEST_F(LlamaBenchImportE2E, CsvAndSqlKeepTheMeans) {
   }
 }
 
+// Issue 37: `rigbench import lb.jsonl` failed asking for --hostname. llama-bench's own file
+// imports with the machine named from its cpu_info and gpu_info, one note saying so; --machine
+// renames it.
+TEST_F(LlamaBenchImportE2E, ImportWithoutAMachineNamesItFromTheFile) {
+  TempDir dir;
+  const std::string text = run_llama_bench("jsonl");
+  testing::write_file(dir.file("lb.jsonl"), text);
+  const json row = json::parse(text.substr(0, text.find('\n')));
+  std::string name = trim(row["cpu_info"].get<std::string>());
+  if (const std::string gpu = trim(row["gpu_info"].get<std::string>()); !gpu.empty())
+    name = name.empty() ? gpu : name + " + " + gpu;
+  if (name.empty()) name = "unnamed";
+  const ProcessResult r = run_process({RIGBENCH_BIN, "import", "--db", dir.file("x.db"), dir.file("lb.jsonl")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("rigbench: note: import '" + dir.file("lb.jsonl") + "': llama-bench output names no machine: "
+                       "named '" + name + "' from its cpu_info and gpu_info (--machine NAME names it)"),
+            std::string::npos)
+      << r.err;
+  const std::vector<json> records = exported(dir.file("x.db"));
+  ASSERT_EQ(records.size(), 2u);
+  for (const json& rec : records) EXPECT_EQ(rec["machine"]["hostname"], name);
+  // compare shows the machine by that name.
+  const ProcessResult cmp = run_process({RIGBENCH_BIN, "compare", "--db", dir.file("x.db")});
+  ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
+  EXPECT_NE(cmp.out.find(name), std::string::npos) << cmp.out;
+  const ProcessResult renamed =
+      run_process({RIGBENCH_BIN, "import", "--db", dir.file("y.db"), "--machine", "rig-lb", dir.file("lb.jsonl")});
+  ASSERT_EQ(renamed.exit_code, 0) << renamed.err;
+  EXPECT_EQ(renamed.err.find("names no machine"), std::string::npos) << renamed.err;
+  for (const json& rec : exported(dir.file("y.db"))) EXPECT_EQ(rec["machine"]["hostname"], "rig-lb");
+}
+
+// Issue 37 (llama.cpp #15554): a backend's log printed on standard output before llama-bench's
+// JSON made the file "unknown format". The Vulkan backend's two lines (this machine has no
+// Vulkan GPU: the lines are written before real llama-bench output) are skipped and counted,
+// in json and jsonl, and the runs import as without them.
+TEST_F(LlamaBenchImportE2E, VulkanLogLinesBeforeTheJsonAreSkippedAndCounted) {
+  const std::string log =
+      "ggml_vulkan: Found 1 Vulkan devices:\n"
+      "ggml_vulkan: 0 = AMD Radeon RX 6600 XT (RADV NAVI23) (radv) | uma: 0 | fp16: 1 | bf16: 0 | warp size: 32 | "
+      "shared memory: 65536 | int dot: 1 | matrix cores: none\n";
+  for (const std::string format : {"json", "jsonl"}) {
+    TempDir dir;
+    testing::write_file(dir.file("lb." + format), log + run_llama_bench(format));
+    const ProcessResult r = run_process(
+        {RIGBENCH_BIN, "import", "--db", dir.file("x.db"), "--machine", "rig", dir.file("lb." + format), "-o", "json"});
+    ASSERT_EQ(r.exit_code, 0) << format << ": " << r.err;
+    EXPECT_EQ(json::parse(r.out)[0]["format"], "llama-bench " + format);
+    EXPECT_EQ(json::parse(r.out)[0]["added"], 2);
+    EXPECT_NE(r.err.find("skipped 2 lines before the JSON, a log printed on standard output (the first: "
+                         "'ggml_vulkan: Found 1 Vulkan devices:')"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(exported(dir.file("x.db")).size(), 2u);
+  }
+}
+
 }  // namespace
 }  // namespace rigbench

@@ -174,8 +174,21 @@ TEST(MadOutliers, AsHyperfineMoreThanTenRobustDeviationsFromTheMedian) {
   // A slow first repetition is an outlier too; fewer than 3 samples have none.
   EXPECT_EQ(mad_outliers(std::vector<double>{20, 100, 101, 99, 100}), (std::vector<std::size_t>{0}));
   EXPECT_TRUE(mad_outliers(std::vector<double>{1, 100}).empty());
-  // All equal but one: MAD 0 does not divide by zero; the odd one out is flagged.
-  EXPECT_EQ(mad_outliers(std::vector<double>{100, 100, 100, 100, 101}), (std::vector<std::size_t>{4}));
+  // All equal but one: MAD 0 does not divide by zero; the odd one out is flagged when it is
+  // far in relative terms too (10 % off), not when it is 1 % off.
+  EXPECT_EQ(mad_outliers(std::vector<double>{100, 100, 100, 100, 110}), (std::vector<std::size_t>{4}));
+  EXPECT_TRUE(mad_outliers(std::vector<double>{100, 100, 100, 100, 101}).empty());
+}
+
+// Issue 37: the default run's pp samples, 1 % apart, scored beyond ten robust deviations
+// (MAD 0.7 ms) and were called outliers. The relative distance keeps them in.
+TEST(MadOutliers, NearEqualSamplesAreNotOutliersHoweverSmallTheirMad) {
+  const std::vector<double> ms = {2843.2, 2843.9, 2815.8};
+  EXPECT_GT(std::fabs(modified_z_scores(ms)[2]), kOutlierThreshold);  // the robust rule alone flags it
+  EXPECT_TRUE(mad_outliers(ms).empty());
+  EXPECT_EQ(mad_outliers(ms, kOutlierThreshold, 0.0), (std::vector<std::size_t>{2}));
+  // The same run with the third sample 20 % slow is an outlier.
+  EXPECT_EQ(mad_outliers(std::vector<double>{2843.2, 2843.9, 3412.0}), (std::vector<std::size_t>{2}));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <fstream>
 
+#include "core/strings.h"
 #include "fit/planner.h"
 #include "fit/ranking.h"
 #include "fit/targets.h"
@@ -184,6 +185,13 @@ TEST(FitPlanner, DoesNotFitForLackOfHostRamShowsTheNegativeMargin) {
   EXPECT_EQ(r.verdict, fit::Verdict::kNo);
   EXPECT_LT(r.margin_bytes, 0);
   EXPECT_EQ(r.margin_bytes, static_cast<int64_t>(8 * kGiB) - static_cast<int64_t>(r.host.total()));
+  // Issue 37: the note mixed units ("the 357495 MiB left in host RAM exceed its 98304 MiB") and
+  // named no host. One unit, GiB, and the host as the target states it.
+  EXPECT_NE(r.note.find("GiB left in host RAM exceed its 8.00 GiB (host: 8 GiB of RAM (--host-ram)"),
+            std::string::npos)
+      << r.note;
+  EXPECT_NE(r.note.find(format_gib(static_cast<int64_t>(r.host.total())) + " GiB left"), std::string::npos) << r.note;
+  EXPECT_EQ(r.note.find("MiB"), std::string::npos) << r.note;
 }
 
 // A GPU that cannot hold even the output layer: "does not fit" with the device's shortfall as

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <set>
 
 #include "core/results.h"
@@ -217,6 +219,41 @@ TEST(EmbedSweep, LatencyAtBatchOneThenEachBatchSizeOverTheWholeSet) {
     // tokens/s over texts/s is the set's tokens per text.
     EXPECT_NEAR(t.tokens_per_s.mean / t.texts_per_s.mean, 19.0 / 5.0, 1e-9);
   }
+}
+
+// Issue 37: embed ran a fixed count of passes whatever the spread (4 min on a busy machine).
+// -r auto: each phase stops on its interval as bench's -r auto does; with --max-time 0 every
+// phase stops at the minimum of 3 passes, by the target or the time, whichever the samples say.
+TEST(EmbedSweep, AutoRepetitionsStopEachPhaseByTheRule) {
+  std::atomic<bool> cancel{false};
+  RecordingEmbedder fake(cancel);
+  EmbedSpec spec = five_queries();
+  spec.params.repetitions = 0;
+  spec.rule.automatic = true;
+  spec.rule.repetitions = kAutoMinRepetitions;
+  spec.rule.max_time_s = 0;
+  std::vector<std::string> lines;
+  auto out = run_embed(fake, spec, cancel, [&](const std::string& l) { lines.push_back(l); });
+  ASSERT_TRUE(out) << out.error().message;
+  EXPECT_EQ(out->latency_passes, 3);
+  EXPECT_EQ(out->result.latency.samples_ns.size(), 15u);  // 5 queries x 3 passes
+  ASSERT_EQ(out->result.throughput.size(), 3u);
+  for (const auto& t : out->result.throughput) EXPECT_EQ(t.samples_ns.size(), 3u);
+  EXPECT_TRUE(out->stopped_by == "target" || out->stopped_by == "max_time") << out->stopped_by;
+  // A progress line per pass: 3 latency passes, 3 per batch size.
+  const auto count = [&](const std::string& what) {
+    return std::count_if(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(what) != std::string::npos; });
+  };
+  EXPECT_EQ(count("latency at batch 1: pass "), 3);
+  EXPECT_EQ(count("throughput at batch 2: pass "), 3);
+  // -r N: exactly N, said as "pass i/N".
+  RecordingEmbedder fixed(cancel);
+  lines.clear();
+  auto two = run_embed(fixed, five_queries(), cancel, [&](const std::string& l) { lines.push_back(l); });
+  ASSERT_TRUE(two) << two.error().message;
+  EXPECT_EQ(two->latency_passes, 2);
+  EXPECT_EQ(two->stopped_by, "count");
+  EXPECT_EQ(count("latency at batch 1: pass 2/2"), 1);
 }
 
 TEST(EmbedSweep, CancelledMidLatencyKeepsFinishedSamplesAndSkipsTheSweep) {

@@ -203,6 +203,25 @@ TEST(Synth, ConfigJsonErrorsNameTheFileAndTheProblem) {
   EXPECT_NE(r.error().message.find("hidden_size"), std::string::npos) << r.error().message;
 }
 
+// Issue 37: a config without vocab_size failed with the JSON library's text
+// ("[json.exception.out_of_range.403] key 'vocab_size' not found"): the file and the key.
+TEST(Synth, ConfigJsonWithoutAKeyNamesTheFileAndTheKey) {
+  testing::TempDir dir;
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"model_type": "llama", "hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2,
+          "num_attention_heads": 4})",
+       "key 'vocab_size' is missing or not a number"},
+      {R"({"vocab_size": 5})", "key 'model_type' is missing or not a string"},
+  };
+  for (const auto& [text, why] : cases) {
+    testing::write_file(dir.file("c.json"), text);
+    const auto r = model::preset_from_hf_config(dir.file("c.json"), "x");
+    ASSERT_FALSE(r) << why;
+    EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);
+    EXPECT_EQ(r.error().message, "config '" + dir.file("c.json") + "': " + why);
+  }
+}
+
 TEST(Synth, UnknownPresetAndTypeAreUsageErrors) {
   auto p = model::find_preset("Llama-9-1T");
   ASSERT_FALSE(p);

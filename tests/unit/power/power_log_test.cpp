@@ -131,6 +131,27 @@ TEST(PowerLogFile, ParseErrorsNameTheFileAndLine) {
   EXPECT_EQ((*offset)[0].unix_ns, 1795961300500000000);
 }
 
+// Issue 37: a log with Unix timestamps in milliseconds read as "two samples at the same time"
+// (the seconds overflowed): the message names the unit problem and the line.
+TEST(PowerLogFile, MillisecondTimestampsAreNamedAsTheWrongUnit) {
+  auto ms = parse_power_log("timestamp,watts\n1795961284250,50\n1795961284750,52\n", "plug.csv");
+  ASSERT_FALSE(ms);
+  EXPECT_EQ(ms.error().code, ErrorCode::kInvalidInput);
+  EXPECT_EQ(ms.error().message,
+            "power log 'plug.csv' line 2: timestamp '1795961284250' is too large for Unix seconds: it looks like "
+            "milliseconds since 1970; the log needs seconds (divide by 1000; fractions allowed) or ISO 8601");
+  auto nanos = parse_power_log("1795961284250000000,50\n1795961284750000000,52\n", "plug.csv");
+  ASSERT_FALSE(nanos);
+  EXPECT_NE(nanos.error().message.find("line 1: timestamp '1795961284250000000' is too large for Unix seconds: it "
+                                       "looks like nanoseconds"),
+            std::string::npos)
+      << nanos.error().message;
+  // The same log in seconds reads.
+  auto secs = parse_power_log("1795961284.25,50\n1795961284.75,52\n", "plug.csv");
+  ASSERT_TRUE(secs) << secs.error().message;
+  EXPECT_NEAR(static_cast<double>((*secs)[1].unix_ns), 1795961284750000000.0, 1e3);  // a double holds ~256 ns here
+}
+
 TEST(PowerLogFile, QuotedFieldsMayHoldCommas) {
   // As a spreadsheet exports it: every field quoted, a comma inside the header's names.
   auto quoted = parse_power_log(

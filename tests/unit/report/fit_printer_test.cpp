@@ -50,6 +50,21 @@ TEST(FitPrinter, AnEncoderShowsNoTgBoundAndSaysWhyAnUnknownBoundStaysUnknown) {
   EXPECT_FALSE(has_note(d, "no tg bound"));
 }
 
+// Issue 37: a "does not fit" row still printed a tg bound (the speed of a run that cannot load).
+TEST(FitPrinter, ADoesNotFitRowPrintsNoTgBound) {
+  FitReport r;
+  fit::FitResult no = planned(true, 42.0);
+  no.verdict = fit::Verdict::kNo;
+  fit::FitResult partial = planned(true, 17.31);
+  partial.verdict = fit::Verdict::kPartial;
+  r.results = {no, partial};
+  r.usd_per_gib = {-1, -1};
+  const Table t = fit_table(r);
+  EXPECT_EQ(cell(t, 0, "verdict"), "does not fit");
+  EXPECT_EQ(cell(t, 0, "tg_bound_tps"), "-");
+  EXPECT_EQ(cell(t, 1, "tg_bound_tps"), "<= 17.3");
+}
+
 TEST(FitRankingPrinter, AnEncodersOptionsShowNoTgBoundInTheTableOrTheAnswer) {
   FitRankingReport r;
   r.model = "bge-small-en-v1.5";

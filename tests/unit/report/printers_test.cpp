@@ -49,7 +49,7 @@ TEST(MarkdownPrinter, OneRowPerTestLikeLlamaBenchWithMeanAndStddev) {
   const std::string md = print(OutputFormat::kMarkdown, 1);
   const auto lines = split(md, '\n');
   ASSERT_GE(lines.size(), 4u) << md;
-  EXPECT_EQ(lines[0], "| model | size | backend | threads | test | t/s | TTFT ms | p99 ms | tg bound |");
+  EXPECT_EQ(lines[0], "| model | size | backend | threads | test | t/s | TTFT ms | p99 ms | tg bound t/s |");
   // The record holds pp512 (with TTFT) and tg128 of one -pg test: a row each, marked (pg);
   // pipes in names escaped.
   EXPECT_EQ(lines[2],
@@ -90,7 +90,7 @@ TEST(MarkdownPrinter, WideShowsMemoryParamsAndTtftSpread) {
   p->add(testing::sample_record());
   p->end();
   EXPECT_NE(out.str().find("| model | size | params | backend | threads | test | t/s | p50 t/s | p95 t/s | TTFT ms | "
-                           "TTFT sd | p50 ms | p90 ms | p95 ms | p99 ms | tg bound | of bound | model MiB | KV MiB | "
+                           "TTFT sd | p50 ms | p90 ms | p95 ms | p99 ms | tg bound t/s | of bound | model MiB | KV MiB | "
                            "compute MiB | peak RSS MiB |"),
             std::string::npos)
       << out.str();

@@ -89,6 +89,75 @@ TEST(Import, ErrorsNameTheFileAndLine) {
   EXPECT_EQ(missing.error().code, ErrorCode::kNotFound);
 }
 
+// Issue 37: what a file import cannot read is, and which subcommand takes it: a GGUF model, a
+// vLLM benchmark result (one pretty-printed object, as vLLM writes it), another JSON object.
+TEST(Import, AModelOrAnotherToolsJsonIsNamedWithTheSubcommandThatTakesIt) {
+  TempDir dir;
+  write_file(dir.file("m.gguf"), std::string("GGUF\x03\0\0\0", 8) + std::string(64, '\0'));
+  auto gguf = read_import_file(dir.file("m.gguf"));
+  ASSERT_FALSE(gguf);
+  EXPECT_EQ(gguf.error().message, "import '" + dir.file("m.gguf") +
+                                      "': a GGUF model file, not results: `rigbench bench FILE` measures it (`rigbench "
+                                      "embed FILE` an embedding model), `rigbench fit FILE` plans its memory; import "
+                                      "takes their results and llama-bench's output");
+  write_file(dir.file("vllm.json"), R"({
+  "date": "20250101-120000",
+  "backend": "vllm",
+  "model_id": "Qwen/Qwen2.5-7B-Instruct",
+  "num_prompts": 100,
+  "completed": 100,
+  "request_throughput": 4.2,
+  "output_throughput": 812.5,
+  "mean_ttft_ms": 48.1,
+  "median_ttft_ms": 45.0,
+  "mean_tpot_ms": 11.2
+}
+)");
+  auto vllm = read_import_file(dir.file("vllm.json"));
+  ASSERT_FALSE(vllm);
+  EXPECT_NE(vllm.error().message.find("line 1: a vLLM benchmark result"), std::string::npos) << vllm.error().message;
+  EXPECT_NE(vllm.error().message.find("`rigbench serve-bench URL`"), std::string::npos) << vllm.error().message;
+  write_file(dir.file("other.jsonl"), "{\"a\": 1, \"b\": 2}\n");
+  auto other = read_import_file(dir.file("other.jsonl"));
+  ASSERT_FALSE(other);
+  EXPECT_NE(other.error().message.find("line 1: a JSON object with the keys a, b: neither a rigbench record nor a "
+                                       "llama-bench row"),
+            std::string::npos)
+      << other.error().message;
+}
+
+// Issue 37 (llama.cpp #15554): a backend's log on standard output before the JSON is skipped,
+// counted in a note; line numbers stay the file's. Without a machine name the rows are named
+// from cpu_info and gpu_info ("unnamed" without either), in one note.
+TEST(Import, LogLinesBeforeTheJsonAreSkippedAndTheMachineIsNamedFromTheFile) {
+  TempDir dir;
+  write_file(dir.file("lb.jsonl"), "ggml_vulkan: Found 1 Vulkan devices:\nggml_vulkan: 0 = Test GPU | uma: 0\n\n" +
+                                       std::string(kLlamaBenchTgJsonl) + "\n{broken\n");
+  auto broken = read_import_file(dir.file("lb.jsonl"));
+  ASSERT_FALSE(broken);
+  EXPECT_NE(broken.error().message.find("line 5: not JSON"), std::string::npos) << broken.error().message;
+  write_file(dir.file("lb.jsonl"), "ggml_vulkan: Found 1 Vulkan devices:\nggml_vulkan: 0 = Test GPU | uma: 0\n" +
+                                       std::string(kLlamaBenchTgJsonl) + "\n");
+  auto batch = read_import_file(dir.file("lb.jsonl"));
+  ASSERT_TRUE(batch) << batch.error().message;
+  EXPECT_EQ(batch->format, ImportFormat::kLlamaBenchJsonl);
+  ASSERT_EQ(batch->records.size(), 1u);
+  EXPECT_EQ(batch->records[0].machine.hostname, "Test CPU");
+  EXPECT_EQ(batch->notes,
+            (std::vector<std::string>{
+                "skipped 2 lines before the JSON, a log printed on standard output (the first: 'ggml_vulkan: Found 1 "
+                "Vulkan devices:')",
+                "llama-bench output names no machine: named 'Test CPU' from its cpu_info and gpu_info (--machine NAME "
+                "names it)"}));
+  MachineInfo none;
+  EXPECT_EQ(llama_bench_machine_name(none), "unnamed");
+  none.gpus.push_back(DeviceInfo{});
+  none.gpus.back().description = "NVIDIA GeForce RTX 3090";
+  EXPECT_EQ(llama_bench_machine_name(none), "NVIDIA GeForce RTX 3090");
+  none.cpu = "AMD EPYC";
+  EXPECT_EQ(llama_bench_machine_name(none), "AMD EPYC + NVIDIA GeForce RTX 3090");
+}
+
 TEST(Import, EmptyFileIsAnError) {
   TempDir dir;
   for (const char* text : {"", "\n\n"}) {
