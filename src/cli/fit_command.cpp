@@ -7,7 +7,9 @@
 #include "core/knobs.h"
 #include "core/strings.h"
 #include "engine/llama_engine.h"
+#include "measure/speed_accuracy_job.h"
 #include "report/fit_printer.h"
+#include "report/speed_accuracy_printer.h"
 #include "report/fit_ranking_printer.h"
 
 namespace rigbench::cli {
@@ -81,6 +83,9 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
   cmd->add_option(
       "--vs", o.vs,
       "A,B: two catalog devices side by side: memory, price per GiB and per usable GiB (implies --rank price)");
+  cmd->add_flag("--predict-accuracy", o.predict_accuracy,
+                "print how wrong the predicted tg and pp are: each point of the shipped published results "
+                "(data/published_llama_bench.jsonl) predicted with its device left out (no model needed)");
   cmd->add_flag("--check", o.check,
                 "also load the model in llama.cpp with no_alloc (simulated allocation, no weights read) "
                 "and print its memory breakdown beside the estimate (this machine's backend; "
@@ -108,6 +113,7 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
       "  rigbench fit --preset Llama-3.1-70B --device all -c 8192\n"
       "  rigbench fit --preset Llama-3.1-70B -c 8192 --rank price --min-tps 10\n"
       "  rigbench fit --preset Llama-3.1-70B -c 8192 --vs 'M3 Ultra 512GB,RTX 5090'\n"
+      "  rigbench fit --predict-accuracy                  # the predicted speeds checked on published results\n"
       "  rigbench fit --preset Llama-3.1-70B --quant Q3_K_S --device 'RTX 2080 Ti' --host-bandwidth 60\n"
       "  rigbench fit --preset Qwen2.5-7B -c 8192 -d 4096 -np 2 -o json\n"
       "  rigbench fit moe.gguf --device \"RTX 4090\" --n-cpu-moe 20\n"
@@ -120,6 +126,12 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
 Status run_fit_command(const FitOptions& o) {
   auto format = report::parse_output_format(o.output);
   if (!format) return std::unexpected(format.error());
+  if (o.predict_accuracy) {
+    auto a = measure::speed_accuracy();
+    if (!a) return std::unexpected(a.error());
+    report::print_speed_accuracy(*a, *format, std::cout);
+    return {};
+  }
   engine::init_llama_log();  // ggml's log captured; the backends start only for --check (engine::simulate_memory)
   auto answer = measure::answer_fit(o, machine_info);
   if (!answer) return std::unexpected(answer.error());

@@ -15,6 +15,7 @@ namespace rigbench::cli {
 struct FitOptions : measure::FitRequest {
   std::string output = "md";  // -o: md | csv | json | jsonl
   bool wide = false;          // --wide: every column in the md table
+  bool predict_accuracy = false;  // --predict-accuracy: the speed prediction checked leave-one-device-out
 };
 
 // Declares `fit` and its flags on `app`; `o` receives the parsed values.

@@ -13,7 +13,8 @@ namespace rigbench::cli {
 
 CLI::App* add_import_command(CLI::App& app, ImportOptions& o) {
   CLI::App* cmd = app.add_subcommand(
-      "import", "Import results: rigbench jsonl/json/database from other machines, llama-bench json/jsonl/csv/sql");
+      "import", "Import results: rigbench jsonl/json/database from other machines, llama-bench json/jsonl/csv/sql and its "
+      "markdown tables as pasted");
   cmd->add_option("files", o.files, "files to import (the format is read from the content); - for standard input")
       ->required();
   cmd->add_option("--db", o.db_path, "database to import into (default: $XDG_DATA_HOME/rigbench/results.db)")
@@ -22,6 +23,11 @@ CLI::App* add_import_command(CLI::App& app, ImportOptions& o) {
                   "the name of the machine llama-bench output ran on, which the output does not name (default: its "
                   "cpu_info and gpu_info, \"unnamed\" without them; refused with rigbench files, whose records name "
                   "their machine)");
+  cmd->add_option("--gpu", o.gpu,
+                  "the GPU of a llama-bench markdown table, which names none (default: the device lines printed above "
+                  "the table, e.g. 'Device 0: NVIDIA GeForce RTX 4090, ...'); markdown only");
+  cmd->add_option("--source", o.source,
+                  "where a llama-bench markdown table was published (a URL), kept with each record; markdown only");
   cmd->add_option("-r,--repetitions", o.repetitions,
                   "repetitions of the llama-bench run (its -r), which its csv and sql output do not record (refused "
                   "with files that hold their samples)")
@@ -35,6 +41,7 @@ CLI::App* add_import_command(CLI::App& app, ImportOptions& o) {
       "  rigbench import --machine rig-d -r 5 llama-bench.csv       # csv/sql keep mean and sd only: say the "
       "repetitions\n"
       "  llama-bench -m m.gguf -o jsonl | rigbench import --machine rig-d -\n"
+      "  rigbench import --machine m2-pro --gpu 'Apple M2 Pro' --source URL comment.md   # a pasted table\n"
       "Exit codes: 0 imported; 1 a file missing or unreadable (among several: the others are imported), or a database\n"
       "error; 2 a bad flag or value.\n");
   return cmd;
@@ -68,11 +75,23 @@ Status check_repetitions(const store::ImportBatch& batch, int repetitions) {
   if (repetitions == 0 || batch.records.empty()) return {};
   const bool summary_only = batch.format == store::ImportFormat::kLlamaBenchCsv ||
                             batch.format == store::ImportFormat::kLlamaBenchSql ||
-                            batch.format == store::ImportFormat::kLlamaBenchDb;
+                            batch.format == store::ImportFormat::kLlamaBenchDb ||
+                            batch.format == store::ImportFormat::kLlamaBenchMarkdown;
   if (summary_only) return {};
   return fail(ErrorCode::kUsage, "import '" + batch.path + "': -r gives the repetitions of llama-bench csv and sql " +
                                      "output, which does not record them; " + store::format_name(batch.format) +
                                      " records hold their own samples; import this file without -r");
+}
+
+// --gpu and --source describe a markdown table, which names neither; the other formats
+// record gpu_info themselves (and a source would be kept nowhere), so they are refused there.
+Status check_markdown_flags(const store::ImportBatch& batch, const ImportOptions& o) {
+  if (batch.format == store::ImportFormat::kLlamaBenchMarkdown || batch.records.empty()) return {};
+  const char* flag = !o.gpu.empty() ? "--gpu" : !o.source.empty() ? "--source" : nullptr;
+  if (flag == nullptr) return {};
+  return fail(ErrorCode::kUsage, "import '" + batch.path + "': " + flag +
+                                     " describes a llama-bench markdown table; " + store::format_name(batch.format) +
+                                     " output is not one; import this file without " + flag);
 }
 
 }  // namespace
@@ -84,6 +103,8 @@ Status run_import_command(const ImportOptions& o) {
   store::ImportOptions read_options;
   read_options.llama_bench_hostname = trim(o.hostname);
   read_options.llama_bench_repetitions = o.repetitions;
+  read_options.llama_bench_gpu = trim(o.gpu);
+  read_options.source_url = trim(o.source);
   // A bad file among several is skipped, named on its own line; the others import.
   std::vector<store::ImportBatch> batches;
   std::size_t bad_files = 0;
@@ -97,6 +118,7 @@ Status run_import_command(const ImportOptions& o) {
     }
     if (Status s = check_hostname(*batch, read_options.llama_bench_hostname); !s) return s;
     if (Status s = check_repetitions(*batch, o.repetitions); !s) return s;
+    if (Status s = check_markdown_flags(*batch, o); !s) return s;
     batches.push_back(std::move(*batch));
   }
   const auto skipped_files = [&]() -> Status {

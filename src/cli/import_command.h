@@ -14,6 +14,8 @@ struct ImportOptions {
   std::vector<std::string> files;  // FILE...: rigbench jsonl/json/db, llama-bench json/jsonl/csv/sql
   std::string db_path;             // --db: the database imported into ("" = the default database)
   std::string hostname;            // --machine (--hostname): machine.hostname of llama-bench rows, which name no host
+  std::string gpu;                 // --gpu: gpu_info of a llama-bench markdown table ("" = its device lines)
+  std::string source;              // --source: where a markdown table was published (kept as source_url)
   int repetitions = 0;             // -r: repetitions of summary-only llama-bench rows (csv, sql); 0 = unknown
   std::string output = "md";       // -o: md | json (what was imported, per file)
 };

@@ -11,6 +11,7 @@
 
 #include "fit/planner.h"
 #include "fit/ranking.h"
+#include "fit/speed_prediction.h"
 
 namespace rigbench::fit {
 
@@ -39,6 +40,10 @@ struct FitReport {
   std::vector<std::string> preamble;  // md lines under the model line (e.g. what "this machine" is)
   std::vector<std::string> notes;     // assumptions, stated once
   std::optional<FitNetwork> network;  // a split over machines; json: "network"
+  // Predicted tg and pp per result (same order; fit/speed_prediction.h), for catalog devices
+  // planned whole (not a split); empty otherwise.
+  std::vector<fit::SpeedPrediction> tg_predicted;
+  std::vector<fit::SpeedPrediction> pp_predicted;
   int n_seq = 1;            // sequences planned (-np; llama-server's slots)
   bool kv_unified = false;  // one KV cache shared by them (-kvu)
   bool auto_slots = false;  // n_seq is llama-server's automatic choice (no -np)

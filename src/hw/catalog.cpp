@@ -7,6 +7,7 @@
 
 #include "core/did_you_mean.h"
 #include "core/strings.h"
+#include "hw/data_dir.h"
 
 namespace rigbench::hw {
 
@@ -27,10 +28,7 @@ std::optional<double> CatalogDevice::usd_per_gib() const {
   return *price_usd / (static_cast<double>(memory_bytes) / static_cast<double>(1ull << 30));
 }
 
-std::string catalog_path() {
-  const char* env = std::getenv("RIGBENCH_DATA_DIR");
-  return std::string(env && *env ? env : RIGBENCH_DATA_DIR) + "/devices.json";
-}
+std::string catalog_path() { return data_file_path("devices.json"); }
 
 Result<std::vector<CatalogDevice>> load_catalog(const std::string& path) {
   std::ifstream in(path);
@@ -70,6 +68,13 @@ Result<std::vector<CatalogDevice>> load_catalog(const std::string& path) {
       if (d.contains("board_power_w") && d["board_power_w"].is_number())
         c.board_power_w = d["board_power_w"].get<double>();
       if (d.contains("price_usd") && d["price_usd"].is_number()) c.price_usd = d["price_usd"].get<double>();
+      for (const auto& [key, field] : {std::pair{"fp16_tflops", &c.fp16_tflops}, std::pair{"int8_tops", &c.int8_tops}}) {
+        if (!d.contains(key)) continue;
+        if (!d[key].is_number() || !(d[key].get<double>() > 0) || !d.contains("sources") || !d["sources"].contains("compute"))
+          return fail(ErrorCode::kInvalidInput, "catalog '" + path + "': entry '" + entry + "': " + key +
+                                                    " is a positive number with sources.compute");
+        *field = d[key].get<double>();
+      }
       c.sources = d.at("sources").get<std::map<std::string, std::string>>();
       out.push_back(std::move(c));
     }

@@ -31,6 +31,11 @@ struct CatalogDevice {
   double working_set_fraction = 1.0;           // "unified": share of memory the GPU may use (stated per
                                                // entry); "apple": unused, apple_working_set_bytes() rules
   double bandwidth_gbps = 0;                   // GB/s (1e9 bytes/s), the maker's peak
+  std::optional<double> fp16_tflops;           // dense FP16 matrix throughput, TFLOPS (1e12 FLOP/s), as the source
+                                               // states it (tensor cores without sparsity; Apple: the GPU's stated
+                                               // teraflops, FP16 running at the FP32 rate); sources["compute"];
+                                               // nullopt where no source was found (predicted pp: "no basis")
+  std::optional<double> int8_tops;             // dense INT8 matrix throughput, TOPS (1e12 op/s); sources["compute"]
   std::optional<double> board_power_w;         // W
   std::optional<double> price_usd;             // launch price, USD
   std::string host;                            // "gpu": the catalog "cpu" entry it is planned beside

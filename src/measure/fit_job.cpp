@@ -11,12 +11,14 @@
 #include "engine/llama_engine.h"
 #include "engine/llama_simulate.h"
 #include "fit/catalog_plan.h"
+#include "fit/speed_points.h"
 #include "fit/kv_cache.h"
 #include "fit/memory_model.h"
 #include "fit/ranking.h"
 #include "fit/targets.h"
 #include "hw/bandwidth.h"
 #include "hw/catalog.h"
+#include "hw/published_results.h"
 #include "hw/describe.h"
 #include "hw/machine.h"
 #include "measure/fit_rpc_job.h"
@@ -29,6 +31,29 @@
 namespace rigbench::measure {
 
 namespace {
+
+// Predicted tg and pp for each chosen catalog device (fit/speed_prediction.h), learned from the
+// shipped dataset of published llama-bench results; none without the dataset file, a note when it is bad.
+void add_speed_predictions(const model::ModelShape& shape, const std::string& file_type,
+                           const std::vector<hw::CatalogDevice>& chosen, const std::vector<hw::CatalogDevice>& catalog,
+                           fit::FitReport& rep) {
+  auto rows = hw::load_published_results(hw::published_results_path());
+  if (!rows && rows.error().code == ErrorCode::kNotFound) return;  // a data dir without it (a test catalog)
+  if (!rows) {
+    rep.notes.push_back("no speed prediction: " + rows.error().message);
+    return;
+  }
+  const std::vector<fit::SpeedPoint> points = fit::published_points(*rows, catalog);
+  for (const hw::CatalogDevice& d : chosen) {
+    rep.tg_predicted.push_back(fit::predict_speed(points, fit::speed_query(d, fit::Phase::kTg, shape, file_type)));
+    rep.pp_predicted.push_back(fit::predict_speed(points, fit::speed_query(d, fit::Phase::kPp, shape, file_type)));
+  }
+  rep.notes.push_back(
+      "pred = predicted mean (90 % interval), learned from " + std::to_string(points.size()) +
+      " published llama-bench results (data/published_llama_bench.jsonl): the device class's efficiency "
+      "(kind/backend) times bandwidth / weight bytes per token (tg) or dense FP16 compute / 2 x parameters (pp); "
+      "a prediction, not a measurement; its basis is in each device's note");
+}
 
 // "3,1" -> {"3", "1"}.
 std::vector<std::string> split_list(const std::string& s) {
@@ -268,6 +293,7 @@ Result<FitAnswer> answer_fit(const FitRequest& o, const std::function<MachineInf
       targets.push_back(fit::catalog_target(d, *catalog, host));
       rep.usd_per_gib.push_back(d.usd_per_gib().value_or(-1.0));
     }
+    if (!multi && shape->causal) add_speed_predictions(*shape, o.preset.empty() ? "" : o.quant, chosen, *catalog, rep);
     rep.notes.push_back(std::string("a catalog GPU sits beside its stated host (`rigbench devices -o json`: its host; "
                                     "the RAM and bandwidth are that entry's)") +
                         (host.ram_bytes || host.bandwidth_gbps ? ", here with --host-ram/--host-bandwidth" : "") +
@@ -308,6 +334,14 @@ Result<FitAnswer> answer_fit(const FitRequest& o, const std::function<MachineInf
         "tg bound = bandwidth / bytes read per token (weights on each device, MoE experts scaled by used/total, "
         "KV at n_depth " +
         std::to_string(o.n_depth) + ", -d): an upper bound, not a measurement");
+  }
+  // The dataset holds full offloads: a plan that leaves layers in host RAM has no basis.
+  for (std::size_t i = 0; i < rep.results.size() && i < rep.tg_predicted.size(); ++i) {
+    if (rep.results[i].verdict == fit::Verdict::kFits) continue;
+    for (auto* p : {&rep.tg_predicted[i], &rep.pp_predicted[i]}) {
+      *p = fit::SpeedPrediction{};
+      p->basis = "no basis (not all on the device: the published results are full offloads)";
+    }
   }
   if (catalog_wanted)
     rep.notes.push_back(

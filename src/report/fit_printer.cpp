@@ -16,6 +16,61 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+// A predicted rate (fit/speed_prediction.h): md "105 (88-125)" (whole t/s) with its 90 % interval
+// on the mean cell, the bare number for csv and json; pp's column is --wide only (the table keeps to
+// 120 columns); "-" where the report has none, "no basis" without one.
+TableCell predicted_cell(const std::vector<fit::SpeedPrediction>& p, std::size_t i, double fit::SpeedPrediction::*field,
+                         bool shown) {
+  if (i >= p.size()) return TableCell::absent();
+  if (!p[i].has_basis) return TableCell::absent(shown ? "no basis" : "-");
+  const double v = p[i].*field;
+  if (!shown) return TableCell::number(v, 1);
+  const bool spread = p[i].high_tps > p[i].low_tps;
+  return TableCell::number_text(v, format_fixed(v, 0) + (spread ? " (" + format_fixed(p[i].low_tps, 0) + "-" +
+                                                                     format_fixed(p[i].high_tps, 0) + ")"
+                                                               : ""));
+}
+
+// "tg: <basis>; pp: <basis>" for result i, or "" where nothing was predicted.
+std::string prediction_basis(const FitReport& r, std::size_t i) {
+  std::string out;
+  if (i < r.tg_predicted.size()) out += "tg: " + r.tg_predicted[i].basis;
+  if (i < r.pp_predicted.size()) out += std::string(out.empty() ? "" : "; ") + "pp: " + r.pp_predicted[i].basis;
+  return out;
+}
+
+// The prediction columns (fit/speed_prediction.h) after the tg bound, only in a report that has
+// predictions (catalog devices planned whole): other plans keep their columns.
+constexpr std::size_t kAfterBound = 20;  // index of the column after tg_bound_is_measurement
+
+std::vector<TableColumn> with_predictions(const FitReport& r, std::vector<TableColumn> cols) {
+  if (r.tg_predicted.empty() && r.pp_predicted.empty()) return cols;
+  // One device: beside the bound; the whole catalog: with --wide (the table keeps to 120 columns).
+  const bool one = r.results.size() == 1;
+  const std::vector<TableColumn> pred = {{"tg_predicted_tps", "tg pred t/s", Align::kRight, !one},
+                                         {"tg_predicted_low_tps", "", Align::kRight, false, true},
+                                         {"tg_predicted_high_tps", "", Align::kRight, false, true},
+                                         {"pp512_predicted_tps", "pp512 pred t/s", Align::kRight, true},
+                                         {"pp512_predicted_low_tps", "", Align::kRight, false, true},
+                                         {"pp512_predicted_high_tps", "", Align::kRight, false, true},
+                                         {"prediction_basis", "", Align::kLeft, false, true}};
+  cols.insert(cols.begin() + kAfterBound, pred.begin(), pred.end());
+  return cols;
+}
+
+std::vector<TableCell> with_predictions(const FitReport& r, std::size_t i, std::vector<TableCell> cells) {
+  if (r.tg_predicted.empty() && r.pp_predicted.empty()) return cells;
+  const std::vector<TableCell> pred = {predicted_cell(r.tg_predicted, i, &fit::SpeedPrediction::mean_tps, true),
+                                       predicted_cell(r.tg_predicted, i, &fit::SpeedPrediction::low_tps, false),
+                                       predicted_cell(r.tg_predicted, i, &fit::SpeedPrediction::high_tps, false),
+                                       predicted_cell(r.pp_predicted, i, &fit::SpeedPrediction::mean_tps, true),
+                                       predicted_cell(r.pp_predicted, i, &fit::SpeedPrediction::low_tps, false),
+                                       predicted_cell(r.pp_predicted, i, &fit::SpeedPrediction::high_tps, false),
+                                       TableCell::str(prediction_basis(r, i))};
+  cells.insert(cells.begin() + kAfterBound, pred.begin(), pred.end());
+  return cells;
+}
+
 // A size column: its unit is chosen from every value in it.
 struct SizeColumn {
   const char* key;
@@ -99,7 +154,7 @@ TableCell tg_bound_cell(const fit::FitResult& f) {
 }  // namespace
 
 Table fit_table(const FitReport& r) {
-  Table t({{"name", "device"},
+  Table t(with_predictions(r, {{"name", "device"},
            {"backend", "backend", Align::kLeft, true},
            {"n_ctx", "n_ctx", Align::kRight},
            {"n_ctx_seq", "n_ctx/seq", Align::kRight, true},
@@ -120,7 +175,7 @@ Table fit_table(const FitReport& r) {
            {"tg_bound_tps", "tg bound t/s", Align::kRight},
            {"tg_bound_is_measurement", "", Align::kLeft, false, true},
            {"usd_per_gib", "USD/GiB", Align::kRight, true},
-           {"note", "", Align::kLeft, false, true}});
+           {"note", "", Align::kLeft, false, true}}));
   t.add_preamble("model: " + r.model + " (" + format_bytes(r.weights_bytes) + " of weights)");
   for (const auto& line : r.preamble) t.add_preamble(line);
   std::string split_partial;  // a split's partial offload: said once, after its devices' notes
@@ -130,7 +185,7 @@ Table fit_table(const FitReport& r) {
     std::string note = fit::split_layers_text(f);
     if (!f.note.empty()) note += (note.empty() ? "" : "; ") + f.note;
     const double usd = i < r.usd_per_gib.size() ? r.usd_per_gib[i] : -1.0;
-    t.add_row({TableCell::str(f.target.name),
+    t.add_row(with_predictions(r, i, {TableCell::str(f.target.name),
                TableCell::str(f.target.backend),
                TableCell::integer(f.n_ctx),
                TableCell::integer(f.n_ctx_seq),
@@ -151,8 +206,10 @@ Table fit_table(const FitReport& r) {
                tg_bound_cell(f),
                TableCell::boolean(false),
                usd >= 0 ? TableCell::number(usd) : TableCell::absent(),
-               TableCell::str(note)});
+               TableCell::str(note)}));
     if (!note.empty()) t.add_note(f.target.name + ": " + note);
+    if (const std::string b = prediction_basis(r, i); !b.empty() && r.results.size() == 1)
+      t.add_note(f.target.name + ": predicted " + b);
     const std::string host =
         format_bytes(f.host.total()) + " in host RAM" +
         (f.target.host_name.empty() ? "" : " (host: " + f.target.host_name + ")");

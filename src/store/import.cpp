@@ -11,6 +11,7 @@
 
 #include "core/strings.h"
 #include "store/foreign_file.h"
+#include "store/llama_bench_markdown.h"
 #include "store/llama_bench_record.h"
 #include "store/llama_bench_rows.h"
 #include "store/record_json.h"
@@ -164,13 +165,6 @@ Status read_sqlite(const std::string& path, const ImportOptions& options, Import
               "August 2025)");
 }
 
-// A markdown table whose header names a model ("| model | size | params | backend | ... | t/s |"):
-// llama-bench's or rigbench's, for people: rounded figures without samples or most settings.
-bool is_markdown_table(const std::string& start) {
-  const std::string first_line = start.substr(0, start.find('\n'));
-  return first_line.starts_with("|") && first_line.find("model") != std::string::npos;
-}
-
 // rigbench's own markdown: bench's and export's table (columns llama-bench never writes: "TTFT
 // ms", "tg bound t/s", before "tg bound"), a prompt suite's table, compare's output.
 bool is_rigbench_markdown(const std::string& text) {
@@ -197,10 +191,14 @@ Status read_text_format(const std::string& text, const ImportOptions& options, I
                 "database of the machine that ran them: there, `rigbench export -o jsonl > runs.jsonl` (or copy its "
                 "results.db) and import that");
   }
-  if (is_markdown_table(start)) {
-    return fail(ErrorCode::kInvalidInput,
-                "llama-bench's markdown table (rounded figures, no samples); run llama-bench with -o jsonl "
-                "(or -o json, csv, sql) and import that");
+  if (holds_llama_bench_markdown(text)) {
+    batch.format = ImportFormat::kLlamaBenchMarkdown;
+    auto read = read_llama_bench_markdown(text, {options.llama_bench_hostname, options.llama_bench_gpu, options.source_url,
+                                                 options.llama_bench_repetitions});
+    if (!read) return std::unexpected(read.error());
+    batch.records = std::move(read->records);
+    batch.skipped = std::move(read->skipped);
+    return {};
   }
   const std::string head = to_lower(start);
   if (head.starts_with("create table") || head.starts_with("insert into")) {
@@ -228,7 +226,8 @@ Status read_text_format(const std::string& text, const ImportOptions& options, I
     return read_text_format(unlogged, options, batch);
   }
   return fail(ErrorCode::kInvalidInput,
-              "unknown format (expected rigbench jsonl, json or database; llama-bench json, jsonl, csv or sql)");
+              "unknown format (expected rigbench jsonl, json or database; llama-bench json, jsonl, csv, sql or its markdown "
+              "table)");
 }
 
 // record_ids already in the database at `path`, read through a second, read-only connection.
@@ -260,6 +259,7 @@ std::string format_name(ImportFormat format) {
     case ImportFormat::kLlamaBenchCsv: return "llama-bench csv";
     case ImportFormat::kLlamaBenchSql: return "llama-bench sql";
     case ImportFormat::kLlamaBenchDb: return "llama-bench SQLite";
+    case ImportFormat::kLlamaBenchMarkdown: return "llama-bench markdown";
   }
   return "?";
 }

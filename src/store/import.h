@@ -6,6 +6,8 @@
 //   rigbench db       a rigbench SQLite results database (opened with SqliteStore, load_all)
 //   llama-bench json, jsonl, csv, sql, and an SQLite file holding llama-bench's sql output
 //                     (store/llama_bench_rows.h, mapped by store/llama_bench_record.h)
+//   llama-bench md    its markdown tables, alone or within other text (a pasted comment):
+//                     rounded summaries without samples (store/llama_bench_markdown.h)
 // A file is read whole and checked before anything is saved: a bad file saves nothing.
 // Records merge by record_id (SqliteStore::save keeps the stored one), so importing a file
 // twice, or the same llama-bench run in two of its formats, changes nothing.
@@ -30,6 +32,7 @@ enum class ImportFormat {
   kLlamaBenchCsv,
   kLlamaBenchSql,
   kLlamaBenchDb,
+  kLlamaBenchMarkdown,
 };
 
 // "rigbench jsonl", "llama-bench csv", ...
@@ -53,15 +56,22 @@ struct ImportOptions {
   // Repetitions of the llama-bench run (its -r), the n of summary-only rows (csv, sql),
   // whose files do not say it; 0 = unknown.
   int llama_bench_repetitions = 0;
+  // gpu_info of llama-bench markdown rows, whose table does not name the GPU ("" = the
+  // device lines printed above the table, if any).
+  std::string llama_bench_gpu;
+  // Where a llama-bench markdown table was published (a URL), kept in each record's
+  // source_fields["source_url"]; "" = not said.
+  std::string source_url;
 };
 
 // Reads the file at `path`, detecting its format. Lines before a JSON file's JSON (a backend's
 // log on standard output, store/foreign_file.h) are skipped, counted in a note. Errors:
 // kNotFound when it does not exist; kInvalidInput naming the file and the line or key that is
 // wrong (unknown format, a line that is not JSON, a record missing a key, a rigbench CSV,
-// which holds no raw samples; a markdown table: llama-bench's, saying to run it with -o jsonl,
-// or rigbench's own output, saying to `rigbench export -o jsonl` where its runs are stored;
-// a GGUF model or another tool's JSON, saying what it is and which subcommand takes it).
+// which holds no raw samples; rigbench's own markdown output, saying to `rigbench export -o
+// jsonl` where its runs are stored; a GGUF model or another tool's JSON, saying what it is and
+// which subcommand takes it; a llama-bench markdown cell that does not read:
+// store/llama_bench_markdown.h).
 Result<ImportBatch> read_import_file(const std::string& path, const ImportOptions& options = {});
 
 struct ImportCounts {

@@ -175,8 +175,8 @@ TEST(ImportCompareE2E, BadInputImportsNothingAndExitsWithTheRightCode) {
                          "': empty file; nothing to import; skipped\n"
                          "rigbench: error: import '" +
                          dir.file("bad.txt") +
-                         "': unknown format (expected rigbench jsonl, json or database; llama-bench json, jsonl, csv "
-                         "or sql); skipped\n"
+                         "': unknown format (expected rigbench jsonl, json or database; llama-bench json, jsonl, csv, "
+                         "sql or its markdown table); skipped\n"
                          "rigbench: error: import: 2 of 2 files skipped (named above); nothing imported\n");
   EXPECT_FALSE(std::filesystem::exists(dir.file("x.db")));
   const ProcessResult missing = run_process({RIGBENCH_BIN, "import", "--db", dir.file("x.db"), dir.file("none.jsonl")});

@@ -5,7 +5,7 @@
 //                                     flash_attn) and build 3538 ("llama 7B Q4_0") of one model
 //   sum_21282_A.csv / _B.csv          summary-only rows whose mean ± sd overlap
 // and the ways a file is read: standard input, an empty file, a bad file among good ones,
-// llama-bench's markdown table, rigbench's own markdown.
+// llama-bench's markdown table (imported), rigbench's own markdown (refused).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -153,7 +153,8 @@ TEST(ImportErasE2E, BadFileAmongGoodOnesIsNamedAndTheOthersImport) {
   EXPECT_EQ(exported(dir.file("x.db")).size(), 2u);
 }
 
-TEST(ImportErasE2E, MarkdownTableIsRefusedWithTheFormatToUse) {
+// llama-bench's markdown table, refused before: imported as a rounded summary of the machine named.
+TEST(ImportErasE2E, MarkdownTableImportsAsARoundedSummary) {
   TempDir dir;
   testing::write_file(
       dir.file("lb.md"),
@@ -161,10 +162,13 @@ TEST(ImportErasE2E, MarkdownTableIsRefusedWithTheFormatToUse) {
       "                  t/s |\n| ------------------------------ | ---------: | ---------: | ---------- | --: |"
       " --------------: | -------------------: |\n| llama 7B Q4_0                  |   3.56 GiB |     6.74 B |"
       " CUDA       |  99 |           pp512 |      5174.69 ± 15.70 |\n\nbuild: 506122d (3538)\n");
-  const ProcessResult r = import(dir.file("x.db"), {dir.file("lb.md")});
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("llama-bench's markdown table"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("-o jsonl"), std::string::npos) << r.err;
+  const ProcessResult r = import(dir.file("x.db"), {dir.file("lb.md")}, {"--machine", "rig-4090"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<json> runs = exported(dir.file("x.db"));
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0]["results"]["pp"]["avg_tps"], 5174.69);
+  EXPECT_EQ(runs[0]["build"]["llama_cpp_commit"], "506122d");
+  EXPECT_EQ(runs[0]["machine"]["hostname"], "rig-4090");
 }
 
 // rigbench's own markdown (bench's table, compare's output) is refused with what to do with a

@@ -169,14 +169,20 @@ TEST(Import, EmptyFileIsAnError) {
   }
 }
 
-TEST(Import, LlamaBenchMarkdownIsRefusedSayingJsonl) {
+TEST(Import, LlamaBenchMarkdownIsReadWithTheFlagsItLacks) {
   TempDir dir;
   write_file(dir.file("lb.md"),
-             "| model | size | params | backend | ngl | test | t/s |\n| --- | --: | --: | --- | --: | --: | --: |\n");
-  auto batch = read_import_file(dir.file("lb.md"));
-  ASSERT_FALSE(batch);
-  EXPECT_NE(batch.error().message.find("markdown"), std::string::npos) << batch.error().message;
-  EXPECT_NE(batch.error().message.find("-o jsonl"), std::string::npos) << batch.error().message;
+             "Posted from my box:\n\n| model | size | params | backend | ngl | test | t/s |\n| --- | --: | --: | --- | --: "
+             "| --: | --: |\n| llama 7B Q4_0 | 3.56 GiB | 6.74 B | Metal | 99 | tg128 | 40.12 ± 0.03 |\n");
+  ImportOptions options{"mac", 0, "Apple M2 Pro", "https://example.org/post"};
+  auto batch = read_import_file(dir.file("lb.md"), options);
+  ASSERT_TRUE(batch) << batch.error().message;
+  EXPECT_EQ(batch->format, ImportFormat::kLlamaBenchMarkdown);
+  EXPECT_EQ(format_name(batch->format), "llama-bench markdown");
+  ASSERT_EQ(batch->records.size(), 1u);
+  EXPECT_EQ(batch->records[0].machine.gpus.at(0).description, "Apple M2 Pro");
+  EXPECT_EQ(batch->records[0].source_fields.at("source_url"), "https://example.org/post");
+  EXPECT_DOUBLE_EQ(batch->records[0].results.tg->tps.mean, 40.12);
 }
 
 // llama-bench's SQL output before August 2025 named its table `test`

@@ -1,0 +1,141 @@
+#include "fit/speed_prediction.h"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+#include "core/significance.h"
+#include "core/strings.h"
+
+namespace rigbench::fit {
+
+namespace {
+
+struct LogStats {
+  int n = 0;
+  double mean = 0;
+  double sd = 0;  // sample sd (n - 1); 0 when n < 2
+};
+
+LogStats log_stats(const std::vector<const SpeedPoint*>& pts) {
+  LogStats s;
+  s.n = static_cast<int>(pts.size());
+  if (s.n == 0) return s;
+  for (const SpeedPoint* p : pts) s.mean += std::log(efficiency(*p));
+  s.mean /= s.n;
+  if (s.n < 2) return s;
+  double ss = 0;
+  for (const SpeedPoint* p : pts) ss += std::pow(std::log(efficiency(*p)) - s.mean, 2);
+  s.sd = std::sqrt(ss / (s.n - 1));
+  return s;
+}
+
+bool usable(const SpeedPoint& p, const SpeedQuery& q) {
+  return p.phase == q.phase && efficiency(p) > 0 && (q.exclude_device.empty() || p.device != q.exclude_device);
+}
+
+// Pooled sd of log efficiency over every class with two or more points, and its degrees of freedom.
+std::pair<double, int> pooled_sd(const std::vector<SpeedPoint>& points, const SpeedQuery& q) {
+  std::vector<std::string> classes;
+  for (const SpeedPoint& p : points) {
+    if (usable(p, q) && std::find(classes.begin(), classes.end(), p.device_class) == classes.end())
+      classes.push_back(p.device_class);
+  }
+  double ss = 0;
+  int df = 0;
+  for (const std::string& c : classes) {
+    std::vector<const SpeedPoint*> in;
+    for (const SpeedPoint& p : points) {
+      if (usable(p, q) && p.device_class == c) in.push_back(&p);
+    }
+    const LogStats s = log_stats(in);
+    if (s.n < 2) continue;
+    ss += s.sd * s.sd * (s.n - 1);
+    df += s.n - 1;
+  }
+  return {df > 0 ? std::sqrt(ss / df) : 0.0, df};
+}
+
+std::string describe(const SpeedPoint& p) {
+  return p.device + ", " + p.model + (p.file_type.empty() ? "" : " (" + p.file_type + ")") + " " +
+         format_fixed(p.tokens_per_s, 2) + " t/s";
+}
+
+}  // namespace
+
+double efficiency(const SpeedPoint& p) {
+  if (!(p.tokens_per_s > 0) || !(p.work_per_token > 0) || !(p.peak_per_s > 0)) return 0;
+  return p.tokens_per_s * p.work_per_token / p.peak_per_s;
+}
+
+std::string speed_class(const std::string& kind, const std::string& backend) {
+  const std::string b = to_lower(backend);
+  std::string be = "cpu";
+  for (const char* name : {"cuda", "metal", "vulkan", "rocm", "sycl"}) {
+    if (b.find(name) != std::string::npos) {
+      be = name;
+      break;
+    }
+  }
+  if (b.find("hip") != std::string::npos) be = "rocm";
+  return to_lower(kind) + "/" + be;
+}
+
+SpeedPrediction predict_speed(const std::vector<SpeedPoint>& points, const SpeedQuery& q) {
+  SpeedPrediction out;
+  const std::string phase = q.phase == Phase::kPp ? "pp" : "tg";
+  if (!(q.peak_per_s > 0) || !(q.work_per_token > 0)) {
+    out.basis = "no basis (the device's " + std::string(q.phase == Phase::kPp ? "compute" : "bandwidth") +
+                " is not in the catalog)";
+    return out;
+  }
+  std::vector<const SpeedPoint*> own, cls;
+  for (const SpeedPoint& p : points) {
+    if (!usable(p, q)) continue;
+    if (p.device == q.device && p.device_class == q.device_class) own.push_back(&p);
+    if (p.device_class == q.device_class) cls.push_back(&p);
+  }
+  const bool from_own = !own.empty();
+  std::vector<const SpeedPoint*> basis = from_own ? own : cls;
+  std::vector<const SpeedPoint*> same_type;
+  for (const SpeedPoint* p : basis) {
+    if (!q.file_type.empty() && p->file_type == q.file_type) same_type.push_back(p);
+  }
+  if (!same_type.empty()) basis = same_type;
+  if (basis.empty()) {
+    out.basis = "no basis (no " + phase + " result of " + q.device_class + ")";
+    return out;
+  }
+  const LogStats s = log_stats(basis);
+  double sd = s.sd;
+  int df = s.n - 1;
+  if (s.n < 2) {  // one point: the spread of the classes that have one
+    const LogStats c = log_stats(cls);
+    std::tie(sd, df) = c.n >= 2 ? std::pair{c.sd, c.n - 1} : pooled_sd(points, q);
+  }
+  const double roofline = q.peak_per_s / q.work_per_token;
+  out.has_basis = true;
+  out.from_own_device = from_own;
+  out.n_points = s.n;
+  out.efficiency = std::exp(s.mean);
+  out.mean_tps = roofline * out.efficiency;
+  out.low_tps = out.high_tps = out.mean_tps;
+  if (df > 0 && sd > 0) {
+    const double half = student_t_quantile(0.95, df) * sd * std::sqrt(1.0 + 1.0 / s.n);
+    out.low_tps = roofline * std::exp(s.mean - half);
+    out.high_tps = roofline * std::exp(s.mean + half);
+  }
+  const auto nearest = std::min_element(basis.begin(), basis.end(), [&](const SpeedPoint* a, const SpeedPoint* b) {
+    const double da = std::abs(std::log(a->work_per_token / q.work_per_token));
+    const double db = std::abs(std::log(b->work_per_token / q.work_per_token));
+    if (da != db) return da < db;
+    return a->own && !b->own;
+  });
+  out.nearest = **nearest;
+  out.basis = std::to_string(s.n) + (s.n == 1 ? " point" : " points") + " of " +
+              (from_own ? q.device + " itself" : q.device_class) + (same_type.empty() ? "" : " at " + q.file_type) +
+              "; nearest: " + describe(out.nearest);
+  return out;
+}
+
+}  // namespace rigbench::fit

@@ -1,0 +1,81 @@
+// rigbench: predicted pp and tg on a device nobody here has measured, with a 90 % interval and
+// the basis it stands on, learned from measured results: the published llama-bench tables of
+// data/published_llama_bench.jsonl (hw/published_results.h) and the user's own stored runs.
+// Pure functions: no I/O.
+//
+// The model: a measured rate is a roofline times an efficiency.
+//   tg  tokens/s = bandwidth (bytes/s) / weight bytes read per token  x e_tg
+//   pp  tokens/s = compute (FLOP/s) / FLOPs per token (2 x parameters) x e_pp
+// An efficiency is learned per device class: the catalog kind of the device and the backend
+// the result ran on ("gpu/cuda", "apple/metal", "gpu/vulkan", "unified/cuda", "cpu/cpu").
+// The prediction is the class's geometric-mean efficiency times the target's roofline; its
+// 90 % interval is the Student-t prediction interval of the log efficiency,
+// mean ± t(0.95, n-1) x sd x sqrt(1 + 1/n) (sd: the class's; with one point, the pooled sd of
+// every class with two or more; none: no interval). A device with points of its own is
+// predicted from them first (same model size class or not: the efficiency, not the rate, is
+// carried over). Every prediction says its basis: how many points, and the nearest measured
+// one (device, model, quant: the point of the basis whose work per token is closest), or "no
+// basis" where the class has no point. Within the basis, points of the query's file type are used
+// when there are any (the efficiency differs between F16, Q8_0 and 4-bit types).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace rigbench::fit {
+
+enum class Phase { kPp, kTg };
+
+// One measured rate with what its efficiency is computed from.
+struct SpeedPoint {
+  std::string device;         // the catalog entry it ran on (the identity for "own results" and leave-one-out)
+  std::string device_class;   // "<catalog kind>/<backend it ran on>", e.g. "gpu/cuda" (speed_class)
+  std::string model;          // llama.cpp's description or the file's name, for the basis ("llama 8B Q4_K - Medium")
+  std::string file_type;      // "Q4_K_M"
+  Phase phase = Phase::kTg;
+  double tokens_per_s = 0;    // the measured mean
+  double work_per_token = 0;  // tg: weight bytes read per token; pp: FLOPs per token (2 x parameters)
+  double peak_per_s = 0;      // tg: memory bandwidth, bytes/s; pp: the device's dense FP16 (or INT8 for
+                              // quantized weights, where known) FLOP/s; 0 = unknown (the point is unusable)
+  std::string source;         // where it was published (a URL) or "stored run <id>"
+  bool own = false;           // the user's own stored result (listed first among equals)
+};
+
+// Efficiency of a point: tokens/s x work per token / peak (dimensionless, 0..1 for a real
+// roofline); 0 when any of them is not positive.
+double efficiency(const SpeedPoint& p);
+
+// "<kind>/<backend>", both lower case; the backend as llama.cpp names it in a result
+// ("CUDA", "Metal,BLAS", "Vulkan", "ROCm", "SYCL", "CPU") reduced to its first GPU backend:
+// cuda, metal, vulkan, rocm, sycl, else cpu.
+std::string speed_class(const std::string& kind, const std::string& backend);
+
+// What a prediction is for.
+struct SpeedQuery {
+  std::string device;        // catalog entry
+  std::string device_class;  // its class with the backend it would run on (speed_class)
+  Phase phase = Phase::kTg;
+  std::string file_type;      // the model's ("Q4_K_M"): points of that type are preferred within the basis
+  double work_per_token = 0;  // as SpeedPoint::work_per_token, for the model predicted
+  double peak_per_s = 0;      // the device's, as SpeedPoint::peak_per_s; 0 = unknown: no prediction
+  std::string exclude_device; // leave this device's points out ("" = none): leave-one-device-out
+};
+
+struct SpeedPrediction {
+  bool has_basis = false;   // false: "no basis" (no point in the class, or no peak known)
+  double mean_tps = 0;      // tokens/s: roofline x geometric-mean efficiency
+  double low_tps = 0;       // 90 % prediction interval, tokens/s; both = mean_tps when the spread is unknown
+  double high_tps = 0;
+  double efficiency = 0;    // the efficiency applied (geometric mean)
+  int n_points = 0;         // points the efficiency came from
+  bool from_own_device = false;  // the device's own points (else its class's)
+  SpeedPoint nearest;       // the basis point whose work per token is closest to the query's
+  std::string basis;        // "12 points of gpu/cuda; nearest: RTX 3090, llama 8B Q4_K - Medium (Q4_K_M)
+                            // 115.42 t/s" or "no basis (no gpu/rocm result)"
+};
+
+// The prediction for `q` from `points` (any order; unusable points, other phases and
+// q.exclude_device's are skipped).
+SpeedPrediction predict_speed(const std::vector<SpeedPoint>& points, const SpeedQuery& q);
+
+}  // namespace rigbench::fit

@@ -1,0 +1,67 @@
+// End-to-end: `rigbench fit --device` shows the predicted tg and pp beside the roofline bound,
+// with their basis, learned from the shipped published results; `fit --predict-accuracy` holds
+// each device out in turn.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "support/subprocess.h"
+#include "support/temp_dir.h"
+
+namespace rigbench {
+namespace {
+
+using nlohmann::json;
+using testing::run_process;
+
+TEST(SpeedPredictionE2E, FitDeviceShowsThePredictionBesideTheBound) {
+  const auto r = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-8B", "--quant", "Q4_K_M", "--device",
+                              "RTX 3060 12GB", "-c", "4096", "-o", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json d = json::parse(r.out)["devices"][0];
+  const double bound = d["tg_bound_tps"].get<double>(), pred = d["tg_predicted_tps"].get<double>();
+  EXPECT_GT(pred, 0);
+  EXPECT_LT(pred, bound);  // an efficiency below 1 of the roofline
+  EXPECT_LT(d["tg_predicted_low_tps"].get<double>(), pred);
+  EXPECT_GT(d["tg_predicted_high_tps"].get<double>(), pred);
+  const std::string basis = d["prediction_basis"];
+  EXPECT_NE(basis.find("tg: "), std::string::npos) << basis;
+  EXPECT_NE(basis.find("nearest: "), std::string::npos) << basis;
+  EXPECT_NE(basis.find("pp: no basis (the device's compute is not in the catalog)"), std::string::npos) << basis;
+}
+
+TEST(SpeedPredictionE2E, PredictAccuracyHoldsEachDeviceOut) {
+  const auto r = run_process({RIGBENCH_BIN, "fit", "--predict-accuracy", "-o", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json rows = json::parse(r.out);
+  ASSERT_GT(rows.size(), 20u);
+  int predicted = 0;
+  for (const json& row : rows) {
+    EXPECT_TRUE(row["phase"] == "tg" || row["phase"] == "pp");
+    EXPECT_GT(row["measured_tps"].get<double>(), 0);
+    if (!row["error"].is_null()) ++predicted;
+  }
+  EXPECT_GT(predicted, 10);
+}
+
+TEST(SpeedPredictionE2E, ABadDatasetIsNamedAndNoneMeansNoPrediction) {
+  testing::TempDir dir;
+  std::filesystem::copy_file(std::string(RIGBENCH_TEST_DATA) + "/../../data/devices.json", dir.file("devices.json"));
+  ::setenv("RIGBENCH_DATA_DIR", dir.path().c_str(), 1);
+  const std::vector<std::string> fit = {RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-8B", "--device", "RTX 4090", "-c", "4096"};
+  const auto none = run_process(fit);
+  testing::write_file(dir.file("published_llama_bench.jsonl"), "not json\n");
+  const auto bad = run_process(fit);
+  ::unsetenv("RIGBENCH_DATA_DIR");
+  ASSERT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_EQ(none.out.find("tg pred"), std::string::npos) << none.out;
+  ASSERT_EQ(bad.exit_code, 0) << bad.err;
+  EXPECT_NE(bad.out.find("no speed prediction: published results '"), std::string::npos) << bad.out;
+  const auto acc = run_process({RIGBENCH_BIN, "fit", "--predict-accuracy"});
+  EXPECT_EQ(acc.exit_code, 0);  // the variable is gone again: the shipped dataset
+}
+
+}  // namespace
+}  // namespace rigbench

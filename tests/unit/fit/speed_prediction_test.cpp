@@ -1,0 +1,101 @@
+// The speed prediction (fit/speed_prediction.h) and its leave-one-device-out check
+// (fit/speed_accuracy.h) on hand-made points whose efficiencies are known.
+#include "fit/speed_prediction.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "fit/speed_accuracy.h"
+
+namespace rigbench::fit {
+namespace {
+
+// A tg point of `device` in class gpu/cuda: 1e9 weight bytes at 1e12 bytes/s, rate = 1000 x eff.
+SpeedPoint tg(const std::string& device, double eff, const std::string& type = "Q4_K_M") {
+  SpeedPoint p;
+  p.device = device;
+  p.device_class = "gpu/cuda";
+  p.model = "m";
+  p.file_type = type;
+  p.phase = Phase::kTg;
+  p.work_per_token = 1e9;
+  p.peak_per_s = 1e12;
+  p.tokens_per_s = 1000 * eff;
+  return p;
+}
+
+SpeedQuery query(const std::string& device, double peak = 2e12) {
+  SpeedQuery q;
+  q.device = device;
+  q.device_class = "gpu/cuda";
+  q.phase = Phase::kTg;
+  q.file_type = "Q4_K_M";
+  q.work_per_token = 1e9;
+  q.peak_per_s = peak;
+  return q;
+}
+
+TEST(SpeedPrediction, ClassGeometricMeanEfficiencyTimesTheRoofline) {
+  const std::vector<SpeedPoint> pts = {tg("A", 0.5), tg("B", 0.8), tg("C", 0.2)};
+  EXPECT_DOUBLE_EQ(efficiency(pts[0]), 0.5);
+  const SpeedPrediction p = predict_speed(pts, query("D"));
+  ASSERT_TRUE(p.has_basis);
+  EXPECT_FALSE(p.from_own_device);
+  EXPECT_EQ(p.n_points, 3);
+  EXPECT_NEAR(p.efficiency, std::cbrt(0.5 * 0.8 * 0.2), 1e-12);
+  EXPECT_NEAR(p.mean_tps, 2000 * std::cbrt(0.08), 1e-9);
+  EXPECT_LT(p.low_tps, p.mean_tps);
+  EXPECT_GT(p.high_tps, p.mean_tps);
+  EXPECT_NE(p.basis.find("3 points of gpu/cuda at Q4_K_M"), std::string::npos) << p.basis;
+}
+
+TEST(SpeedPrediction, OwnPointsFirstAndTheQuerysFileType) {
+  const std::vector<SpeedPoint> pts = {tg("A", 0.5), tg("B", 0.8), tg("B", 0.9, "F16")};
+  const SpeedPrediction p = predict_speed(pts, query("B"));
+  ASSERT_TRUE(p.has_basis);
+  EXPECT_TRUE(p.from_own_device);
+  EXPECT_EQ(p.n_points, 1);  // B's Q4_K_M point; its F16 one is another type
+  EXPECT_NEAR(p.mean_tps, 2000 * 0.8, 1e-9);
+  EXPECT_EQ(p.nearest.device, "B");
+  // One point: the interval takes the class's spread (A and B), so it is not empty.
+  EXPECT_LT(p.low_tps, p.mean_tps);
+}
+
+TEST(SpeedPrediction, NoBasisSaysWhy) {
+  const std::vector<SpeedPoint> pts = {tg("A", 0.5)};
+  SpeedQuery q = query("X");
+  q.device_class = "gpu/rocm";
+  const SpeedPrediction none = predict_speed(pts, q);
+  EXPECT_FALSE(none.has_basis);
+  EXPECT_EQ(none.basis, "no basis (no tg result of gpu/rocm)");
+  const SpeedPrediction no_peak = predict_speed(pts, query("X", 0));
+  EXPECT_FALSE(no_peak.has_basis);
+  EXPECT_NE(no_peak.basis.find("bandwidth is not in the catalog"), std::string::npos);
+}
+
+TEST(SpeedPrediction, ClassNamesFromBackends) {
+  EXPECT_EQ(speed_class("apple", "Metal,BLAS"), "apple/metal");
+  EXPECT_EQ(speed_class("gpu", "CUDA"), "gpu/cuda");
+  EXPECT_EQ(speed_class("gpu", "ROCm"), "gpu/rocm");
+  EXPECT_EQ(speed_class("cpu", "CPU AVX2"), "cpu/cpu");
+}
+
+TEST(SpeedAccuracy, EachDeviceIsLeftOut) {
+  // A and B agree, C is off by 2x: held out, C is predicted from A and B only (error +150 %).
+  const std::vector<SpeedPoint> pts = {tg("A", 0.5), tg("B", 0.5), tg("C", 0.2)};
+  const auto rows = leave_one_device_out(pts, Phase::kTg);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_NEAR(rows[2].error, 0.5 / 0.2 - 1, 1e-9);
+  EXPECT_FALSE(rows[2].predicted.from_own_device);
+  const AccuracySummary s = summarize_accuracy(rows);
+  EXPECT_EQ(s.n_points, 3);
+  EXPECT_EQ(s.n_predicted, 3);
+  // A from B and C: sqrt(0.5 x 0.2) / 0.5 - 1; B the same; C 1.5.
+  const double e_ab = std::abs(std::sqrt(0.1) / 0.5 - 1);
+  EXPECT_NEAR(s.median_abs_error, e_ab, 1e-9);
+  EXPECT_NEAR(s.p90_abs_error, e_ab + 0.8 * (1.5 - e_ab), 1e-9);
+}
+
+}  // namespace
+}  // namespace rigbench::fit
