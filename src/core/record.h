@@ -313,6 +313,12 @@ struct ServerRun {
   std::string first_error;                          // the first failure's message, one line ("" none)
   double duration_s = 0;
   Summary ttft_ms, tpot_ms, itl_ms, e2e_ms;  // over completed requests; itl over every gap
+  // To the first content token (a reasoning model's TTFT is to its first reasoning token);
+  // over completed requests that streamed content; n = 0 none (records before it too).
+  Summary ttft_content_ms;
+  int load_replies = 0;  // Ollama's replies to a model load/unload (done_reason "load"/"unload"): not requests
+  // Input tokens: NaN when no completed request's input was known (the server reported none
+  // and the client did not count them); total_tps then NaN too.
   double input_tokens_mean = 0, output_tokens_mean = 0;
   double request_throughput_rps = 0, output_tps = 0, total_tps = 0;
   std::string slo;                // as given ("ttft_ms=500,tpot_ms=50"), "" none
@@ -326,6 +332,18 @@ struct ServerRun {
   double server_tg_tps = std::numeric_limits<double>::quiet_NaN();
   double client_tg_tps = std::numeric_limits<double>::quiet_NaN();
   double server_prompt_p50_ms = std::numeric_limits<double>::quiet_NaN();
+  // More of the server's own figures, over the completed requests that carry them (NaN none):
+  // its prompt rate, a ratio of sums (sum(prompt_n) / sum(prompt_ms), tokens/s: prompt_n is
+  // what it evaluated, not what its prompt cache gave); per request, the prompt tokens it
+  // evaluated and those its cache gave (llama-server's timings.prompt_n, cache_n; Ollama's
+  // prompt_eval_count); the share of drafted tokens accepted (llama-server's
+  // draft_n_accepted / draft_n, %, speculative decoding); Ollama's load_duration median (ms;
+  // a model load, never inside warm TTFT figures: the warm-up takes it).
+  double server_prompt_tps = std::numeric_limits<double>::quiet_NaN();
+  double server_prompt_n_mean = std::numeric_limits<double>::quiet_NaN();
+  double server_cache_n_mean = std::numeric_limits<double>::quiet_NaN();
+  double server_draft_accepted_pct = std::numeric_limits<double>::quiet_NaN();
+  double server_load_p50_ms = std::numeric_limits<double>::quiet_NaN();
   // % of one core: the client's own CPU time (rigbench's process, getrusage) over the counted
   // requests' wall time; near 100 the client, not the server, set the pace. NaN unmeasured.
   double client_cpu_pct = std::numeric_limits<double>::quiet_NaN();

@@ -19,8 +19,8 @@ namespace {
 constexpr int kDefaultRequestsPerWorker = 8;  // num_requests default: 8 per concurrent request, at least 16
 
 // A lost server's run, for its record and the error line: what ended before it stopped.
-std::string lost_counts(const ServeRunMetrics& m) {
-  return std::to_string(kLostAfterRefused) + " requests in a row refused; " + std::to_string(m.completed) + " of " +
+std::string lost_counts(const LoadResult& load, const ServeRunMetrics& m) {
+  return load.lost_reason + "; " + std::to_string(m.completed) + " of " +
          std::to_string(m.requests) + " requests completed, " + std::to_string(m.failed) +
          " failed, the run stopped there";
 }
@@ -52,7 +52,9 @@ RunRecord make_record(const ServeJob& job, const std::string& model, int concurr
   s.tpot_ms = m.tpot_ms;
   s.itl_ms = m.itl_ms;
   s.e2e_ms = m.e2e_ms;
-  s.input_tokens_mean = m.input_tokens.mean;
+  s.ttft_content_ms = m.ttft_content_ms;
+  s.load_replies = m.load_replies;
+  s.input_tokens_mean = m.input_tokens.n > 0 ? m.input_tokens.mean : RequestMetrics::kNaN;  // unknown, never 0
   s.output_tokens_mean = m.output_tokens.mean;
   s.request_throughput_rps = m.request_rate;
   s.output_tps = m.output_tps;
@@ -63,6 +65,11 @@ RunRecord make_record(const ServeJob& job, const std::string& model, int concurr
   s.server_tg_tps = m.server_tg_tps;  // NaN where the server gave no timings
   s.client_tg_tps = m.client_tg_tps;
   if (m.server_prompt_ms.n > 0) s.server_prompt_p50_ms = m.server_prompt_ms.median;
+  s.server_prompt_tps = m.server_prompt_tps;
+  s.server_prompt_n_mean = m.server_prompt_n_mean;
+  s.server_cache_n_mean = m.server_cache_n_mean;
+  s.server_draft_accepted_pct = m.server_draft_accepted_pct;
+  if (m.server_load_ms.n > 0) s.server_load_p50_ms = m.server_load_ms.median;
   s.client_cpu_pct = load.client_cpu_pct;
   rec.server = s;
   // The samples compare and report read: TTFT per request, and the run's one tg figure, its
@@ -80,7 +87,7 @@ RunRecord make_record(const ServeJob& job, const std::string& model, int concurr
   }
   rec.results.tg = served_tg(m, job.n_gen);
   if (m.completed == 0 && !load.interrupted) rec.failed = "every request failed: " + m.first_error;
-  if (load.server_lost) rec.failed = "server lost: " + lost_counts(m);
+  if (load.server_lost) rec.failed = "server lost: " + lost_counts(load, m);
   return rec;
 }
 
@@ -239,7 +246,7 @@ ServeJobResult run_serve_job(const ServeJob& job, const RecordSink& sink, const 
           out.runs.push_back(rec);
         }
         if (result.server_lost) {
-          return fail(ErrorCode::kRuntime, job.url.redacted() + ": the server was lost (" + lost_counts(metrics) +
+          return fail(ErrorCode::kRuntime, job.url.redacted() + ": the server was lost (" + lost_counts(result, metrics) +
                                                "); this run is stored marked failed, no later run was sent");
         }
         if (!result.client_error.empty()) {

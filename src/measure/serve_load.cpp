@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "core/strings.h"
 #include "hw/activity.h"
 #include "measure/prompt_suite.h"
 #include "net/stream_loop.h"
@@ -179,6 +180,7 @@ void restart(Pending& p, const LoadOptions& o, double start_s) {
   p.reader = net::make_stream_reader(o.api);
   p.reader->keep_text(o.save_responses);
   p.t.token_s.clear();
+  p.t.content_s = -1;
   // No growth per token, up to 64 Ki tokens reserved (a longer answer grows as usual).
   p.t.token_s.reserve(static_cast<std::size_t>(std::clamp(p.t.asked_output_tokens, 0, 1 << 16)) + 1);
   p.t.start_s = start_s;
@@ -187,8 +189,10 @@ void restart(Pending& p, const LoadOptions& o, double start_s) {
 // Bytes of the answer that arrived at `at` (seconds since the origin): each text piece they
 // complete is a token at that time. False when the run was stopped (Ctrl-C).
 bool take_chunk(Pending& p, const LoadOptions& o, std::string_view chunk, double at) {
+  const bool no_content = p.reader->content_pieces() == 0;
   const int n = p.reader->feed(chunk);
   for (int i = 0; i < n; ++i) p.t.token_s.push_back(at);
+  if (no_content && p.reader->content_pieces() > 0) p.t.content_s = at;
   return !(o.stop != nullptr && o.stop->load());
 }
 
@@ -197,8 +201,10 @@ void end_request(Pending& p, const LoadOptions& o, const net::HttpReply& reply, 
   RequestTrace& t = p.t;
   net::StreamReader& reader = *p.reader;
   if (reply.ok() || reply.error == net::ErrorKind::kCut) {
+    const bool no_content = reader.content_pieces() == 0;
     const int n = reader.finish();
     for (int i = 0; i < n; ++i) t.token_s.push_back(at);
+    if (no_content && reader.content_pieces() > 0) t.content_s = at;
   }
   t.end_s = at;
   t.http_status = reply.status;
@@ -217,21 +223,25 @@ void end_request(Pending& p, const LoadOptions& o, const net::HttpReply& reply, 
   if (auto n = reader.prompt_tokens()) t.prompt_tokens = *n;
   if (auto c = reader.completion_tokens()) t.completion_tokens = *c;
   t.server = reader.timings();
+  if (t.error == net::ErrorKind::kNone) t.model_event = reader.model_event();
   if (o.save_responses) t.response = reader.text();
 }
 
 // Starts the request of prompt `index` on `loop`; `on_end` gets its trace when it ended.
 // `origin` (read when the request starts, its chunks arrive and it ends) is the time zero of
-// the trace's times.
+// the trace's times; `chunks` counts every chunk that arrives (the stall probe's activity).
 Status start_request(net::StreamLoop& loop, const LoadOptions& o, const ServePrompt& prompt, std::size_t index,
-                     const Clock::time_point& origin, std::function<void(RequestTrace&&)> on_end) {
+                     const Clock::time_point& origin, std::size_t& chunks, std::function<void(RequestTrace&&)> on_end) {
   auto p = std::make_shared<Pending>();
   p->t.prompt_index = index;
   std::string body = begin_request(o, prompt, p->t);
   restart(*p, o, seconds_since(origin));
   return loop.post_stream(
       net::generation_path(o.api), std::move(body),
-      [p, &o, &origin](std::string_view chunk) { return take_chunk(*p, o, chunk, seconds_since(origin)); },
+      [p, &o, &origin, &chunks](std::string_view chunk) {
+        ++chunks;
+        return take_chunk(*p, o, chunk, seconds_since(origin));
+      },
       [p, &o, &origin, on_end = std::move(on_end)](net::HttpReply&& reply) {
         end_request(*p, o, reply, seconds_since(origin));
         on_end(std::move(p->t));
@@ -262,11 +272,12 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
   if (!opened) return broken(opened.error());
   net::StreamLoop& loop = **opened;
   Clock::time_point origin = Clock::now();
+  std::size_t loop_bytes = 0;  // chunks received so far, every request's
   // The warm-up: one request at a time, not counted.
   for (int i = 0; i < o.warmup && !stopped(); ++i) {
     bool ended = false;
     const auto at = static_cast<std::size_t>(i);
-    if (Status s = start_request(loop, o, prompt_at(at), at, origin, [&](RequestTrace&& t) {
+    if (Status s = start_request(loop, o, prompt_at(at), at, origin, loop_bytes, [&](RequestTrace&& t) {
           result.warmup.push_back(std::move(t));
           ended = true;
         });
@@ -310,12 +321,25 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
       origin + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timed ? o.duration_s : 0));
 
   int refused_in_a_row = 0;  // counted requests refused one after another (LoadOptions::lost_after_refused)
+  // The stall probe (LoadOptions::stall_probe_s): the last time a byte came or a request
+  // started, and the last probe.
+  double last_activity_s = 0, last_probe_s = 0;
+  bool stopped_listening = false;  // the probe was refused: the in-flight requests are lost
   const auto start_one = [&] {
     const auto at = static_cast<std::size_t>(o.warmup + next++);
-    return start_request(loop, o, prompt_at(at), at, origin, [&](RequestTrace&& t) {
+    last_activity_s = seconds_since(origin);
+    return start_request(loop, o, prompt_at(at), at, origin, loop_bytes, [&](RequestTrace&& t) {
       last_end_s = std::max(last_end_s, t.end_s);
+      last_activity_s = std::max(last_activity_s, t.end_s);
+      if (stopped_listening && t.error == net::ErrorKind::kCanceled) {
+        t.error = net::ErrorKind::kCut;
+        t.error_message = "the server stopped accepting connections with this request in flight";
+      }
       refused_in_a_row = t.error == net::ErrorKind::kRefused ? refused_in_a_row + 1 : 0;
-      if (o.lost_after_refused > 0 && refused_in_a_row >= o.lost_after_refused) result.server_lost = true;
+      if (o.lost_after_refused > 0 && refused_in_a_row >= o.lost_after_refused && !result.server_lost) {
+        result.server_lost = true;
+        result.lost_reason = std::to_string(o.lost_after_refused) + " requests in a row refused";
+      }
       if (on_done) on_done(t);
       result.requests.push_back(std::move(t));
     });
@@ -341,7 +365,26 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
       while (client && next < limit && loop.in_flight() < slots) client = start_one();
     }
     if (!client) continue;  // cancel what is in flight (above), then end
+    const std::size_t bytes_before = loop_bytes;
     client = loop.run(wait_s);
+    const double now_s = seconds_since(origin);
+    if (loop_bytes != bytes_before) last_activity_s = now_s;
+    // Streams stalled: does the server still take connections? (Refused: it is gone, as after
+    // SIGTERM, where llama-server stops listening but holds its streams open.)
+    if (o.lost_after_refused > 0 && loop.in_flight() > 0 && !result.server_lost &&
+        now_s - last_activity_s >= o.stall_probe_s && now_s - last_probe_s >= o.stall_probe_s) {
+      last_probe_s = now_s;
+      net::ClientOptions quick = o.client;
+      quick.connect_timeout_s = quick.timeout_s = std::min(o.client.timeout_s, 2.0);
+      net::HttpClient probe(o.url, quick);
+      if (probe.get(net::ping_path(o.api)).error == net::ErrorKind::kRefused) {
+        result.server_lost = true;
+        result.lost_reason = "it stopped accepting connections while " + std::to_string(loop.in_flight()) +
+                             " requests stalled " + format_fixed(now_s - last_activity_s, 1) + " s";
+        stopped_listening = true;
+        loop.cancel_all();
+      }
+    }
   }
   result.duration_s = last_end_s;
   if (next > 0) {

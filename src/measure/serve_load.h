@@ -68,8 +68,12 @@ struct LoadOptions {
   // wrong model, 401, no stream) and say so in LoadResult::warmup_failed.
   bool stop_if_warmup_fails = true;
   // A lost server: after this many counted requests in a row were refused (nothing listens at
-  // the URL any more), nothing more is sent (LoadResult::server_lost); 0 = never.
+  // the URL any more), nothing more is sent (LoadResult::server_lost); 0 = never. With it, a
+  // server that stops listening while its streams stall (llama-server after SIGTERM holds them
+  // 30 s) is lost too: when no byte came for `stall_probe_s` with requests in flight, a new
+  // connection is tried (a GET of net::ping_path); refused, the server is gone.
   int lost_after_refused = 0;
+  double stall_probe_s = 1.0;
   // Called once between the warm-up and the counted requests (energy: the loaded window starts).
   std::function<void()> before_counted;
 };
@@ -91,6 +95,9 @@ struct LoadResult {
   // LoadOptions::lost_after_refused requests in a row were refused: the server went away, the
   // run stopped there (what was in flight ended; the requests that ended are kept).
   bool server_lost = false;
+  // Why, one phrase ("5 requests in a row refused", "it stopped accepting connections while 2
+  // requests stalled"); the requests that stalled end failed (cut), not canceled.
+  std::string lost_reason;
   // Non-empty: the client itself failed (the system refused a file descriptor or memory to its
   // event loop; net::StreamLoop's errors), one line. The requests in flight were canceled,
   // nothing more was sent, `interrupted` is true; the requests that ended are kept.

@@ -203,7 +203,8 @@ constexpr SummaryMsKey kSummaryMsKeys[] = {
 void summary_ms_json(json& j, const char* metric, const Summary& s) {
   const std::string m = metric;
   j[m + "_n"] = s.n;
-  for (const SummaryMsKey& k : kSummaryMsKeys) j[m + "_" + k.stat + "_ms"] = num(s.*k.value);
+  // No samples, no figures: null, never a 0 ms that was not measured.
+  for (const SummaryMsKey& k : kSummaryMsKeys) j[m + "_" + k.stat + "_ms"] = s.n > 0 ? num(s.*k.value) : json(nullptr);
 }
 Summary summary_ms_from(const json& j, const char* metric) {
   const std::string m = metric;
@@ -231,7 +232,8 @@ json server_json(const ServerRun& r) {
             {"errors", errors},
             {"first_error", r.first_error},
             {"duration_s", r.duration_s},
-            {"input_tokens_mean", r.input_tokens_mean},
+            {"load_replies", r.load_replies},
+            {"input_tokens_mean", num(r.input_tokens_mean)},
             {"output_tokens_mean", r.output_tokens_mean},
             {"request_throughput_rps", num(r.request_throughput_rps)},
             {"output_tps", num(r.output_tps)},
@@ -242,11 +244,17 @@ json server_json(const ServerRun& r) {
             {"server_tg_tps", num(r.server_tg_tps)},
             {"client_tg_tps", num(r.client_tg_tps)},
             {"server_prompt_p50_ms", num(r.server_prompt_p50_ms)},
+            {"server_prompt_tps", num(r.server_prompt_tps)},
+            {"server_prompt_n_mean", num(r.server_prompt_n_mean)},
+            {"server_cache_n_mean", num(r.server_cache_n_mean)},
+            {"server_draft_accepted_pct", num(r.server_draft_accepted_pct)},
+            {"server_load_p50_ms", num(r.server_load_p50_ms)},
             {"client_cpu_pct", num(r.client_cpu_pct)}};
   summary_ms_json(j, "ttft", r.ttft_ms);
   summary_ms_json(j, "tpot", r.tpot_ms);
   summary_ms_json(j, "itl", r.itl_ms);
   summary_ms_json(j, "e2e", r.e2e_ms);
+  summary_ms_json(j, "ttft_content", r.ttft_content_ms);
   return j;
 }
 
@@ -279,11 +287,18 @@ ServerRun server_from(const json& j) {
   r.server_tg_tps = num_from(j, "server_tg_tps");
   r.client_tg_tps = num_from(j, "client_tg_tps");
   r.server_prompt_p50_ms = num_from(j, "server_prompt_p50_ms");
+  r.server_prompt_tps = num_from(j, "server_prompt_tps");
+  r.server_prompt_n_mean = num_from(j, "server_prompt_n_mean");
+  r.server_cache_n_mean = num_from(j, "server_cache_n_mean");
+  r.server_draft_accepted_pct = num_from(j, "server_draft_accepted_pct");
+  r.server_load_p50_ms = num_from(j, "server_load_p50_ms");
   r.client_cpu_pct = num_from(j, "client_cpu_pct");
   r.ttft_ms = summary_ms_from(j, "ttft");
   r.tpot_ms = summary_ms_from(j, "tpot");
   r.itl_ms = summary_ms_from(j, "itl");
   r.e2e_ms = summary_ms_from(j, "e2e");
+  r.ttft_content_ms = summary_ms_from(j, "ttft_content");
+  r.load_replies = j.value("load_replies", 0);
   return r;
 }
 
