@@ -30,6 +30,7 @@ CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& o) {
       "  rigbench serve-bench http://127.0.0.1:8080 --concurrency 1,2,4 -p 128 -n 128\n"
       "  rigbench serve-bench http://127.0.0.1:11434 -m llama3 --rate 2 --duration-seconds 60\n"
       "  rigbench serve-bench http://127.0.0.1:8080 --slo ttft_ms=500,tpot_ms=50 -o json\n"
+      "  rigbench serve-bench http://127.0.0.1:8080 --capacity concurrency --slo ttft_p95_ms=2000,tpot_p95_ms=100\n"
       "  rigbench serve-bench http://127.0.0.1:11434 -m llama3,qwen2.5,gemma2 --energy auto --price 0.30\n"
       "  rigbench serve-bench http://127.0.0.1:8080 --embeddings -b 1,32 --concurrency 1,4\n"
       "\nExit status: 0 success (failed requests are counted, not fatal), 1 the server cannot be used\n"
@@ -90,6 +91,7 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   job.prompts_file = opts.prompts_file;
   job.slo = flags->slo;
   job.slo_text = opts.slo;
+  job.capacity = flags->capacity;
   job.save_responses = !opts.save_responses.empty();
   // No --seed: a fresh one, said on this line so that the run can be repeated with the same prompts.
   job.seed = opts.seed ? *opts.seed : (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();

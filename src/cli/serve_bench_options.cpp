@@ -25,6 +25,7 @@ std::string embeddings_refusal(const ServeBenchOptions& o) {
   if (o.rate > 0) return refused("--rate");
   if (!o.prompts_file.empty()) return refused("--prompts") + " (give the texts with --queries)";
   if (!o.slo.empty()) return refused("--slo");
+  if (!o.capacity.empty()) return refused("--capacity");
   if (!o.save_responses.empty()) return refused("--save-responses");
   if (o.duration_s > 0) return refused("--duration-seconds");
   if (o.num_requests > 0) return refused("--num-requests") + " (the query set times -r sets the count)";
@@ -70,7 +71,16 @@ void add_serve_bench_options(CLI::App& cmd, ServeBenchOptions& o) {
   cmd.add_option("--prompts", o.prompts_file,
                  "JSONL prompts instead of random ones: {\"prompt\": ...} or {\"messages\": [...]}, \"max_tokens\"; "
                  "builtin = bench's built-in prompt suite");
-  cmd.add_option("--slo", o.slo, "service-level objectives for goodput, e.g. ttft_ms=500,tpot_ms=50");
+  cmd.add_option("--slo", o.slo,
+                 "service-level objectives: per request for goodput (ttft_ms=500,tpot_ms=50), or percentiles of a run "
+                 "for --capacity (ttft_p95_ms=2000,tpot_p95_ms=100,e2e_p99_ms=8000)");
+  cmd.add_option("--capacity", o.capacity,
+                 "find the largest load that meets --slo, by concurrency or by rate (requests/s, from --rate or 1, "
+                 "at most --concurrency in flight): ramp x2, then bisect; ends early when the server saturates")
+      ->check(CLI::IsMember({"concurrency", "rate"}));
+  cmd.add_option("--capacity-max", o.capacity_max, "--capacity: the largest load the ramp tries")
+      ->check(range(1, kMaxConcurrency))
+      ->capture_default_str();
   cmd.add_option("--timeout-seconds", o.timeout_s, "a request's time limit, and the longest wait for a byte")
       ->check(range(0.001, 7 * 86400))
       ->capture_default_str();
@@ -152,6 +162,17 @@ Result<ServeBenchFlags> check_serve_bench_options(ServeBenchOptions& opts) {
   out.client.connect_timeout_s = std::min(10.0, opts.timeout_s);
   if (opts.embeddings) {
     if (const std::string why = embeddings_refusal(opts); !why.empty()) return fail(ErrorCode::kUsage, why);
+  }
+  if (!opts.capacity.empty()) {
+    if (!out.slo.any()) {
+      return fail(ErrorCode::kUsage, "--capacity: give the service level with --slo, e.g. ttft_p95_ms=2000,tpot_p95_ms=100");
+    }
+    measure::CapacityOptions c;
+    c.by = opts.capacity == "rate" ? measure::CapacityBy::kRate : measure::CapacityBy::kConcurrency;
+    c.start = c.by == measure::CapacityBy::kRate && opts.rate > 0 ? opts.rate : 1;
+    c.max = opts.capacity_max;
+    if (c.start > c.max) return fail(ErrorCode::kUsage, "--capacity-max: below the first load (--rate)");
+    out.capacity = c;
   }
   return out;
 }

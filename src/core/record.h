@@ -344,6 +344,16 @@ struct ServerRun {
   double server_cache_n_mean = std::numeric_limits<double>::quiet_NaN();
   double server_draft_accepted_pct = std::numeric_limits<double>::quiet_NaN();
   double server_load_p50_ms = std::numeric_limits<double>::quiet_NaN();
+  // A capacity sweep's run (serve-bench --capacity, measure/capacity.h): the load it varies
+  // ("concurrency", "rate"; "" a plain list of runs), whether this run met the SLO's
+  // percentiles (1 met, 0 missed, -1 not judged) and what missed ("TTFT p95 was 3.4 s"); on
+  // the sweep's last run its one-line answer and the capacity found (concurrent requests or
+  // req/s; 0 when no load met it), "" / NaN on the others.
+  std::string sweep;
+  int slo_met = -1;
+  std::string slo_miss;
+  std::string capacity;
+  double capacity_load = std::numeric_limits<double>::quiet_NaN();
   // % of one core: the client's own CPU time (rigbench's process, getrusage) over the counted
   // requests' wall time; near 100 the client, not the server, set the pace. NaN unmeasured.
   double client_cpu_pct = std::numeric_limits<double>::quiet_NaN();

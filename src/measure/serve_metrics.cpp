@@ -1,6 +1,8 @@
 #include "measure/serve_metrics.h"
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 #include <cstdlib>
 
 #include "core/strings.h"
@@ -42,15 +44,26 @@ Result<Slo> parse_slo(std::string_view text) {
     if (value.empty() || end != value.c_str() + value.size() || !(v > 0)) {
       return fail(ErrorCode::kUsage, "--slo '" + p + "': expected KEY=MILLISECONDS (> 0), e.g. ttft_ms=500");
     }
-    if (key == "ttft_ms") {
-      slo.ttft_ms = v;
-    } else if (key == "tpot_ms") {
-      slo.tpot_ms = v;
-    } else if (key == "e2e_ms") {
-      slo.e2e_ms = v;
-    } else {
-      return fail(ErrorCode::kUsage, "--slo '" + key + "': unknown objective; use ttft_ms, tpot_ms, e2e_ms");
+    // METRIC_ms or METRIC_pNN_ms.
+    const auto under = key.find('_');
+    const std::string metric = key.substr(0, under);
+    const std::string rest = under == std::string::npos ? "" : key.substr(under + 1);
+    int percentile = 0;
+    if (rest == "ms") percentile = 100;
+    for (const int p : {50, 90, 95, 99}) {
+      if (rest == "p" + std::to_string(p) + "_ms") percentile = p;
     }
+    double* limit = metric == "ttft" ? &slo.ttft_ms : metric == "tpot" ? &slo.tpot_ms : metric == "e2e" ? &slo.e2e_ms : nullptr;
+    int* at = metric == "ttft"   ? &slo.ttft_percentile
+              : metric == "tpot" ? &slo.tpot_percentile
+                                 : &slo.e2e_percentile;
+    if (limit == nullptr || percentile == 0) {
+      return fail(ErrorCode::kUsage, "--slo '" + key +
+                                         "': unknown objective; use ttft_ms, tpot_ms, e2e_ms, or a percentile of "
+                                         "one (p50, p90, p95, p99) as ttft_p95_ms");
+    }
+    *limit = v;
+    *at = percentile;
   }
   return slo;
 }
@@ -61,6 +74,26 @@ bool meets(const RequestMetrics& m, const Slo& slo) {
   const bool tpot_ok = std::isnan(slo.tpot_ms) || std::isnan(m.tpot_ms) || m.tpot_ms <= slo.tpot_ms;
   return ok(m.ttft_ms, slo.ttft_ms) && tpot_ok && ok(m.e2e_ms, slo.e2e_ms);
 }
+
+namespace {
+
+// ServeRunMetrics::ttft_rise of `traces`.
+double ttft_rise(const std::vector<RequestTrace>& traces) {
+  std::vector<std::pair<double, double>> by_start;  // (sent, TTFT ms) of the completed requests
+  for (const auto& t : traces) {
+    if (t.error != net::ErrorKind::kNone || !t.model_event.empty() || t.token_s.empty()) continue;
+    by_start.emplace_back(t.start_s, (t.token_s.front() - t.start_s) * 1e3);
+  }
+  if (by_start.size() < 4) return RequestMetrics::kNaN;
+  std::sort(by_start.begin(), by_start.end());
+  const std::size_t half = by_start.size() / 2;
+  std::vector<double> early, late;
+  for (std::size_t i = 0; i < by_start.size(); ++i) (i < half ? early : late).push_back(by_start[i].second);
+  const double e = summarize(early).median;
+  return e > 0 ? summarize(late).median / e : RequestMetrics::kNaN;
+}
+
+}  // namespace
 
 ServeRunMetrics summarize_run(const std::vector<RequestTrace>& traces, double duration_s, const Slo& slo) {
   ServeRunMetrics r;
@@ -140,6 +173,7 @@ ServeRunMetrics summarize_run(const std::vector<RequestTrace>& traces, double du
       }
     }
   }
+  r.ttft_rise = ttft_rise(traces);
   r.ttft_ms = summarize(ttft);
   r.ttft_content_ms = summarize(ttft_content);
   r.tpot_ms = summarize(tpot);

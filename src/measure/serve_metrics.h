@@ -61,14 +61,19 @@ struct RequestMetrics {
 
 RequestMetrics request_metrics(const RequestTrace& trace);
 
-// Service-level objectives; NaN = not set. A request meets them when each set one holds.
+// Service-level objectives; NaN = not set. A request meets them when each set one holds
+// (goodput); a run meets them when each set one's percentile over its completed requests
+// holds (a capacity sweep, measure/capacity.h): `*_percentile` 50, 90, 95 or 99 (given as
+// ttft_p95_ms=...), or 100 where the key names none (ttft_ms=...: every request).
 struct Slo {
   double ttft_ms = RequestMetrics::kNaN;
   double tpot_ms = RequestMetrics::kNaN;
   double e2e_ms = RequestMetrics::kNaN;
+  int ttft_percentile = 100, tpot_percentile = 100, e2e_percentile = 100;
   bool any() const;
 };
-// "ttft_ms=500,tpot_ms=50[,e2e_ms=2000]". Errors: kUsage naming --slo and the bad part.
+// "ttft_ms=500,tpot_ms=50[,e2e_ms=2000]", or with percentiles "ttft_p95_ms=2000,tpot_p95_ms=100,
+// e2e_p99_ms=8000" (p50, p90, p95, p99). Errors: kUsage naming --slo and the bad part.
 Result<Slo> parse_slo(std::string_view text);
 bool meets(const RequestMetrics& m, const Slo& slo);
 
@@ -83,6 +88,10 @@ struct ServeRunMetrics {
   double duration_s = 0;                     // wall time of the run
   Summary ttft_ms, tpot_ms, itl_ms, e2e_ms;  // over completed requests (itl: every gap of every request)
   Summary ttft_content_ms;                   // over completed requests that streamed content
+  // TTFT through the run: the TTFT median of the later half of the completed requests (by the
+  // time each was sent) over that of the earlier half; above 1 the server's queue grew while
+  // the run went on. NaN with fewer than 4 completed requests.
+  double ttft_rise = RequestMetrics::kNaN;
   // input_tokens: over the completed requests whose input is known (the server's usage, else
   // the client's count); n = 0 when none is (a server that reports none: unknown, never 0)
   Summary input_tokens, output_tokens;

@@ -67,6 +67,11 @@ std::vector<TableColumn> serve_columns(bool slo, bool models) {
   c.push_back({"server_cache_n_mean", "server cached tok", Align::kRight, true});
   c.push_back({"server_draft_accepted_pct", "draft accepted %", Align::kRight, true});
   c.push_back({"server_load_p50_ms", "server load p50 ms", Align::kRight, true});
+  c.push_back({"sweep", "sweep", Align::kLeft, true});
+  c.push_back({"slo_met", "SLO met", Align::kLeft, !slo});
+  c.push_back({"slo_miss", "SLO missed", Align::kLeft, true});
+  c.push_back({"capacity", "capacity", Align::kLeft, true});
+  c.push_back({"capacity_load", "capacity load", Align::kRight, true});
   c.push_back({"output_short", "short", Align::kRight, false, true});
   c.push_back({"client_cpu_pct", "client CPU %", Align::kRight, true});
   c.push_back({"energy_method", "energy", Align::kLeft, false, true});
@@ -125,6 +130,11 @@ std::vector<TableCell> serve_row(const RunRecord& rec) {
   r.push_back(TableCell::number(s.server_cache_n_mean, 1));
   r.push_back(TableCell::number(s.server_draft_accepted_pct, 1));
   r.push_back(TableCell::number(s.server_load_p50_ms, 2));
+  r.push_back(s.sweep.empty() ? TableCell::absent("-") : TableCell::str(s.sweep));
+  r.push_back(s.slo_met < 0 ? TableCell::absent("-") : TableCell::boolean(s.slo_met == 1));
+  r.push_back(s.slo_miss.empty() ? TableCell::absent("-") : TableCell::str(s.slo_miss));
+  r.push_back(s.capacity.empty() ? TableCell::absent("-") : TableCell::str(s.capacity));
+  r.push_back(TableCell::number(s.capacity_load, 2));
   r.push_back(TableCell::integer(s.output_short));
   r.push_back(TableCell::number(s.client_cpu_pct, 2));
   const bool measured = rec.energy.method != "unavailable";
@@ -186,6 +196,7 @@ void add_serve_footers(Table& table, const RunRecord& rec, int n_gen) {
     table.add_footer(at + "speculative decoding: " + format_fixed(s.server_draft_accepted_pct, 1) +
                      " % of drafted tokens accepted");
   }
+  if (!s.capacity.empty()) table.add_footer("capacity (" + s.sweep + " sweep, SLO " + s.slo + "): " + s.capacity);
   if (rec.energy.tg && std::isfinite(rec.energy.tg->j_per_token)) {
     char line[256];
     std::snprintf(line, sizeof line, "energy (%s): idle %.1f W, loaded %.1f W, %.4f J per output token",

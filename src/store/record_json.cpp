@@ -249,6 +249,11 @@ json server_json(const ServerRun& r) {
             {"server_cache_n_mean", num(r.server_cache_n_mean)},
             {"server_draft_accepted_pct", num(r.server_draft_accepted_pct)},
             {"server_load_p50_ms", num(r.server_load_p50_ms)},
+            {"sweep", r.sweep},
+            {"slo_met", r.slo_met < 0 ? json(nullptr) : json(r.slo_met == 1)},
+            {"slo_miss", r.slo_miss},
+            {"capacity", r.capacity},
+            {"capacity_load", num(r.capacity_load)},
             {"client_cpu_pct", num(r.client_cpu_pct)}};
   summary_ms_json(j, "ttft", r.ttft_ms);
   summary_ms_json(j, "tpot", r.tpot_ms);
@@ -292,6 +297,11 @@ ServerRun server_from(const json& j) {
   r.server_cache_n_mean = num_from(j, "server_cache_n_mean");
   r.server_draft_accepted_pct = num_from(j, "server_draft_accepted_pct");
   r.server_load_p50_ms = num_from(j, "server_load_p50_ms");
+  r.sweep = j.value("sweep", "");
+  if (j.contains("slo_met") && j["slo_met"].is_boolean()) r.slo_met = j["slo_met"].get<bool>() ? 1 : 0;
+  r.slo_miss = j.value("slo_miss", "");
+  r.capacity = j.value("capacity", "");
+  r.capacity_load = num_from(j, "capacity_load");
   r.client_cpu_pct = num_from(j, "client_cpu_pct");
   r.ttft_ms = summary_ms_from(j, "ttft");
   r.tpot_ms = summary_ms_from(j, "tpot");

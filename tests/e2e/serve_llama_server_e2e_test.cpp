@@ -223,6 +223,41 @@ TEST(ServeBenchLlamaServer, AServerStoppedWithSigtermMidRunIsLost) {
   EXPECT_EQ(testing::query_int(dir.file("r.db"), "SELECT COUNT(*) FROM runs"), 1);
 }
 
+// The capacity sweep on the shipped model at --parallel 4: ramp x2 from 1, each run judged,
+// the last one carrying the answer, whose number is the largest load that met the SLO.
+TEST(ServeBenchLlamaServer, ACapacitySweepByConcurrencyAnswersInOneLine) {
+  const int port = free_port();
+  Background server(llama_server(RIGBENCH_TEST_MODEL, port, {"-c", "2048", "--parallel", "4"}));
+  ASSERT_TRUE(healthy(port)) << server.err();
+  const ProcessResult r =
+      serve_bench({url(port), "--capacity", "concurrency", "--capacity-max", "8", "--slo",
+                   "ttft_p95_ms=2000,tpot_p95_ms=100", "--num-requests", "8", "-p", "32", "-n", "16", "-o", "json",
+                   "--no-db"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json runs = runs_of(r);
+  ASSERT_GE(runs.size(), 1u) << r.out;
+  EXPECT_EQ(runs[0]["concurrency"], 1);
+  double best = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const json& run = runs[i];
+    EXPECT_EQ(run["sweep"], "concurrency");
+    ASSERT_TRUE(run["slo_met"].is_boolean()) << run.dump();
+    if (run["slo_met"].get<bool>()) best = std::max(best, run["concurrency"].get<double>());
+    else EXPECT_FALSE(run["slo_miss"].get<std::string>().empty());
+    EXPECT_EQ(run["capacity"].is_string() && !run["capacity"].get<std::string>().empty(), i + 1 == runs.size())
+        << run.dump();
+  }
+  const json& last = runs.back();
+  EXPECT_DOUBLE_EQ(last["capacity_load"].get<double>(), best);
+  const std::string line = last["capacity"].get<std::string>();
+  EXPECT_NE(line.find("at TTFT p95 <= 2 s and TPOT p95 <= 100 ms"), std::string::npos) << line;
+  // The table says it too.
+  const ProcessResult md = serve_bench({url(port), "--capacity", "concurrency", "--capacity-max", "2", "--slo",
+                                        "ttft_p95_ms=2000", "--num-requests", "4", "-p", "16", "-n", "8", "--no-db"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_NE(md.out.find("capacity (concurrency sweep, SLO ttft_p95_ms=2000): serves"), std::string::npos) << md.out;
+}
+
 }  // namespace
 }  // namespace rigbench
 #endif
