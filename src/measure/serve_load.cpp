@@ -18,6 +18,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Stalled streams and this many pings in a row unanswered (each within 2 s): the server is lost
+// (llama-server after SIGTERM can hold its listening socket open a while, answering nothing).
+constexpr int kUnansweredPings = 3;
+
 double seconds_since(Clock::time_point origin) { return std::chrono::duration<double>(Clock::now() - origin).count(); }
 
 // Common English words; most tokenizers give each (with its leading space) one token.
@@ -325,6 +329,7 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
   // started, and the last probe.
   double last_activity_s = 0, last_probe_s = 0;
   bool stopped_listening = false;  // the probe was refused: the in-flight requests are lost
+  int unanswered = 0;              // probes in a row that got no answer (kUnansweredPings)
   const auto start_one = [&] {
     const auto at = static_cast<std::size_t>(o.warmup + next++);
     last_activity_s = seconds_since(origin);
@@ -377,13 +382,22 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
       net::ClientOptions quick = o.client;
       quick.connect_timeout_s = quick.timeout_s = std::min(o.client.timeout_s, 2.0);
       net::HttpClient probe(o.url, quick);
-      if (probe.get(net::ping_path(o.api)).error == net::ErrorKind::kRefused) {
+      const net::ErrorKind ping = probe.get(net::ping_path(o.api)).error;
+      unanswered = ping == net::ErrorKind::kTimeout ? unanswered + 1 : 0;
+      const std::string stalled = " while " + std::to_string(loop.in_flight()) + " requests stalled " +
+                                  format_fixed(seconds_since(origin) - last_activity_s, 1) + " s";
+      if (ping == net::ErrorKind::kRefused) result.lost_reason = "it stopped accepting connections" + stalled;
+      if (unanswered >= kUnansweredPings) {
+        result.lost_reason = "it stopped answering (" + std::to_string(unanswered) + " pings of " +
+                             format_fixed(quick.timeout_s, 0) + " s unanswered)" + stalled;
+      }
+      if (!result.lost_reason.empty()) {
         result.server_lost = true;
-        result.lost_reason = "it stopped accepting connections while " + std::to_string(loop.in_flight()) +
-                             " requests stalled " + format_fixed(now_s - last_activity_s, 1) + " s";
         stopped_listening = true;
         loop.cancel_all();
       }
+    } else if (now_s - last_activity_s < o.stall_probe_s) {
+      unanswered = 0;
     }
   }
   result.duration_s = last_end_s;

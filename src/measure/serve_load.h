@@ -71,7 +71,8 @@ struct LoadOptions {
   // the URL any more), nothing more is sent (LoadResult::server_lost); 0 = never. With it, a
   // server that stops listening while its streams stall (llama-server after SIGTERM holds them
   // 30 s) is lost too: when no byte came for `stall_probe_s` with requests in flight, a new
-  // connection is tried (a GET of net::ping_path); refused, the server is gone.
+  // connection is tried (a GET of net::ping_path); refused, or 3 such pings in a row
+  // unanswered within 2 s, the server is gone.
   int lost_after_refused = 0;
   double stall_probe_s = 1.0;
   // Called once between the warm-up and the counted requests (energy: the loaded window starts).

@@ -252,6 +252,25 @@ TEST(ServeBenchFaultServer, AServerLostMidRunStopsTheRunStoresItFailedAndExits1)
   EXPECT_EQ(testing::query_int(db, "SELECT json_extract(record_json, '$.server.completed') FROM runs"), 2);
 }
 
+// A server that still accepts connections but answers nothing, pings included, while its
+// streams stall (llama-server after SIGTERM can, until it closes its socket) is lost too:
+// before, each request waited out --timeout-seconds and the run went on.
+TEST(ServeBenchFaultServer, AServerThatHangsWhileItsStreamsStallIsLost) {
+  Background faults(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1", "--faults", "ok,ok,ok,freeze",
+                                    "--stall-ms", "120000"}));
+  ASSERT_GT(faults.port(), 0);
+  const ProcessResult r = serve_bench({url(faults.port()), "--num-requests", "40", "-n", "4", "--timeout-seconds",
+                                       "100", "-o", "json", "--no-db"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("the server was lost (it stopped answering (3 pings of 2 s unanswered) while 1 requests"),
+            std::string::npos)
+      << r.err;
+  const json runs = runs_of(r);
+  ASSERT_EQ(runs.size(), 1u) << r.out;
+  EXPECT_EQ(runs[0]["completed"], 2);  // the warm-up took the first ok
+  EXPECT_EQ(runs[0]["failed"], 1);     // the stalled one: failed, not dropped
+}
+
 TEST(ServeBenchBadInput, UnreachableWrongApiUnknownModelNoStreamOneLineExit1) {
   const int dead = free_port();
   const ProcessResult unreachable = serve_bench({url(dead), "--no-db"});

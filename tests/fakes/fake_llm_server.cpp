@@ -19,6 +19,8 @@
 //              server's HTTP library closing an idle one), on cue
 //   drop-kept  as drop when the request came on a kept-alive connection (one that served an
 //              earlier request); answered as ok on a new connection
+//   freeze     from this request on, the whole server answers nothing (every request, pings too,
+//              waits --stall-ms) while it still accepts connections: a server that hangs
 //   burst      every token in one write after --ttft-ms (a TPOT near 0, as a server that
 //              sends a batch of tokens together); its timings as ok's
 //
@@ -141,6 +143,7 @@ bool has_model(const Config& cfg, const std::string& name) {
 }
 
 std::atomic<long> g_requests{0};
+std::atomic<bool> g_frozen{false};  // fault "freeze": every request waits --stall-ms
 
 // Every request so far, "METHOD PATH CLIENT_PORT" (GET /fake/log).
 std::mutex g_log_mu;
@@ -275,6 +278,11 @@ void generate(const Config& cfg, const httplib::Request& req, httplib::Response&
   const int n = cfg.fixed_tokens > 0 ? cfg.fixed_tokens : asked;
   const int prompt_n = count_words(body);
   const double predicted_ms = cfg.interval_ms * (n > 0 ? n - 1 : 0);
+  if (fault == "freeze") {
+    g_frozen = true;
+    sleep_ms(cfg.stall_ms);
+    return;
+  }
   if (fault == "exit") {
     std::_Exit(0);  // every connection closes; nothing listens any more
   }
@@ -417,7 +425,8 @@ int main(int argc, char** argv) {
   svr.set_tcp_nodelay(true);  // each token leaves when written (Nagle would hold small writes ~40 ms)
   // GET /fake/log: every request so far, one line each, "METHOD PATH CLIENT_PORT", in arrival
   // order (which connection each request came on: tests of connection reuse).
-  svr.set_pre_routing_handler([](const httplib::Request& q, httplib::Response&) {
+  svr.set_pre_routing_handler([&cfg](const httplib::Request& q, httplib::Response&) {
+    if (g_frozen.load()) sleep_ms(cfg.stall_ms);
     if (q.path != "/fake/log") {
       std::lock_guard lock(g_log_mu);
       g_log.push_back(q.method + " " + q.path + " " + std::to_string(q.remote_port));
