@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <limits>
 
 #include "cli/args.h"
 #include "cli/progress_flags.h"
@@ -23,6 +25,8 @@ std::string embeddings_refusal(const ServeBenchOptions& o) {
     return std::string(flag) + ": a generation setting; --embeddings measures latency per text and texts/s per -b";
   };
   if (o.rate > 0) return refused("--rate");
+  if (o.burstiness != 1) return refused("--burstiness");
+  if (o.prefix_tokens > 0) return refused("--prefix-tokens");
   if (!o.prompts_file.empty()) return refused("--prompts") + " (give the texts with --queries)";
   if (!o.slo.empty()) return refused("--slo");
   if (!o.capacity.empty()) return refused("--capacity");
@@ -49,9 +53,19 @@ void add_serve_bench_options(CLI::App& cmd, ServeBenchOptions& o) {
       ->check(int_range(1, kMaxConcurrency))
       ->capture_default_str();
   cmd.add_option("--rate", o.rate,
-                 "requests per second (> 0), Poisson arrivals (at most --concurrency in flight); without it, a closed "
-                 "loop of --concurrency workers (vLLM's --request-rate inf)")
-      ->check(range(1e-6, 1e6));
+                 "requests per second (> 0), open-loop arrivals (at most --concurrency in flight); inf or without it, "
+                 "a closed loop of --concurrency workers (vLLM's --request-rate inf)")
+      ->check(range(1e-6, std::numeric_limits<double>::infinity()));
+  cmd.add_option("--burstiness", o.burstiness,
+                 "--rate's arrival gaps: gamma-distributed with this shape (vLLM's --burstiness): 1 Poisson, below 1 "
+                 "burstier, inf even gaps; seeded by --seed")
+      ->check(range(1e-3, std::numeric_limits<double>::infinity()))
+      ->capture_default_str();
+  cmd.add_option("--prefix-tokens", o.prefix_tokens,
+                 "a shared prefix (a system prompt) of this many random tokens before every random prompt, the same "
+                 "for every request and run of the job (the server's prompt cache may serve it)")
+      ->check(int_range(0, kMaxTokens))
+      ->capture_default_str();
   cmd.add_option("--num-requests", o.num_requests,
                  "requests counted per run (default: 8 per concurrent request, at least 16)")
       ->check(int_range(1, measure::kMaxRequestsPerRun));
@@ -163,13 +177,19 @@ Result<ServeBenchFlags> check_serve_bench_options(ServeBenchOptions& opts) {
   if (opts.embeddings) {
     if (const std::string why = embeddings_refusal(opts); !why.empty()) return fail(ErrorCode::kUsage, why);
   }
+  if (opts.burstiness != 1 && !(opts.rate > 0 && std::isfinite(opts.rate)) && opts.capacity != "rate") {
+    return fail(ErrorCode::kUsage, "--burstiness: shapes --rate's arrival gaps; give --rate R (requests/s)");
+  }
+  if (opts.prefix_tokens > 0 && !opts.prompts_file.empty()) {
+    return fail(ErrorCode::kUsage, "--prefix-tokens: a prefix of random prompts; a --prompts file holds its own");
+  }
   if (!opts.capacity.empty()) {
     if (!out.slo.any()) {
       return fail(ErrorCode::kUsage, "--capacity: give the service level with --slo, e.g. ttft_p95_ms=2000,tpot_p95_ms=100");
     }
     measure::CapacityOptions c;
     c.by = opts.capacity == "rate" ? measure::CapacityBy::kRate : measure::CapacityBy::kConcurrency;
-    c.start = c.by == measure::CapacityBy::kRate && opts.rate > 0 ? opts.rate : 1;
+    c.start = c.by == measure::CapacityBy::kRate && opts.rate > 0 && std::isfinite(opts.rate) ? opts.rate : 1;
     c.max = opts.capacity_max;
     if (c.start > c.max) return fail(ErrorCode::kUsage, "--capacity-max: below the first load (--rate)");
     out.capacity = c;

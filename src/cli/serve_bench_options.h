@@ -27,7 +27,9 @@ struct ServeBenchOptions {
       models;           // -m, --model a,b,c: the server's model names, run one after another; none = the loaded one
   std::string api_key;  // --api-key, else $OPENAI_API_KEY; never printed or stored
   std::vector<int> concurrency{1};  // --concurrency 1,4,16
-  double rate = 0;                  // --rate: requests/s (Poisson); 0 = closed loop
+  double rate = 0;                  // --rate: requests/s (open loop); 0 = closed loop; inf = all at once (closed loop)
+  double burstiness = 1;            // --burstiness: the arrival gaps' gamma shape; 1 = Poisson, inf = even gaps
+  int prefix_tokens = 0;            // --prefix-tokens: a shared prefix before every random prompt
   int num_requests = -1;            // --num-requests; -1 = default (unless --duration-seconds)
   double duration_s = 0;            // --duration-seconds
   int warmup = 1;                   // --warmup

@@ -305,7 +305,10 @@ struct ServerRun {
   std::string model_id;  // the model's id on the server, as requests name it (ModelInfo::name is
                          // core/model_name.h served_model_name of it); "" in records before it
   int concurrency = 1;   // workers (closed loop), or the most in flight under a rate
-  double rate_rps = 0;   // requests/s asked (Poisson arrivals); 0 = closed loop
+  double rate_rps = 0;   // requests/s asked (open loop); 0 = closed loop; infinity (JSON "inf") = all at once
+  double burstiness = 1;  // the open loop's gamma shape: 1 Poisson, infinity even gaps (JSON "inf")
+  int prefix_tokens = 0;  // tokens of the shared prefix before every random prompt (serve-bench --prefix-tokens)
+  uint64_t seed = 0;      // the seed of the job's prompts, prefix and arrivals (--seed repeats them)
   int requests = 0;      // counted requests that ended (warm-up excluded)
   int completed = 0;
   int failed = 0;

@@ -43,6 +43,9 @@ RunRecord make_record(const ServeJob& job, const std::string& model, int concurr
   s.model_id = model;
   s.concurrency = concurrency;
   s.rate_rps = job.rate;
+  s.burstiness = job.burstiness;
+  s.prefix_tokens = job.file_prompts.empty() ? job.prefix_tokens : 0;
+  s.seed = job.seed;
   s.requests = m.requests;
   s.completed = m.completed;
   s.failed = m.failed;
@@ -126,6 +129,7 @@ LoadOptions load_options(const ServeJob& job, const std::string& model, int c, u
   load.ignore_eos = job.ignore_eos;
   load.save_responses = job.save_responses;
   load.seed = step_seed;
+  load.burstiness = job.burstiness;
   load.stop = job.stop;
   load.lost_after_refused = kLostAfterRefused;
   if (!job.file_prompts.empty()) {
@@ -137,6 +141,8 @@ LoadOptions load_options(const ServeJob& job, const std::string& model, int c, u
       tokenize = [&job](const std::string& text) { return net::tokenize(*job.tokenizer, text); };
     }
     load.prompts = random_prompts(count, job.n_prompt, job.n_gen, step_seed, tokenize);
+    // The shared prefix is the job's (its seed, not the run's): every run and request carries it.
+    add_shared_prefix(load.prompts, job.prefix_tokens, job.seed, tokenize);
   }
   return load;
 }
@@ -202,7 +208,7 @@ StepResult run_step(const ServeJob& job, std::size_t mi, std::size_t step, int c
   // prompt cache.
   LoadOptions load = load_options(job, model, c, run_seed(job.seed, mi, step));
   load.rate = rate;
-  if (rate > 0 && job.num_requests <= 0 && job.duration_s <= 0) {
+  if (rate > 0 && std::isfinite(rate) && job.num_requests <= 0 && job.duration_s <= 0) {
     load.num_requests = std::max(16, static_cast<int>(std::ceil(kDefaultRequestsPerWorker * rate)));
   }
   std::mutex mu;
@@ -210,7 +216,7 @@ StepResult run_step(const ServeJob& job, std::size_t mi, std::size_t step, int c
   std::map<std::string, int> by_kind;
   const int total = load.num_requests;
   const std::string label =
-      "c=" + std::to_string(c) + (rate > 0 && rate != job.rate ? " at " + format_fixed(rate, 2) + " req/s" : "");
+      "c=" + std::to_string(c) + (rate > 0 && std::isfinite(rate) && rate != job.rate ? " at " + format_fixed(rate, 2) + " req/s" : "");
   const auto on_done = [&](const RequestTrace& t) {
     std::lock_guard lock(mu);
     ++done;

@@ -57,7 +57,9 @@ struct ServeJob {
   // exactly n_prompt tokens long (openai-completions on llama.cpp). Null: words only.
   net::HttpClient* tokenizer = nullptr;
   std::vector<int> concurrency{1};  // requests in flight: one run per value, per model, in this order
-  double rate = 0;                  // requests/s, Poisson arrivals (at most `concurrency` in flight); 0 = closed loop
+  double rate = 0;                  // requests/s, open loop (at most `concurrency` in flight); 0 or infinity = closed loop
+  double burstiness = 1;            // the open loop's gamma shape (measure/serve_load.h ArrivalGaps): 1 = Poisson
+  int prefix_tokens = 0;            // a shared prefix of this many tokens before every random prompt (add_shared_prefix)
   // Requests counted per run; <= 0: 8 per concurrent request, at least 16 (none with a duration:
   // the duration bounds the run).
   int num_requests = -1;

@@ -1,6 +1,7 @@
 #include "measure/serve_load.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <memory>
 #include <numeric>
@@ -101,6 +102,32 @@ std::vector<ServePrompt> random_prompts(int count, int input_tokens, int output_
   }
   return prompts;
 }
+
+void add_shared_prefix(std::vector<ServePrompt>& prompts, int prefix_tokens, uint64_t seed,
+                       const std::function<Result<std::vector<int>>(const std::string&)>& tokenize) {
+  if (prefix_tokens <= 0 || prompts.empty()) return;
+  // The prefix is the first prompt of its own random draw (one word a token, or token ids).
+  const std::vector<ServePrompt> drawn = random_prompts(1, prefix_tokens, 1, seed, tokenize);
+  const ServePrompt& prefix = drawn.front();
+  // Token-id prompts get the prefix's ids (the same tokenizer drew both), text prompts its words.
+  for (ServePrompt& p : prompts) {
+    if (!p.tokens.empty()) {
+      p.tokens.insert(p.tokens.begin(), prefix.tokens.begin(), prefix.tokens.end());
+      p.input_tokens = static_cast<int>(p.tokens.size());
+    } else {
+      p.text = prefix.text + (p.text.empty() ? "" : " " + p.text);
+    }
+  }
+}
+
+ArrivalGaps::ArrivalGaps(double rate, double burstiness, uint64_t seed)
+    : rng_(seed),
+      gamma_(std::isfinite(burstiness) && burstiness > 0 ? burstiness : 1.0,
+             1.0 / (rate * (std::isfinite(burstiness) && burstiness > 0 ? burstiness : 1.0))) {
+  if (!std::isfinite(burstiness)) even_s_ = 1.0 / rate;
+}
+
+double ArrivalGaps::next() { return even_s_ > 0 ? even_s_ : gamma_(rng_); }
 
 uint64_t run_seed(uint64_t seed, std::size_t model_index, std::size_t step_index) {
   const auto mix = [](uint64_t z) {
@@ -306,9 +333,10 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
   Clock::time_point deadline;
   const auto past_deadline = [&] { return timed && Clock::now() >= deadline; };
 
-  // Poisson arrivals: exponential gaps at `rate`, drawn in order as requests are started.
-  std::mt19937_64 rng(o.seed);
-  std::exponential_distribution<double> gap(o.rate > 0 ? o.rate : 1.0);
+  // Open-loop arrivals (ArrivalGaps), drawn in order as requests are started; an infinite rate
+  // is the closed loop (every request at once, at most `slots` in flight: vLLM's inf).
+  const bool open_loop = o.rate > 0 && std::isfinite(o.rate);
+  ArrivalGaps gap(open_loop ? o.rate : 1.0, o.burstiness, o.seed);
   double next_arrival_s = 0;
   int next = 0;
   double last_end_s = 0;
@@ -359,11 +387,11 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
     const bool may_start = next < limit && !stopped() && client && !past_deadline() && !result.server_lost;
     if (!may_start && loop.in_flight() == 0) break;
     double wait_s = 0.05;  // at most: Ctrl-C and the deadline are seen within it
-    if (may_start && o.rate > 0) {
+    if (may_start && open_loop) {
       const double now_s = seconds_since(origin);
       while (client && next < limit && loop.in_flight() < slots && next_arrival_s <= now_s) {
         client = start_one();
-        next_arrival_s += gap(rng);
+        next_arrival_s += gap.next();
       }
       if (next < limit && loop.in_flight() < slots) wait_s = std::min(wait_s, std::max(0.0, next_arrival_s - now_s));
     } else if (may_start) {

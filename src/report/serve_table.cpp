@@ -30,6 +30,9 @@ std::vector<TableColumn> serve_columns(bool slo, bool models) {
       {"api", "api", Align::kLeft, false, true},
       {"concurrency", "c", Align::kRight},
       {"rate_rps", "rate req/s", Align::kRight, true},
+      {"burstiness", "burstiness", Align::kRight, true},
+      {"prefix_tokens", "prefix tok", Align::kRight, true},
+      {"seed", "seed", Align::kRight, true},
       {"requests", "req", Align::kRight, true},
       {"completed", "ok", Align::kRight, true},
       {"failed", "err", Align::kRight},
@@ -94,7 +97,12 @@ std::vector<TableCell> serve_row(const RunRecord& rec) {
       TableCell::str(s.version),
       TableCell::str(s.api),
       TableCell::integer(s.concurrency),
-      s.rate_rps > 0 ? TableCell::number(s.rate_rps, 2) : TableCell::absent("-"),
+      std::isinf(s.rate_rps) ? TableCell::str("inf")
+      : s.rate_rps > 0       ? TableCell::number(s.rate_rps, 2)
+                             : TableCell::absent("-"),
+      std::isinf(s.burstiness) ? TableCell::str("inf") : TableCell::number(s.burstiness, 2),
+      TableCell::integer(s.prefix_tokens),
+      TableCell::count(s.seed),
       TableCell::integer(s.requests),
       TableCell::integer(s.completed),
       TableCell::integer(s.failed),
@@ -229,14 +237,22 @@ void add_serve_footers(Table& table, const RunRecord& rec, int n_gen) {
 }
 
 Table serve_job_table(const std::string& url, const std::string& api, const std::vector<std::string>& models,
-                      const std::string& prompts_file, int n_prompt, int n_gen, double rate, bool slo) {
+                      const std::string& prompts_file, int n_prompt, int n_gen, double rate, bool slo,
+                      double burstiness, int prefix_tokens) {
   Table table(serve_columns(slo, models.size() > 1));
   table.add_preamble("serve-bench " + url + " (" + api + "), model" + (models.size() > 1 ? "s " : " ") +
                      join(models, ", ") +
                      (prompts_file.empty()
                           ? ", " + std::to_string(n_prompt) + " prompt + " + std::to_string(n_gen) + " output tokens"
                           : ", prompts from " + prompts_file) +
-                     (rate > 0 ? ", " + shortest(rate) + " req/s Poisson" : ""));
+                     (prompts_file.empty() && prefix_tokens > 0
+                          ? " after a shared " + std::to_string(prefix_tokens) + "-token prefix"
+                          : "") +
+                     (std::isinf(rate) ? ", every request at once (rate inf)"
+                      : rate > 0       ? ", " + shortest(rate) + " req/s " +
+                                       (burstiness == 1 ? std::string("Poisson")
+                                                        : "gamma (burstiness " + shortest(burstiness) + ")")
+                                       : ""));
   return table;
 }
 

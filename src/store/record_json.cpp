@@ -1,6 +1,7 @@
 #include "store/record_json.h"
 
 #include <cmath>
+#include <limits>
 
 #include "core/knobs.h"
 #include "core/noise_note.h"
@@ -225,7 +226,10 @@ json server_json(const ServerRun& r) {
             {"api", r.api},
             {"model_id", r.model_id},
             {"concurrency", r.concurrency},
-            {"rate_rps", r.rate_rps},
+            {"rate_rps", std::isinf(r.rate_rps) ? json("inf") : json(r.rate_rps)},
+            {"burstiness", std::isinf(r.burstiness) ? json("inf") : num(r.burstiness)},
+            {"prefix_tokens", r.prefix_tokens},
+            {"seed", r.seed},
             {"requests", r.requests},
             {"completed", r.completed},
             {"failed", r.failed},
@@ -271,8 +275,15 @@ ServerRun server_from(const json& j) {
   r.api = j.value("api", "");
   r.model_id = j.value("model_id", "");
   r.concurrency = j.value("concurrency", 1);
-  r.rate_rps = num_from(j, "rate_rps");
-  if (std::isnan(r.rate_rps)) r.rate_rps = 0;
+  const auto inf_or = [&](const char* key, double absent) {
+    if (j.contains(key) && j[key] == "inf") return std::numeric_limits<double>::infinity();
+    const double v = num_from(j, key);
+    return std::isnan(v) ? absent : v;
+  };
+  r.rate_rps = inf_or("rate_rps", 0);
+  r.burstiness = inf_or("burstiness", 1);
+  r.prefix_tokens = j.value("prefix_tokens", 0);
+  r.seed = j.value("seed", uint64_t{0});
   r.requests = j.value("requests", 0);
   r.completed = j.value("completed", 0);
   r.failed = j.value("failed", 0);

@@ -271,6 +271,41 @@ TEST(ServeBenchFaultServer, AServerThatHangsWhileItsStreamsStallIsLost) {
   EXPECT_EQ(runs[0]["failed"], 1);     // the stalled one: failed, not dropped
 }
 
+// --rate inf (vLLM's spelling; refused before) is the closed loop; --burstiness shapes the open
+// loop's gaps and is refused without a rate; --prefix-tokens puts the job's one prefix before
+// every prompt; the record says each, and the seed.
+TEST(ServeBenchFakeOpenAi, RateInfBurstinessAndASharedPrefix) {
+  Background server(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1"}));
+  ASSERT_GT(server.port(), 0);
+  const ProcessResult inf = serve_bench({url(server.port()), "--rate", "inf", "--concurrency", "2", "--num-requests",
+                                         "4", "-n", "2", "-o", "json", "--no-db"});
+  ASSERT_EQ(inf.exit_code, 0) << inf.err;
+  ASSERT_EQ(runs_of(inf).size(), 1u) << inf.out;
+  EXPECT_EQ(runs_of(inf)[0]["rate_rps"], "inf");
+  EXPECT_EQ(runs_of(inf)[0]["completed"], 4);
+  const ProcessResult no_rate = serve_bench({url(server.port()), "--burstiness", "0.5", "--no-db"});
+  EXPECT_EQ(no_rate.exit_code, 2);
+  EXPECT_NE(no_rate.err.find("--burstiness: shapes --rate's arrival gaps"), std::string::npos) << no_rate.err;
+  TempDir dir;
+  const ProcessResult r = serve_bench({url(server.port()), "--rate", "50", "--burstiness", "0.5", "--prefix-tokens",
+                                       "6", "-p", "4", "--num-requests", "5", "-n", "2", "--seed", "11", "-o", "json",
+                                       "--no-db", "--save-responses", dir.file("s.jsonl")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json run = runs_of(r).at(0);
+  EXPECT_DOUBLE_EQ(run["burstiness"].get<double>(), 0.5);
+  EXPECT_EQ(run["prefix_tokens"], 6);
+  EXPECT_EQ(run["seed"], 11);
+  EXPECT_DOUBLE_EQ(run["input_tokens_mean"].get<double>(), 10.0);  // the fake's /tokenize: one id a word
+  std::ifstream saved(dir.file("s.jsonl"));
+  std::set<std::vector<int>> prefixes;
+  for (std::string line; std::getline(saved, line);) {
+    const auto ids = json::parse(line)["prompt_token_ids"].get<std::vector<int>>();
+    ASSERT_EQ(ids.size(), 10u);
+    prefixes.insert(std::vector<int>(ids.begin(), ids.begin() + 6));
+  }
+  EXPECT_EQ(prefixes.size(), 1u);
+}
+
 TEST(ServeBenchBadInput, UnreachableWrongApiUnknownModelNoStreamOneLineExit1) {
   const int dead = free_port();
   const ProcessResult unreachable = serve_bench({url(dead), "--no-db"});
