@@ -191,6 +191,7 @@ Result<ServeBenchFlags> check_serve_bench_options(ServeBenchOptions& opts) {
     c.by = opts.capacity == "rate" ? measure::CapacityBy::kRate : measure::CapacityBy::kConcurrency;
     c.start = c.by == measure::CapacityBy::kRate && opts.rate > 0 && std::isfinite(opts.rate) ? opts.rate : 1;
     c.max = opts.capacity_max;
+    if (!std::isnan(out.slo.ttft_ms)) c.min_ttft_rise_ms = out.slo.ttft_ms / 20;
     if (c.start > c.max) return fail(ErrorCode::kUsage, "--capacity-max: below the first load (--rate)");
     out.capacity = c;
   }

@@ -126,8 +126,14 @@ std::optional<double> CapacitySearch::next() const {
 void CapacitySearch::add(const CapacityStep& step) {
   if (ramping_ && !steps_.empty() && steps_.back().met()) {
     const CapacityStep& prev = steps_.back();
-    const bool ttft_up = (prev.ttft_p50_ms > 0 && step.ttft_p50_ms >= prev.ttft_p50_ms * o_.ttft_factor) ||
-                         step.ttft_rise >= o_.ttft_factor;
+    // Step over step at the median, or through the step (its later half's median over its
+    // earlier half's: the rise in ms is then about 2 p50 (r - 1) / (r + 1)).
+    const bool step_up = prev.ttft_p50_ms > 0 && step.ttft_p50_ms >= prev.ttft_p50_ms * o_.ttft_factor &&
+                         step.ttft_p50_ms - prev.ttft_p50_ms >= o_.min_ttft_rise_ms;
+    const double r = step.ttft_rise;
+    const bool through_up =
+        r >= o_.ttft_factor && 2 * step.ttft_p50_ms * (r - 1) / (r + 1) >= o_.min_ttft_rise_ms;
+    const bool ttft_up = step_up || through_up;
     const bool tps_flat = prev.output_tps > 0 && step.output_tps < prev.output_tps * (1 + o_.tps_gain);
     if (ttft_up && tps_flat) {
       saturated_ = true;
@@ -170,7 +176,8 @@ std::string capacity_line(const CapacityAnswer& a, const Slo& slo, CapacityBy by
     line = "does not serve " + unit(a.missed ? a.missed->load : 1) + " at " + level;
     if (a.missed) line += ": " + a.missed->miss;
   } else {
-    line = std::string("serves ") + (a.end == CapacityEnd::kMax ? "at least " : "") + unit(a.capacity) + " at " + level;
+    const bool at_least = a.end == CapacityEnd::kMax || a.end == CapacityEnd::kSaturated;
+    line = std::string("serves ") + (at_least ? "at least " : "") + unit(a.capacity) + " at " + level;
     if (a.missed) line += "; at " + load_text(a.missed->load, by) + ", " + a.missed->miss;
     if (a.end == CapacityEnd::kMax) line += " (the sweep's maximum, --capacity-max)";
   }
@@ -179,7 +186,8 @@ std::string capacity_line(const CapacityAnswer& a, const Slo& slo, CapacityBy by
     const CapacityStep& b = *a.before;
     const double gain = b.output_tps > 0 ? 100 * (s.output_tps / b.output_tps - 1) : RequestMetrics::kNaN;
     line += "; saturated at " + load_text(s.load, by) + ": queueing, TTFT p50 " + duration_text(b.ttft_p50_ms) +
-            " -> " + duration_text(s.ttft_p50_ms) + " while output t/s rose " + trimmed(gain, 0) + " %";
+            " -> " + duration_text(s.ttft_p50_ms) + " while output t/s rose " + trimmed(gain, 0) + " %" +
+            (a.end == CapacityEnd::kSaturated ? " (more concurrent requests only wait longer)" : "");
   }
   return line;
 }

@@ -64,8 +64,21 @@ TEST(CapacitySearch, StopsEarlyWhenTheServerSaturatesAndSaysQueueing) {
   EXPECT_EQ(a.end, CapacityEnd::kSaturated);
   EXPECT_EQ(a.capacity, 8);
   EXPECT_EQ(capacity_line(a, slo, CapacityBy::kConcurrency),
-            "serves 8 concurrent requests at TTFT p95 <= 2 s; saturated at 8: queueing, TTFT p50 50 ms -> 100 ms "
-            "while output t/s rose 0 %");
+            "serves at least 8 concurrent requests at TTFT p95 <= 2 s; saturated at 8: queueing, TTFT p50 50 ms -> "
+            "100 ms while output t/s rose 0 % (more concurrent requests only wait longer)");
+}
+
+// A TTFT that doubles by a few ms, far below the SLO's limit, is no saturation: the ramp goes
+// on (bench/serve_capacity stopped at 2 in two rounds of three, at 8 in the third, before).
+TEST(CapacitySearch, ARiseTooSmallForTheSloIsNoSaturation) {
+  const Slo slo = *parse_slo("ttft_p95_ms=2000");
+  CapacityOptions o;
+  o.max = 8;
+  o.min_ttft_rise_ms = 100;  // 2000 / 20, as --capacity sets it
+  CapacitySearch search(o);
+  const auto loads = sweep(search, slo, [](double c) { return run(9 * c, 18 * c, 1, c <= 1 ? 100 : 105); });
+  EXPECT_EQ(loads, (std::vector<double>{1, 2, 4, 8}));
+  EXPECT_EQ(search.answer().end, CapacityEnd::kMax);
 }
 
 TEST(CapacitySearch, TtftRisingThroughAStepAlsoSaysSaturated) {
