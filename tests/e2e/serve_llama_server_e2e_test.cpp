@@ -211,7 +211,16 @@ TEST(ServeBenchLlamaServer, AServerStoppedWithSigtermMidRunIsLost) {
     r = serve_bench({url(port), "--concurrency", "2", "--num-requests", "100000", "--duration-seconds", "120", "-p",
                      "32", "-n", "64", "-o", "json", "--db", dir.file("r.db")});
   });
-  std::this_thread::sleep_for(std::chrono::seconds(3));  // when the fault comes, not what is asserted
+  // The fault comes once counted requests have ended (the warm-up's and two more "stop
+  // processing" lines in the server's log; on a busy machine the warm-up may take seconds).
+  const auto ended = [&] {
+    const std::string log = server.err();
+    int n = 0;
+    for (auto at = log.find("stop processing"); at != std::string::npos; at = log.find("stop processing", at + 1)) ++n;
+    return n;
+  };
+  for (int i = 0; i < 1200 && ended() < 3; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_GE(ended(), 3) << server.err();  // (the run is stopped either way: the thread is joined)
   server.signal(SIGTERM);
   bench.join();
   EXPECT_EQ(r.exit_code, 1) << r.err;
