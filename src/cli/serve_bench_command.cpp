@@ -85,6 +85,8 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   job.rate = opts.rate;
   job.burstiness = opts.burstiness;
   job.prefix_tokens = opts.prefix_tokens;
+  job.turns = opts.turns;
+  job.think_time_s = opts.think_time_s;
   job.num_requests = opts.num_requests;
   job.duration_s = opts.duration_s;
   job.warmup = opts.warmup;

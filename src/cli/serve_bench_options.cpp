@@ -27,6 +27,7 @@ std::string embeddings_refusal(const ServeBenchOptions& o) {
   if (o.rate > 0) return refused("--rate");
   if (o.burstiness != 1) return refused("--burstiness");
   if (o.prefix_tokens > 0) return refused("--prefix-tokens");
+  if (o.turns > 1) return refused("--turns");
   if (!o.prompts_file.empty()) return refused("--prompts") + " (give the texts with --queries)";
   if (!o.slo.empty()) return refused("--slo");
   if (!o.capacity.empty()) return refused("--capacity");
@@ -65,6 +66,14 @@ void add_serve_bench_options(CLI::App& cmd, ServeBenchOptions& o) {
                  "a shared prefix (a system prompt) of this many random tokens before every random prompt, the same "
                  "for every request and run of the job (the server's prompt cache may serve it)")
       ->check(int_range(0, kMaxTokens))
+      ->capture_default_str();
+  cmd.add_option("--turns", o.turns,
+                 "multi-turn chats: each of --concurrency sessions sends this many requests, each re-sending its "
+                 "history (prompts and answers) before a new prompt (text prompts; closed loop)")
+      ->check(int_range(1, 1000))
+      ->capture_default_str();
+  cmd.add_option("--think-time", o.think_time_s, "--turns: seconds between an answer and the session's next turn")
+      ->check(range(0, 3600))
       ->capture_default_str();
   cmd.add_option("--num-requests", o.num_requests,
                  "requests counted per run (default: 8 per concurrent request, at least 16)")
@@ -179,6 +188,12 @@ Result<ServeBenchFlags> check_serve_bench_options(ServeBenchOptions& opts) {
   }
   if (opts.burstiness != 1 && !(opts.rate > 0 && std::isfinite(opts.rate)) && opts.capacity != "rate") {
     return fail(ErrorCode::kUsage, "--burstiness: shapes --rate's arrival gaps; give --rate R (requests/s)");
+  }
+  if (opts.turns > 1 && ((opts.rate > 0 && std::isfinite(opts.rate)) || opts.capacity == "rate")) {
+    return fail(ErrorCode::kUsage, "--turns: sessions are a closed loop of --concurrency users; leave out --rate");
+  }
+  if (opts.think_time_s > 0 && opts.turns <= 1) {
+    return fail(ErrorCode::kUsage, "--think-time: the pause between a session's turns; give --turns N (N > 1)");
   }
   if (opts.prefix_tokens > 0 && !opts.prompts_file.empty()) {
     return fail(ErrorCode::kUsage, "--prefix-tokens: a prefix of random prompts; a --prompts file holds its own");

@@ -30,6 +30,8 @@ struct ServeBenchOptions {
   double rate = 0;                  // --rate: requests/s (open loop); 0 = closed loop; inf = all at once (closed loop)
   double burstiness = 1;            // --burstiness: the arrival gaps' gamma shape; 1 = Poisson, inf = even gaps
   int prefix_tokens = 0;            // --prefix-tokens: a shared prefix before every random prompt
+  int turns = 1;                    // --turns: multi-turn chat sessions, turns each (closed loop)
+  double think_time_s = 0;          // --think-time: seconds between a session's answer and its next turn
   int num_requests = -1;            // --num-requests; -1 = default (unless --duration-seconds)
   double duration_s = 0;            // --duration-seconds
   int warmup = 1;                   // --warmup

@@ -319,6 +319,12 @@ struct ServerRun {
   // To the first content token (a reasoning model's TTFT is to its first reasoning token);
   // over completed requests that streamed content; n = 0 none (records before it too).
   Summary ttft_content_ms;
+  // Multi-turn chats (serve-bench --turns, --think-time; 1 and 0 otherwise): TTFT of the turns
+  // after the first (each re-sends its history: the server's prompt cache decides it), beside
+  // ttft_ms over every turn; n = 0 without later turns.
+  int turns = 1;
+  double think_time_s = 0;
+  Summary ttft_later_turns_ms;
   int load_replies = 0;  // Ollama's replies to a model load/unload (done_reason "load"/"unload"): not requests
   // Input tokens: NaN when no completed request's input was known (the server reported none
   // and the client did not count them); total_tps then NaN too.

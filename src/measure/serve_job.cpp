@@ -57,6 +57,9 @@ RunRecord make_record(const ServeJob& job, const std::string& model, int concurr
   s.itl_ms = m.itl_ms;
   s.e2e_ms = m.e2e_ms;
   s.ttft_content_ms = m.ttft_content_ms;
+  s.turns = job.turns;
+  s.think_time_s = job.think_time_s;
+  s.ttft_later_turns_ms = m.ttft_later_turns_ms;
   s.load_replies = m.load_replies;
   s.input_tokens_mean = m.input_tokens.n > 0 ? m.input_tokens.mean : RequestMetrics::kNaN;  // unknown, never 0
   s.output_tokens_mean = m.output_tokens.mean;
@@ -130,6 +133,8 @@ LoadOptions load_options(const ServeJob& job, const std::string& model, int c, u
   load.save_responses = job.save_responses;
   load.seed = step_seed;
   load.burstiness = job.burstiness;
+  load.turns = job.turns;
+  load.think_time_s = job.think_time_s;
   load.stop = job.stop;
   load.lost_after_refused = kLostAfterRefused;
   if (!job.file_prompts.empty()) {
@@ -137,7 +142,9 @@ LoadOptions load_options(const ServeJob& job, const std::string& model, int c, u
   } else {
     const int count = std::min(job.warmup + (load.num_requests > 0 ? load.num_requests : 256), 1024);
     std::function<Result<std::vector<int>>(const std::string&)> tokenize;
-    if (job.tokenizer && job.target.api == net::Api::kOpenAiCompletions && job.target.server.software == "llama.cpp") {
+    // Token ids only for single turns: a session's history is re-sent as text.
+    if (job.tokenizer && job.turns <= 1 && job.target.api == net::Api::kOpenAiCompletions &&
+        job.target.server.software == "llama.cpp") {
       tokenize = [&job](const std::string& text) { return net::tokenize(*job.tokenizer, text); };
     }
     load.prompts = random_prompts(count, job.n_prompt, job.n_gen, step_seed, tokenize);

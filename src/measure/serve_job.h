@@ -60,6 +60,8 @@ struct ServeJob {
   double rate = 0;                  // requests/s, open loop (at most `concurrency` in flight); 0 or infinity = closed loop
   double burstiness = 1;            // the open loop's gamma shape (measure/serve_load.h ArrivalGaps): 1 = Poisson
   int prefix_tokens = 0;            // a shared prefix of this many tokens before every random prompt (add_shared_prefix)
+  int turns = 1;                    // multi-turn chats: turns per session (LoadOptions::turns; text prompts then)
+  double think_time_s = 0;          // seconds between a session's answer and its next turn
   // Requests counted per run; <= 0: 8 per concurrent request, at least 16 (none with a duration:
   // the duration bounds the run).
   int num_requests = -1;

@@ -209,7 +209,7 @@ std::string begin_request(const LoadOptions& o, const ServePrompt& prompt, Reque
 // A fresh reader and an empty token list: the request is sent now, at `start_s`.
 void restart(Pending& p, const LoadOptions& o, double start_s) {
   p.reader = net::make_stream_reader(o.api);
-  p.reader->keep_text(o.save_responses);
+  p.reader->keep_text(o.save_responses || o.turns > 1);  // a turn's answer joins its session's history
   p.t.token_s.clear();
   p.t.content_s = -1;
   // No growth per token, up to 64 Ki tokens reserved (a longer answer grows as usual).
@@ -255,7 +255,7 @@ void end_request(Pending& p, const LoadOptions& o, const net::HttpReply& reply, 
   if (auto c = reader.completion_tokens()) t.completion_tokens = *c;
   t.server = reader.timings();
   if (t.error == net::ErrorKind::kNone) t.model_event = reader.model_event();
-  if (o.save_responses) t.response = reader.text();
+  if (o.save_responses || o.turns > 1) t.response = reader.text();
 }
 
 // Starts the request of prompt `index` on `loop`; `on_end` gets its trace when it ended.
@@ -358,10 +358,36 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
   double last_activity_s = 0, last_probe_s = 0;
   bool stopped_listening = false;  // the probe was refused: the in-flight requests are lost
   int unanswered = 0;              // probes in a row that got no answer (kUnansweredPings)
-  const auto start_one = [&] {
+  // Multi-turn chats (LoadOptions::turns > 1): one session per slot, each turn re-sending the
+  // session's history (its prompts and answers so far) before a new prompt, after a think time.
+  struct Session {
+    std::string history;  // the turns so far, prompts and answers, one after another
+    int turn = 0;         // turns done
+    double ready_s = 0;   // the next turn may start (seconds since the origin)
+    bool busy = false;
+  };
+  std::vector<Session> sessions(o.turns > 1 ? static_cast<std::size_t>(slots) : 0);
+  const auto start_one = [&](Session* s = nullptr) {
     const auto at = static_cast<std::size_t>(o.warmup + next++);
     last_activity_s = seconds_since(origin);
-    return start_request(loop, o, prompt_at(at), at, origin, loop_bytes, [&](RequestTrace&& t) {
+    ServePrompt prompt = prompt_at(at);
+    int turn = 1;
+    if (s != nullptr) {
+      s->busy = true;
+      turn = s->turn + 1;
+      if (s->turn > 0) prompt.text = s->history + "\n" + prompt.text;
+      prompt.tokens.clear();
+      prompt.input_tokens = -1;
+    }
+    return start_request(loop, o, prompt, at, origin, loop_bytes, [&, s, turn, sent = prompt.text](RequestTrace&& t) {
+      t.turn = turn;
+      if (s != nullptr) {  // the answer joins the history; the session's last turn starts a new one
+        s->busy = false;
+        s->turn = turn < o.turns ? turn : 0;
+        s->history = s->turn > 0 ? sent + "\n" + t.response : std::string();
+        s->ready_s = t.end_s + (s->turn > 0 ? o.think_time_s : 0);
+        if (!o.save_responses) t.response.clear();
+      }
       last_end_s = std::max(last_end_s, t.end_s);
       last_activity_s = std::max(last_activity_s, t.end_s);
       if (stopped_listening && t.error == net::ErrorKind::kCanceled) {
@@ -394,6 +420,12 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
         next_arrival_s += gap.next();
       }
       if (next < limit && loop.in_flight() < slots) wait_s = std::min(wait_s, std::max(0.0, next_arrival_s - now_s));
+    } else if (may_start && !sessions.empty()) {
+      const double now_s = seconds_since(origin);
+      for (Session& s : sessions) {
+        if (client && next < limit && !s.busy && s.ready_s <= now_s) client = start_one(&s);
+        if (!s.busy && s.ready_s > now_s) wait_s = std::min(wait_s, s.ready_s - now_s);
+      }
     } else if (may_start) {
       while (client && next < limit && loop.in_flight() < slots) client = start_one();
     }

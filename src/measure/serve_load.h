@@ -79,6 +79,11 @@ struct LoadOptions {
   int concurrency = 1;    // workers (closed loop), or the most requests in flight under a rate
   double rate = 0;        // requests/s, open loop (ArrivalGaps); 0 or infinity = closed loop
   double burstiness = 1;  // the arrival gaps' gamma shape (ArrivalGaps): 1 = Poisson
+  // Multi-turn chats (closed loop only): each of `concurrency` sessions sends `turns` requests,
+  // each after the last one's answer and `think_time_s`, re-sending the session's history (its
+  // prompts and answers, as text) before the next prompt; then a new session. 1 = single turns.
+  int turns = 1;
+  double think_time_s = 0;
   int num_requests = 0;   // requests counted; 0 = until the duration
   double duration_s = 0;  // seconds of the counted run; 0 = until num_requests
   int warmup = 1;         // requests before, one at a time, not counted

@@ -98,7 +98,7 @@ double ttft_rise(const std::vector<RequestTrace>& traces) {
 ServeRunMetrics summarize_run(const std::vector<RequestTrace>& traces, double duration_s, const Slo& slo) {
   ServeRunMetrics r;
   r.duration_s = duration_s;
-  std::vector<double> ttft, ttft_content, tpot, itl, e2e, in, out, server_prompt;
+  std::vector<double> ttft, ttft_content, ttft_later, tpot, itl, e2e, in, out, server_prompt;
   bool input_unknown = false;  // a completed request whose input tokens nobody reported
   // Generation rates over the requests the server timed, as ratios of sums (tokens over time,
   // each side on its own clock), so a request whose tokens came in a burst counts for its
@@ -126,6 +126,7 @@ ServeRunMetrics summarize_run(const std::vector<RequestTrace>& traces, double du
     const RequestMetrics m = request_metrics(t);
     if (!std::isnan(m.ttft_ms)) ttft.push_back(m.ttft_ms);
     if (!std::isnan(m.ttft_content_ms)) ttft_content.push_back(m.ttft_content_ms);
+    if (!std::isnan(m.ttft_ms) && t.turn > 1) ttft_later.push_back(m.ttft_ms);
     if (!std::isnan(m.tpot_ms)) tpot.push_back(m.tpot_ms);
     itl.insert(itl.end(), m.itl_ms.begin(), m.itl_ms.end());
     e2e.push_back(m.e2e_ms);
@@ -176,6 +177,7 @@ ServeRunMetrics summarize_run(const std::vector<RequestTrace>& traces, double du
   r.ttft_rise = ttft_rise(traces);
   r.ttft_ms = summarize(ttft);
   r.ttft_content_ms = summarize(ttft_content);
+  r.ttft_later_turns_ms = summarize(ttft_later);
   r.tpot_ms = summarize(tpot);
   r.itl_ms = summarize(itl);
   r.e2e_ms = summarize(e2e);

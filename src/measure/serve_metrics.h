@@ -42,6 +42,7 @@ struct RequestTrace {
   net::ServerTimings server;     // the server's own figures (llama-server timings, Ollama durations)
   std::string response;          // the generated text, only with LoadOptions::save_responses
   std::size_t prompt_index = 0;  // the prompt sent: LoadOptions::prompts[prompt_index % size]
+  int turn = 1;                  // the turn of its session (LoadOptions::turns), 1 the first
   // "load" / "unload": the answer was Ollama's reply to a model load or unload (no generation):
   // not a request of the run, never counted (net::StreamReader::model_event); "" else.
   std::string model_event;
@@ -88,6 +89,7 @@ struct ServeRunMetrics {
   double duration_s = 0;                     // wall time of the run
   Summary ttft_ms, tpot_ms, itl_ms, e2e_ms;  // over completed requests (itl: every gap of every request)
   Summary ttft_content_ms;                   // over completed requests that streamed content
+  Summary ttft_later_turns_ms;               // over completed requests of turn 2 and later (multi-turn chats)
   // TTFT through the run: the TTFT median of the later half of the completed requests (by the
   // time each was sent) over that of the earlier half; above 1 the server's queue grew while
   // the run went on. NaN with fewer than 4 completed requests.

@@ -32,6 +32,8 @@ std::vector<TableColumn> serve_columns(bool slo, bool models) {
       {"rate_rps", "rate req/s", Align::kRight, true},
       {"burstiness", "burstiness", Align::kRight, true},
       {"prefix_tokens", "prefix tok", Align::kRight, true},
+      {"turns", "turns", Align::kRight, true},
+      {"think_time_s", "think s", Align::kRight, true},
       {"seed", "seed", Align::kRight, true},
       {"requests", "req", Align::kRight, true},
       {"completed", "ok", Align::kRight, true},
@@ -45,15 +47,17 @@ std::vector<TableColumn> serve_columns(bool slo, bool models) {
       {"input_tokens_mean", "in tok", Align::kRight, true},
       {"output_tokens_mean", "out tok", Align::kRight, true},
   };
-  for (const char* m : {"ttft", "tpot", "itl", "e2e", "ttft_content"}) {
-    const std::string name = std::string(m) == "e2e"            ? "E2E"
-                             : std::string(m) == "ttft_content" ? "TTFT content"
-                                                                : upper(m);
+  for (const char* m : {"ttft", "tpot", "itl", "e2e", "ttft_content", "ttft_later_turns"}) {
+    const std::string name = std::string(m) == "e2e"                ? "E2E"
+                             : std::string(m) == "ttft_content"     ? "TTFT content"
+                             : std::string(m) == "ttft_later_turns" ? "TTFT later turns"
+                                                                    : upper(m);
     for (const char* p : {"mean", "p50", "p90", "p95", "p99"}) {
       const std::string stat = p;
       // md: p50 and p99 of TTFT and TPOT, p50 of ITL and E2E.
       // With the model column (several models), E2E p50 goes to --wide to keep within 120 columns.
-      const bool shown = (stat == "p50" && !(models && std::string(m) == "e2e") && std::string(m) != "ttft_content") ||
+      const bool shown = (stat == "p50" && !(models && std::string(m) == "e2e") &&
+                          std::string(m).rfind("ttft_", 0) != 0) ||
                          (stat == "p99" && (std::string(m) == "ttft" || std::string(m) == "tpot"));
       c.push_back({std::string(m) + "_" + stat + "_ms", name + " " + stat + " ms", Align::kRight, !shown});
     }
@@ -102,6 +106,8 @@ std::vector<TableCell> serve_row(const RunRecord& rec) {
                              : TableCell::absent("-"),
       std::isinf(s.burstiness) ? TableCell::str("inf") : TableCell::number(s.burstiness, 2),
       TableCell::integer(s.prefix_tokens),
+      TableCell::integer(s.turns),
+      TableCell::number(s.think_time_s, 2),
       TableCell::count(s.seed),
       TableCell::integer(s.requests),
       TableCell::integer(s.completed),
@@ -115,7 +121,7 @@ std::vector<TableCell> serve_row(const RunRecord& rec) {
       TableCell::number(s.input_tokens_mean, 1),
       TableCell::number(s.output_tokens_mean, 1),
   };
-  for (const Summary* m : {&s.ttft_ms, &s.tpot_ms, &s.itl_ms, &s.e2e_ms, &s.ttft_content_ms}) {
+  for (const Summary* m : {&s.ttft_ms, &s.tpot_ms, &s.itl_ms, &s.e2e_ms, &s.ttft_content_ms, &s.ttft_later_turns_ms}) {
     const bool none = m->n == 0;
     for (double v : {m->mean, m->median, m->p90, m->p95, m->p99}) r.push_back(TableCell::number(none ? NAN : v, 2));
   }
@@ -174,6 +180,14 @@ void add_serve_footers(Table& table, const RunRecord& rec, int n_gen) {
     for (const auto& [k, n] : s.errors) kinds += (kinds.empty() ? "" : ", ") + k + " " + std::to_string(n);
     table.add_footer(at + std::to_string(s.failed) + " of " + std::to_string(s.requests) + " requests failed (" +
                      kinds + "; first: " + s.first_error + ")");
+  }
+  if (s.turns > 1 && s.ttft_later_turns_ms.n > 0) {
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "%d-turn chats (think time %.2f s): TTFT p50 %.2f ms over every turn, %.2f ms over turns 2-%d "
+                  "(each re-sends its history)",
+                  s.turns, s.think_time_s, s.ttft_ms.median, s.ttft_later_turns_ms.median, s.turns);
+    table.add_footer(at + line);
   }
   if (s.load_replies > 0) {
     table.add_footer(at + std::to_string(s.load_replies) +

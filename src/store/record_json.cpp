@@ -237,6 +237,8 @@ json server_json(const ServerRun& r) {
             {"first_error", r.first_error},
             {"duration_s", r.duration_s},
             {"load_replies", r.load_replies},
+            {"turns", r.turns},
+            {"think_time_s", r.think_time_s},
             {"input_tokens_mean", num(r.input_tokens_mean)},
             {"output_tokens_mean", r.output_tokens_mean},
             {"request_throughput_rps", num(r.request_throughput_rps)},
@@ -264,6 +266,7 @@ json server_json(const ServerRun& r) {
   summary_ms_json(j, "itl", r.itl_ms);
   summary_ms_json(j, "e2e", r.e2e_ms);
   summary_ms_json(j, "ttft_content", r.ttft_content_ms);
+  summary_ms_json(j, "ttft_later_turns", r.ttft_later_turns_ms);
   return j;
 }
 
@@ -319,6 +322,9 @@ ServerRun server_from(const json& j) {
   r.itl_ms = summary_ms_from(j, "itl");
   r.e2e_ms = summary_ms_from(j, "e2e");
   r.ttft_content_ms = summary_ms_from(j, "ttft_content");
+  r.ttft_later_turns_ms = summary_ms_from(j, "ttft_later_turns");
+  r.turns = j.value("turns", 1);
+  r.think_time_s = j.value("think_time_s", 0.0);
   r.load_replies = j.value("load_replies", 0);
   return r;
 }

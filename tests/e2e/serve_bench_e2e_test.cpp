@@ -306,6 +306,34 @@ TEST(ServeBenchFakeOpenAi, RateInfBurstinessAndASharedPrefix) {
   EXPECT_EQ(prefixes.size(), 1u);
 }
 
+// Multi-turn chats: each session's turn re-sends its history, so the prompts grow turn by turn:
+// the fake counts a prompt's words (its usage): turn 1 the 4 new words, turn 2 those, the answer
+// (3 words) and 4 more: 11, turn 3: 18; a mean of 11 over whole sessions.
+TEST(ServeBenchFakeOpenAi, TurnsResendTheHistoryAndThinkTimeIsRefusedWithoutThem) {
+  Background server(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1"}));
+  ASSERT_GT(server.port(), 0);
+  const ProcessResult r = serve_bench({url(server.port()), "--turns", "3", "--think-time", "0.05", "--concurrency",
+                                       "2", "--num-requests", "6", "-p", "4", "-n", "3", "-o", "json", "--no-db"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json run = runs_of(r).at(0);
+  EXPECT_EQ(run["completed"], 6) << run.dump();
+  EXPECT_EQ(run["turns"], 3);
+  EXPECT_DOUBLE_EQ(run["input_tokens_mean"].get<double>(), 11.0);
+  EXPECT_TRUE(run["ttft_later_turns_p50_ms"].is_number()) << run.dump();
+  const ProcessResult md = serve_bench({url(server.port()), "--turns", "2", "--num-requests", "2", "-p", "4", "-n",
+                                        "2", "--no-db"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_NE(md.out.find("2-turn chats (think time 0.00 s): TTFT p50"), std::string::npos) << md.out;
+  for (const std::vector<std::string>& bad :
+       {std::vector<std::string>{"--think-time", "1"}, std::vector<std::string>{"--turns", "2", "--rate", "3"}}) {
+    std::vector<std::string> args = {url(server.port()), "--no-db"};
+    args.insert(args.end(), bad.begin(), bad.end());
+    const ProcessResult refused = serve_bench(args);
+    EXPECT_EQ(refused.exit_code, 2) << refused.err;
+    EXPECT_EQ(count_lines(refused.err), 1) << refused.err;
+  }
+}
+
 TEST(ServeBenchBadInput, UnreachableWrongApiUnknownModelNoStreamOneLineExit1) {
   const int dead = free_port();
   const ProcessResult unreachable = serve_bench({url(dead), "--no-db"});
