@@ -29,7 +29,9 @@ CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& o) {
       "\nExamples:\n"
       "  rigbench serve-bench http://127.0.0.1:8080 --concurrency 1,2,4 -p 128 -n 128\n"
       "  rigbench serve-bench http://127.0.0.1:11434 -m llama3 --rate 2 --duration-seconds 60\n"
+      "  rigbench serve-bench http://127.0.0.1:8080 --rate 4 --burstiness 0.5 --prefix-tokens 512 -p 64\n"
       "  rigbench serve-bench http://127.0.0.1:8080 --slo ttft_ms=500,tpot_ms=50 -o json\n"
+      "  rigbench serve-bench http://127.0.0.1:8080 --capacity concurrency --slo ttft_p95_ms=2000,tpot_p95_ms=100\n"
       "  rigbench serve-bench http://127.0.0.1:11434 -m llama3,qwen2.5,gemma2 --energy auto --price 0.30\n"
       "  rigbench serve-bench http://127.0.0.1:8080 --embeddings -b 1,32 --concurrency 1,4\n"
       "\nExit status: 0 success (failed requests are counted, not fatal), 1 the server cannot be used\n"
@@ -81,6 +83,10 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   job.tokenizer = &probe;
   job.concurrency = opts.concurrency;
   job.rate = opts.rate;
+  job.burstiness = opts.burstiness;
+  job.prefix_tokens = opts.prefix_tokens;
+  job.turns = opts.turns;
+  job.think_time_s = opts.think_time_s;
   job.num_requests = opts.num_requests;
   job.duration_s = opts.duration_s;
   job.warmup = opts.warmup;
@@ -90,6 +96,7 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   job.prompts_file = opts.prompts_file;
   job.slo = flags->slo;
   job.slo_text = opts.slo;
+  job.capacity = flags->capacity;
   job.save_responses = !opts.save_responses.empty();
   // No --seed: a fresh one, said on this line so that the run can be repeated with the same prompts.
   job.seed = opts.seed ? *opts.seed : (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
@@ -98,7 +105,8 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   const report::OutputFormat format = flags->format;
   const bool several = job.target.models.size() > 1;
   report::Table table = report::serve_job_table(job.url.redacted(), net::api_name(job.target.api), job.target.models,
-                                                opts.prompts_file, opts.n_prompt, opts.n_gen, opts.rate, job.slo.any());
+                                                opts.prompts_file, opts.n_prompt, opts.n_gen, opts.rate, job.slo.any(),
+                                                opts.burstiness, opts.prefix_tokens);
   int stored = 0;
   const auto sink = [&](const RunRecord& rec) -> Status {
     if (db) {

@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <limits>
 
 #include "cli/args.h"
 #include "cli/progress_flags.h"
@@ -23,8 +25,12 @@ std::string embeddings_refusal(const ServeBenchOptions& o) {
     return std::string(flag) + ": a generation setting; --embeddings measures latency per text and texts/s per -b";
   };
   if (o.rate > 0) return refused("--rate");
+  if (o.burstiness != 1) return refused("--burstiness");
+  if (o.prefix_tokens > 0) return refused("--prefix-tokens");
+  if (o.turns > 1) return refused("--turns");
   if (!o.prompts_file.empty()) return refused("--prompts") + " (give the texts with --queries)";
   if (!o.slo.empty()) return refused("--slo");
+  if (!o.capacity.empty()) return refused("--capacity");
   if (!o.save_responses.empty()) return refused("--save-responses");
   if (o.duration_s > 0) return refused("--duration-seconds");
   if (o.num_requests > 0) return refused("--num-requests") + " (the query set times -r sets the count)";
@@ -48,9 +54,27 @@ void add_serve_bench_options(CLI::App& cmd, ServeBenchOptions& o) {
       ->check(int_range(1, kMaxConcurrency))
       ->capture_default_str();
   cmd.add_option("--rate", o.rate,
-                 "requests per second (> 0), Poisson arrivals (at most --concurrency in flight); without it, a closed "
-                 "loop of --concurrency workers (vLLM's --request-rate inf)")
-      ->check(range(1e-6, 1e6));
+                 "requests per second (> 0), open-loop arrivals (at most --concurrency in flight); inf or without it, "
+                 "a closed loop of --concurrency workers (vLLM's --request-rate inf)")
+      ->check(range(1e-6, std::numeric_limits<double>::infinity()));
+  cmd.add_option("--burstiness", o.burstiness,
+                 "--rate's arrival gaps: gamma-distributed with this shape (vLLM's --burstiness): 1 Poisson, below 1 "
+                 "burstier, inf even gaps; seeded by --seed")
+      ->check(range(1e-3, std::numeric_limits<double>::infinity()))
+      ->capture_default_str();
+  cmd.add_option("--prefix-tokens", o.prefix_tokens,
+                 "a shared prefix (a system prompt) of this many random tokens before every random prompt, the same "
+                 "for every request and run of the job (the server's prompt cache may serve it)")
+      ->check(int_range(0, kMaxTokens))
+      ->capture_default_str();
+  cmd.add_option("--turns", o.turns,
+                 "multi-turn chats: each of --concurrency sessions sends this many requests, each re-sending its "
+                 "history (prompts and answers) before a new prompt (text prompts; closed loop)")
+      ->check(int_range(1, 1000))
+      ->capture_default_str();
+  cmd.add_option("--think-time", o.think_time_s, "--turns: seconds between an answer and the session's next turn")
+      ->check(range(0, 3600))
+      ->capture_default_str();
   cmd.add_option("--num-requests", o.num_requests,
                  "requests counted per run (default: 8 per concurrent request, at least 16)")
       ->check(int_range(1, measure::kMaxRequestsPerRun));
@@ -70,7 +94,16 @@ void add_serve_bench_options(CLI::App& cmd, ServeBenchOptions& o) {
   cmd.add_option("--prompts", o.prompts_file,
                  "JSONL prompts instead of random ones: {\"prompt\": ...} or {\"messages\": [...]}, \"max_tokens\"; "
                  "builtin = bench's built-in prompt suite");
-  cmd.add_option("--slo", o.slo, "service-level objectives for goodput, e.g. ttft_ms=500,tpot_ms=50");
+  cmd.add_option("--slo", o.slo,
+                 "service-level objectives: per request for goodput (ttft_ms=500,tpot_ms=50), or percentiles of a run "
+                 "for --capacity (ttft_p95_ms=2000,tpot_p95_ms=100,e2e_p99_ms=8000)");
+  cmd.add_option("--capacity", o.capacity,
+                 "find the largest load that meets --slo, by concurrency or by rate (requests/s, from --rate or 1, "
+                 "at most --concurrency in flight): ramp x2, then bisect; ends early when the server saturates")
+      ->check(CLI::IsMember({"concurrency", "rate"}));
+  cmd.add_option("--capacity-max", o.capacity_max, "--capacity: the largest load the ramp tries")
+      ->check(range(1, kMaxConcurrency))
+      ->capture_default_str();
   cmd.add_option("--timeout-seconds", o.timeout_s, "a request's time limit, and the longest wait for a byte")
       ->check(range(0.001, 7 * 86400))
       ->capture_default_str();
@@ -152,6 +185,30 @@ Result<ServeBenchFlags> check_serve_bench_options(ServeBenchOptions& opts) {
   out.client.connect_timeout_s = std::min(10.0, opts.timeout_s);
   if (opts.embeddings) {
     if (const std::string why = embeddings_refusal(opts); !why.empty()) return fail(ErrorCode::kUsage, why);
+  }
+  if (opts.burstiness != 1 && !(opts.rate > 0 && std::isfinite(opts.rate)) && opts.capacity != "rate") {
+    return fail(ErrorCode::kUsage, "--burstiness: shapes --rate's arrival gaps; give --rate R (requests/s)");
+  }
+  if (opts.turns > 1 && ((opts.rate > 0 && std::isfinite(opts.rate)) || opts.capacity == "rate")) {
+    return fail(ErrorCode::kUsage, "--turns: sessions are a closed loop of --concurrency users; leave out --rate");
+  }
+  if (opts.think_time_s > 0 && opts.turns <= 1) {
+    return fail(ErrorCode::kUsage, "--think-time: the pause between a session's turns; give --turns N (N > 1)");
+  }
+  if (opts.prefix_tokens > 0 && !opts.prompts_file.empty()) {
+    return fail(ErrorCode::kUsage, "--prefix-tokens: a prefix of random prompts; a --prompts file holds its own");
+  }
+  if (!opts.capacity.empty()) {
+    if (!out.slo.any()) {
+      return fail(ErrorCode::kUsage, "--capacity: give the service level with --slo, e.g. ttft_p95_ms=2000,tpot_p95_ms=100");
+    }
+    measure::CapacityOptions c;
+    c.by = opts.capacity == "rate" ? measure::CapacityBy::kRate : measure::CapacityBy::kConcurrency;
+    c.start = c.by == measure::CapacityBy::kRate && opts.rate > 0 && std::isfinite(opts.rate) ? opts.rate : 1;
+    c.max = opts.capacity_max;
+    if (!std::isnan(out.slo.ttft_ms)) c.min_ttft_rise_ms = out.slo.ttft_ms / 20;
+    if (c.start > c.max) return fail(ErrorCode::kUsage, "--capacity-max: below the first load (--rate)");
+    out.capacity = c;
   }
   return out;
 }

@@ -11,6 +11,7 @@
 
 #include "cli/cost_flags.h"
 #include "core/status.h"
+#include "measure/capacity.h"
 #include "measure/serve_metrics.h"
 #include "net/http_client.h"
 #include "net/protocol.h"
@@ -26,7 +27,11 @@ struct ServeBenchOptions {
       models;           // -m, --model a,b,c: the server's model names, run one after another; none = the loaded one
   std::string api_key;  // --api-key, else $OPENAI_API_KEY; never printed or stored
   std::vector<int> concurrency{1};  // --concurrency 1,4,16
-  double rate = 0;                  // --rate: requests/s (Poisson); 0 = closed loop
+  double rate = 0;                  // --rate: requests/s (open loop); 0 = closed loop; inf = all at once (closed loop)
+  double burstiness = 1;            // --burstiness: the arrival gaps' gamma shape; 1 = Poisson, inf = even gaps
+  int prefix_tokens = 0;            // --prefix-tokens: a shared prefix before every random prompt
+  int turns = 1;                    // --turns: multi-turn chat sessions, turns each (closed loop)
+  double think_time_s = 0;          // --think-time: seconds between a session's answer and its next turn
   int num_requests = -1;            // --num-requests; -1 = default (unless --duration-seconds)
   double duration_s = 0;            // --duration-seconds
   int warmup = 1;                   // --warmup
@@ -34,7 +39,9 @@ struct ServeBenchOptions {
   int n_prompt = 128;               // -p, --n-prompt: random prompt tokens
   int n_gen = 128;                  // -n, --n-gen: output tokens asked for
   std::string prompts_file;         // --prompts FILE (JSONL)
-  std::string slo;                  // --slo ttft_ms=500,tpot_ms=50
+  std::string slo;                  // --slo ttft_ms=500,tpot_ms=50 or ttft_p95_ms=2000,tpot_p95_ms=100
+  std::string capacity;             // --capacity concurrency|rate: a capacity sweep; "" = the --concurrency list
+  double capacity_max = 64;         // --capacity-max: the largest load the sweep's ramp tries
   double timeout_s = 60;            // --timeout-seconds
   // --seed: the random prompts' and arrivals' seed; unset: a fresh one each invocation (said
   // on stderr), so a second invocation against the same server does not re-send the first's
@@ -76,13 +83,15 @@ struct ServeBenchFlags {
   std::optional<net::Api> forced;  // --api; nullopt: detected
   net::ClientOptions client;       // --api-key (else $OPENAI_API_KEY), --timeout-seconds (connecting: at most 10 s)
   measure::Slo slo;                // --slo
+  std::optional<measure::CapacityOptions> capacity;  // --capacity (with --rate as the first rate), --capacity-max
   report::OutputFormat format = report::OutputFormat::kMarkdown;  // -o
   bool show_progress = false;  // --progress / --no-progress, given whether stderr is a terminal
 };
 
 // Checks and completes parsed options (--no-warmup sets warmup 0). Errors (kUsage, naming the
 // flag): --concurrency without a value, --progress with --no-progress, a bad --slo, --api,
-// URL or -o, and with --embeddings a flag only generation uses.
+// URL or -o, --capacity without --slo or with a --rate above --capacity-max, and with
+// --embeddings a flag only generation uses.
 Result<ServeBenchFlags> check_serve_bench_options(ServeBenchOptions& opts);
 
 }  // namespace rigbench::cli

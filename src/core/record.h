@@ -311,7 +311,10 @@ struct ServerRun {
   std::string model_id;  // the model's id on the server, as requests name it (ModelInfo::name is
                          // core/model_name.h served_model_name of it); "" in records before it
   int concurrency = 1;   // workers (closed loop), or the most in flight under a rate
-  double rate_rps = 0;   // requests/s asked (Poisson arrivals); 0 = closed loop
+  double rate_rps = 0;   // requests/s asked (open loop); 0 = closed loop; infinity (JSON "inf") = all at once
+  double burstiness = 1;  // the open loop's gamma shape: 1 Poisson, infinity even gaps (JSON "inf")
+  int prefix_tokens = 0;  // tokens of the shared prefix before every random prompt (serve-bench --prefix-tokens)
+  uint64_t seed = 0;      // the seed of the job's prompts, prefix and arrivals (--seed repeats them)
   int requests = 0;      // counted requests that ended (warm-up excluded)
   int completed = 0;
   int failed = 0;
@@ -319,6 +322,18 @@ struct ServerRun {
   std::string first_error;                          // the first failure's message, one line ("" none)
   double duration_s = 0;
   Summary ttft_ms, tpot_ms, itl_ms, e2e_ms;  // over completed requests; itl over every gap
+  // To the first content token (a reasoning model's TTFT is to its first reasoning token);
+  // over completed requests that streamed content; n = 0 none (records before it too).
+  Summary ttft_content_ms;
+  // Multi-turn chats (serve-bench --turns, --think-time; 1 and 0 otherwise): TTFT of the turns
+  // after the first (each re-sends its history: the server's prompt cache decides it), beside
+  // ttft_ms over every turn; n = 0 without later turns.
+  int turns = 1;
+  double think_time_s = 0;
+  Summary ttft_later_turns_ms;
+  int load_replies = 0;  // Ollama's replies to a model load/unload (done_reason "load"/"unload"): not requests
+  // Input tokens: NaN when no completed request's input was known (the server reported none
+  // and the client did not count them); total_tps then NaN too.
   double input_tokens_mean = 0, output_tokens_mean = 0;
   double request_throughput_rps = 0, output_tps = 0, total_tps = 0;
   std::string slo;                // as given ("ttft_ms=500,tpot_ms=50"), "" none
@@ -332,6 +347,28 @@ struct ServerRun {
   double server_tg_tps = std::numeric_limits<double>::quiet_NaN();
   double client_tg_tps = std::numeric_limits<double>::quiet_NaN();
   double server_prompt_p50_ms = std::numeric_limits<double>::quiet_NaN();
+  // More of the server's own figures, over the completed requests that carry them (NaN none):
+  // its prompt rate, a ratio of sums (sum(prompt_n) / sum(prompt_ms), tokens/s: prompt_n is
+  // what it evaluated, not what its prompt cache gave); per request, the prompt tokens it
+  // evaluated and those its cache gave (llama-server's timings.prompt_n, cache_n; Ollama's
+  // prompt_eval_count); the share of drafted tokens accepted (llama-server's
+  // draft_n_accepted / draft_n, %, speculative decoding); Ollama's load_duration median (ms;
+  // a model load, never inside warm TTFT figures: the warm-up takes it).
+  double server_prompt_tps = std::numeric_limits<double>::quiet_NaN();
+  double server_prompt_n_mean = std::numeric_limits<double>::quiet_NaN();
+  double server_cache_n_mean = std::numeric_limits<double>::quiet_NaN();
+  double server_draft_accepted_pct = std::numeric_limits<double>::quiet_NaN();
+  double server_load_p50_ms = std::numeric_limits<double>::quiet_NaN();
+  // A capacity sweep's run (serve-bench --capacity, measure/capacity.h): the load it varies
+  // ("concurrency", "rate"; "" a plain list of runs), whether this run met the SLO's
+  // percentiles (1 met, 0 missed, -1 not judged) and what missed ("TTFT p95 was 3.4 s"); on
+  // the sweep's last run its one-line answer and the capacity found (concurrent requests or
+  // req/s; 0 when no load met it), "" / NaN on the others.
+  std::string sweep;
+  int slo_met = -1;
+  std::string slo_miss;
+  std::string capacity;
+  double capacity_load = std::numeric_limits<double>::quiet_NaN();
   // % of one core: the client's own CPU time (rigbench's process, getrusage) over the counted
   // requests' wall time; near 100 the client, not the server, set the pace. NaN unmeasured.
   double client_cpu_pct = std::numeric_limits<double>::quiet_NaN();

@@ -9,6 +9,7 @@
 #include "core/model_name.h"
 #include "core/short_commit.h"
 #include "core/strings.h"
+#include "measure/capacity.h"
 #include "measure/energy.h"
 #include "measure/serve_energy.h"
 
@@ -19,8 +20,8 @@ namespace {
 constexpr int kDefaultRequestsPerWorker = 8;  // num_requests default: 8 per concurrent request, at least 16
 
 // A lost server's run, for its record and the error line: what ended before it stopped.
-std::string lost_counts(const ServeRunMetrics& m) {
-  return std::to_string(kLostAfterRefused) + " requests in a row refused; " + std::to_string(m.completed) + " of " +
+std::string lost_counts(const LoadResult& load, const ServeRunMetrics& m) {
+  return load.lost_reason + "; " + std::to_string(m.completed) + " of " +
          std::to_string(m.requests) + " requests completed, " + std::to_string(m.failed) +
          " failed, the run stopped there";
 }
@@ -42,6 +43,9 @@ RunRecord make_record(const ServeJob& job, const std::string& model, int concurr
   s.model_id = model;
   s.concurrency = concurrency;
   s.rate_rps = job.rate;
+  s.burstiness = job.burstiness;
+  s.prefix_tokens = job.file_prompts.empty() ? job.prefix_tokens : 0;
+  s.seed = job.seed;
   s.requests = m.requests;
   s.completed = m.completed;
   s.failed = m.failed;
@@ -52,7 +56,12 @@ RunRecord make_record(const ServeJob& job, const std::string& model, int concurr
   s.tpot_ms = m.tpot_ms;
   s.itl_ms = m.itl_ms;
   s.e2e_ms = m.e2e_ms;
-  s.input_tokens_mean = m.input_tokens.mean;
+  s.ttft_content_ms = m.ttft_content_ms;
+  s.turns = job.turns;
+  s.think_time_s = job.think_time_s;
+  s.ttft_later_turns_ms = m.ttft_later_turns_ms;
+  s.load_replies = m.load_replies;
+  s.input_tokens_mean = m.input_tokens.n > 0 ? m.input_tokens.mean : RequestMetrics::kNaN;  // unknown, never 0
   s.output_tokens_mean = m.output_tokens.mean;
   s.request_throughput_rps = m.request_rate;
   s.output_tps = m.output_tps;
@@ -63,6 +72,11 @@ RunRecord make_record(const ServeJob& job, const std::string& model, int concurr
   s.server_tg_tps = m.server_tg_tps;  // NaN where the server gave no timings
   s.client_tg_tps = m.client_tg_tps;
   if (m.server_prompt_ms.n > 0) s.server_prompt_p50_ms = m.server_prompt_ms.median;
+  s.server_prompt_tps = m.server_prompt_tps;
+  s.server_prompt_n_mean = m.server_prompt_n_mean;
+  s.server_cache_n_mean = m.server_cache_n_mean;
+  s.server_draft_accepted_pct = m.server_draft_accepted_pct;
+  if (m.server_load_ms.n > 0) s.server_load_p50_ms = m.server_load_ms.median;
   s.client_cpu_pct = load.client_cpu_pct;
   rec.server = s;
   // The samples compare and report read: TTFT per request, and the run's one tg figure, its
@@ -80,7 +94,7 @@ RunRecord make_record(const ServeJob& job, const std::string& model, int concurr
   }
   rec.results.tg = served_tg(m, job.n_gen);
   if (m.completed == 0 && !load.interrupted) rec.failed = "every request failed: " + m.first_error;
-  if (load.server_lost) rec.failed = "server lost: " + lost_counts(m);
+  if (load.server_lost) rec.failed = "server lost: " + lost_counts(load, m);
   return rec;
 }
 
@@ -118,6 +132,9 @@ LoadOptions load_options(const ServeJob& job, const std::string& model, int c, u
   load.ignore_eos = job.ignore_eos;
   load.save_responses = job.save_responses;
   load.seed = step_seed;
+  load.burstiness = job.burstiness;
+  load.turns = job.turns;
+  load.think_time_s = job.think_time_s;
   load.stop = job.stop;
   load.lost_after_refused = kLostAfterRefused;
   if (!job.file_prompts.empty()) {
@@ -125,10 +142,14 @@ LoadOptions load_options(const ServeJob& job, const std::string& model, int c, u
   } else {
     const int count = std::min(job.warmup + (load.num_requests > 0 ? load.num_requests : 256), 1024);
     std::function<Result<std::vector<int>>(const std::string&)> tokenize;
-    if (job.tokenizer && job.target.api == net::Api::kOpenAiCompletions && job.target.server.software == "llama.cpp") {
+    // Token ids only for single turns: a session's history is re-sent as text.
+    if (job.tokenizer && job.turns <= 1 && job.target.api == net::Api::kOpenAiCompletions &&
+        job.target.server.software == "llama.cpp") {
       tokenize = [&job](const std::string& text) { return net::tokenize(*job.tokenizer, text); };
     }
     load.prompts = random_prompts(count, job.n_prompt, job.n_gen, step_seed, tokenize);
+    // The shared prefix is the job's (its seed, not the run's): every run and request carries it.
+    add_shared_prefix(load.prompts, job.prefix_tokens, job.seed, tokenize);
   }
   return load;
 }
@@ -171,82 +192,146 @@ Result<ServeTarget> probe_serve_target(net::HttpClient& client, const net::Url& 
   return target;
 }
 
-ServeJobResult run_serve_job(const ServeJob& job, const RecordSink& sink, const ServeJobHooks& hooks) {
+namespace {
+
+// What one run of a job gave: its metrics (none when nothing was kept), and whether the job
+// ends after it (an error in `Status`, or Ctrl-C / the client's failure in `interrupted`).
+struct StepResult {
+  std::optional<ServeRunMetrics> metrics;
+  Status status;
+};
+
+// One run of `model` (the job's `mi`-th) at concurrency `c` and `rate` (0: closed loop), the
+// job's `step`-th for that model: its load, record (annotated by `annotate` before the sink
+// gets it) and cost, into `out`.
+StepResult run_step(const ServeJob& job, std::size_t mi, std::size_t step, int c, double rate, const RecordSink& sink,
+                    const ServeJobHooks& hooks, ServeJobResult& out,
+                    const std::function<void(RunRecord&, const ServeRunMetrics&)>& annotate) {
   static const std::atomic<bool> kNever{false};
   const std::atomic<bool>& stop = job.stop ? *job.stop : kNever;
+  const std::vector<std::string>& models = job.target.models;
+  const std::string& model = models[mi];
+  // This run's own prompts and arrivals (run_seed): another run's would hit the server's
+  // prompt cache.
+  LoadOptions load = load_options(job, model, c, run_seed(job.seed, mi, step));
+  load.rate = rate;
+  if (rate > 0 && std::isfinite(rate) && job.num_requests <= 0 && job.duration_s <= 0) {
+    load.num_requests = std::max(16, static_cast<int>(std::ceil(kDefaultRequestsPerWorker * rate)));
+  }
+  std::mutex mu;
+  int done = 0, errors = 0;
+  std::map<std::string, int> by_kind;
+  const int total = load.num_requests;
+  const std::string label =
+      "c=" + std::to_string(c) + (rate > 0 && std::isfinite(rate) && rate != job.rate ? " at " + format_fixed(rate, 2) + " req/s" : "");
+  const auto on_done = [&](const RequestTrace& t) {
+    std::lock_guard lock(mu);
+    ++done;
+    if (t.error != net::ErrorKind::kNone && t.error != net::ErrorKind::kCanceled) {
+      ++errors;
+      ++by_kind[net::error_kind_key(t.error)];
+    }
+    if (!hooks.progress) return;
+    std::string kinds;
+    for (const auto& [k, n] : by_kind) kinds += (kinds.empty() ? " (" : ", ") + k + " " + std::to_string(n);
+    if (!kinds.empty()) kinds += ")";
+    hooks.progress((models.size() > 1 ? model + " " : std::string()) + label + ": " + std::to_string(done) +
+                   (total > 0 ? "/" + std::to_string(total) : "") + " requests, " + std::to_string(errors) +
+                   " error" + (errors == 1 ? "" : "s") + kinds);
+  };
+  // Energy: the idle window (the server idle, model loaded), then the counted requests.
+  auto meters = open_serve_energy(job.energy, stop);
+  if (!meters) return {std::nullopt, std::unexpected(meters.error())};
+  if (meters->session) load.before_counted = [&meters] { meters->mark("tg"); };
+  const LoadResult result = run_load(load, on_done);
+  meters->mark("");
+  if (hooks.load_ended) hooks.load_ended();
+
+  // A warm-up that failed outright: nothing counted ran, so nothing is kept.
+  if (result.warmup_failed) return {std::nullopt, warmup_error(job, result.warmup.front())};
+
+  const ServeRunMetrics metrics = summarize_run(result.requests, result.duration_s, job.slo);
+  RunRecord rec = make_record(job, model, c, result, metrics);
+  rec.server->rate_rps = rate;
+  if (annotate) annotate(rec, metrics);
+  if (job.save_responses) append_responses(out.responses, rec, result, load.prompts);
+  // J per output token over the loaded window (tokens: every completed request's output
+  // tokens, as the run's output t/s counts them), and its cost.
+  if (job.energy) {
+    rec.energy =
+        meters->finish(rec.results, *job.energy, PhaseTokens{0, static_cast<double>(metrics.total_output_tokens)});
+  }
+  if (job.energy && job.energy->pricing) rec.cost = price_run(rec, *job.energy->pricing);
+  if (metrics.completed == 0 && metrics.requests > 0) {
+    ++out.runs_all_failed;
+    if (out.first_failure.empty()) out.first_failure = metrics.first_error;
+  }
+  out.interrupted = result.interrupted;
+  if (metrics.requests > 0 || metrics.completed > 0) {
+    if (Status s = sink(rec); !s) return {std::nullopt, s};
+    out.runs.push_back(rec);
+  }
+  if (result.server_lost) {
+    return {metrics, fail(ErrorCode::kRuntime, job.url.redacted() + ": the server was lost (" + lost_counts(result, metrics) +
+                                                    "); this run is stored marked failed, no later run was sent")};
+  }
+  if (!result.client_error.empty()) {
+    return {metrics, fail(ErrorCode::kRuntime, "serve-bench's client failed: " + result.client_error + " (" +
+                                                    std::to_string(metrics.requests) +
+                                                    " finished requests of this run kept, marked interrupted)")};
+  }
+  return {metrics, {}};
+}
+
+// The capacity sweep of model `mi` (ServeJob::capacity): steps chosen by measure/capacity.h,
+// each run's record marked met or missed, the last one carrying the answer.
+Status run_capacity(const ServeJob& job, std::size_t mi, const RecordSink& sink, const ServeJobHooks& hooks,
+                    ServeJobResult& out) {
+  const CapacityOptions& sweep = *job.capacity;
+  CapacitySearch search(sweep);
+  const bool by_rate = sweep.by == CapacityBy::kRate;
+  const int in_flight = job.concurrency.empty() ? 1 : *std::max_element(job.concurrency.begin(), job.concurrency.end());
+  for (std::size_t step = 0;; ++step) {
+    const std::optional<double> load = search.next();
+    if (!load || (job.stop && job.stop->load())) return {};
+    const auto annotate = [&](RunRecord& rec, const ServeRunMetrics& m) {
+      const CapacityStep s = capacity_step(*load, m, job.slo);
+      search.add(s);
+      ServerRun& r = *rec.server;
+      r.sweep = capacity_by_name(sweep.by);
+      r.slo_met = s.met() ? 1 : 0;
+      r.slo_miss = s.miss;
+      if (!search.next()) {
+        const CapacityAnswer a = search.answer();
+        r.capacity = capacity_line(a, job.slo, sweep.by);
+        r.capacity_load = a.capacity;
+      }
+    };
+    const int c = by_rate ? in_flight : static_cast<int>(*load);
+    const StepResult r = run_step(job, mi, step, c, by_rate ? *load : 0, sink, hooks, out, annotate);
+    if (!r.status) return r.status;
+    if (!r.metrics || out.interrupted) return {};
+  }
+}
+
+}  // namespace
+
+ServeJobResult run_serve_job(const ServeJob& job, const RecordSink& sink, const ServeJobHooks& hooks) {
   const std::vector<std::string>& models = job.target.models;
   ServeJobResult out;
   // The runs, one after another; an error ends them (the finished runs are kept: a failure on
   // a later model loses nothing).
   out.error = [&]() -> Status {
     for (std::size_t mi = 0; mi < models.size(); ++mi) {
-      const std::string& model = models[mi];
+      if (job.capacity) {
+        if (Status s = run_capacity(job, mi, sink, hooks, out); !s) return s;
+        if (out.interrupted) break;
+        continue;
+      }
       for (std::size_t ci = 0; ci < job.concurrency.size(); ++ci) {
-        const int c = job.concurrency[ci];
-        // This run's own prompts and arrivals (run_seed): another run's would hit the server's
-        // prompt cache.
-        const uint64_t step_seed = run_seed(job.seed, mi, ci);
-        if (stop.load() || out.interrupted) break;
-        LoadOptions load = load_options(job, model, c, step_seed);
-
-        std::mutex mu;
-        int done = 0, errors = 0;
-        std::map<std::string, int> by_kind;
-        const int total = load.num_requests;
-        const auto on_done = [&](const RequestTrace& t) {
-          std::lock_guard lock(mu);
-          ++done;
-          if (t.error != net::ErrorKind::kNone && t.error != net::ErrorKind::kCanceled) {
-            ++errors;
-            ++by_kind[net::error_kind_key(t.error)];
-          }
-          if (!hooks.progress) return;
-          std::string kinds;
-          for (const auto& [k, n] : by_kind) kinds += (kinds.empty() ? " (" : ", ") + k + " " + std::to_string(n);
-          if (!kinds.empty()) kinds += ")";
-          hooks.progress((models.size() > 1 ? model + " " : std::string()) + "c=" + std::to_string(c) + ": " +
-                         std::to_string(done) + (total > 0 ? "/" + std::to_string(total) : "") + " requests, " +
-                         std::to_string(errors) + " error" + (errors == 1 ? "" : "s") + kinds);
-        };
-        // Energy: the idle window (the server idle, model loaded), then the counted requests.
-        auto meters = open_serve_energy(job.energy, stop);
-        if (!meters) return std::unexpected(meters.error());
-        if (meters->session) load.before_counted = [&meters] { meters->mark("tg"); };
-        const LoadResult result = run_load(load, on_done);
-        meters->mark("");
-        if (hooks.load_ended) hooks.load_ended();
-
-        // A warm-up that failed outright: nothing counted ran, so nothing is kept.
-        if (result.warmup_failed) return warmup_error(job, result.warmup.front());
-
-        const ServeRunMetrics metrics = summarize_run(result.requests, result.duration_s, job.slo);
-        RunRecord rec = make_record(job, model, c, result, metrics);
-        if (job.save_responses) append_responses(out.responses, rec, result, load.prompts);
-        // J per output token over the loaded window (tokens: every completed request's output
-        // tokens, as the run's output t/s counts them), and its cost.
-        if (job.energy) {
-          rec.energy = meters->finish(rec.results, *job.energy,
-                                      PhaseTokens{0, static_cast<double>(metrics.total_output_tokens)});
-        }
-        if (job.energy && job.energy->pricing) rec.cost = price_run(rec, *job.energy->pricing);
-        if (metrics.completed == 0 && metrics.requests > 0) {
-          ++out.runs_all_failed;
-          if (out.first_failure.empty()) out.first_failure = metrics.first_error;
-        }
-        out.interrupted = result.interrupted;
-        if (metrics.requests > 0 || metrics.completed > 0) {
-          if (Status s = sink(rec); !s) return s;
-          out.runs.push_back(rec);
-        }
-        if (result.server_lost) {
-          return fail(ErrorCode::kRuntime, job.url.redacted() + ": the server was lost (" + lost_counts(metrics) +
-                                               "); this run is stored marked failed, no later run was sent");
-        }
-        if (!result.client_error.empty()) {
-          return fail(ErrorCode::kRuntime, "serve-bench's client failed: " + result.client_error + " (" +
-                                               std::to_string(metrics.requests) +
-                                               " finished requests of this run kept, marked interrupted)");
-        }
+        if ((job.stop && job.stop->load()) || out.interrupted) break;
+        const StepResult r = run_step(job, mi, ci, job.concurrency[ci], job.rate, sink, hooks, out, {});
+        if (!r.status) return r.status;
         if (out.interrupted) break;
       }
     }

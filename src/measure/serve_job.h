@@ -17,6 +17,7 @@
 #include "core/record.h"
 #include "core/status.h"
 #include "cost/model_costs.h"
+#include "measure/capacity.h"
 #include "measure/job.h"  // EnergyConfig, RecordSink
 #include "measure/serve_load.h"
 #include "measure/serve_metrics.h"
@@ -56,7 +57,11 @@ struct ServeJob {
   // exactly n_prompt tokens long (openai-completions on llama.cpp). Null: words only.
   net::HttpClient* tokenizer = nullptr;
   std::vector<int> concurrency{1};  // requests in flight: one run per value, per model, in this order
-  double rate = 0;                  // requests/s, Poisson arrivals (at most `concurrency` in flight); 0 = closed loop
+  double rate = 0;                  // requests/s, open loop (at most `concurrency` in flight); 0 or infinity = closed loop
+  double burstiness = 1;            // the open loop's gamma shape (measure/serve_load.h ArrivalGaps): 1 = Poisson
+  int prefix_tokens = 0;            // a shared prefix of this many tokens before every random prompt (add_shared_prefix)
+  int turns = 1;                    // multi-turn chats: turns per session (LoadOptions::turns; text prompts then)
+  double think_time_s = 0;          // seconds between a session's answer and its next turn
   // Requests counted per run; <= 0: 8 per concurrent request, at least 16 (none with a duration:
   // the duration bounds the run).
   int num_requests = -1;
@@ -67,7 +72,10 @@ struct ServeJob {
   int n_gen = 128;                        // output tokens asked for per request
   std::string prompts_file;               // --prompts as given; "" = random prompts
   std::vector<ServePrompt> file_prompts;  // its prompts (read_prompt_file), cycled; empty with random prompts
-  Slo slo;                                // goodput's objectives
+  Slo slo;                                // goodput's objectives (and the capacity sweep's)
+  // A capacity sweep instead of the concurrency list: the loads measure/capacity.h chooses,
+  // by concurrency, or by rate with at most max(concurrency) requests in flight; nullopt off.
+  std::optional<CapacityOptions> capacity;
   std::string slo_text;                   // --slo as given, kept in the records
   uint64_t seed = 0;                   // the random prompts' and arrivals' seed; each run mixes in its place (run_seed)
   bool save_responses = false;         // keep each counted request's prompt and answer (ServeJobResult::responses)
@@ -107,7 +115,9 @@ struct ServeJobResult {
   std::optional<cost::ModelCosts> model_costs;
 };
 
-// Runs every model of job.target at every concurrency of `job`, one run after another. Each
+// Runs every model of job.target at every concurrency of `job` (or, with job.capacity, at each
+// load of its capacity sweep: every run's record says whether it met job.slo, the sweep's last
+// one carries the answer, ServerRun::capacity), one run after another. Each
 // run: its own prompts and arrivals (run_seed), the energy's idle window, the warm-up and the
 // counted requests (run_load), then one record (a fresh record_id, test_time, the machine,
 // build and tags, the knobs, the server's part with every metric of the run, TTFT samples,

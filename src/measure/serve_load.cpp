@@ -1,12 +1,14 @@
 #include "measure/serve_load.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <memory>
 #include <numeric>
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "core/strings.h"
 #include "hw/activity.h"
 #include "measure/prompt_suite.h"
 #include "net/stream_loop.h"
@@ -16,6 +18,10 @@ namespace rigbench::measure {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// Stalled streams and this many pings in a row unanswered (each within 2 s): the server is lost
+// (llama-server after SIGTERM can hold its listening socket open a while, answering nothing).
+constexpr int kUnansweredPings = 3;
 
 double seconds_since(Clock::time_point origin) { return std::chrono::duration<double>(Clock::now() - origin).count(); }
 
@@ -97,6 +103,32 @@ std::vector<ServePrompt> random_prompts(int count, int input_tokens, int output_
   return prompts;
 }
 
+void add_shared_prefix(std::vector<ServePrompt>& prompts, int prefix_tokens, uint64_t seed,
+                       const std::function<Result<std::vector<int>>(const std::string&)>& tokenize) {
+  if (prefix_tokens <= 0 || prompts.empty()) return;
+  // The prefix is the first prompt of its own random draw (one word a token, or token ids).
+  const std::vector<ServePrompt> drawn = random_prompts(1, prefix_tokens, 1, seed, tokenize);
+  const ServePrompt& prefix = drawn.front();
+  // Token-id prompts get the prefix's ids (the same tokenizer drew both), text prompts its words.
+  for (ServePrompt& p : prompts) {
+    if (!p.tokens.empty()) {
+      p.tokens.insert(p.tokens.begin(), prefix.tokens.begin(), prefix.tokens.end());
+      p.input_tokens = static_cast<int>(p.tokens.size());
+    } else {
+      p.text = prefix.text + (p.text.empty() ? "" : " " + p.text);
+    }
+  }
+}
+
+ArrivalGaps::ArrivalGaps(double rate, double burstiness, uint64_t seed)
+    : rng_(seed),
+      gamma_(std::isfinite(burstiness) && burstiness > 0 ? burstiness : 1.0,
+             1.0 / (rate * (std::isfinite(burstiness) && burstiness > 0 ? burstiness : 1.0))) {
+  if (!std::isfinite(burstiness)) even_s_ = 1.0 / rate;
+}
+
+double ArrivalGaps::next() { return even_s_ > 0 ? even_s_ : gamma_(rng_); }
+
 uint64_t run_seed(uint64_t seed, std::size_t model_index, std::size_t step_index) {
   const auto mix = [](uint64_t z) {
     z += 0x9e3779b97f4a7c15ULL;
@@ -177,8 +209,9 @@ std::string begin_request(const LoadOptions& o, const ServePrompt& prompt, Reque
 // A fresh reader and an empty token list: the request is sent now, at `start_s`.
 void restart(Pending& p, const LoadOptions& o, double start_s) {
   p.reader = net::make_stream_reader(o.api);
-  p.reader->keep_text(o.save_responses);
+  p.reader->keep_text(o.save_responses || o.turns > 1);  // a turn's answer joins its session's history
   p.t.token_s.clear();
+  p.t.content_s = -1;
   // No growth per token, up to 64 Ki tokens reserved (a longer answer grows as usual).
   p.t.token_s.reserve(static_cast<std::size_t>(std::clamp(p.t.asked_output_tokens, 0, 1 << 16)) + 1);
   p.t.start_s = start_s;
@@ -187,8 +220,10 @@ void restart(Pending& p, const LoadOptions& o, double start_s) {
 // Bytes of the answer that arrived at `at` (seconds since the origin): each text piece they
 // complete is a token at that time. False when the run was stopped (Ctrl-C).
 bool take_chunk(Pending& p, const LoadOptions& o, std::string_view chunk, double at) {
+  const bool no_content = p.reader->content_pieces() == 0;
   const int n = p.reader->feed(chunk);
   for (int i = 0; i < n; ++i) p.t.token_s.push_back(at);
+  if (no_content && p.reader->content_pieces() > 0) p.t.content_s = at;
   return !(o.stop != nullptr && o.stop->load());
 }
 
@@ -197,8 +232,10 @@ void end_request(Pending& p, const LoadOptions& o, const net::HttpReply& reply, 
   RequestTrace& t = p.t;
   net::StreamReader& reader = *p.reader;
   if (reply.ok() || reply.error == net::ErrorKind::kCut) {
+    const bool no_content = reader.content_pieces() == 0;
     const int n = reader.finish();
     for (int i = 0; i < n; ++i) t.token_s.push_back(at);
+    if (no_content && reader.content_pieces() > 0) t.content_s = at;
   }
   t.end_s = at;
   t.http_status = reply.status;
@@ -217,21 +254,25 @@ void end_request(Pending& p, const LoadOptions& o, const net::HttpReply& reply, 
   if (auto n = reader.prompt_tokens()) t.prompt_tokens = *n;
   if (auto c = reader.completion_tokens()) t.completion_tokens = *c;
   t.server = reader.timings();
-  if (o.save_responses) t.response = reader.text();
+  if (t.error == net::ErrorKind::kNone) t.model_event = reader.model_event();
+  if (o.save_responses || o.turns > 1) t.response = reader.text();
 }
 
 // Starts the request of prompt `index` on `loop`; `on_end` gets its trace when it ended.
 // `origin` (read when the request starts, its chunks arrive and it ends) is the time zero of
-// the trace's times.
+// the trace's times; `chunks` counts every chunk that arrives (the stall probe's activity).
 Status start_request(net::StreamLoop& loop, const LoadOptions& o, const ServePrompt& prompt, std::size_t index,
-                     const Clock::time_point& origin, std::function<void(RequestTrace&&)> on_end) {
+                     const Clock::time_point& origin, std::size_t& chunks, std::function<void(RequestTrace&&)> on_end) {
   auto p = std::make_shared<Pending>();
   p->t.prompt_index = index;
   std::string body = begin_request(o, prompt, p->t);
   restart(*p, o, seconds_since(origin));
   return loop.post_stream(
       net::generation_path(o.api), std::move(body),
-      [p, &o, &origin](std::string_view chunk) { return take_chunk(*p, o, chunk, seconds_since(origin)); },
+      [p, &o, &origin, &chunks](std::string_view chunk) {
+        ++chunks;
+        return take_chunk(*p, o, chunk, seconds_since(origin));
+      },
       [p, &o, &origin, on_end = std::move(on_end)](net::HttpReply&& reply) {
         end_request(*p, o, reply, seconds_since(origin));
         on_end(std::move(p->t));
@@ -262,11 +303,12 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
   if (!opened) return broken(opened.error());
   net::StreamLoop& loop = **opened;
   Clock::time_point origin = Clock::now();
+  std::size_t loop_bytes = 0;  // chunks received so far, every request's
   // The warm-up: one request at a time, not counted.
   for (int i = 0; i < o.warmup && !stopped(); ++i) {
     bool ended = false;
     const auto at = static_cast<std::size_t>(i);
-    if (Status s = start_request(loop, o, prompt_at(at), at, origin, [&](RequestTrace&& t) {
+    if (Status s = start_request(loop, o, prompt_at(at), at, origin, loop_bytes, [&](RequestTrace&& t) {
           result.warmup.push_back(std::move(t));
           ended = true;
         });
@@ -291,9 +333,10 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
   Clock::time_point deadline;
   const auto past_deadline = [&] { return timed && Clock::now() >= deadline; };
 
-  // Poisson arrivals: exponential gaps at `rate`, drawn in order as requests are started.
-  std::mt19937_64 rng(o.seed);
-  std::exponential_distribution<double> gap(o.rate > 0 ? o.rate : 1.0);
+  // Open-loop arrivals (ArrivalGaps), drawn in order as requests are started; an infinite rate
+  // is the closed loop (every request at once, at most `slots` in flight: vLLM's inf).
+  const bool open_loop = o.rate > 0 && std::isfinite(o.rate);
+  ArrivalGaps gap(open_loop ? o.rate : 1.0, o.burstiness, o.seed);
   double next_arrival_s = 0;
   int next = 0;
   double last_end_s = 0;
@@ -310,12 +353,52 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
       origin + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timed ? o.duration_s : 0));
 
   int refused_in_a_row = 0;  // counted requests refused one after another (LoadOptions::lost_after_refused)
-  const auto start_one = [&] {
+  // The stall probe (LoadOptions::stall_probe_s): the last time a byte came or a request
+  // started, and the last probe.
+  double last_activity_s = 0, last_probe_s = 0;
+  bool stopped_listening = false;  // the probe was refused: the in-flight requests are lost
+  int unanswered = 0;              // probes in a row that got no answer (kUnansweredPings)
+  // Multi-turn chats (LoadOptions::turns > 1): one session per slot, each turn re-sending the
+  // session's history (its prompts and answers so far) before a new prompt, after a think time.
+  struct Session {
+    std::string history;  // the turns so far, prompts and answers, one after another
+    int turn = 0;         // turns done
+    double ready_s = 0;   // the next turn may start (seconds since the origin)
+    bool busy = false;
+  };
+  std::vector<Session> sessions(o.turns > 1 ? static_cast<std::size_t>(slots) : 0);
+  const auto start_one = [&](Session* s = nullptr) {
     const auto at = static_cast<std::size_t>(o.warmup + next++);
-    return start_request(loop, o, prompt_at(at), at, origin, [&](RequestTrace&& t) {
+    last_activity_s = seconds_since(origin);
+    ServePrompt prompt = prompt_at(at);
+    int turn = 1;
+    if (s != nullptr) {
+      s->busy = true;
+      turn = s->turn + 1;
+      if (s->turn > 0) prompt.text = s->history + "\n" + prompt.text;
+      prompt.tokens.clear();
+      prompt.input_tokens = -1;
+    }
+    return start_request(loop, o, prompt, at, origin, loop_bytes, [&, s, turn, sent = prompt.text](RequestTrace&& t) {
+      t.turn = turn;
+      if (s != nullptr) {  // the answer joins the history; the session's last turn starts a new one
+        s->busy = false;
+        s->turn = turn < o.turns ? turn : 0;
+        s->history = s->turn > 0 ? sent + "\n" + t.response : std::string();
+        s->ready_s = t.end_s + (s->turn > 0 ? o.think_time_s : 0);
+        if (!o.save_responses) t.response.clear();
+      }
       last_end_s = std::max(last_end_s, t.end_s);
+      last_activity_s = std::max(last_activity_s, t.end_s);
+      if (stopped_listening && t.error == net::ErrorKind::kCanceled) {
+        t.error = net::ErrorKind::kCut;
+        t.error_message = "the server stopped accepting connections with this request in flight";
+      }
       refused_in_a_row = t.error == net::ErrorKind::kRefused ? refused_in_a_row + 1 : 0;
-      if (o.lost_after_refused > 0 && refused_in_a_row >= o.lost_after_refused) result.server_lost = true;
+      if (o.lost_after_refused > 0 && refused_in_a_row >= o.lost_after_refused && !result.server_lost) {
+        result.server_lost = true;
+        result.lost_reason = std::to_string(o.lost_after_refused) + " requests in a row refused";
+      }
       if (on_done) on_done(t);
       result.requests.push_back(std::move(t));
     });
@@ -330,18 +413,52 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
     const bool may_start = next < limit && !stopped() && client && !past_deadline() && !result.server_lost;
     if (!may_start && loop.in_flight() == 0) break;
     double wait_s = 0.05;  // at most: Ctrl-C and the deadline are seen within it
-    if (may_start && o.rate > 0) {
+    if (may_start && open_loop) {
       const double now_s = seconds_since(origin);
       while (client && next < limit && loop.in_flight() < slots && next_arrival_s <= now_s) {
         client = start_one();
-        next_arrival_s += gap(rng);
+        next_arrival_s += gap.next();
       }
       if (next < limit && loop.in_flight() < slots) wait_s = std::min(wait_s, std::max(0.0, next_arrival_s - now_s));
+    } else if (may_start && !sessions.empty()) {
+      const double now_s = seconds_since(origin);
+      for (Session& s : sessions) {
+        if (client && next < limit && !s.busy && s.ready_s <= now_s) client = start_one(&s);
+        if (!s.busy && s.ready_s > now_s) wait_s = std::min(wait_s, s.ready_s - now_s);
+      }
     } else if (may_start) {
       while (client && next < limit && loop.in_flight() < slots) client = start_one();
     }
     if (!client) continue;  // cancel what is in flight (above), then end
+    const std::size_t bytes_before = loop_bytes;
     client = loop.run(wait_s);
+    const double now_s = seconds_since(origin);
+    if (loop_bytes != bytes_before) last_activity_s = now_s;
+    // Streams stalled: does the server still take connections? (Refused: it is gone, as after
+    // SIGTERM, where llama-server stops listening but holds its streams open.)
+    if (o.lost_after_refused > 0 && loop.in_flight() > 0 && !result.server_lost &&
+        now_s - last_activity_s >= o.stall_probe_s && now_s - last_probe_s >= o.stall_probe_s) {
+      last_probe_s = now_s;
+      net::ClientOptions quick = o.client;
+      quick.connect_timeout_s = quick.timeout_s = std::min(o.client.timeout_s, 2.0);
+      net::HttpClient probe(o.url, quick);
+      const net::ErrorKind ping = probe.get(net::ping_path(o.api)).error;
+      unanswered = ping == net::ErrorKind::kTimeout ? unanswered + 1 : 0;
+      const std::string stalled = " while " + std::to_string(loop.in_flight()) + " requests stalled " +
+                                  format_fixed(seconds_since(origin) - last_activity_s, 1) + " s";
+      if (ping == net::ErrorKind::kRefused) result.lost_reason = "it stopped accepting connections" + stalled;
+      if (unanswered >= kUnansweredPings) {
+        result.lost_reason = "it stopped answering (" + std::to_string(unanswered) + " pings of " +
+                             format_fixed(quick.timeout_s, 0) + " s unanswered)" + stalled;
+      }
+      if (!result.lost_reason.empty()) {
+        result.server_lost = true;
+        stopped_listening = true;
+        loop.cancel_all();
+      }
+    } else if (now_s - last_activity_s < o.stall_probe_s) {
+      unanswered = 0;
+    }
   }
   result.duration_s = last_end_s;
   if (next > 0) {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,27 @@ struct ServePrompt {
 std::vector<ServePrompt> random_prompts(int count, int input_tokens, int output_tokens, uint64_t seed,
                                         const std::function<Result<std::vector<int>>(const std::string&)>& tokenize);
 
+// A shared prefix (a system prompt every request carries, as chats have: the server's prompt
+// cache then serves it): `prefix_tokens` random words (seeded by `seed`; one token each, or,
+// when `tokenize` is given, its token ids cut to exactly `prefix_tokens`) put before each of
+// `prompts`' text or token ids; a known input_tokens grows by it. Nothing when prefix_tokens <= 0.
+void add_shared_prefix(std::vector<ServePrompt>& prompts, int prefix_tokens, uint64_t seed,
+                       const std::function<Result<std::vector<int>>(const std::string&)>& tokenize);
+
+// The gaps between open-loop arrivals at `rate` requests/s: gamma-distributed with shape
+// `burstiness` and mean 1/rate s (vLLM's --burstiness): 1 exponential (Poisson arrivals), below
+// 1 burstier, above 1 more even, infinity exactly 1/rate; drawn in order from `seed`.
+class ArrivalGaps {
+ public:
+  ArrivalGaps(double rate, double burstiness, uint64_t seed);
+  double next();  // seconds
+
+ private:
+  std::mt19937_64 rng_;
+  std::gamma_distribution<double> gamma_;
+  double even_s_ = 0;  // > 0: every gap this long (burstiness infinity)
+};
+
 // The seed of one run's random prompts and arrivals: `seed` mixed with the model's and the
 // concurrency step's places in the job (splitmix64), so no two runs of a job send the same
 // prompts (a server's prompt cache would answer the later run's from the earlier's).
@@ -55,7 +77,13 @@ struct LoadOptions {
   net::Api api = net::Api::kOpenAiCompletions;
   std::string model;
   int concurrency = 1;    // workers (closed loop), or the most requests in flight under a rate
-  double rate = 0;        // requests/s, Poisson arrivals; 0 = closed loop
+  double rate = 0;        // requests/s, open loop (ArrivalGaps); 0 or infinity = closed loop
+  double burstiness = 1;  // the arrival gaps' gamma shape (ArrivalGaps): 1 = Poisson
+  // Multi-turn chats (closed loop only): each of `concurrency` sessions sends `turns` requests,
+  // each after the last one's answer and `think_time_s`, re-sending the session's history (its
+  // prompts and answers, as text) before the next prompt; then a new session. 1 = single turns.
+  int turns = 1;
+  double think_time_s = 0;
   int num_requests = 0;   // requests counted; 0 = until the duration
   double duration_s = 0;  // seconds of the counted run; 0 = until num_requests
   int warmup = 1;         // requests before, one at a time, not counted
@@ -68,8 +96,13 @@ struct LoadOptions {
   // wrong model, 401, no stream) and say so in LoadResult::warmup_failed.
   bool stop_if_warmup_fails = true;
   // A lost server: after this many counted requests in a row were refused (nothing listens at
-  // the URL any more), nothing more is sent (LoadResult::server_lost); 0 = never.
+  // the URL any more), nothing more is sent (LoadResult::server_lost); 0 = never. With it, a
+  // server that stops listening while its streams stall (llama-server after SIGTERM holds them
+  // 30 s) is lost too: when no byte came for `stall_probe_s` with requests in flight, a new
+  // connection is tried (a GET of net::ping_path); refused, or 3 such pings in a row
+  // unanswered within 2 s, the server is gone.
   int lost_after_refused = 0;
+  double stall_probe_s = 1.0;
   // Called once between the warm-up and the counted requests (energy: the loaded window starts).
   std::function<void()> before_counted;
 };
@@ -91,6 +124,9 @@ struct LoadResult {
   // LoadOptions::lost_after_refused requests in a row were refused: the server went away, the
   // run stopped there (what was in flight ended; the requests that ended are kept).
   bool server_lost = false;
+  // Why, one phrase ("5 requests in a row refused", "it stopped accepting connections while 2
+  // requests stalled"); the requests that stalled end failed (cut), not canceled.
+  std::string lost_reason;
   // Non-empty: the client itself failed (the system refused a file descriptor or memory to its
   // event loop; net::StreamLoop's errors), one line. The requests in flight were canceled,
   // nothing more was sent, `interrupted` is true; the requests that ended are kept.

@@ -22,13 +22,15 @@
 #include "core/status.h"
 #include "net/http_client.h"
 #include "net/protocol.h"
+#include "net/stream_reader.h"
 
 namespace rigbench::measure {
 
 // What the client saw of one request; times in seconds since the run started (steady clock).
 struct RequestTrace {
   double start_s = 0;            // request sent
-  std::vector<double> token_s;   // arrival of each streamed text piece
+  std::vector<double> token_s;   // arrival of each streamed text piece (content or reasoning)
+  double content_s = -1;         // arrival of the first content piece (not reasoning); -1 none
   double end_s = 0;              // answer over (or failed)
   int asked_output_tokens = 0;   // max_tokens asked for
   int prompt_tokens = -1;        // the server's usage; -1 = not reported
@@ -40,11 +42,16 @@ struct RequestTrace {
   net::ServerTimings server;     // the server's own figures (llama-server timings, Ollama durations)
   std::string response;          // the generated text, only with LoadOptions::save_responses
   std::size_t prompt_index = 0;  // the prompt sent: LoadOptions::prompts[prompt_index % size]
+  int turn = 1;                  // the turn of its session (LoadOptions::turns), 1 the first
+  // "load" / "unload": the answer was Ollama's reply to a model load or unload (no generation):
+  // not a request of the run, never counted (net::StreamReader::model_event); "" else.
+  std::string model_event;
 };
 
 struct RequestMetrics {
-  double ttft_ms = kNaN;
-  double tpot_ms = kNaN;  // NaN with fewer than 2 output tokens
+  double ttft_ms = kNaN;          // to the first piece, content or reasoning
+  double ttft_content_ms = kNaN;  // to the first content piece (after the reasoning); NaN none
+  double tpot_ms = kNaN;          // NaN with fewer than 2 output tokens
   double e2e_ms = kNaN;
   std::vector<double> itl_ms;
   int input_tokens = -1;  // server usage, else the client's count; -1 unknown
@@ -55,31 +62,45 @@ struct RequestMetrics {
 
 RequestMetrics request_metrics(const RequestTrace& trace);
 
-// Service-level objectives; NaN = not set. A request meets them when each set one holds.
+// Service-level objectives; NaN = not set. A request meets them when each set one holds
+// (goodput); a run meets them when each set one's percentile over its completed requests
+// holds (a capacity sweep, measure/capacity.h): `*_percentile` 50, 90, 95 or 99 (given as
+// ttft_p95_ms=...), or 100 where the key names none (ttft_ms=...: every request).
 struct Slo {
   double ttft_ms = RequestMetrics::kNaN;
   double tpot_ms = RequestMetrics::kNaN;
   double e2e_ms = RequestMetrics::kNaN;
+  int ttft_percentile = 100, tpot_percentile = 100, e2e_percentile = 100;
   bool any() const;
 };
-// "ttft_ms=500,tpot_ms=50[,e2e_ms=2000]". Errors: kUsage naming --slo and the bad part.
+// "ttft_ms=500,tpot_ms=50[,e2e_ms=2000]", or with percentiles "ttft_p95_ms=2000,tpot_p95_ms=100,
+// e2e_p99_ms=8000" (p50, p90, p95, p99). Errors: kUsage naming --slo and the bad part.
 Result<Slo> parse_slo(std::string_view text);
 bool meets(const RequestMetrics& m, const Slo& slo);
 
 // One run (one concurrency or rate) of many requests.
 struct ServeRunMetrics {
   int requests = 0;   // sent and finished (ok or failed), warm-up excluded
+  int load_replies = 0;  // Ollama's load/unload replies that came instead of an answer: not requests
   int completed = 0;  // ok
   int failed = 0;
   std::map<std::string, int> errors;         // by net::error_kind_key: refused, http_status, malformed_stream, ...
   std::string first_error;                   // the first failure's message (one line)
   double duration_s = 0;                     // wall time of the run
   Summary ttft_ms, tpot_ms, itl_ms, e2e_ms;  // over completed requests (itl: every gap of every request)
+  Summary ttft_content_ms;                   // over completed requests that streamed content
+  Summary ttft_later_turns_ms;               // over completed requests of turn 2 and later (multi-turn chats)
+  // TTFT through the run: the TTFT median of the later half of the completed requests (by the
+  // time each was sent) over that of the earlier half; above 1 the server's queue grew while
+  // the run went on. NaN with fewer than 4 completed requests.
+  double ttft_rise = RequestMetrics::kNaN;
+  // input_tokens: over the completed requests whose input is known (the server's usage, else
+  // the client's count); n = 0 when none is (a server that reports none: unknown, never 0)
   Summary input_tokens, output_tokens;
   int64_t total_input_tokens = 0, total_output_tokens = 0;
   double request_rate = 0;  // completed requests / s
   double output_tps = 0;    // output tokens / s
-  double total_tps = 0;     // (input + output) tokens / s
+  double total_tps = 0;     // (input + output) tokens / s; NaN when a completed request's input is unknown
   int good_requests = 0;    // completed requests meeting the SLO (all completed when none is set)
   double goodput = 0;       // good requests / s
   int output_short = 0;     // completed requests whose output tokens != asked (the server did not honour the length)
@@ -93,6 +114,14 @@ struct ServeRunMetrics {
                                                 // timings.predicted_per_second for one request)
   double client_tg_tps = RequestMetrics::kNaN;  // sum(output tokens - 1) / sum(E2E - TTFT), tokens/s
   Summary server_prompt_ms;
+  // Over the completed requests with server timings (NaN none): sum(prompt_n) / sum(prompt_ms)
+  // (tokens/s it evaluated, its cache's excluded); mean prompt_n and cache_n per request;
+  // sum(draft_n_accepted) / sum(draft_n) in %; Ollama's load_duration (ms).
+  double server_prompt_tps = RequestMetrics::kNaN;
+  double server_prompt_n_mean = RequestMetrics::kNaN;
+  double server_cache_n_mean = RequestMetrics::kNaN;
+  double server_draft_accepted_pct = RequestMetrics::kNaN;
+  Summary server_load_ms;
   double tg_tps_diff_pct = RequestMetrics::kNaN;  // (client - server) / server, %
 };
 

@@ -10,14 +10,14 @@
 #include <vector>
 
 #include "model/synth_values.h"
+#include "model/token_pieces.h"
 
 namespace rigbench::model {
 
 namespace {
 
-// GGUF token types (llama.cpp's llama_token_attr order in gguf-py): normal 1, unknown 2,
-// control 3, unused 5, byte 6.
-constexpr int32_t kNormal = 1, kUnknown = 2, kControl = 3, kUnused = 5, kByte = 6;
+constexpr int32_t kNormal = kTokenNormal, kUnknown = kTokenUnknown, kControl = kTokenControl, kUnused = kTokenUnused,
+                  kByte = kTokenByte;
 
 struct Keys {
   gguf_context* ctx;
@@ -239,7 +239,10 @@ void set_model_metadata(gguf_context* ctx, const Preset& p, uint32_t file_type) 
   if (p.final_softcap > 0) k.f32("final_logit_softcapping", p.final_softcap);
 }
 
-std::string set_tokenizer(gguf_context* ctx, const Preset& p, const std::string& vocab_dir) {
+namespace {
+
+// The tokenizer copied from the preset's vocabulary file, else generated (set_tokenizer).
+std::string copy_or_generate_tokenizer(gguf_context* ctx, const Preset& p, const std::string& vocab_dir) {
   if (!p.vocab_file.empty() && !vocab_dir.empty()) {
     const std::string path = (std::filesystem::path(vocab_dir) / p.vocab_file).string();
     std::error_code ec;
@@ -254,6 +257,39 @@ std::string set_tokenizer(gguf_context* ctx, const Preset& p, const std::string&
     }
   }
   return generate_vocab(ctx, p);
+}
+
+// Marks unused the tokens whose output piece is not UTF-8 alone (model/token_pieces.h), so
+// that llama.cpp decodes them to nothing: random weights put them anywhere, and a served
+// answer that is not UTF-8 is refused by llama-server's output parser. Tokenizing is as
+// before (an unused token keeps its text and id). Returns how many were marked.
+std::size_t mark_partial_characters_unused(gguf_context* ctx) {
+  const int64_t tk = gguf_find_key(ctx, "tokenizer.ggml.tokens");
+  const int64_t ty = gguf_find_key(ctx, "tokenizer.ggml.token_type");
+  const int64_t model = gguf_find_key(ctx, "tokenizer.ggml.model");
+  if (tk < 0 || ty < 0 || gguf_get_arr_type(ctx, ty) != GGUF_TYPE_INT32) return 0;
+  const std::size_t n = gguf_get_arr_n(ctx, tk);
+  if (gguf_get_arr_n(ctx, ty) != n) return 0;
+  std::vector<std::string> tokens;
+  tokens.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) tokens.emplace_back(gguf_get_arr_str(ctx, tk, i));
+  const auto* data = static_cast<const int32_t*>(gguf_get_arr_data(ctx, ty));
+  std::vector<int32_t> types(data, data + n);
+  const bool byte_level = model >= 0 && std::string(gguf_get_val_str(ctx, model)) == "gpt2";
+  const std::vector<std::size_t> partial = partial_character_tokens(tokens, types, byte_level);
+  for (const std::size_t i : partial) types[i] = kUnused;
+  if (!partial.empty()) gguf_set_arr_data(ctx, "tokenizer.ggml.token_type", GGUF_TYPE_INT32, types.data(), n);
+  return partial.size();
+}
+
+}  // namespace
+
+std::string set_tokenizer(gguf_context* ctx, const Preset& p, const std::string& vocab_dir) {
+  const std::string how = copy_or_generate_tokenizer(ctx, p, vocab_dir);
+  const std::size_t marked = mark_partial_characters_unused(ctx);
+  return marked == 0 ? how
+                     : how + "; " + std::to_string(marked) +
+                           " tokens that are part of a character marked unused (a served answer stays UTF-8)";
 }
 
 }  // namespace rigbench::model

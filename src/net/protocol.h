@@ -1,11 +1,9 @@
-// rigbench: the two streaming APIs local servers speak, as request bodies and stream
-// readers. OpenAI's (/v1/chat/completions, /v1/completions; SSE, `stream_options.include_usage`,
-// llama-server's `timings`) and Ollama's (/api/generate, /api/chat; NDJSON, durations in ns).
-// No I/O: bytes in, pieces out, so both are tested on chunks cut anywhere.
+// rigbench: the two streaming APIs local servers speak, as request bodies, the server's
+// identity and its embeddings. OpenAI's (/v1/chat/completions, /v1/completions; SSE,
+// `stream_options.include_usage`) and Ollama's (/api/generate, /api/chat; NDJSON). Their
+// streamed answers are read by net/stream_reader.h.
 #pragma once
 
-#include <limits>
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,68 +40,6 @@ struct GenerationRequest {
 
 // The JSON body of the streaming request.
 std::string request_body(Api api, const GenerationRequest& request);
-
-inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
-
-// Timings the server reports about its own work on one request (llama-server's `timings`,
-// Ollama's durations converted from ns to ms). NaN / -1 where it does not say.
-struct ServerTimings {
-  int prompt_n = -1;                       // prompt tokens evaluated
-  double prompt_ms = kNoValue;             // prompt evaluation
-  int predicted_n = -1;                    // tokens generated
-  double predicted_ms = kNoValue;          // generation
-  double predicted_per_second = kNoValue;  // predicted_n / predicted_ms, as the server states it
-  double load_ms = kNoValue;               // Ollama's load_duration
-  double total_ms = kNoValue;              // Ollama's total_duration
-  bool present() const { return predicted_n >= 0 || prompt_n >= 0; }
-};
-
-// Reads one streamed answer. feed() returns how many text pieces the chunk completed (the
-// caller timestamps them); the totals and the server's figures accumulate.
-class StreamReader {
- public:
-  virtual ~StreamReader() = default;
-  // Bytes as they arrived; returns the generated-text pieces they completed.
-  virtual int feed(std::string_view chunk) = 0;
-  // The stream ended (the connection's body is over): returns pieces of a last unterminated event.
-  virtual int finish() = 0;
-
-  bool done() const { return done_; }  // the API's last event arrived ([DONE], "done": true)
-  ErrorKind error() const { return error_; }
-  const std::string& error_message() const { return message_; }
-  std::optional<int> prompt_tokens() const { return prompt_tokens_; }          // server usage
-  std::optional<int> completion_tokens() const { return completion_tokens_; }  // server usage
-  const ServerTimings& timings() const { return timings_; }
-  int pieces() const { return pieces_; }
-  const std::string& finish_reason() const { return finish_reason_; }
-  // Keep the generated text (serve-bench --save-responses); off by default, so a benchmark
-  // copies no text it does not store.
-  void keep_text(bool keep) { keep_text_ = keep; }
-  const std::string& text() const { return text_; }  // the pieces joined, when kept
-
- protected:
-  void malformed(std::string message) {
-    if (error_ == ErrorKind::kNone) {
-      error_ = ErrorKind::kMalformed;
-      message_ = std::move(message);
-    }
-  }
-  bool done_ = false;
-  ErrorKind error_ = ErrorKind::kNone;
-  std::string message_;
-  std::optional<int> prompt_tokens_, completion_tokens_;
-  ServerTimings timings_;
-  int pieces_ = 0;
-  std::string finish_reason_;
-  bool keep_text_ = false;
-  std::string text_;
-};
-
-std::unique_ptr<StreamReader> make_stream_reader(Api api);
-
-// The outcome of reading a whole answer: kNone, or why it failed (malformed, cut: the stream
-// ended without its last event, which the reader did not see).
-ErrorKind stream_outcome(const StreamReader& reader, std::string& message);
 
 // --- the server's identity --------------------------------------------------------------
 

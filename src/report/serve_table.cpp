@@ -30,9 +30,15 @@ std::vector<TableColumn> serve_columns(bool slo, bool models) {
       {"api", "api", Align::kLeft, false, true},
       {"concurrency", "c", Align::kRight},
       {"rate_rps", "rate req/s", Align::kRight, true},
+      {"burstiness", "burstiness", Align::kRight, true},
+      {"prefix_tokens", "prefix tok", Align::kRight, true},
+      {"turns", "turns", Align::kRight, true},
+      {"think_time_s", "think s", Align::kRight, true},
+      {"seed", "seed", Align::kRight, true},
       {"requests", "req", Align::kRight, true},
       {"completed", "ok", Align::kRight, true},
       {"failed", "err", Align::kRight},
+      {"load_replies", "load replies", Align::kRight, true},
       {"duration_s", "s", Align::kRight, true},
       {"request_throughput_rps", "req/s", Align::kRight},
       {"output_tps", "out t/s", Align::kRight},
@@ -41,13 +47,17 @@ std::vector<TableColumn> serve_columns(bool slo, bool models) {
       {"input_tokens_mean", "in tok", Align::kRight, true},
       {"output_tokens_mean", "out tok", Align::kRight, true},
   };
-  for (const char* m : {"ttft", "tpot", "itl", "e2e"}) {
-    const std::string name = std::string(m) == "e2e" ? "E2E" : upper(m);
+  for (const char* m : {"ttft", "tpot", "itl", "e2e", "ttft_content", "ttft_later_turns"}) {
+    const std::string name = std::string(m) == "e2e"                ? "E2E"
+                             : std::string(m) == "ttft_content"     ? "TTFT content"
+                             : std::string(m) == "ttft_later_turns" ? "TTFT later turns"
+                                                                    : upper(m);
     for (const char* p : {"mean", "p50", "p90", "p95", "p99"}) {
       const std::string stat = p;
       // md: p50 and p99 of TTFT and TPOT, p50 of ITL and E2E.
       // With the model column (several models), E2E p50 goes to --wide to keep within 120 columns.
-      const bool shown = (stat == "p50" && !(models && std::string(m) == "e2e")) ||
+      const bool shown = (stat == "p50" && !(models && std::string(m) == "e2e") &&
+                          std::string(m).rfind("ttft_", 0) != 0) ||
                          (stat == "p99" && (std::string(m) == "ttft" || std::string(m) == "tpot"));
       c.push_back({std::string(m) + "_" + stat + "_ms", name + " " + stat + " ms", Align::kRight, !shown});
     }
@@ -59,6 +69,16 @@ std::vector<TableColumn> serve_columns(bool slo, bool models) {
   c.push_back({"client_tg_tps", "client tg t/s", Align::kRight, true});
   c.push_back({"tg_tps_diff_pct", "tg diff %", Align::kRight, true});
   c.push_back({"server_prompt_p50_ms", "server prompt p50 ms", Align::kRight, true});
+  c.push_back({"server_prompt_tps", "server pp t/s", Align::kRight, true});
+  c.push_back({"server_prompt_n_mean", "server prompt tok", Align::kRight, true});
+  c.push_back({"server_cache_n_mean", "server cached tok", Align::kRight, true});
+  c.push_back({"server_draft_accepted_pct", "draft accepted %", Align::kRight, true});
+  c.push_back({"server_load_p50_ms", "server load p50 ms", Align::kRight, true});
+  c.push_back({"sweep", "sweep", Align::kLeft, true});
+  c.push_back({"slo_met", "SLO met", Align::kLeft, !slo});
+  c.push_back({"slo_miss", "SLO missed", Align::kLeft, true});
+  c.push_back({"capacity", "capacity", Align::kLeft, true});
+  c.push_back({"capacity_load", "capacity load", Align::kRight, true});
   c.push_back({"output_short", "short", Align::kRight, false, true});
   c.push_back({"client_cpu_pct", "client CPU %", Align::kRight, true});
   c.push_back({"energy_method", "energy", Align::kLeft, false, true});
@@ -81,10 +101,18 @@ std::vector<TableCell> serve_row(const RunRecord& rec) {
       TableCell::str(s.version),
       TableCell::str(s.api),
       TableCell::integer(s.concurrency),
-      s.rate_rps > 0 ? TableCell::number(s.rate_rps, 2) : TableCell::absent("-"),
+      std::isinf(s.rate_rps) ? TableCell::str("inf")
+      : s.rate_rps > 0       ? TableCell::number(s.rate_rps, 2)
+                             : TableCell::absent("-"),
+      std::isinf(s.burstiness) ? TableCell::str("inf") : TableCell::number(s.burstiness, 2),
+      TableCell::integer(s.prefix_tokens),
+      TableCell::integer(s.turns),
+      TableCell::number(s.think_time_s, 2),
+      TableCell::count(s.seed),
       TableCell::integer(s.requests),
       TableCell::integer(s.completed),
       TableCell::integer(s.failed),
+      TableCell::integer(s.load_replies),
       TableCell::number(s.duration_s, 2),
       TableCell::number(s.request_throughput_rps, 2),
       TableCell::number(s.output_tps, 1),
@@ -93,7 +121,7 @@ std::vector<TableCell> serve_row(const RunRecord& rec) {
       TableCell::number(s.input_tokens_mean, 1),
       TableCell::number(s.output_tokens_mean, 1),
   };
-  for (const Summary* m : {&s.ttft_ms, &s.tpot_ms, &s.itl_ms, &s.e2e_ms}) {
+  for (const Summary* m : {&s.ttft_ms, &s.tpot_ms, &s.itl_ms, &s.e2e_ms, &s.ttft_content_ms, &s.ttft_later_turns_ms}) {
     const bool none = m->n == 0;
     for (double v : {m->mean, m->median, m->p90, m->p95, m->p99}) r.push_back(TableCell::number(none ? NAN : v, 2));
   }
@@ -111,6 +139,16 @@ std::vector<TableCell> serve_row(const RunRecord& rec) {
                           : NAN;
   r.push_back(TableCell::number(diff, 1));
   r.push_back(TableCell::number(s.server_prompt_p50_ms, 2));
+  r.push_back(TableCell::number(s.server_prompt_tps, 1));
+  r.push_back(TableCell::number(s.server_prompt_n_mean, 1));
+  r.push_back(TableCell::number(s.server_cache_n_mean, 1));
+  r.push_back(TableCell::number(s.server_draft_accepted_pct, 1));
+  r.push_back(TableCell::number(s.server_load_p50_ms, 2));
+  r.push_back(s.sweep.empty() ? TableCell::absent("-") : TableCell::str(s.sweep));
+  r.push_back(s.slo_met < 0 ? TableCell::absent("-") : TableCell::boolean(s.slo_met == 1));
+  r.push_back(s.slo_miss.empty() ? TableCell::absent("-") : TableCell::str(s.slo_miss));
+  r.push_back(s.capacity.empty() ? TableCell::absent("-") : TableCell::str(s.capacity));
+  r.push_back(TableCell::number(s.capacity_load, 2));
   r.push_back(TableCell::integer(s.output_short));
   r.push_back(TableCell::number(s.client_cpu_pct, 2));
   const bool measured = rec.energy.method != "unavailable";
@@ -143,6 +181,24 @@ void add_serve_footers(Table& table, const RunRecord& rec, int n_gen) {
     table.add_footer(at + std::to_string(s.failed) + " of " + std::to_string(s.requests) + " requests failed (" +
                      kinds + "; first: " + s.first_error + ")");
   }
+  if (s.turns > 1 && s.ttft_later_turns_ms.n > 0) {
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "%d-turn chats (think time %.2f s): TTFT p50 %.2f ms over every turn, %.2f ms over turns 2-%d "
+                  "(each re-sends its history)",
+                  s.turns, s.think_time_s, s.ttft_ms.median, s.ttft_later_turns_ms.median, s.turns);
+    table.add_footer(at + line);
+  }
+  if (s.load_replies > 0) {
+    table.add_footer(at + std::to_string(s.load_replies) +
+                     " answers were the server's model load/unload replies (done_reason load/unload), not counted");
+  }
+  if (s.ttft_content_ms.n > 0 && s.ttft_content_ms.median > s.ttft_ms.median) {
+    char line[200];
+    std::snprintf(line, sizeof line, "reasoning first: TTFT p50 %.2f ms to the first token, %.2f ms to the first content token",
+                  s.ttft_ms.median, s.ttft_content_ms.median);
+    table.add_footer(at + line);
+  }
   if (std::isfinite(s.server_tg_tps)) {
     char line[320];
     std::snprintf(line, sizeof line,
@@ -152,6 +208,17 @@ void add_serve_footers(Table& table, const RunRecord& rec, int n_gen) {
                   s.server_prompt_p50_ms, s.ttft_ms.median);
     table.add_footer(at + line);
   }
+  if (std::isfinite(s.server_prompt_tps) || std::isfinite(s.server_cache_n_mean)) {
+    char line[256];
+    std::snprintf(line, sizeof line, "server prompt: %.1f tokens evaluated a request at %.1f t/s, %.1f from its cache",
+                  s.server_prompt_n_mean, s.server_prompt_tps, s.server_cache_n_mean);
+    table.add_footer(at + line);
+  }
+  if (std::isfinite(s.server_draft_accepted_pct)) {
+    table.add_footer(at + "speculative decoding: " + format_fixed(s.server_draft_accepted_pct, 1) +
+                     " % of drafted tokens accepted");
+  }
+  if (!s.capacity.empty()) table.add_footer("capacity (" + s.sweep + " sweep, SLO " + s.slo + "): " + s.capacity);
   if (rec.energy.tg && std::isfinite(rec.energy.tg->j_per_token)) {
     char line[256];
     std::snprintf(line, sizeof line, "energy (%s): idle %.1f W, loaded %.1f W, %.4f J per output token",
@@ -184,14 +251,22 @@ void add_serve_footers(Table& table, const RunRecord& rec, int n_gen) {
 }
 
 Table serve_job_table(const std::string& url, const std::string& api, const std::vector<std::string>& models,
-                      const std::string& prompts_file, int n_prompt, int n_gen, double rate, bool slo) {
+                      const std::string& prompts_file, int n_prompt, int n_gen, double rate, bool slo,
+                      double burstiness, int prefix_tokens) {
   Table table(serve_columns(slo, models.size() > 1));
   table.add_preamble("serve-bench " + url + " (" + api + "), model" + (models.size() > 1 ? "s " : " ") +
                      join(models, ", ") +
                      (prompts_file.empty()
                           ? ", " + std::to_string(n_prompt) + " prompt + " + std::to_string(n_gen) + " output tokens"
                           : ", prompts from " + prompts_file) +
-                     (rate > 0 ? ", " + shortest(rate) + " req/s Poisson" : ""));
+                     (prompts_file.empty() && prefix_tokens > 0
+                          ? " after a shared " + std::to_string(prefix_tokens) + "-token prefix"
+                          : "") +
+                     (std::isinf(rate) ? ", every request at once (rate inf)"
+                      : rate > 0       ? ", " + shortest(rate) + " req/s " +
+                                       (burstiness == 1 ? std::string("Poisson")
+                                                        : "gamma (burstiness " + shortest(burstiness) + ")")
+                                       : ""));
   return table;
 }
 

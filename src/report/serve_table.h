@@ -29,10 +29,13 @@ void add_serve_footers(Table& table, const RunRecord& rec, int n_gen);
 
 // The table of one serve-bench job, before its runs are added: serve_columns(slo, several
 // models) under the job's line "serve-bench URL (API), model(s) M1, M2, P prompt + N output
-// tokens" (", prompts from FILE" with `prompts_file`), then ", R req/s Poisson" with a `rate`.
+// tokens" (", prompts from FILE" with `prompts_file`; " after a shared K-token prefix" with
+// `prefix_tokens`), then ", R req/s Poisson" with a `rate` (", R req/s gamma (burstiness B)"
+// when `burstiness` is not 1; infinity: ", every request at once (rate inf)").
 // `url` is as shown (redacted), `api` the API's name.
 Table serve_job_table(const std::string& url, const std::string& api, const std::vector<std::string>& models,
-                      const std::string& prompts_file, int n_prompt, int n_gen, double rate, bool slo);
+                      const std::string& prompts_file, int n_prompt, int n_gen, double rate, bool slo,
+                      double burstiness = 1, int prefix_tokens = 0);
 
 // Prints a serve-bench job's output once its runs are in `table`: md and csv the table (`wide`:
 // every column in md), then, with `costs` (several models priced under `pricing`, which is

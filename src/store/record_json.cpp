@@ -1,6 +1,7 @@
 #include "store/record_json.h"
 
 #include <cmath>
+#include <limits>
 
 #include "core/knobs.h"
 #include "core/noise_note.h"
@@ -207,7 +208,8 @@ constexpr SummaryMsKey kSummaryMsKeys[] = {
 void summary_ms_json(json& j, const char* metric, const Summary& s) {
   const std::string m = metric;
   j[m + "_n"] = s.n;
-  for (const SummaryMsKey& k : kSummaryMsKeys) j[m + "_" + k.stat + "_ms"] = num(s.*k.value);
+  // No samples, no figures: null, never a 0 ms that was not measured.
+  for (const SummaryMsKey& k : kSummaryMsKeys) j[m + "_" + k.stat + "_ms"] = s.n > 0 ? num(s.*k.value) : json(nullptr);
 }
 Summary summary_ms_from(const json& j, const char* metric) {
   const std::string m = metric;
@@ -228,14 +230,20 @@ json server_json(const ServerRun& r) {
             {"api", r.api},
             {"model_id", r.model_id},
             {"concurrency", r.concurrency},
-            {"rate_rps", r.rate_rps},
+            {"rate_rps", std::isinf(r.rate_rps) ? json("inf") : json(r.rate_rps)},
+            {"burstiness", std::isinf(r.burstiness) ? json("inf") : num(r.burstiness)},
+            {"prefix_tokens", r.prefix_tokens},
+            {"seed", r.seed},
             {"requests", r.requests},
             {"completed", r.completed},
             {"failed", r.failed},
             {"errors", errors},
             {"first_error", r.first_error},
             {"duration_s", r.duration_s},
-            {"input_tokens_mean", r.input_tokens_mean},
+            {"load_replies", r.load_replies},
+            {"turns", r.turns},
+            {"think_time_s", r.think_time_s},
+            {"input_tokens_mean", num(r.input_tokens_mean)},
             {"output_tokens_mean", r.output_tokens_mean},
             {"request_throughput_rps", num(r.request_throughput_rps)},
             {"output_tps", num(r.output_tps)},
@@ -246,11 +254,23 @@ json server_json(const ServerRun& r) {
             {"server_tg_tps", num(r.server_tg_tps)},
             {"client_tg_tps", num(r.client_tg_tps)},
             {"server_prompt_p50_ms", num(r.server_prompt_p50_ms)},
+            {"server_prompt_tps", num(r.server_prompt_tps)},
+            {"server_prompt_n_mean", num(r.server_prompt_n_mean)},
+            {"server_cache_n_mean", num(r.server_cache_n_mean)},
+            {"server_draft_accepted_pct", num(r.server_draft_accepted_pct)},
+            {"server_load_p50_ms", num(r.server_load_p50_ms)},
+            {"sweep", r.sweep},
+            {"slo_met", r.slo_met < 0 ? json(nullptr) : json(r.slo_met == 1)},
+            {"slo_miss", r.slo_miss},
+            {"capacity", r.capacity},
+            {"capacity_load", num(r.capacity_load)},
             {"client_cpu_pct", num(r.client_cpu_pct)}};
   summary_ms_json(j, "ttft", r.ttft_ms);
   summary_ms_json(j, "tpot", r.tpot_ms);
   summary_ms_json(j, "itl", r.itl_ms);
   summary_ms_json(j, "e2e", r.e2e_ms);
+  summary_ms_json(j, "ttft_content", r.ttft_content_ms);
+  summary_ms_json(j, "ttft_later_turns", r.ttft_later_turns_ms);
   return j;
 }
 
@@ -262,8 +282,15 @@ ServerRun server_from(const json& j) {
   r.api = j.value("api", "");
   r.model_id = j.value("model_id", "");
   r.concurrency = j.value("concurrency", 1);
-  r.rate_rps = num_from(j, "rate_rps");
-  if (std::isnan(r.rate_rps)) r.rate_rps = 0;
+  const auto inf_or = [&](const char* key, double absent) {
+    if (j.contains(key) && j[key] == "inf") return std::numeric_limits<double>::infinity();
+    const double v = num_from(j, key);
+    return std::isnan(v) ? absent : v;
+  };
+  r.rate_rps = inf_or("rate_rps", 0);
+  r.burstiness = inf_or("burstiness", 1);
+  r.prefix_tokens = j.value("prefix_tokens", 0);
+  r.seed = j.value("seed", uint64_t{0});
   r.requests = j.value("requests", 0);
   r.completed = j.value("completed", 0);
   r.failed = j.value("failed", 0);
@@ -283,11 +310,26 @@ ServerRun server_from(const json& j) {
   r.server_tg_tps = num_from(j, "server_tg_tps");
   r.client_tg_tps = num_from(j, "client_tg_tps");
   r.server_prompt_p50_ms = num_from(j, "server_prompt_p50_ms");
+  r.server_prompt_tps = num_from(j, "server_prompt_tps");
+  r.server_prompt_n_mean = num_from(j, "server_prompt_n_mean");
+  r.server_cache_n_mean = num_from(j, "server_cache_n_mean");
+  r.server_draft_accepted_pct = num_from(j, "server_draft_accepted_pct");
+  r.server_load_p50_ms = num_from(j, "server_load_p50_ms");
+  r.sweep = j.value("sweep", "");
+  if (j.contains("slo_met") && j["slo_met"].is_boolean()) r.slo_met = j["slo_met"].get<bool>() ? 1 : 0;
+  r.slo_miss = j.value("slo_miss", "");
+  r.capacity = j.value("capacity", "");
+  r.capacity_load = num_from(j, "capacity_load");
   r.client_cpu_pct = num_from(j, "client_cpu_pct");
   r.ttft_ms = summary_ms_from(j, "ttft");
   r.tpot_ms = summary_ms_from(j, "tpot");
   r.itl_ms = summary_ms_from(j, "itl");
   r.e2e_ms = summary_ms_from(j, "e2e");
+  r.ttft_content_ms = summary_ms_from(j, "ttft_content");
+  r.ttft_later_turns_ms = summary_ms_from(j, "ttft_later_turns");
+  r.turns = j.value("turns", 1);
+  r.think_time_s = j.value("think_time_s", 0.0);
+  r.load_replies = j.value("load_replies", 0);
   return r;
 }
 

@@ -2,8 +2,8 @@
 // Ollama-protocol server and a fake OpenAI-protocol server (tests/fakes/fake_llm_server.cpp)
 // stream tokens at set times and report set timings; the same timings give the same metrics
 // through both protocols. A fault server refuses, answers 500, cuts a stream, sends malformed
-// SSE and stalls; each is counted as its kind. llama-server, built from the same llama.cpp
-// sources (RIGBENCH_BUILD_PEERS), runs the shipped model with --parallel 4 for a sweep 1,2,4.
+// SSE and stalls; each is counted as its kind. (llama-server: serve_llama_server_e2e_test.cpp;
+// recorded streams: serve_replay_e2e_test.cpp.)
 // No timed assertions: counts, tokens and the server's set figures only.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
@@ -27,6 +27,7 @@
 
 #include "support/background.h"
 #include "support/db_query.h"
+#include "support/serve_e2e.h"
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
 
@@ -37,24 +38,13 @@ namespace {
 using nlohmann::json;
 using testing::Background;
 using testing::ProcessResult;
+using testing::free_port;
+using testing::healthy;
 using testing::run_process;
+using testing::runs_of;
+using testing::serve_bench;
+using testing::url;
 using testing::TempDir;
-
-// A port nothing listens on (bound, then closed).
-int free_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = 0;
-  bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  socklen_t len = sizeof a;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  close(fd);
-  return ntohs(a.sin_port);
-}
-
-std::string url(int port) { return "http://127.0.0.1:" + std::to_string(port); }
 
 std::vector<std::string> fake(const std::string& protocol, std::vector<std::string> more = {}) {
   std::vector<std::string> argv = {RIGBENCH_FAKE_LLM_SERVER, "--protocol", protocol, "--port", "0"};
@@ -62,24 +52,11 @@ std::vector<std::string> fake(const std::string& protocol, std::vector<std::stri
   return argv;
 }
 
-ProcessResult serve_bench(std::vector<std::string> args) {
-  std::vector<std::string> argv = {RIGBENCH_BIN, "serve-bench"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return run_process(argv);
-}
-
 // Lines of text (stderr has one line per error).
 int count_lines(const std::string& s) {
   int n = 0;
   for (char c : s) n += c == '\n';
   return n;
-}
-
-// The runs of `serve-bench -o json`, always one object {"runs": [...], "model_costs": ...}
-// (empty when the output is not that shape).
-json runs_of(const ProcessResult& r) {
-  const json j = json::parse(r.out, nullptr, false);
-  return j.is_object() && j.contains("runs") && j["runs"].is_array() ? j["runs"] : json::array();
 }
 
 TEST(ServeBenchFakeOllamaAndFakeOpenAi, SameSetTimingsGiveTheSameMetricsThroughBothProtocols) {
@@ -273,6 +250,88 @@ TEST(ServeBenchFaultServer, AServerLostMidRunStopsTheRunStoresItFailedAndExits1)
   EXPECT_EQ(testing::query_text(db, "SELECT substr(failed, 1, 47) FROM runs"),
             "server lost: 5 requests in a row refused; 2 of ");
   EXPECT_EQ(testing::query_int(db, "SELECT json_extract(record_json, '$.server.completed') FROM runs"), 2);
+}
+
+// A server that still accepts connections but answers nothing, pings included, while its
+// streams stall (llama-server after SIGTERM can, until it closes its socket) is lost too:
+// before, each request waited out --timeout-seconds and the run went on.
+TEST(ServeBenchFaultServer, AServerThatHangsWhileItsStreamsStallIsLost) {
+  Background faults(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1", "--faults", "ok,ok,ok,freeze",
+                                    "--stall-ms", "120000"}));
+  ASSERT_GT(faults.port(), 0);
+  const ProcessResult r = serve_bench({url(faults.port()), "--num-requests", "40", "-n", "4", "--timeout-seconds",
+                                       "100", "-o", "json", "--no-db"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("the server was lost (it stopped answering (3 pings of 2 s unanswered) while 1 requests"),
+            std::string::npos)
+      << r.err;
+  const json runs = runs_of(r);
+  ASSERT_EQ(runs.size(), 1u) << r.out;
+  EXPECT_EQ(runs[0]["completed"], 2);  // the warm-up took the first ok
+  EXPECT_EQ(runs[0]["failed"], 1);     // the stalled one: failed, not dropped
+}
+
+// --rate inf (vLLM's spelling; refused before) is the closed loop; --burstiness shapes the open
+// loop's gaps and is refused without a rate; --prefix-tokens puts the job's one prefix before
+// every prompt; the record says each, and the seed.
+TEST(ServeBenchFakeOpenAi, RateInfBurstinessAndASharedPrefix) {
+  Background server(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1"}));
+  ASSERT_GT(server.port(), 0);
+  const ProcessResult inf = serve_bench({url(server.port()), "--rate", "inf", "--concurrency", "2", "--num-requests",
+                                         "4", "-n", "2", "-o", "json", "--no-db"});
+  ASSERT_EQ(inf.exit_code, 0) << inf.err;
+  ASSERT_EQ(runs_of(inf).size(), 1u) << inf.out;
+  EXPECT_EQ(runs_of(inf)[0]["rate_rps"], "inf");
+  EXPECT_EQ(runs_of(inf)[0]["completed"], 4);
+  const ProcessResult no_rate = serve_bench({url(server.port()), "--burstiness", "0.5", "--no-db"});
+  EXPECT_EQ(no_rate.exit_code, 2);
+  EXPECT_NE(no_rate.err.find("--burstiness: shapes --rate's arrival gaps"), std::string::npos) << no_rate.err;
+  TempDir dir;
+  const ProcessResult r = serve_bench({url(server.port()), "--rate", "50", "--burstiness", "0.5", "--prefix-tokens",
+                                       "6", "-p", "4", "--num-requests", "5", "-n", "2", "--seed", "11", "-o", "json",
+                                       "--no-db", "--save-responses", dir.file("s.jsonl")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json run = runs_of(r).at(0);
+  EXPECT_DOUBLE_EQ(run["burstiness"].get<double>(), 0.5);
+  EXPECT_EQ(run["prefix_tokens"], 6);
+  EXPECT_EQ(run["seed"], 11);
+  EXPECT_DOUBLE_EQ(run["input_tokens_mean"].get<double>(), 10.0);  // the fake's /tokenize: one id a word
+  std::ifstream saved(dir.file("s.jsonl"));
+  std::set<std::vector<int>> prefixes;
+  for (std::string line; std::getline(saved, line);) {
+    const auto ids = json::parse(line)["prompt_token_ids"].get<std::vector<int>>();
+    ASSERT_EQ(ids.size(), 10u);
+    prefixes.insert(std::vector<int>(ids.begin(), ids.begin() + 6));
+  }
+  EXPECT_EQ(prefixes.size(), 1u);
+}
+
+// Multi-turn chats: each session's turn re-sends its history, so the prompts grow turn by turn:
+// the fake counts a prompt's words (its usage): turn 1 the 4 new words, turn 2 those, the answer
+// (3 words) and 4 more: 11, turn 3: 18; a mean of 11 over whole sessions.
+TEST(ServeBenchFakeOpenAi, TurnsResendTheHistoryAndThinkTimeIsRefusedWithoutThem) {
+  Background server(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1"}));
+  ASSERT_GT(server.port(), 0);
+  const ProcessResult r = serve_bench({url(server.port()), "--turns", "3", "--think-time", "0.05", "--concurrency",
+                                       "2", "--num-requests", "6", "-p", "4", "-n", "3", "-o", "json", "--no-db"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json run = runs_of(r).at(0);
+  EXPECT_EQ(run["completed"], 6) << run.dump();
+  EXPECT_EQ(run["turns"], 3);
+  EXPECT_DOUBLE_EQ(run["input_tokens_mean"].get<double>(), 11.0);
+  EXPECT_TRUE(run["ttft_later_turns_p50_ms"].is_number()) << run.dump();
+  const ProcessResult md = serve_bench({url(server.port()), "--turns", "2", "--num-requests", "2", "-p", "4", "-n",
+                                        "2", "--no-db"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_NE(md.out.find("2-turn chats (think time 0.00 s): TTFT p50"), std::string::npos) << md.out;
+  for (const std::vector<std::string>& bad :
+       {std::vector<std::string>{"--think-time", "1"}, std::vector<std::string>{"--turns", "2", "--rate", "3"}}) {
+    std::vector<std::string> args = {url(server.port()), "--no-db"};
+    args.insert(args.end(), bad.begin(), bad.end());
+    const ProcessResult refused = serve_bench(args);
+    EXPECT_EQ(refused.exit_code, 2) << refused.err;
+    EXPECT_EQ(count_lines(refused.err), 1) << refused.err;
+  }
 }
 
 TEST(ServeBenchBadInput, UnreachableWrongApiUnknownModelNoStreamOneLineExit1) {
@@ -863,145 +922,6 @@ TEST(ServeBenchInterrupt, CtrlCKeepsTheFinishedAnswersInSaveResponses) {
   }
 }
 
-#ifdef RIGBENCH_LLAMA_SERVER
-// Whether llama-server at `port` answers /health with 200 (the model is loaded) within 120 s.
-bool healthy(int port) {
-  for (int i = 0; i < 240; ++i) {
-    const ProcessResult h =
-        run_process({"/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", url(port) + "/health"});
-    if (h.out == "200") return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  }
-  return false;
-}
-
-TEST(ServeBenchLlamaServer, ConcurrencySweep124AgainstTheShippedModel) {
-  const int port = free_port();
-  Background server({RIGBENCH_LLAMA_SERVER, "-m", RIGBENCH_TEST_MODEL, "--host", "127.0.0.1", "--port",
-                     std::to_string(port), "--parallel", "4", "-c", "1024", "-t", "2", "--no-webui"});
-  ASSERT_TRUE(healthy(port)) << server.err();
-  TempDir dir;
-  const std::string db = dir.file("r.db");
-  const ProcessResult r = serve_bench(
-      {url(port), "--concurrency", "1,2,4", "--num-requests", "8", "-p", "32", "-n", "16", "-o", "json", "--db", db});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const json runs = runs_of(r);
-  ASSERT_EQ(runs.size(), 3u) << r.out;
-  for (std::size_t i = 0; i < 3; ++i) {
-    const json& run = runs[i];
-    const int want_c[] = {1, 2, 4};
-    EXPECT_EQ(run["concurrency"], want_c[i]);
-    EXPECT_EQ(run["server_software"], "llama.cpp");
-    EXPECT_EQ(run["completed"], 8) << run.dump() << "\n" << r.err;  // r.err names each error kind
-    EXPECT_EQ(run["failed"], 0);
-    EXPECT_DOUBLE_EQ(run["input_tokens_mean"].get<double>(), 32.0);   // token ids, cut by /tokenize
-    EXPECT_DOUBLE_EQ(run["output_tokens_mean"].get<double>(), 16.0);  // ignore_eos honoured
-    EXPECT_TRUE(run["server_tg_tps"].is_number());
-    for (const char* k :
-         {"ttft_p50_ms", "ttft_p90_ms", "ttft_p95_ms", "ttft_p99_ms", "tpot_p99_ms", "itl_p99_ms", "e2e_p99_ms"}) {
-      EXPECT_TRUE(run[k].is_number()) << k;
-    }
-  }
-  EXPECT_EQ(testing::query_int(db, "SELECT COUNT(*) FROM runs"), 3);
-  // compare keeps the three concurrencies apart.
-  const ProcessResult cmp = run_process({RIGBENCH_BIN, "compare", "--db", db});
-  EXPECT_EQ(cmp.exit_code, 0) << cmp.err;
-  EXPECT_NE(cmp.out.find("@ c4 llama.cpp"), std::string::npos) << cmp.out;
-  EXPECT_NE(cmp.out.find("@ c1 llama.cpp"), std::string::npos) << cmp.out;
-  // llama-server states its build as "b<N>-<40-digit commit>": its rows show the commit as
-  // every other place does, 8 digits (a new user saw all 40 there); the record keeps it whole.
-  const std::string commit = runs[0]["server_version"].get<std::string>();
-  ASSERT_NE(commit.find("-80fb11ac73e6"), std::string::npos) << commit;
-  EXPECT_EQ(cmp.out.find("80fb11ac7"), std::string::npos) << cmp.out;
-  EXPECT_NE(cmp.out.find(commit.substr(0, commit.find('-')) + "-80fb11ac openai-completions"), std::string::npos)
-      << cmp.out;
-}
-
-// The prompts --save-responses kept, by concurrency: each prompt's token ids.
-std::map<int, std::vector<std::vector<int>>> saved_prompts(const std::string& path) {
-  std::map<int, std::vector<std::vector<int>>> by_c;
-  std::ifstream in(path);
-  for (std::string line; std::getline(in, line);) {
-    const json j = json::parse(line, nullptr, false);
-    if (j.is_object() && j.contains("prompt_token_ids"))
-      by_c[j["concurrency"].get<int>()].push_back(j["prompt_token_ids"].get<std::vector<int>>());
-  }
-  return by_c;
-}
-
-// Each concurrency step sends prompts of its own, and so does each invocation unless --seed
-// fixes them: a step that re-sent the last one's prompts was answered from llama-server's
-// prompt cache (TTFT p50 26.41 ms at c=1, 3.75 ms at c=2, all 16 prompts the same). No c=2
-// prompt starts with 8 tokens any c=1 prompt starts with (the prefix the cache would reuse).
-TEST(ServeBenchLlamaServer, EachStepAndEachInvocationSendsPromptsOfItsOwn) {
-  const int port = free_port();
-  Background server({RIGBENCH_LLAMA_SERVER, "-m", RIGBENCH_TEST_MODEL, "--host", "127.0.0.1", "--port",
-                     std::to_string(port), "--parallel", "2", "-c", "1024", "-t", "2", "--no-webui"});
-  ASSERT_TRUE(healthy(port)) << server.err();
-  TempDir dir;
-  const auto run = [&](const std::string& file, std::vector<std::string> more) {
-    std::vector<std::string> args = {url(port), "--concurrency", "1,2", "--num-requests", "8", "-p", "32", "-n", "4",
-                                     "--no-db", "-o", "json", "--save-responses", dir.file(file)};
-    args.insert(args.end(), more.begin(), more.end());
-    const ProcessResult r = serve_bench(args);
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    return saved_prompts(dir.file(file));
-  };
-  const auto prefix = [](const std::vector<int>& p) { return std::vector<int>(p.begin(), p.begin() + 8); };
-  const auto a = run("a.jsonl", {});
-  ASSERT_EQ(a.at(1).size(), 8u);
-  ASSERT_EQ(a.at(2).size(), 8u);
-  std::set<std::vector<int>> c1;
-  for (const auto& p : a.at(1)) {
-    ASSERT_EQ(p.size(), 32u);
-    c1.insert(prefix(p));
-  }
-  EXPECT_EQ(c1.size(), 8u);  // no prompt of a step repeats another's start
-  for (const auto& p : a.at(2)) EXPECT_EQ(c1.count(prefix(p)), 0u) << "a c=2 prompt starts as a c=1 prompt does";
-  // A second invocation: prompts of its own.
-  const auto b = run("b.jsonl", {});
-  for (const auto& p : b.at(1)) EXPECT_EQ(c1.count(prefix(p)), 0u) << "the second invocation re-sent a prompt";
-  // --seed fixes them: the same seed, the same prompts.
-  // (as sets: at c=2 the requests end, and are saved, in either order)
-  const auto sorted = [](std::map<int, std::vector<std::vector<int>>> m) {
-    for (auto& [c, ps] : m) std::sort(ps.begin(), ps.end());
-    return m;
-  };
-  const auto s1 = sorted(run("s1.jsonl", {"--seed", "7"}));
-  const auto s2 = sorted(run("s2.jsonl", {"--seed", "7"}));
-  ASSERT_EQ(s1.size(), 2u);
-  EXPECT_EQ(s1, s2);
-}
-
-TEST(ServeBenchLlamaServer, EmbeddingsOfASyntheticBgeSmallThroughV1Embeddings) {
-  TempDir dir;
-  const std::string model = dir.file("bge-small-en-v1.5-f16.gguf");
-  const ProcessResult synth =
-      run_process({RIGBENCH_BIN, "synth", "--preset", "bge-small-en-v1.5", "--quant", "F16", "--output-file", model});
-  ASSERT_EQ(synth.exit_code, 0) << synth.err;
-  const int port = free_port();
-  Background server({RIGBENCH_LLAMA_SERVER, "-m", model, "--host", "127.0.0.1", "--port", std::to_string(port),
-                     "--embeddings", "-t", "2", "--no-webui"});
-  ASSERT_TRUE(healthy(port)) << server.err();
-  const std::string queries = dir.file("q.txt");
-  {
-    std::ofstream q(queries);
-    q << "how do I reset my password\nbest hiking trails near a lake\nwhat is a vector database\n";
-  }
-  const ProcessResult r =
-      serve_bench({url(port), "--embeddings", "--queries", queries, "-b", "1,2", "-r", "1", "-o", "json", "--no-db"});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const json recs = json::parse(r.out, nullptr, false);
-  ASSERT_TRUE(recs.is_array() && recs.size() == 1) << r.out;
-  const json& e = recs[0]["results"]["embedding"];
-  EXPECT_EQ(recs[0]["server"]["software"], "llama.cpp");
-  EXPECT_EQ(recs[0]["server"]["api"], "openai-embeddings");
-  EXPECT_EQ(recs[0]["server"]["failed"], 0) << recs[0]["server"].dump();
-  EXPECT_EQ(e["latency"]["samples_ns"].size(), 3u);
-  ASSERT_EQ(e["throughput"].size(), 2u);
-  EXPECT_GT(e["n_query_tokens"].get<int>(), 3);  // the server's usage: more tokens than texts
-}
-#endif
 
 // serve-bench's numbers are refused in the shape every subcommand uses for a bad value (as
 // bench's "-r: '0' is out of range [1, 1000000]"), before any server is asked.

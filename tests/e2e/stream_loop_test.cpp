@@ -3,6 +3,7 @@
 // kept-alive connection on cue (--faults drop: a reset, no answer). No timed assertions but
 // lower bounds that cannot fail by load (a resent request cannot answer before both waits).
 #include "net/stream_loop.h"
+#include "net/stream_reader.h"
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>

@@ -19,8 +19,16 @@
 //              server's HTTP library closing an idle one), on cue
 //   drop-kept  as drop when the request came on a kept-alive connection (one that served an
 //              earlier request); answered as ok on a new connection
+//   freeze     from this request on, the whole server answers nothing (every request, pings too,
+//              waits --stall-ms) while it still accepts connections: a server that hangs
 //   burst      every token in one write after --ttft-ms (a TPOT near 0, as a server that
 //              sends a batch of tokens together); its timings as ok's
+//
+// Replay (--replay FILE[,FILE...], one file per request in arrival order, cycled): instead of
+// its own tokens, the fake answers with a recorded stream, each write at its recorded time
+// after the request came. A recording is JSONL, one write a line: {"at_ms": 12.5, "write":
+// "data: {...}\n\ndata: {...}\n\n"} (a write may hold several events, or part of one), in the
+// order written; the answer's content type is the protocol's (SSE, NDJSON).
 //
 // Usage: fake_llm_server --protocol ollama|openai [--port N] [--ttft-ms 50] [--interval-ms 10]
 //        [--tokens N (ignore the length asked)] [--faults LIST] [--stall-ms 3000]
@@ -68,7 +76,64 @@ struct Config {
   bool lockstep = false;       // tokens at steps of one server-wide clock (see --lockstep)
   std::string model = "fake";  // the first of `models`
   std::vector<std::string> models{"fake"};
+  std::vector<std::string> replay;  // --replay: recorded streams, one per request, cycled
 };
+
+// One write of a recorded stream: its bytes and when it was written (ms after the request came).
+struct RecordedWrite {
+  double at_ms = 0;
+  std::string bytes;
+};
+
+// A recording (see --replay); exits 2 naming the file and line when it is not one.
+std::vector<RecordedWrite> read_recording(const std::string& path) {
+  std::vector<RecordedWrite> writes;
+  std::FILE* f = std::fopen(path.c_str(), "r");
+  if (f == nullptr) {
+    std::fprintf(stderr, "fake_llm_server: --replay %s: cannot open it\n", path.c_str());
+    std::exit(2);
+  }
+  std::string text;
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, n);
+  std::fclose(f);
+  int line_no = 0;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    const std::string line = text.substr(at, end - at);
+    at = end + 1;
+    ++line_no;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const json j = json::parse(line, nullptr, false);
+    if (!j.is_object() || !j.contains("at_ms") || !j["at_ms"].is_number() || !j.contains("write") ||
+        !j["write"].is_string()) {
+      std::fprintf(stderr, "fake_llm_server: --replay %s line %d: not {\"at_ms\": N, \"write\": \"...\"}\n",
+                   path.c_str(), line_no);
+      std::exit(2);
+    }
+    writes.push_back({j["at_ms"].get<double>(), j["write"].get<std::string>()});
+  }
+  return writes;
+}
+
+// --replay's recordings, read before the server listens.
+std::vector<std::vector<RecordedWrite>> g_recordings;
+
+// Answers with recording `writes`, each at its time after `entered`.
+void replay(const Config& cfg, const std::vector<RecordedWrite>& writes, httplib::Response& res,
+            std::chrono::steady_clock::time_point entered) {
+  res.set_chunked_content_provider(cfg.ollama ? "application/x-ndjson" : "text/event-stream",
+                                   [writes, entered](size_t, httplib::DataSink& sink) {
+                                     for (const RecordedWrite& w : writes) {
+                                       std::this_thread::sleep_until(
+                                           entered + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                         std::chrono::duration<double, std::milli>(w.at_ms)));
+                                       if (!sink.write(w.bytes.data(), w.bytes.size())) return false;
+                                     }
+                                     sink.done();
+                                     return true;
+                                   });
+}
 
 bool has_model(const Config& cfg, const std::string& name) {
   for (const auto& m : cfg.models) {
@@ -78,6 +143,7 @@ bool has_model(const Config& cfg, const std::string& name) {
 }
 
 std::atomic<long> g_requests{0};
+std::atomic<bool> g_frozen{false};  // fault "freeze": every request waits --stall-ms
 
 // Every request so far, "METHOD PATH CLIENT_PORT" (GET /fake/log).
 std::mutex g_log_mu;
@@ -205,9 +271,18 @@ void generate(const Config& cfg, const httplib::Request& req, httplib::Response&
   } else if (body.contains("max_tokens")) {
     asked = body["max_tokens"];
   }
+  if (!g_recordings.empty()) {
+    replay(cfg, g_recordings[static_cast<std::size_t>(index) % g_recordings.size()], res, entered);
+    return;
+  }
   const int n = cfg.fixed_tokens > 0 ? cfg.fixed_tokens : asked;
   const int prompt_n = count_words(body);
   const double predicted_ms = cfg.interval_ms * (n > 0 ? n - 1 : 0);
+  if (fault == "freeze") {
+    g_frozen = true;
+    sleep_ms(cfg.stall_ms);
+    return;
+  }
   if (fault == "exit") {
     std::_Exit(0);  // every connection closes; nothing listens any more
   }
@@ -334,6 +409,7 @@ int main(int argc, char** argv) {
     else if (k == "--report-actual") cfg.report_actual = v == "1";
     else if (k == "--lockstep") cfg.lockstep = v == "1";
     else if (k == "--api-key") cfg.api_key = v;
+    else if (k == "--replay") cfg.replay = split(v);
     else if (k == "--model") {
       cfg.models = split(v);
       cfg.model = cfg.models.empty() ? "" : cfg.models.front();
@@ -342,13 +418,15 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  for (const auto& path : cfg.replay) g_recordings.push_back(read_recording(path));
   httplib::Server svr;
   svr.new_task_queue = [] { return new httplib::ThreadPool(160); };
   svr.set_keep_alive_max_count(100000);
   svr.set_tcp_nodelay(true);  // each token leaves when written (Nagle would hold small writes ~40 ms)
   // GET /fake/log: every request so far, one line each, "METHOD PATH CLIENT_PORT", in arrival
   // order (which connection each request came on: tests of connection reuse).
-  svr.set_pre_routing_handler([](const httplib::Request& q, httplib::Response&) {
+  svr.set_pre_routing_handler([&cfg](const httplib::Request& q, httplib::Response&) {
+    if (g_frozen.load()) sleep_ms(cfg.stall_ms);
     if (q.path != "/fake/log") {
       std::lock_guard lock(g_log_mu);
       g_log.push_back(q.method + " " + q.path + " " + std::to_string(q.remote_port));

@@ -34,6 +34,10 @@ int Background::port() const {
   return -1;
 }
 
+void Background::signal(int sig) const {
+  if (pid_ > 0) kill(pid_, sig);
+}
+
 std::string Background::err() const { return read_file(dir_.file("err")); }
 
 }  // namespace rigbench::testing

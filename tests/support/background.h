@@ -22,6 +22,8 @@ class Background {
   // -1 when none came.
   int port() const;
   std::string err() const;
+  // Sends `sig` to the process (SIGTERM: a server's graceful shutdown, mid-run).
+  void signal(int sig) const;
 
  private:
   TempDir dir_;

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <limits>
 #include <set>
 
 namespace rigbench::measure {
@@ -58,6 +60,64 @@ TEST(ServeRandomPrompts, ATokenizerThatFailsFallsBackToWords) {
   ASSERT_EQ(p.size(), 3u);
   EXPECT_TRUE(p[0].tokens.empty());
   EXPECT_FALSE(p[0].text.empty());
+}
+
+// Every prompt starts with the same prefix (token ids, or words), the job's: the same seed, the
+// same prefix; the prompts' own parts are untouched.
+TEST(ServeSharedPrefix, EveryPromptCarriesTheSameSeededPrefix) {
+  CountingTokenizer tok;
+  const auto t = [&](const std::string& s) { return tok(s); };
+  auto prompts = random_prompts(6, 16, 8, 1, t);
+  const auto own = prompts;
+  add_shared_prefix(prompts, 24, 99, t);
+  for (std::size_t i = 0; i < prompts.size(); ++i) {
+    ASSERT_EQ(prompts[i].tokens.size(), 40u);
+    EXPECT_EQ(prompts[i].input_tokens, 40);
+    EXPECT_EQ(std::vector<int>(prompts[i].tokens.begin(), prompts[i].tokens.begin() + 24),
+              std::vector<int>(prompts[0].tokens.begin(), prompts[0].tokens.begin() + 24));
+    EXPECT_EQ(std::vector<int>(prompts[i].tokens.begin() + 24, prompts[i].tokens.end()), own[i].tokens);
+  }
+  auto again = random_prompts(1, 16, 8, 2, t);
+  add_shared_prefix(again, 24, 99, t);
+  EXPECT_EQ(std::vector<int>(again[0].tokens.begin(), again[0].tokens.begin() + 24),
+            std::vector<int>(prompts[0].tokens.begin(), prompts[0].tokens.begin() + 24));
+  // Words: the prefix's 5 words, then the prompt's 3.
+  auto words = random_prompts(2, 3, 8, 1, {});
+  add_shared_prefix(words, 5, 7, {});
+  const auto first5 = [](const std::string& s) {
+    std::size_t at = 0;
+    for (int w = 0; w < 5; ++w) at = s.find(' ', at) + 1;
+    return s.substr(0, at);
+  };
+  EXPECT_EQ(first5(words[0].text), first5(words[1].text));
+  EXPECT_EQ(std::count(words[0].text.begin(), words[0].text.end(), ' '), 7);
+  EXPECT_EQ(words[0].input_tokens, -1);  // words: the client does not know the tokens
+  add_shared_prefix(words, 0, 7, {});    // none: nothing changes
+  EXPECT_EQ(std::count(words[0].text.begin(), words[0].text.end(), ' '), 7);
+}
+
+// The open loop's gaps: mean 1/rate whatever the shape; the squared coefficient of variation
+// 1/burstiness (gamma), so 1 is Poisson's exponential; infinity even gaps.
+TEST(ArrivalGaps, GammaGapsOfMeanOneOverRateAndTheirSpread) {
+  for (const double k : {0.25, 1.0, 4.0}) {
+    ArrivalGaps gaps(5.0, k, 42);
+    double sum = 0, sq = 0;
+    const int n = 200000;
+    for (int i = 0; i < n; ++i) {
+      const double g = gaps.next();
+      ASSERT_GE(g, 0);
+      sum += g;
+      sq += g * g;
+    }
+    const double mean = sum / n, var = sq / n - mean * mean;
+    EXPECT_NEAR(mean, 0.2, 0.2 * 0.03) << "burstiness " << k;
+    EXPECT_NEAR(var / (mean * mean), 1 / k, 0.1 / k) << "burstiness " << k;
+  }
+  ArrivalGaps even(4.0, std::numeric_limits<double>::infinity(), 1);
+  for (int i = 0; i < 5; ++i) EXPECT_DOUBLE_EQ(even.next(), 0.25);
+  // Seeded: the same seed, the same gaps.
+  ArrivalGaps a(2.0, 0.5, 7), b(2.0, 0.5, 7);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(a.next(), b.next());
 }
 
 }  // namespace

@@ -158,5 +158,33 @@ TEST(BothProtocols, TheSameTimingsGiveTheSameMetrics) {
   EXPECT_DOUBLE_EQ(ra.tg_tps_diff_pct, rb.tg_tps_diff_pct);
 }
 
+// A reasoning model: TTFT at its first token (reasoning), the content's first token apart;
+// Ollama's load/unload replies are not requests; input unknown stays unknown (not 0).
+TEST(SummarizeRun, ContentTtftLoadRepliesAndUnknownInput) {
+  RequestTrace reasoning = trace(0.0, 0.020, 0.010, 5, 5);
+  reasoning.content_s = 0.100;
+  RequestTrace plain = trace(0.0, 0.050, 0.010, 5, 5);
+  plain.content_s = plain.token_s.front();
+  RequestTrace load;  // done_reason "load": no token, no error
+  load.model_event = "load";
+  const ServeRunMetrics r = summarize_run({reasoning, plain, load, load}, 1.0, {});
+  EXPECT_EQ(r.requests, 2);
+  EXPECT_EQ(r.completed, 2);
+  EXPECT_EQ(r.failed, 0);
+  EXPECT_EQ(r.load_replies, 2);
+  ASSERT_EQ(r.ttft_content_ms.n, 2u);
+  EXPECT_NEAR(r.ttft_content_ms.min, 50.0, 1e-9);
+  EXPECT_NEAR(r.ttft_content_ms.max, 100.0, 1e-9);
+  EXPECT_NEAR(r.ttft_ms.min, 20.0, 1e-9);
+  // Neither the server nor the client knew the input tokens.
+  EXPECT_EQ(r.input_tokens.n, 0u);
+  EXPECT_TRUE(std::isnan(r.total_tps));
+  EXPECT_NEAR(r.output_tps, 10.0, 1e-9);
+  plain.prompt_tokens = 7;
+  reasoning.client_input_tokens = 9;
+  const ServeRunMetrics known = summarize_run({reasoning, plain}, 1.0, {});
+  EXPECT_NEAR(known.total_tps, 7 + 9 + 10, 1e-9);
+}
+
 }  // namespace
 }  // namespace rigbench::measure
