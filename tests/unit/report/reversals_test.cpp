@@ -159,6 +159,53 @@ TEST(Reversals, NoiseIsNotAReversal) {
             "m1 F32 (a +0.5 % over b, not significant).");
 }
 
+// The same -t 2 run on one VM stored as two machines read "b leads (+15 %, significant)" while its
+// cells carried [noise: outliers, steal]; a model no machine could run was left out of the answers;
+// "(synthetic v2, seed 42)" was repeated in every item.
+TEST(Reversals, NoisyRunsAreSaidWhatFitsNowhereIsAnAnswerAndTheSyntheticLabelIsSaidOnce) {
+  auto rec = [](const std::string& id, const std::string& host, const std::string& model, std::vector<int64_t> tg_ns) {
+    RunRecord r = testing::sample_record(id);
+    r.machine.hostname = host;
+    r.model.name = model;
+    r.model.fingerprint = "xxh64:" + model;
+    r.model.synthetic = true;
+    r.model.synthetic_values = 2;
+    r.model.synthetic_seed = 42;
+    r.params.n_prompt = 0;
+    r.results.pp.reset();
+    r.results.ttft.reset();
+    r.results.tg = make_throughput(128, std::move(tg_ns));
+    return r;
+  };
+  std::vector<RunRecord> records = {
+      rec("1", "a", "m1", {1'000'000'000, 1'001'000'000, 999'000'000}),
+      rec("2", "b", "m1", {2'000'000'000, 2'001'000'000, 1'999'000'000}),
+      rec("3", "a", "big", {}),
+      rec("4", "b", "big", {}),
+  };
+  records[0].noise = {NoiseNote{"steal", "tg", "another VM took 12 % of the CPU", "run on a quiet host"}};
+  for (std::size_t i : {2u, 3u}) {
+    records[i].results.tg.reset();
+    records[i].params.n_gen = 128;
+    records[i].refused = "needs 40 GiB, 8 GiB usable";
+  }
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp) << cmp.error().message;
+  const Answers an = find_answers(*cmp, Metric::kTg);
+  EXPECT_EQ(an.items_note, "synthetic v2, seed 42");
+  ASSERT_EQ(an.pairs.size(), 1u);
+  ASSERT_FALSE(an.pairs[0].items.empty());
+  EXPECT_EQ(an.pairs[0].items[0].noise, (std::vector<std::string>{"steal"}));
+  EXPECT_NE(an.pairs[0].sentence.find("m1 F32 (+100 %, significant; noisy runs: steal)"), std::string::npos)
+      << an.pairs[0].sentence;
+  EXPECT_EQ(an.pairs[0].sentence.find("synthetic"), std::string::npos) << an.pairs[0].sentence;
+  EXPECT_EQ(an.fits_nowhere, (std::vector<std::string>{"big F32 does not fit on a or b (no run of it fits)."}));
+  std::ostringstream md;
+  print_answer_sentences({an}, md);
+  EXPECT_NE(md.str().find("Answers (tg128 t/s; models: synthetic v2, seed 42; significant:"), std::string::npos)
+      << md.str();
+}
+
 // Three columns where the top two are within noise and the third is far behind: the headline
 // says the lead over the runner-up is within noise (not "the differences"), so it agrees with
 // the pair lines below it, one of which is significant.
