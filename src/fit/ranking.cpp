@@ -131,7 +131,19 @@ Ranking rank_devices(const model::ModelShape& shape, const std::vector<hw::Catal
     }
     if (!placed) not_fitting.push_back(d.name + (max_count > 1 ? " (up to " + std::to_string(max_count) + ")" : ""));
   }
-  Ranking r = rank_options(std::move(options), std::move(not_fitting), by, min_tps);
+  // One GPU with partial offload is offered once, the cheapest (priced first, then the highest
+  // bound): every card of the catalog "partial" would bury the options that hold the model.
+  const BuyOption* keep = nullptr;
+  for (const BuyOption& o : options) {
+    if (o.verdict != Verdict::kPartial) continue;
+    const double p = o.price_usd.value_or(HUGE_VAL), k = keep ? keep->price_usd.value_or(HUGE_VAL) : HUGE_VAL;
+    if (!keep || p < k || (p == k && o.tg_bound_tps > keep->tg_bound_tps)) keep = &o;
+  }
+  std::vector<BuyOption> offered;
+  for (BuyOption& o : options) {
+    if (o.verdict != Verdict::kPartial || &o == keep) offered.push_back(std::move(o));
+  }
+  Ranking r = rank_options(std::move(offered), std::move(not_fitting), by, min_tps);
   r.left_out = std::move(left_out);
   r.n_ctx = context_cells(ctx);  // what plan_fit allocates for every option (kv_size)
   r.n_ctx_asked = ctx.n_ctx;

@@ -1,7 +1,7 @@
 // rigbench: what to buy (`rigbench fit MODEL --device all --rank price`): the catalog's
 // devices ranked for one model at one context. For each device, the fewest of it (1, or up to
 // kMaxRankCount discrete GPUs with the layers split equally) on which the model fits entirely,
-// and for a discrete GPU on which it does not fit alone, also one of it with partial offload
+// and, once, the cheapest discrete GPU on which it does not fit alone with partial offload
 // (the layers that do not fit in the host's RAM: verdict partial); its price (count x the
 // entry's launch price, plus for several GPUs the host that holds them, fit/host_cost.h,
 // assumed), its tg bound, and two prices per GiB: of the
@@ -79,8 +79,8 @@ inline constexpr const char* kLeftOutReason =
 
 // Plans `shape` at `ctx` (n_ctx > 0: the context asked for) on every device of `devices`
 // (targets built by `make_target`, e.g. fit::catalog_target) and ranks the options that fit.
-// Discrete GPUs ("gpu") that do not fit alone are offered as one with partial offload (when
-// the plan of one is partial) and tried as 2..kMaxRankCount; "cpu" entries are not planned
+// Discrete GPUs ("gpu") that do not fit alone: the cheapest one whose plan is partial is
+// offered with partial offload (one such option in all) and tried as 2..kMaxRankCount; "cpu" entries are not planned
 // (Ranking::left_out); other kinds as one.
 Ranking rank_devices(const model::ModelShape& shape, const std::vector<hw::CatalogDevice>& devices,
                      const std::function<Target(const hw::CatalogDevice&)>& make_target, const ContextParams& ctx,

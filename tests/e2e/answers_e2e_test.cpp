@@ -83,6 +83,7 @@ TEST(AnswersE2E, FitRanksTheCatalogByPriceWithUsableMemoryPrices) {
   bool partial = false;
   for (const json& o : options) {
     if (o["verdict"] == "partial") {
+      EXPECT_FALSE(partial) << "one GPU with partial offload is offered once: " << o.dump();
       partial = true;
       EXPECT_EQ(o["count"], 1) << o.dump();
       EXPECT_NE(o["device"].get<std::string>().find(", partial offload"), std::string::npos) << o.dump();
