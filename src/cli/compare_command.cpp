@@ -19,12 +19,15 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& o) {
                   "Vulkan, Metal; a backend's cell shows its best machine: --machine keeps to one)")
       ->capture_default_str();
   cmd->add_option("--baseline", o.baseline,
-                  "the column ratios are against (a name or a unique part of one; default: the first)");
+                  "the column ratios are against (a name or a unique part of one; default: the first with results)");
+  cmd->add_flag("--across-sizes", o.across_sizes,
+                "--by model: rank models of different parameter counts against each other (by default only "
+                "quantizations of one size are: a smaller model is not faster, it does less)");
   cmd->add_option("--db", o.db_paths, "database to read (repeatable; default: $XDG_DATA_HOME/rigbench/results.db)");
   add_record_filter_flags(*cmd, o.filter);
   cmd->add_option(
          "--alpha", o.alpha,
-         "significance level of Welch's t-test: regressions (one-sided) and the answers' differences (two-sided)")
+         "significance level of Welch's t-test: the table's winners and the answers (two-sided), regressions (one-sided)")
       ->check(range(1e-9, 0.5))
       ->capture_default_str();
   cmd->add_option("-o,--output", o.output, "md, csv, json or jsonl")->capture_default_str();
@@ -47,13 +50,13 @@ Status run_compare_command(const CompareOptions& o) {
   auto records = store::load_records(o.db_paths, o.filter, store::RecordView::kCompare, store::Pooling::kRepetitions);
   if (!records) return std::unexpected(records.error());
   const report::RecordIdentities ids(*records);  // once, for both
-  auto cmp = report::compare(*records, report::CompareOptions{*by, o.baseline}, ids);
+  auto cmp = report::compare(*records, report::CompareOptions{*by, o.baseline, o.across_sizes, o.alpha}, ids);
   if (!cmp) return std::unexpected(cmp.error());
   const auto regressions = report::find_regressions(*records, o.alpha, ids);
   // The answers (report/reversals.h) of each metric the rows hold: tg, pp, TTFT, J/token, cost.
   std::vector<report::Answers> answers;
   for (const report::Metric m : report::answer_metrics()) {
-    report::Answers a = report::find_answers(*cmp, m, o.alpha);
+    report::Answers a = report::find_answers(*cmp, m);
     if (!a.sentences.empty()) answers.push_back(std::move(a));
   }
   report::print_comparison(*cmp, regressions, o.alpha, *format, std::cout, answers);

@@ -14,10 +14,11 @@ namespace rigbench::cli {
 
 struct CompareOptions {
   std::string by = "machine";         // --by: the columns: machine | model | build
-  std::string baseline;               // --baseline: the column ratios are against ("" = the first)
+  std::string baseline;               // --baseline: the column ratios are against ("" = the first with results)
+  bool across_sizes = false;          // --across-sizes: by model, rank models of different parameter counts
   std::vector<std::string> db_paths;  // --db (repeatable): databases read ("" = the default database)
   store::RecordFilter filter;         // --model, --machine, --tag: which records (store::select_records)
-  double alpha = kDefaultAlpha;       // --alpha: significance level of the regression test, (0, 1)
+  double alpha = kDefaultAlpha;       // --alpha: significance level of Welch's t-test: winners, answers, regressions; (0, 0.5]
   std::string output = "md";          // -o: md | csv | json | jsonl
 };
 

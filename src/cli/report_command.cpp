@@ -33,11 +33,11 @@ CLI::App* add_report_command(CLI::App& app, ReportOptions& o) {
   cmd->add_option("--db", o.db_paths, "database to read (repeatable; default: $XDG_DATA_HOME/rigbench/results.db)");
   add_record_filter_flags(*cmd, o.filter);
   cmd->add_option("--title", o.title, "title of the page")->capture_default_str();
-  cmd->add_option("--alpha", o.alpha, "significance level of the regression test (Welch's t-test, one-sided)")
+  cmd->add_option("--alpha", o.alpha, "significance level of Welch's t-test: the winners and answers (two-sided), the regressions (one-sided)")
       ->check(range(1e-9, 0.5))
       ->capture_default_str();
   cmd->add_option("-c,--ctx-size", o.ctx_size,
-                  "context of the what-to-buy answers (default: the largest each model ran at)")
+                  "context of the what-to-buy answers (default: each model's n_ctx_train, as fit and llama-server)")
       ->check(int_range(1, 1 << 24));
   cmd->add_option("--price", o.price,
                   "electricity price per kWh of the cost-per-model answers (default: the price each machine's "

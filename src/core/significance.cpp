@@ -4,6 +4,7 @@
 #include <boost/math/special_functions/beta.hpp>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace rigbench {
 
@@ -96,6 +97,20 @@ WelchTest welch(const MeanVar& ma, double na, const MeanVar& mb, double nb) {
 }
 
 }  // namespace
+
+std::optional<WelchTest> paired_t_test(std::span<const double> a, std::span<const double> b) {
+  if (a.size() != b.size() || a.size() < 2) return std::nullopt;
+  std::vector<double> d(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) d[i] = a[i] - b[i];
+  const double n = static_cast<double>(d.size());
+  // The differences as one sample against a sample of zeros with no spread: Welch's formulas
+  // then are the one-sample test's (standard error sd(d)/sqrt(n), Welch–Satterthwaite df = n - 1).
+  WelchTest r = welch(mean_var(d), n, MeanVar{0, 0}, n);
+  r.mean_a = mean_var(a).mean;
+  r.mean_b = mean_var(b).mean;
+  r.df = n - 1;  // (welch's zero-variance branch states na + nb - 2)
+  return r;
+}
 
 std::optional<WelchTest> welch_t_test(std::span<const double> a, std::span<const double> b) {
   if (a.size() < 2 || b.size() < 2) return std::nullopt;

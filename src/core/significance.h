@@ -41,6 +41,15 @@ std::optional<WelchTest> welch_t_test(std::span<const double> a, std::span<const
 // either standard deviation is not finite. Otherwise as above.
 std::optional<WelchTest> welch_t_test(const Summary& a, const Summary& b);
 
+// The paired t-test of a against b: Student's one-sample t-test on the differences a[i] - b[i]
+// of like items (the same query embedded on two machines), t = mean(d) / (sd(d) / sqrt(n)),
+// n - 1 degrees of freedom. Pairing takes the spread between items (short and long queries)
+// out of the comparison, which Welch's test on the pooled values keeps in. Fields as
+// WelchTest's (mean_a, mean_b: the two samples' means; df = n - 1). nullopt when the samples
+// differ in size or have fewer than 2 values. Differences all equal: t is +-inf and the
+// p-values 0 or 1 when they are not 0, t = 0 and every p-value 1 when they are.
+std::optional<WelchTest> paired_t_test(std::span<const double> a, std::span<const double> b);
+
 // The confidence level of every interval rigbench reports (bench's -r auto, the table's ±%).
 inline constexpr double kConfidenceLevel = 0.95;
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "fit/host_cost.h"
 #include "fit/kv_cache.h"
 
 namespace rigbench::fit {
@@ -18,11 +19,13 @@ std::string fmt(const char* format, double v) {
   return buf;
 }
 
-std::string option_name(const BuyOption& o) {
-  return o.count > 1 ? std::to_string(o.count) + "\u00d7 " + o.device : o.device;
-}
-
 }  // namespace
+
+std::string option_name(const BuyOption& o) {
+  std::string s = o.count > 1 ? std::to_string(o.count) + "\u00d7 " + o.device : o.device;
+  if (o.verdict == Verdict::kPartial) s += ", partial offload";
+  return s;
+}
 
 Result<RankBy> parse_rank_by(const std::string& name) {
   if (name == "price") return RankBy::kPrice;
@@ -61,7 +64,8 @@ BuyOption plan_option(const model::ModelShape& shape, const hw::CatalogDevice& d
   }
   o.total_memory_bytes = static_cast<uint64_t>(count) * device.memory_bytes;
   if (device.price_usd) {
-    o.price_usd = count * *device.price_usd;
+    if (device.kind == "gpu") o.host_usd = multi_gpu_host(count, device.board_power_w).usd();
+    o.price_usd = count * *device.price_usd + o.host_usd;
     if (o.total_memory_bytes > 0) o.usd_per_gib_total = *o.price_usd / (o.total_memory_bytes / kGiB);
     if (o.usable_memory_bytes > 0) o.usd_per_gib_usable = *o.price_usd / (o.usable_memory_bytes / kGiB);
   }
@@ -121,11 +125,25 @@ Ranking rank_devices(const model::ModelShape& shape, const std::vector<hw::Catal
       if (o.verdict == Verdict::kFits) {
         options.push_back(std::move(o));
         placed = true;
+      } else if (count == 1 && o.verdict == Verdict::kPartial && d.kind == "gpu") {
+        options.push_back(std::move(o));  // one GPU, the rest of the layers in the host's RAM: an option too
       }
     }
     if (!placed) not_fitting.push_back(d.name + (max_count > 1 ? " (up to " + std::to_string(max_count) + ")" : ""));
   }
-  Ranking r = rank_options(std::move(options), std::move(not_fitting), by, min_tps);
+  // One GPU with partial offload is offered once, the cheapest (priced first, then the highest
+  // bound): every card of the catalog "partial" would bury the options that hold the model.
+  const BuyOption* keep = nullptr;
+  for (const BuyOption& o : options) {
+    if (o.verdict != Verdict::kPartial) continue;
+    const double p = o.price_usd.value_or(HUGE_VAL), k = keep ? keep->price_usd.value_or(HUGE_VAL) : HUGE_VAL;
+    if (!keep || p < k || (p == k && o.tg_bound_tps > keep->tg_bound_tps)) keep = &o;
+  }
+  std::vector<BuyOption> offered;
+  for (BuyOption& o : options) {
+    if (o.verdict != Verdict::kPartial || &o == keep) offered.push_back(std::move(o));
+  }
+  Ranking r = rank_options(std::move(offered), std::move(not_fitting), by, min_tps);
   r.left_out = std::move(left_out);
   r.n_ctx = context_cells(ctx);  // what plan_fit allocates for every option (kv_size)
   r.n_ctx_asked = ctx.n_ctx;
@@ -134,8 +152,10 @@ Ranking rank_devices(const model::ModelShape& shape, const std::vector<hw::Catal
 
 DeviceVs compare_devices(const BuyOption& a, const BuyOption& b) {
   DeviceVs v;
-  v.a = option_name(a);
-  v.b = option_name(b);
+  // The devices as asked (--vs A,B): the sentence says itself which one the model fits.
+  auto named = [](const BuyOption& o) { return o.count > 1 ? std::to_string(o.count) + "\u00d7 " + o.device : o.device; };
+  v.a = named(a);
+  v.b = named(b);
   auto ratio = [](double x, double y) { return y > 0 ? x / y : std::nan(""); };
   v.memory_ratio = ratio(static_cast<double>(a.total_memory_bytes), static_cast<double>(b.total_memory_bytes));
   v.usable_ratio = ratio(static_cast<double>(a.usable_memory_bytes), static_cast<double>(b.usable_memory_bytes));

@@ -1,7 +1,10 @@
 // rigbench: what to buy (`rigbench fit MODEL --device all --rank price`): the catalog's
 // devices ranked for one model at one context. For each device, the fewest of it (1, or up to
-// kMaxRankCount discrete GPUs with the layers split equally) on which the model fits entirely;
-// its price (count x the entry's launch price), its tg bound, and two prices per GiB: of the
+// kMaxRankCount discrete GPUs with the layers split equally) on which the model fits entirely,
+// and, once, the cheapest discrete GPU on which it does not fit alone with partial offload
+// (the layers that do not fit in the host's RAM: verdict partial); its price (count x the
+// entry's launch price, plus for several GPUs the host that holds them, fit/host_cost.h,
+// assumed), its tg bound, and two prices per GiB: of the
 // total memory (what a spec sheet lists) and of the usable memory (fit's usable, the budget
 // `needed` is held against: the memory llama.cpp's device reports, i.e. the Metal working set
 // or a unified entry's GPU share, less the reserve llama.cpp's --fit keeps free; the backend's
@@ -45,7 +48,9 @@ struct BuyOption {
   uint64_t needed_bytes = 0;         // device totals summed (weights, KV, compute, output, overhead)
   uint64_t total_memory_bytes = 0;   // count x installed memory
   uint64_t usable_memory_bytes = 0;  // sum over devices of Target::usable_bytes() (fit's usable column)
-  std::optional<double> price_usd;   // count x launch price; none when the entry has no price
+  // count x launch price plus host_usd; none when the entry has no price
+  std::optional<double> price_usd;
+  double host_usd = 0;  // the assumed host for count > 1 GPUs (multi_gpu_host(count, board power).usd()); 0 for one
   std::optional<double> usd_per_gib_total, usd_per_gib_usable;
 };
 
@@ -57,7 +62,9 @@ struct Ranking {
   int n_ctx = 0;
   int n_ctx_asked = 0;
   double min_tps = 0;                    // --min-tps (0: none)
-  std::vector<BuyOption> ranked;         // options that fit (and reach min_tps), best first
+  // options that fit (and reach min_tps), best first; verdict fits, or partial for one GPU
+  // with partial offload
+  std::vector<BuyOption> ranked;
   std::vector<std::string> not_fitting;  // catalog names on which the model fits on no count tried
   std::vector<std::string> dropped;      // options that fit but miss --min-tps: "2× RTX 3090: tg bound 9.1 < 10 t/s"
   // Catalog entries not planned at all (kind "cpu": a host's RAM, which a GPU sits beside, not a
@@ -72,8 +79,9 @@ inline constexpr const char* kLeftOutReason =
 
 // Plans `shape` at `ctx` (n_ctx > 0: the context asked for) on every device of `devices`
 // (targets built by `make_target`, e.g. fit::catalog_target) and ranks the options that fit.
-// Discrete GPUs ("gpu") that do not fit alone are tried as 2..kMaxRankCount; "cpu" entries are
-// not planned (Ranking::left_out); other kinds as one.
+// Discrete GPUs ("gpu") that do not fit alone: the cheapest one whose plan is partial is
+// offered with partial offload (one such option in all) and tried as 2..kMaxRankCount; "cpu" entries are not planned
+// (Ranking::left_out); other kinds as one.
 Ranking rank_devices(const model::ModelShape& shape, const std::vector<hw::CatalogDevice>& devices,
                      const std::function<Target(const hw::CatalogDevice&)>& make_target, const ContextParams& ctx,
                      int n_gpu_layers, int depth, RankBy by, double min_tps);
@@ -81,6 +89,9 @@ Ranking rank_devices(const model::ModelShape& shape, const std::vector<hw::Catal
 // The option of `count` x `device` on `target` (its results planned here).
 BuyOption plan_option(const model::ModelShape& shape, const hw::CatalogDevice& device, const Target& target,
                       const ContextParams& ctx, int n_gpu_layers, int depth, int count);
+
+// An option for people: "RTX 3090", "5× Arc B580", "RTX 3090, partial offload".
+std::string option_name(const BuyOption& o);
 
 // Orders `options` by `by` (ties: price, then name) and drops those below `min_tps`.
 Ranking rank_options(std::vector<BuyOption> options, std::vector<std::string> not_fitting, RankBy by, double min_tps);

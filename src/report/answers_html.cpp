@@ -57,12 +57,14 @@ struct Parts {
   std::string items, tables, notes;
 };
 
-void speed_answers(const Comparison& cmp, double alpha, Parts& out) {
+void speed_answers(const Comparison& cmp, Parts& out) {
   for (const Metric m : answer_metrics()) {
-    const Answers a = find_answers(cmp, m, alpha);
+    const Answers a = find_answers(cmp, m);
     if (a.sentences.empty()) continue;
     const auto [key, section_name] = metric_anchor(m);
     const std::string ranking_id = "answers-ranking-" + key, pairs_id = "answers-pairs-" + key;
+    // What every item shares, said once ("models: synthetic v2, seed 42").
+    if (!a.items_note.empty()) out.items += "<li>Models: " + html_escape(a.items_note) + ".</li>\n";
     if (!a.headline.empty()) {
       out.items += "<li>" + html_escape(a.headline) + " (" + link(ranking_id, "ranking") + ", " +
                    link(key, section_name) + ")</li>\n";
@@ -131,7 +133,16 @@ void buy_answers(const std::vector<BuyAnswer>& buy, Parts& out) {
     const std::string id = "answers-buy-" + std::to_string(index++);
     out.items += "<li>" + html_escape(buy_sentence(*b.ranking)) + " (" + link(id, "what to buy") + ")</li>\n";
     if (b.ranking->ranking.ranked.empty()) continue;
-    const Table t = fit_ranking_table(*b.ranking);
+    // The few best options; the whole ranking is fit's (a table of 56 rows pushed the charts down).
+    FitRankingReport best = *b.ranking;
+    const std::size_t more = best.ranking.ranked.size() > kBuyRows ? best.ranking.ranked.size() - kBuyRows : 0;
+    best.ranking.ranked.resize(best.ranking.ranked.size() - more);
+    if (more > 0) {
+      best.notes.push_back(std::to_string(more) + " more option" + (more == 1 ? "" : "s") +
+                           " fit: rigbench fit MODEL.gguf -c " + std::to_string(best.ranking.n_ctx) +
+                           " --rank price lists them all");
+    }
+    const Table t = fit_ranking_table(best);
     out.tables += "<h3>What to buy for " + html_escape(b.ranking->model) + " at n_ctx " +
                   std::to_string(b.ranking->ranking.n_ctx) + " (the catalog by price; rigbench fit --rank price)</h3>" +
                   "<div class=\"table\">" + html_table(t, id) + "</div>" + table_notes(t) + "\n";
@@ -145,17 +156,21 @@ void buy_answers(const std::vector<BuyAnswer>& buy, Parts& out) {
 
 }  // namespace
 
-std::string answers_section_html(const Comparison& cmp, double alpha, std::span<const RunRecord> records,
+AnswersHtml answers_section_html(const Comparison& cmp, std::span<const RunRecord> records,
                                  const AnswerInputs& inputs) {
   Parts parts;
-  speed_answers(cmp, alpha, parts);
+  speed_answers(cmp, parts);
   cost_answers(records, inputs.price, parts);
   buy_answers(inputs.buy, parts);
-  if (parts.items.empty() && parts.notes.empty()) return "";
-  return "<section id=\"answers\"><h2>Answers</h2><p class=\"note\">Written from the data: significant means "
-         "Welch's t-test, two-sided, p &lt; " +
-         html_escape(shortest(alpha)) + ", on the per-repetition values.</p><ul>\n" + parts.items + "</ul>\n" +
-         parts.notes + parts.tables + "</section>\n";
+  if (parts.items.empty() && parts.notes.empty()) return {};
+  AnswersHtml out;
+  out.section = "<section id=\"answers\"><h2>Answers</h2><p class=\"note\">Written from the data: significant means "
+                "Welch's t-test, two-sided, p &lt; " +
+                html_escape(shortest(cmp.alpha)) + ", on the per-repetition values (the tables they link to follow "
+                "the charts).</p><ul>\n" + parts.items + "</ul>\n" + parts.notes + "</section>\n";
+  if (!parts.tables.empty())
+    out.tables = "<section id=\"answer-tables\"><h2>Answer tables</h2>\n" + parts.tables + "</section>\n";
+  return out;
 }
 
 }  // namespace rigbench::report

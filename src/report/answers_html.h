@@ -11,6 +11,9 @@
 //     (fit/ranking.h, BuyAnswer): "For
 //     MODEL at n_ctx N, the cheapest catalog option that fits is ...", linked to its ranking
 //     table; a model without one gets a note saying why.
+// The tables the sentences link to come after the charts, in a section of their own
+// ("answer-tables"): the page opens with the answers and then the charts, not with tables of up
+// to 56 rows. A what-to-buy table shows the kBuyRows best options (the rest: rigbench fit).
 // "" when no sentence holds and no note is due.
 #pragma once
 
@@ -41,7 +44,15 @@ struct AnswerInputs {
   std::vector<BuyAnswer> buy;  // in the order they are stated
 };
 
-std::string answers_section_html(const Comparison& cmp, double alpha, std::span<const RunRecord> records = {},
+// The rows of a what-to-buy table in the report: the best few options.
+inline constexpr std::size_t kBuyRows = 5;
+
+struct AnswersHtml {
+  std::string section;  // <section id="answers">: the sentences and notes; "" when none
+  std::string tables;   // <section id="answer-tables">: the tables they link to; "" when none
+};
+
+AnswersHtml answers_section_html(const Comparison& cmp, std::span<const RunRecord> records = {},
                                  const AnswerInputs& inputs = {});
 
 }  // namespace rigbench::report

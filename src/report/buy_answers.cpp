@@ -99,10 +99,14 @@ std::vector<BuyAnswer> buy_answers(std::span<const RunRecord> records, int ctx_s
       path = r->model.path;
       break;
     }
-    const int n_ctx = ctx_size > 0 ? ctx_size : run_context(*widest);
+    // fit's default context, a context a user would run: the model's n_ctx_train (as llama-server
+    // and fit without -c), not the stored runs' (bench's defaults make n_ctx 256 of pp128 + tg128).
+    const uint32_t train = widest->model.n_ctx_train;
+    int n_ctx = ctx_size > 0 ? ctx_size : train > 0 ? static_cast<int>(train) : run_context(*widest);
     // Without the file: the shape of the preset alike (architecture and parameter count), said so.
     std::string preset;
     std::optional<model::ModelShape> shape = file ? std::optional(file->shape) : preset_shape(widest->model, preset);
+    if (shape && ctx_size <= 0 && shape->n_ctx_train > 0) n_ctx = static_cast<int>(shape->n_ctx_train);
     if (!shape) {
       // A relative path: an earlier bench's (kept as typed: relative to the folder it ran in) or
       // llama-bench's model_filename in an import (relative to where llama-bench ran).

@@ -56,13 +56,7 @@ std::string test_with_unit(const Row& row) {
 }
 
 // A cell's noise codes, each once, in order of first appearance.
-std::string noise_codes(const Cell& cell, const char* sep = ";") {
-  std::vector<std::string> codes;
-  for (const NoiseNote& n : cell.noise) {
-    if (std::find(codes.begin(), codes.end(), n.code) == codes.end()) codes.push_back(n.code);
-  }
-  return join(codes, sep);
-}
+std::string noise_codes_text(const Cell& cell, const char* sep = ";") { return join(noise_codes(cell), sep); }
 
 Json cell_json(const Comparison& cmp, Metric metric, std::size_t i, const Cell& c) {
   Json j = {{"column", cmp.columns[i]}, {"state", state_name(c.state)}};
@@ -105,6 +99,7 @@ Json row_json(const Comparison& cmp, const Row& row) {
   j["test"] = row.test;
   j["winner"] = row.winner >= 0 ? Json(cmp.columns[row.winner]) : Json(nullptr);
   j["verdict"] = row.verdict;
+  j["p"] = jnum(row.p);  // Welch, two-sided: the best against the runner-up
   if (cmp.by == CompareBy::kBuild) j["config"] = row.knobs;  // every cell's
   else j["knobs_differ"] = row.knobs_differ;
   return j;
@@ -158,13 +153,19 @@ Table compare_table(const Comparison& cmp) {
   t.add_preamble(
       "Compared by " + compare_by_name(cmp.by) + "; baseline: " + cmp.columns[cmp.baseline] +
       ". Cells: mean ± standard deviation over samples (± % of the mean: its 95 % interval); ×ratio to the baseline"
-      " (> 1 is better). A winner's mean ± sd does not overlap the runner-up's. [noise: ...]: the runs' noise notes,"
-      " below the table.");
+      " (> 1 is better). Winner: the best mean, where Welch's t-test (two-sided, alpha " + full(cmp.alpha) +
+      ") separates it from the runner-up; else \"no clear winner\" (\"untested\": one value a side). [noise: ...]:"
+      " the runs' noise notes, below the table.");
   if (cmp.by == CompareBy::kBuild) {
     t.add_preamble(
         "By build, a row holds one configuration (knobs), as the regressions do: builds are compared only where they"
         " ran the same knobs; builds that ran none in common share no row." +
         std::string(cmp.several_knobs ? " knobs: those that differ between the rows." : ""));
+  }
+  if (std::any_of(cmp.rows.begin(), cmp.rows.end(), [](const Row& r) { return r.verdict == "sizes differ"; })) {
+    t.add_preamble(
+        "sizes differ: models of different parameter counts are not ranked against each other (a smaller model"
+        " does less; ratios only to a baseline of the same size); --across-sizes ranks them.");
   }
   const bool any_distribution = std::any_of(cmp.rows.begin(), cmp.rows.end(), [](const Row& r) {
     return is_distribution(r.metric);
@@ -172,7 +173,8 @@ Table compare_table(const Comparison& cmp) {
   if (any_distribution) {
     t.add_preamble(
         "itl rows: each generated token's latency, p50 · p99; suite rows: the prompts' medians, p50 · p95; embed "
-        "latency rows: each query's latency, p50 · p95 · p99 (ranked by the same rule on their means).");
+        "latency rows: each query's latency, p50 · p95 · p99 (ranked by the same rule; embedding latency by the "
+        "paired t-test on each query's mean, like queries against like).");
   }
   const bool any_summary = std::any_of(cmp.rows.begin(), cmp.rows.end(), [](const Row& r) {
     return std::any_of(r.cells.begin(), r.cells.end(), [](const Cell& c) { return c.summary_only; });
@@ -252,7 +254,7 @@ Table compare_cells_table(const Comparison& cmp) {
       f.push_back(TableCell::str(row.verdict));
       f.push_back(TableCell::str(c.config));
       f.push_back(TableCell::str(join(c.energy_flags, ";")));
-      f.push_back(TableCell::str(noise_codes(c)));
+      f.push_back(TableCell::str(noise_codes_text(c)));
       std::string notes;
       for (const NoiseNote& n : c.noise) notes += (notes.empty() ? "" : " | ") + noise_note_text(n);
       if (c.noise_more > 0) notes += " | and " + std::to_string(c.noise_more) + " more";
@@ -390,7 +392,7 @@ std::string interval_text(Metric metric, const Cell& cell) {
 }
 
 std::string noise_text(const Cell& cell) {
-  return cell.noise.empty() ? "" : " [noise: " + noise_codes(cell, ", ") + "]";
+  return cell.noise.empty() ? "" : " [noise: " + noise_codes_text(cell, ", ") + "]";
 }
 
 std::vector<std::string> noise_lines(const Comparison& cmp, std::optional<Metric> only) {

@@ -1,5 +1,6 @@
 #include "report/comparison.h"
 
+#include <cmath>
 #include <map>
 #include <set>
 #include <string>
@@ -23,6 +24,10 @@ struct RowKey {
 
 }  // namespace
 
+bool comparable_columns(const Comparison& cmp, std::size_t a, std::size_t b) {
+  return cmp.column_n_params.empty() || cmp.column_n_params[a] == cmp.column_n_params[b];
+}
+
 Result<Comparison> compare(std::span<const RunRecord> records, const CompareOptions& options) {
   return compare(records, options, RecordIdentities(records));
 }
@@ -30,27 +35,36 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
 Result<Comparison> compare(std::span<const RunRecord> records, const CompareOptions& options,
                            const RecordIdentities& ids) {
   if (records.empty()) return fail(ErrorCode::kInvalidInput, "no records to compare");
-  UniqueLabels machines, models, builds, backends, commits;
+  // By machine, a machine whose records come from builds of several backends (a CPU and a
+  // Vulkan build) gets a column per build, "box-a (Vulkan)", in the rows of the other machines:
+  // the backends go with the column, the row's build is the sources' (tool and commit) alone.
+  const bool backends_in_column = options.by == CompareBy::kMachine;
+  auto row_build_of = [&](const RecordIdentities::Entry& e) -> const Identity& {
+    return backends_in_column ? e.sources_build : e.build;
+  };
+  auto row_commit_of = [&](const RecordIdentities::Entry& e) -> const Identity& {
+    return backends_in_column ? e.sources_commit : e.commit;
+  };
+  UniqueLabels machines, models, builds, backends, row_builds, row_commits;
   std::set<std::string> tools;
   for (const RecordIdentities::Entry& e : ids.entries()) {
     machines.add(e.machine);
     models.add(e.model);
     builds.add(e.build);
     backends.add(e.backend);
-    commits.add(e.commit);
+    row_builds.add(row_build_of(e));
+    row_commits.add(row_commit_of(e));
     tools.insert(e.tool.key);
   }
-  machines.finish();
-  models.finish();
-  builds.finish();
-  backends.finish();
-  commits.finish();
+  for (UniqueLabels* u : {&machines, &models, &builds, &backends, &row_builds, &row_commits}) u->finish();
   // Several tools (rigbench, llama-bench imports) by machine, model or backend: the tool goes
   // with the column, the commit alone with the row, so one commit's runs line up side by side.
   const bool tool_columns = options.by != CompareBy::kBuild && tools.size() > 1;
   auto plain_column = [&](const RecordIdentities::Entry& e) -> Identity {
     switch (options.by) {
-      case CompareBy::kMachine: return {e.machine.key, machines.of(e.machine.key)};
+      case CompareBy::kMachine:
+        if (e.backends_apart.empty()) return {e.machine.key, machines.of(e.machine.key)};
+        return {e.machine.key + '\x1f' + e.backends_apart, machines.of(e.machine.key) + " (" + e.backends_apart + ")"};
       case CompareBy::kModel: return {e.model.key, models.of(e.model.key)};
       case CompareBy::kBuild: return {e.build.key, builds.of(e.build.key)};
       case CompareBy::kBackend: break;
@@ -68,11 +82,17 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
 
   Comparison cmp;
   cmp.by = options.by;
+  cmp.alpha = options.alpha;
   cmp.same_name_notes = same_name_notes(machines, models);
   const UniqueLabels& column_labels = tooled;
   cmp.columns = column_labels.sorted();
   std::map<std::string, std::size_t> column_of;
   for (std::size_t i = 0; i < cmp.columns.size(); ++i) column_of[cmp.columns[i]] = i;
+  if (options.by == CompareBy::kModel && !options.across_sizes) {
+    cmp.column_n_params.assign(cmp.columns.size(), 0);
+    for (const RecordIdentities::Entry& e : ids.entries())
+      cmp.column_n_params[column_of.at(tooled.of(column_identity(e).key))] = records[e.first].model.n_params;
+  }
   auto baseline = find_baseline(cmp.columns, options.baseline, options.by);
   if (!baseline) return std::unexpected(baseline.error());
   cmp.baseline = *baseline;
@@ -101,9 +121,10 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
       const std::string& machine = machines.of(id.machine.key);
       const std::string& model = models.of(id.model.key);
       const std::string& build = builds.of(id.build.key);
+      const std::string& sources_build = row_builds.of(row_build_of(id).key);
       const std::size_t col = column_of.at(tooled.of(column_identity(id).key));
       // The row's build: the commit alone where the tool is the column's.
-      const std::string& row_build = tool_columns ? commits.of(id.commit.key) : build;
+      const std::string& row_build = tool_columns ? row_commits.of(row_commit_of(id).key) : sources_build;
       // By backend, a cell pools the backend's runs on every machine: each machine is a configuration
       // of it (the best one is shown, and says which machine).
       const std::string config = options.by == CompareBy::kBuild ? id.knobs
@@ -153,12 +174,22 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
     row.knob_settings = cells.knobs;
     row.metric = static_cast<Metric>(key.metric);
     row.test = key.test;
+    row.n = key.n;
     const MetricInfo& info = metric_info(row.metric);
     for (const CellConfigs& configs : cells.columns) row.cells.push_back(make_cell(configs, info));
     row.knobs_differ = knobs_differ(row, options.by);
-    rank_row(row, info);
-    set_ratios(row, info, cmp.baseline);
+    rank_row(row, info, cmp.alpha);
+    if (!cmp.column_n_params.empty()) keep_to_one_size(row, cmp.column_n_params);
     cmp.rows.push_back(std::move(row));
+  }
+  // The default baseline is a column with results: the first that measured a ranked row (a
+  // model that fit nowhere, every cell "does not fit", made every ratio "-").
+  if (options.baseline.empty()) cmp.baseline = default_baseline(cmp.rows, cmp.columns.size());
+  for (Row& row : cmp.rows) {
+    set_ratios(row, metric_info(row.metric), cmp.baseline);
+    for (std::size_t c = 0; c < row.cells.size(); ++c) {
+      if (!comparable_columns(cmp, c, cmp.baseline)) row.cells[c].ratio = std::nan("");
+    }
   }
   for (const Row& row : cmp.rows) {
     cmp.several_builds = cmp.several_builds || row.build != cmp.rows.front().build;

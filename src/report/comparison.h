@@ -30,19 +30,29 @@
 //     0.1.0") and the row's build is the llama.cpp commit alone ("llama.cpp 80fb11ac"), so the
 //     two tools' runs of one commit, model and test line up side by side in one row, each
 //     under its own name. With one tool the columns are the identities alone.
+//   - by machine, where one machine's records come from builds of several backends (a CPU and
+//     a Vulkan build; Metal,BLAS and Metal): a column per build, named by its backends
+//     ("box-a (Vulkan)", "box-a (CPU)"), in the same rows as the other machines (the row's build
+//     is the tool and commit alone: RecordIdentities::Entry::sources_build).
 //   - by build: like for like, as the regressions (report/regressions.h): the knobs are part
 //     of the row (Row::knobs), so a row holds one configuration and its builds differ in the
 //     build alone. Builds that never ran the same knobs share no row: no winner, ratio or
 //     answer (report/reversals.h) compares them.
 //
-// The winner of a row is the column with the best mean, unless the spreads (mean ± sample
-// standard deviation) of the best and the runner-up overlap, or either spread is unknown
-// (a summary-only source without stddev): then "no clear winner". Summary-only results
+// The winner of a row is the column with the best mean when Welch's two-sided t-test of it
+// against the runner-up gives p < alpha (CompareOptions::alpha, compare's --alpha; rank_row in
+// report/row_ranking.h): the one rule the table, its json and the answers (report/reversals.h)
+// share. p >= alpha is "no clear winner"; a pair the test cannot take (one value a side, a
+// summary-only source without stddev) "untested". Summary-only results
 // (llama-bench csv and sql) enter with the mean and standard deviation their file states. A
 // column whose run was refused for memory counts as a loser ("won't fit"); a column with
-// no run does not count. Ratios are against the baseline column (the first one unless
-// chosen), oriented so that > 1 is better than the baseline (t/s: cell / baseline; ms, J,
+// no run does not count. Ratios are against the baseline column (unless chosen, the first
+// one with a measured result: default_baseline), oriented so that > 1 is better than the baseline (t/s: cell / baseline; ms, J,
 // cost: baseline / cell). Memory rows have no winner and no ratio: less memory is not better.
+// By model, models of different parameter counts are not ranked against each other unless
+// asked (--across-sizes): a row whose measured models differ in size has no winner ("sizes
+// differ"), a ratio only against a baseline of the cell's size, and no answer between them
+// (a 260K-parameter model is not "faster than" a 7B one: it does less).
 //
 // A refused run (RunRecord::refused, stored by `rigbench bench` when fit says the model will
 // not fit the machine) marks its pp and tg cells "won't fit" unless the column also ran them.
@@ -54,6 +64,7 @@
 #include <vector>
 
 #include "core/record.h"
+#include "core/significance.h"
 #include "core/status.h"
 // The parts, each in a file of its own and all included here for the printers and commands:
 #include "report/compare_by.h"         // what the columns are (--by)
@@ -70,6 +81,7 @@ namespace rigbench::report {
 
 struct Comparison {
   CompareBy by = CompareBy::kMachine;
+  double alpha = kDefaultAlpha;      // the significance level every winner of the rows was decided at
   std::vector<std::string> columns;  // labels of the column identity, sorted, unique
   std::size_t baseline = 0;          // index into columns
   std::vector<Row> rows;             // sorted by the row labels, then metric, then test
@@ -78,6 +90,10 @@ struct Comparison {
   bool several_builds = false;
   // By build: the rows hold more than one configuration, so each row says which (Row::knobs_shown).
   bool several_knobs = false;
+  // By model: each column's parameter count (ModelInfo::n_params; 0 when the records do not
+  // state it), where models of different counts are not ranked against each other
+  // (CompareOptions::across_sizes false); empty otherwise: every pair of columns compares.
+  std::vector<uint64_t> column_n_params;
   // One line per machine or model label with " (2)", " (3)", ...: what tells it apart from the
   // one that has the name ("rig3090 (2): another machine named rig3090, told apart by its CPU
   // (AMD Ryzen 9 5950X; rig3090: AMD EPYC 7763)").
@@ -86,8 +102,17 @@ struct Comparison {
 
 struct CompareOptions {
   CompareBy by = CompareBy::kMachine;  // --by: machine, model, build or backend
-  std::string baseline;  // --baseline: a column label (case-insensitive), or a unique part of one; "" = first
+  std::string baseline;  // --baseline: a column label (case-insensitive), or a unique part of one; "" = default_baseline
+  // --across-sizes: by model, rank models of different parameter counts against each other
+  // (the question "which model is fastest here"); by default a row names a winner, a ratio and
+  // an answer only between models of one parameter count (quantizations of one model).
+  bool across_sizes = false;
+  double alpha = kDefaultAlpha;  // --alpha: the significance level of a row's winner (Welch's t-test, two-sided)
 };
+
+// Whether columns a and b of `cmp` are ranked against each other: false only by model, for two
+// models of different parameter counts (Comparison::column_n_params).
+bool comparable_columns(const Comparison& cmp, std::size_t a, std::size_t b);
 
 // The comparison of `records`. Errors: kUsage when --baseline matches no column or several
 // (naming them); kInvalidInput when there are no records.

@@ -23,6 +23,14 @@ KnobSettings knobs_beyond_column(const KnobSettings& settings, CompareBy by) {
 
 }  // namespace
 
+std::vector<std::string> noise_codes(const Cell& cell) {
+  std::vector<std::string> codes;
+  for (const NoiseNote& n : cell.noise) {
+    if (std::find(codes.begin(), codes.end(), n.code) == codes.end()) codes.push_back(n.code);
+  }
+  return codes;
+}
+
 std::optional<MeanInterval> cell_interval(Metric metric, const Cell& cell) {
   if (cell.state != CellState::kMeasured || !metric_info(metric).per_repetition) return std::nullopt;
   return mean_interval(cell.summary);

@@ -52,6 +52,10 @@ struct Cell {
 // repetition (pp, tg, TTFT); nullopt for the others, a cell that is not measured, or n < 2.
 std::optional<MeanInterval> cell_interval(Metric metric, const Cell& cell);
 
+// The codes of a cell's noise notes (Cell::noise: "outliers", "steal"), each once, in order of
+// first appearance; empty when it has none.
+std::vector<std::string> noise_codes(const Cell& cell);
+
 struct Row {
   // Labels of the two identities that are not the columns ("" for the column identity).
   std::string machine, model, build;
@@ -67,9 +71,14 @@ struct Row {
   bool knobs_differ = false;
   Metric metric = Metric::kPp;
   std::string test;         // as MetricValues::test
+  int n = 0;                // as MetricValues::n: the test's tokens, n_ctx (memory), queries (embedding latency)
   std::vector<Cell> cells;  // one per Comparison::columns
   int winner = -1;          // index of the winning column; -1 when there is none
-  std::string verdict;      // "" (a winner, or nothing ranked), "no clear winner", "single result"
+  // Welch's two-sided p-value of the best mean against the runner-up (rank_row); NaN when
+  // untested or when fewer than two cells are measured.
+  double p = std::nan("");
+  // "" (a winner, or nothing ranked), "no clear winner" (p >= alpha), "untested", "single result"
+  std::string verdict;
 };
 
 // One configuration of a cell: its knobs (knobs_label, knob_settings) and its values.

@@ -214,11 +214,14 @@ Table fit_table(const FitReport& r) {
         format_bytes(f.host.total()) + " in host RAM" +
         (f.target.host_name.empty() ? "" : " (host: " + f.target.host_name + ")");
     if (f.verdict == fit::Verdict::kPartial && f.split_layers < 0) {
-      t.add_note(f.target.name + ": partial: " + std::to_string(f.n_gpu_layers) + " layers on the device, " + host);
+      // The row's total is the device's part alone (22.67 GiB beside 39.59 GiB of weights): said so.
+      t.add_note(f.target.name + ": partial: " + std::to_string(f.n_gpu_layers) + " layers on the device, whose part " +
+                 format_bytes(f.device.total()) + " is the row's total; " + host);
     } else if (f.verdict == fit::Verdict::kPartial && split_partial.empty()) {
       // A split shares one host: said once, for the plan.
       split_partial = "partial: " + std::to_string(f.n_gpu_layers) +
-                      " layers offloaded, split over the devices as each one's note says; " + host;
+                      " layers offloaded, split over the devices as each one's note says (each row's total is that "
+                      "device's part); " + host;
     }
   }
   if (!split_partial.empty()) t.add_note(split_partial);

@@ -1,10 +1,12 @@
 #include "report/fit_ranking_printer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "core/strings.h"
+#include "fit/host_cost.h"
 #include "fit/usable.h"
 #include "report/fit_printer.h"
 #include "report/table_json.h"
@@ -41,22 +43,28 @@ Table fit_ranking_table(const FitRankingReport& r) {
            {"device", "device"},
            {"count", "count", Align::kRight, false, true},
            {"kind", "kind", Align::kLeft, false, true},
+           {"verdict", "verdict", Align::kLeft, false, true},
            {"n_ctx", "n_ctx", Align::kRight},
            {"needed_bytes", "needed GiB", Align::kRight},
            {"memory_bytes", "memory GiB", Align::kRight},
            {"usable_bytes", "usable GiB", Align::kRight},
            {"tg_bound_tps", "tg bound t/s", Align::kRight},
            {"price_usd", "USD", Align::kRight},
+           {"host_usd", "host USD", Align::kRight, false, true},
            {"usd_per_gib", "USD/GiB", Align::kRight},
            {"usd_per_usable_gib", "USD/usable GiB", Align::kRight}});
   int rank = 0;
   for (const fit::BuyOption& o : r.ranking.ranked) {
-    t.add_row({TableCell::integer(++rank),
-               TableCell::str(o.count > 1 ? std::to_string(o.count) + "\u00d7 " + o.device : o.device),
-               TableCell::integer(o.count), TableCell::str(o.kind), TableCell::integer(o.n_ctx), gib(o.needed_bytes),
-               gib(o.total_memory_bytes), gib(o.usable_memory_bytes),
+    const bool partial = o.verdict == fit::Verdict::kPartial;
+    // needed: a partial option's is the device's part (the rest is in host RAM), said in the cell.
+    TableCell needed = gib(o.needed_bytes);
+    if (partial) needed.text += " (device)";
+    t.add_row({TableCell::integer(++rank), TableCell::str(fit::option_name(o)), TableCell::integer(o.count),
+               TableCell::str(o.kind), TableCell::str(fit::verdict_name(o.verdict)), TableCell::integer(o.n_ctx),
+               std::move(needed), gib(o.total_memory_bytes), gib(o.usable_memory_bytes),
                o.tg_bound_tps > 0 ? TableCell::number(o.tg_bound_tps, 1) : TableCell::absent("-"),
-               money(o.price_usd, 0), money(o.usd_per_gib_total, 2), money(o.usd_per_gib_usable, 2)});
+               money(o.price_usd, 0), TableCell::number(o.host_usd, 0), money(o.usd_per_gib_total, 2),
+               money(o.usd_per_gib_usable, 2)});
   }
   if (!r.ranking.not_fitting.empty()) {
     std::string names;
@@ -84,6 +92,15 @@ Table fit_ranking_table(const FitRankingReport& r) {
     t.add_note(kNoGenerationNote);
     t.add_note("N\u00d7 = that many GPUs, layers split equally; prices are launch prices (data/devices.json)");
   }
+  const auto& ranked = r.ranking.ranked;
+  if (std::any_of(ranked.begin(), ranked.end(), [](const fit::BuyOption& o) { return o.host_usd > 0; }))
+    t.add_note(fit::kHostCostAssumption);
+  if (std::any_of(ranked.begin(), ranked.end(),
+                  [](const fit::BuyOption& o) { return o.verdict == fit::Verdict::kPartial; })) {
+    t.add_note(
+        "partial offload: one GPU holds the layers that fit, the host's RAM the rest (needed GiB is the device's "
+        "part); its tg bound counts the host's bandwidth for those layers");
+  }
   for (const std::string& n : r.notes) t.add_note(n);
   return t;
 }
@@ -97,7 +114,12 @@ std::string buy_sentence(const FitRankingReport& r) {
   const fit::BuyOption* cheapest = nullptr;
   const fit::BuyOption* per_usable = nullptr;
   const fit::BuyOption* fastest = nullptr;
+  const fit::BuyOption* partial = nullptr;  // the cheapest single GPU with partial offload
   for (const fit::BuyOption& o : r.ranking.ranked) {
+    if (o.verdict == fit::Verdict::kPartial) {
+      if (o.price_usd && (!partial || *o.price_usd < *partial->price_usd)) partial = &o;
+      continue;
+    }
     if (o.price_usd && (!cheapest || *o.price_usd < *cheapest->price_usd)) cheapest = &o;
     if (o.usd_per_gib_usable && (!per_usable || *o.usd_per_gib_usable < *per_usable->usd_per_gib_usable))
       per_usable = &o;
@@ -106,6 +128,20 @@ std::string buy_sentence(const FitRankingReport& r) {
   auto name = [](const fit::BuyOption& o) {
     return o.count > 1 ? std::to_string(o.count) + "\u00d7 " + o.device : o.device;
   };
+  // "; with partial offload, one RTX 3090 for $1499 (tg bound 2.1 t/s)", cheaper than the cheapest full fit.
+  const std::string partial_text =
+      partial && (!cheapest || *partial->price_usd < *cheapest->price_usd)
+          ? "; with partial offload (layers in the host's RAM), one " + partial->device + " for $" +
+                format_fixed(*partial->price_usd, 0) +
+                (partial->tg_bound_tps > 0 ? " (tg bound " + format_fixed(partial->tg_bound_tps, 1) + " t/s)" : "")
+          : "";
+  if (!cheapest && !partial_text.empty()) {
+    return "For " + at + ", no catalog option holds the model entirely in device memory" + partial_text + ".";
+  }
+  if (!fastest) {  // only unpriced partial options
+    return "For " + at + ", no catalog option holds the model entirely in device memory; " +
+           std::to_string(r.ranking.ranked.size()) + " hold it with partial offload, none with a list price.";
+  }
   if (!cheapest) {
     return "For " + at + ", " + std::to_string(r.ranking.ranked.size()) +
            " catalog options fit, none with a list price" +
@@ -122,7 +158,7 @@ std::string buy_sentence(const FitRankingReport& r) {
          format_fixed(*per_usable->usd_per_gib_usable, 2) + " ($" + format_fixed(*per_usable->usd_per_gib_total, 2) +
          " per installed GiB)";
   }
-  return s + ".";
+  return s + partial_text + ".";
 }
 
 void print_fit_ranking(const FitRankingReport& r, OutputFormat format, std::ostream& out) {
@@ -162,10 +198,9 @@ void print_fit_ranking(const FitRankingReport& r, OutputFormat format, std::ostr
   out << "model: " << r.model << "; ranked by " << order_text(r.ranking.by);
   if (r.ranking.min_tps > 0) out << "; tg bound >= " << shortest(r.ranking.min_tps) << " t/s";
   out << "\n\n";
+  if (r.vs) out << r.vs->sentence << "\n\n";  // the question asked (--vs A,B) first, the ranking after
   if (!r.ranking.ranked.empty()) out << markdown_table(t) << "\n";
-  out << buy_sentence(r) << "\n";
-  if (r.vs) out << "\n" << r.vs->sentence << "\n";
-  out << "\n";
+  out << buy_sentence(r) << "\n\n";
   for (const auto& n : t.notes()) out << note_lines(n);
   out << std::flush;
 }

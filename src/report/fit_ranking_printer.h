@@ -1,9 +1,11 @@
 // rigbench: the output of `rigbench fit --device all --rank ...` (fit/ranking.h): what to buy.
 //   md     "model: NAME at n_ctx N; ranked by price (cheapest first)[, tg bound >= T t/s]", the
-//          table (rank, device, n_ctx, needed, memory, usable GiB, tg bound t/s, USD, USD/GiB,
-//          USD/usable GiB), the --vs sentence, then notes (devices left out and why, what
-//          usable means, that the tg bound is a bound)
-//   csv    the table, every column (count and kind included)
+//          --vs sentence (the question asked, first), the table (rank, device, n_ctx, needed,
+//          memory, usable GiB, tg bound t/s, USD, USD/GiB, USD/usable GiB; a partial-offload
+//          option is "RTX 3090, partial offload" and its needed "(device)"), the answer
+//          (buy_sentence), then notes (devices left out and why, what usable means, that the tg
+//          bound is a bound, the host a multi-GPU price assumes)
+//   csv    the table, every column (count, kind, verdict and host_usd included)
 //   json   {"model", "model_path", "rank_by", "min_tps", "n_ctx" (as allocated: ranking.n_ctx), "sentence"
 //          (buy_sentence), "options": [keyed as the csv header],
 //          "not_fitting": [...], "dropped": [...], "left_out": [{"device", "reason"}] (catalog entries
@@ -30,7 +32,9 @@ Table fit_ranking_table(const FitRankingReport& r);
 // ... (N: ranking.n_ctx, the context its table's rows are planned at, as llama.cpp allocates it),
 // $P (tg bound B t/s); the lowest price per usable GiB is Y's, $U ($T per installed GiB)." ("it is
 // also the lowest price per usable GiB, $U ..." when X is Y); when
-// no fitting option has a price, the number that fit and the highest tg bound; when none fits
+// no fitting option has a price, the number that fit and the highest tg bound; a single GPU with
+// partial offload cheaper than that is named after it ("; with partial offload (layers in the
+// host's RAM), one RTX 3090 for $1499 (tg bound 2.1 t/s)"); when none fits
 // (or reaches --min-tps), "No catalog option fits MODEL at n_ctx N ...".
 std::string buy_sentence(const FitRankingReport& r);
 void print_fit_ranking(const FitRankingReport& r, OutputFormat format, std::ostream& out);

@@ -207,8 +207,10 @@ std::string memory_section(std::span<const RunRecord> records, const RecordIdent
                     {format_bytes(d.kv_bytes), false, true},
                     {format_bytes(d.compute_bytes), false, true},
                     {format_bytes(d.total_bytes()), false, true},
+                    {format_bytes(d.resident_bytes()), false, true},
+                    {d.reclaimable_bytes > 0 ? format_bytes(d.reclaimable_bytes) : "-", false, true},
                     {cap > 0 ? format_bytes(d.capacity_bytes) : "unknown", false, true},
-                    {cap > 0 ? percent(100.0 * static_cast<double>(d.total_bytes()) / cap) : "-", false, true}});
+                    {cap > 0 ? percent(100.0 * static_cast<double>(d.resident_bytes()) / cap) : "-", false, true}});
   }
   Json datasets = Json::array({{{"label", "weights"}, {"data", weights}},
                                {{"label", "KV cache"}, {"data", kv}},
@@ -218,9 +220,13 @@ std::string memory_section(std::span<const RunRecord> records, const RecordIdent
   return section_html(
       "memory", "Memory fit per device",
       "What llama.cpp allocated on each device (weights, KV cache, compute buffers), stacked as a share "
-      "of the device's memory (RAM for the CPU); the largest stored run per model, machine and device.",
+      "of the device's memory (RAM for the CPU); the largest stored run per model, machine and device. Resident: "
+      "what the run holds; reclaimable: the mapped file's pages of weights llama.cpp repacked into a copy of its "
+      "own (a CPU_REPACK buffer), clean page cache the kernel takes back under pressure. Used: resident over "
+      "capacity.",
       "chart-memory",
-      table_html({"model", "machine", "device", "n_ctx", "weights", "KV", "compute", "total", "capacity", "used"},
+      table_html({"model", "machine", "device", "n_ctx", "weights", "KV", "compute", "total", "resident",
+                  "reclaimable", "capacity", "used"},
                  rows));
 }
 
@@ -422,12 +428,14 @@ std::string script_safe(std::string js) {
 Result<std::string> render_html_report(std::span<const RunRecord> records, const ReportAssets& assets,
                                        const HtmlReportOptions& options) {
   const RecordIdentities ids(records);  // once per distinct setup, for every section
-  auto cmp = compare(records, CompareOptions{}, ids);
+  auto cmp = compare(records, CompareOptions{.alpha = options.alpha}, ids);
   if (!cmp) return std::unexpected(cmp.error());
   const std::vector<Regression> regs = find_regressions(records, options.alpha, ids);
 
   Json charts = Json::array();
-  std::string body = answers_section_html(*cmp, options.alpha, records, options.answers);  // first: the sentences (report/reversals.h)
+  // First the sentences (report/reversals.h), then the charts; the tables the sentences link to after them.
+  const AnswersHtml answers = answers_section_html(*cmp, records, options.answers);
+  std::string body = answers.section;
   body += machines_section(records, ids);
   body += topology_section(records, ids);
   std::set<std::string> currencies;
@@ -439,6 +447,7 @@ Result<std::string> render_html_report(std::span<const RunRecord> records, const
   body += power_section(records, charts);
   body += embedding_section_html(records);  // report/embed_table.h
   body += serve_section_html(records, charts);  // report/serve_html.h
+  body += answers.tables;
   body += regressions_section(regs, options.alpha);
   std::string absent;
   for (const char* id : {"energy", "cost", "power"}) {

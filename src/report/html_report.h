@@ -54,7 +54,7 @@ struct ReportAssets {
 struct HtmlReportOptions {
   std::string title = "rigbench report";  // --title; escaped
   std::string generated_at;               // UTC ISO 8601 time shown in the header ("" = none)
-  double alpha = kDefaultAlpha;           // significance level of the regressions
+  double alpha = kDefaultAlpha;           // significance level of the regressions and of every winner (Welch)
   AnswerInputs answers;                   // the price of the cost answers; the what-to-buy rankings
 };
 

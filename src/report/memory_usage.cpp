@@ -1,5 +1,6 @@
 #include "report/memory_usage.h"
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -32,11 +33,19 @@ std::vector<DeviceMemory> memory_by_device(std::span<const RunRecord> records, c
     if (rec.memory.buffers.empty()) continue;
     const Identity &model = ids.of(i).model, &machine = ids.of(i).machine;
     std::map<std::string, DeviceMemory> per_device;
+    std::map<std::string, uint64_t> repacked;  // device -> weight bytes in *_REPACK buffers
     for (const BufferMemory& b : rec.memory.buffers) {
       DeviceMemory& d = per_device[b.device];
       d.weights_bytes += b.model_bytes;
       d.kv_bytes += b.context_bytes;
       d.compute_bytes += b.compute_bytes;
+      if (b.buffer_type.ends_with("_REPACK")) repacked[b.device] += b.model_bytes;
+    }
+    // A mapped file whose pages the kernel may drop (not locked, not read into fresh memory).
+    const bool mapped = rec.params.load_mode == "auto" || rec.params.load_mode == "mmap";
+    for (const auto& [device, bytes] : repacked) {
+      DeviceMemory& d = per_device[device];
+      if (mapped) d.reclaimable_bytes = std::min(bytes, d.weights_bytes - bytes);
     }
     for (auto& [device, d] : per_device) {
       d.model = model.label;

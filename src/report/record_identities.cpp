@@ -77,9 +77,14 @@ RecordIdentities::RecordIdentities(std::span<const RunRecord> records) {
   for (const RunRecord* rec : firsts) {
     KnobSettings settings = knob_settings(*rec);
     std::string label = knobs_label(settings);
-    entries_.push_back({machine_identity(*rec), model_ids.of(*rec), build_identity(*rec), backend_identity(*rec),
-                        tool_identity(*rec), commit_identity(*rec), std::move(label), std::move(settings),
-                        static_cast<std::size_t>(rec - records.data())});
+    Entry e{machine_identity(*rec), model_ids.of(*rec), build_identity(*rec), backend_identity(*rec),
+            tool_identity(*rec), commit_identity(*rec)};
+    e.knobs = std::move(label);
+    e.knob_settings = std::move(settings);
+    e.first = static_cast<std::size_t>(rec - records.data());
+    e.sources_build = e.build;
+    e.sources_commit = e.commit;
+    entries_.push_back(std::move(e));
   }
   // Builds of several backends on one machine (a CPU build and a Vulkan build of the same
   // sources): one machine, builds told apart by their backends, so their runs are never pooled.
@@ -88,6 +93,7 @@ RecordIdentities::RecordIdentities(std::span<const RunRecord> records) {
   for (Entry& e : entries_) {
     if (backends_per_machine[e.machine.key].size() < 2) continue;
     const std::string backends = build_backends(records[e.first].machine);
+    e.backends_apart = backends;
     e.build.key += '\x1f' + backends;
     e.build.label += " (" + backends + ")";
     e.commit.key += '\x1f' + backends;

@@ -24,6 +24,13 @@ class RecordIdentities {
     Identity machine, model, build, backend;
     Identity tool, commit;  // the build's two parts (tool_identity, commit_identity; the commit with
                             // the build's backends where the build has them)
+    // Where one machine's records come from builds of several backends (a CPU and a Vulkan build,
+    // Metal,BLAS and Metal): this build's backends (build_backends: "Vulkan", "CPU"), which
+    // `build` and `commit` then carry (" (Vulkan)"); "" otherwise. `sources_build` and
+    // `sources_commit` are the same two without them (build_identity, commit_identity): compare
+    // --by machine names the backends in the column and keeps the row's build to the sources.
+    std::string backends_apart;
+    Identity sources_build, sources_commit;
     std::string knobs;      // knobs_label
     KnobSettings knob_settings;
     std::size_t first = 0;  // index of the setup's first record

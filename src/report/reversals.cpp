@@ -65,14 +65,6 @@ const Words& words(Metric m) {
 // Whether value `x` is better than `y` for `metric` (higher t/s; lower ms, J, cost).
 bool better(Metric metric, double x, double y) { return metric_info(metric).higher_is_better ? x > y : x < y; }
 
-// Welch's two-sided p-value between two measured cells; NaN when untested.
-double welch_p(const Cell& a, const Cell& b) {
-  std::optional<WelchTest> t;
-  if (!a.summary_only && !b.summary_only) t = welch_t_test(a.samples, b.samples);
-  else t = welch_t_test(a.summary, b.summary);
-  return t ? t->p_two_sided : std::nan("");
-}
-
 // Labels of the rows of `metric`: what each row is about besides the column, with the test and
 // the third identity only where the rows differ in them.
 std::map<std::size_t, std::string> item_labels(const Comparison& cmp, Metric metric) {
@@ -106,14 +98,47 @@ std::map<std::size_t, std::string> item_labels(const Comparison& cmp, Metric met
   return labels;
 }
 
+// The " (synthetic v2, seed 42)" every label holds, taken out of each: "synthetic v2, seed 42";
+// "" (the labels unchanged) when some label holds none or another.
+std::string take_common_synthetic(std::map<std::size_t, std::string>& labels) {
+  static const std::string kOpen = " (synthetic v";
+  std::string common;
+  for (const auto& [i, label] : labels) {
+    const std::size_t at = label.find(kOpen);
+    const std::size_t end = at == std::string::npos ? at : label.find(')', at);
+    if (end == std::string::npos) return "";
+    const std::string part = label.substr(at, end + 1 - at);
+    if (!common.empty() && part != common) return "";
+    common = part;
+  }
+  if (common.empty()) return "";
+  for (auto& [i, label] : labels) label.erase(label.find(common), common.size());
+  return common.substr(2, common.size() - 3);
+}
+
 std::string significance_word(double p, bool significant) {
   if (std::isnan(p)) return "untested";
   return significant ? "significant" : "not significant";
 }
 
+// "; noisy runs: outliers, steal" after a figure whose cells carry noise notes; "" otherwise.
+std::string noisy_text(const std::vector<std::string>& codes) {
+  return codes.empty() ? "" : "; noisy runs: " + join(codes, ", ");
+}
+
+// The noise codes of two cells, each once, a's first.
+std::vector<std::string> noise_of(const Cell& a, const Cell& b) {
+  std::vector<std::string> codes = noise_codes(a);
+  for (std::string& c : noise_codes(b)) {
+    if (std::find(codes.begin(), codes.end(), c) == codes.end()) codes.push_back(std::move(c));
+  }
+  return codes;
+}
+
 // "Llama 3.1 8B Q4_K_M (+80 %, significant)"
 std::string item_with_change(const PairItem& it) {
-  return it.item + " (" + change_text(it.change) + ", " + significance_word(it.p, it.significant) + ")";
+  return it.item + " (" + change_text(it.change) + ", " + significance_word(it.p, it.significant) +
+         noisy_text(it.noise) + ")";
 }
 
 std::string pair_sentence(const Comparison& cmp, const PairAnswer& pa, Metric metric) {
@@ -160,7 +185,7 @@ std::string headline(const Comparison& cmp, const Answers& ans) {
     const RankEntry& second = r.order[1];
     if (!second.fits) return r.item + " (the only one that fits)";
     return r.item + " (" + change_text(first.mean / second.mean - 1) + w.over + cmp.columns[second.column] + ", " +
-           significance_word(r.p, r.clear) + ")";
+           significance_word(r.p, r.clear) + noisy_text(r.noise) + ")";
   };
   if (ans.universal_winner >= 0) {
     std::vector<std::string> parts;
@@ -179,7 +204,7 @@ std::string headline(const Comparison& cmp, const Answers& ans) {
     if (change == change_text(0))  // equal to the shown precision: the pair line says "even"
       return r.item + " (" + cmp.columns[first.column] + " and " + cmp.columns[second.column] + " even)";
     return r.item + " (" + cmp.columns[first.column] + " " + change + w.over + cmp.columns[second.column] + ", " +
-           significance_word(r.p, r.clear) + ")";
+           significance_word(r.p, r.clear) + noisy_text(r.noise) + ")";
   };
   // Leaders in column order, each with the items it leads clearly.
   std::map<std::size_t, std::vector<std::string>> led;
@@ -266,12 +291,14 @@ std::string change_text(double change) {
   return (pct < 0 ? "\u2212" : "+") + digits + " %";
 }
 
-Answers find_answers(const Comparison& cmp, Metric metric, double alpha) {
+Answers find_answers(const Comparison& cmp, Metric metric) {
   Answers ans;
   ans.metric = metric;
+  const double alpha = cmp.alpha;
   ans.alpha = alpha;
   if (!answers_metric(metric)) return ans;
-  const auto items = item_labels(cmp, metric);
+  auto items = item_labels(cmp, metric);
+  ans.items_note = take_common_synthetic(items);
   std::set<std::string> tests;
   for (const auto& [i, label] : items) tests.insert(cmp.rows[i].test);
   ans.unit_test = unit_test_text(metric, tests);
@@ -280,6 +307,7 @@ Answers find_answers(const Comparison& cmp, Metric metric, double alpha) {
   const std::size_t n = cmp.columns.size();
   for (std::size_t x = 0; x < n; ++x) {
     for (std::size_t y = x + 1; y < n; ++y) {
+      if (!comparable_columns(cmp, x, y)) continue;  // by model, two sizes: not the question
       PairAnswer pa;
       pa.a = x;
       pa.b = y;
@@ -303,7 +331,8 @@ Answers find_answers(const Comparison& cmp, Metric metric, double alpha) {
           it.side = better(metric, it.mean_a, it.mean_b)   ? PairSide::kAAhead
                     : better(metric, it.mean_b, it.mean_a) ? PairSide::kBAhead
                                                            : PairSide::kEqual;
-          it.p = welch_p(cx, cy);
+          it.p = cells_p(cmp.rows[i], cx, cy);
+          it.noise = noise_of(cx, cy);
           it.significant = it.side != PairSide::kEqual && std::isfinite(it.p) && it.p < alpha;
         }
         pa.items.push_back(std::move(it));
@@ -364,6 +393,7 @@ Answers find_answers(const Comparison& cmp, Metric metric, double alpha) {
   // Rankings.
   for (const auto& [i, label] : items) {
     const Row& row = cmp.rows[i];
+    if (row.verdict == "sizes differ") continue;  // by model, a row of several sizes ranks nothing
     RankingAnswer r;
     r.item = label;
     r.row = i;
@@ -378,8 +408,10 @@ Answers find_answers(const Comparison& cmp, Metric metric, double alpha) {
     if (r.order.size() == 1) {
       r.clear = true;  // the only one that fits
     } else {
-      r.p = welch_p(row.cells[r.order[0].column], row.cells[r.order[1].column]);
-      r.clear = better(metric, r.order[0].mean, r.order[1].mean) && std::isfinite(r.p) && r.p < alpha;
+      // The row's own test (rank_row): the table's winner and this leader are one decision.
+      r.p = row.p;
+      r.clear = row.winner == static_cast<int>(r.order[0].column);
+      r.noise = noise_of(row.cells[r.order[0].column], row.cells[r.order[1].column]);
     }
     r.order.insert(r.order.end(), refused.begin(), refused.end());
     ans.rankings.push_back(std::move(r));
@@ -391,8 +423,22 @@ Answers find_answers(const Comparison& cmp, Metric metric, double alpha) {
     });
     if (everywhere) ans.universal_winner = static_cast<int>(first);
   }
+  // Items no column could run: every cell of the row that is not missing is "does not fit".
+  for (const auto& [i, label] : items) {
+    std::vector<std::string> refused;
+    bool measured = false;
+    for (std::size_t c = 0; c < cmp.rows[i].cells.size(); ++c) {
+      measured = measured || cmp.rows[i].cells[c].state == CellState::kMeasured;
+      if (cmp.rows[i].cells[c].state == CellState::kWontFit) refused.push_back(cmp.columns[c]);
+    }
+    if (measured || refused.empty()) continue;
+    std::string list = refused.front();
+    for (std::size_t k = 1; k < refused.size(); ++k) list += (k + 1 == refused.size() ? " or " : ", ") + refused[k];
+    ans.fits_nowhere.push_back(label + " does not fit on " + list + " (no run of it fits).");
+  }
   ans.headline = headline(cmp, ans);
   if (!ans.headline.empty()) ans.sentences.push_back(ans.headline);
+  ans.sentences.insert(ans.sentences.end(), ans.fits_nowhere.begin(), ans.fits_nowhere.end());
   for (const PairAnswer& pa : ans.pairs) {
     if (pa.reversal) ans.sentences.push_back(pa.sentence);
   }
@@ -466,7 +512,8 @@ Json answers_json(const Comparison& cmp, const Answers& ans) {
                        {std::string("b_") + w.key, jnum(it.mean_b)},
                        {"change", jnum(it.change)},
                        {"p", jnum(it.p)},
-                       {"significant", it.significant}});
+                       {"significant", it.significant},
+                       {"noise", it.noise}});
     }
     pairs.push_back({{"a", cmp.columns[pa.a]},
                      {"b", cmp.columns[pa.b]},
@@ -482,13 +529,15 @@ Json answers_json(const Comparison& cmp, const Answers& ans) {
     for (const RankEntry& e : r.order) {
       order.push_back({{"column", cmp.columns[e.column]}, {std::string("mean_") + w.key, jnum(e.mean)}, {"fits", e.fits}});
     }
-    rankings.push_back({{"item", r.item}, {"order", order}, {"clear", r.clear}, {"p", jnum(r.p)}});
+    rankings.push_back({{"item", r.item}, {"order", order}, {"clear", r.clear}, {"p", jnum(r.p)}, {"noise", r.noise}});
   }
   return {{"metric", metric_info(ans.metric).key},
           {"unit_test", ans.unit_test},
+          {"items_note", ans.items_note},
           {"alpha", ans.alpha},
           {"headline", ans.headline},
           {"sentences", ans.sentences},
+          {"fits_nowhere", ans.fits_nowhere},
           {"universal_winner", ans.universal_winner >= 0 ? Json(cmp.columns[ans.universal_winner]) : Json(nullptr)},
           {"pairs", pairs},
           {"rankings", rankings}};
@@ -497,7 +546,8 @@ Json answers_json(const Comparison& cmp, const Answers& ans) {
 void print_answer_sentences(const std::vector<Answers>& answers, std::ostream& out) {
   for (const Answers& a : answers) {
     if (a.sentences.empty()) continue;
-    out << "Answers (" << a.unit_test << "; significant: Welch's t-test, two-sided, alpha " << shortest(a.alpha)
+    out << "Answers (" << a.unit_test << (a.items_note.empty() ? "" : "; models: " + a.items_note)
+        << "; significant: Welch's t-test, two-sided, alpha " << shortest(a.alpha)
         << "):\n";
     for (const std::string& s : a.sentences) out << "- " << s << "\n";
     out << "\n";

@@ -12,7 +12,10 @@
 //     values, or on their statistics for a summary-only source. A row where one column's run
 //     was refused for memory and the other ran counts as "alone runs it" for the one that ran.
 //   - per row, a ranking: the measured columns by mean, best first, then those that did not fit;
-//     the leader is "clear" when Welch's test separates it from the runner-up (or only it ran).
+//     the leader is "clear" exactly where compare's table names the row's winner (rank_row in
+//     report/row_ranking.h: the same test at the same alpha), or only it ran.
+//   - an answer that rests on cells with noise notes says so: "(+15 %, significant; noisy
+//     runs: outliers, steal)".
 //   - a headline: "<X> is fastest on every <item> (...)" when one column leads every ranked row
 //     clearly; else "No universal winner: ..." naming each row's leader, and where no row has a
 //     clear leader "No clear leader: the lead over the runner-up is within noise on <item> (<X>
@@ -63,6 +66,9 @@ struct PairItem {
   double change = std::nan("");  // mean_a / mean_b - 1 (t/s: > 0 = a ahead; ms, J, cost: < 0); NaN for kAOnly/kBOnly
   double p = std::nan("");   // two-sided Welch p-value; NaN when untested (fewer than 2 samples a side)
   bool significant = false;  // p < alpha; true for kAOnly/kBOnly (one side cannot run it at all)
+  // The noise codes (report::noise_codes) of the two cells, each once: an answer resting on
+  // noisy runs says so ("+15 %, significant; noisy runs: outliers, steal").
+  std::vector<std::string> noise;
 };
 
 struct PairAnswer {
@@ -84,18 +90,27 @@ struct RankingAnswer {
   std::size_t row = 0;
   std::vector<RankEntry> order;  // measured columns best first, then those that did not fit
   bool clear = false;            // the leader is significantly ahead of the runner-up, or alone ran it
-  double p = std::nan("");       // Welch p-value leader vs runner-up; NaN when untested or alone
+  double p = std::nan("");       // the row's p-value (Row::p), leader vs runner-up; NaN when untested or alone
+  std::vector<std::string> noise;  // the noise codes of the leader's and the runner-up's cells, each once
 };
 
 struct Answers {
   Metric metric = Metric::kTg;
   double alpha = 0.05;
   std::string unit_test;  // "tg128 t/s", "TTFT pp512 ms" when every row has one test, else "tg t/s", "TTFT ms"
+  // What every item shares and the sentences say once, in the header rather than in each item:
+  // "synthetic v2, seed 42" when every item's model is the same synthetic file (its label's
+  // " (synthetic v2, seed 42)", left out of the items); "" otherwise.
+  std::string items_note;
   std::vector<PairAnswer> pairs;        // every pair of columns with an item in common, in column order
   std::vector<RankingAnswer> rankings;  // rows of `metric` with two or more contestants
   int universal_winner = -1;            // column index, or -1
   std::string headline;
-  // headline, then each reversal's sentence, then the other pairs' sentences
+  // Items that fit no column that tried them ("does not fit" is an answer too): one sentence
+  // each, "Llama 70B Q3_K_S does not fit on rig-a or rig-c (no run of it fits).", after the
+  // headline.
+  std::vector<std::string> fits_nowhere;
+  // headline, then fits_nowhere, then each reversal's sentence, then the other pairs' sentences
   std::vector<std::string> sentences;
 };
 
@@ -105,10 +120,12 @@ bool answers_metric(Metric metric);
 // Those metrics in the order compare and the report state them: tg, pp, TTFT, J/token, cost.
 std::span<const Metric> answer_metrics();
 
-// The answers of `cmp` for `metric` (answers_metric; others give no pairs), tested at `alpha`.
+// The answers of `cmp` for `metric` (answers_metric; others give no pairs), tested at the
+// comparison's alpha (Comparison::alpha, the level its rows' winners were decided at: a
+// ranking's leader is clear exactly where the table names the row's winner).
 // Empty (no pairs, no rankings, no sentences) when fewer than two columns share a row. Energy
 // and cost hold one value per run: with one run a side, their differences are "untested".
-Answers find_answers(const Comparison& cmp, Metric metric, double alpha);
+Answers find_answers(const Comparison& cmp, Metric metric);
 
 // A change for people: "+80 %", "−14 %" (U+2212 minus), "+0.4 %" below 1 %.
 std::string change_text(double change);
@@ -120,14 +137,15 @@ Table pairs_table(const Comparison& cmp, const Answers& answers);
 // leader, clear.
 Table rankings_table(const Comparison& cmp, const Answers& answers);
 
-// json: {"metric", "unit_test", "alpha", "headline", "sentences", "universal_winner" (label or
+// json: {"metric", "unit_test", "items_note", "alpha", "headline", "sentences", "universal_winner" (label or
 // null), "pairs": [{"a", "b", "reversal", "a_ahead", "b_ahead", "sentence", "items": [{"item",
-// "side" ("a", "b", "equal", "a only", "b only"), "a_tps", "b_tps", "change", "p", "significant"}]}],
-// "rankings": [{"item", "order": [{"column", "mean_tps", "fits"}], "clear", "p"}]}; the figures'
+// "side" ("a", "b", "equal", "a only", "b only"), "a_tps", "b_tps", "change", "p", "significant", "noise"}]}],
+// "rankings": [{"item", "order": [{"column", "mean_tps", "fits"}], "clear", "p", "noise"}]}; the figures'
 // keys carry the metric's unit: _tps (pp, tg), _ms (TTFT), _j_per_token, _per_mtok (cost).
 nlohmann::ordered_json answers_json(const Comparison& cmp, const Answers& answers);
 
-// md: "Answers (tg128 t/s, Welch's t-test two-sided, alpha 0.05):" and the sentences, one a line.
+// md: "Answers (tg128 t/s; models: synthetic v2, seed 42; significant: Welch's t-test, two-sided,
+// alpha 0.05):" (the models part only with Answers::items_note) and the sentences, one a line.
 void print_answer_sentences(const std::vector<Answers>& answers, std::ostream& out);
 // md: the pairs and rankings tables of each Answers with pairs.
 void print_answer_tables(const Comparison& cmp, const std::vector<Answers>& answers, std::ostream& out);

@@ -2,12 +2,50 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <set>
+#include <vector>
 
+#include "core/significance.h"
 #include "core/strings.h"
 
 namespace rigbench::report {
 
-void rank_row(Row& row, const MetricInfo& info) {
+double welch_p(const Cell& a, const Cell& b) {
+  std::optional<WelchTest> t;
+  if (!a.summary_only && !b.summary_only) t = welch_t_test(a.samples, b.samples);
+  else t = welch_t_test(a.summary, b.summary);
+  return t ? t->p_two_sided : std::nan("");
+}
+
+namespace {
+
+// Each query's mean over the passes a cell's values hold (query q at index q mod n); nullopt
+// when they are not whole passes over n >= 2 queries.
+std::optional<std::vector<double>> per_query_means(const Cell& c, int n) {
+  if (n < 2 || c.summary_only || c.samples.empty() || c.samples.size() % static_cast<std::size_t>(n) != 0)
+    return std::nullopt;
+  std::vector<double> sum(static_cast<std::size_t>(n), 0.0);
+  for (std::size_t i = 0; i < c.samples.size(); ++i) sum[i % sum.size()] += c.samples[i];
+  const double passes = static_cast<double>(c.samples.size() / sum.size());
+  for (double& s : sum) s /= passes;
+  return sum;
+}
+
+}  // namespace
+
+double cells_p(const Row& row, const Cell& a, const Cell& b) {
+  if (row.metric == Metric::kEmbedLatency) {
+    const auto qa = per_query_means(a, row.n), qb = per_query_means(b, row.n);
+    if (qa && qb) {
+      const auto t = paired_t_test(*qa, *qb);
+      return t ? t->p_two_sided : std::nan("");
+    }
+  }
+  return welch_p(a, b);
+}
+
+void rank_row(Row& row, const MetricInfo& info, double alpha) {
   if (!info.ranked) return;
   std::vector<int> measured;
   int refused = 0;
@@ -24,15 +62,30 @@ void rank_row(Row& row, const MetricInfo& info) {
   std::stable_sort(measured.begin(), measured.end(),
                    [&](int a, int b) { return info.higher_is_better ? mean(a) > mean(b) : mean(a) < mean(b); });
   if (measured.size() >= 2) {
-    const Summary& a = row.cells[measured[0]].summary;
-    const Summary& b = row.cells[measured[1]].summary;
-    // [mean - sd, mean + sd] intervals overlap, or a spread is unknown.
-    if (!std::isfinite(a.stddev) || !std::isfinite(b.stddev) || std::fabs(a.mean - b.mean) <= a.stddev + b.stddev) {
+    const Cell& best = row.cells[measured[0]];
+    const Cell& next = row.cells[measured[1]];
+    row.p = cells_p(row, best, next);
+    if (std::isnan(row.p)) {
+      row.verdict = "untested";
+      return;
+    }
+    if (best.summary.mean == next.summary.mean || !(row.p < alpha)) {
       row.verdict = "no clear winner";
       return;
     }
   }
   row.winner = measured[0];
+}
+
+void keep_to_one_size(Row& row, const std::vector<uint64_t>& column_n_params) {
+  std::set<uint64_t> sizes;
+  for (std::size_t c = 0; c < row.cells.size(); ++c) {
+    if (row.cells[c].state == CellState::kMeasured) sizes.insert(column_n_params[c]);
+  }
+  if (sizes.size() < 2 || (row.winner < 0 && row.verdict.empty())) return;  // one size, or not ranked
+  row.winner = -1;
+  row.p = std::nan("");
+  row.verdict = "sizes differ";
 }
 
 void set_ratios(Row& row, const MetricInfo& info, std::size_t baseline) {
@@ -42,6 +95,15 @@ void set_ratios(Row& row, const MetricInfo& info, std::size_t baseline) {
     if (c.state != CellState::kMeasured) continue;
     c.ratio = info.higher_is_better ? c.summary.mean / base : base / c.summary.mean;
   }
+}
+
+std::size_t default_baseline(const std::vector<Row>& rows, std::size_t n_columns) {
+  for (std::size_t c = 0; c < n_columns; ++c) {
+    for (const Row& row : rows) {
+      if (metric_info(row.metric).ranked && c < row.cells.size() && row.cells[c].state == CellState::kMeasured) return c;
+    }
+  }
+  return 0;
 }
 
 Result<std::size_t> find_baseline(const std::vector<std::string>& columns, const std::string& wanted, CompareBy by) {

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 
 #include "core/strings.h"
@@ -56,8 +57,9 @@ std::string prefix_columns(const std::string& s, std::size_t n) {
 // `text` in lines of at most `width` columns, broken at spaces (a word longer than a line is
 // cut), or only after each `wrap_at` when one is given (its trailing spaces end the line);
 // lines after the first start with `indent`.
+// With `pieces`, the pieces alone (the words, or the entries between separators), unwrapped.
 std::vector<std::string> wrap_text(const std::string& text, std::size_t width, const std::string& indent,
-                                   const char* wrap_at_or_null = nullptr) {
+                                   const char* wrap_at_or_null = nullptr, bool pieces = false) {
   const std::string wrap_at = wrap_at_or_null ? wrap_at_or_null : "";
   std::vector<std::string> words;
   if (wrap_at.empty()) {
@@ -73,6 +75,7 @@ std::vector<std::string> wrap_text(const std::string& text, std::size_t width, c
     }
     words.push_back(text.substr(from));
   }
+  if (pieces) return words;
   std::vector<std::string> lines;
   std::string line;
   bool blank = true;  // nothing but the indent on `line` yet
@@ -257,7 +260,9 @@ std::string markdown_table(const Table& table, bool wide) {
       width[k] = std::max(width[k], display_width(text[r].back()));
     }
   }
-  // A wrap column takes the room the others leave within kMarkdownWidth (10 at least).
+  // A wrap column takes the room the others leave within kMarkdownWidth; a list (wrap_at) never
+  // less than its widest entry: "linux-2080 / ti-cuda 1. / 30 >" was a ranking squeezed to 10
+  // columns beside wide ones; an entry that does not fit widens the table instead.
   std::size_t flex = shown.size();
   for (std::size_t k = 0; k < shown.size(); ++k) {
     if (table.columns()[shown[k]].wrap) flex = k;
@@ -266,7 +271,13 @@ std::string markdown_table(const Table& table, bool wide) {
     std::size_t others = 4 + 3 * (shown.size() - 1);  // "| " ... " | " ... " |"
     for (std::size_t k = 0; k < shown.size(); ++k) others += k == flex ? 0 : width[k];
     const std::size_t room = kMarkdownWidth > others + 10 ? kMarkdownWidth - others : 10;
-    width[flex] = std::min(width[flex], std::max<std::size_t>(room, 3));
+    std::size_t piece = 3;
+    for (std::size_t r = 0; r < text.size() && table.columns()[shown[flex]].wrap_at; ++r) {
+      for (const std::string& p : wrap_text(text[r][flex], SIZE_MAX, "", table.columns()[shown[flex]].wrap_at,
+                                            /*pieces=*/true))
+        piece = std::max(piece, display_width(p));
+    }
+    width[flex] = std::min(width[flex], std::max(room, piece));
   }
   auto line = [&](const std::vector<std::string>& cells) {
     std::string out = "|";

@@ -162,7 +162,7 @@ TEST(FitE2E, SplitOverTwoGpusNotesEachCardsLayersAndTheHostOnce) {
   EXPECT_NE(r.out.find("RTX 3090 #1: 44 layers"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("RTX 3090 #2: 13 layers + output"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("layers on the device"), std::string::npos) << r.out;
-  const auto once = r.out.find("partial: 58 layers offloaded, split over the devices as each one's note says; ");
+  const auto once = r.out.find("partial: 58 layers offloaded, split over the devices as each one's note says (each");
   ASSERT_NE(once, std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("partial: 58 layers offloaded", once + 1), std::string::npos) << r.out;
 }

@@ -67,6 +67,40 @@ TEST(Welch, EqualVariancesByHand) {
   EXPECT_NEAR(w->p_two_sided, 2 * (0.5 - std::sqrt(0.2)), 1e-13);
 }
 
+TEST(PairedT, LikeItemsByHand) {
+  // Three queries on two machines: a = {10, 20, 31} ms, b = {9, 18, 28} ms. The differences
+  // {1, 2, 3}: mean 2, sd 1, t = 2 / (1 / sqrt 3) = 2 sqrt 3, df = 2; with two degrees of
+  // freedom P(T > t) = 1/2 - t / (2 sqrt(2 + t^2)), so two-sided p = 1 - sqrt(12 / 14).
+  const std::vector<double> a = {10, 20, 31}, b = {9, 18, 28};
+  const auto p = paired_t_test(a, b);
+  ASSERT_TRUE(p);
+  EXPECT_DOUBLE_EQ(p->mean_a, 61.0 / 3);
+  EXPECT_DOUBLE_EQ(p->mean_b, 55.0 / 3);
+  EXPECT_NEAR(p->t, 2 * std::sqrt(3.0), 1e-13);
+  EXPECT_DOUBLE_EQ(p->df, 2);
+  EXPECT_NEAR(p->p_two_sided, 1 - std::sqrt(12.0 / 14.0), 1e-12);  // 0.0741799
+  EXPECT_NEAR(p->p_greater, (1 - std::sqrt(12.0 / 14.0)) / 2, 1e-12);
+  // Welch's test on the same values sees the spread between the queries: far from significant.
+  const auto w = welch_t_test(a, b);
+  ASSERT_TRUE(w);
+  EXPECT_GT(w->p_two_sided, 0.7);
+}
+
+TEST(PairedT, SizesAndConstantDifferences) {
+  const std::vector<double> a = {1, 2}, b3 = {1, 2, 3}, one = {1};
+  EXPECT_FALSE(paired_t_test(a, b3));   // not pairs
+  EXPECT_FALSE(paired_t_test(one, one));  // one pair: no spread to estimate
+  const std::vector<double> b = {0.5, 1.5};  // every difference 0.5
+  const auto p = paired_t_test(a, b);
+  ASSERT_TRUE(p);
+  EXPECT_TRUE(std::isinf(p->t) && p->t > 0);
+  EXPECT_DOUBLE_EQ(p->p_two_sided, 0);
+  EXPECT_DOUBLE_EQ(p->df, 1);
+  const auto same = paired_t_test(a, a);
+  ASSERT_TRUE(same);
+  EXPECT_DOUBLE_EQ(same->p_two_sided, 1);
+}
+
 TEST(Welch, UnequalVariancesByHand) {
   // a = {1, 2, 3}: mean 2, variance 1; b = {2, 4, 6, 8, 10}: mean 6, variance 10.
   // se^2 = 1/3 + 10/5 = 7/3; t = -4 / sqrt(7/3) = -2.6186146828319083;

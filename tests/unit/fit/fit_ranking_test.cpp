@@ -4,6 +4,7 @@
 // ($62.47 vs $18.55 per GiB).
 #include <gtest/gtest.h>
 
+#include "fit/host_cost.h"
 #include "fit/ranking.h"
 
 namespace rigbench::fit {
@@ -76,6 +77,22 @@ TEST(FitRanking, VsTheSecondStudysPair) {
       "M3 Ultra 512GB (Mac Studio) has 16\u00d7 the memory of RTX 5090 at 3.4\u00d7 lower cost per GiB ($18.55 vs "
       "$62.47 per GiB); of memory a model can use, 12.8\u00d7 at 2.7\u00d7 lower cost per GiB ($24.80 vs $66.63 "
       "per usable GiB). The model fits M3 Ultra 512GB (Mac Studio), not RTX 5090.");
+}
+
+// "5x Arc B580" was ranked at the cards' price alone: a host that holds five cards is priced in.
+TEST(FitRanking, SeveralGpusAddAnAssumedHost) {
+  EXPECT_EQ(multi_gpu_host(1, 190.0).usd(), 0);  // one card sits in the desktop any option needs
+  const HostCost two = multi_gpu_host(2, 350.0);    // 1.25 x (700 + 300) = 1250 W: 500 W above 750
+  EXPECT_DOUBLE_EQ(two.board_usd, 300);
+  EXPECT_DOUBLE_EQ(two.psu_usd, 100);
+  const HostCost five = multi_gpu_host(5, 190.0);   // 1.25 x (950 + 300) = 1562.5 W
+  EXPECT_DOUBLE_EQ(five.board_usd, 3000);
+  EXPECT_DOUBLE_EQ(five.psu_usd, (1562.5 - 750) * 0.20);
+  EXPECT_DOUBLE_EQ(multi_gpu_host(3, std::nullopt).psu_usd, (1.25 * (900 + 300) - 750) * 0.20);  // 300 W assumed
+  EXPECT_EQ(option_name(BuyOption{.device = "Arc B580", .count = 5}), "5\u00d7 Arc B580");
+  BuyOption partial{.device = "RTX 3090"};
+  partial.verdict = Verdict::kPartial;
+  EXPECT_EQ(option_name(partial), "RTX 3090, partial offload");
 }
 
 TEST(FitRanking, ParseRankBy) {

@@ -115,12 +115,14 @@ TEST(BuyAnswers, FakeCatalogThePresetAlikeIsRankedByPriceAndTheCatalogIsAskedOnc
   const FitRankingReport& rep = *answers[0].ranking;
   EXPECT_EQ(rep.model, ids.of(0).model.label + " (the shape of the preset Llama-3.2-1B)");
   EXPECT_EQ(rep.model_path, "preset Llama-3.2-1B Q4_K_M");
-  EXPECT_EQ(rep.ranking.n_ctx, 8192);  // the widest run
+  // fit's default, the model's n_ctx_train (Llama 3.2 1B: 131072), not the widest run's 8192: the
+  // report planned "70B Q3_K_S" at bench's n_ctx 256 and advised cards no user would run it on.
+  EXPECT_EQ(rep.ranking.n_ctx, 131072);
   ASSERT_FALSE(rep.ranking.ranked.empty());
   EXPECT_EQ(rep.ranking.ranked[0].device, "Small GPU");  // a 1B at Q4_K_M fits 4 GiB: the cheapest
   EXPECT_EQ(rep.ranking.ranked[0].count, 1);
   ASSERT_TRUE(answers[1].ranking) << answers[1].note;
-  EXPECT_EQ(answers[1].ranking->ranking.n_ctx, 2048);
+  EXPECT_EQ(answers[1].ranking->ranking.n_ctx, 131072);
   EXPECT_EQ(answers[1].ranking->model_path, "preset Llama-3.2-1B Q8_0");
 }
 
@@ -132,7 +134,7 @@ TEST(BuyAnswers, TheSentenceNamesTheContextItsTableShows) {
   records[0].model.arch = "llama";
   records[0].model.file_type = "Q4_K_M";
   records[0].model.n_params = preset_params("Llama-3.2-1B");
-  auto answers = buy_answers(records, 0, [] { return Result<fit::CatalogPlan>(fake_catalog()); });
+  auto answers = buy_answers(records, 16, [] { return Result<fit::CatalogPlan>(fake_catalog()); });  // report -c 16
   ASSERT_EQ(answers.size(), 1u);
   ASSERT_TRUE(answers[0].ranking) << answers[0].note;
   const FitRankingReport& rep = *answers[0].ranking;

@@ -396,5 +396,24 @@ TEST(MemoryUsage, PerDeviceAgainstCapacity) {
   EXPECT_EQ(mem[1].capacity_bytes, 24ull << 30);  // the GPU's memory
 }
 
+// Llama-8B's CPU weights read 7.67 GiB for a 4.58 GiB file: the mapped file (4.58) and the
+// repacked copy (3.09). The mapped originals of the repacked tensors are reclaimable.
+TEST(MemoryUsage, ARepackedCopysMappedOriginalsAreReclaimable) {
+  constexpr uint64_t kMiB = 1ull << 20;
+  RunRecord r = testing::sample_record("cpu");
+  r.params.load_mode = "auto";
+  r.memory.buffers = {{"CPU", "CPU_Mapped", 4690 * kMiB, 0, 0}, {"CPU", "CPU_REPACK", 3164 * kMiB, 0, 0},
+                      {"CPU", "CPU", 0, 512 * kMiB, 300 * kMiB}};
+  auto mem = memory_by_device(std::vector<RunRecord>{r});
+  ASSERT_EQ(mem.size(), 1u);
+  EXPECT_EQ(mem[0].weights_bytes, 7854 * kMiB);
+  EXPECT_EQ(mem[0].reclaimable_bytes, 3164 * kMiB);
+  EXPECT_EQ(mem[0].resident_bytes(), (4690 + 512 + 300) * kMiB);
+  r.params.load_mode = "mlock";  // locked pages stay
+  mem = memory_by_device(std::vector<RunRecord>{r});
+  EXPECT_EQ(mem[0].reclaimable_bytes, 0u);
+  EXPECT_EQ(mem[0].resident_bytes(), mem[0].total_bytes());
+}
+
 }  // namespace
 }  // namespace rigbench::report

@@ -51,6 +51,21 @@ TEST(Table, MarkdownAlignedWithPreambleAndNotes) {
 // A wrap column takes the room the other columns leave within 120 columns and wraps at
 // spaces onto continuation rows (a cell's hang indents them); footers follow a blank line
 // (a text line right under a markdown table would read as one of its rows).
+// The md ranking of a wide table was squeezed to 10 columns ("linux-2080 / ti-cuda 1. / 30 >"):
+// a list's entries stay whole, each on its line, however little room the others leave.
+TEST(Table, AListColumnIsNeverNarrowerThanItsWidestEntry) {
+  TableColumn item{"item", "item"}, ranking{"ranking", "ranking"};
+  ranking.wrap = true;
+  ranking.wrap_at = " > ";
+  Table t({item, ranking});
+  const std::string wide(100, 'm');
+  t.add_row({TableCell::str(wide), TableCell::str("linux-2080ti-cuda 130.12 > linux-vulkan 88.01 > mac-m2 40.00")});
+  const std::string md = rendered(t, OutputFormat::kMarkdown);
+  EXPECT_NE(md.find("| linux-2080ti-cuda 130.12 > |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| linux-vulkan 88.01 >       |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| mac-m2 40.00               |"), std::string::npos) << md;
+}
+
 TEST(Table, WrapColumnKeepsTheTableWithin120ColumnsAndFootersFollowABlankLine) {
   TableColumn key{"key", "key"}, text{"text", "text"};
   text.wrap = true;
