@@ -47,28 +47,36 @@ Result<std::string> read_text(const std::string& path) {
   return text;
 }
 
-// Adds the records of llama-bench rows (or the reasons they were skipped) to `batch`.
-// Without --machine, each record is named from its cpu_info and gpu_info, said in one note.
-Status add_llama_bench_rows(const std::vector<LlamaBenchRow>& rows, const ImportOptions& options, ImportBatch& batch) {
+// Without --machine, each llama-bench record is named from what it says of the machine
+// (llama_bench_machine_name: its cpu_info and gpu_info, or a markdown table's GPU), said in one
+// note naming where the name came from (`from`).
+void name_unnamed_machines(std::vector<RunRecord>& records, const ImportOptions& options, const std::string& from,
+                           ImportBatch& batch) {
+  if (!options.llama_bench_hostname.empty()) return;
   std::vector<std::string> named;
+  for (RunRecord& rec : records) {
+    if (!rec.machine.hostname.empty()) continue;
+    rec.machine.hostname = llama_bench_machine_name(rec.machine);
+    const std::string name = "'" + rec.machine.hostname + "'";
+    if (std::find(named.begin(), named.end(), name) == named.end()) named.push_back(name);
+  }
+  if (!named.empty()) {
+    batch.notes.push_back("llama-bench output names no machine: named " + join(named, ", ") + " from " + from +
+                          " (--machine NAME names it)");
+  }
+}
+
+// Adds the records of llama-bench rows (or the reasons they were skipped) to `batch`.
+Status add_llama_bench_rows(const std::vector<LlamaBenchRow>& rows, const ImportOptions& options, ImportBatch& batch) {
+  std::vector<RunRecord> records;
   for (const LlamaBenchRow& row : rows) {
     auto mapped = map_llama_bench_row(row, options.llama_bench_hostname, options.llama_bench_repetitions);
     if (!mapped) return std::unexpected(mapped.error());
-    if (mapped->record) {
-      if (options.llama_bench_hostname.empty()) {
-        mapped->record->machine.hostname = llama_bench_machine_name(mapped->record->machine);
-        const std::string name = "'" + mapped->record->machine.hostname + "'";
-        if (std::find(named.begin(), named.end(), name) == named.end()) named.push_back(name);
-      }
-      batch.records.push_back(std::move(*mapped->record));
-    } else {
-      batch.skipped.push_back(mapped->skipped_because);
-    }
+    if (mapped->record) records.push_back(std::move(*mapped->record));
+    else batch.skipped.push_back(mapped->skipped_because);
   }
-  if (!named.empty()) {
-    batch.notes.push_back("llama-bench output names no machine: named " + join(named, ", ") +
-                          " from its cpu_info and gpu_info (--machine NAME names it)");
-  }
+  name_unnamed_machines(records, options, "its cpu_info and gpu_info", batch);
+  for (RunRecord& rec : records) batch.records.push_back(std::move(rec));
   return {};
 }
 
@@ -198,6 +206,7 @@ Status read_text_format(const std::string& text, const ImportOptions& options, I
     if (!read) return std::unexpected(read.error());
     batch.records = std::move(read->records);
     batch.skipped = std::move(read->skipped);
+    name_unnamed_machines(batch.records, options, "the GPU it names (--gpu), else nothing", batch);
     return {};
   }
   const std::string head = to_lower(start);

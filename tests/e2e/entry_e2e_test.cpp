@@ -71,7 +71,7 @@ TEST(EntryE2E, UnknownSubcommandSuggestsTheNearestOne) {
   const ProcessResult far = rigbench({"frobnicate"});
   EXPECT_EQ(far.exit_code, 2);
   EXPECT_EQ(
-      far.err.rfind("rigbench: error: unknown subcommand 'frobnicate'; the subcommands are bench, embed, serve-bench, synth, ", 0),
+      far.err.rfind("rigbench: error: unknown subcommand 'frobnicate'; the subcommands are bench, embed, serve-bench, tune, synth, ", 0),
       0u)
       << far.err;
   EXPECT_NE(far.err.find(", report (see rigbench --help)\n"), std::string::npos) << far.err;
