@@ -30,12 +30,9 @@ bool off_default(const BenchParams& p, const std::string& key) {
 // the run's value: {flag, value} pairs ("" value = a bare flag).
 using Words = std::vector<std::pair<std::string, std::string>>;
 
-Words common_words(const BenchParams& p) {
-  Words w;
-  w.push_back({"-t", std::to_string(p.n_threads)});
-  // llama-server's -ngl: "all" is every layer (-1 there means its own automatic fitting).
-  if (p.n_gpu_layers != BenchParams{}.n_gpu_layers) w.push_back({"-ngl", std::to_string(p.n_gpu_layers)});
-  else if (p.devices != "none") w.push_back({"-ngl", "all"});
+// The flags llama-server, llama-cli and llama-bench spell alike (batches, attention, KV cache,
+// threadpool, load mode, experts in host RAM).
+void add_shared_words(const BenchParams& p, Words& w) {
   if (off_default(p, "n_batch")) w.push_back({"-b", std::to_string(p.n_batch)});
   if (off_default(p, "n_ubatch")) w.push_back({"-ub", std::to_string(p.n_ubatch)});
   if (off_default(p, "flash_attn")) w.push_back({"-fa", p.flash_attn});
@@ -45,6 +42,15 @@ Words common_words(const BenchParams& p) {
   if (off_default(p, "cpu_strict")) w.push_back({"--cpu-strict", std::to_string(p.cpu_strict)});
   if (off_default(p, "load_mode")) w.push_back({"-lm", p.load_mode});
   if (off_default(p, "n_cpu_moe")) w.push_back({"-ncmoe", std::to_string(p.n_cpu_moe)});
+}
+
+Words common_words(const BenchParams& p) {
+  Words w;
+  w.push_back({"-t", std::to_string(p.n_threads)});
+  // llama-server's -ngl: "all" is every layer (-1 there means its own automatic fitting).
+  if (p.n_gpu_layers != BenchParams{}.n_gpu_layers) w.push_back({"-ngl", std::to_string(p.n_gpu_layers)});
+  else if (p.devices != "none") w.push_back({"-ngl", "all"});
+  add_shared_words(p, w);
   if (p.cpu_moe != 0) w.push_back({"-cmoe", ""});
   if (off_default(p, "split_mode")) w.push_back({"-sm", p.split_mode});
   if (off_default(p, "main_gpu")) w.push_back({"-mg", std::to_string(p.main_gpu)});
@@ -60,15 +66,7 @@ Words bench_words(const BenchParams& p) {
   Words w;
   w.push_back({"-t", std::to_string(p.n_threads)});
   if (off_default(p, "n_gpu_layers")) w.push_back({"-ngl", std::to_string(p.n_gpu_layers)});
-  if (off_default(p, "n_batch")) w.push_back({"-b", std::to_string(p.n_batch)});
-  if (off_default(p, "n_ubatch")) w.push_back({"-ub", std::to_string(p.n_ubatch)});
-  if (off_default(p, "flash_attn")) w.push_back({"-fa", p.flash_attn});
-  if (off_default(p, "type_k")) w.push_back({"-ctk", p.type_k});
-  if (off_default(p, "type_v")) w.push_back({"-ctv", p.type_v});
-  if (off_default(p, "poll")) w.push_back({"--poll", std::to_string(p.poll)});
-  if (off_default(p, "cpu_strict")) w.push_back({"--cpu-strict", std::to_string(p.cpu_strict)});
-  if (off_default(p, "load_mode")) w.push_back({"-lm", p.load_mode});
-  if (off_default(p, "n_cpu_moe")) w.push_back({"-ncmoe", std::to_string(p.n_cpu_moe)});
+  add_shared_words(p, w);
   if (p.cpu_moe != 0) w.push_back({"-ot", "exps=CPU"});  // llama-bench has no -cmoe
   if (off_default(p, "split_mode")) w.push_back({"-sm", p.split_mode});
   if (off_default(p, "main_gpu")) w.push_back({"-mg", std::to_string(p.main_gpu)});
