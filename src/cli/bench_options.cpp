@@ -18,7 +18,6 @@ namespace {
 
 constexpr long kMaxTokens = 1L << 24;
 
-bool quantized_cache(const std::string& type) { return type != "f16" && type != "f32" && type != "bf16"; }
 
 }  // namespace
 
@@ -173,7 +172,7 @@ Status validate(BenchOptions& o, int default_threads) {
   // Combinations llama.cpp would refuse at the first run, refused before any runs.
   for (const std::string& tv : p.values("type_v")) {
     for (const std::string& fa : p.values("flash_attn")) {
-      if (fa == "off" && quantized_cache(tv)) {
+      if (fa == "off" && quantized_kv_type(tv)) {
         return fail(ErrorCode::kUsage, "-ctv " + tv +
                                            " with -fa off: llama.cpp needs flash attention for a quantized V "
                                            "cache (use -fa on or auto, or -ctv f16)");

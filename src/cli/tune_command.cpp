@@ -172,7 +172,7 @@ Status run_tune_command(TuneOptions& o) {
   const bool show = !o.no_progress && (o.progress || on_terminal);
   measure::Runner runner(*engine, cancel, progress_printer(show, show && on_terminal));
   int stored = 0;
-  auto result = measure::run_tune(spec, job, job.context.machine, runner, [&](const RunRecord& rec) -> Status {
+  auto result = measure::run_tune(spec, job, runner, [&](const RunRecord& rec) -> Status {
     if (!db) return {};
     if (Status s = db->save(rec); !s) return s;
     ++stored;

@@ -262,6 +262,8 @@ const std::vector<std::string>& kv_cache_type_names() {
   return kTypes;
 }
 
+bool quantized_kv_type(const std::string& type) { return type != "f16" && type != "f32" && type != "bf16"; }
+
 const std::vector<std::string>& load_mode_names() {
   static const std::vector<std::string> kModes = {"auto", "none", "mmap", "mlock", "mmap+mlock", "dio"};
   return kModes;

@@ -112,6 +112,10 @@ std::vector<double> tensor_split_shares(const std::string& ts);
 // KV cache types llama.cpp accepts for -ctk/-ctv (common/arg.cpp's kv_cache_types).
 const std::vector<std::string>& kv_cache_type_names();
 
+// True for a quantized KV cache type (anything but f16, f32, bf16): a quantized V cache needs
+// flash attention in llama.cpp.
+bool quantized_kv_type(const std::string& type);
+
 // llama.cpp's load mode names, in llama.h's enum order (checked against llama_load_mode_name
 // by the engine's test).
 const std::vector<std::string>& load_mode_names();

@@ -32,8 +32,6 @@ Result<TuneObjective> parse_tune_objective(const std::string& text) {
 namespace {
 
 bool processes_prompt(TuneObjective o) { return o != TuneObjective::kTg; }
-bool generates(TuneObjective o) { return o == TuneObjective::kTg || o == TuneObjective::kBalanced; }
-bool quantized_cache(const std::string& type) { return type != "f16" && type != "f32" && type != "bf16"; }
 
 // Distinct positive values, in the order given.
 std::vector<std::string> distinct(const std::vector<int>& values) {
@@ -75,7 +73,8 @@ std::map<std::string, std::vector<std::string>> tune_knobs(const MachineInfo& ma
   return out;
 }
 
-std::vector<TuneCandidate> tune_candidates(const TuneSpec& spec, const Job& job, const MachineInfo& machine) {
+std::vector<TuneCandidate> tune_candidates(const TuneSpec& spec, const Job& job) {
+  const MachineInfo& machine = job.context.machine;
   const model::ModelShape& shape = job.shapes.at(spec.model_path);
   PlanSpec plan;
   plan.models = {spec.model_path};
@@ -98,10 +97,10 @@ std::vector<TuneCandidate> tune_candidates(const TuneSpec& spec, const Job& job,
     const BenchParams& p = c.test.params;
     // Tune's own lists tie K and V and never pair a quantized V with flash attention off.
     if (!user_cache && p.type_k != p.type_v) continue;
-    if (p.flash_attn == "off" && quantized_cache(p.type_v)) {
-      if (!user_cache && !user_fa) continue;
-      c.dropped = "llama.cpp refuses a quantized V cache (" + p.type_v + ") without flash attention";
-    } else if (Status s = check_cache_types({c.test}, job.shapes); !s) {
+    // llama.cpp's rules for the KV cache (fit::check_cache_types): tune's own lists never pair a
+    // quantized V with flash attention off; what the user asked for is shown refused.
+    if (Status s = check_cache_types({c.test}, job.shapes); !s) {
+      if (!user_cache && !user_fa && p.flash_attn == "off" && quantized_kv_type(p.type_v)) continue;
       c.dropped = s.error().message;
     }
     out.push_back(std::move(c));
@@ -152,11 +151,11 @@ std::string objective_label(const TuneSpec& spec) {
   return "";
 }
 
-Result<TuneResult> run_tune(const TuneSpec& spec, const Job& job, const MachineInfo& machine, Runner& runner,
+Result<TuneResult> run_tune(const TuneSpec& spec, const Job& job, Runner& runner,
                             const RecordSink& sink) {
   TuneResult result;
   result.tune_id = new_record_id();
-  result.candidates = tune_candidates(spec, job, machine);
+  result.candidates = tune_candidates(spec, job);
   for (const Knob& k : knobs()) {
     std::set<std::string> values;
     for (const auto& c : result.candidates) values.insert(knob_text(k, c.test.params));

@@ -60,14 +60,14 @@ struct TuneCandidate {
   Roofline roofline;          // fit's tg bound for it (preflight)
 };
 
-// The candidates of `spec` for `job` (its model inspected, its target set: prepare_job,
-// set_job_target): the product of `spec.knobs` over tune_knobs for the rest, in the plan's
+// The candidates of `spec` for `job` (its model inspected, its machine and target set:
+// prepare_job, set_job_target; tune_knobs reads job.context.machine): the product of `spec.knobs` over tune_knobs for the rest, in the plan's
 // order (core/knobs.h: model-load knobs outermost, so the model loads once per value); K and V
-// cache types tied (equal) unless the user listed either; a quantized V cache without flash
-// attention and a KV cache type llama.cpp refuses for the model dropped with the reason
-// (only when the user asked for it; tune's own lists never make one); each planned by fit at
+// cache types tied (equal) unless the user listed either; a KV cache llama.cpp refuses for the
+// model (fit::check_cache_types) dropped with the reason (tune's own lists never pair a
+// quantized V with flash attention off); each planned by fit at
 // spec.n_ctx (measure::preflight) and dropped when it does not fit.
-std::vector<TuneCandidate> tune_candidates(const TuneSpec& spec, const Job& job, const MachineInfo& machine);
+std::vector<TuneCandidate> tune_candidates(const TuneSpec& spec, const Job& job);
 
 // The objective's samples in `rec` (per repetition, in the objective's unit: t/s, or ms for
 // ttft). Empty when the test did not run.
@@ -91,7 +91,7 @@ struct TuneResult {
 // Ctrl-C (`runner`'s cancel flag) ends the race: the trials so far are stored, the result
 // holds the best so far (race.end kInterrupted). Errors: kInvalidInput when no candidate fits
 // or every one is refused, naming the first reason (fit's numbers); the sink's error.
-Result<TuneResult> run_tune(const TuneSpec& spec, const Job& job, const MachineInfo& machine, Runner& runner,
+Result<TuneResult> run_tune(const TuneSpec& spec, const Job& job, Runner& runner,
                             const RecordSink& sink);
 
 }  // namespace rigbench::measure
