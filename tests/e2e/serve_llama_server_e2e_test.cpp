@@ -41,7 +41,7 @@ using testing::url;
 
 std::vector<std::string> llama_server(const std::string& model, int port, std::vector<std::string> more) {
   std::vector<std::string> argv = {RIGBENCH_LLAMA_SERVER, "-m", model, "--host", "127.0.0.1", "--port",
-                                   std::to_string(port), "-t", "2", "--no-webui"};
+                                   std::to_string(port), "-t", "1", "--no-webui"};
   argv.insert(argv.end(), more.begin(), more.end());
   return argv;
 }
@@ -224,7 +224,12 @@ TEST(ServeBenchLlamaServer, AServerStoppedWithSigtermMidRunIsLost) {
   server.signal(SIGTERM);
   bench.join();
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_NE(r.err.find("the server was lost (it stopped accepting connections while"), std::string::npos) << r.err;
+  // Which of the two refusals sees it first is the machine's timing: streams held open (the
+  // stall probe is refused) or the next requests refused at once (on a busy machine the SIGTERM
+  // may come between two requests). Either is the server lost, never a run that ends well.
+  const bool probe_refused = r.err.find("the server was lost (it stopped accepting connections while") != std::string::npos;
+  const bool requests_refused = r.err.find("the server was lost (5 requests in a row refused;") != std::string::npos;
+  EXPECT_TRUE(probe_refused || requests_refused) << r.err;
   const json runs = runs_of(r);
   ASSERT_EQ(runs.size(), 1u) << r.out;
   EXPECT_GT(runs[0]["completed"].get<int>(), 0);
