@@ -6,6 +6,7 @@
 #include "report/compare_printers.h"
 #include "report/comparison.h"
 #include "report/embed_table.h"
+#include "report/served_overhead.h"
 #include "store/record_sources.h"
 
 namespace rigbench::cli {
@@ -60,6 +61,13 @@ Status run_compare_command(const CompareOptions& o) {
     if (!a.sentences.empty()) answers.push_back(std::move(a));
   }
   report::print_comparison(*cmp, regressions, o.alpha, *format, std::cout, answers);
+  // bench and serve-bench of one model file side by side, in md only (report/served_overhead.h).
+  if (*format == report::OutputFormat::kMarkdown) {
+    if (const auto pairs = report::served_overheads(*records, ids); !pairs.empty()) {
+      std::cout << "\n";
+      report::render(report::served_overhead_table(pairs), *format, std::cout);
+    }
+  }
   // Embedding records (rigbench embed): their own table per machine, in md only (report/embed_table.h).
   if (*format == report::OutputFormat::kMarkdown && report::has_embeddings(*records)) {
     std::cout << "\nEmbeddings\n\n";

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -14,6 +15,7 @@
 #include "core/strings.h"
 #include "measure/serve_job.h"
 #include "measure/serve_load.h"
+#include "measure/serve_trace.h"
 #include "report/serve_table.h"
 #include "report/table.h"
 #include "store/sqlite_store.h"
@@ -31,6 +33,7 @@ CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& o) {
       "  rigbench serve-bench http://127.0.0.1:11434 -m llama3 --rate 2 --duration-seconds 60\n"
       "  rigbench serve-bench http://127.0.0.1:8080 --rate 4 --burstiness 0.5 --prefix-tokens 512 -p 64\n"
       "  rigbench serve-bench http://127.0.0.1:8080 --slo ttft_ms=500,tpot_ms=50 -o json\n"
+      "  rigbench serve-bench http://127.0.0.1:8080 --trace chats.jsonl --trace-scale 2 --concurrency 8\n"
       "  rigbench serve-bench http://127.0.0.1:8080 --capacity concurrency --slo ttft_p95_ms=2000,tpot_p95_ms=100\n"
       "  rigbench serve-bench http://127.0.0.1:11434 -m llama3,qwen2.5,gemma2 --energy auto --price 0.30\n"
       "  rigbench serve-bench http://127.0.0.1:8080 --embeddings -b 1,32 --concurrency 1,4\n"
@@ -52,6 +55,13 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
     auto p = measure::read_prompt_file(opts.prompts_file, opts.n_gen);
     if (!p) return std::unexpected(p.error());
     job.file_prompts = std::move(*p);
+  }
+  if (!opts.trace.empty()) {
+    auto trace = measure::read_trace(opts.trace);
+    if (!trace) return std::unexpected(trace.error());
+    job.trace = std::move(*trace);
+    job.trace_file = opts.trace;
+    job.trace_scale = opts.trace_scale;
   }
   // Energy and cost, as bench measures them: a bad --power-log is refused here.
   auto energy = energy_config({opts.energy, opts.idle_s, opts.watts, opts.power_log, opts.estimate_tdp_w, &opts.cost});
@@ -85,6 +95,7 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   job.rate = opts.rate;
   job.burstiness = opts.burstiness;
   job.prefix_tokens = opts.prefix_tokens;
+  job.prefix_share = opts.prefix_share.value_or(1.0);
   job.turns = opts.turns;
   job.think_time_s = opts.think_time_s;
   job.num_requests = opts.num_requests;
@@ -93,6 +104,11 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   job.ignore_eos = !opts.no_ignore_eos;
   job.n_prompt = opts.n_prompt;
   job.n_gen = opts.n_gen;
+  if (!job.trace.empty()) {  // the records' tg<n_gen>: the trace's mean output length
+    double sum = 0;
+    for (const measure::TraceRequest& r : job.trace) sum += r.output_tokens;
+    job.n_gen = static_cast<int>(std::lround(sum / static_cast<double>(job.trace.size())));
+  }
   job.prompts_file = opts.prompts_file;
   job.slo = flags->slo;
   job.slo_text = opts.slo;
@@ -104,9 +120,18 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
                measure::serve_job_intro(job, !opts.seed && opts.prompts_file.empty()).c_str());
   const report::OutputFormat format = flags->format;
   const bool several = job.target.models.size() > 1;
+  report::ServeWorkload workload;
+  workload.prompts_file = opts.prompts_file;
+  workload.n_prompt = opts.n_prompt;
+  workload.n_gen = opts.n_gen;
+  workload.rate = opts.rate;
+  workload.burstiness = opts.burstiness;
+  workload.prefix_tokens = opts.prefix_tokens;
+  workload.prefix_share = job.prefix_share;
+  workload.trace = opts.trace;
+  workload.trace_scale = opts.trace_scale;
   report::Table table = report::serve_job_table(job.url.redacted(), net::api_name(job.target.api), job.target.models,
-                                                opts.prompts_file, opts.n_prompt, opts.n_gen, opts.rate, job.slo.any(),
-                                                opts.burstiness, opts.prefix_tokens);
+                                                workload, job.slo.any());
   int stored = 0;
   const auto sink = [&](const RunRecord& rec) -> Status {
     if (db) {
@@ -114,7 +139,7 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
       ++stored;
     }
     table.add_row(report::serve_row(rec));
-    report::add_serve_footers(table, rec, opts.n_gen);
+    report::add_serve_footers(table, rec, job.n_gen);
     if (format == report::OutputFormat::kJsonl) {
       report::Table one(report::serve_columns(job.slo.any(), several));
       one.add_row(report::serve_row(rec));

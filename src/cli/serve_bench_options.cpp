@@ -27,8 +27,10 @@ std::string embeddings_refusal(const ServeBenchOptions& o) {
   if (o.rate > 0) return refused("--rate");
   if (o.burstiness != 1) return refused("--burstiness");
   if (o.prefix_tokens > 0) return refused("--prefix-tokens");
+  if (o.prefix_share) return refused("--prefix-share");
   if (o.turns > 1) return refused("--turns");
   if (!o.prompts_file.empty()) return refused("--prompts") + " (give the texts with --queries)";
+  if (!o.trace.empty()) return refused("--trace");
   if (!o.slo.empty()) return refused("--slo");
   if (!o.capacity.empty()) return refused("--capacity");
   if (!o.save_responses.empty()) return refused("--save-responses");
@@ -49,8 +51,11 @@ void add_serve_bench_options(CLI::App& cmd, ServeBenchOptions& o) {
                  "the server's model names, one run after another, list (a,b,c; default: the one it has loaded)")
       ->delimiter(',');
   cmd.add_option("--api-key", o.api_key, "bearer key (default: $OPENAI_API_KEY); never printed or stored");
-  cmd.add_option("--concurrency", o.concurrency, "requests in flight: one run per value, list (1,4,16)")
+  cmd.add_option("--concurrency", o.concurrency,
+                 "requests in flight: one run per value, list (1,4,16); with --trace the most in flight (default " +
+                     std::to_string(kTraceInFlight) + ")")
       ->delimiter(',')
+      ->each([&o](const std::string&) { o.concurrency_given = true; })
       ->check(int_range(1, kMaxConcurrency))
       ->capture_default_str();
   cmd.add_option("--rate", o.rate,
@@ -67,6 +72,11 @@ void add_serve_bench_options(CLI::App& cmd, ServeBenchOptions& o) {
                  "for every request and run of the job (the server's prompt cache may serve it)")
       ->check(int_range(0, kMaxTokens))
       ->capture_default_str();
+  cmd.add_option_function<double>(
+         "--prefix-share", [&o](const double& v) { o.prefix_share = v; },
+         "--prefix-tokens: the share of requests that carry the prefix, 0..1 (default 1: every one); which ones "
+         "is drawn from --seed")
+      ->check(range(0.0, 1.0));
   cmd.add_option("--turns", o.turns,
                  "multi-turn chats: each of --concurrency sessions sends this many requests, each re-sending its "
                  "history (prompts and answers) before a new prompt (text prompts; closed loop)")
@@ -94,6 +104,12 @@ void add_serve_bench_options(CLI::App& cmd, ServeBenchOptions& o) {
   cmd.add_option("--prompts", o.prompts_file,
                  "JSONL prompts instead of random ones: {\"prompt\": ...} or {\"messages\": [...]}, \"max_tokens\"; "
                  "builtin = bench's built-in prompt suite");
+  cmd.add_option("--trace", o.trace,
+                 "JSONL trace of requests to replay, one a line: {\"arrival_s\": 0.25, \"input_tokens\": 812, "
+                 "\"output_tokens\": 64}; each sent at its time after the first's with a random prompt of its length");
+  cmd.add_option("--trace-scale", o.trace_scale, "--trace: replay it this many times faster (its times divided)")
+      ->check(range(1e-6, 1e6))
+      ->capture_default_str();
   cmd.add_option("--slo", o.slo,
                  "service-level objectives: per request for goodput (ttft_ms=500,tpot_ms=50), or percentiles of a run "
                  "for --capacity (ttft_p95_ms=2000,tpot_p95_ms=100,e2e_p99_ms=8000)");
@@ -197,6 +213,21 @@ Result<ServeBenchFlags> check_serve_bench_options(ServeBenchOptions& opts) {
   }
   if (opts.prefix_tokens > 0 && !opts.prompts_file.empty()) {
     return fail(ErrorCode::kUsage, "--prefix-tokens: a prefix of random prompts; a --prompts file holds its own");
+  }
+  if (!opts.trace.empty()) {
+    // The trace sets the arrivals and the lengths: a second source of either is refused.
+    using Given = std::pair<bool, const char*>;
+    for (const auto& [given, flag] :
+         {Given{opts.rate > 0, "--rate"}, Given{opts.burstiness != 1, "--burstiness"}, Given{opts.turns > 1, "--turns"},
+          Given{!opts.capacity.empty(), "--capacity"}, Given{!opts.prompts_file.empty(), "--prompts"}}) {
+      if (given) return fail(ErrorCode::kUsage, std::string(flag) + ": --trace sets the arrivals and the lengths");
+    }
+    if (!opts.concurrency_given) opts.concurrency = {kTraceInFlight};
+  } else if (opts.trace_scale != 1) {
+    return fail(ErrorCode::kUsage, "--trace-scale: scales a --trace; give --trace FILE");
+  }
+  if (opts.prefix_share && opts.prefix_tokens <= 0) {
+    return fail(ErrorCode::kUsage, "--prefix-share: the share of requests carrying --prefix-tokens; give --prefix-tokens N");
   }
   if (!opts.capacity.empty()) {
     if (!out.slo.any()) {

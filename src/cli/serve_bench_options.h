@@ -20,6 +20,9 @@
 
 namespace rigbench::cli {
 
+// --trace without --concurrency: the most requests in flight (the trace's times set the load).
+inline constexpr int kTraceInFlight = 64;
+
 struct ServeBenchOptions {
   std::string url;  // positional
   std::string api;  // --api: openai, openai-chat, openai-completions, ollama, ollama-generate, ollama-chat; "" = detect
@@ -27,9 +30,11 @@ struct ServeBenchOptions {
       models;           // -m, --model a,b,c: the server's model names, run one after another; none = the loaded one
   std::string api_key;  // --api-key, else $OPENAI_API_KEY; never printed or stored
   std::vector<int> concurrency{1};  // --concurrency 1,4,16
+  bool concurrency_given = false;   // --concurrency was given (with --trace the default is kTraceInFlight)
   double rate = 0;                  // --rate: requests/s (open loop); 0 = closed loop; inf = all at once (closed loop)
   double burstiness = 1;            // --burstiness: the arrival gaps' gamma shape; 1 = Poisson, inf = even gaps
-  int prefix_tokens = 0;            // --prefix-tokens: a shared prefix before every random prompt
+  int prefix_tokens = 0;            // --prefix-tokens: a shared prefix before random prompts
+  std::optional<double> prefix_share;  // --prefix-share: the share of prompts carrying it, 0..1; unset: 1
   int turns = 1;                    // --turns: multi-turn chat sessions, turns each (closed loop)
   double think_time_s = 0;          // --think-time: seconds between a session's answer and its next turn
   int num_requests = -1;            // --num-requests; -1 = default (unless --duration-seconds)
@@ -39,6 +44,8 @@ struct ServeBenchOptions {
   int n_prompt = 128;               // -p, --n-prompt: random prompt tokens
   int n_gen = 128;                  // -n, --n-gen: output tokens asked for
   std::string prompts_file;         // --prompts FILE (JSONL)
+  std::string trace;                // --trace FILE (JSONL: arrival_s, input_tokens, output_tokens)
+  double trace_scale = 1;           // --trace-scale: the trace's rate multiplied by this (its times divided)
   std::string slo;                  // --slo ttft_ms=500,tpot_ms=50 or ttft_p95_ms=2000,tpot_p95_ms=100
   std::string capacity;             // --capacity concurrency|rate: a capacity sweep; "" = the --concurrency list
   double capacity_max = 64;         // --capacity-max: the largest load the sweep's ramp tries

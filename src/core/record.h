@@ -313,7 +313,12 @@ struct ServerRun {
   int concurrency = 1;   // workers (closed loop), or the most in flight under a rate
   double rate_rps = 0;   // requests/s asked (open loop); 0 = closed loop; infinity (JSON "inf") = all at once
   double burstiness = 1;  // the open loop's gamma shape: 1 Poisson, infinity even gaps (JSON "inf")
-  int prefix_tokens = 0;  // tokens of the shared prefix before every random prompt (serve-bench --prefix-tokens)
+  int prefix_tokens = 0;  // tokens of the shared prefix before random prompts (serve-bench --prefix-tokens)
+  double prefix_share = 1;  // the share of the prompts that carry it, 0..1 (--prefix-share; 1 in older records)
+  // A replayed trace (--trace FILE, as given; "" none): each request at its time divided by
+  // trace_scale (--trace-scale), of its input and output lengths.
+  std::string trace;
+  double trace_scale = 1;
   uint64_t seed = 0;      // the seed of the job's prompts, prefix and arrivals (--seed repeats them)
   int requests = 0;      // counted requests that ended (warm-up excluded)
   int completed = 0;

@@ -12,6 +12,7 @@
 #include "measure/capacity.h"
 #include "measure/energy.h"
 #include "measure/serve_energy.h"
+#include "model/model_file.h"
 
 namespace rigbench::measure {
 
@@ -30,7 +31,8 @@ std::string lost_counts(const LoadResult& load, const ServeRunMetrics& m) {
 RunRecord make_record(const ServeJob& job, const std::string& model, int concurrency, const LoadResult& load,
                       const ServeRunMetrics& m) {
   RunRecord rec = new_served_record(job.machine, job.build, model, job.tags);
-  rec.params.n_prompt = job.prompts_file.empty() ? job.n_prompt : 0;
+  if (job.target.model_file) rec.model = *job.target.model_file;  // the file's identity, as bench records it
+  rec.params.n_prompt = job.prompts_file.empty() && job.trace.empty() ? job.n_prompt : 0;
   rec.params.n_gen = job.n_gen;
   rec.params.repetitions = m.requests;
   rec.params.warmup = job.warmup;
@@ -45,6 +47,9 @@ RunRecord make_record(const ServeJob& job, const std::string& model, int concurr
   s.rate_rps = job.rate;
   s.burstiness = job.burstiness;
   s.prefix_tokens = job.file_prompts.empty() ? job.prefix_tokens : 0;
+  s.prefix_share = job.prefix_share;
+  s.trace = job.trace_file;
+  s.trace_scale = job.trace_scale;
   s.seed = job.seed;
   s.requests = m.requests;
   s.completed = m.completed;
@@ -140,16 +145,30 @@ LoadOptions load_options(const ServeJob& job, const std::string& model, int c, u
   if (!job.file_prompts.empty()) {
     load.prompts = job.file_prompts;
   } else {
-    const int count = std::min(job.warmup + (load.num_requests > 0 ? load.num_requests : 256), 1024);
     std::function<Result<std::vector<int>>(const std::string&)> tokenize;
     // Token ids only for single turns: a session's history is re-sent as text.
     if (job.tokenizer && job.turns <= 1 && job.target.api == net::Api::kOpenAiCompletions &&
         job.target.server.software == "llama.cpp") {
       tokenize = [&job](const std::string& text) { return net::tokenize(*job.tokenizer, text); };
     }
-    load.prompts = random_prompts(count, job.n_prompt, job.n_gen, step_seed, tokenize);
-    // The shared prefix is the job's (its seed, not the run's): every run and request carries it.
-    add_shared_prefix(load.prompts, job.prefix_tokens, job.seed, tokenize);
+    if (!job.trace.empty()) {
+      // The warm-up's prompts (the trace's first lengths, cycled), then one per request of the trace.
+      std::vector<std::pair<int, int>> lengths;
+      for (int i = 0; i < job.warmup; ++i) {
+        const TraceRequest& r = job.trace[static_cast<std::size_t>(i) % job.trace.size()];
+        lengths.emplace_back(r.input_tokens, r.output_tokens);
+      }
+      for (const TraceRequest& r : job.trace) lengths.emplace_back(r.input_tokens, r.output_tokens);
+      load.prompts = random_prompts_of(lengths, step_seed, tokenize);
+      load.arrival_s = trace_arrivals(job.trace, job.trace_scale);
+      const int n = static_cast<int>(job.trace.size());
+      load.num_requests = job.num_requests > 0 ? std::min(job.num_requests, n) : n;
+    } else {
+      const int count = std::min(job.warmup + (load.num_requests > 0 ? load.num_requests : 256), 1024);
+      load.prompts = random_prompts(count, job.n_prompt, job.n_gen, step_seed, tokenize);
+    }
+    // The shared prefix is the job's (its seed, not the run's): every run carries it alike.
+    add_shared_prefix(load.prompts, job.prefix_tokens, job.seed, tokenize, job.prefix_share);
   }
   return load;
 }
@@ -188,6 +207,14 @@ Result<ServeTarget> probe_serve_target(net::HttpClient& client, const net::Url& 
       return fail(model.error().code == ErrorCode::kUsage ? ErrorCode::kRuntime : model.error().code,
                   secretless(model.error().message));
     target.models.push_back(*model);
+  }
+  // A local llama-server's one model: its file, as bench would describe it.
+  const std::string& host = url.host;
+  const bool loopback = host == "localhost" || host == "::1" || host.starts_with("127.");
+  if (loopback && !target.server.model_path.empty() && target.models.size() == 1) {
+    if (auto file = model::check_model_file(target.server.model_path, /*with_fingerprint=*/true)) {
+      target.model_file = std::move(file->info);
+    }
   }
   return target;
 }

@@ -21,6 +21,7 @@
 #include "measure/job.h"  // EnergyConfig, RecordSink
 #include "measure/serve_load.h"
 #include "measure/serve_metrics.h"
+#include "measure/serve_trace.h"
 #include "net/http_client.h"
 #include "net/protocol.h"
 #include "net/url.h"
@@ -36,6 +37,11 @@ struct ServeTarget {
   net::ServerInfo server;                       // software, version, API family, the models it lists
   net::Api api = net::Api::kOpenAiCompletions;  // the API the load speaks
   std::vector<std::string> models;              // the server's model ids, one run after another
+  // The file a local server serves (a loopback URL and llama-server's /props model_path, found
+  // on this machine, model::check_model_file with its fingerprint): the served runs carry its
+  // identity, as bench's records of that file do, so compare puts them in the same model's
+  // rows; nullopt otherwise (the model is then named by its id, served_model_name).
+  std::optional<ModelInfo> model_file;
 };
 
 // Asks the server at `url` through `client` what it is (net::probe_server) and which models
@@ -43,7 +49,8 @@ struct ServeTarget {
 // ollama-generate); each name of `wanted` checked against the server's list (none: the one it
 // has loaded, net::choose_model), all before the first run. Messages never hold `api_key`.
 // Errors: the probe's (kRuntime naming the URL: unreachable, 401/403, neither API answering);
-// kRuntime for a model the server does not have, naming the ones it has.
+// kRuntime for a model the server does not have, naming the ones it has. A model file that
+// cannot be read here leaves ServeTarget::model_file unset (not an error).
 Result<ServeTarget> probe_serve_target(net::HttpClient& client, const net::Url& url,
                                        const std::optional<net::Api>& forced, const std::vector<std::string>& wanted,
                                        const std::string& api_key);
@@ -59,7 +66,8 @@ struct ServeJob {
   std::vector<int> concurrency{1};  // requests in flight: one run per value, per model, in this order
   double rate = 0;                  // requests/s, open loop (at most `concurrency` in flight); 0 or infinity = closed loop
   double burstiness = 1;            // the open loop's gamma shape (measure/serve_load.h ArrivalGaps): 1 = Poisson
-  int prefix_tokens = 0;            // a shared prefix of this many tokens before every random prompt (add_shared_prefix)
+  int prefix_tokens = 0;            // a shared prefix of this many tokens before random prompts (add_shared_prefix)
+  double prefix_share = 1;          // the share of the prompts that carry it, 0..1 (which ones: drawn from `seed`)
   int turns = 1;                    // multi-turn chats: turns per session (LoadOptions::turns; text prompts then)
   double think_time_s = 0;          // seconds between a session's answer and its next turn
   // Requests counted per run; <= 0: 8 per concurrent request, at least 16 (none with a duration:
@@ -72,6 +80,12 @@ struct ServeJob {
   int n_gen = 128;                        // output tokens asked for per request
   std::string prompts_file;               // --prompts as given; "" = random prompts
   std::vector<ServePrompt> file_prompts;  // its prompts (read_prompt_file), cycled; empty with random prompts
+  // --trace: its requests (read_trace), replayed in each run at their times / trace_scale with
+  // random prompts of their lengths (the run's seed), at most the run's concurrency in flight;
+  // the warm-up sends the trace's first requests' lengths. Empty: none.
+  std::vector<TraceRequest> trace;
+  std::string trace_file;  // --trace as given
+  double trace_scale = 1;  // --trace-scale (> 0)
   Slo slo;                                // goodput's objectives (and the capacity sweep's)
   // A capacity sweep instead of the concurrency list: the loads measure/capacity.h chooses,
   // by concurrency, or by rate with at most max(concurrency) requests in flight; nullopt off.

@@ -58,6 +58,16 @@ std::string one_line(const std::string& body) {
 
 std::vector<ServePrompt> random_prompts(int count, int input_tokens, int output_tokens, uint64_t seed,
                                         const std::function<Result<std::vector<int>>(const std::string&)>& tokenize) {
+  return random_prompts_of(std::vector<std::pair<int, int>>(static_cast<std::size_t>(std::max(count, 0)),
+                                                            {input_tokens, output_tokens}),
+                           seed, tokenize);
+}
+
+std::vector<ServePrompt> random_prompts_of(const std::vector<std::pair<int, int>>& lengths, uint64_t seed,
+                                           const std::function<Result<std::vector<int>>(const std::string&)>& tokenize) {
+  const int count = static_cast<int>(lengths.size());
+  int input_tokens = 0;  // the longest prompt's
+  for (const auto& [in, out] : lengths) input_tokens = std::max(input_tokens, in);
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<std::size_t> pick(0, std::size(kWords) - 1);
   const auto words = [&](int n) {
@@ -82,35 +92,44 @@ std::vector<ServePrompt> random_prompts(int count, int input_tokens, int output_
       std::iota(offsets.begin(), offsets.end(), std::size_t{0});
       std::shuffle(offsets.begin(), offsets.end(), rng);
       for (int i = 0; i < count; ++i) {
+        const auto [in, out] = lengths[static_cast<std::size_t>(i)];
         ServePrompt p;
-        p.max_tokens = output_tokens;
+        p.max_tokens = out;
         const std::size_t at = offsets[static_cast<std::size_t>(i) % offsets.size()];
         p.tokens.assign(ids->begin() + static_cast<std::ptrdiff_t>(at),
-                        ids->begin() + static_cast<std::ptrdiff_t>(at) + input_tokens);
-        p.input_tokens = input_tokens;
+                        ids->begin() + static_cast<std::ptrdiff_t>(at) + in);
+        p.input_tokens = in;
         prompts.push_back(std::move(p));
       }
       return prompts;
     }
   }
   // No /tokenize: input_tokens words, about one token each.
-  for (int i = 0; i < count; ++i) {
+  for (const auto& [in, out] : lengths) {
     ServePrompt p;
-    p.max_tokens = output_tokens;
-    p.text = words(input_tokens);
+    p.max_tokens = out;
+    p.text = words(in);
     prompts.push_back(std::move(p));
   }
   return prompts;
 }
 
 void add_shared_prefix(std::vector<ServePrompt>& prompts, int prefix_tokens, uint64_t seed,
-                       const std::function<Result<std::vector<int>>(const std::string&)>& tokenize) {
+                       const std::function<Result<std::vector<int>>(const std::string&)>& tokenize, double share) {
   if (prefix_tokens <= 0 || prompts.empty()) return;
   // The prefix is the first prompt of its own random draw (one word a token, or token ids).
   const std::vector<ServePrompt> drawn = random_prompts(1, prefix_tokens, 1, seed, tokenize);
   const ServePrompt& prefix = drawn.front();
+  // The prompts that carry it: the first round(share x n) of a seeded shuffle of their places.
+  std::vector<std::size_t> order(prompts.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::mt19937_64 rng(seed ^ 0x5eed5ba5eULL);
+  std::shuffle(order.begin(), order.end(), rng);
+  const auto carrying = static_cast<std::size_t>(std::llround(std::clamp(share, 0.0, 1.0) * prompts.size()));
+  order.resize(carrying);
   // Token-id prompts get the prefix's ids (the same tokenizer drew both), text prompts its words.
-  for (ServePrompt& p : prompts) {
+  for (const std::size_t i : order) {
+    ServePrompt& p = prompts[i];
     if (!p.tokens.empty()) {
       p.tokens.insert(p.tokens.begin(), prefix.tokens.begin(), prefix.tokens.end());
       p.input_tokens = static_cast<int>(p.tokens.size());
@@ -288,7 +307,8 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
   const auto prompt_at = [&](std::size_t i) -> const ServePrompt& {
     return o.prompts.empty() ? kEmpty : o.prompts[i % o.prompts.size()];
   };
-  const int limit = o.num_requests > 0 ? std::min(o.num_requests, kMaxRequestsPerRun) : kMaxRequestsPerRun;
+  int limit = o.num_requests > 0 ? std::min(o.num_requests, kMaxRequestsPerRun) : kMaxRequestsPerRun;
+  if (!o.arrival_s.empty()) limit = std::min(limit, static_cast<int>(o.arrival_s.size()));  // a trace's requests
   const int slots = std::max(1, std::min(o.concurrency, limit));
   // The client could not go on (see LoadResult::client_error): what ended is kept.
   const auto broken = [&](const Error& e) {
@@ -335,10 +355,17 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
 
   // Open-loop arrivals (ArrivalGaps), drawn in order as requests are started; an infinite rate
   // is the closed loop (every request at once, at most `slots` in flight: vLLM's inf).
-  const bool open_loop = o.rate > 0 && std::isfinite(o.rate);
-  ArrivalGaps gap(open_loop ? o.rate : 1.0, o.burstiness, o.seed);
-  double next_arrival_s = 0;
+  const bool traced = !o.arrival_s.empty();
+  const bool open_loop = traced || (o.rate > 0 && std::isfinite(o.rate));
+  ArrivalGaps gap(o.rate > 0 && std::isfinite(o.rate) ? o.rate : 1.0, o.burstiness, o.seed);
   int next = 0;
+  // The time the next counted request is due: the trace's, else the gaps' sum so far.
+  const auto due_s = [&](int i, double previous_s) {
+    if (!traced) return previous_s + gap.next();
+    const auto at = static_cast<std::size_t>(i);
+    return at < o.arrival_s.size() ? o.arrival_s[at] : std::numeric_limits<double>::infinity();
+  };
+  double next_arrival_s = traced ? o.arrival_s.front() : 0;
   double last_end_s = 0;
 
   // The connections are opened (a cheap GET each) before the first counted request: no TTFT
@@ -417,7 +444,7 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
       const double now_s = seconds_since(origin);
       while (client && next < limit && loop.in_flight() < slots && next_arrival_s <= now_s) {
         client = start_one();
-        next_arrival_s += gap.next();
+        next_arrival_s = due_s(next, next_arrival_s);
       }
       if (next < limit && loop.in_flight() < slots) wait_s = std::min(wait_s, std::max(0.0, next_arrival_s - now_s));
     } else if (may_start && !sessions.empty()) {

@@ -38,12 +38,21 @@ struct ServePrompt {
 std::vector<ServePrompt> random_prompts(int count, int input_tokens, int output_tokens, uint64_t seed,
                                         const std::function<Result<std::vector<int>>(const std::string&)>& tokenize);
 
-// A shared prefix (a system prompt every request carries, as chats have: the server's prompt
-// cache then serves it): `prefix_tokens` random words (seeded by `seed`; one token each, or,
-// when `tokenize` is given, its token ids cut to exactly `prefix_tokens`) put before each of
-// `prompts`' text or token ids; a known input_tokens grows by it. Nothing when prefix_tokens <= 0.
+// The same with a length of its own for each prompt (a trace's requests, measure/serve_trace.h):
+// prompt i has lengths[i].first input tokens (words, or token ids from one /tokenize call, a
+// window of the longest's text) and asks for lengths[i].second output tokens.
+std::vector<ServePrompt> random_prompts_of(const std::vector<std::pair<int, int>>& lengths, uint64_t seed,
+                                           const std::function<Result<std::vector<int>>(const std::string&)>& tokenize);
+
+// A shared prefix (a system prompt, as chats have: the server's prompt cache then serves it):
+// `prefix_tokens` random words (seeded by `seed`; one token each, or, when `tokenize` is
+// given, its token ids cut to exactly `prefix_tokens`) put before the text or token ids of
+// `share` (0..1) of `prompts`: round(share x prompts.size()) of them, which ones drawn from
+// `seed` (every prompt at 1, none at 0); a known input_tokens grows by it. Nothing when
+// prefix_tokens <= 0.
 void add_shared_prefix(std::vector<ServePrompt>& prompts, int prefix_tokens, uint64_t seed,
-                       const std::function<Result<std::vector<int>>(const std::string&)>& tokenize);
+                       const std::function<Result<std::vector<int>>(const std::string&)>& tokenize,
+                       double share = 1);
 
 // The gaps between open-loop arrivals at `rate` requests/s: gamma-distributed with shape
 // `burstiness` and mean 1/rate s (vLLM's --burstiness): 1 exponential (Poisson arrivals), below
@@ -79,6 +88,10 @@ struct LoadOptions {
   int concurrency = 1;    // workers (closed loop), or the most requests in flight under a rate
   double rate = 0;        // requests/s, open loop (ArrivalGaps); 0 or infinity = closed loop
   double burstiness = 1;  // the arrival gaps' gamma shape (ArrivalGaps): 1 = Poisson
+  // A trace's times (measure/serve_trace.h trace_arrivals): counted request i is sent at
+  // arrival_s[i] seconds after the counted run starts (at most `concurrency` in flight; one that
+  // cannot start at its time starts when one ends), instead of `rate`; empty: none.
+  std::vector<double> arrival_s;
   // Multi-turn chats (closed loop only): each of `concurrency` sessions sends `turns` requests,
   // each after the last one's answer and `think_time_s`, re-sending the session's history (its
   // prompts and answers, as text) before the next prompt; then a new session. 1 = single turns.

@@ -18,13 +18,18 @@ RequestMetrics request_metrics(const RequestTrace& t) {
     m.itl_ms.reserve(t.token_s.size() - 1);
     for (std::size_t i = 1; i < t.token_s.size(); ++i) m.itl_ms.push_back((t.token_s[i] - t.token_s[i - 1]) * 1e3);
   }
-  if (t.completion_tokens >= 0) {
-    m.output_tokens = t.completion_tokens;
+  // Output: the usage, else the server's own count (llama-server's timings.predicted_n;
+  // Ollama's eval_count is its usage), else the pieces the client counted.
+  if (t.completion_tokens >= 0 || t.server.predicted_n >= 0) {
+    m.output_tokens = t.completion_tokens >= 0 ? t.completion_tokens : t.server.predicted_n;
     m.output_from_server = true;
   } else {
     m.output_tokens = static_cast<int>(t.token_s.size());
   }
-  m.input_tokens = t.prompt_tokens >= 0 ? t.prompt_tokens : t.client_input_tokens;
+  // Input: the usage, else llama-server's timings (the tokens it evaluated and those its cache
+  // gave), else the client's count; -1 (unknown, never 0) when none says.
+  const int timings_input = t.server.prompt_n >= 0 ? t.server.prompt_n + std::max(t.server.cache_n, 0) : -1;
+  m.input_tokens = t.prompt_tokens >= 0 ? t.prompt_tokens : timings_input >= 0 ? timings_input : t.client_input_tokens;
   if (m.output_tokens >= 2 && !t.token_s.empty()) m.tpot_ms = (m.e2e_ms - m.ttft_ms) / (m.output_tokens - 1);
   return m;
 }

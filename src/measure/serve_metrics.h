@@ -4,7 +4,9 @@
 // Per request (the definitions of vLLM's `bench serve` and GuideLLM): TTFT = first streamed
 // text - request sent; ITL = every gap between streamed text pieces; TPOT = (E2E - TTFT) /
 // (output tokens - 1); E2E = last byte - request sent. Output tokens are the server's usage
-// when it reports them, else the pieces counted. Per run: mean, p50, p90, p95, p99 of each
+// when it reports them, else its own count (llama-server's timings.predicted_n), else the
+// pieces counted; input tokens the usage, else its timings' prompt_n + cache_n, else the
+// client's count, else unknown (-1, never 0). Per run: mean, p50, p90, p95, p99 of each
 // (core/stats.h summarize(), one percentile definition), requests/s, output and total
 // tokens/s over the run's wall time, goodput (requests/s meeting every SLO given), errors by
 // kind, and the server's own timings beside the client's.

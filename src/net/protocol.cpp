@@ -150,6 +150,8 @@ Result<ServerInfo> probe_server(HttpClient& client, const Url& url, std::optiona
         if (j.is_object() && j.contains("build_info") && j["build_info"].is_string()) {
           info.software = "llama.cpp";
           info.version = j["build_info"].get<std::string>();
+          if (j.contains("model_path") && j["model_path"].is_string() && j["model_path"] != "none")
+            info.model_path = j["model_path"].get<std::string>();
         }
       }
       if (info.version.empty()) {

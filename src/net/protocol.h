@@ -49,6 +49,9 @@ struct ServerInfo {
   std::string software;    // "ollama", "llama.cpp", "" unknown
   std::vector<std::string> models;  // the models the server lists (/v1/models ids, /api/tags names)
   std::vector<std::string> loaded;  // models loaded now (Ollama's /api/ps; OpenAI: the listed ones)
+  // llama-server's /props model_path: the file it serves, as its -m gave it (relative to the
+  // server's working directory); "" unknown (other servers; llama-server's router mode: "none").
+  std::string model_path;
 };
 
 // Parses /v1/models ({"data":[{"id":...}]}) or Ollama's /api/tags ({"models":[{"name":...}]})

@@ -131,6 +131,7 @@ std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric) {
     const ServerRun& s = *rec.server;
     v->test += " @ c" + std::to_string(s.concurrency);
     if (s.rate_rps > 0) v->test += " rate " + shortest(s.rate_rps);
+    if (!s.trace.empty()) v->test += " trace " + s.trace + (s.trace_scale != 1 ? " x" + shortest(s.trace_scale) : "");
     if (!s.software.empty()) v->test += " " + s.software;
     if (!s.version.empty()) {
       // In two steps: GCC 12 -O3 warns (-Wrestrict, a false positive) on " " + a temporary here.
@@ -179,7 +180,7 @@ std::string results_shape(const RunRecord& rec) {
   if (rec.server) {
     const ServerRun& sv = *rec.server;
     server = std::to_string(sv.concurrency) + '\x1f' + std::to_string(sv.rate_rps) + '\x1f' + sv.software + '\x1f' +
-             sv.version + '\x1f' + sv.api + '\x1f' + sv.url;
+             sv.version + '\x1f' + sv.api + '\x1f' + sv.url + '\x1f' + sv.trace + '\x1f' + std::to_string(sv.trace_scale);
   }
   const std::string& currency = rec.cost ? rec.cost->currency : std::string();
   const std::string& query_set = embed_latency ? embedding->query_set : std::string();

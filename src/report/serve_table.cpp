@@ -32,6 +32,9 @@ std::vector<TableColumn> serve_columns(bool slo, bool models) {
       {"rate_rps", "rate req/s", Align::kRight, true},
       {"burstiness", "burstiness", Align::kRight, true},
       {"prefix_tokens", "prefix tok", Align::kRight, true},
+      {"prefix_share", "prefix share", Align::kRight, true},
+      {"trace", "trace", Align::kLeft, true},
+      {"trace_scale", "trace x", Align::kRight, true},
       {"turns", "turns", Align::kRight, true},
       {"think_time_s", "think s", Align::kRight, true},
       {"seed", "seed", Align::kRight, true},
@@ -106,6 +109,9 @@ std::vector<TableCell> serve_row(const RunRecord& rec) {
                              : TableCell::absent("-"),
       std::isinf(s.burstiness) ? TableCell::str("inf") : TableCell::number(s.burstiness, 2),
       TableCell::integer(s.prefix_tokens),
+      TableCell::number(s.prefix_share, 2),
+      TableCell::str(s.trace),
+      TableCell::number(s.trace_scale, 2),
       TableCell::integer(s.turns),
       TableCell::number(s.think_time_s, 2),
       TableCell::count(s.seed),
@@ -251,21 +257,26 @@ void add_serve_footers(Table& table, const RunRecord& rec, int n_gen) {
 }
 
 Table serve_job_table(const std::string& url, const std::string& api, const std::vector<std::string>& models,
-                      const std::string& prompts_file, int n_prompt, int n_gen, double rate, bool slo,
-                      double burstiness, int prefix_tokens) {
+                      const ServeWorkload& load, bool slo) {
   Table table(serve_columns(slo, models.size() > 1));
+  const std::string prompts =
+      !load.trace.empty()
+          ? ", the trace " + load.trace + " at its times" + (load.trace_scale != 1 ? " x " + shortest(load.trace_scale) : "")
+      : !load.prompts_file.empty()
+          ? ", prompts from " + load.prompts_file
+          : ", " + std::to_string(load.n_prompt) + " prompt + " + std::to_string(load.n_gen) + " output tokens";
+  const std::string prefix =
+      load.prompts_file.empty() && load.prefix_tokens > 0
+          ? " after a shared " + std::to_string(load.prefix_tokens) + "-token prefix" +
+                (load.prefix_share < 1 ? " on " + shortest(100 * load.prefix_share) + "% of the requests" : "")
+          : "";
+  const double rate = load.rate;
   table.add_preamble("serve-bench " + url + " (" + api + "), model" + (models.size() > 1 ? "s " : " ") +
-                     join(models, ", ") +
-                     (prompts_file.empty()
-                          ? ", " + std::to_string(n_prompt) + " prompt + " + std::to_string(n_gen) + " output tokens"
-                          : ", prompts from " + prompts_file) +
-                     (prompts_file.empty() && prefix_tokens > 0
-                          ? " after a shared " + std::to_string(prefix_tokens) + "-token prefix"
-                          : "") +
+                     join(models, ", ") + prompts + prefix +
                      (std::isinf(rate) ? ", every request at once (rate inf)"
                       : rate > 0       ? ", " + shortest(rate) + " req/s " +
-                                       (burstiness == 1 ? std::string("Poisson")
-                                                        : "gamma (burstiness " + shortest(burstiness) + ")")
+                                       (load.burstiness == 1 ? std::string("Poisson")
+                                                             : "gamma (burstiness " + shortest(load.burstiness) + ")")
                                        : ""));
   return table;
 }

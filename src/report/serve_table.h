@@ -27,15 +27,27 @@ std::vector<TableCell> serve_row(const RunRecord& rec);
 // and cost, and a note when the server did not honour the output length `n_gen`.
 void add_serve_footers(Table& table, const RunRecord& rec, int n_gen);
 
+// A serve-bench job's load as its table's first line says it (the flags as given).
+struct ServeWorkload {
+  std::string prompts_file;  // --prompts; "" random prompts
+  std::string trace;         // --trace; "" none
+  double trace_scale = 1;    // --trace-scale
+  int n_prompt = 128, n_gen = 128;
+  double rate = 0;           // requests/s; 0 closed loop; infinity every request at once
+  double burstiness = 1;
+  int prefix_tokens = 0;
+  double prefix_share = 1;   // 0..1
+};
+
 // The table of one serve-bench job, before its runs are added: serve_columns(slo, several
 // models) under the job's line "serve-bench URL (API), model(s) M1, M2, P prompt + N output
-// tokens" (", prompts from FILE" with `prompts_file`; " after a shared K-token prefix" with
-// `prefix_tokens`), then ", R req/s Poisson" with a `rate` (", R req/s gamma (burstiness B)"
-// when `burstiness` is not 1; infinity: ", every request at once (rate inf)").
+// tokens" (", prompts from FILE" with a prompts file; ", the trace FILE at its times" with a
+// trace, " x S" when scaled; " after a shared K-token prefix" with a prefix, " on P% of the
+// requests" when its share is below 1), then ", R req/s Poisson" with a rate (", R req/s gamma
+// (burstiness B)" when the burstiness is not 1; infinity: ", every request at once (rate inf)").
 // `url` is as shown (redacted), `api` the API's name.
 Table serve_job_table(const std::string& url, const std::string& api, const std::vector<std::string>& models,
-                      const std::string& prompts_file, int n_prompt, int n_gen, double rate, bool slo,
-                      double burstiness = 1, int prefix_tokens = 0);
+                      const ServeWorkload& load, bool slo);
 
 // Prints a serve-bench job's output once its runs are in `table`: md and csv the table (`wide`:
 // every column in md), then, with `costs` (several models priced under `pricing`, which is

@@ -233,6 +233,9 @@ json server_json(const ServerRun& r) {
             {"rate_rps", std::isinf(r.rate_rps) ? json("inf") : json(r.rate_rps)},
             {"burstiness", std::isinf(r.burstiness) ? json("inf") : num(r.burstiness)},
             {"prefix_tokens", r.prefix_tokens},
+            {"prefix_share", num(r.prefix_share)},
+            {"trace", r.trace},
+            {"trace_scale", num(r.trace_scale)},
             {"seed", r.seed},
             {"requests", r.requests},
             {"completed", r.completed},
@@ -290,6 +293,9 @@ ServerRun server_from(const json& j) {
   r.rate_rps = inf_or("rate_rps", 0);
   r.burstiness = inf_or("burstiness", 1);
   r.prefix_tokens = j.value("prefix_tokens", 0);
+  r.prefix_share = j.value("prefix_share", 1.0);
+  r.trace = j.value("trace", "");
+  r.trace_scale = j.value("trace_scale", 1.0);
   r.seed = j.value("seed", uint64_t{0});
   r.requests = j.value("requests", 0);
   r.completed = j.value("completed", 0);

@@ -306,6 +306,84 @@ TEST(ServeBenchFakeOpenAi, RateInfBurstinessAndASharedPrefix) {
   EXPECT_EQ(prefixes.size(), 1u);
 }
 
+// --prefix-share: a quarter of the 8 requests carry the 6-token prefix (10 ids), the others
+// their 4 ids alone; the record says the share; without --prefix-tokens it is refused.
+TEST(ServeBenchFakeOpenAi, APrefixShareOfTheRequestsCarryTheSharedPrefix) {
+  Background server(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1"}));
+  ASSERT_GT(server.port(), 0);
+  TempDir dir;
+  const ProcessResult r = serve_bench({url(server.port()), "--prefix-tokens", "6", "--prefix-share", "0.25", "-p",
+                                       "4", "--no-warmup", "--num-requests", "8", "-n", "2", "--seed", "3", "-o",
+                                       "json", "--no-db", "--save-responses", dir.file("s.jsonl")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json run = runs_of(r).at(0);
+  EXPECT_DOUBLE_EQ(run["prefix_share"].get<double>(), 0.25);
+  EXPECT_DOUBLE_EQ(run["input_tokens_mean"].get<double>(), (2 * 10 + 6 * 4) / 8.0);
+  std::ifstream saved(dir.file("s.jsonl"));
+  std::map<std::size_t, int> by_length;
+  for (std::string line; std::getline(saved, line);) ++by_length[json::parse(line)["prompt_token_ids"].size()];
+  EXPECT_EQ(by_length, (std::map<std::size_t, int>{{4, 6}, {10, 2}}));
+  const ProcessResult md = serve_bench({url(server.port()), "--prefix-tokens", "6", "--prefix-share", "0.5",
+                                        "--num-requests", "2", "-n", "2", "--no-db"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_NE(md.out.find("after a shared 6-token prefix on 50% of the requests"), std::string::npos) << md.out;
+  const ProcessResult alone = serve_bench({url(server.port()), "--prefix-share", "0.5", "--no-db"});
+  EXPECT_EQ(alone.exit_code, 2);
+  EXPECT_NE(alone.err.find("--prefix-share: the share of requests carrying --prefix-tokens"), std::string::npos)
+      << alone.err;
+  EXPECT_EQ(count_lines(alone.err), 1) << alone.err;
+  const ProcessResult above = serve_bench({url(server.port()), "--prefix-tokens", "6", "--prefix-share", "1.5"});
+  EXPECT_EQ(above.exit_code, 2) << above.err;
+}
+
+// --trace: each request of the file at its time (x --trace-scale), of its lengths (the fake's
+// /tokenize: one id a word, so the prompts are exact); a bad line is named by file:line, exit 2.
+TEST(ServeBenchFakeOpenAi, ATraceIsReplayedWithItsLengthsAndABadLineIsNamed) {
+  Background server(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1"}));
+  ASSERT_GT(server.port(), 0);
+  TempDir dir;
+  const std::string trace = dir.file("t.jsonl");
+  testing::write_file(trace,
+                      "{\"arrival_s\": 10.0, \"input_tokens\": 3, \"output_tokens\": 2}\n"
+                      "{\"arrival_s\": 10.1, \"input_tokens\": 9, \"output_tokens\": 4}\n"
+                      "{\"arrival_s\": 10.1, \"input_tokens\": 6, \"output_tokens\": 1}\n"
+                      "{\"arrival_s\": 10.2, \"input_tokens\": 2, \"output_tokens\": 5}\n");
+  const ProcessResult r = serve_bench({url(server.port()), "--trace", trace, "--trace-scale", "2", "-o", "json",
+                                       "--db", dir.file("r.db"), "--save-responses", dir.file("s.jsonl")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json run = runs_of(r).at(0);
+  EXPECT_EQ(run["completed"], 4) << run.dump();
+  EXPECT_EQ(run["concurrency"], 64);  // at most 64 in flight without --concurrency
+  EXPECT_EQ(run["trace"], trace);
+  EXPECT_DOUBLE_EQ(run["trace_scale"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(run["input_tokens_mean"].get<double>(), 5.0);
+  EXPECT_DOUBLE_EQ(run["output_tokens_mean"].get<double>(), 3.0);
+  EXPECT_EQ(run["output_short"], 0);
+  std::multiset<std::size_t> lengths;
+  std::ifstream saved(dir.file("s.jsonl"));
+  for (std::string line; std::getline(saved, line);) lengths.insert(json::parse(line)["prompt_token_ids"].size());
+  EXPECT_EQ(lengths, (std::multiset<std::size_t>{2, 3, 6, 9}));
+  const ProcessResult cmp = run_process({RIGBENCH_BIN, "compare", "--db", dir.file("r.db")});
+  EXPECT_NE(cmp.out.find("tg3 @ c64 trace " + trace + " x2"), std::string::npos) << cmp.out;
+
+  testing::write_file(dir.file("bad.jsonl"), "{\"arrival_s\": 0, \"input_tokens\": 3, \"output_tokens\": 2}\n"
+                                             "{\"arrival_s\": 1, \"input_tokens\": 3}\n");
+  const ProcessResult bad = serve_bench({url(server.port()), "--trace", dir.file("bad.jsonl"), "--no-db"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find(dir.file("bad.jsonl") + ":2: \"output_tokens\" is not a token count"), std::string::npos)
+      << bad.err;
+  EXPECT_EQ(count_lines(bad.err), 1) << bad.err;
+  for (const std::vector<std::string>& refused :
+       {std::vector<std::string>{"--trace", trace, "--rate", "2"}, {"--trace", trace, "--turns", "2"},
+        {"--trace-scale", "2"}}) {
+    std::vector<std::string> args = {url(server.port()), "--no-db"};
+    args.insert(args.end(), refused.begin(), refused.end());
+    const ProcessResult no = serve_bench(args);
+    EXPECT_EQ(no.exit_code, 2) << no.err;
+    EXPECT_EQ(count_lines(no.err), 1) << no.err;
+  }
+}
+
 // Multi-turn chats: each session's turn re-sends its history, so the prompts grow turn by turn:
 // the fake counts a prompt's words (its usage): turn 1 the 4 new words, turn 2 those, the answer
 // (3 words) and 4 more: 11, turn 3: 18; a mean of 11 over whole sessions.

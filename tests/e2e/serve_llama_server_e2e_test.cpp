@@ -272,6 +272,55 @@ TEST(ServeBenchLlamaServer, ACapacitySweepByConcurrencyAnswersInOneLine) {
   EXPECT_NE(md.out.find("capacity (concurrency sweep, SLO ttft_p95_ms=2000): serves"), std::string::npos) << md.out;
 }
 
+// bench and serve-bench of the shipped model: llama-server names its file in /props, so the
+// served runs carry the file's identity and compare shows both in the same model's rows, with
+// the server's overhead over in-process said (before: "stories260K" served, "stories260K F32"
+// in-process, two models). Then a trace with a shared prefix on half its requests: each request
+// of its lengths (token ids cut by /tokenize), the prefix on 2 of the 4.
+TEST(ServeBenchLlamaServer, ServedRunsCarryTheFilesIdentityAndATraceWithAPrefixShareKeepsItsLengths) {
+  const int port = free_port();
+  Background server(llama_server(RIGBENCH_TEST_MODEL, port, {"--parallel", "2", "-c", "1024"}));
+  ASSERT_TRUE(healthy(port)) << server.err();
+  TempDir dir;
+  const std::string db = dir.file("r.db");
+  const ProcessResult bench =
+      run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "8", "-r", "2", "-t", "2", "--db", db});
+  ASSERT_EQ(bench.exit_code, 0) << bench.err;
+  const ProcessResult served =
+      serve_bench({url(port), "--num-requests", "4", "-p", "16", "-n", "8", "-o", "json", "--db", db});
+  ASSERT_EQ(served.exit_code, 0) << served.err;
+  EXPECT_EQ(testing::query_int(db, "SELECT COUNT(DISTINCT COALESCE(model_fingerprint, '')) FROM runs"), 1);
+  const ProcessResult cmp = run_process({RIGBENCH_BIN, "compare", "--db", db, "-o", "json"});
+  ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
+  std::set<std::string> models, tests;
+  const json compared = json::parse(cmp.out);
+  for (const json& row : compared["rows"]) {
+    models.insert(row["model"].get<std::string>());
+    tests.insert(row["test"].get<std::string>());
+  }
+  EXPECT_EQ(models.size(), 1u) << cmp.out;
+  EXPECT_TRUE(tests.count("tg8")) << cmp.out;
+  const ProcessResult md = run_process({RIGBENCH_BIN, "compare", "--db", db});
+  EXPECT_NE(md.out.find("In-process against served"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find(*models.begin() + " on "), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("than in-process"), std::string::npos) << md.out;
+
+  const std::string trace = dir.file("t.jsonl");
+  testing::write_file(trace,
+                      "{\"arrival_s\": 0, \"input_tokens\": 8, \"output_tokens\": 4}\n"
+                      "{\"arrival_s\": 0.05, \"input_tokens\": 20, \"output_tokens\": 6}\n"
+                      "{\"arrival_s\": 0.1, \"input_tokens\": 12, \"output_tokens\": 2}\n"
+                      "{\"arrival_s\": 0.1, \"input_tokens\": 4, \"output_tokens\": 4}\n");
+  const ProcessResult r = serve_bench({url(port), "--trace", trace, "--prefix-tokens", "16", "--prefix-share", "0.5",
+                                       "--no-warmup", "--concurrency", "2", "-o", "json", "--no-db"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json run = runs_of(r).at(0);
+  EXPECT_EQ(run["completed"], 4) << run.dump() << r.err;
+  EXPECT_DOUBLE_EQ(run["input_tokens_mean"].get<double>(), (8 + 20 + 12 + 4 + 2 * 16) / 4.0);
+  EXPECT_DOUBLE_EQ(run["output_tokens_mean"].get<double>(), 4.0);
+  EXPECT_EQ(run["output_short"], 0);
+}
+
 }  // namespace
 }  // namespace rigbench
 #endif

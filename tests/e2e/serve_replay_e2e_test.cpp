@@ -83,5 +83,25 @@ TEST(ServeBenchReplayServer, OllamaLoadAndUnloadRepliesAreNotCountedAndACachedPr
   EXPECT_NE(md.out.find("model load/unload replies"), std::string::npos) << md.out;
 }
 
+// A stream without usage (llama-server's several tokens a chunk): the output is the server's
+// own count (timings.predicted_n 5), not the 2 pieces the client saw; the input its prompt_n 5
+// + cache_n 4. Before, 2 output tokens and an unknown input.
+TEST(ServeBenchReplayServer, WithoutUsageTheServersOwnCountsGiveTheTokens) {
+  Background server = replay("openai", {"llama_server_completions_no_usage.jsonl"});
+  const int port = server.port();
+  ASSERT_GT(port, 0) << server.err();
+  const ProcessResult r = serve_bench({url(port), "--api", "openai-completions", "--num-requests", "3", "-n", "5",
+                                       "-o", "json", "--no-db"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json runs = runs_of(r);
+  ASSERT_EQ(runs.size(), 1u) << r.out;
+  const json& run = runs[0];
+  EXPECT_EQ(run["completed"], 3) << run.dump();
+  EXPECT_DOUBLE_EQ(run["output_tokens_mean"].get<double>(), 5.0);
+  EXPECT_EQ(run["output_short"], 0);
+  EXPECT_DOUBLE_EQ(run["input_tokens_mean"].get<double>(), 9.0);
+  EXPECT_TRUE(run["total_tps"].is_number()) << run.dump();
+}
+
 }  // namespace
 }  // namespace rigbench

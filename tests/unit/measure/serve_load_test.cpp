@@ -96,6 +96,48 @@ TEST(ServeSharedPrefix, EveryPromptCarriesTheSameSeededPrefix) {
   EXPECT_EQ(std::count(words[0].text.begin(), words[0].text.end(), ' '), 7);
 }
 
+// --prefix-share: round(share x n) of the prompts carry the prefix, which ones drawn from the
+// seed (the same seed, the same ones; another seed, others); 0 none, 1 every one.
+TEST(ServeSharedPrefix, AShareOfThePromptsCarriesItWhichOnesFromTheSeed) {
+  CountingTokenizer tok;
+  const auto t = [&](const std::string& s) { return tok(s); };
+  const auto carrying = [&](double share, uint64_t seed) {
+    auto prompts = random_prompts(40, 8, 4, 3, t);
+    add_shared_prefix(prompts, 16, seed, t, share);
+    std::vector<std::size_t> which;
+    for (std::size_t i = 0; i < prompts.size(); ++i) {
+      EXPECT_TRUE(prompts[i].tokens.size() == 8u || prompts[i].tokens.size() == 24u) << prompts[i].tokens.size();
+      if (prompts[i].tokens.size() == 24u) which.push_back(i);
+    }
+    return which;
+  };
+  EXPECT_EQ(carrying(0.25, 5).size(), 10u);
+  EXPECT_EQ(carrying(0.25, 5), carrying(0.25, 5));
+  EXPECT_NE(carrying(0.25, 5), carrying(0.25, 6));
+  EXPECT_EQ(carrying(0.3, 5).size(), 12u);
+  EXPECT_TRUE(carrying(0, 5).empty());
+  EXPECT_EQ(carrying(1, 5).size(), 40u);
+}
+
+// A trace's prompts: each of its own length, from one /tokenize call; words without one.
+TEST(ServeRandomPrompts, EachPromptOfItsOwnLengthFromOneTokenizeCall) {
+  CountingTokenizer tok;
+  const std::vector<std::pair<int, int>> lengths = {{5, 2}, {40, 7}, {1, 1}, {12, 30}};
+  const auto p = random_prompts_of(lengths, 9, [&](const std::string& s) { return tok(s); });
+  EXPECT_EQ(tok.calls, 1);
+  ASSERT_EQ(p.size(), lengths.size());
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    EXPECT_EQ(p[i].tokens.size(), static_cast<std::size_t>(lengths[i].first));
+    EXPECT_EQ(p[i].input_tokens, lengths[i].first);
+    EXPECT_EQ(p[i].max_tokens, lengths[i].second);
+  }
+  const auto words = random_prompts_of(lengths, 9, {});
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    EXPECT_EQ(std::count(words[i].text.begin(), words[i].text.end(), ' ') + 1, lengths[i].first);
+    EXPECT_EQ(words[i].max_tokens, lengths[i].second);
+  }
+}
+
 // The open loop's gaps: mean 1/rate whatever the shape; the squared coefficient of variation
 // 1/burstiness (gamma), so 1 is Poisson's exponential; infinity even gaps.
 TEST(ArrivalGaps, GammaGapsOfMeanOneOverRateAndTheirSpread) {

@@ -36,6 +36,31 @@ TEST(RequestMetrics, TtftTpotItlAndE2eFromArrivalTimes) {
   EXPECT_NEAR(request_metrics(t).tpot_ms, 201.0 / 20, 1e-9);
 }
 
+// Without usage, the server's own counts: llama-server's timings.predicted_n for the output
+// (a chunk may hold several tokens: 3 pieces, 7 tokens), prompt_n + cache_n for the input;
+// with neither, the pieces counted and an unknown input (-1, never 0).
+TEST(RequestMetrics, WithoutUsageTheServersTimingsCountTheTokens) {
+  RequestTrace t = trace(0.0, 0.100, 0.020, 3, 7);
+  RequestMetrics none = request_metrics(t);
+  EXPECT_EQ(none.output_tokens, 3);
+  EXPECT_FALSE(none.output_from_server);
+  EXPECT_EQ(none.input_tokens, -1);
+  t.server.predicted_n = 7;
+  t.server.prompt_n = 5;
+  t.server.cache_n = 4;
+  const RequestMetrics m = request_metrics(t);
+  EXPECT_EQ(m.output_tokens, 7);
+  EXPECT_TRUE(m.output_from_server);
+  EXPECT_EQ(m.input_tokens, 9);
+  EXPECT_NEAR(m.tpot_ms, (m.e2e_ms - m.ttft_ms) / 6, 1e-9);
+  t.server.cache_n = -1;  // a server that states no cache: the tokens it evaluated
+  EXPECT_EQ(request_metrics(t).input_tokens, 5);
+  t.prompt_tokens = 12;  // usage wins
+  t.completion_tokens = 8;
+  EXPECT_EQ(request_metrics(t).input_tokens, 12);
+  EXPECT_EQ(request_metrics(t).output_tokens, 8);
+}
+
 // The client's and the server's generation rates are ratios of sums over the same requests:
 // one request whose 10 tokens after the first arrived together (TPOT 0.0001 ms: 1000/TPOT 10
 // million t/s) counts for its tokens and its time, so the client's rate stays beside the

@@ -1,0 +1,130 @@
+#include "report/served_overhead.h"
+
+#include <map>
+#include <tuple>
+
+#include "core/short_commit.h"
+#include "core/strings.h"
+
+namespace rigbench::report {
+
+namespace {
+
+// A served run that compares with in-process: one request at a time of random prompts.
+bool plain_served(const RunRecord& rec) {
+  const ServerRun& s = *rec.server;
+  return s.concurrency == 1 && s.rate_rps == 0 && s.turns == 1 && s.prefix_tokens == 0 && s.trace.empty() &&
+         rec.results.tg && rec.failed.empty();
+}
+
+std::string server_label(const ServerRun& s) {
+  std::string label = s.software.empty() ? std::string("server") : s.software;
+  if (!s.version.empty()) label += " " + short_commit(s.version);
+  return label + " " + s.api + " " + s.url;
+}
+
+}  // namespace
+
+std::vector<ServedOverhead> served_overheads(std::span<const RunRecord> records, const RecordIdentities& ids) {
+  // In-process tg means and TTFT medians per (machine, model, tokens), each configuration apart.
+  using Key = std::tuple<std::string, std::string, int>;
+  std::map<Key, std::map<std::string, std::vector<double>>> tg;  // -> knobs -> tg samples
+  std::map<Key, std::vector<double>> ttft;                       // (machine, model, n_prompt) -> medians
+  struct Served {
+    ServedOverhead pair;
+    Key key;
+    int n_prompt = 0;
+    std::vector<double> tps, client_tps, ttft_ms;
+  };
+  std::vector<Served> served;
+  std::map<std::string, std::size_t> served_at;  // machine, model, n_gen, server -> index into served
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const RunRecord& rec = records[i];
+    const RecordIdentities::Entry& id = ids.of(i);
+    if (!rec.server) {
+      if (!rec.failed.empty() || rec.params.n_depth != 0) continue;
+      if (rec.results.tg && rec.results.tg->n_tokens > 0 && std::isfinite(rec.results.tg->tps.mean)) {
+        tg[{id.machine.key, id.model.key, rec.results.tg->n_tokens}][id.knobs].push_back(rec.results.tg->tps.mean);
+      }
+      if (rec.results.ttft && rec.results.ttft->ms.n > 0 && rec.params.n_prompt > 0)
+        ttft[{id.machine.key, id.model.key, rec.params.n_prompt}].push_back(rec.results.ttft->ms.median);
+      continue;
+    }
+    if (!plain_served(rec)) continue;
+    const ServerRun& s = *rec.server;
+    const int n = rec.results.tg->n_tokens;
+    const std::string where = id.machine.key + '\x1f' + id.model.key + '\x1f' + std::to_string(n) + '\x1f' +
+                              server_label(s) + '\x1f' + std::to_string(rec.params.n_prompt);
+    auto [it, fresh] = served_at.emplace(where, served.size());
+    if (fresh) {
+      Served one;
+      one.pair.machine = id.machine.label;
+      one.pair.model = id.model.label;
+      one.pair.test = "tg" + std::to_string(n);
+      one.pair.server = server_label(s);
+      one.key = {id.machine.key, id.model.key, n};
+      one.n_prompt = rec.params.n_prompt;
+      served.push_back(std::move(one));
+    }
+    Served& one = served[it->second];
+    one.tps.push_back(rec.results.tg->tps.mean);
+    if (std::isfinite(s.client_tg_tps)) one.client_tps.push_back(s.client_tg_tps);
+    if (s.ttft_ms.n > 0) one.ttft_ms.push_back(s.ttft_ms.median);
+  }
+  const auto mean = [](const std::vector<double>& v) {
+    if (v.empty()) return std::nan("");
+    double sum = 0;
+    for (double x : v) sum += x;
+    return sum / static_cast<double>(v.size());
+  };
+  std::vector<ServedOverhead> out;
+  for (Served& one : served) {
+    const auto in = tg.find(one.key);
+    if (in == tg.end()) continue;
+    double best = std::nan("");
+    for (const auto& [knobs, means] : in->second) {
+      const double m = mean(means);
+      if (!(best >= m)) best = m;
+    }
+    ServedOverhead p = one.pair;
+    p.in_process_tps = best;
+    p.served_tps = mean(one.tps);
+    p.served_client_tg_tps = mean(one.client_tps);
+    p.overhead_pct = 100.0 * (p.in_process_tps - p.served_tps) / p.in_process_tps;
+    const auto t = ttft.find({std::get<0>(one.key), std::get<1>(one.key), one.n_prompt});
+    if (t != ttft.end()) p.in_process_ttft_ms = mean(t->second);
+    p.served_ttft_ms = mean(one.ttft_ms);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+Table served_overhead_table(const std::vector<ServedOverhead>& pairs) {
+  Table table({{"machine", "machine"},
+               {"model", "model"},
+               {"test", "test"},
+               {"server", "server", Align::kLeft, false, true},
+               {"in_process_tps", "in-process t/s", Align::kRight},
+               {"served_tps", "served t/s", Align::kRight},
+               {"served_client_tg_tps", "served tg after 1st t/s", Align::kRight},
+               {"overhead_pct", "server overhead %", Align::kRight},
+               {"in_process_ttft_ms", "in-process TTFT ms", Align::kRight},
+               {"served_ttft_ms", "served TTFT ms", Align::kRight}});
+  table.add_preamble(
+      "In-process against served (bench's tg against serve-bench's output t/s at c=1, the same model file and output "
+      "length)");
+  for (const ServedOverhead& p : pairs) {
+    table.add_row({TableCell::str(p.machine), TableCell::str(p.model), TableCell::str(p.test), TableCell::str(p.server),
+                   TableCell::number(p.in_process_tps, 2), TableCell::number(p.served_tps, 2),
+                   TableCell::number(p.served_client_tg_tps, 2), TableCell::number(p.overhead_pct, 1),
+                   TableCell::number(p.in_process_ttft_ms, 2), TableCell::number(p.served_ttft_ms, 2)});
+    const bool slower = p.overhead_pct >= 0;
+    table.add_footer(p.model + " on " + p.machine + ", " + p.test + ": the server (" + p.server + ") is " +
+                     format_fixed(std::abs(p.overhead_pct), 1) + " % " + (slower ? "slower" : "faster") +
+                     " than in-process (its t/s holds the prompt, the first token and HTTP; bench's tg the decode "
+                     "alone)");
+  }
+  return table;
+}
+
+}  // namespace rigbench::report

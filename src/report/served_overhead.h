@@ -1,0 +1,46 @@
+// rigbench: in-process against served, the section of `compare` that puts `bench` and
+// `serve-bench` of one model side by side (llama.cpp issue #25121: "llama-bench always higher
+// than llama-server"). A served run pairs with the in-process runs of the same machine and
+// model identity (report/identities.h: a local llama-server's runs carry its file's identity,
+// measure/serve_job.h ServeTarget::model_file) and the same output length, when it is one
+// request at a time of random prompts: concurrency 1, a closed loop, one turn, no shared
+// prefix and no trace. Pure: reads the records given, keeps nothing.
+#pragma once
+
+#include <cmath>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/record.h"
+#include "report/record_identities.h"
+#include "report/table.h"
+
+namespace rigbench::report {
+
+struct ServedOverhead {
+  std::string machine, model;  // the identities' labels
+  std::string test;            // "tg128"
+  std::string server;          // "llama.cpp b7090-80fb11ac openai-completions http://127.0.0.1:8080"
+  // t/s: the in-process tg mean (bench's decode-only rate; of several configurations the best)
+  // and the served run's tg (its output t/s at c=1: every output token over the run's wall time,
+  // so prompt processing and HTTP are inside it), the mean over the served records of the pair.
+  double in_process_tps = std::nan("");
+  double served_tps = std::nan("");
+  double served_client_tg_tps = std::nan("");  // the client's tg after the first token (ServerRun::client_tg_tps)
+  // (in-process - served) / in-process, %: > 0 the server is slower.
+  double overhead_pct = std::nan("");
+  // ms, medians: bench's TTFT of a prompt of the served run's length, and the served TTFT; NaN
+  // when bench ran no such prompt.
+  double in_process_ttft_ms = std::nan("");
+  double served_ttft_ms = std::nan("");
+};
+
+// Every pair of `records` (ids made from them), in the order of the served runs' first records.
+std::vector<ServedOverhead> served_overheads(std::span<const RunRecord> records, const RecordIdentities& ids);
+
+// The md table of `pairs`, under "In-process against served", with a note per pair: "MODEL on
+// MACHINE, TEST: the server (SERVER) is P % slower than in-process" (or faster).
+Table served_overhead_table(const std::vector<ServedOverhead>& pairs);
+
+}  // namespace rigbench::report
