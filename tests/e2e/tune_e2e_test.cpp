@@ -160,7 +160,7 @@ TEST(TuneE2E, ServeObjectiveFakeServerThatRefusesIsEachCandidatesReasonToLose) {
   const std::string fake = dir.file("fake-llama-server");
   {
     std::ofstream f(fake);
-    f << "#!/bin/sh\necho 'loading the model'\necho 'error: the fake server refuses \"$1 $2\"' >&2\nexit 1\n";
+    f << "#!/bin/sh\necho 'loading the model'\necho \"error: the fake server refuses [$1 $2]\" >&2\nexit 1\n";
   }
   chmod(fake.c_str(), 0755);
   const ProcessResult r = run_process(tune_args({"--objective", "serve", "-p", "16", "-t", "1,2", "-fa", "on", "-ctk",
@@ -172,8 +172,8 @@ TEST(TuneE2E, ServeObjectiveFakeServerThatRefusesIsEachCandidatesReasonToLose) {
   ASSERT_EQ(j["candidates"].size(), 2u);
   for (const auto& c : j["candidates"]) {
     EXPECT_EQ(c["status"], "failed");
-    EXPECT_EQ(c["reason"], "failed: refused by llama-server: error: the fake server refuses \"-m " +
-                               std::string(RIGBENCH_TEST_MODEL) + "\"");
+    EXPECT_EQ(c["reason"], "failed: refused by llama-server: error: the fake server refuses [-m " +
+                               std::string(RIGBENCH_TEST_MODEL) + "]");
   }
   EXPECT_NE(r.err.find("no candidate finished a trial"), std::string::npos) << r.err;
 }
