@@ -14,6 +14,7 @@
 #include "engine/llama_engine.h"
 #include "fit/targets.h"
 #include "hw/bandwidth.h"
+#include "measure/llama_server.h"
 #include "measure/tune.h"
 #include "report/tune_printer.h"
 #include "store/sqlite_store.h"
@@ -31,7 +32,9 @@ CLI::App* add_tune_command(CLI::App& app, TuneOptions& o) {
       ->check(int_range(1, 1 << 24))
       ->capture_default_str()
       ->take_last();
-  cmd->add_option("--parallel", o.n_parallel, "llama-server's slots (-np) for the printed commands")
+  cmd->add_option("--parallel", o.n_parallel,
+                  "llama-server's slots (-np): fit plans every candidate's KV cache for this many sequences; the "
+                  "printed commands and serve's servers use it")
       ->check(int_range(1, 256))
       ->capture_default_str()
       ->take_last();
@@ -49,8 +52,21 @@ CLI::App* add_tune_command(CLI::App& app, TuneOptions& o) {
       ->take_last();
   cmd->add_option("--objective", o.objective,
                   "what to make fastest: tg (generation t/s), pp (prompt t/s), ttft (time to first token, ms) or "
-                  "balanced (one request of -p then -n tokens, t/s)")
+                  "balanced (one request of -p then -n tokens, t/s), or serve (serve-bench's load against a "
+                  "llama-server started for each candidate: goodput with --slo, else output t/s)")
       ->capture_default_str()
+      ->take_last();
+  cmd->add_option("--concurrency", o.concurrency, "serve: requests in flight in each load run (default: -np)")
+      ->check(int_range(1, 4096))
+      ->take_last();
+  cmd->add_option("--num-requests", o.num_requests,
+                  "serve: requests counted per load run, one sample (default: 4 per request in flight, at least 8)")
+      ->check(int_range(1, 100000))
+      ->take_last();
+  cmd->add_option("--slo", o.slo, "serve: goodput's objectives per request, as serve-bench's (ttft_ms=500,tpot_ms=50)")
+      ->take_last();
+  cmd->add_option("--server-bin", o.server_bin,
+                  "serve: the llama-server to start (default: the one beside rigbench, built from the same sources)")
       ->take_last();
   cmd->add_option("--max-time", o.max_time_s, "seconds of trials in all; the race ends before it would overrun")
       ->check(range(1.0, 86400.0))
@@ -88,13 +104,16 @@ CLI::App* add_tune_command(CLI::App& app, TuneOptions& o) {
       "(2 repetitions each, tg at a quarter of the tokens) keeps the best third; rounds of 3, 6, 12, 24 repetitions\n"
       "follow, a candidate leaving once Welch's test says it is slower than the leader (p < --alpha) or in the\n"
       "slower half; the race ends when one is left, the leaders tie (--tie), or --max-time would be overrun.\n"
+      "--objective serve: each candidate's flags start a llama-server (127.0.0.1, a free port, -c and -np as\n"
+      "given); each repetition is one serve-bench load run at --concurrency, ranked by goodput with --slo.\n"
       "Every trial is stored as a record tagged tune:<id> (compare --tag tune:<id> shows the search).\n"
       "Exit codes: 0 answered; 1 no configuration fits or a bad model file; 2 a bad flag; 130 interrupted (the\n"
       "trials so far are stored and the best so far is printed).\n"
       "Examples:\n"
       "  rigbench tune model.gguf -c 8192\n"
       "  rigbench tune model.gguf --objective ttft -p 2048 -ub 256,512,1024\n"
-      "  rigbench tune model.gguf -t 2,4 -fa on,off -ctk f16,q8_0 -ctv f16,q8_0 -o json");
+      "  rigbench tune model.gguf -t 2,4 -fa on,off -ctk f16,q8_0 -ctv f16,q8_0 -o json\n"
+      "  rigbench tune model.gguf --objective serve -np 4 -c 8192 -p 256 -n 128 --slo ttft_ms=1000,tpot_ms=100");
   return cmd;
 }
 
@@ -121,6 +140,32 @@ Status validate(TuneOptions& o, measure::TuneSpec& spec) {
   spec.race.tie_pct = o.tie_pct;
   spec.warmup = o.warmup;
   spec.tags = o.tags;
+  const bool serve = *objective == measure::TuneObjective::kServe;
+  if (!serve) {
+    const std::vector<std::pair<const char*, bool>> serve_flags = {{"--concurrency", o.concurrency > 0},
+                                                                   {"--num-requests", o.num_requests > 0},
+                                                                   {"--slo", !o.slo.empty()},
+                                                                   {"--server-bin", !o.server_bin.empty()}};
+    for (const auto& [flag, given] : serve_flags) {
+      if (given) return fail(ErrorCode::kUsage, std::string(flag) + " is for --objective serve");
+    }
+  } else {
+    if (o.n_depth > 0) return fail(ErrorCode::kUsage, "-d with --objective serve: each request's prompt is -p tokens");
+    if (!o.slo.empty()) {
+      auto slo = measure::parse_slo(o.slo);
+      if (!slo) return std::unexpected(slo.error());
+      spec.serve.slo = *slo;
+      spec.serve.slo_text = o.slo;
+    }
+    spec.serve.concurrency = o.concurrency > 0 ? o.concurrency : o.n_parallel;
+    spec.serve.num_requests = o.num_requests;
+    if (o.n_ctx / o.n_parallel < o.n_prompt + o.n_gen) {
+      return fail(ErrorCode::kUsage, "-c " + std::to_string(o.n_ctx) + " over -np " + std::to_string(o.n_parallel) +
+                                         " slots leaves " + std::to_string(o.n_ctx / o.n_parallel) +
+                                         " tokens a request, fewer than -p + -n (" +
+                                         std::to_string(o.n_prompt + o.n_gen) + ")");
+    }
+  }
   const int needed = o.n_depth + (*objective == measure::TuneObjective::kTg ? 0 : o.n_prompt) +
                      (*objective == measure::TuneObjective::kTg || *objective == measure::TuneObjective::kBalanced
                           ? o.n_gen : 0);
@@ -146,6 +191,12 @@ Status run_tune_command(TuneOptions& o) {
     o.models = {*path};
   }
   spec.model_path = o.models.front();
+  if (spec.objective == measure::TuneObjective::kServe) {
+    auto binary = measure::find_llama_server(o.server_bin, "--server-bin");
+    if (!binary) return std::unexpected(binary.error());
+    spec.serve.server_binary = *binary;
+    spec.serve.stop = &install_interrupt_flag();
+  }
 
   // The model inspected and the user's placements checked (as bench checks them) before
   // anything opens or runs.

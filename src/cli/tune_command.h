@@ -15,11 +15,15 @@ struct TuneOptions {
   std::vector<std::string> models;                         // the model (one; default: bench's embedded default)
   std::vector<std::string> model_flags;                    // -m/--model
   int n_ctx = 4096;                                        // -c: the context planned and created
-  int n_parallel = 1;                                      // -np: server slots, for the printed commands
+  int n_parallel = 1;                                      // -np: server slots: fit plans them; the commands
   int n_depth = 0;                                         // -d
   int n_prompt = 512;                                      // -p
   int n_gen = 128;                                         // -n
-  std::string objective = "tg";                            // --objective tg|pp|ttft|balanced
+  std::string objective = "tg";                            // --objective tg|pp|ttft|balanced|serve
+  int concurrency = 0;                                     // --concurrency (serve): requests in flight; 0 = -np
+  int num_requests = 0;                                    // --num-requests (serve): per load run; 0 = its default
+  std::string slo;                                         // --slo (serve): goodput's objectives
+  std::string server_bin;                                  // --server-bin (serve): llama-server; "" = beside rigbench
   double max_time_s = 300;                                 // --max-time: seconds of trials in all
   double alpha = 0.05;                                     // --alpha
   double tie_pct = 1;                                      // --tie
@@ -39,6 +43,7 @@ CLI::App* add_tune_command(CLI::App& app, TuneOptions& opts);
 // Runs it: checks, the model inspected, the database opened, then measure::run_tune with every
 // trial stored as it ends, then the answer printed. Errors: kUsage for bad flags; kInvalidInput
 // for a bad model file or when no configuration fits (one line with fit's numbers: exit 1);
+// kNotFound when --objective serve finds no llama-server (the line says how to build it: exit 1);
 // kInterrupted on Ctrl-C after the best so far is printed (exit 130).
 Status run_tune_command(TuneOptions& opts);
 

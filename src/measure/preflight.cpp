@@ -18,9 +18,10 @@ bool Preflight::any_refused() const {
 namespace {
 
 // The context a run creates, as fit plans it.
-fit::ContextParams context_of(const TestCase& tc) {
+fit::ContextParams context_of(const TestCase& tc, int n_seq = 1) {
   fit::ContextParams ctx;
   ctx.n_ctx = tc.params.n_ctx;
+  ctx.n_seq = n_seq;
   ctx.n_batch = tc.params.n_batch;
   ctx.n_ubatch = tc.params.n_ubatch;
   ctx.type_k = tc.params.type_k;
@@ -40,11 +41,14 @@ Status check_cache_types(const std::vector<TestCase>& plan, const std::map<std::
 }
 
 Preflight preflight(const std::vector<TestCase>& plan, const std::map<std::string, model::ModelShape>& shapes,
-                    const fit::Target& target, bool force, const std::map<std::string, fit::SplitSetup>& rpc_splits) {
+                    const fit::Target& target, bool force, const std::map<std::string, fit::SplitSetup>& rpc_splits,
+                    int n_seq) {
   Preflight out;
   for (const auto& tc : plan) {
     const model::ModelShape& shape = shapes.at(tc.model_path);
-    const fit::ContextParams ctx = context_of(tc);
+    const fit::ContextParams ctx = context_of(tc, n_seq);
+    const std::string at = "at n_ctx " + std::to_string(tc.params.n_ctx) +
+                           (n_seq > 1 ? " for " + std::to_string(n_seq) + " sequences" : "");
     if (const auto it = rpc_splits.find(tc.params.rpc); it != rpc_splits.end()) {
       // Over rpc-servers: fit --rpc's plan of the same split (one function for both).
       std::vector<fit::SplitDevice> devices = it->second.devices;
@@ -69,8 +73,7 @@ Preflight preflight(const std::vector<TestCase>& plan, const std::map<std::strin
       if (!sp.note.empty()) short_of += (short_of.empty() ? "" : ", ") + sp.note;
       std::string refusal;
       if (!short_of.empty() && !force) {
-        refusal = "model '" + tc.model_path + "' at n_ctx " + std::to_string(tc.params.n_ctx) +
-                  " will not fit the split over --rpc " + tc.params.rpc + ": " + short_of +
+        refusal = "model '" + tc.model_path + "' " + at + " will not fit the split over --rpc " + tc.params.rpc + ": " + short_of +
                   " (llama.cpp keeps " + format_gib(fit::kFitMarginBytes) + " GiB free per device); --force runs it anyway";
       }
       out.rooflines.push_back(r);
@@ -92,8 +95,7 @@ Preflight preflight(const std::vector<TestCase>& plan, const std::map<std::strin
                                     f.device.total() <= target.usable_bytes();
     if (f.verdict == fit::Verdict::kNo && !force && !host_only_run_fits) {
       const fit::Components& c = f.device;
-      refusal = "model '" + tc.model_path + "' at n_ctx " + std::to_string(tc.params.n_ctx) +
-                " will not fit this machine: needs " + format_gib(f.device.total() + f.host.total()) +
+      refusal = "model '" + tc.model_path + "' " + at + " will not fit this machine: needs " + format_gib(f.device.total() + f.host.total()) +
                 " GiB (weights " + format_gib(c.weights) + ", KV " + format_gib(c.kv) + ", compute " +
                 format_gib(c.compute) + ", output " + format_gib(c.output) + ", overhead " + format_gib(c.overhead) +
                 "), " + format_gib(target.usable_bytes()) + " GiB usable (llama.cpp keeps " +

@@ -35,9 +35,12 @@ Status check_cache_types(const std::vector<TestCase>& plan, const std::map<std::
 // An entry whose --rpc value is a key of `rpc_splits` is planned as `fit --rpc` plans it
 // (fit::plan_device_split over that split, its -ts shares, the same link): its tg bound is fit's,
 // the network term included (its two terms in Roofline::memory_bound_tps and
-// network_ms_per_token), and it is refused when that plan does not fit.
+// network_ms_per_token), and it is refused when that plan does not fit. `n_seq`: the
+// sequences planned (fit::ContextParams::n_seq, llama-server's -np: one KV stream of
+// PAD(n_ctx) / n_seq cells each, the output buffer for n_seq); bench runs one, tune plans the
+// user's -np.
 Preflight preflight(const std::vector<TestCase>& plan, const std::map<std::string, model::ModelShape>& shapes,
                     const fit::Target& target, bool force,
-                    const std::map<std::string, fit::SplitSetup>& rpc_splits = {});
+                    const std::map<std::string, fit::SplitSetup>& rpc_splits = {}, int n_seq = 1);
 
 }  // namespace rigbench::measure

@@ -7,8 +7,11 @@
 
 #include "core/knobs.h"
 #include "core/stats.h"
+#include "core/strings.h"
 #include "hw/describe.h"
+#include "core/llama_commands.h"
 #include "measure/preflight.h"
+#include "measure/tune_serve.h"
 
 namespace rigbench::measure {
 
@@ -18,15 +21,17 @@ const char* tune_objective_name(TuneObjective o) {
     case TuneObjective::kPp: return "pp";
     case TuneObjective::kTtft: return "ttft";
     case TuneObjective::kBalanced: return "balanced";
+    case TuneObjective::kServe: return "serve";
   }
   return "";
 }
 
 Result<TuneObjective> parse_tune_objective(const std::string& text) {
-  for (TuneObjective o : {TuneObjective::kTg, TuneObjective::kPp, TuneObjective::kTtft, TuneObjective::kBalanced}) {
+  for (TuneObjective o : {TuneObjective::kTg, TuneObjective::kPp, TuneObjective::kTtft, TuneObjective::kBalanced,
+                          TuneObjective::kServe}) {
     if (text == tune_objective_name(o)) return o;
   }
-  return fail(ErrorCode::kUsage, "--objective '" + text + "': expected tg, pp, ttft or balanced");
+  return fail(ErrorCode::kUsage, "--objective '" + text + "': expected tg, pp, ttft, balanced or serve");
 }
 
 namespace {
@@ -53,6 +58,10 @@ TestCase screen_test(const TestCase& full) {
 
 }  // namespace
 
+int serve_requests_per_run(const TuneServe& serve) {
+  return serve.num_requests > 0 ? serve.num_requests : std::max(8, 4 * serve.concurrency);
+}
+
 std::map<std::string, std::vector<std::string>> tune_knobs(const MachineInfo& machine, const model::ModelShape& shape,
                                                            TuneObjective objective) {
   std::map<std::string, std::vector<std::string>> out;
@@ -78,9 +87,12 @@ std::vector<TuneCandidate> tune_candidates(const TuneSpec& spec, const Job& job)
   const model::ModelShape& shape = job.shapes.at(spec.model_path);
   PlanSpec plan;
   plan.models = {spec.model_path};
-  plan.n_prompt = {processes_prompt(spec.objective) && spec.objective != TuneObjective::kBalanced ? spec.n_prompt : 0};
+  // balanced and serve: one request of -p then -n tokens (a -pg test; serve's records and
+  // printed commands carry both).
+  const bool whole_request = spec.objective == TuneObjective::kBalanced || spec.objective == TuneObjective::kServe;
+  plan.n_prompt = {processes_prompt(spec.objective) && !whole_request ? spec.n_prompt : 0};
   plan.n_gen = {spec.objective == TuneObjective::kTg ? spec.n_gen : 0};
-  if (spec.objective == TuneObjective::kBalanced) plan.n_pg = {{spec.n_prompt, spec.n_gen}};
+  if (whole_request) plan.n_pg = {{spec.n_prompt, spec.n_gen}};
   plan.knobs = tune_knobs(machine, shape, spec.objective);
   for (const auto& [key, values] : spec.knobs) plan.knobs[key] = values;
   plan.knobs["n_ctx"] = {std::to_string(spec.n_ctx)};
@@ -103,12 +115,16 @@ std::vector<TuneCandidate> tune_candidates(const TuneSpec& spec, const Job& job)
       if (!user_cache && !user_fa && p.flash_attn == "off" && quantized_kv_type(p.type_v)) continue;
       c.dropped = s.error().message;
     }
+    if (const auto unmapped = llama_server_unmapped(p); spec.objective == TuneObjective::kServe && c.dropped.empty() &&
+                                                        !unmapped.empty()) {
+      c.dropped = "llama-server's command line does not carry " + join(unmapped, ", ");
+    }
     out.push_back(std::move(c));
   }
-  // fit's plan for every candidate at the user's context: what will not fit is dropped.
+  // fit's plan for every candidate at the user's context and slots: what will not fit is dropped.
   std::vector<TestCase> tests;
   for (const auto& c : out) tests.push_back(c.test);
-  const Preflight pre = preflight(tests, job.shapes, job.target, /*force=*/false, job.rpc_splits);
+  const Preflight pre = preflight(tests, job.shapes, job.target, /*force=*/false, job.rpc_splits, spec.n_parallel);
   for (size_t i = 0; i < out.size(); ++i) {
     out[i].roofline = pre.rooflines[i];
     if (out[i].dropped.empty() && !pre.refusals[i].empty()) {
@@ -119,9 +135,12 @@ std::vector<TuneCandidate> tune_candidates(const TuneSpec& spec, const Job& job)
   return out;
 }
 
-std::vector<double> objective_samples(TuneObjective objective, const RunRecord& rec) {
+std::vector<double> objective_samples(TuneObjective objective, const RunRecord& rec, bool slo_set) {
   const Results& r = rec.results;
   switch (objective) {
+    case TuneObjective::kServe:
+      if (!rec.server || rec.server->completed == 0) return {};
+      return {slo_set ? rec.server->goodput_rps : rec.server->output_tps};
     case TuneObjective::kTg: return r.tg ? r.tg->samples_tps : std::vector<double>{};
     case TuneObjective::kPp: return r.pp ? r.pp->samples_tps : std::vector<double>{};
     case TuneObjective::kTtft: return r.ttft ? to_milliseconds(r.ttft->samples_ns) : std::vector<double>{};
@@ -147,8 +166,19 @@ std::string objective_label(const TuneSpec& spec) {
     case TuneObjective::kPp: return pp + at + " t/s";
     case TuneObjective::kTtft: return "TTFT" + at + " ms (" + pp + ")";
     case TuneObjective::kBalanced: return pp + "+" + tg + at + " t/s";
+    case TuneObjective::kServe: {
+      const std::string load = "c=" + std::to_string(spec.serve.concurrency) + ", " + pp + "+" + tg;
+      if (spec.serve.slo.any()) return "goodput req/s (" + load + ", SLO " + spec.serve.slo_text + ")";
+      return "out t/s (" + load + ")";
+    }
   }
   return "";
+}
+
+std::string objective_unit(const TuneSpec& spec) {
+  if (spec.objective == TuneObjective::kTtft) return "ms";
+  if (spec.objective == TuneObjective::kServe && spec.serve.slo.any()) return "req/s";
+  return "t/s";
 }
 
 Result<TuneResult> run_tune(const TuneSpec& spec, const Job& job, Runner& runner,
@@ -177,6 +207,7 @@ Result<TuneResult> run_tune(const TuneSpec& spec, const Job& job, Runner& runner
   }
   RaceConfig config = spec.race;
   config.lower_is_better = spec.objective == TuneObjective::kTtft;
+  // serve's screen is the same load run as its rounds: a full sample costs one screen sample.
   config.full_to_screen_cost = spec.objective == TuneObjective::kTg         ? 4
                                : spec.objective == TuneObjective::kBalanced ? 2
                                                                             : 1;
@@ -189,13 +220,19 @@ Result<TuneResult> run_tune(const TuneSpec& spec, const Job& job, Runner& runner
       return out;
     }
     const TuneCandidate& c = result.candidates[static_cast<size_t>(result.raced[static_cast<size_t>(k)])];
+    const std::vector<std::string> tags = {"tune:" + result.tune_id, "tune_round:" + std::to_string(round)};
+    if (spec.objective == TuneObjective::kServe) {
+      ServeTrial served = serve_trial(spec, job, c.test, repetitions, tags, sink);
+      result.trials += served.records;
+      if (!served.sink_error) sink_error = served.sink_error;
+      return served.outcome;
+    }
     TestCase tc = screen ? screen_test(c.test) : c.test;
     tc.rule = RepetitionRule{};
     tc.rule.repetitions = repetitions;
     tc.params.repetitions = repetitions;
     JobContext context = job.context;
-    context.tags.push_back("tune:" + result.tune_id);
-    context.tags.push_back("tune_round:" + std::to_string(round));
+    context.tags.insert(context.tags.end(), tags.begin(), tags.end());
     const auto t0 = std::chrono::steady_clock::now();
     std::string failed;
     auto summary = run_plan({tc}, job.models, context, runner, [&](const RunRecord& rec) -> Status {

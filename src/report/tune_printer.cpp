@@ -5,10 +5,10 @@
 #include <nlohmann/json.hpp>
 
 #include "core/knobs.h"
+#include "core/llama_commands.h"
 #include "core/significance.h"
 #include "core/stats.h"
 #include "core/strings.h"
-#include "report/llama_commands.h"
 
 namespace rigbench::report {
 
@@ -25,7 +25,10 @@ const RaceEntry* entry_of(const TuneResult& r, int i) {
   return &r.race.entries[static_cast<size_t>(it - r.raced.begin())];
 }
 
-bool ran(const RaceEntry* e) { return e && (!e->samples.empty() || !e->screen_samples.empty()); }
+bool has_samples(const RaceEntry* e) { return e && (!e->samples.empty() || !e->screen_samples.empty()); }
+
+// It was measured, or its trial failed (a server that did not start: its error is its reason).
+bool ran(const RaceEntry* e) { return has_samples(e) || (e && e->status == RaceStatus::kFailed); }
 
 // The figures a candidate is shown with: the full test's, else the screen's.
 struct Figures {
@@ -36,7 +39,7 @@ struct Figures {
 
 Figures figures_of(const RaceEntry* e) {
   Figures f;
-  if (!ran(e)) return f;
+  if (!has_samples(e)) return f;
   f.screen = e->samples.empty();
   const auto& s = f.screen ? e->screen_samples : e->samples;
   const Summary sum = summarize(s);
@@ -120,10 +123,6 @@ int group_of(const TuneResult& r, int i) {
   return e->samples.empty() ? 2 : 1;
 }
 
-std::string unit_of(const measure::TuneSpec& spec) {
-  return spec.objective == measure::TuneObjective::kTtft ? "ms" : "t/s";
-}
-
 // `full_reasons`: each row's reason in full (csv); else a dropped candidate's reason goes to
 // `dropped_reasons` once and its row says "refused (note N)".
 Table candidate_table(const TuneReport& rep, const std::vector<int>& order, bool full_reasons,
@@ -134,8 +133,8 @@ Table candidate_table(const TuneReport& rep, const std::vector<int>& order, bool
     const Knob* k = find_knob(key);
     cols.push_back({key, k ? k->header : key, k && k->type == Knob::Type::kInt ? Align::kRight : Align::kLeft});
   }
-  const std::string unit = unit_of(*rep.spec);
-  const std::string u = unit == "ms" ? "ms" : "tps";
+  const std::string unit = measure::objective_unit(*rep.spec);
+  const std::string u = unit == "ms" ? "ms" : unit == "req/s" ? "rps" : "tps";
   cols.push_back({"mean_" + u, measure::objective_label(*rep.spec), Align::kRight});
   cols.push_back({"ci95_low_" + u, "95 % interval", Align::kRight});
   cols.push_back({"ci95_high_" + u, "", Align::kRight, false, true});
@@ -240,10 +239,15 @@ nlohmann::json run_json(const TuneReport& rep, const std::vector<int>& order) {
   j["model_path"] = rep.model_path;
   j["objective"] = measure::tune_objective_name(spec.objective);
   j["metric"] = measure::objective_label(spec);
-  j["unit"] = unit_of(spec);
+  j["unit"] = measure::objective_unit(spec);
   j["n_ctx"] = spec.n_ctx;
   j["n_parallel"] = spec.n_parallel;
   j["n_depth"] = spec.n_depth;
+  if (spec.objective == measure::TuneObjective::kServe) {
+    j["concurrency"] = spec.serve.concurrency;
+    j["num_requests"] = measure::serve_requests_per_run(spec.serve);
+    j["slo"] = spec.serve.slo_text;
+  }
   j["varied"] = r.varied;
   j["candidates_total"] = r.candidates.size();
   j["candidates_raced"] = r.raced.size();
@@ -293,6 +297,23 @@ std::string winner_lines(const TuneReport& rep, const std::vector<int>& order) {
   if (!env.empty()) ollama += "; server environment: " + join(env, " ");
   if (!cmd.ollama_unmapped.empty()) ollama += "; no Ollama setting for " + join(cmd.ollama_unmapped, ", ");
   return line + "\n  " + cmd.server + "\n  " + cmd.cli + "\n  " + cmd.bench + "\n" + ollama + "\n";
+}
+
+// What fit planned and what a sample is: the KV cache of -np sequences; serve's load runs.
+std::string plan_note(const measure::TuneSpec& spec) {
+  const std::string np = std::to_string(spec.n_parallel);
+  std::string note = "fit planned every candidate at n_ctx " + std::to_string(spec.n_ctx) + " for " + np +
+                     (spec.n_parallel > 1 ? " sequences (-np " + np + ": a KV stream of n_ctx / " + np +
+                                                " cells each, as llama-server allocates them)"
+                                          : " sequence (-np 1)");
+  if (spec.objective == measure::TuneObjective::kServe) {
+    note += "; each sample is one serve-bench load run of " +
+            std::to_string(measure::serve_requests_per_run(spec.serve)) + " requests at concurrency " +
+            std::to_string(spec.serve.concurrency) + " against a llama-server started with the candidate's flags";
+  } else if (spec.n_parallel > 1) {
+    note += "; the trials run one sequence in-process";
+  }
+  return note;
 }
 
 bool any_screen_figures(const TuneResult& r) {
@@ -372,12 +393,14 @@ void print_tune(const TuneReport& rep, OutputFormat format, std::ostream& out) {
   if (any_screen_figures(r)) {
     note = "n* = samples of the screen round" +
            std::string(spec.n_gen > 0 && spec.objective != measure::TuneObjective::kPp &&
-                               spec.objective != measure::TuneObjective::kTtft
+                               spec.objective != measure::TuneObjective::kTtft &&
+                               spec.objective != measure::TuneObjective::kServe
                            ? " (a quarter of the generated tokens: not comparable with the full test's figures)"
                            : "") +
            "; " + note;
   }
   out << note_lines(note);
+  out << note_lines(plan_note(spec));
   out.flush();
 }
 

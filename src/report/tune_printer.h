@@ -1,6 +1,6 @@
 // rigbench: `rigbench tune`'s answer: the candidates as a table (the winner first, each
 // runner-up with its interval and why it lost), the winner's figure with how sure it is, and
-// the command lines that use it (report/llama_commands.h).
+// the command lines that use it (core/llama_commands.h).
 //   md     the table, then "winner: ..." and the commands below it
 //   csv    one line per candidate (the varied knobs, status, mean, interval, n, p, why)
 //   json   one object: the run (tune_id, model, objective, metric, n_ctx, ...), "winner" (its

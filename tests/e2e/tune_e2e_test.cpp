@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <sys/stat.h>
+
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "core/strings.h"
@@ -119,7 +122,11 @@ TEST(TuneE2E, SigintStoresTheTrialsSoFarPrintsTheBestAndExits130) {
 
 TEST(TuneE2E, BadFlagsAreOneLineAndExit2) {
   for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
-           {{"--objective", "speed"}, "--objective 'speed': expected tg, pp, ttft or balanced"},
+           {{"--objective", "speed"}, "--objective 'speed': expected tg, pp, ttft, balanced or serve"},
+           {{"--slo", "ttft_ms=500"}, "--slo is for --objective serve"},
+           {{"--objective", "serve", "--slo", "ttft=5"}, "--slo"},
+           {{"--objective", "serve", "-c", "256", "-np", "2", "-p", "100", "-n", "64"},
+            "-c 256 over -np 2 slots leaves 128 tokens a request, fewer than -p + -n (164)"},
            {{"-c", "64", "-n", "128"}, "-c 64 is smaller than the test needs (128 tokens: -d + the objective's -p and -n)"},
            {{"-fa", "maybe"}, "-fa/--flash-attn"},
            {{"-o", "sql"}, "-o/--output 'sql': unknown format"}}) {
@@ -131,6 +138,97 @@ TEST(TuneE2E, BadFlagsAreOneLineAndExit2) {
     EXPECT_EQ(trim(r.err).find('\n'), std::string::npos) << r.err;
   }
 }
+
+// --objective serve where no llama-server is: one line saying how to build it, exit 1, before
+// anything runs.
+TEST(TuneE2E, ServeObjectiveWithoutLlamaServerSaysHowToBuildIt) {
+  TempDir dir;
+  const ProcessResult r = run_process(tune_args({"--objective", "serve", "-p", "16", "--server-bin",
+                                                 dir.file("llama-server"), "--no-db"}));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("llama-server not found at " + dir.file("llama-server") +
+                       ": build it from the same sources: RIGBENCH_BUILD_PEERS=ON scripts/setup"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(trim(r.err).find('\n'), std::string::npos) << r.err;
+}
+
+// A fake llama-server (a shell script) that refuses to start: each candidate loses with its last
+// log line as the reason; no candidate ran, so the answer has no winner and tune exits 1.
+TEST(TuneE2E, ServeObjectiveFakeServerThatRefusesIsEachCandidatesReasonToLose) {
+  TempDir dir;
+  const std::string fake = dir.file("fake-llama-server");
+  {
+    std::ofstream f(fake);
+    f << "#!/bin/sh\necho 'loading the model'\necho \"error: the fake server refuses [$1 $2]\" >&2\nexit 1\n";
+  }
+  chmod(fake.c_str(), 0755);
+  const ProcessResult r = run_process(tune_args({"--objective", "serve", "-p", "16", "-t", "1,2", "-fa", "on", "-ctk",
+                                                 "f16", "-ctv", "f16", "--poll", "50", "-ub", "512", "--server-bin",
+                                                 fake, "--no-db", "-o", "json"}));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["winner"].is_null());
+  ASSERT_EQ(j["candidates"].size(), 2u);
+  for (const auto& c : j["candidates"]) {
+    EXPECT_EQ(c["status"], "failed");
+    EXPECT_EQ(c["reason"], "failed: refused by llama-server: error: the fake server refuses [-m " +
+                               std::string(RIGBENCH_TEST_MODEL) + "]");
+  }
+  EXPECT_NE(r.err.find("no candidate finished a trial"), std::string::npos) << r.err;
+}
+
+#ifdef RIGBENCH_LLAMA_SERVER
+// --objective serve against llama-server built from the same sources (found beside rigbench):
+// two candidates (-t 1,2), each a server of its own on 127.0.0.1 raced by serve-bench's load at
+// -np 2, ranked by goodput under an SLO every request meets here (so goodput is the request rate).
+TEST(TuneE2E, ServeObjectiveRacesTwoLlamaServersByGoodputAndStoresEveryLoadRun) {
+  TempDir dir;
+  const std::string db = dir.file("r.db");
+  const std::vector<std::string> load = {"--objective", "serve", "-c", "512", "-np", "2", "-p", "32", "-t", "1,2",
+                                         "-fa", "on", "-ctk", "f16", "-ctv", "f16", "--poll", "50", "-ub", "512",
+                                         "--slo", "ttft_ms=600000", "--num-requests", "4", "--max-time", "20",
+                                         "--db", db, "-o", "json"};
+  const ProcessResult r = run_process(tune_args(load));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["objective"], "serve");
+  EXPECT_EQ(j["metric"], "goodput req/s (c=2, pp32+tg16, SLO ttft_ms=600000)");
+  EXPECT_EQ(j["unit"], "req/s");
+  EXPECT_EQ(j["concurrency"], 2);
+  EXPECT_EQ(j["num_requests"], 4);
+  EXPECT_EQ(j["candidates_raced"], 2);
+  ASSERT_TRUE(j["winner"].is_object()) << r.out;
+  // The winner is the candidate with the better goodput of the full test, and its commands carry it.
+  ASSERT_EQ(j["candidates"].size(), 2u);
+  const auto& win = j["candidates"][0];
+  const auto& other = j["candidates"][1];
+  EXPECT_EQ(win["status"], "winner");
+  EXPECT_GE(win["n"].get<int>(), 3);
+  EXPECT_GE(other["n"].get<int>(), 3);
+  EXPECT_GT(win["mean"].get<double>(), 0);
+  EXPECT_GE(win["mean"].get<double>(), other["mean"].get<double>());
+  const int threads = j["winner"]["settings"]["n_threads"];
+  EXPECT_NE(std::string(j["winner"]["commands"]["llama_server"]).find(" -c 512 -np 2 -t " + std::to_string(threads)),
+            std::string::npos);
+  // Every load run stored, tagged with the run: a served record at concurrency 2 with the
+  // candidate's threads, its goodput the sample (every request met the SLO: goodput = requests/s).
+  const std::string id = j["tune_id"];
+  const std::string tagged = " FROM runs WHERE tags LIKE '%tune:" + id + "%'";
+  const int64_t trials = j["trials"];
+  EXPECT_EQ(trials, win["n"].get<int64_t>() + other["n"].get<int64_t>());
+  EXPECT_EQ(query_int(db, "SELECT COUNT(*) FROM runs"), trials);
+  EXPECT_EQ(query_int(db, "SELECT COUNT(*)" + tagged), trials);
+  EXPECT_EQ(query_int(db, "SELECT COUNT(*)" + tagged + " AND json_extract(record_json, '$.server.concurrency') = 2 "
+                          "AND json_extract(record_json, '$.server.completed') = 4 AND n_threads IN (1, 2) AND "
+                          "json_extract(record_json, '$.server.goodput_rps') = "
+                          "json_extract(record_json, '$.server.request_throughput_rps')"),
+            trials);
+  EXPECT_EQ(query_int(db, "SELECT COUNT(*)" + tagged + " AND n_threads = " + std::to_string(threads)),
+            win["n"].get<int64_t>());
+
+}
+#endif
 
 }  // namespace
 }  // namespace rigbench

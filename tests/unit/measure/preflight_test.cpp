@@ -82,5 +82,32 @@ TEST(Preflight, RpcRunRefusedWhenADeviceOfTheSplitLacksRoom) {
   EXPECT_EQ(preflight({run_with(rpc)}, shapes, local, true, {{rpc, setup}}).refusals[0], "");
 }
 
+// tune -np N: every candidate is planned for N sequences as fit plans them (llama.cpp's default,
+// one KV stream each: PAD(PAD(512) / 4) = 256 cells a stream, 1024 in all, twice 512's), and a
+// machine that holds one sequence's plan but not four's refuses the run, saying so.
+TEST(Preflight, PlansTheSequencesAsFitDoesAndNamesThemWhenRefused) {
+  const model::ModelShape shape = stories();
+  const std::map<std::string, model::ModelShape> shapes = {{RIGBENCH_TEST_MODEL, shape}};
+  fit::Target local = cpu_machine();
+  const Preflight one = preflight({run_with("none")}, shapes, local, false, {}, 1);
+  const Preflight four = preflight({run_with("none")}, shapes, local, false, {}, 4);
+  fit::ContextParams ctx;
+  ctx.n_ctx = 512;
+  const fit::FitResult f1 = fit::plan_fit(shape, local, ctx, -1, 0);
+  ctx.n_seq = 4;
+  const fit::FitResult f4 = fit::plan_fit(shape, local, ctx, -1, 0);
+  EXPECT_EQ(one.rooflines[0].estimate_bytes, f1.device.total() + f1.host.total());
+  EXPECT_EQ(four.rooflines[0].estimate_bytes, f4.device.total() + f4.host.total());
+  EXPECT_EQ(f4.device.kv + f4.host.kv, 2 * (f1.device.kv + f1.host.kv));
+  ASSERT_GT(four.rooflines[0].estimate_bytes, one.rooflines[0].estimate_bytes);
+
+  local.reserve_bytes = 0;
+  local.capacity_bytes = (one.rooflines[0].estimate_bytes + four.rooflines[0].estimate_bytes) / 2;
+  local.host_ram_bytes = local.capacity_bytes;
+  EXPECT_EQ(preflight({run_with("none")}, shapes, local, false, {}, 1).refusals[0], "");
+  const std::string refused = preflight({run_with("none")}, shapes, local, false, {}, 4).refusals[0];
+  EXPECT_NE(refused.find("at n_ctx 512 for 4 sequences will not fit this machine"), std::string::npos) << refused;
+}
+
 }  // namespace
 }  // namespace rigbench::measure

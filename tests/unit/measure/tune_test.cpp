@@ -95,7 +95,55 @@ TEST(TuneObjectiveParse, KnownNamesAndAOneLineError) {
   const auto bad = parse_tune_objective("speed");
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().code, ErrorCode::kUsage);
-  EXPECT_EQ(bad.error().message, "--objective 'speed': expected tg, pp, ttft or balanced");
+  EXPECT_EQ(bad.error().message, "--objective 'speed': expected tg, pp, ttft, balanced or serve");
+  EXPECT_EQ(*parse_tune_objective("serve"), TuneObjective::kServe);
+}
+
+RunRecord served_record(int completed, double goodput_rps, double output_tps) {
+  RunRecord rec;
+  ServerRun s;
+  s.completed = completed;
+  s.goodput_rps = goodput_rps;
+  s.output_tps = output_tps;
+  rec.server = s;
+  return rec;
+}
+
+TEST(TuneObjectiveSamples, ServeIsTheLoadRunsGoodputWithAnSloElseItsOutputRate) {
+  const RunRecord rec = served_record(16, 3.5, 420);
+  EXPECT_EQ(objective_samples(TuneObjective::kServe, rec, /*slo_set=*/true), (std::vector<double>{3.5}));
+  EXPECT_EQ(objective_samples(TuneObjective::kServe, rec, /*slo_set=*/false), (std::vector<double>{420}));
+  // No request met the SLO: a goodput of 0 is a figure of the run (it ranks last), not a failure.
+  EXPECT_EQ(objective_samples(TuneObjective::kServe, served_record(16, 0, 420), true), (std::vector<double>{0}));
+  // No request completed: no figure; nor from a bench record (no server part).
+  EXPECT_TRUE(objective_samples(TuneObjective::kServe, served_record(0, 0, 0), true).empty());
+  EXPECT_TRUE(objective_samples(TuneObjective::kServe, RunRecord{}, false).empty());
+}
+
+TEST(TuneObjectiveLabel, ServeNamesTheLoadAndTheSloAndItsUnit) {
+  TuneSpec spec;
+  spec.objective = TuneObjective::kServe;
+  spec.n_prompt = 64;
+  spec.n_gen = 32;
+  spec.serve.concurrency = 4;
+  EXPECT_EQ(objective_label(spec), "out t/s (c=4, pp64+tg32)");
+  EXPECT_EQ(objective_unit(spec), "t/s");
+  spec.serve.slo = *parse_slo("ttft_ms=500");
+  spec.serve.slo_text = "ttft_ms=500";
+  EXPECT_EQ(objective_label(spec), "goodput req/s (c=4, pp64+tg32, SLO ttft_ms=500)");
+  EXPECT_EQ(objective_unit(spec), "req/s");
+  spec.objective = TuneObjective::kTtft;
+  EXPECT_EQ(objective_unit(spec), "ms");
+}
+
+TEST(TuneServeRequests, FourPerRequestInFlightAtLeastEightUnlessGiven) {
+  TuneServe serve;
+  serve.concurrency = 1;
+  EXPECT_EQ(serve_requests_per_run(serve), 8);
+  serve.concurrency = 3;
+  EXPECT_EQ(serve_requests_per_run(serve), 12);
+  serve.num_requests = 5;
+  EXPECT_EQ(serve_requests_per_run(serve), 5);
 }
 
 }  // namespace

@@ -1,9 +1,9 @@
-// A run's settings as llama.cpp's and Ollama's spellings (report/llama_commands.h).
-#include "report/llama_commands.h"
+// A run's settings as llama.cpp's and Ollama's spellings (core/llama_commands.h).
+#include "core/llama_commands.h"
 
 #include <gtest/gtest.h>
 
-namespace rigbench::report {
+namespace rigbench {
 namespace {
 
 TEST(LlamaCommands, DefaultsGiveOnlyThreadsContextAndEveryLayer) {
@@ -69,5 +69,32 @@ TEST(LlamaCommands, CpuOnlyAndPartialOffload) {
             (std::pair<std::string, std::string>{"num_gpu", "20"}));
 }
 
+TEST(LlamaCommands, ServerArgsAreTheServerLineOneWordEachUnquoted) {
+  BenchParams p;
+  p.n_threads = 2;
+  p.n_ctx = 1024;
+  p.flash_attn = "off";
+  p.poll = 0;
+  p.n_ubatch = 256;
+  const std::vector<std::string> want = {"-m", "/my models/x.gguf", "-c", "1024", "-np", "2", "-t", "2", "-ngl", "all",
+                                         "-ub", "256", "-fa", "off", "--poll", "0"};
+  EXPECT_EQ(llama_server_args(p, "/my models/x.gguf", 2), want);
+  EXPECT_EQ(llama_commands(p, "/my models/x.gguf", 2).server,
+            "llama-server -m '/my models/x.gguf' -c 1024 -np 2 -t 2 -ngl all -ub 256 -fa off --poll 0");
+}
+
+TEST(LlamaCommands, ServerUnmappedNamesTheKnobsItsLineDoesNotCarry) {
+  BenchParams p;
+  p.n_threads = 4;
+  p.n_ctx = 2048;
+  p.n_depth = 512;  // the test's, not a server setting
+  p.poll = 0;
+  p.type_k = "q8_0";
+  EXPECT_TRUE(llama_server_unmapped(p).empty());
+  p.rpc = "10.0.0.2:50052";
+  p.no_host = 1;
+  EXPECT_EQ(llama_server_unmapped(p), (std::vector<std::string>{"rpc", "no_host"}));
+}
+
 }  // namespace
-}  // namespace rigbench::report
+}  // namespace rigbench

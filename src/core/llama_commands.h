@@ -12,7 +12,7 @@
 
 #include "core/record.h"
 
-namespace rigbench::report {
+namespace rigbench {
 
 struct LlamaCommands {
   std::string server;  // llama-server -m MODEL -c N -np N ... (what a server of the run's settings needs)
@@ -32,4 +32,15 @@ struct LlamaCommands {
 // with spaces or shell characters is single-quoted.
 LlamaCommands llama_commands(const BenchParams& p, const std::string& model_path, int n_parallel);
 
-}  // namespace rigbench::report
+// The arguments of LlamaCommands::server, one element each and unquoted, without the program
+// name: "-m", model_path, "-c", N, "-np", n_parallel, then the knobs off their default (and
+// -t, -ngl as that line has them): what `rigbench tune --objective serve` starts llama-server with.
+std::vector<std::string> llama_server_args(const BenchParams& p, const std::string& model_path, int n_parallel);
+
+// The keys of the knobs (core/knobs.h) off their default in `p` that the llama-server line does
+// not carry (e.g. rpc, no_host, embeddings, cpu_mask): a server started from that line would
+// not run as `p` asks. The test's own tokens and depth are not knobs of a server and are
+// never listed. Empty: the line carries every setting.
+std::vector<std::string> llama_server_unmapped(const BenchParams& p);
+
+}  // namespace rigbench

@@ -1,4 +1,4 @@
-#include "report/llama_commands.h"
+#include "core/llama_commands.h"
 
 #include <algorithm>
 #include <cctype>
@@ -6,7 +6,7 @@
 #include "core/knobs.h"
 #include "core/strings.h"
 
-namespace rigbench::report {
+namespace rigbench {
 
 namespace {
 
@@ -78,22 +78,56 @@ Words bench_words(const BenchParams& p) {
   return w;
 }
 
-std::string command(const std::string& tool, const std::string& model_path, const Words& head, const Words& words) {
-  std::string out = tool + " -m " + shell_word(model_path);
+// -m MODEL, then `head`, then `words`, one argv element each.
+std::vector<std::string> argv_of(const std::string& model_path, const Words& head, const Words& words) {
+  std::vector<std::string> out = {"-m", model_path};
   for (const Words* list : {&head, &words}) {
-    for (const auto& [flag, value] : *list) out += " " + flag + (value.empty() ? "" : " " + shell_word(value));
+    for (const auto& [flag, value] : *list) {
+      out.push_back(flag);
+      if (!value.empty()) out.push_back(value);
+    }
   }
   return out;
 }
 
+std::string command(const std::string& tool, const std::string& model_path, const Words& head, const Words& words) {
+  std::string out = tool;
+  for (const std::string& word : argv_of(model_path, head, words)) out += " " + shell_word(word);
+  return out;
+}
+
+Words server_head(const BenchParams& p, int n_parallel) {
+  return {{"-c", std::to_string(p.n_ctx)}, {"-np", std::to_string(n_parallel)}};
+}
+
+// The knobs the llama-server and llama-cli lines carry (common_words), and those of the test
+// (llama-bench's -p/-n/-d, no server flag).
+constexpr const char* kServerKnobs[] = {
+    "n_threads", "n_gpu_layers", "n_batch",  "n_ubatch",     "flash_attn", "type_k",
+    "type_v",    "poll",         "cpu_strict", "load_mode",  "n_cpu_moe",  "cpu_moe",
+    "split_mode", "main_gpu",    "no_kv_offload", "devices", "tensor_split", "tensor_buft_overrides",
+    "no_op_offload", "n_ctx",    "n_depth"};
+
 }  // namespace
+
+std::vector<std::string> llama_server_args(const BenchParams& p, const std::string& model_path, int n_parallel) {
+  return argv_of(model_path, server_head(p, n_parallel), common_words(p));
+}
+
+std::vector<std::string> llama_server_unmapped(const BenchParams& p) {
+  std::vector<std::string> out;
+  for (const Knob& k : knobs()) {
+    if (std::find(std::begin(kServerKnobs), std::end(kServerKnobs), k.key) != std::end(kServerKnobs)) continue;
+    if (off_default(p, k.key)) out.push_back(k.key);
+  }
+  return out;
+}
 
 LlamaCommands llama_commands(const BenchParams& p, const std::string& model_path, int n_parallel) {
   LlamaCommands c;
-  const std::string ctx = std::to_string(p.n_ctx);
   const Words common = common_words(p);
-  c.server = command("llama-server", model_path, {{"-c", ctx}, {"-np", std::to_string(n_parallel)}}, common);
-  c.cli = command("llama-cli", model_path, {{"-c", ctx}}, common);
+  c.server = command("llama-server", model_path, server_head(p, n_parallel), common);
+  c.cli = command("llama-cli", model_path, {{"-c", std::to_string(p.n_ctx)}}, common);
   Words test = {{"-p", std::to_string(p.n_prompt)}, {"-n", std::to_string(p.n_gen)}};
   if (p.n_prompt > 0 && p.n_gen > 0) test = {{"-pg", std::to_string(p.n_prompt) + "," + std::to_string(p.n_gen)}};
   if (p.n_depth > 0) test.push_back({"-d", std::to_string(p.n_depth)});
@@ -117,4 +151,4 @@ LlamaCommands llama_commands(const BenchParams& p, const std::string& model_path
   return c;
 }
 
-}  // namespace rigbench::report
+}  // namespace rigbench
