@@ -224,12 +224,10 @@ TEST(ServeBenchLlamaServer, AServerStoppedWithSigtermMidRunIsLost) {
   server.signal(SIGTERM);
   bench.join();
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  // Which of the two refusals sees it first is the machine's timing: streams held open (the
-  // stall probe is refused) or the next requests refused at once (on a busy machine the SIGTERM
-  // may come between two requests). Either is the server lost, never a run that ends well.
-  const bool probe_refused = r.err.find("the server was lost (it stopped accepting connections while") != std::string::npos;
-  const bool requests_refused = r.err.find("the server was lost (5 requests in a row refused;") != std::string::npos;
-  EXPECT_TRUE(probe_refused || requests_refused) << r.err;
+  // How it is seen lost is the machine's timing: the stall probe refused (streams held open),
+  // the next requests refused at once (the SIGTERM came between two requests) or the probe's
+  // pings unanswered (a busy machine). Each is the server lost, never a run that ends well.
+  EXPECT_NE(r.err.find("the server was lost ("), std::string::npos) << r.err;
   const json runs = runs_of(r);
   ASSERT_EQ(runs.size(), 1u) << r.out;
   EXPECT_GT(runs[0]["completed"].get<int>(), 0);
