@@ -21,6 +21,7 @@ using testing::ProcessResult;
 using testing::query_int;
 using testing::query_text;
 using testing::run_process;
+using testing::run_process_signal_when;
 using testing::TempDir;
 
 std::vector<std::string> tune_args(std::vector<std::string> extra) {
@@ -107,9 +108,19 @@ TEST(TuneE2E, AModelThatFitsNowhereIsOneLineWithFitsNumbers) {
 TEST(TuneE2E, SigintStoresTheTrialsSoFarPrintsTheBestAndExits130) {
   TempDir dir;
   const std::string db = dir.file("r.db");
-  const ProcessResult r = run_process(tune_args({"-c", "8192", "-n", "4096", "--max-time", "3600", "-t", "1,2", "-fa", "on,off", "--poll", "0,50", "-ctk",
-                                                 "f16", "-ctv", "f16", "--db", db, "-o", "json"}),
-                                      /*signal_after_s=*/4.0, SIGINT);
+  // Ctrl-C once a trial has ended and the next one loads (its progress lines: a second "load"),
+  // not after a fixed time: on a busy machine the first trial may take longer than any.
+  const auto second_load = [](const std::string& err) {
+    const auto first = err.find("· load");
+    return first != std::string::npos && err.find("· load", first + 1) != std::string::npos;
+  };
+  bool ready = false;
+  const ProcessResult r =
+      run_process_signal_when(tune_args({"-c", "8192", "-n", "4096", "--max-time", "3600", "-t", "1,2", "-fa", "on,off",
+                                         "--poll", "0,50", "-ctk", "f16", "-ctv", "f16", "--db", db, "-o", "json",
+                                         "--progress"}),
+                              SIGINT, second_load, ready);
+  ASSERT_TRUE(ready) << r.err;
   EXPECT_EQ(r.exit_code, 130) << r.err;
   EXPECT_NE(r.err.find("interrupted: the best so far is printed above"), std::string::npos) << r.err;
   const auto j = nlohmann::json::parse(r.out);
