@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -104,11 +103,7 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   job.ignore_eos = !opts.no_ignore_eos;
   job.n_prompt = opts.n_prompt;
   job.n_gen = opts.n_gen;
-  if (!job.trace.empty()) {  // the records' tg<n_gen>: the trace's mean output length
-    double sum = 0;
-    for (const measure::TraceRequest& r : job.trace) sum += r.output_tokens;
-    job.n_gen = static_cast<int>(std::lround(sum / static_cast<double>(job.trace.size())));
-  }
+  if (!job.trace.empty()) job.n_gen = measure::trace_mean_output_tokens(job.trace);  // the records' tg<n_gen>
   job.prompts_file = opts.prompts_file;
   job.slo = flags->slo;
   job.slo_text = opts.slo;

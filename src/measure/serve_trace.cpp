@@ -52,4 +52,11 @@ std::vector<double> trace_arrivals(const std::vector<TraceRequest>& trace, doubl
   return out;
 }
 
+int trace_mean_output_tokens(const std::vector<TraceRequest>& trace) {
+  if (trace.empty()) return 0;
+  double sum = 0;
+  for (const TraceRequest& r : trace) sum += r.output_tokens;
+  return static_cast<int>(std::lround(sum / static_cast<double>(trace.size())));
+}
+
 }  // namespace rigbench::measure

@@ -29,4 +29,7 @@ Result<std::vector<TraceRequest>> read_trace(const std::string& path);
 // by `scale` (> 0).
 std::vector<double> trace_arrivals(const std::vector<TraceRequest>& trace, double scale);
 
+// The trace's mean output length, tokens, rounded (a served record's tg<n>); 0 for no requests.
+int trace_mean_output_tokens(const std::vector<TraceRequest>& trace);
+
 }  // namespace rigbench::measure

@@ -6,10 +6,10 @@
 #include <set>
 
 #include "core/knobs.h"
+#include "core/llama_commands.h"
 #include "core/stats.h"
 #include "core/strings.h"
 #include "hw/describe.h"
-#include "core/llama_commands.h"
 #include "measure/preflight.h"
 #include "measure/tune_serve.h"
 

@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "core/short_commit.h"
+#include "core/stats.h"
 #include "core/strings.h"
 
 namespace rigbench::report {
@@ -71,12 +72,7 @@ std::vector<ServedOverhead> served_overheads(std::span<const RunRecord> records,
     if (std::isfinite(s.client_tg_tps)) one.client_tps.push_back(s.client_tg_tps);
     if (s.ttft_ms.n > 0) one.ttft_ms.push_back(s.ttft_ms.median);
   }
-  const auto mean = [](const std::vector<double>& v) {
-    if (v.empty()) return std::nan("");
-    double sum = 0;
-    for (double x : v) sum += x;
-    return sum / static_cast<double>(v.size());
-  };
+  const auto mean = [](const std::vector<double>& v) { return v.empty() ? std::nan("") : summarize(v).mean; };
   std::vector<ServedOverhead> out;
   for (Served& one : served) {
     const auto in = tg.find(one.key);
