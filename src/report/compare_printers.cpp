@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <set>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 #include "core/noise_note.h"
@@ -50,9 +52,9 @@ std::vector<std::pair<std::string, std::string Row::*>> label_columns(const Comp
   return cols;
 }
 
-std::string test_with_unit(const Row& row) {
-  if (row.metric == Metric::kMemory) return row.test.empty() ? "memory" : "memory " + row.test;
-  return row.test + " " + metric_info(row.metric).unit;
+std::string test_with_unit(const Row& row, const std::string& test) {
+  if (row.metric == Metric::kMemory) return test.empty() ? "memory" : "memory " + test;
+  return test + " " + metric_info(row.metric).unit;
 }
 
 // A cell's noise codes, each once, in order of first appearance.
@@ -97,6 +99,7 @@ Json row_json(const Comparison& cmp, const Row& row) {
   j["metric"] = metric_info(row.metric).key;
   j["unit"] = metric_info(row.metric).unit;
   j["test"] = row.test;
+  if (!row.server.empty()) j["server"] = row.server;  // the end of `test`
   j["winner"] = row.winner >= 0 ? Json(cmp.columns[row.winner]) : Json(nullptr);
   j["verdict"] = row.verdict;
   j["p"] = jnum(row.p);  // Welch, two-sided: the best against the runner-up
@@ -186,10 +189,13 @@ Table compare_table(const Comparison& cmp) {
   }
   bool several_configs = false;
   std::vector<std::string> flags;  // the energy flags shown
+  // Served rows name their server by a tag, said once below the table: a server's identity
+  // (software, version, API, URL) made a served row's test 80 characters wide.
+  const std::vector<std::string> servers = row_servers(cmp);
   for (const Row& row : cmp.rows) {
     std::vector<TableCell> cells;
     for (const auto& [name, field] : label_columns(cmp)) cells.push_back(TableCell::str(row.*field));
-    cells.push_back(TableCell::str(test_with_unit(row)));
+    cells.push_back(TableCell::str(row_test_text(row, servers)));
     for (std::size_t i = 0; i < row.cells.size(); ++i) {
       const Cell& c = row.cells[i];
       const std::string strong = static_cast<int>(i) == row.winner ? "**" : "";
@@ -211,7 +217,9 @@ Table compare_table(const Comparison& cmp) {
   for (const std::string& note : cmp.same_name_notes) t.add_note(note);
   if (several_configs) t.add_note(best_of_note());
   if (const std::string note = energy_flags_note(flags); !note.empty()) t.add_note(note);
-  for (std::string& line : noise_lines(cmp)) t.add_note("[noise] " + std::move(line));
+  for (std::size_t i = 0; i < servers.size(); ++i)
+    t.add_note("S" + std::to_string(i + 1) + ": the server " + servers[i] + " (serve-bench; @ cN: N requests in flight)");
+  for (std::string& line : noise_lines(cmp, std::nullopt, servers)) t.add_note("[noise] " + std::move(line));
   return t;
 }
 
@@ -395,16 +403,40 @@ std::string noise_text(const Cell& cell) {
   return cell.noise.empty() ? "" : " [noise: " + noise_codes_text(cell, ", ") + "]";
 }
 
-std::vector<std::string> noise_lines(const Comparison& cmp, std::optional<Metric> only) {
+std::vector<std::string> row_servers(const Comparison& cmp) {
+  std::vector<std::string> servers;
+  for (const Row& row : cmp.rows) {
+    if (!row.server.empty() && std::find(servers.begin(), servers.end(), row.server) == servers.end())
+      servers.push_back(row.server);
+  }
+  return servers;
+}
+
+std::string row_test_text(const Row& row, const std::vector<std::string>& servers) {
+  const auto s = std::find(servers.begin(), servers.end(), row.server);
+  const std::string suffix = " " + row.server;
+  if (row.server.empty() || s == servers.end() || !row.test.ends_with(suffix)) return test_with_unit(row, row.test);
+  const std::string tag = "S" + std::to_string(s - servers.begin() + 1);
+  return test_with_unit(row, row.test.substr(0, row.test.size() - suffix.size()) + " · " + tag);
+}
+
+std::vector<std::string> noise_lines(const Comparison& cmp, std::optional<Metric> only,
+                                     const std::vector<std::string>& servers) {
   std::vector<std::string> lines;
+  // (labels, server, column, note): said once; a run's notes are in each of its rows' cells.
+  std::set<std::tuple<std::string, std::string, std::size_t, std::string>> said;
   for (const Row& row : cmp.rows) {
     if (only && row.metric != *only) continue;
-    std::string where;
-    for (const auto& [name, field] : label_columns(cmp)) where += (where.empty() ? "" : " · ") + row.*field;
-    where += (where.empty() ? "" : " · ") + test_with_unit(row);
+    std::string labels;
+    for (const auto& [name, field] : label_columns(cmp)) labels += (labels.empty() ? "" : " · ") + row.*field;
+    const std::string where = labels + (labels.empty() ? "" : " · ") + row_test_text(row, servers);
     for (std::size_t i = 0; i < row.cells.size(); ++i) {
       const Cell& c = row.cells[i];
-      for (const NoiseNote& n : c.noise) lines.push_back(where + ", " + cmp.columns[i] + ": " + noise_note_text(n));
+      for (const NoiseNote& n : c.noise) {
+        const std::string text = noise_note_text(n);
+        if (!said.emplace(labels, row.server, i, text).second) continue;
+        lines.push_back(where + ", " + cmp.columns[i] + ": " + text);
+      }
       if (c.noise_more > 0)
         lines.push_back(where + ", " + cmp.columns[i] + ": and " + std::to_string(c.noise_more) +
                         " more distinct notes (-o json: the first " + std::to_string(kMaxCellNoise) + ")");

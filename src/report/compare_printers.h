@@ -52,10 +52,23 @@ std::string interval_text(Metric metric, const Cell& cell);
 // once); "" when it has none.
 std::string noise_text(const Cell& cell);
 
+// The servers of a comparison's served rows (Row::server), each once, in the order of the rows;
+// their legend tags are "S1", "S2", ... in this order. Empty when no row is a served run's.
+std::vector<std::string> row_servers(const Comparison& cmp);
+
+// A row's test with its unit ("pp512 t/s", "memory n_ctx 640"); a served row's server, the end
+// of its test, is replaced by its tag in `servers` (row_servers: "tg16 @ c4 · S1 t/s") where
+// `servers` holds it, and kept whole otherwise.
+std::string row_test_text(const Row& row, const std::vector<std::string>& servers = {});
+
 // Every cell's noise notes, one line each: "<model> · <machine> · <test>, <column>: <note>;
-// <remedy>" (the row's labels that are not the columns), "... and N more" after a cell's
-// kMaxCellNoise; empty when no cell has any. `only`: the rows of that metric alone.
-std::vector<std::string> noise_lines(const Comparison& cmp, std::optional<Metric> only = std::nullopt);
+// <remedy>" (the row's labels that are not the columns; the test as row_test_text with
+// `servers`), "... and N more" after a cell's kMaxCellNoise; empty when no cell has any. A note
+// is said once for a run: the rows of one run (a served run's pp, TTFT, tg and ITL rows) with
+// the same labels and column say it on the first of them alone. `only`: the rows of that metric
+// alone.
+std::vector<std::string> noise_lines(const Comparison& cmp, std::optional<Metric> only = std::nullopt,
+                                     const std::vector<std::string>& servers = {});
 
 // The winner column of a row: the winning column, else its verdict ("no clear winner", "single
 // result", ""); with " (knobs differ)" where Row::knobs_differ.

@@ -18,7 +18,7 @@ namespace {
 struct RowKey {
   std::string model, machine, build, knobs;
   int metric = 0, n = 0, depth = 0;
-  std::string test;
+  std::string test, server;
   auto operator<=>(const RowKey&) const = default;
 };
 
@@ -146,7 +146,8 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
                    static_cast<int>(metric),
                    c->n,
                    c->depth,
-                   c->test};
+                   c->test,
+                   c->server};
         RowCells& row = table[key];
         if (row.columns.empty()) {
           row.columns.resize(cmp.columns.size());
@@ -174,6 +175,7 @@ Result<Comparison> compare(std::span<const RunRecord> records, const CompareOpti
     row.knob_settings = cells.knobs;
     row.metric = static_cast<Metric>(key.metric);
     row.test = key.test;
+    row.server = key.server;
     row.n = key.n;
     const MetricInfo& info = metric_info(row.metric);
     for (const CellConfigs& configs : cells.columns) row.cells.push_back(make_cell(configs, info));

@@ -71,6 +71,7 @@ struct Row {
   bool knobs_differ = false;
   Metric metric = Metric::kPp;
   std::string test;         // as MetricValues::test
+  std::string server;       // as MetricValues::server: a served row's server, the end of `test`; "" otherwise
   int n = 0;                // as MetricValues::n: the test's tokens, n_ctx (memory), queries (embedding latency)
   std::vector<Cell> cells;  // one per Comparison::columns
   int winner = -1;          // index of the winning column; -1 when there is none

@@ -37,7 +37,7 @@ std::string test_label(Metric metric, int n, int depth, bool pg, const std::stri
 MetricValues values(const RunRecord& rec, std::vector<double> samples, Metric metric, int n, int depth,
                     const std::string& suffix = "") {
   std::string test = test_label(metric, n, depth, pp_tg_test(rec), suffix);
-  return MetricValues{std::move(samples), n, depth, std::move(test), std::nullopt, {}};
+  return MetricValues{std::move(samples), n, depth, std::move(test), std::nullopt, {}, {}};
 }
 
 // " (stated)", " (estimated)", ...: energy that no meter read; "" for counter or integrated.
@@ -132,15 +132,21 @@ std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric) {
     v->test += " @ c" + std::to_string(s.concurrency);
     if (s.rate_rps > 0) v->test += " rate " + shortest(s.rate_rps);
     if (!s.trace.empty()) v->test += " trace " + s.trace + (s.trace_scale != 1 ? " x" + shortest(s.trace_scale) : "");
-    if (!s.software.empty()) v->test += " " + s.software;
-    if (!s.version.empty()) {
-      // In two steps: GCC 12 -O3 warns (-Wrestrict, a false positive) on " " + a temporary here.
-      v->test += ' ';
-      v->test += short_commit(s.version);  // llama-server's "b7090-<40 hex>"
-    }
-    v->test += " " + s.api + " " + s.url;
+    v->server = server_label(s);
+    v->test += ' ';
+    v->test += v->server;
   }
   return v;
+}
+
+std::string server_label(const ServerRun& s) {
+  std::string label = s.software;
+  if (!s.version.empty()) {
+    // In two steps: GCC 12 -O3 warns (-Wrestrict, a false positive) on " " + a temporary here.
+    if (!label.empty()) label += ' ';
+    label += short_commit(s.version);  // llama-server's "b7090-<40 hex>"
+  }
+  return label + (label.empty() ? "" : " ") + s.api + " " + s.url;
 }
 
 std::optional<MetricValues> wont_fit_values(const RunRecord& rec, Metric metric) {

@@ -26,7 +26,15 @@ struct MetricValues {
   std::optional<Summary> stated;
   // Energy and cost: the record's doubts about its energy figures (EnergyInfo::flags).
   std::vector<std::string> flags;
+  // A serve-bench run's server (server_label), the end of `test`; "" for an in-process run.
+  // compare's md puts it in a legend, so that a served row's test stays short.
+  std::string server;
 };
+
+// A served run's server as compare and the report name it: its software and short version,
+// the API and the URL ("llama.cpp b7090-80fb11ac openai-completions http://127.0.0.1:8080";
+// the API and the URL alone where the server did not say what it is).
+std::string server_label(const ServerRun& s);
 
 // nullopt when the record holds no value of `metric` (a test that did not run, no memory breakdown).
 // A serve-bench run's test names its load, the server and its API as well, so that runs of

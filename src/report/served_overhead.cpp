@@ -3,9 +3,9 @@
 #include <map>
 #include <tuple>
 
-#include "core/short_commit.h"
 #include "core/stats.h"
 #include "core/strings.h"
+#include "report/metric_values.h"
 
 namespace rigbench::report {
 
@@ -16,12 +16,6 @@ bool plain_served(const RunRecord& rec) {
   const ServerRun& s = *rec.server;
   return s.concurrency == 1 && s.rate_rps == 0 && s.turns == 1 && s.prefix_tokens == 0 && s.trace.empty() &&
          rec.results.tg && rec.failed.empty();
-}
-
-std::string server_label(const ServerRun& s) {
-  std::string label = s.software.empty() ? std::string("server") : s.software;
-  if (!s.version.empty()) label += " " + short_commit(s.version);
-  return label + " " + s.api + " " + s.url;
 }
 
 }  // namespace

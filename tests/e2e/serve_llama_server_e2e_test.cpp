@@ -81,8 +81,11 @@ TEST(ServeBenchLlamaServer, ConcurrencySweep124AgainstTheShippedModel) {
   // compare keeps the three concurrencies apart.
   const ProcessResult cmp = run_process({RIGBENCH_BIN, "compare", "--db", db});
   EXPECT_EQ(cmp.exit_code, 0) << cmp.err;
-  EXPECT_NE(cmp.out.find("@ c4 llama.cpp"), std::string::npos) << cmp.out;
-  EXPECT_NE(cmp.out.find("@ c1 llama.cpp"), std::string::npos) << cmp.out;
+  // The server is named once, in a legend under the table; the rows carry its tag.
+  EXPECT_NE(cmp.out.find("@ c4 · S1"), std::string::npos) << cmp.out;
+  EXPECT_NE(cmp.out.find("@ c1 · S1"), std::string::npos) << cmp.out;
+  EXPECT_NE(cmp.out.find("S1: the server llama.cpp b"), std::string::npos) << cmp.out;
+  EXPECT_EQ(cmp.out.find("S2: "), std::string::npos) << cmp.out;
   // llama-server states its build as "b<N>-<40-digit commit>": its rows show the commit as
   // every other place does, 8 digits (a new user saw all 40 there); the record keeps it whole.
   const std::string commit = runs[0]["server_version"].get<std::string>();

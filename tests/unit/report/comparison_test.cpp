@@ -450,6 +450,65 @@ TEST(ComparePrinters, CsvAndJson) {
   EXPECT_FALSE(parse_compare_by("gpu"));
 }
 
+// A new user's compare over bench and serve-bench runs was 521 columns wide: each served row's
+// test named its server whole ("tg128 @ c1 llama.cpp b1-80fb11ac openai-completions
+// http://127.0.0.1:18080 t/s"), and a run's noise note stood again under each of its rows. The
+// md names each server once, in a legend (S1, S2 in the order of the rows), and says a run's
+// note once; -o json keeps the whole test and adds the server.
+TEST(ComparePrinters, ServedRowsNameTheirServerByALegendAndARunsNoteIsSaidOnce) {
+  auto served = [](const std::string& id, const std::string& host, const std::string& url) {
+    RunRecord r = testing::sample_record(id);
+    r.machine.hostname = host;
+    ServerRun s;
+    s.url = url;
+    s.software = "llama.cpp";
+    s.version = "b1-80fb11ac73e66d89eae2c6a91d8a77428fa733ed";
+    s.api = "openai-completions";
+    s.concurrency = 1;
+    r.server = s;
+    r.noise = {{"machine_busy", "", "machine busy: other processes used 60 % of the CPUs' time", "stop them"}};
+    return r;
+  };
+  const std::vector<RunRecord> records = {served("1", "box-a", "http://127.0.0.1:8080"),
+                                          served("2", "box-b", "http://127.0.0.1:8081")};
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp) << cmp.error().message;
+  EXPECT_EQ(row_servers(*cmp), (std::vector<std::string>{"llama.cpp b1-80fb11ac openai-completions http://127.0.0.1:8080",
+                                                         "llama.cpp b1-80fb11ac openai-completions http://127.0.0.1:8081"}));
+  std::ostringstream md;
+  print_comparison(*cmp, {}, 0.05, OutputFormat::kMarkdown, md);
+  const std::string out = unpadded(md.str());
+  EXPECT_NE(out.find("| tg128 @ c1 · S1 t/s |"), std::string::npos) << out;
+  EXPECT_NE(out.find("| tg128 @ c1 · S2 t/s |"), std::string::npos) << out;
+  EXPECT_NE(out.find("S1: the server llama.cpp b1-80fb11ac openai-completions http://127.0.0.1:8080 (serve-bench"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("S2: the server llama.cpp b1-80fb11ac openai-completions http://127.0.0.1:8081 (serve-bench"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("openai-completions http://127.0.0.1:8080 t/s"), std::string::npos) << out;
+  // Each run has pp, TTFT and tg rows: its note is said once, under its first row.
+  std::size_t notes = 0;
+  for (std::size_t at = out.find("other processes used 60 %"); at != std::string::npos;
+       at = out.find("other processes used 60 %", at + 1))
+    ++notes;
+  EXPECT_EQ(notes, 2u) << out;
+  EXPECT_NE(out.find("[noise] Model, \"quoted\" | piped F32 · pp512 @ c1 · S1 t/s, box-a: machine busy"),
+            std::string::npos)
+      << out;
+
+  std::ostringstream json;
+  print_comparison(*cmp, {}, 0.05, OutputFormat::kJson, json);
+  const auto j = nlohmann::json::parse(json.str());
+  bool found = false;
+  for (const auto& row : j["rows"]) {
+    if (row["test"] != "tg128 @ c1 llama.cpp b1-80fb11ac openai-completions http://127.0.0.1:8081") continue;
+    found = true;
+    EXPECT_EQ(row["server"], "llama.cpp b1-80fb11ac openai-completions http://127.0.0.1:8081");
+  }
+  EXPECT_TRUE(found) << json.str();
+}
+
 // A cell shows the 95 % interval of its pooled samples and carries the noise notes of the
 // runs it pools that concern its test (pp rows: pp's and the run's; tg rows: tg's and the
 // run's), each once, in md, csv and json.
