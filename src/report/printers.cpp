@@ -8,6 +8,7 @@
 #include "core/noise_note.h"
 #include "core/rpc_endpoints.h"
 #include "core/short_commit.h"
+#include "core/strings.h"
 #include "core/significance.h"
 #include "report/columns.h"
 #include "report/printer.h"
@@ -65,7 +66,7 @@ Table test_table(const PrinterOptions& options) {
 }
 
 // One row per test of each record (llama-bench's layout), columns from test_columns(), through
-// the table builder's streaming lines (report/table.h: rows unpadded, each flushed); the
+// the table builder's streaming lines (report/table.h: aligned to the first row, each flushed); the
 // footer and notes after the table say what a row's cells cannot (the llama.cpp build, why a
 // run was refused or failed, an interruption, a tg above its bound).
 // "RPC0 at 127.0.0.1:50052 3 layers (15.2 of 15.6 GiB free, rtt 0.061 ms), CPU 0 layers + output".
@@ -107,10 +108,10 @@ class MarkdownPrinter final : public Printer {
       return;
     }
     for (const Phase ph : row_phases(rec)) {
-      if (table_.rows().empty()) out_ << markdown_header(table_, options_.wide);
       std::vector<TableCell> cells;
       for (const auto& c : test_columns()) cells.push_back(TableCell::str(c.cell(rec, ph)));
       table_.add_row(std::move(cells));
+      if (table_.rows().size() == 1) out_ << markdown_header(table_, options_.wide);
       out_ << markdown_row(table_, table_.rows().size() - 1, options_.wide) << std::flush;
       const std::string at = "row " + std::to_string(table_.rows().size()) + ": ";
       if (!rec.refused.empty()) notes_.push_back(at + "refused: " + rec.refused);
@@ -125,6 +126,9 @@ class MarkdownPrinter final : public Printer {
       }
       if (ph == Phase::kTg) {
         if (const std::string note = bound_exceeded_note(rec); !note.empty()) notes_.push_back(at + note);
+        if (rec.roofline.tg_bound_tps > 0)
+          bounds_ += (bounds_.empty() ? "row " : ", row ") + std::to_string(table_.rows().size()) + " <= " +
+                     format_fixed(rec.roofline.tg_bound_tps, 1);
       }
       interval_cell(rec, ph, table_.rows().size());
       const char* phase = ph == Phase::kPp ? "pp" : "tg";
@@ -170,6 +174,8 @@ class MarkdownPrinter final : public Printer {
                         "0 t/s (a rate cannot be negative); so wide an interval says the repetitions are too few or "
                         "too spread to pin the mean");
     }
+    if (!bounds_.empty() && !options_.wide)  // --wide: the tg bound t/s column
+      table_.add_footer("tg bound t/s (bandwidth / bytes read per token; an upper bound, not a measurement): " + bounds_);
     if (!commit_.empty()) table_.add_footer("llama.cpp build: " + commit_);
     if (synthetic_)
       table_.add_note(
@@ -187,6 +193,7 @@ class MarkdownPrinter final : public Printer {
   bool synthetic_ = false;
   std::vector<std::string> notes_;
   std::string intervals_;  // "row 1 ±0.8 %, row 2 ±1.9 %"
+  std::string bounds_;     // tg rows' bounds: "row 2 <= 24010.2"
   std::string low_clamped_;  // rows whose interval has its low end cut at 0: "1, 2"
   double target_pct_ = std::nan("");
 

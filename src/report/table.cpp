@@ -306,20 +306,40 @@ std::string markdown_table(const Table& table, bool wide) {
   return out;
 }
 
+namespace {
+
+// The streamed lines' widths: each shown column's header (3 at least) or its cell in the first
+// row, the wider; the rows that follow are padded to them (a wider cell widens its own line).
+std::vector<std::size_t> stream_widths(const Table& table, const std::vector<std::size_t>& shown) {
+  std::vector<std::size_t> width;
+  for (std::size_t i : shown) {
+    std::size_t w = std::max<std::size_t>(display_width(md_escape(table.columns()[i].header)), 3);
+    if (!table.rows().empty()) w = std::max(w, display_width(md_escape(table.rows()[0][i].text)));
+    width.push_back(w);
+  }
+  return width;
+}
+
+}  // namespace
+
 std::string markdown_header(const Table& table, bool wide) {
+  const std::vector<std::size_t> shown = shown_columns(table, wide);
+  const std::vector<std::size_t> width = stream_widths(table, shown);
   std::string head = "|", rule = "|";
-  for (std::size_t i : shown_columns(table, wide)) {
-    const TableColumn& c = table.columns()[i];
-    const std::string header = md_escape(c.header);
-    head += " " + header + " |";
-    rule += rule_cell(std::max<std::size_t>(display_width(header), 3), c.align);
+  for (std::size_t k = 0; k < shown.size(); ++k) {
+    const TableColumn& c = table.columns()[shown[k]];
+    head += " " + pad(md_escape(c.header), width[k], c.align) + " |";
+    rule += rule_cell(width[k], c.align);
   }
   return head + "\n" + rule + "\n";
 }
 
 std::string markdown_row(const Table& table, std::size_t row, bool wide) {
+  const std::vector<std::size_t> shown = shown_columns(table, wide);
+  const std::vector<std::size_t> width = stream_widths(table, shown);
   std::string out = "|";
-  for (std::size_t i : shown_columns(table, wide)) out += " " + md_escape(table.rows()[row][i].text) + " |";
+  for (std::size_t k = 0; k < shown.size(); ++k)
+    out += " " + pad(md_escape(table.rows()[row][shown[k]].text), width[k], table.columns()[shown[k]].align) + " |";
   return out + "\n";
 }
 

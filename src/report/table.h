@@ -135,12 +135,15 @@ void render(const Table& table, OutputFormat format, std::ostream& out, RenderOp
 std::string markdown_table(const Table& table, bool wide = false);
 
 // Rows written as they come (bench's records, each flushed so that an interrupted run leaves
-// well-formed output): the widths are not known yet, so md cells are not padded. render()
-// writes the same lines for csv, and md's footers and notes with markdown_footer().
+// well-formed output), aligned as llama-bench aligns its rows: the rows that follow are not
+// known yet, so each column is as wide as its header or its cell in the table's first row, the
+// wider, and a later cell wider than that widens its own line only. render() writes the same
+// lines for csv, and md's footers and notes with markdown_footer().
 //
-// md: the header and rule lines of the shown columns.
+// md: the header and rule lines of the shown columns, padded to the first row's widths (write
+// them once the first row is added; before it, to the headers' widths).
 std::string markdown_header(const Table& table, bool wide = false);
-// md: row `row`, one line, cells unpadded.
+// md: row `row`, one line, its cells padded to the header's and first row's widths.
 std::string markdown_row(const Table& table, std::size_t row, bool wide = false);
 // md: what follows the table: a blank line, the footers, the notes ("" when there are none).
 std::string markdown_footer(const Table& table);

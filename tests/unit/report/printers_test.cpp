@@ -20,7 +20,11 @@ std::string print(OutputFormat f, int n_records) {
   return testing::printed(f, std::vector<RunRecord>(static_cast<std::size_t>(n_records), testing::sample_record()));
 }
 
-std::string markdown(const std::vector<RunRecord>& records) { return testing::printed(OutputFormat::kMarkdown, records); }
+// The md of `records` with its cells' padding collapsed to one space (the alignment itself is
+// held by OneRowPerTestLikeLlamaBenchWithMeanAndStddev).
+std::string markdown(const std::vector<RunRecord>& records) {
+  return testing::unpadded(testing::printed(OutputFormat::kMarkdown, records));
+}
 
 TEST(JsonPrinter, WritesAParseableArray) {
   EXPECT_EQ(nlohmann::json::parse(print(OutputFormat::kJson, 0)).size(), 0u);
@@ -49,16 +53,37 @@ TEST(MarkdownPrinter, OneRowPerTestLikeLlamaBenchWithMeanAndStddev) {
   const std::string md = print(OutputFormat::kMarkdown, 1);
   const auto lines = split(md, '\n');
   ASSERT_GE(lines.size(), 4u) << md;
-  EXPECT_EQ(lines[0], "| model | size | backend | threads | test | t/s | TTFT ms | p99 ms | tg bound t/s |");
+  // Aligned as llama-bench aligns its rows: each column as wide as its header or the first row's cell.
+  EXPECT_EQ(lines[0], "| model                        | size     | backend | threads | test       | t/s             | TTFT ms | p99 ms |");
+  EXPECT_EQ(lines[1], "| ---------------------------- | -------- | ------- | ------- | ---------- | --------------- | ------- | ------ |");
   // The record holds pp512 (with TTFT) and tg128 of one -pg test: a row each, marked (pg);
   // pipes in names escaped.
-  EXPECT_EQ(lines[2],
-            "| Model, \"quoted\" \\| piped F32 | 1.13 MiB | CPU | 8 | pp512 (pg) | 768.00 ± 362.04 | 750.50 | 995.50 | - |");
+  EXPECT_EQ(lines[2], "| Model, \"quoted\" \\| piped F32 | 1.13 MiB | CPU     | 8       | pp512 (pg) | 768.00 ± 362.04 | 750.50  | 995.50 |");
   // TTFT's p99 on the pp row (1000.5 and 500.5 ms: 500.5 + 0.99 * 500); this tg kept no token latencies.
-  EXPECT_EQ(lines[3],
-            "| Model, \"quoted\" \\| piped F32 | 1.13 MiB | CPU | 8 | tg128 (pg) | 96.00 ± 45.25 | - | - | - |");
+  EXPECT_EQ(lines[3], "| Model, \"quoted\" \\| piped F32 | 1.13 MiB | CPU     | 8       | tg128 (pg) | 96.00 ± 45.25   | -       | -      |");
   EXPECT_NE(md.find("llama.cpp build: 80fb11ac"), std::string::npos);
-  for (const auto& line : lines) EXPECT_LE(line.size(), 120u) << line;
+  for (const auto& line : lines) EXPECT_LE(display_width(line), 120u) << line;
+}
+
+// The tg bound is a footer in md's default view (its column made the aligned table wider than
+// 120 columns), and a column with --wide.
+TEST(MarkdownPrinter, TheTgBoundIsAFooterAndAColumnWithWide) {
+  RunRecord r = testing::sample_record();
+  r.roofline.tg_bound_tps = 24010.25;
+  const std::string md = testing::printed(OutputFormat::kMarkdown, {r});
+  EXPECT_EQ(md.find("tg bound t/s |"), std::string::npos) << md;
+  EXPECT_NE(md.find("\ntg bound t/s (bandwidth / bytes read per token; an upper bound, not a measurement): row 2 <= "
+                    "24010.2\n"),
+            std::string::npos)
+      << md;
+  std::ostringstream wide;
+  auto p = make_printer(OutputFormat::kMarkdown, wide, PrinterOptions{{}, /*wide=*/true});
+  p->begin();
+  p->add(r);
+  p->end();
+  EXPECT_NE(testing::unpadded(wide.str()).find("| p99 ms | tg bound t/s |"), std::string::npos) << wide.str();
+  EXPECT_NE(wide.str().find("<= 24010.2"), std::string::npos) << wide.str();
+  EXPECT_EQ(wide.str().find("upper bound, not a measurement): row"), std::string::npos) << wide.str();
 }
 
 // A llama-bench import records no devices, but llama-bench records its backend: the table and
@@ -89,12 +114,12 @@ TEST(MarkdownPrinter, WideShowsMemoryParamsAndTtftSpread) {
   p->begin();
   p->add(testing::sample_record());
   p->end();
-  EXPECT_NE(out.str().find("| model | size | params | backend | threads | test | t/s | p50 t/s | p95 t/s | TTFT ms | "
+  EXPECT_NE(testing::unpadded(out.str()).find("| model | size | params | backend | threads | test | t/s | p50 t/s | p95 t/s | TTFT ms | "
                            "TTFT sd | p50 ms | p90 ms | p95 ms | p99 ms | tg bound t/s | of bound | model MiB | KV MiB | "
                            "compute MiB | peak RSS MiB |"),
             std::string::npos)
       << out.str();
-  EXPECT_NE(out.str().find("| 750.50 | 353.55 | 750.50 | 950.50 | 975.50 | 995.50 |"), std::string::npos) << out.str();
+  EXPECT_NE(testing::unpadded(out.str()).find("| 750.50 | 353.55 | 750.50 | 950.50 | 975.50 | 995.50 |"), std::string::npos) << out.str();
 }
 
 TEST(MarkdownPrinter, RefusedAndFailedRunsAreRowsWithTheirReasonInTheNotes) {
@@ -111,14 +136,14 @@ TEST(MarkdownPrinter, RefusedAndFailedRunsAreRowsWithTheirReasonInTheNotes) {
   p->add(refused);
   p->add(failed);
   p->end();
-  const auto lines = split(out.str(), '\n');
+  const auto lines = split(testing::unpadded(out.str()), '\n');
   ASSERT_GE(lines.size(), 5u) << out.str();
   EXPECT_NE(lines[2].find("| pp512 (pg) | refused | - | - |"), std::string::npos) << out.str();
   EXPECT_NE(lines[3].find("| tg128 (pg) | refused | - | - |"), std::string::npos) << out.str();
   EXPECT_NE(lines[4].find("| tg128 | failed | - | - |"), std::string::npos) << out.str();
-  EXPECT_NE(out.str().find("note: row 1: refused: model 'm.gguf' at n_ctx 640 will not fit this machine"),
+  EXPECT_NE(testing::unpadded(out.str()).find("note: row 1: refused: model 'm.gguf' at n_ctx 640 will not fit this machine"),
             std::string::npos);
-  EXPECT_NE(out.str().find("note: row 3: failed: model 'm.gguf': llama_decode failed"), std::string::npos);
+  EXPECT_NE(testing::unpadded(out.str()).find("note: row 3: failed: model 'm.gguf': llama_decode failed"), std::string::npos);
 }
 
 TEST(MarkdownPrinter, PrintsNothingWithoutRecordsAndKnobsOnlyWhenAsked) {
@@ -130,8 +155,8 @@ TEST(MarkdownPrinter, PrintsNothingWithoutRecordsAndKnobsOnlyWhenAsked) {
   p->begin();
   p->add(testing::sample_record());
   p->end();
-  EXPECT_NE(out.str().find("| type_k | fa |"), std::string::npos) << out.str();
-  EXPECT_NE(out.str().find("| f16 | auto |"), std::string::npos) << out.str();
+  EXPECT_NE(testing::unpadded(out.str()).find("| type_k | fa |"), std::string::npos) << out.str();
+  EXPECT_NE(testing::unpadded(out.str()).find("| f16 | auto |"), std::string::npos) << out.str();
 }
 
 TEST(Printers, LoadModeColumnInCsvAlwaysAndInTheTableWhenAsked) {
@@ -162,8 +187,8 @@ TEST(Printers, LoadModeColumnInCsvAlwaysAndInTheTableWhenAsked) {
   q->begin();
   q->add(rec);
   q->end();
-  EXPECT_NE(asked.str().find("| backend | lm | threads |"), std::string::npos) << asked.str();
-  EXPECT_NE(asked.str().find("| CPU | none | 8 |"), std::string::npos) << asked.str();
+  EXPECT_NE(testing::unpadded(asked.str()).find("| backend | lm | threads |"), std::string::npos) << asked.str();
+  EXPECT_NE(testing::unpadded(asked.str()).find("| CPU | none | 8 |"), std::string::npos) << asked.str();
 }
 
 TEST(MarkdownPrinter, NotesAnInterruptedRow) {
@@ -235,7 +260,7 @@ TEST(MarkdownPrinter, NotesASplitRunAboveItsBoundWithTheMemoryAndNetworkTerms) {
   rec.roofline.bandwidth_gbps = 20.0;
   rec.roofline.memory_bound_tps = 8000.0;
   rec.roofline.network_ms_per_token = 24.875;
-  const std::string md = markdown({rec});
+  const std::string md = testing::printed(OutputFormat::kMarkdown, {rec});
   std::string text;  // the notes unwrapped: continuation lines are indented 6 spaces
   for (const auto& line : split(md, '\n')) text += line.rfind("      ", 0) == 0 ? " " + line.substr(6) : "\n" + line;
   EXPECT_NE(text.find("note: row 2: tg 96.00 t/s is above its bound 40.0 t/s, the split's (memory alone 8000.0 t/s, "

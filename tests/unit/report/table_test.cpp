@@ -95,13 +95,18 @@ TEST(Table, WrapColumnKeepsTheTableWithin120ColumnsAndFootersFollowABlankLine) {
   EXPECT_NE(rendered(t, OutputFormat::kCsv).find(words), std::string::npos);
 }
 
-// Rows as they come (bench's records): the header and rule, then each row unpadded; the
-// footer and notes after a blank line.
-TEST(Table, StreamedLinesAreTheMarkdownOfEachRowUnpadded) {
+// Rows as they come (bench's records): the header and rule, then each row, aligned as
+// llama-bench aligns its rows: a column is as wide as its header or its first row's cell, the
+// wider; a later cell wider than that widens its own line only. The footer and notes after a
+// blank line.
+TEST(Table, StreamedLinesAreAlignedToTheHeaderAndTheFirstRow) {
   Table t = sample();
-  EXPECT_EQ(markdown_header(t), "| device | size MiB | tg t/s | ok |\n| ------ | -------: | -----: | --- |\n");
-  EXPECT_EQ(markdown_row(t, 0), "| a\\|b | 3.00 | 12.50 | true |\n");
-  EXPECT_EQ(markdown_row(t, 1, /*wide=*/true), "| long name ± | 1.00 | - | no | - |\n");
+  EXPECT_EQ(markdown_header(t), "| device | size MiB | tg t/s | ok   |\n| ------ | -------: | -----: | ---- |\n");
+  EXPECT_EQ(markdown_row(t, 0), "| a\\|b   |     3.00 |  12.50 | true |\n");
+  EXPECT_EQ(markdown_row(t, 1), "| long name ± |     1.00 |      - | no   |\n");
+  EXPECT_EQ(markdown_row(t, 1, /*wide=*/true), "| long name ± |     1.00 |      - | no   | -      |\n");
+  Table empty({{"name", "device"}, {"ok", "ok"}});
+  EXPECT_EQ(markdown_header(empty), "| device | ok  |\n| ------ | --- |\n");  // no row yet: the headers
   EXPECT_EQ(markdown_footer(t), "\nnote: a note\n");
   EXPECT_EQ(markdown_footer(Table(std::vector<TableColumn>{{"a", "a"}})), "");
   EXPECT_EQ(csv_header(t) + csv_row(t, 0), "name,size_bytes,tps,ok,detail\na|b,3145728,12.5,true,\"x, \"\"y\"\"\"\n");
