@@ -77,7 +77,7 @@ std::optional<Warning> offload_note(const PlanSpec& spec, const MachineInfo& mac
             ") list no device but the CPU, so every layer stays on the CPU (the record says backend CPU)";
   const auto idle = hw::backends_without_devices(machine);
   w.remedy = idle.empty()
-                 ? "build a GPU backend with RIGBENCH_BACKENDS=vulkan|cuda|metal scripts/setup (README, Backends)"
+                 ? "build a GPU backend with RIGBENCH_BACKENDS=vulkan|cuda|metal scripts/setup (docs/usage.md, GPU backends)"
                  : hw::no_device_note(idle.front());
   return w;
 }

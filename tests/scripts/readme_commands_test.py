@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""README.md's commands as a new user runs them (ctest readme_commands): every command line of
-a ```sh block that runs rigbench runs it as a fresh clone has it (build/bin/rigbench, or a
+"""The commands of README.md and docs/usage.md as a new user runs them (ctest readme_commands):
+every command line of a ```sh block that runs rigbench runs it as a fresh clone has it (build/bin/rigbench, or a
 backend's build-<name>/bin/rigbench: rigbench is not on PATH), names a subcommand that
 `rigbench --help` lists, and gives only flags that subcommand's --help lists. Reads help text
 only: nothing is benchmarked, written or fetched. Exit 0 clean, 1 with one line per fault."""
@@ -18,7 +18,7 @@ def help_text(rigbench, *args):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rigbench", required=True)
-    ap.add_argument("--readme", required=True)
+    ap.add_argument("--readme", required=True, action="append", help="a markdown file (repeatable)")
     a = ap.parse_args()
     top = help_text(a.rigbench)
     subcommands = set(re.findall(r"^  ([a-z][a-z-]*) ", top.split("Subcommands:", 1)[-1], re.M))
@@ -27,7 +27,7 @@ def main():
         return 1
     helps = {}
     faults = []
-    text = open(a.readme, encoding="utf-8").read()
+    text = "\n".join(open(f, encoding="utf-8").read() for f in a.readme)
     for block in re.findall(r"```sh\n(.*?)```", text, re.S):
         for line in block.replace("\\\n", " ").splitlines():
             command = re.split(r"\s#\s|\s{2,}#", line)[0].strip()

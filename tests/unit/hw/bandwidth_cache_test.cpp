@@ -117,10 +117,10 @@ TEST_F(BandwidthCache, AnotherMachineHasItsOwnFigure) {
 namespace rigbench::hw {
 namespace {
 
-// README states the probe's arrays as the code sizes them (it said 384 MiB while `hw` probed
-// three 256 MiB arrays).
+// The user's reference (docs/usage.md, once the README's) states the probe's arrays as the code
+// sizes them (it said 384 MiB while `hw` probed three 256 MiB arrays).
 TEST(BandwidthProbe, ReadmeStatesTheArraysTheProbeUses) {
-  const std::string readme = testing::read_file(std::string(RIGBENCH_TEST_DATA) + "/../../README.md");
+  const std::string readme = testing::read_file(std::string(RIGBENCH_TEST_DATA) + "/../../docs/usage.md");
   ASSERT_FALSE(readme.empty());
   const std::string mib = std::to_string(kProbeArrayBytes >> 20);
   const std::string all = std::to_string(3 * (kProbeArrayBytes >> 20));
