@@ -129,14 +129,13 @@ void print_markdown(const Comparison& cmp, const std::vector<Regression>& regres
                     const std::vector<Answers>& answers) {
   print_answer_sentences(answers, out);
   render(compare_table(cmp), OutputFormat::kMarkdown, out);
-  out << "\nRegressions (same machine, model and knobs across builds; Welch's t-test on per-sample values, one-sided,"
-         " alpha "
-      << full(alpha) << "):";
-  if (regressions.empty()) {
-    out << " none to test (no machine ran the same model and knobs under two builds).\n" << std::flush;
-  } else {
-    out << "\n\n" << markdown_table(regressions_table(regressions)) << std::flush;
-  }
+  const std::string regressions_line =
+      "Regressions (same machine, model and knobs across builds; Welch's t-test on per-sample values, one-sided, alpha " +
+      full(alpha) + "):" +
+      (regressions.empty() ? " none to test (no machine ran the same model and knobs under two builds)." : "");
+  out << "\n" << paragraph_lines(regressions_line);
+  if (!regressions.empty()) out << "\n" << markdown_table(regressions_table(regressions));
+  out << std::flush;
   print_answer_tables(cmp, answers, out);
 }
 

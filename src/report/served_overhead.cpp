@@ -1,5 +1,6 @@
 #include "report/served_overhead.h"
 
+#include <cmath>
 #include <map>
 #include <tuple>
 
@@ -98,8 +99,9 @@ Table served_overhead_table(const std::vector<ServedOverhead>& pairs) {
                {"served_tps", "served t/s", Align::kRight},
                {"served_client_tg_tps", "served tg after 1st t/s", Align::kRight},
                {"overhead_pct", "server overhead %", Align::kRight},
-               {"in_process_ttft_ms", "in-process TTFT ms", Align::kRight},
-               {"served_ttft_ms", "served TTFT ms", Align::kRight}});
+               // In the footer in md (the table was 151 columns wide with them); csv and json keep them.
+               {"in_process_ttft_ms", "in-process TTFT ms", Align::kRight, true},
+               {"served_ttft_ms", "served TTFT ms", Align::kRight, true}});
   table.add_preamble(
       "In-process against served (bench's tg against serve-bench's output t/s at c=1, the same model file and output "
       "length)");
@@ -112,7 +114,9 @@ Table served_overhead_table(const std::vector<ServedOverhead>& pairs) {
     table.add_footer(p.model + " on " + p.machine + ", " + p.test + ": the server (" + p.server + ") is " +
                      format_fixed(std::abs(p.overhead_pct), 1) + " % " + (slower ? "slower" : "faster") +
                      " than in-process (its t/s holds the prompt, the first token and HTTP; bench's tg the decode "
-                     "alone)");
+                     "alone); TTFT " + (std::isfinite(p.served_ttft_ms) ? format_fixed(p.served_ttft_ms, 2) : "-") +
+                     " ms served, " + (std::isfinite(p.in_process_ttft_ms) ? format_fixed(p.in_process_ttft_ms, 2) : "-") +
+                     " ms in-process");
   }
   return table;
 }

@@ -378,10 +378,16 @@ Json table_rows_json(const Table& table) {
   return rows;
 }
 
+std::string paragraph_lines(const std::string& text) {
+  std::string out;
+  for (const auto& l : wrap_text(text, kMarkdownWidth, "")) out += l + "\n";
+  return out;
+}
+
 void render(const Table& table, OutputFormat format, std::ostream& out, RenderOptions options) {
   switch (format) {
     case OutputFormat::kMarkdown: {
-      for (const auto& line : table.preamble()) out << line << "\n";
+      for (const auto& line : table.preamble()) out << paragraph_lines(line);
       if (!table.preamble().empty()) out << "\n";
       out << markdown_table(table, options.wide) << markdown_footer(table);
       break;

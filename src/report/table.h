@@ -106,7 +106,7 @@ class Table {
   // A row, one cell per column in order (fewer are padded with absent cells; more are an
   // error of the caller and dropped).
   void add_row(std::vector<TableCell> cells);
-  // md only: a line above the table (a title, what the cells mean).
+  // md only: a line above the table (a title, what the cells mean), wrapped at spaces to 120 columns.
   void add_preamble(std::string line);
   // md only: "note: <text>" below the table, wrapped at 120 columns; a note already present
   // is not repeated.
@@ -153,6 +153,10 @@ std::string csv_row(const Table& table, std::size_t row);
 
 // "note: <text>\n", wrapped at spaces to 120 columns, continuation lines indented under the text.
 std::string note_lines(const std::string& note);
+
+// `text` as a paragraph: wrapped at spaces to 120 columns, each line ending with '\n' (a
+// preamble line, compare's regressions line).
+std::string paragraph_lines(const std::string& text);
 
 // Display width of UTF-8 text (code points; "±" and "×" count one).
 std::size_t display_width(std::string_view s);

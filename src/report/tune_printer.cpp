@@ -272,8 +272,8 @@ nlohmann::json run_json(const TuneReport& rep, const std::vector<int>& order) {
   return j;
 }
 
-// The lines below the md table: the winner, how sure, and its commands (whole lines, never
-// wrapped, so that they can be copied).
+// The lines below the md table: the winner and how sure (a paragraph, wrapped at 120 columns),
+// and its commands (whole lines, never wrapped, so that they can be copied).
 std::string winner_lines(const TuneReport& rep, const std::vector<int>& order) {
   const TuneResult& r = *rep.result;
   if (r.race.winner < 0) return "no winner: no candidate finished a trial\n";
@@ -296,7 +296,7 @@ std::string winner_lines(const TuneReport& rep, const std::vector<int>& order) {
   std::string ollama = "  Ollama Modelfile: " + join(params, "; ");
   if (!env.empty()) ollama += "; server environment: " + join(env, " ");
   if (!cmd.ollama_unmapped.empty()) ollama += "; no Ollama setting for " + join(cmd.ollama_unmapped, ", ");
-  return line + "\n  " + cmd.server + "\n  " + cmd.cli + "\n  " + cmd.bench + "\n" + ollama + "\n";
+  return paragraph_lines(line) + "  " + cmd.server + "\n  " + cmd.cli + "\n  " + cmd.bench + "\n" + ollama + "\n";
 }
 
 // What fit planned and what a sample is: the KV cache of -np sequences; serve's load runs.

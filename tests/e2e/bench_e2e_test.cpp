@@ -12,6 +12,7 @@
 #include "report/table.h"
 #include "support/db_query.h"
 #include "support/gguf_fixtures.h"
+#include "support/golden.h"
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
 
@@ -21,6 +22,7 @@ namespace {
 using testing::ProcessResult;
 using testing::run_process;
 using testing::TempDir;
+using testing::unpadded;
 
 // Small, fast runs on the shipped model (real weights, tiny).
 std::vector<std::string> bench_args(std::vector<std::string> extra) {
@@ -88,9 +90,9 @@ TEST(BenchE2E, DefaultRunWritesTheSyntheticDefaultOnceAndLabelsIt) {
   ASSERT_EQ(second.exit_code, 0) << second.err;
   EXPECT_EQ(second.err.find("writing the default model"), std::string::npos) << second.err;
   EXPECT_NE(second.err.find("is synthetic"), std::string::npos);
-  EXPECT_NE(second.out.find("| Llama-3.2-1B Q4_K_M (synthetic) |"), std::string::npos) << second.out;
-  EXPECT_NE(second.out.find("| pp32 |"), std::string::npos) << second.out;
-  EXPECT_NE(second.out.find("| tg4 |"), std::string::npos) << second.out;
+  EXPECT_NE(unpadded(second.out).find("| Llama-3.2-1B Q4_K_M (synthetic) |"), std::string::npos) << second.out;
+  EXPECT_NE(unpadded(second.out).find("| pp32 |"), std::string::npos) << second.out;
+  EXPECT_NE(unpadded(second.out).find("| tg4 |"), std::string::npos) << second.out;
   EXPECT_NE(second.out.find("note: (synthetic): random weights"), std::string::npos);
   for (const auto& line : split(second.out, '\n')) EXPECT_LE(report::display_width(line), 120u) << line;
 }
@@ -100,29 +102,29 @@ TEST(BenchE2E, TableShowsKnobsThatAreSetAndTheFileWhenSeveralModelsRun) {
   testing::write_file(dir.file("copy.gguf"), testing::read_file(RIGBENCH_TEST_MODEL));
   const ProcessResult r = run_process(bench_args({"--no-db", "-r", "1", "-fa", "1,0", dir.file("copy.gguf")}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("| file |"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("| fa |"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("| copy.gguf |"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("| stories260K.gguf |"), std::string::npos) << r.out;
+  EXPECT_NE(unpadded(r.out).find("| file |"), std::string::npos) << r.out;
+  EXPECT_NE(unpadded(r.out).find("| fa |"), std::string::npos) << r.out;
+  EXPECT_NE(unpadded(r.out).find("| copy.gguf |"), std::string::npos) << r.out;
+  EXPECT_NE(unpadded(r.out).find("| stories260K.gguf |"), std::string::npos) << r.out;
   const auto lines = split(r.out, '\n');
   // header and rule, then 2 models x 2 fa x (pp32, tg8)
   EXPECT_EQ(std::count_if(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("|", 0) == 0; }), 2 + 8)
       << r.out;
   const ProcessResult plain = run_process(bench_args({"--no-db", "-r", "1"}));
-  EXPECT_EQ(plain.out.find("| fa |"), std::string::npos);
-  EXPECT_EQ(plain.out.find("| params |"), std::string::npos);
+  EXPECT_EQ(unpadded(plain.out).find("| fa |"), std::string::npos);
+  EXPECT_EQ(unpadded(plain.out).find("| params |"), std::string::npos);
   // --wide: the columns kept to csv/json by default (the newcomer found it did nothing).
   const ProcessResult wide = run_process(bench_args({"--no-db", "-r", "1", "--wide"}));
   ASSERT_EQ(wide.exit_code, 0) << wide.err;
-  EXPECT_NE(wide.out.find("| params | backend |"), std::string::npos) << wide.out;
-  EXPECT_NE(wide.out.find("| peak RSS MiB |"), std::string::npos) << wide.out;
+  EXPECT_NE(unpadded(wide.out).find("| params | backend |"), std::string::npos) << wide.out;
+  EXPECT_NE(unpadded(wide.out).find("| peak RSS MiB |"), std::string::npos) << wide.out;
   // A -pg test's rows say so; every line of the default view within 120 columns, notes too.
   const ProcessResult pg = run_process(bench_args({"--no-db", "-r", "1", "-p", "0", "-n", "0", "-pg", "32,8"}));
   ASSERT_EQ(pg.exit_code, 0) << pg.err;
-  EXPECT_NE(pg.out.find("| pp32 (pg) |"), std::string::npos) << pg.out;
-  EXPECT_NE(pg.out.find("| tg8 (pg) |"), std::string::npos) << pg.out;
+  EXPECT_NE(unpadded(pg.out).find("| pp32 (pg) |"), std::string::npos) << pg.out;
+  EXPECT_NE(unpadded(pg.out).find("| tg8 (pg) |"), std::string::npos) << pg.out;
   for (const auto& line : split(plain.out + pg.out, '\n')) EXPECT_LE(report::display_width(line), 120u) << line;
-  EXPECT_EQ(plain.out.find("| file |"), std::string::npos);
+  EXPECT_EQ(unpadded(plain.out).find("| file |"), std::string::npos);
 }
 
 // Model bytes llama.cpp placed in buffers of type `buffer_type` ("CPU_Mapped": the mmapped file).
@@ -158,12 +160,12 @@ TEST(BenchE2E, LoadModeNoneReadsTheWeightsIntoMemoryAndIsReported) {
 TEST(BenchE2E, TableShowsTheLoadModeColumnWhenSet) {
   const ProcessResult r = run_process(bench_args({"--no-db", "-r", "1", "-lm", "none,mmap"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("| lm | threads |"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("| none | 1 |"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("| mmap | 1 |"), std::string::npos) << r.out;
+  EXPECT_NE(unpadded(r.out).find("| lm | threads |"), std::string::npos) << r.out;
+  EXPECT_NE(unpadded(r.out).find("| none | 1 |"), std::string::npos) << r.out;
+  EXPECT_NE(unpadded(r.out).find("| mmap | 1 |"), std::string::npos) << r.out;
   const ProcessResult plain = run_process(bench_args({"--no-db", "-r", "1"}));
   ASSERT_EQ(plain.exit_code, 0) << plain.err;
-  EXPECT_EQ(plain.out.find("| lm |"), std::string::npos) << plain.out;
+  EXPECT_EQ(unpadded(plain.out).find("| lm |"), std::string::npos) << plain.out;
 }
 
 TEST(BenchE2E, WarnsAboutAContextBeyondTraining) {
@@ -183,7 +185,7 @@ TEST(BenchE2E, AFailedRunIsARowAndTheOthersStillRun) {
   const ProcessResult r =
       run_process(bench_args({"--db", dir.file("r.db"), "-fa", "1", "-ctk", "q8_0,f16", "-ctv", "f16", "--force"}));
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  const auto lines = split(trim(r.out), '\n');
+  const auto lines = split(unpadded(trim(r.out)), '\n');
   ASSERT_GE(lines.size(), 6u) << r.out;
   EXPECT_NE(lines[2].find("| q8_0 | on | 1 | pp32 | failed |"), std::string::npos) << r.out;
   EXPECT_NE(lines[3].find("| q8_0 | on | 1 | tg8 | failed |"), std::string::npos) << r.out;
@@ -468,8 +470,8 @@ TEST(BenchE2E, PlacementFlagsAreKnobsRecordedPerRun) {
   EXPECT_EQ(ncmoe, (std::vector<int>{0, 0, 2, 2}));
   const ProcessResult md = run_process(bench_args({"-r", "1", "-ncmoe", "0,2", "-cmoe", "--no-db"}));
   ASSERT_EQ(md.exit_code, 0) << md.err;
-  EXPECT_NE(md.out.find("| n_cpu_moe |"), std::string::npos) << md.out;  // it varies
-  EXPECT_NE(md.out.find("| cmoe |"), std::string::npos) << md.out;       // off its default
+  EXPECT_NE(unpadded(md.out).find("| n_cpu_moe |"), std::string::npos) << md.out;  // it varies
+  EXPECT_NE(unpadded(md.out).find("| cmoe |"), std::string::npos) << md.out;       // off its default
   const ProcessResult fitted = run_process(bench_args({"-r", "1", "-fitt", "512", "--no-db", "-o", "json"}));
   ASSERT_EQ(fitted.exit_code, 0) << fitted.err;
   const auto f = nlohmann::json::parse(fitted.out)[0]["params"];

@@ -72,8 +72,9 @@ TEST(TuneRanking, WinnerThenTheRoundsThenTheScreenThenTheDropped) {
 TEST(TunePrinter, MarkdownSaysWhyEachLostAndHowToRunTheWinner) {
   Fixture f;
   const std::string md = f.print(OutputFormat::kMarkdown);
+  // The preamble wraps at 120 columns.
   EXPECT_NE(md.find("tune: Llama-3.2-1B Q4_K_M (synthetic), tg128 t/s at n_ctx 4096; 4 candidates, 3 raced, 1 dropped; "
-                    "7 trials in 42 s (budget 300 s); ended: decided"),
+                    "7 trials in 42 s\n(budget 300 s); ended: decided"),
             std::string::npos)
       << md;
   EXPECT_NE(md.find("winner: +11.1 % over #2, p = 0.012"), std::string::npos) << md;
@@ -83,7 +84,7 @@ TEST(TunePrinter, MarkdownSaysWhyEachLostAndHowToRunTheWinner) {
   EXPECT_NE(md.find("note: 1. does not fit: model 'x' at n_ctx 4096 will not fit this machine: needs 30.00 GiB"), std::string::npos) << md;
   EXPECT_NE(md.find(" 2* |"), std::string::npos) << md;  // screen samples are marked
   EXPECT_NE(md.find("winner: -fa on -t 2: tg128 t/s 20.00 (95 % interval 19.50-20.50), 3 repetitions; +11.1 % over "
-                    "the runner-up (#2), p = 0.012"),
+                    "the runner-up (#2), p =\n0.012"),
             std::string::npos)
       << md;
   EXPECT_NE(md.find("  llama-server -m /m/model.gguf -c 4096 -np 1 -t 2 -ngl all -fa on"), std::string::npos) << md;
