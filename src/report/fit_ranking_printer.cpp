@@ -44,14 +44,15 @@ Table fit_ranking_table(const FitRankingReport& r) {
            {"count", "count", Align::kRight, false, true},
            {"kind", "kind", Align::kLeft, false, true},
            {"verdict", "verdict", Align::kLeft, false, true},
-           {"n_ctx", "n_ctx", Align::kRight},
+           // n_ctx is the ranking's, said above the md table: with it the table was 137 columns wide.
+           {"n_ctx", "n_ctx", Align::kRight, false, true},
            {"needed_bytes", "needed GiB", Align::kRight},
            {"memory_bytes", "memory GiB", Align::kRight},
            {"usable_bytes", "usable GiB", Align::kRight},
            {"tg_bound_tps", "tg bound t/s", Align::kRight},
            {"price_usd", "USD", Align::kRight},
            {"host_usd", "host USD", Align::kRight, false, true},
-           {"usd_per_gib", "USD/GiB", Align::kRight},
+           {"usd_per_gib", "USD/GiB", Align::kRight, false, true},  // md: USD per usable GiB alone
            {"usd_per_usable_gib", "USD/usable GiB", Align::kRight}});
   int rank = 0;
   for (const fit::BuyOption& o : r.ranking.ranked) {
@@ -81,7 +82,7 @@ Table fit_ranking_table(const FitRankingReport& r) {
   }
   t.add_note(
       fit::usable_definition() + ", as in fit's table; needed (the backend's runtime overhead included) must stay "
-      "within it; USD/GiB counts all installed memory");
+      "within it; USD/GiB (csv, json) counts all installed memory");
   const bool generates = r.ranking.ranked.empty() || r.ranking.ranked.front().results.empty() ||
                          r.ranking.ranked.front().results.front().generates;
   if (generates) {
@@ -195,12 +196,13 @@ void print_fit_ranking(const FitRankingReport& r, OutputFormat format, std::ostr
     render(t, format, out);
     return;
   }
-  out << "model: " << r.model << "; ranked by " << order_text(r.ranking.by);
-  if (r.ranking.min_tps > 0) out << "; tg bound >= " << shortest(r.ranking.min_tps) << " t/s";
-  out << "\n\n";
-  if (r.vs) out << r.vs->sentence << "\n\n";  // the question asked (--vs A,B) first, the ranking after
+  std::string head = "model: " + r.model + " at n_ctx " + std::to_string(r.ranking.n_ctx) + "; ranked by " +
+                     order_text(r.ranking.by);
+  if (r.ranking.min_tps > 0) head += "; tg bound >= " + shortest(r.ranking.min_tps) + " t/s";
+  out << paragraph_lines(head) << "\n";
+  if (r.vs) out << paragraph_lines(r.vs->sentence) << "\n";  // the question asked (--vs A,B) first, the ranking after
   if (!r.ranking.ranked.empty()) out << markdown_table(t) << "\n";
-  out << buy_sentence(r) << "\n\n";
+  out << paragraph_lines(buy_sentence(r)) << "\n";
   for (const auto& n : t.notes()) out << note_lines(n);
   out << std::flush;
 }

@@ -96,20 +96,20 @@ void print_model_costs(const cost::ModelCosts& c, const cost::CostInputs& shared
     render(t, format, out);
     return;
   }
-  out << "cost per Mtok on " << c.machine << ": ";
+  std::string head = "cost per Mtok on " + c.machine + ": ";
   if (given(shared.price_per_kwh)) {
-    out << figure_text(shared.price_per_kwh) << " " << shared.currency << "/kWh (" << shared.price_source << ")";
+    head += figure_text(shared.price_per_kwh) + " " + shared.currency + "/kWh (" + shared.price_source + ")";
   } else {
-    out << "no price (give --price or --tariff)";
+    head += "no price (give --price or --tariff)";
   }
   if (c.at_utilization) {
-    out << ", idle included at utilization " << utilization_text(shared.utilization)
-        << "; sorted by the cost at that utilization, cheapest first\n";
+    head += ", idle included at utilization " + utilization_text(shared.utilization) +
+            "; sorted by the cost at that utilization, cheapest first";
   } else {
-    out << "; sorted by the gross cost, cheapest first (--utilization includes the idle hours)\n";
+    head += "; sorted by the gross cost, cheapest first (--utilization includes the idle hours)";
   }
-  out << "\n" << markdown_table(t) << "\n";
-  if (!c.sentence.empty()) out << c.sentence << "\n";
+  out << paragraph_lines(head) << "\n" << markdown_table(t) << "\n";
+  if (!c.sentence.empty()) out << paragraph_lines(c.sentence);
   for (const auto& n : t.notes()) out << note_lines(n);
   out << std::flush;
 }

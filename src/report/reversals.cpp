@@ -546,10 +546,9 @@ Json answers_json(const Comparison& cmp, const Answers& ans) {
 void print_answer_sentences(const std::vector<Answers>& answers, std::ostream& out) {
   for (const Answers& a : answers) {
     if (a.sentences.empty()) continue;
-    out << "Answers (" << a.unit_test << (a.items_note.empty() ? "" : "; models: " + a.items_note)
-        << "; significant: Welch's t-test, two-sided, alpha " << shortest(a.alpha)
-        << "):\n";
-    for (const std::string& s : a.sentences) out << "- " << s << "\n";
+    out << paragraph_lines("Answers (" + a.unit_test + (a.items_note.empty() ? "" : "; models: " + a.items_note) +
+                           "; significant: Welch's t-test, two-sided, alpha " + shortest(a.alpha) + "):");
+    for (const std::string& s : a.sentences) out << paragraph_lines("- " + s, "  ");
     out << "\n";
   }
   out << std::flush;

@@ -378,9 +378,9 @@ Json table_rows_json(const Table& table) {
   return rows;
 }
 
-std::string paragraph_lines(const std::string& text) {
+std::string paragraph_lines(const std::string& text, const std::string& indent) {
   std::string out;
-  for (const auto& l : wrap_text(text, kMarkdownWidth, "")) out += l + "\n";
+  for (const auto& l : wrap_text(text, kMarkdownWidth, indent)) out += l + "\n";
   return out;
 }
 

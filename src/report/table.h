@@ -154,9 +154,10 @@ std::string csv_row(const Table& table, std::size_t row);
 // "note: <text>\n", wrapped at spaces to 120 columns, continuation lines indented under the text.
 std::string note_lines(const std::string& note);
 
-// `text` as a paragraph: wrapped at spaces to 120 columns, each line ending with '\n' (a
-// preamble line, compare's regressions line).
-std::string paragraph_lines(const std::string& text);
+// `text` as a paragraph: wrapped at spaces to 120 columns, each line ending with '\n' and the
+// lines after the first starting with `indent` (a preamble line, compare's regressions line;
+// "  " under a list item's "- ").
+std::string paragraph_lines(const std::string& text, const std::string& indent = "");
 
 // Display width of UTF-8 text (code points; "±" and "×" count one).
 std::size_t display_width(std::string_view s);

@@ -1,0 +1,101 @@
+// Every subcommand's md output fits a 120-column terminal (#37: compare over bench and
+// serve-bench runs was 521 columns wide, fit --rank price 137, a preamble 371): the real binary
+// on the shipped model, catalog devices and a fake OpenAI-protocol server on 127.0.0.1
+// (tests/fakes/fake_llm_server.cpp), one database holding bench, tune and serve-bench runs of
+// two machines. What may be wider, and why, is named below: --wide (asked for), the command
+// lines tune prints for copying (never wrapped), and compare's table body and export's record
+// listing (as wide as their machines, cells and knobs).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/strings.h"
+#include "report/table.h"
+#include "support/background.h"
+#include "support/serve_e2e.h"
+#include "support/subprocess.h"
+#include "support/temp_dir.h"
+
+namespace rigbench {
+namespace {
+
+using testing::ProcessResult;
+using testing::run_process;
+using testing::Background;
+using testing::TempDir;
+
+// The lines of `out` wider than 120 columns, less the copyable command lines tune prints.
+std::vector<std::string> wide_lines(const std::string& out) {
+  std::vector<std::string> wide;
+  for (const std::string& line : split(out, '\n')) {
+    const bool command = line.starts_with("  llama-") || line.starts_with("  Ollama Modelfile: ");
+    if (!command && report::display_width(line) > 120) wide.push_back(line);
+  }
+  return wide;
+}
+
+ProcessResult rigbench(std::vector<std::string> args) {
+  args.insert(args.begin(), RIGBENCH_BIN);
+  return run_process(args);
+}
+
+TEST(TableWidthsE2EFakeServer, EveryMdOutputOfEverySubcommandFitsIn120Columns) {
+  TempDir dir;
+  const std::string db = dir.file("r.db");
+  const std::string model = RIGBENCH_TEST_MODEL;
+  Background server(std::vector<std::string>{RIGBENCH_FAKE_LLM_SERVER, "--protocol", "openai", "--port", "0", "--ttft-ms", "2",
+                     "--interval-ms", "1"});
+  ASSERT_GT(server.port(), 0) << server.err();
+  // Results of two machines, in-process and served, for compare; a tune's trials.
+  for (const char* machine : {"rig-a", "rig-b"}) {
+    const ProcessResult b = rigbench({"bench", model, "-p", "16", "-n", "4", "-r", "2", "-t", "1", "--machine", machine,
+                                      "--db", db});
+    ASSERT_EQ(b.exit_code, 0) << b.err;
+  }
+  const std::vector<std::vector<std::string>> runs = {
+      {"bench", model, "-p", "16", "-n", "4", "-r", "2", "-t", "1", "-d", "0,16", "--no-db"},
+      {"tune", model, "-c", "512", "-t", "1", "--machine", "rig-a", "--db", db},
+      {"serve-bench", testing::url(server.port()), "--concurrency", "1,2", "--num-requests", "4", "-p", "16", "-n",
+       "8", "--machine", "rig-a", "--db", db},
+      {"fit", model},
+      {"fit", "--preset", "Llama-3.1-8B", "--device", "RTX 3060 12GB", "-c", "8192"},
+      {"fit", "--preset", "Llama-3.1-8B", "--device", "all", "-c", "8192"},
+      {"fit", "--preset", "Llama-3.1-70B", "-c", "8192", "--rank", "price"},
+      {"fit", "--preset", "Llama-3.1-70B", "-c", "8192", "--vs", "RTX 5090,M3 Ultra 512GB (Mac Studio)"},
+      {"hw"},
+      {"devices"},
+      {"presets"},
+      {"cost", "--tps", "42", "--watts", "280", "--idle-watts", "60", "--price", "0.30", "--utilization", "0.25",
+       "--hardware-price", "1499", "--lifetime-years", "3"},
+      {"cost", "--per-model", "--db", db, "--machine", "rig-a", "--price", "0.30"},
+  };
+  for (const auto& args : runs) {
+    const ProcessResult r = rigbench(args);
+    const std::string cmd = join(args, " ");
+    ASSERT_EQ(r.exit_code, 0) << cmd << "\n" << r.err;
+    EXPECT_FALSE(r.out.empty()) << cmd;
+    for (const std::string& line : wide_lines(r.out)) ADD_FAILURE() << cmd << ": " << line;
+  }
+  // compare: every line but the table's rows (its preamble, legend, notes, regressions and the
+  // served-overhead table) within 120; the served rows name their server by its legend tag.
+  const ProcessResult cmp = rigbench({"compare", "--db", db});
+  ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
+  EXPECT_NE(cmp.out.find("@ c2 · S1 t/s"), std::string::npos) << cmp.out;
+  const std::vector<std::string> lines = split(cmp.out, '\n');
+  std::size_t compare_rows = 0;
+  bool in_table = false;
+  for (const std::string& line : lines) {
+    if (line.starts_with("| model ")) in_table = true;  // compare's own table: the first one
+    if (in_table && !line.starts_with("|")) in_table = false;
+    if (in_table) {
+      ++compare_rows;
+      continue;
+    }
+    if (report::display_width(line) > 120) ADD_FAILURE() << "compare: " << line;
+  }
+  EXPECT_GT(compare_rows, 4u) << cmp.out;
+}
+
+}  // namespace
+}  // namespace rigbench
