@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "support/golden.h"
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
 
@@ -34,12 +35,12 @@ TEST(AnswersE2E, CompareWritesTheFirstStudysSentences) {
   const std::string db = imported(dir, "first_study.jsonl");
   const ProcessResult md = run_process({RIGBENCH_BIN, "compare", "--db", db});
   ASSERT_EQ(md.exit_code, 0) << md.err;
-  EXPECT_NE(md.out.find("- RX 6600 XT is faster than M2 Pro on Llama 3.1 8B Q4_K_M (+80 %, significant) and Qwen2.5 "
+  EXPECT_NE(testing::unwrapped(md.out).find("- RX 6600 XT is faster than M2 Pro on Llama 3.1 8B Q4_K_M (+80 %, significant) and Qwen2.5 "
                         "7B Q4_K_M (+65 %, significant), and slower on Phi-3 mini Q4_K_M (\u221214 %, significant): no "
                         "universal winner between them.\n"),
             std::string::npos)
       << md.out;
-  EXPECT_NE(md.out.find("- RTX 2080 Ti is fastest on every model (tg128 t/s): Llama 3.1 70B Q3_K_S (the only one that "
+  EXPECT_NE(testing::unwrapped(md.out).find("- RTX 2080 Ti is fastest on every model (tg128 t/s): Llama 3.1 70B Q3_K_S (the only one that "
                         "fits)"),
             std::string::npos)
       << md.out;
@@ -53,7 +54,7 @@ TEST(AnswersE2E, CompareWritesTheFirstStudysSentences) {
   const ProcessResult two =
       run_process({RIGBENCH_BIN, "compare", "--db", db, "--machine", "M2 Pro", "--machine", "RX 6600"});
   ASSERT_EQ(two.exit_code, 0) << two.err;
-  EXPECT_NE(two.out.find("- No universal winner (tg128 t/s): M2 Pro leads on Phi-3 mini Q4_K_M (+16 % over RX 6600 "
+  EXPECT_NE(testing::unwrapped(two.out).find("- No universal winner (tg128 t/s): M2 Pro leads on Phi-3 mini Q4_K_M (+16 % over RX 6600 "
                          "XT, significant); RX 6600 XT leads on"),
             std::string::npos)
       << two.out;
@@ -202,7 +203,7 @@ TEST(AnswersE2E, CompareByBackendWritesTheReversalBetweenBackends) {
   const std::string db = imported(dir, "first_study.jsonl");
   const ProcessResult md = run_process({RIGBENCH_BIN, "compare", "--db", db, "--by", "backend"});
   ASSERT_EQ(md.exit_code, 0) << md.err;
-  EXPECT_NE(md.out.find("- Vulkan is faster than Metal on Llama 3.1 8B Q4_K_M (+80 %, significant) and Qwen2.5 7B "
+  EXPECT_NE(testing::unwrapped(md.out).find("- Vulkan is faster than Metal on Llama 3.1 8B Q4_K_M (+80 %, significant) and Qwen2.5 7B "
                         "Q4_K_M (+65 %, significant), and slower on Phi-3 mini Q4_K_M (\u221214 %, significant): no "
                         "universal winner between them.\n"),
             std::string::npos)

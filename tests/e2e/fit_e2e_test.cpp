@@ -199,8 +199,8 @@ TEST(FitE2E, RpcDeviceRowsCarryTheSplitsLargestContext) {
   EXPECT_EQ(count2["devices"][0]["max_ctx"].get<int>(), 17152);
   const ProcessResult md = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "-c", "8192", "--device",
                                         "RTX 3090", "--rpc-device", desktop});
-  EXPECT_NE(md.out.find("split over 2 devices"), std::string::npos) << md.out;
-  EXPECT_NE(md.out.find("the largest context with room on every device and the host: 131072"), std::string::npos)
+  EXPECT_NE(testing::unwrapped(md.out).find("split over 2 devices"), std::string::npos) << md.out;
+  EXPECT_NE(testing::unwrapped(md.out).find("the largest context with room on every device and the host: 131072"), std::string::npos)
       << md.out;
 }
 

@@ -27,6 +27,7 @@
 
 #include "support/background.h"
 #include "support/db_query.h"
+#include "support/golden.h"
 #include "support/serve_e2e.h"
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
@@ -326,7 +327,7 @@ TEST(ServeBenchFakeOpenAi, APrefixShareOfTheRequestsCarryTheSharedPrefix) {
   const ProcessResult md = serve_bench({url(server.port()), "--prefix-tokens", "6", "--prefix-share", "0.5",
                                         "--num-requests", "2", "-n", "2", "--no-db"});
   ASSERT_EQ(md.exit_code, 0) << md.err;
-  EXPECT_NE(md.out.find("after a shared 6-token prefix on 50% of the requests"), std::string::npos) << md.out;
+  EXPECT_NE(testing::unwrapped(md.out).find("after a shared 6-token prefix on 50% of the requests"), std::string::npos) << md.out;
   const ProcessResult alone = serve_bench({url(server.port()), "--prefix-share", "0.5", "--no-db"});
   EXPECT_EQ(alone.exit_code, 2);
   EXPECT_NE(alone.err.find("--prefix-share: the share of requests carrying --prefix-tokens"), std::string::npos)

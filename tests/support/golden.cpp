@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <regex>
+#include <string_view>
 #include <vector>
 
 #include "support/temp_dir.h"
@@ -93,6 +94,28 @@ std::string unpadded(const std::string& text) {
   for (char c : text) {
     if (c == ' ' && !out.empty() && out.back() == ' ') continue;
     out += c;
+  }
+  return out;
+}
+
+std::string unwrapped(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\n' || i + 1 >= text.size() || out.empty() || out.back() == '\n') {
+      out += text[i];
+      continue;
+    }
+    const std::string_view next = std::string_view(text).substr(i + 1);
+    const std::string_view prev = std::string_view(out).substr(out.rfind('\n') == std::string::npos ? 0 : out.rfind('\n') + 1);
+    const bool continuation = next.starts_with("  ");
+    const bool new_block = next.starts_with("|") || next.starts_with("- ") || next.starts_with("note:") ||
+                           next.starts_with("\n") || prev.starts_with("|");
+    if (continuation || !new_block) {
+      out += ' ';
+      while (i + 1 < text.size() && text[i + 1] == ' ') ++i;  // the continuation's indent
+    } else {
+      out += '\n';
+    }
   }
   return out;
 }

@@ -21,6 +21,12 @@ std::string golden_mismatch(const std::string& actual, const std::string& expect
 // padding, for tests that look for one row.
 std::string unpadded(const std::string& text);
 
+// `text` with its paragraphs unwrapped (report::paragraph_lines wraps them at 120 columns): a
+// line break followed by two spaces (a list item's continuation) or by a line that is not a
+// table row, a list item, a note or empty is one space; other line breaks are kept. For tests
+// that look for one sentence whatever the terminal width.
+std::string unwrapped(const std::string& text);
+
 // The golden file tests/data/golden/<name> ("" when missing).
 std::string golden(const std::string& name);
 
