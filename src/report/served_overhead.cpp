@@ -111,11 +111,11 @@ Table served_overhead_table(const std::vector<ServedOverhead>& pairs) {
                    TableCell::number(p.served_client_tg_tps, 2), TableCell::number(p.overhead_pct, 1),
                    TableCell::number(p.in_process_ttft_ms, 2), TableCell::number(p.served_ttft_ms, 2)});
     const bool slower = p.overhead_pct >= 0;
+    const auto ms = [](double v) { return std::isfinite(v) ? format_fixed(v, 2) : std::string("-"); };
     table.add_footer(p.model + " on " + p.machine + ", " + p.test + ": the server (" + p.server + ") is " +
                      format_fixed(std::abs(p.overhead_pct), 1) + " % " + (slower ? "slower" : "faster") +
                      " than in-process (its t/s holds the prompt, the first token and HTTP; bench's tg the decode "
-                     "alone); TTFT " + (std::isfinite(p.served_ttft_ms) ? format_fixed(p.served_ttft_ms, 2) : "-") +
-                     " ms served, " + (std::isfinite(p.in_process_ttft_ms) ? format_fixed(p.in_process_ttft_ms, 2) : "-") +
+                     "alone); TTFT " + ms(p.served_ttft_ms) + " ms served, " + ms(p.in_process_ttft_ms) +
                      " ms in-process");
   }
   return table;

@@ -53,6 +53,17 @@ RunRecord moe_run(const std::string& id, const std::string& host, double tg_tps,
 
 using rigbench::testing::unpadded;
 
+// The row of `cmp`'s -o json whose test is `test`; null when there is none.
+nlohmann::json json_row(const Comparison& cmp, const std::string& test) {
+  std::ostringstream json;
+  print_comparison(cmp, {}, 0.05, OutputFormat::kJson, json);
+  const nlohmann::json doc = nlohmann::json::parse(json.str());
+  for (const auto& row : doc["rows"]) {
+    if (row["test"] == test) return row;
+  }
+  return nullptr;
+}
+
 const Row& find_row(const Comparison& cmp, const std::string& label, const std::string& test) {
   for (const Row& r : cmp.rows) {
     if ((r.model == label || r.machine == label) && r.test == test) return r;
@@ -501,16 +512,9 @@ TEST(ComparePrinters, ServedRowsNameTheirServerByALegendAndARunsNoteIsSaidOnce) 
             std::string::npos)
       << out;
 
-  std::ostringstream json;
-  print_comparison(*cmp, {}, 0.05, OutputFormat::kJson, json);
-  const auto j = nlohmann::json::parse(json.str());
-  bool found = false;
-  for (const auto& row : j["rows"]) {
-    if (row["test"] != "tg128 @ c1 llama.cpp b1-80fb11ac openai-completions http://127.0.0.1:8081") continue;
-    found = true;
-    EXPECT_EQ(row["server"], "llama.cpp b1-80fb11ac openai-completions http://127.0.0.1:8081");
-  }
-  EXPECT_TRUE(found) << json.str();
+  const auto row = json_row(*cmp, "tg128 @ c1 llama.cpp b1-80fb11ac openai-completions http://127.0.0.1:8081");
+  ASSERT_TRUE(row.is_object());
+  EXPECT_EQ(row["server"], "llama.cpp b1-80fb11ac openai-completions http://127.0.0.1:8081");
 }
 
 // A cell shows the 95 % interval of its pooled samples and carries the noise notes of the
@@ -563,25 +567,18 @@ TEST(ComparePrinters, CellsCarryTheirIntervalAndTheNoiseNotesOfTheRunsTheyPool) 
             std::string::npos)
       << csv.str();
 
-  std::ostringstream json;
-  print_comparison(*cmp, {}, 0.05, OutputFormat::kJson, json);
-  const auto j = nlohmann::json::parse(json.str());
-  bool found = false;
-  for (const auto& row : j["rows"]) {
-    if (row["test"] != "tg128 (pg)") continue;
-    found = true;
-    const auto& c = row["cells"][0];
-    EXPECT_NEAR(c["ci95_pct"].get<double>(), ci->half_width_pct, 1e-9);
-    EXPECT_NEAR(c["ci95_low"].get<double>(), ci->low, 1e-9);
-    EXPECT_EQ(c["ci_target_pct"], 2.0);
-    EXPECT_EQ(c["ci_reached"], ci->half_width_pct <= 2);
-    ASSERT_EQ(c["noise"].size(), 2u);
-    EXPECT_EQ(c["noise"][1]["code"], "high_cv");
-    EXPECT_EQ(c["noise"][1]["remedy"], "quiet the machine");
-    EXPECT_TRUE(row["cells"][1]["ci_target_pct"].is_null());
-    EXPECT_TRUE(row["cells"][1]["ci_reached"].is_null());
-  }
-  EXPECT_TRUE(found);
+  const auto row = json_row(*cmp, "tg128 (pg)");
+  ASSERT_TRUE(row.is_object());
+  const auto& c = row["cells"][0];
+  EXPECT_NEAR(c["ci95_pct"].get<double>(), ci->half_width_pct, 1e-9);
+  EXPECT_NEAR(c["ci95_low"].get<double>(), ci->low, 1e-9);
+  EXPECT_EQ(c["ci_target_pct"], 2.0);
+  EXPECT_EQ(c["ci_reached"], ci->half_width_pct <= 2);
+  ASSERT_EQ(c["noise"].size(), 2u);
+  EXPECT_EQ(c["noise"][1]["code"], "high_cv");
+  EXPECT_EQ(c["noise"][1]["remedy"], "quiet the machine");
+  EXPECT_TRUE(row["cells"][1]["ci_target_pct"].is_null());
+  EXPECT_TRUE(row["cells"][1]["ci_reached"].is_null());
 }
 
 // tg of 105 tokens in 105, 35, 21 and 15 s: exactly 1, 3, 5 and 7 tokens/s.
