@@ -11,6 +11,7 @@
 #include "core/noise_note.h"
 #include "core/strings.h"
 #include "report/escape.h"
+#include "report/identities.h"
 
 namespace rigbench::report {
 
@@ -139,18 +140,61 @@ void print_markdown(const Comparison& cmp, const std::vector<Regression>& regres
   print_answer_tables(cmp, answers, out);
 }
 
+// `text` cut after each `sep`, which ends its piece less its trailing spaces: "p50 6.16 ·", "p99 6.83".
+std::vector<std::string> split_after(const std::string& text, const std::string& sep) {
+  const std::string stem = sep.substr(0, sep.find_last_not_of(' ') + 1);
+  std::vector<std::string> pieces;
+  std::size_t from = 0;
+  for (std::size_t at; (at = text.find(sep, from)) != std::string::npos; from = at + sep.size())
+    pieces.push_back(text.substr(from, at - from) + stem);
+  pieces.push_back(text.substr(from));
+  return pieces;
+}
+
+// Where every synthetic model's label says the same "(synthetic v2, seed 42)", the labels of
+// `cmp` (its rows', or by model its columns') say "(synthetic)" and the returned note the rest,
+// once; "" (the labels unchanged) when no model is synthetic or two recipes or seeds occur.
+std::string shorten_synthetic(Comparison& cmp) {
+  std::vector<std::string*> labels;
+  for (std::string& c : cmp.columns) labels.push_back(&c);
+  for (Row& r : cmp.rows) labels.push_back(&r.model);
+  std::string common;
+  for (const std::string* label : labels) {
+    const std::string part = synthetic_part(*label);
+    if (part.empty()) continue;
+    if (!common.empty() && part != common) return "";
+    common = part;
+  }
+  if (common.empty()) return "";
+  const std::string said = " (" + common + ")";
+  for (std::string* label : labels) {
+    if (const std::size_t at = label->find(said); at != std::string::npos) label->replace(at, said.size(), " (synthetic)");
+  }
+  return "(synthetic): a file rigbench synth wrote (" + common +
+         "): the real model's tensors, types and metadata with random values, so its speed and memory are the real "
+         "model's.";
+}
+
 }  // namespace
 
-Table compare_table(const Comparison& cmp) {
+Table compare_table(const Comparison& compared) {
+  Comparison cmp = compared;  // labels as the md table shows them
+  const std::string synthetic_note = shorten_synthetic(cmp);
   std::vector<TableColumn> cols;
   // The model, machine and build whole on their rows ("llama-bench / llama.cpp 80fb11ac" was cut
   // into "llama-benc", "h /", ...): never wrapped (report/table.h); compare's md is not held to 120.
   for (const auto& [name, field] : label_columns(cmp)) cols.push_back({name, name});
   cols.push_back({"test", "test"});
+  // A column per machine (build, model): its cells wrap between their pieces to keep the table
+  // within 120 columns (a figure, its interval, its ratio, its notes stay whole).
   for (std::size_t i = 0; i < cmp.columns.size(); ++i) {
-    cols.push_back({cmp.columns[i], cmp.columns[i] + (i == cmp.baseline ? " (baseline)" : ""), Align::kRight});
+    TableColumn col{cmp.columns[i], cmp.columns[i] + (i == cmp.baseline ? " (baseline)" : ""), Align::kRight};
+    col.wrap = true;
+    cols.push_back(std::move(col));
   }
-  cols.push_back({"winner", "winner"});
+  TableColumn winner{"winner", "winner"};
+  winner.wrap = true;
+  cols.push_back(std::move(winner));
   Table t(std::move(cols));
   t.add_preamble(
       "Compared by " + compare_by_name(cmp.by) + "; baseline: " + cmp.columns[cmp.baseline] +
@@ -198,21 +242,43 @@ Table compare_table(const Comparison& cmp) {
     for (std::size_t i = 0; i < row.cells.size(); ++i) {
       const Cell& c = row.cells[i];
       const std::string strong = static_cast<int>(i) == row.winner ? "**" : "";
-      std::string text = strong + cell_text(row.metric, c) + strong + interval_text(row.metric, c);
-      if (i != cmp.baseline && !std::isnan(c.ratio)) text += " " + ratio_text(c.ratio);
+      // A distribution's percentiles ("p50 6.16 · p99 6.83") may break after each "·".
+      // (bold: the figure whole on one line, each of its pieces where the cell wraps)
+      std::string text = strong + cell_text(row.metric, c) + strong;
+      std::vector<std::string> pieces = is_distribution(row.metric)
+                                            ? split_after(cell_text(row.metric, c), " · ")
+                                            : std::vector<std::string>{cell_text(row.metric, c)};
+      for (std::string& p : pieces) p = strong + p + strong;
+      auto add = [&pieces, &text](const std::string& piece) {
+        if (piece.empty()) return;
+        pieces.push_back(piece.starts_with(' ') ? piece.substr(1) : piece);
+        text += " " + pieces.back();
+      };
+      add(interval_text(row.metric, c));
+      if (i != cmp.baseline && !std::isnan(c.ratio)) add(ratio_text(c.ratio));
       if (c.n_configs > 1) {
-        text += best_of_text(c, false);
+        add(best_of_text(c, false));
         several_configs = true;
       }
-      text += flags_text(c) + noise_text(c);
+      // "[sources_disagree, gap]" and "[noise: first_repetition, high_cv]" may break after each code.
+      for (const std::string& piece : split_after("[" + join(c.energy_flags, ", ") + "]", ", "))
+        if (!c.energy_flags.empty()) add(piece);
+      for (const std::string& piece : split_after("[noise: " + noise_codes_text(c, ", ") + "]", ", "))
+        if (!c.noise.empty()) add(piece);
       flags.insert(flags.end(), c.energy_flags.begin(), c.energy_flags.end());
-      cells.push_back(c.state == CellState::kMeasured ? TableCell::number_text(c.summary.mean, text)
-                                                      : TableCell::absent(text));
+      TableCell cell = c.state == CellState::kMeasured ? TableCell::number_text(c.summary.mean, std::move(text))
+                                                       : TableCell::absent(std::move(text));
+      cell.pieces = std::move(pieces);
+      cells.push_back(std::move(cell));
     }
-    cells.push_back(TableCell::str(winner_text(cmp, row)));
+    // The winner: a column's name whole, a verdict ("no clear winner") at its spaces.
+    TableCell winner = TableCell::str(winner_text(cmp, row));
+    if (row.winner >= 0) winner.pieces = {winner.text};
+    cells.push_back(std::move(winner));
     t.add_row(std::move(cells));
   }
   if (const std::string note = knobs_differ_note(cmp); !note.empty()) t.add_note(note);
+  if (!synthetic_note.empty()) t.add_note(synthetic_note);
   for (const std::string& note : cmp.same_name_notes) t.add_note(note);
   if (several_configs) t.add_note(best_of_note());
   if (const std::string note = energy_flags_note(flags); !note.empty()) t.add_note(note);

@@ -375,9 +375,8 @@ std::string regressions_section(const std::vector<Regression>& regs, double alph
 std::string synthetic_footnote(std::span<const RunRecord> records, const RecordIdentities& ids) {
   std::set<std::string> seen;
   for (const RecordIdentities::Entry& e : ids.entries()) {
-    const std::string label = model_identity(records[e.first]).label;
-    const std::size_t at = label.find(" (synthetic");
-    if (at != std::string::npos) seen.insert(label.substr(at + 2, label.size() - at - 3));
+    const std::string part = synthetic_part(model_identity(records[e.first]).label);
+    if (!part.empty()) seen.insert(part);
   }
   if (seen.empty()) return "";
   return "<section id=\"synthetic-note\"><h2>Note: synthetic models</h2><p class=\"note\">" +

@@ -62,6 +62,13 @@ Identity model_identity(const RunRecord& rec) {
   return id;
 }
 
+std::string synthetic_part(const std::string& label) {
+  static const std::string kOpen = " (synthetic v";
+  const std::size_t at = label.find(kOpen);
+  const std::size_t end = at == std::string::npos ? at : label.find(')', at);
+  return end == std::string::npos ? "" : label.substr(at + 2, end - at - 2);
+}
+
 namespace {
 
 std::vector<const RunRecord*> pointers_to(std::span<const RunRecord> records) {

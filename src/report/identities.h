@@ -30,6 +30,9 @@ Identity machine_identity(const RunRecord& rec);
 // the fingerprinted file of the same architecture, parameter count and type. (File sizes are
 // left out: llama-bench's model_size counts tensor bytes, rigbench's the file.)
 Identity model_identity(const RunRecord& rec);
+// What model_identity's label says of a synthetic file, "synthetic v2, seed 42" (the text
+// within its " (synthetic v...)"); "" when `label` holds none.
+std::string synthetic_part(const std::string& label);
 
 // The models of a set of records, resolved together: a record without a fingerprint is the
 // model of the one fingerprinted file of its shape when there is exactly one (else the model

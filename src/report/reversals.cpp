@@ -7,6 +7,7 @@
 
 #include "core/significance.h"
 #include "core/strings.h"
+#include "report/identities.h"
 
 namespace rigbench::report {
 
@@ -101,19 +102,16 @@ std::map<std::size_t, std::string> item_labels(const Comparison& cmp, Metric met
 // The " (synthetic v2, seed 42)" every label holds, taken out of each: "synthetic v2, seed 42";
 // "" (the labels unchanged) when some label holds none or another.
 std::string take_common_synthetic(std::map<std::size_t, std::string>& labels) {
-  static const std::string kOpen = " (synthetic v";
   std::string common;
   for (const auto& [i, label] : labels) {
-    const std::size_t at = label.find(kOpen);
-    const std::size_t end = at == std::string::npos ? at : label.find(')', at);
-    if (end == std::string::npos) return "";
-    const std::string part = label.substr(at, end + 1 - at);
-    if (!common.empty() && part != common) return "";
+    const std::string part = synthetic_part(label);
+    if (part.empty() || (!common.empty() && part != common)) return "";
     common = part;
   }
   if (common.empty()) return "";
-  for (auto& [i, label] : labels) label.erase(label.find(common), common.size());
-  return common.substr(2, common.size() - 3);
+  const std::string text = " (" + common + ")";
+  for (auto& [i, label] : labels) label.erase(label.find(text), text.size());
+  return common;
 }
 
 std::string significance_word(double p, bool significant) {

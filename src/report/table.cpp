@@ -54,28 +54,27 @@ std::string prefix_columns(const std::string& s, std::size_t n) {
   return s.substr(0, i);
 }
 
-// `text` in lines of at most `width` columns, broken at spaces (a word longer than a line is
-// cut), or only after each `wrap_at` when one is given (its trailing spaces end the line);
-// lines after the first start with `indent`.
-// With `pieces`, the pieces alone (the words, or the entries between separators), unwrapped.
-std::vector<std::string> wrap_text(const std::string& text, std::size_t width, const std::string& indent,
-                                   const char* wrap_at_or_null = nullptr, bool pieces = false) {
+// The pieces a wrap keeps whole: `text`'s words, or with `wrap_at` the entries between its
+// separators, each but the last ending in the separator (less its trailing spaces), so that a
+// name in a ranking is never cut.
+std::vector<std::string> wrap_pieces(const std::string& text, const char* wrap_at_or_null) {
   const std::string wrap_at = wrap_at_or_null ? wrap_at_or_null : "";
+  if (wrap_at.empty()) return split(text, ' ');
   std::vector<std::string> words;
-  if (wrap_at.empty()) {
-    words = split(text, ' ');
-  } else {
-    // The pieces between separators, each but the last ending in the separator (less its
-    // trailing spaces), kept whole where they fit: a name in a ranking is never cut.
-    std::string stem = wrap_at;
-    while (!stem.empty() && stem.back() == ' ') stem.pop_back();
-    std::size_t from = 0;
-    for (std::size_t at; (at = text.find(wrap_at, from)) != std::string::npos; from = at + wrap_at.size()) {
-      words.push_back(text.substr(from, at - from) + stem);
-    }
-    words.push_back(text.substr(from));
+  std::string stem = wrap_at;
+  while (!stem.empty() && stem.back() == ' ') stem.pop_back();
+  std::size_t from = 0;
+  for (std::size_t at; (at = text.find(wrap_at, from)) != std::string::npos; from = at + wrap_at.size()) {
+    words.push_back(text.substr(from, at - from) + stem);
   }
-  if (pieces) return words;
+  words.push_back(text.substr(from));
+  return words;
+}
+
+// `words` in lines of at most `width` columns joined by spaces (a word longer than a line is
+// cut); lines after the first start with `indent`.
+std::vector<std::string> wrap_words(const std::vector<std::string>& words, std::size_t width,
+                                    const std::string& indent) {
   std::vector<std::string> lines;
   std::string line;
   bool blank = true;  // nothing but the indent on `line` yet
@@ -108,6 +107,13 @@ std::vector<std::string> wrap_text(const std::string& text, std::size_t width, c
   if (!blank) lines.push_back(line);
   if (lines.empty()) lines.emplace_back();
   return lines;
+}
+
+// `text` in lines of at most `width` columns, broken at spaces, or only after each `wrap_at`
+// when one is given (its trailing spaces end the line); lines after the first start with `indent`.
+std::vector<std::string> wrap_text(const std::string& text, std::size_t width, const std::string& indent,
+                                   const char* wrap_at = nullptr) {
+  return wrap_words(wrap_pieces(text, wrap_at), width, indent);
 }
 
 // The columns md shows, by index.
@@ -196,6 +202,12 @@ TableCell TableCell::number_text(double v, std::string text) {
   return TableCell{v, std::move(text)};
 }
 
+TableCell TableCell::number_pieces(double v, std::vector<std::string> pieces) {
+  TableCell c = number_text(v, join(pieces, " "));
+  c.pieces = std::move(pieces);
+  return c;
+}
+
 TableCell TableCell::boolean(bool v, std::string text) {
   return TableCell{v, text.empty() ? std::string(v ? "true" : "false") : std::move(text)};
 }
@@ -260,24 +272,45 @@ std::string markdown_table(const Table& table, bool wide) {
       width[k] = std::max(width[k], display_width(text[r].back()));
     }
   }
-  // A wrap column takes the room the others leave within kMarkdownWidth; a list (wrap_at) never
-  // less than its widest entry: "linux-2080 / ti-cuda 1. / 30 >" was a ranking squeezed to 10
-  // columns beside wide ones; an entry that does not fit widens the table instead.
-  std::size_t flex = shown.size();
+  // The pieces a wrap keeps whole, per row and shown column (wrap columns only).
+  std::vector<std::vector<std::vector<std::string>>> pieces(text.size(),
+                                                            std::vector<std::vector<std::string>>(shown.size()));
+  // A wrap column takes the room the others leave within kMarkdownWidth, the widest giving way
+  // first; never less than 10 columns nor its header, nor its widest piece where it breaks between pieces
+  // (a list's entries, a cell's pieces): "linux-2080 / ti-cuda 1. / 30 >" was a ranking squeezed
+  // to 10 columns beside wide ones; a piece that does not fit widens the table instead.
+  std::vector<std::size_t> least(shown.size(), 0);
+  bool any_wrap = false;
   for (std::size_t k = 0; k < shown.size(); ++k) {
-    if (table.columns()[shown[k]].wrap) flex = k;
-  }
-  if (flex < shown.size()) {
-    std::size_t others = 4 + 3 * (shown.size() - 1);  // "| " ... " | " ... " |"
-    for (std::size_t k = 0; k < shown.size(); ++k) others += k == flex ? 0 : width[k];
-    const std::size_t room = kMarkdownWidth > others + 10 ? kMarkdownWidth - others : 10;
-    std::size_t piece = 3;
-    for (std::size_t r = 0; r < text.size() && table.columns()[shown[flex]].wrap_at; ++r) {
-      for (const std::string& p : wrap_text(text[r][flex], SIZE_MAX, "", table.columns()[shown[flex]].wrap_at,
-                                            /*pieces=*/true))
-        piece = std::max(piece, display_width(p));
+    const TableColumn& c = table.columns()[shown[k]];
+    if (!c.wrap) continue;
+    any_wrap = true;
+    std::size_t piece = c.wrap_at ? 3 : 0;
+    for (std::size_t r = 0; r < text.size(); ++r) {
+      const TableCell& cell = table.rows()[r][shown[k]];
+      if (cell.pieces.empty()) {
+        pieces[r][k] = wrap_pieces(text[r][k], c.wrap_at);
+      } else {
+        for (const std::string& p : cell.pieces) pieces[r][k].push_back(md_escape(p));
+      }
+      if (c.wrap_at || !cell.pieces.empty())
+        for (const std::string& p : pieces[r][k]) piece = std::max(piece, display_width(p));
     }
-    width[flex] = std::min(width[flex], std::max(room, piece));
+    // (the header is not wrapped: never narrower than it)
+    const std::size_t header = display_width(md_escape(c.header));
+    least[k] = std::min(width[k], std::max<std::size_t>({10, piece, header}));
+  }
+  std::size_t total = 4 + 3 * (shown.size() - 1);  // "| " ... " | " ... " |"
+  for (std::size_t w : width) total += w;
+  while (any_wrap && total > kMarkdownWidth) {
+    std::size_t widest = shown.size();
+    for (std::size_t k = 0; k < shown.size(); ++k) {
+      const bool gives = table.columns()[shown[k]].wrap && width[k] > least[k];
+      if (gives && (widest == shown.size() || width[k] > width[widest])) widest = k;
+    }
+    if (widest == shown.size()) break;
+    --width[widest];
+    --total;
   }
   auto line = [&](const std::vector<std::string>& cells) {
     std::string out = "|";
@@ -291,15 +324,21 @@ std::string markdown_table(const Table& table, bool wide) {
   for (std::size_t k = 0; k < shown.size(); ++k) out += rule_cell(width[k], table.columns()[shown[k]].align);
   out += "\n";
   for (std::size_t r = 0; r < text.size(); ++r) {
-    if (flex == shown.size()) {
-      out += line(text[r]);
-      continue;
+    // Each wrap column's lines; the row's other cells on its first line alone.
+    std::vector<std::vector<std::string>> parts(shown.size());
+    std::size_t lines = 1;
+    for (std::size_t k = 0; k < shown.size(); ++k) {
+      if (!table.columns()[shown[k]].wrap) continue;
+      parts[k] = display_width(text[r][k]) <= width[k]
+                     ? std::vector<std::string>{text[r][k]}
+                     : wrap_words(pieces[r][k], width[k], std::string(table.rows()[r][shown[k]].hang, ' '));
+      lines = std::max(lines, parts[k].size());
     }
-    const auto parts = wrap_text(text[r][flex], width[flex], std::string(table.rows()[r][shown[flex]].hang, ' '),
-                                 table.columns()[shown[flex]].wrap_at);
-    for (std::size_t i = 0; i < parts.size(); ++i) {
+    for (std::size_t i = 0; i < lines; ++i) {
       std::vector<std::string> cells = i == 0 ? text[r] : std::vector<std::string>(shown.size());
-      cells[flex] = parts[i];
+      for (std::size_t k = 0; k < shown.size(); ++k) {
+        if (table.columns()[shown[k]].wrap) cells[k] = i < parts[k].size() ? parts[k][i] : "";
+      }
       out += line(cells);
     }
   }

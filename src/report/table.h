@@ -58,7 +58,8 @@ struct TableColumn {
   bool data_only = false;  // never in md (csv and json only)
   // md: the table keeps within kMarkdownWidth columns by this column taking the room the
   // others leave; its text wraps at spaces (a longer word is cut) onto continuation rows whose
-  // other cells are empty. At most one column of a table wraps. For a value under its key
+  // other cells are empty. Where several columns wrap (compare's one column per machine), the
+  // widest gives way first, none below its narrowest whole piece. For a value under its key
   // (hw's descriptions, details and fixes), never for the name a row stands for (a model, a
   // machine, a build): that stays whole on its row as in llama-bench's table, and a long one
   // widens the table.
@@ -77,6 +78,10 @@ struct TableCell {
   Value value;           // monostate: absent (csv "", json null)
   std::string text;      // md; markdown-escaped when rendered
   std::size_t hang = 0;  // md, in a wrap column: continuation lines start with this many spaces
+  // md, in a wrap column: what `text` is, in pieces each kept whole where a cell must wrap
+  // ("1018.93 ± 7.17", "(±6.3 %)", "×2.00": a figure never loses its ± half); a cell that fits
+  // its column shows `text`. Empty: `text` wraps by the column's rule (any space, or its wrap_at).
+  std::vector<std::string> pieces{};
 
   // Text, shown and stored as it is.
   static TableCell str(std::string s);
@@ -87,6 +92,8 @@ struct TableCell {
   // absent, md shows `absent_text`.
   static TableCell number(double v, int decimals = 2, std::string absent_text = "-");
   static TableCell number_text(double v, std::string text);
+  // number_text whose md text is `pieces` joined by spaces, broken only between them.
+  static TableCell number_pieces(double v, std::vector<std::string> pieces);
   static TableCell boolean(bool v, std::string text = {});
   // No value; md shows `text`.
   static TableCell absent(std::string text = "-");

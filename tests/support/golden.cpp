@@ -120,6 +120,59 @@ std::string unwrapped(const std::string& text) {
   return out;
 }
 
+namespace {
+
+// The cells of an md row "| a | b |": {"a", "b"} (padding kept); empty for another line.
+std::vector<std::string> row_cells(const std::string& line) {
+  if (line.size() < 4 || !line.starts_with("| ") || !line.ends_with(" |")) return {};
+  std::vector<std::string> cells;
+  const std::string inner = line.substr(2, line.size() - 4);
+  std::size_t from = 0;
+  for (std::size_t at; (at = inner.find(" | ", from)) != std::string::npos; from = at + 3)
+    cells.push_back(inner.substr(from, at - from));
+  cells.push_back(inner.substr(from));
+  return cells;
+}
+
+std::string trimmed(const std::string& s) {
+  const std::size_t a = s.find_first_not_of(' ');
+  return a == std::string::npos ? "" : s.substr(a, s.find_last_not_of(' ') + 1 - a);
+}
+
+}  // namespace
+
+std::string unwrapped_rows(const std::string& text) {
+  std::vector<std::string> lines;
+  std::vector<std::string> last;  // the cells of the row lines.back() holds, trimmed
+  std::size_t from = 0;
+  while (from < text.size()) {
+    std::size_t end = text.find('\n', from);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(from, end - from);
+    from = end + 1;
+    const std::vector<std::string> cells = row_cells(line);
+    if (!last.empty() && cells.size() == last.size() && trimmed(cells[0]).empty()) {
+      for (std::size_t k = 0; k < cells.size(); ++k) {
+        const std::string c = trimmed(cells[k]);
+        if (!c.empty()) last[k] += (last[k].empty() ? "" : " ") + c;
+      }
+      lines.back() = "| " + [&] {
+        std::string joined;
+        for (std::size_t k = 0; k < last.size(); ++k) joined += (k ? " | " : "") + last[k];
+        return joined;
+      }() + " |";
+      continue;
+    }
+    last.clear();
+    for (const std::string& c : cells) last.push_back(trimmed(c));
+    lines.push_back(line);
+  }
+  std::string out;
+  for (const std::string& l : lines) out += l + "\n";
+  if (!text.ends_with('\n') && !out.empty()) out.pop_back();
+  return out;
+}
+
 std::string golden(const std::string& name) { return read_file(std::string(RIGBENCH_TEST_DATA) + "/golden/" + name); }
 
 std::string matches_golden(const std::string& actual, const std::string& name) {

@@ -27,6 +27,12 @@ std::string unpadded(const std::string& text);
 // that look for one sentence whatever the terminal width.
 std::string unwrapped(const std::string& text);
 
+// `text` with each md table row whole: a row a wrap column continued (report/table.h: a line
+// whose first cell is empty) is joined to the row above it, cell by cell, each continued cell
+// joined with one space ("| 12.3 ± 0.4 |" + "| (±2.0 %) ×1.10 |" -> "| 12.3 ± 0.4 (±2.0 %) ×1.10 |").
+// With unpadded, for tests that look for one row whatever the terminal width.
+std::string unwrapped_rows(const std::string& text);
+
 // The golden file tests/data/golden/<name> ("" when missing).
 std::string golden(const std::string& name);
 

@@ -66,6 +66,45 @@ TEST(Table, AListColumnIsNeverNarrowerThanItsWidestEntry) {
   EXPECT_NE(md.find("| mac-m2 40.00               |"), std::string::npos) << md;
 }
 
+// compare's table has one wrap column per machine (#37: 146 columns for two machines): the
+// widest gives way first until the table fits 120 columns; a cell's pieces stay whole (a figure
+// keeps its ± half), a header is never cut, and csv keeps the whole text.
+TEST(Table, SeveralWrapColumnsShareTheRoomAndKeepEachPieceWhole) {
+  std::vector<TableColumn> cols = {{"model", "model"}};
+  for (const char* m : {"rig-a (baseline)", "rig-b", "rig-c"}) {
+    TableColumn c{m, m, Align::kRight};
+    c.wrap = true;
+    cols.push_back(c);
+  }
+  Table t(std::move(cols));
+  const std::vector<std::string> a = {"13363.78 ± 373.48", "(±6.9 %)"};
+  const std::vector<std::string> b = {"12085.63 ± 751.61", "(±15.4 %)", "×0.90", "[noise: first_repetition,",
+                                      "high_cv]"};
+  t.add_row({TableCell::str(std::string(40, 'm')), TableCell::number_pieces(13363.78, a),
+             TableCell::number_pieces(12085.63, b), TableCell::number_pieces(12085.63, b)});
+  const std::string md = rendered(t, OutputFormat::kMarkdown);
+  std::istringstream in(md);
+  std::size_t lines = 0;
+  for (std::string line; std::getline(in, line); ++lines) EXPECT_LE(display_width(line), kMarkdownWidth) << line;
+  EXPECT_GE(lines, 4u) << md;  // header, rule, the row and its continuations
+  for (const std::string& piece : {"13363.78 ± 373.48", "12085.63 ± 751.61", "[noise: first_repetition,",
+                                   "rig-a (baseline)"})
+    EXPECT_NE(md.find(piece), std::string::npos) << piece << "\n" << md;
+  // The unwrapped row reads as the one line it was (tests/support/golden.h).
+  EXPECT_NE(rigbench::testing::unpadded(rigbench::testing::unwrapped_rows(md))
+                .find("| 13363.78 ± 373.48 (±6.9 %) | 12085.63 ± 751.61 (±15.4 %) ×0.90 [noise: first_repetition, "
+                      "high_cv] |"),
+            std::string::npos)
+      << md;
+  // Where the table fits, nothing wraps: one line per row.
+  Table narrow({{"model", "model"}, TableColumn{"rig-a", "rig-a", Align::kRight, false, false, true}});
+  narrow.add_row({TableCell::str("m"), TableCell::number_pieces(1, a)});
+  EXPECT_NE(rendered(narrow, OutputFormat::kMarkdown).find("| m     | 13363.78 ± 373.48 (±6.9 %) |\n"),
+            std::string::npos)
+      << rendered(narrow, OutputFormat::kMarkdown);
+  EXPECT_NE(rendered(t, OutputFormat::kCsv).find("12085.63"), std::string::npos);
+}
+
 TEST(Table, WrapColumnKeepsTheTableWithin120ColumnsAndFootersFollowABlankLine) {
   TableColumn key{"key", "key"}, text{"text", "text"};
   text.wrap = true;
