@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -14,6 +15,7 @@
 #include "engine/llama_engine.h"
 #include "fit/targets.h"
 #include "hw/bandwidth.h"
+#include "hw/describe.h"
 #include "measure/llama_server.h"
 #include "measure/tune.h"
 #include "report/tune_printer.h"
@@ -235,7 +237,9 @@ Status run_tune_command(TuneOptions& o) {
                  db->path().c_str());
   }
   if (!result) return std::unexpected(result.error());
-  report::TuneReport rep{&spec, &*result, job.models.at(spec.model_path).name, spec.model_path};
+  const auto& gpus = job.context.machine.gpus;
+  report::TuneReport rep{&spec, &*result, job.models.at(spec.model_path).name, spec.model_path,
+                         std::any_of(gpus.begin(), gpus.end(), hw::offloadable)};
   report::print_tune(rep, *report::parse_output_format(o.output), std::cout);
   if (result->race.end == measure::RaceEnd::kInterrupted) {
     return fail(ErrorCode::kInterrupted, "interrupted: the best so far is printed above; " +

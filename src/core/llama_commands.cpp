@@ -44,12 +44,12 @@ void add_shared_words(const BenchParams& p, Words& w) {
   if (off_default(p, "n_cpu_moe")) w.push_back({"-ncmoe", std::to_string(p.n_cpu_moe)});
 }
 
-Words common_words(const BenchParams& p) {
+Words common_words(const BenchParams& p, bool gpu = true) {
   Words w;
   w.push_back({"-t", std::to_string(p.n_threads)});
   // llama-server's -ngl: "all" is every layer (-1 there means its own automatic fitting).
   if (p.n_gpu_layers != BenchParams{}.n_gpu_layers) w.push_back({"-ngl", std::to_string(p.n_gpu_layers)});
-  else if (p.devices != "none") w.push_back({"-ngl", "all"});
+  else if (p.devices != "none" && gpu) w.push_back({"-ngl", "all"});
   add_shared_words(p, w);
   if (p.cpu_moe != 0) w.push_back({"-cmoe", ""});
   if (off_default(p, "split_mode")) w.push_back({"-sm", p.split_mode});
@@ -123,9 +123,9 @@ std::vector<std::string> llama_server_unmapped(const BenchParams& p) {
   return out;
 }
 
-LlamaCommands llama_commands(const BenchParams& p, const std::string& model_path, int n_parallel) {
+LlamaCommands llama_commands(const BenchParams& p, const std::string& model_path, int n_parallel, bool gpu) {
   LlamaCommands c;
-  const Words common = common_words(p);
+  const Words common = common_words(p, gpu);
   c.server = command("llama-server", model_path, server_head(p, n_parallel), common);
   c.cli = command("llama-cli", model_path, {{"-c", std::to_string(p.n_ctx)}}, common);
   Words test = {{"-p", std::to_string(p.n_prompt)}, {"-n", std::to_string(p.n_gen)}};

@@ -29,8 +29,10 @@ struct LlamaCommands {
 // The commands for `p` (a run's settings; p.n_ctx the context, tokens) on `model_path`, with
 // `n_parallel` server slots (llama-server's -np, Ollama's OLLAMA_NUM_PARALLEL; the context is
 // the whole KV cache, shared by the slots: each gets n_ctx / n_parallel unless -kvu). A path
-// with spaces or shell characters is single-quoted.
-LlamaCommands llama_commands(const BenchParams& p, const std::string& model_path, int n_parallel);
+// with spaces or shell characters is single-quoted. `gpu`: whether the machine that ran `p` has
+// a GPU to offload to; without one the lines carry no -ngl (every layer ran on the CPU, and
+// "-ngl all" read as advice to offload on a machine without a GPU).
+LlamaCommands llama_commands(const BenchParams& p, const std::string& model_path, int n_parallel, bool gpu = true);
 
 // The arguments of LlamaCommands::server, one element each and unquoted, without the program
 // name: "-m", model_path, "-c", N, "-np", n_parallel, then the knobs off their default (and

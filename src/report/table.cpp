@@ -54,12 +54,30 @@ std::string prefix_columns(const std::string& s, std::size_t n) {
   return s.substr(0, i);
 }
 
+// `text`'s words as a wrap keeps them: a figure whole, so that no line starts with a unit or
+// a relation ("+27.7" / "% over", "p =" / "0.013"): a word "=", "<", ">", "<=", ">=" joins both
+// neighbours, a word that starts with '%' the one before it.
+std::vector<std::string> unbreakable_words(const std::string& text) {
+  std::vector<std::string> words;
+  bool join_next = false;
+  for (const std::string& w : split(text, ' ')) {
+    const bool relation = w == "=" || w == "<" || w == ">" || w == "<=" || w == ">=";
+    if (!words.empty() && !w.empty() && !words.back().empty() && (join_next || relation || w.starts_with('%'))) {
+      words.back() += " " + w;
+    } else {
+      words.push_back(w);
+    }
+    join_next = relation;
+  }
+  return words;
+}
+
 // The pieces a wrap keeps whole: `text`'s words, or with `wrap_at` the entries between its
 // separators, each but the last ending in the separator (less its trailing spaces), so that a
 // name in a ranking is never cut.
 std::vector<std::string> wrap_pieces(const std::string& text, const char* wrap_at_or_null) {
   const std::string wrap_at = wrap_at_or_null ? wrap_at_or_null : "";
-  if (wrap_at.empty()) return split(text, ' ');
+  if (wrap_at.empty()) return unbreakable_words(text);
   std::vector<std::string> words;
   std::string stem = wrap_at;
   while (!stem.empty() && stem.back() == ' ') stem.pop_back();
@@ -232,7 +250,7 @@ std::string note_lines(const std::string& note) {
   const std::string indent(6, ' ');
   std::string out = "note: ", line;
   std::size_t used = 6;
-  for (const std::string& word : split(note, ' ')) {
+  for (const std::string& word : unbreakable_words(note)) {
     const std::size_t w = display_width(word);
     if (used > 6 && used + 1 + w > kWidth) {
       out += "\n" + indent;

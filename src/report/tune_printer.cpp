@@ -264,7 +264,7 @@ nlohmann::json run_json(const TuneReport& rep, const std::vector<int>& order) {
     win["lead_pct"] = number_or_null(r.race.lead_pct);
     win["p_value"] = number_or_null(r.race.p_value);
     win["commands"] = commands_json(llama_commands(r.candidates[static_cast<size_t>(w)].test.params, rep.model_path,
-                                                   spec.n_parallel));
+                                                   spec.n_parallel, rep.gpu));
     j["winner"] = win;
   } else {
     j["winner"] = nullptr;
@@ -289,7 +289,7 @@ std::string winner_lines(const TuneReport& rep, const std::vector<int>& order) {
     line += "; " + pct_text(r.race.lead_pct) + " over the runner-up (#" + std::to_string(rank_of(order, ru)) + "), " +
             p_text(r.race.p_value);
   }
-  const LlamaCommands cmd = llama_commands(c.test.params, rep.model_path, rep.spec->n_parallel);
+  const LlamaCommands cmd = llama_commands(c.test.params, rep.model_path, rep.spec->n_parallel, rep.gpu);
   std::vector<std::string> params, env;
   for (const auto& [k, v] : cmd.ollama_parameters) params.push_back("PARAMETER " + k + " " + v);
   for (const auto& [k, v] : cmd.ollama_environment) env.push_back(k + "=" + v);

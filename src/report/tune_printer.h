@@ -21,6 +21,7 @@ struct TuneReport {
   const measure::TuneResult* result = nullptr;
   std::string model_name;  // the model as records name it (ModelInfo::name)
   std::string model_path;  // as the commands should name it
+  bool gpu = true;         // this machine has a GPU to offload to (hw::offloadable); else the commands carry no -ngl
 };
 
 // Where candidate `i` (an index into result.candidates) stands: "winner", "contender",

@@ -69,6 +69,21 @@ TEST(LlamaCommands, CpuOnlyAndPartialOffload) {
             (std::pair<std::string, std::string>{"num_gpu", "20"}));
 }
 
+// A new user saw "-ngl all" in tune's commands on a machine without a GPU: a run with no GPU to
+// offload to carries no -ngl (nor Ollama's num_gpu); one with a GPU keeps "all".
+TEST(LlamaCommands, NoGpuToOffloadToMeansNoNgl) {
+  BenchParams p;
+  p.n_threads = 2;
+  p.n_ctx = 2048;
+  const LlamaCommands cpu = llama_commands(p, "m.gguf", 1, /*gpu=*/false);
+  EXPECT_EQ(cpu.server, "llama-server -m m.gguf -c 2048 -np 1 -t 2");
+  EXPECT_EQ(cpu.cli, "llama-cli -m m.gguf -c 2048 -t 2");
+  for (const auto& [key, value] : cpu.ollama_parameters) EXPECT_NE(key, "num_gpu");
+  EXPECT_EQ(llama_commands(p, "m.gguf", 1, /*gpu=*/true).server, "llama-server -m m.gguf -c 2048 -np 1 -t 2 -ngl all");
+  p.n_gpu_layers = 0;  // a value the run set is written whatever the machine
+  EXPECT_EQ(llama_commands(p, "m.gguf", 1, /*gpu=*/false).server, "llama-server -m m.gguf -c 2048 -np 1 -t 2 -ngl 0");
+}
+
 TEST(LlamaCommands, ServerArgsAreTheServerLineOneWordEachUnquoted) {
   BenchParams p;
   p.n_threads = 2;

@@ -13,6 +13,7 @@ namespace rigbench::report {
 namespace {
 
 using rigbench::testing::golden_mismatch;
+using rigbench::testing::unwrapped;
 
 Table sample() {
   Table t({{"name", "device"},
@@ -103,6 +104,24 @@ TEST(Table, SeveralWrapColumnsShareTheRoomAndKeepEachPieceWhole) {
             std::string::npos)
       << rendered(narrow, OutputFormat::kMarkdown);
   EXPECT_NE(rendered(t, OutputFormat::kCsv).find("12085.63"), std::string::npos);
+}
+
+// tune's winner line broke as "+28.4" / "% over the runner-up" and its result column as
+// "p =" / "0.013": wrapping keeps a figure with its unit and a relation with both its sides.
+TEST(Table, WrappingNeverStartsALineWithAUnitOrARelation) {
+  for (std::size_t pad = 90; pad < 114; ++pad) {  // (a note's line holds 114 after "note: ")
+    const std::string text = std::string(pad, 'w') + " +28.4 % over #2, p = 0.013 and p < 0.001 then x >= 3";
+    for (const std::string& out : {paragraph_lines(text), note_lines(text)}) {
+      std::istringstream in(out);
+      for (std::string line; std::getline(in, line);) {
+        EXPECT_LE(display_width(line), kMarkdownWidth) << line;
+        const std::string body = line.substr(line.find_first_not_of(' '));
+        for (const char* start : {"%", "=", "<", ">=", "0.013", "0.001", "3"})
+          EXPECT_FALSE(body.starts_with(start)) << pad << ": " << out;
+      }
+      EXPECT_NE(unwrapped(out).find("+28.4 % over #2, p = 0.013 and p < 0.001 then x >= 3"), std::string::npos) << out;
+    }
+  }
 }
 
 TEST(Table, WrapColumnKeepsTheTableWithin120ColumnsAndFootersFollowABlankLine) {

@@ -83,8 +83,9 @@ TEST(TunePrinter, MarkdownSaysWhyEachLostAndHowToRunTheWinner) {
   EXPECT_NE(md.find("does not fit (note 1)"), std::string::npos) << md;
   EXPECT_NE(md.find("note: 1. does not fit: model 'x' at n_ctx 4096 will not fit this machine: needs 30.00 GiB"), std::string::npos) << md;
   EXPECT_NE(md.find(" 2* |"), std::string::npos) << md;  // screen samples are marked
+  // The winner's sentence wraps at 120 columns, never between "p =" and its value.
   EXPECT_NE(md.find("winner: -fa on -t 2: tg128 t/s 20.00 (95 % interval 19.50-20.50), 3 repetitions; +11.1 % over "
-                    "the runner-up (#2), p =\n0.012"),
+                    "the runner-up (#2),\np = 0.012"),
             std::string::npos)
       << md;
   EXPECT_NE(md.find("  llama-server -m /m/model.gguf -c 4096 -np 1 -t 2 -ngl all -fa on"), std::string::npos) << md;
