@@ -69,6 +69,7 @@ TEST(TableWidthsE2EFakeServer, EveryMdOutputOfEverySubcommandFitsIn120Columns) {
       {"cost", "--tps", "42", "--watts", "280", "--idle-watts", "60", "--price", "0.30", "--utilization", "0.25",
        "--hardware-price", "1499", "--lifetime-years", "3"},
       {"cost", "--per-model", "--db", db, "--machine", "rig-a", "--price", "0.30"},
+      {"export", "--db", db, "-o", "md"},  // bench, tune and served records: one table per model
   };
   for (const auto& args : runs) {
     const ProcessResult r = rigbench(args);

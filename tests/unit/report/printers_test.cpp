@@ -7,6 +7,7 @@
 #include "core/results.h"
 #include "core/strings.h"
 #include "report/columns.h"
+#include "report/export_printer.h"
 #include "report/fit_printer.h"
 #include "report/printer.h"
 #include "support/golden.h"
@@ -384,6 +385,67 @@ TEST(FitCheckPrinter, SplitsTheTotalsByDeviceAndHostWhenThePlanHasADevice) {
   print_fit_check(c, OutputFormat::kJson, cpu);
   EXPECT_FALSE(nlohmann::json::parse(cpu.str()).contains("device"));
   EXPECT_FALSE(nlohmann::json::parse(cpu.str())["estimate"].contains("host_bytes"));
+}
+
+// export -o md over a tune's trials was 187 columns wide (a knob column each, two long model
+// labels): past 120 columns the listing is one table per model, its name, file and size said
+// above it; a narrow listing stays one table with a model column.
+TEST(ExportMarkdown, AListingWiderThan120IsOneTablePerModelWithinIt) {
+  std::vector<RunRecord> records;
+  for (const char* name : {"A model with a rather long name for its table", "Another model, long as well"}) {
+    for (const char* fa : {"on", "off"}) {
+      for (int poll : {0, 50}) {
+        RunRecord r = testing::sample_record(std::string(name) + fa + std::to_string(poll));
+        r.model.name = name;
+        r.model.path = std::string("/models/") + (name[0] == 'A' && name[1] == ' ' ? "a" : "b") + "-long-file-name.gguf";
+        r.params.flash_attn = fa;
+        r.params.poll = poll;
+        r.params.type_k = poll ? "q8_0" : "f16";
+        r.params.n_ubatch = poll ? 256 : 512;
+        records.push_back(r);
+      }
+    }
+  }
+  // A third model whose runs differ in a dozen knobs: its table folds them into "settings".
+  for (int i = 0; i < 2; ++i) {
+    RunRecord r = testing::sample_record("c" + std::to_string(i));
+    r.model.name = "C";
+    r.model.path = "/models/c.gguf";
+    r.params.flash_attn = i ? "on" : "off";
+    r.params.type_k = r.params.type_v = i ? "q8_0" : "f16";
+    r.params.n_batch = i ? 1024 : 2048;
+    r.params.n_ubatch = i ? 256 : 512;
+    r.params.poll = i ? 0 : 50;
+    r.params.cpu_strict = i;
+    r.params.n_gpu_layers = i ? 20 : 99;
+    r.params.n_cpu_moe = i ? 4 : 0;
+    r.params.load_mode = i ? "none" : "mmap";
+    r.params.split_mode = i ? "row" : "layer";
+    r.params.n_threads = i ? 4 : 8;
+    records.push_back(r);
+  }
+  std::ostringstream out;
+  print_records(records, OutputFormat::kMarkdown, out);
+  const std::string md = out.str();
+  const std::string c = md.substr(md.find("model: C F32"));
+  EXPECT_NE(c.find("| settings "), std::string::npos) << c;
+  EXPECT_NE(testing::unpadded(testing::unwrapped_rows(c)).find("fa on · "), std::string::npos) << c;
+  EXPECT_NE(c.find("note: settings: the knobs that differ between these records"), std::string::npos) << c;
+  EXPECT_EQ(md.substr(0, md.find("model: C F32")).find("| settings "), std::string::npos) << md;  // fit as columns
+  for (const std::string& line : split(md, '\n')) EXPECT_LE(display_width(line), kMarkdownWidth) << line;
+  EXPECT_NE(md.find("model: A model with a rather long name for its table F32, a-long-file-name.gguf"), std::string::npos)
+      << md;
+  EXPECT_NE(md.find("model: Another model, long as well F32, b-long-file-name.gguf"), std::string::npos) << md;
+  EXPECT_EQ(md.find("| model "), std::string::npos) << md;  // the heading names it
+  EXPECT_NE(testing::unpadded(md).find("| box | CPU | 512 | f16 | on | 0 | 8 | pp512 (pg) |"), std::string::npos) << md;
+  EXPECT_NE(md.find("llama.cpp build: 80fb11ac"), std::string::npos) << md;
+  // A listing within 120 columns is one table, the model a column.
+  std::ostringstream narrow;
+  RunRecord short_name = testing::sample_record();
+  short_name.model.name = "m";
+  print_records({short_name}, OutputFormat::kMarkdown, narrow);
+  EXPECT_TRUE(testing::unpadded(narrow.str()).starts_with("| machine | model |")) << narrow.str();
+  EXPECT_EQ(narrow.str().find("model: "), std::string::npos) << narrow.str();
 }
 
 }  // namespace
