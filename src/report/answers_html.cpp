@@ -1,8 +1,10 @@
 #include "report/answers_html.h"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 
+#include "core/strings.h"
 #include "cost/model_costs.h"
 #include "report/cost_printer.h"
 #include "report/escape.h"
@@ -121,6 +123,34 @@ void cost_answers(std::span<const RunRecord> records, const std::optional<cost::
   }
 }
 
+// A model every catalog device holds alone (a 33M embedding model, a tiny test model): memory
+// is no reason to buy for it, and the machines that ran it are the answer, said before the
+// cheapest option ("an Arc B580 advised for a 33M embedding model"). Else fit's buy sentence,
+// then the machines that ran it.
+std::string buy_text(const BuyAnswer& b) {
+  const fit::Ranking& r = b.ranking->ranking;
+  const std::string machines = join(b.measured_on, ", ");
+  const bool everywhere = !r.ranked.empty() && r.not_fitting.empty() && r.dropped.empty() &&
+                          std::all_of(r.ranked.begin(), r.ranked.end(), [](const fit::BuyOption& o) {
+                            return o.count == 1 && o.verdict == fit::Verdict::kFits;
+                          });
+  if (!everywhere)
+    return buy_sentence(*b.ranking) + (machines.empty() ? "" : " It already runs on " + machines + " (its stored runs).");
+  const fit::BuyOption* cheapest = nullptr;
+  uint64_t needed = 0;
+  for (const fit::BuyOption& o : r.ranked) {
+    needed = std::max(needed, o.needed_bytes);
+    if (o.price_usd && (!cheapest || *o.price_usd < *cheapest->price_usd)) cheapest = &o;
+  }
+  return b.ranking->model + " at n_ctx " + std::to_string(r.n_ctx) + " needs at most " + format_bytes(needed) +
+         " and fits every one of the " + std::to_string(r.ranked.size()) + " catalog devices alone;" +
+         (machines.empty() ? "" : " it already runs on " + machines + " (its stored runs);") +
+         " memory is no reason to buy for it" +
+         (cheapest ? " (the cheapest catalog option: " + cheapest->device + ", $" + format_fixed(*cheapest->price_usd, 0) + ")"
+                   : std::string()) +
+         ".";
+}
+
 // "For MODEL at n_ctx N, the cheapest catalog option that fits is ..." per stored model.
 void buy_answers(const std::vector<BuyAnswer>& buy, Parts& out) {
   int index = 0;
@@ -131,7 +161,7 @@ void buy_answers(const std::vector<BuyAnswer>& buy, Parts& out) {
       continue;
     }
     const std::string id = "answers-buy-" + std::to_string(index++);
-    out.items += "<li>" + html_escape(buy_sentence(*b.ranking)) + " (" + link(id, "what to buy") + ")</li>\n";
+    out.items += "<li>" + html_escape(buy_text(b)) + " (" + link(id, "what to buy") + ")</li>\n";
     if (b.ranking->ranking.ranked.empty()) continue;
     // The few best options; the whole ranking is fit's (a table of 56 rows pushed the charts down).
     FitRankingReport best = *b.ranking;

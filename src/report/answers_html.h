@@ -35,6 +35,7 @@ struct BuyAnswer {
   std::string model;                        // the model's label, as the report names it
   std::optional<FitRankingReport> ranking;  // the catalog ranked by price at the model's context
   std::string note;                         // without a ranking: why ("its file ... is not on this machine")
+  std::vector<std::string> measured_on;     // the machines a stored run measured it on (it ran: run_status ok), as compare labels them
 };
 
 struct AnswerInputs {

@@ -59,6 +59,7 @@ std::vector<BuyAnswer> buy_answers(std::span<const RunRecord> records, int ctx_s
   struct Model {
     std::string label;
     std::vector<const RunRecord*> runs;
+    std::set<std::string> machines;
   };
   std::map<std::string, Model> by_label;
   for (std::size_t i = 0; i < records.size(); ++i) {
@@ -66,6 +67,7 @@ std::vector<BuyAnswer> buy_answers(std::span<const RunRecord> records, int ctx_s
     Model& m = by_label[id.label];
     m.label = id.label;
     m.runs.push_back(&records[i]);
+    if (std::string(run_status(records[i])) == "ok") m.machines.insert(ids.of(i).machine.label);
   }
   std::optional<fit::CatalogPlan> plan;
   std::string catalog_error;
@@ -73,6 +75,7 @@ std::vector<BuyAnswer> buy_answers(std::span<const RunRecord> records, int ctx_s
   for (const auto& [label, m] : by_label) {
     BuyAnswer answer;
     answer.model = label;
+    answer.measured_on.assign(m.machines.begin(), m.machines.end());
     const RunRecord* widest = m.runs.front();
     for (const RunRecord* r : m.runs) {
       if (run_context(*r) > run_context(*widest)) widest = r;
