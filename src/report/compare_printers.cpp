@@ -183,7 +183,14 @@ Table compare_table(const Comparison& compared) {
   std::vector<TableColumn> cols;
   // The model, machine and build whole on their rows ("llama-bench / llama.cpp 80fb11ac" was cut
   // into "llama-benc", "h /", ...): never wrapped (report/table.h); compare's md is not held to 120.
-  for (const auto& [name, field] : label_columns(cmp)) cols.push_back({name, name});
+  for (const auto& [name, field] : label_columns(cmp)) {
+    TableColumn col{name, name};
+    if (name == "build") {  // "rigbench 0.1.0 / llama.cpp aaaaaaaa" may break after its " / "
+      col.wrap = true;
+      col.wrap_at = " / ";
+    }
+    cols.push_back(std::move(col));
+  }
   cols.push_back({"test", "test"});
   // A column per machine (build, model): its cells wrap between their pieces to keep the table
   // within 120 columns (a figure, its interval, its ratio, its notes stay whole).
@@ -339,11 +346,18 @@ Table compare_cells_table(const Comparison& cmp) {
 }
 
 Table regressions_table(const std::vector<Regression>& regressions) {
+  // A build ("rigbench 0.1.0 / llama.cpp aaaaaaaa") may break after its " / ": two of them made
+  // the table 155 columns wide.
+  TableColumn from{"from_build", "from"}, to{"to_build", "to"};
+  for (TableColumn* c : {&from, &to}) {
+    c->wrap = true;
+    c->wrap_at = " / ";
+  }
   Table t({{"machine", "machine"},
            {"model", "model"},
            {"test", "test"},
-           {"from_build", "from"},
-           {"to_build", "to"},
+           from,
+           to,
            {"from_mean", "from mean", Align::kRight},
            {"to_mean", "to mean", Align::kRight},
            {"change", "change", Align::kRight},
