@@ -1,4 +1,5 @@
 #include "cli/bench_options.h"
+#include "cli/record_flags.h"
 
 #include <algorithm>
 #include <charconv>
@@ -54,12 +55,7 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
       ->capture_default_str()
       ->take_last();
   cmd.add_flag("--wide", o.wide, "every column in the md table (memory, bound, file)");
-  cmd.add_option("--db", o.db_path, "results database (default: $XDG_DATA_HOME/rigbench/results.db)")->take_last();
-  cmd.add_flag("--no-db", o.no_db, "do not store the results");
-  cmd.add_option("--tag", o.tags, "text kept with every record (repeatable)");
-  cmd.add_option("--machine", o.machine,
-                 "the machine's name in the records, which compare goes by (default: the host's name)")
-      ->take_last();
+  add_record_flags(cmd, o.db_path, o.no_db, o.tags, o.machine);
   cmd.add_flag("--force", o.force,
                "run even when the memory plan says the model will not fit this machine, or that llama.cpp refuses its "
                "KV cache types");

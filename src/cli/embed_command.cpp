@@ -11,6 +11,7 @@
 #include "cli/build_info.h"
 #include "cli/interrupt.h"
 #include "cli/progress_flags.h"
+#include "cli/record_flags.h"
 #include "core/knobs.h"
 #include "core/strings.h"
 #include "engine/llama_embed.h"
@@ -80,10 +81,7 @@ CLI::App* add_embed_command(CLI::App& app, EmbedOptions& o) {
   cmd->add_option("-o,--output", o.output, "output format: md, csv, json or jsonl (json/jsonl: the records)")
       ->capture_default_str()
       ->take_last();
-  cmd->add_option("--db", o.db_path, "results database (default: $XDG_DATA_HOME/rigbench/results.db)")->take_last();
-  cmd->add_flag("--no-db", o.no_db, "do not store the results");
-  cmd->add_option("--tag", o.tags, "text kept with every record (repeatable)");
-  cmd->add_option("--machine", o.machine, "the machine's name in the records (default: the host's name)")->take_last();
+  add_record_flags(*cmd, o.db_path, o.no_db, o.tags, o.machine);
   add_progress_flags(*cmd, o.progress, o.no_progress);
   cmd->add_flag("-v,--verbose", o.verbose, "show llama.cpp's own log on stderr");
   for (const RefusedFlag& f : refused_flags()) {
@@ -159,33 +157,17 @@ Status run_embed_command(EmbedOptions& o) {
     if (show_progress) std::fprintf(stderr, "rigbench: %s\n", line.c_str());
   };
   std::vector<RunRecord> records;
-  auto printer = (*format == report::OutputFormat::kJson || *format == report::OutputFormat::kJsonl)
-                     ? report::make_printer(*format, std::cout)
-                     : nullptr;
-  if (printer) printer->begin();
-  int stored = 0;
-  bool store_failed = false;  // the database refused a record: the output stays as it was
+  RecordSink sink(db.get(), *format, std::cout);
   const auto summary = measure::run_embed_job(job, *embedder, cancel, progress, [&](const RunRecord& rec) -> Status {
-    if (db) {
-      if (Status s = db->save(rec); !s) {
-        store_failed = true;
-        return s;
-      }
-      ++stored;
-    }
-    if (printer) printer->add(rec);
+    if (Status s = sink.add(rec); !s) return s;
     records.push_back(rec);
     return {};
   });
-  if (!summary) {
-    if (printer && !store_failed) printer->end();
-    return std::unexpected(summary.error());
-  }
-  if (printer) printer->end();
-  else report::render(report::embedding_table(records), *format, std::cout);
-  if (db && stored > 0) {
-    std::fprintf(stderr, "rigbench: %d record%s stored in %s\n", stored, stored == 1 ? "" : "s", db->path().c_str());
-  }
+  const bool printed = sink.printing();
+  sink.finish();
+  if (!summary) return std::unexpected(summary.error());
+  if (!printed) report::render(report::embedding_table(records), *format, std::cout);
+  sink.say_stored();
   if (summary->interrupted) return fail(ErrorCode::kInterrupted, "interrupted: finished samples kept");
   return summary->problem;
 }

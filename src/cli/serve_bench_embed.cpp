@@ -3,10 +3,10 @@
 #include <cstdio>
 #include <iostream>
 
+#include "cli/record_flags.h"
 #include "measure/queries.h"
 #include "measure/serve_embed_job.h"
 #include "report/embed_table.h"
-#include "report/printer.h"
 
 namespace rigbench::cli {
 
@@ -34,40 +34,21 @@ Status run_serve_embeddings(const ServeBenchOptions& o, const measure::ServeJob&
   job.tags = common.tags;
   job.stop = common.stop;
 
-  auto printer = (format == report::OutputFormat::kJson || format == report::OutputFormat::kJsonl)
-                     ? report::make_printer(format, std::cout)
-                     : nullptr;
-  if (printer) printer->begin();
-  int stored = 0;
-  bool store_failed = false;  // the database refused a record: the output stays as it was
-  const auto sink = [&](const RunRecord& rec) -> Status {
-    if (db) {
-      if (Status s = db->save(rec); !s) {
-        store_failed = true;
-        return s;
-      }
-      ++stored;
-    }
-    if (printer) printer->add(rec);
-    return {};
-  };
-  const measure::ServeEmbedJobResult done = measure::run_serve_embed_job(job, sink, [&](const std::string& line) {
-    if (show_progress) std::fprintf(stderr, "rigbench: %s\n", line.c_str());
-  });
-  if (!done.error) {
-    if (printer && !store_failed) printer->end();
-    return done.error;
-  }
-  if (printer) printer->end();
-  else {
+  RecordSink sink(db, format, std::cout);
+  const measure::ServeEmbedJobResult done =
+      measure::run_serve_embed_job(job, [&](const RunRecord& rec) { return sink.add(rec); }, [&](const std::string& line) {
+        if (show_progress) std::fprintf(stderr, "rigbench: %s\n", line.c_str());
+      });
+  const bool printed = sink.printing();
+  sink.finish();
+  if (!done.error) return done.error;
+  if (!printed) {
     report::Table table = report::embedding_table(done.records);
     // Energy where the run measured it: one note per run (json/jsonl: the records' energy and cost).
     report::add_serve_embed_notes(table, done.records, done.texts);
     report::render(table, format, std::cout);
   }
-  if (db && stored > 0) {
-    std::fprintf(stderr, "rigbench: %d record%s stored in %s\n", stored, stored == 1 ? "" : "s", db->path().c_str());
-  }
+  sink.say_stored();
   return measure::serve_embed_job_status(job, done);
 }
 

@@ -1,4 +1,5 @@
 #include "cli/serve_bench_options.h"
+#include "cli/record_flags.h"
 
 #include <unistd.h>
 
@@ -144,12 +145,7 @@ void add_serve_bench_options(CLI::App& cmd, ServeBenchOptions& o) {
       ->capture_default_str();
   cmd.add_option("-o,--output", o.output, "output format: md, csv, json or jsonl")->capture_default_str();
   cmd.add_flag("--wide", o.wide, "every column in the md table (every percentile, server timings)");
-  cmd.add_option("--db", o.db_path, "results database (default: $XDG_DATA_HOME/rigbench/results.db)")->take_last();
-  cmd.add_flag("--no-db", o.no_db, "do not store the results");
-  cmd.add_option("--tag", o.tags, "text kept with every record (repeatable)");
-  cmd.add_option("--machine", o.machine,
-                 "the machine's name in the records, which compare goes by (default: the host's name)")
-      ->take_last();
+  add_record_flags(cmd, o.db_path, o.no_db, o.tags, o.machine);
   add_progress_flags(cmd, o.progress, o.no_progress);
   cmd.add_option("--energy", o.energy,
                  "measure energy with bench's meters (the server must run on this machine): auto or off")

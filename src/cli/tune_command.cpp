@@ -12,6 +12,7 @@
 #include "cli/interrupt.h"
 #include "cli/knob_flags.h"
 #include "cli/progress_flags.h"
+#include "cli/record_flags.h"
 #include "engine/llama_engine.h"
 #include "fit/targets.h"
 #include "hw/bandwidth.h"
@@ -89,10 +90,7 @@ CLI::App* add_tune_command(CLI::App& app, TuneOptions& o) {
   add_knob_list_flags(*cmd, o.knobs, {"n_ctx", "n_depth"});
   cmd->add_option("-o,--output", o.output, "output format: md, csv, json or jsonl")->capture_default_str()
       ->take_last();
-  cmd->add_option("--db", o.db_path, "results database (default: $XDG_DATA_HOME/rigbench/results.db)")->take_last();
-  cmd->add_flag("--no-db", o.no_db, "do not store the trials");
-  cmd->add_option("--tag", o.tags, "text kept with every trial's record (repeatable)");
-  cmd->add_option("--machine", o.machine, "the machine's name in the records (default: the host's name)")->take_last();
+  add_record_flags(*cmd, o.db_path, o.no_db, o.tags, o.machine, "trials");
   add_progress_flags(*cmd, o.progress, o.no_progress);
   cmd->add_flag("-v,--verbose", o.verbose, "show llama.cpp's own log on stderr");
   for (CLI::Option* opt : cmd->get_options()) {

@@ -16,10 +16,6 @@ namespace rigbench::engine {
 
 namespace {
 
-bool abort_requested(void* data) {
-  return data != nullptr && static_cast<const std::atomic<bool>*>(data)->load(std::memory_order_relaxed);
-}
-
 // A GGUF key's value as llama.cpp keeps it ("" when absent).
 std::string meta(const llama_model* m, const std::string& key) {
   char buf[256];
@@ -66,7 +62,7 @@ class LlamaEmbedder final : public Embedder {
   EmbedModel model() const override {
     EmbedModel m = describe(model_);
     m.n_embd_out = llama_model_n_embd_out(model_);
-    if (ctx_) m.pooling = pooling_name(llama_pooling_type(ctx_));  // as the context resolved it
+    if (context_.get()) m.pooling = pooling_name(llama_pooling_type(context_.get()));  // as the context resolved it
     return m;
   }
 
@@ -99,17 +95,12 @@ class LlamaEmbedder final : public Embedder {
     cp.flash_attn_type = parse_flash_attn(spec.flash_attn);
     cp.abort_callback = &abort_requested;
     cp.abort_callback_data = const_cast<std::atomic<bool>*>(cancel_);
-    clear_errors();
-    ctx_ = llama_init_from_model(model_, cp);
-    if (!ctx_) {
-      return fail(ErrorCode::kRuntime, "model '" + path_ + "': cannot create an embedding context (" +
-                                           std::to_string(n_seq_max) + " texts, " + std::to_string(n_tokens_max) +
-                                           " tokens): " + last_error("llama_init_from_model failed"));
-    }
-    // One threadpool for the context, as llama-embedding (common_init_from_params) attaches one.
-    auto pool = attach_threadpool(ctx_, spec);
-    if (!pool) return std::unexpected(pool.error());
-    threadpool_ = *pool;
+    // (a threadpool with it, as llama-embedding's common_init_from_params attaches one)
+    if (Status s = context_.open(model_, cp, spec,
+                                 "model '" + path_ + "': cannot create an embedding context (" +
+                                     std::to_string(n_seq_max) + " texts, " + std::to_string(n_tokens_max) + " tokens)");
+        !s)
+      return s;
     batch_ = llama_batch_init(n_tokens_max, 0, 1);
     has_batch_ = true;
     n_tokens_max_ = n_tokens_max;
@@ -118,12 +109,12 @@ class LlamaEmbedder final : public Embedder {
 
   // Whether llama.cpp's output buffer is still the one open_context sized (no embed() grew it).
   bool output_buffer_kept() const {
-    return ctx_ != nullptr && sized_output_ != nullptr && output_base() == sized_output_;
+    return context_.get() != nullptr && sized_output_ != nullptr && output_base() == sized_output_;
   }
 
   Status embed(const std::vector<const std::vector<int32_t>*>& texts) override {
-    if (!ctx_) return fail(ErrorCode::kRuntime, "no embedding context");
-    llama_memory_clear(llama_get_memory(ctx_), true);
+    if (!context_.get()) return fail(ErrorCode::kRuntime, "no embedding context");
+    llama_memory_clear(llama_get_memory(context_.get()), true);
     batch_.n_tokens = 0;
     for (size_t s = 0; s < texts.size(); ++s) {
       const auto& toks = *texts[s];
@@ -141,25 +132,22 @@ class LlamaEmbedder final : public Embedder {
         batch_.logits[k] = 1;  // every token's output, as llama-embedding asks
       }
     }
-    const int32_t rc = llama_decode(ctx_, batch_);
-    if (rc != 0) {
-      if (rc == 2 || abort_requested(const_cast<std::atomic<bool>*>(cancel_))) {
-        return fail(ErrorCode::kInterrupted, "interrupted");
-      }
-      return fail(ErrorCode::kRuntime, "llama_decode failed on an embedding batch (code " + std::to_string(rc) + ")");
-    }
+    if (Status s = decode_status(llama_decode(context_.get(), batch_), cancel_,
+                                 "llama_decode failed on an embedding batch");
+        !s)
+      return s;
     // Read each text's pooled embedding, as a user of the embeddings would.
-    const bool pooled = llama_pooling_type(ctx_) != LLAMA_POOLING_TYPE_NONE;
+    const bool pooled = llama_pooling_type(context_.get()) != LLAMA_POOLING_TYPE_NONE;
     for (size_t s = 0; s < texts.size(); ++s) {
       const float* e =
-          pooled ? llama_get_embeddings_seq(ctx_, static_cast<llama_seq_id>(s)) : llama_get_embeddings_ith(ctx_, -1);
+          pooled ? llama_get_embeddings_seq(context_.get(), static_cast<llama_seq_id>(s)) : llama_get_embeddings_ith(context_.get(), -1);
       if (e == nullptr) return fail(ErrorCode::kRuntime, "llama.cpp returned no embedding for a text");
       sink_ = sink_ + e[0];
     }
     return {};
   }
 
-  std::vector<BufferMemory> memory() const override { return memory_breakdown(ctx_); }
+  std::vector<BufferMemory> memory() const override { return memory_breakdown(context_.get()); }
 
  private:
   // One untimed call of the context's full size: n_tokens_max tokens in n_seq_max sequences of
@@ -183,16 +171,11 @@ class LlamaEmbedder final : public Embedder {
       batch_.seq_id[k][0] = static_cast<llama_seq_id>(i / per_seq);
       batch_.logits[k] = 1;
     }
-    const int32_t rc = llama_decode(ctx_, batch_);
-    llama_memory_clear(llama_get_memory(ctx_), true);
-    if (rc != 0) {
-      if (rc == 2 || abort_requested(const_cast<std::atomic<bool>*>(cancel_))) {
-        return fail(ErrorCode::kInterrupted, "interrupted");
-      }
-      return fail(
-          ErrorCode::kRuntime,
-          "model '" + path_ + "': llama_decode failed sizing the embedding context (code " + std::to_string(rc) + ")");
-    }
+    const int32_t rc = llama_decode(context_.get(), batch_);
+    llama_memory_clear(llama_get_memory(context_.get()), true);
+    if (Status s = decode_status(rc, cancel_, "model '" + path_ + "': llama_decode failed sizing the embedding context");
+        !s)
+      return s;
     sized_output_ = output_base();
     return {};
   }
@@ -200,21 +183,10 @@ class LlamaEmbedder final : public Embedder {
   // The start of llama.cpp's output buffer: its logits view comes first (llama.cpp keeps one
   // for every context; the embeddings view follows at an offset that changes with each call's
   // outputs, so it cannot tell a new buffer from the same one).
-  const float* output_base() const { return llama_get_logits(ctx_); }
+  const float* output_base() const { return llama_get_logits(context_.get()); }
 
  public:
-  std::vector<std::string> devices_used() const override {
-    std::vector<std::string> out;
-#ifdef RIGBENCH_HAVE_LLAMA_EXT
-    if (model_ && n_gpu_layers_ != 0) {
-      for (int i = 0; i < llama_model_n_devices(model_); ++i) {
-        out.emplace_back(ggml_backend_dev_name(llama_model_get_device(model_, i)));
-      }
-    }
-#endif
-    if (out.empty()) out.emplace_back("CPU");
-    return out;
-  }
+  std::vector<std::string> devices_used() const override { return model_devices(model_, n_gpu_layers_); }
 
  private:
   void free_context() {
@@ -222,22 +194,14 @@ class LlamaEmbedder final : public Embedder {
       llama_batch_free(batch_);
       has_batch_ = false;
     }
-    if (ctx_) {
-      llama_free(ctx_);
-      ctx_ = nullptr;
-    }
-    if (threadpool_) {
-      ggml_threadpool_free(threadpool_);
-      threadpool_ = nullptr;
-    }
+    context_.reset();
   }
 
   const std::atomic<bool>* cancel_;
   llama_model* model_ = nullptr;
   std::string path_;
   int n_gpu_layers_ = -1;
-  llama_context* ctx_ = nullptr;
-  ggml_threadpool* threadpool_ = nullptr;
+  ContextHandle context_;
   llama_batch batch_{};
   bool has_batch_ = false;
   int n_tokens_max_ = 0;

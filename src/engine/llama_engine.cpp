@@ -23,10 +23,6 @@ namespace rigbench::engine {
 
 namespace {
 
-bool abort_requested(void* data) {
-  return data != nullptr && static_cast<const std::atomic<bool>*>(data)->load(std::memory_order_relaxed);
-}
-
 class LlamaEngine final : public Engine {
  public:
   explicit LlamaEngine(const std::atomic<bool>* cancel) : cancel_(cancel), rng_(1234) {}
@@ -73,18 +69,12 @@ class LlamaEngine final : public Engine {
     if (!model_) return fail(ErrorCode::kRuntime, "no model loaded");
     auto cp = context_params(spec);
     if (!cp) return std::unexpected(cp.error());
-    clear_errors();
-    ctx_ = llama_init_from_model(model_, *cp);
-    if (!ctx_) {
-      return fail(ErrorCode::kRuntime, "model '" + loaded_path_ + "': cannot create a context (n_ctx " +
-                                           std::to_string(spec.n_ctx) +
-                                           "): " + last_error("llama_init_from_model failed"));
-    }
-    // One threadpool for the context, as llama-bench attaches one; without it ggml would
-    // create and join threads on every graph, which slows tg.
-    auto pool = attach_threadpool(ctx_, spec);
-    if (!pool) return std::unexpected(pool.error());
-    threadpool_ = *pool;
+    // (a threadpool with it, as llama-bench attaches one)
+    if (Status s = context_.open(model_, *cp, spec,
+                                 "model '" + loaded_path_ + "': cannot create a context (n_ctx " +
+                                     std::to_string(spec.n_ctx) + ")");
+        !s)
+      return s;
     n_threads_ = spec.n_threads;
     n_batch_ = spec.n_batch;
     state_.clear();
@@ -92,7 +82,7 @@ class LlamaEngine final : public Engine {
   }
 
   void settings_used(BenchParams& params) const override {
-    if (!ctx_) return;
+    if (!context_.get()) return;
     if (fitted_) {  // -fitt/-fitc: what llama.cpp's fitting chose, not what was asked
       params.n_gpu_layers = fitted_->n_gpu_layers;
       params.tensor_split = fitted_->tensor_split;
@@ -102,10 +92,10 @@ class LlamaEngine final : public Engine {
     if (params.n_ubatch > params.n_batch) params.n_ubatch = params.n_batch;
   }
 
-  void clear() override { llama_memory_clear(llama_get_memory(ctx_), false); }
+  void clear() override { llama_memory_clear(llama_get_memory(context_.get()), false); }
 
   Status prompt(int n_tokens) override {
-    llama_set_n_threads(ctx_, n_threads_, n_threads_);
+    llama_set_n_threads(context_.get(), n_threads_, n_threads_);
     const llama_vocab* vocab = llama_model_get_vocab(model_);
     const int32_t n_vocab = llama_vocab_n_tokens(vocab);
     std::vector<llama_token> tokens(static_cast<size_t>(n_batch_));
@@ -117,20 +107,20 @@ class LlamaEngine final : public Engine {
       if (Status s = decode(tokens.data(), n, "prompt"); !s) return s;
       done += n;
     }
-    llama_synchronize(ctx_);
+    llama_synchronize(context_.get());
     return {};
   }
 
   Status generate(int n_tokens) override { return generate_each(n_tokens, nullptr); }
 
   Status generate_each(int n_tokens, const std::function<void()>& after_token) override {
-    llama_set_n_threads(ctx_, n_threads_, n_threads_);
+    llama_set_n_threads(context_.get(), n_threads_, n_threads_);
     const llama_vocab* vocab = llama_model_get_vocab(model_);
     const int32_t n_vocab = llama_vocab_n_tokens(vocab);
     llama_token token = llama_vocab_get_add_bos(vocab) ? llama_vocab_bos(vocab) : random_token(n_vocab);
     for (int i = 0; i < n_tokens; ++i) {
       if (Status s = decode(&token, 1, "generation"); !s) return s;
-      llama_synchronize(ctx_);
+      llama_synchronize(context_.get());
       if (after_token) after_token();
       token = random_token(n_vocab);
     }
@@ -178,7 +168,7 @@ class LlamaEngine final : public Engine {
   }
 
   Status decode_tokens(const std::vector<int32_t>& tokens) override {
-    llama_set_n_threads(ctx_, n_threads_, n_threads_);
+    llama_set_n_threads(context_.get(), n_threads_, n_threads_);
     std::vector<llama_token> chunk;
     for (std::size_t done = 0; done < tokens.size();) {
       const std::size_t n = std::min(tokens.size() - done, static_cast<std::size_t>(n_batch_));
@@ -187,13 +177,13 @@ class LlamaEngine final : public Engine {
       if (Status s = decode(chunk.data(), static_cast<int>(n), "prompt"); !s) return s;
       done += n;
     }
-    llama_synchronize(ctx_);
+    llama_synchronize(context_.get());
     return {};
   }
 
   Result<int32_t> sample_token() override {
     if (!sampler_) sampler_ = llama_sampler_init_greedy();
-    const llama_token t = llama_sampler_sample(sampler_, ctx_, -1);
+    const llama_token t = llama_sampler_sample(sampler_, context_.get(), -1);
     if (t < 0) return fail(ErrorCode::kRuntime, "sampling a token failed");
     return t;
   }
@@ -204,40 +194,29 @@ class LlamaEngine final : public Engine {
 
   Status sample() override {
     if (!sampler_) sampler_ = llama_sampler_init_greedy();
-    const llama_token t = llama_sampler_sample(sampler_, ctx_, -1);
+    const llama_token t = llama_sampler_sample(sampler_, context_.get(), -1);
     if (t < 0) return fail(ErrorCode::kRuntime, "sampling the first token failed");
     return {};
   }
 
   Status save_state() override {
-    state_.resize(llama_state_seq_get_size(ctx_, 0));
-    if (llama_state_seq_get_data(ctx_, state_.data(), state_.size(), 0) == 0) {
+    state_.resize(llama_state_seq_get_size(context_.get(), 0));
+    if (llama_state_seq_get_data(context_.get(), state_.data(), state_.size(), 0) == 0) {
       return fail(ErrorCode::kRuntime, "saving the depth state failed");
     }
     return {};
   }
 
   Status restore_state() override {
-    if (state_.empty() || llama_state_seq_set_data(ctx_, state_.data(), state_.size(), 0) == 0) {
+    if (state_.empty() || llama_state_seq_set_data(context_.get(), state_.data(), state_.size(), 0) == 0) {
       return fail(ErrorCode::kRuntime, "restoring the depth state failed");
     }
     return {};
   }
 
-  std::vector<BufferMemory> memory() const override { return memory_breakdown(ctx_); }
+  std::vector<BufferMemory> memory() const override { return memory_breakdown(context_.get()); }
 
-  std::vector<std::string> devices_used() const override {
-    std::vector<std::string> out;
-#ifdef RIGBENCH_HAVE_LLAMA_EXT
-    if (model_ && loaded_.n_gpu_layers != 0) {
-      for (int i = 0; i < llama_model_n_devices(model_); ++i) {
-        out.emplace_back(ggml_backend_dev_name(llama_model_get_device(model_, i)));
-      }
-    }
-#endif
-    if (out.empty()) out.emplace_back("CPU");
-    return out;
-  }
+  std::vector<std::string> devices_used() const override { return model_devices(model_, loaded_.n_gpu_layers); }
 
  private:
   // The context parameters of `spec` (bench's knobs; the placement's -nkvo, -nopo).
@@ -306,13 +285,8 @@ class LlamaEngine final : public Engine {
   }
 
   Status decode(llama_token* tokens, int n, const char* what) {
-    const int32_t rc = llama_decode(ctx_, llama_batch_get_one(tokens, n));
-    if (rc == 0) return {};
-    if (rc == 2 || abort_requested(const_cast<std::atomic<bool>*>(cancel_))) {
-      return fail(ErrorCode::kInterrupted, "interrupted");
-    }
-    return fail(ErrorCode::kRuntime,
-                std::string("llama_decode failed during ") + what + " (code " + std::to_string(rc) + ")");
+    return decode_status(llama_decode(context_.get(), llama_batch_get_one(tokens, n)), cancel_,
+                         std::string("llama_decode failed during ") + what);
   }
 
   void free_context() {
@@ -320,14 +294,7 @@ class LlamaEngine final : public Engine {
       llama_sampler_free(sampler_);
       sampler_ = nullptr;
     }
-    if (ctx_) {
-      llama_free(ctx_);
-      ctx_ = nullptr;
-    }
-    if (threadpool_) {
-      ggml_threadpool_free(threadpool_);
-      threadpool_ = nullptr;
-    }
+    context_.reset();
   }
 
   const std::atomic<bool>* cancel_;
@@ -340,8 +307,7 @@ class LlamaEngine final : public Engine {
   std::vector<llama_model_tensor_buft_override> fit_overrides_;  // its -ot buffer
   std::vector<TopologyDevice> topology_;
   std::string loaded_path_;
-  llama_context* ctx_ = nullptr;
-  ggml_threadpool* threadpool_ = nullptr;
+  ContextHandle context_;
   llama_sampler* sampler_ = nullptr;
   int n_threads_ = 1;
   int n_batch_ = BenchParams{}.n_batch;

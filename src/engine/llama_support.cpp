@@ -7,9 +7,10 @@
 #endif
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <mutex>
 #include <stdexcept>
@@ -165,14 +166,59 @@ Result<llama_model*> load_model(const std::string& path, const llama_model_param
   return m;
 }
 
-Result<ggml_threadpool*> attach_threadpool(llama_context* ctx, const BenchParams& spec) {
+std::vector<std::string> model_devices(const llama_model* model, int n_gpu_layers) {
+  std::vector<std::string> out;
+#ifdef RIGBENCH_HAVE_LLAMA_EXT
+  if (model && n_gpu_layers != 0) {
+    for (int i = 0; i < llama_model_n_devices(model); ++i) {
+      out.emplace_back(ggml_backend_dev_name(llama_model_get_device(model, i)));
+    }
+  }
+#else
+  (void)model;
+  (void)n_gpu_layers;
+#endif
+  if (out.empty()) out.emplace_back("CPU");
+  return out;
+}
+
+Status decode_status(int32_t rc, const std::atomic<bool>* cancel, const std::string& failure) {
+  if (rc == 0) return {};
+  if (rc == 2 || abort_requested(const_cast<std::atomic<bool>*>(cancel))) return fail(ErrorCode::kInterrupted, "interrupted");
+  return fail(ErrorCode::kRuntime, failure + " (code " + std::to_string(rc) + ")");
+}
+
+bool abort_requested(void* data) {
+  return data != nullptr && static_cast<const std::atomic<bool>*>(data)->load(std::memory_order_relaxed);
+}
+
+Status ContextHandle::open(llama_model* model, const llama_context_params& params, const BenchParams& spec,
+                           const std::string& failure) {
+  reset();
+  clear_errors();
+  ctx_ = llama_init_from_model(model, params);
+  if (!ctx_) return fail(ErrorCode::kRuntime, failure + ": " + last_error("llama_init_from_model failed"));
   ggml_threadpool_params tpp = ggml_threadpool_params_default(spec.n_threads);
   tpp.poll = spec.poll;
   tpp.strict_cpu = spec.cpu_strict != 0;
-  ggml_threadpool* pool = ggml_threadpool_new(&tpp);
-  if (!pool) return fail(ErrorCode::kRuntime, "cannot create a threadpool of " + std::to_string(spec.n_threads) + " threads");
-  llama_attach_threadpool(ctx, pool, nullptr);
-  return pool;
+  pool_ = ggml_threadpool_new(&tpp);
+  if (!pool_) {
+    reset();
+    return fail(ErrorCode::kRuntime, "cannot create a threadpool of " + std::to_string(spec.n_threads) + " threads");
+  }
+  llama_attach_threadpool(ctx_, pool_, nullptr);
+  return {};
+}
+
+void ContextHandle::reset() {
+  if (ctx_) {
+    llama_free(ctx_);
+    ctx_ = nullptr;
+  }
+  if (pool_) {
+    ggml_threadpool_free(pool_);
+    pool_ = nullptr;
+  }
 }
 
 void init_llama_log() {

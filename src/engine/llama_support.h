@@ -6,6 +6,8 @@
 #include <ggml.h>
 #include <llama.h>
 
+#include <atomic>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -60,11 +62,43 @@ Result<llama_context_params> run_context_params(const BenchParams& spec);
 // kInvalidInput "model 'PATH': llama.cpp cannot load it: <llama.cpp's last error>".
 Result<llama_model*> load_model(const std::string& path, const llama_model_params& mp);
 
-// A threadpool of spec.n_threads (with spec.poll and spec.cpu_strict) attached to `ctx`, as
-// llama-bench and llama-embedding attach one; without it ggml creates and joins threads on
-// every graph. The caller frees it (ggml_threadpool_free) after the context. kRuntime when
-// ggml cannot create it.
-Result<ggml_threadpool*> attach_threadpool(llama_context* ctx, const BenchParams& spec);
+// The ggml devices `model`'s layers are on, by name ("Vulkan0"): its devices (llama-ext.h)
+// when any of its layers is offloaded (`n_gpu_layers` != 0), else {"CPU"}; {"CPU"} without llama-ext.h.
+std::vector<std::string> model_devices(const llama_model* model, int n_gpu_layers);
+
+// llama.cpp's abort callback (llama_context_params::abort_callback): whether the
+// std::atomic<bool> at `data` (the engine's cancel flag, Ctrl-C) is set; false for nullptr.
+bool abort_requested(void* data);
+
+// What llama_decode's return code `rc` means: 0 ok; 2 (aborted) or `cancel` set: kInterrupted
+// "interrupted"; else kRuntime "<failure> (code N)" ("llama_decode failed during pp").
+Status decode_status(int32_t rc, const std::atomic<bool>* cancel, const std::string& failure);
+
+// A llama.cpp context and the threadpool attached to it, freed together (the context first),
+// as llama-bench and llama-embedding hold them: one threadpool of spec.n_threads (with
+// spec.poll and spec.cpu_strict) per context; without it ggml creates and joins threads on
+// every graph, which slows tg.
+class ContextHandle {
+ public:
+  ContextHandle() = default;
+  ContextHandle(const ContextHandle&) = delete;
+  ContextHandle& operator=(const ContextHandle&) = delete;
+  ~ContextHandle() { reset(); }
+
+  // Frees what it held, then creates the context of `params` on `model` and attaches the
+  // threadpool of `spec`. Errors, kRuntime: "<failure>: <llama.cpp's last error>" when llama.cpp
+  // cannot create the context (`failure` names it: "model 'm.gguf': cannot create a context
+  // (n_ctx 4096)"), "cannot create a threadpool of N threads" when ggml cannot; nothing held then.
+  Status open(llama_model* model, const llama_context_params& params, const BenchParams& spec,
+              const std::string& failure);
+  // Frees the context, then its threadpool (nothing held after).
+  void reset();
+  llama_context* get() const { return ctx_; }
+
+ private:
+  llama_context* ctx_ = nullptr;
+  ggml_threadpool* pool_ = nullptr;
+};
 
 // llama.cpp's memory per buffer type for `ctx` (empty without llama-ext.h).
 std::vector<BufferMemory> memory_breakdown(const llama_context* ctx);
