@@ -1,4 +1,5 @@
 #include "cli/bench_command.h"
+#include "cli/record_flags.h"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -198,9 +199,7 @@ Status run_bench_command(BenchOptions& opts) {
     }
     printer->end();
     std::cout.flush();
-    if (db && stored > 0) {
-      std::fprintf(stderr, "rigbench: %d record%s stored in %s\n", stored, stored == 1 ? "" : "s", db->path().c_str());
-    }
+    say_stored(db.get(), stored);
     std::fprintf(stderr, "rigbench: error: %s\n", what.c_str());
     std::fflush(stderr);
     std::_Exit(1);
@@ -218,9 +217,7 @@ Status run_bench_command(BenchOptions& opts) {
   engine::on_rpc_server_lost({});  // the run is over: a server lost from here on is ggml's abort
   if (rewrite_line) std::fprintf(stderr, "\r\033[K"), std::fflush(stderr);
   printer->end();
-  if (db && stored > 0) {
-    std::fprintf(stderr, "rigbench: %d record%s stored in %s\n", stored, stored == 1 ? "" : "s", db->path().c_str());
-  }
+  say_stored(db.get(), stored);
   if (!summary) return std::unexpected(summary.error());
   const int kept = summary->ok;
   if (summary->interrupted) {

@@ -38,9 +38,10 @@ void RecordSink::finish() {
   printer_.reset();
 }
 
-void RecordSink::say_stored() const {
-  if (db_ && stored_ > 0)
-    std::fprintf(stderr, "rigbench: %d record%s stored in %s\n", stored_, stored_ == 1 ? "" : "s", db_->path().c_str());
+void say_stored(const store::SqliteStore* db, int stored, const std::string& what) {
+  if (db && stored > 0)
+    std::fprintf(stderr, "rigbench: %d %s%s stored in %s\n", stored, what.c_str(), stored == 1 ? "" : "s",
+                 db->path().c_str());
 }
 
 }  // namespace rigbench::cli

@@ -22,6 +22,10 @@ namespace rigbench::cli {
 void add_record_flags(CLI::App& cmd, std::string& db_path, bool& no_db, std::vector<std::string>& tags,
                       std::string& machine, const std::string& what = "results");
 
+// "rigbench: N records stored in PATH" on stderr (`what`: "record", "trial record"), when
+// `db` is open and any were stored.
+void say_stored(const store::SqliteStore* db, int stored, const std::string& what = "record");
+
 // A run's records as they come: each saved in `db` (when one is open: --no-db gives none) and,
 // for -o json|jsonl, printed. A record the database refuses is the error of add() and stops
 // there; the printer's output is then left as it was (finish() writes no closing "]" after it).
@@ -33,8 +37,8 @@ class RecordSink {
   // Ends the printer's output (json: "]") unless the database refused a record.
   void finish();
   bool printing() const { return printer_ != nullptr; }  // -o json|jsonl
-  // "rigbench: N records stored in PATH" on stderr, when any were.
-  void say_stored() const;
+  // say_stored of the records it stored.
+  void say_stored() const { cli::say_stored(db_, stored_); }
 
  private:
   store::SqliteStore* db_;

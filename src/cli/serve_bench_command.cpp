@@ -1,4 +1,5 @@
 #include "cli/serve_bench_command.h"
+#include "cli/record_flags.h"
 
 #include <unistd.h>
 
@@ -166,9 +167,7 @@ Status run_serve_bench_command(ServeBenchOptions& opts) {
   report::print_serve_job(table, done.model_costs, job.energy && job.energy->pricing ? &*job.energy->pricing : nullptr,
                           format, opts.wide, std::cout);
   std::cout << std::flush;
-  if (db && stored > 0) {
-    std::fprintf(stderr, "rigbench: %d record%s stored in %s\n", stored, stored == 1 ? "" : "s", db->path().c_str());
-  }
+  say_stored(db.get(), stored);
   return measure::serve_job_status(job, done, stored);
 }
 

@@ -230,10 +230,7 @@ Status run_tune_command(TuneOptions& o) {
     return {};
   });
   if (show && on_terminal) std::fprintf(stderr, "\r\033[K");
-  if (db && stored > 0) {
-    std::fprintf(stderr, "rigbench: %d trial record%s stored in %s\n", stored, stored == 1 ? "" : "s",
-                 db->path().c_str());
-  }
+  say_stored(db.get(), stored, "trial record");
   if (!result) return std::unexpected(result.error());
   const auto& gpus = job.context.machine.gpus;
   report::TuneReport rep{&spec, &*result, job.models.at(spec.model_path).name, spec.model_path,
