@@ -449,8 +449,19 @@ LoadResult run_load(const LoadOptions& o, const std::function<void(const Request
       if (next < limit && loop.in_flight() < slots) wait_s = std::min(wait_s, std::max(0.0, next_arrival_s - now_s));
     } else if (may_start && !sessions.empty()) {
       const double now_s = seconds_since(origin);
+      // The turns the sessions under way have yet to send: a new session starts only on the
+      // requests they leave, so that --num-requests is whole sessions where it allows (a slot
+      // that finished its session first took a turn of the other slot's, a race on a busy machine).
+      int reserved = 0;
+      for (const Session& s : sessions) {
+        if (s.turn > 0 || s.busy) reserved += o.turns - s.turn - (s.busy ? 1 : 0);
+      }
       for (Session& s : sessions) {
-        if (client && next < limit && !s.busy && s.ready_s <= now_s) client = start_one(&s);
+        const bool fresh = s.turn == 0 && !s.busy;
+        if (client && next < limit && !s.busy && s.ready_s <= now_s && (!fresh || next + reserved < limit)) {
+          client = start_one(&s);
+          reserved += fresh ? o.turns - 1 : -1;
+        }
         if (!s.busy && s.ready_s > now_s) wait_s = std::min(wait_s, s.ready_s - now_s);
       }
     } else if (may_start) {
