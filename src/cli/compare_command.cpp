@@ -60,7 +60,8 @@ Status run_compare_command(const CompareOptions& o) {
     report::Answers a = report::find_answers(*cmp, m);
     if (!a.sentences.empty()) answers.push_back(std::move(a));
   }
-  report::print_comparison(*cmp, regressions, o.alpha, *format, std::cout, answers);
+  report::print_comparison(*cmp, regressions, o.alpha, *format, std::cout, answers,
+                           report::stored_capacities(*records, ids));
   // bench and serve-bench of one model file side by side, in md only (report/served_overhead.h).
   if (*format == report::OutputFormat::kMarkdown) {
     if (const auto pairs = report::served_overheads(*records, ids); !pairs.empty()) {

@@ -99,4 +99,30 @@ std::string errno_text(int err) {
   return s;
 }
 
+int natural_compare(std::string_view a, std::string_view b) {
+  std::size_t i = 0, j = 0;
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  while (i < a.size() && j < b.size()) {
+    if (digit(a[i]) && digit(b[j])) {
+      std::size_t ei = i, ej = j;
+      while (ei < a.size() && digit(a[ei])) ++ei;
+      while (ej < b.size() && digit(b[ej])) ++ej;
+      std::string_view x = a.substr(i, ei - i), y = b.substr(j, ej - j);
+      while (x.size() > 1 && x.front() == '0') x.remove_prefix(1);  // 007 reads 7
+      while (y.size() > 1 && y.front() == '0') y.remove_prefix(1);
+      if (x.size() != y.size()) return x.size() < y.size() ? -1 : 1;
+      if (const int c = x.compare(y); c != 0) return c < 0 ? -1 : 1;
+      i = ei;
+      j = ej;
+      continue;
+    }
+    if (a[i] != b[j]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[j]) ? -1 : 1;
+    ++i;
+    ++j;
+  }
+  if (i < a.size()) return 1;
+  if (j < b.size()) return -1;
+  return a.compare(b) < 0 ? -1 : a.compare(b) > 0 ? 1 : 0;  // "c07" and "c7": by bytes
+}
+
 }  // namespace rigbench

@@ -20,6 +20,10 @@ std::string replace_all(std::string_view s, std::string_view from, std::string_v
 // Removes leading and trailing ASCII whitespace.
 std::string trim(std::string_view s);
 
+// Natural order: runs of digits compare as numbers ("c2" < "c16", "pp512" < "pp4096"), the rest
+// byte by byte; <0, 0, >0 as a before, equal to, after b.
+int natural_compare(std::string_view a, std::string_view b);
+
 // Lower-cases ASCII letters.
 std::string to_lower(std::string_view s);
 

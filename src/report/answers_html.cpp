@@ -10,6 +10,7 @@
 #include "report/escape.h"
 #include "report/model_cost_printer.h"
 #include "report/reversals.h"
+#include "report/stored_capacity.h"
 
 namespace rigbench::report {
 
@@ -184,6 +185,16 @@ void buy_answers(const std::vector<BuyAnswer>& buy, Parts& out) {
   }
 }
 
+// "How many can it serve": each stored capacity sweep's answer, the latest per machine, model
+// and server (report/stored_capacity.h).
+void capacity_answers(std::span<const RunRecord> records, Parts& out) {
+  for (const StoredCapacity& c : stored_capacities(records, RecordIdentities(records))) {
+    out.items += "<li>" + html_escape("Capacity of " + c.machine + " for " + c.model + " (the server " + c.server +
+                                      "): " + c.answer + ".") +
+                 "</li>\n";
+  }
+}
+
 }  // namespace
 
 AnswersHtml answers_section_html(const Comparison& cmp, std::span<const RunRecord> records,
@@ -191,6 +202,7 @@ AnswersHtml answers_section_html(const Comparison& cmp, std::span<const RunRecor
   Parts parts;
   speed_answers(cmp, parts);
   cost_answers(records, inputs.price, parts);
+  capacity_answers(records, parts);
   buy_answers(inputs.buy, parts);
   if (parts.items.empty() && parts.notes.empty()) return {};
   AnswersHtml out;

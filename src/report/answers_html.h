@@ -7,10 +7,14 @@
 //     EUR/kWh, the cheapest is not the smallest: ...", linked to that machine's cost table;
 //     the price is `report --price` when given, else the one the machine's latest priced run
 //     was stored with; a machine whose runs give power but no price gets a note naming --price;
+//   - per stored capacity sweep (serve-bench --capacity; report/stored_capacity.h), the latest
+//     per machine, model and server: "Capacity of rig-a for MODEL (the server ...): serves at
+//     least 8 concurrent requests at TTFT p95 <= 2 s ...";
 //   - per stored model whose shape the caller could read, from its file or the preset alike
 //     (fit/ranking.h, BuyAnswer): "For
-//     MODEL at n_ctx N, the cheapest catalog option that fits is ...", linked to its ranking
-//     table; a model without one gets a note saying why.
+//     MODEL at n_ctx N, the cheapest catalog option that fits is ...", then the machines that
+//     ran it, linked to its ranking table (a model every catalog device holds alone: "memory is
+//     no reason to buy for it"); a model without one gets a note saying why.
 // The tables the sentences link to come after the charts, in a section of their own
 // ("answer-tables"): the page opens with the answers and then the charts, not with tables of up
 // to 56 rows. A what-to-buy table shows the kBuyRows best options (the rest: rigbench fit).

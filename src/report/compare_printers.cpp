@@ -127,8 +127,9 @@ Json regression_json(const Regression& r) {
 }
 
 void print_markdown(const Comparison& cmp, const std::vector<Regression>& regressions, double alpha, std::ostream& out,
-                    const std::vector<Answers>& answers) {
+                    const std::vector<Answers>& answers, const std::vector<StoredCapacity>& capacity) {
   print_answer_sentences(answers, out);
+  if (const std::string lines = capacity_lines(capacity, row_servers(cmp)); !lines.empty()) out << lines << "\n";
   render(compare_table(cmp), OutputFormat::kMarkdown, out);
   const std::string regressions_line =
       "Regressions (same machine, model and knobs across builds; Welch's t-test on per-sample values, one-sided, alpha " +
@@ -527,9 +528,10 @@ std::vector<std::string> noise_lines(const Comparison& cmp, std::optional<Metric
 std::string ratio_text(double ratio) { return std::isnan(ratio) ? "" : "×" + format_fixed(ratio, 2); }
 
 void print_comparison(const Comparison& cmp, const std::vector<Regression>& regressions, double alpha,
-                      OutputFormat format, std::ostream& out, const std::vector<Answers>& answers) {
+                      OutputFormat format, std::ostream& out, const std::vector<Answers>& answers,
+                      const std::vector<StoredCapacity>& capacity) {
   switch (format) {
-    case OutputFormat::kMarkdown: print_markdown(cmp, regressions, alpha, out, answers); return;
+    case OutputFormat::kMarkdown: print_markdown(cmp, regressions, alpha, out, answers, capacity); return;
     case OutputFormat::kCsv: render(compare_cells_table(cmp), OutputFormat::kCsv, out); return;
     case OutputFormat::kJson: {
       Json rows = Json::array();
@@ -551,6 +553,18 @@ void print_comparison(const Comparison& cmp, const std::vector<Regression>& regr
       if (!answers.empty()) {
         doc["answers"] = Json::array();
         for (const Answers& a : answers) doc["answers"].push_back(answers_json(cmp, a));
+      }
+      if (!capacity.empty()) {
+        doc["capacity"] = Json::array();
+        for (const StoredCapacity& c : capacity) {
+          doc["capacity"].push_back({{"machine", c.machine},
+                                     {"model", c.model},
+                                     {"server", c.server},
+                                     {"sweep", c.sweep},
+                                     {"capacity", c.capacity},
+                                     {"answer", c.answer},
+                                     {"test_time", c.test_time}});
+        }
       }
       out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << "\n" << std::flush;
       return;

@@ -16,6 +16,7 @@
 #include "report/comparison.h"
 #include "report/regressions.h"
 #include "report/reversals.h"
+#include "report/stored_capacity.h"
 #include "report/table.h"
 
 namespace rigbench::report {
@@ -97,7 +98,11 @@ Table regressions_table(const std::vector<Regression>& regressions);
 // Writes `cmp` and `regressions` (tested at `alpha`) to `out` in `format`. `answers`
 // (report/reversals.h), when given: md prints their sentences above the table and their
 // rankings and pairs below the regressions; json adds "answers": [...]; csv and jsonl leave them out.
+// `capacity` (report/stored_capacity.h), when given: md prints its lines after the answers'
+// sentences; json adds "capacity": [{"machine", "model", "server", "sweep", "capacity",
+// "answer", "test_time"}].
 void print_comparison(const Comparison& cmp, const std::vector<Regression>& regressions, double alpha,
-                      OutputFormat format, std::ostream& out, const std::vector<Answers>& answers = {});
+                      OutputFormat format, std::ostream& out, const std::vector<Answers>& answers = {},
+                      const std::vector<StoredCapacity>& capacity = {});
 
 }  // namespace rigbench::report

@@ -4,8 +4,10 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 
+#include "core/strings.h"
 #include "report/byte_signature.h"
 #include "report/unique_labels.h"
 
@@ -19,7 +21,15 @@ struct RowKey {
   std::string model, machine, build, knobs;
   int metric = 0, n = 0, depth = 0;
   std::string test, server;
-  auto operator<=>(const RowKey&) const = default;
+  // The rows' order: tests in natural order ("tg8 @ c2" before "tg8 @ c16").
+  bool operator<(const RowKey& o) const {
+    if (const auto c = std::tie(model, machine, build, knobs, metric, n, depth) <=>
+                       std::tie(o.model, o.machine, o.build, o.knobs, o.metric, o.n, o.depth);
+        c != 0)
+      return c < 0;
+    if (const int c = natural_compare(test, o.test); c != 0) return c < 0;
+    return server < o.server;
+  }
 };
 
 }  // namespace

@@ -1023,5 +1023,41 @@ TEST(ServeBenchBadInput, ABadNumberIsSaidAsEverySubcommandSaysIt) {
   }
 }
 
+// "How many can it serve" where results are compared (#36): a stored capacity sweep's answer
+// in compare (md under the answers, json "capacity") and in the report's answers; its runs'
+// rows in natural order of their load (c2 before c16).
+TEST(ServeBenchFakeOpenAi, ACapacitySweepsAnswerIsInCompareAndTheReport) {
+  Background server(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1"}));
+  ASSERT_GT(server.port(), 0);
+  TempDir dir;
+  const std::string db = dir.file("r.db");
+  const ProcessResult sweep =
+      serve_bench({url(server.port()), "--capacity", "concurrency", "--capacity-max", "16", "--slo", "ttft_p95_ms=2000",
+                   "--num-requests", "4", "-p", "8", "-n", "4", "--machine", "rig-a", "-o", "json", "--db", db});
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.err;
+  const json last = runs_of(sweep).back();
+  const std::string answer = last["capacity"].get<std::string>();
+  ASSERT_FALSE(answer.empty()) << last.dump();
+  const ProcessResult md = run_process({RIGBENCH_BIN, "compare", "--db", db});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  const std::string text = testing::unwrapped(md.out);
+  EXPECT_NE(text.find("Capacity (serve-bench --capacity; the latest sweep per machine, model and server):\n- rig-a · "),
+            std::string::npos)
+      << md.out;
+  EXPECT_NE(text.find(" · S1: " + answer + "\n"), std::string::npos) << md.out;
+  EXPECT_LT(md.out.find("@ c2 · S1 t/s"), md.out.find("@ c16 · S1 t/s")) << md.out;
+  const ProcessResult js = run_process({RIGBENCH_BIN, "compare", "--db", db, "-o", "json"});
+  ASSERT_EQ(js.exit_code, 0) << js.err;
+  const json doc = json::parse(js.out);
+  ASSERT_EQ(doc["capacity"].size(), 1u) << js.out;
+  EXPECT_EQ(doc["capacity"][0]["machine"], "rig-a");
+  EXPECT_EQ(doc["capacity"][0]["sweep"], "concurrency");
+  EXPECT_DOUBLE_EQ(doc["capacity"][0]["capacity"].get<double>(), last["capacity_load"].get<double>());
+  EXPECT_EQ(doc["capacity"][0]["answer"], answer);
+  const ProcessResult html = run_process({RIGBENCH_BIN, "report", "--db", db, "--output-file", "-"});
+  ASSERT_EQ(html.exit_code, 0) << html.err;
+  EXPECT_NE(html.out.find("<li>Capacity of rig-a for "), std::string::npos) << html.out.substr(0, 3000);
+}
+
 }  // namespace
 }  // namespace rigbench

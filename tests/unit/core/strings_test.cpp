@@ -24,5 +24,17 @@ TEST(FormatCount, UsesDecimalUnits) {
 
 TEST(Trim, RemovesOuterWhitespace) { EXPECT_EQ(trim("  x y \n"), "x y"); }
 
+// compare listed "tg8 @ c1", "@ c16", "@ c2", ...: digits compare as numbers.
+TEST(NaturalCompare, DigitRunsCompareAsNumbers) {
+  EXPECT_LT(natural_compare("tg8 @ c2", "tg8 @ c16"), 0);
+  EXPECT_GT(natural_compare("tg8 @ c16", "tg8 @ c2"), 0);
+  EXPECT_LT(natural_compare("pp512", "pp4096"), 0);
+  EXPECT_LT(natural_compare("pp512", "tg128"), 0);  // the rest byte by byte
+  EXPECT_EQ(natural_compare("pp512 @ d16", "pp512 @ d16"), 0);
+  EXPECT_LT(natural_compare("c2", "c2x"), 0);
+  EXPECT_NE(natural_compare("c07", "c7"), 0);  // equal as numbers, told apart by their bytes
+  EXPECT_EQ(natural_compare("c07", "c7"), -natural_compare("c7", "c07"));
+}
+
 }  // namespace
 }  // namespace rigbench
