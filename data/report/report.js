@@ -2,8 +2,9 @@
 // Chart.js (inlined before this script). Spec per chart (src/report/html_report.cpp):
 //   {id, title, y_title, unit, stacked, y_max: number|null, scale: "linear"|"log", y_min (log only), labels: [text],
 //    datasets: [{label, data: [number|null]}]}
-// or, with type "line": {..., type: "line", x_title, datasets: [{label, dashed, data: [{x, y}]}]}
-// (dashed: a stated or estimated constant, drawn dashed so it never reads as a measurement).
+// or, with type "line": {..., type: "line", x_title, datasets: [{label, dashed, marker, data: [{x, y}]}]}
+// (dashed: a stated or estimated constant, drawn dashed so it never reads as a measurement;
+// marker: points alone, as triangles, no line: the capacity a sweep found).
 // Labels and titles are drawn on the canvas as text, never inserted as markup.
 (function () {
   'use strict';
@@ -22,7 +23,8 @@
     var line = spec.type === 'line';
     var datasets = spec.datasets.map(function (d, i) {
       var color = palette[i % palette.length];
-      return line ? { label: d.label, data: d.data, borderColor: color, backgroundColor: color, pointRadius: 0,
+      return line ? { label: d.label, data: d.data, borderColor: color, backgroundColor: color,
+                      pointRadius: d.marker ? 8 : 0, pointStyle: d.marker ? 'triangle' : 'circle', showLine: !d.marker,
                       borderWidth: d.dashed ? 2 : 1.5, borderDash: d.dashed ? [8, 5] : [] }
                   : { label: d.label, data: d.data, backgroundColor: color, borderWidth: 0 };
     });

@@ -124,14 +124,22 @@ std::optional<MetricValues> run_metric_values(const RunRecord& rec, Metric metri
 
 std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric) {
   auto v = run_metric_values(rec, metric);
-  // serve-bench runs: the load, the server and its API are part of the row, so runs at
-  // another concurrency or against another server are never pooled nor ranked together
-  // ("tg16 @ c4 llama.cpp b7090 openai-completions http://127.0.0.1:8080").
+  // serve-bench runs: the load, the workload (prefix, turns), the server and its API are part
+  // of the row, so runs at another concurrency, of another workload or against another server
+  // are never pooled nor ranked together ("tg16 @ c4 prefix 256 on 50 % llama.cpp b7090
+  // openai-completions http://127.0.0.1:8080").
   if (v && rec.server) {
     const ServerRun& s = *rec.server;
     v->test += " @ c" + std::to_string(s.concurrency);
     if (s.rate_rps > 0) v->test += " rate " + shortest(s.rate_rps);
+    if (s.rate_rps > 0 && s.burstiness != 1) v->test += " burst " + shortest(s.burstiness);
     if (!s.trace.empty()) v->test += " trace " + s.trace + (s.trace_scale != 1 ? " x" + shortest(s.trace_scale) : "");
+    // The workload: a shared prefix decides TTFT through the server's prompt cache, and so do
+    // a chat's later turns: runs of other prefixes or turns are other rows.
+    if (s.prefix_tokens > 0)
+      v->test += " prefix " + std::to_string(s.prefix_tokens) +
+                 (s.prefix_share < 1 ? " on " + shortest(100 * s.prefix_share) + " %" : "");
+    if (s.turns > 1) v->test += " turns " + std::to_string(s.turns) + (s.think_time_s > 0 ? " think " + shortest(s.think_time_s) + " s" : "");
     v->server = server_label(s);
     v->test += ' ';
     v->test += v->server;
@@ -186,7 +194,9 @@ std::string results_shape(const RunRecord& rec) {
   if (rec.server) {
     const ServerRun& sv = *rec.server;
     server = std::to_string(sv.concurrency) + '\x1f' + std::to_string(sv.rate_rps) + '\x1f' + sv.software + '\x1f' +
-             sv.version + '\x1f' + sv.api + '\x1f' + sv.url + '\x1f' + sv.trace + '\x1f' + std::to_string(sv.trace_scale);
+             sv.version + '\x1f' + sv.api + '\x1f' + sv.url + '\x1f' + sv.trace + '\x1f' + std::to_string(sv.trace_scale) +
+             '\x1f' + std::to_string(sv.burstiness) + '\x1f' + std::to_string(sv.prefix_tokens) + '\x1f' +
+             std::to_string(sv.prefix_share) + '\x1f' + std::to_string(sv.turns) + '\x1f' + std::to_string(sv.think_time_s);
   }
   const std::string& currency = rec.cost ? rec.cost->currency : std::string();
   const std::string& query_set = embed_latency ? embedding->query_set : std::string();

@@ -37,9 +37,9 @@ struct MetricValues {
 std::string server_label(const ServerRun& s);
 
 // nullopt when the record holds no value of `metric` (a test that did not run, no memory breakdown).
-// A serve-bench run's test names its load, the server and its API as well, so that runs of
-// another load or server are never pooled ("tg16 @ c4 llama.cpp b7090 openai-completions
-// http://127.0.0.1:8080").
+// A serve-bench run's test names its load, its workload (a shared prefix, chat turns), the
+// server and its API as well, so that runs of another load, workload or server are never
+// pooled ("tg16 @ c4 prefix 256 on 50 % llama.cpp b7090 openai-completions http://127.0.0.1:8080").
 std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric);
 
 // What a run refused for memory (RunRecord::refused) would have measured of `metric`, without

@@ -10,6 +10,7 @@
 #include "cost/model_costs.h"
 #include "report/escape.h"
 #include "report/model_cost_printer.h"
+#include "report/table.h"
 
 namespace rigbench::report {
 
@@ -78,6 +79,25 @@ std::string serve_section_html(std::span<const RunRecord> records, Json& charts)
       }
       datasets.push_back({{"label", label + " · " + se.name}, {"data", data}, {"dashed", se.dashed}});
     }
+    // The capacity a concurrency sweep found, marked on its TTFT p99 line (the latest sweep's).
+    const RunRecord* sweep_end = nullptr;
+    for (const Point& p : points) {
+      const ServerRun& s = *p.rec->server;
+      if (!s.capacity.empty() && s.sweep == "concurrency" && (!sweep_end || p.rec->test_time > sweep_end->test_time))
+        sweep_end = p.rec;
+    }
+    if (sweep_end && sweep_end->server->capacity_load > 0) {
+      const double at = sweep_end->server->capacity_load;
+      for (const Point& p : points) {
+        if (p.concurrency == at && std::isfinite(p.rec->server->ttft_ms.p99) && p.rec->server->slo_met == 1) {
+          datasets.push_back({{"label", label + " · capacity " + shortest(at) + " (SLO met)"},
+                              {"data", Json::array({{{"x", at}, {"y", p.rec->server->ttft_ms.p99}}})},
+                              {"dashed", false},
+                              {"marker", true}});
+          break;
+        }
+      }
+    }
     for (const Point& p : points) {
       const ServerRun& s = *p.rec->server;
       rows.push_back({{p.rec->model.name},
@@ -85,6 +105,8 @@ std::string serve_section_html(std::span<const RunRecord> records, Json& charts)
                       {std::to_string(s.concurrency), false, true},
                       {std::to_string(s.completed) + "/" + std::to_string(s.requests), false, true},
                       {ms(s.request_throughput_rps), false, true},
+                      {ms(s.goodput_rps), false, true},
+                      {s.slo_met == 1 ? "met" : s.slo_met == 0 ? "missed: " + s.slo_miss : "-"},
                       {ms(s.output_tps), false, true},
                       {ms(s.ttft_ms.median), false, true},
                       {ms(s.ttft_ms.p90), false, true},
@@ -141,10 +163,13 @@ std::string serve_section_html(std::span<const RunRecord> records, Json& charts)
   std::string section = section_html(
       "serve", "Server latency against concurrency",
       "rigbench serve-bench runs: time to first token (solid) and time per output token after the first (dashed) "
-      "at their 50th, 90th and 99th percentiles, per server, model and API, measured by the client; J per output "
-      "token and electricity cost per million output tokens where the run measured energy (idle window included).",
+      "at their 50th, 90th and 99th percentiles, per server, model and API, measured by the client; the capacity a "
+      "concurrency sweep found (serve-bench --capacity: the largest load that met its SLO) marked by a triangle on "
+      "its TTFT p99 line, and each run's goodput (requests per second that met the SLO) and verdict in the table; J "
+      "per output token and electricity cost per million output tokens where the run measured energy (idle window "
+      "included).",
       "chart-serve",
-      table_html({"model", "server", "c", "ok", "req/s", "out t/s", "TTFT p50 ms", "TTFT p90 ms", "TTFT p99 ms",
+      table_html({"model", "server", "c", "ok", "req/s", "good req/s", "SLO", "out t/s", "TTFT p50 ms", "TTFT p90 ms", "TTFT p99 ms",
                   "TPOT p50 ms", "TPOT p99 ms", "ITL p99 ms", "E2E p50 ms", "J/tok", "cost/Mtok"},
                  rows));
   if (!per_model.empty()) section.insert(section.rfind("</section>"), per_model);

@@ -25,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#include "report/table.h"
 #include "support/background.h"
 #include "support/db_query.h"
 #include "support/golden.h"
@@ -1057,6 +1058,37 @@ TEST(ServeBenchFakeOpenAi, ACapacitySweepsAnswerIsInCompareAndTheReport) {
   const ProcessResult html = run_process({RIGBENCH_BIN, "report", "--db", db, "--output-file", "-"});
   ASSERT_EQ(html.exit_code, 0) << html.err;
   EXPECT_NE(html.out.find("<li>Capacity of rig-a for "), std::string::npos) << html.out.substr(0, 3000);
+  // The serve chart marks it (a point at the capacity on its TTFT p99 line), the table gives
+  // each run's goodput and verdict.
+  const std::string cap = report::shortest(last["capacity_load"].get<double>());
+  EXPECT_NE(html.out.find(" · capacity " + cap + " (SLO met)\",\"data\":[{\"x\":"), std::string::npos) << cap;
+  EXPECT_NE(html.out.find("\"marker\":true"), std::string::npos);
+  EXPECT_NE(html.out.find("<th>good req/s</th><th>SLO</th>"), std::string::npos);
+}
+
+// A shared prefix and chat turns decide TTFT through the server's prompt cache: runs of another
+// prefix or number of turns are rows of their own in compare, never pooled with plain runs.
+TEST(ServeBenchFakeOpenAi, APrefixOrTurnsAreTheirOwnRowsInCompare) {
+  Background server(fake("openai", {"--ttft-ms", "1", "--interval-ms", "1"}));
+  ASSERT_GT(server.port(), 0);
+  TempDir dir;
+  const std::string db = dir.file("r.db");
+  for (const std::vector<std::string>& workload :
+       {std::vector<std::string>{}, {"--prefix-tokens", "32", "--prefix-share", "0.5"}, {"--turns", "2"}}) {
+    std::vector<std::string> args = {url(server.port()), "--num-requests", "4", "-p", "8", "-n", "4", "--db", db};
+    args.insert(args.end(), workload.begin(), workload.end());
+    const ProcessResult r = serve_bench(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  const ProcessResult js = run_process({RIGBENCH_BIN, "compare", "--db", db, "-o", "json"});
+  ASSERT_EQ(js.exit_code, 0) << js.err;
+  std::set<std::string> tests;
+  const json doc = json::parse(js.out);
+  for (const json& row : doc["rows"]) {
+    const std::string test = row["test"];
+    if (row["metric"] == "tg_tps") tests.insert(test.substr(0, test.find(" llama.cpp")));  // less the server
+  }
+  EXPECT_EQ(tests, (std::set<std::string>{"tg4 @ c1", "tg4 @ c1 prefix 32 on 50 %", "tg4 @ c1 turns 2"})) << js.out;
 }
 
 }  // namespace
