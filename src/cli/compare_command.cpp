@@ -54,21 +54,16 @@ Status run_compare_command(const CompareOptions& o) {
   auto cmp = report::compare(*records, report::CompareOptions{*by, o.baseline, o.across_sizes, o.alpha}, ids);
   if (!cmp) return std::unexpected(cmp.error());
   const auto regressions = report::find_regressions(*records, o.alpha, ids);
-  // The answers (report/reversals.h) of each metric the rows hold: tg, pp, TTFT, J/token, cost.
-  std::vector<report::Answers> answers;
+  // The answers (report/reversals.h) of each metric the rows hold: tg, pp, TTFT, J/token, cost;
+  // the stored capacity sweeps' answers; bench and serve-bench of one model file side by side.
+  report::CompareExtras extras;
   for (const report::Metric m : report::answer_metrics()) {
     report::Answers a = report::find_answers(*cmp, m);
-    if (!a.sentences.empty()) answers.push_back(std::move(a));
+    if (!a.sentences.empty()) extras.answers.push_back(std::move(a));
   }
-  report::print_comparison(*cmp, regressions, o.alpha, *format, std::cout, answers,
-                           report::stored_capacities(*records, ids));
-  // bench and serve-bench of one model file side by side, in md only (report/served_overhead.h).
-  if (*format == report::OutputFormat::kMarkdown) {
-    if (const auto pairs = report::served_overheads(*records, ids); !pairs.empty()) {
-      std::cout << "\n";
-      report::render(report::served_overhead_table(pairs), *format, std::cout);
-    }
-  }
+  extras.capacity = report::stored_capacities(*records, ids);
+  extras.served = report::served_overheads(*records, ids);
+  report::print_comparison(*cmp, regressions, o.alpha, *format, std::cout, extras);
   // Embedding records (rigbench embed): their own table per machine, in md only (report/embed_table.h).
   if (*format == report::OutputFormat::kMarkdown && report::has_embeddings(*records)) {
     std::cout << "\nEmbeddings\n\n";

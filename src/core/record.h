@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -412,7 +413,7 @@ struct RunRecord {
   bool interrupted = false;       // true when SIGINT cut the run short (results hold finished samples)
   std::string refused;            // why the run was not attempted ("will not fit this machine: ..."); "" = it ran
   std::string failed;             // why the run failed once started (load, context, decode error); "" = it did not
-  std::vector<std::string> tags;  // --tag values
+  std::vector<std::string> tags;  // --tag values; a tune trial's "tune:<id>" (kTuneTagPrefix) and "tune_round:N"
   // Fields the source recorded that no field above holds (an import's: llama-bench's
   // build_number, fields of llama-bench versions other than v0.4.0), by the source's name, as
   // text. Those that are knobs (core/knobs.h is_source_knob) are part of compare's key.
@@ -429,6 +430,17 @@ struct RunRecord {
   // that is one run (its test_time is both). Never written to JSON nor the database.
   std::string first_test_time;
 };
+
+// The tag a `rigbench tune` trial's record carries ("tune:<tune id>", measure/tune.cpp).
+inline constexpr std::string_view kTuneTagPrefix = "tune:";
+
+// Whether `r` is a tune trial (one of many candidates raced, not a run a user chose).
+inline bool is_tune_trial(const RunRecord& r) {
+  for (const std::string& t : r.tags) {
+    if (t.starts_with(kTuneTagPrefix)) return true;
+  }
+  return false;
+}
 
 // How a run ended, derived from the record: "refused" (not attempted), "failed" (an error
 // after it started; results hold what finished), "interrupted" (Ctrl-C) or "ok".

@@ -220,7 +220,8 @@ Result<TuneResult> run_tune(const TuneSpec& spec, const Job& job, Runner& runner
       return out;
     }
     const TuneCandidate& c = result.candidates[static_cast<size_t>(result.raced[static_cast<size_t>(k)])];
-    const std::vector<std::string> tags = {"tune:" + result.tune_id, "tune_round:" + std::to_string(round)};
+    const std::vector<std::string> tags = {std::string(kTuneTagPrefix) + result.tune_id,
+                                           "tune_round:" + std::to_string(round)};
     if (spec.objective == TuneObjective::kServe) {
       ServeTrial served = serve_trial(spec, job, c.test, repetitions, tags, sink);
       result.trials += served.records;

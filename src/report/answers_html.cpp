@@ -8,6 +8,7 @@
 #include "cost/model_costs.h"
 #include "report/cost_printer.h"
 #include "report/escape.h"
+#include "report/html_parts.h"
 #include "report/model_cost_printer.h"
 #include "report/reversals.h"
 #include "report/stored_capacity.h"
@@ -15,31 +16,6 @@
 namespace rigbench::report {
 
 namespace {
-
-// A report/table.h table as plain HTML: md headers, md texts.
-std::string html_table(const Table& t, const std::string& id) {
-  std::string h = "<table id=\"" + id + "\"><thead><tr>";
-  for (const TableColumn& c : t.columns()) {
-    if (!c.data_only) h += "<th>" + html_escape(c.header) + "</th>";
-  }
-  h += "</tr></thead><tbody>\n";
-  for (const auto& row : t.rows()) {
-    h += "<tr>";
-    for (std::size_t i = 0; i < row.size() && i < t.columns().size(); ++i) {
-      const TableColumn& c = t.columns()[i];
-      if (c.data_only) continue;
-      h += (c.align == Align::kRight ? "<td class=\"num\">" : "<td>") + html_escape(row[i].text) + "</td>";
-    }
-    h += "</tr>\n";
-  }
-  return h + "</tbody></table>";
-}
-
-std::string table_notes(const Table& t) {
-  std::string h;
-  for (const std::string& n : t.notes()) h += "<p class=\"note\">" + html_escape(n) + "</p>";
-  return h;
-}
 
 std::string link(const std::string& href, const std::string& text) {
   return "<a href=\"#" + href + "\">" + html_escape(text) + "</a>";
@@ -80,11 +56,11 @@ void speed_answers(const Comparison& cmp, Parts& out) {
     }
     if (!a.rankings.empty()) {
       out.tables += "<h3>Ranking per model (" + html_escape(a.unit_test) + ")</h3><div class=\"table\">" +
-                    html_table(rankings_table(cmp, a), ranking_id) + "</div>\n";
+                    html::table_html(rankings_table(cmp, a), ranking_id) + "</div>\n";
     }
     if (!a.pairs.empty()) {
       out.tables += "<h3>Pairs (" + html_escape(a.unit_test) + "; change = a / b - 1)</h3><div class=\"table\">" +
-                    html_table(pairs_table(cmp, a), pairs_id) + "</div>\n";
+                    html::table_html(pairs_table(cmp, a), pairs_id) + "</div>\n";
     }
   }
 }
@@ -120,7 +96,7 @@ void cost_answers(std::span<const RunRecord> records, const std::optional<cost::
     out.items += "<li>" + html_escape(lead + ", " + sentence) + " (" + link(id, "cost per model") + ")</li>\n";
     const Table t = model_costs_table(*costs, *shared);
     out.tables += "<h3>Cost per model on " + html_escape(machine) + " (" + html_escape(shared->price_source) +
-                  ")</h3><div class=\"table\">" + html_table(t, id) + "</div>" + table_notes(t) + "\n";
+                  ")</h3><div class=\"table\">" + html::table_html(t, id) + "</div>" + html::notes_html(t) + "\n";
   }
 }
 
@@ -176,7 +152,7 @@ void buy_answers(const std::vector<BuyAnswer>& buy, Parts& out) {
     const Table t = fit_ranking_table(best);
     out.tables += "<h3>What to buy for " + html_escape(b.ranking->model) + " at n_ctx " +
                   std::to_string(b.ranking->ranking.n_ctx) + " (the catalog by price; rigbench fit --rank price)</h3>" +
-                  "<div class=\"table\">" + html_table(t, id) + "</div>" + table_notes(t) + "\n";
+                  "<div class=\"table\">" + html::table_html(t, id) + "</div>" + html::notes_html(t) + "\n";
   }
   if (!left_out.empty()) {
     out.notes += "<p class=\"note\">What to buy is left out for these models (rank the catalog for one with rigbench "

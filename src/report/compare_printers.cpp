@@ -127,9 +127,10 @@ Json regression_json(const Regression& r) {
 }
 
 void print_markdown(const Comparison& cmp, const std::vector<Regression>& regressions, double alpha, std::ostream& out,
-                    const std::vector<Answers>& answers, const std::vector<StoredCapacity>& capacity) {
+                    const CompareExtras& extras) {
+  const std::vector<Answers>& answers = extras.answers;
   print_answer_sentences(answers, out);
-  if (const std::string lines = capacity_lines(capacity, row_servers(cmp)); !lines.empty()) out << lines << "\n";
+  if (const std::string lines = capacity_lines(extras.capacity, row_servers(cmp)); !lines.empty()) out << lines << "\n";
   render(compare_table(cmp), OutputFormat::kMarkdown, out);
   const std::string regressions_line =
       "Regressions (same machine, model and knobs across builds; Welch's t-test on per-sample values, one-sided, alpha " +
@@ -139,6 +140,11 @@ void print_markdown(const Comparison& cmp, const std::vector<Regression>& regres
   if (!regressions.empty()) out << "\n" << markdown_table(regressions_table(regressions));
   out << std::flush;
   print_answer_tables(cmp, answers, out);
+  // bench and serve-bench of one model file side by side.
+  if (!extras.served.empty()) {
+    out << "\n";
+    render(served_overhead_table(extras.served), OutputFormat::kMarkdown, out);
+  }
 }
 
 // `text` cut after each `sep`, which ends its piece less its trailing spaces: "p50 6.16 ·", "p99 6.83".
@@ -528,10 +534,11 @@ std::vector<std::string> noise_lines(const Comparison& cmp, std::optional<Metric
 std::string ratio_text(double ratio) { return std::isnan(ratio) ? "" : "×" + format_fixed(ratio, 2); }
 
 void print_comparison(const Comparison& cmp, const std::vector<Regression>& regressions, double alpha,
-                      OutputFormat format, std::ostream& out, const std::vector<Answers>& answers,
-                      const std::vector<StoredCapacity>& capacity) {
+                      OutputFormat format, std::ostream& out, const CompareExtras& extras) {
+  const std::vector<Answers>& answers = extras.answers;
+  const std::vector<StoredCapacity>& capacity = extras.capacity;
   switch (format) {
-    case OutputFormat::kMarkdown: print_markdown(cmp, regressions, alpha, out, answers, capacity); return;
+    case OutputFormat::kMarkdown: print_markdown(cmp, regressions, alpha, out, extras); return;
     case OutputFormat::kCsv: render(compare_cells_table(cmp), OutputFormat::kCsv, out); return;
     case OutputFormat::kJson: {
       Json rows = Json::array();
@@ -554,6 +561,7 @@ void print_comparison(const Comparison& cmp, const std::vector<Regression>& regr
         doc["answers"] = Json::array();
         for (const Answers& a : answers) doc["answers"].push_back(answers_json(cmp, a));
       }
+      if (!extras.served.empty()) doc["served_overhead"] = served_overhead_json(extras.served);
       if (!capacity.empty()) {
         doc["capacity"] = Json::array();
         for (const StoredCapacity& c : capacity) {

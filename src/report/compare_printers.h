@@ -16,6 +16,7 @@
 #include "report/comparison.h"
 #include "report/regressions.h"
 #include "report/reversals.h"
+#include "report/served_overhead.h"
 #include "report/stored_capacity.h"
 #include "report/table.h"
 
@@ -95,14 +96,21 @@ Table compare_cells_table(const Comparison& cmp);
 // One row per regression tested.
 Table regressions_table(const std::vector<Regression>& regressions);
 
-// Writes `cmp` and `regressions` (tested at `alpha`) to `out` in `format`. `answers`
-// (report/reversals.h), when given: md prints their sentences above the table and their
-// rankings and pairs below the regressions; json adds "answers": [...]; csv and jsonl leave them out.
-// `capacity` (report/stored_capacity.h), when given: md prints its lines after the answers'
-// sentences; json adds "capacity": [{"machine", "model", "server", "sweep", "capacity",
-// "answer", "test_time"}].
+// What compare says beside its table, each where the data holds it.
+struct CompareExtras {
+  // report/reversals.h: md prints their sentences above the table and their rankings and pairs
+  // below the regressions; json "answers": [...].
+  std::vector<Answers> answers;
+  // report/stored_capacity.h: md prints its lines after the answers' sentences; json
+  // "capacity": [{"machine", "model", "server", "sweep", "capacity", "answer", "test_time"}].
+  std::vector<StoredCapacity> capacity;
+  // report/served_overhead.h: md its table last; json "served_overhead" (served_overhead_json).
+  std::vector<ServedOverhead> served;
+};
+
+// Writes `cmp` and `regressions` (tested at `alpha`) to `out` in `format`, with `extras`
+// (csv and jsonl leave them out).
 void print_comparison(const Comparison& cmp, const std::vector<Regression>& regressions, double alpha,
-                      OutputFormat format, std::ostream& out, const std::vector<Answers>& answers = {},
-                      const std::vector<StoredCapacity>& capacity = {});
+                      OutputFormat format, std::ostream& out, const CompareExtras& extras = {});
 
 }  // namespace rigbench::report

@@ -20,6 +20,30 @@ std::string table_html(const std::vector<std::string>& head, const std::vector<T
   return h + "</tbody></table>";
 }
 
+std::string table_html(const Table& t, const std::string& id) {
+  std::string h = id.empty() ? "<table><thead><tr>" : "<table id=\"" + id + "\"><thead><tr>";
+  for (const TableColumn& c : t.columns()) {
+    if (!c.data_only) h += "<th>" + html_escape(c.header) + "</th>";
+  }
+  h += "</tr></thead><tbody>\n";
+  for (const auto& row : t.rows()) {
+    h += "<tr>";
+    for (std::size_t i = 0; i < row.size() && i < t.columns().size(); ++i) {
+      const TableColumn& c = t.columns()[i];
+      if (c.data_only) continue;
+      h += (c.align == Align::kRight ? "<td class=\"num\">" : "<td>") + html_escape(row[i].text) + "</td>";
+    }
+    h += "</tr>\n";
+  }
+  return h + "</tbody></table>";
+}
+
+std::string notes_html(const Table& t) {
+  std::string h;
+  for (const std::string& n : t.notes()) h += "<p class=\"note\">" + html_escape(n) + "</p>";
+  return h;
+}
+
 std::string section_html(const std::string& id, const std::string& title, const std::string& note,
                          const std::string& chart_id, const std::string& table) {
   std::string h = "<section id=\"" + id + "\"><h2>" + html_escape(title) + "</h2>";

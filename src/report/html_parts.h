@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "report/table.h"
+
 namespace rigbench::report::html {
 
 using Json = nlohmann::ordered_json;
@@ -22,6 +24,12 @@ using Tr = std::vector<Td>;
 
 // <table> with `head` and `rows`, every text escaped.
 std::string table_html(const std::vector<std::string>& head, const std::vector<Tr>& rows);
+
+// A report/table.h table as HTML: its md headers and md texts (data_only columns left out),
+// right-aligned where the column is; `id` on the <table> when given.
+std::string table_html(const Table& t, const std::string& id = "");
+// The table's notes, each a <p class="note">.
+std::string notes_html(const Table& t);
 
 // <section id=ID><h2>TITLE</h2>, the note, then the table; with `chart_id`, the canvas and the
 // table side by side.

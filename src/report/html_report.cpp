@@ -16,6 +16,7 @@
 #include "report/html_parts.h"
 #include "report/memory_usage.h"
 #include "report/serve_html.h"
+#include "report/served_overhead.h"
 
 namespace rigbench::report {
 
@@ -339,6 +340,20 @@ std::string topology_section(std::span<const RunRecord> records, const RecordIde
                       "", table_html({"model", "machine", "endpoint", "device", "memory", "layers", "rtt ms"}, rows));
 }
 
+// bench and serve-bench of one model file side by side (report/served_overhead.h): the decode
+// like for like, the whole request, TTFT; "" when no served run pairs with an in-process one.
+std::string served_overhead_section(std::span<const RunRecord> records, const RecordIdentities& ids) {
+  const std::vector<ServedOverhead> pairs = served_overheads(records, ids);
+  if (pairs.empty()) return "";
+  const Table t = served_overhead_table(pairs);
+  std::string section = html::section_html("served-overhead", "In-process against served",
+                                           t.preamble().empty() ? "" : t.preamble().front(), "", html::table_html(t));
+  std::string footers;
+  for (const std::string& f : t.footers()) footers += "<p class=\"note\">" + html_escape(f) + "</p>";
+  section.insert(section.rfind("</section>"), footers);
+  return section;
+}
+
 std::string regressions_section(const std::vector<Regression>& regs, double alpha) {
   char note[200];
   std::snprintf(note, sizeof note,
@@ -446,6 +461,7 @@ Result<std::string> render_html_report(std::span<const RunRecord> records, const
   body += power_section(records, charts);
   body += embedding_section_html(records);  // report/embed_table.h
   body += serve_section_html(records, charts);  // report/serve_html.h
+  body += served_overhead_section(records, ids);
   body += answers.tables;
   body += regressions_section(regs, options.alpha);
   std::string absent;

@@ -135,23 +135,10 @@ std::string serve_section_html(std::span<const RunRecord> records, Json& charts)
     if (!shared) continue;
     auto costs = cost::model_costs(runs, *shared);
     if (!costs || costs->models.size() < 2) continue;
-    const Table t = model_costs_table(*costs, *shared);
-    std::vector<std::string> head;
-    for (const TableColumn& c : t.columns()) {
-      if (!c.data_only) head.push_back(c.header);
-    }
-    std::vector<Tr> cost_rows;
-    for (const auto& row : t.rows()) {
-      Tr tr;
-      for (std::size_t i = 0; i < row.size() && i < t.columns().size(); ++i) {
-        if (!t.columns()[i].data_only) tr.push_back({row[i].text, false, t.columns()[i].align == Align::kRight});
-      }
-      cost_rows.push_back(std::move(tr));
-    }
     per_model += "<h3>" +
                  html_escape("Cost per model: " + where.second + " on " + where.first + " (" + shared->price_source +
                              ")") +
-                 "</h3><div class=\"table\">" + table_html(head, cost_rows) + "</div>";
+                 "</h3><div class=\"table\">" + table_html(model_costs_table(*costs, *shared)) + "</div>";
     if (!costs->sentence.empty()) per_model += "<p class=\"note\">" + html_escape(costs->sentence) + "</p>";
     per_model += "\n";
   }

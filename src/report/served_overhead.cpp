@@ -24,7 +24,9 @@ bool plain_served(const RunRecord& rec) {
 std::vector<ServedOverhead> served_overheads(std::span<const RunRecord> records, const RecordIdentities& ids) {
   // In-process tg means and TTFT medians per (machine, model, tokens), each configuration apart.
   using Key = std::tuple<std::string, std::string, int>;
-  std::map<Key, std::map<std::string, std::vector<double>>> tg;  // -> knobs -> tg samples
+  // -> knobs -> tg means: runs a user chose, and tune's trials (a candidate raced at -t 1 is no
+  // reference for a server: its pair takes them only where no other run is there).
+  std::map<Key, std::map<std::string, std::vector<double>>> tg, tune_tg;
   std::map<Key, std::vector<double>> ttft;                       // (machine, model, n_prompt) -> medians
   struct Served {
     ServedOverhead pair;
@@ -40,7 +42,8 @@ std::vector<ServedOverhead> served_overheads(std::span<const RunRecord> records,
     if (!rec.server) {
       if (!rec.failed.empty() || rec.params.n_depth != 0) continue;
       if (rec.results.tg && rec.results.tg->n_tokens > 0 && std::isfinite(rec.results.tg->tps.mean)) {
-        tg[{id.machine.key, id.model.key, rec.results.tg->n_tokens}][id.knobs].push_back(rec.results.tg->tps.mean);
+        (is_tune_trial(rec) ? tune_tg : tg)[{id.machine.key, id.model.key, rec.results.tg->n_tokens}][id.knobs]
+            .push_back(rec.results.tg->tps.mean);
       }
       if (rec.results.ttft && rec.results.ttft->ms.n > 0 && rec.params.n_prompt > 0)
         ttft[{id.machine.key, id.model.key, rec.params.n_prompt}].push_back(rec.results.ttft->ms.median);
@@ -70,10 +73,12 @@ std::vector<ServedOverhead> served_overheads(std::span<const RunRecord> records,
   const auto mean = [](const std::vector<double>& v) { return v.empty() ? std::nan("") : summarize(v).mean; };
   std::vector<ServedOverhead> out;
   for (Served& one : served) {
-    const auto in = tg.find(one.key);
-    if (in == tg.end()) continue;
+    const std::map<std::string, std::vector<double>>* configs = nullptr;
+    if (const auto in = tg.find(one.key); in != tg.end()) configs = &in->second;
+    else if (const auto trial = tune_tg.find(one.key); trial != tune_tg.end()) configs = &trial->second;
+    if (!configs) continue;
     double best = std::nan("");
-    for (const auto& [knobs, means] : in->second) {
+    for (const auto& [knobs, means] : *configs) {
       const double m = mean(means);
       if (!(best >= m)) best = m;
     }
@@ -82,6 +87,7 @@ std::vector<ServedOverhead> served_overheads(std::span<const RunRecord> records,
     p.served_tps = mean(one.tps);
     p.served_client_tg_tps = mean(one.client_tps);
     p.overhead_pct = 100.0 * (p.in_process_tps - p.served_tps) / p.in_process_tps;
+    p.decode_overhead_pct = 100.0 * (p.in_process_tps - p.served_client_tg_tps) / p.in_process_tps;
     const auto t = ttft.find({std::get<0>(one.key), std::get<1>(one.key), one.n_prompt});
     if (t != ttft.end()) p.in_process_ttft_ms = mean(t->second);
     p.served_ttft_ms = mean(one.ttft_ms);
@@ -91,34 +97,63 @@ std::vector<ServedOverhead> served_overheads(std::span<const RunRecord> records,
 }
 
 Table served_overhead_table(const std::vector<ServedOverhead>& pairs) {
+  // Like for like first: bench's tg and the served tg after the first token (the decode alone);
+  // the whole request's t/s and overhead, and the TTFT pair, in the footers in md (the table
+  // was 151 columns wide with them); csv and json keep them.
   Table table({{"machine", "machine"},
                {"model", "model"},
                {"test", "test"},
                {"server", "server", Align::kLeft, false, true},
                {"in_process_tps", "in-process t/s", Align::kRight},
-               {"served_tps", "served t/s", Align::kRight},
                {"served_client_tg_tps", "served tg after 1st t/s", Align::kRight},
-               {"overhead_pct", "server overhead %", Align::kRight},
-               // In the footer in md (the table was 151 columns wide with them); csv and json keep them.
+               {"decode_overhead_pct", "decode overhead %", Align::kRight},
+               {"served_tps", "served t/s", Align::kRight},
+               {"overhead_pct", "request overhead %", Align::kRight, true},
                {"in_process_ttft_ms", "in-process TTFT ms", Align::kRight, true},
                {"served_ttft_ms", "served TTFT ms", Align::kRight, true}});
   table.add_preamble(
-      "In-process against served (bench's tg against serve-bench's output t/s at c=1, the same model file and output "
-      "length)");
+      "In-process against served (the same model file and output length, serve-bench at c=1): bench's tg against the "
+      "served tg after the first token, the decode alone, like for like; served t/s is every output token over each "
+      "request's wall time (the prompt, the first token and HTTP inside)");
+  const auto pct = [](double v) {
+    return format_fixed(std::abs(v), 1) + " % " + (v >= 0 ? "slower" : "faster");
+  };
+  const auto ms = [](double v) { return std::isfinite(v) ? format_fixed(v, 2) : std::string("-"); };
   for (const ServedOverhead& p : pairs) {
     table.add_row({TableCell::str(p.machine), TableCell::str(p.model), TableCell::str(p.test), TableCell::str(p.server),
-                   TableCell::number(p.in_process_tps, 2), TableCell::number(p.served_tps, 2),
-                   TableCell::number(p.served_client_tg_tps, 2), TableCell::number(p.overhead_pct, 1),
-                   TableCell::number(p.in_process_ttft_ms, 2), TableCell::number(p.served_ttft_ms, 2)});
-    const bool slower = p.overhead_pct >= 0;
-    const auto ms = [](double v) { return std::isfinite(v) ? format_fixed(v, 2) : std::string("-"); };
-    table.add_footer(p.model + " on " + p.machine + ", " + p.test + ": the server (" + p.server + ") is " +
-                     format_fixed(std::abs(p.overhead_pct), 1) + " % " + (slower ? "slower" : "faster") +
-                     " than in-process (its t/s holds the prompt, the first token and HTTP; bench's tg the decode "
-                     "alone); TTFT " + ms(p.served_ttft_ms) + " ms served, " + ms(p.in_process_ttft_ms) +
-                     " ms in-process");
+                   TableCell::number(p.in_process_tps, 2), TableCell::number(p.served_client_tg_tps, 2),
+                   TableCell::number(p.decode_overhead_pct, 1), TableCell::number(p.served_tps, 2),
+                   TableCell::number(p.overhead_pct, 1), TableCell::number(p.in_process_ttft_ms, 2),
+                   TableCell::number(p.served_ttft_ms, 2)});
+    const std::string decode = std::isfinite(p.decode_overhead_pct)
+                                   ? "the server's decode is " + pct(p.decode_overhead_pct) + " than in-process"
+                                   : "the server reported no tg after the first token";
+    const std::string in_ttft = std::isfinite(p.in_process_ttft_ms) ? ms(p.in_process_ttft_ms) + " ms in-process"
+                                                                     : "no in-process TTFT of its prompt length";
+    table.add_footer(p.model + " on " + p.machine + ", " + p.test + " (" + p.server + "): " + decode +
+                     "; per whole request " + pct(p.overhead_pct) + "; TTFT " + ms(p.served_ttft_ms) + " ms served, " +
+                     in_ttft);
   }
   return table;
+}
+
+nlohmann::ordered_json served_overhead_json(const std::vector<ServedOverhead>& pairs) {
+  const auto num = [](double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); };
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const ServedOverhead& p : pairs) {
+    out.push_back({{"machine", p.machine},
+                   {"model", p.model},
+                   {"test", p.test},
+                   {"server", p.server},
+                   {"in_process_tps", num(p.in_process_tps)},
+                   {"served_tps", num(p.served_tps)},
+                   {"served_client_tg_tps", num(p.served_client_tg_tps)},
+                   {"overhead_pct", num(p.overhead_pct)},
+                   {"decode_overhead_pct", num(p.decode_overhead_pct)},
+                   {"in_process_ttft_ms", num(p.in_process_ttft_ms)},
+                   {"served_ttft_ms", num(p.served_ttft_ms)}});
+  }
+  return out;
 }
 
 }  // namespace rigbench::report

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 #include <vector>
@@ -22,14 +23,18 @@ struct ServedOverhead {
   std::string machine, model;  // the identities' labels
   std::string test;            // "tg128"
   std::string server;          // "llama.cpp b7090-80fb11ac openai-completions http://127.0.0.1:8080"
-  // t/s: the in-process tg mean (bench's decode-only rate; of several configurations the best)
+  // t/s: the in-process tg mean (bench's decode-only rate; of several configurations the best;
+  // tune's trials only where no other in-process run is there)
   // and the served run's tg (its output t/s at c=1: every output token over the run's wall time,
   // so prompt processing and HTTP are inside it), the mean over the served records of the pair.
   double in_process_tps = std::nan("");
   double served_tps = std::nan("");
   double served_client_tg_tps = std::nan("");  // the client's tg after the first token (ServerRun::client_tg_tps)
-  // (in-process - served) / in-process, %: > 0 the server is slower.
+  // (in-process - served) / in-process, %: > 0 the server is slower. Like for like, the decode
+  // alone: bench's tg against the served tg after the first token (`decode_overhead_pct`);
+  // per whole request, the prompt, the first token and HTTP inside: `overhead_pct`.
   double overhead_pct = std::nan("");
+  double decode_overhead_pct = std::nan("");
   // ms, medians: bench's TTFT of a prompt of the served run's length, and the served TTFT; NaN
   // when bench ran no such prompt.
   double in_process_ttft_ms = std::nan("");
@@ -39,8 +44,14 @@ struct ServedOverhead {
 // Every pair of `records` (ids made from them), in the order of the served runs' first records.
 std::vector<ServedOverhead> served_overheads(std::span<const RunRecord> records, const RecordIdentities& ids);
 
-// The md table of `pairs`, under "In-process against served", with a note per pair: "MODEL on
-// MACHINE, TEST: the server (SERVER) is P % slower than in-process" (or faster).
+// The table of `pairs`, under "In-process against served", with a footer per pair: "MODEL on
+// MACHINE, TEST: the server's decode (SERVER) is P % slower than in-process; per whole request
+// Q % ..." (or faster). compare prints it in md, the report as a section of its own.
 Table served_overhead_table(const std::vector<ServedOverhead>& pairs);
+
+// compare -o json's "served_overhead": one object per pair, the fields above by name
+// (in_process_tps, served_tps, served_client_tg_tps, overhead_pct, decode_overhead_pct,
+// in_process_ttft_ms, served_ttft_ms; null where NaN).
+nlohmann::ordered_json served_overhead_json(const std::vector<ServedOverhead>& pairs);
 
 }  // namespace rigbench::report

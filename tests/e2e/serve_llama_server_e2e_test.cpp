@@ -305,6 +305,19 @@ TEST(ServeBenchLlamaServer, ServedRunsCarryTheFilesIdentityAndATraceWithAPrefixS
   EXPECT_NE(md.out.find("In-process against served"), std::string::npos) << md.out;
   EXPECT_NE(md.out.find(*models.begin() + " on "), std::string::npos) << md.out;
   EXPECT_NE(md.out.find("than in-process"), std::string::npos) << md.out;
+  // The same pair in compare -o json (like for like: the decode after the first token) and in
+  // the report's section of its own.
+  ASSERT_EQ(compared["served_overhead"].size(), 1u) << cmp.out;
+  const json& pair = compared["served_overhead"][0];
+  EXPECT_EQ(pair["test"], "tg8");
+  EXPECT_GT(pair["in_process_tps"].get<double>(), 0);
+  EXPECT_GT(pair["served_client_tg_tps"].get<double>(), 0);
+  EXPECT_NEAR(pair["decode_overhead_pct"].get<double>(),
+              100 * (1 - pair["served_client_tg_tps"].get<double>() / pair["in_process_tps"].get<double>()), 1e-9);
+  const ProcessResult html = run_process({RIGBENCH_BIN, "report", "--db", db, "--output-file", "-"});
+  ASSERT_EQ(html.exit_code, 0) << html.err;
+  EXPECT_NE(html.out.find("<section id=\"served-overhead\"><h2>In-process against served</h2>"), std::string::npos);
+  EXPECT_NE(html.out.find("<th>decode overhead %</th>"), std::string::npos);
 
   const std::string trace = dir.file("t.jsonl");
   testing::write_file(trace,

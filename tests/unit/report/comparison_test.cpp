@@ -745,7 +745,7 @@ TEST(Compare, ByBuildRowsHoldOneConfigurationSoDifferentKnobsAreNotRanked) {
   }
   std::ostringstream md;
   print_comparison(*cmp, find_regressions(records, 0.05), 0.05, OutputFormat::kMarkdown, md,
-                   {find_answers(*cmp, Metric::kTg)});
+                   CompareExtras{{find_answers(*cmp, Metric::kTg)}});
   EXPECT_EQ(md.str().find("faster"), std::string::npos) << md.str();
   EXPECT_EQ(md.str().find("×5.00"), std::string::npos) << md.str();
   EXPECT_NE(unpadded(md.str()).find("| qwen3moe F32 | rig3090 | n_cpu_moe=30 | tg128 (pg) t/s | - | 10.00 ± 0.08"),

@@ -445,14 +445,14 @@ TEST(Reversals, PrintedByCompare) {
   ASSERT_TRUE(cmp);
   const std::vector<Answers> answers = {find_answers(*cmp, Metric::kTg)};
   std::ostringstream md;
-  print_comparison(*cmp, {}, 0.05, OutputFormat::kMarkdown, md, answers);
+  print_comparison(*cmp, {}, 0.05, OutputFormat::kMarkdown, md, CompareExtras{answers});
   EXPECT_TRUE(md.str().starts_with(
       "Answers (tg128 t/s; significant: Welch's t-test, two-sided, alpha 0.05):\n- RTX 2080 Ti is fastest"))
       << md.str();
   EXPECT_NE(md.str().find("\nRanking per model (tg128 t/s):\n"), std::string::npos) << md.str();
   EXPECT_NE(md.str().find("\nPairs (tg128 t/s; change = a / b - 1):\n"), std::string::npos) << md.str();
   std::ostringstream json;
-  print_comparison(*cmp, {}, 0.05, OutputFormat::kJson, json, answers);
+  print_comparison(*cmp, {}, 0.05, OutputFormat::kJson, json, CompareExtras{answers});
   const auto j = nlohmann::json::parse(json.str());
   ASSERT_EQ(j["answers"].size(), 1u);
   EXPECT_EQ(j["answers"][0]["universal_winner"], "RTX 2080 Ti");

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/results.h"
+#include "support/golden.h"
 #include "support/sample_record.h"
 
 namespace rigbench::report {
@@ -52,12 +53,41 @@ TEST(ServedOverhead, BenchAndServeBenchOfOneModelPairWithTheServersOverhead) {
   EXPECT_DOUBLE_EQ(p.served_tps, 72.0);
   EXPECT_NEAR(p.served_client_tg_tps, 79.2, 1e-9);
   EXPECT_DOUBLE_EQ(p.overhead_pct, 25.0);
+  EXPECT_NEAR(p.decode_overhead_pct, 17.5, 1e-9);  // like for like: (96 - 79.2) / 96
   EXPECT_DOUBLE_EQ(p.in_process_ttft_ms, 750.5);
   EXPECT_DOUBLE_EQ(p.served_ttft_ms, 400.0);
   EXPECT_EQ(p.server, "llama.cpp b1-80fb11ac openai-completions http://127.0.0.1:8080");
   std::ostringstream md;
   render(served_overhead_table(pairs), OutputFormat::kMarkdown, md);
-  EXPECT_NE(md.str().find("is 25.0 % slower than in-process"), std::string::npos) << md.str();
+  // The decode first (like for like), then the whole request.
+  const std::string text = rigbench::testing::unwrapped(md.str());
+  EXPECT_NE(text.find("the server's decode is 17.5 % slower than in-process; per whole request 25.0 % slower; TTFT "
+                      "400.00 ms served, 750.50 ms in-process"),
+            std::string::npos)
+      << md.str();
+  const auto json = served_overhead_json(pairs);
+  ASSERT_EQ(json.size(), 1u);
+  EXPECT_NEAR(json[0]["decode_overhead_pct"].get<double>(), 17.5, 1e-9);
+  EXPECT_DOUBLE_EQ(json[0]["overhead_pct"].get<double>(), 25.0);
+  EXPECT_DOUBLE_EQ(json[0]["in_process_ttft_ms"].get<double>(), 750.5);
+}
+
+// A newcomer's compare said "the server is 82.4 % slower than in-process" against a tune trial
+// at -t 1 (6146 t/s) while the plain bench of the file measured 1093 t/s: tune's trials are the
+// in-process side only where no other run is there.
+TEST(ServedOverhead, TuneTrialsAreNoReferenceWhereAPlainBenchRan) {
+  RunRecord trial = testing::sample_record("trial");
+  trial.params.n_threads = 1;
+  trial.results.tg = make_throughput(128, {200'000'000, 200'000'000});  // 640 t/s
+  trial.tags = {"tune:abc", "tune_round:1"};
+  std::vector<RunRecord> records = {testing::sample_record("a"), trial, served(72, 1, 400)};
+  const auto pairs = served_overheads(records, RecordIdentities(records));
+  ASSERT_EQ(pairs.size(), 1u);
+  EXPECT_DOUBLE_EQ(pairs[0].in_process_tps, 96.0);  // the plain bench, not the trial's 640
+  records.erase(records.begin());                   // no plain bench: the trial it is
+  const auto only = served_overheads(records, RecordIdentities(records));
+  ASSERT_EQ(only.size(), 1u);
+  EXPECT_DOUBLE_EQ(only[0].in_process_tps, 640.0);
 }
 
 TEST(ServedOverhead, NoInProcessRunNoPair) {
