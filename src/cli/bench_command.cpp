@@ -1,5 +1,4 @@
 #include "cli/bench_command.h"
-#include "cli/record_flags.h"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -20,7 +19,9 @@
 #include "cli/energy_flags.h"
 #include "cli/interrupt.h"
 #include "cli/progress_flags.h"
+#include "cli/record_flags.h"
 #include "core/knobs.h"
+#include "core/test_name.h"
 #include "engine/llama_engine.h"
 #include "engine/llama_rpc.h"
 #include "fit/targets.h"
@@ -57,6 +58,16 @@ report::PrinterOptions table_options(const BenchOptions& opts, bool energy_reada
     if (p.varies(k.key)) o.shown_knobs.insert(k.key);
   }
   if (p.models.size() > 1) o.shown_knobs.insert("model_file");
+  // The longest test label of the plan, so that the rows after the first stay aligned.
+  for (const std::string& d : p.values("n_depth")) {
+    const int depth = std::atoi(d.c_str());
+    for (int n : p.n_prompt) o.test_width = std::max(o.test_width, phase_test_name(true, n, false, depth).size());
+    for (int n : p.n_gen) o.test_width = std::max(o.test_width, phase_test_name(false, n, false, depth).size());
+    for (const auto& [pp, tg] : p.n_pg) {
+      o.test_width = std::max({o.test_width, phase_test_name(true, pp, true, depth).size(),
+                               phase_test_name(false, tg, true, depth).size()});
+    }
+  }
   return o;
 }
 

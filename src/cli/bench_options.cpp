@@ -1,5 +1,4 @@
 #include "cli/bench_options.h"
-#include "cli/record_flags.h"
 
 #include <algorithm>
 #include <charconv>
@@ -7,6 +6,7 @@
 #include "cli/args.h"
 #include "cli/knob_flags.h"
 #include "cli/progress_flags.h"
+#include "cli/record_flags.h"
 #include "cli/repetition_flags.h"
 #include "core/knobs.h"
 #include "core/repetitions.h"

@@ -1,5 +1,4 @@
 #include "cli/serve_bench_command.h"
-#include "cli/record_flags.h"
 
 #include <unistd.h>
 
@@ -11,6 +10,7 @@
 #include "cli/build_info.h"
 #include "cli/energy_flags.h"
 #include "cli/interrupt.h"
+#include "cli/record_flags.h"
 #include "cli/serve_bench_embed.h"
 #include "core/strings.h"
 #include "measure/serve_job.h"

@@ -1,5 +1,4 @@
 #include "cli/serve_bench_options.h"
-#include "cli/record_flags.h"
 
 #include <unistd.h>
 
@@ -10,6 +9,7 @@
 
 #include "cli/args.h"
 #include "cli/progress_flags.h"
+#include "cli/record_flags.h"
 #include "measure/serve_load.h"
 
 namespace rigbench::cli {

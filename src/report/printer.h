@@ -42,6 +42,9 @@ struct PrinterOptions {
   // The markdown table's wide view: every column, also those kept to -o csv/json by
   // default (params, file, memory, tg against its bound).
   bool wide = false;
+  // The markdown table's test column at least this wide: the longest test the run will print
+  // ("pp512 @ d4096"), so that streamed rows after the first stay aligned; 0: the first row's.
+  std::size_t test_width = 0;
 };
 
 // The printer for `format`, writing to `out` (which must outlive it). The markdown, CSV and

@@ -58,6 +58,10 @@ Table test_table(const PrinterOptions& options) {
     t.key = c.key;
     t.header = c.header;
     t.wide_only = c.wide_only;
+    // Wide enough for the tests and figures that follow the first row (a depth's "pp512 @ d4096",
+    // a tg's "1093.03 ± 508.44" after a pp's "582.14 ± 4.39"), as llama-bench's fixed widths.
+    if (c.key == "test") t.min_width = options.test_width;
+    if (c.key == "avg_tps") t.min_width = 16;  // "1093.03 ± 508.44", a tg after a pp's "582.14 ± 4.39"
     t.data_only =
         c.in_table == InTable::kNever || (c.in_table == InTable::kIfAsked && !options.shown_knobs.count(c.key));
     cols.push_back(std::move(t));
@@ -167,10 +171,11 @@ class MarkdownPrinter final : public Printer {
         std::snprintf(buf, sizeof buf, " (target ±%g %%)", target_pct_);
         target = buf;
       }
-      table_.add_footer("95 % interval of the mean t/s: " + intervals_ + target);
+      table_.add_footer("t/s: mean ± standard deviation of the repetitions; 95 % interval of the mean t/s: " +
+                        intervals_ + target);
       if (!low_clamped_.empty())
         table_.add_note((low_clamped_.find(',') == std::string::npos ? "row " : "rows ") + low_clamped_ +
-                        ": the interval's low end (mean minus the half width) is below 0 and is shown and stored as "
+                        ": the interval's low end (mean minus the half width) is below 0: csv and json give it as "
                         "0 t/s (a rate cannot be negative); so wide an interval says the repetitions are too few or "
                         "too spread to pin the mean");
     }

@@ -365,12 +365,14 @@ std::string markdown_table(const Table& table, bool wide) {
 
 namespace {
 
-// The streamed lines' widths: each shown column's header (3 at least) or its cell in the first
-// row, the wider; the rows that follow are padded to them (a wider cell widens its own line).
+// The streamed lines' widths: each shown column's header (3 at least, min_width at least) or its
+// cell in the first row, the wider; the rows that follow are padded to them (a wider cell widens
+// its own line).
 std::vector<std::size_t> stream_widths(const Table& table, const std::vector<std::size_t>& shown) {
   std::vector<std::size_t> width;
   for (std::size_t i : shown) {
-    std::size_t w = std::max<std::size_t>(display_width(md_escape(table.columns()[i].header)), 3);
+    std::size_t w = std::max<std::size_t>({display_width(md_escape(table.columns()[i].header)), 3,
+                                           table.columns()[i].min_width});
     if (!table.rows().empty()) w = std::max(w, display_width(md_escape(table.rows()[0][i].text)));
     width.push_back(w);
   }

@@ -68,6 +68,10 @@ struct TableColumn {
   // it breaks only after each `wrap_at` (" > "), so an entry (a machine, a build) stays whole
   // on its line; nullptr breaks at any space.
   const char* wrap_at = nullptr;
+  // md, streamed rows (markdown_header, markdown_row): the column is at least this wide, so that
+  // a later row wider than the first ("pp512 @ d4096" after "pp512") stays aligned, as
+  // llama-bench's fixed field widths keep its streamed rows.
+  std::size_t min_width = 0;
 };
 
 inline constexpr std::size_t kMarkdownWidth = 120;  // columns of an md table with a wrap column, at most

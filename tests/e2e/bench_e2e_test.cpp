@@ -97,6 +97,32 @@ TEST(BenchE2E, DefaultRunWritesTheSyntheticDefaultOnceAndLabelsIt) {
   for (const auto& line : split(second.out, '\n')) EXPECT_LE(report::display_width(line), 120u) << line;
 }
 
+// A newcomer's `bench -p 512 -n 128 -d 0,4096` table lost its alignment at the depth's rows
+// ("pp512 @ d4096" after "pp512"; a tg's "1093.03 ± 508.44" after "582.14 ± 4.39"): streamed
+// rows are as wide as the longest test the run plans, and t/s as 16 at least.
+TEST(BenchE2E, RowsOfADepthStayAlignedWithTheFirst) {
+  const ProcessResult r = run_process(
+      {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "4", "-d", "0,256", "-r", "2", "-t", "1", "--no-db"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::size_t> bars;  // the columns of the header's '|'
+  std::size_t rows = 0;
+  for (const std::string& line : split(r.out, '\n')) {
+    if (!line.starts_with("|")) continue;
+    std::vector<std::size_t> at;
+    std::size_t col = 0;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      if ((static_cast<unsigned char>(line[i]) & 0xC0) == 0x80) continue;  // a UTF-8 continuation byte
+      if (line[i] == '|' && (i == 0 || line[i - 1] != '\\')) at.push_back(col);
+      ++col;
+    }
+    if (bars.empty()) bars = at;
+    EXPECT_EQ(at, bars) << line << "\n" << r.out;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 6u) << r.out;  // header, rule, pp16, tg4, pp16 @ d256, tg4 @ d256
+  EXPECT_NE(r.out.find("t/s: mean ± standard deviation of the repetitions"), std::string::npos) << r.out;
+}
+
 TEST(BenchE2E, TableShowsKnobsThatAreSetAndTheFileWhenSeveralModelsRun) {
   TempDir dir;
   testing::write_file(dir.file("copy.gguf"), testing::read_file(RIGBENCH_TEST_MODEL));

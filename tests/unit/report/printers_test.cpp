@@ -54,14 +54,15 @@ TEST(MarkdownPrinter, OneRowPerTestLikeLlamaBenchWithMeanAndStddev) {
   const std::string md = print(OutputFormat::kMarkdown, 1);
   const auto lines = split(md, '\n');
   ASSERT_GE(lines.size(), 4u) << md;
-  // Aligned as llama-bench aligns its rows: each column as wide as its header or the first row's cell.
-  EXPECT_EQ(lines[0], "| model                        | size     | backend | threads | test       | t/s             | TTFT ms | p99 ms |");
-  EXPECT_EQ(lines[1], "| ---------------------------- | -------- | ------- | ------- | ---------- | --------------- | ------- | ------ |");
+  // Aligned as llama-bench aligns its rows: each column as wide as its header or the first row's
+  // cell, t/s at least 16 wide and the test as the longest the run plans (PrinterOptions::test_width).
+  EXPECT_EQ(lines[0], "| model                        | size     | backend | threads | test       | t/s              | TTFT ms | p99 ms |");
+  EXPECT_EQ(lines[1], "| ---------------------------- | -------- | ------- | ------- | ---------- | ---------------- | ------- | ------ |");
   // The record holds pp512 (with TTFT) and tg128 of one -pg test: a row each, marked (pg);
   // pipes in names escaped.
-  EXPECT_EQ(lines[2], "| Model, \"quoted\" \\| piped F32 | 1.13 MiB | CPU     | 8       | pp512 (pg) | 768.00 ± 362.04 | 750.50  | 995.50 |");
+  EXPECT_EQ(lines[2], "| Model, \"quoted\" \\| piped F32 | 1.13 MiB | CPU     | 8       | pp512 (pg) | 768.00 ± 362.04  | 750.50  | 995.50 |");
   // TTFT's p99 on the pp row (1000.5 and 500.5 ms: 500.5 + 0.99 * 500); this tg kept no token latencies.
-  EXPECT_EQ(lines[3], "| Model, \"quoted\" \\| piped F32 | 1.13 MiB | CPU     | 8       | tg128 (pg) | 96.00 ± 45.25   | -       | -      |");
+  EXPECT_EQ(lines[3], "| Model, \"quoted\" \\| piped F32 | 1.13 MiB | CPU     | 8       | tg128 (pg) | 96.00 ± 45.25    | -       | -      |");
   EXPECT_NE(md.find("llama.cpp build: 80fb11ac"), std::string::npos);
   for (const auto& line : lines) EXPECT_LE(display_width(line), 120u) << line;
 }
@@ -216,9 +217,13 @@ TEST(MarkdownPrinter, IntervalFooterMissedTargetsAndNoiseNotes) {
   p->add(r);
   p->end();
   const std::string md = out.str();
-  EXPECT_NE(md.find("95 % interval of the mean t/s: row 1 ±423.5 %, row 2 ±423.5 % (target ±2 %)"), std::string::npos)
+  const std::string text = rigbench::testing::unwrapped(md);
+  EXPECT_NE(text.find("t/s: mean ± standard deviation of the repetitions; 95 % interval of the mean t/s: row 1 ±423.5 "
+                      "%, row 2 ±423.5 % (target ±2 %)"),
+            std::string::npos)
       << md;
-  EXPECT_NE(md.find("note: rows 1, 2: the interval's low end (mean minus the half width) is below 0 and is shown"),
+  EXPECT_NE(text.find("note: rows 1, 2: the interval's low end (mean minus the half width) is below 0: csv and json "
+                      "give it as 0 t/s"),
             std::string::npos)
       << md;
   EXPECT_NE(md.find("note: row 1: the 95 % interval is ±423.5 %, wider than the ±2 % target, after 2 repetitions "
@@ -248,7 +253,7 @@ TEST(MarkdownPrinter, NotesTgAboveItsBoundAndNotTgBelowIt) {
             std::string::npos)
       << md;
   EXPECT_NE(md.find("`rigbench hw --bandwidth` on an idle machine measures it again"), std::string::npos) << md;
-  for (const auto& line : split(md, '\n')) EXPECT_LE(line.size(), 120u) << line;
+  for (const auto& line : split(md, '\n')) EXPECT_LE(display_width(line), 120u) << line;
   EXPECT_EQ(md.find("note: row 4: tg"), std::string::npos) << md;
 }
 
