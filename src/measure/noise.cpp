@@ -52,7 +52,9 @@ void phase_notes(const ThroughputResult& r, const std::string& phase, std::vecto
     const bool slow_start = idx.front() == 0 && v.front() < percentile(v, 50);
     out.push_back({"outliers", phase,
                    std::to_string(idx.size()) + " of " + std::to_string(v.size()) +
-                       " repetitions are statistical outliers (repetition " + which +
+                       (idx.size() == 1 ? " repetitions is a statistical outlier (repetition "
+                                        : " repetitions are statistical outliers (repetition ") +
+                       which +
                        ", more than 10 robust standard deviations and " + fmt("%g", 100 * kOutlierMinRelative) +
                        " % from the median)",
                    std::string("re-run on a quiet machine (close other programs)") +

@@ -525,7 +525,8 @@ std::vector<std::string> noise_lines(const Comparison& cmp, std::optional<Metric
       }
       if (c.noise_more > 0)
         lines.push_back(where + ", " + cmp.columns[i] + ": and " + std::to_string(c.noise_more) +
-                        " more distinct notes (-o json: the first " + std::to_string(kMaxCellNoise) + ")");
+                        (c.noise_more == 1 ? " more distinct note" : " more distinct notes") +
+                        " (-o json: the first " + std::to_string(kMaxCellNoise) + ")");
     }
   }
   return lines;
