@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <set>
 #include <tuple>
 
 #include "core/noise_note.h"
@@ -44,7 +45,12 @@ bool has_embeddings(std::span<const RunRecord> records) {
 }
 
 Table embedding_table(std::span<const RunRecord> records) {
-  Table t({{"machine", "machine"},
+  // One machine: named above the table, not in a column of its own (a long hostname made the
+  // table 142 columns wide); csv and json keep the column.
+  std::set<std::string> machines;
+  for (const RunRecord& r : records)
+    if (r.results.embedding) machines.insert(r.machine.hostname);
+  Table t({{"machine", "machine", Align::kLeft, false, machines.size() == 1},
            {"model", "model"},  // whole on its row, as in every md table (never wrapped: report/table.h)
            {"pooling", "pooling"},
            {"n_threads", "threads", Align::kRight},
@@ -57,8 +63,9 @@ Table embedding_table(std::span<const RunRecord> records) {
            {"latency_p99_ms", "p99 ms", Align::kRight},
            {"texts_per_s", "texts/s", Align::kRight},
            {"stddev_texts_per_s", "sd texts/s", Align::kRight, false, true},
-           {"avg_tps", "t/s", Align::kRight},
+           {"avg_tps", "t/s", Align::kRight, true},  // tokens/s: --wide (texts/s is the figure a search service reads)
            {"stddev_tps", "sd t/s", Align::kRight, false, true}});
+  if (machines.size() == 1) t.add_preamble("on " + *machines.begin());
   // Per model, then machine and threads: the machines side by side under each model.
   std::vector<const RunRecord*> sorted;
   for (const RunRecord& r : records)

@@ -57,9 +57,11 @@ std::vector<TableColumn> serve_columns(bool slo, bool models) {
                                                                     : upper(m);
     for (const char* p : {"mean", "p50", "p90", "p95", "p99"}) {
       const std::string stat = p;
-      // md: p50 and p99 of TTFT and TPOT, p50 of ITL and E2E.
-      // With the model column (several models), E2E p50 goes to --wide to keep within 120 columns.
-      const bool shown = (stat == "p50" && !(models && std::string(m) == "e2e") &&
+      // md: p50 and p99 of TTFT and TPOT, p50 of ITL and E2E. To keep within 120 columns, E2E
+      // p50 goes to --wide with the model column (several models), ITL and E2E p50 with the
+      // SLO's columns (a capacity sweep: 136 columns with them).
+      const bool tail = std::string(m) == "e2e" || std::string(m) == "itl";
+      const bool shown = (stat == "p50" && !(models && std::string(m) == "e2e") && !(slo && tail) &&
                           std::string(m).rfind("ttft_", 0) != 0) ||
                          (stat == "p99" && (std::string(m) == "ttft" || std::string(m) == "tpot"));
       c.push_back({std::string(m) + "_" + stat + "_ms", name + " " + stat + " ms", Align::kRight, !shown});

@@ -36,10 +36,13 @@ void print_synth_summary(const SynthSummary& s, OutputFormat format, std::ostrea
     case OutputFormat::kJsonl: out << row_json(summary_table(s), 0).dump() << "\n"; break;
     case OutputFormat::kCsv: render(summary_table(s), OutputFormat::kCsv, out); break;
     default:  // md
-      out << "wrote " << s.path << ": synthetic " << s.preset << " (" << s.arch << ") " << s.file_type << ", "
-          << format_bytes(s.size_bytes) << " (" << s.size_bytes << " bytes)"
-          << (s.header_only ? " header-only (sparse)" : "") << ", " << format_count(s.n_params) << " params, tokenizer "
-          << s.tokenizer << ", seed " << s.seed << ", " << format_fixed(s.elapsed_s, 1) << " s\n";
+      // One sentence, wrapped at 120 columns (a long path and tokenizer made it 263).
+      out << paragraph_lines("wrote " + s.path + ": synthetic " + s.preset + " (" + s.arch + ") " + s.file_type + ", " +
+                                 format_bytes(s.size_bytes) + " (" + std::to_string(s.size_bytes) + " bytes)" +
+                                 (s.header_only ? " header-only (sparse)" : "") + ", " + format_count(s.n_params) +
+                                 " params, tokenizer " + s.tokenizer + ", seed " + std::to_string(s.seed) + ", " +
+                                 format_fixed(s.elapsed_s, 1) + " s",
+                             "  ");
   }
   out.flush();
 }
