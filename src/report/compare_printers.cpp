@@ -12,6 +12,7 @@
 #include "core/strings.h"
 #include "report/escape.h"
 #include "report/identities.h"
+#include "report/table_json.h"
 
 namespace rigbench::report {
 
@@ -26,8 +27,6 @@ std::string full(double v) {
   const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
   return ec == std::errc() ? std::string(buf, end) : std::string();
 }
-
-Json jnum(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
 
 std::string state_name(CellState s) {
   switch (s) {
@@ -65,23 +64,23 @@ Json cell_json(const Comparison& cmp, Metric metric, std::size_t i, const Cell& 
   Json j = {{"column", cmp.columns[i]}, {"state", state_name(c.state)}};
   if (c.state == CellState::kMeasured) {
     j["n"] = c.summary.n;
-    j["mean"] = jnum(c.summary.mean);
-    j["stddev"] = jnum(c.summary.stddev);
-    j["median"] = jnum(c.summary.median);
-    j["p90"] = jnum(c.summary.p90);
-    j["p95"] = jnum(c.summary.p95);
-    j["p99"] = jnum(c.summary.p99);
-    j["min"] = jnum(c.summary.min);
-    j["max"] = jnum(c.summary.max);
+    j["mean"] = json_number(c.summary.mean);
+    j["stddev"] = json_number(c.summary.stddev);
+    j["median"] = json_number(c.summary.median);
+    j["p90"] = json_number(c.summary.p90);
+    j["p95"] = json_number(c.summary.p95);
+    j["p99"] = json_number(c.summary.p99);
+    j["min"] = json_number(c.summary.min);
+    j["max"] = json_number(c.summary.max);
     if (c.summary_only) j["summary_only"] = true;  // statistics stated by the source, no samples
-    j["ratio"] = jnum(c.ratio);
+    j["ratio"] = json_number(c.ratio);
     j["config"] = c.config;
     j["n_configs"] = c.n_configs;
     const auto ci = cell_interval(metric, c);
-    j["ci95_low"] = ci ? jnum(ci->low) : Json(nullptr);
-    j["ci95_high"] = ci ? jnum(ci->high) : Json(nullptr);
-    j["ci95_pct"] = ci ? jnum(ci->half_width_pct) : Json(nullptr);
-    j["ci_target_pct"] = jnum(c.ci_target_pct);
+    j["ci95_low"] = ci ? json_number(ci->low) : Json(nullptr);
+    j["ci95_high"] = ci ? json_number(ci->high) : Json(nullptr);
+    j["ci95_pct"] = ci ? json_number(ci->half_width_pct) : Json(nullptr);
+    j["ci_target_pct"] = json_number(c.ci_target_pct);
     j["ci_reached"] = ci && std::isfinite(c.ci_target_pct) ? Json(ci->half_width_pct <= c.ci_target_pct) : Json(nullptr);
     Json noise = Json::array();
     for (const NoiseNote& n : c.noise)
@@ -103,7 +102,7 @@ Json row_json(const Comparison& cmp, const Row& row) {
   if (!row.server.empty()) j["server"] = row.server;  // the end of `test`
   j["winner"] = row.winner >= 0 ? Json(cmp.columns[row.winner]) : Json(nullptr);
   j["verdict"] = row.verdict;
-  j["p"] = jnum(row.p);  // Welch, two-sided: the best against the runner-up
+  j["p"] = json_number(row.p);  // Welch, two-sided: the best against the runner-up
   if (cmp.by == CompareBy::kBuild) j["config"] = row.knobs;  // every cell's
   else j["knobs_differ"] = row.knobs_differ;
   return j;
@@ -120,9 +119,9 @@ Json regression_json(const Regression& r) {
           {"to_build", r.to_build},
           {"from", summary(r.from)},
           {"to", summary(r.to)},
-          {"change", jnum(r.change)},
-          {"p_slower", jnum(r.p_slower)},
-          {"p_faster", jnum(r.p_faster)},
+          {"change", json_number(r.change)},
+          {"p_slower", json_number(r.p_slower)},
+          {"p_faster", json_number(r.p_faster)},
           {"verdict", change_name(r.verdict)}};
 }
 

@@ -1,4 +1,5 @@
 #include "report/cost_printer.h"
+#include "report/table_json.h"
 
 #include <cmath>
 #include <cstdio>
@@ -15,8 +16,6 @@ using cost::given;
 std::string num(double v, const char* format = "%.4g") { return figure_text(v, format); }
 
 // JSON number, or null for a figure that is missing (NaN) or never reached (inf).
-Json jnum(double v) { return std::isfinite(v) ? Json(v) : Json(); }
-
 TableCell figure(double v) { return TableCell::number_text(v, num(v)); }
 
 void print_json(const cost::CostReport& r, std::ostream& out, const PricedRun* run) {
@@ -28,31 +27,31 @@ void print_json(const cost::CostReport& r, std::ostream& out, const PricedRun* r
                 {"energy_flags", run->energy_flags}, {"energy_notes", run->energy_notes}};
   }
   j["currency"] = in.currency;
-  j["inputs"] = {{"tokens_per_s", jnum(in.tokens_per_s)},   {"rate_source", in.rate_source},
-                 {"active_power_w", jnum(in.active_power_w)},
-                 {"idle_power_w", jnum(in.idle_power_w)},   {"power_method", in.power_method},
+  j["inputs"] = {{"tokens_per_s", json_number(in.tokens_per_s)},   {"rate_source", in.rate_source},
+                 {"active_power_w", json_number(in.active_power_w)},
+                 {"idle_power_w", json_number(in.idle_power_w)},   {"power_method", in.power_method},
                  {"psu_efficiency", in.psu_efficiency},     {"rest_w", in.rest_w},
-                 {"price_per_kwh", jnum(in.price_per_kwh)}, {"price_source", in.price_source},
-                 {"utilization", jnum(in.utilization)},     {"api_price_per_mtok", jnum(in.api_price_per_mtok)}};
+                 {"price_per_kwh", json_number(in.price_per_kwh)}, {"price_source", in.price_source},
+                 {"utilization", json_number(in.utilization)},     {"api_price_per_mtok", json_number(in.api_price_per_mtok)}};
   if (in.has_hardware) {
     j["inputs"]["hardware_price"] = in.hardware.price;
     j["inputs"]["residual_value"] = in.hardware.residual;
     j["inputs"]["upkeep"] = in.hardware.upkeep;
     j["inputs"]["lifetime_s"] = in.hardware.lifetime_s;
   }
-  j["wall_active_w"] = jnum(r.wall_active_w);
-  j["wall_idle_w"] = jnum(r.wall_idle_w);
-  j["energy"] = {{"gross_j_per_token", jnum(r.gross.j)},
-                 {"marginal_j_per_token", jnum(r.marginal.j)},
-                 {"at_utilization_j_per_token", jnum(r.at_utilization.j)}};
-  j["electricity"] = {{"gross_per_mtok", jnum(r.gross.cost_per_mtok)},
-                      {"marginal_per_mtok", jnum(r.marginal.cost_per_mtok)},
-                      {"at_utilization_per_mtok", jnum(r.at_utilization.cost_per_mtok)}};
-  j["hardware_per_mtok"] = jnum(r.hardware_per_mtok);
-  j["total_per_mtok"] = jnum(r.total_per_mtok);
-  j["break_even_utilization"] = jnum(r.break_even_utilization);
+  j["wall_active_w"] = json_number(r.wall_active_w);
+  j["wall_idle_w"] = json_number(r.wall_idle_w);
+  j["energy"] = {{"gross_j_per_token", json_number(r.gross.j)},
+                 {"marginal_j_per_token", json_number(r.marginal.j)},
+                 {"at_utilization_j_per_token", json_number(r.at_utilization.j)}};
+  j["electricity"] = {{"gross_per_mtok", json_number(r.gross.cost_per_mtok)},
+                      {"marginal_per_mtok", json_number(r.marginal.cost_per_mtok)},
+                      {"at_utilization_per_mtok", json_number(r.at_utilization.cost_per_mtok)}};
+  j["hardware_per_mtok"] = json_number(r.hardware_per_mtok);
+  j["total_per_mtok"] = json_number(r.total_per_mtok);
+  j["break_even_utilization"] = json_number(r.break_even_utilization);
   j["break_even_never"] = cost::break_even_never(r.break_even_utilization);  // inf, or above 1 (as md says)
-  j["price_per_memory_gb"] = jnum(r.price_per_memory_gb);
+  j["price_per_memory_gb"] = json_number(r.price_per_memory_gb);
   j["notes"] = r.notes;
   out << j.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
 }

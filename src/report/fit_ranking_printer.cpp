@@ -25,8 +25,6 @@ TableCell money(const std::optional<double>& v, int decimals) {
   return v ? TableCell::number_text(*v, format_fixed(*v, decimals)) : TableCell::absent("-");
 }
 
-Json jnum(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
-
 std::string order_text(fit::RankBy by) {
   switch (by) {
     case fit::RankBy::kPrice: return "price (cheapest first)";
@@ -169,10 +167,10 @@ void print_fit_ranking(const FitRankingReport& r, OutputFormat format, std::ostr
     if (r.vs) {
       vs = {{"a", r.vs->a},
             {"b", r.vs->b},
-            {"memory_ratio", jnum(r.vs->memory_ratio)},
-            {"usable_ratio", jnum(r.vs->usable_ratio)},
-            {"usd_per_gib_total_ratio", jnum(r.vs->usd_per_gib_total_ratio)},
-            {"usd_per_gib_usable_ratio", jnum(r.vs->usd_per_gib_usable_ratio)},
+            {"memory_ratio", json_number(r.vs->memory_ratio)},
+            {"usable_ratio", json_number(r.vs->usable_ratio)},
+            {"usd_per_gib_total_ratio", json_number(r.vs->usd_per_gib_total_ratio)},
+            {"usd_per_gib_usable_ratio", json_number(r.vs->usd_per_gib_usable_ratio)},
             {"sentence", r.vs->sentence}};
     }
     Json left_out = Json::array();

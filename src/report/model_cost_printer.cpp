@@ -15,8 +15,6 @@ namespace {
 using Json = nlohmann::ordered_json;
 using cost::given;
 
-Json jnum(double v) { return std::isfinite(v) ? Json(v) : Json(); }
-
 TableCell figure(double v, const char* format = "%.4g") { return TableCell::number_text(v, figure_text(v, format)); }
 
 std::string utilization_text(double u) { return figure_text(u, "%g"); }
@@ -82,9 +80,9 @@ void print_model_costs(const cost::ModelCosts& c, const cost::CostInputs& shared
   if (format == OutputFormat::kJson) {
     Json j = {{"machine", c.machine},
               {"currency", shared.currency},
-              {"price_per_kwh", jnum(shared.price_per_kwh)},
+              {"price_per_kwh", json_number(shared.price_per_kwh)},
               {"price_source", shared.price_source},
-              {"utilization", jnum(shared.utilization)},
+              {"utilization", json_number(shared.utilization)},
               {"sorted_by", sorted_by},
               {"sentence", c.sentence},
               {"cheapest_is_smallest", c.cheapest_is_smallest},

@@ -8,14 +8,13 @@
 #include "core/significance.h"
 #include "core/strings.h"
 #include "report/identities.h"
+#include "report/table_json.h"
 
 namespace rigbench::report {
 
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-Json jnum(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
 
 // "a", "a and b", "a, b and c".
 std::string and_list(const std::vector<std::string>& parts) {
@@ -506,10 +505,10 @@ Json answers_json(const Comparison& cmp, const Answers& ans) {
     for (const PairItem& it : pa.items) {
       items.push_back({{"item", it.item},
                        {"side", side_name(it.side)},
-                       {std::string("a_") + w.key, jnum(it.mean_a)},
-                       {std::string("b_") + w.key, jnum(it.mean_b)},
-                       {"change", jnum(it.change)},
-                       {"p", jnum(it.p)},
+                       {std::string("a_") + w.key, json_number(it.mean_a)},
+                       {std::string("b_") + w.key, json_number(it.mean_b)},
+                       {"change", json_number(it.change)},
+                       {"p", json_number(it.p)},
                        {"significant", it.significant},
                        {"noise", it.noise}});
     }
@@ -525,9 +524,9 @@ Json answers_json(const Comparison& cmp, const Answers& ans) {
   for (const RankingAnswer& r : ans.rankings) {
     Json order = Json::array();
     for (const RankEntry& e : r.order) {
-      order.push_back({{"column", cmp.columns[e.column]}, {std::string("mean_") + w.key, jnum(e.mean)}, {"fits", e.fits}});
+      order.push_back({{"column", cmp.columns[e.column]}, {std::string("mean_") + w.key, json_number(e.mean)}, {"fits", e.fits}});
     }
-    rankings.push_back({{"item", r.item}, {"order", order}, {"clear", r.clear}, {"p", jnum(r.p)}, {"noise", r.noise}});
+    rankings.push_back({{"item", r.item}, {"order", order}, {"clear", r.clear}, {"p", json_number(r.p)}, {"noise", r.noise}});
   }
   return {{"metric", metric_info(ans.metric).key},
           {"unit_test", ans.unit_test},

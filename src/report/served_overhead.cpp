@@ -7,6 +7,7 @@
 #include "core/stats.h"
 #include "core/strings.h"
 #include "report/metric_values.h"
+#include "report/table_json.h"
 
 namespace rigbench::report {
 
@@ -138,22 +139,7 @@ Table served_overhead_table(const std::vector<ServedOverhead>& pairs) {
 }
 
 nlohmann::ordered_json served_overhead_json(const std::vector<ServedOverhead>& pairs) {
-  const auto num = [](double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); };
-  nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  for (const ServedOverhead& p : pairs) {
-    out.push_back({{"machine", p.machine},
-                   {"model", p.model},
-                   {"test", p.test},
-                   {"server", p.server},
-                   {"in_process_tps", num(p.in_process_tps)},
-                   {"served_tps", num(p.served_tps)},
-                   {"served_client_tg_tps", num(p.served_client_tg_tps)},
-                   {"overhead_pct", num(p.overhead_pct)},
-                   {"decode_overhead_pct", num(p.decode_overhead_pct)},
-                   {"in_process_ttft_ms", num(p.in_process_ttft_ms)},
-                   {"served_ttft_ms", num(p.served_ttft_ms)}});
-  }
-  return out;
+  return table_rows_json(served_overhead_table(pairs));
 }
 
 }  // namespace rigbench::report

@@ -49,9 +49,9 @@ std::vector<ServedOverhead> served_overheads(std::span<const RunRecord> records,
 // Q % ..." (or faster). compare prints it in md, the report as a section of its own.
 Table served_overhead_table(const std::vector<ServedOverhead>& pairs);
 
-// compare -o json's "served_overhead": one object per pair, the fields above by name
-// (in_process_tps, served_tps, served_client_tg_tps, overhead_pct, decode_overhead_pct,
-// in_process_ttft_ms, served_ttft_ms; null where NaN).
+// compare -o json's "served_overhead": the table's rows as objects keyed by column (machine,
+// model, test, server, in_process_tps, served_client_tg_tps, decode_overhead_pct, served_tps,
+// overhead_pct, in_process_ttft_ms, served_ttft_ms; null where NaN).
 nlohmann::ordered_json served_overhead_json(const std::vector<ServedOverhead>& pairs);
 
 }  // namespace rigbench::report
