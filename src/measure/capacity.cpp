@@ -186,7 +186,8 @@ std::string capacity_line(const CapacityAnswer& a, const Slo& slo, CapacityBy by
     const CapacityStep& b = *a.before;
     const double gain = b.output_tps > 0 ? 100 * (s.output_tps / b.output_tps - 1) : RequestMetrics::kNaN;
     line += "; saturated at " + load_text(s.load, by) + ": queueing, TTFT p50 " + duration_text(b.ttft_p50_ms) +
-            " -> " + duration_text(s.ttft_p50_ms) + " while output t/s rose " + trimmed(gain, 0) + " %" +
+            " -> " + duration_text(s.ttft_p50_ms) + " while output t/s " +
+            (gain < 0 ? "fell " + trimmed(-gain, 0) : "rose " + trimmed(gain, 0)) + " %" +
             (a.end == CapacityEnd::kSaturated ? " (more concurrent requests only wait longer)" : "");
   }
   return line;

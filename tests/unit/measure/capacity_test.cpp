@@ -66,6 +66,11 @@ TEST(CapacitySearch, StopsEarlyWhenTheServerSaturatesAndSaysQueueing) {
   EXPECT_EQ(capacity_line(a, slo, CapacityBy::kConcurrency),
             "serves at least 8 concurrent requests at TTFT p95 <= 2 s; saturated at 8: queueing, TTFT p50 50 ms -> "
             "100 ms while output t/s rose 0 % (more concurrent requests only wait longer)");
+  // A rate that fell is said so: a newcomer read "output t/s rose -98 %".
+  CapacitySearch falling(CapacityOptions{});
+  sweep(falling, slo, [](double c) { return run(c <= 4 ? 50 : 50 * c, 100, 20, c <= 4 ? 100 * c : 8); });
+  const std::string line = capacity_line(falling.answer(), slo, CapacityBy::kConcurrency);
+  EXPECT_NE(line.find("while output t/s fell 98 %"), std::string::npos) << line;
 }
 
 // A TTFT that doubles by a few ms, far below the SLO's limit, is no saturation: the ramp goes
