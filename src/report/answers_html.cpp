@@ -166,7 +166,7 @@ void buy_answers(const std::vector<BuyAnswer>& buy, Parts& out) {
 void capacity_answers(std::span<const RunRecord> records, Parts& out) {
   for (const StoredCapacity& c : stored_capacities(records, RecordIdentities(records))) {
     out.items += "<li>" + html_escape("Capacity of " + c.machine + " for " + c.model + " (the server " + c.server +
-                                      "): " + c.answer + ".") +
+                                      (c.workload.empty() ? "" : "; " + c.workload) + "): " + c.answer + ".") +
                  "</li>\n";
   }
 }

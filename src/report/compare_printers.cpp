@@ -568,6 +568,7 @@ void print_comparison(const Comparison& cmp, const std::vector<Regression>& regr
           doc["capacity"].push_back({{"machine", c.machine},
                                      {"model", c.model},
                                      {"server", c.server},
+                                     {"workload", c.workload},
                                      {"sweep", c.sweep},
                                      {"capacity", c.capacity},
                                      {"answer", c.answer},

@@ -102,7 +102,7 @@ struct CompareExtras {
   // below the regressions; json "answers": [...].
   std::vector<Answers> answers;
   // report/stored_capacity.h: md prints its lines after the answers' sentences; json
-  // "capacity": [{"machine", "model", "server", "sweep", "capacity", "answer", "test_time"}].
+  // "capacity": [{"machine", "model", "server", "workload", "sweep", "capacity", "answer", "test_time"}].
   std::vector<StoredCapacity> capacity;
   // report/served_overhead.h: md its table last; json "served_overhead" (served_overhead_json).
   std::vector<ServedOverhead> served;

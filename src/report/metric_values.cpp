@@ -132,19 +132,24 @@ std::optional<MetricValues> metric_values(const RunRecord& rec, Metric metric) {
     const ServerRun& s = *rec.server;
     v->test += " @ c" + std::to_string(s.concurrency);
     if (s.rate_rps > 0) v->test += " rate " + shortest(s.rate_rps);
-    if (s.rate_rps > 0 && s.burstiness != 1) v->test += " burst " + shortest(s.burstiness);
-    if (!s.trace.empty()) v->test += " trace " + s.trace + (s.trace_scale != 1 ? " x" + shortest(s.trace_scale) : "");
-    // The workload: a shared prefix decides TTFT through the server's prompt cache, and so do
-    // a chat's later turns: runs of other prefixes or turns are other rows.
-    if (s.prefix_tokens > 0)
-      v->test += " prefix " + std::to_string(s.prefix_tokens) +
-                 (s.prefix_share < 1 ? " on " + shortest(100 * s.prefix_share) + " %" : "");
-    if (s.turns > 1) v->test += " turns " + std::to_string(s.turns) + (s.think_time_s > 0 ? " think " + shortest(s.think_time_s) + " s" : "");
+    if (const std::string w = workload_text(s); !w.empty()) v->test += " " + w;
     v->server = server_label(s);
     v->test += ' ';
     v->test += v->server;
   }
   return v;
+}
+
+std::string workload_text(const ServerRun& s) {
+  std::vector<std::string> parts;
+  if (s.rate_rps > 0 && s.burstiness != 1) parts.push_back("burst " + shortest(s.burstiness));
+  if (!s.trace.empty()) parts.push_back("trace " + s.trace + (s.trace_scale != 1 ? " x" + shortest(s.trace_scale) : ""));
+  if (s.prefix_tokens > 0)
+    parts.push_back("prefix " + std::to_string(s.prefix_tokens) +
+                    (s.prefix_share < 1 ? " on " + shortest(100 * s.prefix_share) + " %" : ""));
+  if (s.turns > 1)
+    parts.push_back("turns " + std::to_string(s.turns) + (s.think_time_s > 0 ? " think " + shortest(s.think_time_s) + " s" : ""));
+  return join(parts, " ");
 }
 
 std::string server_label(const ServerRun& s) {

@@ -36,6 +36,11 @@ struct MetricValues {
 // the API and the URL alone where the server did not say what it is).
 std::string server_label(const ServerRun& s);
 
+// What a served run's load was beyond its concurrency and rate, as its row's test names it
+// ("prefix 256 on 50 %", "turns 3 think 2 s", "burst 0.5", "trace t.jsonl x2"): a shared prefix
+// and a chat's later turns decide TTFT through the server's prompt cache. "" for plain random prompts.
+std::string workload_text(const ServerRun& s);
+
 // nullopt when the record holds no value of `metric` (a test that did not run, no memory breakdown).
 // A serve-bench run's test names its load, its workload (a shared prefix, chat turns), the
 // server and its API as well, so that runs of another load, workload or server are never

@@ -1042,7 +1042,8 @@ TEST(ServeBenchFakeOpenAi, ACapacitySweepsAnswerIsInCompareAndTheReport) {
   const ProcessResult md = run_process({RIGBENCH_BIN, "compare", "--db", db});
   ASSERT_EQ(md.exit_code, 0) << md.err;
   const std::string text = testing::unwrapped(md.out);
-  EXPECT_NE(text.find("Capacity (serve-bench --capacity; the latest sweep per machine, model and server):\n- rig-a · "),
+  EXPECT_NE(text.find("Capacity (serve-bench --capacity; the latest sweep per machine, model, server and workload):\n"
+                      "- rig-a · "),
             std::string::npos)
       << md.out;
   EXPECT_NE(text.find(" · S1: " + answer + "\n"), std::string::npos) << md.out;
@@ -1064,6 +1065,18 @@ TEST(ServeBenchFakeOpenAi, ACapacitySweepsAnswerIsInCompareAndTheReport) {
   EXPECT_NE(html.out.find(" · capacity " + cap + " (SLO met)\",\"data\":[{\"x\":"), std::string::npos) << cap;
   EXPECT_NE(html.out.find("\"marker\":true"), std::string::npos);
   EXPECT_NE(html.out.find("<th>good req/s</th><th>SLO</th>"), std::string::npos);
+  // A sweep of another workload (chats of 2 turns) is an answer of its own, named by it.
+  const ProcessResult chats =
+      serve_bench({url(server.port()), "--capacity", "concurrency", "--capacity-max", "4", "--slo", "ttft_p95_ms=2000",
+                   "--turns", "2", "--num-requests", "4", "-p", "8", "-n", "4", "--machine", "rig-a", "--db", db});
+  ASSERT_EQ(chats.exit_code, 0) << chats.err;
+  const ProcessResult both = run_process({RIGBENCH_BIN, "compare", "--db", db, "-o", "json"});
+  ASSERT_EQ(both.exit_code, 0) << both.err;
+  const json two = json::parse(both.out)["capacity"];
+  ASSERT_EQ(two.size(), 2u) << both.out;
+  std::set<std::string> workloads;
+  for (const json& c : two) workloads.insert(c["workload"].get<std::string>());
+  EXPECT_EQ(workloads, (std::set<std::string>{"", "turns 2"})) << both.out;
 }
 
 // A shared prefix and chat turns decide TTFT through the server's prompt cache: runs of another
