@@ -99,7 +99,7 @@ TEST(BenchE2E, DefaultRunWritesTheSyntheticDefaultOnceAndLabelsIt) {
 
 // A newcomer's `bench -p 512 -n 128 -d 0,4096` table lost its alignment at the depth's rows
 // ("pp512 @ d4096" after "pp512"; a tg's "1093.03 ± 508.44" after "582.14 ± 4.39"): streamed
-// rows are as wide as the longest test the run plans, and t/s as 16 at least.
+// rows are as wide as the longest test the run plans, and t/s as 20 at least (llama-bench's).
 TEST(BenchE2E, RowsOfADepthStayAlignedWithTheFirst) {
   const ProcessResult r = run_process(
       {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "4", "-d", "0,256", "-r", "2", "-t", "1", "--no-db"});
