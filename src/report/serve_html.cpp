@@ -115,6 +115,8 @@ std::string serve_section_html(std::span<const RunRecord> records, Json& charts)
                       {ms(s.tpot_ms.p99), false, true},
                       {ms(s.itl_ms.p99), false, true},
                       {ms(s.e2e_ms.median), false, true},
+                      {s.ttft_later_turns_ms.n > 0 ? ms(s.ttft_later_turns_ms.median) : "-", false, true},
+                      {ms(s.server_cache_n_mean), false, true},
                       {jtok(*p.rec), false, true},
                       {cost(*p.rec), false, true}});
     }
@@ -152,12 +154,15 @@ std::string serve_section_html(std::span<const RunRecord> records, Json& charts)
       "rigbench serve-bench runs: time to first token (solid) and time per output token after the first (dashed) "
       "at their 50th, 90th and 99th percentiles, per server, model and API, measured by the client; the capacity a "
       "concurrency sweep found (serve-bench --capacity: the largest load that met its SLO) marked by a triangle on "
-      "its TTFT p99 line, and each run's goodput (requests per second that met the SLO) and verdict in the table; J "
-      "per output token and electricity cost per million output tokens where the run measured energy (idle window "
-      "included).",
+      "its TTFT p99 line, and each run's goodput (requests per second that met the SLO) and verdict in the table; "
+      "for multi-turn chats the TTFT of the turns after the first (each re-sends its history) and the prompt tokens "
+      "the server's cache gave a request (llama-server's timings.cache_n), so runs with its prompt cache on and off "
+      "stand side by side; J per output token and electricity cost per million output tokens where the run measured "
+      "energy (idle window included).",
       "chart-serve",
       table_html({"model", "server", "c", "ok", "req/s", "good req/s", "SLO", "out t/s", "TTFT p50 ms", "TTFT p90 ms", "TTFT p99 ms",
-                  "TPOT p50 ms", "TPOT p99 ms", "ITL p99 ms", "E2E p50 ms", "J/tok", "cost/Mtok"},
+                  "TPOT p50 ms", "TPOT p99 ms", "ITL p99 ms", "E2E p50 ms", "later turns TTFT p50 ms",
+                  "cached tok", "J/tok", "cost/Mtok"},
                  rows));
   if (!per_model.empty()) section.insert(section.rfind("</section>"), per_model);
   return section;

@@ -1077,6 +1077,10 @@ TEST(ServeBenchFakeOpenAi, ACapacitySweepsAnswerIsInCompareAndTheReport) {
   std::set<std::string> workloads;
   for (const json& c : two) workloads.insert(c["workload"].get<std::string>());
   EXPECT_EQ(workloads, (std::set<std::string>{"", "turns 2"})) << both.out;
+  // The report's serve table gives the chats' later-turn TTFT (prompt cache on against off).
+  const ProcessResult chat_html = run_process({RIGBENCH_BIN, "report", "--db", db, "--output-file", "-"});
+  ASSERT_EQ(chat_html.exit_code, 0) << chat_html.err;
+  EXPECT_NE(chat_html.out.find("<th>later turns TTFT p50 ms</th><th>cached tok</th>"), std::string::npos);
 }
 
 // A shared prefix and chat turns decide TTFT through the server's prompt cache: runs of another
