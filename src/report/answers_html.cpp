@@ -113,12 +113,9 @@ std::string buy_text(const BuyAnswer& b) {
                           });
   if (!everywhere)
     return buy_sentence(*b.ranking) + (machines.empty() ? "" : " It already runs on " + machines + " (its stored runs).");
-  const fit::BuyOption* cheapest = nullptr;
+  const fit::BuyOption* cheapest = cheapest_fit(r);
   uint64_t needed = 0;
-  for (const fit::BuyOption& o : r.ranked) {
-    needed = std::max(needed, o.needed_bytes);
-    if (o.price_usd && (!cheapest || *o.price_usd < *cheapest->price_usd)) cheapest = &o;
-  }
+  for (const fit::BuyOption& o : r.ranked) needed = std::max(needed, o.needed_bytes);
   return b.ranking->model + " at n_ctx " + std::to_string(r.n_ctx) + " needs at most " + format_bytes(needed) +
          " and fits every one of the " + std::to_string(r.ranked.size()) + " catalog devices alone;" +
          (machines.empty() ? "" : " it already runs on " + machines + " (its stored runs);") +

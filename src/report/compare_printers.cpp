@@ -146,17 +146,6 @@ void print_markdown(const Comparison& cmp, const std::vector<Regression>& regres
   }
 }
 
-// `text` cut after each `sep`, which ends its piece less its trailing spaces: "p50 6.16 ·", "p99 6.83".
-std::vector<std::string> split_after(const std::string& text, const std::string& sep) {
-  const std::string stem = sep.substr(0, sep.find_last_not_of(' ') + 1);
-  std::vector<std::string> pieces;
-  std::size_t from = 0;
-  for (std::size_t at; (at = text.find(sep, from)) != std::string::npos; from = at + sep.size())
-    pieces.push_back(text.substr(from, at - from) + stem);
-  pieces.push_back(text.substr(from));
-  return pieces;
-}
-
 // Where every synthetic model's label says the same "(synthetic v2, seed 42)", the labels of
 // `cmp` (its rows', or by model its columns') say "(synthetic)" and the returned note the rest,
 // once; "" (the labels unchanged) when no model is synthetic or two recipes or seeds occur.
@@ -274,10 +263,8 @@ Table compare_table(const Comparison& compared) {
         several_configs = true;
       }
       // "[sources_disagree, gap]" and "[noise: first_repetition, high_cv]" may break after each code.
-      for (const std::string& piece : split_after("[" + join(c.energy_flags, ", ") + "]", ", "))
-        if (!c.energy_flags.empty()) add(piece);
-      for (const std::string& piece : split_after("[noise: " + noise_codes_text(c, ", ") + "]", ", "))
-        if (!c.noise.empty()) add(piece);
+      for (const std::string& piece : split_after(flags_text(c), ", ")) add(piece);
+      for (const std::string& piece : split_after(noise_text(c), ", ")) add(piece);
       flags.insert(flags.end(), c.energy_flags.begin(), c.energy_flags.end());
       TableCell cell = c.state == CellState::kMeasured ? TableCell::number_text(c.summary.mean, std::move(text))
                                                        : TableCell::absent(std::move(text));

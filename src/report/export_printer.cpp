@@ -21,11 +21,10 @@ bool model_column(const TestColumn& c) {
   return c.key == "model_name" || c.key == "model_file" || c.key == "model_size_bytes";
 }
 
-std::string cell_of(const std::string& key, const RunRecord& rec, Phase phase) {
-  for (const TestColumn& c : test_columns()) {
-    if (c.key == key) return c.cell(rec, phase);
-  }
-  return "";
+// The test column of `key` (one of test_columns()'s).
+const TestColumn& column_of(const std::string& key) {
+  const auto& cols = test_columns();
+  return *std::find_if(cols.begin(), cols.end(), [&](const TestColumn& c) { return c.key == key; });
 }
 
 // The md listing of `rows`: a knob column only when the rows differ in it. `per_model`: no
@@ -93,11 +92,12 @@ void print_markdown(const std::vector<RunRecord>& records, std::ostream& out) {
   }
   // Wider than 120 columns: a table per model (in the order they come), said above it.
   std::vector<std::pair<std::string, Rows>> models;
+  const TestColumn& name = column_of("model_name");
+  const TestColumn* details[] = {&column_of("model_file"), &column_of("model_size_bytes")};
   for (const auto& row : rows) {
-    const RunRecord& rec = *row.first;
-    std::string heading = cell_of("model_name", rec, row.second);
-    for (const char* key : {"model_file", "model_size_bytes"}) {
-      if (const std::string v = cell_of(key, rec, row.second); !v.empty() && v != "-") heading += ", " + v;
+    std::string heading = name.cell(*row.first, row.second);
+    for (const TestColumn* c : details) {
+      if (const std::string v = c->cell(*row.first, row.second); !v.empty() && v != "-") heading += ", " + v;
     }
     auto at = std::find_if(models.begin(), models.end(), [&](const auto& m) { return m.first == heading; });
     if (at == models.end()) at = models.insert(models.end(), {heading, {}});

@@ -104,13 +104,22 @@ Table fit_ranking_table(const FitRankingReport& r) {
   return t;
 }
 
+const fit::BuyOption* cheapest_fit(const fit::Ranking& r) {
+  const fit::BuyOption* cheapest = nullptr;
+  for (const fit::BuyOption& o : r.ranked) {
+    if (o.verdict != fit::Verdict::kPartial && o.price_usd && (!cheapest || *o.price_usd < *cheapest->price_usd))
+      cheapest = &o;
+  }
+  return cheapest;
+}
+
 std::string buy_sentence(const FitRankingReport& r) {
   const std::string at = r.model + " at n_ctx " + std::to_string(r.ranking.n_ctx);  // as the table's rows
   if (r.ranking.ranked.empty()) {
     return "No catalog option fits " + at + (r.ranking.min_tps > 0 ? " with a tg bound of " + shortest(r.ranking.min_tps) + " t/s" : "") +
            " (up to " + std::to_string(fit::kMaxRankCount) + " GPUs of a kind).";
   }
-  const fit::BuyOption* cheapest = nullptr;
+  const fit::BuyOption* cheapest = cheapest_fit(r.ranking);
   const fit::BuyOption* per_usable = nullptr;
   const fit::BuyOption* fastest = nullptr;
   const fit::BuyOption* partial = nullptr;  // the cheapest single GPU with partial offload
@@ -119,7 +128,6 @@ std::string buy_sentence(const FitRankingReport& r) {
       if (o.price_usd && (!partial || *o.price_usd < *partial->price_usd)) partial = &o;
       continue;
     }
-    if (o.price_usd && (!cheapest || *o.price_usd < *cheapest->price_usd)) cheapest = &o;
     if (o.usd_per_gib_usable && (!per_usable || *o.usd_per_gib_usable < *per_usable->usd_per_gib_usable))
       per_usable = &o;
     if (!fastest || o.tg_bound_tps > fastest->tg_bound_tps) fastest = &o;

@@ -37,6 +37,8 @@ Table fit_ranking_table(const FitRankingReport& r);
 // host's RAM), one RTX 3090 for $1499 (tg bound 2.1 t/s)"); when none fits
 // (or reaches --min-tps), "No catalog option fits MODEL at n_ctx N ...".
 std::string buy_sentence(const FitRankingReport& r);
+// The cheapest priced option of `r` that holds the model whole (no partial offload); nullptr when none.
+const fit::BuyOption* cheapest_fit(const fit::Ranking& r);
 void print_fit_ranking(const FitRankingReport& r, OutputFormat format, std::ostream& out);
 
 }  // namespace rigbench::report

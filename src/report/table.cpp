@@ -75,18 +75,8 @@ std::vector<std::string> unbreakable_words(const std::string& text) {
 // The pieces a wrap keeps whole: `text`'s words, or with `wrap_at` the entries between its
 // separators, each but the last ending in the separator (less its trailing spaces), so that a
 // name in a ranking is never cut.
-std::vector<std::string> wrap_pieces(const std::string& text, const char* wrap_at_or_null) {
-  const std::string wrap_at = wrap_at_or_null ? wrap_at_or_null : "";
-  if (wrap_at.empty()) return unbreakable_words(text);
-  std::vector<std::string> words;
-  std::string stem = wrap_at;
-  while (!stem.empty() && stem.back() == ' ') stem.pop_back();
-  std::size_t from = 0;
-  for (std::size_t at; (at = text.find(wrap_at, from)) != std::string::npos; from = at + wrap_at.size()) {
-    words.push_back(text.substr(from, at - from) + stem);
-  }
-  words.push_back(text.substr(from));
-  return words;
+std::vector<std::string> wrap_pieces(const std::string& text, const char* wrap_at) {
+  return wrap_at && *wrap_at ? split_after(text, wrap_at) : unbreakable_words(text);
 }
 
 // `words` in lines of at most `width` columns joined by spaces (a word longer than a line is
@@ -220,12 +210,6 @@ TableCell TableCell::number_text(double v, std::string text) {
   return TableCell{v, std::move(text)};
 }
 
-TableCell TableCell::number_pieces(double v, std::vector<std::string> pieces) {
-  TableCell c = number_text(v, join(pieces, " "));
-  c.pieces = std::move(pieces);
-  return c;
-}
-
 TableCell TableCell::boolean(bool v, std::string text) {
   return TableCell{v, text.empty() ? std::string(v ? "true" : "false") : std::move(text)};
 }
@@ -243,6 +227,16 @@ void Table::add_footer(std::string line) { footers_.push_back(std::move(line)); 
 
 void Table::add_note(std::string note) {
   if (std::find(notes_.begin(), notes_.end(), note) == notes_.end()) notes_.push_back(std::move(note));
+}
+
+std::vector<std::string> split_after(const std::string& text, const std::string& sep) {
+  const std::string stem = sep.substr(0, sep.find_last_not_of(' ') + 1);
+  std::vector<std::string> pieces;
+  std::size_t from = 0;
+  for (std::size_t at; (at = text.find(sep, from)) != std::string::npos; from = at + sep.size())
+    pieces.push_back(text.substr(from, at - from) + stem);
+  pieces.push_back(text.substr(from));
+  return pieces;
 }
 
 std::string note_lines(const std::string& note) {

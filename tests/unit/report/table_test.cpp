@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/strings.h"
 #include "support/golden.h"
 
 namespace rigbench::report {
@@ -78,11 +79,16 @@ TEST(Table, SeveralWrapColumnsShareTheRoomAndKeepEachPieceWhole) {
     cols.push_back(c);
   }
   Table t(std::move(cols));
+  const auto pieced = [](double v, const std::vector<std::string>& pieces) {
+    TableCell c = TableCell::number_text(v, join(pieces, " "));
+    c.pieces = pieces;
+    return c;
+  };
   const std::vector<std::string> a = {"13363.78 ± 373.48", "(±6.9 %)"};
   const std::vector<std::string> b = {"12085.63 ± 751.61", "(±15.4 %)", "×0.90", "[noise: first_repetition,",
                                       "high_cv]"};
-  t.add_row({TableCell::str(std::string(40, 'm')), TableCell::number_pieces(13363.78, a),
-             TableCell::number_pieces(12085.63, b), TableCell::number_pieces(12085.63, b)});
+  t.add_row({TableCell::str(std::string(40, 'm')), pieced(13363.78, a),
+             pieced(12085.63, b), pieced(12085.63, b)});
   const std::string md = rendered(t, OutputFormat::kMarkdown);
   std::istringstream in(md);
   std::size_t lines = 0;
@@ -99,7 +105,7 @@ TEST(Table, SeveralWrapColumnsShareTheRoomAndKeepEachPieceWhole) {
       << md;
   // Where the table fits, nothing wraps: one line per row.
   Table narrow({{"model", "model"}, TableColumn{"rig-a", "rig-a", Align::kRight, false, false, true}});
-  narrow.add_row({TableCell::str("m"), TableCell::number_pieces(1, a)});
+  narrow.add_row({TableCell::str("m"), pieced(1, a)});
   EXPECT_NE(rendered(narrow, OutputFormat::kMarkdown).find("| m     | 13363.78 ± 373.48 (±6.9 %) |\n"),
             std::string::npos)
       << rendered(narrow, OutputFormat::kMarkdown);
