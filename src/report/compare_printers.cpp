@@ -12,6 +12,7 @@
 #include "core/strings.h"
 #include "report/escape.h"
 #include "report/identities.h"
+#include "report/row_ranking.h"
 #include "report/table_json.h"
 
 namespace rigbench::report {
@@ -214,6 +215,12 @@ Table compare_table(const Comparison& compared) {
     t.add_preamble(
         "sizes differ: models of different parameter counts are not ranked against each other (a smaller model"
         " does less; ratios only to a baseline of the same size); --across-sizes ranks them.");
+  }
+  if (std::any_of(cmp.rows.begin(), cmp.rows.end(), [](const Row& r) { return r.verdict == kInconclusiveVerdict; })) {
+    t.add_preamble(
+        "inconclusive: noisy runs: the test separates the two best, but a run among them carries a note that moves a"
+        " whole run (steal, machine_busy, thermal_throttle, governor, drift) and the lead is within " +
+        change_text(kDisturbedLeadRatio - 1) + "; re-run on a quiet machine.");
   }
   const bool any_distribution = std::any_of(cmp.rows.begin(), cmp.rows.end(), [](const Row& r) {
     return is_distribution(r.metric);

@@ -42,7 +42,9 @@
 // The winner of a row is the column with the best mean when Welch's two-sided t-test of it
 // against the runner-up gives p < alpha (CompareOptions::alpha, compare's --alpha; rank_row in
 // report/row_ranking.h): the one rule the table, its json and the answers (report/reversals.h)
-// share. p >= alpha is "no clear winner"; a pair the test cannot take (one value a side, a
+// share. p >= alpha is "no clear winner"; a lead under a noise note that disturbs a whole run
+// (steal, machine_busy, thermal_throttle, governor, drift) is "inconclusive: noisy runs" unless
+// it exceeds kDisturbedLeadRatio (test_cells); a pair the test cannot take (one value a side, a
 // summary-only source without stddev) "untested". Summary-only results
 // (llama-bench csv and sql) enter with the mean and standard deviation their file states. A
 // column whose run was refused for memory counts as a loser ("won't fit"); a column with

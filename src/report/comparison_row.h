@@ -78,7 +78,8 @@ struct Row {
   // Welch's two-sided p-value of the best mean against the runner-up (rank_row); NaN when
   // untested or when fewer than two cells are measured.
   double p = std::nan("");
-  // "" (a winner, or nothing ranked), "no clear winner" (p >= alpha), "untested", "single result"
+  // "" (a winner, or nothing ranked), "no clear winner" (p >= alpha), "inconclusive: noisy runs"
+  // (test_cells in report/row_ranking.h), "untested", "single result", "sizes differ"
   std::string verdict;
 };
 

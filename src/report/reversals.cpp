@@ -113,8 +113,9 @@ std::string take_common_synthetic(std::map<std::size_t, std::string>& labels) {
   return common;
 }
 
-std::string significance_word(double p, bool significant) {
+std::string significance_word(double p, bool significant, bool inconclusive) {
   if (std::isnan(p)) return "untested";
+  if (inconclusive) return "inconclusive";
   return significant ? "significant" : "not significant";
 }
 
@@ -132,29 +133,32 @@ std::vector<std::string> noise_of(const Cell& a, const Cell& b) {
   return codes;
 }
 
-// "Llama 3.1 8B Q4_K_M (+80 %, significant)"
-std::string item_with_change(const PairItem& it) {
-  return it.item + " (" + change_text(it.change) + ", " + significance_word(it.p, it.significant) +
-         noisy_text(it.noise) + ")";
+// "Llama 3.1 8B Q4_K_M (+80 %, significant)"; with `who`, "m1 F32 (a +0.5 %, not significant)".
+std::string item_with_change(const PairItem& it, const std::string& who = "") {
+  return it.item + " (" + (who.empty() ? "" : who + " ") + change_text(it.change) + ", " +
+         significance_word(it.p, it.significant, it.inconclusive) + noisy_text(it.noise) + ")";
 }
 
 std::string pair_sentence(const Comparison& cmp, const PairAnswer& pa, Metric metric) {
   const Words& w = words(metric);
   const std::string& a = cmp.columns[pa.a];
   const std::string& b = cmp.columns[pa.b];
-  std::vector<std::string> ahead, behind, a_only, b_only, equal;
+  std::vector<std::string> ahead, behind, unclear, a_only, b_only, equal;
   for (const PairItem& it : pa.items) {
     switch (it.side) {
-      case PairSide::kAAhead: ahead.push_back(item_with_change(it)); break;
-      case PairSide::kBAhead: behind.push_back(item_with_change(it)); break;
+      case PairSide::kAAhead:
+      case PairSide::kBAhead:
+        if (!it.significant && std::isfinite(it.p)) unclear.push_back(item_with_change(it, a));  // tested, not held up
+        else (it.side == PairSide::kAAhead ? ahead : behind).push_back(item_with_change(it));
+        break;
       case PairSide::kEqual: equal.push_back(it.item); break;
       case PairSide::kAOnly: a_only.push_back(it.item); break;
       case PairSide::kBOnly: b_only.push_back(it.item); break;
     }
   }
-  const std::size_t measured = ahead.size() + behind.size() + equal.size();
+  const std::size_t measured = ahead.size() + behind.size() + unclear.size() + equal.size();
   const bool all_significant_ahead =
-      behind.empty() && equal.empty() && !ahead.empty() && pa.a_ahead == static_cast<int>(pa.items.size());
+      behind.empty() && equal.empty() && unclear.empty() && !ahead.empty() && pa.a_ahead == static_cast<int>(pa.items.size());
   std::string s;
   if (all_significant_ahead && measured > 1) {
     s = a + " " + w.better + " " + b + " on every " + item_noun(cmp.by) + " both ran: " + and_list(ahead);
@@ -164,6 +168,9 @@ std::string pair_sentence(const Comparison& cmp, const PairAnswer& pa, Metric me
   } else if (!behind.empty()) {
     s = a + " " + w.worse + " " + b + " on " + and_list(behind);
   }
+  if (!unclear.empty())
+    s += (s.empty() ? a + " and " + b + " show no clear difference on " : "; no clear difference on ") +
+         and_list(unclear);
   if (!equal.empty()) s += (s.empty() ? a + " and " + b + " are even on " : "; even on ") + and_list(equal);
   if (!a_only.empty()) s += (s.empty() ? "" : "; ") + std::string("only ") + a + " fits " + and_list(a_only);
   if (!b_only.empty()) s += (s.empty() ? "" : "; ") + std::string("only ") + b + " fits " + and_list(b_only);
@@ -182,7 +189,7 @@ std::string headline(const Comparison& cmp, const Answers& ans) {
     const RankEntry& second = r.order[1];
     if (!second.fits) return r.item + " (the only one that fits)";
     return r.item + " (" + change_text(first.mean / second.mean - 1) + w.over + cmp.columns[second.column] + ", " +
-           significance_word(r.p, r.clear) + noisy_text(r.noise) + ")";
+           significance_word(r.p, r.clear, r.inconclusive) + noisy_text(r.noise) + ")";
   };
   if (ans.universal_winner >= 0) {
     std::vector<std::string> parts;
@@ -201,7 +208,7 @@ std::string headline(const Comparison& cmp, const Answers& ans) {
     if (change == change_text(0))  // equal to the shown precision: the pair line says "even"
       return r.item + " (" + cmp.columns[first.column] + " and " + cmp.columns[second.column] + " even)";
     return r.item + " (" + cmp.columns[first.column] + " " + change + w.over + cmp.columns[second.column] + ", " +
-           significance_word(r.p, r.clear) + noisy_text(r.noise) + ")";
+           significance_word(r.p, r.clear, r.inconclusive) + noisy_text(r.noise) + ")";
   };
   // Leaders in column order, each with the items it leads clearly.
   std::map<std::size_t, std::vector<std::string>> led;
@@ -328,9 +335,11 @@ Answers find_answers(const Comparison& cmp, Metric metric) {
           it.side = better(metric, it.mean_a, it.mean_b)   ? PairSide::kAAhead
                     : better(metric, it.mean_b, it.mean_a) ? PairSide::kBAhead
                                                            : PairSide::kEqual;
-          it.p = cells_p(cmp.rows[i], cx, cy);
+          const CellsTest t = test_cells(cmp.rows[i], cx, cy, alpha);
+          it.p = t.p;
           it.noise = noise_of(cx, cy);
-          it.significant = it.side != PairSide::kEqual && std::isfinite(it.p) && it.p < alpha;
+          it.significant = it.side != PairSide::kEqual && t.significant;
+          it.inconclusive = it.side != PairSide::kEqual && t.inconclusive;
         }
         pa.items.push_back(std::move(it));
       }
@@ -408,6 +417,7 @@ Answers find_answers(const Comparison& cmp, Metric metric) {
       // The row's own test (rank_row): the table's winner and this leader are one decision.
       r.p = row.p;
       r.clear = row.winner == static_cast<int>(r.order[0].column);
+      r.inconclusive = row.verdict == kInconclusiveVerdict;
       r.noise = noise_of(row.cells[r.order[0].column], row.cells[r.order[1].column]);
     }
     r.order.insert(r.order.end(), refused.begin(), refused.end());
@@ -462,7 +472,7 @@ Table pairs_table(const Comparison& cmp, const Answers& ans) {
       switch (it.side) {
         case PairSide::kAAhead:
         case PairSide::kBAhead:
-          verdict = !it.significant ? (std::isnan(it.p) ? "untested" : "not significant")
+          verdict = !it.significant ? (std::isnan(it.p) ? "untested" : it.inconclusive ? "inconclusive" : "not significant")
                                     : (it.side == PairSide::kAAhead ? "a ahead" : "b ahead");
           break;
         case PairSide::kEqual: verdict = "even"; break;
@@ -510,6 +520,7 @@ Json answers_json(const Comparison& cmp, const Answers& ans) {
                        {"change", json_number(it.change)},
                        {"p", json_number(it.p)},
                        {"significant", it.significant},
+                       {"inconclusive", it.inconclusive},
                        {"noise", it.noise}});
     }
     pairs.push_back({{"a", cmp.columns[pa.a]},

@@ -14,8 +14,10 @@
 //   - per row, a ranking: the measured columns by mean, best first, then those that did not fit;
 //     the leader is "clear" exactly where compare's table names the row's winner (rank_row in
 //     report/row_ranking.h: the same test at the same alpha), or only it ran.
-//   - an answer that rests on cells with noise notes says so: "(+15 %, significant; noisy
-//     runs: outliers, steal)".
+//   - an answer that rests on cells with noise notes says so: "(+40 %, significant; noisy
+//     runs: outliers, steal)"; where a note disturbs a whole run (steal, machine_busy, ...) and
+//     the lead is within kDisturbedLeadRatio, the lead is "inconclusive" rather than
+//     significant (test_cells in report/row_ranking.h, the table's rule too).
 //   - a headline: "<X> is fastest on every <item> (...)" when one column leads every ranked row
 //     clearly; else "No universal winner: ..." naming each row's leader, and where no row has a
 //     clear leader "No clear leader: the lead over the runner-up is within noise on <item> (<X>
@@ -24,7 +26,9 @@
 //     contradicting it.
 //   - per pair, a sentence: "RX 6600 XT is faster than M2 Pro on Llama 3.1 8B Q4_K_M (+80 %,
 //     significant) and Qwen2.5 7B Q4_K_M (+65 %, significant), and slower on Phi-3 mini Q4_K_M
-//     (−14 %, significant): no universal winner between them." A pair is a reversal when
+//     (−14 %, significant): no universal winner between them." A difference the test does not
+//     hold up (tested: an untested one keeps its words, "untested") is never called faster or slower: "...; no clear difference on m1 F32 (a +0.5 %,
+//     not significant)", or "a and b show no clear difference on ..." alone. A pair is a reversal when
 //     each side is significantly ahead somewhere. Other metrics speak their own words: "has a
 //     shorter TTFT than ... and a longer one on", "uses less energy per token than ... and more
 //     on", "costs less per Mtok than ... and more on"; the headline "has the shortest TTFT",
@@ -65,7 +69,8 @@ struct PairItem {
   double mean_a = std::nan(""), mean_b = std::nan("");  // in the metric's unit; NaN for a side that did not fit
   double change = std::nan("");  // mean_a / mean_b - 1 (t/s: > 0 = a ahead; ms, J, cost: < 0); NaN for kAOnly/kBOnly
   double p = std::nan("");   // two-sided Welch p-value; NaN when untested (fewer than 2 samples a side)
-  bool significant = false;  // p < alpha; true for kAOnly/kBOnly (one side cannot run it at all)
+  bool significant = false;  // test_cells (report/row_ranking.h); true for kAOnly/kBOnly (one side cannot run it at all)
+  bool inconclusive = false; // p < alpha, held back by a disturbed run (CellsTest::inconclusive)
   // The noise codes (report::noise_codes) of the two cells, each once: an answer resting on
   // noisy runs says so ("+15 %, significant; noisy runs: outliers, steal").
   std::vector<std::string> noise;
@@ -91,6 +96,7 @@ struct RankingAnswer {
   std::vector<RankEntry> order;  // measured columns best first, then those that did not fit
   bool clear = false;            // the leader is significantly ahead of the runner-up, or alone ran it
   double p = std::nan("");       // the row's p-value (Row::p), leader vs runner-up; NaN when untested or alone
+  bool inconclusive = false;     // the row's verdict is "inconclusive: noisy runs" (rank_row)
   std::vector<std::string> noise;  // the noise codes of the leader's and the runner-up's cells, each once
 };
 
@@ -131,7 +137,7 @@ Answers find_answers(const Comparison& cmp, Metric metric);
 std::string change_text(double change);
 
 // One row per pair and item: a, b, item, a t/s, b t/s, change, p, verdict ("a ahead",
-// "b ahead", "not significant", "a alone", "b alone").
+// "b ahead", "not significant", "inconclusive", "untested", "even", "only a fits", "only b fits").
 Table pairs_table(const Comparison& cmp, const Answers& answers);
 // One row per ranked item: item, ranking ("RTX 2080 Ti 59.90 > RX 6600 XT 20.90 > M2 Pro 11.60"),
 // leader, clear.
@@ -139,7 +145,7 @@ Table rankings_table(const Comparison& cmp, const Answers& answers);
 
 // json: {"metric", "unit_test", "items_note", "alpha", "headline", "sentences", "universal_winner" (label or
 // null), "pairs": [{"a", "b", "reversal", "a_ahead", "b_ahead", "sentence", "items": [{"item",
-// "side" ("a", "b", "equal", "a only", "b only"), "a_tps", "b_tps", "change", "p", "significant", "noise"}]}],
+// "side" ("a", "b", "equal", "a only", "b only"), "a_tps", "b_tps", "change", "p", "significant", "inconclusive", "noise"}]}],
 // "rankings": [{"item", "order": [{"column", "mean_tps", "fits"}], "clear", "p", "noise"}]}; the figures'
 // keys carry the metric's unit: _tps (pp, tg), _ms (TTFT), _j_per_token, _per_mtok (cost).
 nlohmann::ordered_json answers_json(const Comparison& cmp, const Answers& answers);

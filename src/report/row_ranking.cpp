@@ -45,6 +45,28 @@ double cells_p(const Row& row, const Cell& a, const Cell& b) {
   return welch_p(a, b);
 }
 
+bool disturbs_run(const std::string& code) {
+  return code == "machine_busy" || code == "steal" || code == "thermal_throttle" || code == "governor" ||
+         code == "drift";
+}
+
+CellsTest test_cells(const Row& row, const Cell& a, const Cell& b, double alpha) {
+  CellsTest t;
+  t.p = cells_p(row, a, b);
+  for (const Cell* c : {&a, &b}) {
+    for (const std::string& code : noise_codes(*c)) {
+      if (disturbs_run(code) && std::find(t.disturbed.begin(), t.disturbed.end(), code) == t.disturbed.end())
+        t.disturbed.push_back(code);
+    }
+  }
+  const double ma = a.summary.mean, mb = b.summary.mean;
+  if (!(std::isfinite(t.p) && t.p < alpha) || ma == mb) return t;
+  const double ratio = ma > mb ? ma / mb : mb / ma;
+  t.inconclusive = !t.disturbed.empty() && !(ratio > kDisturbedLeadRatio);
+  t.significant = !t.inconclusive;
+  return t;
+}
+
 void rank_row(Row& row, const MetricInfo& info, double alpha) {
   if (!info.ranked) return;
   std::vector<int> measured;
@@ -64,12 +86,17 @@ void rank_row(Row& row, const MetricInfo& info, double alpha) {
   if (measured.size() >= 2) {
     const Cell& best = row.cells[measured[0]];
     const Cell& next = row.cells[measured[1]];
-    row.p = cells_p(row, best, next);
+    const CellsTest t = test_cells(row, best, next, alpha);
+    row.p = t.p;
     if (std::isnan(row.p)) {
       row.verdict = "untested";
       return;
     }
-    if (best.summary.mean == next.summary.mean || !(row.p < alpha)) {
+    if (t.inconclusive) {
+      row.verdict = kInconclusiveVerdict;
+      return;
+    }
+    if (!t.significant) {
       row.verdict = "no clear winner";
       return;
     }

@@ -2,6 +2,7 @@
 // cell's ratio to the baseline column, and which column --baseline names. Pure functions.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -25,11 +26,37 @@ double welch_p(const Cell& a, const Cell& b);
 // Welch's test (welch_p) otherwise. NaN when untested.
 double cells_p(const Row& row, const Cell& a, const Cell& b);
 
+// The codes of noise notes (report::noise_codes) that disturb a whole run rather than a few of
+// its repetitions: machine_busy, steal, thermal_throttle, governor, drift. Under them a run's
+// repetitions are not independent draws of one speed (another process, the hypervisor, the
+// clock or the heat moved all of them), so their spread understates how far a second run
+// could land, and Welch's p-value overstates a difference.
+bool disturbs_run(const std::string& code);
+
+// A lead on a disturbed run stands only beyond this ratio (+25 %: mean_a / mean_b above 1.25
+// or below 1 / 1.25). Steal and busy neighbours moved the same -t 2 run on one shared VM by
+// up to 15 % between two runs (docs/compare.md).
+inline constexpr double kDisturbedLeadRatio = 1.25;
+
+// The one test of two measured cells of `row`, which the table's winner (rank_row) and the
+// answers (report/reversals.h) both take.
+struct CellsTest {
+  double p = std::nan("");    // cells_p: NaN when untested
+  bool significant = false;   // means differ, p < alpha, and no disturbance holds it back
+  bool inconclusive = false;  // p < alpha, but a disturbed run and a lead within kDisturbedLeadRatio
+  std::vector<std::string> disturbed;  // the disturbing codes (disturbs_run) of the two cells, each once
+};
+CellsTest test_cells(const Row& row, const Cell& a, const Cell& b, double alpha);
+
+// Row::verdict of a lead test_cells holds back.
+inline constexpr const char* kInconclusiveVerdict = "inconclusive: noisy runs";
+
 // Sets row.winner, row.p and row.verdict, for a metric that is ranked (MetricInfo::ranked;
 // else it leaves them as they are). The one rule for a winner, which the answers
 // (report/reversals.h) follow too: the measured cell with the best mean wins when Welch's
 // two-sided test of it against the runner-up gives p < `alpha` (row.p: that p-value); p >=
-// alpha is "no clear winner" (the test: cells_p), an untested pair (welch_p NaN: one value a side, a spread
+// alpha is "no clear winner" (the test: cells_p), a lead test_cells holds back is
+// "inconclusive: noisy runs", an untested pair (welch_p NaN: one value a side, a spread
 // unknown) is "untested". A cell that won't fit counts as a loser; a missing one does not
 // count. One measured cell and none that won't fit: "single result"; one measured cell and
 // some that won't fit: it wins. No measured cell: nothing is set.
