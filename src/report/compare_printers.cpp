@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <nlohmann/json.hpp>
@@ -126,12 +127,51 @@ Json regression_json(const Regression& r) {
           {"verdict", change_name(r.verdict)}};
 }
 
-void print_markdown(const Comparison& cmp, const std::vector<Regression>& regressions, double alpha, std::ostream& out,
+// "A", "B", ..., "Z", "AA", "AB", ...: the letter of column `i`.
+std::string column_letter(std::size_t i) {
+  std::string s(1, static_cast<char>('A' + i % 26));
+  for (i /= 26; i > 0; i = (i - 1) / 26) s.insert(s.begin(), static_cast<char>('A' + (i - 1) % 26));
+  return s;
+}
+
+// The widest of the md tables that name the compared columns: the table, each answer's pairs table.
+std::size_t names_width(const Comparison& cmp, const std::vector<Answers>& answers) {
+  std::size_t w = widest_line(markdown_table(compare_table(cmp)));
+  for (const Answers& a : answers) {
+    if (!a.pairs.empty()) w = std::max(w, widest_line(markdown_table(pairs_table(cmp, a))));
+  }
+  return w;
+}
+
+// Where the md tables that name the compared columns are wider than kMarkdownWidth and their
+// names are what widens them (lettered, they are narrower), `cmp` with each column named by its
+// letter and the legend that names them ("Columns by letter ...: A = linux-2080ti-cuda-workstation
+// (baseline), B = ..."); nullopt otherwise.
+std::optional<std::pair<Comparison, std::string>> lettered(const Comparison& cmp, const std::vector<Answers>& answers) {
+  if (cmp.columns.size() < 2) return std::nullopt;
+  const std::size_t full = names_width(cmp, answers);
+  if (full <= kMarkdownWidth) return std::nullopt;
+  Comparison short_cmp = cmp;
+  std::vector<std::string> legend;
+  for (std::size_t i = 0; i < cmp.columns.size(); ++i) {
+    short_cmp.columns[i] = column_letter(i);
+    legend.push_back(short_cmp.columns[i] + " = " + cmp.columns[i] + (i == cmp.baseline ? " (baseline)" : ""));
+  }
+  if (names_width(short_cmp, answers) >= full) return std::nullopt;
+  return std::pair{std::move(short_cmp),
+                   "Columns by letter (their names are too long for a 120-column table): " + join(legend, ", ") + "."};
+}
+
+void print_markdown(const Comparison& full_cmp, const std::vector<Regression>& regressions, double alpha, std::ostream& out,
                     const CompareExtras& extras) {
   const std::vector<Answers>& answers = extras.answers;
   print_answer_sentences(answers, out);
-  if (const std::string lines = capacity_lines(extras.capacity, row_servers(cmp)); !lines.empty()) out << lines << "\n";
-  render(compare_table(cmp), OutputFormat::kMarkdown, out);
+  if (const std::string lines = capacity_lines(extras.capacity, row_servers(full_cmp)); !lines.empty()) out << lines << "\n";
+  const auto short_names = lettered(full_cmp, answers);
+  const Comparison& cmp = short_names ? short_names->first : full_cmp;
+  Table table = compare_table(cmp);
+  if (short_names) table.add_preamble(short_names->second);
+  render(table, OutputFormat::kMarkdown, out);
   const std::string regressions_line =
       "Regressions (same machine, model and knobs across builds; Welch's t-test on per-sample values, one-sided, alpha " +
       full(alpha) + "):" +

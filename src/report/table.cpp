@@ -265,6 +265,16 @@ std::size_t display_width(std::string_view s) {
   return n;
 }
 
+std::size_t widest_line(std::string_view text) {
+  std::size_t widest = 0;
+  while (!text.empty()) {
+    const std::size_t end = std::min(text.find('\n'), text.size());
+    widest = std::max(widest, display_width(text.substr(0, end)));
+    text.remove_prefix(std::min(end + 1, text.size()));
+  }
+  return widest;
+}
+
 std::string shortest(double v) {
   if (!std::isfinite(v)) return "";
   char buf[64];

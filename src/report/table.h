@@ -176,6 +176,9 @@ std::string paragraph_lines(const std::string& text, const std::string& indent =
 // Display width of UTF-8 text (code points; "±" and "×" count one).
 std::size_t display_width(std::string_view s);
 
+// The display width of the widest line of `text` (lines end at '\n'); 0 for "".
+std::size_t widest_line(std::string_view text);
+
 // Shortest decimal form that reads back as the same double; "" for NaN or infinity.
 std::string shortest(double v);
 

@@ -3,8 +3,8 @@
 // on the shipped model, catalog devices and a fake OpenAI-protocol server on 127.0.0.1
 // (tests/fakes/fake_llm_server.cpp), one database holding bench, tune and serve-bench runs of
 // two machines. What may be wider, and why: --wide (asked for) and the command lines tune
-// prints for copying (never wrapped); compare's table past two machines or with long names (a
-// name, a figure with its ± half are never cut: such a piece widens the table).
+// prints for copying (never wrapped). compare's tables name machines too long to fit by letter,
+// with a legend.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -13,6 +13,7 @@
 #include "core/strings.h"
 #include "report/table.h"
 #include "support/background.h"
+#include "support/golden.h"
 #include "support/serve_e2e.h"
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
@@ -89,6 +90,23 @@ TEST(TableWidthsE2EFakeServer, EveryMdOutputOfEverySubcommandFitsIn120Columns) {
   EXPECT_NE(cmp.out.find("@ c2 · S1 t/s"), std::string::npos) << cmp.out;
   EXPECT_NE(cmp.out.find("| model "), std::string::npos) << cmp.out;
   for (const std::string& line : wide_lines(cmp.out)) ADD_FAILURE() << "compare: " << line;
+
+  // Three machines with long names (145 columns with the names as headers, 141 in the pairs
+  // tables): the tables name them by letter, the legend by name.
+  const std::string three = dir.file("three.db");
+  for (const char* machine : {"desktop-rx6600xt-vulkan", "linux-2080ti-cuda-workstation", "macbook-pro-m2-pro-32gb"}) {
+    const ProcessResult b = rigbench({"bench", model, "-p", "16", "-n", "4", "-r", "2", "-t", "1", "--machine", machine,
+                                      "--db", three});
+    ASSERT_EQ(b.exit_code, 0) << b.err;
+  }
+  const ProcessResult lettered = rigbench({"compare", "--db", three});
+  ASSERT_EQ(lettered.exit_code, 0) << lettered.err;
+  EXPECT_NE(testing::unwrapped(lettered.out).find("A = desktop-rx6600xt-vulkan (baseline), B = linux-2080ti-cuda-workstation, C = "
+                                                  "macbook-pro-m2-pro-32gb."),
+            std::string::npos)
+      << lettered.out;
+  EXPECT_NE(lettered.out.find(" A (baseline) |"), std::string::npos) << lettered.out;
+  for (const std::string& line : wide_lines(lettered.out)) ADD_FAILURE() << "compare of three: " << line;
 }
 
 }  // namespace
