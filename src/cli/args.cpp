@@ -6,10 +6,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <sstream>
 #include <utility>
 
 #include "core/knobs.h"
 #include "core/strings.h"
+#include "report/table.h"
 
 namespace rigbench::cli {
 
@@ -164,6 +166,57 @@ std::string LlamaSpellingFormatter::make_option_name(const CLI::Option* opt, boo
     }
   }
   return name;
+}
+
+namespace {
+
+// `text` wrapped at spaces to the columns right of `indent` within a 120-column terminal, its
+// lines joined by '\n' (CLI11's format_help indents each to `indent`).
+std::string help_column(const std::string& text, std::size_t indent) {
+  std::string out;
+  for (const std::string& line : split(text, '\n')) {
+    std::string wrapped = report::paragraph_lines(line, "", report::kMarkdownWidth - indent);
+    if (!out.empty()) out += '\n';
+    out += wrapped.substr(0, wrapped.size() - 1);  // less the last '\n'
+  }
+  return out;
+}
+
+}  // namespace
+
+// `text` (a description, a footer) with each line wider than 120 columns wrapped at spaces, its
+// continuation lines indented two more than it; shorter lines as they are.
+static std::string help_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  for (const std::string& line : split(text, '\n')) {
+    if (report::display_width(line) <= report::kMarkdownWidth) {
+      lines.push_back(line);
+      continue;
+    }
+    const std::size_t lead = std::min(line.find_first_not_of(' '), std::size_t{40});
+    const std::string wrapped = report::paragraph_lines(line.substr(lead), "  ", report::kMarkdownWidth - lead);
+    for (const std::string& l : split(wrapped.substr(0, wrapped.size() - 1), '\n')) lines.push_back(std::string(lead, ' ') + l);
+  }
+  return join(lines, "\n");
+}
+
+std::string LlamaSpellingFormatter::make_description(const CLI::App* app) const {
+  return help_lines(CLI::Formatter::make_description(app));
+}
+
+std::string LlamaSpellingFormatter::make_footer(const CLI::App* app) const {
+  return help_lines(CLI::Formatter::make_footer(app));
+}
+
+std::string LlamaSpellingFormatter::make_option_desc(const CLI::Option* opt) const {
+  return help_column(CLI::Formatter::make_option_desc(opt), get_column_width());
+}
+
+std::string LlamaSpellingFormatter::make_subcommand(const CLI::App* sub) const {
+  std::stringstream out;
+  CLI::detail::format_help(out, sub->get_display_name(true), help_column(sub->get_description(), get_column_width()),
+                           get_column_width());
+  return out.str();
 }
 
 Status check_unsupported_llama_bench_flags(const std::vector<std::string>& args) {

@@ -47,12 +47,18 @@ std::vector<std::string> declared_flags(const CLI::App& cmd);
 std::vector<std::string> typed_flags(const CLI::App& cmd);
 
 // --help names each option as it is typed: llama-bench's one-dash spelling first
-// ("-ngl,--n-gpu-layers INT", "-pg TEXT"). Set on the app before its subcommands are added
-// (they copy it).
+// ("-ngl,--n-gpu-layers INT", "-pg TEXT"), and keeps within 120 columns: an option's or a
+// subcommand's description wraps at spaces under its start (column 30), a longer line of a
+// description or footer under itself. Set on the app before
+// its subcommands are added (they copy it).
 class LlamaSpellingFormatter : public CLI::Formatter {
  public:
   std::string make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const override;
   std::string make_option_name(const CLI::Option* opt, bool is_positional) const override;
+  std::string make_option_desc(const CLI::Option* opt) const override;
+  std::string make_subcommand(const CLI::App* sub) const override;
+  std::string make_description(const CLI::App* app) const override;
+  std::string make_footer(const CLI::App* app) const override;
 
  private:
   mutable std::string command_;  // the subcommand whose help is being made (LlamaSpelling::only_in)

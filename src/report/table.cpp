@@ -442,8 +442,12 @@ Json table_rows_json(const Table& table) {
 }
 
 std::string paragraph_lines(const std::string& text, const std::string& indent) {
+  return paragraph_lines(text, indent, kMarkdownWidth);
+}
+
+std::string paragraph_lines(const std::string& text, const std::string& indent, std::size_t width) {
   std::string out;
-  for (const auto& l : wrap_text(text, kMarkdownWidth, indent)) out += l + "\n";
+  for (const auto& l : wrap_text(text, width, indent)) out += l + "\n";
   return out;
 }
 

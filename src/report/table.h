@@ -172,6 +172,8 @@ std::string note_lines(const std::string& note);
 // lines after the first starting with `indent` (a preamble line, compare's regressions line;
 // "  " under a list item's "- ").
 std::string paragraph_lines(const std::string& text, const std::string& indent = "");
+// The same at `width` columns (every line, the indent included, at most `width` wide).
+std::string paragraph_lines(const std::string& text, const std::string& indent, std::size_t width);
 
 // Display width of UTF-8 text (code points; "±" and "×" count one).
 std::size_t display_width(std::string_view s);

@@ -109,5 +109,24 @@ TEST(TableWidthsE2EFakeServer, EveryMdOutputOfEverySubcommandFitsIn120Columns) {
   for (const std::string& line : wide_lines(lettered.out)) ADD_FAILURE() << "compare of three: " << line;
 }
 
+// --help of rigbench and of every subcommand within 120 columns: CLI11 wrote an option's
+// description on one line (bench's -rpc 170 columns, import's description 131).
+TEST(TableWidthsE2E, EveryHelpFitsIn120Columns) {
+  for (const char* sub : {"", "bench", "embed", "serve-bench", "tune", "fit", "synth", "cost", "import", "export",
+                          "compare", "report", "hw", "devices", "presets"}) {
+    std::vector<std::string> args = {"--help"};
+    if (*sub) args.insert(args.begin(), sub);
+    const ProcessResult r = rigbench(args);
+    ASSERT_EQ(r.exit_code, 0) << sub << "\n" << r.err;
+    EXPECT_NE(r.out.find("Usage: rigbench"), std::string::npos) << sub;
+    for (const std::string& line : split(r.out, '\n')) {
+      if (report::display_width(line) > 120) ADD_FAILURE() << "rigbench " << sub << " --help: " << line;
+    }
+  }
+  // A wrapped description continues under its start (column 30), not at the margin.
+  const ProcessResult bench = rigbench({"bench", "--help"});
+  EXPECT_NE(bench.out.find("list of\n                              f32|f16|bf16"), std::string::npos) << bench.out;
+}
+
 }  // namespace
 }  // namespace rigbench
