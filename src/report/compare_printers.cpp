@@ -291,27 +291,14 @@ Table compare_table(const Comparison& compared) {
     for (std::size_t i = 0; i < row.cells.size(); ++i) {
       const Cell& c = row.cells[i];
       const std::string strong = static_cast<int>(i) == row.winner ? "**" : "";
-      // A distribution's percentiles ("p50 6.16 · p99 6.83") may break after each "·".
       // (bold: the figure whole on one line, each of its pieces where the cell wraps)
-      std::string text = strong + cell_text(row.metric, c) + strong;
-      std::vector<std::string> pieces = is_distribution(row.metric)
-                                            ? split_after(cell_text(row.metric, c), " · ")
-                                            : std::vector<std::string>{cell_text(row.metric, c)};
-      for (std::string& p : pieces) p = strong + p + strong;
-      auto add = [&pieces, &text](const std::string& piece) {
-        if (piece.empty()) return;
-        pieces.push_back(piece.starts_with(' ') ? piece.substr(1) : piece);
-        text += " " + pieces.back();
-      };
-      add(interval_text(row.metric, c));
-      if (i != cmp.baseline && !std::isnan(c.ratio)) add(ratio_text(c.ratio));
-      if (c.n_configs > 1) {
-        add(best_of_text(c, false));
-        several_configs = true;
-      }
-      // "[sources_disagree, gap]" and "[noise: first_repetition, high_cv]" may break after each code.
-      for (const std::string& piece : split_after(flags_text(c), ", ")) add(piece);
-      for (const std::string& piece : split_after(noise_text(c), ", ")) add(piece);
+      CellPieces cp = cell_pieces(cmp, row, i, cell_text(row.metric, c), false);
+      std::vector<std::string> figure(cp.pieces.begin(), cp.pieces.begin() + static_cast<long>(cp.figure_pieces));
+      std::vector<std::string> rest(cp.pieces.begin() + static_cast<long>(cp.figure_pieces), cp.pieces.end());
+      std::string text = strong + join(figure, " ") + strong + (rest.empty() ? "" : " " + join(rest, " "));
+      for (std::size_t k = 0; k < cp.figure_pieces; ++k) cp.pieces[k] = strong + cp.pieces[k] + strong;
+      std::vector<std::string> pieces = std::move(cp.pieces);
+      several_configs = several_configs || c.n_configs > 1;
       flags.insert(flags.end(), c.energy_flags.begin(), c.energy_flags.end());
       TableCell cell = c.state == CellState::kMeasured ? TableCell::number_text(c.summary.mean, std::move(text))
                                                        : TableCell::absent(std::move(text));
@@ -418,6 +405,25 @@ Table regressions_table(const std::vector<Regression>& regressions) {
 std::string winner_text(const Comparison& cmp, const Row& row) {
   const std::string text = row.winner >= 0 ? cmp.columns[row.winner] : row.verdict;
   return row.knobs_differ ? text + " (knobs differ)" : text;
+}
+
+CellPieces cell_pieces(const Comparison& cmp, const Row& row, std::size_t column, const std::string& figure,
+                       bool with_knobs) {
+  const Cell& c = row.cells[column];
+  CellPieces out;
+  // A distribution's percentiles ("p50 6.16 · p99 6.83") may break after each "·".
+  out.pieces = is_distribution(row.metric) ? split_after(figure, " · ") : std::vector<std::string>{figure};
+  out.figure_pieces = out.pieces.size();
+  auto add = [&out](const std::string& piece) {
+    if (!piece.empty()) out.pieces.push_back(piece.starts_with(' ') ? piece.substr(1) : piece);
+  };
+  add(interval_text(row.metric, c));
+  if (column != cmp.baseline && !std::isnan(c.ratio)) add(ratio_text(c.ratio));
+  add(best_of_text(c, with_knobs));
+  // "[sources_disagree, gap]" and "[noise: first_repetition, high_cv]" may break after each code.
+  for (const std::string& piece : split_after(flags_text(c), ", ")) add(piece);
+  for (const std::string& piece : split_after(noise_text(c), ", ")) add(piece);
+  return out;
 }
 
 std::string best_of_text(const Cell& cell, bool with_knobs) {

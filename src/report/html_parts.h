@@ -19,10 +19,19 @@ struct Td {
   std::string text;
   bool strong = false;  // the row's winner
   bool num = false;     // right-aligned
+  // Where set, `text` in pieces: the cell may wrap between them (never inside one) when the
+  // table is wider than the page; empty: `text` stays on one line.
+  std::vector<std::string> pieces{};
 };
 using Tr = std::vector<Td>;
 
-// <table> with `head` and `rows`, every text escaped.
+// A cell that may break at its spaces and after its hyphens where the table would be wider
+// than the page: a model's or a machine's name, a verdict, a description (a CPU, a GPU list, an OS).
+Td words_td(const std::string& text);
+
+// <table> with `head` and `rows`, every text escaped. A header may break at its spaces and
+// after its hyphens (<wbr>), a cell with pieces between them, where the table would be wider
+// than the page (the template's th and td.pieces); other cells stay on one line.
 std::string table_html(const std::vector<std::string>& head, const std::vector<Tr>& rows);
 
 // A report/table.h table as HTML: its md headers and md texts (data_only columns left out),

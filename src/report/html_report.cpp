@@ -28,6 +28,7 @@ using html::section_html;
 using html::table_html;
 using html::Td;
 using html::Tr;
+using html::words_td;
 
 std::string percent(double v) {
   char buf[32];
@@ -127,7 +128,7 @@ std::string metric_section(const Comparison& cmp, const MetricSection& s, const 
   for (const Row& row : cmp.rows) {
     if (row.metric != s.metric) continue;
     labels.push_back(row.model + " · " + (cmp.several_builds ? row.build + " · " : "") + row.test);
-    Tr tr = {{row.model}};
+    Tr tr = {words_td(row.model)};
     if (cmp.several_builds) tr.push_back({row.build});
     tr.push_back({row.test});
     for (std::size_t i = 0; i < row.cells.size(); ++i) {
@@ -135,16 +136,14 @@ std::string metric_section(const Comparison& cmp, const MetricSection& s, const 
       const bool by_median = is_distribution(s.metric);
       data[i].push_back(c.state == CellState::kMeasured ? Json(by_median ? c.summary.median : c.summary.mean)
                                                         : Json(nullptr));
-      std::string text = percentiles_text(row.metric, c);  // a distribution: p50, p90, p95, p99
-      text += interval_text(row.metric, c);
-      if (i != cmp.baseline && !std::isnan(c.ratio)) text.append(" ").append(ratio_text(c.ratio));
-      text += best_of_text(c, true);  // which configuration it is, as compare -o json gives it
+      // A distribution: p50, p90, p95, p99; with which configuration it is, as compare -o json gives it.
+      // The cell wraps between its pieces where the table would be wider than the page.
+      CellPieces cp = cell_pieces(cmp, row, i, percentiles_text(row.metric, c), true);
       several_configs = several_configs || c.n_configs > 1;
-      text += flags_text(c) + noise_text(c);
       flags.insert(flags.end(), c.energy_flags.begin(), c.energy_flags.end());
-      tr.push_back({text, static_cast<int>(i) == row.winner, true});
+      tr.push_back({join(cp.pieces, " "), static_cast<int>(i) == row.winner, true, std::move(cp.pieces)});
     }
-    tr.push_back({winner_text(cmp, row)});
+    tr.push_back(words_td(winner_text(cmp, row)));
     knobs_differ = knobs_differ || row.knobs_differ;
     rows.push_back(std::move(tr));
   }
@@ -179,9 +178,10 @@ std::string metric_section(const Comparison& cmp, const MetricSection& s, const 
     // The axis starts a power of ten at least 3 times below the smallest bar, so that bar
     // is never a sliver (Chart.js would start at the power of ten just below it).
     spec["y_min"] = std::pow(10.0, std::floor(std::log10(smallest(data) / 3)));
-    char buf[160];
+    char buf[256];
     std::snprintf(buf, sizeof buf,
-                  " Log axis: the largest bar is %.0f times the smallest, so each step up is ten times more.", ratio);
+                  " Log axis (the largest bar is %.0f times the smallest): equal heights are equal ratios, and "
+                  "each power of ten on it (1, 10, 100) is ten times the one below.", ratio);
     note += buf;
   }
   charts.push_back(std::move(spec));
@@ -200,8 +200,8 @@ std::string memory_section(std::span<const RunRecord> records, const RecordIdent
     weights.push_back(share(d.weights_bytes));
     kv.push_back(share(d.kv_bytes));
     compute.push_back(share(d.compute_bytes));
-    rows.push_back({{d.model},
-                    {d.machine},
+    rows.push_back({words_td(d.model),
+                    words_td(d.machine),
                     {d.device},
                     {d.n_ctx > 0 ? std::to_string(d.n_ctx) : "-", false, true},  // 0: no context (embed)
                     {format_bytes(d.weights_bytes), false, true},
@@ -256,8 +256,8 @@ std::string power_section(std::span<const RunRecord> records, Json& charts) {
     std::snprintf(avg, sizeof avg, "%.1f", sum / static_cast<double>(trace.size()));
     std::snprintf(max, sizeof max, "%.1f", peak);
     std::snprintf(span, sizeof span, "%.2f", trace.back().first);
-    rows.push_back({{model_identity(rec).label},
-                    {machine_identity(rec).label},
+    rows.push_back({words_td(model_identity(rec).label),
+                    words_td(machine_identity(rec).label),
                     {rec.test_time},
                     {rec.energy.method},
                     {std::to_string(trace.size()), false, true},
@@ -298,12 +298,13 @@ std::string machines_section(std::span<const RunRecord> records, const RecordIde
       gpus.push_back((d.description.empty() ? d.name : d.description) +
                      (d.memory_total_bytes ? " (" + format_bytes(d.memory_total_bytes) + ")" : ""));
     }
-    rows.push_back({{machine_identity(*entry.first).label},
-                    {m.cpu},
+    // The name and the descriptions (CPU, GPUs, OS) may wrap at their spaces and hyphens.
+    rows.push_back({words_td(machine_identity(*entry.first).label),
+                    words_td(m.cpu),
                     {m.cores ? std::to_string(m.cores) + " / " + std::to_string(m.threads) : "-", false, true},
                     {m.ram_bytes ? format_bytes(m.ram_bytes) : "-", false, true},
-                    {gpus.empty() ? "-" : join(gpus, ", ")},
-                    {m.os.empty() ? "-" : m.os},
+                    words_td(gpus.empty() ? "-" : join(gpus, ", ")),
+                    words_td(m.os.empty() ? "-" : m.os),
                     {join(m.backends, ", ")},
                     {std::to_string(entry.second), false, true}});
   }
@@ -373,7 +374,7 @@ std::string regressions_section(const std::vector<Regression>& regs, double alph
     std::snprintf(change, sizeof change, "%+.1f %%", 100 * r.change);
     std::snprintf(p, sizeof p, "%.4f", r.p_slower);
     rows.push_back({{r.machine},
-                    {r.model},
+                    words_td(r.model),
                     {r.test + " " + metric_info(r.metric).unit},
                     {r.from_build},
                     {r.to_build},

@@ -8,20 +8,22 @@
 //                    type (linear, logarithmic), the smallest drawn bar's height in pixels
 //                    (bar charts), the y axis title, and per dataset its label and whether
 //                    its line is dashed
-//   tables           per table box: its overflow-x, scroll and client width, and the tallest
-//                    cell in pixels (a name wrapped over lines makes it tall)
+//   tables           per table box: its overflow-x, scroll and client width, the tallest cell's
+//                    text in pixels, and the tallest cell that is neither a header nor a figure
+//                    that may wrap between its pieces (td.pieces): a name wrapped over lines
+//                    makes it tall
 //   page_width       the document's scroll width (wider than the viewport = clipped page)
 //   injected_scripts <script> elements whose text mentions alert (none expected)
 //   texts            document.body.innerText (so a test can find a name shown as text)
 //   screenshot       the PNG written (full page)
-// Usage: node report_browser_check.mjs NPM_DIR CHROMIUM REPORT.html SCREENSHOT.png
+// Usage: node report_browser_check.mjs NPM_DIR CHROMIUM REPORT.html SCREENSHOT.png [VIEWPORT_WIDTH (default 1400)]
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fs from 'node:fs';
 import os from 'node:os';
 
-const [npmDir, chromiumPath, reportPath, screenshotPath] = process.argv.slice(2);
+const [npmDir, chromiumPath, reportPath, screenshotPath, viewportWidth] = process.argv.slice(2);
 const require = createRequire(path.join(path.resolve(npmDir), 'package.json'));
 const { chromium } = require('playwright-core');
 
@@ -29,7 +31,7 @@ const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'rigbench-chromium-'));
 const context = await chromium.launchPersistentContext(profile, {
   executablePath: chromiumPath,
   headless: true,
-  viewport: { width: 1400, height: 900 },
+  viewport: { width: Number(viewportWidth ?? 1400), height: 900 },
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
          '--disable-component-update', '--disable-sync'],
 });
@@ -69,10 +71,17 @@ try {
              min_bar_px: minBar, dashed };
   }));
   result.tables = await page.evaluate(() => Array.from(document.querySelectorAll('div.table')).map((t) => {
-    let tallest = 0;
-    t.querySelectorAll('td, th').forEach((c) => { tallest = Math.max(tallest, c.getBoundingClientRect().height); });
+    let tallest = 0, tallestName = 0;
+    t.querySelectorAll('td, th').forEach((c) => {
+      // The height of the cell's text, not of its row (a row is as tall as its tallest cell).
+      const range = document.createRange();
+      range.selectNodeContents(c);
+      const h = range.getBoundingClientRect().height;
+      tallest = Math.max(tallest, h);
+      if (c.tagName === 'TD' && !c.classList.contains('pieces')) tallestName = Math.max(tallestName, h);
+    });
     return { overflow_x: getComputedStyle(t).overflowX, scroll_width: t.scrollWidth, client_width: t.clientWidth,
-             tallest_cell_px: tallest };
+             tallest_cell_px: tallest, tallest_name_px: tallestName };
   }));
   result.page_width = await page.evaluate(() => document.documentElement.scrollWidth);
   result.injected_scripts = await page.evaluate(

@@ -36,8 +36,9 @@ std::string node_path() {
   return "";
 }
 
-// Two machines' records, one model renamed to a script, imported into `db`.
-void make_database(const TempDir& dir, const std::string& db) {
+// The records of `hosts` (two machines unless told), one model renamed to a script, imported into `db`.
+void make_database(const TempDir& dir, const std::string& db,
+                   const std::vector<std::string>& hosts = {"rig-a", "rig-b"}) {
   // A stated 50 W and a price give every record energy and cost figures (labelled stated).
   const ProcessResult bench = run_process({RIGBENCH_BIN, "bench",   RIGBENCH_TEST_MODEL,
                                            "-p",         "0",       "-n",
@@ -52,20 +53,20 @@ void make_database(const TempDir& dir, const std::string& db) {
   std::string text;
   for (const std::string& line : split(trim(bench.out), '\n')) {
     json rec = json::parse(line);
-    const std::string id = rec["record_id"].get<std::string>().substr(0, 31);
-    for (const std::string host : {"rig-a", "rig-b"}) {
-      rec["machine"]["hostname"] = host;
-      rec["record_id"] = id + (host == "rig-a" ? "a" : "b");
+    const std::string id = rec["record_id"].get<std::string>().substr(0, 30);
+    for (std::size_t h = 0; h < hosts.size(); ++h) {
+      rec["machine"]["hostname"] = hosts[h];
+      rec["record_id"] = id + "a" + std::to_string(h);
       text += rec.dump() + "\n";
     }
     rec["model"]["name"] = kHostileName;
     rec["model"]["fingerprint"] = "xxh64:000000000000000c";  // another file: another model
-    rec["record_id"] = id + "c";
+    rec["record_id"] = id + "c0";
     text += rec.dump() + "\n";
     // A model 300 times slower (as a 1B model beside the 260K one): its bars must stay visible.
     rec["model"]["name"] = "Slow-1B model with a long name that used to wrap over five lines";
     rec["model"]["fingerprint"] = "xxh64:000000000000000d";
-    rec["record_id"] = id + "d";
+    rec["record_id"] = id + "d0";
     for (const char* test : {"pp", "tg", "ttft"}) {
       if (!rec["results"].contains(test)) continue;
       for (auto& ns : rec["results"][test]["samples_ns"]) ns = ns.get<int64_t>() * 300;
@@ -131,7 +132,7 @@ TEST(ReportBrowserE2E, LoadsOfflineDrawsEveryChartAndKeepsNamesAsText) {
   // Tables at a 1400 px viewport: names on one line, a wide table scrolls inside its box,
   // the page itself is not wider than the window.
   for (const json& t : r["tables"]) {
-    EXPECT_LT(t["tallest_cell_px"].get<double>(), 40) << t.dump();
+    EXPECT_LT(t["tallest_cell_px"].get<double>(), 40) << t.dump();  // two machines: nothing needs to break
     const std::string overflow = t["overflow_x"];
     EXPECT_TRUE(overflow == "auto" || overflow == "scroll") << t.dump();
   }
@@ -143,6 +144,35 @@ TEST(ReportBrowserE2E, LoadsOfflineDrawsEveryChartAndKeepsNamesAsText) {
   const std::string png = testing::read_file(png_path);
   ASSERT_GT(png.size(), 10000u);
   EXPECT_EQ(png.substr(0, 8), "\x89PNG\r\n\x1a\n");
+}
+
+// Six machines with long hostnames at a 1280 px window (#37: the per-test tables were up to
+// 1713 px wide, scrolled sideways): every table fits the page, a figure wrapping between its
+// pieces (its interval, its ratio), a header, a name or a verdict at its spaces and after its
+// hyphens, over at most four lines; a test and a lone figure on one.
+TEST(ReportBrowserE2E, SixMachinesWithLongNamesFitA1280PxWindow) {
+  const std::string chromium = from_env("RIGBENCH_CHROMIUM", "/usr/bin/chromium");
+  const std::string node = from_env("RIGBENCH_NODE", node_path());
+  ASSERT_TRUE(std::filesystem::exists(chromium) && !node.empty()) << "chromium or node is missing";
+  TempDir dir;
+  make_database(dir, dir.file("r.db"),
+                {"desktop-rx6600xt-vulkan", "linux-2080ti-cuda-workstation", "macbook-pro-m2-pro-32gb",
+                 "office-ryzen-7950x-cpu-only", "lab-arc-b580-intel", "studio-m3-ultra-512gb"});
+  if (HasFatalFailure()) return;
+  const std::string html_path = dir.file("six.html");
+  const ProcessResult report = run_process({RIGBENCH_BIN, "report", "--db", dir.file("r.db"), "--output-file", html_path});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  const ProcessResult check =
+      run_process({node, RIGBENCH_BROWSER_CHECK, RIGBENCH_NPM_DIR, chromium, html_path, dir.file("six.png"), "1280"});
+  ASSERT_EQ(check.exit_code, 0) << check.err << check.out;
+  const json r = json::parse(check.out);
+  ASSERT_FALSE(r["tables"].empty());
+  for (const json& t : r["tables"]) {
+    EXPECT_LE(t["scroll_width"].get<int>(), t["client_width"].get<int>()) << t.dump();
+    EXPECT_LT(t["tallest_name_px"].get<double>(), 40) << t.dump();  // a test, a figure alone: one line
+    EXPECT_LT(t["tallest_cell_px"].get<double>(), 85) << t.dump();  // at most 4 lines of 20.3 px
+  }
+  EXPECT_LE(r["page_width"].get<int>(), 1280);
 }
 
 // The check itself sees what it is there to see: a page that fetches, logs an error and
