@@ -106,7 +106,10 @@ std::string reason(const TuneReport& rep, const std::vector<int>& order, int i) 
     case RaceStatus::kSlower:
       return "slower " + where_out(*e) + ": " + pct_text(e->gap_pct) + ", " + p_text(e->p_value);
     case RaceStatus::kHalved:
-      return "halved " + where_out(*e) + ": " + pct_text(e->gap_pct) + ", " + p_text(e->p_value);
+      // Left by rank, not by the test (docs/tune.md): said as what it was.
+      return std::string(e->round_out == 0 ? "not in the screen's best third" : "in the slower half of round " +
+                                                                                     std::to_string(e->round_out)) +
+             " by mean: " + pct_text(e->gap_pct) + ", " + p_text(e->p_value);
     case RaceStatus::kFailed:
       return "failed: " + e->error;
   }
