@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstdint>
 #include <cstdlib>
+#include <set>
+#include <cctype>
 
 #include "core/strings.h"
 #include "report/escape.h"
@@ -54,15 +56,26 @@ std::string prefix_columns(const std::string& s, std::size_t n) {
   return s.substr(0, i);
 }
 
+// A unit a figure carries ("ms", "t/s", "GiB"), less trailing punctuation ("ms," "ms)").
+bool is_unit(std::string_view w) {
+  while (!w.empty() && std::string_view(",.;:)]").find(w.back()) != std::string_view::npos) w.remove_suffix(1);
+  static const std::set<std::string_view> kUnits = {"ms", "s", "t/s", "tok/s", "W", "J", "Wh", "kWh", "KiB", "MiB",
+                                                    "GiB", "TiB", "KB", "MB", "GB", "TB", "GB/s", "Hz", "MHz", "GHz"};
+  return kUnits.count(w) > 0;
+}
+
 // `text`'s words as a wrap keeps them: a figure whole, so that no line starts with a unit or
-// a relation ("+27.7" / "% over", "p =" / "0.013"): a word "=", "<", ">", "<=", ">=" joins both
-// neighbours, a word that starts with '%' the one before it.
+// a relation ("+27.7" / "% over", "p =" / "0.013", "100" / "ms"): a word "=", "<", ">", "<=",
+// ">=", "≤", "≥" joins both neighbours, a word that starts with '%', and a unit after a word
+// ending in a digit, the one before it.
 std::vector<std::string> unbreakable_words(const std::string& text) {
   std::vector<std::string> words;
   bool join_next = false;
   for (const std::string& w : split(text, ' ')) {
-    const bool relation = w == "=" || w == "<" || w == ">" || w == "<=" || w == ">=";
-    if (!words.empty() && !w.empty() && !words.back().empty() && (join_next || relation || w.starts_with('%'))) {
+    const bool relation = w == "=" || w == "<" || w == ">" || w == "<=" || w == ">=" || w == "\u2264" || w == "\u2265";
+    const bool unit = !words.empty() && !words.back().empty() && std::isdigit(static_cast<unsigned char>(words.back().back())) &&
+                      is_unit(w);
+    if (!words.empty() && !w.empty() && !words.back().empty() && (join_next || relation || unit || w.starts_with('%'))) {
       words.back() += " " + w;
     } else {
       words.push_back(w);

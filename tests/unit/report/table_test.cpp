@@ -116,16 +116,21 @@ TEST(Table, SeveralWrapColumnsShareTheRoomAndKeepEachPieceWhole) {
 // "p =" / "0.013": wrapping keeps a figure with its unit and a relation with both its sides.
 TEST(Table, WrappingNeverStartsALineWithAUnitOrARelation) {
   for (std::size_t pad = 90; pad < 114; ++pad) {  // (a note's line holds 114 after "note: ")
-    const std::string text = std::string(pad, 'w') + " +28.4 % over #2, p = 0.013 and p < 0.001 then x >= 3";
+    // The capacity line broke "TPOT p95 <= 100" / "ms": a unit stays with its figure.
+    const std::string text = std::string(pad, 'w') + " +28.4 % over #2, p = 0.013 and p < 0.001 then x >= 3 at "
+                             "TPOT p95 \u2264 100 ms, 4.58 GiB.";
     for (const std::string& out : {paragraph_lines(text), note_lines(text)}) {
       std::istringstream in(out);
       for (std::string line; std::getline(in, line);) {
         EXPECT_LE(display_width(line), kMarkdownWidth) << line;
         const std::string body = line.substr(line.find_first_not_of(' '));
-        for (const char* start : {"%", "=", "<", ">=", "0.013", "0.001", "3"})
+        for (const char* start : {"%", "=", "<", ">=", "0.013", "0.001", "3", "\u2264", "100", "ms", "GiB"})
           EXPECT_FALSE(body.starts_with(start)) << pad << ": " << out;
       }
-      EXPECT_NE(unwrapped(out).find("+28.4 % over #2, p = 0.013 and p < 0.001 then x >= 3"), std::string::npos) << out;
+      EXPECT_NE(unwrapped(out).find("+28.4 % over #2, p = 0.013 and p < 0.001 then x >= 3 at TPOT p95 \u2264 100 ms, "
+                                    "4.58 GiB."),
+                std::string::npos)
+          << out;
     }
   }
 }
