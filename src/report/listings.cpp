@@ -1,5 +1,7 @@
 #include "report/listings.h"
 
+#include <algorithm>
+
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -131,7 +133,7 @@ Table import_table(const std::vector<store::ImportBatch>& batches, const std::ve
            {"records", "records", Align::kRight},
            {"added", "added", Align::kRight},
            {"already_stored", "already stored", Align::kRight},
-           {"samples_added", "samples added", Align::kRight},
+           {"samples_added", "gained samples", Align::kRight},
            {"skipped", "skipped", Align::kRight}});
   for (std::size_t i = 0; i < batches.size() && i < counts.size(); ++i) {
     t.add_row({TableCell::str(batches[i].path), TableCell::str(store::format_name(batches[i].format)),
@@ -139,6 +141,9 @@ Table import_table(const std::vector<store::ImportBatch>& batches, const std::ve
                TableCell::count(counts[i].already_stored), TableCell::count(counts[i].samples_added),
                TableCell::count(batches[i].skipped.size())});
   }
+  if (std::any_of(counts.begin(), counts.end(), [](const store::ImportCounts& c) { return c.samples_added > 0; }))
+    t.add_note("gained samples: records stored earlier as summaries without their samples (llama-bench csv or sql) "
+               "that this file holds with them; the stored copy now has the samples, nothing was lost.");
   return t;
 }
 

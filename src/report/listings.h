@@ -32,7 +32,8 @@ void print_devices(const std::vector<hw::CatalogDevice>& catalog, const std::str
                    std::ostream& out);
 
 // Columns: file, format, records, added, already_stored ("already stored"), samples_added
-// ("samples added": stored summaries without raw samples that this file's copy replaced),
+// ("gained samples": stored summaries without raw samples that this file's copy replaced,
+// explained in a note where any did),
 // skipped (rows left out; the reasons go to stderr).
 // json/jsonl rows also carry "skipped_reasons" (one line per row left out).
 Table import_table(const std::vector<store::ImportBatch>& batches, const std::vector<store::ImportCounts>& counts);

@@ -6,7 +6,9 @@
 #include <sqlite3.h>
 
 #include <filesystem>
+#include <sstream>
 
+#include "report/listings.h"
 #include "store/llama_bench_record.h"
 #include "store/record_json.h"
 #include "store/record_sources.h"
@@ -258,6 +260,11 @@ TEST(Import, TheCopyWithSamplesReplacesASummaryOnlyOneInEitherOrder) {
     ASSERT_TRUE(again);
     EXPECT_EQ(again->already_stored, 1u);
     EXPECT_EQ(again->samples_added, 0u);
+    // The import table says what happened: the stored summary gained its samples, nothing lost.
+    std::ostringstream md;
+    report::print_import({csv_first ? *with_samples : *csv}, {*second}, report::OutputFormat::kMarkdown, md);
+    EXPECT_NE(md.str().find("| gained samples |"), std::string::npos) << md.str();
+    EXPECT_EQ(md.str().find("nothing was lost") != std::string::npos, csv_first) << md.str();
   }
 }
 
