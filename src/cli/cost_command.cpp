@@ -86,8 +86,10 @@ Status run_cost_command(const CostOptions& options) {
     auto found = cost::find_stored_run(*all, opts.run, (*db)->path());
     if (!found) return std::unexpected(found.error());
     const bool watts_given = given(opts.watts);
-    cost::fill_from_run(**found, opts);
-    run = report::priced_run(**found, watts_given);
+    cost::fill_from_run(*found->run, opts);
+    run = report::priced_run(*found->run, watts_given);
+    run->passed_over = found->passed_over;
+    if (const std::string why = cost::unpriceable_reason(*found->run); !why.empty()) run->doubt = why;
   }
   auto inputs = cost_inputs(opts);
   if (!inputs) return std::unexpected(inputs.error());

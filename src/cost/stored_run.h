@@ -24,13 +24,24 @@ struct GenerationFigures {
   double seconds_per_token = kNaN;      // a stored run's tg energy, seconds per token (with its watts)
 };
 
-// The run `ref` names among `records` (in stored order): "latest" is the last one with a tg
-// result (a pp test has nothing to price); any other `ref` is a record_id or a prefix of one.
-// The pointer points into `records`. `where` (the database's path) is named in the message.
-// Errors: kNotFound "--run 'REF': no such run in 'WHERE'"; kUsage when a prefix matches several
-// runs; kInvalidInput when the run has no tg result.
-Result<const RunRecord*> find_stored_run(const std::vector<RunRecord>& records, const std::string& ref,
-                                         const std::string& where);
+// Why a stored run's tg does not price the load it ran ("" when it does): a served run with
+// failed requests ("9 of 16 requests failed"), a capacity sweep's step that missed its SLO
+// ("a capacity step that missed its SLO (TTFT p95 was 3.4 s)"): its t/s is a saturated server's.
+std::string unpriceable_reason(const RunRecord& run);
+
+// The run `ref` names among `records` (in stored order), and why "latest" passed over later
+// runs ("" none): "latest" is the last one with a tg result (a pp test has nothing to price)
+// whose figures price a steady load (unpriceable_reason ""), else the last with a tg result;
+// any other `ref` is a record_id or a prefix of one. The pointer points into `records`.
+// `where` (the database's path) is named in the message. Errors: kNotFound "--run 'REF': no
+// such run in 'WHERE'"; kUsage when a prefix matches several runs; kInvalidInput when the run
+// has no tg result.
+struct StoredRun {
+  const RunRecord* run = nullptr;
+  std::string passed_over;  // "latest: passed over 2 later runs: a capacity step that missed its SLO (...); ..."
+};
+Result<StoredRun> find_stored_run(const std::vector<RunRecord>& records, const std::string& ref,
+                                  const std::string& where);
 
 // Fills each figure of `figures` that is not given from `run` (cost::run_figures): tps with
 // its rate_source; watts with its power_method and seconds_per_token (when the run measured

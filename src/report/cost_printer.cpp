@@ -24,7 +24,8 @@ void print_json(const cost::CostReport& r, std::ostream& out, const PricedRun* r
   if (run) {
     j["run"] = {{"record_id", run->record_id},       {"model", run->model},
                 {"machine", run->machine},           {"test_time", run->test_time},
-                {"energy_flags", run->energy_flags}, {"energy_notes", run->energy_notes}};
+                {"energy_flags", run->energy_flags}, {"energy_notes", run->energy_notes},
+                {"passed_over", run->passed_over},   {"doubt", run->doubt}};
   }
   j["currency"] = in.currency;
   j["inputs"] = {{"tokens_per_s", json_number(in.tokens_per_s)},   {"rate_source", in.rate_source},
@@ -120,6 +121,8 @@ void print_cost(const cost::CostReport& r, OutputFormat format, std::ostream& ou
       for (const auto& f : run->energy_flags) flags += (flags.empty() ? "" : ", ") + f;
       out << "energy flagged: " << flags << " (notes below)\n";
     }
+    if (!run->doubt.empty()) out << paragraph_lines("doubt: " + run->doubt + " (its t/s may not be what a steady load gets)");
+    if (!run->passed_over.empty()) out << paragraph_lines(run->passed_over);
     out << "\n";
   }
   const auto& in = r.inputs;

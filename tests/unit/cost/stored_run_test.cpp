@@ -22,14 +22,48 @@ TEST(CostStoredRun, LatestIsTheLastRunThatGenerated) {
   const std::vector<RunRecord> all = {run("aa01", true), run("aa02", true), run("bb01", false)};
   auto found = find_stored_run(all, "latest", "db");
   ASSERT_TRUE(found) << found.error().message;
-  EXPECT_EQ((*found)->record_id, "aa02");
+  EXPECT_EQ(found->run->record_id, "aa02");
+}
+
+// After a serve-bench capacity sweep, "latest" priced its last step: a saturated server that
+// missed the SLO. It takes the last run whose t/s is a steady load's and says what it passed.
+TEST(CostStoredRun, LatestPassesOverASaturatedCapacityStepAndFailedRequests) {
+  std::vector<RunRecord> all = {run("aa01", true), run("aa02", true), run("aa03", true), run("aa04", true)};
+  all[1].server = ServerRun{};
+  all[1].server->sweep = "concurrency";
+  all[1].server->slo_met = 1;
+  all[2].server = ServerRun{};
+  all[2].server->requests = 16;
+  all[2].server->failed = 9;
+  all[3].server = ServerRun{};
+  all[3].server->sweep = "concurrency";
+  all[3].server->slo_met = 0;
+  all[3].server->slo_miss = "TTFT p95 was 3.4 s";
+  auto found = find_stored_run(all, "latest", "db");
+  ASSERT_TRUE(found) << found.error().message;
+  EXPECT_EQ(found->run->record_id, "aa02");  // the step that met the SLO
+  EXPECT_EQ(found->passed_over,
+            "latest: passed over 2 later runs whose t/s is not a steady load's (a capacity step that missed its SLO "
+            "(TTFT p95 was 3.4 s); 9 of 16 requests failed); name one with --run ID to price it");
+  EXPECT_EQ(unpriceable_reason(all[2]), "9 of 16 requests failed");
+  EXPECT_EQ(unpriceable_reason(all[1]), "");
+  // Nothing priceable: the last run that generated, which cost then doubts.
+  const std::vector<RunRecord> saturated = {all[3]};
+  auto only = find_stored_run(saturated, "latest", "db");
+  ASSERT_TRUE(only);
+  EXPECT_EQ(only->run->record_id, "aa04");
+  EXPECT_EQ(only->passed_over, "");
+  // Named, a run is priced as asked.
+  auto named = find_stored_run(all, "aa04", "db");
+  ASSERT_TRUE(named);
+  EXPECT_EQ(named->run->record_id, "aa04");
 }
 
 TEST(CostStoredRun, APrefixNamesOneRunAndEveryFailureSaysWhy) {
   const std::vector<RunRecord> all = {run("aa01", true), run("aa02", true), run("bb01", false)};
   auto found = find_stored_run(all, "aa01", "db");
   ASSERT_TRUE(found);
-  EXPECT_EQ((*found)->record_id, "aa01");
+  EXPECT_EQ(found->run->record_id, "aa01");
 
   auto none = find_stored_run(all, "cc", "x.db");
   ASSERT_FALSE(none);

@@ -36,6 +36,26 @@ TEST(ServeTable, ABusyClientIsSaidToSetThePaceAQuietOneIsNot) {
   EXPECT_FALSE(has_note_with(unmeasured, "the client itself"));
 }
 
+// A server that reports its prompt rate but no prompt cache read "..., nan from its cache".
+TEST(ServeTable, TheServerPromptLineSaysOnlyWhatTheServerReported) {
+  RunRecord without_cache = served(NAN), with_cache = served(NAN);
+  without_cache.server->server_prompt_n_mean = with_cache.server->server_prompt_n_mean = 16;
+  without_cache.server->server_prompt_tps = with_cache.server->server_prompt_tps = 8000;
+  with_cache.server->server_cache_n_mean = 112;
+  Table a(serve_columns(false, false)), b(serve_columns(false, false));
+  add_serve_footers(a, without_cache, 128);
+  add_serve_footers(b, with_cache, 128);
+  const auto footer = [](const Table& t) {
+    for (const std::string& f : t.footers()) {
+      if (f.find("server prompt:") != std::string::npos) return f;
+    }
+    return std::string();
+  };
+  EXPECT_TRUE(footer(a).ends_with("server prompt: 16.0 tokens evaluated a request at 8000.0 t/s")) << footer(a);
+  EXPECT_TRUE(footer(b).ends_with("server prompt: 16.0 tokens evaluated a request at 8000.0 t/s, 112.0 from its cache"))
+      << footer(b);
+}
+
 TEST(ServeTable, TheClientsCpuShareIsAColumnOfTheDataFormats) {
   const auto columns = serve_columns(false, false);
   const auto at = std::find_if(columns.begin(), columns.end(), [](const TableColumn& c) { return c.key == "client_cpu_pct"; });
