@@ -11,4 +11,9 @@ std::string noise_text_without_phase(const std::string& phase, const std::string
   return !phase.empty() && text.starts_with(prefix) ? text.substr(prefix.size()) : text;
 }
 
+bool disturbs_run(const std::string& code) {
+  return code == "machine_busy" || code == "steal" || code == "thermal_throttle" || code == "governor" ||
+         code == "drift";
+}
+
 }  // namespace rigbench

@@ -14,6 +14,13 @@ namespace rigbench {
 // has one), the text, and the remedy (when it has one).
 std::string noise_note_text(const NoiseNote& note);
 
+// Whether a note's `code` says the whole run was disturbed rather than a few of its
+// repetitions: machine_busy, steal, thermal_throttle, governor, drift. Under them a run's
+// repetitions are not independent draws of one speed (another process, the hypervisor, the
+// clock or the heat moved all of them), so their spread understates how far a second run could
+// land: compare's verdicts (report/row_ranking.h test_cells) and tune's answer say so.
+bool disturbs_run(const std::string& code);
+
 // The text without the "<phase>: " that records of earlier builds kept at its start
 // (their text repeated the phase: "tg: the repetitions vary by 7.3 %"); the text itself otherwise.
 std::string noise_text_without_phase(const std::string& phase, const std::string& text);

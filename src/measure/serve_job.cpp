@@ -11,10 +11,16 @@
 #include "core/strings.h"
 #include "measure/capacity.h"
 #include "measure/energy.h"
+#include "measure/noise.h"
 #include "measure/serve_energy.h"
 #include "model/model_file.h"
 
 namespace rigbench::measure {
+
+std::vector<NoiseNote> client_machine_notes(std::vector<NoiseNote> notes, bool server_is_local) {
+  if (server_is_local) std::erase_if(notes, [](const NoiseNote& n) { return n.code == "machine_busy"; });
+  return notes;
+}
 
 namespace {
 
@@ -209,9 +215,7 @@ Result<ServeTarget> probe_serve_target(net::HttpClient& client, const net::Url& 
     target.models.push_back(*model);
   }
   // A local llama-server's one model: its file, as bench would describe it.
-  const std::string& host = url.host;
-  const bool loopback = host == "localhost" || host == "::1" || host.starts_with("127.");
-  if (loopback && !target.server.model_path.empty() && target.models.size() == 1) {
+  if (net::is_loopback(url) && !target.server.model_path.empty() && target.models.size() == 1) {
     if (auto file = model::check_model_file(target.server.model_path, /*with_fingerprint=*/true)) {
       target.model_file = std::move(file->info);
     }
@@ -270,8 +274,10 @@ StepResult run_step(const ServeJob& job, std::size_t mi, std::size_t step, int c
   auto meters = open_serve_energy(job.energy, stop);
   if (!meters) return {std::nullopt, std::unexpected(meters.error())};
   if (meters->session) load.before_counted = [&meters] { meters->mark("tg"); };
+  const MachineWatch watch(job.kernel);
   const LoadResult result = run_load(load, on_done);
   meters->mark("");
+  std::vector<NoiseNote> noise = client_machine_notes(watch.finish(), net::is_loopback(job.url));
   if (hooks.load_ended) hooks.load_ended();
 
   // A warm-up that failed outright: nothing counted ran, so nothing is kept.
@@ -280,6 +286,7 @@ StepResult run_step(const ServeJob& job, std::size_t mi, std::size_t step, int c
   const ServeRunMetrics metrics = summarize_run(result.requests, result.duration_s, job.slo);
   RunRecord rec = make_record(job, model, c, result, metrics);
   rec.server->rate_rps = rate;
+  rec.noise = std::move(noise);
   if (annotate) annotate(rec, metrics);
   if (job.save_responses) append_responses(out.responses, rec, result, load.prompts);
   // J per output token over the loaded window (tokens: every completed request's output

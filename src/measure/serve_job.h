@@ -94,11 +94,18 @@ struct ServeJob {
   uint64_t seed = 0;                   // the random prompts' and arrivals' seed; each run mixes in its place (run_seed)
   bool save_responses = false;         // keep each counted request's prompt and answer (ServeJobResult::responses)
   std::optional<EnergyConfig> energy;  // --energy auto: an idle window per run, then its loaded window; nullopt = off
+  hw::KernelPaths kernel;              // where this machine's activity is read (measure/noise.h): each run's notes
   MachineInfo machine;                 // what every record shares
   BuildInfo build;
   std::vector<std::string> tags;
   const std::atomic<bool>* stop = nullptr;  // Ctrl-C: cancel what is in flight, start no more run
 };
+
+// The notes of this machine's watch over one load run (MachineWatch::finish) that a served
+// run carries: steal, thermal throttling and the governor as bench's; machine_busy only for a
+// server elsewhere (`server_is_local` false), since a server beside the client is itself the
+// other process whose CPU time the note counts.
+std::vector<NoiseNote> client_machine_notes(std::vector<NoiseNote> notes, bool server_is_local);
 
 // What a job tells its caller while it runs, on the calling thread.
 struct ServeJobHooks {

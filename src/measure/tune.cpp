@@ -7,6 +7,7 @@
 
 #include "core/knobs.h"
 #include "core/llama_commands.h"
+#include "core/noise_note.h"
 #include "core/stats.h"
 #include "core/strings.h"
 #include "hw/describe.h"
@@ -181,6 +182,18 @@ std::string objective_unit(const TuneSpec& spec) {
   return "t/s";
 }
 
+void count_machine_noise(TuneResult& result, const RunRecord& trial) {
+  bool disturbed = false;
+  for (const NoiseNote& n : trial.noise) {
+    if (!disturbs_run(n.code)) continue;
+    disturbed = true;
+    const auto seen = std::find_if(result.machine_noise.begin(), result.machine_noise.end(),
+                                   [&](const NoiseNote& m) { return m.code == n.code; });
+    if (seen == result.machine_noise.end()) result.machine_noise.push_back(n);
+  }
+  result.disturbed_trials += disturbed;
+}
+
 Result<TuneResult> run_tune(const TuneSpec& spec, const Job& job, Runner& runner,
                             const RecordSink& sink) {
   TuneResult result;
@@ -211,6 +224,11 @@ Result<TuneResult> run_tune(const TuneSpec& spec, const Job& job, Runner& runner
   config.full_to_screen_cost = spec.objective == TuneObjective::kTg         ? 4
                                : spec.objective == TuneObjective::kBalanced ? 2
                                                                             : 1;
+  // Every trial's record stored, its notes of a disturbed machine counted (TuneResult::machine_noise).
+  const RecordSink stored = [&](const RunRecord& rec) -> Status {
+    count_machine_noise(result, rec);
+    return sink(rec);
+  };
   Status sink_error;
   const TrialFn trial = [&](int k, int repetitions, bool screen, int round) -> TrialOutcome {
     TrialOutcome out;
@@ -223,7 +241,7 @@ Result<TuneResult> run_tune(const TuneSpec& spec, const Job& job, Runner& runner
     const std::vector<std::string> tags = {std::string(kTuneTagPrefix) + result.tune_id,
                                            "tune_round:" + std::to_string(round)};
     if (spec.objective == TuneObjective::kServe) {
-      ServeTrial served = serve_trial(spec, job, c.test, repetitions, tags, sink);
+      ServeTrial served = serve_trial(spec, job, c.test, repetitions, tags, stored);
       result.trials += served.records;
       if (!served.sink_error) sink_error = served.sink_error;
       return served.outcome;
@@ -240,7 +258,7 @@ Result<TuneResult> run_tune(const TuneSpec& spec, const Job& job, Runner& runner
       ++result.trials;
       out.samples = objective_samples(spec.objective, rec);
       if (!rec.failed.empty()) failed = rec.failed;
-      return sink(rec);
+      return stored(rec);
     }, {c.roofline});
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!summary) {

@@ -116,7 +116,17 @@ struct TuneResult {
   RaceResult race;
   std::vector<std::string> varied;  // knob keys whose value differs among the candidates, in knobs() order
   int trials = 0;                   // records made (every trial, failed ones too)
+  // Trials whose record carries a note that disturbs a whole run (core/noise_note.h
+  // disturbs_run: another process, steal, throttling, the governor, drift), and the first such
+  // note of each code, in the order seen: the race compares trials run one after another, so
+  // such a machine can move a candidate's figures and the answer says so.
+  int disturbed_trials = 0;
+  std::vector<NoiseNote> machine_noise;
 };
+
+// Counts `trial` into result.disturbed_trials when its record carries a note that disturbs a
+// whole run, and keeps the first note of each such code in result.machine_noise.
+void count_machine_noise(TuneResult& result, const RunRecord& trial);
 
 // Runs tune: the candidates, then the race, each trial one run_plan of its test (fixed
 // repetitions, warmup as spec.warmup) whose record goes to `sink` tagged "tune:<id>" and

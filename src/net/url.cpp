@@ -16,6 +16,10 @@ std::string Url::redacted() const {
   return out + base_path;
 }
 
+bool is_loopback(const Url& url) {
+  return url.host == "localhost" || url.host == "::1" || url.host.starts_with("127.");
+}
+
 Result<Url> parse_url(const std::string& text) {
   Url url;
   std::string rest = text;

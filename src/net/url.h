@@ -28,4 +28,7 @@ struct Url {
 // credentials.
 Result<Url> parse_url(const std::string& text);
 
+// Whether `url` names this machine: localhost, ::1 or 127.x.x.x (a server beside the client).
+bool is_loopback(const Url& url);
+
 }  // namespace rigbench::net

@@ -6,6 +6,7 @@
 #include <set>
 #include <vector>
 
+#include "core/noise_note.h"
 #include "core/significance.h"
 #include "core/strings.h"
 
@@ -43,11 +44,6 @@ double cells_p(const Row& row, const Cell& a, const Cell& b) {
     }
   }
   return welch_p(a, b);
-}
-
-bool disturbs_run(const std::string& code) {
-  return code == "machine_busy" || code == "steal" || code == "thermal_throttle" || code == "governor" ||
-         code == "drift";
 }
 
 CellsTest test_cells(const Row& row, const Cell& a, const Cell& b, double alpha) {

@@ -26,13 +26,6 @@ double welch_p(const Cell& a, const Cell& b);
 // Welch's test (welch_p) otherwise. NaN when untested.
 double cells_p(const Row& row, const Cell& a, const Cell& b);
 
-// The codes of noise notes (report::noise_codes) that disturb a whole run rather than a few of
-// its repetitions: machine_busy, steal, thermal_throttle, governor, drift. Under them a run's
-// repetitions are not independent draws of one speed (another process, the hypervisor, the
-// clock or the heat moved all of them), so their spread understates how far a second run
-// could land, and Welch's p-value overstates a difference.
-bool disturbs_run(const std::string& code);
-
 // A lead on a disturbed run stands only beyond this ratio (+25 %: mean_a / mean_b above 1.25
 // or below 1 / 1.25). Steal and busy neighbours moved the same -t 2 run on one shared VM by
 // up to 15 % between two runs (docs/compare.md).
@@ -44,7 +37,7 @@ struct CellsTest {
   double p = std::nan("");    // cells_p: NaN when untested
   bool significant = false;   // means differ, p < alpha, and no disturbance holds it back
   bool inconclusive = false;  // p < alpha, but a disturbed run and a lead within kDisturbedLeadRatio
-  std::vector<std::string> disturbed;  // the disturbing codes (disturbs_run) of the two cells, each once
+  std::vector<std::string> disturbed;  // the disturbing codes (core/noise_note.h disturbs_run) of the two cells, each once
 };
 CellsTest test_cells(const Row& row, const Cell& a, const Cell& b, double alpha);
 

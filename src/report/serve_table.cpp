@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/noise_note.h"
 #include "core/strings.h"
 #include "report/model_cost_printer.h"
 
@@ -197,6 +198,8 @@ void add_serve_footers(Table& table, const RunRecord& rec, int n_gen) {
                   s.turns, s.think_time_s, s.ttft_ms.median, s.ttft_later_turns_ms.median, s.turns);
     table.add_footer(at + line);
   }
+  // This machine while the run loaded the server (measure::client_machine_notes).
+  for (const NoiseNote& n : rec.noise) table.add_note(at + noise_note_text(n));
   if (s.load_replies > 0) {
     table.add_footer(at + std::to_string(s.load_replies) +
                      " answers were the server's model load/unload replies (done_reason load/unload), not counted");

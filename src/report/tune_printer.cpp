@@ -8,6 +8,7 @@
 #include "core/llama_commands.h"
 #include "core/significance.h"
 #include "core/stats.h"
+#include "core/noise_note.h"
 #include "core/strings.h"
 
 namespace rigbench::report {
@@ -257,6 +258,9 @@ nlohmann::json run_json(const TuneReport& rep, const std::vector<int>& order) {
   j["end"] = measure::race_end_name(r.race.end);
   j["rounds"] = r.race.rounds;
   j["trials"] = r.trials;
+  j["disturbed_trials"] = r.disturbed_trials;
+  j["machine_noise"] = nlohmann::json::array();
+  for (const NoiseNote& n : r.machine_noise) j["machine_noise"].push_back({{"code", n.code}, {"note", noise_note_text(n)}});
   j["trial_seconds"] = r.race.seconds;
   j["budget_s"] = spec.race.budget_s;
   j["alpha"] = spec.race.alpha;
@@ -354,6 +358,16 @@ std::vector<int> tune_ranking(const TuneResult& r, bool lower_is_better) {
   return order;
 }
 
+std::string machine_noise_note(const TuneResult& r) {
+  if (r.disturbed_trials == 0) return "";
+  std::vector<std::string> seen;
+  for (const NoiseNote& n : r.machine_noise) seen.push_back(n.code + ": " + noise_note_text(n));
+  return "noisy machine: " + std::to_string(r.disturbed_trials) + " of " + std::to_string(r.trials) +
+         " trials ran while the machine was disturbed (" + join(seen, "; ") +
+         "). The race compares trials run one after another, so this can move a candidate's figures and the "
+         "verdicts above; re-run tune on a quiet machine to be sure.";
+}
+
 void print_tune(const TuneReport& rep, OutputFormat format, std::ostream& out) {
   const TuneResult& r = *rep.result;
   const std::vector<int> order = tune_ranking(r, rep.spec->objective == measure::TuneObjective::kTtft);
@@ -404,6 +418,7 @@ void print_tune(const TuneReport& rep, OutputFormat format, std::ostream& out) {
   }
   out << note_lines(note);
   out << note_lines(plan_note(spec));
+  if (const std::string noisy = machine_noise_note(r); !noisy.empty()) out << note_lines(noisy);
   out.flush();
 }
 

@@ -34,6 +34,11 @@ std::string tune_candidate_status(const measure::TuneResult& result, int i);
 // screen; then failed, not run and dropped ones. Indices into result.candidates.
 std::vector<int> tune_ranking(const measure::TuneResult& result, bool lower_is_better);
 
+// md: the note that tune's trials ran on a disturbed machine ("noisy machine: 5 of 12 trials
+// ran while the machine was disturbed (machine_busy: ...)", TuneResult::machine_noise); "" when
+// none did. json: "disturbed_trials" and "machine_noise": [{"code", "note"}].
+std::string machine_noise_note(const measure::TuneResult& result);
+
 // Writes the answer in `format` (md, csv, json, jsonl).
 void print_tune(const TuneReport& report, OutputFormat format, std::ostream& out);
 

@@ -20,6 +20,26 @@ ServeJob job() {
   return j;
 }
 
+// serve-bench carried no note of a busy machine. A served run takes this machine's watch as
+// bench does, less machine_busy where the server runs beside the client (it is itself the
+// other process the note counts).
+TEST(ServeJobNoise, AServerBesideTheClientIsNotCalledOtherWork) {
+  const std::vector<NoiseNote> seen = {{"machine_busy", "", "other processes used 40 % of the CPUs", "quiet it"},
+                                       {"steal", "", "steal 6 % of the CPUs' time", "a quiet host"},
+                                       {"thermal_throttle", "", "throttled", "cool it"}};
+  auto codes = [](const std::vector<NoiseNote>& notes) {
+    std::vector<std::string> c;
+    for (const NoiseNote& n : notes) c.push_back(n.code);
+    return c;
+  };
+  EXPECT_EQ(codes(client_machine_notes(seen, true)), (std::vector<std::string>{"steal", "thermal_throttle"}));
+  EXPECT_EQ(codes(client_machine_notes(seen, false)),
+            (std::vector<std::string>{"machine_busy", "steal", "thermal_throttle"}));
+  EXPECT_TRUE(net::is_loopback(*net::parse_url("http://127.0.0.1:8080")));
+  EXPECT_TRUE(net::is_loopback(*net::parse_url("http://localhost:11434")));
+  EXPECT_FALSE(net::is_loopback(*net::parse_url("http://192.168.1.7:8080")));
+}
+
 TEST(ServeJobStatus, NothingMeasuredThenTheErrorThenCtrlCThenEveryRequestFailed) {
   const ServeJob j = job();
   ServeJobResult r;

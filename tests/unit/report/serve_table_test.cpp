@@ -56,6 +56,14 @@ TEST(ServeTable, TheServerPromptLineSaysOnlyWhatTheServerReported) {
       << footer(b);
 }
 
+TEST(ServeTable, ARunsNoiseNotesAreSaidUnderTheTable) {
+  RunRecord r = served(NAN);
+  r.noise = {{"steal", "", "steal took 6 % of the CPUs' time", "run on a quiet host"}};
+  Table t(serve_columns(false, false));
+  add_serve_footers(t, r, 128);
+  EXPECT_TRUE(has_note_with(t, "c=64: steal took 6 % of the CPUs' time; run on a quiet host"));
+}
+
 TEST(ServeTable, TheClientsCpuShareIsAColumnOfTheDataFormats) {
   const auto columns = serve_columns(false, false);
   const auto at = std::find_if(columns.begin(), columns.end(), [](const TableColumn& c) { return c.key == "client_cpu_pct"; });

@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "support/golden.h"
+
 namespace rigbench::report {
 namespace {
 
@@ -61,6 +63,31 @@ struct Fixture {
     return out.str();
   }
 };
+
+// tune carried no note of a busy machine, though its trials' records did: the answer counts
+// the trials run on a disturbed machine and says what disturbed it, once per kind.
+TEST(TunePrinter, TrialsOnADisturbedMachineAreCountedAndSaid) {
+  Fixture f;
+  EXPECT_EQ(machine_noise_note(f.result), "");
+  RunRecord busy, stolen, outliers;
+  busy.noise = {{"machine_busy", "", "other processes used 41 % of the CPUs", "quiet the machine"},
+                {"steal", "", "steal took 6 % of the CPUs' time", "run on a quiet host"}};
+  stolen.noise = {{"steal", "", "steal took 9 % of the CPUs' time", "run on a quiet host"}};
+  outliers.noise = {{"outliers", "tg", "1 of 3 repetitions is an outlier", ""}};  // a few repetitions: not the machine
+  for (const RunRecord* r : {&busy, &stolen, &outliers}) measure::count_machine_noise(f.result, *r);
+  EXPECT_EQ(f.result.disturbed_trials, 2);
+  ASSERT_EQ(f.result.machine_noise.size(), 2u);
+  EXPECT_EQ(f.result.machine_noise[1].text, "steal took 6 % of the CPUs' time");  // the first of its kind
+  const std::string md = f.print(OutputFormat::kMarkdown);
+  EXPECT_NE(testing::unwrapped(md).find("note: noisy machine: 2 of 7 trials ran while the machine was disturbed (machine_busy: "
+                               "other processes used 41 % of the CPUs; quiet the machine; steal: steal took 6 % of the "
+                               "CPUs' time; run on a quiet host)."),
+            std::string::npos)
+      << md;
+  const auto j = nlohmann::json::parse(f.print(OutputFormat::kJson));
+  EXPECT_EQ(j["disturbed_trials"], 2);
+  EXPECT_EQ(j["machine_noise"][0]["code"], "machine_busy");
+}
 
 TEST(TuneRanking, WinnerThenTheRoundsThenTheScreenThenTheDropped) {
   Fixture f;
