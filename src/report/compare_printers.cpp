@@ -408,7 +408,7 @@ std::string winner_text(const Comparison& cmp, const Row& row) {
 }
 
 CellPieces cell_pieces(const Comparison& cmp, const Row& row, std::size_t column, const std::string& figure,
-                       bool with_knobs) {
+                       bool for_html) {
   const Cell& c = row.cells[column];
   CellPieces out;
   // A distribution's percentiles ("p50 6.16 · p99 6.83") may break after each "·".
@@ -419,10 +419,15 @@ CellPieces cell_pieces(const Comparison& cmp, const Row& row, std::size_t column
   };
   add(interval_text(row.metric, c));
   if (column != cmp.baseline && !std::isnan(c.ratio)) add(ratio_text(c.ratio));
-  add(best_of_text(c, with_knobs));
-  // "[sources_disagree, gap]" and "[noise: first_repetition, high_cv]" may break after each code.
+  // In the report a best-of names its knobs, which may break between them.
+  for (const std::string& piece : for_html ? split(best_of_text(c, true), ' ') : std::vector<std::string>{best_of_text(c, false)})
+    add(piece);
+  // "[sources_disagree, gap]" and "[noise: first_repetition, high_cv]" may break after each code,
+  // in the report also after "[noise:" (six machines' columns side by side in 1280 px).
   for (const std::string& piece : split_after(flags_text(c), ", ")) add(piece);
-  for (const std::string& piece : split_after(noise_text(c), ", ")) add(piece);
+  for (const std::string& codes : split_after(noise_text(c), ", ")) {
+    for (const std::string& piece : for_html ? split_after(codes, ": ") : std::vector<std::string>{codes}) add(piece);
+  }
   return out;
 }
 

@@ -91,14 +91,15 @@ std::string ratio_text(double ratio);
 // A cell of column `column` of `row` in pieces, each kept whole where a cell wraps (md's wrap
 // columns, the HTML report's cells): `figure` (cell_text or percentiles_text) cut after each
 // " · " (a distribution's percentiles), its interval (interval_text), its ratio to the baseline,
-// which configuration it is (best_of_text, with its knobs when `with_knobs`), its energy flags
-// and noise codes each cut after ", ". `figure_pieces`: how many of the first pieces are the figure.
+// which configuration it is (best_of_text), its energy flags and noise codes each cut after
+// ", ". `for_html` (the report's cell): the best-of names its knobs, cut at their spaces, and
+// the noise codes are cut after "[noise:" too. `figure_pieces`: how many of the first pieces are the figure.
 struct CellPieces {
   std::vector<std::string> pieces;
   std::size_t figure_pieces = 0;
 };
 CellPieces cell_pieces(const Comparison& cmp, const Row& row, std::size_t column, const std::string& figure,
-                       bool with_knobs);
+                       bool for_html);
 
 // The md table: label columns, test, one column per compared identity (right-aligned; the
 // winner in bold, ×ratio against the baseline), winner; the preamble says what cells mean.
