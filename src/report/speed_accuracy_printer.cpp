@@ -22,6 +22,10 @@ void add_rows(Table& t, const std::vector<fit::HeldOut>& rows, const char* phase
 }
 
 std::string summary(const char* phase, const fit::AccuracySummary& s) {
+  // No prediction: no error to state (it read "median |error| 0.0 % ... cover 0.0 %").
+  if (s.n_predicted == 0)
+    return std::string(phase) + ": none of " + std::to_string(s.n_points) +
+           " held-out points predicted (no other device of its class holds a basis), so no error or coverage to state";
   return std::string(phase) + ": " + std::to_string(s.n_predicted) + " of " + std::to_string(s.n_points) +
          " held-out points predicted; median |error| " + format_fixed(100 * s.median_abs_error, 1) +
          " %, 90th percentile " + format_fixed(100 * s.p90_abs_error, 1) + " %, 90 % intervals cover " +

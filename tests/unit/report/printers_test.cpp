@@ -10,6 +10,7 @@
 #include "report/export_printer.h"
 #include "report/fit_printer.h"
 #include "report/printer.h"
+#include "report/speed_accuracy_printer.h"
 #include "support/golden.h"
 #include "support/printed.h"
 #include "support/sample_record.h"
@@ -452,6 +453,22 @@ TEST(ExportMarkdown, AListingWiderThan120IsOneTablePerModelWithinIt) {
   print_records({short_name}, OutputFormat::kMarkdown, narrow);
   EXPECT_TRUE(testing::unpadded(narrow.str()).starts_with("| machine | model |")) << narrow.str();
   EXPECT_EQ(narrow.str().find("model: "), std::string::npos) << narrow.str();
+}
+
+// fit --predict-accuracy read "pp: 0 of 5 held-out points predicted; median |error| 0.0 %, ...
+// cover 0.0 %": with nothing predicted there is no error to state.
+TEST(SpeedAccuracyPrinter, NoPredictionStatesNoError) {
+  measure::SpeedAccuracy a;
+  a.tg_summary = {11, 4, 0.377, 2.107, 0.5};
+  a.pp_summary = {5, 0, 0, 0, 0};
+  const Table t = speed_accuracy_table(a);
+  ASSERT_GE(t.notes().size(), 2u);
+  EXPECT_EQ(t.notes()[0],
+            "tg: 4 of 11 held-out points predicted; median |error| 37.7 %, 90th percentile 210.7 %, 90 % intervals cover "
+            "50.0 %");
+  EXPECT_EQ(t.notes()[1],
+            "pp: none of 5 held-out points predicted (no other device of its class holds a basis), so no error or "
+            "coverage to state");
 }
 
 }  // namespace
