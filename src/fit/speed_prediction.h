@@ -65,7 +65,8 @@ struct SpeedPrediction {
   bool has_basis = false;   // false: "no basis" (no point in the class, or no peak known)
   double mean_tps = 0;      // tokens/s: roofline x geometric-mean efficiency
   double low_tps = 0;       // 90 % prediction interval, tokens/s; both = mean_tps when the spread is unknown
-  double high_tps = 0;
+  double high_tps = 0;      // mean, low and high at most the roofline (peak / work per token): cut there
+                            // ("capped at the roofline bound" in `basis`)
   double efficiency = 0;    // the efficiency applied (geometric mean)
   int n_points = 0;         // points the efficiency came from
   bool from_own_device = false;  // the device's own points (else its class's)

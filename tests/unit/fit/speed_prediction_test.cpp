@@ -62,6 +62,21 @@ TEST(SpeedPrediction, OwnPointsFirstAndTheQuerysFileType) {
   EXPECT_LT(p.low_tps, p.mean_tps);
 }
 
+// The RTX 4090's predicted tg of a 1B model reached 3188 t/s at the top of its interval, over
+// the 1300 t/s its bandwidth allows: the interval stops at the roofline and says so.
+TEST(SpeedPrediction, TheIntervalNeverReachesPastTheRoofline) {
+  const std::vector<SpeedPoint> pts = {tg("A", 0.9), tg("B", 0.3), tg("C", 0.95)};
+  const SpeedPrediction p = predict_speed(pts, query("D"));  // roofline 2000 t/s
+  ASSERT_TRUE(p.has_basis);
+  EXPECT_LT(p.mean_tps, 2000);
+  EXPECT_DOUBLE_EQ(p.high_tps, 2000);
+  EXPECT_LT(p.low_tps, p.mean_tps);
+  EXPECT_NE(p.basis.find("; capped at the roofline bound"), std::string::npos) << p.basis;
+  const SpeedPrediction tight = predict_speed({tg("A", 0.5), tg("B", 0.51)}, query("D"));
+  EXPECT_LT(tight.high_tps, 2000);
+  EXPECT_EQ(tight.basis.find("capped"), std::string::npos) << tight.basis;
+}
+
 TEST(SpeedPrediction, NoBasisSaysWhy) {
   const std::vector<SpeedPoint> pts = {tg("A", 0.5)};
   SpeedQuery q = query("X");
