@@ -127,19 +127,23 @@ TEST(Reversals, WithoutTheWinnerNoUniversalWinner) {
   EXPECT_EQ(a.rankings.size(), 3u);
 }
 
+// A tg128 record of `model` on `host` (its own file) with these tg samples, nothing else measured.
+RunRecord tg_record(const std::string& id, const std::string& host, const std::string& model,
+                    std::vector<int64_t> tg_ns) {
+  RunRecord r = testing::sample_record(id);
+  r.machine.hostname = host;
+  r.model.name = model;
+  r.model.fingerprint = "xxh64:" + model;
+  r.params.n_prompt = 0;  // a tg test
+  r.results.pp.reset();
+  r.results.ttft.reset();
+  r.results.tg = make_throughput(128, std::move(tg_ns));
+  return r;
+}
+
 // Differences inside the noise are named as such, and never make a reversal.
 TEST(Reversals, NoiseIsNotAReversal) {
-  auto rec = [](const std::string& id, const std::string& host, const std::string& model, std::vector<int64_t> tg_ns) {
-    RunRecord r = testing::sample_record(id);
-    r.machine.hostname = host;
-    r.model.name = model;
-    r.model.fingerprint = "xxh64:" + model;
-    r.params.n_prompt = 0;  // a tg test
-    r.results.pp.reset();
-    r.results.ttft.reset();
-    r.results.tg = make_throughput(128, std::move(tg_ns));
-    return r;
-  };
+  const auto rec = tg_record;
   const std::vector<RunRecord> records = {
       rec("1", "a", "m1", {1'000'000'000, 1'100'000'000, 900'000'000}),
       rec("2", "b", "m1", {1'010'000'000, 1'090'000'000, 910'000'000}),
@@ -214,17 +218,7 @@ TEST(Reversals, NoisyRunsAreSaidWhatFitsNowhereIsAnAnswerAndTheSyntheticLabelIsS
 // see what moved the whole run, so the table and the answers call the lead inconclusive
 // (one rule: test_cells); outliers alone (Welch's test sees them) or a lead beyond 1.25x do not.
 TEST(Reversals, ALeadOnARunDisturbedByStealIsInconclusiveInTheTableAndTheAnswers) {
-  auto rec = [](const std::string& id, const std::string& host, const std::string& model, std::vector<int64_t> tg_ns) {
-    RunRecord r = testing::sample_record(id);
-    r.machine.hostname = host;
-    r.model.name = model;
-    r.model.fingerprint = "xxh64:" + model;
-    r.params.n_prompt = 0;
-    r.results.pp.reset();
-    r.results.ttft.reset();
-    r.results.tg = make_throughput(128, std::move(tg_ns));
-    return r;
-  };
+  const auto rec = tg_record;
   auto records_with = [&](const std::string& code, double b_speedup) {
     const auto b_ns = [&](int64_t ns) { return static_cast<int64_t>(static_cast<double>(ns) / b_speedup); };
     std::vector<RunRecord> records = {
