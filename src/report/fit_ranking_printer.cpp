@@ -161,7 +161,8 @@ std::string buy_sentence(const FitRankingReport& r) {
                   (cheapest->tg_bound_tps > 0 ? " (tg bound " + format_fixed(cheapest->tg_bound_tps, 1) + " t/s)" : "");
   if (per_usable) {
     s += (per_usable == cheapest ? std::string("; it is also the lowest price per usable GiB, $")
-                                 : "; the lowest price per usable GiB is " + name(*per_usable) + "'s, $") +
+                                 : "; of the options that hold it whole, the lowest price per usable GiB is " +
+                                       name(*per_usable) + "'s, $") +
          format_fixed(*per_usable->usd_per_gib_usable, 2) + " ($" + format_fixed(*per_usable->usd_per_gib_total, 2) +
          " per installed GiB)";
   }

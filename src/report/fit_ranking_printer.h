@@ -30,7 +30,8 @@ using FitRankingReport = fit::FitRankingReport;  // the data: fit/fit_report.h
 Table fit_ranking_table(const FitRankingReport& r);
 // The answer in one sentence: "For MODEL at n_ctx N, the cheapest catalog option that fits is X,
 // ... (N: ranking.n_ctx, the context its table's rows are planned at, as llama.cpp allocates it),
-// $P (tg bound B t/s); the lowest price per usable GiB is Y's, $U ($T per installed GiB)." ("it is
+// $P (tg bound B t/s); of the options that hold it whole, the lowest price per usable GiB is Y's,
+// $U ($T per installed GiB)." (a partial offload's price per GiB is not comparable) ("it is
 // also the lowest price per usable GiB, $U ..." when X is Y); when
 // no fitting option has a price, the number that fit and the highest tg bound; a single GPU with
 // partial offload cheaper than that is named after it ("; with partial offload (layers in the

@@ -86,5 +86,35 @@ TEST(FitRankingPrinter, AnEncodersOptionsShowNoTgBoundInTheTableOrTheAnswer) {
   EXPECT_EQ(answer.find("tg bound"), std::string::npos) << answer;
 }
 
+// fit --rank price listed "Arc B580, partial offload ... USD/usable GiB 22.64" first while the
+// sentence said "the lowest price per usable GiB is M3 Ultra 512GB's, $24.80": the sentence
+// compares the options that hold the model whole, and says so.
+TEST(FitRankingPrinter, ThePricePerGibSentenceSaysItComparesWholeFits) {
+  FitRankingReport r;
+  r.model = "Llama-3.1-70B Q4_K_M";
+  r.ranking.n_ctx = 8192;
+  auto option = [](const std::string& device, fit::Verdict v, double usd, double usable_gib) {
+    fit::BuyOption o;
+    o.device = device;
+    o.kind = "gpu";
+    o.verdict = v;
+    o.n_ctx = 8192;
+    o.price_usd = usd;
+    o.usd_per_gib_usable = usd / usable_gib;
+    o.usd_per_gib_total = usd / usable_gib;
+    o.tg_bound_tps = 10;
+    return o;
+  };
+  r.ranking.ranked = {option("Arc B580", fit::Verdict::kPartial, 249, 11), option("RX 7900 XTX", fit::Verdict::kFits, 2400, 46),
+                      option("M3 Ultra 512GB", fit::Verdict::kFits, 9499, 383)};
+  const std::string answer = buy_sentence(r);
+  EXPECT_NE(answer.find("the cheapest catalog option that fits is RX 7900 XTX, $2400"), std::string::npos) << answer;
+  EXPECT_NE(answer.find("; of the options that hold it whole, the lowest price per usable GiB is M3 Ultra 512GB's, $24.80"),
+            std::string::npos)
+      << answer;
+  EXPECT_NE(answer.find("with partial offload (layers in the host's RAM), one Arc B580 for $249"), std::string::npos)
+      << answer;
+}
+
 }  // namespace
 }  // namespace rigbench::report
