@@ -56,9 +56,12 @@ std::pair<double, int> pooled_sd(const std::vector<SpeedPoint>& points, const Sp
   return {df > 0 ? std::sqrt(ss / df) : 0.0, df};
 }
 
+// "RTX 3090, llama 8B Q4_K - Medium (Q4_K_M) 115.42 t/s"; the type once where the model's name
+// ends with it ("llama 7B Q8_0", never "llama 7B Q8_0 (Q8_0)").
 std::string describe(const SpeedPoint& p) {
-  return p.device + ", " + p.model + (p.file_type.empty() ? "" : " (" + p.file_type + ")") + " " +
-         format_fixed(p.tokens_per_s, 2) + " t/s";
+  const bool said = p.file_type.empty() || p.model.ends_with(" " + p.file_type);
+  return p.device + ", " + p.model + (said ? "" : " (" + p.file_type + ")") + " " + format_fixed(p.tokens_per_s, 2) +
+         " t/s";
 }
 
 }  // namespace

@@ -77,6 +77,21 @@ TEST(SpeedPrediction, TheIntervalNeverReachesPastTheRoofline) {
   EXPECT_EQ(tight.basis.find("capped"), std::string::npos) << tight.basis;
 }
 
+// "nearest: RTX 4090, llama 7B Q8_0 (Q8_0) 98.13 t/s" said the type twice.
+TEST(SpeedPrediction, TheNearestPointSaysItsTypeOnce) {
+  SpeedPoint named = tg("A", 0.5, "Q8_0");
+  named.model = "llama 7B Q8_0";
+  SpeedPoint described = tg("B", 0.5);
+  described.model = "llama 8B Q4_K - Medium";
+  auto q = query("D");
+  q.file_type = "Q8_0";
+  EXPECT_NE(predict_speed({named}, q).basis.find("nearest: A, llama 7B Q8_0 500.00 t/s"), std::string::npos)
+      << predict_speed({named}, q).basis;
+  EXPECT_NE(predict_speed({described}, query("D")).basis.find("nearest: B, llama 8B Q4_K - Medium (Q4_K_M) 500.00 t/s"),
+            std::string::npos)
+      << predict_speed({described}, query("D")).basis;
+}
+
 TEST(SpeedPrediction, NoBasisSaysWhy) {
   const std::vector<SpeedPoint> pts = {tg("A", 0.5)};
   SpeedQuery q = query("X");
