@@ -70,8 +70,8 @@ CLI::App* add_embed_command(CLI::App& app, EmbedOptions& o) {
       ->capture_default_str()
       ->take_last();
   add_repetition_flags(*cmd, o.repetition.repetitions, o.repetition.ci_target_pct, o.repetition.max_time_s,
-                       "each phase's mean (the latency passes' mean ms; a batch size's texts/s), one figure a pass "
-                       "over the query set",
+                       "each phase's mean figure (a pass over the query set gives one: the latency phase its mean "
+                       "ms, a batch size its texts/s)",
                        "phase (the latency at batch 1, each batch size)");
   cmd->add_option("--warmup", o.warmup, "untimed calls before the latency pass and before each batch size")
       ->check(int_range(0, 1000))

@@ -449,8 +449,11 @@ Answers find_answers(const Comparison& cmp, Metric metric) {
   for (const PairAnswer& pa : ans.pairs) {
     if (pa.reversal) ans.sentences.push_back(pa.sentence);
   }
+  // Two columns and one clear leader everywhere: the headline is the pair's answer already
+  // ("b is fastest on every model ..." then "b is faster than a on every model ..." said it twice).
+  const bool headline_is_the_pair = n == 2 && ans.universal_winner >= 0;
   for (const PairAnswer& pa : ans.pairs) {
-    if (!pa.reversal) ans.sentences.push_back(pa.sentence);
+    if (!pa.reversal && !headline_is_the_pair) ans.sentences.push_back(pa.sentence);
   }
   return ans;
 }

@@ -24,7 +24,8 @@
 //     +1 % over <Y>, not significant)". What the headline calls within noise is that lead only:
 //     a third column may be significantly behind, and its pair line says so without
 //     contradicting it.
-//   - per pair, a sentence: "RX 6600 XT is faster than M2 Pro on Llama 3.1 8B Q4_K_M (+80 %,
+//   - per pair, a sentence (among Answers::sentences unless two columns have a universal winner,
+//     whose headline says it): "RX 6600 XT is faster than M2 Pro on Llama 3.1 8B Q4_K_M (+80 %,
 //     significant) and Qwen2.5 7B Q4_K_M (+65 %, significant), and slower on Phi-3 mini Q4_K_M
 //     (−14 %, significant): no universal winner between them." A difference the test does not
 //     hold up (tested: an untested one keeps its words, "untested") is never called faster or slower: "...; no clear difference on m1 F32 (a +0.5 %,

@@ -141,6 +141,24 @@ RunRecord tg_record(const std::string& id, const std::string& host, const std::s
   return r;
 }
 
+// Two machines, one clearly ahead on every model: "rig-b is fastest on every model ..." was
+// followed by "rig-b is faster than rig-a on every model ...": said once.
+TEST(Reversals, TwoColumnsWithAUniversalWinnerSayItOnce) {
+  const std::vector<RunRecord> records = {
+      tg_record("1", "rig-a", "m1", {2'000'000'000, 2'001'000'000, 1'999'000'000}),
+      tg_record("2", "rig-b", "m1", {1'000'000'000, 1'001'000'000, 999'000'000}),
+      tg_record("3", "rig-a", "m2", {2'000'000'000, 2'001'000'000, 1'999'000'000}),
+      tg_record("4", "rig-b", "m2", {1'000'000'000, 1'001'000'000, 999'000'000}),
+  };
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp);
+  const Answers an = find_answers(*cmp, Metric::kTg);
+  EXPECT_TRUE(an.headline.starts_with("rig-b is fastest on every model")) << an.headline;
+  EXPECT_EQ(an.sentences, (std::vector<std::string>{an.headline}));
+  ASSERT_EQ(an.pairs.size(), 1u);  // the pair is still there for the pairs table and json
+  EXPECT_TRUE(an.pairs[0].sentence.starts_with("rig-b is faster than rig-a on every model both ran")) << an.pairs[0].sentence;
+}
+
 // Differences inside the noise are named as such, and never make a reversal.
 TEST(Reversals, NoiseIsNotAReversal) {
   const auto rec = tg_record;
