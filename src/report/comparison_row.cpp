@@ -28,6 +28,7 @@ std::vector<std::string> noise_codes(const Cell& cell) {
   for (const NoiseNote& n : cell.noise) {
     if (std::find(codes.begin(), codes.end(), n.code) == codes.end()) codes.push_back(n.code);
   }
+  std::sort(codes.begin(), codes.end());  // one order in every cell and answer ("first_repetition, high_cv")
   return codes;
 }
 

@@ -52,8 +52,8 @@ struct Cell {
 // repetition (pp, tg, TTFT); nullopt for the others, a cell that is not measured, or n < 2.
 std::optional<MeanInterval> cell_interval(Metric metric, const Cell& cell);
 
-// The codes of a cell's noise notes (Cell::noise: "outliers", "steal"), each once, in order of
-// first appearance; empty when it has none.
+// The codes of a cell's noise notes (Cell::noise: "outliers", "steal"), each once, sorted (one
+// order in every cell and answer); empty when it has none.
 std::vector<std::string> noise_codes(const Cell& cell);
 
 struct Row {

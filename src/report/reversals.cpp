@@ -124,12 +124,13 @@ std::string noisy_text(const std::vector<std::string>& codes) {
   return codes.empty() ? "" : "; noisy runs: " + join(codes, ", ");
 }
 
-// The noise codes of two cells, each once, a's first.
+// The noise codes of two cells, each once, in noise_codes' order.
 std::vector<std::string> noise_of(const Cell& a, const Cell& b) {
   std::vector<std::string> codes = noise_codes(a);
   for (std::string& c : noise_codes(b)) {
     if (std::find(codes.begin(), codes.end(), c) == codes.end()) codes.push_back(std::move(c));
   }
+  std::sort(codes.begin(), codes.end());
   return codes;
 }
 
