@@ -358,6 +358,21 @@ std::vector<int> tune_ranking(const TuneResult& r, bool lower_is_better) {
   return order;
 }
 
+// How the race ended, for people (json keeps race_end_name's word): "too close to call at 24
+// repetitions (the best mean wins)" read "too_close".
+static std::string race_end_text(const TuneResult& r, const measure::TuneSpec& spec) {
+  switch (r.race.end) {
+    case measure::RaceEnd::kDecided: return "decided";
+    case measure::RaceEnd::kTie: return "a tie within ±" + format_fixed(spec.race.tie_pct, 1) + " % (either will do)";
+    case measure::RaceEnd::kTooClose:
+      return "too close to call at " + std::to_string(spec.race.max_repetitions) + " repetitions (the best mean wins)";
+    case measure::RaceEnd::kBudget: return "the time budget (--max-time)";
+    case measure::RaceEnd::kInterrupted: return "interrupted";
+    case measure::RaceEnd::kNoneLeft: return "no candidate left";
+  }
+  return measure::race_end_name(r.race.end);
+}
+
 std::string machine_noise_note(const TuneResult& r) {
   if (r.disturbed_trials == 0) return "";
   std::vector<std::string> seen;
@@ -398,7 +413,7 @@ void print_tune(const TuneReport& rep, OutputFormat format, std::ostream& out) {
                  "; " + std::to_string(r.candidates.size()) + " candidates, " + std::to_string(r.raced.size()) +
                  " raced" + (dropped ? ", " + std::to_string(dropped) + " dropped" : "") + "; " +
                  std::to_string(r.trials) + " trials in " + format_fixed(r.race.seconds, 0) + " s (budget " +
-                 format_fixed(spec.race.budget_s, 0) + " s); ended: " + measure::race_end_name(r.race.end));
+                 format_fixed(spec.race.budget_s, 0) + " s); ended: " + race_end_text(r, spec));
   render(t, format, out);
   out << "\n" << winner_lines(rep, order) << "\n";
   for (size_t k = 0; k < dropped_reasons.size(); ++k) {

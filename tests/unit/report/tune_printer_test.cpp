@@ -89,6 +89,15 @@ TEST(TunePrinter, TrialsOnADisturbedMachineAreCountedAndSaid) {
   EXPECT_EQ(j["machine_noise"][0]["code"], "machine_busy");
 }
 
+// The preamble said "ended: too_close", the race's identifier.
+TEST(TunePrinter, HowTheRaceEndedIsSaidInWords) {
+  Fixture f;
+  f.result.race.end = measure::RaceEnd::kTooClose;
+  const std::string md = testing::unwrapped(f.print(OutputFormat::kMarkdown));
+  EXPECT_NE(md.find("ended: too close to call at 24 repetitions (the best mean wins)"), std::string::npos) << md;
+  EXPECT_EQ(nlohmann::json::parse(f.print(OutputFormat::kJson))["end"], "too_close");  // json keeps the word
+}
+
 TEST(TuneRanking, WinnerThenTheRoundsThenTheScreenThenTheDropped) {
   Fixture f;
   EXPECT_EQ(tune_ranking(f.result, false), (std::vector<int>{1, 2, 0, 3}));
