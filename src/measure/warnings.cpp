@@ -52,10 +52,8 @@ std::vector<Warning> plan_warnings(const std::vector<TestCase>& plan, const std:
                                      : ContextSource::kAsked;
     if (auto w = context_warning(p.n_ctx, m.n_ctx_train, m.name, source)) add(std::move(*w));
     if (m.synthetic) {
-      add({"model '" + m.name +
-               "' is synthetic (random weights): its speed and memory are the real model's, its "
-               "outputs are not",
-           ""});
+      // One line within 120 columns after "rigbench: warning: " for a short name.
+      add({"model '" + m.name + "' is synthetic: the real model's speed and memory, random outputs", ""});
     }
   }
   return out;
