@@ -66,13 +66,16 @@ Table fit_ranking_table(const FitRankingReport& r) {
                money(o.usd_per_gib_usable, 2)});
   }
   if (!r.ranking.not_fitting.empty()) {
+    // Each name whole on its line.
     std::string names;
-    for (const std::string& d : r.ranking.not_fitting) names += (names.empty() ? "" : ", ") + d;
+    for (const std::string& d : r.ranking.not_fitting) names += (names.empty() ? "" : ", ") + keep_whole(d);
     t.add_note("does not fit: " + names);
   }
   for (const std::string& d : r.ranking.dropped) t.add_note("below --min-tps: " + d);
   if (!r.ranking.left_out.empty()) {
-    t.add_note("left out: " + join(r.ranking.left_out, ", ") + " (" + fit::kLeftOutReason + ")");
+    std::vector<std::string> names;
+    for (const std::string& d : r.ranking.left_out) names.push_back(keep_whole(d));
+    t.add_note("left out: " + join(names, ", ") + " (" + fit::kLeftOutReason + ")");
   }
   if (r.ranking.n_ctx_asked > 0 && r.ranking.n_ctx_asked != r.ranking.n_ctx) {  // the planner's words (fit's table)
     t.add_note("n_ctx " + std::to_string(r.ranking.n_ctx_asked) + " padded to " + std::to_string(r.ranking.n_ctx) +

@@ -278,6 +278,12 @@ std::size_t display_width(std::string_view s) {
   return n;
 }
 
+std::string keep_whole(const std::string& name) {
+  std::string out;
+  for (char c : name) out += c == ' ' ? std::string("\u00a0") : std::string(1, c);
+  return out;
+}
+
 std::size_t widest_line(std::string_view text) {
   std::size_t widest = 0;
   while (!text.empty()) {

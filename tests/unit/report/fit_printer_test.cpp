@@ -2,6 +2,8 @@
 // encoder such as bge: fit::FitResult::generates false) against one that does.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include <algorithm>
 
 #include "report/fit_printer.h"
@@ -114,6 +116,16 @@ TEST(FitRankingPrinter, ThePricePerGibSentenceSaysItComparesWholeFits) {
       << answer;
   EXPECT_NE(answer.find("with partial offload (layers in the host's RAM), one Arc B580 for $249"), std::string::npos)
       << answer;
+  // The "does not fit" list broke "M2" / "Pro 32GB" across lines: each name stays whole.
+  for (int i = 0; i < 12; ++i) r.ranking.not_fitting.push_back("M2 Pro " + std::to_string(16 + i) + "GB");
+  std::ostringstream md;
+  render(fit_ranking_table(r), OutputFormat::kMarkdown, md);
+  std::istringstream lines(md.str());
+  for (std::string line; std::getline(lines, line);) {
+    EXPECT_LE(display_width(line), 120u) << line;
+    EXPECT_FALSE(line.ends_with(" M2") || line.ends_with(" M2 Pro")) << line;
+  }
+  EXPECT_NE(md.str().find("M2\u00a0Pro\u00a027GB"), std::string::npos) << md.str();
 }
 
 }  // namespace
