@@ -2,9 +2,8 @@
 // encoder such as bge: fit::FitResult::generates false) against one that does.
 #include <gtest/gtest.h>
 
-#include <sstream>
-
 #include <algorithm>
+#include <sstream>
 
 #include "report/fit_printer.h"
 #include "report/fit_ranking_printer.h"
