@@ -11,11 +11,6 @@ namespace rigbench::fit {
 
 namespace {
 
-bool is_input(const model::TensorInfo& t) {
-  return t.layer < 0 && (t.name.rfind("token_embd", 0) == 0 || t.name.rfind("position_embd", 0) == 0 ||
-                         t.name.rfind("token_types", 0) == 0);
-}
-
 // The split's shares: -ts where given, else each device's capacity (llama.cpp's default split
 // is by the free memory each device reports).
 std::vector<double> shares_of(const std::vector<SplitDevice>& devices) {
@@ -196,7 +191,7 @@ SplitPlan plan_device_split(const model::ModelShape& s, const std::vector<SplitD
   const double all = static_cast<double>(bytes_per_token(s, c, depth));
   uint64_t input = 0;
   for (const auto& t : s.tensors) {
-    if (is_input(t)) input += t.bytes;
+    if (model::is_input_tensor(t)) input += t.bytes;
   }
   const double host_read = static_cast<double>(e.host.weights > input ? e.host.weights - input : 0);
   double weights = host_read;

@@ -11,14 +11,6 @@ namespace rigbench::fit {
 
 namespace {
 
-// Tensors of llama.cpp's input layer: looked up on the host, never offloaded.
-bool is_input_tensor(const model::TensorInfo& t) {
-  if (t.layer >= 0) return false;
-  for (const char* prefix : {"token_embd", "position_embd", "token_types"})
-    if (t.name.rfind(prefix, 0) == 0) return true;
-  return false;
-}
-
 bool is_repackable(const model::TensorInfo& t) {
   const std::string type = to_lower(t.type);
   return (type == "q4_0" || type == "q4_k" || type == "iq4_nl" || type == "mxfp4") && t.n_rows % 8 == 0;
@@ -86,7 +78,7 @@ void place_weights(const model::ModelShape& s, const ContextParams& c, LayerDevi
   auto clamp = [&](int d) { return n_devices <= 0 ? -1 : std::min(d, n_devices - 1); };
   int embd_where = -1;
   for (const auto& t : s.tensors) {
-    int natural = is_input_tensor(t) ? -1 : layer_device(t.layer >= 0 ? t.layer : n_layer);
+    int natural = model::is_input_tensor(t) ? -1 : layer_device(t.layer >= 0 ? t.layer : n_layer);
     if (!device_takes(t, max_tensor_bytes)) natural = -1;
     int where = natural;
     if (auto o = overrides.match(t.name)) where = *o < 0 ? -1 : clamp(*o);

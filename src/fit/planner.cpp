@@ -3,15 +3,11 @@
 #include <algorithm>
 
 #include "core/strings.h"
+#include "fit/speed_work.h"
 
 namespace rigbench::fit {
 
 namespace {
-
-bool is_input(const model::TensorInfo& t) {
-  return t.layer < 0 && (t.name.rfind("token_embd", 0) == 0 || t.name.rfind("position_embd", 0) == 0 ||
-                         t.name.rfind("token_types", 0) == 0);
-}
 
 void add_note(std::string& note, const std::string& more) {
   if (more.empty()) return;
@@ -72,7 +68,7 @@ double tg_bound(const model::ModelShape& s, const Target& t, const ContextParams
   const double all = static_cast<double>(bytes_per_token(s, c, depth));
   uint64_t input = 0;
   for (const auto& tensor : s.tensors) {
-    if (is_input(tensor)) input += tensor.bytes;
+    if (model::is_input_tensor(tensor)) input += tensor.bytes;
   }
   // Weights read per token on the host exclude the input embeddings (one row per token).
   const double host_read = static_cast<double>(m.host.weights > input ? m.host.weights - input : 0);
@@ -207,10 +203,7 @@ std::vector<FitResult> plan_fit_split_default_context(const model::ModelShape& s
 uint64_t bytes_per_token(const model::ModelShape& s, const ContextParams& c, int depth) {
   double bytes = 0;
   for (const auto& t : s.tensors) {
-    if (is_input(t)) continue;
-    const bool expert = t.name.find("_exps") != std::string::npos;
-    bytes += expert && s.n_expert > 0 ? static_cast<double>(t.bytes) * s.n_expert_used / s.n_expert
-                                      : static_cast<double>(t.bytes);
+    if (!model::is_input_tensor(t)) bytes += static_cast<double>(t.bytes) * expert_share(s, t);  // a row of the input
   }
   if (depth > 0) {
     ContextParams one = c;
@@ -354,7 +347,7 @@ std::vector<FitResult> plan_fit_split(const model::ModelShape& s, const Target& 
   for (const auto& r : results) weights += static_cast<double>(r.device.weights);
   uint64_t input = 0;
   for (const auto& tensor : s.tensors) {
-    if (is_input(tensor)) input += tensor.bytes;
+    if (model::is_input_tensor(tensor)) input += tensor.bytes;
   }
   const double host_read =
       results.empty()

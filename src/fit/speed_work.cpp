@@ -6,12 +6,12 @@
 
 namespace rigbench::fit {
 
-namespace {
-
 double expert_share(const model::ModelShape& s, const model::TensorInfo& t) {
   const bool expert = t.name.find("_exps") != std::string::npos;
   return expert && s.n_expert > 0 ? static_cast<double>(s.n_expert_used) / s.n_expert : 1.0;
 }
+
+namespace {
 
 // ggml's type named `name` ("q4_K"), or GGML_TYPE_COUNT.
 ggml_type type_named(const std::string& name) {

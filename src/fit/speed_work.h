@@ -8,6 +8,10 @@
 
 namespace rigbench::fit {
 
+// The share of tensor `t`'s bytes one token reads: used / total experts for an MoE expert
+// tensor (a name with "_exps"), 1 for the rest.
+double expert_share(const model::ModelShape& shape, const model::TensorInfo& t);
+
 // Weight bytes read per generated token: every tensor's bytes (GGUF tensor infos), MoE expert
 // tensors (names with "_exps") scaled by used / total experts. The input embeddings count, as
 // llama-bench's model size (the dataset's work per token) counts them.

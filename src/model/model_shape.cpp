@@ -14,6 +14,13 @@
 
 namespace rigbench::model {
 
+bool is_input_tensor(const TensorInfo& t) {
+  if (t.layer >= 0) return false;
+  for (const char* prefix : {"token_embd", "position_embd", "token_types"})
+    if (t.name.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
 Result<ModelShape> read_shape(const std::string& path) {
   auto file = open_gguf(path);
   if (!file) return std::unexpected(file.error());

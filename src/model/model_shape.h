@@ -19,6 +19,10 @@ struct TensorInfo {
   int64_t n_rows = 1;  // ne[1]: rows of a matrix (1 for a vector)
 };
 
+// A tensor of llama.cpp's input layer (token_embd, position_embd, token_types, outside the
+// blocks): looked up on the host, a row per token, never offloaded nor read whole per token.
+bool is_input_tensor(const TensorInfo& t);
+
 struct ModelShape {
   std::string arch;      // general.architecture
   std::string name;      // general.name or the file stem
