@@ -195,7 +195,8 @@ static std::string help_lines(const std::string& text) {
     }
     const std::size_t lead = std::min(line.find_first_not_of(' '), std::size_t{40});
     const std::string wrapped = report::paragraph_lines(line.substr(lead), "  ", report::kMarkdownWidth - lead);
-    for (const std::string& l : split(wrapped.substr(0, wrapped.size() - 1), '\n')) lines.push_back(std::string(lead, ' ') + l);
+    for (const std::string& l : split(wrapped.substr(0, wrapped.size() - 1), '\n'))
+      lines.push_back(std::string(lead, ' ') + l);
   }
   return join(lines, "\n");
 }

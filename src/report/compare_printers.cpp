@@ -4,10 +4,10 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <tuple>
-#include <nlohmann/json.hpp>
 
 #include "core/noise_note.h"
 #include "core/strings.h"
@@ -162,11 +162,12 @@ std::optional<std::pair<Comparison, std::string>> lettered(const Comparison& cmp
                    "Columns by letter (their names are too long for a 120-column table): " + join(legend, ", ") + "."};
 }
 
-void print_markdown(const Comparison& full_cmp, const std::vector<Regression>& regressions, double alpha, std::ostream& out,
-                    const CompareExtras& extras) {
+void print_markdown(const Comparison& full_cmp, const std::vector<Regression>& regressions, double alpha,
+                    std::ostream& out, const CompareExtras& extras) {
   const std::vector<Answers>& answers = extras.answers;
   print_answer_sentences(answers, out);
-  if (const std::string lines = capacity_lines(extras.capacity, row_servers(full_cmp)); !lines.empty()) out << lines << "\n";
+  if (const std::string lines = capacity_lines(extras.capacity, row_servers(full_cmp)); !lines.empty())
+    out << lines << "\n";
   const auto short_names = lettered(full_cmp, answers);
   const Comparison& cmp = short_names ? short_names->first : full_cmp;
   Table table = compare_table(cmp);
@@ -420,7 +421,8 @@ CellPieces cell_pieces(const Comparison& cmp, const Row& row, std::size_t column
   add(interval_text(row.metric, c));
   if (column != cmp.baseline && !std::isnan(c.ratio)) add(ratio_text(c.ratio));
   // In the report a best-of names its knobs, which may break between them.
-  for (const std::string& piece : for_html ? split(best_of_text(c, true), ' ') : std::vector<std::string>{best_of_text(c, false)})
+  for (const std::string& piece :
+       for_html ? split(best_of_text(c, true), ' ') : std::vector<std::string>{best_of_text(c, false)})
     add(piece);
   // "[sources_disagree, gap]" and "[noise: first_repetition, high_cv]" may break after each code,
   // in the report also after "[noise:" (six machines' columns side by side in 1280 px).

@@ -49,12 +49,11 @@
 // (llama-bench csv and sql) enter with the mean and standard deviation their file states. A
 // column whose run was refused for memory counts as a loser ("won't fit"); a column with
 // no run does not count. Ratios are against the baseline column (unless chosen, the first
-// one with a measured result: default_baseline), oriented so that > 1 is better than the baseline (t/s: cell / baseline; ms, J,
-// cost: baseline / cell). Memory rows have no winner and no ratio: less memory is not better.
-// By model, models of different parameter counts are not ranked against each other unless
-// asked (--across-sizes): a row whose measured models differ in size has no winner ("sizes
-// differ"), a ratio only against a baseline of the cell's size, and no answer between them
-// (a 260K-parameter model is not "faster than" a 7B one: it does less).
+// one with a measured result: default_baseline), oriented so that > 1 is better than the baseline (t/s: cell /
+// baseline; ms, J, cost: baseline / cell). Memory rows have no winner and no ratio: less memory is not better. By
+// model, models of different parameter counts are not ranked against each other unless asked (--across-sizes): a row
+// whose measured models differ in size has no winner ("sizes differ"), a ratio only against a baseline of the cell's
+// size, and no answer between them (a 260K-parameter model is not "faster than" a 7B one: it does less).
 //
 // A refused run (RunRecord::refused, stored by `rigbench bench` when fit says the model will
 // not fit the machine) marks its pp and tg cells "won't fit" unless the column also ran them.

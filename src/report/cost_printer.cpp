@@ -121,7 +121,8 @@ void print_cost(const cost::CostReport& r, OutputFormat format, std::ostream& ou
       for (const auto& f : run->energy_flags) flags += (flags.empty() ? "" : ", ") + f;
       out << "energy flagged: " << flags << " (notes below)\n";
     }
-    if (!run->doubt.empty()) out << paragraph_lines("doubt: " + run->doubt + " (its t/s may not be what a steady load gets)");
+    if (!run->doubt.empty())
+      out << paragraph_lines("doubt: " + run->doubt + " (its t/s may not be what a steady load gets)");
     if (!run->passed_over.empty()) out << paragraph_lines(run->passed_over);
     out << "\n";
   }

@@ -30,8 +30,8 @@ struct PricedRun {
   std::string record_id, model, machine, test_time;
   std::vector<std::string> energy_flags;  // the run's energy.flags (doubts about its watts)
   std::vector<std::string> energy_notes;  // the run's energy.notes
-  std::string passed_over;  // cost::StoredRun::passed_over: the later runs "latest" did not take, "" none
-  std::string doubt;        // cost::unpriceable_reason of this run ("9 of 16 requests failed"), "" none
+  std::string passed_over;                // cost::StoredRun::passed_over: the later runs "latest" did not take, "" none
+  std::string doubt;                      // cost::unpriceable_reason of this run ("9 of 16 requests failed"), "" none
 };
 
 // `run` as `cost --run` says it: its id, model (name, file type, "(synthetic)"), machine (its

@@ -44,7 +44,8 @@ std::string table_html(const std::vector<std::string>& head, const std::vector<T
   // would be wider than the page.
   for (const std::string& c : head) {
     std::string text = html_escape(c);
-    for (std::size_t at = text.find('-'); at != std::string::npos; at = text.find('-', at + 6)) text.insert(at + 1, "<wbr>");
+    for (std::size_t at = text.find('-'); at != std::string::npos; at = text.find('-', at + 6))
+      text.insert(at + 1, "<wbr>");
     h += "<th>" + text + "</th>";
   }
   h += "</tr></thead><tbody>\n";

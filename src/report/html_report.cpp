@@ -181,7 +181,8 @@ std::string metric_section(const Comparison& cmp, const MetricSection& s, const 
     char buf[256];
     std::snprintf(buf, sizeof buf,
                   " Log axis (the largest bar is %.0f times the smallest): equal heights are equal ratios, and "
-                  "each power of ten on it (1, 10, 100) is ten times the one below.", ratio);
+                  "each power of ten on it (1, 10, 100) is ten times the one below.",
+                  ratio);
     note += buf;
   }
   charts.push_back(std::move(spec));

@@ -1,7 +1,6 @@
 #include "report/listings.h"
 
 #include <algorithm>
-
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -142,8 +141,9 @@ Table import_table(const std::vector<store::ImportBatch>& batches, const std::ve
                TableCell::count(batches[i].skipped.size())});
   }
   if (std::any_of(counts.begin(), counts.end(), [](const store::ImportCounts& c) { return c.samples_added > 0; }))
-    t.add_note("gained samples: records stored earlier as summaries without their samples (llama-bench csv or sql) "
-               "that this file holds with them; the stored copy now has the samples, nothing was lost.");
+    t.add_note(
+        "gained samples: records stored earlier as summaries without their samples (llama-bench csv or sql) "
+        "that this file holds with them; the stored copy now has the samples, nothing was lost.");
   return t;
 }
 

@@ -180,9 +180,10 @@ class MarkdownPrinter final : public Printer {
                         "too spread to pin the mean");
     }
     if (!bounds_.empty() && !options_.wide)  // --wide: the tg bound t/s column
-      table_.add_footer("tg bound t/s (bandwidth / bytes read per token: the weights, less the token embeddings of which a "
-                        "token reads one row, and the KV cache at the test's depth; an upper bound, not a measurement): " +
-                        bounds_);
+      table_.add_footer(
+          "tg bound t/s (bandwidth / bytes read per token: the weights, less the token embeddings of which a "
+          "token reads one row, and the KV cache at the test's depth; an upper bound, not a measurement): " +
+          bounds_);
     if (!commit_.empty()) table_.add_footer("llama.cpp build: " + commit_);
     if (synthetic_)
       table_.add_note(

@@ -158,8 +158,8 @@ std::string pair_sentence(const Comparison& cmp, const PairAnswer& pa, Metric me
     }
   }
   const std::size_t measured = ahead.size() + behind.size() + unclear.size() + equal.size();
-  const bool all_significant_ahead =
-      behind.empty() && equal.empty() && unclear.empty() && !ahead.empty() && pa.a_ahead == static_cast<int>(pa.items.size());
+  const bool all_significant_ahead = behind.empty() && equal.empty() && unclear.empty() && !ahead.empty() &&
+                                     pa.a_ahead == static_cast<int>(pa.items.size());
   std::string s;
   if (all_significant_ahead && measured > 1) {
     s = a + " " + w.better + " " + b + " on every " + item_noun(cmp.by) + " both ran: " + and_list(ahead);
@@ -476,7 +476,9 @@ Table pairs_table(const Comparison& cmp, const Answers& ans) {
       switch (it.side) {
         case PairSide::kAAhead:
         case PairSide::kBAhead:
-          verdict = !it.significant ? (std::isnan(it.p) ? "untested" : it.inconclusive ? "inconclusive" : "not significant")
+          verdict = !it.significant ? (std::isnan(it.p)  ? "untested"
+                                       : it.inconclusive ? "inconclusive"
+                                                         : "not significant")
                                     : (it.side == PairSide::kAAhead ? "a ahead" : "b ahead");
           break;
         case PairSide::kEqual: verdict = "even"; break;

@@ -7,10 +7,10 @@
 // Mtok, lower is better: answers_metric):
 //   - every pair of columns (machines, models, builds or backends, as compare's --by): on each
 //     row both ran, which is ahead (the better mean), by how much (the ratio of means less 1,
-//     from the first column's view: +80 % t/s, or −30 % ms, J or cost) and whether the difference is significant: Welch's t-test, two-sided, at `alpha`
-//     (core/significance.h, the test compare's regressions use), on the cells' per-sample
-//     values, or on their statistics for a summary-only source. A row where one column's run
-//     was refused for memory and the other ran counts as "alone runs it" for the one that ran.
+//     from the first column's view: +80 % t/s, or −30 % ms, J or cost) and whether the difference is significant:
+//     Welch's t-test, two-sided, at `alpha` (core/significance.h, the test compare's regressions use), on the cells'
+//     per-sample values, or on their statistics for a summary-only source. A row where one column's run was refused for
+//     memory and the other ran counts as "alone runs it" for the one that ran.
 //   - per row, a ranking: the measured columns by mean, best first, then those that did not fit;
 //     the leader is "clear" exactly where compare's table names the row's winner (rank_row in
 //     report/row_ranking.h: the same test at the same alpha), or only it ran.
@@ -28,12 +28,12 @@
 //     whose headline says it): "RX 6600 XT is faster than M2 Pro on Llama 3.1 8B Q4_K_M (+80 %,
 //     significant) and Qwen2.5 7B Q4_K_M (+65 %, significant), and slower on Phi-3 mini Q4_K_M
 //     (−14 %, significant): no universal winner between them." A difference the test does not
-//     hold up (tested: an untested one keeps its words, "untested") is never called faster or slower: "...; no clear difference on m1 F32 (a +0.5 %,
-//     not significant)", or "a and b show no clear difference on ..." alone. A pair is a reversal when
-//     each side is significantly ahead somewhere. Other metrics speak their own words: "has a
-//     shorter TTFT than ... and a longer one on", "uses less energy per token than ... and more
-//     on", "costs less per Mtok than ... and more on"; the headline "has the shortest TTFT",
-//     "uses the least energy per token", "costs least per Mtok".
+//     hold up (tested: an untested one keeps its words, "untested") is never called faster or slower: "...; no clear
+//     difference on m1 F32 (a +0.5 %, not significant)", or "a and b show no clear difference on ..." alone. A pair is
+//     a reversal when each side is significantly ahead somewhere. Other metrics speak their own words: "has a shorter
+//     TTFT than ... and a longer one on", "uses less energy per token than ... and more on", "costs less per Mtok than
+//     ... and more on"; the headline "has the shortest TTFT", "uses the least energy per token", "costs least per
+//     Mtok".
 // An "item" is what a row is about besides the metric: the model for --by machine or build,
 // the machine for --by model; with the test ("tg128") and the other identity added only when
 // the rows differ in them, and by build the knobs that differ between rows (Row::knobs_shown:
@@ -70,8 +70,9 @@ struct PairItem {
   double mean_a = std::nan(""), mean_b = std::nan("");  // in the metric's unit; NaN for a side that did not fit
   double change = std::nan("");  // mean_a / mean_b - 1 (t/s: > 0 = a ahead; ms, J, cost: < 0); NaN for kAOnly/kBOnly
   double p = std::nan("");   // two-sided Welch p-value; NaN when untested (fewer than 2 samples a side)
-  bool significant = false;  // test_cells (report/row_ranking.h); true for kAOnly/kBOnly (one side cannot run it at all)
-  bool inconclusive = false; // p < alpha, held back by a disturbed run (CellsTest::inconclusive)
+  bool significant =
+      false;  // test_cells (report/row_ranking.h); true for kAOnly/kBOnly (one side cannot run it at all)
+  bool inconclusive = false;  // p < alpha, held back by a disturbed run (CellsTest::inconclusive)
   // The noise codes (report::noise_codes) of the two cells, each once: an answer resting on
   // noisy runs says so ("+15 %, significant; noisy runs: outliers, steal").
   std::vector<std::string> noise;
@@ -146,8 +147,8 @@ Table rankings_table(const Comparison& cmp, const Answers& answers);
 
 // json: {"metric", "unit_test", "items_note", "alpha", "headline", "sentences", "universal_winner" (label or
 // null), "pairs": [{"a", "b", "reversal", "a_ahead", "b_ahead", "sentence", "items": [{"item",
-// "side" ("a", "b", "equal", "a only", "b only"), "a_tps", "b_tps", "change", "p", "significant", "inconclusive", "noise"}]}],
-// "rankings": [{"item", "order": [{"column", "mean_tps", "fits"}], "clear", "p", "noise"}]}; the figures'
+// "side" ("a", "b", "equal", "a only", "b only"), "a_tps", "b_tps", "change", "p", "significant", "inconclusive",
+// "noise"}]}], "rankings": [{"item", "order": [{"column", "mean_tps", "fits"}], "clear", "p", "noise"}]}; the figures'
 // keys carry the metric's unit: _tps (pp, tg), _ms (TTFT), _j_per_token, _per_mtok (cost).
 nlohmann::ordered_json answers_json(const Comparison& cmp, const Answers& answers);
 

@@ -37,7 +37,8 @@ struct CellsTest {
   double p = std::nan("");    // cells_p: NaN when untested
   bool significant = false;   // means differ, p < alpha, and no disturbance holds it back
   bool inconclusive = false;  // p < alpha, but a disturbed run and a lead within kDisturbedLeadRatio
-  std::vector<std::string> disturbed;  // the disturbing codes (core/noise_note.h disturbs_run) of the two cells, each once
+  std::vector<std::string>
+      disturbed;  // the disturbing codes (core/noise_note.h disturbs_run) of the two cells, each once
 };
 CellsTest test_cells(const Row& row, const Cell& a, const Cell& b, double alpha);
 

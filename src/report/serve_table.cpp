@@ -222,10 +222,12 @@ void add_serve_footers(Table& table, const RunRecord& rec, int n_gen) {
   if (std::isfinite(s.server_prompt_tps) || std::isfinite(s.server_cache_n_mean)) {
     // Each figure the server reported, none it did not (a server without a prompt cache read "nan").
     std::string line = "server prompt:";
-    if (std::isfinite(s.server_prompt_n_mean)) line += " " + format_fixed(s.server_prompt_n_mean, 1) + " tokens evaluated a request";
+    if (std::isfinite(s.server_prompt_n_mean))
+      line += " " + format_fixed(s.server_prompt_n_mean, 1) + " tokens evaluated a request";
     if (std::isfinite(s.server_prompt_tps)) line += " at " + format_fixed(s.server_prompt_tps, 1) + " t/s";
     if (std::isfinite(s.server_cache_n_mean))
-      line += std::string(line.ends_with(':') ? "" : ",") + " " + format_fixed(s.server_cache_n_mean, 1) + " from its cache";
+      line += std::string(line.ends_with(':') ? "" : ",") + " " + format_fixed(s.server_cache_n_mean, 1) +
+              " from its cache";
     table.add_footer(at + line);
   }
   if (std::isfinite(s.server_draft_accepted_pct)) {

@@ -1,13 +1,13 @@
 #include "report/table.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <set>
-#include <cctype>
 
 #include "core/strings.h"
 #include "report/escape.h"
@@ -59,8 +59,9 @@ std::string prefix_columns(const std::string& s, std::size_t n) {
 // A unit a figure carries ("ms", "t/s", "GiB"), less trailing punctuation ("ms," "ms)").
 bool is_unit(std::string_view w) {
   while (!w.empty() && std::string_view(",.;:)]").find(w.back()) != std::string_view::npos) w.remove_suffix(1);
-  static const std::set<std::string_view> kUnits = {"ms", "s", "t/s", "tok/s", "W", "J", "Wh", "kWh", "KiB", "MiB",
-                                                    "GiB", "TiB", "KB", "MB", "GB", "TB", "GB/s", "Hz", "MHz", "GHz"};
+  static const std::set<std::string_view> kUnits = {"ms",  "s",   "t/s",  "tok/s", "W",   "J",  "Wh",
+                                                    "kWh", "KiB", "MiB",  "GiB",   "TiB", "KB", "MB",
+                                                    "GB",  "TB",  "GB/s", "Hz",    "MHz", "GHz"};
   return kUnits.count(w) > 0;
 }
 
@@ -73,9 +74,10 @@ std::vector<std::string> unbreakable_words(const std::string& text) {
   bool join_next = false;
   for (const std::string& w : split(text, ' ')) {
     const bool relation = w == "=" || w == "<" || w == ">" || w == "<=" || w == ">=" || w == "\u2264" || w == "\u2265";
-    const bool unit = !words.empty() && !words.back().empty() && std::isdigit(static_cast<unsigned char>(words.back().back())) &&
-                      is_unit(w);
-    if (!words.empty() && !w.empty() && !words.back().empty() && (join_next || relation || unit || w.starts_with('%'))) {
+    const bool unit = !words.empty() && !words.back().empty() &&
+                      std::isdigit(static_cast<unsigned char>(words.back().back())) && is_unit(w);
+    if (!words.empty() && !w.empty() && !words.back().empty() &&
+        (join_next || relation || unit || w.starts_with('%'))) {
       words.back() += " " + w;
     } else {
       words.push_back(w);

@@ -6,9 +6,9 @@
 
 #include "core/knobs.h"
 #include "core/llama_commands.h"
+#include "core/noise_note.h"
 #include "core/significance.h"
 #include "core/stats.h"
-#include "core/noise_note.h"
 #include "core/strings.h"
 
 namespace rigbench::report {
@@ -108,8 +108,8 @@ std::string reason(const TuneReport& rep, const std::vector<int>& order, int i) 
       return "slower " + where_out(*e) + ": " + pct_text(e->gap_pct) + ", " + p_text(e->p_value);
     case RaceStatus::kHalved:
       // Left by rank, not by the test (docs/tune.md): said as what it was.
-      return std::string(e->round_out == 0 ? "not in the screen's best third" : "in the slower half of round " +
-                                                                                     std::to_string(e->round_out)) +
+      return std::string(e->round_out == 0 ? "not in the screen's best third"
+                                           : "in the slower half of round " + std::to_string(e->round_out)) +
              " by mean: " + pct_text(e->gap_pct) + ", " + p_text(e->p_value);
     case RaceStatus::kFailed:
       return "failed: " + e->error;
@@ -260,7 +260,8 @@ nlohmann::json run_json(const TuneReport& rep, const std::vector<int>& order) {
   j["trials"] = r.trials;
   j["disturbed_trials"] = r.disturbed_trials;
   j["machine_noise"] = nlohmann::json::array();
-  for (const NoiseNote& n : r.machine_noise) j["machine_noise"].push_back({{"code", n.code}, {"note", noise_note_text(n)}});
+  for (const NoiseNote& n : r.machine_noise)
+    j["machine_noise"].push_back({{"code", n.code}, {"note", noise_note_text(n)}});
   j["trial_seconds"] = r.race.seconds;
   j["budget_s"] = spec.race.budget_s;
   j["alpha"] = spec.race.alpha;
@@ -409,11 +410,12 @@ void print_tune(const TuneReport& rep, OutputFormat format, std::ostream& out) {
   }
   const size_t dropped = r.candidates.size() - r.raced.size();
   t.add_preamble("tune: " + rep.model_name + ", " + measure::objective_label(spec) + " at n_ctx " +
-                 std::to_string(spec.n_ctx) + (spec.n_parallel > 1 ? ", " + std::to_string(spec.n_parallel) + " slots" : "") +
-                 "; " + std::to_string(r.candidates.size()) + " candidates, " + std::to_string(r.raced.size()) +
-                 " raced" + (dropped ? ", " + std::to_string(dropped) + " dropped" : "") + "; " +
-                 std::to_string(r.trials) + " trials in " + format_fixed(r.race.seconds, 0) + " s (budget " +
-                 format_fixed(spec.race.budget_s, 0) + " s); ended: " + race_end_text(r, spec));
+                 std::to_string(spec.n_ctx) +
+                 (spec.n_parallel > 1 ? ", " + std::to_string(spec.n_parallel) + " slots" : "") + "; " +
+                 std::to_string(r.candidates.size()) + " candidates, " + std::to_string(r.raced.size()) + " raced" +
+                 (dropped ? ", " + std::to_string(dropped) + " dropped" : "") + "; " + std::to_string(r.trials) +
+                 " trials in " + format_fixed(r.race.seconds, 0) + " s (budget " + format_fixed(spec.race.budget_s, 0) +
+                 " s); ended: " + race_end_text(r, spec));
   render(t, format, out);
   out << "\n" << winner_lines(rep, order) << "\n";
   for (size_t k = 0; k < dropped_reasons.size(); ++k) {

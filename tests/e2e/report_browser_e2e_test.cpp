@@ -161,7 +161,8 @@ TEST(ReportBrowserE2E, SixMachinesWithLongNamesFitA1280PxWindow) {
                  "office-ryzen-7950x-cpu-only", "lab-arc-b580-intel", "studio-m3-ultra-512gb"});
   if (HasFatalFailure()) return;
   const std::string html_path = dir.file("six.html");
-  const ProcessResult report = run_process({RIGBENCH_BIN, "report", "--db", dir.file("r.db"), "--output-file", html_path});
+  const ProcessResult report =
+      run_process({RIGBENCH_BIN, "report", "--db", dir.file("r.db"), "--output-file", html_path});
   ASSERT_EQ(report.exit_code, 0) << report.err;
   const ProcessResult check =
       run_process({node, RIGBENCH_BROWSER_CHECK, RIGBENCH_NPM_DIR, chromium, html_path, dir.file("six.png"), "1280"});

@@ -95,14 +95,15 @@ TEST(TableWidthsE2EFakeServer, EveryMdOutputOfEverySubcommandFitsIn120Columns) {
   // tables): the tables name them by letter, the legend by name.
   const std::string three = dir.file("three.db");
   for (const char* machine : {"desktop-rx6600xt-vulkan", "linux-2080ti-cuda-workstation", "macbook-pro-m2-pro-32gb"}) {
-    const ProcessResult b = rigbench({"bench", model, "-p", "16", "-n", "4", "-r", "2", "-t", "1", "--machine", machine,
-                                      "--db", three});
+    const ProcessResult b =
+        rigbench({"bench", model, "-p", "16", "-n", "4", "-r", "2", "-t", "1", "--machine", machine, "--db", three});
     ASSERT_EQ(b.exit_code, 0) << b.err;
   }
   const ProcessResult lettered = rigbench({"compare", "--db", three});
   ASSERT_EQ(lettered.exit_code, 0) << lettered.err;
-  EXPECT_NE(testing::unwrapped(lettered.out).find("A = desktop-rx6600xt-vulkan (baseline), B = linux-2080ti-cuda-workstation, C = "
-                                                  "macbook-pro-m2-pro-32gb."),
+  EXPECT_NE(testing::unwrapped(lettered.out)
+                .find("A = desktop-rx6600xt-vulkan (baseline), B = linux-2080ti-cuda-workstation, C = "
+                      "macbook-pro-m2-pro-32gb."),
             std::string::npos)
       << lettered.out;
   EXPECT_NE(lettered.out.find(" A (baseline) |"), std::string::npos) << lettered.out;

@@ -1,11 +1,12 @@
 // report: fit's and fit --rank's tables for a model that generates no tokens one by one (an
 // encoder such as bge: fit::FitResult::generates false) against one that does.
+#include "report/fit_printer.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <sstream>
 
-#include "report/fit_printer.h"
 #include "report/fit_ranking_printer.h"
 
 namespace rigbench::report {
@@ -106,12 +107,14 @@ TEST(FitRankingPrinter, ThePricePerGibSentenceSaysItComparesWholeFits) {
     o.tg_bound_tps = 10;
     return o;
   };
-  r.ranking.ranked = {option("Arc B580", fit::Verdict::kPartial, 249, 11), option("RX 7900 XTX", fit::Verdict::kFits, 2400, 46),
+  r.ranking.ranked = {option("Arc B580", fit::Verdict::kPartial, 249, 11),
+                      option("RX 7900 XTX", fit::Verdict::kFits, 2400, 46),
                       option("M3 Ultra 512GB", fit::Verdict::kFits, 9499, 383)};
   const std::string answer = buy_sentence(r);
   EXPECT_NE(answer.find("the cheapest catalog option that fits is RX 7900 XTX, $2400"), std::string::npos) << answer;
-  EXPECT_NE(answer.find("; of the options that hold it whole, the lowest price per usable GiB is M3 Ultra 512GB's, $24.80"),
-            std::string::npos)
+  EXPECT_NE(
+      answer.find("; of the options that hold it whole, the lowest price per usable GiB is M3 Ultra 512GB's, $24.80"),
+      std::string::npos)
       << answer;
   EXPECT_NE(answer.find("with partial offload (layers in the host's RAM), one Arc B580 for $249"), std::string::npos)
       << answer;

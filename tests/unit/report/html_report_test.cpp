@@ -41,7 +41,8 @@ Result<std::string> render_shown(std::span<const RunRecord> records, const Repor
   if (!html) return html;
   std::string s = std::move(*html);
   auto replace_all = [&s](const std::string& from, const std::string& to) {
-    for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+    for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+      s.replace(at, from.size(), to);
   };
   for (const char* markup : {"<span>", "</span>", "<wbr>", " class=\"pieces\""}) replace_all(markup, "");
   replace_all("class=\"num pieces\"", "class=\"num\"");
@@ -271,7 +272,8 @@ TEST(HtmlReport, WideSpreadOfBarsUsesALogAxisAndSaysSo) {
   EXPECT_EQ(charts[0]["scale"], "log");
   EXPECT_EQ(charts[0]["y_title"], "tokens/s (log scale)");
   EXPECT_DOUBLE_EQ(charts[0]["y_min"].get<double>(), 0.1);  // a power of ten at least 3 times below 1 t/s
-  EXPECT_NE(html->find("Log axis (the largest bar is 96 times the smallest): equal heights are equal ratios"), std::string::npos);
+  EXPECT_NE(html->find("Log axis (the largest bar is 96 times the smallest): equal heights are equal ratios"),
+            std::string::npos);
   EXPECT_EQ(charts[1]["id"], "chart-pp");
   EXPECT_EQ(charts[1]["scale"], "linear");  // 768 t/s each: nothing to spread
 }

@@ -77,9 +77,10 @@ TEST(MarkdownPrinter, TheTgBoundIsAFooterAndAColumnWithWide) {
   const std::string md = testing::printed(OutputFormat::kMarkdown, {r});
   EXPECT_EQ(md.find("tg bound t/s |"), std::string::npos) << md;
   // The bytes read per token are said: hw's bandwidth over the file's size read lower than the bound.
-  EXPECT_NE(md.find("\ntg bound t/s (bandwidth / bytes read per token: the weights, less the token embeddings of which a "
-                    "token reads one row,"),
-            std::string::npos)
+  EXPECT_NE(
+      md.find("\ntg bound t/s (bandwidth / bytes read per token: the weights, less the token embeddings of which a "
+              "token reads one row,"),
+      std::string::npos)
       << md;
   EXPECT_NE(md.find("an upper bound, not a measurement): row 2 <= 24010.2\n"), std::string::npos) << md;
   std::ostringstream wide;
@@ -465,9 +466,10 @@ TEST(SpeedAccuracyPrinter, NoPredictionStatesNoError) {
   a.pp_summary = {5, 0, 0, 0, 0};
   const Table t = speed_accuracy_table(a);
   ASSERT_GE(t.notes().size(), 2u);
-  EXPECT_EQ(t.notes()[0],
-            "tg: 4 of 11 held-out points predicted; median |error| 37.7 %, 90th percentile 210.7 %, 90 % intervals cover "
-            "50.0 %");
+  EXPECT_EQ(
+      t.notes()[0],
+      "tg: 4 of 11 held-out points predicted; median |error| 37.7 %, 90th percentile 210.7 %, 90 % intervals cover "
+      "50.0 %");
   EXPECT_EQ(t.notes()[1],
             "pp: none of 5 held-out points predicted (no other device of its class holds a basis), so no error or "
             "coverage to state");

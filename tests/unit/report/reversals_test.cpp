@@ -156,7 +156,8 @@ TEST(Reversals, TwoColumnsWithAUniversalWinnerSayItOnce) {
   EXPECT_TRUE(an.headline.starts_with("rig-b is fastest on every model")) << an.headline;
   EXPECT_EQ(an.sentences, (std::vector<std::string>{an.headline}));
   ASSERT_EQ(an.pairs.size(), 1u);  // the pair is still there for the pairs table and json
-  EXPECT_TRUE(an.pairs[0].sentence.starts_with("rig-b is faster than rig-a on every model both ran")) << an.pairs[0].sentence;
+  EXPECT_TRUE(an.pairs[0].sentence.starts_with("rig-b is faster than rig-a on every model both ran"))
+      << an.pairs[0].sentence;
 }
 
 // Differences inside the noise are named as such, and never make a reversal.
@@ -250,14 +251,16 @@ TEST(Reversals, ALeadOnARunDisturbedByStealIsInconclusiveInTheTableAndTheAnswers
     const auto records = records_with("steal", 1.15);
     auto cmp = compare(records, {});
     ASSERT_TRUE(cmp) << cmp.error().message;
-    const auto tg = std::find_if(cmp->rows.begin(), cmp->rows.end(), [](const Row& r) { return r.metric == Metric::kTg; });
+    const auto tg =
+        std::find_if(cmp->rows.begin(), cmp->rows.end(), [](const Row& r) { return r.metric == Metric::kTg; });
     ASSERT_NE(tg, cmp->rows.end());
     EXPECT_LT(tg->p, 1e-4);  // the test alone would call it
     EXPECT_EQ(tg->winner, -1);
     EXPECT_EQ(tg->verdict, "inconclusive: noisy runs");
     std::ostringstream md;
     print_comparison(*cmp, {}, 0.05, OutputFormat::kMarkdown, md);
-    EXPECT_NE(md.str().find("inconclusive: noisy runs: the test separates the two best"), std::string::npos) << md.str();
+    EXPECT_NE(md.str().find("inconclusive: noisy runs: the test separates the two best"), std::string::npos)
+        << md.str();
     const Answers an = find_answers(*cmp, Metric::kTg);
     ASSERT_EQ(an.pairs.size(), 1u);
     EXPECT_FALSE(an.pairs[0].items[0].significant);
@@ -276,7 +279,8 @@ TEST(Reversals, ALeadOnARunDisturbedByStealIsInconclusiveInTheTableAndTheAnswers
     const auto records = records_with(code, speedup);
     auto cmp = compare(records, {});
     ASSERT_TRUE(cmp) << cmp.error().message;
-    const auto tg = std::find_if(cmp->rows.begin(), cmp->rows.end(), [](const Row& r) { return r.metric == Metric::kTg; });
+    const auto tg =
+        std::find_if(cmp->rows.begin(), cmp->rows.end(), [](const Row& r) { return r.metric == Metric::kTg; });
     ASSERT_NE(tg, cmp->rows.end());
     ASSERT_GE(tg->winner, 0) << code << " " << speedup;
     EXPECT_EQ(cmp->columns[tg->winner], "rig-b") << code << " " << speedup;

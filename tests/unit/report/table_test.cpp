@@ -117,7 +117,8 @@ TEST(Table, SeveralWrapColumnsShareTheRoomAndKeepEachPieceWhole) {
 TEST(Table, WrappingNeverStartsALineWithAUnitOrARelation) {
   for (std::size_t pad = 90; pad < 114; ++pad) {  // (a note's line holds 114 after "note: ")
     // The capacity line broke "TPOT p95 <= 100" / "ms": a unit stays with its figure.
-    const std::string text = std::string(pad, 'w') + " +28.4 % over #2, p = 0.013 and p < 0.001 then x >= 3 at "
+    const std::string text = std::string(pad, 'w') +
+                             " +28.4 % over #2, p = 0.013 and p < 0.001 then x >= 3 at "
                              "TPOT p95 \u2264 100 ms, 4.58 GiB.";
     for (const std::string& out : {paragraph_lines(text), note_lines(text)}) {
       std::istringstream in(out);

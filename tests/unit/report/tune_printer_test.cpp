@@ -79,9 +79,10 @@ TEST(TunePrinter, TrialsOnADisturbedMachineAreCountedAndSaid) {
   ASSERT_EQ(f.result.machine_noise.size(), 2u);
   EXPECT_EQ(f.result.machine_noise[1].text, "steal took 6 % of the CPUs' time");  // the first of its kind
   const std::string md = f.print(OutputFormat::kMarkdown);
-  EXPECT_NE(testing::unwrapped(md).find("note: noisy machine: 2 of 7 trials ran while the machine was disturbed (machine_busy: "
-                               "other processes used 41 % of the CPUs; quiet the machine; steal: steal took 6 % of the "
-                               "CPUs' time; run on a quiet host)."),
+  EXPECT_NE(testing::unwrapped(md).find(
+                "note: noisy machine: 2 of 7 trials ran while the machine was disturbed (machine_busy: "
+                "other processes used 41 % of the CPUs; quiet the machine; steal: steal took 6 % of the "
+                "CPUs' time; run on a quiet host)."),
             std::string::npos)
       << md;
   const auto j = nlohmann::json::parse(f.print(OutputFormat::kJson));
@@ -116,9 +117,7 @@ TEST(TunePrinter, MarkdownSaysWhyEachLostAndHowToRunTheWinner) {
   EXPECT_NE(md.find("winner: +11.1 % over #2, p = 0.012"), std::string::npos) << md;
   EXPECT_NE(md.find("slower in round 1: -10.0 %, p = 0.012"), std::string::npos) << md;
   // "halved" is the race's word (json status); people read what happened.
-  EXPECT_NE(md.find("not in the screen's best third by mean: -50.0 %, p < 0.001"),
-            std::string::npos)
-      << md;
+  EXPECT_NE(md.find("not in the screen's best third by mean: -50.0 %, p < 0.001"), std::string::npos) << md;
   EXPECT_EQ(md.find("halved in"), std::string::npos) << md;
   EXPECT_NE(md.find("does not fit (note 1)"), std::string::npos) << md;
   EXPECT_NE(md.find("note: 1. does not fit: model 'x' at n_ctx 4096 will not fit this machine: needs 30.00 GiB"), std::string::npos) << md;
