@@ -16,6 +16,11 @@
 namespace rigbench::report {
 
 namespace {
+// keep_whole's stand-in for a space inside a name (U+00A0), spaces again once wrapped (with_spaces).
+constexpr const char* kKeepWholeSpace = "\u00a0";
+}  // namespace
+
+namespace {
 
 using Json = nlohmann::ordered_json;
 
@@ -134,9 +139,19 @@ std::vector<std::string> wrap_words(const std::vector<std::string>& words, std::
 
 // `text` in lines of at most `width` columns, broken at spaces, or only after each `wrap_at`
 // when one is given (its trailing spaces end the line); lines after the first start with `indent`.
+// `line` with keep_whole's no-break spaces spaces again: they hold a name together while it is
+// wrapped, and are written as the spaces they were (a name is found by grep as it is typed).
+std::string with_spaces(std::string line) {
+  for (std::size_t at = line.find(kKeepWholeSpace); at != std::string::npos; at = line.find(kKeepWholeSpace, at + 1))
+    line.replace(at, std::string_view(kKeepWholeSpace).size(), " ");
+  return line;
+}
+
 std::vector<std::string> wrap_text(const std::string& text, std::size_t width, const std::string& indent,
                                    const char* wrap_at = nullptr) {
-  return wrap_words(wrap_pieces(text, wrap_at), width, indent);
+  std::vector<std::string> lines = wrap_words(wrap_pieces(text, wrap_at), width, indent);
+  for (std::string& l : lines) l = with_spaces(std::move(l));
+  return lines;
 }
 
 // The columns md shows, by index.
@@ -271,7 +286,7 @@ std::string note_lines(const std::string& note) {
     out += word;
     used += w;
   }
-  return out + "\n";
+  return with_spaces(std::move(out)) + "\n";
 }
 
 std::size_t display_width(std::string_view s) {
@@ -282,7 +297,7 @@ std::size_t display_width(std::string_view s) {
 
 std::string keep_whole(const std::string& name) {
   std::string out;
-  for (char c : name) out += c == ' ' ? std::string("\u00a0") : std::string(1, c);
+  for (char c : name) out += c == ' ' ? std::string(kKeepWholeSpace) : std::string(1, c);
   return out;
 }
 

@@ -165,8 +165,9 @@ std::string csv_row(const Table& table, std::size_t row);
 // percentiles "p50 6.16 ·", "p99 6.83"). {text} when `sep` does not occur.
 std::vector<std::string> split_after(const std::string& text, const std::string& sep);
 
-// `name` with its spaces made no-break spaces (U+00A0): a wrap (notes, paragraphs) keeps it on
-// one line ("M2 Pro 32GB" in a list of devices was cut into "M2" / "Pro 32GB"). md text only.
+// `name` held together for a wrap (notes, footers, paragraphs): its spaces become no-break
+// spaces (U+00A0) that the wrap never breaks at and writes as spaces again ("M2 Pro 32GB" in a
+// list of devices was cut into "M2" / "Pro 32GB"). For text that goes through those wraps only.
 std::string keep_whole(const std::string& name);
 
 // "note: <text>\n", wrapped at spaces to 120 columns, continuation lines indented under the text.
