@@ -247,7 +247,7 @@ void print_fit(const FitReport& r, OutputFormat format, std::ostream& out, Rende
             {"n_seq", r.n_seq},
             {"kv_unified", r.kv_unified},
             {"devices", table_rows_json(t)},
-            {"notes", t.notes()}};
+            {"notes", as_written(t.notes())}};
   if (r.network) {
     const FitNetwork& n = *r.network;
     auto tps = [](double v) { return v > 0 ? Json(v) : Json(nullptr); };  // null: unknown

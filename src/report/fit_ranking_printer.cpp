@@ -198,7 +198,7 @@ void print_fit_ranking(const FitRankingReport& r, OutputFormat format, std::ostr
               {"dropped", r.ranking.dropped},
               {"left_out", left_out},
               {"vs", vs},
-              {"notes", t.notes()}};
+              {"notes", as_written(t.notes())}};
     out << j.dump(2, ' ', false, Json::error_handler_t::replace) << "\n" << std::flush;
     return;
   }

@@ -83,7 +83,7 @@ std::string table_html(const Table& t, const std::string& id) {
 
 std::string notes_html(const Table& t) {
   std::string h;
-  for (const std::string& n : t.notes()) h += "<p class=\"note\">" + html_escape(n) + "</p>";
+  for (const std::string& n : as_written(t.notes())) h += "<p class=\"note\">" + html_escape(n) + "</p>";
   return h;
 }
 

@@ -301,6 +301,11 @@ std::string keep_whole(const std::string& name) {
   return out;
 }
 
+std::vector<std::string> as_written(std::vector<std::string> texts) {
+  for (std::string& t : texts) t = with_spaces(std::move(t));
+  return texts;
+}
+
 std::size_t widest_line(std::string_view text) {
   std::size_t widest = 0;
   while (!text.empty()) {

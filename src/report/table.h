@@ -169,6 +169,8 @@ std::vector<std::string> split_after(const std::string& text, const std::string&
 // spaces (U+00A0) that the wrap never breaks at and writes as spaces again ("M2 Pro 32GB" in a
 // list of devices was cut into "M2" / "Pro 32GB"). For text that goes through those wraps only.
 std::string keep_whole(const std::string& name);
+// `texts` as written outside a wrap (json, HTML): keep_whole's no-break spaces spaces again.
+std::vector<std::string> as_written(std::vector<std::string> texts);
 
 // "note: <text>\n", wrapped at spaces to 120 columns, continuation lines indented under the text.
 std::string note_lines(const std::string& note);

@@ -129,6 +129,10 @@ TEST(FitRankingPrinter, ThePricePerGibSentenceSaysItComparesWholeFits) {
   }
   EXPECT_NE(md.str().find("M2 Pro 27GB"), std::string::npos) << md.str();  // written with its spaces
   EXPECT_EQ(md.str().find("\u00a0"), std::string::npos) << md.str();
+  std::ostringstream json;
+  print_fit_ranking(r, OutputFormat::kJson, json);
+  EXPECT_NE(json.str().find("M2 Pro 27GB"), std::string::npos);
+  EXPECT_EQ(json.str().find("\u00a0"), std::string::npos) << json.str();
 }
 
 }  // namespace
