@@ -89,7 +89,7 @@ Status run_cost_command(const CostOptions& options) {
     cost::fill_from_run(*found->run, opts);
     run = report::priced_run(*found->run, watts_given);
     run->passed_over = found->passed_over;
-    if (const std::string why = cost::unpriceable_reason(*found->run); !why.empty()) run->doubt = why;
+    run->doubt = found->doubt;
   }
   auto inputs = cost_inputs(opts);
   if (!inputs) return std::unexpected(inputs.error());

@@ -30,7 +30,8 @@ Result<StoredRun> find_stored_run(const std::vector<RunRecord>& records, const s
       passed.push_back(why);
     }
     if (!found.run) return fail(ErrorCode::kNotFound, "--run 'latest': no run that generated in '" + where + "'");
-    if (!passed.empty() && unpriceable_reason(*found.run).empty()) {
+    found.doubt = unpriceable_reason(*found.run);
+    if (!passed.empty() && found.doubt.empty()) {
       std::string list;
       for (std::size_t i = 0; i < passed.size() && i < 3; ++i) list += (i ? "; " : "") + passed[i];
       if (passed.size() > 3) list += "; ...";
@@ -50,6 +51,7 @@ Result<StoredRun> find_stored_run(const std::vector<RunRecord>& records, const s
   if (!found.run) return fail(ErrorCode::kNotFound, "--run '" + ref + "': no such run in '" + where + "'");
   if (matches > 1) return fail(ErrorCode::kUsage, "--run '" + ref + "': matches " + std::to_string(matches) + " runs");
   if (!found.run->results.tg) return fail(ErrorCode::kInvalidInput, "--run '" + ref + "': the run has no tg result");
+  found.doubt = unpriceable_reason(*found.run);
   return found;
 }
 

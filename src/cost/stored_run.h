@@ -39,6 +39,7 @@ std::string unpriceable_reason(const RunRecord& run);
 struct StoredRun {
   const RunRecord* run = nullptr;
   std::string passed_over;  // "latest: passed over 2 later runs: a capacity step that missed its SLO (...); ..."
+  std::string doubt;        // unpriceable_reason(*run): "" unless no run priced a steady load, or one was named
 };
 Result<StoredRun> find_stored_run(const std::vector<RunRecord>& records, const std::string& ref,
                                   const std::string& where);

@@ -53,6 +53,8 @@ TEST(CostStoredRun, LatestPassesOverASaturatedCapacityStepAndFailedRequests) {
   ASSERT_TRUE(only);
   EXPECT_EQ(only->run->record_id, "aa04");
   EXPECT_EQ(only->passed_over, "");
+  EXPECT_EQ(only->doubt, "a capacity step that missed its SLO (TTFT p95 was 3.4 s)");
+  EXPECT_EQ(found->doubt, "");
   // Named, a run is priced as asked.
   auto named = find_stored_run(all, "aa04", "db");
   ASSERT_TRUE(named);
