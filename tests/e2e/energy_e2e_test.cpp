@@ -2,15 +2,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <nlohmann/json.hpp>
-#include <thread>
 
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
@@ -139,47 +138,29 @@ TEST(EnergyE2E, CostFromAStoredRun) {
 }
 
 // A fake NVIDIA GPU for the bench process: the fake NVML library (RIGBENCH_NVML_LIBRARY)
-// reads a state file that a thread rewrites every 10 ms (written beside and renamed, so a read
-// never sees half a file), as shared/cases/compare/power/fake_nvml_driver.py does: the energy
-// counter at `counter_w`, moving in steps of `step_s` (0 = every write), and instantaneous
-// power at `instant_w`.
+// reads a state file written once: the energy counter runs at `counter_w` from now, moving in
+// steps of `step_s` (0 = at every read), computed by the library from the clock at each read
+// (so a busy machine cannot make the counter lag the reader's time), and instantaneous power
+// reads `instant_w`.
 class FakeGpu {
  public:
   FakeGpu(double counter_w, double instant_w, double step_s) : path_(dir_.file("nvml_state")) {
     setenv("RIGBENCH_NVML_LIBRARY", RIGBENCH_FAKE_NVML, 1);
     setenv("RIGBENCH_FAKE_NVML_STATE", path_.c_str(), 1);
-    write(0, counter_w, instant_w, step_s);
-    thread_ = std::thread([=, this] {
-      const auto t0 = std::chrono::steady_clock::now();
-      while (!stop_) {
-        write(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), counter_w, instant_w,
-              step_s);
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      }
-    });
+    const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    std::ofstream out(path_);
+    out << std::setprecision(17) << "init=ok\ncount=1\ngpu0.name=Fake H100\ngpu0.energy_mj=5000000\n"
+        << "gpu0.energy_w=" << counter_w << "\ngpu0.energy_since_unix_s=" << now << "\ngpu0.energy_step_s=" << step_s
+        << "\ngpu0.power_instant_mw=" << static_cast<unsigned long long>(instant_w * 1000) << "\n";
   }
   ~FakeGpu() {
-    stop_ = true;
-    thread_.join();
     unsetenv("RIGBENCH_NVML_LIBRARY");
     unsetenv("RIGBENCH_FAKE_NVML_STATE");
   }
 
  private:
-  void write(double t, double counter_w, double instant_w, double step_s) {
-    const double counted_s = step_s > 0 ? std::floor(t / step_s) * step_s : t;
-    {
-      std::ofstream out(path_ + ".tmp");
-      out << "init=ok\ncount=1\ngpu0.name=Fake H100\n"
-          << "gpu0.energy_mj=" << static_cast<unsigned long long>(5'000'000 + counter_w * 1000 * counted_s) << "\n"
-          << "gpu0.power_instant_mw=" << static_cast<unsigned long long>(instant_w * 1000) << "\n";
-    }
-    std::filesystem::rename(path_ + ".tmp", path_);
-  }
   testing::TempDir dir_;
   std::string path_;
-  std::atomic<bool> stop_{false};
-  std::thread thread_;
 };
 
 bool has(const nlohmann::json& list, const char* item) {

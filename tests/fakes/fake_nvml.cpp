@@ -7,10 +7,17 @@
 //   count=N
 //   gpuI.name=TEXT
 //   gpuI.energy_mj=N | unsupported       (nvmlDeviceGetTotalEnergyConsumption)
+//   gpuI.energy_w=W with gpuI.energy_since_unix_s=T and optionally gpuI.energy_step_s=S:
+//     a counter that runs at W watts from unix time T (added to energy_mj), computed at each
+//     read from the clock and moving in steps of S seconds (0 or absent: every read), so the
+//     counter keeps time with the reader however late a writer thread would have run
 //   gpuI.power_instant_mw=N | unsupported  (field NVML_FI_DEV_POWER_INSTANT, unsigned int mW)
 //   gpuI.power_usage_mw=N | unsupported  (nvmlDeviceGetPowerUsage)
 //   gpuI.throttle_reasons=N | unsupported  (nvmlDeviceGetCurrentClocksThrottleReasons, a bit mask)
 // A missing key reads as "unsupported" (count: 0).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -113,9 +120,28 @@ __attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetMemoryInfo(nvml
   return kSuccess;
 }
 
+// gpu<i>.<key> as a double; NAN when absent.
+double gpu_real(nvmlDevice_t dev, const char* key) {
+  const auto kv = state();
+  const auto it = kv.find("gpu" + std::to_string(device_index(dev)) + "." + key);
+  return it == kv.end() ? NAN : std::strtod(it->second.c_str(), nullptr);
+}
+
 __attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t dev,
                                                                                         unsigned long long* energy_mj) {
-  return gpu_value(dev, "energy_mj", *energy_mj) ? kSuccess : kNotSupported;
+  unsigned long long base = 0;
+  const bool fixed = gpu_value(dev, "energy_mj", base);
+  const double watts = gpu_real(dev, "energy_w");
+  if (std::isnan(watts)) {
+    *energy_mj = base;
+    return fixed ? kSuccess : kNotSupported;
+  }
+  const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  double t = std::max(0.0, now - gpu_real(dev, "energy_since_unix_s"));
+  const double step = gpu_real(dev, "energy_step_s");
+  if (step > 0) t = std::floor(t / step) * step;
+  *energy_mj = base + static_cast<unsigned long long>(watts * 1000 * t);
+  return kSuccess;
 }
 
 __attribute__((visibility("default"))) nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t dev, unsigned int* power_mw) {
