@@ -92,7 +92,15 @@ else()
   set(LLAMA_USE_PREBUILT_UI OFF CACHE BOOL "" FORCE)
   set(LLAMA_OPENSSL OFF CACHE BOOL "" FORCE)
   set(LLAMA_BUILD_COMMIT ${RIGBENCH_LLAMA_PINNED_COMMIT} CACHE STRING "" FORCE)
+  # libmtmd (tools/mtmd: clip and the multimodal projectors), standalone when the tools are not
+  # built: `fit --check --mmproj` loads the projector with no_alloc as llama-server's fitting does
+  # (mtmd_get_memory_usage). A trimmed copy without tools/mtmd (the GPU device kit's) goes without.
+  if(EXISTS ${_bundled_dir}/tools/mtmd/CMakeLists.txt)
+    set(LLAMA_BUILD_MTMD ON CACHE BOOL "" FORCE)
+    set(MTMD_VIDEO OFF CACHE BOOL "" FORCE)
+  endif()
   add_subdirectory(${_bundled_dir} ${CMAKE_BINARY_DIR}/llama.cpp EXCLUDE_FROM_ALL)
+
   # A GPU backend (GGML_VULKAN, GGML_CUDA, GGML_METAL, ...) adds GGML_USE_<BACKEND> to ggml's
   # public definitions; only ggml's own backend registry reads it (ggml-backend-reg.cpp, which
   # keeps it). Off the consumers (libllama, llama-bench, rigbench), whose objects are then
@@ -107,6 +115,10 @@ else()
   set(RIGBENCH_LLAMA_COMMIT ${RIGBENCH_LLAMA_PINNED_COMMIT} CACHE INTERNAL "")
   add_library(rigbench_llama INTERFACE)
   target_link_libraries(rigbench_llama INTERFACE llama ggml)
+  if(TARGET mtmd)
+    target_link_libraries(rigbench_llama INTERFACE mtmd)
+    target_compile_definitions(rigbench_llama INTERFACE RIGBENCH_HAVE_MTMD=1)
+  endif()
   # llama-ext.h (memory breakdown per buffer type) is a staging header in src/.
   target_include_directories(rigbench_llama SYSTEM INTERFACE ${_bundled_dir}/src ${_bundled_dir}/include)
   target_compile_definitions(rigbench_llama INTERFACE RIGBENCH_HAVE_LLAMA_EXT=1)

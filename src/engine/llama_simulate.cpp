@@ -4,6 +4,11 @@
 
 #include <memory>
 
+#if RIGBENCH_HAVE_MTMD
+#include <ggml-backend.h>
+#include <mtmd.h>
+#endif
+
 #include "engine/llama_placement.h"
 #include "engine/llama_rpc.h"
 #include "engine/llama_support.h"
@@ -47,6 +52,25 @@ Result<Simulation> simulate_memory(const SimulationSpec& spec) {
   out.buffers = memory_breakdown(ctx.get());
   out.n_ctx = static_cast<int>(llama_n_ctx(ctx.get()));
   return out;
+}
+
+Result<std::vector<ProjectorMemory>> simulate_projector(const std::string& path, bool flash_attn, bool use_gpu) {
+#if RIGBENCH_HAVE_MTMD
+  init_llama();
+  mtmd_context_params p = mtmd_context_params_default();
+  p.use_gpu = use_gpu;
+  p.flash_attn_type = flash_attn ? LLAMA_FLASH_ATTN_TYPE_ENABLED : LLAMA_FLASH_ATTN_TYPE_DISABLED;
+  p.warmup = true;  // the warm-up reserves the compute buffer
+  p.n_threads = 1;
+  const auto usage = mtmd_get_memory_usage(path.c_str(), p);
+  if (usage.empty()) return fail(ErrorCode::kInvalidInput, "mmproj '" + path + "': llama.cpp's mtmd cannot load it");
+  std::vector<ProjectorMemory> out;
+  for (const auto& [dev, bytes] : usage) out.push_back({dev ? ggml_backend_dev_name(dev) : "CPU", bytes});
+  return out;
+#else
+  (void)path, (void)flash_attn, (void)use_gpu;
+  return fail(ErrorCode::kRuntime, "this build's llama.cpp has no mtmd (tools/mtmd): the projector cannot be checked");
+#endif
 }
 
 }  // namespace rigbench::engine

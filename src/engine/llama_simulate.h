@@ -34,4 +34,19 @@ struct Simulation {
 // cannot be created; kRuntime when this build lacks llama-ext.h.
 Result<Simulation> simulate_memory(const SimulationSpec& spec);
 
+// A multimodal projector's memory as llama.cpp reserves it (--mmproj FILE): loaded by mtmd with
+// no_alloc and warmed up, as llama-server's fitting does (mtmd_get_memory_usage): per ggml device,
+// bytes of the weights clip loads (ggml_nbytes of each) plus the compute buffer reserved for its
+// warm-up image.
+struct ProjectorMemory {
+  std::string device;  // ggml device name ("CPU", "Vulkan0", ...)
+  uint64_t bytes = 0;  // bytes, weights + compute on that device
+};
+
+// `flash_attn`: the projector's attention with flash attention (mtmd's flash_attn_type, as
+// llama-server passes its -fa); `use_gpu`: on the default GPU when there is one (mtmd's
+// default), else on the CPU. Errors: kInvalidInput when mtmd cannot load the file (the message
+// names it); kRuntime when this build has no mtmd (a llama.cpp without tools/mtmd).
+Result<std::vector<ProjectorMemory>> simulate_projector(const std::string& path, bool flash_attn, bool use_gpu);
+
 }  // namespace rigbench::engine

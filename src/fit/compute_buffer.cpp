@@ -430,10 +430,10 @@ uint64_t pipeline_device_compute_bytes(const model::ModelShape& s, const Context
 uint64_t projector_compute_bytes(const model::ProjectorShape& p, bool flash_attn) {
   const uint64_t n = p.n_patches();
   if (n == 0) return 0;
-  const uint64_t e = p.n_embd, side = p.image_size;
-  uint64_t attn = n * 4 * (4 * e);
+  const uint64_t e = p.n_embd, side = p.warmup_image_size;
+  uint64_t attn = n * 4 * (5 * e);
   if (!flash_attn) attn += n * n * p.n_head * 4;
-  const uint64_t ffn = n * 4 * (2 * e + 2ull * p.n_ff);
+  const uint64_t ffn = n * 4 * (p.gated_ffn ? 3 * e + 3ull * p.n_ff : 2 * e + 2ull * p.n_ff);
   return 3 * side * side * 4 + std::max(attn, ffn) + kGraphSlack;
 }
 

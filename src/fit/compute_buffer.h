@@ -121,12 +121,14 @@ uint64_t pipeline_host_compute_bytes(const model::ModelShape& shape, const Conte
 uint64_t pipeline_device_compute_bytes(const model::ModelShape& shape, const ContextParams& ctx,
                                        const PipelineRole& role);
 
-// Compute buffer of a vision projector (mtmd/clip), approximate: llama.cpp reserves it with a
-// warmup image of clip.vision.image_size pixels per side (some projector types use other
-// warmup sizes, not followed here). Peak = the input image (3 x side^2 F32) + the larger of the
-// attention phase (n_patches x 4 x (4 n_embd); without flash attention also the F32 scores,
-// n_patches^2 x n_head) and the FFN phase (n_patches x 4 x (2 n_embd + 2 n_ff)). 0 without a
-// vision encoder.
+// Compute buffer of a vision projector (mtmd/clip), approximate: llama.cpp reserves it with its
+// warmup image, warmup_image_size pixels per side (model/projector_shape.h: clip.vision.image_size,
+// or the type's capped token count). Peak = the input image (3 x side^2 F32) + the larger of the
+// attention phase (n_patches x 4 x (5 n_embd); without flash attention also the F32 scores,
+// n_patches^2 x n_head) and the FFN phase (n_patches x 4 x (2 n_embd + 2 n_ff); with a gated FFN
+// 3 n_embd + 3 n_ff). 0 without a vision encoder. A LightOnOCR projector (448 px warm-up, 1024
+// patches): 62.3 and 86.3 MiB with and without flash attention where llama.cpp reserves 64.30
+// and 86.30 MiB (tests/e2e/fit_e2e_test.cpp).
 uint64_t projector_compute_bytes(const model::ProjectorShape& projector, bool flash_attn);
 
 }  // namespace rigbench::fit

@@ -58,6 +58,11 @@ struct FitCheck {
   // host RAM (llama.cpp's buffers by BufferMemory::device: a GPU's pinned host type is host RAM).
   std::string device;  // the device's ggml name ("Vulkan0"); empty when the plan has none
   uint64_t estimate_device = 0, estimate_host = 0, llama_device = 0, llama_host = 0;
+  // With --mmproj: the projector's weights + compute, fit's (fit/compute_buffer.h) beside
+  // llama.cpp's mtmd no_alloc load (engine/llama_simulate.h simulate_projector). Counted in the
+  // totals and on the device it goes to, not in weights or compute above.
+  bool projector = false;
+  uint64_t estimate_projector = 0, llama_projector = 0;
 };
 
 // fit --rpc --check: per device of the split (then the host), fit's bytes beside llama.cpp's

@@ -63,7 +63,8 @@ std::vector<std::string> split_list(const std::string& s) {
 }
 
 // llama.cpp's own breakdown for the plan's context, beside fit's estimate for the host.
-Result<fit::FitCheck> check_of(const std::string& path, const fit::ContextParams& ctx, const fit::FitResult& f) {
+Result<fit::FitCheck> check_of(const std::string& path, const std::string& mmproj, const fit::ContextParams& ctx,
+                               const fit::FitResult& f) {
   engine::SimulationSpec sim = simulation_spec(path, ctx, f.n_ctx);
   const bool split = f.target.backend != "cpu" && !f.target.unified;  // a device beside the host RAM
   if (split) sim.n_gpu_layers = f.n_gpu_layers;                       // the layers fit planned on the device
@@ -92,6 +93,18 @@ Result<fit::FitCheck> check_of(const std::string& path, const fit::ContextParams
     c.estimate_host = f.host.weights + f.host.kv + f.host.recurrent + f.host.compute;
   } else {
     c.device.clear();
+  }
+  if (!mmproj.empty()) {  // fit counts the projector as weights and compute on the device; here on its own
+    auto real_projector = engine::simulate_projector(mmproj, ctx.flash_attn, split);
+    if (!real_projector) return std::unexpected(real_projector.error());
+    c.projector = true;
+    c.estimate_projector = ctx.mmproj_weights_bytes + ctx.mmproj_compute_bytes;
+    c.estimate_weights -= ctx.mmproj_weights_bytes;
+    c.estimate_compute -= ctx.mmproj_compute_bytes;
+    for (const auto& m : *real_projector) {
+      c.llama_projector += m.bytes;
+      (m.device == "CPU" ? c.llama_host : c.llama_device) += m.bytes;
+    }
   }
   return c;
 }
@@ -365,7 +378,7 @@ Result<FitAnswer> answer_fit(const FitRequest& o, const std::function<MachineInf
   }
   // --check compares on this machine's backend.
   if (o.check) {
-    auto c = check_of(path, ctx, rep.results.front());
+    auto c = check_of(path, o.mmproj, ctx, rep.results.front());
     if (c) answer.check = std::move(*c);
     else answer.check_error = std::unexpected(c.error());
   }

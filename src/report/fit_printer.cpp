@@ -266,8 +266,8 @@ void print_fit(const FitReport& r, OutputFormat format, std::ostream& out, Rende
 }
 
 void print_fit_check(const FitCheck& c, OutputFormat format, std::ostream& out) {
-  const uint64_t est_total = c.estimate_weights + c.estimate_kv + c.estimate_compute;
-  const uint64_t real_total = c.llama_weights + c.llama_kv + c.llama_compute;
+  const uint64_t est_total = c.estimate_weights + c.estimate_kv + c.estimate_compute + c.estimate_projector;
+  const uint64_t real_total = c.llama_weights + c.llama_kv + c.llama_compute + c.llama_projector;
   if (format == OutputFormat::kJson) {
     Json j = {{"n_ctx", c.n_ctx},
               {"estimate",
@@ -280,6 +280,10 @@ void print_fit_check(const FitCheck& c, OutputFormat format, std::ostream& out) 
                 {"kv_bytes", c.llama_kv},
                 {"compute_bytes", c.llama_compute},
                 {"total_bytes", real_total}}}};
+    if (c.projector) {
+      j["estimate"]["projector_bytes"] = c.estimate_projector;
+      j["llama_cpp"]["projector_bytes"] = c.llama_projector;
+    }
     if (!c.device.empty()) {
       j["device"] = c.device;
       j["estimate"]["device_bytes"] = c.estimate_device;
@@ -309,6 +313,7 @@ void print_fit_check(const FitCheck& c, OutputFormat format, std::ostream& out) 
   row("weights", c.estimate_weights, c.llama_weights);
   row("KV cache", c.estimate_kv, c.llama_kv);
   row("compute", c.estimate_compute, c.llama_compute);
+  if (c.projector) row("projector (mmproj)", c.estimate_projector, c.llama_projector);
   row("total", est_total, real_total);
   if (!c.device.empty()) {
     row(("on " + c.device).c_str(), c.estimate_device, c.llama_device);

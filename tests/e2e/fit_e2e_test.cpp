@@ -320,6 +320,42 @@ TEST(FitE2E, ProjectorIsTakenWithMmprojOnly) {
   EXPECT_NE(not_proj.err.find("is not a projector (clip)"), std::string::npos) << not_proj.err;
 }
 
+// Case 11 (gguf-parser-go#21): a LightOnOCR projector's compute buffer is reserved by llama.cpp
+// with its capped warm-up image (256 merged tokens: 448 px, 1024 patches), not the 1540 px of
+// clip.vision.image_size (12100 patches: 9.2 GiB of attention scores without flash attention).
+// fit --check loads the projector in llama.cpp's mtmd too (no_alloc), and the two agree.
+TEST(FitE2E, ProjectorComputeIsItsWarmupImagesAsLlamaCppReservesIt) {
+  TempDir dir;
+  const std::string proj = dir.file("mmproj-lightonocr.gguf");
+  const std::size_t proj_bytes = testing::write_lightonocr_projector(proj);
+  const uint64_t plain_compute =
+      fit_json({RIGBENCH_TEST_MODEL, "-c", "256", "-fa", "off"})["devices"][0]["compute_bytes"];
+  const auto planned = fit_json({RIGBENCH_TEST_MODEL, "-c", "256", "-fa", "off", "--mmproj", proj})["devices"][0];
+  // 86.3 MiB (llama.cpp: 86.30), where image_size's 12100 patches made 9.2 GiB.
+  EXPECT_LT(planned["compute_bytes"].get<uint64_t>() - plain_compute, 90ull << 20) << planned.dump();
+  for (const char* fa : {"on", "off"}) {
+    const ProcessResult r = run_process(
+        {RIGBENCH_BIN, "fit", RIGBENCH_TEST_MODEL, "-c", "256", "--mmproj", proj, "-fa", fa, "--check", "-o", "json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    const double fit_bytes = j["estimate"]["projector_bytes"].get<double>();
+    const double llama_bytes = j["llama_cpp"]["projector_bytes"].get<double>();
+    // mtmd's weights are clip's tensors, all of the file's; the rest its warm-up's compute buffer.
+    EXPECT_GT(llama_bytes, static_cast<double>(proj_bytes)) << r.out;
+    EXPECT_LT(llama_bytes - static_cast<double>(proj_bytes), 90.0 * 1048576) << "-fa " << fa << ": " << r.out;
+    EXPECT_NEAR(fit_bytes / llama_bytes, 1.0, 0.01) << "-fa " << fa << ": " << r.out;
+    // The model's own rows do not count the projector; the total does, on both sides.
+    EXPECT_EQ(j["estimate"]["weights_bytes"], j["llama_cpp"]["weights_bytes"]) << r.out;
+    EXPECT_EQ(j["llama_cpp"]["total_bytes"].get<uint64_t>(),
+              j["llama_cpp"]["weights_bytes"].get<uint64_t>() + j["llama_cpp"]["kv_bytes"].get<uint64_t>() +
+                  j["llama_cpp"]["compute_bytes"].get<uint64_t>() + j["llama_cpp"]["projector_bytes"].get<uint64_t>());
+  }
+  const ProcessResult md =
+      run_process({RIGBENCH_BIN, "fit", RIGBENCH_TEST_MODEL, "-c", "256", "--mmproj", proj, "--check"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_NE(md.out.find("| projector (mmproj) |"), std::string::npos) << md.out;
+}
+
 // bench plans before it loads: a 70B model (header-only here) is refused on this machine with
 // the numbers, and nothing is stored.
 TEST(FitE2E, BenchRefusesAModelThatWillNotFit) {

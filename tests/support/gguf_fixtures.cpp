@@ -7,6 +7,7 @@
 #include <fstream>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 #include "support/temp_dir.h"
 
@@ -57,6 +58,60 @@ std::size_t write_projector(const std::string& path) {
   ggml_free(meta);
   if (!ok) throw std::runtime_error("cannot write " + path);
   std::filesystem::resize_file(path, meta_size + bytes + 64);
+  return bytes;
+}
+
+std::size_t write_lightonocr_projector(const std::string& path, int n_layer) {
+  constexpr int64_t kEmbd = 1024, kFf = 4096, kPatch = 14, kMerge = 2, kProj = 1024;
+  gguf_context* ctx = gguf_init_empty();
+  gguf_set_val_str(ctx, "general.architecture", "clip");
+  gguf_set_val_bool(ctx, "clip.has_vision_encoder", true);
+  gguf_set_val_str(ctx, "clip.projector_type", "lightonocr");
+  gguf_set_val_bool(ctx, "clip.use_silu", true);
+  const std::pair<const char*, uint32_t> keys[] = {
+      {"clip.vision.image_size", 1540},         {"clip.vision.patch_size", kPatch},
+      {"clip.vision.embedding_length", kEmbd},  {"clip.vision.feed_forward_length", kFf},
+      {"clip.vision.attention.head_count", 16}, {"clip.vision.block_count", static_cast<uint32_t>(n_layer)},
+      {"clip.vision.projection_dim", kProj},    {"clip.vision.spatial_merge_size", kMerge}};
+  for (const auto& [k, v] : keys) gguf_set_val_u32(ctx, k, v);
+  gguf_set_val_f32(ctx, "clip.vision.attention.layer_norm_epsilon", 1e-5f);
+  const float mean[3] = {0.481f, 0.458f, 0.408f}, std_dev[3] = {0.269f, 0.261f, 0.276f};
+  gguf_set_arr_data(ctx, "clip.vision.image_mean", GGUF_TYPE_FLOAT32, mean, 3);
+  gguf_set_arr_data(ctx, "clip.vision.image_std", GGUF_TYPE_FLOAT32, std_dev, 3);
+  const int n_tensors = 6 + 9 * n_layer;
+  ggml_init_params ip{/*mem_size=*/static_cast<std::size_t>(n_tensors) * ggml_tensor_overhead(), /*mem_buffer=*/nullptr,
+                      /*no_alloc=*/true};
+  ggml_context* meta = ggml_init(ip);
+  std::size_t bytes = 0;
+  auto add = [&](const std::string& name, ggml_type type, std::vector<int64_t> ne) {
+    ggml_tensor* t = ggml_new_tensor(meta, type, static_cast<int>(ne.size()), ne.data());
+    ggml_set_name(t, name.c_str());
+    gguf_add_tensor(ctx, t);
+    bytes += ggml_nbytes(t);
+  };
+  add("v.patch_embd.weight", GGML_TYPE_F16, {kPatch, kPatch, 3, kEmbd});
+  add("v.pre_ln.weight", GGML_TYPE_F32, {kEmbd});
+  for (int il = 0; il < n_layer; ++il) {
+    const std::string blk = "v.blk." + std::to_string(il) + ".";
+    for (const char* m : {"attn_q", "attn_k", "attn_v", "attn_out"})
+      add(blk + m + ".weight", GGML_TYPE_F16, {kEmbd, kEmbd});
+    add(blk + "ln1.weight", GGML_TYPE_F32, {kEmbd});
+    add(blk + "ln2.weight", GGML_TYPE_F32, {kEmbd});
+    add(blk + "ffn_gate.weight", GGML_TYPE_F16, {kEmbd, kFf});
+    add(blk + "ffn_up.weight", GGML_TYPE_F16, {kEmbd, kFf});
+    add(blk + "ffn_down.weight", GGML_TYPE_F16, {kFf, kEmbd});
+  }
+  add("mm.input_norm.weight", GGML_TYPE_F32, {kEmbd});
+  add("mm.patch_merger.weight", GGML_TYPE_F16, {kEmbd * kMerge * kMerge, kEmbd});
+  add("mm.1.weight", GGML_TYPE_F16, {kEmbd, kProj});
+  add("mm.2.weight", GGML_TYPE_F16, {kProj, kProj});
+  const bool ok = gguf_write_to_file(ctx, path.c_str(), /*only_meta=*/true);
+  const std::size_t data_end = gguf_get_meta_size(ctx) + gguf_get_tensor_offset(ctx, gguf_get_n_tensors(ctx) - 1) +
+                               gguf_get_tensor_size(ctx, gguf_get_n_tensors(ctx) - 1);
+  gguf_free(ctx);
+  ggml_free(meta);
+  if (!ok) throw std::runtime_error("cannot write " + path);
+  std::filesystem::resize_file(path, data_end + 64);
   return bytes;
 }
 

@@ -19,4 +19,10 @@ void write_truncated(const std::string& src, const std::string& dst, std::size_t
 // (the data a hole). Returns the tensors' bytes. Throws on failure.
 std::size_t write_projector(const std::string& path);
 
+// Writes a header-only LightOnOCR projector that llama.cpp's mtmd loads (no_alloc): the shapes
+// of LightOnOCR-1B's (Pixtral encoder: image 1540, patch 14, n_embd 1024, n_ff 4096, 16 heads,
+// `n_layer` blocks, spatial merge 2; projection to 1024), every tensor its graph reads, F16
+// matrices and F32 norms (the data a hole). Returns the tensors' bytes. Throws on failure.
+std::size_t write_lightonocr_projector(const std::string& path, int n_layer = 24);
+
 }  // namespace rigbench::testing

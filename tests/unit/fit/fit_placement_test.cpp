@@ -9,6 +9,8 @@
 #include "fit/memory_model.h"
 #include "model/model_shape.h"
 #include "model/preset.h"
+#include "model/projector_shape.h"
+#include "support/gguf_fixtures.h"
 #include "support/temp_dir.h"
 #include "synth/synthesis.h"
 
@@ -184,7 +186,7 @@ TEST(FitPlacement, OverrideTensorRejectsMalformedValues) {
 TEST(FitPlacement, ProjectorGoesToTheDevice) {
   model::ProjectorShape p;
   p.has_vision = true;
-  p.image_size = 896;
+  p.image_size = p.warmup_image_size = 896;
   p.patch_size = 14;
   p.n_embd = 1152;
   p.n_ff = 4304;
@@ -204,6 +206,33 @@ TEST(FitPlacement, ProjectorGoesToTheDevice) {
   EXPECT_EQ(with.device.compute, without.device.compute + c.mmproj_compute_bytes);
   EXPECT_EQ(fit::estimate_memory(s, c, 0, "cpu").host.weights,
             fit::estimate_memory(s, {}, 0, "cpu").host.weights + p.weights_bytes);
+}
+
+// The warm-up image llama.cpp's clip reserves for: image_size for Gemma 3's SigLIP; for LightOnOCR
+// 256 merged tokens, 16 x 14 px x 2 = 448 px (llama.cpp logs "warmup with image size = 448 x 448").
+TEST(FitPlacement, ProjectorWarmupImageFollowsLlamaCppsRuleForItsType) {
+  testing::TempDir dir;
+  testing::write_projector(dir.file("gemma3.gguf"));
+  const auto gemma3 = model::read_projector_shape(dir.file("gemma3.gguf"));
+  ASSERT_TRUE(gemma3) << gemma3.error().message;
+  EXPECT_EQ(gemma3->warmup_image_size, 896u);
+  EXPECT_EQ(gemma3->n_merge, 4u);  // the type's default, no key in the file
+  EXPECT_EQ(gemma3->n_patches(), 4096u);
+  EXPECT_FALSE(gemma3->gated_ffn);
+  testing::write_lightonocr_projector(dir.file("lightonocr.gguf"), 2);
+  const auto ocr = model::read_projector_shape(dir.file("lightonocr.gguf"));
+  ASSERT_TRUE(ocr) << ocr.error().message;
+  EXPECT_EQ(ocr->image_size, 1540u);
+  EXPECT_EQ(ocr->n_merge, 2u);  // clip.vision.spatial_merge_size
+  EXPECT_EQ(ocr->warmup_image_size, 448u);
+  EXPECT_EQ(ocr->n_patches(), 1024u);
+  EXPECT_TRUE(ocr->gated_ffn);
+  // Gated FFN phase: 1024 patches x 4 x (3 x 1024 + 3 x 4096) + the 448^2 RGB image.
+  EXPECT_EQ(fit::projector_compute_bytes(*ocr, true),
+            1024ull * 4 * (3 * 1024 + 3 * 4096) + 3ull * 448 * 448 * 4 + 2048);
+  // Without flash attention the scores, 1024^2 x 16 heads F32, beside 5 n_embd-wide tensors.
+  EXPECT_EQ(fit::projector_compute_bytes(*ocr, false),
+            1024ull * 4 * 5 * 1024 + 1024ull * 1024 * 16 * 4 + 3ull * 448 * 448 * 4 + 2048);
 }
 
 }  // namespace
