@@ -388,6 +388,11 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
     // and Qwen3-Next; not checked on a real size).
     p.attention = std::max(p.attention, mask + u * 4 * (3 * e + 3 * ffn.gdn_conv_rows));
   }
+  // A quantized cache's rotation matrices, inputs read by every attention block: live in both
+  // phases, freed before the output (llama.cpp's tiny Llama at -ctk/-ctv q8_0: 80 KiB).
+  const uint64_t rotations = ffn.attention ? rotation_input_bytes(s, c) : 0;
+  p.attention += rotations;
+  p.ffn += rotations;
   return p;
 }
 

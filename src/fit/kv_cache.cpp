@@ -114,6 +114,29 @@ uint64_t layer_cache_bytes(const model::ModelShape& s, const ContextParams& c, u
   return bytes;
 }
 
+uint64_t rotation_input_bytes(const model::ModelShape& s, const ContextParams& c) {
+  if (!s.causal || !s.compress_ratio.empty()) return 0;  // DeepSeek-V4's compressed caches: not followed
+  const bool rot_k = ggml_is_quantized(cache_type(c.type_k)) && s.head_k > 0 && s.head_k % 64 == 0;
+  const bool rot_v = ggml_is_quantized(cache_type(c.type_v)) && !s.is_mla() && s.head_v > 0 && s.head_v % 64 == 0;
+  uint64_t bytes = 0;
+  for (const bool swa : {false, true}) {
+    int64_t all_k = 0, all_v = 0;  // the cache's one head size; 0 before its first layer, -1 where they differ
+    auto share = [](int64_t& all, int64_t h) { all = all == 0 || all == h ? h : -1; };
+    for (uint32_t il = 0; il < s.n_layer; ++il) {
+      if (!s.has_kv(il) || s.is_swa(il) != swa) continue;
+      share(all_k, static_cast<int64_t>(head_k(s, il)));
+      share(all_v, static_cast<int64_t>(head_v(s, il)));
+    }
+    if (rot_k && all_k > 0) {
+      uint64_t nrot = 64;
+      while (all_k % static_cast<int64_t>(2 * nrot) == 0) nrot *= 2;
+      bytes += nrot * nrot * sizeof(float);
+    }
+    if (rot_v && all_v > 0) bytes += 64 * 64 * sizeof(float);
+  }
+  return bytes;
+}
+
 uint64_t layer_state_bytes(const model::ModelShape& s, const ContextParams& c, uint32_t il) {
   // One state per sequence, a unified KV cache or not (-kvu shares the attention cells only).
   const uint64_t n_seq = static_cast<uint64_t>(std::max(1, c.n_seq));

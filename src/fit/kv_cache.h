@@ -44,6 +44,15 @@ uint64_t layer_cache_bytes(const model::ModelShape& shape, const ContextParams& 
 // sequences; 0 for layers without one. Independent of the context length.
 uint64_t layer_state_bytes(const model::ModelShape& shape, const ContextParams& ctx, uint32_t il);
 
+// Bytes of the Hadamard rotations llama.cpp applies to a quantized cache (llama-kv-cache.cpp
+// attn_rot_k / attn_rot_v; LLAMA_ATTN_ROT_DISABLE turns them off): graph inputs, F32, live from
+// the first attention to the last. Per cache (the full one, the sliding-window one) whose layers
+// share one head size: K's matrix nrot x nrot where K is quantized and the model's head_k is a
+// multiple of 64 (nrot the largest power of two from 64 that divides the head), V's 64 x 64
+// where V is quantized and head_v a multiple of 64 (never with MLA). 0 with F16/BF16/F32 caches.
+// Llama-3.1-8B (head 128) at -ctk q8_0 -ctv q8_0: 64 KiB + 16 KiB; Llama-3.2-1B (head 64) 16 + 16 KiB.
+uint64_t rotation_input_bytes(const model::ModelShape& shape, const ContextParams& ctx);
+
 // The combinations llama.cpp refuses to create a context for (llama_init_from_model): a
 // quantized V cache without flash attention (Grok always runs without: llama.cpp forces it
 // off); with flash attention (on or auto), a quantized K or V type whose block size does not

@@ -5,9 +5,11 @@
 
 #include "engine/llama_simulate.h"
 #include "fit/compute_buffer.h"
+#include "fit/kv_cache.h"
 #include "fit/memory_model.h"
 #include "model/model_shape.h"
 #include "model/preset.h"
+#include "support/preset_shape.h"
 #include "support/temp_dir.h"
 #include "synth/synthesis.h"
 
@@ -399,6 +401,27 @@ TEST(FitComputeBuffer, HybridRecurrentBlocksByKind) {
       hybrid({tensor("blk.0.attn_norm.weight", 0, 256), f32("blk.0.ssm_norm.weight", 256, 2),
               tensor("blk.0.ssm_in.weight", 0, 256, 1538), f32("blk.0.ssm_conv1d.weight", 4, 1024)});
   EXPECT_NEAR(static_cast<double>(fit::compute_buffer_bytes(mamba2, c, true)), 9977888.0, 9977888.0 * 0.03);
+}
+
+// A quantized cache is rotated (llama-kv-cache.cpp attn_rot_k/v): F32 Hadamard matrices as graph
+// inputs, K's nrot^2 (nrot the largest power of two from 64 dividing head_k), V's 64^2. llama.cpp's
+// tiny Llama (head 128) at -ctk/-ctv q8_0 allocates attn_inp_k_rot 65536 B and attn_inp_v_rot
+// 16384 B; with head 64 (its tiny Qwen3) 16384 B each.
+TEST(ComputeBuffer, AQuantizedCacheAddsItsRotationMatrices) {
+  const auto l8b = testing::preset_shape("Llama-3.1-8B", "Q4_K_M");
+  const auto l1b = testing::preset_shape("Llama-3.2-1B", "Q4_K_M");
+  fit::ContextParams c;
+  c.n_ctx = 4096;
+  c.flash_attn = true;
+  EXPECT_EQ(fit::rotation_input_bytes(l8b, c), 0u);  // f16
+  c.type_k = c.type_v = "q8_0";
+  EXPECT_EQ(fit::rotation_input_bytes(l8b, c), 128u * 128 * 4 + 64 * 64 * 4);
+  EXPECT_EQ(fit::rotation_input_bytes(l1b, c), 64u * 64 * 4 + 64 * 64 * 4);
+  c.type_v = "f16";
+  EXPECT_EQ(fit::rotation_input_bytes(l8b, c), 128u * 128 * 4);
+  fit::ContextParams f16 = c;
+  f16.type_k = "f16";
+  EXPECT_EQ(fit::compute_buffer_bytes(l8b, c, false), fit::compute_buffer_bytes(l8b, f16, false) + 128u * 128 * 4);
 }
 
 }  // namespace
