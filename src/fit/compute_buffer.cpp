@@ -186,6 +186,7 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   // mask that only block 0 reads is gone by block 0's FFN: the FFN phase (whose peak is block 0's,
   // where the most masks remain) holds the masks that a later block reads.
   uint64_t ffn_mask_cells = n_kv;
+  uint64_t first_mask_cells = n_kv;  // the first cache's mask: the full cache's, else the window's
   const bool compressed =
       std::any_of(s.compress_ratio.begin(), s.compress_ratio.end(), [](uint32_t r) { return r > 0; });
   if (s.causal && s.n_swa > 0 && !compressed) {  // DeepSeek-V4's compressed caches: not traced
@@ -199,7 +200,7 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
     if (swa_il < s.n_layer) {
       mask_cells = (any_full ? n_kv : 0) + layer_cells(s, c, swa_il);
       ffn_mask_cells = (later_full ? n_kv : 0) + (later_swa ? layer_cells(s, c, swa_il) : 0);
-      if (!any_full) score_cells = layer_cells(s, c, swa_il);
+      if (!any_full) score_cells = first_mask_cells = layer_cells(s, c, swa_il);
     }
   }
   // One KV stream per sequence (kv_unified false, llama.cpp's default): the graph splits the
@@ -211,6 +212,16 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   mask_cells /= streams;
   score_cells /= streams;
   ffn_mask_cells /= streams;
+  first_mask_cells /= streams;
+  // A quantized cache's rotation matrices (fit/kv_cache.h rotation_input_bytes): inputs read by
+  // every attention block, live in the attention and FFN phases (llama.cpp's tiny Llama at
+  // -ctk/-ctv q8_0: 80 KiB). ggml-alloc places them beside the first cache's mask at the bottom
+  // of the buffer; where the two together hold an n_embd-wide tensor, that slot changes what
+  // else lands where (below: block 0's MoE FFN and the output phase). Traced in llama.cpp's
+  // allocation of Llama-3.1-8B, Gemma-2-9B and Mixtral-8x7B at -ctk/-ctv q8_0.
+  const uint64_t rotations = ffn.attention ? rotation_input_bytes(s, c) : 0;
+  const uint64_t first_mask = ffn.attention ? first_mask_cells * u * (c.flash_attn ? 2 : 4) : 0;
+  const bool rotation_slot = rotations > 0 && first_mask + rotations >= u * 4 * e;
   const uint64_t mask = ffn.attention ? mask_cells * u * (c.flash_attn ? 2 : 4) : 0;
   p.mask = mask;
   const uint64_t ffn_mask = ffn.attention ? ffn_mask_cells * u * (c.flash_attn ? 2 : 4) : 0;
@@ -336,7 +347,10 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
     // With one fused QKV projection (DBRX) the attention also leaves one n_embd-wide hole fewer:
     // 3 n_embd (llama.cpp's tiny DBRX: the residual, one hole and the FFN norm beside the experts,
     // where its tiny Llama MoE and Mixtral hold two holes). DBRX is the corpus's only fused-QKV MoE.
-    const uint64_t moe = (s.causal && !ffn.fused_qkv ? 4 : 3) * e + 3ull * s.n_expert_used * ff_exp;
+    // With the rotation slot the router's small tensors no longer split one of the two holes:
+    // one n_embd fewer (Mixtral at -c 8192 -ctk/-ctv q8_0: 200.12 MiB where F16's is 208.01;
+    // at -np 4 the smaller mask leaves no slot and both holes stay).
+    const uint64_t moe = (s.causal && !ffn.fused_qkv && !rotation_slot ? 4 : 3) * e + 3ull * s.n_expert_used * ff_exp;
     ffn_per_token = std::max(moe, n_ff_max > ff_exp ? ffn_per_token : 0);
   }
   p.ffn = ffn_mask + u * 4 * ffn_per_token;
@@ -388,11 +402,13 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
     // and Qwen3-Next; not checked on a real size).
     p.attention = std::max(p.attention, mask + u * 4 * (3 * e + 3 * ffn.gdn_conv_rows));
   }
-  // A quantized cache's rotation matrices, inputs read by every attention block: live in both
-  // phases, freed before the output (llama.cpp's tiny Llama at -ctk/-ctv q8_0: 80 KiB).
-  const uint64_t rotations = ffn.attention ? rotation_input_bytes(s, c) : 0;
+  // The rotation matrices in both phases; freed by the last block's attention, their slot takes
+  // that block's residual, so the block's output lands above it and the output phase holds one
+  // n_embd more (Llama-3.1-8B at -c 8192 -np 1: +8 MiB, to the byte; at -np 4 the 4 MiB mask
+  // leaves no slot, and nothing changes).
   p.attention += rotations;
   p.ffn += rotations;
+  if (rotation_slot) p.output += u * 4 * e;
   return p;
 }
 
