@@ -222,11 +222,13 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   // else lands where (below: block 0's MoE FFN and the output phase). Traced in llama.cpp's
   // allocation of Llama-3.1-8B, Gemma-2-9B and Mixtral-8x7B at -ctk/-ctv q8_0.
   const uint64_t rotations = ffn.attention ? rotation_input_bytes(s, c) : 0;
-  const uint64_t first_mask = ffn.attention ? first_mask_cells * u * (c.flash_attn ? 2 : 4) : 0;
+  // A mask over `cells` per token: F16 with flash attention, else F32; none without attention.
+  auto mask_bytes = [&](uint64_t cells) { return ffn.attention ? cells * u * (c.flash_attn ? 2 : 4) : 0; };
+  const uint64_t first_mask = mask_bytes(first_mask_cells);
   const bool rotation_slot = rotations > 0 && first_mask + rotations >= u * 4 * e;
-  const uint64_t mask = ffn.attention ? mask_cells * u * (c.flash_attn ? 2 : 4) : 0;
+  const uint64_t mask = mask_bytes(mask_cells);
   p.mask = mask;
-  const uint64_t ffn_mask = ffn.attention ? ffn_mask_cells * u * (c.flash_attn ? 2 : 4) : 0;
+  const uint64_t ffn_mask = mask_bytes(ffn_mask_cells);
   // Residual, norm, Q/K/V and the attention output live together; with flash attention a
   // sequential FFN without a gate frees one n_embd-wide tensor earlier (checked on llama.cpp's
   // tiny model of each kind).
