@@ -20,7 +20,6 @@ T max_of(const std::vector<T>& v, T def = 0) {
 // What block 0's tensors say about the FFN's kind.
 struct FfnKind {
   bool gated = false;        // a gate (ffn_gate, a fused ffn_up of 2 n_ff rows, or gated experts)
-  bool fused_gate_up = false;  // the gate in ffn_up's 2 n_ff rows (Phi-3): its halves are views
   bool parallel = false;     // an attention norm and no FFN norm: the FFN runs beside the attention
   bool moe_first = false;    // block 0 holds experts (else leading dense blocks come first)
   uint64_t n_ff_exp = 0;     // rows of an expert's up projection (0 without experts)
@@ -84,8 +83,7 @@ FfnKind ffn_kind(const model::ModelShape& s) {
     if (t.layer != 0 && !(k.n_ff_exp == 0 && t.name.find("up_exps.weight") != std::string::npos)) continue;
     block0 = block0 || t.layer == 0;
     if (t.name.rfind("blk.0.ffn_gate", 0) == 0 && t.name.find("_inp") == std::string::npos) k.gated = true;
-    if (t.name == "blk.0.ffn_up.weight" && n_ff > 0 && static_cast<uint64_t>(t.n_rows) == 2 * n_ff)
-      k.gated = k.fused_gate_up = true;
+    if (t.name == "blk.0.ffn_up.weight" && n_ff > 0 && static_cast<uint64_t>(t.n_rows) == 2 * n_ff) k.gated = true;
     if (t.name == "blk.0.attn_norm.weight") attn_norm = true;
     if (t.name == "blk.0.attn_qkv.weight") k.fused_qkv = true;
     if (t.name == "blk.0.indexer.attn_q_b.weight") k.indexer_q = static_cast<uint64_t>(t.n_rows);
@@ -341,17 +339,9 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   // leading dense blocks come first (DeepSeek, GLM-4.5, ERNIE 4.5), llama.cpp's allocator
   // reuses their freed blocks for the experts' tensors and the dense peak holds (measured on
   // its tiny model of each architecture).
-  // A gated sequential FFN wider than the two n_embd-wide holes the attention leaves (real
-  // models: n_ff 2.7-3.5 n_embd) cannot put its gate, up or product in them: the holes stay below
-  // and count, 4 n_embd + 3 n_ff (Mistral-7B at -c 8192: 124.01 MiB, as llama.cpp plans; traced
-  // in its allocation). llama.cpp's tiny models (n_ff 1.5 n_embd) refill them; a fused gate and
-  // up (Phi-3) is one 2 n_ff tensor, and the form below holds. With the rotation slot one hole is
-  // filled: 3 n_embd (Mistral-7B at -ctk/-ctv q8_0 -np 1).
   const uint64_t n_ff_max = max_of(s.n_ff);
-  const bool holes_stay =
-      ffn.gated && !ffn.fused_gate_up && !ffn.parallel && !ffn.embd_skip && s.causal && n_ff_max > 2 * e;
-  uint64_t ffn_per_token = (holes_stay ? (rotation_slot ? 3 : 4) : 2) * e + (ffn.gated ? 3ull : 2ull) * n_ff_max +
-                           (ffn.parallel ? 2 * e : 0) + (ffn.embd_skip ? 2 * e : 0);
+  uint64_t ffn_per_token =
+      2 * e + (ffn.gated ? 3ull : 2ull) * n_ff_max + (ffn.parallel ? 2 * e : 0) + (ffn.embd_skip ? 2 * e : 0);
   if (s.n_expert > 0 && ffn.moe_first) {
     const uint64_t ff_exp = ffn.n_ff_exp > 0 ? ffn.n_ff_exp : (s.n_ff_exp > 0 ? s.n_ff_exp : n_ff_max);
     // Without a KV cache (non-causal decoders: LLaDA-MoE, RND1) the attention leaves one n_embd-wide
