@@ -5,9 +5,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "core/data_dir.h"
 #include "core/did_you_mean.h"
 #include "core/strings.h"
-#include "hw/data_dir.h"
 
 namespace rigbench::hw {
 

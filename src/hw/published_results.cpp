@@ -3,7 +3,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "hw/data_dir.h"
+#include "core/data_dir.h"
 
 namespace rigbench::hw {
 

@@ -1,5 +1,4 @@
 #include "measure/prompt_suite.h"
-#include "core/clock.h"
 
 #include <xxhash.h>
 
@@ -14,6 +13,8 @@
 #include <sstream>
 #include <thread>
 
+#include "core/clock.h"
+#include "core/data_dir.h"
 #include "power/summary.h"
 
 namespace rigbench::measure {
@@ -94,10 +95,7 @@ Result<PromptSuite> parse_prompt_suite(const std::string& content, const std::st
   return suite;
 }
 
-std::string builtin_suite_path() {
-  const char* env = std::getenv("RIGBENCH_DATA_DIR");
-  return std::string(env && *env ? env : RIGBENCH_DATA_DIR) + "/prompts/builtin.jsonl";
-}
+std::string builtin_suite_path() { return data_file_path("prompts/builtin.jsonl"); }
 
 Result<PromptSuite> read_prompt_suite(const std::string& spec) {
   const bool builtin = spec == "builtin";

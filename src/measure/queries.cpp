@@ -1,10 +1,11 @@
 #include "measure/queries.h"
 
-#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string_view>
+
+#include "core/data_dir.h"
 
 namespace rigbench::measure {
 
@@ -80,10 +81,7 @@ Result<std::vector<std::string>> read_queries(const std::string& path) {
   return parse_queries(buf.str(), path);
 }
 
-std::string builtin_queries_path() {
-  const char* env = std::getenv("RIGBENCH_DATA_DIR");
-  return std::string(env && *env ? env : RIGBENCH_DATA_DIR) + "/queries/embed.txt";
-}
+std::string builtin_queries_path() { return data_file_path("queries/embed.txt"); }
 
 Result<QuerySet> read_query_set(const std::string& file) {
   auto q = read_queries(file.empty() ? builtin_queries_path() : file);

@@ -1,190 +1,56 @@
 #include "model/preset.h"
 
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "core/data_dir.h"
 #include "core/strings.h"
 
 namespace rigbench::model {
 
-// Every built-in preset, one designated initializer each (fields in Preset's order; a field
-// left out keeps its default).
-const std::vector<Preset>& presets() {
-  static const std::vector<Preset> kPresets = {
-      {.name = "SmolLM2-135M",
-       .arch = "llama",
-       .source = "https://huggingface.co/HuggingFaceTB/SmolLM2-135M-Instruct/blob/main/config.json",
-       .vocab_file = "ggml-vocab-starcoder.gguf",
-       .n_vocab = 49152,
-       .n_ctx_train = 8192,
-       .n_embd = 576,
-       .n_layer = 30,
-       .n_head = 9,
-       .n_head_kv = 3,
-       .n_ff = 1536,
-       .head_dim = 64,
-       .rope_theta = 100000,
-       .norm_eps = 1e-5f,
-       .tied_embeddings = true},
-      {.name = "Llama-3.2-1B",
-       .arch = "llama",
-       .source = "https://huggingface.co/meta-llama/Llama-3.2-1B-Instruct/blob/main/config.json",
-       .vocab_file = "ggml-vocab-llama-bpe.gguf",
-       .n_vocab = 128256,
-       .n_ctx_train = 131072,
-       .n_embd = 2048,
-       .n_layer = 16,
-       .n_head = 32,
-       .n_head_kv = 8,
-       .n_ff = 8192,
-       .head_dim = 64,
-       .rope_theta = 500000,
-       .norm_eps = 1e-5f,
-       .tied_embeddings = true,
-       .rope_freqs = true},
-      {.name = "Llama-3.1-8B",
-       .arch = "llama",
-       .source = "https://huggingface.co/meta-llama/Llama-3.1-8B-Instruct/blob/main/config.json",
-       .vocab_file = "ggml-vocab-llama-bpe.gguf",
-       .n_vocab = 128256,
-       .n_ctx_train = 131072,
-       .n_embd = 4096,
-       .n_layer = 32,
-       .n_head = 32,
-       .n_head_kv = 8,
-       .n_ff = 14336,
-       .head_dim = 128,
-       .rope_theta = 500000,
-       .norm_eps = 1e-5f,
-       .rope_freqs = true},
-      {.name = "Llama-3.1-70B",
-       .arch = "llama",
-       .source = "https://huggingface.co/meta-llama/Llama-3.1-70B-Instruct/blob/main/config.json",
-       .vocab_file = "ggml-vocab-llama-bpe.gguf",
-       .n_vocab = 128256,
-       .n_ctx_train = 131072,
-       .n_embd = 8192,
-       .n_layer = 80,
-       .n_head = 64,
-       .n_head_kv = 8,
-       .n_ff = 28672,
-       .head_dim = 128,
-       .rope_theta = 500000,
-       .norm_eps = 1e-5f,
-       .rope_freqs = true},
-      {.name = "Phi-3-mini-4k",
-       .arch = "phi3",
-       .source = "https://huggingface.co/microsoft/Phi-3-mini-4k-instruct/blob/main/config.json",
-       .vocab_file = "ggml-vocab-phi-3.gguf",
-       .n_vocab = 32064,
-       .n_ctx_train = 4096,
-       .n_embd = 3072,
-       .n_layer = 32,
-       .n_head = 32,
-       .n_head_kv = 32,
-       .n_ff = 8192,
-       .rope_theta = 10000,
-       .norm_eps = 1e-5f,
-       .fused_qkv = true},
-      {.name = "Qwen2.5-7B",
-       .arch = "qwen2",
-       .source = "https://huggingface.co/Qwen/Qwen2.5-7B-Instruct/blob/main/config.json",
-       .vocab_file = "ggml-vocab-qwen2.gguf",
-       .n_vocab = 152064,
-       .n_ctx_train = 32768,
-       .n_embd = 3584,
-       .n_layer = 28,
-       .n_head = 28,
-       .n_head_kv = 4,
-       .n_ff = 18944,
-       .rope_theta = 1000000,
-       .norm_eps = 1e-6f,
-       .qkv_bias = true},
-      {.name = "Gemma-2-9B",
-       .arch = "gemma2",
-       .source = "https://huggingface.co/google/gemma-2-9b-it/blob/main/config.json",
-       .vocab_file = "",
-       .n_vocab = 256000,
-       .n_ctx_train = 8192,
-       .n_embd = 3584,
-       .n_layer = 42,
-       .n_head = 16,
-       .n_head_kv = 8,
-       .n_ff = 14336,
-       .head_dim = 256,
-       .rope_theta = 10000,
-       .norm_eps = 1e-6f,
-       .tied_embeddings = true,
-       .n_swa = 4096,
-       .attn_softcap = 50.0f,
-       .final_softcap = 30.0f},
-      {.name = "Mistral-7B",
-       .arch = "llama",
-       .source = "https://huggingface.co/mistralai/Mistral-7B-Instruct-v0.3/blob/main/config.json",
-       .vocab_file = "ggml-vocab-llama-spm.gguf",
-       .n_vocab = 32768,
-       .n_ctx_train = 32768,
-       .n_embd = 4096,
-       .n_layer = 32,
-       .n_head = 32,
-       .n_head_kv = 8,
-       .n_ff = 14336,
-       .rope_theta = 1000000,
-       .norm_eps = 1e-5f},
-      {.name = "Mixtral-8x7B",
-       .arch = "llama",
-       .source = "https://huggingface.co/mistralai/Mixtral-8x7B-Instruct-v0.1/blob/main/config.json",
-       .vocab_file = "ggml-vocab-llama-spm.gguf",
-       .n_vocab = 32000,
-       .n_ctx_train = 32768,
-       .n_embd = 4096,
-       .n_layer = 32,
-       .n_head = 32,
-       .n_head_kv = 8,
-       .n_ff = 14336,
-       .rope_theta = 1000000,
-       .norm_eps = 1e-5f,
-       .n_expert = 8,
-       .n_expert_used = 2},
-      {.name = "DeepSeek-V3",
-       .arch = "deepseek2",
-       .source = "https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json",
-       .vocab_file = "",
-       .n_vocab = 129280,
-       .n_ctx_train = 163840,
-       .n_embd = 7168,
-       .n_layer = 61,
-       .n_head = 128,
-       .n_head_kv = 128,
-       .n_ff = 18432,
-       .rope_theta = 10000,
-       .norm_eps = 1e-6f,
-       .n_expert = 256,
-       .n_expert_used = 8,
-       .n_ff_exp = 2048,
-       .n_expert_shared = 1,
-       .n_layer_dense_lead = 3,
-       .q_lora_rank = 1536,
-       .kv_lora_rank = 512,
-       .qk_nope_dim = 128,
-       .qk_rope_dim = 64,
-       .v_head_dim = 128},
-      {.name = "bge-small-en-v1.5",
-       .arch = "bert",
-       .source = "https://huggingface.co/BAAI/bge-small-en-v1.5/blob/main/config.json",
-       .vocab_file = "ggml-vocab-bert-bge.gguf",
-       .n_vocab = 30522,
-       .n_ctx_train = 512,
-       .n_embd = 384,
-       .n_layer = 12,
-       .n_head = 12,
-       .n_head_kv = 12,
-       .n_ff = 1536,
-       .norm_eps = 1e-12f,
-       .n_token_types = 2}};
+// A preset's JSON object: its fields by their names in Preset; a field left out keeps its
+// default.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(
+    Preset, name, arch, source, vocab_file, n_vocab, n_ctx_train, n_embd, n_layer, n_head, n_head_kv, n_ff, head_dim,
+    n_rot, rope_theta, rope_theta_swa, rope_sections, norm_eps, tied_embeddings, qkv_bias, fused_qkv, rope_freqs,
+    qk_norm, attn_output_gate, n_swa, attn_softcap, final_softcap, n_expert, n_expert_used, n_ff_exp, n_expert_shared,
+    n_layer_dense_lead, n_ff_shexp, q_lora_rank, kv_lora_rank, qk_nope_dim, qk_rope_dim, v_head_dim, n_token_types,
+    ssm_d_conv, ssm_d_inner, ssm_d_state, ssm_dt_rank, ssm_n_group, ssm_dt_b_c_rms, full_attention_interval)
+
+Result<std::vector<Preset>> load_presets(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return fail(ErrorCode::kNotFound, "presets '" + path + "': cannot open the file");
+  const auto doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded() || !doc.is_array())
+    return fail(ErrorCode::kInvalidInput, "presets '" + path + "': not a JSON array");
+  const nlohmann::json known = Preset{};
+  std::vector<Preset> out;
+  for (size_t i = 0; i < doc.size(); ++i) {
+    const std::string where = "presets '" + path + "': entry " + std::to_string(i + 1) + ": ";
+    if (!doc[i].is_object()) return fail(ErrorCode::kInvalidInput, where + "not a JSON object");
+    for (const auto& [key, value] : doc[i].items())
+      if (!known.contains(key)) return fail(ErrorCode::kInvalidInput, where + "unknown field '" + key + "'");
+    try {
+      out.push_back(doc[i].get<Preset>());
+    } catch (const nlohmann::json::exception& e) {
+      return fail(ErrorCode::kInvalidInput, where + e.what());
+    }
+    if (out.back().name.empty() || out.back().arch.empty())
+      return fail(ErrorCode::kInvalidInput, where + "no name or no arch");
+  }
+  return out;
+}
+
+Result<std::vector<Preset>> presets() {
+  static const Result<std::vector<Preset>> kPresets = load_presets(data_file_path("presets.json"));
   return kPresets;
 }
 
 Result<Preset> find_preset(const std::string& name) {
+  auto all = presets();
+  if (!all) return std::unexpected(all.error());
   std::vector<std::string> names;
-  for (const auto& p : presets()) {
+  for (const auto& p : *all) {
     if (to_lower(p.name) == to_lower(name)) return p;
     names.push_back(p.name);
   }

@@ -1,4 +1,4 @@
-// rigbench: presets, the architecture shapes of real models (from their published
+// rigbench: presets, the architecture shapes of real models (data/presets.json, from their published
 // config.json), from which `rigbench synth` writes a GGUF with the real tensors and
 // metadata and random weights.
 #pragma once
@@ -68,8 +68,15 @@ struct Preset {
   }
 };
 
-// Every built-in preset, in a stable order.
-const std::vector<Preset>& presets();
+// Every built-in preset, in the file's order: $RIGBENCH_DATA_DIR/presets.json, else the
+// source tree's data/presets.json, read once. Errors: those of load_presets.
+Result<std::vector<Preset>> presets();
+
+// The presets of the JSON file `path`: an array of objects, each a Preset's fields by their
+// names (a field left out keeps its default). Errors: kNotFound when unreadable;
+// kInvalidInput naming the file, the entry (from 1) and the unknown field, the wrongly typed
+// value, or the missing name or arch.
+Result<std::vector<Preset>> load_presets(const std::string& path);
 
 // The preset named `name` (case-insensitive). Errors: kUsage listing the known names.
 Result<Preset> find_preset(const std::string& name);

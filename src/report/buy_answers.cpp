@@ -30,10 +30,13 @@ int run_context(const RunRecord& r) {
 
 // The shape of a preset of `m`'s architecture whose parameter count is within 1 % of `m`'s, at
 // `m`'s file type (written header-only to a temporary file and read back, as `fit --preset`
-// does); `preset` names it. nullopt when none is alike or it cannot be written.
+// does); `preset` names it. nullopt when none is alike, the presets cannot be read or it cannot be
+// written.
 std::optional<model::ModelShape> preset_shape(const ModelInfo& m, std::string& preset) {
   if (m.n_params == 0 || m.arch.empty() || m.file_type.empty()) return std::nullopt;
-  for (const model::Preset& p : model::presets()) {
+  auto all = model::presets();
+  if (!all) return std::nullopt;
+  for (const model::Preset& p : *all) {
     if (p.arch != m.arch) continue;
     uint64_t n = 0;
     for (const auto& t : model::tensor_layout(p)) n += t.n_elements();

@@ -4,14 +4,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/data_dir.h"
+
 namespace rigbench::report {
 
 namespace {
-
-std::string report_data_dir() {
-  const char* env = std::getenv("RIGBENCH_DATA_DIR");
-  return std::string(env && *env ? env : RIGBENCH_DATA_DIR) + "/report";
-}
 
 Result<std::string> read(const std::string& path, const char* what, const char* remedy) {
   std::ifstream in(path, std::ios::binary);
@@ -30,9 +27,9 @@ std::string chart_js_path() {
 
 Result<ReportAssets> load_report_assets() {
   ReportAssets a;
-  auto page = read(report_data_dir() + "/template.html", "template", "");
+  auto page = read(data_file_path("report/template.html"), "template", "");
   if (!page) return std::unexpected(page.error());
-  auto glue = read(report_data_dir() + "/report.js", "chart glue", "");
+  auto glue = read(data_file_path("report/report.js"), "chart glue", "");
   if (!glue) return std::unexpected(glue.error());
   auto chart = read(chart_js_path(), "charting library",
                     " (scripts/setup installs Chart.js with npm; RIGBENCH_CHART_JS names another copy)");

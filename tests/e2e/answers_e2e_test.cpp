@@ -377,13 +377,14 @@ TEST(AnswersE2E, ReportWhatToBuyFromThePresetAlike) {
       << fit_sentence;
 }
 
-// An unreadable catalog (faked: a data folder with the report's files and no devices.json)
+// An unreadable catalog (faked: a data folder with the report's files, the presets and no devices.json)
 // leaves the what-to-buy answer out with the reason; the report is still written.
 TEST(AnswersE2E, ReportWithoutACatalogSaysSo) {
   TempDir dir;
   const auto source_data = std::filesystem::path(RIGBENCH_TEST_MODEL).parent_path().parent_path() / "data";
   std::filesystem::create_directories(dir.file("data"));
   std::filesystem::copy(source_data / "report", dir.file("data/report"), std::filesystem::copy_options::recursive);
+  std::filesystem::copy_file(source_data / "presets.json", dir.file("data/presets.json"));
   testing::write_file(dir.file("stories.jsonl"), stories_record(RIGBENCH_TEST_MODEL, ""));
   const std::string db = dir.file("stories.db");
   ASSERT_EQ(run_process({RIGBENCH_BIN, "import", "--db", db, dir.file("stories.jsonl")}).exit_code, 0);

@@ -468,7 +468,11 @@ TEST(FitE2E, GoldenThisMachine) {
 }
 
 TEST(FitE2E, GoldenCatalogDevicesWithinOneHundredTwentyColumns) {
-  setenv("RIGBENCH_DATA_DIR", RIGBENCH_TEST_DATA "/golden/catalog", 1);
+  // A data folder of the golden catalog and the shipped presets.
+  testing::TempDir data;
+  std::filesystem::copy_file(RIGBENCH_TEST_DATA "/golden/catalog/devices.json", data.file("devices.json"));
+  std::filesystem::copy_file(RIGBENCH_TEST_DATA "/../../data/presets.json", data.file("presets.json"));
+  setenv("RIGBENCH_DATA_DIR", data.path().c_str(), 1);
   const std::vector<std::string> args = {
       RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--device", "all", "-c", "8192", "--host-ram", "64", "-o"};
   for (const char* format : {"md", "csv", "json"}) {

@@ -48,7 +48,8 @@ TEST(SpeedPredictionE2E, PredictAccuracyHoldsEachDeviceOut) {
 
 TEST(SpeedPredictionE2E, ABadDatasetIsNamedAndNoneMeansNoPrediction) {
   testing::TempDir dir;
-  std::filesystem::copy_file(std::string(RIGBENCH_TEST_DATA) + "/../../data/devices.json", dir.file("devices.json"));
+  for (const char* shipped : {"devices.json", "presets.json"})
+    std::filesystem::copy_file(std::string(RIGBENCH_TEST_DATA) + "/../../data/" + shipped, dir.file(shipped));
   ::setenv("RIGBENCH_DATA_DIR", dir.path().c_str(), 1);
   const std::vector<std::string> fit = {RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-8B", "--device", "RTX 4090", "-c", "4096"};
   const auto none = run_process(fit);

@@ -28,7 +28,10 @@ namespace {
 // file takes almost no disk.
 TEST(Synth, LlamaCppLoadsEveryPresetHeaderOnly) {
   testing::TempDir dir;
-  for (const auto& p : model::presets()) {
+  auto all = model::presets();
+  ASSERT_TRUE(all) << all.error().message;
+  ASSERT_EQ(all->size(), 11u);
+  for (const auto& p : *all) {
     SCOPED_TRACE(p.name);
     const std::string path = dir.file(p.name + ".gguf");
     auto written = synth::synthesize(p, "Q4_K_M", path, /*header_only=*/true);
@@ -220,6 +223,47 @@ TEST(Synth, ConfigJsonWithoutAKeyNamesTheFileAndTheKey) {
     EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);
     EXPECT_EQ(r.error().message, "config '" + dir.file("c.json") + "': " + why);
   }
+}
+
+// The shipped presets file holds the shapes as their config.json files give them; a field
+// left out keeps Preset's default.
+TEST(Synth, PresetsFileGivesTheConfigsShapes) {
+  const model::Preset p = *model::find_preset("DeepSeek-V3");
+  EXPECT_EQ(p.arch, "deepseek2");
+  EXPECT_EQ(p.n_layer, 61u);
+  EXPECT_EQ(p.n_expert, 256u);
+  EXPECT_EQ(p.kv_lora_rank, 512u);
+  EXPECT_FLOAT_EQ(p.norm_eps, 1e-6f);
+  EXPECT_EQ(p.head_dim, 0u);  // not in the file
+  EXPECT_FALSE(p.tied_embeddings);
+  const model::Preset g = *model::find_preset("gemma-2-9b");  // case-insensitive
+  EXPECT_EQ(g.n_swa, 4096u);
+  EXPECT_FLOAT_EQ(g.attn_softcap, 50.0f);
+  EXPECT_TRUE(g.tied_embeddings);
+}
+
+TEST(Synth, PresetsFileErrorsNameTheEntryAndTheField) {
+  testing::TempDir dir;
+  const std::string path = dir.file("presets.json");
+  for (const auto& [text, why] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"name": "x"})", "not a JSON array"},
+           {R"([{"name": "x", "arch": "llama"}, 3])", "entry 2: not a JSON object"},
+           {R"([{"name": "x", "arch": "llama", "n_layers": 2}])", "entry 1: unknown field 'n_layers'"},
+           {R"([{"name": "x"}])", "entry 1: no name or no arch"}}) {
+    SCOPED_TRACE(text);
+    testing::write_file(path, text);
+    const auto r = model::load_presets(path);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);
+    EXPECT_EQ(r.error().message, "presets '" + path + "': " + why);
+  }
+  testing::write_file(path, R"([{"name": "x", "arch": "llama", "n_layer": "two"}])");
+  const auto typed = model::load_presets(path);
+  ASSERT_FALSE(typed);
+  EXPECT_NE(typed.error().message.find("entry 1: "), std::string::npos) << typed.error().message;
+  const auto missing = model::load_presets(dir.file("none.json"));
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().code, ErrorCode::kNotFound);
 }
 
 TEST(Synth, UnknownPresetAndTypeAreUsageErrors) {
