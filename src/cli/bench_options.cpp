@@ -93,23 +93,22 @@ void add_bench_options(CLI::App& cmd, BenchOptions& o) {
   for (CLI::Option* opt : cmd.get_options()) {
     if (!opt->get_positional()) opt->allow_extra_args(false);
   }
-  cmd.footer(
-      "Tests: one pp test per -p value (with TTFT), one tg test per -n value, one per -pg pair; each over the\n"
-      "cartesian product of the knob lists. Lists: comma-separated or the flag repeated.\n"
-      "An encoder (an embedding model such as BERT) is refused up front with a pointer to `rigbench embed`:\n"
-      "it generates nothing, so pp, tg, TTFT and a tg bound do not apply to it.\n"
-      "Repetitions: -r auto (the default) stops as soon as the mean t/s is known to ±--ci-target % (95 %\n"
-      "confidence), at least 3 repetitions: a quiet machine is done sooner than with a fixed 5, a noisy one gets\n"
-      "more, up to --max-time s per test, and every row says how tight it is and why it stopped. -r N as llama-bench.\n"
-      "Exit codes: 0 every test ran; 1 a test failed or was refused (the others still ran and were stored),\n"
-      "or a bad model file; 2 a bad flag or value, or an encoder; 130 interrupted (finished repetitions are kept).\n"
-      "--rpc: each rpc-server is probed first (refused, busy, another protocol version: one line naming it, exit 1);\n"
-      "a server lost mid-run ends the run with its finished repetitions stored, one line naming it, exit 1.\n"
-      "Examples:\n"
-      "  rigbench bench model.gguf -p 512 -n 128 -t 4,8\n"
-      "  rigbench bench model.gguf --prompts builtin -r 3\n"
-      "  rigbench bench -m a.gguf -m b.gguf -pg 512,128 -fa on,off -o json\n"
-      "  rigbench bench model.gguf --rpc none --rpc 192.168.1.7:50052,192.168.1.8:50052 -ngl 99   (local and split)");
+  cmd.footer(R"(Tests: one pp test per -p value (with TTFT), one tg test per -n value, one per -pg pair; each over the
+cartesian product of the knob lists. Lists: comma-separated or the flag repeated.
+An encoder (an embedding model such as BERT) is refused up front with a pointer to `rigbench embed`:
+it generates nothing, so pp, tg, TTFT and a tg bound do not apply to it.
+Repetitions: -r auto (the default) stops as soon as the mean t/s is known to ±--ci-target % (95 %
+confidence), at least 3 repetitions: a quiet machine is done sooner than with a fixed 5, a noisy one gets
+more, up to --max-time s per test, and every row says how tight it is and why it stopped. -r N as llama-bench.
+Exit codes: 0 every test ran; 1 a test failed or was refused (the others still ran and were stored),
+or a bad model file; 2 a bad flag or value, or an encoder; 130 interrupted (finished repetitions are kept).
+--rpc: each rpc-server is probed first (refused, busy, another protocol version: one line naming it, exit 1);
+a server lost mid-run ends the run with its finished repetitions stored, one line naming it, exit 1.
+Examples:
+  rigbench bench model.gguf -p 512 -n 128 -t 4,8
+  rigbench bench model.gguf --prompts builtin -r 3
+  rigbench bench -m a.gguf -m b.gguf -pg 512,128 -fa on,off -o json
+  rigbench bench model.gguf --rpc none --rpc 192.168.1.7:50052,192.168.1.8:50052 -ngl 99   (local and split))");
 }
 
 Status validate(BenchOptions& o, int default_threads) {

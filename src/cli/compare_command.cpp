@@ -32,14 +32,15 @@ CLI::App* add_compare_command(CLI::App& app, CompareOptions& o) {
       ->check(range(1e-9, 0.5))
       ->capture_default_str();
   cmd->add_option("-o,--output", o.output, "md, csv, json or jsonl")->capture_default_str();
-  cmd->footer(
-      "\nExamples:\n"
-      "  rigbench compare                           per model, a column per machine: winners, ratios, answers\n"
-      "  rigbench compare --by build --model qwen   one model under several builds: regressions (Welch's t-test)\n"
-      "  rigbench compare --by backend -o json      every cell with its interval and noise notes\n"
-      "  rigbench compare --db a.db --db b.db       two machines' databases side by side\n"
-      "\nExit codes: 0 success; 1 a database missing or unreadable; 2 a bad flag or value, or a filter that\n"
-      "matches no record.");
+  cmd->footer(R"(
+Examples:
+  rigbench compare                           per model, a column per machine: winners, ratios, answers
+  rigbench compare --by build --model qwen   one model under several builds: regressions (Welch's t-test)
+  rigbench compare --by backend -o json      every cell with its interval and noise notes
+  rigbench compare --db a.db --db b.db       two machines' databases side by side
+
+Exit codes: 0 success; 1 a database missing or unreadable; 2 a bad flag or value, or a filter that
+matches no record.)");
   return cmd;
 }
 

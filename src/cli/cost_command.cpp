@@ -38,12 +38,12 @@ CLI::App* add_cost_command(CLI::App& app, CostOptions& o) {
   add_price_flags(*cmd, o);
   cmd->add_option("-o,--output", o.output, "md, csv, json or jsonl (csv/jsonl: one row per figure, or per model)")
       ->capture_default_str();
-  cmd->footer(
-      "Exit codes: 0 success; 1 a runtime failure or a bad database; 2 a bad flag or value.\n"
-      "Examples:\n"
-      "  rigbench cost --tps 40 --watts 250 --idle-watts 30 --price 0.30 --utilization 0.25\n"
-      "  rigbench cost --run latest --tariff day=0.30@07-23,night=0.18\n"
-      "  rigbench cost --per-model --machine rtx3090 --price 0.30 --utilization 0.25\n");
+  cmd->footer(R"(Exit codes: 0 success; 1 a runtime failure or a bad database; 2 a bad flag or value.
+Examples:
+  rigbench cost --tps 40 --watts 250 --idle-watts 30 --price 0.30 --utilization 0.25
+  rigbench cost --run latest --tariff day=0.30@07-23,night=0.18
+  rigbench cost --per-model --machine rtx3090 --price 0.30 --utilization 0.25
+)");
   return cmd;
 }
 

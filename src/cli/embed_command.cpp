@@ -92,18 +92,17 @@ CLI::App* add_embed_command(CLI::App& app, EmbedOptions& o) {
   for (CLI::Option* opt : cmd->get_options()) {
     if (!opt->get_positional()) opt->allow_extra_args(false);
   }
-  cmd->footer(
-      "An embedding model has no generation: `embed` measures what a search or RAG service waits for, one\n"
-      "query embedded at a time (latency, p50/p95/p99 ms), and how many texts per second it embeds in batches\n"
-      "(-b). Generation flags (-p, -n, -pg, -d, -c, -ctk, -ctv) are refused; `rigbench bench` on an encoder\n"
-      "refuses and points here. A generative model is refused unless its GGUF declares a pooling type\n"
-      "(decoder-based embedding models such as Qwen3-Embedding run with their own pooling).\n"
-      "Records go to the same database as bench's; `compare` and `report` show them per machine.\n"
-      "Exit codes: 0 measured; 1 a bad model or query file, or a failed run; 2 a bad flag or value, or a model\n"
-      "that is not an embedding model; 130 interrupted (finished samples are kept).\n"
-      "Examples:\n"
-      "  rigbench embed bge-small-en-v1.5-f16.gguf\n"
-      "  rigbench embed model.gguf --queries queries.jsonl -b 1,32 -t 4 -r 5 -o json");
+  cmd->footer(R"(An embedding model has no generation: `embed` measures what a search or RAG service waits for, one
+query embedded at a time (latency, p50/p95/p99 ms), and how many texts per second it embeds in batches
+(-b). Generation flags (-p, -n, -pg, -d, -c, -ctk, -ctv) are refused; `rigbench bench` on an encoder
+refuses and points here. A generative model is refused unless its GGUF declares a pooling type
+(decoder-based embedding models such as Qwen3-Embedding run with their own pooling).
+Records go to the same database as bench's; `compare` and `report` show them per machine.
+Exit codes: 0 measured; 1 a bad model or query file, or a failed run; 2 a bad flag or value, or a model
+that is not an embedding model; 130 interrupted (finished samples are kept).
+Examples:
+  rigbench embed bge-small-en-v1.5-f16.gguf
+  rigbench embed model.gguf --queries queries.jsonl -b 1,32 -t 4 -r 5 -o json)");
   return cmd;
 }
 

@@ -17,12 +17,13 @@ CLI::App* add_export_command(CLI::App& app, ExportOptions& o) {
   cmd->add_option("-o,--output", o.output,
                   "jsonl (what import reads), json, csv, md (csv and md with a machine column) or sql")
       ->capture_default_str();
-  cmd->footer(
-      "\nExamples:\n"
-      "  rigbench export > rig-a.jsonl              every record, for rigbench import on another machine\n"
-      "  rigbench export --model llama -o csv       one model's records as a spreadsheet\n"
-      "\nExit codes: 0 success; 1 a database missing or unreadable; 2 a bad flag or value, or a filter that\n"
-      "matches no record.");
+  cmd->footer(R"(
+Examples:
+  rigbench export > rig-a.jsonl              every record, for rigbench import on another machine
+  rigbench export --model llama -o csv       one model's records as a spreadsheet
+
+Exit codes: 0 success; 1 a database missing or unreadable; 2 a bad flag or value, or a filter that
+matches no record.)");
   return cmd;
 }
 

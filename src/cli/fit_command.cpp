@@ -104,22 +104,21 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
   cmd->add_option("--rpc-timeout", o.rpc_timeout_s, "seconds each wait on an rpc-server may take")
       ->check(range(0.1, 600.0))
       ->capture_default_str();
-  cmd->footer(
-      "Verdicts: fits, partial (some layers on the device, the rest in host RAM), does not fit.\n"
-      "Exit codes: 0 the question was answered, whatever the verdict (\"does not fit\" included); 1 a bad model file "
-      "or a runtime failure; 2 a bad flag or value.\n"
-      "Examples:\n"
-      "  rigbench fit model.gguf\n"
-      "  rigbench fit --preset Llama-3.1-70B --device all -c 8192\n"
-      "  rigbench fit --preset Llama-3.1-70B -c 8192 --rank price --min-tps 10\n"
-      "  rigbench fit --preset Llama-3.1-70B -c 8192 --vs 'M3 Ultra 512GB,RTX 5090'\n"
-      "  rigbench fit --predict-accuracy                  # the predicted speeds checked on published results\n"
-      "  rigbench fit --preset Llama-3.1-70B --quant Q3_K_S --device 'RTX 2080 Ti' --host-bandwidth 60\n"
-      "  rigbench fit --preset Qwen2.5-7B -c 8192 -d 4096 -np 2 -o json\n"
-      "  rigbench fit moe.gguf --device \"RTX 4090\" --n-cpu-moe 20\n"
-      "  rigbench fit gemma3.gguf --mmproj mmproj.gguf -c 8192\n"
-      "  rigbench fit model.gguf -c 4096 --rpc 192.168.1.7:50052,192.168.1.8:50052\n"
-      "  rigbench fit --preset Llama-3.1-70B -c 8192 --device 'RTX 3090' --rpc-device 'DDR4-3200 dual channel (64 GB)'\n");
+  cmd->footer(R"(Verdicts: fits, partial (some layers on the device, the rest in host RAM), does not fit.
+Exit codes: 0 the question was answered, whatever the verdict ("does not fit" included); 1 a bad model file or a runtime failure; 2 a bad flag or value.
+Examples:
+  rigbench fit model.gguf
+  rigbench fit --preset Llama-3.1-70B --device all -c 8192
+  rigbench fit --preset Llama-3.1-70B -c 8192 --rank price --min-tps 10
+  rigbench fit --preset Llama-3.1-70B -c 8192 --vs 'M3 Ultra 512GB,RTX 5090'
+  rigbench fit --predict-accuracy                  # the predicted speeds checked on published results
+  rigbench fit --preset Llama-3.1-70B --quant Q3_K_S --device 'RTX 2080 Ti' --host-bandwidth 60
+  rigbench fit --preset Qwen2.5-7B -c 8192 -d 4096 -np 2 -o json
+  rigbench fit moe.gguf --device "RTX 4090" --n-cpu-moe 20
+  rigbench fit gemma3.gguf --mmproj mmproj.gguf -c 8192
+  rigbench fit model.gguf -c 4096 --rpc 192.168.1.7:50052,192.168.1.8:50052
+  rigbench fit --preset Llama-3.1-70B -c 8192 --device 'RTX 3090' --rpc-device 'DDR4-3200 dual channel (64 GB)'
+)");
   return cmd;
 }
 

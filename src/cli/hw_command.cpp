@@ -25,12 +25,13 @@ CLI::App* add_hw_command(CLI::App& app, HwOptions& o) {
   cmd->add_option("-o,--output", o.output,
                   "md (tables within 120 columns), csv (section,name,key,value), json or jsonl (json on one line)")
       ->capture_default_str();
-  cmd->footer(
-      "\nExamples:\n"
-      "  rigbench hw                    this machine, its GPUs and energy meters (each meter's reason and fix)\n"
-      "  rigbench hw --bandwidth        also measure memory bandwidth\n"
-      "  rigbench hw -o json            every field, keys with units (_bytes, _gbps)\n"
-      "\nExit codes: 0 success, 2 a bad flag or value.");
+  cmd->footer(R"(
+Examples:
+  rigbench hw                    this machine, its GPUs and energy meters (each meter's reason and fix)
+  rigbench hw --bandwidth        also measure memory bandwidth
+  rigbench hw -o json            every field, keys with units (_bytes, _gbps)
+
+Exit codes: 0 success, 2 a bad flag or value.)");
   return cmd;
 }
 
@@ -38,12 +39,13 @@ CLI::App* add_devices_command(CLI::App& app, DevicesOptions& o) {
   CLI::App* cmd = app.add_subcommand("devices", "The hardware catalog, with cost per GiB of memory");
   cmd->add_option("-o,--output", o.output, "md, csv, json or jsonl (json: with each figure's source)")
       ->capture_default_str();
-  cmd->footer(
-      "\nExamples:\n"
-      "  rigbench devices                           the catalog: memory, bandwidth, power, price, cost per GiB\n"
-      "  rigbench devices -o json                   each figure with its source\n"
-      "  rigbench fit model.gguf --device all       which of them a model fits (names as listed here)\n"
-      "\nExit codes: 0 success; 1 the catalog cannot be read; 2 a bad flag or value.");
+  cmd->footer(R"(
+Examples:
+  rigbench devices                           the catalog: memory, bandwidth, power, price, cost per GiB
+  rigbench devices -o json                   each figure with its source
+  rigbench fit model.gguf --device all       which of them a model fits (names as listed here)
+
+Exit codes: 0 success; 1 the catalog cannot be read; 2 a bad flag or value.)");
   return cmd;
 }
 

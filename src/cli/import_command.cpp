@@ -34,16 +34,15 @@ CLI::App* add_import_command(CLI::App& app, ImportOptions& o) {
       ->check(int_range(1, 1000000));
   cmd->add_option("-o,--output", o.output, "the summary: md, csv, json or jsonl (one object per file)")
       ->capture_default_str();
-  cmd->footer(
-      "Examples:\n"
-      "  rigbench import rig-a.jsonl rig-b.db                       # other machines' exports and databases\n"
-      "  rigbench import llama-bench.jsonl                          # llama-bench -o jsonl (json, csv, sql too)\n"
-      "  rigbench import --machine rig-d -r 5 llama-bench.csv       # csv/sql keep mean and sd only: say the "
-      "repetitions\n"
-      "  llama-bench -m m.gguf -o jsonl | rigbench import --machine rig-d -\n"
-      "  rigbench import --machine m2-pro --gpu 'Apple M2 Pro' --source URL comment.md   # a pasted table\n"
-      "Exit codes: 0 imported; 1 a file missing or unreadable (among several: the others are imported), or a database\n"
-      "error; 2 a bad flag or value.\n");
+  cmd->footer(R"(Examples:
+  rigbench import rig-a.jsonl rig-b.db                       # other machines' exports and databases
+  rigbench import llama-bench.jsonl                          # llama-bench -o jsonl (json, csv, sql too)
+  rigbench import --machine rig-d -r 5 llama-bench.csv       # csv/sql keep mean and sd only: say the repetitions
+  llama-bench -m m.gguf -o jsonl | rigbench import --machine rig-d -
+  rigbench import --machine m2-pro --gpu 'Apple M2 Pro' --source URL comment.md   # a pasted table
+Exit codes: 0 imported; 1 a file missing or unreadable (among several: the others are imported), or a database
+error; 2 a bad flag or value.
+)");
   return cmd;
 }
 

@@ -133,9 +133,8 @@ int main(int argc, char** argv) {
   commands.push_back({cli::add_report_command(app, report_opts), [&] { return cli::run_report_command(report_opts); }});
 
   // After the subcommands, so that theirs do not inherit it.
-  app.footer(
-      "Run `rigbench help SUBCOMMAND` (or `rigbench SUBCOMMAND --help`) for its flags.\n"
-      "Exit codes: 0 success, 1 runtime failure or bad input file, 2 bad flag or value, 130/143 interrupted.");
+  app.footer(R"(Run `rigbench help SUBCOMMAND` (or `rigbench SUBCOMMAND --help`) for its flags.
+Exit codes: 0 success, 1 runtime failure or bad input file, 2 bad flag or value, 130/143 interrupted.)");
 
   const std::vector<std::string> raw(argv, argv + argc);
   if (Status s = cli::check_unsupported_llama_bench_flags(raw); !s) return exit_status(s);

@@ -47,14 +47,13 @@ CLI::App* add_report_command(CLI::App& app, ReportOptions& o) {
   cmd->add_option("--utilization", o.utilization,
                   "share of the time the machine generates, (0, 1]: the cost answers include the idle hours")
       ->check(range(1e-9, 1.0));
-  cmd->footer(
-      "Examples:\n"
-      "  rigbench report                                   # rigbench-report.html from the default database\n"
-      "  rigbench report --db a.db --db b.db --model llama --output-file llama.html\n"
-      "  rigbench report --output-file - > report.html\n"
-      "  rigbench report -c 8192 --price 0.30 --utilization 0.25   # what to buy at 8192; cost per model\n"
-      "Exit codes: 0 written; 1 no database, no matching record, or the file cannot be written; 2 a bad flag or "
-      "value.\n");
+  cmd->footer(R"(Examples:
+  rigbench report                                   # rigbench-report.html from the default database
+  rigbench report --db a.db --db b.db --model llama --output-file llama.html
+  rigbench report --output-file - > report.html
+  rigbench report -c 8192 --price 0.30 --utilization 0.25   # what to buy at 8192; cost per model
+Exit codes: 0 written; 1 no database, no matching record, or the file cannot be written; 2 a bad flag or value.
+)");
   return cmd;
 }
 

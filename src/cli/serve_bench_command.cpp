@@ -27,20 +27,21 @@ CLI::App* add_serve_bench_command(CLI::App& app, ServeBenchOptions& o) {
   CLI::App* cmd = app.add_subcommand(
       "serve-bench", "Benchmark a running server (llama-server, Ollama, vLLM, OpenAI-compatible) under load");
   add_serve_bench_options(*cmd, o);
-  cmd->footer(
-      "\nExamples:\n"
-      "  rigbench serve-bench http://127.0.0.1:8080 --concurrency 1,2,4 -p 128 -n 128\n"
-      "  rigbench serve-bench http://127.0.0.1:11434 -m llama3 --rate 2 --duration-seconds 60\n"
-      "  rigbench serve-bench http://127.0.0.1:8080 --rate 4 --burstiness 0.5 --prefix-tokens 512 -p 64\n"
-      "  rigbench serve-bench http://127.0.0.1:8080 --slo ttft_ms=500,tpot_ms=50 -o json\n"
-      "  rigbench serve-bench http://127.0.0.1:8080 --trace chats.jsonl --trace-scale 2 --concurrency 8\n"
-      "  rigbench serve-bench http://127.0.0.1:8080 --capacity concurrency --slo ttft_p95_ms=2000,tpot_p95_ms=100\n"
-      "  rigbench serve-bench http://127.0.0.1:11434 -m llama3,qwen2.5,gemma2 --energy auto --price 0.30\n"
-      "  rigbench serve-bench http://127.0.0.1:8080 --embeddings -b 1,32 --concurrency 1,4\n"
-      "\nExit status: 0 success (failed requests are counted, not fatal), 1 the server cannot be used\n"
-      "(unreachable, wrong API, unknown model, 401, no stream), every request failed, or the server was\n"
-      "lost mid-run (5 requests in a row refused: the run stops, stored marked failed), 2 bad flag,\n"
-      "130 interrupted (finished requests are kept and stored; none finished: nothing is).");
+  cmd->footer(R"(
+Examples:
+  rigbench serve-bench http://127.0.0.1:8080 --concurrency 1,2,4 -p 128 -n 128
+  rigbench serve-bench http://127.0.0.1:11434 -m llama3 --rate 2 --duration-seconds 60
+  rigbench serve-bench http://127.0.0.1:8080 --rate 4 --burstiness 0.5 --prefix-tokens 512 -p 64
+  rigbench serve-bench http://127.0.0.1:8080 --slo ttft_ms=500,tpot_ms=50 -o json
+  rigbench serve-bench http://127.0.0.1:8080 --trace chats.jsonl --trace-scale 2 --concurrency 8
+  rigbench serve-bench http://127.0.0.1:8080 --capacity concurrency --slo ttft_p95_ms=2000,tpot_p95_ms=100
+  rigbench serve-bench http://127.0.0.1:11434 -m llama3,qwen2.5,gemma2 --energy auto --price 0.30
+  rigbench serve-bench http://127.0.0.1:8080 --embeddings -b 1,32 --concurrency 1,4
+
+Exit status: 0 success (failed requests are counted, not fatal), 1 the server cannot be used
+(unreachable, wrong API, unknown model, 401, no stream), every request failed, or the server was
+lost mid-run (5 requests in a row refused: the run stops, stored marked failed), 2 bad flag,
+130 interrupted (finished requests are kept and stored; none finished: nothing is).)");
   return cmd;
 }
 

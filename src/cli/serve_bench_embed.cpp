@@ -17,17 +17,17 @@ Status run_serve_embeddings(const ServeBenchOptions& o, const measure::ServeJob&
   auto queries = measure::read_query_set(o.queries);
   if (!queries) return std::unexpected(queries.error());
   measure::ServeEmbedJob job;
-  job.url = common.url;
-  job.client = common.client;
+  job.request = {.url = common.url,
+                 .client = common.client,
+                 .ollama = net::is_ollama(common.target.api),
+                 .queries = std::move(queries->queries),
+                 .query_set = std::move(queries->name),
+                 .batch_sizes = o.batch_sizes,
+                 .repetitions = o.repetitions,
+                 .warmup = o.warmup};
   job.server = common.target.server;
-  job.ollama = net::is_ollama(common.target.api);
   job.models = common.target.models;
   job.concurrency = o.concurrency;
-  job.queries = std::move(queries->queries);
-  job.query_set = std::move(queries->name);
-  job.batch_sizes = o.batch_sizes;
-  job.repetitions = o.repetitions;
-  job.warmup = o.warmup;
   job.energy = common.energy;
   job.machine = common.machine;
   job.build = common.build;

@@ -44,12 +44,12 @@ CLI::App* add_synth_command(CLI::App& app, SynthOptions& o) {
       ->capture_default_str();
   cmd->add_option("-o,--output", o.output, "format of the summary printed: md, csv, json or jsonl")
       ->capture_default_str();
-  cmd->footer(
-      "Examples:\n"
-      "  rigbench synth --preset Llama-3.1-8B --quant Q4_K_M --output-file llama8b.gguf\n"
-      "  rigbench synth --preset DeepSeek-V3 --header-only --output-file dsv3.gguf -o json\n"
-      "Exit codes: 0 written; 1 the file cannot be written or the config is bad; 2 a bad flag or value;\n"
-      "130/143 interrupted (Ctrl-C/SIGTERM; the partial file is removed).\n");
+  cmd->footer(R"(Examples:
+  rigbench synth --preset Llama-3.1-8B --quant Q4_K_M --output-file llama8b.gguf
+  rigbench synth --preset DeepSeek-V3 --header-only --output-file dsv3.gguf -o json
+Exit codes: 0 written; 1 the file cannot be written or the config is bad; 2 a bad flag or value;
+130/143 interrupted (Ctrl-C/SIGTERM; the partial file is removed).
+)");
   return cmd;
 }
 
@@ -57,12 +57,13 @@ CLI::App* add_presets_command(CLI::App& app, PresetsOptions& o) {
   CLI::App* cmd = app.add_subcommand("presets", "List the model presets (architecture shapes of real models)");
   cmd->add_option("-o,--output", o.output, "md, csv, json or jsonl (csv/json: with each config.json's address)")
       ->capture_default_str();
-  cmd->footer(
-      "\nExamples:\n"
-      "  rigbench presets                           every preset: architecture, parameters, context\n"
-      "  rigbench synth --preset Llama-3.1-8B --quant Q4_K_M --output-file l8.gguf\n"
-      "  rigbench fit --preset Llama-3.1-70B --device all\n"
-      "\nExit codes: 0 success, 2 a bad flag or value.");
+  cmd->footer(R"(
+Examples:
+  rigbench presets                           every preset: architecture, parameters, context
+  rigbench synth --preset Llama-3.1-8B --quant Q4_K_M --output-file l8.gguf
+  rigbench fit --preset Llama-3.1-70B --device all
+
+Exit codes: 0 success, 2 a bad flag or value.)");
   return cmd;
 }
 

@@ -96,24 +96,23 @@ CLI::App* add_tune_command(CLI::App& app, TuneOptions& o) {
   for (CLI::Option* opt : cmd->get_options()) {
     if (!opt->get_positional()) opt->allow_extra_args(false);
   }
-  cmd->footer(
-      "Candidates: the product of the knob lists; a knob you list (-t 2,4 -fa on,off -ub 256,512 -ngl 0,99\n"
-      "-ncmoe 0,8 ...) replaces tune's own list for it (threads around the physical cores, -fa on/off, KV cache\n"
-      "f16/q8_0, --poll 0/50, -ub for prompt objectives; -ngl and -ncmoe with a GPU). Each is planned by fit at -c\n"
-      "first: what does not fit is dropped, with fit's numbers. Then a race: with more than 5 candidates a screen\n"
-      "(2 repetitions each, tg at a quarter of the tokens) keeps the best third; rounds of 3, 6, 12, 24 repetitions\n"
-      "follow, a candidate leaving once Welch's test says it is slower than the leader (p < --alpha) or in the\n"
-      "slower half; the race ends when one is left, the leaders tie (--tie), or --max-time would be overrun.\n"
-      "--objective serve: each candidate's flags start a llama-server (127.0.0.1, a free port, -c and -np as\n"
-      "given); each repetition is one serve-bench load run at --concurrency, ranked by goodput with --slo.\n"
-      "Every trial is stored as a record tagged tune:<id> (compare --tag tune:<id> shows the search).\n"
-      "Exit codes: 0 answered; 1 no configuration fits or a bad model file; 2 a bad flag; 130 interrupted (the\n"
-      "trials so far are stored and the best so far is printed).\n"
-      "Examples:\n"
-      "  rigbench tune model.gguf -c 8192\n"
-      "  rigbench tune model.gguf --objective ttft -p 2048 -ub 256,512,1024\n"
-      "  rigbench tune model.gguf -t 2,4 -fa on,off -ctk f16,q8_0 -ctv f16,q8_0 -o json\n"
-      "  rigbench tune model.gguf --objective serve -np 4 -c 8192 -p 256 -n 128 --slo ttft_ms=1000,tpot_ms=100");
+  cmd->footer(R"(Candidates: the product of the knob lists; a knob you list (-t 2,4 -fa on,off -ub 256,512 -ngl 0,99
+-ncmoe 0,8 ...) replaces tune's own list for it (threads around the physical cores, -fa on/off, KV cache
+f16/q8_0, --poll 0/50, -ub for prompt objectives; -ngl and -ncmoe with a GPU). Each is planned by fit at -c
+first: what does not fit is dropped, with fit's numbers. Then a race: with more than 5 candidates a screen
+(2 repetitions each, tg at a quarter of the tokens) keeps the best third; rounds of 3, 6, 12, 24 repetitions
+follow, a candidate leaving once Welch's test says it is slower than the leader (p < --alpha) or in the
+slower half; the race ends when one is left, the leaders tie (--tie), or --max-time would be overrun.
+--objective serve: each candidate's flags start a llama-server (127.0.0.1, a free port, -c and -np as
+given); each repetition is one serve-bench load run at --concurrency, ranked by goodput with --slo.
+Every trial is stored as a record tagged tune:<id> (compare --tag tune:<id> shows the search).
+Exit codes: 0 answered; 1 no configuration fits or a bad model file; 2 a bad flag; 130 interrupted (the
+trials so far are stored and the best so far is printed).
+Examples:
+  rigbench tune model.gguf -c 8192
+  rigbench tune model.gguf --objective ttft -p 2048 -ub 256,512,1024
+  rigbench tune model.gguf -t 2,4 -fa on,off -ctk f16,q8_0 -ctv f16,q8_0 -o json
+  rigbench tune model.gguf --objective serve -np 4 -c 8192 -p 256 -n 128 --slo ttft_ms=1000,tpot_ms=100)");
   return cmd;
 }
 

@@ -22,14 +22,13 @@ std::vector<HeldOut> leave_one_device_out(const std::vector<SpeedPoint>& points,
   std::vector<HeldOut> out;
   for (const SpeedPoint& p : points) {
     if (p.phase != phase || efficiency(p) <= 0) continue;
-    SpeedQuery q;
-    q.device = p.device;
-    q.device_class = p.device_class;
-    q.phase = phase;
-    q.file_type = p.file_type;
-    q.work_per_token = p.work_per_token;
-    q.peak_per_s = p.peak_per_s;
-    q.exclude_device = p.device;
+    const SpeedQuery q{.device = p.device,
+                       .device_class = p.device_class,
+                       .phase = phase,
+                       .file_type = p.file_type,
+                       .work_per_token = p.work_per_token,
+                       .peak_per_s = p.peak_per_s,
+                       .exclude_device = p.device};
     HeldOut h;
     h.point = p;
     h.predicted = predict_speed(points, q);

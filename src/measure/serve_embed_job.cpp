@@ -17,10 +17,11 @@ RunRecord make_record(const ServeEmbedJob& job, const std::string& model, ServeE
   RunRecord rec = new_served_record(job.machine, job.build, model, job.tags);
   rec.params.n_prompt = 0;
   rec.params.n_gen = 0;
-  rec.params.repetitions = job.repetitions;
-  rec.params.warmup = job.warmup;
+  rec.params.repetitions = job.request.repetitions;
+  rec.params.warmup = job.request.warmup;
   rec.params.embeddings = 1;
-  rec.params.n_batch = rec.params.n_ubatch = *std::max_element(job.batch_sizes.begin(), job.batch_sizes.end());
+  rec.params.n_batch = rec.params.n_ubatch =
+      *std::max_element(job.request.batch_sizes.begin(), job.request.batch_sizes.end());
   rec.interrupted = outcome.interrupted;
   rec.results.embedding = std::move(outcome.result);
   return rec;
@@ -30,11 +31,11 @@ RunRecord make_record(const ServeEmbedJob& job, const std::string& model, ServeE
 ServerRun server_run(const ServeEmbedJob& job, const std::string& model, int concurrency,
                      const ServeEmbedOutcome& outcome, const RunRecord& rec) {
   ServerRun s;
-  s.url = job.url.redacted();
+  s.url = job.request.url.redacted();
   s.software = job.server.software;
   s.version = job.server.version;
   s.model_id = model;
-  s.api = job.ollama ? "ollama-embed" : "openai-embeddings";
+  s.api = job.request.ollama ? "ollama-embed" : "openai-embeddings";
   s.concurrency = concurrency;
   s.requests = outcome.requests;
   s.failed = outcome.failed;
@@ -57,16 +58,8 @@ ServeEmbedJobResult run_serve_embed_job(const ServeEmbedJob& job, const RecordSi
     for (const std::string& model : job.models) {
       for (const int c : job.concurrency) {
         if (out.interrupted) return {};
-        ServeEmbedSpec spec;
-        spec.url = job.url;
-        spec.client = job.client;
-        spec.ollama = job.ollama;
+        ServeEmbedSpec spec = job.request;
         spec.model = model;
-        spec.queries = job.queries;
-        spec.query_set = job.query_set;
-        spec.batch_sizes = job.batch_sizes;
-        spec.repetitions = job.repetitions;
-        spec.warmup = job.warmup;
         spec.concurrency = c;
         spec.stop = &stop;
         const std::string at = model + " c=" + std::to_string(c);
@@ -114,7 +107,7 @@ Status serve_embed_job_status(const ServeEmbedJob& job, const ServeEmbedJobResul
   if (!result.error) return result.error;
   if (result.interrupted) return fail(ErrorCode::kInterrupted, "interrupted: finished samples kept");
   for (const RunRecord& r : result.records) {
-    if (!r.failed.empty()) return fail(ErrorCode::kRuntime, job.url.redacted() + ": " + r.failed);
+    if (!r.failed.empty()) return fail(ErrorCode::kRuntime, job.request.url.redacted() + ": " + r.failed);
   }
   return {};
 }

@@ -15,6 +15,7 @@
 #include "core/record.h"
 #include "core/status.h"
 #include "measure/job.h"  // EnergyConfig, RecordSink
+#include "measure/serve_embed.h"
 #include "net/http_client.h"
 #include "net/protocol.h"
 #include "net/url.h"
@@ -23,17 +24,13 @@ namespace rigbench::measure {
 
 // A whole `serve-bench --embeddings` job.
 struct ServeEmbedJob {
-  net::Url url;
-  net::ClientOptions client;                    // the API key (never printed or stored), the timeouts
-  net::ServerInfo server;                       // as probed (measure/serve_job.h probe_serve_target)
-  bool ollama = false;                          // Ollama's /api/embed, else /v1/embeddings
-  std::vector<std::string> models;              // the server's model ids, one after another
-  std::vector<int> concurrency{1};              // requests in flight: one run per value, per model
-  std::vector<std::string> queries;             // the texts (measure/queries.h read_query_set)
-  std::string query_set = "builtin";            // their name in the records
-  std::vector<int> batch_sizes{1, 8, 32, 128};  // texts per request in the throughput sweep
-  int repetitions = 3;                          // passes over the query set
-  int warmup = 1;                               // untimed requests first
+  // What each run sends: the URL, the client options (the API key, never printed or stored, the
+  // timeouts), the API (ollama), the query set, the batch sizes, repetitions and warm-up. Its
+  // model, concurrency and stop are each run's (below).
+  ServeEmbedSpec request;
+  net::ServerInfo server;              // as probed (measure/serve_job.h probe_serve_target)
+  std::vector<std::string> models;     // the server's model ids, one after another
+  std::vector<int> concurrency{1};     // requests in flight: one run per value, per model
   std::optional<EnergyConfig> energy;  // --energy auto: an idle window per run, then its loaded window; nullopt = off
   MachineInfo machine;                 // what every record shares
   BuildInfo build;

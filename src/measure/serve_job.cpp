@@ -129,25 +129,24 @@ void append_responses(std::string& out, const RunRecord& rec, const LoadResult& 
 
 // The load of run (model, concurrency c) of `job`, its prompts made with `step_seed`.
 LoadOptions load_options(const ServeJob& job, const std::string& model, int c, uint64_t step_seed) {
-  LoadOptions load;
-  load.url = job.url;
-  load.client = job.client;
-  load.api = job.target.api;
-  load.model = model;
-  load.concurrency = c;
-  load.rate = job.rate;
-  load.duration_s = job.duration_s;
+  LoadOptions load{.url = job.url,
+                   .client = job.client,
+                   .api = job.target.api,
+                   .model = model,
+                   .concurrency = c,
+                   .rate = job.rate,
+                   .burstiness = job.burstiness,
+                   .turns = job.turns,
+                   .think_time_s = job.think_time_s,
+                   .duration_s = job.duration_s,
+                   .warmup = job.warmup,
+                   .ignore_eos = job.ignore_eos,
+                   .save_responses = job.save_responses,
+                   .seed = step_seed,
+                   .stop = job.stop,
+                   .lost_after_refused = kLostAfterRefused};
   load.num_requests =
       job.num_requests > 0 ? job.num_requests : (job.duration_s > 0 ? 0 : std::max(16, kDefaultRequestsPerWorker * c));
-  load.warmup = job.warmup;
-  load.ignore_eos = job.ignore_eos;
-  load.save_responses = job.save_responses;
-  load.seed = step_seed;
-  load.burstiness = job.burstiness;
-  load.turns = job.turns;
-  load.think_time_s = job.think_time_s;
-  load.stop = job.stop;
-  load.lost_after_refused = kLostAfterRefused;
   if (!job.file_prompts.empty()) {
     load.prompts = job.file_prompts;
   } else {
