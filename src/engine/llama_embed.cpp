@@ -9,6 +9,7 @@
 #endif
 
 #include <cstdlib>
+#include <memory>
 
 #include "engine/llama_support.h"
 
@@ -101,8 +102,7 @@ class LlamaEmbedder final : public Embedder {
                                      std::to_string(n_seq_max) + " texts, " + std::to_string(n_tokens_max) + " tokens)");
         !s)
       return s;
-    batch_ = llama_batch_init(n_tokens_max, 0, 1);
-    has_batch_ = true;
+    batch_ = BatchHandle(new llama_batch(llama_batch_init(n_tokens_max, 0, 1)));
     n_tokens_max_ = n_tokens_max;
     return size_outputs(n_seq_max);
   }
@@ -115,25 +115,18 @@ class LlamaEmbedder final : public Embedder {
   Status embed(const std::vector<const std::vector<int32_t>*>& texts) override {
     if (!context_.get()) return fail(ErrorCode::kRuntime, "no embedding context");
     llama_memory_clear(llama_get_memory(context_.get()), true);
-    batch_.n_tokens = 0;
+    batch_->n_tokens = 0;
     for (size_t s = 0; s < texts.size(); ++s) {
       const auto& toks = *texts[s];
-      if (batch_.n_tokens + static_cast<int>(toks.size()) > n_tokens_max_) {
+      if (batch_->n_tokens + static_cast<int>(toks.size()) > n_tokens_max_) {
         return fail(ErrorCode::kRuntime, "embedding batch of " + std::to_string(texts.size()) +
                                              " texts exceeds the context's " + std::to_string(n_tokens_max_) +
                                              " tokens");
       }
-      for (size_t i = 0; i < toks.size(); ++i) {
-        const int k = batch_.n_tokens++;
-        batch_.token[k] = toks[i];
-        batch_.pos[k] = static_cast<llama_pos>(i);
-        batch_.n_seq_id[k] = 1;
-        batch_.seq_id[k][0] = static_cast<llama_seq_id>(s);
-        batch_.logits[k] = 1;  // every token's output, as llama-embedding asks
-      }
+      for (size_t i = 0; i < toks.size(); ++i) push(toks[i], static_cast<llama_pos>(i), static_cast<llama_seq_id>(s));
     }
-    if (Status s = decode_status(llama_decode(context_.get(), batch_), cancel_,
-                                 "llama_decode failed on an embedding batch");
+    if (Status s =
+            decode_status(llama_decode(context_.get(), *batch_), cancel_, "llama_decode failed on an embedding batch");
         !s)
       return s;
     // Read each text's pooled embedding, as a user of the embeddings would.
@@ -162,16 +155,10 @@ class LlamaEmbedder final : public Embedder {
     const llama_token bos = llama_vocab_bos(vocab);
     const llama_token token = bos == LLAMA_TOKEN_NULL ? 0 : bos;
     const int per_seq = (n_tokens_max_ + n_seq_max - 1) / n_seq_max;
-    batch_.n_tokens = 0;
-    for (int i = 0; i < n_tokens_max_; ++i) {
-      const int k = batch_.n_tokens++;
-      batch_.token[k] = token;
-      batch_.pos[k] = static_cast<llama_pos>(i % per_seq);
-      batch_.n_seq_id[k] = 1;
-      batch_.seq_id[k][0] = static_cast<llama_seq_id>(i / per_seq);
-      batch_.logits[k] = 1;
-    }
-    const int32_t rc = llama_decode(context_.get(), batch_);
+    batch_->n_tokens = 0;
+    for (int i = 0; i < n_tokens_max_; ++i)
+      push(token, static_cast<llama_pos>(i % per_seq), static_cast<llama_seq_id>(i / per_seq));
+    const int32_t rc = llama_decode(context_.get(), *batch_);
     llama_memory_clear(llama_get_memory(context_.get()), true);
     if (Status s = decode_status(rc, cancel_, "model '" + path_ + "': llama_decode failed sizing the embedding context");
         !s)
@@ -189,21 +176,37 @@ class LlamaEmbedder final : public Embedder {
   std::vector<std::string> devices_used() const override { return model_devices(model_, n_gpu_layers_); }
 
  private:
+  // Appends one token of sequence `seq` at `pos` to the batch, its output asked for (every
+  // token's, as llama-embedding asks).
+  void push(llama_token token, llama_pos pos, llama_seq_id seq) {
+    const int k = batch_->n_tokens++;
+    batch_->token[k] = token;
+    batch_->pos[k] = pos;
+    batch_->n_seq_id[k] = 1;
+    batch_->seq_id[k][0] = seq;
+    batch_->logits[k] = 1;
+  }
+
   void free_context() {
-    if (has_batch_) {
-      llama_batch_free(batch_);
-      has_batch_ = false;
-    }
+    batch_.reset();
     context_.reset();
   }
+
+  // A batch of llama_batch_init, freed with llama_batch_free.
+  struct BatchFree {
+    void operator()(llama_batch* b) const {
+      llama_batch_free(*b);
+      delete b;
+    }
+  };
+  using BatchHandle = std::unique_ptr<llama_batch, BatchFree>;
 
   const std::atomic<bool>* cancel_;
   llama_model* model_ = nullptr;
   std::string path_;
   int n_gpu_layers_ = -1;
   ContextHandle context_;
-  llama_batch batch_{};
-  bool has_batch_ = false;
+  BatchHandle batch_;
   int n_tokens_max_ = 0;
   const float* sized_output_ = nullptr;  // llama.cpp's output buffer as open_context sized it
   volatile float sink_ = 0;              // the embeddings are read, not optimized away
@@ -224,14 +227,9 @@ std::string pooling_name(int t) {
 
 Result<EmbedModel> read_embed_model(const std::string& path) {
   init_llama();
-  llama_model_params mp = llama_model_default_params();
-  mp.vocab_only = true;
-  auto loaded = load_model(path, mp);
-  if (!loaded) return std::unexpected(loaded.error());
-  llama_model* m = *loaded;
-  EmbedModel out = describe(m);
-  llama_model_free(m);
-  return out;
+  auto model = load_vocab_only(path);
+  if (!model) return std::unexpected(model.error());
+  return describe(model->get());
 }
 
 bool llama_output_buffer_kept(const Embedder& embedder) {

@@ -9,6 +9,7 @@
 #endif
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 #include <random>
 
@@ -182,8 +183,8 @@ class LlamaEngine final : public Engine {
   }
 
   Result<int32_t> sample_token() override {
-    if (!sampler_) sampler_ = llama_sampler_init_greedy();
-    const llama_token t = llama_sampler_sample(sampler_, context_.get(), -1);
+    if (!sampler_) sampler_.reset(llama_sampler_init_greedy());
+    const llama_token t = llama_sampler_sample(sampler_.get(), context_.get(), -1);
     if (t < 0) return fail(ErrorCode::kRuntime, "sampling a token failed");
     return t;
   }
@@ -193,8 +194,8 @@ class LlamaEngine final : public Engine {
   }
 
   Status sample() override {
-    if (!sampler_) sampler_ = llama_sampler_init_greedy();
-    const llama_token t = llama_sampler_sample(sampler_, context_.get(), -1);
+    if (!sampler_) sampler_.reset(llama_sampler_init_greedy());
+    const llama_token t = llama_sampler_sample(sampler_.get(), context_.get(), -1);
     if (t < 0) return fail(ErrorCode::kRuntime, "sampling the first token failed");
     return {};
   }
@@ -290,12 +291,13 @@ class LlamaEngine final : public Engine {
   }
 
   void free_context() {
-    if (sampler_) {
-      llama_sampler_free(sampler_);
-      sampler_ = nullptr;
-    }
+    sampler_.reset();
     context_.reset();
   }
+
+  struct SamplerFree {
+    void operator()(llama_sampler* s) const { llama_sampler_free(s); }
+  };
 
   const std::atomic<bool>* cancel_;
   std::mt19937 rng_;
@@ -308,7 +310,7 @@ class LlamaEngine final : public Engine {
   std::vector<TopologyDevice> topology_;
   std::string loaded_path_;
   ContextHandle context_;
-  llama_sampler* sampler_ = nullptr;
+  std::unique_ptr<llama_sampler, SamplerFree> sampler_;
   int n_threads_ = 1;
   int n_batch_ = BenchParams{}.n_batch;
   std::vector<uint8_t> state_;
@@ -323,12 +325,8 @@ std::unique_ptr<Engine> make_llama_engine(const std::atomic<bool>* cancel) {
 
 Status check_loadable(const std::string& path) {
   init_llama();
-  llama_model_params mp = llama_model_default_params();
-  mp.vocab_only = true;
-  auto loaded = load_model(path, mp);
-  if (!loaded) return std::unexpected(loaded.error());
-  llama_model* m = *loaded;
-  llama_model_free(m);
+  auto model = load_vocab_only(path);
+  if (!model) return std::unexpected(model.error());
   return {};
 }
 
@@ -340,8 +338,7 @@ Status check_tensors(const std::string& path) {
   mp.n_gpu_layers = 0;
   auto loaded = load_model(path, mp);
   if (!loaded) return std::unexpected(loaded.error());
-  llama_model* m = *loaded;
-  llama_model_free(m);
+  llama_model_free(*loaded);
   return {};
 }
 

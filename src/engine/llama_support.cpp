@@ -166,6 +166,14 @@ Result<llama_model*> load_model(const std::string& path, const llama_model_param
   return m;
 }
 
+Result<ModelHandle> load_vocab_only(const std::string& path) {
+  llama_model_params mp = llama_model_default_params();
+  mp.vocab_only = true;
+  auto loaded = load_model(path, mp);
+  if (!loaded) return std::unexpected(loaded.error());
+  return ModelHandle(*loaded);
+}
+
 std::vector<std::string> model_devices(const llama_model* model, int n_gpu_layers) {
   std::vector<std::string> out;
 #ifdef RIGBENCH_HAVE_LLAMA_EXT

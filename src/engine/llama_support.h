@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,6 +62,14 @@ Result<llama_context_params> run_context_params(const BenchParams& spec);
 // llama_model_load_from_file(path, mp): the model (free it with llama_model_free), or
 // kInvalidInput "model 'PATH': llama.cpp cannot load it: <llama.cpp's last error>".
 Result<llama_model*> load_model(const std::string& path, const llama_model_params& mp);
+
+// A model loaded for its metadata and vocabulary alone (vocab_only: no tensor data read),
+// freed with its handle. Errors: those of load_model.
+struct ModelFree {
+  void operator()(llama_model* m) const { llama_model_free(m); }
+};
+using ModelHandle = std::unique_ptr<llama_model, ModelFree>;
+Result<ModelHandle> load_vocab_only(const std::string& path);
 
 // The ggml devices `model`'s layers are on, by name ("Vulkan0"): its devices (llama-ext.h)
 // when any of its layers is offloaded (`n_gpu_layers` != 0), else {"CPU"}; {"CPU"} without llama-ext.h.

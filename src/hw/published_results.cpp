@@ -1,23 +1,19 @@
 #include "hw/published_results.h"
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "core/data_dir.h"
+#include "core/text_lines.h"
 
 namespace rigbench::hw {
 
 std::string published_results_path() { return data_file_path("published_llama_bench.jsonl"); }
 
 Result<std::vector<PublishedResult>> load_published_results(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return fail(ErrorCode::kNotFound, "published results '" + path + "': cannot open the file");
+  const auto lines = read_nonblank_lines(path);
+  if (!lines) return fail(ErrorCode::kNotFound, "published results '" + path + "': cannot open the file");
   std::vector<PublishedResult> out;
-  std::string text;
-  int n = 0;
-  while (std::getline(in, text)) {
-    ++n;
-    if (text.empty()) continue;
+  for (const auto& [n, text] : *lines) {
     const std::string where = "published results '" + path + "': line " + std::to_string(n) + ": ";
     const auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded() || !j.is_object()) return fail(ErrorCode::kInvalidInput, where + "not a JSON object");

@@ -15,6 +15,7 @@
 
 #include "core/clock.h"
 #include "core/data_dir.h"
+#include "core/text_lines.h"
 #include "power/summary.h"
 
 namespace rigbench::measure {
@@ -39,13 +40,7 @@ Result<PromptSuite> parse_prompt_suite(const std::string& content, const std::st
   suite.source = source;
   suite.hash = xxh64_hex(content);
   std::set<std::string> ids;
-  std::istringstream in(content);
-  std::string text;
-  int line = 0;
-  while (std::getline(in, text)) {
-    ++line;
-    if (!text.empty() && text.back() == '\r') text.pop_back();
-    if (text.find_first_not_of(" \t") == std::string::npos) continue;
+  for (const auto& [line, text] : nonblank_lines(content)) {
     const std::string at = "prompts '" + source + "' line " + std::to_string(line) + ": ";
     auto bad = [&](const std::string& what) { return fail(ErrorCode::kInvalidInput, at + what); };
     const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);

@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <memory>
-#include <numeric>
 #include <nlohmann/json.hpp>
+#include <numeric>
 #include <random>
 
 #include "core/strings.h"
+#include "core/text_lines.h"
 #include "hw/activity.h"
 #include "measure/prompt_suite.h"
 #include "net/stream_loop.h"
@@ -161,14 +161,10 @@ uint64_t run_seed(uint64_t seed, std::size_t model_index, std::size_t step_index
 Result<std::vector<ServePrompt>> read_prompt_file(const std::string& spec, int default_output_tokens) {
   // "builtin": bench's built-in prompt suite (its "text" and "n_gen" keys are read below).
   const std::string path = spec == "builtin" ? builtin_suite_path() : spec;
-  std::ifstream in(path);
-  if (!in) return fail(ErrorCode::kNotFound, "prompt file '" + path + "': cannot open it");
+  const auto lines = read_nonblank_lines(path);
+  if (!lines) return fail(ErrorCode::kNotFound, "prompt file '" + path + "': cannot open it");
   std::vector<ServePrompt> prompts;
-  std::string line;
-  int n = 0;
-  while (std::getline(in, line)) {
-    ++n;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+  for (const auto& [n, line] : *lines) {
     const auto j = nlohmann::json::parse(line, nullptr, false);
     const auto bad = [&](const std::string& what) {
       return fail(ErrorCode::kInvalidInput, "prompt file '" + path + "' line " + std::to_string(n) + ": " + what);

@@ -1,22 +1,20 @@
 #include "measure/serve_trace.h"
 
 #include <cmath>
-#include <fstream>
-#include <utility>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "core/strings.h"
+#include "core/text_lines.h"
 
 namespace rigbench::measure {
 
 Result<std::vector<TraceRequest>> read_trace(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return fail(ErrorCode::kUsage, "--trace '" + path + "': cannot open it");
+  const auto lines = read_nonblank_lines(path);
+  if (!lines) return fail(ErrorCode::kUsage, "--trace '" + path + "': cannot open it");
   std::vector<TraceRequest> trace;
-  std::string line;
   double first_s = 0;
-  for (int n = 1; std::getline(in, line); ++n) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+  for (const auto& [n, line] : *lines) {
     const auto bad = [&](const std::string& what) {
       return fail(ErrorCode::kUsage, path + ":" + std::to_string(n) + ": " + what);
     };

@@ -1,0 +1,24 @@
+// rigbench: the lines of a line-per-record text file (JSONL prompts, traces, published
+// results) that hold something, each with its number, for the readers that name a bad line.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rigbench {
+
+struct NumberedLine {
+  int number = 0;    // from 1, counting the blank lines skipped
+  std::string text;  // without a trailing CR
+};
+
+// The lines of `text` (split at '\n') that hold more than spaces, tabs and a CR.
+std::vector<NumberedLine> nonblank_lines(std::string_view text);
+
+// The same for the file `path`; nullopt when it cannot be opened (its reader says so, in its
+// own words).
+std::optional<std::vector<NumberedLine>> read_nonblank_lines(const std::string& path);
+
+}  // namespace rigbench
