@@ -12,6 +12,7 @@
 #include <string>
 
 #include "core/strings.h"
+#include "support/db_query.h"
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
 
@@ -241,6 +242,38 @@ TEST_F(VulkanE2E, MoePlacementFlagsMoveTheExpertWeightsAsLlamaBenchWould) {
   EXPECT_EQ(devs[0]["devices_used"], json::array({"CPU"}));
   EXPECT_EQ(weights_on(devs[0], "Vulkan0"), 0u);
   EXPECT_EQ(devs[1]["devices_used"], json::array({"Vulkan0"}));
+}
+
+// tune on the Vulkan device (issue 33): with a device that takes layers, -ngl is among the
+// candidates (every layer, half the blocks, none), each planned by fit and raced for real on
+// the device; the winner's commands carry its -ngl, and every trial is a record of the devices
+// it ran on.
+TEST_F(VulkanE2E, TuneRacesNglOnTheDeviceAndTheWinnersCommandsCarryIt) {
+  ASSERT_FALSE(vulkan_device().is_null());
+  TempDir dir;
+  const std::string db = dir.file("t.db");
+  const ProcessResult r =
+      run_process({RIGBENCH_BIN, "tune", RIGBENCH_TEST_MODEL, "-c", "256", "-n", "16", "-t", "2", "-fa", "on", "-ctk",
+                   "f16", "-ctv", "f16", "--poll", "50", "--max-time", "120", "--db", db, "-o", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["varied"], json::array({"n_gpu_layers"})) << r.out;
+  std::set<int> ngl;
+  for (const auto& c : j["candidates"]) ngl.insert(c["settings"]["n_gpu_layers"].get<int>());
+  EXPECT_EQ(ngl, (std::set<int>{-1, 0, 2})) << r.out;  // stories260K: 5 blocks
+  ASSERT_TRUE(j["winner"].is_object()) << r.out;
+  const int won = j["winner"]["settings"]["n_gpu_layers"];
+  const std::string server = j["winner"]["commands"]["llama_server"];
+  EXPECT_NE(server.find(won == -1 ? " -ngl all" : " -ngl " + std::to_string(won)), std::string::npos) << server;
+  // Each trial's record: all layers on the device ran on Vulkan0, none on the CPU alone.
+  EXPECT_EQ(testing::query_int(db, "SELECT COUNT(*) FROM runs"), j["trials"].get<int64_t>());
+  EXPECT_EQ(testing::query_int(db, "SELECT COUNT(*) FROM runs WHERE n_gpu_layers = -1 AND "
+                                   "json_extract(record_json, '$.devices_used[0]') <> 'Vulkan0'"),
+            0);
+  EXPECT_GT(testing::query_int(db, "SELECT COUNT(*) FROM runs WHERE n_gpu_layers = -1"), 0);
+  EXPECT_EQ(testing::query_int(db, "SELECT COUNT(*) FROM runs WHERE n_gpu_layers = 0 AND "
+                                   "json_extract(record_json, '$.devices_used[0]') <> 'CPU'"),
+            0);
 }
 
 }  // namespace
