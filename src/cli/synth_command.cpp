@@ -63,7 +63,7 @@ Examples:
   rigbench synth --preset Llama-3.1-8B --quant Q4_K_M --output-file l8.gguf
   rigbench fit --preset Llama-3.1-70B --device all
 
-Exit codes: 0 success, 2 a bad flag or value.)");
+Exit codes: 0 success; 1 the presets file (data/presets.json) cannot be read; 2 a bad flag or value.)");
   return cmd;
 }
 

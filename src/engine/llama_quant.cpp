@@ -12,6 +12,7 @@
 #include <string>
 
 #include "engine/llama_engine.h"
+#include "engine/llama_support.h"
 
 namespace rigbench::engine {
 
@@ -61,8 +62,7 @@ Result<std::vector<int>> quant_types(const model::Preset& p, const std::vector<m
   desc.n_expert = p.n_expert;
   desc.n_embd_head_k = p.is_mla() ? p.kv_lora_rank + p.qk_rope_dim : p.head_k();
   desc.n_embd_head_v = p.is_mla() ? p.kv_lora_rank : p.head_k();
-  std::unique_ptr<llama_model, decltype(&llama_model_free)> model(llama_quant_model_from_metadata(&desc),
-                                                                  &llama_model_free);
+  ModelHandle model(llama_quant_model_from_metadata(&desc));
 
   llama_model_quantize_params params = llama_model_quantize_default_params();
   params.ftype = ftype;

@@ -28,8 +28,7 @@ Result<Simulation> simulate_memory(const SimulationSpec& spec) {
   if (!placed) return std::unexpected(placed.error());
   placed->apply(mp);
   clear_errors();
-  std::unique_ptr<llama_model, decltype(&llama_model_free)> model(llama_model_load_from_file(spec.path.c_str(), mp),
-                                                                  &llama_model_free);
+  ModelHandle model(llama_model_load_from_file(spec.path.c_str(), mp));
   if (!model) {
     return fail(ErrorCode::kInvalidInput,
                 "model '" + spec.path + "': llama.cpp cannot load it: " + last_error("load failed"));

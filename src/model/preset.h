@@ -74,11 +74,13 @@ Result<std::vector<Preset>> presets();
 
 // The presets of the JSON file `path`: an array of objects, each a Preset's fields by their
 // names (a field left out keeps its default). Errors: kNotFound when unreadable;
-// kInvalidInput naming the file, the entry (from 1) and the unknown field, the wrongly typed
-// value, or the missing name or arch.
+// kInvalidInput naming the file, the entry (from 1) and the unknown field, the field whose value
+// is of another kind than its default's (a count that is negative, fractional or not a number),
+// the missing name or arch, or a name given twice (case-insensitive).
 Result<std::vector<Preset>> load_presets(const std::string& path);
 
-// The preset named `name` (case-insensitive). Errors: kUsage listing the known names.
+// The preset named `name` (case-insensitive). Errors: kUsage listing the known names; those of
+// presets() when the file cannot be read.
 Result<Preset> find_preset(const std::string& name);
 
 // A preset from a Hugging Face config.json, read as llama.cpp's convert_hf_to_gguf.py reads

@@ -10,6 +10,7 @@
 #include "report/table.h"
 #include "support/gguf_fixtures.h"
 #include "support/golden.h"
+#include "support/scoped_env.h"
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
 
@@ -472,7 +473,7 @@ TEST(FitE2E, GoldenCatalogDevicesWithinOneHundredTwentyColumns) {
   testing::TempDir data;
   std::filesystem::copy_file(RIGBENCH_TEST_DATA "/golden/catalog/devices.json", data.file("devices.json"));
   std::filesystem::copy_file(RIGBENCH_TEST_DATA "/../../data/presets.json", data.file("presets.json"));
-  setenv("RIGBENCH_DATA_DIR", data.path().c_str(), 1);
+  const testing::ScopedEnv data_dir("RIGBENCH_DATA_DIR", data.path());
   const std::vector<std::string> args = {
       RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--device", "all", "-c", "8192", "--host-ram", "64", "-o"};
   for (const char* format : {"md", "csv", "json"}) {
@@ -499,7 +500,6 @@ TEST(FitE2E, GoldenCatalogDevicesWithinOneHundredTwentyColumns) {
   std::vector<std::string> jsonl = args;
   jsonl.push_back("jsonl");
   const ProcessResult l = run_process(jsonl);
-  unsetenv("RIGBENCH_DATA_DIR");
   EXPECT_EQ(std::count(l.out.begin(), l.out.end(), '\n'), 4) << l.out;
   EXPECT_EQ(nlohmann::json::parse(l.out.substr(0, l.out.find('\n')))["verdict"], "partial");
 }
@@ -552,13 +552,12 @@ TEST(SynthE2E, NegativeSeedIsAUsageErrorAndWritesNothing) {
 }
 
 TEST(DevicesE2E, GoldenOutputs) {
-  setenv("RIGBENCH_DATA_DIR", RIGBENCH_TEST_DATA "/golden/catalog", 1);
+  const testing::ScopedEnv data_dir("RIGBENCH_DATA_DIR", RIGBENCH_TEST_DATA "/golden/catalog");
   for (const char* format : {"md", "csv", "json"}) {
     const ProcessResult r = run_process({RIGBENCH_BIN, "devices", "-o", format});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(testing::golden_mismatch(r.out, testing::golden(std::string("devices.") + format)), "") << format;
   }
-  unsetenv("RIGBENCH_DATA_DIR");
 }
 
 TEST(PresetsE2E, GoldenOutputs) {

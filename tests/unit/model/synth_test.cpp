@@ -228,7 +228,9 @@ TEST(Synth, ConfigJsonWithoutAKeyNamesTheFileAndTheKey) {
 // The shipped presets file holds the shapes as their config.json files give them; a field
 // left out keeps Preset's default.
 TEST(Synth, PresetsFileGivesTheConfigsShapes) {
-  const model::Preset p = *model::find_preset("DeepSeek-V3");
+  const auto found = model::find_preset("DeepSeek-V3");
+  ASSERT_TRUE(found) << found.error().message;
+  const model::Preset& p = *found;
   EXPECT_EQ(p.arch, "deepseek2");
   EXPECT_EQ(p.n_layer, 61u);
   EXPECT_EQ(p.n_expert, 256u);
@@ -236,7 +238,9 @@ TEST(Synth, PresetsFileGivesTheConfigsShapes) {
   EXPECT_FLOAT_EQ(p.norm_eps, 1e-6f);
   EXPECT_EQ(p.head_dim, 0u);  // not in the file
   EXPECT_FALSE(p.tied_embeddings);
-  const model::Preset g = *model::find_preset("gemma-2-9b");  // case-insensitive
+  const auto gemma = model::find_preset("gemma-2-9b");  // case-insensitive
+  ASSERT_TRUE(gemma) << gemma.error().message;
+  const model::Preset& g = *gemma;
   EXPECT_EQ(g.n_swa, 4096u);
   EXPECT_FLOAT_EQ(g.attn_softcap, 50.0f);
   EXPECT_TRUE(g.tied_embeddings);
@@ -249,7 +253,19 @@ TEST(Synth, PresetsFileErrorsNameTheEntryAndTheField) {
            {R"({"name": "x"})", "not a JSON array"},
            {R"([{"name": "x", "arch": "llama"}, 3])", "entry 2: not a JSON object"},
            {R"([{"name": "x", "arch": "llama", "n_layers": 2}])", "entry 1: unknown field 'n_layers'"},
-           {R"([{"name": "x"}])", "entry 1: no name or no arch"}}) {
+           {R"([{"name": "x"}])", "entry 1: no name or no arch"},
+           {R"([{"name": "x", "arch": "llama", "n_layer": "two"}])",
+            "entry 1: field 'n_layer' is not a whole number >= 0"},
+           {R"([{"name": "x", "arch": "llama", "n_layer": -1}])",
+            "entry 1: field 'n_layer' is not a whole number >= 0"},
+           {R"([{"name": "x", "arch": "llama", "n_layer": 2.7}])",
+            "entry 1: field 'n_layer' is not a whole number >= 0"},
+           {R"([{"name": "x", "arch": "llama", "qkv_bias": 1}])", "entry 1: field 'qkv_bias' is not true or false"},
+           {R"([{"name": "x", "arch": "llama", "norm_eps": "1e-5"}])", "entry 1: field 'norm_eps' is not a number"},
+           {R"([{"name": "x", "arch": "llama", "rope_sections": [1, 2, 3, 4, 5]}])",
+            "entry 1: field 'rope_sections' is not an array of 4 whole numbers"},
+           {R"([{"name": "x", "arch": "llama"}, {"name": "X", "arch": "qwen2"}])",
+            "entry 2: a second preset named 'X'"}}) {
     SCOPED_TRACE(text);
     testing::write_file(path, text);
     const auto r = model::load_presets(path);
@@ -257,10 +273,14 @@ TEST(Synth, PresetsFileErrorsNameTheEntryAndTheField) {
     EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);
     EXPECT_EQ(r.error().message, "presets '" + path + "': " + why);
   }
-  testing::write_file(path, R"([{"name": "x", "arch": "llama", "n_layer": "two"}])");
-  const auto typed = model::load_presets(path);
-  ASSERT_FALSE(typed);
-  EXPECT_NE(typed.error().message.find("entry 1: "), std::string::npos) << typed.error().message;
+  // A float field takes a whole number; a field left out keeps its default.
+  testing::write_file(path, R"([{"name": "x", "arch": "llama", "rope_theta": 500000, "n_layer": 2}])");
+  const auto ok = model::load_presets(path);
+  ASSERT_TRUE(ok) << ok.error().message;
+  ASSERT_EQ(ok->size(), 1u);
+  EXPECT_FLOAT_EQ((*ok)[0].rope_theta, 500000.0f);
+  EXPECT_EQ((*ok)[0].n_layer, 2u);
+  EXPECT_EQ((*ok)[0].n_head, 0u);
   const auto missing = model::load_presets(dir.file("none.json"));
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().code, ErrorCode::kNotFound);
