@@ -100,7 +100,7 @@ Status run_synth_command(const SynthOptions& o) {
 Status run_presets_command(const PresetsOptions& o) {
   auto format = report::parse_output_format(o.output);
   if (!format) return std::unexpected(format.error());
-  auto all = model::presets();
+  const auto& all = model::presets();
   if (!all) return std::unexpected(all.error());
   report::print_presets(*all, *format, std::cout);
   return {};

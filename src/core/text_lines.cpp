@@ -1,7 +1,6 @@
 #include "core/text_lines.h"
 
-#include <fstream>
-#include <sstream>
+#include <algorithm>
 
 namespace rigbench {
 
@@ -17,14 +16,6 @@ std::vector<NumberedLine> nonblank_lines(std::string_view text) {
     start = end + 1;
   }
   return out;
-}
-
-std::optional<std::vector<NumberedLine>> read_nonblank_lines(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  return nonblank_lines(buf.str());
 }
 
 }  // namespace rigbench

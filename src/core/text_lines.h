@@ -1,8 +1,8 @@
-// rigbench: the lines of a line-per-record text file (JSONL prompts, traces, published
-// results) that hold something, each with its number, for the readers that name a bad line.
+// rigbench: the lines of a line-per-record text (JSONL prompts, traces, published results)
+// that hold something, each with its number, for the readers that name a bad line. The
+// readers read their files; this only splits the text.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,9 +16,5 @@ struct NumberedLine {
 
 // The lines of `text` (split at '\n') that hold more than spaces, tabs and a CR.
 std::vector<NumberedLine> nonblank_lines(std::string_view text);
-
-// The same for the file `path`; nullopt when it cannot be opened (its reader says so, in its
-// own words).
-std::optional<std::vector<NumberedLine>> read_nonblank_lines(const std::string& path);
 
 }  // namespace rigbench

@@ -63,12 +63,14 @@ Result<llama_context_params> run_context_params(const BenchParams& spec);
 // kInvalidInput "model 'PATH': llama.cpp cannot load it: <llama.cpp's last error>".
 Result<llama_model*> load_model(const std::string& path, const llama_model_params& mp);
 
-// A model loaded for its metadata and vocabulary alone (vocab_only: no tensor data read),
-// freed with its handle. Errors: those of load_model.
+// A llama.cpp model freed with llama_model_free when its handle goes.
 struct ModelFree {
   void operator()(llama_model* m) const { llama_model_free(m); }
 };
 using ModelHandle = std::unique_ptr<llama_model, ModelFree>;
+
+// `path` loaded for its metadata and vocabulary alone (vocab_only: no tensor data read).
+// Errors: those of load_model.
 Result<ModelHandle> load_vocab_only(const std::string& path);
 
 // The ggml devices `model`'s layers are on, by name ("Vulkan0"): its devices (llama-ext.h)

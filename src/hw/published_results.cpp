@@ -1,6 +1,8 @@
 #include "hw/published_results.h"
 
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "core/data_dir.h"
 #include "core/text_lines.h"
@@ -10,10 +12,12 @@ namespace rigbench::hw {
 std::string published_results_path() { return data_file_path("published_llama_bench.jsonl"); }
 
 Result<std::vector<PublishedResult>> load_published_results(const std::string& path) {
-  const auto lines = read_nonblank_lines(path);
-  if (!lines) return fail(ErrorCode::kNotFound, "published results '" + path + "': cannot open the file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail(ErrorCode::kNotFound, "published results '" + path + "': cannot open the file");
+  std::ostringstream text;
+  text << in.rdbuf();
   std::vector<PublishedResult> out;
-  for (const auto& [n, text] : *lines) {
+  for (const auto& [n, text] : nonblank_lines(text.str())) {
     const std::string where = "published results '" + path + "': line " + std::to_string(n) + ": ";
     const auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded() || !j.is_object()) return fail(ErrorCode::kInvalidInput, where + "not a JSON object");

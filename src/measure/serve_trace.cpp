@@ -1,7 +1,9 @@
 #include "measure/serve_trace.h"
 
 #include <cmath>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <utility>
 
 #include "core/strings.h"
@@ -10,11 +12,13 @@
 namespace rigbench::measure {
 
 Result<std::vector<TraceRequest>> read_trace(const std::string& path) {
-  const auto lines = read_nonblank_lines(path);
-  if (!lines) return fail(ErrorCode::kUsage, "--trace '" + path + "': cannot open it");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail(ErrorCode::kUsage, "--trace '" + path + "': cannot open it");
+  std::ostringstream text;
+  text << in.rdbuf();
   std::vector<TraceRequest> trace;
   double first_s = 0;
-  for (const auto& [n, line] : *lines) {
+  for (const auto& [n, line] : nonblank_lines(text.str())) {
     const auto bad = [&](const std::string& what) {
       return fail(ErrorCode::kUsage, path + ":" + std::to_string(n) + ": " + what);
     };

@@ -65,13 +65,13 @@ Result<std::vector<Preset>> load_presets(const std::string& path) {
   return out;
 }
 
-Result<std::vector<Preset>> presets() {
+const Result<std::vector<Preset>>& presets() {
   static const Result<std::vector<Preset>> kPresets = load_presets(data_file_path("presets.json"));
   return kPresets;
 }
 
 Result<Preset> find_preset(const std::string& name) {
-  auto all = presets();
+  const auto& all = presets();
   if (!all) return std::unexpected(all.error());
   std::vector<std::string> names;
   for (const auto& p : *all) {

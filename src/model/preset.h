@@ -69,8 +69,9 @@ struct Preset {
 };
 
 // Every built-in preset, in the file's order: $RIGBENCH_DATA_DIR/presets.json, else the
-// source tree's data/presets.json, read once. Errors: those of load_presets.
-Result<std::vector<Preset>> presets();
+// source tree's data/presets.json, read once (the result, or its error, is kept). Errors:
+// those of load_presets.
+const Result<std::vector<Preset>>& presets();
 
 // The presets of the JSON file `path`: an array of objects, each a Preset's fields by their
 // names (a field left out keeps its default). Errors: kNotFound when unreadable;

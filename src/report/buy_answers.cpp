@@ -34,7 +34,7 @@ int run_context(const RunRecord& r) {
 // written.
 std::optional<model::ModelShape> preset_shape(const ModelInfo& m, std::string& preset) {
   if (m.n_params == 0 || m.arch.empty() || m.file_type.empty()) return std::nullopt;
-  auto all = model::presets();
+  const auto& all = model::presets();
   if (!all) return std::nullopt;
   for (const model::Preset& p : *all) {
     if (p.arch != m.arch) continue;

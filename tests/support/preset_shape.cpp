@@ -8,7 +8,7 @@
 
 namespace rigbench::testing {
 
-model::ModelShape preset_shape(const std::string& preset, const std::string& quant, const std::string& config) {
+std::string preset_file(const std::string& preset, const std::string& quant, const std::string& config) {
   static const TempDir dir;  // removed when the binary exits
   const std::string path =
       dir.file((config.empty() ? preset : std::filesystem::path(config).stem().string()) + "-" + quant + ".gguf");
@@ -22,6 +22,11 @@ model::ModelShape preset_shape(const std::string& preset, const std::string& qua
     auto written = synth::run_synth(req, nullptr);
     if (!written) throw std::runtime_error(path + ": " + written.error().message);
   }
+  return path;
+}
+
+model::ModelShape preset_shape(const std::string& preset, const std::string& quant, const std::string& config) {
+  const std::string path = preset_file(preset, quant, config);
   auto shape = model::read_shape(path);
   if (!shape) throw std::runtime_error(path + ": " + shape.error().message);
   return *shape;

@@ -3,17 +3,12 @@
 #include <ggml.h>
 #include <gtest/gtest.h>
 
-#include <filesystem>
-
 #include "engine/llama_simulate.h"
 #include "fit/compute_buffer.h"
 #include "fit/kv_cache.h"
 #include "fit/memory_model.h"
 #include "model/model_shape.h"
-#include "model/preset.h"
 #include "support/preset_shape.h"
-#include "support/temp_dir.h"
-#include "synth/synthesis.h"
 
 namespace rigbench {
 namespace {
@@ -68,11 +63,8 @@ TEST(FitComputeBuffer, OpenElmPerLayerHeadsWithoutFlashAttention) {
 // (4 n_embd) + 3 x used experts x expert n_ff per token; within 1 % of llama.cpp's plan
 // (the former formula was 8 % low).
 TEST(FitComputeBuffer, MixtralExpertsWithinOnePercentOfLlamaCpp) {
-  testing::TempDir dir;
-  const std::string path = dir.file("mixtral.gguf");
-  ASSERT_TRUE(synth::synthesize(*model::find_preset("Mixtral-8x7B"), "Q4_K_M", path, true));
-  auto shape = model::read_shape(path);
-  ASSERT_TRUE(shape) << shape.error().message;
+  const std::string path = testing::preset_file("Mixtral-8x7B", "Q4_K_M");
+  const model::ModelShape shape = testing::preset_shape("Mixtral-8x7B", "Q4_K_M");
   fit::ContextParams c;
   c.n_ctx = 4096;
   engine::SimulationSpec sim;
@@ -83,7 +75,7 @@ TEST(FitComputeBuffer, MixtralExpertsWithinOnePercentOfLlamaCpp) {
   ASSERT_TRUE(real) << real.error().message;
   uint64_t compute = 0;
   for (const auto& b : real->buffers) compute += b.compute_bytes;
-  const double estimate = static_cast<double>(fit::estimate_memory(*shape, c, 0, "cpu").host.compute);
+  const double estimate = static_cast<double>(fit::estimate_memory(shape, c, 0, "cpu").host.compute);
   EXPECT_NEAR(estimate, static_cast<double>(compute), 0.01 * static_cast<double>(compute));
 }
 
@@ -440,14 +432,9 @@ TEST(FitComputeBuffer, RealShapesHoldLlamaCppsHolesWithARotatedCache) {
                         {"Llama-3.1-8B", "q8_0", 16384, 4, 512},
                         {"Mixtral-8x7B", "q8_0", 8192, 1, 512},
                         {"Mixtral-8x7B", "q8_0", 4096, 2, 256}};
-  testing::TempDir dir;
   for (const Case& k : cases) {
-    const std::string path = dir.file(std::string(k.preset) + ".gguf");
-    if (!std::filesystem::exists(path)) {
-      ASSERT_TRUE(synth::synthesize(*model::find_preset(k.preset), "Q4_K_M", path, true));
-    }
-    auto shape = model::read_shape(path);
-    ASSERT_TRUE(shape) << shape.error().message;
+    const std::string path = testing::preset_file(k.preset, "Q4_K_M");
+    const model::ModelShape shape = testing::preset_shape(k.preset, "Q4_K_M");
     fit::ContextParams c;
     c.n_ctx = k.n_ctx;
     c.n_seq = k.n_seq;
@@ -465,7 +452,7 @@ TEST(FitComputeBuffer, RealShapesHoldLlamaCppsHolesWithARotatedCache) {
     ASSERT_TRUE(real) << real.error().message;
     uint64_t compute = 0;
     for (const auto& b : real->buffers) compute += b.compute_bytes;
-    const double estimate = static_cast<double>(fit::estimate_memory(*shape, c, 0, "cpu").host.compute);
+    const double estimate = static_cast<double>(fit::estimate_memory(shape, c, 0, "cpu").host.compute);
     EXPECT_NEAR(estimate / static_cast<double>(compute), 1.0, 0.0005)
         << k.preset << " " << k.cache << " -c " << k.n_ctx << " -np " << k.n_seq << " -ub " << k.n_ubatch << ": "
         << estimate << " vs llama.cpp's " << compute;

@@ -2,14 +2,10 @@
 // this machine's backend (CPU): every component within 2 % or 32 MiB, whichever is larger.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-
 #include "engine/llama_simulate.h"
 #include "fit/memory_model.h"
 #include "model/model_shape.h"
-#include "model/preset.h"
-#include "support/temp_dir.h"
-#include "synth/synthesis.h"
+#include "support/preset_shape.h"
 
 namespace rigbench {
 namespace {
@@ -27,23 +23,11 @@ void expect_close(const char* what, uint64_t estimate, uint64_t actual) {
       << what << ": estimate " << estimate << " vs llama.cpp " << actual;
 }
 
-class FitVsLlamaCpp : public ::testing::TestWithParam<Case> {
- protected:
-  static std::filesystem::path dir() {
-    static testing::TempDir* d = new testing::TempDir();  // header-only files, shared by the cases
-    return d->path();
-  }
-};
+class FitVsLlamaCpp : public ::testing::TestWithParam<Case> {};
 
 TEST_P(FitVsLlamaCpp, EveryComponentWithin2PercentOr32MiB) {
   const Case& c = GetParam();
-  std::string path = RIGBENCH_TEST_MODEL;
-  if (c.model != "stories260K") {
-    path = (dir() / (c.model + ".gguf")).string();
-    if (!std::filesystem::exists(path)) {
-      ASSERT_TRUE(synth::synthesize(*model::find_preset(c.model), "Q4_K_M", path, true));
-    }
-  }
+  const std::string path = c.model == "stories260K" ? RIGBENCH_TEST_MODEL : testing::preset_file(c.model, "Q4_K_M");
   auto shape = model::read_shape(path);
   ASSERT_TRUE(shape) << shape.error().message;
   fit::ContextParams ctx;
@@ -98,9 +82,7 @@ INSTANTIATE_TEST_SUITE_P(Presets, FitVsLlamaCpp, ::testing::ValuesIn(cases()),
 // absorbed-query tensors as live with the KQ scores, which llama.cpp does not keep together
 // at that size; the estimate errs high (the safe side), by about a third of the compute.
 TEST(FitMemoryModel, DeepSeekWithoutFlashAttentionAtSmallContextErrsHigh) {
-  testing::TempDir dir;
-  const std::string path = dir.file("dsv3.gguf");
-  ASSERT_TRUE(synth::synthesize(*model::find_preset("DeepSeek-V3"), "Q4_K_M", path, true));
+  const std::string path = testing::preset_file("DeepSeek-V3", "Q4_K_M");
   auto shape = model::read_shape(path);
   ASSERT_TRUE(shape);
   fit::ContextParams ctx;
@@ -224,14 +206,9 @@ TEST(FitMemoryModel, VulkanWithEveryLayerOffloadedMatchesLlamaCppsPlanOnLavapipe
     uint64_t device, host;
   };
   const uint64_t kLavapipeMaxTensor = 134217728;
-  testing::TempDir dir;
   for (const Measured& m : {Measured{"stories260K", 9187072, 4601856}, Measured{"Llama-3.2-1B", 781537408, 486529024}}) {
     SCOPED_TRACE(m.model);
-    std::string path = RIGBENCH_TEST_MODEL;
-    if (m.model != "stories260K") {
-      path = (dir.path() / "m.gguf").string();
-      ASSERT_TRUE(synth::synthesize(*model::find_preset(m.model), "Q4_K_M", path, true));
-    }
+    const std::string path = m.model == "stories260K" ? RIGBENCH_TEST_MODEL : testing::preset_file(m.model, "Q4_K_M");
     auto shape = model::read_shape(path);
     ASSERT_TRUE(shape) << shape.error().message;
     fit::ContextParams ctx;

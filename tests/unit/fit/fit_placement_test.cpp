@@ -8,11 +8,10 @@
 #include "fit/compute_buffer.h"
 #include "fit/memory_model.h"
 #include "model/model_shape.h"
-#include "model/preset.h"
 #include "model/projector_shape.h"
 #include "support/gguf_fixtures.h"
+#include "support/preset_shape.h"
 #include "support/temp_dir.h"
-#include "synth/synthesis.h"
 
 namespace rigbench {
 namespace {
@@ -112,19 +111,15 @@ TEST(FitPlacement, TiedF16EmbeddingCountsOnceOnTheCpu) {
 // Case 6, GPU: the output layer (token_embd's copy) goes onto the card: about 763 MiB of
 // Llama-3.2-1B Q4_K_M weights there, token_embd itself stays on the host.
 TEST(FitPlacement, TiedEmbeddingCopyGoesToTheGpuWithTheOutputLayer) {
-  testing::TempDir dir;
-  const std::string path = dir.file("llama32-1b.gguf");
-  ASSERT_TRUE(synth::synthesize(*model::find_preset("Llama-3.2-1B"), "Q4_K_M", path, true));
-  auto shape = model::read_shape(path);
-  ASSERT_TRUE(shape) << shape.error().message;
-  const auto m = fit::estimate_memory(*shape, fit::ContextParams{}, -1, "cuda");
+  const model::ModelShape shape = testing::preset_shape("Llama-3.2-1B", "Q4_K_M");
+  const auto m = fit::estimate_memory(shape, fit::ContextParams{}, -1, "cuda");
   EXPECT_NEAR(static_cast<double>(m.device.weights) / kMiB, 763.0, 763.0 * 0.01);
   uint64_t embd = 0;
-  for (const auto& t : shape->tensors)
+  for (const auto& t : shape.tensors)
     if (t.name == "token_embd.weight") embd = t.bytes;
   EXPECT_EQ(m.host.weights, embd);
   // Without the output layer on the card (-ngl 0), no copy there.
-  EXPECT_EQ(fit::estimate_memory(*shape, fit::ContextParams{}, 0, "cuda").device.weights, 0u);
+  EXPECT_EQ(fit::estimate_memory(shape, fit::ContextParams{}, 0, "cuda").device.weights, 0u);
 }
 
 TEST(FitPlacement, CpuMoeKeepsEveryExpertOnTheHost) {

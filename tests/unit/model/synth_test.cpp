@@ -28,7 +28,7 @@ namespace {
 // file takes almost no disk.
 TEST(Synth, LlamaCppLoadsEveryPresetHeaderOnly) {
   testing::TempDir dir;
-  auto all = model::presets();
+  const auto& all = model::presets();
   ASSERT_TRUE(all) << all.error().message;
   ASSERT_EQ(all->size(), 11u);
   for (const auto& p : *all) {
