@@ -39,8 +39,7 @@ std::vector<LlamaSpelling> make_spellings() {
   for (const Knob& k : knobs()) {
     if (k.llama_alias.empty()) continue;
     const auto comma = k.flags.rfind(',');
-    out.push_back({k.llama_alias, comma == std::string::npos ? k.flags : k.flags.substr(comma + 1), false,
-                   k.key == "devices" ? "bench" : ""});
+    out.push_back({k.llama_alias, comma == std::string::npos ? k.flags : k.flags.substr(comma + 1)});
   }
   return out;
 }
@@ -71,12 +70,12 @@ std::vector<std::string> declared_flags(const CLI::App& cmd) {
 namespace {
 
 // `declared` as typed (typed_flags).
-std::vector<std::string> typed_names(const std::vector<std::string>& declared, const std::string& command) {
+std::vector<std::string> typed_names(const std::vector<std::string>& declared) {
   std::vector<std::string> out;
   for (const std::string& name : declared) {
     bool only = false;
     for (const LlamaSpelling& s : llama_spellings()) {
-      if (s.name != name || (!s.only_in.empty() && s.only_in != command)) continue;
+      if (s.name != name) continue;
       out.push_back(s.alias);
       only = only || s.only;
     }
@@ -107,7 +106,7 @@ bool normalize_list(const Knob& k, const std::string& text) {
 
 }  // namespace
 
-std::vector<std::string> typed_flags(const CLI::App& cmd) { return typed_names(declared_flags(cmd), cmd.get_name()); }
+std::vector<std::string> typed_flags(const CLI::App& cmd) { return typed_names(declared_flags(cmd)); }
 
 Result<std::vector<std::string>> expand_llama_bench_aliases(const std::vector<std::string>& args,
                                                             const std::string& command,
@@ -125,11 +124,11 @@ Result<std::vector<std::string>> expand_llama_bench_aliases(const std::vector<st
       continue;
     }
     const auto unknown = [&] {
-      return fail(ErrorCode::kUsage, unexpected_arguments_message(command, {flag}, typed_names(declared, command)));
+      return fail(ErrorCode::kUsage, unexpected_arguments_message(command, {flag}, typed_names(declared)));
     };
     std::string name = flag;
     if (const LlamaSpelling* s = spelling_of(flag)) {
-      if (!takes(s->name) || (!s->only_in.empty() && s->only_in != command)) return unknown();
+      if (!takes(s->name)) return unknown();
       name = s->name;
     }
     // A knob llama-server spells as a flag (-nkvo, -cmoe) and llama-bench with a value
@@ -151,17 +150,12 @@ Result<std::vector<std::string>> expand_llama_bench_aliases(const std::vector<st
   return out;
 }
 
-std::string LlamaSpellingFormatter::make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const {
-  command_ = app->get_name();
-  return CLI::Formatter::make_help(app, std::move(name), mode);
-}
-
 std::string LlamaSpellingFormatter::make_option_name(const CLI::Option* opt, bool is_positional) const {
   const std::string name = CLI::Formatter::make_option_name(opt, is_positional);
   if (is_positional) return name;
   for (const std::string& l : opt->get_lnames()) {
     for (const LlamaSpelling& s : llama_spellings()) {
-      if (s.name != "--" + l || (!s.only_in.empty() && s.only_in != command_)) continue;
+      if (s.name != "--" + l) continue;
       return s.only ? s.alias : s.alias + "," + name;
     }
   }

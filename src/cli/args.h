@@ -15,16 +15,13 @@ namespace rigbench::cli {
 
 // llama-bench (and llama.cpp) spell some flags with one dash and several letters (-ngl, -fa,
 // -ctk, -pg, -nkvo, -dev, ...), which CLI11 would read as bundled single-letter flags ("-dev x"
-// as "-d ev"). Each with the long name rigbench declares for it, "" where rigbench has none
-// (-dev: llama-bench's ggml devices, not fit's catalog --device). `only`: the long name is not a
-// spelling of its own, just CLI11's handle (bench's --pg: llama-bench spells it -pg only).
+// as "-d ev"). Each with the long name rigbench declares for it (-dev: --device, bench's ggml
+// devices and fit's device to plan for). `only`: the long name is not a spelling of its own, just
+// CLI11's handle (bench's --pg: llama-bench spells it -pg only).
 struct LlamaSpelling {
   std::string alias;  // "-ngl"
   std::string name;   // "--n-gpu-layers"
   bool only = false;
-  // Where `name` means another thing: `fit --device` names a catalog entry, not bench's ggml
-  // devices, so -dev is bench's alone. "" = every subcommand that declares `name`.
-  std::string only_in;
 };
 const std::vector<LlamaSpelling>& llama_spellings();
 
@@ -32,7 +29,7 @@ const std::vector<LlamaSpelling>& llama_spellings();
 // (llama_spellings) that the subcommand takes (its CLI11 names: `declared`, as declared_flags()
 // lists them) rewritten to its long name (-ngl -> --n-gpu-layers, -pg=64,16 -> --pg=64,16);
 // every other token kept. Errors: kUsage, unexpected_arguments_message's line naming what was
-// typed, for a one-dash spelling the subcommand does not take ("fit: unknown flag '-dev' (see
+// typed, for a one-dash spelling the subcommand does not take ("fit: unknown flag '-nopo' (see
 // rigbench fit --help)") and for an `only` long name typed as such ("bench: unknown flag '--pg'
 // (did you mean '-pg'?) ...").
 Result<std::vector<std::string>> expand_llama_bench_aliases(const std::vector<std::string>& args,
@@ -53,15 +50,11 @@ std::vector<std::string> typed_flags(const CLI::App& cmd);
 // its subcommands are added (they copy it).
 class LlamaSpellingFormatter : public CLI::Formatter {
  public:
-  std::string make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const override;
   std::string make_option_name(const CLI::Option* opt, bool is_positional) const override;
   std::string make_option_desc(const CLI::Option* opt) const override;
   std::string make_subcommand(const CLI::App* sub) const override;
   std::string make_description(const CLI::App* app) const override;
   std::string make_footer(const CLI::App* app) const override;
-
- private:
-  mutable std::string command_;  // the subcommand whose help is being made (LlamaSpelling::only_in)
 };
 
 // llama-bench flags that `rigbench bench` does not take (yet): for the first one in `args`

@@ -51,7 +51,9 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
                   "MiB kept free on each device, as llama.cpp's --fit-target (-fitt)")
       ->check(int_range(0, 1 << 20))
       ->capture_default_str();
-  cmd->add_option("--device", o.device, "auto (this machine), all (every catalog device) or a catalog name")
+  cmd->add_option("--device", o.device,
+                  "auto (this machine: its GPUs, as llama.cpp takes them), none (its CPU alone), this machine's ggml "
+                  "devices (Vulkan0, CUDA0/CUDA1: `rigbench hw`), all (every catalog device) or a catalog name")
       ->capture_default_str();
   cmd->add_option("--count", o.count, "that many of the --device (several GPUs; layers split as -ts says)")
       ->check(int_range(1, 16))

@@ -156,13 +156,15 @@ std::vector<Knob> make_knobs() {
   cmoe.fit_shared = true;
   cmoe.llama_bench_key = "";  // llama-bench has -ncmoe only
   placement(cmoe, true);
-  placement(text_knob("split_mode", "--split-mode", "-sm", "sm",
+  Knob sm = text_knob("split_mode", "--split-mode", "-sm", "sm",
                       "how layers go over several GPUs: none (one GPU, -mg), layer, row or tensor",
-                      &BenchParams::split_mode, {"none", "layer", "row", "tensor"}),
-            true);
-  placement(int_knob("main_gpu", "--main-gpu", "-mg", "mg", "the GPU of -sm none (an index into -dev's devices)",
-                     &BenchParams::main_gpu, 0, 1024),
-            true);
+                      &BenchParams::split_mode, {"none", "layer", "row", "tensor"});
+  sm.fit_shared = true;  // fit plans none and layer (fit/device_split.h unplanned_split_mode)
+  placement(sm, true);
+  Knob mg = int_knob("main_gpu", "--main-gpu", "-mg", "mg", "the GPU of -sm none (an index into -dev's devices)",
+                     &BenchParams::main_gpu, 0, 1024);
+  mg.fit_shared = true;
+  placement(mg, true);
   Knob nkvo = int_knob("no_kv_offload", "--no-kv-offload", "-nkvo", "nkvo",
                        "1 = the KV cache stays in host RAM (alone = 1)", &BenchParams::no_kv_offload, 0, 1);
   nkvo.bare_value = "1";

@@ -107,7 +107,7 @@ SplitSetup rpc_split_setup(const std::vector<RpcServerMemory>& servers, const Ta
       out.devices.push_back(std::move(sd));
     }
   }
-  if (local.backend != "cpu") out.devices.push_back({local, "", 0});  // this machine's GPU, after the servers
+  if (local.backend != "cpu") out.devices.push_back({local, "", 0, ""});  // this machine's GPU, after the servers
   out.host = local;
   std::sort(rtts.begin(), rtts.end());
   const double median = rtts.empty() ? 0 : rtts[rtts.size() / 2];
@@ -126,6 +126,24 @@ Link make_link(double gbps, double rtt_ms, double rtt_else_ms, const std::string
   link.source = (gbps > 0 ? "--link-gbps " + format_fixed(gbps, 3) : std::string("1 Gb/s assumed (gigabit Ethernet; --link-gbps)")) +
                 ", " + (rtt_ms >= 0 ? "--link-rtt-ms " + format_fixed(rtt_ms, 3) : rtt_else_words);
   return link;
+}
+
+Result<std::size_t> single_device_index(int main_gpu, std::size_t n_devices) {
+  if (main_gpu >= 0 && static_cast<std::size_t>(main_gpu) < n_devices) return static_cast<std::size_t>(main_gpu);
+  return fail(ErrorCode::kUsage,
+              "-mg/--main-gpu " + std::to_string(main_gpu) + " with -sm none: the split has " +
+                  std::to_string(n_devices) +
+                  (n_devices == 1 ? " device (0)" : " devices (0.." + std::to_string(n_devices - 1) + ")"));
+}
+
+std::string unplanned_split_mode(const std::string& split_mode) {
+  if (split_mode == "row")
+    return "-sm/--split-mode row: llama.cpp v0.4.0 splits rows only over SYCL devices (CUDA's row split became -sm "
+           "tensor); fit plans -sm none and layer";
+  if (split_mode == "tensor")
+    return "-sm/--split-mode tensor: fit plans -sm none and layer, not tensor parallelism (llama.cpp's own fitting, "
+           "common/fit.cpp, refuses it too)";
+  return "";
 }
 
 void set_split_shares(std::vector<SplitDevice>& devices, const std::vector<double>& shares) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/status.h"
 #include "fit/planner.h"
 
 namespace rigbench::fit {
@@ -102,6 +103,7 @@ struct SplitDevice {
   Target target;         // capacity_bytes = the memory llama.cpp sees (free memory for a live server)
   std::string endpoint;  // "HOST:PORT" for an rpc-server's device; "" for this machine's
   double share = 0;      // -ts share; 0 for every device = by capacity (llama.cpp: by free memory)
+  std::string device_name;  // this machine's ggml device ("Vulkan0"), as llama.cpp's -dev names it; "" otherwise
 };
 
 // The link as --link-gbps and --link-rtt-ms give it: gbps <= 0 is 1 Gb/s (gigabit Ethernet,
@@ -138,6 +140,16 @@ SplitSetup rpc_split_setup(const std::vector<RpcServerMemory>& servers, const Ta
 // -ts shares over `devices` in order: share i = shares[i] (0 where `shares` is shorter; extra
 // shares ignored, as llama.cpp reads one per device). Empty or all zero: by capacity.
 void set_split_shares(std::vector<SplitDevice>& devices, const std::vector<double>& shares);
+
+// llama.cpp's -sm none (llama_prepare_model_devices): of `n_devices` in llama.cpp's order, the
+// -mg'th alone holds what is offloaded; the others hold nothing. Errors (kUsage): main_gpu not
+// below n_devices, as llama.cpp's "invalid value for main_gpu".
+Result<std::size_t> single_device_index(int main_gpu, std::size_t n_devices);
+
+// Why fit does not plan `split_mode` ("" when it does: none and layer): row (llama.cpp v0.4.0
+// splits rows only over SYCL devices, make_gpu_buft_list) and tensor (llama.cpp's own fitting,
+// common/fit.cpp, refuses it too). One line naming the flag, for kUsage.
+std::string unplanned_split_mode(const std::string& split_mode);
 
 struct SplitPlan {
   std::vector<FitResult> devices;  // one per SplitDevice, in order (device part only; host below),

@@ -28,11 +28,15 @@ std::string gbps_text(double v) {
 }  // namespace
 
 Target this_machine(const MachineInfo& machine, double host_bw) {
+  const auto gpu = std::find_if(machine.gpus.begin(), machine.gpus.end(), hw::offloadable);
+  return machine_device_target(machine, host_bw, gpu == machine.gpus.end() ? nullptr : &*gpu);
+}
+
+Target machine_device_target(const MachineInfo& machine, double host_bw, const DeviceInfo* gpu) {
   Target t;
   t.host_ram_bytes = machine.ram_bytes;
   t.host_bandwidth_gbps = host_bw;
-  const auto gpu = std::find_if(machine.gpus.begin(), machine.gpus.end(), hw::offloadable);
-  if (gpu != machine.gpus.end()) {
+  if (gpu != nullptr) {
     t.name = "this machine: " + gpu->name + " (" + gpu->description + ")";
     t.backend = backend_of(gpu->name);
     t.unified = t.backend == "metal";
@@ -45,6 +49,28 @@ Target this_machine(const MachineInfo& machine, double host_bw) {
   t.capacity_bytes = machine.ram_bytes;
   t.bandwidth_gbps = host_bw;
   return t;
+}
+
+Result<std::vector<const DeviceInfo*>> machine_devices(const MachineInfo& machine, const std::string& spec) {
+  std::vector<std::string> names;
+  for (const DeviceInfo& g : machine.gpus) {
+    if (hw::offloadable(g)) names.push_back(g.name);
+  }
+  std::vector<const DeviceInfo*> out;
+  for (const std::string& part : split(spec, '/')) {
+    const std::string want = to_lower(trim(part));
+    const auto it = std::find_if(machine.gpus.begin(), machine.gpus.end(),
+                                 [&](const DeviceInfo& g) { return hw::offloadable(g) && to_lower(g.name) == want; });
+    if (it == machine.gpus.end()) {
+      return fail(
+          ErrorCode::kUsage,
+          "-dev/--device " + spec + ": '" + trim(part) + "' is not a device of this machine (" +
+              (names.empty() ? std::string("this build sees none: `rigbench hw`") : "it has " + join(names, ", ")) +
+              "), nor a catalog name");
+    }
+    out.push_back(&*it);
+  }
+  return out;
 }
 
 Target catalog_target(const hw::CatalogDevice& d, const std::vector<hw::CatalogDevice>& catalog,

@@ -4,9 +4,11 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/record.h"
+#include "core/status.h"
 #include "fit/planner.h"
 #include "hw/catalog.h"
 
@@ -18,6 +20,16 @@ namespace rigbench::fit {
 // --fit plans against: stable from run to run, unlike the RAM available at the moment).
 // `host_bandwidth_gbps`: hw::host_bandwidth_gbps(machine) or the user's figure.
 Target this_machine(const MachineInfo& machine, double host_bandwidth_gbps);
+
+// This machine with the device `gpu` (one of machine.gpus, a ggml device) as the target, as
+// this_machine plans its first one; nullptr: the CPU and RAM (llama.cpp's -dev none).
+Target machine_device_target(const MachineInfo& machine, double host_bandwidth_gbps, const DeviceInfo* gpu);
+
+// The ggml devices of this machine that `spec` names (fit -dev/--device, llama.cpp's -dev: one
+// name or several with '/', matched without case, e.g. "Vulkan0" or "CUDA0/CUDA1"), in the
+// order given. Errors (kUsage, naming the spec): a name this machine's build offloads to
+// nowhere (the message lists the devices it has, or says it has none).
+Result<std::vector<const DeviceInfo*>> machine_devices(const MachineInfo& machine, const std::string& spec);
 
 // Where a catalog GPU's host comes from: the user's figures, each unset (nullopt) taking the
 // entry's stated host (hw::CatalogDevice::host), else this machine's.

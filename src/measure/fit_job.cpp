@@ -11,16 +11,17 @@
 #include "engine/llama_engine.h"
 #include "engine/llama_simulate.h"
 #include "fit/catalog_plan.h"
-#include "fit/speed_points.h"
+#include "fit/device_split.h"
 #include "fit/kv_cache.h"
 #include "fit/memory_model.h"
 #include "fit/ranking.h"
+#include "fit/speed_points.h"
 #include "fit/targets.h"
 #include "hw/bandwidth.h"
 #include "hw/catalog.h"
-#include "hw/published_results.h"
 #include "hw/describe.h"
 #include "hw/machine.h"
+#include "hw/published_results.h"
 #include "measure/fit_rpc_job.h"
 #include "model/model_file.h"
 #include "model/model_shape.h"
@@ -64,8 +65,9 @@ std::vector<std::string> split_list(const std::string& s) {
 
 // llama.cpp's own breakdown for the plan's context, beside fit's estimate for the host.
 Result<fit::FitCheck> check_of(const std::string& path, const std::string& mmproj, const fit::ContextParams& ctx,
-                               const fit::FitResult& f) {
+                               const fit::FitResult& f, const std::string& devices) {
   engine::SimulationSpec sim = simulation_spec(path, ctx, f.n_ctx);
+  sim.devices = devices;
   const bool split = f.target.backend != "cpu" && !f.target.unified;  // a device beside the host RAM
   if (split) sim.n_gpu_layers = f.n_gpu_layers;                       // the layers fit planned on the device
   auto real = engine::simulate_memory(sim);
@@ -107,6 +109,67 @@ Result<fit::FitCheck> check_of(const std::string& path, const std::string& mmpro
     }
   }
   return c;
+}
+
+// What fit -dev/--device names on this machine. auto: every discrete GPU this build offloads to
+// (else its first integrated one), as llama.cpp picks them by default; none: the CPU alone; a
+// ggml device name, or several with '/': those (named). Anything else is a catalog name.
+struct MachineDevices {
+  bool on_machine = false;              // planned on this machine, not on catalog devices
+  bool named = false;                   // the devices were named (-dev, or -sm none's one), not auto
+  std::vector<const DeviceInfo*> gpus;  // in llama.cpp's order; empty = the CPU alone
+  // llama.cpp's -dev for --check: the named devices ("Vulkan0/Vulkan1", "none"), else its default.
+  std::string devices_spec() const {
+    if (!named) return BenchParams{}.devices;
+    if (gpus.empty()) return "none";
+    std::string out;
+    for (const DeviceInfo* g : gpus) out += (out.empty() ? "" : "/") + g->name;
+    return out;
+  }
+};
+
+// A name ggml gives a device: a backend's device prefix, then its number (CUDA0, Vulkan1, ROCm0,
+// SYCL0, MTL0, RPC0; ggml/src/ggml-*/ each backend's device names). "RTX3090" is not one.
+bool looks_like_ggml_device(const std::string& name) {
+  const std::string n = to_lower(name);
+  for (const char* prefix : {"cuda", "vulkan", "rocm", "sycl", "mtl", "rpc", "opencl", "cann", "musa", "hip"}) {
+    const std::string p = prefix;
+    if (n.size() > p.size() && n.rfind(p, 0) == 0 &&
+        std::all_of(n.begin() + static_cast<std::ptrdiff_t>(p.size()), n.end(),
+                    [](char c) { return c >= '0' && c <= '9'; }))
+      return true;
+  }
+  return false;
+}
+
+Result<MachineDevices> machine_devices_of(const FitRequest& o, const MachineInfo& machine) {
+  MachineDevices out;
+  const std::string d = to_lower(trim(o.device));
+  if (d == "all") return out;
+  if (d == "auto") {
+    out.on_machine = true;
+    for (const char* type : {"gpu", "igpu"}) {
+      for (const DeviceInfo& g : machine.gpus) {
+        if (hw::offloadable(g) && g.type == type) out.gpus.push_back(&g);
+      }
+      if (!out.gpus.empty()) break;
+    }
+    if (out.gpus.size() > 1 && out.gpus.front()->type == "igpu") out.gpus.resize(1);
+    return out;
+  }
+  if (d == "none") {
+    out.on_machine = out.named = true;
+    return out;
+  }
+  auto named = fit::machine_devices(machine, o.device);
+  if (named) {
+    out.on_machine = out.named = true;
+    out.gpus = std::move(*named);
+    return out;
+  }
+  if (o.device.find('/') != std::string::npos) return std::unexpected(named.error());
+  if (looks_like_ggml_device(trim(o.device))) return std::unexpected(named.error());
+  return out;  // a catalog name, looked up with the catalog
 }
 
 // -fitt's MiB as bytes: what every planned device keeps free.
@@ -195,15 +258,15 @@ Result<FitAnswer> answer_fit(const FitRequest& o, const std::function<MachineInf
     if (!k.fit_shared || it == o.knobs.end() || it->second.empty()) continue;
     if (Status s = set_knob(k, p, it->second); !s) return std::unexpected(s.error());
   }
-  if (o.check && o.device != "auto" && o.rpc.empty())
-    return fail(ErrorCode::kUsage, "--check compares on this machine: use it with --device auto");
+  if (const std::string why = fit::unplanned_split_mode(p.split_mode); !why.empty())
+    return fail(ErrorCode::kUsage, why);
   std::vector<double> split;
   if (!o.tensor_split.empty()) {
     auto shares = parse_tensor_split(o.tensor_split);
     if (!shares) return std::unexpected(shares.error());
     split = std::move(*shares);
   }
-  const bool multi = (o.count > 1 || !split.empty()) && o.rpc.empty() && o.rpc_device.empty();
+  bool multi = (o.count > 1 || !split.empty()) && o.rpc.empty() && o.rpc_device.empty();
   if (multi && (o.device == "auto" || o.device == "all")) {
     return fail(ErrorCode::kUsage, "--count/-ts: name one catalog --device to split over");
   }
@@ -241,13 +304,24 @@ Result<FitAnswer> answer_fit(const FitRequest& o, const std::function<MachineInf
   }
 
   const MachineInfo machine = describe_machine();
+  auto local = machine_devices_of(o, machine);
+  if (!local) return std::unexpected(local.error());
+  if (o.check && !local->on_machine && o.rpc.empty())
+    return fail(ErrorCode::kUsage,
+                "--check compares on this machine: use it with --device auto or this machine's -dev");
+  if (p.split_mode == "none" && local->on_machine && !local->gpus.empty()) {
+    auto keep = fit::single_device_index(p.main_gpu, local->gpus.size());
+    if (!keep) return std::unexpected(keep.error());
+    local->gpus = std::vector<const DeviceInfo*>{local->gpus[*keep]};
+    local->named = true;
+  }
   if (wants_rpc_fit(o)) {
     if (fit_reserve_bytes(o) != fit::kFitMarginBytes) {
       return fail(ErrorCode::kUsage, "-fitt/--fit-target with --rpc/--rpc-device: a split over machines is planned "
                                      "with llama.cpp's default 1024 MiB per device; drop -fitt");
     }
     FitAnswer answer;
-    if (Status s = answer_rpc_fit(o, *shape, ctx, *ngl, machine,
+    if (Status s = answer_rpc_fit(o, p, *shape, ctx, *ngl, machine,
                                   o.preset.empty() ? shape->name : shape->name + " " + o.quant,
                                   o.model.empty() ? "preset " + o.preset + " " + o.quant : o.model, path, answer);
         !s)
@@ -264,14 +338,35 @@ Result<FitAnswer> answer_fit(const FitRequest& o, const std::function<MachineInf
   std::vector<fit::Target> targets;
   FitAnswer answer;
   fit::FitReport& rep = answer.report;
-  const bool catalog_wanted = o.device != "auto";
+  if (local->on_machine && local->gpus.size() > 1 && (local->named || o.ctx_size > 0)) {
+    if (Status s = answer_machine_split_fit(
+            o, p, *shape, ctx, *ngl, machine, local->gpus, o.preset.empty() ? shape->name : shape->name + " " + o.quant,
+            o.model.empty() ? "preset " + o.preset + " " + o.quant : o.model, path, answer);
+        !s)
+      return std::unexpected(s.error());
+    return answer;
+  }
+  const bool catalog_wanted = !local->on_machine;
+  if (multi && p.split_mode == "none") {
+    auto keep = fit::single_device_index(p.main_gpu, static_cast<std::size_t>(o.count));
+    if (!keep) return std::unexpected(keep.error());
+    rep.notes.push_back("-sm none: llama.cpp keeps device " + std::to_string(*keep) + " of the " +
+                        std::to_string(o.count) + " (-mg) alone; the other " + std::to_string(o.count - 1) +
+                        " hold nothing");
+    multi = false;
+  }
   if (!catalog_wanted) {
     const double host_bw =
         o.host_bandwidth_gbps > 0 ? o.host_bandwidth_gbps : hw::host_bandwidth_gbps(machine);  // cached
-    fit::Target t = fit::this_machine(machine, host_bw);
+    const DeviceInfo* gpu = local->gpus.empty() ? nullptr : local->gpus.front();
+    fit::Target t = fit::machine_device_target(machine, host_bw, gpu);
+    if (local->gpus.size() > 1) {
+      rep.notes.push_back("this machine has " + std::to_string(local->gpus.size()) +
+                          " GPUs and llama.cpp splits over all of them; planned on " + gpu->name +
+                          " alone: give -c N to plan the split (or -dev A/B)");
+    }
     // The largest tensor the device's ops take (lavapipe: 128 MiB), asked of the device itself.
-    if (const auto gpu = std::find_if(machine.gpus.begin(), machine.gpus.end(), hw::offloadable);
-        t.backend != "cpu" && gpu != machine.gpus.end()) {
+    if (gpu != nullptr) {
       if (auto limit = engine::max_op_tensor_bytes(gpu->name)) {
         t.max_tensor_bytes = *limit;
       } else {
@@ -287,10 +382,7 @@ Result<FitAnswer> answer_fit(const FitRequest& o, const std::function<MachineInf
   } else {
     auto catalog = hw::load_catalog(hw::catalog_path());
     if (!catalog) return std::unexpected(catalog.error());
-    fit::HostChoice host;
-    if (o.host_ram_gib > 0) host.ram_bytes = static_cast<uint64_t>(o.host_ram_gib * (1ull << 30));
-    if (o.host_bandwidth_gbps > 0) host.bandwidth_gbps = o.host_bandwidth_gbps;
-    host.machine_ram_bytes = machine.ram_bytes;
+    fit::HostChoice host = host_choice(o, machine);
     std::vector<hw::CatalogDevice> chosen;
     if (o.device == "all") {
       chosen = *catalog;
@@ -378,11 +470,19 @@ Result<FitAnswer> answer_fit(const FitRequest& o, const std::function<MachineInf
   }
   // --check compares on this machine's backend.
   if (o.check) {
-    auto c = check_of(path, o.mmproj, ctx, rep.results.front());
+    auto c = check_of(path, o.mmproj, ctx, rep.results.front(), local->devices_spec());
     if (c) answer.check = std::move(*c);
     else answer.check_error = std::unexpected(c.error());
   }
   return answer;
+}
+
+fit::HostChoice host_choice(const FitRequest& o, const MachineInfo& machine) {
+  fit::HostChoice host;
+  if (o.host_ram_gib > 0) host.ram_bytes = static_cast<uint64_t>(o.host_ram_gib * (1ull << 30));
+  if (o.host_bandwidth_gbps > 0) host.bandwidth_gbps = o.host_bandwidth_gbps;
+  host.machine_ram_bytes = machine.ram_bytes;
+  return host;
 }
 
 engine::SimulationSpec simulation_spec(const std::string& path, const fit::ContextParams& ctx, int n_ctx) {

@@ -18,6 +18,7 @@
 #include "engine/llama_simulate.h"
 #include "fit/context_params.h"
 #include "fit/fit_report.h"
+#include "fit/targets.h"
 #include "fit/usable.h"
 
 namespace rigbench::measure {
@@ -33,7 +34,7 @@ struct FitRequest {
   std::string quant = "Q4_K_M";       // --quant TYPE with --preset
   int ctx_size = 0;                   // -c: tokens; 0 = n_ctx_train, cut as llama.cpp's --fit cuts it
   std::string n_gpu_layers = "auto";  // -ngl N | auto | -1 (all)
-  // -fa, -ctk, -ctv, -b, -ub, -nkvo, -ot, -cmoe, -ncmoe by knob key: declared from core/knobs.h
+  // -fa, -ctk, -ctv, -b, -ub, -nkvo, -ot, -cmoe, -ncmoe, -sm, -mg by knob key: declared from core/knobs.h
   // (Knob::fit_shared), as bench declares them; "" = the knob's default. -fa auto plans as on,
   // as llama.cpp resolves it.
   std::map<std::string, std::string> knobs;
@@ -42,7 +43,9 @@ struct FitRequest {
   bool no_kv_unified = false;       // -no-kvu: one per sequence, also with -np auto
   bool swa_full = false;            // --swa-full: sliding-window layers sized at the whole context
   int fit_target_mib = static_cast<int>(fit::kFitMarginBytes >> 20);  // -fitt, --fit-target: MiB kept free per device
-  std::string device = "auto";  // auto | all | a catalog name
+  // -dev, --device: auto (this machine's GPUs, as llama.cpp takes them) | none (its CPU) | this
+  // machine's ggml device names, '/' between them (Vulkan0, CUDA0/CUDA1) | all | a catalog name
+  std::string device = "auto";
   int count = 1;                // --count: that many of the catalog device (multi-GPU)
   std::string tensor_split;     // -ts: share of the offloaded layers per device, e.g. "3,1"
   int n_depth = 0;              // -d, --n-depth: KV cells read per token in the tg bound
@@ -77,7 +80,7 @@ struct FitAnswer {
 };
 
 // Answers `r` (no output written). Errors (kUsage, one line naming the flag): -ngl not a
-// number, -1 or auto; a knob value set_knob refuses; --check off this machine; --count/-ts
+// number, -1 or auto; a knob value set_knob refuses; --check off this machine (a catalog --device); --count/-ts
 // without one catalog --device, or with a share count that is not --count; a MODEL.gguf and a
 // --preset both or neither; -kvu with -no-kvu; cache types llama.cpp refuses for the model
 // (fit::check_cache_types); -fitt with a split over machines; --rank/--min-tps/--vs with
@@ -97,5 +100,9 @@ Result<FitAnswer> answer_fit(const FitRequest& r, const std::function<MachineInf
 // offload, the weight overrides): what fit --check and fit --rpc --check put beside fit's
 // estimate. Callers add the offload (-ngl, --rpc). Pure; never fails.
 engine::SimulationSpec simulation_spec(const std::string& path, const fit::ContextParams& ctx, int n_ctx);
+
+// The host beside a catalog GPU as --host-ram and --host-bandwidth state it, with this
+// machine's RAM for an entry that states no host (fit/targets.h HostChoice). Pure.
+fit::HostChoice host_choice(const FitRequest& r, const MachineInfo& machine);
 
 }  // namespace rigbench::measure

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/record.h"
 #include "core/status.h"
@@ -29,8 +30,20 @@ bool wants_rpc_fit(const FitRequest& r);
 // of --rpc/--rpc-device, no --count, --device auto with --rpc and a catalog --device with
 // --rpc-device, --rpc none, -ts with one share per device); the probe's kRuntime naming the
 // endpoint (refused, silent, another protocol version); a catalog file or name not found.
-Status answer_rpc_fit(const FitRequest& r, const model::ModelShape& shape, const fit::ContextParams& ctx, int ngl,
-                      const MachineInfo& machine, const std::string& model_label, const std::string& model_path,
+Status answer_rpc_fit(const FitRequest& r, const BenchParams& knobs, const model::ModelShape& shape,
+                      const fit::ContextParams& ctx, int ngl, const MachineInfo& machine,
+                      const std::string& model_label, const std::string& model_path,
                       const std::string& model_path_for_check, FitAnswer& answer);
+
+// As answer_rpc_fit over this machine's own devices `gpus` (fit -dev A/B, llama.cpp's -dev, in
+// that order; each its free memory, backend from its name), beside its RAM: no network term.
+// `knobs`: fit's normalized shared knobs (-sm none keeps the -mg'th device alone, here and in
+// answer_rpc_fit). With r.check, llama.cpp's own plan over the same -dev. Errors (kUsage):
+// --count, no -c, -ts not one share per device, -mg not a device of the split.
+Status answer_machine_split_fit(const FitRequest& r, const BenchParams& knobs, const model::ModelShape& shape,
+                                const fit::ContextParams& ctx, int ngl, const MachineInfo& machine,
+                                const std::vector<const DeviceInfo*>& gpus, const std::string& model_label,
+                                const std::string& model_path, const std::string& model_path_for_check,
+                                FitAnswer& answer);
 
 }  // namespace rigbench::measure

@@ -144,6 +144,31 @@ TEST(FitE2E, TensorSplitOverTwoGpus) {
   EXPECT_NE(bad.err.find("3 shares for --count 2"), std::string::npos) << bad.err;
 }
 
+// -sm none over --count 2: llama.cpp keeps the -mg'th device alone (llama_prepare_model_devices),
+// so the 70B at Q4_K_M that two 3090s hold whole is planned on one of them: partial, the rest in
+// host RAM. -dev none plans this machine's CPU, as llama.cpp's -dev none runs there.
+TEST(FitE2E, SplitModeNoneKeepsTheMainGpuAloneAndDevNoneIsTheCpu) {
+  const auto both = fit_json({"--preset", "Llama-3.1-70B", "-c", "8192", "--device", "RTX 3090", "--count", "2"});
+  ASSERT_EQ(both["devices"].size(), 2u);
+  EXPECT_EQ(both["devices"][0]["verdict"], "fits");
+  const auto one = fit_json(
+      {"--preset", "Llama-3.1-70B", "-c", "8192", "--device", "RTX 3090", "--count", "2", "-sm", "none", "-mg", "1"});
+  ASSERT_EQ(one["devices"].size(), 1u);
+  EXPECT_EQ(one["devices"][0]["verdict"], "partial");
+  const auto alone = fit_json({"--preset", "Llama-3.1-70B", "-c", "8192", "--device", "RTX 3090"});
+  EXPECT_EQ(one["devices"][0]["n_gpu_layers"], alone["devices"][0]["n_gpu_layers"]);
+  const ProcessResult md = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "-c", "8192", "--device",
+                                        "RTX 3090", "--count", "2", "-sm", "none", "-mg", "1"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_NE(md.out.find("-sm none: llama.cpp keeps device 1 of the 2 (-mg) alone; the other 1 hold nothing"),
+            std::string::npos)
+      << md.out;
+  const auto cpu = fit_json({RIGBENCH_TEST_MODEL, "-c", "512", "-dev", "none"});
+  ASSERT_EQ(cpu["devices"].size(), 1u);
+  EXPECT_EQ(cpu["devices"][0]["backend"], "cpu");
+  EXPECT_EQ(cpu["devices"][0]["verdict"], "fits");
+}
+
 // The user's command: -ts 3,1 over two 3090s at 8192 printed "partial: 58 layers on the device,
 // 12.61 GiB in host RAM" for both cards (22.60 and 8.35 GiB on them). Each card's note is now its
 // own share of the 57 offloaded blocks, the output layer with the last, and the host RAM once.
@@ -453,7 +478,23 @@ INSTANTIATE_TEST_SUITE_P(
                "unknown format (md, csv, json, jsonl); -o takes a format: to write a file, redirect (> FILE)"},
         BadFit{"UnknownDevice", {RIGBENCH_TEST_MODEL, "--device", "Voodoo 5"}, 2, "--device 'Voodoo 5'"},
         BadFit{"BadNgl", {RIGBENCH_TEST_MODEL, "-ngl", "many"}, 2, "-ngl/--n-gpu-layers 'many'"},
-        BadFit{"NoModel", {}, 2, "give a MODEL.gguf or --preset"}),
+        BadFit{"NoModel", {}, 2, "give a MODEL.gguf or --preset"},
+        // -dev names this machine's devices; a ggml name it lacks is named with what it has.
+        BadFit{"DeviceThisMachineLacks",
+               {RIGBENCH_TEST_MODEL, "-dev", "CUDA1"},
+               2,
+               "-dev/--device CUDA1: 'CUDA1' is not a device of this machine ("},
+        BadFit{"SplitOverDevicesThisMachineLacks",
+               {RIGBENCH_TEST_MODEL, "-dev", "CUDA0/CUDA1", "-c", "512"},
+               2,
+               "'CUDA0' is not a device of this machine"},
+        // -sm: fit plans none and layer; row and tensor are refused with why.
+        BadFit{"RowSplit", {RIGBENCH_TEST_MODEL, "-sm", "row"}, 2, "llama.cpp v0.4.0 splits rows only over SYCL"},
+        BadFit{"TensorSplitMode", {RIGBENCH_TEST_MODEL, "-sm", "tensor"}, 2, "common/fit.cpp, refuses it too"},
+        BadFit{"MainGpuPastTheSplit",
+               {"--preset", "Llama-3.1-8B", "--device", "RTX 3090", "--count", "2", "-sm", "none", "-mg", "2"},
+               2,
+               "-mg/--main-gpu 2 with -sm none: the split has 2 devices (0..1)"}),
     [](const ::testing::TestParamInfo<BadFit>& info) { return info.param.name; });
 
 // The whole outputs against golden files with placeholders (tests/data/golden/fit_*): units

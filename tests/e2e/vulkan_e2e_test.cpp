@@ -189,6 +189,41 @@ TEST_F(VulkanE2E, FitDeviceAutoPlansForTheVulkanDeviceWithin2PercentOfLlamaCppsP
   }
 }
 
+// fit -dev names this machine's devices as llama.cpp's -dev does (issue 31): -dev Vulkan0 plans
+// on the device and --check asks llama.cpp with the same -dev (its plan on Vulkan0, fit's within
+// 2 %); -dev none plans the CPU and RAM, and llama.cpp's plan with -dev none has nothing on the
+// device; -sm none -mg 0 keeps Vulkan0; a device the machine lacks is named with the one it has.
+TEST_F(VulkanE2E, FitDevNamesThisMachinesDevicesAndTheCheckAsksLlamaCppWithTheSameDevices) {
+  auto check = [](std::vector<std::string> extra) {
+    std::vector<std::string> args = {RIGBENCH_BIN, "fit", RIGBENCH_TEST_MODEL, "-c", "4096",
+                                     "-ngl",       "-1",  "--check",           "-o", "json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const ProcessResult r = run_process(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.exit_code == 0 ? json::parse(r.out) : json();
+  };
+  const json on_device = check({"-dev", "vulkan0"});
+  EXPECT_EQ(on_device["device"], "Vulkan0") << on_device;
+  EXPECT_NEAR(
+      on_device["estimate"]["device_bytes"].get<double>() / on_device["llama_cpp"]["device_bytes"].get<double>(), 1.0,
+      0.02)
+      << on_device;
+  const json cpu = check({"-dev", "none"});
+  EXPECT_EQ(cpu["llama_cpp"]["device_bytes"], 0) << cpu;
+  EXPECT_NEAR(cpu["estimate"]["total_bytes"].get<double>() / cpu["llama_cpp"]["total_bytes"].get<double>(), 1.0, 0.02)
+      << cpu;
+  const ProcessResult none =
+      run_process({RIGBENCH_BIN, "fit", RIGBENCH_TEST_MODEL, "-c", "4096", "-sm", "none", "-mg", "0", "-o", "json"});
+  ASSERT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_EQ(json::parse(none.out)["devices"][0]["backend"], "vulkan") << none.out;
+  const ProcessResult lacks = run_process({RIGBENCH_BIN, "fit", RIGBENCH_TEST_MODEL, "-dev", "Vulkan1"});
+  EXPECT_EQ(lacks.exit_code, 2);
+  EXPECT_EQ(lacks.err,
+            "rigbench: error: -dev/--device Vulkan1: 'Vulkan1' is not a device of this machine (it has Vulkan0), nor "
+            "a catalog name\n")
+      << lacks.err;
+}
+
 // The placement knobs on a real device (issue 31), on a tiny synthetic MoE (4 blocks of 4
 // experts, F16): -ncmoe 2 keeps blocks 0 and 1's experts in host RAM, -ot exps=CPU every
 // block's, -cmoe the same as that; -dev none runs on the CPU alone, -dev Vulkan0 on the device.
