@@ -45,6 +45,7 @@ struct FfnKind {
   bool attention = false;             // some block has attention projections
   bool has_ssm = false;               // some block has recurrent (ssm_*) tensors
   bool ssm_beside_attention = false;  // the recurrent block also has attention (Falcon-H1)
+  uint64_t attn_q_rows = 0;           // rows of the first attn_q (2 x heads x head size with a gate: Qwen3.5)
 };
 
 // Architectures that llama.cpp runs without RoPE (llama_model_rope_type: LLAMA_ROPE_TYPE_NONE).
@@ -80,6 +81,9 @@ FfnKind ffn_kind(const model::ModelShape& s) {
   const uint64_t n_ff = s.n_ff.empty() ? 0 : s.n_ff[0];
   bool block0 = false, attn_norm = false, ffn_norm = false;
   for (const auto& t : s.tensors) {
+    if (t.name.rfind("position_embd", 0) == 0) k.learned_pos = true;  // not a block's tensor
+    if (k.attn_q_rows == 0 && t.layer >= 0 && t.name == "blk." + std::to_string(t.layer) + ".attn_q.weight")
+      k.attn_q_rows = static_cast<uint64_t>(t.n_rows);
     if (t.layer != 0 && !(k.n_ff_exp == 0 && t.name.find("up_exps.weight") != std::string::npos)) continue;
     block0 = block0 || t.layer == 0;
     if (t.name.rfind("blk.0.ffn_gate", 0) == 0 && t.name.find("_inp") == std::string::npos) k.gated = true;
@@ -87,7 +91,6 @@ FfnKind ffn_kind(const model::ModelShape& s) {
     if (t.name == "blk.0.attn_norm.weight") attn_norm = true;
     if (t.name == "blk.0.attn_qkv.weight") k.fused_qkv = true;
     if (t.name == "blk.0.indexer.attn_q_b.weight") k.indexer_q = static_cast<uint64_t>(t.n_rows);
-    if (t.name.rfind("position_embd", 0) == 0) k.learned_pos = true;
     if (t.name == "blk.0.layer_output_scale.weight") k.embd_skip = true;
     for (const char* n : {"blk.0.ffn_norm.weight", "blk.0.post_attention_norm.weight", "blk.0.post_ffw_norm.weight"})
       if (t.name == n) ffn_norm = true;
@@ -267,20 +270,44 @@ ComputePhases compute_phases(const model::ModelShape& s, const ContextParams& ct
   // With flash attention; without it the scores' moment is the peak (the generic form, +1.2 %).
   if (c.flash_attn && !s.is_mla() && s.kv_lora_rank > 0)
     act = std::max<uint64_t>(act, 4 * e + q + 2ull * s.kv_lora_rank + s.qk_rope_dim);
-  if (!c.flash_attn && ffn.fused_qkv && !ffn.learned_pos && !without_rope(s.arch)) act = e + 2 * q + kv;
+  // (Only where no block projects Q on its own: beside recurrent blocks whose fused projection
+  // block 0 shows, the attention blocks may not fuse theirs.)
+  if (!c.flash_attn && ffn.fused_qkv && ffn.attn_q_rows == 0 && !ffn.learned_pos && !without_rope(s.arch))
+    act = e + 2 * q + kv;
+  // Beside recurrent blocks the attention blocks project Q on its own, with an output gate as wide again (Qwen3.5,
+  // Qwen3-Next): without flash attention the generic moment with Q and the gate (llama.cpp's tiny Qwen3.5, traced: the
+  // peak to 0.1 %).
+  if (!c.flash_attn && ffn.has_ssm && ffn.attn_q_rows == 2 * q) act = 4 * e + 2 * q + kv;
+  // Without flash attention and RoPE (learned positions or ALiBi: GPT-2, StarCoder, BLOOM, MPT),
+  // the KQ product reads views of the fused QKV, which stays whole beside the residual, the hole
+  // the attention norm left, the embedding input and the V cache's row ids (8 bytes per value:
+  // 2 floats): 3 n_embd + q + 2 kv (llama.cpp's tiny StarCoder, traced: the peak to 0.1 %).
+  if (!c.flash_attn && ffn.fused_qkv && (ffn.learned_pos || without_rope(s.arch))) act = 3 * e + q + 2 * kv;
   // Without a KV cache (non-causal decoders: Dream, LLaDA; encoders) flash attention reads K and V
   // cast from F32 to F16 (llama-graph.cpp, build_attn_mha); one such copy (K's or V's width in F16,
   // a quarter of kv in F32 units) is live at the peak. llama.cpp's plan of its tiny Dream and LLaDA
   // at -ub 64..1024: 2 u^2 (the F16 mask) + 7692 u bytes = (4 e + q + kv + kv / 4) floats a token
   // and the three int32 inputs (tokens, positions, output ids).
   if (!s.causal && c.flash_attn && !s.is_mla()) act += kv / 4;
+  // Without a KV cache and without flash attention, KQ reads the roped Q and K and V's transposed
+  // copy beside the residual, the embedding input and one hole: 3 n_embd + q + kv, no row ids
+  // (llama.cpp's tiny Dream, traced: the peak to the byte).
+  if (!s.causal && !c.flash_attn && !s.is_mla()) act = 3 * e + q + kv;
   // A skip from the embeddings into every block (Talkie) keeps the normed embedding live
   // throughout: one n_embd more in the attention phase, and in the FFN phase two (the skip and the
   // hole it leaves below the FFN's tensors; llama.cpp's tiny Talkie: 4 n_embd + 3 n_ff).
   if (ffn.embd_skip) act += e;
   p.attention = mask + u * 4 * act;
   if (!c.flash_attn) p.attention += score_cells * u * n_head * 4;
-  if (s.is_mla() && !mla_moments) p.attention += u * 4 * 2 * n_head * (s.kv_lora_rank + s.qk_rope_dim);
+  // The absorbed query's tensors (n_head x (kv_lora + rope) twice), or, without flash attention,
+  // the larger of those and V's transposed copy: MLA's V (a view of the K cache, not stored
+  // transposed) is copied so before KQ V (llama-graph.cpp build_attn_mha, "v_cont"), the latent
+  // over every cell of every stream (llama.cpp's tiny DeepSeek-V2, traced: v_cont beside KQ; a
+  // real DeepSeek-V3 at -c 512 -fa off keeps the query's tensors, and errs high as before).
+  const uint64_t absorbed_q = u * 4 * 2 * n_head * (s.kv_lora_rank + s.qk_rope_dim);
+  if (s.is_mla() && !c.flash_attn)
+    p.attention += std::max(absorbed_q, n_kv * cache_row_bytes(c.type_k, s.kv_lora_rank));
+  else if (s.is_mla() && !mla_moments) p.attention += absorbed_q;
   // DeepSeek sparse attention (DeepSeek-V3.2, GLM-DSA): the lightning indexer's scores over
   // every cell (F32) and its mask, 5.5 bytes per cell and token, and its query with the
   // per-head weights, 1.5 x its width per token (fitted to llama.cpp's plan of its tiny model

@@ -204,6 +204,8 @@ AttentionCaches attention_caches(const model::ModelShape& s, const ContextParams
   return a;
 }
 
+uint64_t cache_row_bytes(const std::string& type, uint64_t n) { return ggml_row_size(cache_type(type), n); }
+
 uint64_t row_id_bytes_per_token(const model::ModelShape& s, const ContextParams& c) {
   const AttentionCaches a = attention_caches(s, c);
   uint64_t v_ids = 0;

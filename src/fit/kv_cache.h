@@ -79,6 +79,10 @@ AttentionCaches attention_caches(const model::ModelShape& shape, const ContextPa
 // transposed: n_embd_v_gqa_max i64s; Llama-3.2-1B: 512 x 8 = 4 KiB per token).
 uint64_t row_id_bytes_per_token(const model::ModelShape& shape, const ContextParams& ctx);
 
+// Bytes of `n` values of the cache type `type` ("f16", "q8_0", ...; an unknown name is f16), as
+// ggml lays out a row of them (ggml_row_size).
+uint64_t cache_row_bytes(const std::string& type, uint64_t n);
+
 // Cells the attention of the worst-case graph spans: the padded context for decoders, the
 // batch for encoders (they attend within the batch).
 uint64_t graph_kv_cells(const model::ModelShape& shape, const ContextParams& ctx);

@@ -4,12 +4,15 @@ test-llama-archs (built from the bundled sources) writes one small random model 
 into a temporary directory, bench/fit_every_arch compares fit's metadata model with llama.cpp's
 no_alloc dry run on each, and this holds:
 
-- KV (with the recurrent state) within 1 % at both settings, for every architecture except
+- KV (with the recurrent state) within 1 % at every setting of the sweep (its five defaults), for
+  every architecture except
   KV_EXCEPTIONS (each with the reason);
 - the total within 2 % (TOTAL_TOLERANCE), except TOTAL_EXCEPTIONS (each with the reason), and
   an exception that has come within 2 % is reported, so the list only shrinks.
 
-A file that llama.cpp cannot load is not fit's concern; a file that rigbench refuses is a failure.
+A file that llama.cpp cannot load is not fit's concern, nor a cache type llama.cpp refuses for it
+(Grok's quantized V without flash attention, which rigbench refuses as llama.cpp does); a file
+that rigbench refuses otherwise is a failure.
 Usage: fit_every_arch_test.py --rigbench BIN --test-llama-archs BIN
 """
 import argparse
@@ -23,7 +26,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SWEEP = os.path.join(HERE, "..", "..", "bench", "fit_every_arch")
 
 # Files (stem) whose KV may differ from llama.cpp's by more than 1 %, and why.
-# None on 2026-11-30: every architecture of the corpus is within 1 % at both settings.
+# None on 2026-12-04: every architecture of the corpus is within 1 % at every setting (Grok at
+# q8_0 aside: refused, as llama.cpp refuses it).
 KV_EXCEPTIONS = {
 }
 
@@ -53,6 +57,22 @@ TOTAL_EXCEPTIONS = {
     "llama4-moe": "MoE after dense blocks with a shared expert (-3.1 % / -1.1 %)",
     "jais-dense": "fused QKV with a gated FFN: block 1's QKV lands above a 2 n_embd hole, "
                   "8 n_embd beside the mask where fit counts 7 (-2.5 % at 4096, -0.5 % at 32768)",
+    # issue #31's settings (measured 2026-12-04: 105, 105 and 108 of 110 within 2 % at -c 8192 -fa off
+    # -np 2, -c 32768 -ub 1024 -np 4 and -c 32768 -ctk/-ctv q8_0; 92, 102 and 86 before the kinds
+    # traced without flash attention in tests/unit/fit/fit_compute_kinds_test.cpp)
+    "deepseek2-moe": "absorbed MLA without flash attention: block 0's query path (the q_lora row, the "
+                     "absorbed nope part and the concatenated Q) sits below V's copy (-2.3 % at -fa off "
+                     "-np 2; the shape has no q_lora_rank to count it by)",
+    "mistral4-moe": "as deepseek2-moe (the same graph): -2.3 % at -fa off -np 2",
+    "gemma2-dense": "sliding-window caches with several streams: one n_embd-wide slot fewer live at KQ "
+                    "than fit counts (+2.4 % at -fa off -np 2; +1.4 % at -ub 1024 -np 4, +2.3 % at "
+                    "-c 16384 there)",
+    "gpt-oss-moe": "as gemma2-dense (one window and one full cache): +2.2 % at -fa off -np 2",
+    "mamba2-dense": "Mamba-2's scan with several sequences: the per-sequence states and the scan's "
+                    "output interleave with holes not modelled (-3.7 % at -np 2, -4.3 % at -np 4)",
+    "deepseek32-moe": "DeepSeek sparse attention with four streams: the indexer's scores per stream "
+                      "(+5.2 % at -c 32768 -ub 1024 -np 4)",
+    "glm-dsa-moe": "as deepseek32-moe (the same indexer): +5.2 % at -ub 1024 -np 4",
     "refact-moe": "llama.cpp's Refact graph is dense and never reads the expert tensors that "
                   "test-llama-archs writes (its FFN is empty: the attention phase alone); fit counts "
                   "the experts (+5.7 % at 4096; no real Refact has experts)",
@@ -78,8 +98,8 @@ def main():
     for setting, rows in results.items():
         for name, row in rows.items():
             if "error" in row:
-                if "llama.cpp cannot load" in row["error"]:
-                    continue  # llama.cpp's own limits (e.g. an architecture it cannot create a context for)
+                if "llama.cpp cannot load" in row["error"] or "which a quantized V cache needs" in row["error"]:
+                    continue  # llama.cpp's own limits (an architecture it cannot create a context for)
                 failures.append(f"{name} ({setting}): {row['error']}")
                 continue
             for comp, tol, exceptions in (("kv", 0.01, KV_EXCEPTIONS), ("total", TOTAL_TOLERANCE, TOTAL_EXCEPTIONS)):

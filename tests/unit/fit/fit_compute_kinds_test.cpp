@@ -21,12 +21,14 @@ struct KindCase {
   uint64_t llama_bytes;  // llama.cpp's compute buffer (CPU), bytes
 };
 
-void expect_within(const KindCase& k, double tolerance) {
+// `flash_attn` false and `n_seq` sequences (each its own KV stream): the sweep's -fa off setting.
+void expect_within(const KindCase& k, double tolerance, bool flash_attn = true, int n_seq = 1) {
   auto shape = model::read_shape(std::string(RIGBENCH_TEST_DATA "/fit_kinds/") + k.file + ".gguf");
   ASSERT_TRUE(shape) << shape.error().message;
   fit::ContextParams c;
   c.n_ctx = k.n_ctx;
-  c.flash_attn = true;
+  c.n_seq = n_seq;
+  c.flash_attn = flash_attn;
   const double estimate = static_cast<double>(fit::compute_buffer_bytes(*shape, c, true));
   const double real = static_cast<double>(k.llama_bytes);
   EXPECT_NEAR(estimate, real, tolerance * real) << k.file << " at -c " << k.n_ctx;
@@ -116,6 +118,32 @@ TEST(FitComputeKinds, RopedLatentAttentionBesideLinearAttention) {
 TEST(FitComputeKinds, FusedQkvMoeLeavesOneHoleFewer) {
   expect_within({"dbrx-moe", 4096, 8148992}, 0.01);
   expect_within({"dbrx-moe", 32768, 37509120}, 0.01);
+}
+
+// Without flash attention (issue 31; bench/fit_every_arch at -c 4096 -np 1 and -c 8192 -np 2
+// -fa off), the peak is KQ in block 0: the inputs (the V cache's row ids, 8 bytes per value, among
+// them), what the block holds live, then KQ above it all. Traced per kind:
+// - StarCoder (learned positions, fused QKV): the fused QKV stays whole beside the residual, a hole
+//   and the inputs. fit read its position embedding from block 0 only, missed it, and planned it as
+//   Falcon (roped QKV): 27,789,312 bytes (-5.4 %).
+TEST(FitComputeKinds, UnropedFusedQkvWithoutFlashAttention) {
+  expect_within({"starcoder-dense", 4096, 29370368}, 0.005, false);
+  expect_within({"starcoder-dense", 8192, 29370368}, 0.005, false, 2);
+}
+
+// - Dream (no KV cache, non-causal): KQ reads the roped Q and K and V's transposed copy, and no row
+//   ids. Before: 6,817,792 (+8.3 %).
+TEST(FitComputeKinds, CachelessAttentionWithoutFlashAttention) {
+  expect_within({"dream-dense", 4096, 6297600}, 0.005, false);
+  expect_within({"dream-dense", 8192, 6297600}, 0.005, false, 2);
+}
+
+// - Qwen3.5 (gated delta net blocks, then attention): block 0's fused projection is the
+//   recurrent block's; the attention blocks project Q with its output gate on its own. Before: the
+//   fused-QKV form, 27,789,312 (-5.4 %).
+TEST(FitComputeKinds, GatedQueryBesideRecurrentBlocksWithoutFlashAttention) {
+  expect_within({"qwen35-dense", 4096, 29376544}, 0.005, false);
+  expect_within({"qwen35-dense", 8192, 29376544}, 0.005, false, 2);
 }
 
 }  // namespace
