@@ -52,15 +52,17 @@ Target machine_device_target(const MachineInfo& machine, double host_bw, const D
 }
 
 Result<std::vector<const DeviceInfo*>> machine_devices(const MachineInfo& machine, const std::string& spec) {
+  // Layers go to GPUs (discrete or integrated), never to an accelerator such as BLAS.
+  const auto holds_layers = [](const DeviceInfo& g) { return hw::offloadable(g) && g.type != "accel"; };
   std::vector<std::string> names;
   for (const DeviceInfo& g : machine.gpus) {
-    if (hw::offloadable(g)) names.push_back(g.name);
+    if (holds_layers(g)) names.push_back(g.name);
   }
   std::vector<const DeviceInfo*> out;
   for (const std::string& part : split(spec, '/')) {
     const std::string want = to_lower(trim(part));
     const auto it = std::find_if(machine.gpus.begin(), machine.gpus.end(),
-                                 [&](const DeviceInfo& g) { return hw::offloadable(g) && to_lower(g.name) == want; });
+                                 [&](const DeviceInfo& g) { return holds_layers(g) && to_lower(g.name) == want; });
     if (it == machine.gpus.end()) {
       return fail(
           ErrorCode::kUsage,

@@ -27,8 +27,8 @@ Target machine_device_target(const MachineInfo& machine, double host_bandwidth_g
 
 // The ggml devices of this machine that `spec` names (fit -dev/--device, llama.cpp's -dev: one
 // name or several with '/', matched without case, e.g. "Vulkan0" or "CUDA0/CUDA1"), in the
-// order given. Errors (kUsage, naming the spec): a name this machine's build offloads to
-// nowhere (the message lists the devices it has, or says it has none).
+// order given: its GPUs (discrete or integrated), never an accelerator (BLAS). Errors (kUsage,
+// naming the spec): a name that is none of them (the message lists them, or says there are none).
 Result<std::vector<const DeviceInfo*>> machine_devices(const MachineInfo& machine, const std::string& spec);
 
 // Where a catalog GPU's host comes from: the user's figures, each unset (nullopt) taking the

@@ -60,9 +60,6 @@ Result<fit::FitRpcCheck> rpc_check(const FitRequest& o, const fit::ContextParams
   return c;
 }
 
-// The split of `devices` (in llama.cpp's order) beside `host` planned into answer.report: -ts's
-// shares, -sm none's one device, each device's verdict, the split and the tg bound (with the
-// network when a device is on another machine) in the preamble; with --check llama.cpp's own.
 // The split's last words: the note on verdicts, and --check.
 Status finish_split(const FitRequest& o, const fit::ContextParams& ctx, int ngl, const fit::SplitPlan& plan,
                     const std::vector<fit::SplitDevice>& devices, const std::string& model_path_for_check,
@@ -78,6 +75,9 @@ Status finish_split(const FitRequest& o, const fit::ContextParams& ctx, int ngl,
   return {};
 }
 
+// The split of `devices` (in llama.cpp's order) beside `host` planned into answer.report: -ts's
+// shares, -sm none's one device, each device's verdict, the split and the tg bound (with the
+// network when a device is on another machine) in the preamble; with --check llama.cpp's own.
 Status answer_split(const FitRequest& o, const BenchParams& knobs, const model::ModelShape& shape,
                     const fit::ContextParams& ctx, int ngl, std::vector<fit::SplitDevice> devices,
                     const fit::Target& host, const fit::Link& link, const std::string& model_path_for_check,
