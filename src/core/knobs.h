@@ -43,9 +43,10 @@ struct Knob {
   bool reloads_model = false;   // a change reloads the model (n_gpu_layers, load_mode)
   bool always_shown = false;    // the markdown table shows it even at its default (threads)
   bool compare_key = true;      // compare and regressions keep runs that differ in it apart
-  bool fit_shared = false;      // `rigbench fit` declares the same flag from this entry (one value): -fa, -ctk,
-                            // -ctv, -b, -ub, -nkvo, -ot, -cmoe, -ncmoe, -sm, -mg. (fit's -ngl also takes auto and its
-                            // -c 0 means n_ctx_train, so those two are declared by fit itself.)
+  // `rigbench fit` declares the same flag from this entry (one value): -fa, -ctk, -ctv, -b, -ub,
+  // -nkvo, -ot, -cmoe, -ncmoe, -sm, -mg. (fit's -ngl also takes auto and its -c 0 means
+  // n_ctx_train, so those two are declared by fit itself.)
+  bool fit_shared = false;
   std::string llama_bench_key;  // field of llama-bench's output rows; "" = llama-bench has none
   // kText with free values: checks one value and returns its canonical text (errors: kUsage
   // naming the flag); null = trimmed text as given.
