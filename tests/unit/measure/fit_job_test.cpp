@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace rigbench {
 namespace {
@@ -35,12 +36,17 @@ Result<measure::FitAnswer> answer(const measure::FitRequest& r) {
   return measure::answer_fit(r, [] { return two_gpu_machine(); });
 }
 
+// The plan's devices by name, in its order.
+std::vector<std::string> device_names(const measure::FitAnswer& a) {
+  std::vector<std::string> out;
+  for (const auto& r : a.report.results) out.push_back(r.target.name);
+  return out;
+}
+
 TEST(FitJobFakeTwoGpuMachine, DevNamesASplitInItsOrderAndSmNoneKeepsTheMainGpu) {
   const auto split = answer(llama_8b("vulkan1/Vulkan0", 8192));
   ASSERT_TRUE(split) << split.error().message;
-  ASSERT_EQ(split->report.results.size(), 2u);
-  EXPECT_EQ(split->report.results[0].target.name, "Vulkan1 (GPU B)");
-  EXPECT_EQ(split->report.results[1].target.name, "Vulkan0 (GPU A)");
+  ASSERT_EQ(device_names(*split), (std::vector<std::string>{"Vulkan1 (GPU B)", "Vulkan0 (GPU A)"}));
   // By free memory, as llama.cpp splits by default: GPU A (24 GiB) takes twice GPU B's blocks.
   const int b = split->report.results[0].split_layers, a = split->report.results[1].split_layers;
   EXPECT_EQ(a + b, 32);
@@ -66,9 +72,7 @@ TEST(FitJobFakeTwoGpuMachine, DevNamesASplitInItsOrderAndSmNoneKeepsTheMainGpu) 
 TEST(FitJobFakeTwoGpuMachine, AutoTakesEveryGpuAndNoAcceleratorAndNoneIsTheCpu) {
   const auto both = answer(llama_8b("auto", 8192));
   ASSERT_TRUE(both) << both.error().message;
-  ASSERT_EQ(both->report.results.size(), 2u);
-  EXPECT_EQ(both->report.results[0].target.name, "Vulkan0 (GPU A)");
-  EXPECT_EQ(both->report.results[1].target.name, "Vulkan1 (GPU B)");
+  EXPECT_EQ(device_names(*both), (std::vector<std::string>{"Vulkan0 (GPU A)", "Vulkan1 (GPU B)"}));
   // Without -c the split's default context is not planned: the first GPU alone, said so.
   const auto first = answer(llama_8b("auto", 0));
   ASSERT_TRUE(first) << first.error().message;
