@@ -1,6 +1,7 @@
 #include "fit/compute_buffer.h"
 
 #include <algorithm>
+#include <string_view>
 
 #include "fit/kv_cache.h"
 
@@ -82,7 +83,9 @@ FfnKind ffn_kind(const model::ModelShape& s) {
   bool block0 = false, attn_norm = false, ffn_norm = false;
   for (const auto& t : s.tensors) {
     if (t.name.rfind("position_embd", 0) == 0) k.learned_pos = true;  // not a block's tensor
-    if (k.attn_q_rows == 0 && t.layer >= 0 && t.name == "blk." + std::to_string(t.layer) + ".attn_q.weight")
+    static constexpr std::string_view kAttnQ = ".attn_q.weight";      // blk.N.attn_q.weight
+    if (k.attn_q_rows == 0 && t.layer >= 0 && t.name.size() > kAttnQ.size() &&
+        t.name.compare(t.name.size() - kAttnQ.size(), kAttnQ.size(), kAttnQ) == 0)
       k.attn_q_rows = static_cast<uint64_t>(t.n_rows);
     if (t.layer != 0 && !(k.n_ff_exp == 0 && t.name.find("up_exps.weight") != std::string::npos)) continue;
     block0 = block0 || t.layer == 0;

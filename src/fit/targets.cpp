@@ -19,6 +19,20 @@ std::string backend_of(const std::string& device_name) {
   return "gpu";
 }
 
+// A name ggml gives a device (lower case): a backend's device prefix, then its number (cuda0,
+// vulkan1, rocm0, sycl0, mtl0, rpc0; each backend's device names in ggml/src/ggml-*/). "rtx3090"
+// is not one.
+bool looks_like_ggml_device(const std::string& name) {
+  for (const char* prefix : {"cuda", "vulkan", "rocm", "sycl", "mtl", "rpc", "opencl", "cann", "musa", "hip"}) {
+    const std::string p = prefix;
+    if (name.size() > p.size() && name.rfind(p, 0) == 0 &&
+        std::all_of(name.begin() + static_cast<std::ptrdiff_t>(p.size()), name.end(),
+                    [](char c) { return c >= '0' && c <= '9'; }))
+      return true;
+  }
+  return false;
+}
+
 std::string gbps_text(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f GB/s", v);
@@ -27,9 +41,21 @@ std::string gbps_text(double v) {
 
 }  // namespace
 
+std::vector<const DeviceInfo*> default_machine_devices(const MachineInfo& machine) {
+  std::vector<const DeviceInfo*> out;
+  for (const char* type : {"gpu", "igpu"}) {
+    for (const DeviceInfo& g : machine.gpus) {
+      if (hw::offloadable(g) && g.type == type) out.push_back(&g);
+    }
+    if (!out.empty()) break;
+  }
+  if (out.size() > 1 && out.front()->type == "igpu") out.resize(1);
+  return out;
+}
+
 Target this_machine(const MachineInfo& machine, double host_bw) {
-  const auto gpu = std::find_if(machine.gpus.begin(), machine.gpus.end(), hw::offloadable);
-  return machine_device_target(machine, host_bw, gpu == machine.gpus.end() ? nullptr : &*gpu);
+  const std::vector<const DeviceInfo*> gpus = default_machine_devices(machine);
+  return machine_device_target(machine, host_bw, gpus.empty() ? nullptr : gpus.front());
 }
 
 Target machine_device_target(const MachineInfo& machine, double host_bw, const DeviceInfo* gpu) {
@@ -51,26 +77,46 @@ Target machine_device_target(const MachineInfo& machine, double host_bw, const D
   return t;
 }
 
-Result<std::vector<const DeviceInfo*>> machine_devices(const MachineInfo& machine, const std::string& spec) {
+std::string MachineDevices::devices_spec() const {
+  if (!named) return BenchParams{}.devices;
+  if (gpus.empty()) return "none";
+  std::string out;
+  for (const DeviceInfo* g : gpus) out += (out.empty() ? "" : "/") + g->name;
+  return out;
+}
+
+Result<MachineDevices> resolve_machine_devices(const MachineInfo& machine, const std::string& device) {
+  MachineDevices out;
+  const std::string d = to_lower(trim(device));
+  if (d == "all") return out;
+  if (d == "auto") {
+    out.on_machine = true;
+    out.gpus = default_machine_devices(machine);
+    return out;
+  }
+  out.on_machine = out.named = true;
+  if (d == "none") return out;
   // Layers go to GPUs (discrete or integrated), never to an accelerator such as BLAS.
   const auto holds_layers = [](const DeviceInfo& g) { return hw::offloadable(g) && g.type != "accel"; };
   std::vector<std::string> names;
   for (const DeviceInfo& g : machine.gpus) {
     if (holds_layers(g)) names.push_back(g.name);
   }
-  std::vector<const DeviceInfo*> out;
-  for (const std::string& part : split(spec, '/')) {
+  for (const std::string& part : split(device, '/')) {
     const std::string want = to_lower(trim(part));
     const auto it = std::find_if(machine.gpus.begin(), machine.gpus.end(),
                                  [&](const DeviceInfo& g) { return holds_layers(g) && to_lower(g.name) == want; });
-    if (it == machine.gpus.end()) {
-      return fail(
-          ErrorCode::kUsage,
-          "-dev/--device " + spec + ": '" + trim(part) + "' is not a device of this machine (" +
-              (names.empty() ? std::string("this build sees none: `rigbench hw`") : "it has " + join(names, ", ")) +
-              "), nor a catalog name");
+    if (it != machine.gpus.end()) {
+      out.gpus.push_back(&*it);
+      continue;
     }
-    out.push_back(&*it);
+    if (device.find('/') == std::string::npos && !looks_like_ggml_device(want))
+      return MachineDevices{};  // a catalog name
+    return fail(
+        ErrorCode::kUsage,
+        "-dev/--device " + device + ": '" + trim(part) + "' is not a device of this machine (" +
+            (names.empty() ? std::string("this build sees none: `rigbench hw`") : "it has " + join(names, ", ")) +
+            "), nor a catalog name");
   }
   return out;
 }

@@ -111,65 +111,12 @@ Result<fit::FitCheck> check_of(const std::string& path, const std::string& mmpro
   return c;
 }
 
-// What fit -dev/--device names on this machine. auto: every discrete GPU this build offloads to
-// (else its first integrated one), as llama.cpp picks them by default; none: the CPU alone; a
-// ggml device name, or several with '/': those (named). Anything else is a catalog name.
-struct MachineDevices {
-  bool on_machine = false;              // planned on this machine, not on catalog devices
-  bool named = false;                   // the devices were named (-dev, or -sm none's one), not auto
-  std::vector<const DeviceInfo*> gpus;  // in llama.cpp's order; empty = the CPU alone
-  // llama.cpp's -dev for --check: the named devices ("Vulkan0/Vulkan1", "none"), else its default.
-  std::string devices_spec() const {
-    if (!named) return BenchParams{}.devices;
-    if (gpus.empty()) return "none";
-    std::string out;
-    for (const DeviceInfo* g : gpus) out += (out.empty() ? "" : "/") + g->name;
-    return out;
-  }
-};
-
-// A name ggml gives a device: a backend's device prefix, then its number (CUDA0, Vulkan1, ROCm0,
-// SYCL0, MTL0, RPC0; ggml/src/ggml-*/ each backend's device names). "RTX3090" is not one.
-bool looks_like_ggml_device(const std::string& name) {
-  const std::string n = to_lower(name);
-  for (const char* prefix : {"cuda", "vulkan", "rocm", "sycl", "mtl", "rpc", "opencl", "cann", "musa", "hip"}) {
-    const std::string p = prefix;
-    if (n.size() > p.size() && n.rfind(p, 0) == 0 &&
-        std::all_of(n.begin() + static_cast<std::ptrdiff_t>(p.size()), n.end(),
-                    [](char c) { return c >= '0' && c <= '9'; }))
-      return true;
-  }
-  return false;
+// The model as the answer names it: its name (and --quant for a preset), and where it came from.
+std::string model_label(const FitRequest& o, const model::ModelShape& shape) {
+  return o.preset.empty() ? shape.name : shape.name + " " + o.quant;
 }
-
-Result<MachineDevices> machine_devices_of(const FitRequest& o, const MachineInfo& machine) {
-  MachineDevices out;
-  const std::string d = to_lower(trim(o.device));
-  if (d == "all") return out;
-  if (d == "auto") {
-    out.on_machine = true;
-    for (const char* type : {"gpu", "igpu"}) {
-      for (const DeviceInfo& g : machine.gpus) {
-        if (hw::offloadable(g) && g.type == type) out.gpus.push_back(&g);
-      }
-      if (!out.gpus.empty()) break;
-    }
-    if (out.gpus.size() > 1 && out.gpus.front()->type == "igpu") out.gpus.resize(1);
-    return out;
-  }
-  if (d == "none") {
-    out.on_machine = out.named = true;
-    return out;
-  }
-  auto named = fit::machine_devices(machine, o.device);
-  if (named) {
-    out.on_machine = out.named = true;
-    out.gpus = std::move(*named);
-    return out;
-  }
-  if (o.device.find('/') != std::string::npos) return std::unexpected(named.error());
-  if (looks_like_ggml_device(trim(o.device))) return std::unexpected(named.error());
-  return out;  // a catalog name, looked up with the catalog
+std::string model_source(const FitRequest& o) {
+  return o.model.empty() ? "preset " + o.preset + " " + o.quant : o.model;
 }
 
 // -fitt's MiB as bytes: what every planned device keeps free.
@@ -230,8 +177,8 @@ Result<fit::FitRankingReport> rank_catalog(const FitRequest& o, const model::Mod
     return t;
   };
   fit::FitRankingReport rep;
-  rep.model = o.preset.empty() ? shape.name : shape.name + " " + o.quant;
-  rep.model_path = o.model.empty() ? "preset " + o.preset + " " + o.quant : o.model;
+  rep.model = model_label(o, shape);
+  rep.model_path = model_source(o);
   rep.ranking = fit::rank_devices(shape, *catalog, make_target, ctx, ngl, o.n_depth, *by, o.min_tps);
   if (!o.vs.empty()) {
     const auto names = split_list(o.vs);
@@ -304,7 +251,7 @@ Result<FitAnswer> answer_fit(const FitRequest& o, const std::function<MachineInf
   }
 
   const MachineInfo machine = describe_machine();
-  auto local = machine_devices_of(o, machine);
+  auto local = fit::resolve_machine_devices(machine, o.device);
   if (!local) return std::unexpected(local.error());
   if (o.check && !local->on_machine && o.rpc.empty())
     return fail(ErrorCode::kUsage,
@@ -321,9 +268,8 @@ Result<FitAnswer> answer_fit(const FitRequest& o, const std::function<MachineInf
                                      "with llama.cpp's default 1024 MiB per device; drop -fitt");
     }
     FitAnswer answer;
-    if (Status s = answer_rpc_fit(o, p, *shape, ctx, *ngl, machine,
-                                  o.preset.empty() ? shape->name : shape->name + " " + o.quant,
-                                  o.model.empty() ? "preset " + o.preset + " " + o.quant : o.model, path, answer);
+    if (Status s =
+            answer_rpc_fit(o, p, *shape, ctx, *ngl, machine, model_label(o, *shape), model_source(o), path, answer);
         !s)
       return std::unexpected(s.error());
     return answer;
@@ -339,9 +285,8 @@ Result<FitAnswer> answer_fit(const FitRequest& o, const std::function<MachineInf
   FitAnswer answer;
   fit::FitReport& rep = answer.report;
   if (local->on_machine && local->gpus.size() > 1 && (local->named || o.ctx_size > 0)) {
-    if (Status s = answer_machine_split_fit(
-            o, p, *shape, ctx, *ngl, machine, local->gpus, o.preset.empty() ? shape->name : shape->name + " " + o.quant,
-            o.model.empty() ? "preset " + o.preset + " " + o.quant : o.model, path, answer);
+    if (Status s = answer_machine_split_fit(o, p, *shape, ctx, *ngl, machine, local->gpus, model_label(o, *shape),
+                                            model_source(o), path, answer);
         !s)
       return std::unexpected(s.error());
     return answer;
@@ -428,8 +373,8 @@ Result<FitAnswer> answer_fit(const FitRequest& o, const std::function<MachineInf
                           " of RAM is available now (other processes hold the rest): the OS may page or swap");
     }
   }
-  rep.model = o.preset.empty() ? shape->name : shape->name + " " + o.quant;
-  rep.model_path = o.model.empty() ? "preset " + o.preset + " " + o.quant : o.model;
+  rep.model = model_label(o, *shape);
+  rep.model_path = model_source(o);
   rep.n_seq = ctx.n_seq;
   rep.kv_unified = ctx.kv_unified;
   rep.auto_slots = o.n_parallel == "auto";
