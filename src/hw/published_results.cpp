@@ -1,10 +1,9 @@
 #include "hw/published_results.h"
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "core/data_dir.h"
+#include "core/file_text.h"
 #include "core/text_lines.h"
 
 namespace rigbench::hw {
@@ -12,12 +11,10 @@ namespace rigbench::hw {
 std::string published_results_path() { return data_file_path("published_llama_bench.jsonl"); }
 
 Result<std::vector<PublishedResult>> load_published_results(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(ErrorCode::kNotFound, "published results '" + path + "': cannot open the file");
-  std::ostringstream text;
-  text << in.rdbuf();
+  const std::optional<std::string> content = read_file_text(path);
+  if (!content) return fail(ErrorCode::kNotFound, "published results '" + path + "': cannot open the file");
   std::vector<PublishedResult> out;
-  for (const auto& [n, text] : nonblank_lines(text.str())) {
+  for (const auto& [n, text] : nonblank_lines(*content)) {
     const std::string where = "published results '" + path + "': line " + std::to_string(n) + ": ";
     const auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded() || !j.is_object()) return fail(ErrorCode::kInvalidInput, where + "not a JSON object");

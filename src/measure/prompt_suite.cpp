@@ -7,14 +7,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 #include <thread>
 
 #include "core/clock.h"
 #include "core/data_dir.h"
+#include "core/file_text.h"
 #include "core/text_lines.h"
 #include "power/summary.h"
 
@@ -95,14 +94,11 @@ std::string builtin_suite_path() { return data_file_path("prompts/builtin.jsonl"
 Result<PromptSuite> read_prompt_suite(const std::string& spec) {
   const bool builtin = spec == "builtin";
   const std::string path = builtin ? builtin_suite_path() : spec;
-  std::ifstream in(path, std::ios::binary);
-  std::error_code ec;
-  if (!in || std::filesystem::is_directory(path, ec)) {
+  const std::optional<std::string> content = read_file_text(path);
+  if (!content) {
     return fail(ErrorCode::kNotFound, "prompts '" + spec + "': cannot read " + (builtin ? "the built-in suite at '" + path + "'" : std::string("the file")));
   }
-  std::ostringstream content;
-  content << in.rdbuf();
-  return parse_prompt_suite(content.str(), spec,
+  return parse_prompt_suite(*content, spec,
                             builtin ? std::string("builtin") : std::filesystem::path(path).filename().string());
 }
 

@@ -1,11 +1,11 @@
 #include "measure/queries.h"
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string_view>
 
 #include "core/data_dir.h"
+#include "core/file_text.h"
 
 namespace rigbench::measure {
 
@@ -74,11 +74,9 @@ Result<std::vector<std::string>> parse_queries(const std::string& text, const st
 }
 
 Result<std::vector<std::string>> read_queries(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(ErrorCode::kNotFound, "queries '" + path + "': cannot open the file");
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  return parse_queries(buf.str(), path);
+  const std::optional<std::string> text = read_file_text(path);
+  if (!text) return fail(ErrorCode::kNotFound, "queries '" + path + "': cannot open the file");
+  return parse_queries(*text, path);
 }
 
 std::string builtin_queries_path() { return data_file_path("queries/embed.txt"); }

@@ -2,13 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <random>
-#include <sstream>
 
+#include "core/file_text.h"
 #include "core/strings.h"
 #include "core/text_lines.h"
 #include "hw/activity.h"
@@ -163,12 +162,10 @@ uint64_t run_seed(uint64_t seed, std::size_t model_index, std::size_t step_index
 Result<std::vector<ServePrompt>> read_prompt_file(const std::string& spec, int default_output_tokens) {
   // "builtin": bench's built-in prompt suite (its "text" and "n_gen" keys are read below).
   const std::string path = spec == "builtin" ? builtin_suite_path() : spec;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(ErrorCode::kNotFound, "prompt file '" + path + "': cannot open it");
-  std::ostringstream text;
-  text << in.rdbuf();
+  const std::optional<std::string> text = read_file_text(path);
+  if (!text) return fail(ErrorCode::kNotFound, "prompt file '" + path + "': cannot open it");
   std::vector<ServePrompt> prompts;
-  for (const auto& [n, line] : nonblank_lines(text.str())) {
+  for (const auto& [n, line] : nonblank_lines(*text)) {
     const auto j = nlohmann::json::parse(line, nullptr, false);
     const auto bad = [&](const std::string& what) {
       return fail(ErrorCode::kInvalidInput, "prompt file '" + path + "' line " + std::to_string(n) + ": " + what);

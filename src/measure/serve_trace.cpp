@@ -1,24 +1,21 @@
 #include "measure/serve_trace.h"
 
 #include <cmath>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <utility>
 
+#include "core/file_text.h"
 #include "core/strings.h"
 #include "core/text_lines.h"
 
 namespace rigbench::measure {
 
 Result<std::vector<TraceRequest>> read_trace(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(ErrorCode::kUsage, "--trace '" + path + "': cannot open it");
-  std::ostringstream text;
-  text << in.rdbuf();
+  const std::optional<std::string> text = read_file_text(path);
+  if (!text) return fail(ErrorCode::kUsage, "--trace '" + path + "': cannot open it");
   std::vector<TraceRequest> trace;
   double first_s = 0;
-  for (const auto& [n, line] : nonblank_lines(text.str())) {
+  for (const auto& [n, line] : nonblank_lines(*text)) {
     const auto bad = [&](const std::string& what) {
       return fail(ErrorCode::kUsage, path + ":" + std::to_string(n) + ": " + what);
     };

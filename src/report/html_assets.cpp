@@ -1,21 +1,18 @@
 #include "report/html_assets.h"
 
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 
 #include "core/data_dir.h"
+#include "core/file_text.h"
 
 namespace rigbench::report {
 
 namespace {
 
 Result<std::string> read(const std::string& path, const char* what, const char* remedy) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(ErrorCode::kRuntime, std::string("report: ") + what + " '" + path + "': cannot read" + remedy);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  std::optional<std::string> text = read_file_text(path);
+  if (!text) return fail(ErrorCode::kRuntime, std::string("report: ") + what + " '" + path + "': cannot read" + remedy);
+  return std::move(*text);
 }
 
 }  // namespace
