@@ -82,6 +82,21 @@ std::string route_entry(std::vector<std::string>& args, const std::vector<std::s
   return "";
 }
 
+// A subcommand: its options, declared on the app, and how it runs once parsed.
+struct Command {
+  CLI::App* app;
+  std::function<rigbench::Status()> run;
+};
+
+// Declares the subcommand whose options `add` declares and `run` runs; the options are owned
+// by the command's run function, so they live as long as `commands`.
+template <class Options, class Add, class Run>
+void declare(CLI::App& app, std::vector<Command>& commands, Add add, Run run) {
+  auto options = std::make_shared<Options>();
+  CLI::App* sub = add(app, *options);
+  commands.push_back({sub, [options, run] { return run(*options); }});
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -94,43 +109,21 @@ int main(int argc, char** argv) {
   app.formatter(std::make_shared<cli::LlamaSpellingFormatter>());  // before the subcommands: they copy it
 
   // Each subcommand: its options, declared on `app`, and how it runs once parsed.
-  struct Command {
-    CLI::App* app;
-    std::function<Status()> run;
-  };
   std::vector<Command> commands;
-  cli::BenchOptions bench_opts;
-  commands.push_back({cli::add_bench_command(app, bench_opts), [&] { return cli::run_bench_command(bench_opts); }});
-  cli::EmbedOptions embed_opts;
-  commands.push_back({cli::add_embed_command(app, embed_opts), [&] { return cli::run_embed_command(embed_opts); }});
-  cli::ServeBenchOptions serve_opts;
-  commands.push_back(
-      {cli::add_serve_bench_command(app, serve_opts), [&] { return cli::run_serve_bench_command(serve_opts); }});
-  cli::TuneOptions tune_opts;
-  commands.push_back({cli::add_tune_command(app, tune_opts), [&] { return cli::run_tune_command(tune_opts); }});
-  cli::SynthOptions synth_opts;
-  commands.push_back({cli::add_synth_command(app, synth_opts), [&] { return cli::run_synth_command(synth_opts); }});
-  cli::PresetsOptions presets_opts;
-  commands.push_back(
-      {cli::add_presets_command(app, presets_opts), [&] { return cli::run_presets_command(presets_opts); }});
-  cli::FitOptions fit_opts;
-  commands.push_back({cli::add_fit_command(app, fit_opts), [&] { return cli::run_fit_command(fit_opts); }});
-  cli::HwOptions hw_opts;
-  commands.push_back({cli::add_hw_command(app, hw_opts), [&] { return cli::run_hw_command(hw_opts); }});
-  cli::DevicesOptions devices_opts;
-  commands.push_back(
-      {cli::add_devices_command(app, devices_opts), [&] { return cli::run_devices_command(devices_opts); }});
-  cli::CostOptions cost_opts;
-  commands.push_back({cli::add_cost_command(app, cost_opts), [&] { return cli::run_cost_command(cost_opts); }});
-  cli::ImportOptions import_opts;
-  commands.push_back({cli::add_import_command(app, import_opts), [&] { return cli::run_import_command(import_opts); }});
-  cli::ExportOptions export_opts;
-  commands.push_back({cli::add_export_command(app, export_opts), [&] { return cli::run_export_command(export_opts); }});
-  cli::CompareOptions compare_opts;
-  commands.push_back(
-      {cli::add_compare_command(app, compare_opts), [&] { return cli::run_compare_command(compare_opts); }});
-  cli::ReportOptions report_opts;
-  commands.push_back({cli::add_report_command(app, report_opts), [&] { return cli::run_report_command(report_opts); }});
+  declare<cli::BenchOptions>(app, commands, cli::add_bench_command, cli::run_bench_command);
+  declare<cli::EmbedOptions>(app, commands, cli::add_embed_command, cli::run_embed_command);
+  declare<cli::ServeBenchOptions>(app, commands, cli::add_serve_bench_command, cli::run_serve_bench_command);
+  declare<cli::TuneOptions>(app, commands, cli::add_tune_command, cli::run_tune_command);
+  declare<cli::SynthOptions>(app, commands, cli::add_synth_command, cli::run_synth_command);
+  declare<cli::PresetsOptions>(app, commands, cli::add_presets_command, cli::run_presets_command);
+  declare<cli::FitOptions>(app, commands, cli::add_fit_command, cli::run_fit_command);
+  declare<cli::HwOptions>(app, commands, cli::add_hw_command, cli::run_hw_command);
+  declare<cli::DevicesOptions>(app, commands, cli::add_devices_command, cli::run_devices_command);
+  declare<cli::CostOptions>(app, commands, cli::add_cost_command, cli::run_cost_command);
+  declare<cli::ImportOptions>(app, commands, cli::add_import_command, cli::run_import_command);
+  declare<cli::ExportOptions>(app, commands, cli::add_export_command, cli::run_export_command);
+  declare<cli::CompareOptions>(app, commands, cli::add_compare_command, cli::run_compare_command);
+  declare<cli::ReportOptions>(app, commands, cli::add_report_command, cli::run_report_command);
 
   // After the subcommands, so that theirs do not inherit it.
   app.footer(R"(Run `rigbench help SUBCOMMAND` (or `rigbench SUBCOMMAND --help`) for its flags.
