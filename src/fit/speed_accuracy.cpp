@@ -20,8 +20,9 @@ double quantile(const std::vector<double>& sorted, double q) {
 
 std::vector<HeldOut> leave_one_device_out(const std::vector<SpeedPoint>& points, Phase phase) {
   std::vector<HeldOut> out;
+  const std::string since = recent_since(points);  // older points are not what a prediction is for
   for (const SpeedPoint& p : points) {
-    if (p.phase != phase || efficiency(p) <= 0) continue;
+    if (p.phase != phase || efficiency(p) <= 0 || (!p.date.empty() && p.date < since)) continue;
     const SpeedQuery q{.device = p.device,
                        .device_class = p.device_class,
                        .phase = phase,

@@ -16,7 +16,8 @@ struct HeldOut {
   bool covered = false;       // the measured rate lies within the 90 % interval
 };
 
-// Every point of `phase` that has a usable peak, predicted with its device left out.
+// Every recent point of `phase` (dated recent_since(points) or later, or undated) that has a
+// usable peak, predicted with its device left out.
 std::vector<HeldOut> leave_one_device_out(const std::vector<SpeedPoint>& points, Phase phase);
 
 struct AccuracySummary {

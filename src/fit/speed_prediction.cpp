@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <tuple>
 
 #include "core/significance.h"
@@ -34,11 +35,25 @@ bool usable(const SpeedPoint& p, const SpeedQuery& q) {
   return p.phase == q.phase && efficiency(p) > 0 && (q.exclude_device.empty() || p.device != q.exclude_device);
 }
 
+bool recent(const SpeedPoint& p, const std::string& since) { return p.date.empty() || p.date >= since; }
+
+// Keeps the points dated `since` or later (or undated) where there are any; else keeps them all
+// and returns true (the basis is older results).
+bool keep_recent(std::vector<const SpeedPoint*>& pts, const std::string& since) {
+  std::vector<const SpeedPoint*> fresh;
+  for (const SpeedPoint* p : pts) {
+    if (recent(*p, since)) fresh.push_back(p);
+  }
+  if (fresh.empty()) return !pts.empty();
+  pts = std::move(fresh);
+  return false;
+}
+
 // Pooled sd of log efficiency over every class with two or more points, and its degrees of freedom.
-std::pair<double, int> pooled_sd(const std::vector<SpeedPoint>& points, const SpeedQuery& q) {
+std::pair<double, int> pooled_sd(const std::vector<SpeedPoint>& points, const SpeedQuery& q, const std::string& since) {
   std::vector<std::string> classes;
   for (const SpeedPoint& p : points) {
-    if (usable(p, q) && std::find(classes.begin(), classes.end(), p.device_class) == classes.end())
+    if (usable(p, q) && recent(p, since) && std::find(classes.begin(), classes.end(), p.device_class) == classes.end())
       classes.push_back(p.device_class);
   }
   double ss = 0;
@@ -46,7 +61,7 @@ std::pair<double, int> pooled_sd(const std::vector<SpeedPoint>& points, const Sp
   for (const std::string& c : classes) {
     std::vector<const SpeedPoint*> in;
     for (const SpeedPoint& p : points) {
-      if (usable(p, q) && p.device_class == c) in.push_back(&p);
+      if (usable(p, q) && recent(p, since) && p.device_class == c) in.push_back(&p);
     }
     const LogStats s = log_stats(in);
     if (s.n < 2) continue;
@@ -66,6 +81,17 @@ std::string describe(const SpeedPoint& p) {
 
 }  // namespace
 
+std::string recent_since(const std::vector<SpeedPoint>& points) {
+  std::string newest;
+  for (const SpeedPoint& p : points) newest = std::max(newest, p.date);
+  if (newest.size() < 10) return "";
+  // YYYY-MM-DD less kRecentMonths: the same day of the month, that many months before.
+  const int months = std::stoi(newest.substr(0, 4)) * 12 + std::stoi(newest.substr(5, 2)) - 1 - kRecentMonths;
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%04d-%02d", months / 12, months % 12 + 1);
+  return std::string(buf) + newest.substr(7);
+}
+
 double efficiency(const SpeedPoint& p) {
   if (!(p.tokens_per_s > 0) || !(p.work_per_token > 0) || !(p.peak_per_s > 0)) return 0;
   return p.tokens_per_s * p.work_per_token / p.peak_per_s;
@@ -74,7 +100,7 @@ double efficiency(const SpeedPoint& p) {
 std::string speed_class(const std::string& kind, const std::string& backend) {
   const std::string b = to_lower(backend);
   std::string be = "cpu";
-  for (const char* name : {"cuda", "metal", "vulkan", "rocm", "sycl"}) {
+  for (const char* name : {"cuda", "metal", "vulkan", "rocm", "sycl", "opencl"}) {
     if (b.find(name) != std::string::npos) {
       be = name;
       break;
@@ -92,12 +118,17 @@ SpeedPrediction predict_speed(const std::vector<SpeedPoint>& points, const Speed
                 " is not in the catalog)";
     return out;
   }
+  const std::string since = recent_since(points);
+  // The device's own points, else its class's; of either, the recent ones where there are any
+  // (a class nobody published lately, such as CUDA cards in this dataset, keeps its older ones,
+  // and says so).
   std::vector<const SpeedPoint*> own, cls;
   for (const SpeedPoint& p : points) {
     if (!usable(p, q)) continue;
     if (p.device == q.device && p.device_class == q.device_class) own.push_back(&p);
     if (p.device_class == q.device_class) cls.push_back(&p);
   }
+  const bool own_old = keep_recent(own, since), cls_old = keep_recent(cls, since);
   const bool from_own = !own.empty();
   std::vector<const SpeedPoint*> basis = from_own ? own : cls;
   std::vector<const SpeedPoint*> same_type;
@@ -114,7 +145,7 @@ SpeedPrediction predict_speed(const std::vector<SpeedPoint>& points, const Speed
   int df = s.n - 1;
   if (s.n < 2) {  // one point: the spread of the classes that have one
     const LogStats c = log_stats(cls);
-    std::tie(sd, df) = c.n >= 2 ? std::pair{c.sd, c.n - 1} : pooled_sd(points, q);
+    std::tie(sd, df) = c.n >= 2 ? std::pair{c.sd, c.n - 1} : pooled_sd(points, q, since);
   }
   const double roofline = q.peak_per_s / q.work_per_token;
   out.has_basis = true;
@@ -143,6 +174,7 @@ SpeedPrediction predict_speed(const std::vector<SpeedPoint>& points, const Speed
   out.nearest = **nearest;
   out.basis = std::to_string(s.n) + (s.n == 1 ? " point" : " points") + " of " +
               (from_own ? q.device + " itself" : q.device_class) + (same_type.empty() ? "" : " at " + q.file_type) +
+              ((from_own ? own_old : cls_old) ? ", all published before " + since + " (none since)" : "") +
               "; nearest: " + describe(out.nearest) + (capped ? "; capped at the roofline bound" : "");
   return out;
 }

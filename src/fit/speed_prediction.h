@@ -16,7 +16,10 @@
 // carried over). Every prediction says its basis: how many points, and the nearest measured
 // one (device, model, quant: the point of the basis whose work per token is closest), or "no
 // basis" where the class has no point. Within the basis, points of the query's file type are used
-// when there are any (the efficiency differs between F16, Q8_0 and 4-bit types).
+// when there are any (the efficiency differs between F16, Q8_0 and 4-bit types). A prediction is
+// for today's llama.cpp: points dated more than kRecentMonths before the newest dated point are
+// not learned from (llama.cpp's kernels moved: an RX 5700 XT's Vulkan tg128 on llama 7B Q4_0 was
+// 22.76 t/s in March 2024 and 65.19 in May 2025).
 #pragma once
 
 #include <string>
@@ -38,16 +41,24 @@ struct SpeedPoint {
   double peak_per_s = 0;      // tg: memory bandwidth, bytes/s; pp: the device's dense FP16 (or INT8 for
                               // quantized weights, where known) FLOP/s; 0 = unknown (the point is unusable)
   std::string source;         // where it was published (a URL) or "stored run <id>"
+  std::string date;           // when (YYYY-MM-DD); "" = not known (such a point is never too old)
   bool own = false;           // the user's own stored result (listed first among equals)
 };
+
+// How far back from the newest dated point a point still counts, months.
+inline constexpr int kRecentMonths = 18;
+
+// The first date (YYYY-MM-DD) still recent among `points`: kRecentMonths before the newest
+// dated one; "" when none is dated (every point counts).
+std::string recent_since(const std::vector<SpeedPoint>& points);
 
 // Efficiency of a point: tokens/s x work per token / peak (dimensionless, 0..1 for a real
 // roofline); 0 when any of them is not positive.
 double efficiency(const SpeedPoint& p);
 
 // "<kind>/<backend>", both lower case; the backend as llama.cpp names it in a result
-// ("CUDA", "Metal,BLAS", "Vulkan", "ROCm", "SYCL", "CPU") reduced to its first GPU backend:
-// cuda, metal, vulkan, rocm, sycl, else cpu.
+// ("CUDA", "Metal,BLAS", "Vulkan", "ROCm", "SYCL", "OpenCL", "CPU") reduced to its first GPU
+// backend: cuda, metal, vulkan, rocm, sycl, opencl, else cpu.
 std::string speed_class(const std::string& kind, const std::string& backend);
 
 // What a prediction is for.
@@ -75,8 +86,8 @@ struct SpeedPrediction {
                             // 115.42 t/s" or "no basis (no gpu/rocm result)"
 };
 
-// The prediction for `q` from `points` (any order; unusable points, other phases and
-// q.exclude_device's are skipped).
+// The prediction for `q` from `points` (any order; unusable points, other phases, points older
+// than recent_since(points) and q.exclude_device's are skipped).
 SpeedPrediction predict_speed(const std::vector<SpeedPoint>& points, const SpeedQuery& q);
 
 }  // namespace rigbench::fit

@@ -35,6 +35,9 @@ Result<std::vector<PublishedResult>> load_published_results(const std::string& p
       r.tps = j.at("tps").get<double>();
       r.date = j.at("date").get<std::string>();
       r.source_url = j.at("source_url").get<std::string>();
+      r.no_kv_offload = j.value("no_kv_offload", 0) != 0;
+      r.host = j.value("host", "");
+      r.host_kind = j.value("host_kind", "");
       r.line = j.at("line").get<std::string>();
       out.push_back(std::move(r));
     } catch (const nlohmann::json::exception& e) {

@@ -23,9 +23,13 @@ struct PublishedResult {
   std::string test;          // "pp512", "tg128", "tg32 @ d4096"
   int n_prompt = 0, n_gen = 0, n_depth = 0;
   int n_gpu_layers = -1;     // -1 = the table has no ngl column (the backend's default: all)
+  bool no_kv_offload = false;  // the table's nkvo column was 1: the KV cache stayed in host RAM
   double tps = 0;            // mean tokens/s as published (2 decimals)
   std::string date;          // the post's date (YYYY-MM-DD); "" where the source shows none
   std::string source_url;
+  std::string host;          // the computer a discrete GPU sat in, as the source says it; "" = not said
+  std::string host_kind;     // "pc" (desktop, workstation, server), "sbc" (a single-board computer, the
+                             // card on its PCIe lane: tg held back by the host), "" = not said
   std::string line;          // the table line the row came from, as published
 };
 

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "fit/speed_accuracy.h"
+#include "fit/speed_points.h"
 
 namespace rigbench::fit {
 namespace {
@@ -109,6 +110,79 @@ TEST(SpeedPrediction, ClassNamesFromBackends) {
   EXPECT_EQ(speed_class("gpu", "CUDA"), "gpu/cuda");
   EXPECT_EQ(speed_class("gpu", "ROCm"), "gpu/rocm");
   EXPECT_EQ(speed_class("cpu", "CPU AVX2"), "cpu/cpu");
+  EXPECT_EQ(speed_class("gpu", "OpenCL"), "gpu/opencl");  // its own class, never the CPU's
+}
+
+TEST(SpeedPrediction, PointsOlderThanTheWindowAreNotLearnedFromNorHeldOut) {
+  std::vector<SpeedPoint> pts = {tg("A", 0.5), tg("B", 0.2), tg("C", 0.5), tg("D", 0.5)};
+  EXPECT_EQ(recent_since(pts), "");  // none dated: every point counts
+  pts[0].date = "2026-02-07";
+  pts[1].date = "2024-03-03";  // 23 months before A's: out
+  pts[3].date = "2024-08-07";  // exactly 18 months before: in
+  EXPECT_EQ(recent_since(pts), "2024-08-07");
+  const SpeedPrediction p = predict_speed(pts, query("X"));
+  ASSERT_TRUE(p.has_basis);
+  EXPECT_EQ(p.n_points, 3);  // A, D and the undated C
+  EXPECT_NEAR(p.efficiency, 0.5, 1e-12);
+  const auto rows = leave_one_device_out(pts, Phase::kTg);
+  ASSERT_EQ(rows.size(), 3u);  // B is not what a prediction is for
+  for (const HeldOut& h : rows) EXPECT_NE(h.point.device, "B");
+  // The window runs over a year's end: 2025-03-15 less 18 months is 2023-09-15.
+  EXPECT_EQ(recent_since({[] {
+              SpeedPoint q = tg("E", 0.5);
+              q.date = "2025-03-15";
+              return q;
+            }()}),
+            "2023-09-15");
+}
+
+TEST(SpeedPrediction, AClassWithOnlyOlderPointsKeepsThemAndSaysSo) {
+  std::vector<SpeedPoint> pts = {tg("A", 0.5), tg("B", 0.4), tg("C", 0.6)};
+  pts[0].date = "2026-02-07";
+  pts[0].device_class = "gpu/vulkan";  // the newest point, of another class
+  pts[1].date = "2024-01-07";
+  pts[2].date = "2024-01-10";
+  const SpeedPrediction p = predict_speed(pts, query("X"));  // gpu/cuda: B and C, both old
+  ASSERT_TRUE(p.has_basis);
+  EXPECT_EQ(p.n_points, 2);
+  EXPECT_NEAR(p.efficiency, std::sqrt(0.4 * 0.6), 1e-12);
+  EXPECT_NE(p.basis.find("2 points of gpu/cuda at Q4_K_M, all published before 2024-08-07 (none since)"),
+            std::string::npos)
+      << p.basis;
+}
+
+TEST(SpeedPoints, CardsOnASingleBoardComputerAndACacheInHostRamAreNotLearnedFrom) {
+  hw::CatalogDevice d;
+  d.name = "RTX 2080 Ti";
+  d.kind = "gpu";
+  d.backend = "cuda";
+  d.bandwidth_gbps = 616;
+  hw::PublishedResult r;
+  r.catalog = "RTX 2080 Ti";
+  r.backend = "Vulkan";
+  r.model = "llama 1B Q4_K - Medium";
+  r.file_type = "Q4_K_M";
+  r.model_size_bytes = 667000000;
+  r.model_n_params = 1100000000;
+  r.test = "tg128";
+  r.n_gen = 128;
+  r.n_gpu_layers = 99;
+  r.tps = 424.32;
+  r.date = "2025-12-18";
+  r.host_kind = "pc";
+  hw::PublishedResult pi = r;
+  pi.tps = 338.55;
+  pi.host_kind = "sbc";
+  hw::PublishedResult nkvo = r;
+  nkvo.no_kv_offload = true;
+  EXPECT_TRUE(learnable(r, {d}));
+  EXPECT_FALSE(learnable(pi, {d}));
+  EXPECT_FALSE(learnable(nkvo, {d}));
+  const auto pts = published_points({r, pi, nkvo}, {d});
+  ASSERT_EQ(pts.size(), 1u);
+  EXPECT_EQ(pts[0].device_class, "gpu/vulkan");
+  EXPECT_EQ(pts[0].date, "2025-12-18");
+  EXPECT_DOUBLE_EQ(pts[0].tokens_per_s, 424.32);
 }
 
 TEST(SpeedAccuracy, EachDeviceIsLeftOut) {

@@ -25,11 +25,28 @@ TEST(PublishedResults, ShippedDatasetCoversTheVendorsWithSourcedRows) {
     // Never adjusted: the figure is the table line's, as printed with two decimals.
     EXPECT_NE(r.line.find(format_fixed(r.tps, 2)), std::string::npos) << r.line;
   }
-  EXPECT_GE(rows->size(), 60u);
-  EXPECT_GE(devices.size(), 17u);  // issue 34 asks for 20: more sources are to be added
-  for (const char* b : {"cuda", "metal", "vulkan", "rocm", "sycl", "cpu avx2"}) EXPECT_TRUE(backends.count(b)) << b;
-  for (const char* d : {"RTX 4090", "RX 7900 XT", "Arc B580", "Cix CP8180 (CPU)"})
+  EXPECT_GE(rows->size(), 120u);
+  EXPECT_GE(devices.size(), 20u);
+  for (const char* b : {"cuda", "metal", "vulkan", "rocm", "sycl", "opencl", "cpu avx2"})
+    EXPECT_TRUE(backends.count(b)) << b;
+  // NVIDIA consumer and datacenter, AMD, Intel Arc, Apple, CPUs.
+  for (const char* d : {"RTX 4090", "Tesla V100-PCIE-16GB", "RX 7900 XT", "Arc B580", "M3 Ultra 512GB (80-core GPU)",
+                        "Cix CP8180 (CPU)"})
     EXPECT_TRUE(devices.count(d)) << d;
+}
+
+TEST(PublishedResults, EachHostIsAsTheSourceSaysIt) {
+  auto rows = load_published_results(published_results_path());
+  ASSERT_TRUE(rows) << rows.error().message;
+  std::map<std::string, double> tg_2080ti;  // host kind -> llama 1B tg128
+  for (const PublishedResult& r : *rows) {
+    EXPECT_TRUE(r.host_kind.empty() || r.host_kind == "pc" || r.host_kind == "sbc") << r.host_kind;
+    EXPECT_EQ(r.host.empty(), r.host_kind.empty()) << r.line;  // a kind only where the source names the host
+    if (r.device == "RTX 2080 Ti" && r.test == "tg128") tg_2080ti[r.host_kind] = r.tps;
+  }
+  // The same card and build, on a Raspberry Pi CM5 and on a desktop (geerlingguy/ai-benchmarks#46).
+  EXPECT_DOUBLE_EQ(tg_2080ti["sbc"], 338.55);
+  EXPECT_DOUBLE_EQ(tg_2080ti["pc"], 424.32);
 }
 
 TEST(PublishedResults, CatalogEntriesNamedByTheDatasetExist) {
