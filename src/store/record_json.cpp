@@ -2,6 +2,9 @@
 
 #include <cmath>
 #include <limits>
+#include <type_traits>
+#include <utility>
+#include <variant>
 
 #include "core/knobs.h"
 #include "core/noise_note.h"
@@ -142,12 +145,9 @@ json device_json(const DeviceInfo& d) {
 }
 
 json phase_energy_json(const PhaseEnergyInfo& p) {
-  return {{"duration_s", p.duration_s},
-          {"energy_j", num(p.energy_j)},
-          {"power_w", num(p.power_w)},
-          {"j_per_token", num(p.j_per_token)},
-          {"start_unix_s", num(p.start_unix_s)},
-          {"end_unix_s", num(p.end_unix_s)}};
+  return {{"duration_s", p.duration_s},          {"energy_j", num(p.energy_j)},
+          {"power_w", num(p.power_w)},           {"j_per_token", num(p.j_per_token)},
+          {"start_unix_s", num(p.start_unix_s)}, {"end_unix_s", num(p.end_unix_s)}};
 }
 
 PhaseEnergyInfo phase_energy_from(const json& j) {
@@ -219,72 +219,133 @@ Summary summary_ms_from(const json& j, const char* metric) {
   return s;
 }
 
+// A flat field of a record struct S: its key and member, written as it is (NaN as null) and read
+// back with the struct's default where the key is absent, or NaN ("not measured") for the
+// figures marked so. No member (monostate): a field written by hand, at its place in the order.
+template <class S>
+struct FlatField {
+  const char* key;
+  std::variant<std::monostate, std::string S::*, int S::*, uint64_t S::*, double S::*> member;
+  bool nan_when_absent = false;
+};
+
+// Writes `fields` in their order; `by_hand(key)` writes the one of each entry without a member.
+template <class S, std::size_t N, class ByHand>
+void put_flat(json& j, const S& s, const FlatField<S> (&fields)[N], ByHand by_hand) {
+  for (const FlatField<S>& f : fields) {
+    std::visit(
+        [&](auto m) {
+          if constexpr (std::is_same_v<decltype(m), std::monostate>) {
+            by_hand(f.key);
+          } else if constexpr (std::is_same_v<std::remove_cvref_t<decltype(s.*m)>, double>) {
+            j[f.key] = num(s.*m);
+          } else {
+            j[f.key] = s.*m;
+          }
+        },
+        f.member);
+  }
+}
+
+template <class S, std::size_t N>
+void get_flat(const json& j, S& s, const FlatField<S> (&fields)[N]) {
+  for (const FlatField<S>& f : fields) {
+    std::visit(
+        [&](auto m) {
+          if constexpr (std::is_same_v<decltype(m), std::monostate>) {
+            return;  // read by hand
+          } else if constexpr (std::is_same_v<std::remove_cvref_t<decltype(s.*m)>, double>) {
+            const double v = num_from(j, f.key);
+            if (!std::isnan(v) || f.nan_when_absent) s.*m = v;
+          } else {
+            s.*m = j.value(f.key, s.*m);
+          }
+        },
+        f.member);
+  }
+}
+
+constexpr bool kNan = true;  // FlatField::nan_when_absent
+
 // serve-bench's run: identity (url, software, version, api, load) and its figures, flat, units
-// in the keys (ttft_p95_ms, ...).
+// in the keys (ttft_p95_ms, ...). The fields below go as they are; the rest are written and read
+// by hand (infinite rates, the error counts, the SLO verdict, the latency summaries).
+const FlatField<ServerRun> kServerFields[] = {
+    {"url", &ServerRun::url},
+    {"software", &ServerRun::software},
+    {"version", &ServerRun::version},
+    {"api", &ServerRun::api},
+    {"model_id", &ServerRun::model_id},
+    {"concurrency", &ServerRun::concurrency},
+    {"rate_rps", {}},
+    {"burstiness", {}},
+    {"prefix_tokens", &ServerRun::prefix_tokens},
+    {"prefix_share", &ServerRun::prefix_share},
+    {"trace", &ServerRun::trace},
+    {"trace_scale", &ServerRun::trace_scale},
+    {"seed", &ServerRun::seed},
+    {"requests", &ServerRun::requests},
+    {"completed", &ServerRun::completed},
+    {"failed", &ServerRun::failed},
+    {"errors", {}},
+    {"first_error", &ServerRun::first_error},
+    {"duration_s", &ServerRun::duration_s, kNan},
+    {"load_replies", &ServerRun::load_replies},
+    {"turns", &ServerRun::turns},
+    {"think_time_s", &ServerRun::think_time_s},
+    {"input_tokens_mean", &ServerRun::input_tokens_mean, kNan},
+    {"output_tokens_mean", &ServerRun::output_tokens_mean, kNan},
+    {"request_throughput_rps", &ServerRun::request_throughput_rps, kNan},
+    {"output_tps", &ServerRun::output_tps, kNan},
+    {"total_tps", &ServerRun::total_tps, kNan},
+    {"slo", &ServerRun::slo},
+    {"goodput_rps", &ServerRun::goodput_rps, kNan},
+    {"output_short", &ServerRun::output_short},
+    {"server_tg_tps", &ServerRun::server_tg_tps, kNan},
+    {"client_tg_tps", &ServerRun::client_tg_tps, kNan},
+    {"server_prompt_p50_ms", &ServerRun::server_prompt_p50_ms, kNan},
+    {"server_prompt_tps", &ServerRun::server_prompt_tps, kNan},
+    {"server_prompt_n_mean", &ServerRun::server_prompt_n_mean, kNan},
+    {"server_cache_n_mean", &ServerRun::server_cache_n_mean, kNan},
+    {"server_draft_accepted_pct", &ServerRun::server_draft_accepted_pct, kNan},
+    {"server_load_p50_ms", &ServerRun::server_load_p50_ms, kNan},
+    {"sweep", &ServerRun::sweep},
+    {"slo_met", {}},
+    {"slo_miss", &ServerRun::slo_miss},
+    {"capacity", &ServerRun::capacity},
+    {"capacity_load", &ServerRun::capacity_load, kNan},
+    {"client_cpu_pct", &ServerRun::client_cpu_pct, kNan},
+};
+
+// The latency summaries of a run, by key prefix.
+constexpr std::pair<const char*, Summary ServerRun::*> kServerSummaries[] = {
+    {"ttft", &ServerRun::ttft_ms},
+    {"tpot", &ServerRun::tpot_ms},
+    {"itl", &ServerRun::itl_ms},
+    {"e2e", &ServerRun::e2e_ms},
+    {"ttft_content", &ServerRun::ttft_content_ms},
+    {"ttft_later_turns", &ServerRun::ttft_later_turns_ms},
+};
+
 json server_json(const ServerRun& r) {
-  json errors = json::object();
-  for (const auto& [kind, n] : r.errors) errors[kind] = n;
-  json j = {{"url", r.url},
-            {"software", r.software},
-            {"version", r.version},
-            {"api", r.api},
-            {"model_id", r.model_id},
-            {"concurrency", r.concurrency},
-            {"rate_rps", std::isinf(r.rate_rps) ? json("inf") : json(r.rate_rps)},
-            {"burstiness", std::isinf(r.burstiness) ? json("inf") : num(r.burstiness)},
-            {"prefix_tokens", r.prefix_tokens},
-            {"prefix_share", num(r.prefix_share)},
-            {"trace", r.trace},
-            {"trace_scale", num(r.trace_scale)},
-            {"seed", r.seed},
-            {"requests", r.requests},
-            {"completed", r.completed},
-            {"failed", r.failed},
-            {"errors", errors},
-            {"first_error", r.first_error},
-            {"duration_s", r.duration_s},
-            {"load_replies", r.load_replies},
-            {"turns", r.turns},
-            {"think_time_s", r.think_time_s},
-            {"input_tokens_mean", num(r.input_tokens_mean)},
-            {"output_tokens_mean", r.output_tokens_mean},
-            {"request_throughput_rps", num(r.request_throughput_rps)},
-            {"output_tps", num(r.output_tps)},
-            {"total_tps", num(r.total_tps)},
-            {"slo", r.slo},
-            {"goodput_rps", num(r.goodput_rps)},
-            {"output_short", r.output_short},
-            {"server_tg_tps", num(r.server_tg_tps)},
-            {"client_tg_tps", num(r.client_tg_tps)},
-            {"server_prompt_p50_ms", num(r.server_prompt_p50_ms)},
-            {"server_prompt_tps", num(r.server_prompt_tps)},
-            {"server_prompt_n_mean", num(r.server_prompt_n_mean)},
-            {"server_cache_n_mean", num(r.server_cache_n_mean)},
-            {"server_draft_accepted_pct", num(r.server_draft_accepted_pct)},
-            {"server_load_p50_ms", num(r.server_load_p50_ms)},
-            {"sweep", r.sweep},
-            {"slo_met", r.slo_met < 0 ? json(nullptr) : json(r.slo_met == 1)},
-            {"slo_miss", r.slo_miss},
-            {"capacity", r.capacity},
-            {"capacity_load", num(r.capacity_load)},
-            {"client_cpu_pct", num(r.client_cpu_pct)}};
-  summary_ms_json(j, "ttft", r.ttft_ms);
-  summary_ms_json(j, "tpot", r.tpot_ms);
-  summary_ms_json(j, "itl", r.itl_ms);
-  summary_ms_json(j, "e2e", r.e2e_ms);
-  summary_ms_json(j, "ttft_content", r.ttft_content_ms);
-  summary_ms_json(j, "ttft_later_turns", r.ttft_later_turns_ms);
+  json j = json::object();
+  put_flat(j, r, kServerFields, [&](const std::string& key) {
+    if (key == "rate_rps") j[key] = std::isinf(r.rate_rps) ? json("inf") : json(r.rate_rps);
+    if (key == "burstiness") j[key] = std::isinf(r.burstiness) ? json("inf") : num(r.burstiness);
+    if (key == "slo_met") j[key] = r.slo_met < 0 ? json(nullptr) : json(r.slo_met == 1);
+    if (key == "errors") {
+      json errors = json::object();
+      for (const auto& [kind, n] : r.errors) errors[kind] = n;
+      j[key] = std::move(errors);
+    }
+  });
+  for (const auto& [metric, summary] : kServerSummaries) summary_ms_json(j, metric, r.*summary);
   return j;
 }
 
 ServerRun server_from(const json& j) {
   ServerRun r;
-  r.url = j.value("url", "");
-  r.software = j.value("software", "");
-  r.version = j.value("version", "");
-  r.api = j.value("api", "");
-  r.model_id = j.value("model_id", "");
-  r.concurrency = j.value("concurrency", 1);
+  get_flat(j, r, kServerFields);
   const auto inf_or = [&](const char* key, double absent) {
     if (j.contains(key) && j[key] == "inf") return std::numeric_limits<double>::infinity();
     const double v = num_from(j, key);
@@ -292,50 +353,11 @@ ServerRun server_from(const json& j) {
   };
   r.rate_rps = inf_or("rate_rps", 0);
   r.burstiness = inf_or("burstiness", 1);
-  r.prefix_tokens = j.value("prefix_tokens", 0);
-  r.prefix_share = j.value("prefix_share", 1.0);
-  r.trace = j.value("trace", "");
-  r.trace_scale = j.value("trace_scale", 1.0);
-  r.seed = j.value("seed", uint64_t{0});
-  r.requests = j.value("requests", 0);
-  r.completed = j.value("completed", 0);
-  r.failed = j.value("failed", 0);
   if (j.contains("errors") && j["errors"].is_object()) {
     for (const auto& [kind, n] : j["errors"].items()) r.errors.emplace_back(kind, n.get<int>());
   }
-  r.first_error = j.value("first_error", "");
-  r.duration_s = num_from(j, "duration_s");
-  r.input_tokens_mean = num_from(j, "input_tokens_mean");
-  r.output_tokens_mean = num_from(j, "output_tokens_mean");
-  r.request_throughput_rps = num_from(j, "request_throughput_rps");
-  r.output_tps = num_from(j, "output_tps");
-  r.total_tps = num_from(j, "total_tps");
-  r.slo = j.value("slo", "");
-  r.goodput_rps = num_from(j, "goodput_rps");
-  r.output_short = j.value("output_short", 0);
-  r.server_tg_tps = num_from(j, "server_tg_tps");
-  r.client_tg_tps = num_from(j, "client_tg_tps");
-  r.server_prompt_p50_ms = num_from(j, "server_prompt_p50_ms");
-  r.server_prompt_tps = num_from(j, "server_prompt_tps");
-  r.server_prompt_n_mean = num_from(j, "server_prompt_n_mean");
-  r.server_cache_n_mean = num_from(j, "server_cache_n_mean");
-  r.server_draft_accepted_pct = num_from(j, "server_draft_accepted_pct");
-  r.server_load_p50_ms = num_from(j, "server_load_p50_ms");
-  r.sweep = j.value("sweep", "");
   if (j.contains("slo_met") && j["slo_met"].is_boolean()) r.slo_met = j["slo_met"].get<bool>() ? 1 : 0;
-  r.slo_miss = j.value("slo_miss", "");
-  r.capacity = j.value("capacity", "");
-  r.capacity_load = num_from(j, "capacity_load");
-  r.client_cpu_pct = num_from(j, "client_cpu_pct");
-  r.ttft_ms = summary_ms_from(j, "ttft");
-  r.tpot_ms = summary_ms_from(j, "tpot");
-  r.itl_ms = summary_ms_from(j, "itl");
-  r.e2e_ms = summary_ms_from(j, "e2e");
-  r.ttft_content_ms = summary_ms_from(j, "ttft_content");
-  r.ttft_later_turns_ms = summary_ms_from(j, "ttft_later_turns");
-  r.turns = j.value("turns", 1);
-  r.think_time_s = j.value("think_time_s", 0.0);
-  r.load_replies = j.value("load_replies", 0);
+  for (const auto& [metric, summary] : kServerSummaries) r.*summary = summary_ms_from(j, metric);
   return r;
 }
 
@@ -402,8 +424,8 @@ std::vector<NoiseNote> noise_from(const json& j) {
     if (!n.is_object()) continue;
     const std::string phase = n.value("phase", "");
     // Earlier builds began the note with its phase, which is a field of its own.
-    out.push_back({n.value("code", ""), phase, noise_text_without_phase(phase, n.value("note", "")),
-                   n.value("remedy", "")});
+    out.push_back(
+        {n.value("code", ""), phase, noise_text_without_phase(phase, n.value("note", "")), n.value("remedy", "")});
   }
   return out;
 }
@@ -571,7 +593,7 @@ json to_json(const RunRecord& rec) {
     out["roofline"]["network_ms_per_token"] = rec.roofline.network_ms_per_token;
   }
   if (rec.server) out["server"] = server_json(*rec.server);  // serve-bench runs only
-  if (!rec.topology.empty()) {  // bench --rpc only
+  if (!rec.topology.empty()) {                               // bench --rpc only
     json topo = json::array();
     for (const TopologyDevice& t : rec.topology) {
       topo.push_back({{"endpoint", t.endpoint.empty() ? json(nullptr) : json(t.endpoint)},
