@@ -31,6 +31,32 @@ LogStats log_stats(const std::vector<const SpeedPoint*>& pts) {
   return s;
 }
 
+// The spread between devices: each device's mean log efficiency, one value a device (the
+// prediction is for a device not in the basis; a device's many rows are one draw).
+LogStats device_stats(const std::vector<const SpeedPoint*>& pts) {
+  std::vector<std::string> devices;
+  std::vector<std::vector<const SpeedPoint*>> by_device;
+  for (const SpeedPoint* p : pts) {
+    const auto it = std::find(devices.begin(), devices.end(), p->device);
+    if (it == devices.end()) {
+      devices.push_back(p->device);
+      by_device.push_back({p});
+    } else {
+      by_device[static_cast<std::size_t>(it - devices.begin())].push_back(p);
+    }
+  }
+  LogStats s;
+  s.n = static_cast<int>(devices.size());
+  std::vector<double> means;
+  for (const auto& group : by_device) means.push_back(log_stats(group).mean);
+  for (double m : means) s.mean += m / s.n;
+  if (s.n < 2) return s;
+  double ss = 0;
+  for (double m : means) ss += (m - s.mean) * (m - s.mean);
+  s.sd = std::sqrt(ss / (s.n - 1));
+  return s;
+}
+
 bool usable(const SpeedPoint& p, const SpeedQuery& q) {
   return p.phase == q.phase && efficiency(p) > 0 && (q.exclude_device.empty() || p.device != q.exclude_device);
 }
@@ -63,7 +89,7 @@ std::pair<double, int> pooled_sd(const std::vector<SpeedPoint>& points, const Sp
     for (const SpeedPoint& p : points) {
       if (usable(p, q) && recent(p, since) && p.device_class == c) in.push_back(&p);
     }
-    const LogStats s = log_stats(in);
+    const LogStats s = device_stats(in);
     if (s.n < 2) continue;
     ss += s.sd * s.sd * (s.n - 1);
     df += s.n - 1;
@@ -141,12 +167,15 @@ SpeedPrediction predict_speed(const std::vector<SpeedPoint>& points, const Speed
     return out;
   }
   const LogStats s = log_stats(basis);
-  double sd = s.sd;
-  int df = s.n - 1;
-  if (s.n < 2) {  // one point: the spread of the classes that have one
-    const LogStats c = log_stats(cls);
-    std::tie(sd, df) = c.n >= 2 ? std::pair{c.sd, c.n - 1} : pooled_sd(points, q, since);
-  }
+  // The interval's spread: from the device's own points, theirs (a second point: the class's);
+  // else the spread between the class's devices (each device one value), or, with one device,
+  // the pooled spread between devices of the classes that have two or more.
+  LogStats spread = from_own ? s : device_stats(cls);
+  if (from_own && s.n < 2) spread = device_stats(cls);
+  double sd = spread.sd;
+  int df = spread.n - 1;
+  if (spread.n < 2) std::tie(sd, df) = pooled_sd(points, q, since);
+  const int n_draws = std::max(spread.n, 1);
   const double roofline = q.peak_per_s / q.work_per_token;
   out.has_basis = true;
   out.from_own_device = from_own;
@@ -155,7 +184,7 @@ SpeedPrediction predict_speed(const std::vector<SpeedPoint>& points, const Speed
   out.mean_tps = roofline * out.efficiency;
   out.low_tps = out.high_tps = out.mean_tps;
   if (df > 0 && sd > 0) {
-    const double half = student_t_quantile(0.95, df) * sd * std::sqrt(1.0 + 1.0 / s.n);
+    const double half = student_t_quantile(0.95, df) * sd * std::sqrt(1.0 + 1.0 / n_draws);
     out.low_tps = roofline * std::exp(s.mean - half);
     out.high_tps = roofline * std::exp(s.mean + half);
   }

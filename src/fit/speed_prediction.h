@@ -10,10 +10,12 @@
 // the result ran on ("gpu/cuda", "apple/metal", "gpu/vulkan", "unified/cuda", "cpu/cpu").
 // The prediction is the class's geometric-mean efficiency times the target's roofline; its
 // 90 % interval is the Student-t prediction interval of the log efficiency,
-// mean ± t(0.95, n-1) x sd x sqrt(1 + 1/n) (sd: the class's; with one point, the pooled sd of
-// every class with two or more; none: no interval). A device with points of its own is
-// predicted from them first (same model size class or not: the efficiency, not the rate, is
-// carried over). Every prediction says its basis: how many points, and the nearest measured
+// mean ± t(0.95, n-1) x sd x sqrt(1 + 1/n), where sd and n are between devices (each device's
+// mean log efficiency one value: the prediction is for another device): the class's devices;
+// with one device, the pooled between-device sd of every class with two or more; none: no
+// interval. From a device's own points: their sd (one point: the class's). A device with
+// points of its own is predicted from them first (same model size class or not: the
+// efficiency, not the rate, is carried over). Every prediction says its basis: how many points, and the nearest measured
 // one (device, model, quant: the point of the basis whose work per token is closest), or "no
 // basis" where the class has no point. Within the basis, points of the query's file type are used
 // when there are any (the efficiency differs between F16, Q8_0 and 4-bit types). A prediction is
@@ -31,10 +33,10 @@ enum class Phase { kPp, kTg };
 
 // One measured rate with what its efficiency is computed from.
 struct SpeedPoint {
-  std::string device;         // the catalog entry it ran on (the identity for "own results" and leave-one-out)
-  std::string device_class;   // "<catalog kind>/<backend it ran on>", e.g. "gpu/cuda" (speed_class)
-  std::string model;          // llama.cpp's description or the file's name, for the basis ("llama 8B Q4_K - Medium")
-  std::string file_type;      // "Q4_K_M"
+  std::string device;        // the catalog entry it ran on (the identity for "own results" and leave-one-out)
+  std::string device_class;  // "<catalog kind>/<backend it ran on>", e.g. "gpu/cuda" (speed_class)
+  std::string model;         // llama.cpp's description or the file's name, for the basis ("llama 8B Q4_K - Medium")
+  std::string file_type;     // "Q4_K_M"
   Phase phase = Phase::kTg;
   double tokens_per_s = 0;    // the measured mean
   double work_per_token = 0;  // tg: weight bytes read per token; pp: FLOPs per token (2 x parameters)
@@ -66,24 +68,24 @@ struct SpeedQuery {
   std::string device;        // catalog entry
   std::string device_class;  // its class with the backend it would run on (speed_class)
   Phase phase = Phase::kTg;
-  std::string file_type;      // the model's ("Q4_K_M"): points of that type are preferred within the basis
-  double work_per_token = 0;  // as SpeedPoint::work_per_token, for the model predicted
-  double peak_per_s = 0;      // the device's, as SpeedPoint::peak_per_s; 0 = unknown: no prediction
-  std::string exclude_device; // leave this device's points out ("" = none): leave-one-device-out
+  std::string file_type;       // the model's ("Q4_K_M"): points of that type are preferred within the basis
+  double work_per_token = 0;   // as SpeedPoint::work_per_token, for the model predicted
+  double peak_per_s = 0;       // the device's, as SpeedPoint::peak_per_s; 0 = unknown: no prediction
+  std::string exclude_device;  // leave this device's points out ("" = none): leave-one-device-out
 };
 
 struct SpeedPrediction {
-  bool has_basis = false;   // false: "no basis" (no point in the class, or no peak known)
-  double mean_tps = 0;      // tokens/s: roofline x geometric-mean efficiency
-  double low_tps = 0;       // 90 % prediction interval, tokens/s; both = mean_tps when the spread is unknown
-  double high_tps = 0;      // mean, low and high at most the roofline (peak / work per token): cut there
-                            // ("capped at the roofline bound" in `basis`)
-  double efficiency = 0;    // the efficiency applied (geometric mean)
-  int n_points = 0;         // points the efficiency came from
+  bool has_basis = false;        // false: "no basis" (no point in the class, or no peak known)
+  double mean_tps = 0;           // tokens/s: roofline x geometric-mean efficiency
+  double low_tps = 0;            // 90 % prediction interval, tokens/s; both = mean_tps when the spread is unknown
+  double high_tps = 0;           // mean, low and high at most the roofline (peak / work per token): cut there
+                                 // ("capped at the roofline bound" in `basis`)
+  double efficiency = 0;         // the efficiency applied (geometric mean)
+  int n_points = 0;              // points the efficiency came from
   bool from_own_device = false;  // the device's own points (else its class's)
-  SpeedPoint nearest;       // the basis point whose work per token is closest to the query's
-  std::string basis;        // "12 points of gpu/cuda; nearest: RTX 3090, llama 8B Q4_K - Medium (Q4_K_M)
-                            // 115.42 t/s" or "no basis (no gpu/rocm result)"
+  SpeedPoint nearest;            // the basis point whose work per token is closest to the query's
+  std::string basis;             // "12 points of gpu/cuda; nearest: RTX 3090, llama 8B Q4_K - Medium (Q4_K_M)
+                                 // 115.42 t/s" or "no basis (no gpu/rocm result)"
 };
 
 // The prediction for `q` from `points` (any order; unusable points, other phases, points older

@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "core/significance.h"
 #include "fit/speed_accuracy.h"
 #include "fit/speed_points.h"
 #include "hw/catalog.h"
@@ -113,6 +114,20 @@ TEST(SpeedPrediction, ClassNamesFromBackends) {
   EXPECT_EQ(speed_class("gpu", "ROCm"), "gpu/rocm");
   EXPECT_EQ(speed_class("cpu", "CPU AVX2"), "cpu/cpu");
   EXPECT_EQ(speed_class("gpu", "OpenCL"), "gpu/opencl");  // its own class, never the CPU's
+}
+
+TEST(SpeedPrediction, TheIntervalIsTheSpreadBetweenDevicesNotBetweenRows) {
+  // A's three rows agree; A and B differ by 2x. The spread is between two devices (df 1), not
+  // among four rows (which would be narrower: three of them equal).
+  const std::vector<SpeedPoint> pts = {tg("A", 0.5), tg("A", 0.5), tg("A", 0.5), tg("B", 0.25)};
+  const SpeedPrediction p = predict_speed(pts, query("X"));
+  ASSERT_TRUE(p.has_basis);
+  const double mean = (3 * std::log(0.5) + std::log(0.25)) / 4;  // the rows' geometric mean
+  const double sd = std::log(2.0) / std::sqrt(2.0);              // of the devices' means
+  const double half = student_t_quantile(0.95, 1) * sd * std::sqrt(1.0 + 1.0 / 2);
+  EXPECT_NEAR(p.mean_tps, 2000 * std::exp(mean), 1e-9);
+  EXPECT_NEAR(p.low_tps, 2000 * std::exp(mean - half), 1e-9);
+  EXPECT_DOUBLE_EQ(p.high_tps, 2000);  // capped at the roofline
 }
 
 TEST(SpeedPrediction, PointsOlderThanTheWindowAreNotLearnedFromNorHeldOut) {
