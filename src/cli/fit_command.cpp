@@ -137,7 +137,7 @@ Status run_fit_command(const FitOptions& o) {
   auto answer = measure::answer_fit(o, machine_info);
   if (!answer) return std::unexpected(answer.error());
   if (answer->ranking) {
-    report::print_fit_ranking(*answer->ranking, *format, std::cout);
+    report::print_fit_ranking(*answer->ranking, *format, std::cout, report::RenderOptions{o.wide});
     return {};
   }
   // --check: with -o csv/json/jsonl the comparison alone; in md after the plans.

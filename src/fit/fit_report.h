@@ -19,15 +19,15 @@ namespace rigbench::fit {
 // tg bound, for -o json ("network").
 struct FitNetwork {
   double link_gbps = 0;
-  std::string link_gbps_source;     // "stated" (--link-gbps) or "assumed"
+  std::string link_gbps_source;  // "stated" (--link-gbps) or "assumed"
   double link_rtt_ms = 0;
-  std::string link_rtt_source;      // "stated" (--link-rtt-ms), "measured" (probe) or "assumed"
-  int hops = 0;                     // remote splits per token
+  std::string link_rtt_source;  // "stated" (--link-rtt-ms), "measured" (probe) or "assumed"
+  int hops = 0;                 // remote splits per token
   int round_trips_per_token = 0;
-  uint64_t bytes_per_token = 0;     // both ways, all hops
-  double ms_per_token = 0;          // the network's part of a token
-  double memory_bound_tps = 0;      // the bound without the network; 0 = unknown
-  double tg_bound_tps = 0;          // with it; 0 = unknown
+  uint64_t bytes_per_token = 0;  // both ways, all hops
+  double ms_per_token = 0;       // the network's part of a token
+  double memory_bound_tps = 0;   // the bound without the network; 0 = unknown
+  double tg_bound_tps = 0;       // with it; 0 = unknown
 };
 
 // One plan per device (or per device of a split), with what the output says around the table.
@@ -81,6 +81,11 @@ struct FitRankingReport {
   std::string model;  // name shown
   std::string model_path;
   fit::Ranking ranking;
+  // Predicted tg and pp per ranked option (ranking.ranked's order; fit/speed_prediction.h): of
+  // one of its devices (N GPUs with the layers split read every layer once a token, as one
+  // would); none for a partial offload; empty without the dataset.
+  std::vector<fit::SpeedPrediction> tg_predicted;
+  std::vector<fit::SpeedPrediction> pp_predicted;
   std::optional<fit::DeviceVs> vs;  // --vs A,B
   std::vector<std::string> notes;
 };

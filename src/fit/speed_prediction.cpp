@@ -31,9 +31,9 @@ LogStats log_stats(const std::vector<const SpeedPoint*>& pts) {
   return s;
 }
 
-// The spread between devices: each device's mean log efficiency, one value a device (the
-// prediction is for a device not in the basis; a device's many rows are one draw).
-LogStats device_stats(const std::vector<const SpeedPoint*>& pts) {
+// Each device's mean log efficiency, one value a device, in the order the devices first come
+// (a prediction is for another device: a device's many rows are one draw).
+std::vector<double> device_log_means(const std::vector<const SpeedPoint*>& pts) {
   std::vector<std::string> devices;
   std::vector<std::vector<const SpeedPoint*>> by_device;
   for (const SpeedPoint* p : pts) {
@@ -45,16 +45,30 @@ LogStats device_stats(const std::vector<const SpeedPoint*>& pts) {
       by_device[static_cast<std::size_t>(it - devices.begin())].push_back(p);
     }
   }
-  LogStats s;
-  s.n = static_cast<int>(devices.size());
   std::vector<double> means;
   for (const auto& group : by_device) means.push_back(log_stats(group).mean);
+  return means;
+}
+
+// The spread between devices: the statistics of device_log_means.
+LogStats device_stats(const std::vector<const SpeedPoint*>& pts) {
+  const std::vector<double> means = device_log_means(pts);
+  LogStats s;
+  s.n = static_cast<int>(means.size());
   for (double m : means) s.mean += m / s.n;
   if (s.n < 2) return s;
   double ss = 0;
   for (double m : means) ss += (m - s.mean) * (m - s.mean);
   s.sd = std::sqrt(ss / (s.n - 1));
   return s;
+}
+
+// The median of the devices' mean log efficiencies (of two, their mean).
+double median_device(const std::vector<const SpeedPoint*>& pts) {
+  std::vector<double> means = device_log_means(pts);
+  std::sort(means.begin(), means.end());
+  const std::size_t n = means.size();
+  return n % 2 == 1 ? means[n / 2] : (means[n / 2 - 1] + means[n / 2]) / 2;
 }
 
 bool usable(const SpeedPoint& p, const SpeedQuery& q) {
@@ -157,8 +171,8 @@ SpeedPrediction predict_speed(const std::vector<SpeedPoint>& points, const Speed
   const bool own_old = keep_recent(own, since), cls_old = keep_recent(cls, since);
   const bool from_own = !own.empty();
   std::vector<const SpeedPoint*> basis = from_own ? own : cls;
-  std::vector<const SpeedPoint*> same_type;
-  for (const SpeedPoint* p : basis) {
+  std::vector<const SpeedPoint*> same_type;  // of the device's own points, those of the query's type
+  for (const SpeedPoint* p : from_own ? basis : std::vector<const SpeedPoint*>{}) {
     if (!q.file_type.empty() && p->file_type == q.file_type) same_type.push_back(p);
   }
   if (!same_type.empty()) basis = same_type;
@@ -167,6 +181,9 @@ SpeedPrediction predict_speed(const std::vector<SpeedPoint>& points, const Speed
     return out;
   }
   const LogStats s = log_stats(basis);
+  // The center: of the device's own points their geometric mean; of its class the median device
+  // (one odd device, such as a build with a slow path, does not move it).
+  const double center = from_own ? s.mean : median_device(basis);
   // The interval's spread: from the device's own points, theirs (a second point: the class's);
   // else the spread between the class's devices (each device one value), or, with one device,
   // the pooled spread between devices of the classes that have two or more.
@@ -180,13 +197,13 @@ SpeedPrediction predict_speed(const std::vector<SpeedPoint>& points, const Speed
   out.has_basis = true;
   out.from_own_device = from_own;
   out.n_points = s.n;
-  out.efficiency = std::exp(s.mean);
+  out.efficiency = std::exp(center);
   out.mean_tps = roofline * out.efficiency;
   out.low_tps = out.high_tps = out.mean_tps;
   if (df > 0 && sd > 0) {
     const double half = student_t_quantile(0.95, df) * sd * std::sqrt(1.0 + 1.0 / n_draws);
-    out.low_tps = roofline * std::exp(s.mean - half);
-    out.high_tps = roofline * std::exp(s.mean + half);
+    out.low_tps = roofline * std::exp(center - half);
+    out.high_tps = roofline * std::exp(center + half);
   }
   // No device runs past its roofline (all the bytes or FLOPs of a token at the peak): an
   // interval that would reach above it is cut there, and so said.
@@ -201,8 +218,12 @@ SpeedPrediction predict_speed(const std::vector<SpeedPoint>& points, const Speed
     return a->own && !b->own;
   });
   out.nearest = **nearest;
+  const std::size_t n_devices = device_log_means(basis).size();
   out.basis = std::to_string(s.n) + (s.n == 1 ? " point" : " points") + " of " +
               (from_own ? q.device + " itself" : q.device_class) + (same_type.empty() ? "" : " at " + q.file_type) +
+              (from_own ? ""
+                        : " on " + std::to_string(n_devices) + (n_devices == 1 ? " device" : " devices") +
+                              " (the median device's efficiency)") +
               ((from_own ? own_old : cls_old) ? ", all published before " + since + " (none since)" : "") +
               "; nearest: " + describe(out.nearest) + (capped ? "; capped at the roofline bound" : "");
   return out;

@@ -8,7 +8,9 @@
 //   pp  tokens/s = compute (FLOP/s) / FLOPs per token (2 x parameters) x e_pp
 // An efficiency is learned per device class: the catalog kind of the device and the backend
 // the result ran on ("gpu/cuda", "apple/metal", "gpu/vulkan", "unified/cuda", "cpu/cpu").
-// The prediction is the class's geometric-mean efficiency times the target's roofline; its
+// The prediction is the efficiency of the class's median device (each device's geometric mean
+// of its points one value: one odd device, such as a build with a slow path, does not move it)
+// times the target's roofline; its
 // 90 % interval is the Student-t prediction interval of the log efficiency,
 // mean ± t(0.95, n-1) x sd x sqrt(1 + 1/n), where sd and n are between devices (each device's
 // mean log efficiency one value: the prediction is for another device): the class's devices;
@@ -17,8 +19,9 @@
 // points of its own is predicted from them first (same model size class or not: the
 // efficiency, not the rate, is carried over). Every prediction says its basis: how many points, and the nearest measured
 // one (device, model, quant: the point of the basis whose work per token is closest), or "no
-// basis" where the class has no point. Within the basis, points of the query's file type are used
-// when there are any (the efficiency differs between F16, Q8_0 and 4-bit types). A prediction is
+// basis" where the class has no point. Of the device's own points, those of the query's file
+// type are used when there are any (the class's devices are taken whatever type they ran: the
+// bytes per token already differ by type). A prediction is
 // for today's llama.cpp: points dated more than kRecentMonths before the newest dated point are
 // not learned from (llama.cpp's kernels moved: an RX 5700 XT's Vulkan tg128 on llama 7B Q4_0 was
 // 22.76 t/s in March 2024 and 65.19 in May 2025).

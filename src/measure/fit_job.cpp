@@ -15,14 +15,13 @@
 #include "fit/kv_cache.h"
 #include "fit/memory_model.h"
 #include "fit/ranking.h"
-#include "fit/speed_points.h"
 #include "fit/targets.h"
 #include "hw/bandwidth.h"
 #include "hw/catalog.h"
 #include "hw/describe.h"
 #include "hw/machine.h"
-#include "hw/published_results.h"
 #include "measure/fit_rpc_job.h"
+#include "measure/speed_predict_job.h"
 #include "model/model_file.h"
 #include "model/model_shape.h"
 #include "model/preset.h"
@@ -32,29 +31,6 @@
 namespace rigbench::measure {
 
 namespace {
-
-// Predicted tg and pp for each chosen catalog device (fit/speed_prediction.h), learned from the
-// shipped dataset of published llama-bench results; none without the dataset file, a note when it is bad.
-void add_speed_predictions(const model::ModelShape& shape, const std::string& file_type,
-                           const std::vector<hw::CatalogDevice>& chosen, const std::vector<hw::CatalogDevice>& catalog,
-                           fit::FitReport& rep) {
-  auto rows = hw::load_published_results(hw::published_results_path());
-  if (!rows && rows.error().code == ErrorCode::kNotFound) return;  // a data dir without it (a test catalog)
-  if (!rows) {
-    rep.notes.push_back("no speed prediction: " + rows.error().message);
-    return;
-  }
-  const std::vector<fit::SpeedPoint> points = fit::published_points(*rows, catalog);
-  for (const hw::CatalogDevice& d : chosen) {
-    rep.tg_predicted.push_back(fit::predict_speed(points, fit::speed_query(d, fit::Phase::kTg, shape, file_type)));
-    rep.pp_predicted.push_back(fit::predict_speed(points, fit::speed_query(d, fit::Phase::kPp, shape, file_type)));
-  }
-  rep.notes.push_back(
-      "pred = predicted mean (90 % interval), learned from " + std::to_string(points.size()) +
-      " published llama-bench results (data/published_llama_bench.jsonl): the device class's efficiency "
-      "(kind/backend) times bandwidth / weight bytes per token (tg) or dense FP16 compute / 2 x parameters (pp); "
-      "a prediction, not a measurement; its basis is in each device's note");
-}
 
 // "3,1" -> {"3", "1"}.
 std::vector<std::string> split_list(const std::string& s) {
@@ -180,6 +156,22 @@ Result<fit::FitRankingReport> rank_catalog(const FitRequest& o, const model::Mod
   rep.model = model_label(o, shape);
   rep.model_path = model_source(o);
   rep.ranking = fit::rank_devices(shape, *catalog, make_target, ctx, ngl, o.n_depth, *by, o.min_tps);
+  if (shape.causal) {  // each option's predicted tg and pp; a partial offload has none
+    std::vector<hw::CatalogDevice> devices;
+    for (const fit::BuyOption& option : rep.ranking.ranked) {
+      for (const hw::CatalogDevice& d : *catalog) {
+        if (d.name == option.device) devices.push_back(d);
+      }
+    }
+    DevicePredictions pred = predict_devices(shape, o.preset.empty() ? "" : o.quant, devices, *catalog);
+    for (std::size_t i = 0; i < pred.tg.size(); ++i) {
+      if (rep.ranking.ranked[i].verdict != fit::Verdict::kFits)
+        pred.tg[i] = pred.pp[i] = no_prediction_for_partial_offload();
+    }
+    rep.tg_predicted = std::move(pred.tg);
+    rep.pp_predicted = std::move(pred.pp);
+    if (!pred.note.empty()) rep.notes.push_back(pred.note);
+  }
   if (!o.vs.empty()) {
     const auto names = split_list(o.vs);
     if (names.size() != 2) return fail(ErrorCode::kUsage, "--vs '" + o.vs + "': expected two catalog names, A,B");
@@ -264,8 +256,9 @@ Result<FitAnswer> answer_fit(const FitRequest& o, const std::function<MachineInf
   }
   if (wants_rpc_fit(o)) {
     if (fit_reserve_bytes(o) != fit::kFitMarginBytes) {
-      return fail(ErrorCode::kUsage, "-fitt/--fit-target with --rpc/--rpc-device: a split over machines is planned "
-                                     "with llama.cpp's default 1024 MiB per device; drop -fitt");
+      return fail(ErrorCode::kUsage,
+                  "-fitt/--fit-target with --rpc/--rpc-device: a split over machines is planned "
+                  "with llama.cpp's default 1024 MiB per device; drop -fitt");
     }
     FitAnswer answer;
     if (Status s =
@@ -343,7 +336,12 @@ Result<FitAnswer> answer_fit(const FitRequest& o, const std::function<MachineInf
       targets.push_back(fit::catalog_target(d, *catalog, host));
       rep.usd_per_gib.push_back(d.usd_per_gib().value_or(-1.0));
     }
-    if (!multi && shape->causal) add_speed_predictions(*shape, o.preset.empty() ? "" : o.quant, chosen, *catalog, rep);
+    if (!multi && shape->causal) {
+      DevicePredictions pred = predict_devices(*shape, o.preset.empty() ? "" : o.quant, chosen, *catalog);
+      rep.tg_predicted = std::move(pred.tg);
+      rep.pp_predicted = std::move(pred.pp);
+      if (!pred.note.empty()) rep.notes.push_back(pred.note);
+    }
     rep.notes.push_back(std::string("a catalog GPU sits beside its stated host (`rigbench devices -o json`: its host; "
                                     "the RAM and bandwidth are that entry's)") +
                         (host.ram_bytes || host.bandwidth_gbps ? ", here with --host-ram/--host-bandwidth" : "") +
@@ -388,10 +386,7 @@ Result<FitAnswer> answer_fit(const FitRequest& o, const std::function<MachineInf
   // The dataset holds full offloads: a plan that leaves layers in host RAM has no basis.
   for (std::size_t i = 0; i < rep.results.size() && i < rep.tg_predicted.size(); ++i) {
     if (rep.results[i].verdict == fit::Verdict::kFits) continue;
-    for (auto* p : {&rep.tg_predicted[i], &rep.pp_predicted[i]}) {
-      *p = fit::SpeedPrediction{};
-      p->basis = "no basis (not all on the device: the published results are full offloads)";
-    }
+    rep.tg_predicted[i] = rep.pp_predicted[i] = no_prediction_for_partial_offload();
   }
   if (catalog_wanted)
     rep.notes.push_back(
@@ -408,10 +403,10 @@ Result<FitAnswer> answer_fit(const FitRequest& o, const std::function<MachineInf
   uint64_t repack = 0;
   for (const fit::FitResult& r : rep.results) repack = std::max(repack, r.device.repack + r.host.repack);
   if (repack > 0) {
-    rep.notes.push_back(
-        "on a CPU with AVX2, llama.cpp keeps an interleaved copy of " + std::string(rep.results.size() > 1 ? "up to " : "") +
-        format_bytes(repack) + " of the weights the CPU multiplies (CPU_REPACK); the mapped originals become "
-        "reclaimable page cache, so the process RSS may show both until memory is needed");
+    rep.notes.push_back("on a CPU with AVX2, llama.cpp keeps an interleaved copy of " +
+                        std::string(rep.results.size() > 1 ? "up to " : "") + format_bytes(repack) +
+                        " of the weights the CPU multiplies (CPU_REPACK); the mapped originals become "
+                        "reclaimable page cache, so the process RSS may show both until memory is needed");
   }
   // --check compares on this machine's backend.
   if (o.check) {

@@ -8,6 +8,7 @@
 #include "core/strings.h"
 #include "fit/memory_model.h"
 #include "fit/usable.h"
+#include "report/prediction_columns.h"
 #include "report/table_json.h"
 
 namespace rigbench::report {
@@ -16,29 +17,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// A predicted rate (fit/speed_prediction.h): md "105 (88-125)" (whole t/s) with its 90 % interval
-// on the mean cell, the bare number for csv and json; pp's column is --wide only (the table keeps to
-// 120 columns); "-" where the report has none, "no basis" without one.
-TableCell predicted_cell(const std::vector<fit::SpeedPrediction>& p, std::size_t i, double fit::SpeedPrediction::*field,
-                         bool shown) {
-  if (i >= p.size()) return TableCell::absent();
-  if (!p[i].has_basis) return TableCell::absent(shown ? "no basis" : "-");
-  const double v = p[i].*field;
-  if (!shown) return TableCell::number(v, 1);
-  const bool spread = p[i].high_tps > p[i].low_tps;
-  return TableCell::number_text(v, format_fixed(v, 0) + (spread ? " (" + format_fixed(p[i].low_tps, 0) + "-" +
-                                                                     format_fixed(p[i].high_tps, 0) + ")"
-                                                               : ""));
-}
-
-// "tg: <basis>; pp: <basis>" for result i, or "" where nothing was predicted.
-std::string prediction_basis(const FitReport& r, std::size_t i) {
-  std::string out;
-  if (i < r.tg_predicted.size()) out += "tg: " + r.tg_predicted[i].basis;
-  if (i < r.pp_predicted.size()) out += std::string(out.empty() ? "" : "; ") + "pp: " + r.pp_predicted[i].basis;
-  return out;
-}
-
 // The prediction columns (fit/speed_prediction.h) after the tg bound, only in a report that has
 // predictions (catalog devices planned whole): other plans keep their columns.
 constexpr std::size_t kAfterBound = 20;  // index of the column after tg_bound_is_measurement
@@ -46,27 +24,14 @@ constexpr std::size_t kAfterBound = 20;  // index of the column after tg_bound_i
 std::vector<TableColumn> with_predictions(const FitReport& r, std::vector<TableColumn> cols) {
   if (r.tg_predicted.empty() && r.pp_predicted.empty()) return cols;
   // One device: beside the bound; the whole catalog: with --wide (the table keeps to 120 columns).
-  const bool one = r.results.size() == 1;
-  const std::vector<TableColumn> pred = {{"tg_predicted_tps", "tg pred t/s", Align::kRight, !one},
-                                         {"tg_predicted_low_tps", "", Align::kRight, false, true},
-                                         {"tg_predicted_high_tps", "", Align::kRight, false, true},
-                                         {"pp512_predicted_tps", "pp512 pred t/s", Align::kRight, true},
-                                         {"pp512_predicted_low_tps", "", Align::kRight, false, true},
-                                         {"pp512_predicted_high_tps", "", Align::kRight, false, true},
-                                         {"prediction_basis", "", Align::kLeft, false, true}};
+  const std::vector<TableColumn> pred = prediction_columns(r.results.size() != 1);
   cols.insert(cols.begin() + kAfterBound, pred.begin(), pred.end());
   return cols;
 }
 
 std::vector<TableCell> with_predictions(const FitReport& r, std::size_t i, std::vector<TableCell> cells) {
   if (r.tg_predicted.empty() && r.pp_predicted.empty()) return cells;
-  const std::vector<TableCell> pred = {predicted_cell(r.tg_predicted, i, &fit::SpeedPrediction::mean_tps, true),
-                                       predicted_cell(r.tg_predicted, i, &fit::SpeedPrediction::low_tps, false),
-                                       predicted_cell(r.tg_predicted, i, &fit::SpeedPrediction::high_tps, false),
-                                       predicted_cell(r.pp_predicted, i, &fit::SpeedPrediction::mean_tps, true),
-                                       predicted_cell(r.pp_predicted, i, &fit::SpeedPrediction::low_tps, false),
-                                       predicted_cell(r.pp_predicted, i, &fit::SpeedPrediction::high_tps, false),
-                                       TableCell::str(prediction_basis(r, i))};
+  const std::vector<TableCell> pred = prediction_cells(r.tg_predicted, r.pp_predicted, i);
   cells.insert(cells.begin() + kAfterBound, pred.begin(), pred.end());
   return cells;
 }
@@ -133,8 +98,8 @@ std::string overhead_note(const FitReport& r) {
 std::string slots_note(const FitReport& r) {
   if (r.n_seq <= 1 || r.results.empty()) return "";
   const fit::FitResult& f = r.results.front();
-  const std::string slots = std::to_string(r.n_seq) + " sequences (llama-server's slots" +
-                            (r.auto_slots ? ", as without -np" : "") + ")";
+  const std::string slots =
+      std::to_string(r.n_seq) + " sequences (llama-server's slots" + (r.auto_slots ? ", as without -np" : "") + ")";
   if (r.kv_unified) {
     return slots + " share one KV cache of " + std::to_string(f.n_ctx) + " cells (-kvu): each may fill up to " +
            std::to_string(f.n_ctx_seq) + " tokens (n_ctx_seq), all of them together no more";
@@ -155,27 +120,27 @@ TableCell tg_bound_cell(const fit::FitResult& f) {
 
 Table fit_table(const FitReport& r) {
   Table t(with_predictions(r, {{"name", "device"},
-           {"backend", "backend", Align::kLeft, true},
-           {"n_ctx", "n_ctx", Align::kRight},
-           {"n_ctx_seq", "n_ctx/seq", Align::kRight, true},
-           {"n_gpu_layers", "ngl", Align::kRight, true},
-           size_column(r, kWeights),
-           size_column(r, kKv),
-           size_column(r, kState),
-           size_column(r, kCompute),
-           size_column(r, kOutput),
-           size_column(r, kOverhead),
-           size_column(r, kTotal),
-           size_column(r, kMemory),
-           size_column(r, kUsable),
-           size_column(r, kHost),
-           {"verdict", "verdict"},
-           size_column(r, kMargin),
-           {"max_ctx", "max n_ctx", Align::kRight},
-           {"tg_bound_tps", "tg bound t/s", Align::kRight},
-           {"tg_bound_is_measurement", "", Align::kLeft, false, true},
-           {"usd_per_gib", "USD/GiB", Align::kRight, true},
-           {"note", "", Align::kLeft, false, true}}));
+                               {"backend", "backend", Align::kLeft, true},
+                               {"n_ctx", "n_ctx", Align::kRight},
+                               {"n_ctx_seq", "n_ctx/seq", Align::kRight, true},
+                               {"n_gpu_layers", "ngl", Align::kRight, true},
+                               size_column(r, kWeights),
+                               size_column(r, kKv),
+                               size_column(r, kState),
+                               size_column(r, kCompute),
+                               size_column(r, kOutput),
+                               size_column(r, kOverhead),
+                               size_column(r, kTotal),
+                               size_column(r, kMemory),
+                               size_column(r, kUsable),
+                               size_column(r, kHost),
+                               {"verdict", "verdict"},
+                               size_column(r, kMargin),
+                               {"max_ctx", "max n_ctx", Align::kRight},
+                               {"tg_bound_tps", "tg bound t/s", Align::kRight},
+                               {"tg_bound_is_measurement", "", Align::kLeft, false, true},
+                               {"usd_per_gib", "USD/GiB", Align::kRight, true},
+                               {"note", "", Align::kLeft, false, true}}));
   t.add_preamble("model: " + r.model + " (" + format_bytes(r.weights_bytes) + " of weights)");
   for (const auto& line : r.preamble) t.add_preamble(line);
   std::string split_partial;  // a split's partial offload: said once, after its devices' notes
@@ -185,34 +150,34 @@ Table fit_table(const FitReport& r) {
     std::string note = fit::split_layers_text(f);
     if (!f.note.empty()) note += (note.empty() ? "" : "; ") + f.note;
     const double usd = i < r.usd_per_gib.size() ? r.usd_per_gib[i] : -1.0;
-    t.add_row(with_predictions(r, i, {TableCell::str(f.target.name),
-               TableCell::str(f.target.backend),
-               TableCell::integer(f.n_ctx),
-               TableCell::integer(f.n_ctx_seq),
-               TableCell::integer(f.n_gpu_layers),
-               size_cell(r, kWeights, f),
-               size_cell(r, kKv, f),
-               size_cell(r, kState, f),
-               size_cell(r, kCompute, f),
-               size_cell(r, kOutput, f),
-               size_cell(r, kOverhead, f),
-               size_cell(r, kTotal, f),
-               size_cell(r, kMemory, f),
-               size_cell(r, kUsable, f),
-               size_cell(r, kHost, f),
-               TableCell::str(fit::verdict_name(f.verdict)),
-               size_cell(r, kMargin, f),
-               TableCell::integer(f.max_ctx, f.max_ctx > 0 ? "" : "-"),
-               tg_bound_cell(f),
-               TableCell::boolean(false),
-               usd >= 0 ? TableCell::number(usd) : TableCell::absent(),
-               TableCell::str(note)}));
+    t.add_row(with_predictions(r, i,
+                               {TableCell::str(f.target.name),
+                                TableCell::str(f.target.backend),
+                                TableCell::integer(f.n_ctx),
+                                TableCell::integer(f.n_ctx_seq),
+                                TableCell::integer(f.n_gpu_layers),
+                                size_cell(r, kWeights, f),
+                                size_cell(r, kKv, f),
+                                size_cell(r, kState, f),
+                                size_cell(r, kCompute, f),
+                                size_cell(r, kOutput, f),
+                                size_cell(r, kOverhead, f),
+                                size_cell(r, kTotal, f),
+                                size_cell(r, kMemory, f),
+                                size_cell(r, kUsable, f),
+                                size_cell(r, kHost, f),
+                                TableCell::str(fit::verdict_name(f.verdict)),
+                                size_cell(r, kMargin, f),
+                                TableCell::integer(f.max_ctx, f.max_ctx > 0 ? "" : "-"),
+                                tg_bound_cell(f),
+                                TableCell::boolean(false),
+                                usd >= 0 ? TableCell::number(usd) : TableCell::absent(),
+                                TableCell::str(note)}));
     if (!note.empty()) t.add_note(f.target.name + ": " + note);
-    if (const std::string b = prediction_basis(r, i); !b.empty() && r.results.size() == 1)
+    if (const std::string b = prediction_basis(r.tg_predicted, r.pp_predicted, i); !b.empty() && r.results.size() == 1)
       t.add_note(f.target.name + ": predicted " + b);
-    const std::string host =
-        format_bytes(f.host.total()) + " in host RAM" +
-        (f.target.host_name.empty() ? "" : " (host: " + f.target.host_name + ")");
+    const std::string host = format_bytes(f.host.total()) + " in host RAM" +
+                             (f.target.host_name.empty() ? "" : " (host: " + f.target.host_name + ")");
     if (f.verdict == fit::Verdict::kPartial && f.split_layers < 0) {
       // The row's total is the device's part alone (22.67 GiB beside 39.59 GiB of weights): said so.
       t.add_note(f.target.name + ": partial: " + std::to_string(f.n_gpu_layers) + " layers on the device, whose part " +
@@ -221,7 +186,8 @@ Table fit_table(const FitReport& r) {
       // A split shares one host: said once, for the plan.
       split_partial = "partial: " + std::to_string(f.n_gpu_layers) +
                       " layers offloaded, split over the devices as each one's note says (each row's total is that "
-                      "device's part); " + host;
+                      "device's part); " +
+                      host;
     }
   }
   if (!split_partial.empty()) t.add_note(split_partial);

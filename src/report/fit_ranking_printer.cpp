@@ -9,6 +9,7 @@
 #include "fit/host_cost.h"
 #include "fit/usable.h"
 #include "report/fit_printer.h"
+#include "report/prediction_columns.h"
 #include "report/table_json.h"
 
 namespace rigbench::report {
@@ -37,33 +38,56 @@ std::string order_text(fit::RankBy by) {
 }  // namespace
 
 Table fit_ranking_table(const FitRankingReport& r) {
-  Table t({{"rank", "#", Align::kRight},
-           {"device", "device"},
-           {"count", "count", Align::kRight, false, true},
-           {"kind", "kind", Align::kLeft, false, true},
-           {"verdict", "verdict", Align::kLeft, false, true},
-           // n_ctx is the ranking's, said above the md table: with it the table was 137 columns wide.
-           {"n_ctx", "n_ctx", Align::kRight, false, true},
-           {"needed_bytes", "needed GiB", Align::kRight},
-           {"memory_bytes", "memory GiB", Align::kRight},
-           {"usable_bytes", "usable GiB", Align::kRight},
-           {"tg_bound_tps", "tg bound t/s", Align::kRight},
-           {"price_usd", "USD", Align::kRight},
-           {"host_usd", "host USD", Align::kRight, false, true},
-           {"usd_per_gib", "USD/GiB", Align::kRight, false, true},  // md: USD per usable GiB alone
-           {"usd_per_usable_gib", "USD/usable GiB", Align::kRight}});
-  int rank = 0;
+  std::vector<TableColumn> cols = {
+      {"rank", "#", Align::kRight},
+      {"device", "device"},
+      {"count", "count", Align::kRight, false, true},
+      {"kind", "kind", Align::kLeft, false, true},
+      {"verdict", "verdict", Align::kLeft, false, true},
+      // n_ctx is the ranking's, said above the md table: with it the table was 137 columns wide.
+      {"n_ctx", "n_ctx", Align::kRight, false, true},
+      {"needed_bytes", "needed GiB", Align::kRight},
+      {"memory_bytes", "memory GiB", Align::kRight},
+      {"usable_bytes", "usable GiB", Align::kRight},
+      {"tg_bound_tps", "tg bound t/s", Align::kRight},
+      {"price_usd", "USD", Align::kRight},
+      {"host_usd", "host USD", Align::kRight, false, true},
+      {"usd_per_gib", "USD/GiB", Align::kRight, false, true},  // md: USD per usable GiB alone
+      {"usd_per_usable_gib", "USD/usable GiB", Align::kRight}};
+  // The predictions after the tg bound, md with --wide (the table keeps to 120 columns).
+  constexpr std::size_t kAfterBound = 10;
+  const bool predicted = !r.tg_predicted.empty() || !r.pp_predicted.empty();
+  if (predicted) {
+    const std::vector<TableColumn> pred = prediction_columns(true);
+    cols.insert(cols.begin() + kAfterBound, pred.begin(), pred.end());
+  }
+  Table t(std::move(cols));
+  std::size_t rank = 0;
   for (const fit::BuyOption& o : r.ranking.ranked) {
     const bool partial = o.verdict == fit::Verdict::kPartial;
     // needed: a partial option's is the device's part (the rest is in host RAM), said in the cell.
     TableCell needed = gib(o.needed_bytes);
     if (partial) needed.text += " (device)";
-    t.add_row({TableCell::integer(++rank), TableCell::str(fit::option_name(o)), TableCell::integer(o.count),
-               TableCell::str(o.kind), TableCell::str(fit::verdict_name(o.verdict)), TableCell::integer(o.n_ctx),
-               std::move(needed), gib(o.total_memory_bytes), gib(o.usable_memory_bytes),
-               o.tg_bound_tps > 0 ? TableCell::number(o.tg_bound_tps, 1) : TableCell::absent("-"),
-               money(o.price_usd, 0), TableCell::number(o.host_usd, 0), money(o.usd_per_gib_total, 2),
-               money(o.usd_per_gib_usable, 2)});
+    std::vector<TableCell> cells = {TableCell::integer(static_cast<int64_t>(rank) + 1),
+                                    TableCell::str(fit::option_name(o)),
+                                    TableCell::integer(o.count),
+                                    TableCell::str(o.kind),
+                                    TableCell::str(fit::verdict_name(o.verdict)),
+                                    TableCell::integer(o.n_ctx),
+                                    std::move(needed),
+                                    gib(o.total_memory_bytes),
+                                    gib(o.usable_memory_bytes),
+                                    o.tg_bound_tps > 0 ? TableCell::number(o.tg_bound_tps, 1) : TableCell::absent("-"),
+                                    money(o.price_usd, 0),
+                                    TableCell::number(o.host_usd, 0),
+                                    money(o.usd_per_gib_total, 2),
+                                    money(o.usd_per_gib_usable, 2)};
+    if (predicted) {
+      const std::vector<TableCell> pred = prediction_cells(r.tg_predicted, r.pp_predicted, rank);
+      cells.insert(cells.begin() + kAfterBound, pred.begin(), pred.end());
+    }
+    t.add_row(std::move(cells));
+    ++rank;
   }
   if (!r.ranking.not_fitting.empty()) {
     // Each name whole on its line.
@@ -81,9 +105,9 @@ Table fit_ranking_table(const FitRankingReport& r) {
     t.add_note("n_ctx " + std::to_string(r.ranking.n_ctx_asked) + " padded to " + std::to_string(r.ranking.n_ctx) +
                ", as llama.cpp allocates it");
   }
-  t.add_note(
-      fit::usable_definition() + ", as in fit's table; needed (the backend's runtime overhead included) must stay "
-      "within it; USD/GiB (csv, json) counts all installed memory");
+  t.add_note(fit::usable_definition() +
+             ", as in fit's table; needed (the backend's runtime overhead included) must stay "
+             "within it; USD/GiB (csv, json) counts all installed memory");
   const bool generates = r.ranking.ranked.empty() || r.ranking.ranked.front().results.empty() ||
                          r.ranking.ranked.front().results.front().generates;
   if (generates) {
@@ -119,8 +143,9 @@ const fit::BuyOption* cheapest_fit(const fit::Ranking& r) {
 std::string buy_sentence(const FitRankingReport& r) {
   const std::string at = r.model + " at n_ctx " + std::to_string(r.ranking.n_ctx);  // as the table's rows
   if (r.ranking.ranked.empty()) {
-    return "No catalog option fits " + at + (r.ranking.min_tps > 0 ? " with a tg bound of " + shortest(r.ranking.min_tps) + " t/s" : "") +
-           " (up to " + std::to_string(fit::kMaxRankCount) + " GPUs of a kind).";
+    return "No catalog option fits " + at +
+           (r.ranking.min_tps > 0 ? " with a tg bound of " + shortest(r.ranking.min_tps) + " t/s" : "") + " (up to " +
+           std::to_string(fit::kMaxRankCount) + " GPUs of a kind).";
   }
   const fit::BuyOption* cheapest = cheapest_fit(r.ranking);
   const fit::BuyOption* per_usable = nullptr;
@@ -172,7 +197,7 @@ std::string buy_sentence(const FitRankingReport& r) {
   return s + partial_text + ".";
 }
 
-void print_fit_ranking(const FitRankingReport& r, OutputFormat format, std::ostream& out) {
+void print_fit_ranking(const FitRankingReport& r, OutputFormat format, std::ostream& out, RenderOptions options) {
   const Table t = fit_ranking_table(r);
   if (format == OutputFormat::kJson) {
     Json vs = nullptr;
@@ -186,7 +211,8 @@ void print_fit_ranking(const FitRankingReport& r, OutputFormat format, std::ostr
             {"sentence", r.vs->sentence}};
     }
     Json left_out = Json::array();
-    for (const std::string& d : r.ranking.left_out) left_out.push_back({{"device", d}, {"reason", fit::kLeftOutReason}});
+    for (const std::string& d : r.ranking.left_out)
+      left_out.push_back({{"device", d}, {"reason", fit::kLeftOutReason}});
     Json j = {{"model", r.model},
               {"model_path", r.model_path},
               {"rank_by", fit::rank_by_name(r.ranking.by)},
@@ -203,15 +229,15 @@ void print_fit_ranking(const FitRankingReport& r, OutputFormat format, std::ostr
     return;
   }
   if (format != OutputFormat::kMarkdown) {
-    render(t, format, out);
+    render(t, format, out, options);
     return;
   }
-  std::string head = "model: " + r.model + " at n_ctx " + std::to_string(r.ranking.n_ctx) + "; ranked by " +
-                     order_text(r.ranking.by);
+  std::string head =
+      "model: " + r.model + " at n_ctx " + std::to_string(r.ranking.n_ctx) + "; ranked by " + order_text(r.ranking.by);
   if (r.ranking.min_tps > 0) head += "; tg bound >= " + shortest(r.ranking.min_tps) + " t/s";
   out << paragraph_lines(head) << "\n";
   if (r.vs) out << paragraph_lines(r.vs->sentence) << "\n";  // the question asked (--vs A,B) first, the ranking after
-  if (!r.ranking.ranked.empty()) out << markdown_table(t) << "\n";
+  if (!r.ranking.ranked.empty()) out << markdown_table(t, options.wide) << "\n";
   out << paragraph_lines(buy_sentence(r)) << "\n";
   for (const auto& n : t.notes()) out << note_lines(n);
   out << std::flush;

@@ -40,6 +40,7 @@ Table fit_ranking_table(const FitRankingReport& r);
 std::string buy_sentence(const FitRankingReport& r);
 // The cheapest priced option of `r` that holds the model whole (no partial offload); nullptr when none.
 const fit::BuyOption* cheapest_fit(const fit::Ranking& r);
-void print_fit_ranking(const FitRankingReport& r, OutputFormat format, std::ostream& out);
+// options.wide: md shows the --wide columns (the predicted tg and pp) too.
+void print_fit_ranking(const FitRankingReport& r, OutputFormat format, std::ostream& out, RenderOptions options = {});
 
 }  // namespace rigbench::report

@@ -32,6 +32,40 @@ TEST(SpeedPredictionE2E, FitDeviceShowsThePredictionBesideTheBound) {
   EXPECT_NE(basis.find("pp: no basis (the device's compute is not in the catalog)"), std::string::npos) << basis;
 }
 
+TEST(SpeedPredictionE2E, RankCarriesThePredictionOfEachOptionAndNoneForAPartialOffload) {
+  const std::vector<std::string> rank = {RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--quant", "Q4_K_M",
+                                         "--rank", "price", "-c", "8192"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = rank;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_process(args);
+  };
+  const auto j = with({"-o", "json"});
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  const json report = json::parse(j.out);
+  int predicted = 0, partial = 0;
+  for (const json& o : report["options"]) {
+    const std::string basis = o["prediction_basis"];
+    if (o["verdict"] == "partial") {
+      ++partial;
+      EXPECT_TRUE(o["tg_predicted_tps"].is_null());
+      EXPECT_NE(basis.find("no basis (not all on the device"), std::string::npos) << basis;
+      continue;
+    }
+    if (o["tg_predicted_tps"].is_null()) continue;
+    ++predicted;
+    EXPECT_LE(o["tg_predicted_tps"].get<double>(), o["tg_bound_tps"].get<double>()) << o["device"];
+    EXPECT_NE(basis.find("nearest: "), std::string::npos) << basis;
+  }
+  EXPECT_GE(predicted, 5);  // the 70B on 2-4 GPUs of a kind and the large unified machines
+  EXPECT_EQ(partial, 1);    // the cheapest GPU with partial offload (fit/ranking.h)
+  const auto md = with({});
+  const auto wide = with({"--wide"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_EQ(md.out.find("tg pred t/s"), std::string::npos);  // md keeps to 120 columns
+  EXPECT_NE(wide.out.find("tg pred t/s"), std::string::npos) << wide.out;
+}
+
 TEST(SpeedPredictionE2E, PredictAccuracyHoldsEachDeviceOut) {
   const auto r = run_process({RIGBENCH_BIN, "fit", "--predict-accuracy", "-o", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -1,0 +1,36 @@
+#include "measure/speed_predict_job.h"
+
+#include "fit/speed_points.h"
+#include "hw/published_results.h"
+
+namespace rigbench::measure {
+
+DevicePredictions predict_devices(const model::ModelShape& shape, const std::string& file_type,
+                                  const std::vector<hw::CatalogDevice>& devices,
+                                  const std::vector<hw::CatalogDevice>& catalog) {
+  DevicePredictions out;
+  auto rows = hw::load_published_results(hw::published_results_path());
+  if (!rows && rows.error().code == ErrorCode::kNotFound) return out;  // a data dir without it (a test catalog)
+  if (!rows) {
+    out.note = "no speed prediction: " + rows.error().message;
+    return out;
+  }
+  const std::vector<fit::SpeedPoint> points = fit::published_points(*rows, catalog);
+  for (const hw::CatalogDevice& d : devices) {
+    out.tg.push_back(fit::predict_speed(points, fit::speed_query(d, fit::Phase::kTg, shape, file_type)));
+    out.pp.push_back(fit::predict_speed(points, fit::speed_query(d, fit::Phase::kPp, shape, file_type)));
+  }
+  out.note = "pred = predicted mean (90 % interval), learned from " + std::to_string(points.size()) +
+             " published llama-bench results (data/published_llama_bench.jsonl): the device class's efficiency "
+             "(kind/backend) times bandwidth / weight bytes per token (tg) or dense FP16 compute / 2 x parameters "
+             "(pp); a prediction, not a measurement; its basis is in each device's note";
+  return out;
+}
+
+fit::SpeedPrediction no_prediction_for_partial_offload() {
+  fit::SpeedPrediction p;
+  p.basis = "no basis (not all on the device: the published results are full offloads)";
+  return p;
+}
+
+}  // namespace rigbench::measure
