@@ -153,7 +153,9 @@ Ranking rank_devices(const model::ModelShape& shape, const std::vector<hw::Catal
 DeviceVs compare_devices(const BuyOption& a, const BuyOption& b) {
   DeviceVs v;
   // The devices as asked (--vs A,B): the sentence says itself which one the model fits.
-  auto named = [](const BuyOption& o) { return o.count > 1 ? std::to_string(o.count) + "\u00d7 " + o.device : o.device; };
+  auto named = [](const BuyOption& o) {
+    return o.count > 1 ? std::to_string(o.count) + "\u00d7 " + o.device : o.device;
+  };
   v.a = named(a);
   v.b = named(b);
   auto ratio = [](double x, double y) { return y > 0 ? x / y : std::nan(""); };
@@ -180,6 +182,21 @@ DeviceVs compare_devices(const BuyOption& a, const BuyOption& b) {
                 : fb     ? " The model fits " + v.b + ", not " + v.a + "."
                          : " The model fits neither.";
   return v;
+}
+
+void add_vs_predictions(DeviceVs& v, const SpeedPrediction& tg_a, const SpeedPrediction& tg_b) {
+  v.tg_a = tg_a;
+  v.tg_b = tg_b;
+  auto said = [](const std::string& name, const SpeedPrediction& p) {
+    if (!p.has_basis) {
+      const std::string why = p.basis.starts_with("no basis (") ? p.basis.substr(10, p.basis.size() - 11) : p.basis;
+      return name + " none (" + why + ")";
+    }
+    return name + " " + fmt("%.1f", p.mean_tps) + " t/s (90 %: " + fmt("%.1f", p.low_tps) + "-" +
+           fmt("%.1f", p.high_tps) + ")";
+  };
+  v.sentence +=
+      " Predicted tg (from published results, not a measurement): " + said(v.a, tg_a) + ", " + said(v.b, tg_b) + ".";
 }
 
 }  // namespace rigbench::fit

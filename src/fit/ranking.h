@@ -19,6 +19,7 @@
 
 #include "core/status.h"
 #include "fit/planner.h"
+#include "fit/speed_prediction.h"
 #include "hw/catalog.h"
 
 namespace rigbench::fit {
@@ -61,7 +62,7 @@ struct Ranking {
   // The answer names the one its table shows: "n_ctx 16" asked is 256 allocated.
   int n_ctx = 0;
   int n_ctx_asked = 0;
-  double min_tps = 0;                    // --min-tps (0: none)
+  double min_tps = 0;  // --min-tps (0: none)
   // options that fit (and reach min_tps), best first; verdict fits, or partial for one GPU
   // with partial offload
   std::vector<BuyOption> ranked;
@@ -106,7 +107,13 @@ struct DeviceVs {
   double usd_per_gib_usable_ratio = 0;
   std::string
       sentence;  // "M3 Ultra 512GB (Mac Studio) has 16× the memory of RTX 5090 at 3.4× lower cost per GiB (...)"
+  // Predicted tg of each (fit/speed_prediction.h; has_basis false: none), set by add_vs_predictions.
+  SpeedPrediction tg_a, tg_b;
 };
 DeviceVs compare_devices(const BuyOption& a, const BuyOption& b);
+
+// Sets v's predicted tg of a and b and says them after the sentence: " Predicted tg (from
+// published results, not a measurement): A 14.2 t/s (90 %: 4.9-20.0), B none (<why>)."
+void add_vs_predictions(DeviceVs& v, const SpeedPrediction& tg_a, const SpeedPrediction& tg_b);
 
 }  // namespace rigbench::fit

@@ -156,22 +156,7 @@ Result<fit::FitRankingReport> rank_catalog(const FitRequest& o, const model::Mod
   rep.model = model_label(o, shape);
   rep.model_path = model_source(o);
   rep.ranking = fit::rank_devices(shape, *catalog, make_target, ctx, ngl, o.n_depth, *by, o.min_tps);
-  if (shape.causal) {  // each option's predicted tg and pp; a partial offload has none
-    std::vector<hw::CatalogDevice> devices;
-    for (const fit::BuyOption& option : rep.ranking.ranked) {
-      for (const hw::CatalogDevice& d : *catalog) {
-        if (d.name == option.device) devices.push_back(d);
-      }
-    }
-    DevicePredictions pred = predict_devices(shape, o.preset.empty() ? "" : o.quant, devices, *catalog);
-    for (std::size_t i = 0; i < pred.tg.size(); ++i) {
-      if (rep.ranking.ranked[i].verdict != fit::Verdict::kFits)
-        pred.tg[i] = pred.pp[i] = no_prediction_for_partial_offload();
-    }
-    rep.tg_predicted = std::move(pred.tg);
-    rep.pp_predicted = std::move(pred.pp);
-    if (!pred.note.empty()) rep.notes.push_back(pred.note);
-  }
+  predict_ranking(rep, shape, o.preset.empty() ? "" : o.quant, *catalog);
   if (!o.vs.empty()) {
     const auto names = split_list(o.vs);
     if (names.size() != 2) return fail(ErrorCode::kUsage, "--vs '" + o.vs + "': expected two catalog names, A,B");
@@ -182,6 +167,17 @@ Result<fit::FitRankingReport> rank_catalog(const FitRequest& o, const model::Mod
       pair.push_back(fit::plan_option(shape, *d, make_target(*d), ctx, ngl, o.n_depth, 1));
     }
     rep.vs = fit::compare_devices(pair[0], pair[1]);
+    if (shape.causal) {
+      std::vector<hw::CatalogDevice> both;
+      for (const std::string& name : names) both.push_back(*hw::find_device(*catalog, name));
+      DevicePredictions pred = predict_devices(shape, o.preset.empty() ? "" : o.quant, both, *catalog);
+      if (pred.tg.size() == 2) {
+        for (std::size_t i = 0; i < 2; ++i) {
+          if (pair[i].verdict != fit::Verdict::kFits) pred.tg[i] = no_prediction_for_partial_offload();
+        }
+        fit::add_vs_predictions(*rep.vs, pred.tg[0], pred.tg[1]);
+      }
+    }
   }
   return rep;
 }

@@ -33,4 +33,23 @@ fit::SpeedPrediction no_prediction_for_partial_offload() {
   return p;
 }
 
+void predict_ranking(fit::FitRankingReport& rep, const model::ModelShape& shape, const std::string& file_type,
+                     const std::vector<hw::CatalogDevice>& catalog) {
+  if (!shape.causal) return;
+  std::vector<hw::CatalogDevice> devices;
+  for (const fit::BuyOption& option : rep.ranking.ranked) {
+    for (const hw::CatalogDevice& d : catalog) {
+      if (d.name == option.device) devices.push_back(d);
+    }
+  }
+  DevicePredictions pred = predict_devices(shape, file_type, devices, catalog);
+  for (std::size_t i = 0; i < pred.tg.size() && i < rep.ranking.ranked.size(); ++i) {
+    if (rep.ranking.ranked[i].verdict != fit::Verdict::kFits)
+      pred.tg[i] = pred.pp[i] = no_prediction_for_partial_offload();
+  }
+  rep.tg_predicted = std::move(pred.tg);
+  rep.pp_predicted = std::move(pred.pp);
+  if (!pred.note.empty()) rep.notes.push_back(pred.note);
+}
+
 }  // namespace rigbench::measure

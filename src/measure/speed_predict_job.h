@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "fit/fit_report.h"
 #include "fit/speed_prediction.h"
 #include "hw/catalog.h"
 #include "model/model_shape.h"
@@ -30,5 +31,11 @@ DevicePredictions predict_devices(const model::ModelShape& shape, const std::str
 // The prediction of a plan that is not all on the device: none (the published results are
 // full offloads), so said.
 fit::SpeedPrediction no_prediction_for_partial_offload();
+
+// Each ranked option's predicted tg and pp in `rep` (FitRankingReport::tg_predicted, ...), of
+// one of its devices; none for a partial offload; the table note in rep.notes. A model that
+// generates no tokens (an encoder) gets none.
+void predict_ranking(fit::FitRankingReport& rep, const model::ModelShape& shape, const std::string& file_type,
+                     const std::vector<hw::CatalogDevice>& catalog);
 
 }  // namespace rigbench::measure

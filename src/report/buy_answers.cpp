@@ -11,6 +11,7 @@
 #include "core/strings.h"
 #include "fit/kv_cache.h"
 #include "fit/ranking.h"
+#include "measure/speed_predict_job.h"
 #include "model/model_file.h"
 #include "model/model_shape.h"
 #include "model/preset.h"
@@ -126,7 +127,7 @@ std::vector<BuyAnswer> buy_answers(std::span<const RunRecord> records, int ctx_s
                                                        "from the folder bench ran in"
                                    : relative_import ? "; llama-bench's path, relative to the folder it ran in"
                                                      : "";
-      answer.note = (!why.empty()      ? why
+      answer.note = (!why.empty()    ? why
                      : tried.empty() ? std::string("its runs store no model file (a served model)")
                                      : "its file (" + join({tried.begin(), tried.end()}, ", ") +
                                            ") is not on this machine (n_ctx " + std::to_string(n_ctx) + relative + ")");
@@ -162,11 +163,11 @@ std::vector<BuyAnswer> buy_answers(std::span<const RunRecord> records, int ctx_s
     rep.ranking = fit::rank_devices(
         *shape, plan->catalog, [&](const hw::CatalogDevice& d) { return plan->target(d); }, ctx,
         /*n_gpu_layers=*/-2, /*depth=*/0, fit::RankBy::kPrice, 0);
+    measure::predict_ranking(rep, *shape, widest->model.file_type, plan->catalog);
     answer.ranking = std::move(rep);
     out.push_back(std::move(answer));
   }
   return out;
 }
-
 
 }  // namespace rigbench::report

@@ -208,6 +208,8 @@ void print_fit_ranking(const FitRankingReport& r, OutputFormat format, std::ostr
             {"usable_ratio", json_number(r.vs->usable_ratio)},
             {"usd_per_gib_total_ratio", json_number(r.vs->usd_per_gib_total_ratio)},
             {"usd_per_gib_usable_ratio", json_number(r.vs->usd_per_gib_usable_ratio)},
+            {"a_tg_predicted_tps", r.vs->tg_a.has_basis ? json_number(r.vs->tg_a.mean_tps) : Json(nullptr)},
+            {"b_tg_predicted_tps", r.vs->tg_b.has_basis ? json_number(r.vs->tg_b.mean_tps) : Json(nullptr)},
             {"sentence", r.vs->sentence}};
     }
     Json left_out = Json::array();

@@ -33,8 +33,8 @@ TEST(SpeedPredictionE2E, FitDeviceShowsThePredictionBesideTheBound) {
 }
 
 TEST(SpeedPredictionE2E, RankCarriesThePredictionOfEachOptionAndNoneForAPartialOffload) {
-  const std::vector<std::string> rank = {RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--quant", "Q4_K_M",
-                                         "--rank", "price", "-c", "8192"};
+  const std::vector<std::string> rank = {RIGBENCH_BIN, "fit",   "--preset", "Llama-3.1-70B", "--quant", "Q4_K_M",
+                                         "--rank",     "price", "-c",       "8192"};
   auto with = [&](std::vector<std::string> extra) {
     std::vector<std::string> args = rank;
     args.insert(args.end(), extra.begin(), extra.end());
@@ -66,6 +66,21 @@ TEST(SpeedPredictionE2E, RankCarriesThePredictionOfEachOptionAndNoneForAPartialO
   EXPECT_NE(wide.out.find("tg pred t/s"), std::string::npos) << wide.out;
 }
 
+TEST(SpeedPredictionE2E, VsSaysEachDevicesPredictedTgAndNoneWhereTheModelDoesNotFit) {
+  const auto r = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--quant", "Q4_K_M", "-c", "8192",
+                              "--vs", "M3 Ultra 512GB (Mac Studio),RTX 5090", "-o", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json vs = json::parse(r.out)["vs"];
+  // The Mac's own published 70B tg128 (14.41 t/s, geerlingguy/beowulf-ai-cluster#17) is its basis.
+  EXPECT_NEAR(vs["a_tg_predicted_tps"].get<double>(), 14.41, 0.5);
+  EXPECT_TRUE(vs["b_tg_predicted_tps"].is_null());  // 32 GiB: the 70B does not fit whole
+  const std::string sentence = vs["sentence"];
+  EXPECT_NE(sentence.find("Predicted tg (from published results, not a measurement): M3 Ultra 512GB (Mac Studio) "),
+            std::string::npos)
+      << sentence;
+  EXPECT_NE(sentence.find("RTX 5090 none (not all on the device"), std::string::npos) << sentence;
+}
+
 TEST(SpeedPredictionE2E, PredictAccuracyHoldsEachDeviceOut) {
   const auto r = run_process({RIGBENCH_BIN, "fit", "--predict-accuracy", "-o", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -85,7 +100,8 @@ TEST(SpeedPredictionE2E, ABadDatasetIsNamedAndNoneMeansNoPrediction) {
   for (const char* shipped : {"devices.json", "presets.json"})
     std::filesystem::copy_file(std::string(RIGBENCH_TEST_DATA) + "/../../data/" + shipped, dir.file(shipped));
   ::setenv("RIGBENCH_DATA_DIR", dir.path().c_str(), 1);
-  const std::vector<std::string> fit = {RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-8B", "--device", "RTX 4090", "-c", "4096"};
+  const std::vector<std::string> fit = {RIGBENCH_BIN, "fit",      "--preset", "Llama-3.1-8B",
+                                        "--device",   "RTX 4090", "-c",       "4096"};
   const auto none = run_process(fit);
   testing::write_file(dir.file("published_llama_bench.jsonl"), "not json\n");
   const auto bad = run_process(fit);

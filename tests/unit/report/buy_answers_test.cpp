@@ -121,6 +121,11 @@ TEST(BuyAnswers, FakeCatalogThePresetAlikeIsRankedByPriceAndTheCatalogIsAskedOnc
   ASSERT_FALSE(rep.ranking.ranked.empty());
   EXPECT_EQ(rep.ranking.ranked[0].device, "Small GPU");  // a 1B at Q4_K_M fits 4 GiB: the cheapest
   EXPECT_EQ(rep.ranking.ranked[0].count, 1);
+  // Each option's predicted tg, as fit --rank gives it: the shipped results name none of the
+  // fake catalog's devices, so none has a basis, and says why.
+  ASSERT_EQ(rep.tg_predicted.size(), rep.ranking.ranked.size());
+  EXPECT_FALSE(rep.tg_predicted[0].has_basis);
+  EXPECT_EQ(rep.tg_predicted[0].basis.rfind("no basis (", 0), 0u) << rep.tg_predicted[0].basis;
   ASSERT_TRUE(answers[1].ranking) << answers[1].note;
   EXPECT_EQ(answers[1].ranking->ranking.n_ctx, 131072);
   EXPECT_EQ(answers[1].ranking->model_path, "preset Llama-3.2-1B Q8_0");
