@@ -38,15 +38,15 @@ TEST(FitE2E, CpuRepackNoteOnlyWhereWeightsStayOnTheCpu) {
     }
     return std::string();
   };
-  const auto gpu = fit_json({"--preset", "Llama-3.2-1B", "--quant", "Q4_0", "--device", "RTX 4090", "-ngl", "99",
-                             "-c", "4096"});
+  const auto gpu =
+      fit_json({"--preset", "Llama-3.2-1B", "--quant", "Q4_0", "--device", "RTX 4090", "-ngl", "99", "-c", "4096"});
   EXPECT_EQ(repack_note(gpu), "") << gpu["notes"].dump();
   // Half the layers on the GPU: the other half's weights are multiplied, and repacked, on the CPU.
-  const auto partial = fit_json({"--preset", "Llama-3.2-1B", "--quant", "Q4_0", "--device", "RTX 4090", "-ngl", "8",
-                                 "-c", "4096"});
+  const auto partial =
+      fit_json({"--preset", "Llama-3.2-1B", "--quant", "Q4_0", "--device", "RTX 4090", "-ngl", "8", "-c", "4096"});
   EXPECT_NE(repack_note(partial), "") << partial["notes"].dump();
-  const auto cpu = fit_json({"--preset", "Llama-3.2-1B", "--quant", "Q4_0", "--device",
-                             "DDR5-5600 dual channel (96 GB)", "-c", "4096"});
+  const auto cpu = fit_json(
+      {"--preset", "Llama-3.2-1B", "--quant", "Q4_0", "--device", "DDR5-5600 dual channel (96 GB)", "-c", "4096"});
   const std::string all = repack_note(cpu);
   EXPECT_NE(all, "") << cpu["notes"].dump();
   EXPECT_NE(all, repack_note(partial));  // fewer bytes where fewer weights stay on the CPU
@@ -62,7 +62,8 @@ TEST(FitE2E, AnEmbeddingModelHasNoTgBoundAndIsToldWhy) {
   const std::string notes = j["notes"].dump();
   EXPECT_NE(notes.find("no tg bound: the model is not causal"), std::string::npos) << notes;
   EXPECT_EQ(notes.find("tg bound = bandwidth"), std::string::npos) << notes;
-  const ProcessResult md = run_process({RIGBENCH_BIN, "fit", "--preset", "bge-small-en-v1.5", "--quant", "F16", "-c", "512"});
+  const ProcessResult md =
+      run_process({RIGBENCH_BIN, "fit", "--preset", "bge-small-en-v1.5", "--quant", "F16", "-c", "512"});
   ASSERT_EQ(md.exit_code, 0) << md.err;
   EXPECT_EQ(md.out.find("<= "), std::string::npos) << md.out;
   const ProcessResult rank = run_process(
@@ -122,10 +123,8 @@ TEST(FitE2E, SeventyBFitsTheMacStudioNotTheRtx5090) {
 TEST(FitE2E, TensorSplitOverTwoGpus) {
   const std::vector<std::string> base = {"--preset", "Llama-3.1-70B", "-c",      "8192",
                                          "--device", "RTX 3090",      "--count", "2"};
-  auto with = [&](std::vector<std::string> extra) {
-    std::vector<std::string> a = base;
-    a.insert(a.end(), extra.begin(), extra.end());
-    return fit_json(a)["devices"];
+  auto with = [&](const std::vector<std::string>& extra) {
+    return fit_json(testing::argv_plus(base, extra))["devices"];
   };
   const auto even = with({});
   ASSERT_EQ(even.size(), 2u);
@@ -203,8 +202,8 @@ TEST(FitE2E, RpcDeviceRowsCarryTheSplitsLargestContext) {
                      remote})["devices"];
   };
   auto plan_fits = [](const std::string& remote, int n_ctx) {  // the plan's verdict line
-    const ProcessResult r = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "-c",
-                                         std::to_string(n_ctx), "--device", "RTX 3090", "--rpc-device", remote});
+    const ProcessResult r = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "-c", std::to_string(n_ctx),
+                                         "--device", "RTX 3090", "--rpc-device", remote});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     const bool fits = r.out.find("verdict over all devices: fits") != std::string::npos;
     EXPECT_NE(r.out.find("verdict over all devices: "), std::string::npos) << r.out;
@@ -226,7 +225,8 @@ TEST(FitE2E, RpcDeviceRowsCarryTheSplitsLargestContext) {
   const ProcessResult md = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "-c", "8192", "--device",
                                         "RTX 3090", "--rpc-device", desktop});
   EXPECT_NE(testing::unwrapped(md.out).find("split over 2 devices"), std::string::npos) << md.out;
-  EXPECT_NE(testing::unwrapped(md.out).find("the largest context with room on every device and the host: 131072"), std::string::npos)
+  EXPECT_NE(testing::unwrapped(md.out).find("the largest context with room on every device and the host: 131072"),
+            std::string::npos)
       << md.out;
 }
 
@@ -266,11 +266,7 @@ TEST(FitE2E, ThirtyFourBAtQ5DoesNotFitA32GBMac) {
 TEST(FitE2E, HostBandwidthFlagBoundsAPartialOffload) {
   const std::vector<std::string> base = {"--preset", "Llama-3.1-70B", "--quant", "Q3_K_S",
                                          "--device", "RTX 2080 Ti",   "-c",      "2048"};
-  auto with = [&](std::vector<std::string> extra) {
-    std::vector<std::string> a = base;
-    a.insert(a.end(), extra.begin(), extra.end());
-    return fit_json(a);
-  };
+  auto with = [&](const std::vector<std::string>& extra) { return fit_json(testing::argv_plus(base, extra)); };
   const auto stated = with({});
   const auto slow = with({"--host-bandwidth", "10"});
   EXPECT_EQ(stated["devices"][0]["verdict"], "partial");
@@ -291,8 +287,8 @@ TEST(FitE2E, HeaderOnly671BModel) {
       0);
   const auto j = fit_json({path, "--device", "H200 SXM", "-c", "4096", "-ngl", "-1"});
   const auto& d = j["devices"][0];
-  EXPECT_EQ(d["verdict"], "does not fit");                      // ~377 GiB of weights
-  EXPECT_EQ(d["capacity_bytes"], 143771ull << 20);              // what the H200's driver reports (nvidia-smi), not 141 GiB
+  EXPECT_EQ(d["verdict"], "does not fit");          // ~377 GiB of weights
+  EXPECT_EQ(d["capacity_bytes"], 143771ull << 20);  // what the H200's driver reports (nvidia-smi), not 141 GiB
   EXPECT_GT(d["weights_bytes"].get<uint64_t>(), 370ull << 30);  // all but token_embd
   EXPECT_LT(d["margin_bytes"].get<int64_t>(), 0);
   EXPECT_EQ(d["kv_bytes"], 61u * 576 * 4096 * 2);  // MLA: one 576-wide K row per cell, no V
@@ -307,10 +303,8 @@ TEST(FitE2E, MoePlacementFlagsMoveExpertsToTheHost) {
                 .exit_code,
             0);
   const std::vector<std::string> base = {path, "--device", "H200 SXM", "-c", "4096", "-ngl", "-1"};
-  auto with = [&](std::vector<std::string> extra) {
-    std::vector<std::string> a = base;
-    a.insert(a.end(), extra.begin(), extra.end());
-    return fit_json(a)["devices"][0];
+  auto with = [&](const std::vector<std::string>& extra) {
+    return fit_json(testing::argv_plus(base, extra))["devices"][0];
   };
   const auto plain = with({});
   const auto ot = with({"-ot", "exps=CPU"});
@@ -681,8 +675,8 @@ TEST(FitE2E, SlotRulesGiveEachSequenceItsContextAsLlamaServerDoes) {
       {{}, 5376.0},  // 4 unified slots: 4 x 4096 + 512 windows reach the whole 16384
   };
   for (const auto& [extra, want_mib] : settings) {
-    std::vector<std::string> args = {RIGBENCH_BIN, "fit", "--preset", "Gemma-2-9B", "-c", "16384", "--check", "-o",
-                                     "json"};
+    std::vector<std::string> args = {RIGBENCH_BIN, "fit",     "--preset", "Gemma-2-9B", "-c",
+                                     "16384",      "--check", "-o",       "json"};
     args.insert(args.end(), extra.begin(), extra.end());
     const ProcessResult r = run_process(args);
     ASSERT_EQ(r.exit_code, 0) << r.err;

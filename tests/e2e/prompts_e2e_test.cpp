@@ -20,8 +20,8 @@ using testing::run_process;
 using testing::TempDir;
 
 std::vector<std::string> suite_args(const std::string& prompts, std::vector<std::string> extra) {
-  std::vector<std::string> args = {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "--prompts", prompts, "-t", "1",
-                                   "--energy", "off"};
+  std::vector<std::string> args = {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "--prompts", prompts,
+                                   "-t",         "1",     "--energy",          "off"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }
@@ -70,7 +70,8 @@ TEST(PromptsE2E, TheBuiltInSuiteOnTheShippedModel) {
     const int n = p["n_generated"][0].get<int>();
     EXPECT_GE(n, 1);
     EXPECT_LE(n, p["n_gen_asked"].get<int>());
-    EXPECT_EQ(p["itl_samples_ns"][0].size(), static_cast<std::size_t>(n - 1)) << p["id"];  // every token after the first
+    EXPECT_EQ(p["itl_samples_ns"][0].size(), static_cast<std::size_t>(n - 1))
+        << p["id"];  // every token after the first
     EXPECT_GE(p["ttft_samples_ns"][0].get<int64_t>(), p["prefill_samples_ns"][0].get<int64_t>());
     longest = std::max(longest, p["n_prompt_tokens"].get<int>());
   }
@@ -96,10 +97,11 @@ TEST(PromptsE2E, TheBuiltInSuiteOnTheShippedModel) {
 // within 120 columns.
 TEST(PromptsE2E, TheSuiteTableRunsTwice) {
   TempDir dir;
-  testing::write_file(dir.file("p.jsonl"),
-                      "{\"id\": \"tale\", \"category\": \"story\", \"text\": \"Once upon a time\", \"n_gen\": 16}\n"
-                      "{\"id\": \"park\", \"category\": \"story\", \"text\": \"Lily went to the park\", \"n_gen\": 16}\n"
-                      "{\"id\": \"ball\", \"category\": \"toy\", \"text\": \"The big red ball\", \"n_gen\": 16}\n");
+  testing::write_file(
+      dir.file("p.jsonl"),
+      "{\"id\": \"tale\", \"category\": \"story\", \"text\": \"Once upon a time\", \"n_gen\": 16}\n"
+      "{\"id\": \"park\", \"category\": \"story\", \"text\": \"Lily went to the park\", \"n_gen\": 16}\n"
+      "{\"id\": \"ball\", \"category\": \"toy\", \"text\": \"The big red ball\", \"n_gen\": 16}\n");
   const ProcessResult md = run_process(suite_args(dir.file("p.jsonl"), {"-r", "2", "--no-db"}));
   ASSERT_EQ(md.exit_code, 0) << md.err;
   EXPECT_NE(md.out.find("Suite p.jsonl (xxh64:"), std::string::npos) << md.out;
@@ -109,7 +111,8 @@ TEST(PromptsE2E, TheSuiteTableRunsTwice) {
   EXPECT_NE(md.out.find("| (suite)    | all "), std::string::npos) << md.out;
   EXPECT_NE(md.out.find("TTFT p95 ms"), std::string::npos) << md.out;
   EXPECT_EQ(md.out.find("ITL p99 ms"), std::string::npos) << md.out;  // --wide
-  for (const auto& line : split(md.out, '\n')) EXPECT_LE(report::display_width(line), 120u) << line;  // "±" is one column
+  for (const auto& line : split(md.out, '\n'))
+    EXPECT_LE(report::display_width(line), 120u) << line;  // "±" is one column
   const ProcessResult wide = run_process(suite_args(dir.file("p.jsonl"), {"-r", "1", "--no-db", "--wide"}));
   ASSERT_EQ(wide.exit_code, 0) << wide.err;
   EXPECT_NE(wide.out.find("ITL p99 ms"), std::string::npos) << wide.out;
@@ -135,8 +138,9 @@ TEST(PromptsE2E, TwoSuitesAreNeverPooled) {
 
 TEST(PromptsE2E, EnergyPerPhaseWithAStatedPowerCountsTheSuitesTokens) {
   TempDir dir;
-  testing::write_file(dir.file("p.jsonl"), "{\"id\": \"a\", \"text\": \"Once upon a time\", \"n_gen\": 8}\n"
-                                           "{\"id\": \"b\", \"text\": \"The cat sat\", \"n_gen\": 6}\n");
+  testing::write_file(dir.file("p.jsonl"),
+                      "{\"id\": \"a\", \"text\": \"Once upon a time\", \"n_gen\": 8}\n"
+                      "{\"id\": \"b\", \"text\": \"The cat sat\", \"n_gen\": 6}\n");
   const ProcessResult r = run_process(suite_args(
       dir.file("p.jsonl"), {"-r", "2", "--ignore-eos", "--no-db", "--energy", "auto", "--watts", "10", "-o", "json"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -155,7 +159,8 @@ TEST(PromptsE2E, EnergyPerPhaseWithAStatedPowerCountsTheSuitesTokens) {
 TEST(PromptsE2E, IgnoreEosGeneratesTheAskedLength) {
   TempDir dir;
   testing::write_file(dir.file("p.jsonl"), "{\"id\": \"a\", \"text\": \"Once upon a time\", \"n_gen\": 40}\n");
-  const ProcessResult r = run_process(suite_args(dir.file("p.jsonl"), {"-r", "1", "--no-db", "-o", "jsonl", "--ignore-eos"}));
+  const ProcessResult r =
+      run_process(suite_args(dir.file("p.jsonl"), {"-r", "1", "--no-db", "-o", "jsonl", "--ignore-eos"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["results"]["suite"]["prompts"][0]["n_generated"][0], 40);
@@ -205,13 +210,9 @@ TEST(PromptsE2E, FlagsThatDoNotGoWithASuiteAreUsageErrors) {
 // tg's per-token latency: every token of every repetition kept, with its percentiles, in json,
 // csv and the default table's p99 column.
 TEST(PercentilesE2E, TgKeepsEveryTokensLatency) {
-  const std::vector<std::string> base = {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "8",
-                                         "-r",         "3",     "-t",                "1",  "--no-db"};
-  auto with = [&](std::vector<std::string> extra) {
-    std::vector<std::string> a = base;
-    a.insert(a.end(), extra.begin(), extra.end());
-    return run_process(a);
-  };
+  const std::vector<std::string> base = {
+      RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "16", "-n", "8", "-r", "3", "-t", "1", "--no-db"};
+  auto with = [&](const std::vector<std::string>& extra) { return run_process(testing::argv_plus(base, extra)); };
   const ProcessResult js = with({"-o", "json"});
   ASSERT_EQ(js.exit_code, 0) << js.err;
   const auto j = nlohmann::json::parse(js.out);
@@ -234,7 +235,8 @@ TEST(PercentilesE2E, TgKeepsEveryTokensLatency) {
   const ProcessResult md = with({});
   ASSERT_EQ(md.exit_code, 0) << md.err;
   EXPECT_NE(md.out.find("| p99 ms |"), std::string::npos) << md.out;
-  for (const auto& line : split(md.out, '\n')) EXPECT_LE(report::display_width(line), 120u) << line;  // "±" is one column
+  for (const auto& line : split(md.out, '\n'))
+    EXPECT_LE(report::display_width(line), 120u) << line;  // "±" is one column
 }
 
 }  // namespace

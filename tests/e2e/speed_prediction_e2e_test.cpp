@@ -35,11 +35,7 @@ TEST(SpeedPredictionE2E, FitDeviceShowsThePredictionBesideTheBound) {
 TEST(SpeedPredictionE2E, RankCarriesThePredictionOfEachOptionAndNoneForAPartialOffload) {
   const std::vector<std::string> rank = {RIGBENCH_BIN, "fit",   "--preset", "Llama-3.1-70B", "--quant", "Q4_K_M",
                                          "--rank",     "price", "-c",       "8192"};
-  auto with = [&](std::vector<std::string> extra) {
-    std::vector<std::string> args = rank;
-    args.insert(args.end(), extra.begin(), extra.end());
-    return run_process(args);
-  };
+  auto with = [&](const std::vector<std::string>& extra) { return run_process(testing::argv_plus(rank, extra)); };
   const auto j = with({"-o", "json"});
   ASSERT_EQ(j.exit_code, 0) << j.err;
   const json report = json::parse(j.out);

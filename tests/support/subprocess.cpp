@@ -52,6 +52,11 @@ ProcessResult finish(pid_t pid, const std::string& out_path, const std::string& 
 
 }  // namespace
 
+std::vector<std::string> argv_plus(std::vector<std::string> argv, const std::vector<std::string>& extra) {
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  return argv;
+}
+
 ProcessResult run_process(const std::vector<std::string>& argv, double signal_after_s, int sig) {
   TempDir dir;
   const std::string out_path = dir.file("stdout"), err_path = dir.file("stderr");

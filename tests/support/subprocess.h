@@ -19,6 +19,9 @@ struct ProcessResult {
 // the two files, and returns at once: its process id, or -1 when it cannot start.
 pid_t spawn_process(const std::vector<std::string>& argv, const std::string& out_path, const std::string& err_path);
 
+// `argv` with `extra` after it: one command line and its variants ("-o json", "--wide").
+std::vector<std::string> argv_plus(std::vector<std::string> argv, const std::vector<std::string>& extra);
+
 // Runs `argv` (argv[0] is the program path) with stdin closed; waits for it.
 // `signal_after_s` > 0 sends `sig` after that many seconds (to test interruption).
 ProcessResult run_process(const std::vector<std::string>& argv, double signal_after_s = 0, int sig = 2);
