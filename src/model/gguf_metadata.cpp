@@ -2,13 +2,11 @@
 
 #include <gguf.h>
 
-#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <memory>
-#include <string_view>
 #include <vector>
 
 #include "model/synth_values.h"
@@ -97,45 +95,58 @@ std::size_t scalar_size(gguf_type t) {
   }
 }
 
-bool is_per_token(const std::string& key) {
-  return key == "tokenizer.ggml.tokens" || key == "tokenizer.ggml.scores" || key == "tokenizer.ggml.token_type";
+// Copies one scalar key (string, number or bool) from src to dst.
+void copy_scalar(gguf_context* dst, const gguf_context* src, int64_t i) {
+  const char* key = gguf_get_key(src, i);
+  switch (gguf_get_kv_type(src, i)) {
+    case GGUF_TYPE_STRING: gguf_set_val_str(dst, key, gguf_get_val_str(src, i)); break;
+    case GGUF_TYPE_UINT8: gguf_set_val_u8(dst, key, gguf_get_val_u8(src, i)); break;
+    case GGUF_TYPE_INT8: gguf_set_val_i8(dst, key, gguf_get_val_i8(src, i)); break;
+    case GGUF_TYPE_UINT16: gguf_set_val_u16(dst, key, gguf_get_val_u16(src, i)); break;
+    case GGUF_TYPE_INT16: gguf_set_val_i16(dst, key, gguf_get_val_i16(src, i)); break;
+    case GGUF_TYPE_UINT32: gguf_set_val_u32(dst, key, gguf_get_val_u32(src, i)); break;
+    case GGUF_TYPE_INT32: gguf_set_val_i32(dst, key, gguf_get_val_i32(src, i)); break;
+    case GGUF_TYPE_FLOAT32: gguf_set_val_f32(dst, key, gguf_get_val_f32(src, i)); break;
+    case GGUF_TYPE_UINT64: gguf_set_val_u64(dst, key, gguf_get_val_u64(src, i)); break;
+    case GGUF_TYPE_INT64: gguf_set_val_i64(dst, key, gguf_get_val_i64(src, i)); break;
+    case GGUF_TYPE_FLOAT64: gguf_set_val_f64(dst, key, gguf_get_val_f64(src, i)); break;
+    case GGUF_TYPE_BOOL: gguf_set_val_bool(dst, key, gguf_get_val_bool(src, i)); break;
+    default: break;
+  }
 }
 
 // Copies every tokenizer.* key that `dst` does not have yet (the model's own facts, such
 // as BERT's token_type_count, stay); the per-token arrays are padded to n_vocab.
 void copy_tokenizer(gguf_context* dst, const gguf_context* src, uint32_t n_vocab) {
-  // The keys that go over as they are, gathered in a context of their own for gguf_set_kv,
-  // which copies a key of any type.
-  std::unique_ptr<gguf_context, decltype(&gguf_free)> plain(gguf_init_empty(), &gguf_free);
-  gguf_set_kv(plain.get(), src);
-  for (int64_t i = gguf_get_n_kv(plain.get()) - 1; i >= 0; --i) {
-    const std::string key = gguf_get_key(plain.get(), i);
-    if (key.rfind("tokenizer.", 0) != 0 || gguf_find_key(dst, key.c_str()) >= 0 || is_per_token(key))
-      gguf_remove_key(plain.get(), key.c_str());
-  }
-  gguf_set_kv(dst, plain.get());
-  for (const char* key : {"tokenizer.ggml.tokens", "tokenizer.ggml.scores", "tokenizer.ggml.token_type"}) {
-    const int64_t i = gguf_find_key(src, key);
-    if (i < 0 || gguf_find_key(dst, key) >= 0 || gguf_get_kv_type(src, i) != GGUF_TYPE_ARRAY) continue;
+  for (int64_t i = 0; i < gguf_get_n_kv(src); ++i) {
+    const std::string key = gguf_get_key(src, i);
+    if (key.rfind("tokenizer.", 0) != 0 || gguf_find_key(dst, key.c_str()) >= 0) continue;
+    const gguf_type type = gguf_get_kv_type(src, i);
+    const bool per_token =
+        key == "tokenizer.ggml.tokens" || key == "tokenizer.ggml.scores" || key == "tokenizer.ggml.token_type";
+    if (type != GGUF_TYPE_ARRAY) {
+      copy_scalar(dst, src, i);
+      continue;
+    }
     const size_t n = gguf_get_arr_n(src, i);
-    const size_t n_out = std::max<size_t>(n, n_vocab);
+    const size_t n_out = per_token ? std::max<size_t>(n, n_vocab) : n;
     const gguf_type elem = gguf_get_arr_type(src, i);
     if (elem == GGUF_TYPE_STRING) {
       std::vector<std::string> values;
       values.reserve(n_out);
       for (size_t k = 0; k < n; ++k) values.emplace_back(gguf_get_arr_str(src, i, k));
       for (size_t k = n; k < n_out; ++k) values.push_back("[PAD" + std::to_string(k) + "]");
-      set_string_array(dst, key, values);
-      continue;
+      set_string_array(dst, key.c_str(), values);
+    } else {
+      const size_t elem_size = scalar_size(elem);
+      if (elem_size == 0) continue;  // nested arrays: none in tokenizers
+      std::vector<uint8_t> data(n_out * elem_size, 0);
+      std::memcpy(data.data(), gguf_get_arr_data(src, i), n * elem_size);
+      if (key == "tokenizer.ggml.token_type") {
+        for (size_t k = n; k < n_out; ++k) reinterpret_cast<int32_t*>(data.data())[k] = kUnused;
+      }
+      gguf_set_arr_data(dst, key.c_str(), elem, data.data(), n_out);
     }
-    const size_t elem_size = scalar_size(elem);
-    if (elem_size == 0) continue;  // nested arrays: none in tokenizers
-    std::vector<uint8_t> data(n_out * elem_size, 0);
-    std::memcpy(data.data(), gguf_get_arr_data(src, i), n * elem_size);
-    if (std::string_view(key) == "tokenizer.ggml.token_type") {
-      for (size_t k = n; k < n_out; ++k) reinterpret_cast<int32_t*>(data.data())[k] = kUnused;
-    }
-    gguf_set_arr_data(dst, key, elem, data.data(), n_out);
   }
 }
 
