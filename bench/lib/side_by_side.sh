@@ -14,7 +14,7 @@
 # Pinned in both, neither tool's heap history is measured.
 tool_env=(env)
 if [ "${MALLOC_PIN:-1}" = 1 ]; then
-  tool_env+=("GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=268435456")
+  tool_env+=("GLIBC_TUNABLES=${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=268435456")
 fi
 
 # run_llama_bench MODEL: prints "pp_tps tg_tps", llama-bench's avg_ts of its pp and tg tests.

@@ -2,7 +2,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 namespace rigbench {
 
@@ -11,10 +10,14 @@ std::optional<std::string> read_file_text(const std::string& path) {
   if (std::filesystem::is_directory(path, ec)) return std::nullopt;
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return std::move(text).str();
+  std::string text;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (in.eof()) break;
+  }
+  if (in.bad()) return std::nullopt;  // a read error part way: nothing rather than a part
+  return text;
 }
 
 }  // namespace rigbench

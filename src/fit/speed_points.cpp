@@ -9,7 +9,8 @@ namespace rigbench::fit {
 namespace {
 
 const hw::CatalogDevice* entry(const std::vector<hw::CatalogDevice>& catalog, const std::string& name) {
-  const auto it = std::find_if(catalog.begin(), catalog.end(), [&](const hw::CatalogDevice& d) { return d.name == name; });
+  const auto it =
+      std::find_if(catalog.begin(), catalog.end(), [&](const hw::CatalogDevice& d) { return d.name == name; });
   return it == catalog.end() ? nullptr : &*it;
 }
 
@@ -31,9 +32,9 @@ bool learnable(const hw::PublishedResult& r, const std::vector<hw::CatalogDevice
   // A card on a single-board computer runs tg held back by its host (an RTX 2080 Ti on llama 1B
   // Q4_K_M: 338.55 t/s on a Raspberry Pi CM5, 424.32 on a Core Ultra 265K, the same build); a
   // KV cache in host RAM (nkvo 1) is another placement.
-  if (r.host_kind == "sbc" || r.no_kv_offload) return false;
   const bool pp = r.n_prompt > 0 && r.n_gen == 0 && r.n_prompt <= 2048;
   const bool tg = r.n_gen > 0 && r.n_prompt == 0 && r.n_gen <= 512;
+  if (r.no_kv_offload || (tg && r.host_kind == "sbc")) return false;
   return (pp || tg) && r.tps > 0 && r.model_size_bytes > 0 && r.model_n_params > 0;
 }
 
@@ -50,8 +51,8 @@ std::vector<SpeedPoint> published_points(const std::vector<hw::PublishedResult>&
     p.file_type = r.file_type;
     p.phase = r.n_prompt > 0 ? Phase::kPp : Phase::kTg;
     p.tokens_per_s = r.tps;
-    p.work_per_token = p.phase == Phase::kTg ? static_cast<double>(r.model_size_bytes)
-                                             : 2.0 * static_cast<double>(r.model_n_params);
+    p.work_per_token =
+        p.phase == Phase::kTg ? static_cast<double>(r.model_size_bytes) : 2.0 * static_cast<double>(r.model_n_params);
     p.peak_per_s = peak_per_s(d, p.phase);
     p.source = r.source_url;
     p.date = r.date;

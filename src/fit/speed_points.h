@@ -20,8 +20,9 @@ double peak_per_s(const hw::CatalogDevice& d, Phase phase);
 // is in `catalog`), at depth 0, fully offloaded (no ngl column, or ngl >= 99), a pp test of at
 // most 2048 tokens or a tg test of at most 512 (longer tests read a growing KV cache), a dense
 // model (MoE rows, "MoE"/"moe"/".A" in the description, read a fraction of their size per token),
-// with the KV cache on the device (nkvo 0), on a host that is not a single-board computer
-// (host_kind "sbc": a card on a Raspberry Pi's PCIe lane runs tg held back by the host).
+// with the KV cache on the device (nkvo 0), and for tg on a host that is not a single-board
+// computer (host_kind "sbc": a card on a Raspberry Pi's PCIe lane runs tg held back by the host;
+// its pp, the card's own work, is kept).
 bool learnable(const hw::PublishedResult& r, const std::vector<hw::CatalogDevice>& catalog);
 
 // The learnable rows as points: device = the catalog entry, class = speed_class(its kind, the

@@ -1,6 +1,7 @@
 #include "fit/speed_prediction.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <tuple>
@@ -122,14 +123,29 @@ std::string describe(const SpeedPoint& p) {
 }  // namespace
 
 std::string recent_since(const std::vector<SpeedPoint>& points) {
+  // The newest well-formed YYYY-MM-DD (the dataset's dates; any other text is as undated).
+  auto parse = [](const std::string& d, int& y, int& m, int& day) {
+    if (d.size() != 10 || d[4] != '-' || d[7] != '-') return false;
+    auto num = [&](std::size_t at, std::size_t n, int& out) {
+      return std::from_chars(d.data() + at, d.data() + at + n, out).ptr == d.data() + at + n;
+    };
+    return num(0, 4, y) && num(5, 2, m) && num(8, 2, day) && m >= 1 && m <= 12 && day >= 1 && day <= 31;
+  };
   std::string newest;
-  for (const SpeedPoint& p : points) newest = std::max(newest, p.date);
-  if (newest.size() < 10) return "";
-  // YYYY-MM-DD less kRecentMonths: the same day of the month, that many months before.
-  const int months = std::stoi(newest.substr(0, 4)) * 12 + std::stoi(newest.substr(5, 2)) - 1 - kRecentMonths;
+  int y = 0, m = 0, day = 0;
+  for (const SpeedPoint& p : points) {
+    int py = 0, pm = 0, pd = 0;
+    if (parse(p.date, py, pm, pd) && p.date > newest) {
+      newest = p.date;
+      y = py, m = pm, day = pd;
+    }
+  }
+  if (newest.empty()) return "";
+  // kRecentMonths before it, the day kept where that month has it (at most the 28th).
+  const int months = y * 12 + (m - 1) - kRecentMonths;
   char buf[16];
-  std::snprintf(buf, sizeof buf, "%04d-%02d", months / 12, months % 12 + 1);
-  return std::string(buf) + newest.substr(7);
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", months / 12, months % 12 + 1, std::min(day, 28));
+  return buf;
 }
 
 double efficiency(const SpeedPoint& p) {
@@ -159,9 +175,9 @@ SpeedPrediction predict_speed(const std::vector<SpeedPoint>& points, const Speed
     return out;
   }
   const std::string since = recent_since(points);
-  // The device's own points, else its class's; of either, the recent ones where there are any
-  // (a class nobody published lately, such as CUDA cards in this dataset, keeps its older ones,
-  // and says so).
+  // In this order: the device's own recent points, its class's recent ones, its own older ones,
+  // its class's older ones (a class nobody published lately, such as the CUDA cards of this
+  // dataset, keeps its older points, and says so).
   std::vector<const SpeedPoint*> own, cls;
   for (const SpeedPoint& p : points) {
     if (!usable(p, q)) continue;
@@ -169,7 +185,7 @@ SpeedPrediction predict_speed(const std::vector<SpeedPoint>& points, const Speed
     if (p.device_class == q.device_class) cls.push_back(&p);
   }
   const bool own_old = keep_recent(own, since), cls_old = keep_recent(cls, since);
-  const bool from_own = !own.empty();
+  const bool from_own = !own.empty() && (!own_old || cls_old);
   std::vector<const SpeedPoint*> basis = from_own ? own : cls;
   std::vector<const SpeedPoint*> same_type;  // of the device's own points, those of the query's type
   for (const SpeedPoint* p : from_own ? basis : std::vector<const SpeedPoint*>{}) {
@@ -192,7 +208,7 @@ SpeedPrediction predict_speed(const std::vector<SpeedPoint>& points, const Speed
   double sd = spread.sd;
   int df = spread.n - 1;
   if (spread.n < 2) std::tie(sd, df) = pooled_sd(points, q, since);
-  const int n_draws = std::max(spread.n, 1);
+  const int n_draws = std::max(from_own ? s.n : spread.n, 1);  // what the center is the mean of
   const double roofline = q.peak_per_s / q.work_per_token;
   out.has_basis = true;
   out.from_own_device = from_own;

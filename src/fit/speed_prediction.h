@@ -17,14 +17,14 @@
 // with one device, the pooled between-device sd of every class with two or more; none: no
 // interval. From a device's own points: their sd (one point: the class's). A device with
 // points of its own is predicted from them first (same model size class or not: the
-// efficiency, not the rate, is carried over). Every prediction says its basis: how many points, and the nearest measured
-// one (device, model, quant: the point of the basis whose work per token is closest), or "no
-// basis" where the class has no point. Of the device's own points, those of the query's file
-// type are used when there are any (the class's devices are taken whatever type they ran: the
-// bytes per token already differ by type). A prediction is
-// for today's llama.cpp: points dated more than kRecentMonths before the newest dated point are
-// not learned from (llama.cpp's kernels moved: an RX 5700 XT's Vulkan tg128 on llama 7B Q4_0 was
-// 22.76 t/s in March 2024 and 65.19 in May 2025).
+// efficiency, not the rate, is carried over). Every prediction says its basis: how many points, and the nearest
+// measured one (device, model, quant: the point of the basis whose work per token is closest), or "no basis" where the
+// class has no point. Of the device's own points, those of the query's file type are used when there are any (the
+// class's devices are taken whatever type they ran: the bytes per token already differ by type). A prediction is for
+// today's llama.cpp: points dated more than kRecentMonths before the newest dated point are used only where neither the
+// device nor its class has a recent one, and the basis then says so (llama.cpp's kernels moved: an RX 5700 XT's Vulkan
+// tg128 on llama 7B Q4_0 was 22.76 t/s in March 2024 and 65.19 in May 2025). The order: the device's own recent points,
+// its class's recent ones, its own older ones, its class's older ones.
 #pragma once
 
 #include <string>
@@ -54,7 +54,8 @@ struct SpeedPoint {
 inline constexpr int kRecentMonths = 18;
 
 // The first date (YYYY-MM-DD) still recent among `points`: kRecentMonths before the newest
-// dated one; "" when none is dated (every point counts).
+// well-formed date (YYYY-MM-DD; other text counts as undated), the day at most the 28th; "" when
+// none is dated (every point counts).
 std::string recent_since(const std::vector<SpeedPoint>& points);
 
 // Efficiency of a point: tokens/s x work per token / peak (dimensionless, 0..1 for a real
@@ -71,7 +72,7 @@ struct SpeedQuery {
   std::string device;        // catalog entry
   std::string device_class;  // its class with the backend it would run on (speed_class)
   Phase phase = Phase::kTg;
-  std::string file_type;       // the model's ("Q4_K_M"): points of that type are preferred within the basis
+  std::string file_type;       // the model's ("Q4_K_M"; "" any): of the device's own points, those of it first
   double work_per_token = 0;   // as SpeedPoint::work_per_token, for the model predicted
   double peak_per_s = 0;       // the device's, as SpeedPoint::peak_per_s; 0 = unknown: no prediction
   std::string exclude_device;  // leave this device's points out ("" = none): leave-one-device-out
@@ -79,11 +80,12 @@ struct SpeedQuery {
 
 struct SpeedPrediction {
   bool has_basis = false;        // false: "no basis" (no point in the class, or no peak known)
-  double mean_tps = 0;           // tokens/s: roofline x geometric-mean efficiency
+  double mean_tps = 0;           // tokens/s: roofline x efficiency
   double low_tps = 0;            // 90 % prediction interval, tokens/s; both = mean_tps when the spread is unknown
   double high_tps = 0;           // mean, low and high at most the roofline (peak / work per token): cut there
                                  // ("capped at the roofline bound" in `basis`)
-  double efficiency = 0;         // the efficiency applied (geometric mean)
+  double efficiency = 0;         // the efficiency applied: the own points' geometric mean, or the class's
+                                 // median device's
   int n_points = 0;              // points the efficiency came from
   bool from_own_device = false;  // the device's own points (else its class's)
   SpeedPoint nearest;            // the basis point whose work per token is closest to the query's
@@ -91,8 +93,8 @@ struct SpeedPrediction {
                                  // 115.42 t/s" or "no basis (no gpu/rocm result)"
 };
 
-// The prediction for `q` from `points` (any order; unusable points, other phases, points older
-// than recent_since(points) and q.exclude_device's are skipped).
+// The prediction for `q` from `points` (any order; unusable points, other phases and
+// q.exclude_device's are skipped; points older than recent_since(points) as above).
 SpeedPrediction predict_speed(const std::vector<SpeedPoint>& points, const SpeedQuery& q);
 
 }  // namespace rigbench::fit

@@ -1,5 +1,7 @@
 #include "measure/speed_predict_job.h"
 
+#include <algorithm>
+
 #include "fit/speed_points.h"
 #include "hw/published_results.h"
 
@@ -36,11 +38,11 @@ fit::SpeedPrediction no_prediction_for_partial_offload() {
 void predict_ranking(fit::FitRankingReport& rep, const model::ModelShape& shape, const std::string& file_type,
                      const std::vector<hw::CatalogDevice>& catalog) {
   if (!shape.causal) return;
-  std::vector<hw::CatalogDevice> devices;
+  std::vector<hw::CatalogDevice> devices;  // one per option, in its order
   for (const fit::BuyOption& option : rep.ranking.ranked) {
-    for (const hw::CatalogDevice& d : catalog) {
-      if (d.name == option.device) devices.push_back(d);
-    }
+    const auto d = std::find_if(catalog.begin(), catalog.end(),
+                                [&](const hw::CatalogDevice& c) { return c.name == option.device; });
+    devices.push_back(d != catalog.end() ? *d : hw::CatalogDevice{});  // none: no peak, so no basis
   }
   DevicePredictions pred = predict_devices(shape, file_type, devices, catalog);
   for (std::size_t i = 0; i < pred.tg.size() && i < rep.ranking.ranked.size(); ++i) {

@@ -22,8 +22,9 @@ struct DevicePredictions {
 };
 
 // Predictions of `shape` (of file type `file_type`, "" any) on each of `devices`, learned from
-// the dataset's points on `catalog`. A dataset that cannot be read is said in `note`, never an
-// error: the fit stands without it.
+// the dataset's points on `catalog`. Reads and parses data/published_llama_bench.jsonl
+// (hw/published_results.h) on each call. A dataset that cannot be read is said in `note`, never
+// an error: the fit stands without it.
 DevicePredictions predict_devices(const model::ModelShape& shape, const std::string& file_type,
                                   const std::vector<hw::CatalogDevice>& devices,
                                   const std::vector<hw::CatalogDevice>& catalog);

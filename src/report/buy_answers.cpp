@@ -163,7 +163,8 @@ std::vector<BuyAnswer> buy_answers(std::span<const RunRecord> records, int ctx_s
     rep.ranking = fit::rank_devices(
         *shape, plan->catalog, [&](const hw::CatalogDevice& d) { return plan->target(d); }, ctx,
         /*n_gpu_layers=*/-2, /*depth=*/0, fit::RankBy::kPrice, 0);
-    measure::predict_ranking(rep, *shape, widest->model.file_type, plan->catalog);
+    // Any file type, as fit --rank predicts for a GGUF file (a preset's type is fit's --quant).
+    measure::predict_ranking(rep, *shape, "", plan->catalog);
     answer.ranking = std::move(rep);
     out.push_back(std::move(answer));
   }

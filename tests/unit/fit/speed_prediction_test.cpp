@@ -171,6 +171,35 @@ TEST(SpeedPrediction, AClassWithOnlyOlderPointsKeepsThemAndSaysSo) {
       << p.basis;
 }
 
+TEST(SpeedPrediction, ADevicesOldPointsGiveWayToItsClasssRecentOnes) {
+  // B's own points are from 2024; its class has 2026's: those first (today's llama.cpp), and B's
+  // own old ones only where its class has none recent.
+  std::vector<SpeedPoint> pts = {tg("A", 0.5), tg("B", 0.2), tg("C", 0.5)};
+  pts[0].date = "2026-02-07";
+  pts[1].date = "2024-01-07";
+  pts[2].date = "2026-01-10";
+  const SpeedPrediction p = predict_speed(pts, query("B"));
+  ASSERT_TRUE(p.has_basis);
+  EXPECT_FALSE(p.from_own_device);
+  EXPECT_NEAR(p.efficiency, 0.5, 1e-12);
+  pts[0].date = pts[2].date = "2024-02-01";  // the window now reaches back to 2022-08-01
+  pts[1].date = "2022-01-01";
+  EXPECT_FALSE(predict_speed(pts, query("B")).from_own_device);  // B's point is still the old one
+  pts[1].date = "2024-01-31";
+  const SpeedPrediction r = predict_speed(pts, query("B"));
+  EXPECT_TRUE(r.from_own_device);  // B's own point is recent too: its own first
+  EXPECT_NEAR(r.efficiency, 0.2, 1e-12);
+}
+
+TEST(SpeedPrediction, AMalformedDateIsUndatedAndTheDayKeepsWithinTheMonth) {
+  std::vector<SpeedPoint> pts = {tg("A", 0.5), tg("B", 0.5)};
+  pts[0].date = "2026-05";  // month only: as undated, never the newest
+  pts[1].date = "2025-08-31";
+  EXPECT_EQ(recent_since(pts), "2024-02-28");
+  pts[1].date = "not a date";
+  EXPECT_EQ(recent_since(pts), "");
+}
+
 TEST(SpeedPoints, TheShippedCardsOnASingleBoardComputerAndACacheInHostRamAreNotLearnedFrom) {
   auto rows = hw::load_published_results(hw::published_results_path());
   auto catalog = hw::load_catalog(hw::catalog_path());
