@@ -51,9 +51,8 @@ std::vector<double> device_log_means(const std::vector<const SpeedPoint*>& pts) 
   return means;
 }
 
-// The spread between devices: the statistics of device_log_means.
-LogStats device_stats(const std::vector<const SpeedPoint*>& pts) {
-  const std::vector<double> means = device_log_means(pts);
+// The spread between devices: the statistics of their mean log efficiencies (device_log_means).
+LogStats device_stats(const std::vector<double>& means) {
   LogStats s;
   s.n = static_cast<int>(means.size());
   for (double m : means) s.mean += m / s.n;
@@ -64,9 +63,8 @@ LogStats device_stats(const std::vector<const SpeedPoint*>& pts) {
   return s;
 }
 
-// The median of the devices' mean log efficiencies (of two, their mean).
-double median_device(const std::vector<const SpeedPoint*>& pts) {
-  std::vector<double> means = device_log_means(pts);
+// The median of the devices' mean log efficiencies (of two, their mean); `means` not empty.
+double median_device(std::vector<double> means) {
   std::sort(means.begin(), means.end());
   const std::size_t n = means.size();
   return n % 2 == 1 ? means[n / 2] : (means[n / 2 - 1] + means[n / 2]) / 2;
@@ -104,7 +102,7 @@ std::pair<double, int> pooled_sd(const std::vector<SpeedPoint>& points, const Sp
     for (const SpeedPoint& p : points) {
       if (usable(p, q) && recent(p, since) && p.device_class == c) in.push_back(&p);
     }
-    const LogStats s = device_stats(in);
+    const LogStats s = device_stats(device_log_means(in));
     if (s.n < 2) continue;
     ss += s.sd * s.sd * (s.n - 1);
     df += s.n - 1;
@@ -188,8 +186,10 @@ SpeedPrediction predict_speed(const std::vector<SpeedPoint>& points, const Speed
   const bool from_own = !own.empty() && (!own_old || cls_old);
   std::vector<const SpeedPoint*> basis = from_own ? own : cls;
   std::vector<const SpeedPoint*> same_type;  // of the device's own points, those of the query's type
-  for (const SpeedPoint* p : from_own ? basis : std::vector<const SpeedPoint*>{}) {
-    if (!q.file_type.empty() && p->file_type == q.file_type) same_type.push_back(p);
+  if (from_own && !q.file_type.empty()) {
+    for (const SpeedPoint* p : basis) {
+      if (p->file_type == q.file_type) same_type.push_back(p);
+    }
   }
   if (!same_type.empty()) basis = same_type;
   if (basis.empty()) {
@@ -199,12 +199,12 @@ SpeedPrediction predict_speed(const std::vector<SpeedPoint>& points, const Speed
   const LogStats s = log_stats(basis);
   // The center: of the device's own points their geometric mean; of its class the median device
   // (one odd device, such as a build with a slow path, does not move it).
-  const double center = from_own ? s.mean : median_device(basis);
+  const std::vector<double> class_means = device_log_means(cls);  // each device of the class one value
+  const double center = from_own ? s.mean : median_device(class_means);
   // The interval's spread: from the device's own points, theirs (a second point: the class's);
   // else the spread between the class's devices (each device one value), or, with one device,
   // the pooled spread between devices of the classes that have two or more.
-  LogStats spread = from_own ? s : device_stats(cls);
-  if (from_own && s.n < 2) spread = device_stats(cls);
+  const LogStats spread = from_own && s.n >= 2 ? s : device_stats(class_means);
   double sd = spread.sd;
   int df = spread.n - 1;
   if (spread.n < 2) std::tie(sd, df) = pooled_sd(points, q, since);
@@ -234,7 +234,7 @@ SpeedPrediction predict_speed(const std::vector<SpeedPoint>& points, const Speed
     return a->own && !b->own;
   });
   out.nearest = **nearest;
-  const std::size_t n_devices = device_log_means(basis).size();
+  const std::size_t n_devices = class_means.size();
   out.basis = std::to_string(s.n) + (s.n == 1 ? " point" : " points") + " of " +
               (from_own ? q.device + " itself" : q.device_class) + (same_type.empty() ? "" : " at " + q.file_type) +
               (from_own ? ""

@@ -3,8 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/data_dir.h"
-#include "core/file_text.h"
 #include "core/text_lines.h"
+#include "hw/file_text.h"
 
 namespace rigbench::hw {
 

@@ -156,21 +156,23 @@ Result<fit::FitRankingReport> rank_catalog(const FitRequest& o, const model::Mod
   rep.model = model_label(o, shape);
   rep.model_path = model_source(o);
   rep.ranking = fit::rank_devices(shape, *catalog, make_target, ctx, ngl, o.n_depth, *by, o.min_tps);
-  predict_ranking(rep, shape, o.preset.empty() ? "" : o.quant, *catalog);
+  const std::string file_type = o.preset.empty() ? "" : o.quant;
+  const SpeedBasis basis = shape.causal ? load_speed_basis(*catalog) : SpeedBasis{};  // read once for both
+  predict_ranking(rep, basis, shape, file_type, *catalog);
   if (!o.vs.empty()) {
     const auto names = split_list(o.vs);
     if (names.size() != 2) return fail(ErrorCode::kUsage, "--vs '" + o.vs + "': expected two catalog names, A,B");
     std::vector<fit::BuyOption> pair;
+    std::vector<hw::CatalogDevice> both;
     for (const std::string& name : names) {
       auto d = hw::find_device(*catalog, name);
       if (!d) return std::unexpected(d.error());
       pair.push_back(fit::plan_option(shape, *d, make_target(*d), ctx, ngl, o.n_depth, 1));
+      both.push_back(std::move(*d));
     }
     rep.vs = fit::compare_devices(pair[0], pair[1]);
     if (shape.causal) {
-      std::vector<hw::CatalogDevice> both;
-      for (const std::string& name : names) both.push_back(*hw::find_device(*catalog, name));
-      DevicePredictions pred = predict_devices(shape, o.preset.empty() ? "" : o.quant, both, *catalog);
+      DevicePredictions pred = predict_devices(basis, shape, file_type, both);
       if (pred.tg.size() == 2) {
         for (std::size_t i = 0; i < 2; ++i) {
           if (pair[i].verdict != fit::Verdict::kFits) pred.tg[i] = no_prediction_for_partial_offload();
@@ -333,10 +335,11 @@ Result<FitAnswer> answer_fit(const FitRequest& o, const std::function<MachineInf
       rep.usd_per_gib.push_back(d.usd_per_gib().value_or(-1.0));
     }
     if (!multi && shape->causal) {
-      DevicePredictions pred = predict_devices(*shape, o.preset.empty() ? "" : o.quant, chosen, *catalog);
+      const SpeedBasis basis = load_speed_basis(*catalog);
+      DevicePredictions pred = predict_devices(basis, *shape, o.preset.empty() ? "" : o.quant, chosen);
       rep.tg_predicted = std::move(pred.tg);
       rep.pp_predicted = std::move(pred.pp);
-      if (!pred.note.empty()) rep.notes.push_back(pred.note);
+      if (!basis.note.empty()) rep.notes.push_back(basis.note);
     }
     rep.notes.push_back(std::string("a catalog GPU sits beside its stated host (`rigbench devices -o json`: its host; "
                                     "the RAM and bandwidth are that entry's)") +

@@ -13,8 +13,8 @@
 
 #include "core/clock.h"
 #include "core/data_dir.h"
-#include "core/file_text.h"
 #include "core/text_lines.h"
+#include "hw/file_text.h"
 #include "power/summary.h"
 
 namespace rigbench::measure {
@@ -94,7 +94,7 @@ std::string builtin_suite_path() { return data_file_path("prompts/builtin.jsonl"
 Result<PromptSuite> read_prompt_suite(const std::string& spec) {
   const bool builtin = spec == "builtin";
   const std::string path = builtin ? builtin_suite_path() : spec;
-  const std::optional<std::string> content = read_file_text(path);
+  const std::optional<std::string> content = hw::read_file_text(path);
   if (!content) {
     return fail(ErrorCode::kNotFound, "prompts '" + spec + "': cannot read " + (builtin ? "the built-in suite at '" + path + "'" : std::string("the file")));
   }

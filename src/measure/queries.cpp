@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "core/data_dir.h"
-#include "core/file_text.h"
+#include "hw/file_text.h"
 
 namespace rigbench::measure {
 
@@ -74,7 +74,7 @@ Result<std::vector<std::string>> parse_queries(const std::string& text, const st
 }
 
 Result<std::vector<std::string>> read_queries(const std::string& path) {
-  const std::optional<std::string> text = read_file_text(path);
+  const std::optional<std::string> text = hw::read_file_text(path);
   if (!text) return fail(ErrorCode::kNotFound, "queries '" + path + "': cannot open the file");
   return parse_queries(*text, path);
 }

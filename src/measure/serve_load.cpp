@@ -7,10 +7,10 @@
 #include <numeric>
 #include <random>
 
-#include "core/file_text.h"
 #include "core/strings.h"
 #include "core/text_lines.h"
 #include "hw/activity.h"
+#include "hw/file_text.h"
 #include "measure/prompt_suite.h"
 #include "net/stream_loop.h"
 
@@ -162,7 +162,7 @@ uint64_t run_seed(uint64_t seed, std::size_t model_index, std::size_t step_index
 Result<std::vector<ServePrompt>> read_prompt_file(const std::string& spec, int default_output_tokens) {
   // "builtin": bench's built-in prompt suite (its "text" and "n_gen" keys are read below).
   const std::string path = spec == "builtin" ? builtin_suite_path() : spec;
-  const std::optional<std::string> text = read_file_text(path);
+  const std::optional<std::string> text = hw::read_file_text(path);
   if (!text) return fail(ErrorCode::kNotFound, "prompt file '" + path + "': cannot open it");
   std::vector<ServePrompt> prompts;
   for (const auto& [n, line] : nonblank_lines(*text)) {

@@ -4,14 +4,14 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
-#include "core/file_text.h"
 #include "core/strings.h"
 #include "core/text_lines.h"
+#include "hw/file_text.h"
 
 namespace rigbench::measure {
 
 Result<std::vector<TraceRequest>> read_trace(const std::string& path) {
-  const std::optional<std::string> text = read_file_text(path);
+  const std::optional<std::string> text = hw::read_file_text(path);
   if (!text) return fail(ErrorCode::kUsage, "--trace '" + path + "': cannot open it");
   std::vector<TraceRequest> trace;
   double first_s = 0;

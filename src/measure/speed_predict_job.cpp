@@ -7,25 +7,31 @@
 
 namespace rigbench::measure {
 
-DevicePredictions predict_devices(const model::ModelShape& shape, const std::string& file_type,
-                                  const std::vector<hw::CatalogDevice>& devices,
-                                  const std::vector<hw::CatalogDevice>& catalog) {
-  DevicePredictions out;
+SpeedBasis load_speed_basis(const std::vector<hw::CatalogDevice>& catalog) {
+  SpeedBasis out;
   auto rows = hw::load_published_results(hw::published_results_path());
   if (!rows && rows.error().code == ErrorCode::kNotFound) return out;  // a data dir without it (a test catalog)
   if (!rows) {
     out.note = "no speed prediction: " + rows.error().message;
     return out;
   }
-  const std::vector<fit::SpeedPoint> points = fit::published_points(*rows, catalog);
-  for (const hw::CatalogDevice& d : devices) {
-    out.tg.push_back(fit::predict_speed(points, fit::speed_query(d, fit::Phase::kTg, shape, file_type)));
-    out.pp.push_back(fit::predict_speed(points, fit::speed_query(d, fit::Phase::kPp, shape, file_type)));
-  }
-  out.note = "pred = predicted mean (90 % interval), learned from " + std::to_string(points.size()) +
+  out.points = fit::published_points(*rows, catalog);
+  out.loaded = true;
+  out.note = "pred = predicted mean (90 % interval), learned from " + std::to_string(out.points.size()) +
              " published llama-bench results (data/published_llama_bench.jsonl): the device class's efficiency "
              "(kind/backend) times bandwidth / weight bytes per token (tg) or dense FP16 compute / 2 x parameters "
              "(pp); a prediction, not a measurement; its basis is in each device's note";
+  return out;
+}
+
+DevicePredictions predict_devices(const SpeedBasis& basis, const model::ModelShape& shape, const std::string& file_type,
+                                  const std::vector<hw::CatalogDevice>& devices) {
+  DevicePredictions out;
+  if (!basis.loaded) return out;
+  for (const hw::CatalogDevice& d : devices) {
+    out.tg.push_back(fit::predict_speed(basis.points, fit::speed_query(d, fit::Phase::kTg, shape, file_type)));
+    out.pp.push_back(fit::predict_speed(basis.points, fit::speed_query(d, fit::Phase::kPp, shape, file_type)));
+  }
   return out;
 }
 
@@ -35,8 +41,8 @@ fit::SpeedPrediction no_prediction_for_partial_offload() {
   return p;
 }
 
-void predict_ranking(fit::FitRankingReport& rep, const model::ModelShape& shape, const std::string& file_type,
-                     const std::vector<hw::CatalogDevice>& catalog) {
+void predict_ranking(fit::FitRankingReport& rep, const SpeedBasis& basis, const model::ModelShape& shape,
+                     const std::string& file_type, const std::vector<hw::CatalogDevice>& catalog) {
   if (!shape.causal) return;
   std::vector<hw::CatalogDevice> devices;  // one per option, in its order
   for (const fit::BuyOption& option : rep.ranking.ranked) {
@@ -44,14 +50,14 @@ void predict_ranking(fit::FitRankingReport& rep, const model::ModelShape& shape,
                                 [&](const hw::CatalogDevice& c) { return c.name == option.device; });
     devices.push_back(d != catalog.end() ? *d : hw::CatalogDevice{});  // none: no peak, so no basis
   }
-  DevicePredictions pred = predict_devices(shape, file_type, devices, catalog);
-  for (std::size_t i = 0; i < pred.tg.size() && i < rep.ranking.ranked.size(); ++i) {
+  DevicePredictions pred = predict_devices(basis, shape, file_type, devices);
+  for (std::size_t i = 0; i < pred.tg.size(); ++i) {
     if (rep.ranking.ranked[i].verdict != fit::Verdict::kFits)
       pred.tg[i] = pred.pp[i] = no_prediction_for_partial_offload();
   }
   rep.tg_predicted = std::move(pred.tg);
   rep.pp_predicted = std::move(pred.pp);
-  if (!pred.note.empty()) rep.notes.push_back(pred.note);
+  if (!basis.note.empty()) rep.notes.push_back(basis.note);
 }
 
 }  // namespace rigbench::measure

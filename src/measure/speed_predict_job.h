@@ -1,6 +1,6 @@
 // rigbench: predicted tg and pp (fit/speed_prediction.h) for catalog devices, learned from the
-// shipped dataset of published llama-bench results (hw/published_results.h): what fit --device
-// and fit --rank show beside the tg bound.
+// shipped dataset of published llama-bench results (hw/published_results.h): what fit --device,
+// fit --rank, fit --vs and the report's what-to-buy answers show beside the tg bound.
 #pragma once
 
 #include <string>
@@ -13,30 +13,38 @@
 
 namespace rigbench::measure {
 
-struct DevicePredictions {
-  std::vector<fit::SpeedPrediction> tg, pp;  // one per device asked, in order; empty without the dataset
+// The dataset's points on a catalog, read once for every prediction of one answer.
+struct SpeedBasis {
+  std::vector<fit::SpeedPoint> points;  // fit::published_points of the dataset on the catalog
   // The table note: "pred = predicted mean (90 % interval), learned from N published ..." or
-  // "no speed prediction: <why>" for a bad dataset file; "" when the data folder has none (a test
-  // catalog).
+  // "no speed prediction: <why>" for a bad dataset file; "" when the data folder has none (a
+  // test catalog): then nothing is predicted.
   std::string note;
+  bool loaded = false;  // the dataset was read: predictions are made (some may have no basis)
 };
 
-// Predictions of `shape` (of file type `file_type`, "" any) on each of `devices`, learned from
-// the dataset's points on `catalog`. Reads and parses data/published_llama_bench.jsonl
-// (hw/published_results.h) on each call. A dataset that cannot be read is said in `note`, never
-// an error: the fit stands without it.
-DevicePredictions predict_devices(const model::ModelShape& shape, const std::string& file_type,
-                                  const std::vector<hw::CatalogDevice>& devices,
-                                  const std::vector<hw::CatalogDevice>& catalog);
+// Reads and parses data/published_llama_bench.jsonl (hw/published_results.h) and takes its
+// points on `catalog`. A dataset that cannot be read is said in `note`, never an error: the fit
+// stands without it.
+SpeedBasis load_speed_basis(const std::vector<hw::CatalogDevice>& catalog);
+
+struct DevicePredictions {
+  std::vector<fit::SpeedPrediction> tg, pp;  // one per device asked, in order; empty when !basis.loaded
+};
+
+// Predictions of `shape` (of file type `file_type`, "" any) on each of `devices`.
+DevicePredictions predict_devices(const SpeedBasis& basis, const model::ModelShape& shape, const std::string& file_type,
+                                  const std::vector<hw::CatalogDevice>& devices);
 
 // The prediction of a plan that is not all on the device: none (the published results are
 // full offloads), so said.
 fit::SpeedPrediction no_prediction_for_partial_offload();
 
 // Each ranked option's predicted tg and pp in `rep` (FitRankingReport::tg_predicted, ...), of
-// one of its devices; none for a partial offload; the table note in rep.notes. A model that
-// generates no tokens (an encoder) gets none.
-void predict_ranking(fit::FitRankingReport& rep, const model::ModelShape& shape, const std::string& file_type,
-                     const std::vector<hw::CatalogDevice>& catalog);
+// one of its devices (found in `catalog` by name; one not there has no basis); none for a
+// partial offload; basis.note in rep.notes. A model that generates no tokens (an encoder) gets
+// none.
+void predict_ranking(fit::FitRankingReport& rep, const SpeedBasis& basis, const model::ModelShape& shape,
+                     const std::string& file_type, const std::vector<hw::CatalogDevice>& catalog);
 
 }  // namespace rigbench::measure

@@ -74,6 +74,7 @@ std::vector<BuyAnswer> buy_answers(std::span<const RunRecord> records, int ctx_s
     if (std::string(run_status(records[i])) == "ok") m.machines.insert(ids.of(i).machine.label);
   }
   std::optional<fit::CatalogPlan> plan;
+  std::optional<measure::SpeedBasis> speed_basis;  // read once, with the catalog
   std::string catalog_error;
   std::vector<BuyAnswer> out;
   for (const auto& [label, m] : by_label) {
@@ -164,7 +165,8 @@ std::vector<BuyAnswer> buy_answers(std::span<const RunRecord> records, int ctx_s
         *shape, plan->catalog, [&](const hw::CatalogDevice& d) { return plan->target(d); }, ctx,
         /*n_gpu_layers=*/-2, /*depth=*/0, fit::RankBy::kPrice, 0);
     // Any file type, as fit --rank predicts for a GGUF file (a preset's type is fit's --quant).
-    measure::predict_ranking(rep, *shape, "", plan->catalog);
+    if (!speed_basis) speed_basis = measure::load_speed_basis(plan->catalog);
+    measure::predict_ranking(rep, *speed_basis, *shape, "", plan->catalog);
     answer.ranking = std::move(rep);
     out.push_back(std::move(answer));
   }

@@ -3,14 +3,14 @@
 #include <cstdlib>
 
 #include "core/data_dir.h"
-#include "core/file_text.h"
+#include "hw/file_text.h"
 
 namespace rigbench::report {
 
 namespace {
 
 Result<std::string> read(const std::string& path, const char* what, const char* remedy) {
-  std::optional<std::string> text = read_file_text(path);
+  std::optional<std::string> text = hw::read_file_text(path);
   if (!text) return fail(ErrorCode::kRuntime, std::string("report: ") + what + " '" + path + "': cannot read" + remedy);
   return std::move(*text);
 }

@@ -9,7 +9,6 @@
 #include <sstream>
 #include <unordered_set>
 
-#include "core/file_text.h"
 #include "core/strings.h"
 #include "store/foreign_file.h"
 #include "store/llama_bench_markdown.h"
@@ -39,9 +38,11 @@ std::string json_message(const std::exception& e) {
 }
 
 Result<std::string> read_text(const std::string& path) {
-  std::optional<std::string> content = read_file_text(path);
-  if (!content) return fail(ErrorCode::kInvalidInput, "cannot read the file");
-  std::string text = std::move(*content);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail(ErrorCode::kInvalidInput, "cannot read the file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
   if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);  // UTF-8 byte order mark
   return text;
 }

@@ -1,12 +1,12 @@
 // A file's whole content, byte for byte, or nothing when it cannot be read.
-#include "core/file_text.h"
+#include "hw/file_text.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 
-namespace rigbench {
+namespace rigbench::hw {
 namespace {
 
 TEST(FileText, ReadsEveryByteAndNothingForAMissingFileOrADirectory) {
@@ -26,4 +26,4 @@ TEST(FileText, ReadsEveryByteAndNothingForAMissingFileOrADirectory) {
 }
 
 }  // namespace
-}  // namespace rigbench
+}  // namespace rigbench::hw

@@ -6,10 +6,10 @@
 #include <optional>
 #include <string>
 
-namespace rigbench {
+namespace rigbench::hw {
 
 // The bytes of the file at `path`, as they are (no newline or encoding handling); nullopt when
 // it cannot be read: missing, a directory, not permitted, or a read error part way.
 std::optional<std::string> read_file_text(const std::string& path);
 
-}  // namespace rigbench
+}  // namespace rigbench::hw

@@ -1,9 +1,9 @@
-#include "core/file_text.h"
+#include "hw/file_text.h"
 
 #include <filesystem>
 #include <fstream>
 
-namespace rigbench {
+namespace rigbench::hw {
 
 std::optional<std::string> read_file_text(const std::string& path) {
   std::error_code ec;
@@ -20,4 +20,4 @@ std::optional<std::string> read_file_text(const std::string& path) {
   return text;
 }
 
-}  // namespace rigbench
+}  // namespace rigbench::hw
