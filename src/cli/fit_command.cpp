@@ -106,6 +106,9 @@ CLI::App* add_fit_command(CLI::App& app, FitOptions& o) {
   cmd->add_option("--rpc-timeout", o.rpc_timeout_s, "seconds each wait on an rpc-server may take")
       ->check(range(0.1, 600.0))
       ->capture_default_str();
+  cmd->add_option("--db", o.db_path,
+                  "database whose runs of this machine predict its speed (read only; default: "
+                  "$XDG_DATA_HOME/rigbench/results.db)");
   cmd->footer(R"(Verdicts: fits, partial (some layers on the device, the rest in host RAM), does not fit.
 Exit codes: 0 the question was answered, whatever the verdict ("does not fit" included); 1 a bad model file or a runtime failure; 2 a bad flag or value.
 Examples:

@@ -223,10 +223,12 @@ SpeedPrediction predict_speed(const std::vector<SpeedPoint>& points, const Speed
   }
   // No device runs past its roofline (all the bytes or FLOPs of a token at the peak): an
   // interval that would reach above it is cut there, and so said.
-  const bool capped = out.high_tps > roofline;
-  out.mean_tps = std::min(out.mean_tps, roofline);
-  out.low_tps = std::min(out.low_tps, roofline);
-  out.high_tps = std::min(out.high_tps, roofline);
+  const bool capped = q.roofline_known && out.high_tps > roofline;
+  if (capped) {
+    out.mean_tps = std::min(out.mean_tps, roofline);
+    out.low_tps = std::min(out.low_tps, roofline);
+    out.high_tps = roofline;
+  }
   const auto nearest = std::min_element(basis.begin(), basis.end(), [&](const SpeedPoint* a, const SpeedPoint* b) {
     const double da = std::abs(std::log(a->work_per_token / q.work_per_token));
     const double db = std::abs(std::log(b->work_per_token / q.work_per_token));

@@ -76,14 +76,18 @@ struct SpeedQuery {
   double work_per_token = 0;   // as SpeedPoint::work_per_token, for the model predicted
   double peak_per_s = 0;       // the device's, as SpeedPoint::peak_per_s; 0 = unknown: no prediction
   std::string exclude_device;  // leave this device's points out ("" = none): leave-one-device-out
+  // Whether peak_per_s is the device's real peak, so that no prediction exceeds peak / work;
+  // false where it is only a unit shared with the device's own points (this machine's compute,
+  // which nothing measures: the peak cancels in an own-point prediction), then nothing is cut.
+  bool roofline_known = true;
 };
 
 struct SpeedPrediction {
   bool has_basis = false;        // false: "no basis" (no point in the class, or no peak known)
   double mean_tps = 0;           // tokens/s: roofline x efficiency
   double low_tps = 0;            // 90 % prediction interval, tokens/s; both = mean_tps when the spread is unknown
-  double high_tps = 0;           // mean, low and high at most the roofline (peak / work per token): cut there
-                                 // ("capped at the roofline bound" in `basis`)
+  double high_tps = 0;           // mean, low and high at most the roofline (peak / work per token) where
+                                 // the query's roofline_known: cut there ("capped at the roofline bound" in `basis`)
   double efficiency = 0;         // the efficiency applied: the own points' geometric mean, or the class's
                                  // median device's
   int n_points = 0;              // points the efficiency came from

@@ -24,6 +24,18 @@ ggml_type type_named(const std::string& name) {
   return GGML_TYPE_COUNT;
 }
 
+// Every tensor's elements, experts scaled by used / total when `active`; 0 when a type is unknown.
+uint64_t params(const model::ModelShape& s, bool active) {
+  double n = 0;
+  for (const auto& t : s.tensors) {
+    const ggml_type type = type_named(t.type);
+    if (type == GGML_TYPE_COUNT) return 0;
+    const double elements = static_cast<double>(t.bytes) / ggml_type_size(type) * ggml_blck_size(type);
+    n += elements * (active ? expert_share(s, t) : 1.0);
+  }
+  return static_cast<uint64_t>(n);
+}
+
 }  // namespace
 
 uint64_t weight_bytes_per_token(const model::ModelShape& s) {
@@ -32,16 +44,9 @@ uint64_t weight_bytes_per_token(const model::ModelShape& s) {
   return static_cast<uint64_t>(bytes);
 }
 
-uint64_t active_params(const model::ModelShape& s) {
-  double n = 0;
-  for (const auto& t : s.tensors) {
-    const ggml_type type = type_named(t.type);
-    if (type == GGML_TYPE_COUNT) return 0;
-    const double elements = static_cast<double>(t.bytes) / ggml_type_size(type) * ggml_blck_size(type);
-    n += elements * expert_share(s, t);
-  }
-  return static_cast<uint64_t>(n);
-}
+uint64_t active_params(const model::ModelShape& s) { return params(s, true); }
+
+uint64_t total_params(const model::ModelShape& s) { return params(s, false); }
 
 double flops_per_token(const model::ModelShape& s) { return 2.0 * static_cast<double>(active_params(s)); }
 

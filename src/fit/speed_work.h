@@ -21,6 +21,10 @@ uint64_t weight_bytes_per_token(const model::ModelShape& shape);
 // block x its elements per block), experts scaled as above. 0 when a tensor's type is unknown.
 uint64_t active_params(const model::ModelShape& shape);
 
+// Every tensor's elements, experts unscaled: what llama.cpp's model_n_params (and a stored
+// run's model.n_params) counts. 0 when a tensor's type is unknown.
+uint64_t total_params(const model::ModelShape& shape);
+
 // FLOPs per prompt token: 2 x active_params (one multiply-add per weight; attention over a
 // short prompt is left out).
 double flops_per_token(const model::ModelShape& shape);

@@ -362,6 +362,14 @@ Result<FitAnswer> answer_fit(const FitRequest& o, const std::function<MachineInf
     rep.results.push_back(o.ctx_size > 0 ? fit::plan_fit(*shape, t, ctx, *ngl, o.n_depth)
                                          : fit::plan_fit_default_context(*shape, t, ctx, *ngl, o.n_depth));
   }
+  if (!catalog_wanted && shape->causal && rep.results.size() == 1) {  // from this machine's own stored runs
+    const OwnBasis own = load_own_basis(o.db_path, machine, rep.results.front().target);
+    DevicePredictions pred =
+        predict_this_machine(own, *shape, ctx, o.n_depth, o.preset.empty() ? "" : o.quant, rep.results.front());
+    rep.tg_predicted = std::move(pred.tg);
+    rep.pp_predicted = std::move(pred.pp);
+    rep.notes.push_back(own.note);
+  }
   if (!catalog_wanted && !rep.results.empty() && rep.results.front().target.backend == "cpu") {
     // The verdict uses total RAM (stable, as llama.cpp's --fit); what other processes hold now is a note.
     const uint64_t available = hw::available_ram_bytes(), needed = rep.results.front().device.total();

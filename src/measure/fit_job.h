@@ -62,6 +62,8 @@ struct FitRequest {
   double link_gbps = 0;    // --link-gbps: the link between the machines, Gb/s (0 = 1 Gb/s assumed, said so)
   double link_rtt_ms = -1;  // --link-rtt-ms: its round trip, ms (< 0 = measured with --rpc, 0.5 assumed otherwise)
   double rpc_timeout_s = 5;  // --rpc-timeout: seconds each wait on an rpc-server may take
+  std::string db_path;       // --db: the results database whose runs of this machine predict its speed
+                             // ("" = the default; read only, never created)
 };
 
 // What `fit` answers: the catalog ranked, or the plans; with --check, llama.cpp's plan beside.

@@ -3,6 +3,7 @@
 // each device out in turn.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -108,6 +109,66 @@ TEST(SpeedPredictionE2E, ABadDatasetIsNamedAndNoneMeansNoPrediction) {
   EXPECT_NE(bad.out.find("no speed prediction: published results '"), std::string::npos) << bad.out;
   const auto acc = run_process({RIGBENCH_BIN, "fit", "--predict-accuracy"});
   EXPECT_EQ(acc.exit_code, 0);  // the variable is gone again: the shipped dataset
+}
+
+TEST(SpeedPredictionE2E, FitOnThisMachinePredictsFromItsOwnStoredRuns) {
+  testing::TempDir dir;
+  const std::string db = dir.file("runs.db");
+  const std::vector<std::string> fit = {RIGBENCH_BIN, "fit", RIGBENCH_TEST_MODEL, "-c", "256", "--db", db,
+                                        "-o",         "json"};
+  const auto before = run_process(fit);  // no database yet: nothing to learn from, and none is made
+  ASSERT_EQ(before.exit_code, 0) << before.err;
+  EXPECT_FALSE(std::filesystem::exists(db));
+  const json none = json::parse(before.out);
+  EXPECT_FALSE(none["devices"][0].contains("tg_predicted_tps")) << before.out;  // no column without a basis
+  EXPECT_NE(none["notes"].dump().find("no speed prediction for this machine yet: none of its runs is stored"),
+            std::string::npos)
+      << before.out;
+  const auto bench = run_process(
+      {RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "-p", "32", "-n", "8", "-r", "3", "--db", db, "-o", "json"});
+  ASSERT_EQ(bench.exit_code, 0) << bench.err;
+  const json measured = json::parse(bench.out);
+  // Each test is a run of its own (bench stores pp and tg apart), and a busy machine's run is
+  // not this machine's speed: it is left out, and said.
+  double pp = 0, tg = 0;
+  bool pp_disturbed = false, tg_disturbed = false;
+  for (const json& rec : measured) {
+    bool disturbed = false;
+    for (const json& n : rec["noise"]) {
+      const std::string code = n["code"];
+      disturbed = disturbed || code == "machine_busy" || code == "steal" || code == "governor" ||
+                  code == "thermal_throttle" || code == "drift";
+    }
+    const json& res = rec["results"];
+    if (res.contains("pp") && !res["pp"].is_null()) pp = res["pp"]["avg_tps"], pp_disturbed = disturbed;
+    if (res.contains("tg") && !res["tg"].is_null()) tg = res["tg"]["avg_tps"], tg_disturbed = disturbed;
+  }
+  ASSERT_GT(pp, 0);
+  ASSERT_GT(tg, 0);
+  const auto after = run_process(fit);
+  ASSERT_EQ(after.exit_code, 0) << after.err;
+  const json d = json::parse(after.out)["devices"][0];
+  const std::string basis = d["prediction_basis"];
+  // The model measured, predicted from its own run: its measured rates (one run, one point a
+  // phase), tg at most the roofline bound.
+  if (pp_disturbed) {
+    EXPECT_NE(basis.find("pp: no basis (no stored pp run of this machine/cpu)"), std::string::npos) << basis;
+  } else {
+    EXPECT_NEAR(d["pp512_predicted_tps"].get<double>(), pp, pp * 1e-9) << basis;
+    EXPECT_NE(basis.find("pp: 1 point of this machine itself"), std::string::npos) << basis;
+  }
+  if (tg_disturbed) {
+    EXPECT_NE(basis.find("tg: no basis (no stored tg run of this machine/cpu)"), std::string::npos) << basis;
+  } else {
+    EXPECT_NEAR(d["tg_predicted_tps"].get<double>(), std::min(tg, d["tg_bound_tps"].get<double>()), tg * 1e-9) << basis;
+    EXPECT_NE(basis.find("tg: 1 point of this machine itself"), std::string::npos) << basis;
+  }
+  const int runs = (pp_disturbed ? 0 : 1) + (tg_disturbed ? 0 : 1);
+  if (runs == 0) return;
+  const std::string notes = json::parse(after.out)["notes"].dump();
+  EXPECT_NE(notes.find("from " + std::to_string(runs) + " of this machine's stored bench runs (" + db + ", --db"),
+            std::string::npos)
+      << notes;
 }
 
 }  // namespace
