@@ -22,7 +22,8 @@ std::string trimmed(double v, int decimals) {
 // Milliseconds for people: "100 ms", "42.5 ms", "2 s", "3.4 s".
 std::string duration_text(double ms) {
   if (ms >= 1000) return trimmed(ms / 1000, 2) + " s";
-  return trimmed(ms, ms >= 100 ? 0 : 1) + " ms";
+  // Below 1 ms, three decimals: an SLO of 0.05 ms is never "<= 0 ms" (nor "<= 0.1").
+  return trimmed(ms, ms >= 100 ? 0 : ms >= 1 ? 1 : 3) + " ms";
 }
 
 // The value of `s` at `percentile` (100: the largest); NaN without samples.

@@ -109,6 +109,13 @@ TEST(CapacitySearch, NoneMetTheMaximumAndRateBisection) {
     EXPECT_EQ(none.answer().end, CapacityEnd::kNone);
     EXPECT_EQ(capacity_line(none.answer(), slo, CapacityBy::kConcurrency),
               "does not serve 1 concurrent request at TTFT p95 <= 2 s: TTFT p95 was 3.4 s");
+    // A limit under 1 ms keeps its figure: "TPOT p95 <= 0 ms" read as an SLO nothing meets.
+    const Slo tight = *parse_slo("tpot_p95_ms=0.05");
+    CapacitySearch fast(CapacityOptions{});
+    sweep(fast, tight, [](double) { return run(10, 20, 20, 10); });
+    EXPECT_NE(capacity_line(fast.answer(), tight, CapacityBy::kConcurrency).find("TPOT p95 <= 0.05 ms: TPOT p95 was "),
+              std::string::npos)
+        << capacity_line(fast.answer(), tight, CapacityBy::kConcurrency);
   }
   {
     CapacityOptions o;
