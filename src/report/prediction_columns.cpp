@@ -17,9 +17,13 @@ TableCell predicted_cell(const std::vector<fit::SpeedPrediction>& p, std::size_t
   const double v = p[i].*field;
   if (!shown) return TableCell::number(v, 1);
   const bool spread = p[i].high_tps > p[i].low_tps;
-  return TableCell::number_text(
-      v, format_fixed(v, 0) +
-             (spread ? " (" + format_fixed(p[i].low_tps, 0) + "-" + format_fixed(p[i].high_tps, 0) + ")" : ""));
+  const std::string mean = format_fixed(v, 0);
+  const std::string interval =
+      spread ? "(" + format_fixed(p[i].low_tps, 0) + "-" + format_fixed(p[i].high_tps, 0) + ")" : "";
+  TableCell cell = TableCell::number_text(v, spread ? mean + " " + interval : mean);
+  // Where the table would pass 120 columns, the interval goes under its mean, each whole.
+  if (spread) cell.pieces = {mean, interval};
+  return cell;
 }
 
 }  // namespace
@@ -33,10 +37,10 @@ std::string prediction_basis(const std::vector<fit::SpeedPrediction>& tg, const 
 }
 
 std::vector<TableColumn> prediction_columns(bool tg_wide_only) {
-  return {{"tg_predicted_tps", "tg pred t/s", Align::kRight, tg_wide_only},
+  return {{"tg_predicted_tps", "tg pred t/s", Align::kRight, tg_wide_only, false, /*wrap=*/true},
           {"tg_predicted_low_tps", "", Align::kRight, false, true},
           {"tg_predicted_high_tps", "", Align::kRight, false, true},
-          {"pp512_predicted_tps", "pp512 pred t/s", Align::kRight, true},
+          {"pp512_predicted_tps", "pp512 pred t/s", Align::kRight, true, false, /*wrap=*/true},
           {"pp512_predicted_low_tps", "", Align::kRight, false, true},
           {"pp512_predicted_high_tps", "", Align::kRight, false, true},
           {"prediction_basis", "", Align::kLeft, false, true}};

@@ -67,6 +67,32 @@ TEST(FitPrinter, ADoesNotFitRowPrintsNoTgBound) {
   EXPECT_EQ(cell(t, 1, "tg_bound_tps"), "<= 17.3");
 }
 
+// CI: this machine's row with a tg bound and a prediction of six-figure rates drew a 123-column
+// table; the prediction's interval goes under its mean, the table stays within 120 columns.
+TEST(FitPrinter, APredictedRateWrapsItsIntervalUnderItsMeanToKeep120Columns) {
+  FitReport r;
+  fit::FitResult f = planned(true, 128921.1);
+  f.target.name = "this machine";
+  f.n_ctx = 131072;
+  f.max_ctx = 131072;
+  r.results = {f};
+  r.usd_per_gib = {-1};
+  fit::SpeedPrediction tg;
+  tg.has_basis = true;
+  tg.mean_tps = 115158, tg.low_tps = 100008, tg.high_tps = 122957;
+  r.tg_predicted = {tg};
+  const std::string md = markdown_table(fit_table(r));
+  std::istringstream lines(md);
+  bool interval_below = false;
+  for (std::string line; std::getline(lines, line);) {
+    EXPECT_LE(display_width(line), kMarkdownWidth) << line;
+    interval_below = interval_below ||
+                     (line.find("(100008-122957) |") != std::string::npos && line.find("115158") == std::string::npos);
+  }
+  EXPECT_TRUE(interval_below) << md;
+  EXPECT_NE(md.find(" 115158 |\n"), std::string::npos) << md;  // the mean on the device's row
+}
+
 TEST(FitRankingPrinter, AnEncodersOptionsShowNoTgBoundInTheTableOrTheAnswer) {
   FitRankingReport r;
   r.model = "bge-small-en-v1.5";
