@@ -63,7 +63,7 @@ TEST(TableWidthsE2EFakeServer, EveryMdOutputOfEverySubcommandFitsIn120Columns) {
        "ttft_p95_ms=2000,tpot_p95_ms=100", "--num-requests", "4", "-p", "16", "-n", "8", "--no-db"},
       {"synth", "--preset", "bge-small-en-v1.5", "--quant", "F16", "--output-file", dir.file("bge.gguf")},
       {"embed", dir.file("bge.gguf"), "-b", "8", "-r", "2", "--machine", "a-machine-with-a-long-hostname", "--no-db"},
-      {"fit", model},
+      {"fit", model, "--db", db},  // never the user's database: its runs would add a prediction column
       {"fit", "--preset", "Llama-3.1-8B", "--device", "RTX 3060 12GB", "-c", "8192"},
       {"fit", "--preset", "Llama-3.1-8B", "--device", "all", "-c", "8192"},
       {"fit", "--preset", "Llama-3.1-70B", "-c", "8192", "--rank", "price"},
