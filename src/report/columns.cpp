@@ -453,12 +453,12 @@ std::vector<TestColumn> make_test_columns() {
              const auto& e = phase_energy(r, ph);
              return e ? opt_pretty(e->j_per_token, 4) : std::string("-");
            }),
-      tcol("cost_gross_per_mtok", "cost/Mtok", kIfAsked, false,
+      tcol("cost_gross_per_mtok", "cost/Mtok", kIfAsked, true,
            [](const RunRecord& r, Phase ph) {
              return ph == Phase::kTg && r.cost ? opt_pretty(r.cost->gross_per_mtok, 4) + " " + r.cost->currency
                                                : std::string("-");
            }),
-      tcol("cost_total_per_mtok", "total/Mtok", kIfAsked, false,
+      tcol("cost_total_per_mtok", "total/Mtok", kIfAsked, true,
            [](const RunRecord& r, Phase ph) {
              return ph == Phase::kTg && r.cost ? opt_pretty(r.cost->total_per_mtok, 4) : std::string("-");
            }),
@@ -472,6 +472,11 @@ std::vector<TestColumn> make_test_columns() {
            [](const RunRecord& r, Phase) { return mib(r.memory.peak_rss_bytes); }),
   };
   for (TestColumn& c : tail) out.push_back(std::move(c));
+  for (TestColumn& c : out) {
+    const Knob* k = find_knob(c.key);
+    c.left = c.key == "model_name" || c.key == "model_file" || c.key == "backends" || c.key == "energy_method" ||
+             (k != nullptr && k->type == Knob::Type::kText);
+  }
   return out;
 }
 

@@ -51,6 +51,9 @@ struct TestColumn {
   InTable in_table;
   bool wide_only = false;  // shown only in the wide view (--wide)
   std::function<std::string(const RunRecord&, Phase)> cell;
+  // md: left-aligned (a name or a text value: model, backend, a text knob such as type_k);
+  // every figure and the test right-aligned, as llama-bench aligns its table.
+  bool left = false;
 };
 
 const std::vector<TestColumn>& test_columns();

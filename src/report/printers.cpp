@@ -1,4 +1,5 @@
 // The printers: markdown table, CSV, JSON array, JSON lines, SQL.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -8,8 +9,8 @@
 #include "core/noise_note.h"
 #include "core/rpc_endpoints.h"
 #include "core/short_commit.h"
-#include "core/strings.h"
 #include "core/significance.h"
+#include "core/strings.h"
 #include "report/columns.h"
 #include "report/printer.h"
 #include "report/suite_table.h"
@@ -58,6 +59,7 @@ Table test_table(const PrinterOptions& options) {
     t.key = c.key;
     t.header = c.header;
     t.wide_only = c.wide_only;
+    t.align = c.left ? Align::kLeft : Align::kRight;
     // Wide enough for the tests and figures that follow the first row (a depth's "pp512 @ d4096",
     // a tg's "1093.03 ± 508.44" after a pp's "582.14 ± 4.39"), as llama-bench's fixed widths.
     if (c.key == "test") t.min_width = options.test_width;
@@ -133,6 +135,7 @@ class MarkdownPrinter final : public Printer {
         if (rec.roofline.tg_bound_tps > 0)
           bounds_ += (bounds_.empty() ? "row " : ", row ") + std::to_string(table_.rows().size()) + " <= " +
                      format_fixed(rec.roofline.tg_bound_tps, 1);
+        if (rec.cost) add_cost(*rec.cost, table_.rows().size());
       }
       interval_cell(rec, ph, table_.rows().size());
       const char* phase = ph == Phase::kPp ? "pp" : "tg";
@@ -184,6 +187,12 @@ class MarkdownPrinter final : public Printer {
           "tg bound t/s (bandwidth / bytes read per token: the weights, less the token embeddings of which a "
           "token reads one row, and the KV cache at the test's depth; an upper bound, not a measurement): " +
           bounds_);
+    if (!costs_.empty() && !options_.wide)  // --wide: the cost/Mtok and total/Mtok columns
+      table_.add_footer(
+          "cost/Mtok (electricity per million generated tokens at the run's power; total: at "
+          "--utilization, with the hardware's amortization): " +
+          costs_);
+    for (auto& note : cost_notes_) table_.add_note("cost: " + note);
     if (!commit_.empty()) table_.add_footer("llama.cpp build: " + commit_);
     if (synthetic_)
       table_.add_note(
@@ -203,6 +212,25 @@ class MarkdownPrinter final : public Printer {
   std::string intervals_;  // "row 1 ±0.8 %, row 2 ±1.9 %"
   std::string bounds_;     // tg rows' bounds: "row 2 <= 24010.2"
   std::string low_clamped_;  // rows whose interval has its low end cut at 0: "1, 2"
+  std::string costs_;        // tg rows' costs: "row 2 0.0114 EUR, total 0.0520 EUR"
+  std::vector<std::string> cost_notes_;  // what a cost lacks ("... give --idle-watts"), once each
+
+  // A tg row's cost for the footer (the table's cost columns made it 140 columns wide), and what
+  // it could not price, said once.
+  void add_cost(const CostInfo& c, std::size_t row) {
+    if (!options_.shown_knobs.count("cost_gross_per_mtok")) return;
+    auto money = [&](double v) {
+      if (!std::isfinite(v)) return std::string("-");
+      // Four decimals, more for a small model's fraction of a cent (three significant digits).
+      const int decimals = v > 0 ? std::clamp(2 - static_cast<int>(std::floor(std::log10(v))), 4, 8) : 4;
+      return format_fixed(v, decimals) + " " + c.currency;
+    };
+    costs_ += (costs_.empty() ? "row " : ", row ") + std::to_string(row) + " " + money(c.gross_per_mtok);
+    if (options_.shown_knobs.count("cost_total_per_mtok")) costs_ += ", total " + money(c.total_per_mtok);
+    for (const std::string& n : c.notes) {
+      if (std::find(cost_notes_.begin(), cost_notes_.end(), n) == cost_notes_.end()) cost_notes_.push_back(n);
+    }
+  }
   double target_pct_ = std::nan("");
 
   // The row's 95 % interval (core/significance.h) for the footer, and a note when it missed

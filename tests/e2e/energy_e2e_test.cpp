@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iomanip>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
@@ -65,6 +66,28 @@ TEST(EnergyE2E, StatedWattsGiveJoulesPerTokenAndCost) {
   // A stated figure is integrated on the wall clock, the trace's intervals are steady-clock:
   // over intervals of a few ms the two clocks differ by parts per 10^5.
   for (const auto& p : j["energy"]["power_trace"]) EXPECT_NEAR(p[1].get<double>(), 65.0, 0.01);
+}
+
+// Issue 37: bench's md with a price and a utilization was 142 columns wide (its cost/Mtok and
+// total/Mtok columns, "0.0114 EUR" past its column) and its total read "-" with no reason. The
+// costs are a footer line under the table, what a cost lacks a note.
+TEST(EnergyE2E, BenchCostIsAFooterWithinTheTableWidthAndSaysWhatTheTotalNeeds) {
+  const ProcessResult r = run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "--estimate-power", "65", "--price",
+                                       "0.30", "--utilization", "0.25", "--no-db", "-r", "1", "-p", "16", "-n", "8"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 122u) << line;  // ± is two bytes
+  EXPECT_EQ(r.out.find("cost/Mtok |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("amortization): row 2 0."), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" EUR, total -"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("note: cost: marginal energy and energy at a utilization: give --idle-watts"), std::string::npos)
+      << r.out;
+  // --wide keeps the columns.
+  const ProcessResult wide =
+      run_process({RIGBENCH_BIN, "bench", RIGBENCH_TEST_MODEL, "--estimate-power", "65", "--price", "0.30",
+                   "--utilization", "0.25", "--no-db", "-r", "1", "-p", "16", "-n", "8", "--wide"});
+  ASSERT_EQ(wide.exit_code, 0) << wide.err;
+  EXPECT_NE(wide.out.find("cost/Mtok |"), std::string::npos) << wide.out;
 }
 
 // Issue 37: --estimate-power's TDP x CPU utilization read idle 0.0 W (nothing runs at idle), so
