@@ -98,19 +98,30 @@ std::map<std::size_t, std::string> item_labels(const Comparison& cmp, Metric met
   return labels;
 }
 
-// The " (synthetic v2, seed 42)" every label holds, taken out of each: "synthetic v2, seed 42";
-// "" (the labels unchanged) when some label holds none or another.
+// The " (synthetic v2, seed 42)" the synthetic labels hold, said once: where every label holds
+// it, taken out of each and returned as "synthetic v2, seed 42"; where real models stand beside
+// them, each synthetic label keeps " (synthetic)" (what that is, the table's note and the
+// report's end say) and "" is returned. "" (the labels unchanged) when no label holds one, or two
+// recipes or seeds occur.
 std::string take_common_synthetic(std::map<std::size_t, std::string>& labels) {
   std::string common;
+  bool all = true;
   for (const auto& [i, label] : labels) {
     const std::string part = synthetic_part(label);
-    if (part.empty() || (!common.empty() && part != common)) return "";
+    if (part.empty()) {
+      all = false;
+      continue;
+    }
+    if (!common.empty() && part != common) return "";
     common = part;
   }
   if (common.empty()) return "";
   const std::string text = " (" + common + ")";
-  for (auto& [i, label] : labels) label.erase(label.find(text), text.size());
-  return common;
+  for (auto& [i, label] : labels) {
+    if (const std::size_t at = label.find(text); at != std::string::npos)
+      label.replace(at, text.size(), all ? "" : " (synthetic)");
+  }
+  return all ? common : "";
 }
 
 std::string significance_word(double p, bool significant, bool inconclusive) {

@@ -108,7 +108,8 @@ struct Answers {
   std::string unit_test;  // "tg128 t/s", "TTFT pp512 ms" when every row has one test, else "tg t/s", "TTFT ms"
   // What every item shares and the sentences say once, in the header rather than in each item:
   // "synthetic v2, seed 42" when every item's model is the same synthetic file (its label's
-  // " (synthetic v2, seed 42)", left out of the items); "" otherwise.
+  // " (synthetic v2, seed 42)", left out of the items); "" otherwise (beside real models each
+  // synthetic item says " (synthetic)" instead of its recipe and seed).
   std::string items_note;
   std::vector<PairAnswer> pairs;        // every pair of columns with an item in common, in column order
   std::vector<RankingAnswer> rankings;  // rows of `metric` with two or more contestants

@@ -232,6 +232,44 @@ TEST(Reversals, NoisyRunsAreSaidWhatFitsNowhereIsAnAnswerAndTheSyntheticLabelIsS
       << md.str();
 }
 
+// A new user's database of a real model and a synthetic one: "(synthetic v2, seed 42)" was in
+// every answer and ranking row, as only an all-synthetic set said it once. The synthetic items say
+// "(synthetic)" (the compare table's note says what that is).
+TEST(Reversals, BesideARealModelTheSyntheticRecipeIsSaidOnceAndItsItemsSaySynthetic) {
+  auto rec = [](const std::string& id, const std::string& host, const std::string& model, bool synthetic,
+                std::vector<int64_t> tg_ns) {
+    RunRecord r = testing::sample_record(id);
+    r.machine.hostname = host;
+    r.model.name = model;
+    r.model.fingerprint = "xxh64:" + model;
+    r.model.synthetic = synthetic;
+    r.model.synthetic_values = synthetic ? 2 : 0;
+    r.model.synthetic_seed = synthetic ? 42 : 0;
+    r.params.n_prompt = 0;
+    r.results.pp.reset();
+    r.results.ttft.reset();
+    r.results.tg = make_throughput(128, std::move(tg_ns));
+    return r;
+  };
+  const std::vector<RunRecord> records = {
+      rec("1", "a", "real", false, {1'000'000'000, 1'001'000'000, 999'000'000}),
+      rec("2", "b", "real", false, {2'000'000'000, 2'001'000'000, 1'999'000'000}),
+      rec("3", "a", "synth", true, {1'000'000'000, 1'001'000'000, 999'000'000}),
+      rec("4", "b", "synth", true, {2'000'000'000, 2'001'000'000, 1'999'000'000}),
+  };
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp) << cmp.error().message;
+  const Answers an = find_answers(*cmp, Metric::kTg);
+  EXPECT_EQ(an.items_note, "");
+  ASSERT_EQ(an.pairs.size(), 1u);
+  EXPECT_EQ(an.pairs[0].sentence.find("seed 42"), std::string::npos) << an.pairs[0].sentence;
+  EXPECT_NE(an.pairs[0].sentence.find("synth F32 (synthetic)"), std::string::npos) << an.pairs[0].sentence;
+  for (const RankingAnswer& r : an.rankings) EXPECT_EQ(r.item.find("seed 42"), std::string::npos) << r.item;
+  std::ostringstream md;
+  print_answer_sentences({an}, md);
+  EXPECT_EQ(md.str().find("seed 42"), std::string::npos) << md.str();
+}
+
 // The same -t 2 run on one shared VM stored as two machines: b +15 % with p < 0.0001 on three
 // tight repetitions a side, while a's run carries a steal note. The within-run spread does not
 // see what moved the whole run, so the table and the answers call the lead inconclusive
