@@ -140,7 +140,18 @@ Result<fit::FitRankingReport> rank_catalog(const FitRequest& o, const model::Mod
   if (o.device != "auto" && o.device != "all") {
     return fail(ErrorCode::kUsage, "--rank/--min-tps/--vs rank the whole catalog: drop --device " + o.device);
   }
-  if (o.ctx_size <= 0) return fail(ErrorCode::kUsage, "--rank/--min-tps/--vs: give the context to fit with -c N");
+  // Without -c: llama.cpp's default context, the model's n_ctx_train, one for every option (the
+  // report's what-to-buy answers plan at it too), and said.
+  fit::ContextParams at = ctx;
+  std::string ctx_note;
+  if (at.n_ctx <= 0) {
+    if (shape.n_ctx_train == 0)
+      return fail(ErrorCode::kUsage,
+                  "--rank/--min-tps/--vs: the model states no n_ctx_train: give the context with -c N");
+    at.n_ctx = static_cast<int>(shape.n_ctx_train);
+    ctx_note = "n_ctx = n_ctx_train " + std::to_string(at.n_ctx) +
+               " (llama.cpp's default context, for every option; -c N ranks at another)";
+  }
   if (o.count > 1 || !o.tensor_split.empty()) {
     return fail(ErrorCode::kUsage, "--rank/--min-tps/--vs choose the device count themselves: drop --count/-ts");
   }
@@ -153,9 +164,10 @@ Result<fit::FitRankingReport> rank_catalog(const FitRequest& o, const model::Mod
     return t;
   };
   fit::FitRankingReport rep;
+  if (!ctx_note.empty()) rep.notes.push_back(ctx_note);
   rep.model = model_label(o, shape);
   rep.model_path = model_source(o);
-  rep.ranking = fit::rank_devices(shape, *catalog, make_target, ctx, ngl, o.n_depth, *by, o.min_tps);
+  rep.ranking = fit::rank_devices(shape, *catalog, make_target, at, ngl, o.n_depth, *by, o.min_tps);
   const std::string file_type = o.preset.empty() ? "" : o.quant;
   const SpeedBasis basis = shape.causal ? load_speed_basis(*catalog) : SpeedBasis{};  // read once for both
   predict_ranking(rep, basis, shape, file_type, *catalog);
@@ -167,7 +179,7 @@ Result<fit::FitRankingReport> rank_catalog(const FitRequest& o, const model::Mod
     for (const std::string& name : names) {
       auto d = hw::find_device(*catalog, name);
       if (!d) return std::unexpected(d.error());
-      pair.push_back(fit::plan_option(shape, *d, make_target(*d), ctx, ngl, o.n_depth, 1));
+      pair.push_back(fit::plan_option(shape, *d, make_target(*d), at, ngl, o.n_depth, 1));
       both.push_back(std::move(*d));
     }
     rep.vs = fit::compare_devices(pair[0], pair[1]);

@@ -60,7 +60,12 @@ void predict_ranking(fit::FitRankingReport& rep, const SpeedBasis& basis, const 
   }
   rep.tg_predicted = std::move(pred.tg);
   rep.pp_predicted = std::move(pred.pp);
-  if (!basis.note.empty()) rep.notes.push_back(basis.note);
+  // The ranking's md shows its prediction columns with --wide only: the note says where they are.
+  if (!basis.note.empty())
+    rep.notes.push_back(basis.note.starts_with("pred = ")
+                            ? "pred (the tg pred and pp512 pred columns of --wide and -o json) = " +
+                                  basis.note.substr(7)
+                            : basis.note);
 }
 
 namespace {

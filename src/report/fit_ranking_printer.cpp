@@ -89,14 +89,15 @@ Table fit_ranking_table(const FitRankingReport& r) {
     t.add_row(std::move(cells));
     ++rank;
   }
-  if (!r.ranking.not_fitting.empty()) {
+  // --vs asks of two devices: the catalog's other devices are not its notes (json: not_fitting, left_out).
+  if (!r.vs && !r.ranking.not_fitting.empty()) {
     // Each name whole on its line.
     std::string names;
     for (const std::string& d : r.ranking.not_fitting) names += (names.empty() ? "" : ", ") + keep_whole(d);
     t.add_note("does not fit: " + names);
   }
   for (const std::string& d : r.ranking.dropped) t.add_note("below --min-tps: " + d);
-  if (!r.ranking.left_out.empty()) {
+  if (!r.vs && !r.ranking.left_out.empty()) {
     std::vector<std::string> names;
     for (const std::string& d : r.ranking.left_out) names.push_back(keep_whole(d));
     t.add_note("left out: " + join(names, ", ") + " (" + fit::kLeftOutReason + ")");
@@ -238,8 +239,24 @@ void print_fit_ranking(const FitRankingReport& r, OutputFormat format, std::ostr
       "model: " + r.model + " at n_ctx " + std::to_string(r.ranking.n_ctx) + "; ranked by " + order_text(r.ranking.by);
   if (r.ranking.min_tps > 0) head += "; tg bound >= " + shortest(r.ranking.min_tps) + " t/s";
   out << paragraph_lines(head) << "\n";
-  if (r.vs) out << paragraph_lines(r.vs->sentence) << "\n";  // the question asked (--vs A,B) first, the ranking after
-  if (!r.ranking.ranked.empty()) out << markdown_table(t, options.wide) << "\n";
+  if (r.vs) {
+    // The question asked (--vs A,B) first, then the options of A and B alone (any count, a partial
+    // offload), at their places in the ranking: the whole ranking of 30-odd rows buried the answer.
+    out << paragraph_lines(r.vs->sentence) << "\n";
+    Table pair(t.columns());
+    for (std::size_t i = 0; i < r.ranking.ranked.size() && i < t.rows().size(); ++i) {
+      const std::string& d = r.ranking.ranked[i].device;
+      if (d == r.vs->a || d == r.vs->b) pair.add_row(t.rows()[i]);
+    }
+    if (!pair.rows().empty()) out << markdown_table(pair, options.wide) << "\n";
+    const std::size_t others = r.ranking.ranked.size() - pair.rows().size();
+    if (others > 0)
+      out << paragraph_lines(std::to_string(others) + " other catalog options fit (-o json lists them; without --vs, " +
+                             "fit ranks them all)")
+          << "\n";
+  } else if (!r.ranking.ranked.empty()) {
+    out << markdown_table(t, options.wide) << "\n";
+  }
   out << paragraph_lines(buy_sentence(r)) << "\n";
   for (const auto& n : t.notes()) out << note_lines(n);
   out << std::flush;

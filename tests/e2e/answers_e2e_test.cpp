@@ -5,12 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "core/strings.h"
 #include "support/golden.h"
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
@@ -108,9 +108,36 @@ TEST(AnswersE2E, FitRanksTheCatalogByPriceWithUsableMemoryPrices) {
   const json fast_json = json::parse(fast.out);  // named: a range-for over a temporary's ["options"] dangles
   for (const json& o : fast_json["options"]) EXPECT_GE(o["tg_bound_tps"].get<double>(), 20) << o.dump();
 
-  const ProcessResult bad = run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--rank", "price"});
-  EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_NE(bad.err.find("give the context to fit with -c N"), std::string::npos) << bad.err;
+  // Without -c (#37: --rank and --vs were refused, "give the context to fit with -c N", where plain
+  // fit takes llama.cpp's default): every option at the model's n_ctx_train, and said.
+  for (const char* flag : {"--rank", "--vs"}) {
+    const std::string value = std::string(flag) == "--rank" ? "price" : "RTX 5090,M3 Ultra 512GB (Mac Studio)";
+    const ProcessResult dflt =
+        run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", flag, value, "-o", "json"});
+    ASSERT_EQ(dflt.exit_code, 0) << flag << ": " << dflt.err;
+    const json dj = json::parse(dflt.out);
+    EXPECT_EQ(dj["n_ctx"], 131072) << dflt.out.substr(0, 400);
+    EXPECT_NE(dj["notes"].dump().find("n_ctx = n_ctx_train 131072 (llama.cpp's default context, for every option"),
+              std::string::npos)
+        << dj["notes"].dump();
+  }
+  // --vs's md: the answer, then the options of the two devices alone (the whole ranking followed).
+  const ProcessResult vs =
+      run_process({RIGBENCH_BIN, "fit", "--preset", "Llama-3.1-70B", "--vs", "RTX 5090,M3 Ultra 512GB (Mac Studio)"});
+  ASSERT_EQ(vs.exit_code, 0) << vs.err;
+  std::vector<std::string> rows;
+  for (const std::string& line : split(vs.out, '\n')) {
+    if (line.starts_with("| ") && line.find("device") == std::string::npos && line.find("---") == std::string::npos)
+      rows.push_back(line);
+  }
+  ASSERT_EQ(rows.size(), 2u) << vs.out;
+  EXPECT_NE(rows[0].find("RTX 5090"), std::string::npos) << rows[0];
+  EXPECT_NE(rows[1].find("M3 Ultra 512GB (Mac Studio)"), std::string::npos) << rows[1];
+  EXPECT_NE(vs.out.find("other catalog options fit (-o json lists them; without --vs, fit ranks them all)"),
+            std::string::npos)
+      << vs.out;
+  EXPECT_EQ(vs.out.find("note: does not fit:"), std::string::npos) << vs.out;
+  EXPECT_LT(vs.out.find("The model fits M3"), vs.out.find("| device")) << vs.out;
 }
 
 // Every catalog entry is accounted for: ranked, below --min-tps, not fitting, or left out with
