@@ -28,12 +28,14 @@ namespace rigbench::cli {
 CLI::App* add_tune_command(CLI::App& app, TuneOptions& o) {
   CLI::App* cmd = app.add_subcommand(
       "tune", "Which flags run a model fastest here: candidates planned by fit, raced until one is known to lead");
-  cmd->add_option("model", o.models, "GGUF model file (default: bench's synthetic Llama-3.2-1B Q4_K_M)")->expected(0, 1);
+  cmd->add_option("model", o.models, "GGUF model file (default: bench's synthetic Llama-3.2-1B Q4_K_M)")
+      ->expected(0, 1);
   cmd->add_option("-m,--model", o.model_flags, "the model, as llama-bench takes it");
-  cmd->add_option("-c,--ctx-size", o.n_ctx, "the context you will run at, tokens: every candidate is planned by fit "
-                                            "and created at it")
+  cmd->add_option("-c,--ctx-size", o.n_ctx,
+                  "the context you will run at, tokens: every candidate is planned by fit "
+                  "and created at it (default: 4096, or the model's n_ctx_train where "
+                  "smaller)")
       ->check(int_range(1, 1 << 24))
-      ->capture_default_str()
       ->take_last();
   cmd->add_option("--parallel", o.n_parallel,
                   "llama-server's slots (-np): fit plans every candidate's KV cache for this many sequences; the "
@@ -88,8 +90,7 @@ CLI::App* add_tune_command(CLI::App& app, TuneOptions& o) {
       ->capture_default_str()
       ->take_last();
   add_knob_list_flags(*cmd, o.knobs, {"n_ctx", "n_depth"});
-  cmd->add_option("-o,--output", o.output, "output format: md, csv, json or jsonl")->capture_default_str()
-      ->take_last();
+  cmd->add_option("-o,--output", o.output, "output format: md, csv, json or jsonl")->capture_default_str()->take_last();
   add_record_flags(*cmd, o.db_path, o.no_db, o.tags, o.machine, "trials");
   add_progress_flags(*cmd, o.progress, o.no_progress);
   cmd->add_flag("-v,--verbose", o.verbose, "show llama.cpp's own log on stderr");
@@ -127,7 +128,7 @@ Status validate(TuneOptions& o, measure::TuneSpec& spec) {
   if (o.no_db && !o.db_path.empty()) return fail(ErrorCode::kUsage, "--db and --no-db: give one, not both");
   if (auto shown = show_progress(o.progress, o.no_progress, false); !shown) return std::unexpected(shown.error());
   if (Status s = normalize_knob_lists(o.knobs); !s) return s;
-  spec.n_ctx = o.n_ctx;
+  spec.n_ctx = o.n_ctx > 0 ? o.n_ctx : measure::kTuneDefaultCtx;  // o.n_ctx 0: lowered to n_ctx_train later
   spec.n_parallel = o.n_parallel;
   spec.n_depth = o.n_depth;
   spec.n_prompt = o.n_prompt;
@@ -158,18 +159,16 @@ Status validate(TuneOptions& o, measure::TuneSpec& spec) {
     }
     spec.serve.concurrency = o.concurrency > 0 ? o.concurrency : o.n_parallel;
     spec.serve.num_requests = o.num_requests;
-    if (o.n_ctx / o.n_parallel < o.n_prompt + o.n_gen) {
-      return fail(ErrorCode::kUsage, "-c " + std::to_string(o.n_ctx) + " over -np " + std::to_string(o.n_parallel) +
-                                         " slots leaves " + std::to_string(o.n_ctx / o.n_parallel) +
+    if (spec.n_ctx / o.n_parallel < o.n_prompt + o.n_gen) {
+      return fail(ErrorCode::kUsage, "-c " + std::to_string(spec.n_ctx) + " over -np " + std::to_string(o.n_parallel) +
+                                         " slots leaves " + std::to_string(spec.n_ctx / o.n_parallel) +
                                          " tokens a request, fewer than -p + -n (" +
                                          std::to_string(o.n_prompt + o.n_gen) + ")");
     }
   }
-  const int needed = o.n_depth + (*objective == measure::TuneObjective::kTg ? 0 : o.n_prompt) +
-                     (*objective == measure::TuneObjective::kTg || *objective == measure::TuneObjective::kBalanced
-                          ? o.n_gen : 0);
-  if (o.n_ctx < needed) {
-    return fail(ErrorCode::kUsage, "-c " + std::to_string(o.n_ctx) + " is smaller than the test needs (" +
+  const int needed = measure::tune_tokens_needed(spec);
+  if (spec.n_ctx < needed) {
+    return fail(ErrorCode::kUsage, "-c " + std::to_string(spec.n_ctx) + " is smaller than the test needs (" +
                                        std::to_string(needed) + " tokens: -d + the objective's -p and -n)");
   }
   return {};
@@ -205,6 +204,9 @@ Status run_tune_command(TuneOptions& o) {
   measure::Job job;
   auto rpc_servers = measure::prepare_job(plan, job);
   if (!rpc_servers) return std::unexpected(rpc_servers.error());
+  const std::string lowered =
+      o.n_ctx > 0 ? "" : measure::lower_default_ctx(spec, job.shapes.at(spec.model_path).n_ctx_train);
+  if (!lowered.empty()) std::fprintf(stderr, "rigbench: tune: %s\n", lowered.c_str());
   auto opened = store::open_results_db(o.db_path, o.no_db);
   if (!opened) return std::unexpected(opened.error());
   std::unique_ptr<store::SqliteStore> db = std::move(*opened);

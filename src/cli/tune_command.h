@@ -14,7 +14,7 @@ namespace rigbench::cli {
 struct TuneOptions {
   std::vector<std::string> models;                         // the model (one; default: bench's embedded default)
   std::vector<std::string> model_flags;                    // -m/--model
-  int n_ctx = 4096;                                        // -c: the context planned and created
+  int n_ctx = 0;  // -c: the context planned and created; 0 = 4096, or the model's n_ctx_train where smaller
   int n_parallel = 1;                                      // -np: server slots: fit plans them; the commands
   int n_depth = 0;                                         // -d
   int n_prompt = 512;                                      // -p

@@ -116,8 +116,8 @@ std::vector<TuneCandidate> tune_candidates(const TuneSpec& spec, const Job& job)
       if (!user_cache && !user_fa && p.flash_attn == "off" && quantized_kv_type(p.type_v)) continue;
       c.dropped = s.error().message;
     }
-    if (const auto unmapped = llama_server_unmapped(p); spec.objective == TuneObjective::kServe && c.dropped.empty() &&
-                                                        !unmapped.empty()) {
+    if (const auto unmapped = llama_server_unmapped(p);
+        spec.objective == TuneObjective::kServe && c.dropped.empty() && !unmapped.empty()) {
       c.dropped = "llama-server's command line does not carry " + join(unmapped, ", ");
     }
     out.push_back(std::move(c));
@@ -159,6 +159,21 @@ std::vector<double> objective_samples(TuneObjective objective, const RunRecord& 
   return {};
 }
 
+int tune_tokens_needed(const TuneSpec& spec) {
+  const bool tg = spec.objective == TuneObjective::kTg;
+  return spec.n_depth + (tg ? 0 : spec.n_prompt) + (tg || spec.objective == TuneObjective::kBalanced ? spec.n_gen : 0);
+}
+
+std::string lower_default_ctx(TuneSpec& spec, uint32_t n_ctx_train) {
+  const int train = static_cast<int>(n_ctx_train);
+  const int per_slot = spec.objective == TuneObjective::kServe ? spec.n_prompt + spec.n_gen : 0;
+  const bool holds = train >= tune_tokens_needed(spec) && train / std::max(spec.n_parallel, 1) >= per_slot;
+  if (train <= 0 || train >= spec.n_ctx || !holds) return "";
+  spec.n_ctx = train;
+  return "n_ctx " + std::to_string(train) + ", the model's n_ctx_train (below the default " +
+         std::to_string(kTuneDefaultCtx) + "; -c N sets it)";
+}
+
 std::string objective_label(const TuneSpec& spec) {
   const std::string pp = "pp" + std::to_string(spec.n_prompt), tg = "tg" + std::to_string(spec.n_gen);
   const std::string at = spec.n_depth > 0 ? " @ d" + std::to_string(spec.n_depth) : "";
@@ -194,8 +209,7 @@ void count_machine_noise(TuneResult& result, const RunRecord& trial) {
   result.disturbed_trials += disturbed;
 }
 
-Result<TuneResult> run_tune(const TuneSpec& spec, const Job& job, Runner& runner,
-                            const RecordSink& sink) {
+Result<TuneResult> run_tune(const TuneSpec& spec, const Job& job, Runner& runner, const RecordSink& sink) {
   TuneResult result;
   result.tune_id = new_record_id();
   result.candidates = tune_candidates(spec, job);
@@ -214,9 +228,9 @@ Result<TuneResult> run_tune(const TuneSpec& spec, const Job& job, Runner& runner
     if (first_fit != result.candidates.end()) {
       return fail(ErrorCode::kInvalidInput, "no configuration fits: " + first_fit->dropped);
     }
-    return fail(ErrorCode::kInvalidInput, "no configuration can run: " + (result.candidates.empty()
-                                                                             ? std::string("no candidate")
-                                                                             : result.candidates.front().dropped));
+    return fail(ErrorCode::kInvalidInput,
+                "no configuration can run: " +
+                    (result.candidates.empty() ? std::string("no candidate") : result.candidates.front().dropped));
   }
   RaceConfig config = spec.race;
   config.lower_is_better = spec.objective == TuneObjective::kTtft;
@@ -254,12 +268,14 @@ Result<TuneResult> run_tune(const TuneSpec& spec, const Job& job, Runner& runner
     context.tags.insert(context.tags.end(), tags.begin(), tags.end());
     const auto t0 = std::chrono::steady_clock::now();
     std::string failed;
-    auto summary = run_plan({tc}, job.models, context, runner, [&](const RunRecord& rec) -> Status {
-      ++result.trials;
-      out.samples = objective_samples(spec.objective, rec);
-      if (!rec.failed.empty()) failed = rec.failed;
-      return stored(rec);
-    }, {c.roofline});
+    auto summary = run_plan({tc}, job.models, context, runner,
+                            [&](const RunRecord& rec) -> Status {
+                              ++result.trials;
+                              out.samples = objective_samples(spec.objective, rec);
+                              if (!rec.failed.empty()) failed = rec.failed;
+                              return stored(rec);
+                            },
+                            {c.roofline});
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!summary) {
       sink_error = std::unexpected(summary.error());

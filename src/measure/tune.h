@@ -36,14 +36,14 @@ Result<TuneObjective> parse_tune_objective(const std::string& text);
 
 // What --objective serve adds: the server, the load, the service level.
 struct TuneServe {
-  std::string server_binary;  // llama-server (find_llama_server), started once per trial of a candidate
-  int concurrency = 1;        // --concurrency: requests in flight in each load run (the CLI's default: -np)
-  int num_requests = 0;       // --num-requests: requests counted per load run (one sample); 0 = 4 per
-                              // request in flight, at least 8
-  Slo slo;                    // --slo: goodput's objectives (serve-bench's syntax); none = rank by output t/s
-  std::string slo_text;       // --slo as given, kept in the records
-  double start_timeout_s = 300;              // the longest wait for a server's /health, s
-  const std::atomic<bool>* stop = nullptr;   // Ctrl-C: cancels the load in flight
+  std::string server_binary;     // llama-server (find_llama_server), started once per trial of a candidate
+  int concurrency = 1;           // --concurrency: requests in flight in each load run (the CLI's default: -np)
+  int num_requests = 0;          // --num-requests: requests counted per load run (one sample); 0 = 4 per
+                                 // request in flight, at least 8
+  Slo slo;                       // --slo: goodput's objectives (serve-bench's syntax); none = rank by output t/s
+  std::string slo_text;          // --slo as given, kept in the records
+  double start_timeout_s = 300;  // the longest wait for a server's /health, s
+  const std::atomic<bool>* stop = nullptr;  // Ctrl-C: cancels the load in flight
 };
 
 // Requests counted per load run: serve.num_requests, else 4 per request in flight, at least 8.
@@ -51,19 +51,19 @@ int serve_requests_per_run(const TuneServe& serve);
 
 struct TuneSpec {
   std::string model_path;
-  int n_ctx = 4096;      // -c: the context every candidate is planned (fit) and created at, tokens
-  int n_parallel = 1;    // -np: the server's slots: fit plans every candidate for this many sequences (a KV
-                         // stream of n_ctx / n_parallel cells each, llama.cpp's default); the printed commands;
-                         // serve: the started llama-server's -np
-  int n_depth = 0;       // -d: tokens in the KV cache before each timed test
-  int n_prompt = 512;    // -p: the pp test's tokens (objectives pp, ttft, balanced); serve: each request's prompt
-  int n_gen = 128;       // -n: the tg test's tokens (objectives tg, balanced); serve: each request's output
+  int n_ctx = 4096;    // -c: the context every candidate is planned (fit) and created at, tokens
+  int n_parallel = 1;  // -np: the server's slots: fit plans every candidate for this many sequences (a KV
+                       // stream of n_ctx / n_parallel cells each, llama.cpp's default); the printed commands;
+                       // serve: the started llama-server's -np
+  int n_depth = 0;     // -d: tokens in the KV cache before each timed test
+  int n_prompt = 512;  // -p: the pp test's tokens (objectives pp, ttft, balanced); serve: each request's prompt
+  int n_gen = 128;     // -n: the tg test's tokens (objectives tg, balanced); serve: each request's output
   TuneObjective objective = TuneObjective::kTg;
   // The user's knob lists (canonical text, as bench's PlanSpec::knobs): each replaces tune's
   // own list for that knob; a knob in neither runs at its default.
   std::map<std::string, std::vector<std::string>> knobs;
-  RaceConfig race;       // --max-time is race.budget_s; lower_is_better is set from the objective
-  int warmup = 1;        // warmup passes per trial (bench's --warmup)
+  RaceConfig race;                // --max-time is race.budget_s; lower_is_better is set from the objective
+  int warmup = 1;                 // warmup passes per trial (bench's --warmup)
   std::vector<std::string> tags;  // --tag, kept with every trial's record besides the tune tag
   TuneServe serve;                // objective serve only
 };
@@ -80,15 +80,15 @@ std::map<std::string, std::vector<std::string>> tune_knobs(const MachineInfo& ma
 
 // One configuration tune considered.
 struct TuneCandidate {
-  TestCase test;        // the full test: the candidate's knobs, the objective's tokens, n_ctx, fixed repetitions
-  std::string dropped;  // "" = raced; else why not, one line: fit's refusal, or llama.cpp's rule
+  TestCase test;              // the full test: the candidate's knobs, the objective's tokens, n_ctx, fixed repetitions
+  std::string dropped;        // "" = raced; else why not, one line: fit's refusal, or llama.cpp's rule
   bool does_not_fit = false;  // dropped because fit says it will not fit this machine
   Roofline roofline;          // fit's tg bound for it (preflight)
 };
 
 // The candidates of `spec` for `job` (its model inspected, its machine and target set:
-// prepare_job, set_job_target; tune_knobs reads job.context.machine): the product of `spec.knobs` over tune_knobs for the rest, in the plan's
-// order (core/knobs.h: model-load knobs outermost, so the model loads once per value); K and V
+// prepare_job, set_job_target; tune_knobs reads job.context.machine): the product of `spec.knobs` over tune_knobs for
+// the rest, in the plan's order (core/knobs.h: model-load knobs outermost, so the model loads once per value); K and V
 // cache types tied (equal) unless the user listed either; a KV cache llama.cpp refuses for the
 // model (fit::check_cache_types) dropped with the reason (tune's own lists never pair a
 // quantized V with flash attention off); each planned by fit at
@@ -108,6 +108,16 @@ std::string objective_label(const TuneSpec& spec);
 
 // The unit of objective_label's figure: "t/s", "ms" (ttft) or "req/s" (serve with an SLO).
 std::string objective_unit(const TuneSpec& spec);
+
+// Tokens one trial holds in its context: n_depth plus the objective's n_prompt and n_gen.
+int tune_tokens_needed(const TuneSpec& spec);
+
+inline constexpr int kTuneDefaultCtx = 4096;  // tokens: tune's context without -c
+
+// A tune without -c: spec.n_ctx (kTuneDefaultCtx) lowered to the model's n_ctx_train (tokens, from
+// the GGUF) where that is smaller and still holds a trial (serve: a request in each of its slots);
+// returns what it did, for the user ("" when it kept spec.n_ctx).
+std::string lower_default_ctx(TuneSpec& spec, uint32_t n_ctx_train);
 
 struct TuneResult {
   std::string tune_id;  // 32 hex digits; every trial's record carries the tag "tune:<tune_id>"
@@ -134,7 +144,6 @@ void count_machine_noise(TuneResult& result, const RunRecord& trial);
 // Ctrl-C (`runner`'s cancel flag) ends the race: the trials so far are stored, the result
 // holds the best so far (race.end kInterrupted). Errors: kInvalidInput when no candidate fits
 // or every one is refused, naming the first reason (fit's numbers); the sink's error.
-Result<TuneResult> run_tune(const TuneSpec& spec, const Job& job, Runner& runner,
-                            const RecordSink& sink);
+Result<TuneResult> run_tune(const TuneSpec& spec, const Job& job, Runner& runner, const RecordSink& sink);
 
 }  // namespace rigbench::measure

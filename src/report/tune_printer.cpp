@@ -68,6 +68,11 @@ std::string where_out(const RaceEntry& e) {
   return e.round_out == 0 ? "in the screen" : "in round " + std::to_string(e.round_out);
 }
 
+// Whom a gap is measured against: a screened-out candidate's figures and gap are the screen's
+// shorter test, against the screen's leader, never against the table's full-test figures (a
+// screen figure above the winner's read "-29.7 %").
+std::string against(const RaceEntry& e) { return e.round_out == 0 ? " vs the screen's leader" : ""; }
+
 // The knobs that vary among the candidates, as flags a user types ("-t 2 -fa on").
 std::string settings_text(const TuneResult& r, const BenchParams& p) {
   std::vector<std::string> parts;
@@ -105,12 +110,12 @@ std::string reason(const TuneReport& rep, const std::vector<int>& order, int i) 
     case RaceStatus::kContender:
       return "still in the race: " + pct_text(e->gap_pct) + ", " + p_text(e->p_value);
     case RaceStatus::kSlower:
-      return "slower " + where_out(*e) + ": " + pct_text(e->gap_pct) + ", " + p_text(e->p_value);
+      return "slower " + where_out(*e) + ": " + pct_text(e->gap_pct) + against(*e) + ", " + p_text(e->p_value);
     case RaceStatus::kHalved:
       // Left by rank, not by the test (docs/tune.md): said as what it was.
       return std::string(e->round_out == 0 ? "not in the screen's best third"
                                            : "in the slower half of round " + std::to_string(e->round_out)) +
-             " by mean: " + pct_text(e->gap_pct) + ", " + p_text(e->p_value);
+             " by mean: " + pct_text(e->gap_pct) + against(*e) + ", " + p_text(e->p_value);
     case RaceStatus::kFailed:
       return "failed: " + e->error;
   }
@@ -160,7 +165,8 @@ Table candidate_table(const TuneReport& rep, const std::vector<int>& order, bool
       const Knob* k = find_knob(key);
       row.push_back(TableCell::str(k ? knob_text(*k, c.test.params) : ""));
     }
-    row.push_back(TableCell::number(f.mean, 2));
+    row.push_back(std::isfinite(f.mean) ? TableCell::number_text(f.mean, format_fixed(f.mean, 2) + (f.screen ? "*" : ""))
+                                        : TableCell::number(f.mean, 2));
     row.push_back(std::isfinite(f.low) ? TableCell::number_text(f.low, format_fixed(f.low, 2) + "-" + format_fixed(f.high, 2))
                                        : TableCell::absent());
     row.push_back(TableCell::number(f.high, 2));
@@ -425,7 +431,7 @@ void print_tune(const TuneReport& rep, OutputFormat format, std::ostream& out) {
                      "(alpha " + format_fixed(spec.race.alpha, 2) + "); every trial is stored with the tag tune:" +
                      r.tune_id;
   if (any_screen_figures(r)) {
-    note = "n* = samples of the screen round" +
+    note = "* = figures and samples (n*) of the screen round" +
            std::string(spec.n_gen > 0 && spec.objective != measure::TuneObjective::kPp &&
                                spec.objective != measure::TuneObjective::kTtft &&
                                spec.objective != measure::TuneObjective::kServe

@@ -89,7 +89,7 @@ TEST(TuneE2E, MarkdownScreensManyCandidatesAndNamesWhyEachLost) {
   EXPECT_NE(r.out.find("\n  llama-server -m "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\n  llama-bench -m "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\n  Ollama Modelfile: PARAMETER num_ctx 256;"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("n* = samples of the screen round"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("* = figures and samples (n*) of the screen round"), std::string::npos) << r.out;
 }
 
 TEST(TuneE2E, AModelThatFitsNowhereIsOneLineWithFitsNumbers) {

@@ -148,3 +148,31 @@ TEST(TuneServeRequests, FourPerRequestInFlightAtLeastEightUnlessGiven) {
 
 }  // namespace
 }  // namespace rigbench::measure
+
+namespace rigbench::measure {
+namespace {
+
+// A new user's tune of stories260K (n_ctx_train 2048) ran at the default 4096, past the model's
+// context: without -c the context is the model's where that is smaller and still holds a trial.
+TEST(TuneContext, WithoutCTheDefaultIsLoweredToTheModelsContextWhereItHoldsATrial) {
+  TuneSpec spec;  // tg128 at 4096
+  EXPECT_EQ(lower_default_ctx(spec, 2048), "n_ctx 2048, the model's n_ctx_train (below the default 4096; -c N sets it)");
+  EXPECT_EQ(spec.n_ctx, 2048);
+  TuneSpec big;
+  EXPECT_EQ(lower_default_ctx(big, 131072), "");  // larger: the default stays
+  EXPECT_EQ(big.n_ctx, 4096);
+  TuneSpec unknown;
+  EXPECT_EQ(lower_default_ctx(unknown, 0), "");
+  EXPECT_EQ(unknown.n_ctx, 4096);
+  TuneSpec deep;
+  deep.n_depth = 2000;  // 2000 + 128 tokens do not fit 2048: the default stays, and -c's check says the rest
+  EXPECT_EQ(lower_default_ctx(deep, 2048), "");
+  EXPECT_EQ(deep.n_ctx, 4096);
+  TuneSpec serve;
+  serve.objective = TuneObjective::kServe;
+  serve.n_parallel = 8;  // 2048 / 8 = 256 cells a slot, fewer than 512 + 128
+  EXPECT_EQ(lower_default_ctx(serve, 2048), "");
+}
+
+}  // namespace
+}  // namespace rigbench::measure

@@ -117,7 +117,10 @@ TEST(TunePrinter, MarkdownSaysWhyEachLostAndHowToRunTheWinner) {
   EXPECT_NE(md.find("winner: +11.1 % over #2, p = 0.012"), std::string::npos) << md;
   EXPECT_NE(md.find("slower in round 1: -10.0 %, p = 0.012"), std::string::npos) << md;
   // "halved" is the race's word (json status); people read what happened.
-  EXPECT_NE(md.find("not in the screen's best third by mean: -50.0 %, p < 0.001"), std::string::npos) << md;
+  // The gap is the screen's, against its leader (its figures are marked *), wrapped in its cell.
+  EXPECT_NE(md.find("not in the screen's best third by mean: -50.0 % vs the"), std::string::npos) << md;
+  EXPECT_NE(md.find("screen's leader, p < 0.001"), std::string::npos) << md;
+  EXPECT_NE(md.find("10.10* |"), std::string::npos) << md;
   EXPECT_EQ(md.find("halved in"), std::string::npos) << md;
   EXPECT_NE(md.find("does not fit (note 1)"), std::string::npos) << md;
   EXPECT_NE(md.find("note: 1. does not fit: model 'x' at n_ctx 4096 will not fit this machine: needs 30.00 GiB"), std::string::npos) << md;
