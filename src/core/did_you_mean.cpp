@@ -86,8 +86,16 @@ std::string squashed(std::string_view name) {
 
 std::vector<std::string> names_like(std::string_view word, const std::vector<std::string>& names) {
   const std::string w = squashed(word);
-  std::vector<std::string> equal, begun, near;
+  std::vector<std::string> equal, begun, worded, near;
   if (w.empty()) return {};
+  // `w` begins at one of n's later words ("3090" in "RTX 3090 Ti"), three characters or more.
+  auto at_a_word = [&](const std::string& n) {
+    if (w.size() < 3) return false;
+    for (std::size_t k = n.find(' '); k != std::string::npos; k = n.find(' ', k + 1)) {
+      if (squashed(std::string_view(n).substr(k + 1)).starts_with(w)) return true;
+    }
+    return false;
+  };
   std::size_t nearest = edit_limit(w.size());  // the largest distance still kept
   for (const auto& n : names) {
     const std::string s = squashed(n);
@@ -95,6 +103,8 @@ std::vector<std::string> names_like(std::string_view word, const std::vector<std
       equal.push_back(n);
     } else if (s.starts_with(w)) {
       begun.push_back(n);
+    } else if (at_a_word(n)) {
+      worded.push_back(n);
     } else if (w.size() >= 2) {
       const std::size_t d = edit_distance(w, s);
       if (d > nearest) continue;
@@ -105,6 +115,7 @@ std::vector<std::string> names_like(std::string_view word, const std::vector<std
   }
   if (!equal.empty()) return equal;
   if (!begun.empty()) return begun;
+  if (!worded.empty()) return worded;
   return near;
 }
 

@@ -28,7 +28,9 @@ std::string squashed(std::string_view name);
 
 // The names `word` may mean, in the order given, compared squashed (spaces, dashes and case
 // ignored): those equal to it, else those it begins ("M2 Pro" -> "M2 Pro 16GB", "M2 Pro 32GB"),
-// else the nearest within 1 edit (2 for 5 characters or more; all of them at that distance).
+// else those one of whose later words it begins, for three characters or more ("3090" -> "RTX
+// 3090", "RTX 3090 Ti"), else the nearest within 1 edit (2 for 5 characters or more; all of them
+// at that distance).
 // Empty when none is close.
 std::vector<std::string> names_like(std::string_view word, const std::vector<std::string>& names);
 

@@ -27,6 +27,10 @@ TEST(NamesLike, SpacesDashesAndCaseAreIgnoredAndABeginningListsEveryEntryItBegin
   EXPECT_EQ(names_like("rtx-3090", catalog), (std::vector<std::string>{"RTX 3090"}));
   EXPECT_EQ(names_like("M2 Pro", catalog), (std::vector<std::string>{"M2 Pro 16GB", "M2 Pro 32GB"}));
   EXPECT_EQ(names_like("M2Pro", catalog), (std::vector<std::string>{"M2 Pro 16GB", "M2 Pro 32GB"}));
+  // A later word of the name: "3090" (a new user's --device 3090 got the whole catalog's count).
+  EXPECT_EQ(names_like("3090", catalog), (std::vector<std::string>{"RTX 3090"}));
+  EXPECT_EQ(names_like("Pro 32", catalog), (std::vector<std::string>{"M2 Pro 32GB"}));
+  EXPECT_EQ(names_like("90", catalog), (std::vector<std::string>{}));  // two characters: too short to say
   // A typo within the edit limit, else nothing.
   EXPECT_EQ(names_like("RTX 3009", catalog), (std::vector<std::string>{"RTX 3090"}));
   EXPECT_EQ(names_like("H100SXN", catalog), (std::vector<std::string>{"H100 SXM"}));
