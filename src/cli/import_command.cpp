@@ -147,6 +147,11 @@ Status run_import_command(const ImportOptions& o) {
     counts.push_back(*c);
     for (const std::string& note : batch.notes)
       std::fprintf(stderr, "rigbench: note: import '%s': %s\n", batch.path.c_str(), note.c_str());
+    for (const auto& [name, n] : c->stored_as)
+      std::fprintf(stderr,
+                   "rigbench: note: import '%s': %zu of its records are stored already, as machine '%s': kept "
+                   "under that name (an import never renames a stored run)\n",
+                   batch.path.c_str(), n, name.c_str());
     for (const std::string& why : batch.skipped)
       std::fprintf(stderr, "rigbench: note: %s: %s\n", batch.path.c_str(), why.c_str());
   }

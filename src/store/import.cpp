@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "core/strings.h"
@@ -239,16 +240,21 @@ Status read_text_format(const std::string& text, const ImportOptions& options, I
               "table)");
 }
 
-// record_ids already in the database at `path`, read through a second, read-only connection.
-Result<std::unordered_set<std::string>> stored_record_ids(const std::string& path) {
+// record_ids already in the database at `path`, each with the machine it is stored under
+// (machine_hostname), read through a second, read-only connection.
+Result<std::unordered_map<std::string, std::string>> stored_record_ids(const std::string& path) {
   auto opened = open_sqlite_to_read(path);
   if (!opened) return fail(ErrorCode::kRuntime, "database '" + path + "': " + opened.error().message);
   sqlite3* db = opened->get();
-  std::unordered_set<std::string> ids;
+  std::unordered_map<std::string, std::string> ids;
   sqlite3_stmt* st = nullptr;
-  int rc = sqlite3_prepare_v2(db, "SELECT record_id FROM runs", -1, &st, nullptr);
+  int rc = sqlite3_prepare_v2(db, "SELECT record_id, machine_hostname FROM runs", -1, &st, nullptr);
   if (rc == SQLITE_OK) {
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) ids.insert(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+      const auto* host = sqlite3_column_text(st, 1);
+      ids.emplace(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)),
+                  host ? reinterpret_cast<const char*>(host) : "");
+    }
   }
   std::string msg = rc == SQLITE_DONE ? "" : sqlite3_errmsg(db);
   sqlite3_finalize(st);
@@ -324,7 +330,11 @@ Result<ImportCounts> save_batch(SqliteStore& db, const ImportBatch& batch) {
   if (!ids) return std::unexpected(ids.error());
   ImportCounts counts;
   for (const RunRecord& rec : batch.records) {
-    const bool stored = !ids->insert(rec.record_id).second;
+    const auto [at, fresh] = ids->emplace(rec.record_id, rec.machine.hostname);
+    const bool stored = !fresh;
+    // The same run under another machine name (--machine/--hostname on a second import): the
+    // stored record keeps its name, and the count says so.
+    if (stored && at->second != rec.machine.hostname) counts.stored_as[at->second] += 1;
     if (stored && !SqliteStore::holds_samples(rec)) {
       ++counts.already_stored;
       continue;

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,9 @@ struct ImportCounts {
   std::size_t already_stored = 0;  // records whose record_id was there already (left as they were)
   std::size_t samples_added = 0;   // records stored without raw samples (llama-bench csv or sql) that
                                    // this file's copy of the same run, with them, replaced
+  // Of the records already stored, those stored under another machine name than this file's
+  // (an import again with --machine): that name -> how many. The stored name stays.
+  std::map<std::string, std::size_t> stored_as;
 };
 
 // Saves every record of `batch` into `db`, one transaction each. Errors: SqliteStore's.

@@ -233,6 +233,15 @@ TEST_F(LlamaBenchImportE2E, ImportWithoutAMachineNamesItFromTheFile) {
   ASSERT_EQ(renamed.exit_code, 0) << renamed.err;
   EXPECT_EQ(renamed.err.find("names no machine"), std::string::npos) << renamed.err;
   for (const json& rec : exported(dir.file("y.db"))) EXPECT_EQ(rec["machine"]["hostname"], "rig-lb");
+  // The same file again under another name: the stored runs keep theirs, and that is said (it was
+  // "already stored" without a word of the name given).
+  const ProcessResult again =
+      run_process({RIGBENCH_BIN, "import", "--db", dir.file("y.db"), "--machine", "rig-other", dir.file("lb.jsonl")});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.err.find("2 of its records are stored already, as machine 'rig-lb': kept under that name"),
+            std::string::npos)
+      << again.err;
+  for (const json& rec : exported(dir.file("y.db"))) EXPECT_EQ(rec["machine"]["hostname"], "rig-lb");
 }
 
 // Issue 37 (llama.cpp #15554): a backend's log printed on standard output before llama-bench's
