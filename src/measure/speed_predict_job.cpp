@@ -135,7 +135,7 @@ DevicePredictions predict_this_machine(const OwnBasis& basis, const model::Model
     fit::SpeedPrediction p = fit::predict_speed(basis.points, q);
     if (!p.has_basis)
       p.basis = "no basis (no stored " + std::string(phase == fit::Phase::kTg ? "tg" : "pp") + " run of " +
-                q.device_class + ")";
+                q.device_class + " that it learns from: undisturbed, at depth 0, every layer on its device)";
     (phase == fit::Phase::kTg ? out.tg : out.pp).push_back(std::move(p));
   }
   return out;
