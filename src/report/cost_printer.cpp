@@ -128,18 +128,20 @@ void print_cost(const cost::CostReport& r, OutputFormat format, std::ostream& ou
   }
   const auto& in = r.inputs;
   const std::string cur = in.currency;
-  out << "inputs: " << num(in.tokens_per_s, "%g") << " tokens/s"
-      << (in.rate_source.empty() ? std::string() : " (" + in.rate_source + ")") << "; ";
+  // One paragraph within 120 columns (was a 184-column line); watts to four figures ("65 W", not
+  // the integration's "64.9999 W").
+  std::string inputs = "inputs: " + num(in.tokens_per_s, "%g") + " tokens/s" +
+                       (in.rate_source.empty() ? std::string() : " (" + in.rate_source + ")") + "; ";
   if (in.power_method == "none") {
-    out << "no power given or measured";
+    inputs += "no power given or measured";
   } else {
-    out << num(r.wall_active_w, "%g") << " W active, "
-        << (given(r.wall_idle_w) ? num(r.wall_idle_w, "%g") + " W idle" : std::string("idle not given"))
-        << " at the wall (power " << in.power_method << ")";
+    inputs += num(r.wall_active_w, "%.4g") + " W active, " +
+              (given(r.wall_idle_w) ? num(r.wall_idle_w, "%.4g") + " W idle" : std::string("idle not given")) +
+              " at the wall (power " + in.power_method + ")";
   }
   if (given(in.price_per_kwh))
-    out << "; " << num(in.price_per_kwh, "%.4g") << " " << cur << "/kWh (" << in.price_source << ")";
-  out << "\n\n" << markdown_table(t) << "\n";
+    inputs += "; " + num(in.price_per_kwh, "%.4g") + " " + cur + "/kWh (" + in.price_source + ")";
+  out << paragraph_lines(inputs) << "\n" << markdown_table(t) << "\n";
   if (given(in.api_price_per_mtok)) {
     const double b = r.break_even_utilization;
     if (std::isinf(b)) {

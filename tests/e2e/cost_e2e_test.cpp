@@ -98,7 +98,8 @@ TEST(CostE2E, MarkdownWithATariffAndAnotherCurrency) {
   // Mean price (0.30 × 16 + 0.18 × 8) / 24 = 0.26; 8.75 J/token × 0.26 / 3.6 = 0.631944
   EXPECT_NE(testing::unpadded(r.out).find("| figure | J/token | USD/Mtok |"), std::string::npos) << r.out;
   EXPECT_NE(testing::unpadded(r.out).find("| electricity, gross | 8.75 | 0.6319 |"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("0.26 USD/kWh (hour-weighted mean of tariff day=0.30@07-23,night=0.18)"), std::string::npos)
+  EXPECT_NE(testing::unwrapped(r.out).find("0.26 USD/kWh (hour-weighted mean of tariff day=0.30@07-23,night=0.18)"),
+            std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("note: marginal energy and energy at a utilization: give --idle-watts"), std::string::npos)
       << r.out;

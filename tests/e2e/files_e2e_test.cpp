@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/strings.h"
+#include "support/golden.h"
 #include "support/subprocess.h"
 #include "support/temp_dir.h"
 
@@ -461,7 +462,7 @@ TEST(FilesE2E, CostRunSaysWhichRunAndNeverStatedWithoutPower) {
       ", tested " + rec["test_time"].get<std::string>();
   EXPECT_EQ(md.out.rfind(want + "\n", 0), 0u) << md.out;
   EXPECT_EQ(md.out.find("stated"), std::string::npos) << md.out;
-  EXPECT_NE(md.out.find("no power given or measured"), std::string::npos) << md.out;
+  EXPECT_NE(testing::unwrapped(md.out).find("no power given or measured"), std::string::npos) << md.out;
   const ProcessResult j =
       run_process({RIGBENCH_BIN, "cost", "--run", "latest", "--db", dir.file("r.db"), "-o", "json"});
   ASSERT_EQ(j.exit_code, 0) << j.err;
@@ -476,7 +477,8 @@ TEST(FilesE2E, CostRunSaysWhichRunAndNeverStatedWithoutPower) {
   EXPECT_NE(stated.out.find("(power stated)"), std::string::npos) << stated.out;
   // A user found "40 W active, - W idle" and a note per unavailable meter, each with its fix,
   // under figures priced from the power given: one line says the run was not measured.
-  EXPECT_NE(stated.out.find("40 W active, idle not given at the wall"), std::string::npos) << stated.out;
+  EXPECT_NE(testing::unwrapped(stated.out).find("40 W active, idle not given at the wall"), std::string::npos)
+      << stated.out;
   if (md.out.find("the run's energy: ") != std::string::npos) {  // the run had no meter here
     EXPECT_NE(stated.out.find("note: the run's energy: not measured (no meter could read it: `rigbench hw` says why); "
                               "the figures use --watts"),

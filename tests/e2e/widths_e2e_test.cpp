@@ -57,8 +57,8 @@ TEST(TableWidthsE2EFakeServer, EveryMdOutputOfEverySubcommandFitsIn120Columns) {
   const std::vector<std::vector<std::string>> runs = {
       {"bench", model, "-p", "16", "-n", "4", "-r", "2", "-t", "1", "-d", "0,16", "--no-db"},
       {"tune", model, "-c", "512", "-t", "1", "--machine", "rig-a", "--db", db},
-      {"serve-bench", testing::url(server.port()), "--concurrency", "1,2", "--num-requests", "4", "-p", "16", "-n",
-       "8", "--machine", "rig-a", "--db", db},
+      {"serve-bench", testing::url(server.port()), "--concurrency", "1,2", "--num-requests", "4", "-p", "16", "-n", "8",
+       "--machine", "rig-a", "--db", db},
       {"serve-bench", testing::url(server.port()), "--capacity", "concurrency", "--capacity-max", "4", "--slo",
        "ttft_p95_ms=2000,tpot_p95_ms=100", "--num-requests", "4", "-p", "16", "-n", "8", "--no-db"},
       {"synth", "--preset", "bge-small-en-v1.5", "--quant", "F16", "--output-file", dir.file("bge.gguf")},
@@ -74,6 +74,7 @@ TEST(TableWidthsE2EFakeServer, EveryMdOutputOfEverySubcommandFitsIn120Columns) {
       {"cost", "--tps", "42", "--watts", "280", "--idle-watts", "60", "--price", "0.30", "--utilization", "0.25",
        "--hardware-price", "1499", "--lifetime-years", "3"},
       {"cost", "--per-model", "--db", db, "--machine", "rig-a", "--price", "0.30"},
+      {"cost", "--run", "latest", "--db", db, "--watts", "65", "--price", "0.30"},  // its inputs line was 184
       {"export", "--db", db, "-o", "md"},  // bench, tune and served records: one table per model
   };
   for (const auto& args : runs) {
