@@ -1195,6 +1195,15 @@ RunRecord embed_run(const std::string& id, const std::string& host, const std::s
   return r;
 }
 
+// A new user's itl row read "p50 0.21 · p99 540" against "p50 0.22 · p99 553" under "×0.33": the
+// ratio and the winner are the mean's, which the cell now shows first.
+TEST(Compare, AnItlCellShowsTheMeanItsRatioAndWinnerAreOf) {
+  Cell c;
+  c.state = CellState::kMeasured;
+  c.summary.mean = 0.62, c.summary.median = 0.21, c.summary.p99 = 540;
+  EXPECT_EQ(cell_text(Metric::kItl, c), "mean 0.62 · p50 0.21 · p99 540.00");
+}
+
 TEST(Compare, EmbeddingLatencyPerMachineWithPercentilesAndTheSameWinnerRule) {
   const std::vector<RunRecord> records = {
       embed_run("1", "box-a", "builtin", 4, {10, 11, 12, 13}),   // mean 11.5, sd 1.29
