@@ -559,7 +559,16 @@ std::string row_test_text(const Row& row, const std::vector<std::string>& server
 
 std::vector<std::string> noise_lines(const Comparison& cmp, std::optional<Metric> only,
                                      const std::vector<std::string>& servers) {
-  std::vector<std::string> lines;
+  // One kind of note (its code and remedy) in one column: said on one line, the rows it was
+  // seen in listed, the first note's text as the example and the remedy once.
+  struct Group {
+    std::size_t column;
+    std::string code, remedy;
+    std::vector<std::string> where;  // each row (labels and test) that holds the note
+    NoiseNote first;
+  };
+  std::vector<Group> groups;
+  std::vector<std::string> more;  // "... and N more distinct notes" lines, after the groups
   // (labels, server, column, note): said once; a run's notes are in each of its rows' cells.
   std::set<std::tuple<std::string, std::string, std::size_t, std::string>> said;
   for (const Row& row : cmp.rows) {
@@ -570,16 +579,35 @@ std::vector<std::string> noise_lines(const Comparison& cmp, std::optional<Metric
     for (std::size_t i = 0; i < row.cells.size(); ++i) {
       const Cell& c = row.cells[i];
       for (const NoiseNote& n : c.noise) {
-        const std::string text = noise_note_text(n);
-        if (!said.emplace(labels, row.server, i, text).second) continue;
-        lines.push_back(where + ", " + cmp.columns[i] + ": " + text);
+        if (!said.emplace(labels, row.server, i, noise_note_text(n)).second) continue;
+        auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) {
+          return x.column == i && x.code == n.code && x.remedy == n.remedy;
+        });
+        if (g == groups.end()) {
+          groups.push_back({i, n.code, n.remedy, {}, n});
+          g = groups.end() - 1;
+        }
+        if (std::find(g->where.begin(), g->where.end(), where) == g->where.end()) g->where.push_back(where);
       }
       if (c.noise_more > 0)
-        lines.push_back(where + ", " + cmp.columns[i] + ": and " + std::to_string(c.noise_more) +
-                        (c.noise_more == 1 ? " more distinct note" : " more distinct notes") +
-                        " (-o json: the first " + std::to_string(kMaxCellNoise) + ")");
+        more.push_back(where + ", " + cmp.columns[i] + ": and " + std::to_string(c.noise_more) +
+                       (c.noise_more == 1 ? " more distinct note" : " more distinct notes") + " (-o json: the first " +
+                       std::to_string(kMaxCellNoise) + ")");
     }
   }
+  std::vector<std::string> lines;
+  for (const Group& g : groups) {
+    if (g.where.size() == 1) {
+      lines.push_back(g.where.front() + ", " + cmp.columns[g.column] + ": " + noise_note_text(g.first));
+      continue;
+    }
+    NoiseNote example = g.first;
+    example.remedy.clear();
+    lines.push_back(cmp.columns[g.column] + ", " + std::to_string(g.where.size()) + " rows (" + join(g.where, "; ") +
+                    "): " + noise_note_text(example) + " (the first; -o json: each row's)" +
+                    (g.remedy.empty() ? "" : "; " + g.remedy));
+  }
+  lines.insert(lines.end(), more.begin(), more.end());
   return lines;
 }
 

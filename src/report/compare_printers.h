@@ -63,12 +63,13 @@ std::vector<std::string> row_servers(const Comparison& cmp);
 // `servers` holds it, and kept whole otherwise.
 std::string row_test_text(const Row& row, const std::vector<std::string>& servers = {});
 
-// Every cell's noise notes, one line each: "<model> · <machine> · <test>, <column>: <note>;
-// <remedy>" (the row's labels that are not the columns; the test as row_test_text with
-// `servers`), "... and N more" after a cell's kMaxCellNoise; empty when no cell has any. A note
-// is said once for a run: the rows of one run (a served run's pp, TTFT, tg and ITL rows) with
-// the same labels and column say it on the first of them alone. `only`: the rows of that metric
-// alone.
+// Every cell's noise notes: "<model> · <machine> · <test>, <column>: <note>; <remedy>" (the
+// row's labels that are not the columns; the test as row_test_text with `servers`). A note is
+// said once for a run: the rows of one run (a served run's pp, TTFT, tg and ITL rows) with the
+// same labels and column say it on the first of them alone. One kind of note (code and remedy)
+// seen in several rows of a column is one line: "<column>, N rows (<where>; <where>): <the
+// first one's note> (the first; -o json: each row's); <remedy>". Then "... and N more" for each
+// cell past its kMaxCellNoise. Empty when no cell has any. `only`: the rows of that metric alone.
 std::vector<std::string> noise_lines(const Comparison& cmp, std::optional<Metric> only = std::nullopt,
                                      const std::vector<std::string>& servers = {});
 

@@ -13,6 +13,7 @@
 
 #include "core/knobs.h"
 #include "core/results.h"
+#include "core/strings.h"
 #include "report/compare_printers.h"
 #include "report/memory_usage.h"
 #include "report/regressions.h"
@@ -515,6 +516,31 @@ TEST(ComparePrinters, ServedRowsNameTheirServerByALegendAndARunsNoteIsSaidOnce) 
   const auto row = json_row(*cmp, "tg128 @ c1 llama.cpp b1-80fb11ac openai-completions http://127.0.0.1:8081");
   ASSERT_TRUE(row.is_object());
   EXPECT_EQ(row["server"], "llama.cpp b1-80fb11ac openai-completions http://127.0.0.1:8081");
+}
+
+// One kind of note seen in several rows of a column is one line naming the rows, with its
+// remedy once; a kind seen once keeps its own line (#37: compare printed a note per test per
+// machine, each with the same remedy).
+TEST(ComparePrinters, NotesOfOneKindInOneColumnAreOneLineWithTheirRows) {
+  RunRecord a1 = run("1", "box-a", "alpha", {1'000'000'000, 1'010'000'000}, {1'000'000'000, 1'010'000'000});
+  RunRecord a2 = run("2", "box-a", "beta", {1'000'000'000, 1'020'000'000}, {1'000'000'000, 1'020'000'000});
+  a1.noise = {{"high_cv", "tg", "CV 9 %", "re-run on a quiet machine"},
+              {"high_cv", "pp", "CV 6 %", "re-run on a quiet machine"}};
+  a2.noise = {{"high_cv", "tg", "CV 7 %", "re-run on a quiet machine"},
+              {"first_repetition", "pp", "the first is slow", "more warmup"}};
+  RunRecord b1 = run("3", "box-b", "alpha", {500'000'000, 505'000'000}, {500'000'000, 505'000'000});
+  RunRecord b2 = run("4", "box-b", "beta", {500'000'000, 505'000'000}, {500'000'000, 505'000'000});
+  b2.noise = {{"high_cv", "tg", "CV 8 %", "re-run on a quiet machine"}};
+  auto cmp = compare(std::vector<RunRecord>{a1, a2, b1, b2}, {});
+  ASSERT_TRUE(cmp) << cmp.error().message;
+  const std::vector<std::string> lines = noise_lines(*cmp);
+  ASSERT_EQ(lines.size(), 3u) << rigbench::join(lines, "\n");
+  EXPECT_EQ(lines[0],
+            "box-a, 3 rows (alpha F32 · pp512 (pg) t/s; alpha F32 · tg128 (pg) t/s; beta F32 · tg128 (pg) t/s): "
+            "pp: CV 6 % (the first; -o json: each row's); re-run on a quiet machine")
+      << rigbench::join(lines, "\n");
+  EXPECT_EQ(lines[1], "beta F32 · pp512 (pg) t/s, box-a: pp: the first is slow; more warmup");
+  EXPECT_EQ(lines[2], "beta F32 · tg128 (pg) t/s, box-b: tg: CV 8 %; re-run on a quiet machine");
 }
 
 // A cell shows the 95 % interval of its pooled samples and carries the noise notes of the
