@@ -45,6 +45,18 @@ StopReason weaker(StopReason a, StopReason b) {
   return rank(b) > rank(a) ? b : a;
 }
 
+// After a pass: the rule's reason (core/repetitions.h stop_after), except that under -r auto
+// the budget ends a phase from its second pass on (an interval exists), not from the third: a
+// pass is the whole query set, seconds long on a busy machine (#37: 4 min for the defaults).
+StopReason phase_stop(const RepetitionRule& rule, const std::vector<double>& figures, double elapsed_s) {
+  const std::vector<std::vector<double>> series = {figures};
+  const StopReason why = stop_after(rule, series, elapsed_s);
+  const auto n = static_cast<double>(figures.size());
+  if (why == StopReason::kNone && rule.automatic && n >= 2 && elapsed_s + elapsed_s / n > rule.max_time_s)
+    return StopReason::kTime;
+  return why;
+}
+
 }  // namespace
 
 int max_batch_tokens(const std::vector<int>& token_counts, int batch_size) {
@@ -130,10 +142,12 @@ Result<EmbedOutcome> run_embed(engine::Embedder& embedder, const EmbedSpec& spec
   say("latency at batch 1: " + std::to_string(tokens.size()) + " queries a pass, " +
       (rule.automatic ? std::string("passes until the interval of their mean is tight (-r auto)")
                       : std::to_string(rule.repetitions) + " passes"));
+  std::vector<int64_t> latency_pass_ns;  // each latency pass's wall time: batch 1's throughput
   {
     std::vector<double> pass_ms;  // each pass's mean latency
     const int64_t first_ns = now_ns();
     while (!out.interrupted) {
+      const int64_t pass_start = now_ns();
       double sum_ms = 0;
       for (std::size_t i = 0; i < tokens.size(); ++i) {
         const int64_t t0 = now_ns();
@@ -149,10 +163,10 @@ Result<EmbedOutcome> run_embed(engine::Embedder& embedder, const EmbedSpec& spec
         sum_ms += static_cast<double>(t1 - t0) / 1e6;
       }
       if (out.interrupted) break;
+      latency_pass_ns.push_back(now_ns() - pass_start);
       pass_ms.push_back(sum_ms / static_cast<double>(tokens.size()));
       ++out.latency_passes;
-      const std::vector<std::vector<double>> series = {pass_ms};
-      const StopReason why = stop_after(rule, series, static_cast<double>(now_ns() - first_ns) / 1e9);
+      const StopReason why = phase_stop(rule, pass_ms, static_cast<double>(now_ns() - first_ns) / 1e9);
       char mean[48];
       std::snprintf(mean, sizeof mean, ", %.3g ms mean", pass_ms.back());
       say("latency at batch 1: " + pass_text(rule, out.latency_passes, pass_ms) + mean);
@@ -163,10 +177,16 @@ Result<EmbedOutcome> run_embed(engine::Embedder& embedder, const EmbedSpec& spec
     }
   }
   r.latency = make_latency(std::move(latency_ns));
+  out.memory = embedder.memory();  // batch 1's context; a larger batch size's replaces it
 
   // 2. Throughput per batch size.
   for (int b : spec.batch_sizes) {
     if (out.interrupted) break;
+    if (b == 1) {  // the latency passes made the same calls, one text each: not run again
+      if (!latency_pass_ns.empty())
+        r.throughput.push_back(make_embed_throughput(1, r.n_queries, r.n_query_tokens, latency_pass_ns));
+      continue;
+    }
     const int n_seq = std::min<int>(b, static_cast<int>(tokens.size()));
     auto opened = stop(embedder.open_context(p, max_batch_tokens(counts, b), n_seq));
     if (!opened) return std::unexpected(opened.error());
@@ -203,8 +223,7 @@ Result<EmbedOutcome> run_embed(engine::Embedder& embedder, const EmbedSpec& spec
       pass_ns.push_back(t1 - t0);
       texts_per_s.push_back(t1 > t0 ? 1e9 * static_cast<double>(tokens.size()) / static_cast<double>(t1 - t0)
                                     : std::numeric_limits<double>::infinity());
-      const std::vector<std::vector<double>> series = {texts_per_s};
-      const StopReason why = stop_after(rule, series, static_cast<double>(now_ns() - first_ns) / 1e9);
+      const StopReason why = phase_stop(rule, texts_per_s, static_cast<double>(now_ns() - first_ns) / 1e9);
       say("throughput at batch " + std::to_string(b) + ": " +
           pass_text(rule, static_cast<int>(pass_ns.size()), texts_per_s));
       if (why == StopReason::kNone) continue;

@@ -7,6 +7,8 @@
 //               call of the first b texts per warmup; then per repetition t0; the whole set
 //               in calls of b texts (the last call may hold fewer); t1. One sample per pass:
 //               texts/s = n_queries / (t1 - t0), tokens/s = the set's tokens / (t1 - t0).
+//               Batch size 1 is not run again: its passes are the latency passes (the same
+//               calls of one text each), each pass's wall time one sample.
 //
 // Times come from std::chrono::steady_clock, in ns. The model's own pooling is used (no
 // override): what a server of this GGUF would compute.
@@ -37,7 +39,9 @@ struct EmbedSpec {
   // How many passes each phase gets (core/repetitions.h): automatic (-r auto) until the 95 %
   // interval of the phase's per-pass figure (latency: the pass's mean ms; a batch size: its
   // texts/s) is within ci_target_pct, at least kAutoMinRepetitions, within max_time_s of the
-  // phase's passes; not automatic: exactly params.repetitions passes (rule.repetitions unused).
+  // phase's passes, where the budget ends a phase from its second pass on (a pass is the whole
+  // set: long on a busy machine); not automatic: exactly params.repetitions passes
+  // (rule.repetitions unused).
   RepetitionRule rule;
 };
 
