@@ -63,6 +63,11 @@ void speed_answers(const Comparison& cmp, Parts& out) {
                     html::table_html(pairs_table(cmp, a), pairs_id) + "</div>\n";
     }
   }
+  // The answers name a served row's server by its tag ("tg16 @ c1 · S1", comparison.h tagged_test).
+  if (out.items.empty()) return;
+  const std::vector<std::string> servers = row_servers(cmp);
+  for (std::size_t i = 0; i < servers.size(); ++i)
+    out.notes += "<p class=\"note\">" + html_escape(server_legend(servers, i)) + "</p>\n";
 }
 
 // "On rtx3090 at 0.3 EUR/kWh, utilization 0.5, the cheapest is not the smallest: ..." per machine.

@@ -318,8 +318,7 @@ Table compare_table(const Comparison& compared) {
   for (const std::string& note : cmp.same_name_notes) t.add_note(note);
   if (several_configs) t.add_note(best_of_note());
   if (const std::string note = energy_flags_note(flags); !note.empty()) t.add_note(note);
-  for (std::size_t i = 0; i < servers.size(); ++i)
-    t.add_note("S" + std::to_string(i + 1) + ": the server " + servers[i] + " (serve-bench; @ cN: N requests in flight)");
+  for (std::size_t i = 0; i < servers.size(); ++i) t.add_note(server_legend(servers, i));
   for (std::string& line : noise_lines(cmp, std::nullopt, servers)) t.add_note("[noise] " + std::move(line));
   return t;
 }
@@ -540,21 +539,8 @@ std::string noise_text(const Cell& cell) {
   return cell.noise.empty() ? "" : " [noise: " + noise_codes_text(cell, ", ") + "]";
 }
 
-std::vector<std::string> row_servers(const Comparison& cmp) {
-  std::vector<std::string> servers;
-  for (const Row& row : cmp.rows) {
-    if (!row.server.empty() && std::find(servers.begin(), servers.end(), row.server) == servers.end())
-      servers.push_back(row.server);
-  }
-  return servers;
-}
-
 std::string row_test_text(const Row& row, const std::vector<std::string>& servers) {
-  const auto s = std::find(servers.begin(), servers.end(), row.server);
-  const std::string suffix = " " + row.server;
-  if (row.server.empty() || s == servers.end() || !row.test.ends_with(suffix)) return test_with_unit(row, row.test);
-  const std::string tag = "S" + std::to_string(s - servers.begin() + 1);
-  return test_with_unit(row, row.test.substr(0, row.test.size() - suffix.size()) + " · " + tag);
+  return test_with_unit(row, tagged_test(row, servers));
 }
 
 std::vector<std::string> noise_lines(const Comparison& cmp, std::optional<Metric> only,

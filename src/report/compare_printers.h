@@ -54,13 +54,9 @@ std::string interval_text(Metric metric, const Cell& cell);
 // once); "" when it has none.
 std::string noise_text(const Cell& cell);
 
-// The servers of a comparison's served rows (Row::server), each once, in the order of the rows;
-// their legend tags are "S1", "S2", ... in this order. Empty when no row is a served run's.
-std::vector<std::string> row_servers(const Comparison& cmp);
-
 // A row's test with its unit ("pp512 t/s", "memory n_ctx 640"); a served row's server, the end
-// of its test, is replaced by its tag in `servers` (row_servers: "tg16 @ c4 · S1 t/s") where
-// `servers` holds it, and kept whole otherwise.
+// of its test, is replaced by its tag in `servers` (comparison.h tagged_test: "tg16 @ c4 · S1
+// t/s") where `servers` holds it, and kept whole otherwise.
 std::string row_test_text(const Row& row, const std::vector<std::string>& servers = {});
 
 // Every cell's noise notes: "<model> · <machine> · <test>, <column>: <note>; <remedy>" (the

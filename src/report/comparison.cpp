@@ -1,5 +1,6 @@
 #include "report/comparison.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -33,6 +34,26 @@ struct RowKey {
 };
 
 }  // namespace
+
+std::vector<std::string> row_servers(const Comparison& cmp) {
+  std::vector<std::string> servers;
+  for (const Row& row : cmp.rows) {
+    if (!row.server.empty() && std::find(servers.begin(), servers.end(), row.server) == servers.end())
+      servers.push_back(row.server);
+  }
+  return servers;
+}
+
+std::string server_legend(const std::vector<std::string>& servers, std::size_t i) {
+  return "S" + std::to_string(i + 1) + ": the server " + servers[i] + " (serve-bench; @ cN: N requests in flight)";
+}
+
+std::string tagged_test(const Row& row, const std::vector<std::string>& servers) {
+  const auto s = std::find(servers.begin(), servers.end(), row.server);
+  const std::string suffix = " " + row.server;
+  if (row.server.empty() || s == servers.end() || !row.test.ends_with(suffix)) return row.test;
+  return row.test.substr(0, row.test.size() - suffix.size()) + " · S" + std::to_string(s - servers.begin() + 1);
+}
 
 bool comparable_columns(const Comparison& cmp, std::size_t a, std::size_t b) {
   return cmp.column_n_params.empty() || cmp.column_n_params[a] == cmp.column_n_params[b];

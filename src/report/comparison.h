@@ -115,6 +115,20 @@ struct CompareOptions {
 // models of different parameter counts (Comparison::column_n_params).
 bool comparable_columns(const Comparison& cmp, std::size_t a, std::size_t b);
 
+// The servers of a comparison's served rows (Row::server), each once, in the order of the rows;
+// their legend tags are "S1", "S2", ... in this order. Empty when no row is a served run's.
+std::vector<std::string> row_servers(const Comparison& cmp);
+
+// A row's test with its server, the end of a served row's test, replaced by its tag in
+// `servers` (row_servers): "tg16 @ c4 · S1" for "tg16 @ c4 llama.cpp b1-80fb11ac
+// openai-completions http://127.0.0.1:8080"; the test whole otherwise. Every printer of a row
+// (the table, its noise notes, the answers, rankings and pairs) names a server so.
+std::string tagged_test(const Row& row, const std::vector<std::string>& servers);
+
+// The legend line of servers[i]: "S1: the server llama.cpp b1-80fb11ac openai-completions
+// http://127.0.0.1:8080 (serve-bench; @ cN: N requests in flight)".
+std::string server_legend(const std::vector<std::string>& servers, std::size_t i);
+
 // The comparison of `records`. Errors: kUsage when --baseline matches no column or several
 // (naming them); kInvalidInput when there are no records.
 Result<Comparison> compare(std::span<const RunRecord> records, const CompareOptions& options);

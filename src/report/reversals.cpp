@@ -75,6 +75,7 @@ std::map<std::size_t, std::string> item_labels(const Comparison& cmp, Metric met
     builds.insert(r.build);
     machines.insert(r.machine);
   }
+  const std::vector<std::string> servers = row_servers(cmp);  // named by their tags, as the table does
   std::map<std::size_t, std::string> labels;
   for (std::size_t i = 0; i < cmp.rows.size(); ++i) {
     const Row& r = cmp.rows[i];
@@ -89,7 +90,7 @@ std::map<std::size_t, std::string> item_labels(const Comparison& cmp, Metric met
             (r.knobs_shown.empty() ? "" : " (" + r.knobs_shown + ")");
         break;
     }
-    if (tests.size() > 1) s += " " + r.test;
+    if (tests.size() > 1) s += " " + tagged_test(r, servers);
     // Each column at its best: where those bests ran different knobs, the answer says so, as
     // the table's winner does.
     if (r.knobs_differ) s += " (knobs differ)";
@@ -316,7 +317,8 @@ Answers find_answers(const Comparison& cmp, Metric metric) {
   auto items = item_labels(cmp, metric);
   ans.items_note = take_common_synthetic(items);
   std::set<std::string> tests;
-  for (const auto& [i, label] : items) tests.insert(cmp.rows[i].test);
+  const std::vector<std::string> servers = row_servers(cmp);
+  for (const auto& [i, label] : items) tests.insert(tagged_test(cmp.rows[i], servers));
   ans.unit_test = unit_test_text(metric, tests);
 
   // Pairs.

@@ -518,6 +518,44 @@ TEST(ComparePrinters, ServedRowsNameTheirServerByALegendAndARunsNoteIsSaidOnce) 
   EXPECT_EQ(row["server"], "llama.cpp b1-80fb11ac openai-completions http://127.0.0.1:8081");
 }
 
+// The answers, rankings and pairs above and below the table name a served row's server by its
+// legend tag, as the table does: beside one server's URL they were 139 to 163 columns wide.
+TEST(ComparePrinters, AnswersRankingsAndPairsNameAServerByItsTag) {
+  auto served = [](const std::string& id, const std::string& host) {
+    RunRecord r = testing::sample_record(id);
+    r.machine.hostname = host;
+    ServerRun s;
+    s.url = "http://127.0.0.1:18391";
+    s.software = "llama.cpp";
+    s.version = "b1-80fb11ac73e66d89eae2c6a91d8a77428fa733ed";
+    s.api = "openai-completions";
+    s.concurrency = 1;
+    r.server = s;
+    return r;
+  };
+  RunRecord a = testing::sample_record("3"), b = testing::sample_record("4");
+  a.machine.hostname = "box-a";
+  b.machine.hostname = "box-b";
+  const std::vector<RunRecord> records = {served("1", "box-a"), served("2", "box-b"), a, b};
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp) << cmp.error().message;
+  CompareExtras extras;
+  extras.answers = {find_answers(*cmp, Metric::kTg)};
+  std::ostringstream md;
+  print_comparison(*cmp, {}, 0.05, OutputFormat::kMarkdown, md, extras);
+  const std::string out = md.str();
+  EXPECT_NE(out.find("@ c1 · S1"), std::string::npos) << out;
+  std::size_t urls = 0;
+  for (std::size_t at = out.find("127.0.0.1:18391"); at != std::string::npos; at = out.find("127.0.0.1:18391", at + 1))
+    ++urls;
+  EXPECT_EQ(urls, 1u) << out;  // the legend's, alone
+  EXPECT_NE(out.find("S1: the server llama.cpp b1-80fb11ac openai-completions http://127.0.0.1:18391"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("Ranking per model"), std::string::npos) << out;
+  EXPECT_NE(out.find("Pairs ("), std::string::npos) << out;
+}
+
 // One kind of note seen in several rows of a column is one line naming the rows, with its
 // remedy once; a kind seen once keeps its own line (#37: compare printed a note per test per
 // machine, each with the same remedy).
