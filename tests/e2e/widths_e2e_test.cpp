@@ -59,6 +59,9 @@ TEST(TableWidthsE2EFakeServer, EveryMdOutputOfEverySubcommandFitsIn120Columns) {
       {"tune", model, "-c", "512", "-t", "1", "--machine", "rig-a", "--db", db},
       {"serve-bench", testing::url(server.port()), "--concurrency", "1,2", "--num-requests", "4", "-p", "16", "-n", "8",
        "--machine", "rig-a", "--db", db},
+      // rig-b on the same server: its served rows have two cells, so answers, rankings and pairs name them
+      {"serve-bench", testing::url(server.port()), "--concurrency", "1", "--num-requests", "4", "-p", "16", "-n", "8",
+       "--machine", "rig-b", "--db", db},
       {"serve-bench", testing::url(server.port()), "--capacity", "concurrency", "--capacity-max", "4", "--slo",
        "ttft_p95_ms=2000,tpot_p95_ms=100", "--num-requests", "4", "-p", "16", "-n", "8", "--no-db"},
       {"synth", "--preset", "bge-small-en-v1.5", "--quant", "F16", "--output-file", dir.file("bge.gguf")},
@@ -89,6 +92,7 @@ TEST(TableWidthsE2EFakeServer, EveryMdOutputOfEverySubcommandFitsIn120Columns) {
   const ProcessResult cmp = rigbench({"compare", "--db", db});
   ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
   EXPECT_NE(cmp.out.find("@ c2 · S1 t/s"), std::string::npos) << cmp.out;
+  EXPECT_NE(cmp.out.find("| fake tg8 @ c1 · S1 "), std::string::npos) << cmp.out;  // a ranking row names its tag
   EXPECT_NE(cmp.out.find("| model "), std::string::npos) << cmp.out;
   for (const std::string& line : wide_lines(cmp.out)) ADD_FAILURE() << "compare: " << line;
 
