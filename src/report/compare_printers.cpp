@@ -148,7 +148,7 @@ std::size_t names_width(const Comparison& cmp, const std::vector<Answers>& answe
 // letter and the legend that names them ("Columns by letter ...: A = linux-2080ti-cuda-workstation
 // (baseline), B = ..."); nullopt otherwise.
 std::optional<std::pair<Comparison, std::string>> lettered(const Comparison& cmp, const std::vector<Answers>& answers) {
-  if (cmp.columns.size() < 2) return std::nullopt;
+  if (cmp.columns.empty()) return std::nullopt;  // one column too: a build's long name widened its table
   const std::size_t full = names_width(cmp, answers);
   if (full <= kMarkdownWidth) return std::nullopt;
   Comparison short_cmp = cmp;
@@ -162,6 +162,47 @@ std::optional<std::pair<Comparison, std::string>> lettered(const Comparison& cmp
                    "Columns by letter (their names are too long for a 120-column table): " + join(legend, ", ") + "."};
 }
 
+// The columns of `cmp` in groups, in order, each group's table within kMarkdownWidth where a
+// column alone is (one group of all of them when the whole table is).
+std::vector<std::vector<std::size_t>> column_groups(const Comparison& cmp) {
+  std::vector<std::vector<std::size_t>> groups(1);
+  for (std::size_t i = 0; i < cmp.columns.size(); ++i) {
+    std::vector<std::size_t> more = groups.back();
+    more.push_back(i);
+    if (groups.back().empty() || widest_line(markdown_table(compare_table(cmp, more))) <= kMarkdownWidth)
+      groups.back() = std::move(more);
+    else groups.push_back({i});
+  }
+  return groups;
+}
+
+// `table` (compare_table of `cmp`), or, where it is wider than kMarkdownWidth (four machines'
+// cells with their notes were 156 columns), its preamble, one table per group of columns
+// (column_groups: each with the labels, the test and the winner of all the columns), and its
+// notes once.
+void print_column_groups(const Comparison& cmp, const Table& table, std::ostream& out) {
+  if (cmp.columns.size() < 2 || widest_line(markdown_table(table)) <= kMarkdownWidth) {
+    render(table, OutputFormat::kMarkdown, out);
+    return;
+  }
+  const auto groups = column_groups(cmp);
+  if (groups.size() < 2) {
+    render(table, OutputFormat::kMarkdown, out);
+    return;
+  }
+  for (const std::string& line : table.preamble()) out << paragraph_lines(line);
+  out << paragraph_lines("The columns in " + std::to_string(groups.size()) +
+                         " tables, to keep within 120 columns; the winner of each row is of all of them.")
+      << "\n";
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    std::vector<std::string> names;
+    for (std::size_t i : groups[g]) names.push_back(cmp.columns[i]);
+    out << (g == 0 ? "" : "\n") << "Columns " << join(names, ", ") << ":\n\n"
+        << markdown_table(compare_table(cmp, groups[g]));
+  }
+  out << markdown_footer(table);
+}
+
 void print_markdown(const Comparison& full_cmp, const std::vector<Regression>& regressions, double alpha,
                     std::ostream& out, const CompareExtras& extras) {
   const std::vector<Answers>& answers = extras.answers;
@@ -172,7 +213,7 @@ void print_markdown(const Comparison& full_cmp, const std::vector<Regression>& r
   const Comparison& cmp = short_names ? short_names->first : full_cmp;
   Table table = compare_table(cmp);
   if (short_names) table.add_preamble(short_names->second);
-  render(table, OutputFormat::kMarkdown, out);
+  print_column_groups(cmp, table, out);
   const std::string regressions_line =
       "Regressions (same machine, model and knobs across builds; Welch's t-test on per-sample values, one-sided, alpha " +
       full(alpha) + "):" +
@@ -214,7 +255,12 @@ std::string shorten_synthetic(Comparison& cmp) {
 
 }  // namespace
 
-Table compare_table(const Comparison& compared) {
+Table compare_table(const Comparison& compared) { return compare_table(compared, {}); }
+
+Table compare_table(const Comparison& compared, const std::vector<std::size_t>& shown_columns) {
+  std::vector<std::size_t> shown = shown_columns;
+  if (shown.empty())
+    for (std::size_t i = 0; i < compared.columns.size(); ++i) shown.push_back(i);
   Comparison cmp = compared;  // labels as the md table shows them
   const std::string synthetic_note = shorten_synthetic(cmp);
   std::vector<TableColumn> cols;
@@ -226,12 +272,17 @@ Table compare_table(const Comparison& compared) {
       col.wrap = true;
       col.wrap_at = " / ";
     }
+    if (name == "knobs") col.wrap = true;  // a value ("n_batch=2048 n_ubatch=512 ..."): between its knobs
     cols.push_back(std::move(col));
   }
-  cols.push_back({"test", "test"});
+  // The test is a value too ("embed latency b1 builtin (343 queries) ms"): it wraps at spaces
+  // where the table would pass 120 columns.
+  TableColumn test{"test", "test"};
+  test.wrap = true;
+  cols.push_back(std::move(test));
   // A column per machine (build, model): its cells wrap between their pieces to keep the table
   // within 120 columns (a figure, its interval, its ratio, its notes stay whole).
-  for (std::size_t i = 0; i < cmp.columns.size(); ++i) {
+  for (const std::size_t i : shown) {
     TableColumn col{cmp.columns[i], cmp.columns[i] + (i == cmp.baseline ? " (baseline)" : ""), Align::kRight};
     col.wrap = true;
     cols.push_back(std::move(col));
@@ -287,10 +338,19 @@ Table compare_table(const Comparison& compared) {
   // (software, version, API, URL) made a served row's test 80 characters wide.
   const std::vector<std::string> servers = row_servers(cmp);
   for (const Row& row : cmp.rows) {
+    // A part of the columns (print_markdown's groups) leaves out the rows none of them has a record of.
+    if (shown.size() < row.cells.size() && std::all_of(shown.begin(), shown.end(), [&](std::size_t i) {
+          return row.cells[i].state == CellState::kMissing;
+        }))
+      continue;
     std::vector<TableCell> cells;
-    for (const auto& [name, field] : label_columns(cmp)) cells.push_back(TableCell::str(row.*field));
+    for (const auto& [name, field] : label_columns(cmp)) {
+      TableCell label = TableCell::str(row.*field);
+      if (name == "knobs") label.pieces = split(label.text, ' ');  // each knob whole
+      cells.push_back(std::move(label));
+    }
     cells.push_back(TableCell::str(row_test_text(row, servers)));
-    for (std::size_t i = 0; i < row.cells.size(); ++i) {
+    for (const std::size_t i : shown) {
       const Cell& c = row.cells[i];
       const std::string strong = static_cast<int>(i) == row.winner ? "**" : "";
       // (bold: the figure whole on one line, each of its pieces where the cell wraps)
@@ -298,7 +358,13 @@ Table compare_table(const Comparison& compared) {
       std::vector<std::string> figure(cp.pieces.begin(), cp.pieces.begin() + static_cast<long>(cp.figure_pieces));
       std::vector<std::string> rest(cp.pieces.begin() + static_cast<long>(cp.figure_pieces), cp.pieces.end());
       std::string text = strong + join(figure, " ") + strong + (rest.empty() ? "" : " " + join(rest, " "));
-      for (std::size_t k = 0; k < cp.figure_pieces; ++k) cp.pieces[k] = strong + cp.pieces[k] + strong;
+      if (!strong.empty() && !is_distribution(row.metric) && cp.figure_pieces == 2) {
+        // "**1018.93 ± 7.17**" on one line; "**1018.93" over "± 7.17**" where it wraps
+        cp.pieces[0] = strong + cp.pieces[0];
+        cp.pieces[1] += strong;
+      } else {
+        for (std::size_t k = 0; k < cp.figure_pieces; ++k) cp.pieces[k] = strong + cp.pieces[k] + strong;
+      }
       std::vector<std::string> pieces = std::move(cp.pieces);
       several_configs = several_configs || c.n_configs > 1;
       flags.insert(flags.end(), c.energy_flags.begin(), c.energy_flags.end());
@@ -374,23 +440,20 @@ Table compare_cells_table(const Comparison& cmp) {
 }
 
 Table regressions_table(const std::vector<Regression>& regressions) {
-  // A build ("rigbench 0.1.0 / llama.cpp aaaaaaaa") may break after its " / ": two of them made
-  // the table 155 columns wide.
-  TableColumn from{"from_build", "from"}, to{"to_build", "to"};
-  for (TableColumn* c : {&from, &to}) {
-    c->wrap = true;
-    c->wrap_at = " / ";
-  }
+  // A build ("rigbench 0.1.0 / llama.cpp aaaaaaaa"), the test and the verdict wrap at their
+  // spaces: two builds made the table 155 columns wide, and broken after " / " alone 145.
+  TableColumn from{"from_build", "from"}, to{"to_build", "to"}, test{"test", "test"}, verdict{"verdict", "verdict"};
+  for (TableColumn* c : {&from, &to, &test, &verdict}) c->wrap = true;
   Table t({{"machine", "machine"},
            {"model", "model"},
-           {"test", "test"},
+           test,
            from,
            to,
            {"from_mean", "from mean", Align::kRight},
            {"to_mean", "to mean", Align::kRight},
            {"change", "change", Align::kRight},
            {"p_slower", "p (slower)", Align::kRight},
-           {"verdict", "verdict"}});
+           verdict});
   for (const Regression& r : regressions) {
     const bool tested = r.verdict != Change::kTooFewSamples;
     t.add_row({TableCell::str(r.machine), TableCell::str(r.model),
@@ -412,8 +475,15 @@ CellPieces cell_pieces(const Comparison& cmp, const Row& row, std::size_t column
                        bool for_html) {
   const Cell& c = row.cells[column];
   CellPieces out;
-  // A distribution's percentiles ("p50 6.16 · p99 6.83") may break after each "·".
-  out.pieces = is_distribution(row.metric) ? split_after(figure, " · ") : std::vector<std::string>{figure};
+  // A distribution's percentiles ("p50 6.16 · p99 6.83") may break after each "·"; in md a mean
+  // before its "± sd" ("834355.78 ± 8342.78" kept three machines' columns past 120).
+  if (is_distribution(row.metric)) {
+    out.pieces = split_after(figure, " · ");
+  } else if (const std::size_t at = figure.find(" ± "); !for_html && at != std::string::npos) {
+    out.pieces = {figure.substr(0, at), figure.substr(at + 1)};
+  } else {
+    out.pieces = {figure};
+  }
   out.figure_pieces = out.pieces.size();
   auto add = [&out](const std::string& piece) {
     if (!piece.empty()) out.pieces.push_back(piece.starts_with(' ') ? piece.substr(1) : piece);
@@ -424,11 +494,12 @@ CellPieces cell_pieces(const Comparison& cmp, const Row& row, std::size_t column
   for (const std::string& piece :
        for_html ? split(best_of_text(c, true), ' ') : std::vector<std::string>{best_of_text(c, false)})
     add(piece);
-  // "[sources_disagree, gap]" and "[noise: first_repetition, high_cv]" may break after each code,
-  // in the report also after "[noise:" (six machines' columns side by side in 1280 px).
+  // "[sources_disagree, gap]" and "[noise: first_repetition, high_cv]" may break after each code
+  // and after "[noise:" (six machines' columns side by side in 1280 px; in md "[noise:
+  // first_repetition," kept three machines' columns at 25 and the table at 135 columns).
   for (const std::string& piece : split_after(flags_text(c), ", ")) add(piece);
   for (const std::string& codes : split_after(noise_text(c), ", ")) {
-    for (const std::string& piece : for_html ? split_after(codes, ": ") : std::vector<std::string>{codes}) add(piece);
+    for (const std::string& piece : split_after(codes, ": ")) add(piece);
   }
   return out;
 }

@@ -101,6 +101,10 @@ CellPieces cell_pieces(const Comparison& cmp, const Row& row, std::size_t column
 // The md table: label columns, test, one column per compared identity (right-aligned; the
 // winner in bold, ×ratio against the baseline), winner; the preamble says what cells mean.
 Table compare_table(const Comparison& cmp);
+// The same with the columns `shown` alone (indices into cmp.columns, in this order; empty: all),
+// and only the rows where one of them has a record (measured or does not fit); the winner column
+// is still of every column.
+Table compare_table(const Comparison& cmp, const std::vector<std::size_t>& shown);
 // The long form: one row per cell (what csv writes).
 Table compare_cells_table(const Comparison& cmp);
 // One row per regression tested.

@@ -475,14 +475,18 @@ Answers find_answers(const Comparison& cmp, Metric metric) {
 Table pairs_table(const Comparison& cmp, const Answers& ans) {
   const Words& w = words(ans.metric);
   const std::string unit = metric_info(ans.metric).unit;
+  // The item ("SmolLM2-135M Q4_0 (synthetic) tg16 (knobs differ)") and the verdict wrap at their
+  // spaces where the table would pass 120 columns (it was 124).
+  TableColumn item{"item", item_noun(cmp.by)}, verdict_col{"verdict", "verdict"};
+  item.wrap = verdict_col.wrap = true;
   Table t({{"a", "a"},
            {"b", "b"},
-           {"item", item_noun(cmp.by)},
+           item,
            {std::string("a_") + w.key, "a " + unit, Align::kRight},
            {std::string("b_") + w.key, "b " + unit, Align::kRight},
            {"change", "a vs b", Align::kRight},
            {"p", "p", Align::kRight},
-           {"verdict", "verdict"}});
+           verdict_col});
   for (const PairAnswer& pa : ans.pairs) {
     for (const PairItem& it : pa.items) {
       std::string verdict;
