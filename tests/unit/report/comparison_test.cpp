@@ -559,6 +559,35 @@ TEST(ComparePrinters, AnswersRankingsAndPairsNameAServerByItsTag) {
   EXPECT_NE(out.find("Pairs ("), std::string::npos) << out;
 }
 
+// Columns that cannot stand side by side within 120 columns (six machines, each cell with its
+// notes) go in successive tables, each within 120, each row's winner of all the columns, the
+// notes once below the last (#37: four machines' compare was 156 columns wide).
+TEST(ComparePrinters, ColumnsThatCannotFitSideBySideGoInSuccessiveTables) {
+  std::vector<RunRecord> records;
+  for (int i = 0; i < 6; ++i) {
+    const int64_t ns = 1'000'000'000 + 10'000'000 * i;
+    RunRecord r = run(std::to_string(i), "box-" + std::string(1, static_cast<char>('a' + i)), "alpha", {ns, ns + 20'000'000},
+                      {ns, ns + 20'000'000});
+    r.noise = {{"first_repetition", "", "the first is slow", "more warmup"}, {"high_cv", "", "CV 9 %", "re-run"}};
+    records.push_back(std::move(r));
+  }
+  auto cmp = compare(records, {});
+  ASSERT_TRUE(cmp) << cmp.error().message;
+  std::ostringstream md;
+  print_comparison(*cmp, {}, 0.05, OutputFormat::kMarkdown, md);
+  const std::string out = md.str();
+  EXPECT_NE(out.find("The columns in "), std::string::npos) << out;
+  EXPECT_NE(out.find("Columns box-a, "), std::string::npos) << out;
+  for (const std::string& line : split(out, '\n')) EXPECT_LE(display_width(line), kMarkdownWidth) << line;
+  std::size_t tables = 0, notes = 0;
+  for (std::size_t at = out.find("| model "); at != std::string::npos; at = out.find("| model ", at + 1)) ++tables;
+  for (std::size_t at = out.find("[noise] "); at != std::string::npos; at = out.find("[noise] ", at + 1)) ++notes;
+  EXPECT_GE(tables, 2u) << out;
+  EXPECT_EQ(notes, 12u) << out;  // each machine's two notes, said once below the last table, not per table
+  // Every machine's column is in one of the tables, with the winner column beside it.
+  for (char c = 'a'; c < 'g'; ++c) EXPECT_NE(out.find(std::string(" box-") + c), std::string::npos) << out;
+}
+
 // One kind of note seen in several rows of a column is one line naming the rows, with its
 // remedy once; a kind seen once keeps its own line (#37: compare printed a note per test per
 // machine, each with the same remedy).
