@@ -56,23 +56,24 @@ TEST(MarkdownPrinter, OneRowPerTestLikeLlamaBenchWithMeanAndStddev) {
   const auto lines = split(md, '\n');
   ASSERT_GE(lines.size(), 4u) << md;
   // Aligned as llama-bench aligns its rows: each column as wide as its header or the first row's
-  // cell, t/s at least 20 wide (llama-bench's) and the test as the longest the run plans
+  // cell, t/s at least 18 wide (llama-bench's 20 put the default model's row at 121 columns) and
+  // the test as the longest the run plans
   // (PrinterOptions::test_width); names and text left, figures and the test right (#37: bench's
   // table was left-aligned throughout, unlike fit's, embed's and llama-bench's).
   EXPECT_EQ(lines[0],
-            "| model                        |     size | backend | threads |       test |                  t/s | TTFT "
+            "| model                        |     size | backend | threads |       test |                t/s | TTFT "
             "ms | p99 ms |");
   EXPECT_EQ(lines[1],
-            "| ---------------------------- | -------: | ------- | ------: | ---------: | -------------------: | "
+            "| ---------------------------- | -------: | ------- | ------: | ---------: | -----------------: | "
             "------: | -----: |");
   // The record holds pp512 (with TTFT) and tg128 of one -pg test: a row each, marked (pg);
   // pipes in names escaped.
   EXPECT_EQ(lines[2],
-            "| Model, \"quoted\" \\| piped F32 | 1.13 MiB | CPU     |       8 | pp512 (pg) |      768.00 ± 362.04 |  "
+            "| Model, \"quoted\" \\| piped F32 | 1.13 MiB | CPU     |       8 | pp512 (pg) |    768.00 ± 362.04 |  "
             "750.50 | 995.50 |");
   // TTFT's p99 on the pp row (1000.5 and 500.5 ms: 500.5 + 0.99 * 500); this tg kept no token latencies.
   EXPECT_EQ(lines[3],
-            "| Model, \"quoted\" \\| piped F32 | 1.13 MiB | CPU     |       8 | tg128 (pg) |        96.00 ± 45.25 |    "
+            "| Model, \"quoted\" \\| piped F32 | 1.13 MiB | CPU     |       8 | tg128 (pg) |      96.00 ± 45.25 |    "
             "   - |      - |");
   EXPECT_NE(md.find("llama.cpp build: 80fb11ac"), std::string::npos);
   for (const auto& line : lines) EXPECT_LE(display_width(line), 120u) << line;
