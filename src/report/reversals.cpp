@@ -308,14 +308,22 @@ std::string change_text(double change) {
   return (pct < 0 ? "\u2212" : "+") + digits + " %";
 }
 
-Answers find_answers(const Comparison& cmp, Metric metric) {
+Answers find_answers(const Comparison& compared, Metric metric) {
   Answers ans;
   ans.metric = metric;
-  const double alpha = cmp.alpha;
+  const double alpha = compared.alpha;
   ans.alpha = alpha;
   if (!answers_metric(metric)) return ans;
+  // By model the columns are models: a synthetic one's recipe is said once too, as the items'
+  // (#37: "(synthetic v2, seed 42)" after every model of compare --by model --across-sizes).
+  std::map<std::size_t, std::string> column_labels;
+  for (std::size_t i = 0; i < compared.columns.size(); ++i) column_labels[i] = compared.columns[i];
+  const std::string columns_note = take_common_synthetic(column_labels);
+  Comparison cmp = compared;
+  for (const auto& [i, label] : column_labels) cmp.columns[i] = label;
   auto items = item_labels(cmp, metric);
   ans.items_note = take_common_synthetic(items);
+  if (ans.items_note.empty()) ans.items_note = columns_note;
   std::set<std::string> tests;
   const std::vector<std::string> servers = row_servers(cmp);
   for (const auto& [i, label] : items) tests.insert(tagged_test(cmp.rows[i], servers));

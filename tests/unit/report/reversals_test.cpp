@@ -268,6 +268,20 @@ TEST(Reversals, BesideARealModelTheSyntheticRecipeIsSaidOnceAndItsItemsSaySynthe
   std::ostringstream md;
   print_answer_sentences({an}, md);
   EXPECT_EQ(md.str().find("seed 42"), std::string::npos) << md.str();
+
+  // By model (across sizes) the models are the columns: "synth F32 (synthetic)" there too, never
+  // its recipe after every machine.
+  CompareOptions by_model;
+  by_model.by = CompareBy::kModel;
+  by_model.across_sizes = true;
+  auto models = compare(records, by_model);
+  ASSERT_TRUE(models) << models.error().message;
+  const Answers bm = find_answers(*models, Metric::kTg);
+  std::ostringstream bm_md;
+  print_answer_sentences({bm}, bm_md);
+  EXPECT_FALSE(bm.sentences.empty());
+  EXPECT_EQ(bm_md.str().find("seed 42"), std::string::npos) << bm_md.str();
+  EXPECT_NE(bm_md.str().find("synth F32 (synthetic)"), std::string::npos) << bm_md.str();
 }
 
 // The same -t 2 run on one shared VM stored as two machines: b +15 % with p < 0.0001 on three
