@@ -265,7 +265,8 @@ Table compare_table(const Comparison& compared, const std::vector<std::size_t>& 
   const std::string synthetic_note = shorten_synthetic(cmp);
   std::vector<TableColumn> cols;
   // The model, machine and build whole on their rows ("llama-bench / llama.cpp 80fb11ac" was cut
-  // into "llama-benc", "h /", ...): never wrapped (report/table.h); what cannot fit goes in successive tables (print_column_groups).
+  // into "llama-benc", "h /", ...): never wrapped (report/table.h); what cannot fit goes in
+  // successive tables (print_column_groups).
   for (const auto& [name, field] : label_columns(cmp)) {
     TableColumn col{name, name};
     if (name == "build") {  // "rigbench 0.1.0 / llama.cpp aaaaaaaa" may break after its " / "
