@@ -474,17 +474,23 @@ TEST(ComparePrinters, CsvAndJson) {
 // http://127.0.0.1:18080 t/s"), and a run's noise note stood again under each of its rows. The
 // md names each server once, in a legend (S1, S2 in the order of the rows), and says a run's
 // note once; -o json keeps the whole test and adds the server.
+// A sample record of `host` served by llama.cpp at `url`, one request in flight.
+RunRecord served_record(const std::string& id, const std::string& host, const std::string& url) {
+  RunRecord r = testing::sample_record(id);
+  r.machine.hostname = host;
+  ServerRun s;
+  s.url = url;
+  s.software = "llama.cpp";
+  s.version = "b1-80fb11ac73e66d89eae2c6a91d8a77428fa733ed";
+  s.api = "openai-completions";
+  s.concurrency = 1;
+  r.server = s;
+  return r;
+}
+
 TEST(ComparePrinters, ServedRowsNameTheirServerByALegendAndARunsNoteIsSaidOnce) {
   auto served = [](const std::string& id, const std::string& host, const std::string& url) {
-    RunRecord r = testing::sample_record(id);
-    r.machine.hostname = host;
-    ServerRun s;
-    s.url = url;
-    s.software = "llama.cpp";
-    s.version = "b1-80fb11ac73e66d89eae2c6a91d8a77428fa733ed";
-    s.api = "openai-completions";
-    s.concurrency = 1;
-    r.server = s;
+    RunRecord r = served_record(id, host, url);
     r.noise = {{"machine_busy", "", "machine busy: other processes used 60 % of the CPUs' time", "stop them"}};
     return r;
   };
@@ -525,16 +531,7 @@ TEST(ComparePrinters, ServedRowsNameTheirServerByALegendAndARunsNoteIsSaidOnce) 
 // legend tag, as the table does: beside one server's URL they were 139 to 163 columns wide.
 TEST(ComparePrinters, AnswersRankingsAndPairsNameAServerByItsTag) {
   auto served = [](const std::string& id, const std::string& host) {
-    RunRecord r = testing::sample_record(id);
-    r.machine.hostname = host;
-    ServerRun s;
-    s.url = "http://127.0.0.1:18391";
-    s.software = "llama.cpp";
-    s.version = "b1-80fb11ac73e66d89eae2c6a91d8a77428fa733ed";
-    s.api = "openai-completions";
-    s.concurrency = 1;
-    r.server = s;
-    return r;
+    return served_record(id, host, "http://127.0.0.1:18391");
   };
   RunRecord a = testing::sample_record("3"), b = testing::sample_record("4");
   a.machine.hostname = "box-a";
