@@ -181,12 +181,12 @@ Result<EmbedOutcome> run_embed(engine::Embedder& embedder, const EmbedSpec& spec
 
   // 2. Throughput per batch size.
   for (int b : spec.batch_sizes) {
-    if (out.interrupted) break;
     if (b == 1) {  // the latency passes made the same calls, one text each: not run again
       if (!latency_pass_ns.empty())
         r.throughput.push_back(make_embed_throughput(1, r.n_queries, r.n_query_tokens, latency_pass_ns));
       continue;
     }
+    if (out.interrupted) break;
     const int n_seq = std::min<int>(b, static_cast<int>(tokens.size()));
     auto opened = stop(embedder.open_context(p, max_batch_tokens(counts, b), n_seq));
     if (!opened) return std::unexpected(opened.error());

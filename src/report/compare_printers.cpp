@@ -177,16 +177,20 @@ std::vector<std::vector<std::size_t>> column_groups(const Comparison& cmp) {
 }
 
 // `table` (compare_table of `cmp`), or, where it is wider than kMarkdownWidth (four machines'
-// cells with their notes were 156 columns), its preamble, one table per group of columns
-// (column_groups: each with the labels, the test and the winner of all the columns), and its
-// notes once.
+// cells with their notes were 156 columns) and each group of column_groups fits, its preamble,
+// one table per group (each with the labels, the test and the winner of all the columns), and
+// its notes once.
 void print_column_groups(const Comparison& cmp, const Table& table, std::ostream& out) {
   if (cmp.columns.size() < 2 || widest_line(markdown_table(table)) <= kMarkdownWidth) {
     render(table, OutputFormat::kMarkdown, out);
     return;
   }
   const auto groups = column_groups(cmp);
-  if (groups.size() < 2) {
+  // Where a column alone does not fit (the labels or one cell are what is wide), one table.
+  const bool each_fits = std::all_of(groups.begin(), groups.end(), [&](const std::vector<std::size_t>& g) {
+    return widest_line(markdown_table(compare_table(cmp, g))) <= kMarkdownWidth;
+  });
+  if (groups.size() < 2 || !each_fits) {
     render(table, OutputFormat::kMarkdown, out);
     return;
   }
@@ -197,7 +201,7 @@ void print_column_groups(const Comparison& cmp, const Table& table, std::ostream
   for (std::size_t g = 0; g < groups.size(); ++g) {
     std::vector<std::string> names;
     for (std::size_t i : groups[g]) names.push_back(cmp.columns[i]);
-    out << (g == 0 ? "" : "\n") << "Columns " << join(names, ", ") << ":\n\n"
+    out << (g == 0 ? "" : "\n") << paragraph_lines("Columns " + join(names, ", ") + ":") << "\n"
         << markdown_table(compare_table(cmp, groups[g]));
   }
   out << markdown_footer(table);
@@ -264,9 +268,9 @@ Table compare_table(const Comparison& compared, const std::vector<std::size_t>& 
   Comparison cmp = compared;  // labels as the md table shows them
   const std::string synthetic_note = shorten_synthetic(cmp);
   std::vector<TableColumn> cols;
-  // The model, machine and build whole on their rows ("llama-bench / llama.cpp 80fb11ac" was cut
-  // into "llama-benc", "h /", ...): never wrapped (report/table.h); what cannot fit goes in
-  // successive tables (print_column_groups).
+  // The model and machine whole on their rows, a build broken only after its " / " ("llama-bench
+  // / llama.cpp 80fb11ac" was cut into "llama-benc", "h /", ...), by build the knobs between them;
+  // what still cannot fit goes in successive tables (print_column_groups).
   for (const auto& [name, field] : label_columns(cmp)) {
     TableColumn col{name, name};
     if (name == "build") {  // "rigbench 0.1.0 / llama.cpp aaaaaaaa" may break after its " / "
@@ -282,7 +286,7 @@ Table compare_table(const Comparison& compared, const std::vector<std::size_t>& 
   test.wrap = true;
   cols.push_back(std::move(test));
   // A column per machine (build, model): its cells wrap between their pieces to keep the table
-  // within 120 columns (a figure, its interval, its ratio, its notes stay whole).
+  // within 120 columns (cell_pieces: a mean, its ± sd, its interval, its ratio, each note stay whole).
   for (const std::size_t i : shown) {
     TableColumn col{cmp.columns[i], cmp.columns[i] + (i == cmp.baseline ? " (baseline)" : ""), Align::kRight};
     col.wrap = true;
@@ -359,13 +363,8 @@ Table compare_table(const Comparison& compared, const std::vector<std::size_t>& 
       std::vector<std::string> figure(cp.pieces.begin(), cp.pieces.begin() + static_cast<long>(cp.figure_pieces));
       std::vector<std::string> rest(cp.pieces.begin() + static_cast<long>(cp.figure_pieces), cp.pieces.end());
       std::string text = strong + join(figure, " ") + strong + (rest.empty() ? "" : " " + join(rest, " "));
-      if (!strong.empty() && !is_distribution(row.metric) && cp.figure_pieces == 2) {
-        // "**1018.93 ± 7.17**" on one line; "**1018.93" over "± 7.17**" where it wraps
-        cp.pieces[0] = strong + cp.pieces[0];
-        cp.pieces[1] += strong;
-      } else {
-        for (std::size_t k = 0; k < cp.figure_pieces; ++k) cp.pieces[k] = strong + cp.pieces[k] + strong;
-      }
+      // (each line of a wrapped cell is a row of its own: a bold that opened on one never closes on the next)
+      for (std::size_t k = 0; k < cp.figure_pieces; ++k) cp.pieces[k] = strong + cp.pieces[k] + strong;
       std::vector<std::string> pieces = std::move(cp.pieces);
       several_configs = several_configs || c.n_configs > 1;
       flags.insert(flags.end(), c.energy_flags.begin(), c.energy_flags.end());
@@ -624,6 +623,7 @@ std::vector<std::string> noise_lines(const Comparison& cmp, std::optional<Metric
     std::string code, remedy;
     std::vector<std::string> where;  // each row (labels and test) that holds the note
     NoiseNote first;
+    int notes = 0;  // how many distinct notes of the kind (two pooled runs' "60 %" and "40 %": 2)
   };
   std::vector<Group> groups;
   std::vector<std::string> more;  // "... and N more distinct notes" lines, after the groups
@@ -645,6 +645,7 @@ std::vector<std::string> noise_lines(const Comparison& cmp, std::optional<Metric
           groups.push_back({i, n.code, n.remedy, {}, n});
           g = groups.end() - 1;
         }
+        ++g->notes;
         if (std::find(g->where.begin(), g->where.end(), where) == g->where.end()) g->where.push_back(where);
       }
       if (c.noise_more > 0)
@@ -655,15 +656,16 @@ std::vector<std::string> noise_lines(const Comparison& cmp, std::optional<Metric
   }
   std::vector<std::string> lines;
   for (const Group& g : groups) {
-    if (g.where.size() == 1) {
+    if (g.notes == 1) {
       lines.push_back(g.where.front() + ", " + cmp.columns[g.column] + ": " + noise_note_text(g.first));
       continue;
     }
     NoiseNote example = g.first;
     example.remedy.clear();
-    lines.push_back(cmp.columns[g.column] + ", " + std::to_string(g.where.size()) + " rows (" + join(g.where, "; ") +
-                    "): " + noise_note_text(example) + " (the first; -o json: each row's)" +
-                    (g.remedy.empty() ? "" : "; " + g.remedy));
+    const std::string rows =
+        g.where.size() == 1 ? g.where.front() : std::to_string(g.where.size()) + " rows (" + join(g.where, "; ") + ")";
+    lines.push_back(cmp.columns[g.column] + ", " + rows + ": " + std::to_string(g.notes) + " notes, the first: " +
+                    noise_note_text(example) + " (-o json: each)" + (g.remedy.empty() ? "" : "; " + g.remedy));
   }
   lines.insert(lines.end(), more.begin(), more.end());
   return lines;

@@ -63,9 +63,9 @@ std::string row_test_text(const Row& row, const std::vector<std::string>& server
 // row's labels that are not the columns; the test as row_test_text with `servers`). A note is
 // said once for a run: the rows of one run (a served run's pp, TTFT, tg and ITL rows) with the
 // same labels and column say it on the first of them alone. One kind of note (code and remedy)
-// seen in several rows of a column is one line: "<column>, N rows (<where>; <where>): <the
-// first one's note> (the first; -o json: each row's); <remedy>". Then "... and N more" for each
-// cell past its kMaxCellNoise. Empty when no cell has any. `only`: the rows of that metric alone.
+// seen more than once in a column (several rows, or two pooled runs' in one cell) is one line:
+// "<column>, N rows (<where>; <where>): K notes, the first: <its note> (-o json: each); <remedy>". Then "... and N
+// more" for each cell past its kMaxCellNoise. Empty when no cell has any. `only`: the rows of that metric alone.
 std::vector<std::string> noise_lines(const Comparison& cmp, std::optional<Metric> only = std::nullopt,
                                      const std::vector<std::string>& servers = {});
 
@@ -89,8 +89,9 @@ std::string ratio_text(double ratio);
 // columns, the HTML report's cells): `figure` (cell_text or percentiles_text) cut after each
 // " · " (a distribution's percentiles), its interval (interval_text), its ratio to the baseline,
 // which configuration it is (best_of_text), its energy flags and noise codes each cut after
-// ", ". `for_html` (the report's cell): the best-of names its knobs, cut at their spaces, and
-// the noise codes are cut after "[noise:" too. `figure_pieces`: how many of the first pieces are the figure.
+// ", " and after "[noise:". In md (not `for_html`) a mean is cut before its "± sd". `for_html`
+// (the report's cell): the best-of names its knobs, cut at their spaces. `figure_pieces`: how
+// many of the first pieces are the figure.
 struct CellPieces {
   std::vector<std::string> pieces;
   std::size_t figure_pieces = 0;

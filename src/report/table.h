@@ -83,7 +83,8 @@ struct TableCell {
   std::string text;      // md; markdown-escaped when rendered
   std::size_t hang = 0;  // md, in a wrap column: continuation lines start with this many spaces
   // md, in a wrap column: what `text` is, in pieces each kept whole where a cell must wrap
-  // ("1018.93 ± 7.17", "(±6.3 %)", "×2.00": a figure never loses its ± half); a cell that fits
+  // ("1018.93 ± 7.17", "(±6.3 %)", "×2.00"; compare's md and embed's texts/s may cut a mean
+  // before its "± sd" too: the caller decides); a cell that fits
   // its column shows `text`. Empty: `text` wraps by the column's rule (any space, or its wrap_at).
   std::vector<std::string> pieces{};
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -398,7 +399,7 @@ TEST(ComparePrinters, MarkdownMarksWinnerRatiosAndDoesNotFit) {
   print_comparison(*cmp, {}, 0.05, OutputFormat::kMarkdown, out);
   const std::string md = unpadded(rigbench::testing::unwrapped_rows(out.str()));
   EXPECT_NE(md.find("| model | test | box-a (baseline) | box-b | box-c | winner |"), std::string::npos) << md;
-  EXPECT_NE(md.find("| alpha F32 | tg128 (pg) t/s | 127.37 ± 0.90 (±6.3 %) | **254.73 ± 1.79** (±6.3 %) ×2.00 | "
+  EXPECT_NE(md.find("| alpha F32 | tg128 (pg) t/s | 127.37 ± 0.90 (±6.3 %) | **254.73** **± 1.79** (±6.3 %) ×2.00 | "
                     "63.68 ± 0.45 (±6.3 %) ×0.50 | box-b |"),
             std::string::npos)
       << md;
@@ -581,8 +582,17 @@ TEST(ComparePrinters, ColumnsThatCannotFitSideBySideGoInSuccessiveTables) {
   for (std::size_t at = out.find("[noise] "); at != std::string::npos; at = out.find("[noise] ", at + 1)) ++notes;
   EXPECT_GE(tables, 2u) << out;
   EXPECT_EQ(notes, 12u) << out;  // each machine's two notes, said once below the last table, not per table
-  // Every machine's column is in one of the tables, with the winner column beside it.
-  for (char c = 'a'; c < 'g'; ++c) EXPECT_NE(out.find(std::string(" box-") + c), std::string::npos) << out;
+  // Every machine's column is in exactly one table's header, and each table has the winner column.
+  std::map<std::string, int> headers;
+  for (const std::string& line : split(out, '\n')) {
+    if (!line.starts_with("| model ")) continue;
+    EXPECT_NE(line.find("| winner"), std::string::npos) << line;
+    for (const std::string& cell : split(line, '|')) {
+      const std::string name = trim(cell);
+      if (name.starts_with("box-")) ++headers[name.substr(0, 5)];
+    }
+  }
+  for (char c = 'a'; c < 'g'; ++c) EXPECT_EQ(headers[std::string("box-") + c], 1) << c << "\n" << out;
 }
 
 // One kind of note seen in several rows of a column is one line naming the rows, with its
@@ -604,10 +614,23 @@ TEST(ComparePrinters, NotesOfOneKindInOneColumnAreOneLineWithTheirRows) {
   ASSERT_EQ(lines.size(), 3u) << rigbench::join(lines, "\n");
   EXPECT_EQ(lines[0],
             "box-a, 3 rows (alpha F32 · pp512 (pg) t/s; alpha F32 · tg128 (pg) t/s; beta F32 · tg128 (pg) t/s): "
-            "pp: CV 6 % (the first; -o json: each row's); re-run on a quiet machine")
+            "3 notes, the first: pp: CV 6 % (-o json: each); re-run on a quiet machine")
       << rigbench::join(lines, "\n");
   EXPECT_EQ(lines[1], "beta F32 · pp512 (pg) t/s, box-a: pp: the first is slow; more warmup");
   EXPECT_EQ(lines[2], "beta F32 · tg128 (pg) t/s, box-b: tg: CV 8 %; re-run on a quiet machine");
+
+  // Two pooled runs' notes of one kind in one cell: counted, never one of them dropped unsaid.
+  RunRecord p1 = run("5", "box-c", "gamma", {1'000'000'000, 1'010'000'000}, {1'000'000'000, 1'010'000'000});
+  RunRecord p2 = run("6", "box-c", "gamma", {1'000'000'000, 1'020'000'000}, {1'000'000'000, 1'020'000'000});
+  p1.noise = {{"machine_busy", "", "other processes used 60 %", "stop them"}};
+  p2.noise = {{"machine_busy", "", "other processes used 40 %", "stop them"}};
+  auto pooled = compare(std::vector<RunRecord>{p1, p2}, {});
+  ASSERT_TRUE(pooled) << pooled.error().message;
+  const std::vector<std::string> both = noise_lines(*pooled);
+  ASSERT_EQ(both.size(), 1u) << rigbench::join(both, "\n");
+  EXPECT_EQ(both[0],
+            "box-c, gamma F32 · pp512 (pg) t/s: 2 notes, the first: other processes used 60 % (-o json: each); "
+            "stop them");
 }
 
 // A cell shows the 95 % interval of its pooled samples and carries the noise notes of the
