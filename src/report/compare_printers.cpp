@@ -162,16 +162,21 @@ std::optional<std::pair<Comparison, std::string>> lettered(const Comparison& cmp
                    "Columns by letter (their names are too long for a 120-column table): " + join(legend, ", ") + "."};
 }
 
-// The columns of `cmp` in groups, in order, each group's table within kMarkdownWidth where a
-// column alone is (one group of all of them when the whole table is).
-std::vector<std::vector<std::size_t>> column_groups(const Comparison& cmp) {
-  std::vector<std::vector<std::size_t>> groups(1);
+// The columns of `cmp` in groups, in order, each with its table (compare_table of those
+// columns): a column joins the group before it while their table keeps within kMarkdownWidth.
+std::vector<std::pair<std::vector<std::size_t>, Table>> column_groups(const Comparison& cmp) {
+  std::vector<std::pair<std::vector<std::size_t>, Table>> groups;
   for (std::size_t i = 0; i < cmp.columns.size(); ++i) {
-    std::vector<std::size_t> more = groups.back();
-    more.push_back(i);
-    if (groups.back().empty() || widest_line(markdown_table(compare_table(cmp, more))) <= kMarkdownWidth)
-      groups.back() = std::move(more);
-    else groups.push_back({i});
+    if (!groups.empty()) {
+      std::vector<std::size_t> more = groups.back().first;
+      more.push_back(i);
+      Table t = compare_table(cmp, more);
+      if (widest_line(markdown_table(t)) <= kMarkdownWidth) {
+        groups.back() = {std::move(more), std::move(t)};
+        continue;
+      }
+    }
+    groups.push_back({{i}, compare_table(cmp, {i})});
   }
   return groups;
 }
@@ -187,8 +192,8 @@ void print_column_groups(const Comparison& cmp, const Table& table, std::ostream
   }
   const auto groups = column_groups(cmp);
   // Where a column alone does not fit (the labels or one cell are what is wide), one table.
-  const bool each_fits = std::all_of(groups.begin(), groups.end(), [&](const std::vector<std::size_t>& g) {
-    return widest_line(markdown_table(compare_table(cmp, g))) <= kMarkdownWidth;
+  const bool each_fits = std::all_of(groups.begin(), groups.end(), [](const auto& g) {
+    return widest_line(markdown_table(g.second)) <= kMarkdownWidth;
   });
   if (groups.size() < 2 || !each_fits) {
     render(table, OutputFormat::kMarkdown, out);
@@ -200,9 +205,9 @@ void print_column_groups(const Comparison& cmp, const Table& table, std::ostream
       << "\n";
   for (std::size_t g = 0; g < groups.size(); ++g) {
     std::vector<std::string> names;
-    for (std::size_t i : groups[g]) names.push_back(cmp.columns[i]);
+    for (std::size_t i : groups[g].first) names.push_back(cmp.columns[i]);
     out << (g == 0 ? "" : "\n") << paragraph_lines("Columns " + join(names, ", ") + ":") << "\n"
-        << markdown_table(compare_table(cmp, groups[g]));
+        << markdown_table(groups[g].second);
   }
   out << markdown_footer(table);
 }
@@ -477,13 +482,8 @@ CellPieces cell_pieces(const Comparison& cmp, const Row& row, std::size_t column
   CellPieces out;
   // A distribution's percentiles ("p50 6.16 · p99 6.83") may break after each "·"; in md a mean
   // before its "± sd" ("834355.78 ± 8342.78" kept three machines' columns past 120).
-  if (is_distribution(row.metric)) {
-    out.pieces = split_after(figure, " · ");
-  } else if (const std::size_t at = figure.find(" ± "); !for_html && at != std::string::npos) {
-    out.pieces = {figure.substr(0, at), figure.substr(at + 1)};
-  } else {
-    out.pieces = {figure};
-  }
+  if (is_distribution(row.metric)) out.pieces = split_after(figure, " · ");
+  else out.pieces = for_html ? std::vector<std::string>{figure} : mean_sd_pieces(figure);
   out.figure_pieces = out.pieces.size();
   auto add = [&out](const std::string& piece) {
     if (!piece.empty()) out.pieces.push_back(piece.starts_with(' ') ? piece.substr(1) : piece);

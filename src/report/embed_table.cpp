@@ -109,8 +109,7 @@ Table embedding_table(std::span<const RunRecord> records) {
       auto row = head("batch " + std::to_string(b.batch_size), b.batch_size, b.texts_per_s.n);
       for (int i = 0; i < 4; ++i) row.push_back(TableCell::absent(""));
       TableCell texts = TableCell::number_text(b.texts_per_s.mean, mean_sd(b.texts_per_s.mean, b.texts_per_s.stddev, 1));
-      if (const std::size_t at = texts.text.find(" ± "); at != std::string::npos)
-        texts.pieces = {texts.text.substr(0, at), texts.text.substr(at + 1)};
+      texts.pieces = mean_sd_pieces(texts.text);
       row.push_back(std::move(texts));
       row.push_back(TableCell::number(b.texts_per_s.stddev, 2));
       row.push_back(

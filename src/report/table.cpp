@@ -269,6 +269,12 @@ std::vector<std::string> split_after(const std::string& text, const std::string&
   return pieces;
 }
 
+std::vector<std::string> mean_sd_pieces(const std::string& text) {
+  const std::size_t at = text.find(" ± ");
+  if (at == std::string::npos) return {text};
+  return {text.substr(0, at), text.substr(at + 1)};
+}
+
 std::string note_lines(const std::string& note) {
   constexpr std::size_t kWidth = 120;
   const std::string indent(6, ' ');

@@ -166,6 +166,10 @@ std::string csv_row(const Table& table, std::size_t row);
 // percentiles "p50 6.16 ·", "p99 6.83"). {text} when `sep` does not occur.
 std::vector<std::string> split_after(const std::string& text, const std::string& sep);
 
+// A "mean ± sd" figure as the pieces a wrap may put on two lines: "834355.78", "± 8342.78";
+// {text} when it has no " ± " (compare's md cells, embed's texts/s).
+std::vector<std::string> mean_sd_pieces(const std::string& text);
+
 // `name` held together for a wrap (notes, footers, paragraphs): its spaces become no-break
 // spaces (U+00A0) that the wrap never breaks at and writes as spaces again ("M2 Pro 32GB" in a
 // list of devices was cut into "M2" / "Pro 32GB"). For text that goes through those wraps only.
